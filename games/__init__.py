@@ -1,0 +1,1 @@
+"""Rule modules for gm: pure game logic, no mail, storage or templates."""

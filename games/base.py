@@ -1,0 +1,248 @@
+"""The one rule interface every game implements.
+
+A rule module is pure: it takes a state and orders and returns a new state
+and the events that happened.  It never touches mail, storage or templates.
+
+One interface serves sequential and simultaneous games (after OpenSpiel):
+
+* ``to_move(state)`` names the players who owe an order now: one player in a
+  sequential game, every live player in a simultaneous one.
+* ``submit(state, player, order, now)`` hands one player's order to the rules.
+  A sequential game applies it at once.  A simultaneous game records it, sealed,
+  inside the state (a later submit replaces it) and returns private events
+  (the confirmation) and perhaps public ones (Pivot Pawns announces bids).
+* ``ready(state, now)`` says whether the turn may be closed now (every order is
+  in, or a rules timer ran out); ``close_turn(state, now)`` adjudicates the
+  sealed orders.  The service decides *when* to call it (all in, a deadline,
+  the GM), so that decision lives in one place outside the rules.
+
+States are game-defined objects; ``dump``/``load`` turn them into versioned
+JSON (a dict holding ``"version"``).  Orders are value objects whose ``str()``
+is their canonical notation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+class GameError(ValueError):
+    """Base of every error a rule module raises; ``str()`` is for players."""
+
+
+class OrderError(GameError):
+    """An order that cannot be accepted."""
+
+
+class OrderSyntaxError(OrderError):
+    """The text is not an order in this game's notation."""
+
+
+class IllegalOrderError(OrderError):
+    """A well-formed order that the rules forbid in this position.
+
+    ``legal`` lists the legal orders in notation where the game can list them.
+    """
+
+    def __init__(self, message: str, legal: list[str] | None = None):
+        super().__init__(message)
+        self.legal = legal
+
+
+class AmbiguousOrderError(OrderError):
+    """The text could mean more than one legal order."""
+
+    def __init__(self, message: str, candidates: list[str] | None = None):
+        super().__init__(message)
+        self.candidates = candidates or []
+
+
+class NotYourTurnError(OrderError):
+    """The player owes no order now."""
+
+
+class OptionError(GameError):
+    """A game option that is unknown or has a bad value."""
+
+
+class StateError(GameError):
+    """A state (JSON) that is malformed, of the wrong version, or breaks the rules."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened.  ``to`` is None for everyone, else the players who may see it."""
+
+    text: str
+    kind: str = "info"
+    to: tuple[str, ...] | None = None
+    data: dict = field(default_factory=dict)
+
+    def visible_to(self, player: str | None) -> bool:
+        return self.to is None or player is None or player in self.to
+
+
+@dataclass
+class Result:
+    state: Any
+    events: list[Event] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option: its default (as the text a GM would type) and what it means."""
+
+    default: str | None
+    help: str
+
+
+def seeded_rng(seed: int, *labels: object) -> random.Random:
+    """A generator for one random event, derived from the game's seed and labels.
+
+    Deriving a fresh generator per event (e.g. ``seeded_rng(seed, "draw", round)``)
+    keeps replay exact without storing generator state (RULINGS G1).
+    """
+    text = ":".join([str(seed), *map(str, labels)])
+    digest = hashlib.sha256(text.encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def parse_bool(name: str, value: str | bool) -> bool:
+    if isinstance(value, bool):
+        return value
+    low = str(value).strip().lower()
+    if low in {"1", "true", "yes", "on"}:
+        return True
+    if low in {"0", "false", "no", "off"}:
+        return False
+    raise OptionError(f"option {name}: expected true or false, got {value!r}")
+
+
+def parse_int(name: str, value: str | int, low: int | None = None, high: int | None = None) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise OptionError(f"option {name}: expected a whole number, got {value!r}") from None
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise OptionError(f"option {name}: {number} is out of range {low}..{high}")
+    return number
+
+
+class Game:
+    """The rules of one game.  Stateless: every method takes the state it works on.
+
+    Subclasses set the class attributes and implement the methods that raise
+    NotImplementedError.  Sequential games need not implement ``close_turn``.
+    """
+
+    kind: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    simultaneous: ClassVar[bool] = False
+    state_version: ClassVar[int] = 1
+    options: ClassVar[dict[str, Option]] = {}
+
+    # --- set-up -----------------------------------------------------------
+    def check_options(self, raw: dict[str, str]) -> dict[str, Any]:
+        """Validate raw ``key=value`` options; return them typed, defaults filled."""
+        unknown = sorted(set(raw) - set(self.options))
+        if unknown:
+            known = ", ".join(sorted(self.options)) or "none"
+            raise OptionError(f"unknown option {unknown[0]!r} (this game knows: {known})")
+        return self.convert_options({**{k: o.default for k, o in self.options.items()}, **raw})
+
+    def convert_options(self, raw: dict[str, str | None]) -> dict[str, Any]:
+        return dict(raw)
+
+    def setup(self, players: list[str], options: dict[str, str], seed: int) -> Any:
+        raise NotImplementedError
+
+    def check_players(self, players: list[str]) -> None:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise OptionError(
+                f"{self.title} takes {self.min_players} to {self.max_players} players, "
+                f"not {len(players)}"
+            )
+        if len(set(players)) != len(players):
+            raise OptionError("player names must be different")
+
+    # --- orders -------------------------------------------------------------
+    def parse_order(self, state: Any, player: str, text: str) -> Any:
+        """Parse the order lines of one mail (possibly several lines)."""
+        raise NotImplementedError
+
+    def submit(self, state: Any, player: str, order: Any, now: float) -> Result:
+        raise NotImplementedError
+
+    def ready(self, state: Any, now: float) -> bool:
+        """Simultaneous games: may the turn be closed now without waiting?"""
+        return False
+
+    def close_turn(self, state: Any, now: float) -> Result:
+        """Simultaneous games: adjudicate what is in (missing orders per the rules)."""
+        raise NotImplementedError(f"{self.title} has no turns to close")
+
+    def timer(self, state: Any) -> float | None:
+        """A time (epoch seconds) at which the rules themselves close the turn, if any."""
+        return None
+
+    def legal_orders(self, state: Any, player: str) -> list[str] | None:
+        """The legal orders in notation, or None where listing them is impractical."""
+        return None
+
+    # --- questions about a state --------------------------------------------
+    def players(self, state: Any) -> list[str]:
+        raise NotImplementedError
+
+    def turn(self, state: Any) -> int:
+        raise NotImplementedError
+
+    def to_move(self, state: Any) -> list[str]:
+        raise NotImplementedError
+
+    def is_over(self, state: Any) -> bool:
+        raise NotImplementedError
+
+    def scores(self, state: Any) -> dict[str, int | float]:
+        raise NotImplementedError
+
+    def winners(self, state: Any) -> list[str]:
+        """The players with the best score once the game is over (a tie is a shared win, G2)."""
+        if not self.is_over(state):
+            return []
+        scores = self.scores(state)
+        best = max(scores.values())
+        return [p for p in self.players(state) if scores[p] == best]
+
+    # --- presentation (pure functions of a state) ---------------------------
+    def render_board(self, state: Any, viewer: str | None = None) -> str:
+        """ASCII board, at most 72 columns wide, as ``viewer`` may see it (None: the GM)."""
+        raise NotImplementedError
+
+    def view(self, state: Any, viewer: str | None = None) -> dict:
+        """JSON-able facts for the report template, sealed orders hidden from ``viewer``."""
+        return {}
+
+    def help_text(self) -> str:
+        """Order notation, examples and the rulings that apply, for HELP mails."""
+        raise NotImplementedError
+
+    # --- JSON ---------------------------------------------------------------
+    def dump(self, state: Any) -> dict:
+        raise NotImplementedError
+
+    def load(self, data: dict) -> Any:
+        raise NotImplementedError
+
+    def check_version(self, data: dict) -> None:
+        if not isinstance(data, dict):
+            raise StateError("a state must be a JSON object")
+        if data.get("version") != self.state_version:
+            raise StateError(
+                f"{self.kind} state version {data.get('version')!r} is not "
+                f"{self.state_version}, the version this code reads"
+            )

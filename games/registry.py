@@ -1,0 +1,50 @@
+"""Maps a game kind name to its rule module.
+
+Modules are imported lazily so that the CLI starts quickly and a game that
+fails to import does not take the others down.  Each module exposes ``GAME``,
+an instance of ``games.base.Game``.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from games.base import Game, GameError
+
+MODULES = {
+    "neighbors": "games.neighbors",
+    "fuzzy-borders": "games.fuzzy_borders",
+    "phalanx": "games.phalanx",
+    "proximity": "games.proximity",
+    "pivot-pawns": "games.pivot_pawns",
+}
+
+
+class UnknownGameKind(GameError):
+    pass
+
+
+def available() -> list[str]:
+    """The kinds whose module can be imported."""
+    kinds = []
+    for kind in MODULES:
+        try:
+            get(kind)
+        except UnknownGameKind:
+            continue
+        kinds.append(kind)
+    return kinds
+
+
+def get(kind: str) -> Game:
+    name = kind.strip().lower().replace("_", "-")
+    module_name = MODULES.get(name)
+    if module_name is None:
+        raise UnknownGameKind(f"no game called {kind!r}; known: {', '.join(MODULES)}")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            raise UnknownGameKind(f"the game {kind!r} is not installed yet") from None
+        raise
+    return module.GAME

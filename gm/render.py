@@ -1,0 +1,114 @@
+"""Turn a game state into the plain-text report a player reads.
+
+Pure functions of (game rules, state, viewer): the same inputs always give the
+same text, which is what lets ``gm verify`` compare a replay with the archive.
+Jinja2 is imported here only, so CLI commands that render nothing start fast.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any
+
+MAX_WIDTH = 72
+
+
+def template_dir() -> str:
+    return str(files("templates"))
+
+
+@lru_cache(maxsize=1)
+def environment():
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(template_dir()),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    return env
+
+
+@dataclass
+class ReportInput:
+    game_id: str
+    rules: Any  # games.base.Game
+    state: Any
+    viewer: str | None
+    events: list  # games.base.Event, of the turn just played
+    deadline: str | None = None
+
+
+def help_hint(game_id: str) -> str:
+    return f"Orders to this address: subject or first line 'GAME {game_id} PASSWORD <yours>'. Send HELP for the order format."
+
+
+def report_context(data: ReportInput) -> dict:
+    rules, state, viewer = data.rules, data.state, data.viewer
+    turn = rules.turn(state)
+    over = rules.is_over(state)
+    scores = rules.scores(state)
+    to_move = [] if over else rules.to_move(state)
+    legal = None
+    if not over and len(to_move) == 1:
+        legal = rules.legal_orders(state, to_move[0])
+    title_line = f"{rules.title} game {data.game_id}, turn {turn}"
+    if over:
+        title_line += " (final)"
+    return {
+        "game_id": data.game_id,
+        "title": rules.title,
+        "kind": rules.kind,
+        "turn": turn,
+        "title_line": title_line,
+        "viewer": viewer,
+        "events": [e.text for e in data.events if e.visible_to(viewer)],
+        "board": rules.render_board(state, viewer),
+        "view": rules.view(state, viewer),
+        "scores": [{"name": p, "score": scores.get(p, 0)} for p in rules.players(state)],
+        "winners": rules.winners(state) if over else [],
+        "is_over": over,
+        "to_move": to_move,
+        "legal": legal,
+        "deadline": data.deadline,
+        "help_hint": help_hint(data.game_id),
+    }
+
+
+def render_report(data: ReportInput) -> str:
+    env = environment()
+    context = report_context(data)
+    template = env.select_template([f"{data.rules.kind}/report.txt.j2", "report.txt.j2"])
+    return fit_width(template.render(**context))
+
+
+def render_text(name: str, **context) -> str:
+    """Render one of the mail templates (templates/mail/*.txt.j2)."""
+    return fit_width(environment().get_template(f"mail/{name}.txt.j2").render(**context))
+
+
+def fit_width(text: str, width: int = MAX_WIDTH) -> str:
+    """Wrap any prose line longer than ``width``; boards are drawn to fit already."""
+    out = []
+    for line in text.rstrip("\n").split("\n"):
+        line = line.rstrip()
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        out.extend(
+            textwrap.wrap(
+                line,
+                width=width,
+                subsequent_indent=" " * (indent + 2),
+                break_long_words=True,
+                break_on_hyphens=False,
+            )
+        )
+    return "\n".join(out) + "\n"
