@@ -194,6 +194,14 @@ class Game:
         """The legal orders in notation, or None where listing them is impractical."""
         return None
 
+    def random_order(self, state: Any, player: str, rng: random.Random) -> str | None:
+        """A random legal order's text for random-play tests, or None when none exists.
+
+        Games whose turns cannot be listed (Phalanx) override this.
+        """
+        legal = self.legal_orders(state, player)
+        return rng.choice(legal) if legal else None
+
     # --- questions about a state --------------------------------------------
     def players(self, state: Any) -> list[str]:
         raise NotImplementedError
