@@ -46,7 +46,7 @@ class ReportInput:
 
 
 def help_hint(game_id: str) -> str:
-    return f"Orders to this address: subject or first line 'GAME {game_id} PASSWORD <yours>'. Send HELP for the order format."
+    return f"Orders: mail a line GAME {game_id} PASSWORD <yours>, then orders.\nSend HELP for the order format and rulings."
 
 
 def report_context(data: ReportInput) -> dict:
