@@ -1,0 +1,256 @@
+"""The Phalanx rules behind the common Game interface (sequential, two players).
+
+The pie opening (PH7) and the normal turns go through the same ``submit``:
+the phase in the state says which kind of order is owed and by whom.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.base import (
+    Event,
+    Game,
+    IllegalOrderError,
+    NotYourTurnError,
+    Option,
+    OptionError,
+    Result,
+    parse_int,
+)
+from games.hexgrid import CellNameError
+
+from . import presentation
+from .board import territory
+from .orders import ColourChoice, ExtraMan, Order, Placement, Turn, parse
+from .randomplay import random_order_text
+from .state import (
+    CHOOSE,
+    COLOURS,
+    EXTRA,
+    MAX_SIDE,
+    MIN_SIDE,
+    OVER,
+    PIE_MEN,
+    PLACE,
+    PLAY,
+    RED,
+    YELLOW,
+    PhalanxState,
+    dump_state,
+    load_state,
+    other,
+)
+from .turn import TurnPlay
+
+
+class Phalanx(Game):
+    kind = "phalanx"
+    title = "Phalanx"
+    min_players = 2
+    max_players = 2
+    simultaneous = False
+    state_version = 1
+    options = {
+        "side": Option("8", f"board side N, {MIN_SIDE}..{MAX_SIDE} (PH1; 8 gives 169 cells)"),
+        "pie": Option("small", "pie opening: small (1 red, 2 yellow) or large (2, 3) (PH7)"),
+        "max_turns": Option("300", "normal turns after which the game ends (PH8)"),
+    }
+
+    # --- set-up -----------------------------------------------------------
+    def convert_options(self, raw: dict) -> dict:
+        pie = str(raw["pie"]).strip().lower()
+        if pie not in PIE_MEN:
+            raise OptionError(f"option pie: expected small or large, got {raw['pie']!r}")
+        return {
+            "side": parse_int("side", raw["side"], MIN_SIDE, MAX_SIDE),
+            "pie": pie,
+            "max_turns": parse_int("max_turns", raw["max_turns"], 1),
+        }
+
+    def setup(self, players: list[str], options: dict, seed: int) -> PhalanxState:
+        self.check_players(players)
+        opts = self.check_options(options)
+        # Nothing in Phalanx is random; the seed is kept for replay (G1).
+        return PhalanxState(
+            players=list(players),
+            side=opts["side"],
+            pie=opts["pie"],
+            max_turns=opts["max_turns"],
+            seed=seed,
+        )
+
+    # --- questions about a state --------------------------------------------
+    def players(self, state: PhalanxState) -> list[str]:
+        return list(state.players)
+
+    def turn(self, state: PhalanxState) -> int:
+        return state.turn
+
+    def to_move(self, state: PhalanxState) -> list[str]:
+        if state.phase == PLACE:
+            return [state.players[0]]
+        if state.phase == CHOOSE:
+            return [state.players[1]]
+        if state.phase == EXTRA:
+            return [state.player_of(RED)]
+        if state.phase == PLAY:
+            return [state.player_of(state.to_play)]
+        return []
+
+    def is_over(self, state: PhalanxState) -> bool:
+        return state.phase == OVER
+
+    def scores(self, state: PhalanxState) -> dict[str, int]:
+        """PH6: territory as if the game ended now, minus the opponent's prisoners."""
+        if not state.colours:
+            return {p: 0 for p in state.players}
+        land = territory(state.cells, state.grid)
+        return {
+            player: land[colour] - state.prisoners[other(colour)]
+            for player, colour in state.colours.items()
+        }
+
+    # --- orders ---------------------------------------------------------------
+    def parse_order(self, state: PhalanxState, player: str, text: str) -> Order:
+        self._check_turn(state, player)
+        order = parse(text, state.phase)
+        # Judge the whole order now, so the player hears of any illegal part at
+        # once; submit judges it again on the state it is given (G3).
+        self.submit(state, player, order, 0.0)
+        return order
+
+    def _check_turn(self, state: PhalanxState, player: str) -> None:
+        if state.phase == OVER:
+            raise NotYourTurnError("the game is over")
+        mover = self.to_move(state)[0]
+        if player != mover:
+            raise NotYourTurnError(f"it is {mover}'s turn, not {player}'s")
+
+    def submit(self, state: PhalanxState, player: str, order, now: float) -> Result:
+        self._check_turn(state, player)
+        if isinstance(order, str):
+            order = parse(order, state.phase)
+        new = state.copy()
+        wanted = {PLACE: Placement, CHOOSE: ColourChoice, EXTRA: ExtraMan, PLAY: Turn}
+        if not isinstance(order, wanted[state.phase]):
+            raise IllegalOrderError(f"{order}: {presentation.instruction(state)}")
+        if state.phase == PLACE:
+            events = self._place_pie(new, player, order)
+        elif state.phase == CHOOSE:
+            events = self._choose(new, player, order)
+        elif state.phase == EXTRA:
+            events = self._extra(new, player, order)
+        else:
+            events = self._normal_turn(new, player, order)
+        new.turn += 1
+        return Result(new, events)
+
+    def _cell(self, state: PhalanxState, part: str, name: str):
+        try:
+            return state.grid.parse(name)
+        except CellNameError as exc:
+            raise IllegalOrderError(f"{part}: {exc}") from None
+
+    def _place_pie(self, state: PhalanxState, player: str, order: Placement) -> list[Event]:
+        reds, yellows = PIE_MEN[state.pie]
+        if (len(order.red), len(order.yellow)) != (reds, yellows):
+            raise IllegalOrderError(
+                f"{order}: the {state.pie} pie is {reds} red and {yellows} yellow "
+                f"men (PH7), not {len(order.red)} and {len(order.yellow)}"
+            )
+        for colour, names in ((RED, order.red), (YELLOW, order.yellow)):
+            for name in names:
+                cell = self._cell(state, str(order), name)
+                if cell in state.cells:
+                    raise IllegalOrderError(f"{order}: {name} is named twice")
+                state.cells[cell] = colour
+        state.phase = CHOOSE
+        text = f"{player} places the pie: red {' '.join(order.red)}, yellow {' '.join(order.yellow)}"
+        return [Event(text, kind="pie", data={"red": list(order.red), "yellow": list(order.yellow)})]
+
+    def _choose(self, state: PhalanxState, player: str, order: ColourChoice) -> list[Event]:
+        placer = state.players[0]
+        state.colours = {player: order.colour, placer: other(order.colour)}
+        state.phase = EXTRA
+        red = state.player_of(RED)
+        text = f"{player} chooses {order.colour}; {red} (red) places one more man"
+        return [Event(text, kind="choose", data={"colours": dict(state.colours)})]
+
+    def _extra(self, state: PhalanxState, player: str, order: ExtraMan) -> list[Event]:
+        cell = self._cell(state, str(order), order.cell)
+        if cell in state.cells:
+            raise IllegalOrderError(f"{order}: {order.cell} is not empty")
+        state.cells[cell] = RED
+        state.phase = PLAY
+        state.to_play = YELLOW
+        return [Event(f"{player} (red) places {order.cell}", kind="extra", data={"cell": order.cell})]
+
+    def _normal_turn(self, state: PhalanxState, player: str, order: Turn) -> list[Event]:
+        colour = state.to_play
+        who = f"{player} ({colour})"
+        play = TurnPlay(state.cells, state.grid, colour).play(order)
+        events = []
+        if order.growths:
+            events.append(Event(
+                f"{who} grows {' '.join(order.growths)}",
+                kind="grow", data={"cells": list(order.growths)},
+            ))
+        for done in play.moves:
+            events.append(Event(
+                f"{who} moves head {done.move.head} tail {done.move.tail} "
+                f"by {done.move.distance}", kind="move",
+                                data={"move": str(done.move)}))
+            if done.captured:
+                names = " ".join(state.grid.name(c) for c in done.captured)
+                events.append(Event(
+                    f"{who} takes {len(done.captured)} {other(colour)} "
+                    f"{'man' if len(done.captured) == 1 else 'men'}; wall at {names}",
+                    kind="capture", data={"cells": names.split()},
+                ))
+                state.prisoners[colour] += len(done.captured)
+        state.cells = play.cells
+        state.normal_turns += 1
+        if order.is_pass:
+            state.passes += 1
+            events.append(Event(f"{who} passes", kind="pass"))
+        else:
+            state.passes = 0
+        state.to_play = other(colour)
+        if state.passes >= 2:
+            state.phase = OVER
+            state.end_reason = "both players passed in a row"
+        elif state.normal_turns >= state.max_turns:
+            state.phase = OVER
+            state.end_reason = f"the turn limit of {state.max_turns} turns was reached (PH8)"
+        if state.phase == OVER:
+            events.append(Event(f"The game ends: {state.end_reason}.", kind="end"))
+        return events
+
+    def legal_orders(self, state: PhalanxState, player: str) -> list[str] | None:
+        if state.phase == CHOOSE and player in self.to_move(state):
+            return [str(ColourChoice(c)) for c in COLOURS]
+        return None  # placements and whole turns are too many to list
+
+    def random_order(self, state: PhalanxState, player: str, rng: random.Random) -> str | None:
+        if state.phase == OVER or player not in self.to_move(state):
+            return None
+        return random_order_text(state, rng)
+
+    # --- presentation -------------------------------------------------------
+    def render_board(self, state: PhalanxState, viewer: str | None = None) -> str:
+        return presentation.render_board(state)
+
+    def view(self, state: PhalanxState, viewer: str | None = None) -> dict:
+        return presentation.view(state, self.scores(state), self.to_move(state))
+
+    def help_text(self) -> str:
+        return presentation.help_text()
+
+    # --- JSON ---------------------------------------------------------------
+    def dump(self, state: PhalanxState) -> dict:
+        return dump_state(state, self.state_version)
+
+    def load(self, data: dict) -> PhalanxState:
+        self.check_version(data)
+        return load_state(data)

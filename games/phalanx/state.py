@@ -1,0 +1,192 @@
+"""The Phalanx state, its JSON form and the checks on a hand-edited state.
+
+Men and walls live in one dict, cell -> RED/YELLOW/WALL; a cell that is not
+in it is vacant.  Prisoners are counted per colour: ``prisoners["red"]`` is
+the number of yellow men that Red has captured.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from games.base import StateError
+from games.hexgrid import Cell, CellNameError, HexGrid
+
+RED, YELLOW, WALL = "red", "yellow", "wall"
+COLOURS = (RED, YELLOW)
+
+# Phases of a game: the pie opening (PH7) is three sequential steps.
+PLACE, CHOOSE, EXTRA, PLAY, OVER = "place", "choose", "extra", "play", "over"
+PHASES = (PLACE, CHOOSE, EXTRA, PLAY, OVER)
+
+# PH7: how many red and yellow men the first player places for the pie.
+PIE_MEN = {"small": (1, 2), "large": (2, 3)}
+
+MIN_SIDE, MAX_SIDE = 3, 13
+
+
+def other(colour: str) -> str:
+    return YELLOW if colour == RED else RED
+
+
+@lru_cache(maxsize=None)
+def grid_of(side: int) -> HexGrid:
+    return HexGrid(side)
+
+
+@dataclass
+class PhalanxState:
+    players: list[str]  # [the pie placer, the chooser] (PH7)
+    side: int = 8
+    pie: str = "small"
+    max_turns: int = 300
+    seed: int = 0
+    phase: str = PLACE
+    colours: dict[str, str] = field(default_factory=dict)  # player -> colour, once chosen
+    cells: dict[Cell, str] = field(default_factory=dict)  # occupied cells only
+    prisoners: dict[str, int] = field(default_factory=lambda: {RED: 0, YELLOW: 0})
+    turn: int = 1  # every step of the game counts, opening steps included
+    normal_turns: int = 0  # turns of the basic protocol played (PH8 counts these)
+    passes: int = 0  # passes in a row (PH2: two end the game)
+    to_play: str = YELLOW  # whose normal turn it is; Yellow starts (PH7)
+    end_reason: str = ""
+
+    @property
+    def grid(self) -> HexGrid:
+        return grid_of(self.side)
+
+    def player_of(self, colour: str) -> str | None:
+        for player, own in self.colours.items():
+            if own == colour:
+                return player
+        return None
+
+    def copy(self) -> "PhalanxState":
+        return PhalanxState(
+            players=list(self.players),
+            side=self.side,
+            pie=self.pie,
+            max_turns=self.max_turns,
+            seed=self.seed,
+            phase=self.phase,
+            colours=dict(self.colours),
+            cells=dict(self.cells),
+            prisoners=dict(self.prisoners),
+            turn=self.turn,
+            normal_turns=self.normal_turns,
+            passes=self.passes,
+            to_play=self.to_play,
+            end_reason=self.end_reason,
+        )
+
+
+def dump_state(state: PhalanxState, version: int) -> dict:
+    grid = state.grid
+
+    def names(kind: str) -> list[str]:
+        return sorted(grid.name(c) for c, k in state.cells.items() if k == kind)
+
+    return {
+        "version": version,
+        "players": list(state.players),
+        "side": state.side,
+        "pie": state.pie,
+        "max_turns": state.max_turns,
+        "seed": state.seed,
+        "phase": state.phase,
+        "colours": dict(state.colours),
+        "red": names(RED),
+        "yellow": names(YELLOW),
+        "walls": names(WALL),
+        "prisoners": dict(state.prisoners),
+        "turn": state.turn,
+        "normal_turns": state.normal_turns,
+        "passes": state.passes,
+        "to_play": state.to_play,
+        "end_reason": state.end_reason,
+    }
+
+
+def _int(data: dict, key: str, low: int, high: int | None = None) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise StateError(f"phalanx state: {key} must be a whole number, not {value!r}")
+    if value < low or (high is not None and value > high):
+        raise StateError(f"phalanx state: {key} = {value} is out of range {low}..{high}")
+    return value
+
+
+def load_state(data: dict) -> PhalanxState:
+    """Build a state from its JSON form; raise StateError on anything malformed."""
+    players = data.get("players")
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(p, str) and p for p in players)
+        or players[0] == players[1]
+    ):
+        raise StateError("phalanx state: players must be two different names")
+    side = _int(data, "side", MIN_SIDE, MAX_SIDE)
+    pie = data.get("pie")
+    if pie not in PIE_MEN:
+        raise StateError(f"phalanx state: pie must be small or large, not {pie!r}")
+    phase = data.get("phase")
+    if phase not in PHASES:
+        raise StateError(f"phalanx state: unknown phase {phase!r}")
+    colours = data.get("colours")
+    if not isinstance(colours, dict):
+        raise StateError("phalanx state: colours must be an object")
+    if phase in (PLACE, CHOOSE):
+        if colours:
+            raise StateError("phalanx state: colours are chosen only after the pie")
+    elif set(colours) != set(players) or sorted(colours.values()) != sorted(COLOURS):
+        raise StateError("phalanx state: colours must give each player red or yellow")
+    grid = grid_of(side)
+    cells: dict[Cell, str] = {}
+    for key, kind in (("red", RED), ("yellow", YELLOW), ("walls", WALL)):
+        names = data.get(key)
+        if not isinstance(names, list):
+            raise StateError(f"phalanx state: {key} must be a list of cells")
+        for name in names:
+            try:
+                cell = grid.parse(name) if isinstance(name, str) else None
+            except CellNameError as exc:
+                raise StateError(f"phalanx state: {key}: {exc}") from None
+            if cell is None:
+                raise StateError(f"phalanx state: {key}: {name!r} is not a cell name")
+            if cell in cells:
+                raise StateError(f"phalanx state: cell {grid.name(cell)} is listed twice")
+            cells[cell] = kind
+    if phase == PLACE and cells:
+        raise StateError("phalanx state: the board must be empty before the pie is placed")
+    prisoners = data.get("prisoners")
+    if not isinstance(prisoners, dict) or set(prisoners) != set(COLOURS):
+        raise StateError("phalanx state: prisoners must count red and yellow")
+    for colour in COLOURS:
+        _int(prisoners, colour, 0)
+    to_play = data.get("to_play")
+    if to_play not in COLOURS:
+        raise StateError(f"phalanx state: to_play must be red or yellow, not {to_play!r}")
+    seed = data.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise StateError("phalanx state: seed must be a whole number")
+    end_reason = data.get("end_reason", "")
+    if not isinstance(end_reason, str):
+        raise StateError("phalanx state: end_reason must be text")
+    return PhalanxState(
+        players=list(players),
+        side=side,
+        pie=pie,
+        max_turns=_int(data, "max_turns", 1),
+        seed=seed,
+        phase=phase,
+        colours=dict(colours),
+        cells=cells,
+        prisoners={c: prisoners[c] for c in COLOURS},
+        turn=_int(data, "turn", 1),
+        normal_turns=_int(data, "normal_turns", 0),
+        passes=_int(data, "passes", 0, 2),
+        to_play=to_play,
+        end_reason=end_reason,
+    )

@@ -1,0 +1,236 @@
+"""Playing one normal turn: growth (PH3), moves (PH4) and captures (PH5).
+
+``TurnPlay`` works on its own copy of the board.  Each part of the turn is
+checked on the position left by the parts before it (the order of moves
+matters, and RULINGS G3 judges orders on the position as it stands), and an
+illegal part raises IllegalOrderError naming the part.  The caller applies
+nothing unless the whole turn went through.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.base import IllegalOrderError
+from games.hexgrid import DIRECTIONS, Cell, CellNameError, HexGrid, add, direction_between
+from games.hexgrid import distance as cell_distance
+
+from .board import groups, run_through
+from .orders import Move, Turn
+from .state import WALL, other
+
+GREW = "grew this turn"
+MOVED = "has already moved this turn"
+JOINED = "was joined by a moving group this turn"
+
+
+@dataclass
+class MoveDone:
+    """What one move did, for the events and the tests."""
+
+    move: Move  # with the distance filled in
+    captured: list[Cell] = field(default_factory=list)
+
+
+class TurnPlay:
+    def __init__(self, cells: dict[Cell, str], grid: HexGrid, colour: str):
+        self.cells = dict(cells)
+        self.grid = grid
+        self.colour = colour
+        self.enemy = other(colour)
+        # Men that may not move this turn, with the reason (PH3, PH4).
+        self.locked: dict[Cell, str] = {}
+        self.grown: list[Cell] = []
+        self.moves: list[MoveDone] = []
+
+    # --- names ------------------------------------------------------------
+    def name(self, cell: Cell) -> str:
+        return self.grid.name(cell)
+
+    def cell(self, part: str, name: str) -> Cell:
+        try:
+            return self.grid.parse(name)
+        except CellNameError as exc:
+            raise IllegalOrderError(f"{part}: {exc}") from None
+
+    def what(self, cell: Cell) -> str:
+        kind = self.cells.get(cell)
+        if kind is None:
+            return "empty"
+        return "a wall" if kind == WALL else f"a {kind} man"
+
+    # --- growth (PH3) -------------------------------------------------------
+    def grow(self, names: tuple[str, ...]) -> None:
+        """Add all new men at once; they must touch start-of-turn groups, one man per group."""
+        start_groups = groups(self.cells, self.grid, self.colour)
+        group_at = {cell: i for i, group in enumerate(start_groups) for cell in group}
+        fed_by: dict[int, str] = {}  # group index -> the new man that touched it first
+        new: list[Cell] = []
+        for name in names:
+            part = f"GROW {name}"
+            cell = self.cell(part, name)
+            if cell in new:
+                raise IllegalOrderError(f"{part}: {name} is named twice")
+            if cell in self.cells:
+                raise IllegalOrderError(f"{part}: {name} is not empty, it holds {self.what(cell)}")
+            touched = sorted(
+                {group_at[n] for n in self.grid.neighbours(cell) if n in group_at}
+            )
+            if not touched:
+                raise IllegalOrderError(
+                    f"{part}: a new man must touch one of your groups, and {name} touches none"
+                )
+            for index in touched:
+                if index in fed_by:
+                    at = min(
+                        (n for n in self.grid.neighbours(cell) if group_at.get(n) == index),
+                        key=self.name,
+                    )
+                    raise IllegalOrderError(
+                        f"GROW {fed_by[index]} {name}: both new men touch your group "
+                        f"at {self.name(at)}; a group grows by one man a turn (PH3)"
+                    )
+                fed_by[index] = name
+            new.append(cell)
+        for cell in new:
+            self.cells[cell] = self.colour
+            self.locked[cell] = GREW
+        for index in fed_by:
+            for cell in start_groups[index]:
+                self.locked[cell] = GREW
+        self.grown.extend(new)
+
+    # --- moves (PH4, PH5) ---------------------------------------------------
+    def check_move(self, move: Move) -> tuple[list[Cell], Cell, int, list[Cell]]:
+        """The phalanx (tail to head), direction, distance and captures, or IllegalOrderError."""
+        part = str(move)
+        head = self.cell(part, move.head)
+        tail = self.cell(part, move.tail)
+        for cell in (head, tail):
+            if self.cells.get(cell) != self.colour:
+                raise IllegalOrderError(
+                    f"{part}: {self.name(cell)} holds {self.what(cell)}, not one of "
+                    f"your {self.colour} men"
+                )
+        line = direction_between(tail, head)
+        if line is None:
+            raise IllegalOrderError(
+                f"{part}: {move.head} and {move.tail} are not on one straight line"
+            )
+        direction, steps = line
+        phalanx = [add(tail, direction, i) for i in range(steps + 1)]
+        for cell in phalanx:
+            if self.cells.get(cell) != self.colour:
+                raise IllegalOrderError(
+                    f"{part}: the line from {move.tail} to {move.head} is broken at "
+                    f"{self.name(cell)}"
+                )
+        beyond = add(head, direction)
+        if self.cells.get(beyond) == self.colour:
+            raise IllegalOrderError(
+                f"{part}: the head must be an end man, and {self.name(beyond)} "
+                f"is yours too"
+            )
+        reason = self.locked.get(head)
+        if reason:
+            raise IllegalOrderError(
+                f"{part}: the group at {move.head} {reason}, so it may not move (PH4)"
+            )
+        n = len(phalanx)
+        distance = move.distance
+        if distance is None:
+            if n != 2:
+                raise IllegalOrderError(
+                    f"{part}: say how far, 1 to {n - 1} cells "
+                    f"(e.g. {Move(move.head, move.tail, n - 1)})",
+                    legal=[str(Move(move.head, move.tail, k)) for k in range(1, n)],
+                )
+            distance = 1
+        if not 1 <= distance <= n - 1:
+            raise IllegalOrderError(
+                f"{part}: a phalanx of {n} men moves 1 to {n - 1} cells (PH4)"
+            )
+        captured: list[Cell] = []
+        for i in range(1, distance + 1):
+            cell = add(head, direction, i)
+            if not self.grid.exists(cell):
+                raise IllegalOrderError(f"{part}: the phalanx would leave the board")
+            kind = self.cells.get(cell)
+            if kind == WALL:
+                raise IllegalOrderError(
+                    f"{part}: {self.name(cell)} is a wall; a phalanx may not move onto "
+                    "or over the wall (PH5)"
+                )
+            if kind == self.colour:
+                raise IllegalOrderError(
+                    f"{part}: {self.name(cell)} holds your own man; a phalanx may not "
+                    "move onto or over it (PH5)"
+                )
+            if kind == self.enemy:
+                captured.append(cell)
+        for cell in captured:
+            run = run_through(self.cells, cell, direction)
+            if len(run) >= 2 and n <= len(run):
+                shown = " ".join(self.name(c) for c in sorted(run, key=self.name))
+                raise IllegalOrderError(
+                    f"{part}: your phalanx of {n} may attack the {self.enemy} line "
+                    f"{shown} on its own line only if longer than its {len(run)} (PH5)"
+                )
+        return phalanx, direction, distance, captured
+
+    def move(self, move: Move) -> MoveDone:
+        phalanx, direction, distance, captured = self.check_move(move)
+        mover = next(g for g in groups(self.cells, self.grid, self.colour) if phalanx[0] in g)
+        for cell in phalanx:
+            del self.cells[cell]
+        landed = [add(cell, direction, distance) for cell in phalanx]
+        for cell in landed:
+            # A man landing where an enemy man was captured goes back to the
+            # supply and the cell becomes wall (PH5).
+            self.cells[cell] = WALL if cell in captured else self.colour
+        for cell in (mover - set(phalanx)) | {c for c in landed if c not in captured}:
+            self.locked[cell] = MOVED
+        self.spread_locks()
+        done = MoveDone(Move(move.head, move.tail, distance), captured)
+        self.moves.append(done)
+        return done
+
+    def spread_locks(self) -> None:
+        """A group that touches a locked man is locked too (PH4: joined groups lose the move)."""
+        for cell in [c for c in self.locked if self.cells.get(c) != self.colour]:
+            del self.locked[cell]
+        for group in groups(self.cells, self.grid, self.colour):
+            if any(c in self.locked for c in group):
+                for cell in group:
+                    self.locked.setdefault(cell, JOINED)
+
+    # --- a whole turn -------------------------------------------------------
+    def play(self, turn: Turn) -> "TurnPlay":
+        if turn.growths:
+            self.grow(turn.growths)
+        for move in turn.moves:
+            self.move(move)
+        return self
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move now, with its distance (for random play and error hints)."""
+        found = []
+        for head in sorted(self.cells):
+            if self.cells[head] != self.colour or head in self.locked:
+                continue
+            for direction in DIRECTIONS:
+                if self.cells.get(add(head, direction)) == self.colour:
+                    continue
+                tail = add(head, direction, -1)
+                while self.cells.get(tail) == self.colour:
+                    n = cell_distance(head, tail) + 1
+                    for k in range(1, n):
+                        move = Move(self.name(head), self.name(tail), k)
+                        try:
+                            self.check_move(move)
+                        except IllegalOrderError:
+                            break  # a blocked cell blocks every longer move too
+                        found.append(move)
+                    tail = add(tail, direction, -1)
+        return found
+
