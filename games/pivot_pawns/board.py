@@ -1,0 +1,157 @@
+"""Pure presentation of a Pivot Pawns state: the ASCII tableau and the view dict."""
+
+from __future__ import annotations
+
+import time
+
+from games.pivot_pawns import deck
+from games.pivot_pawns.orders import solution_text
+from games.pivot_pawns.state import ROUNDS, PivotState, card_coordinate, coordinate
+
+CELL = 13  # inner width of a tableau cell: 5 cells and 6 borders make 71 columns
+
+
+def _icon_line(icon: int, centre: bool = False) -> str:
+    name = deck.ICON_NAMES[icon]
+    return f"{(name.upper() if centre else name):<11} {deck.COLOUR_LETTERS[deck.ICON_COLOUR[icon]]}"
+
+
+def _cell(state: PivotState, position: int) -> list[str]:
+    card = state.tableau[position]
+    pawn = f"@{deck.COLOURS[state.pawns.index(card)].upper()}" if card in state.pawns else ""
+    target = state.token is not None and card == deck.target_card(state.token)
+    first = f"{coordinate(position)} {pawn:<8}{'*' if target else ''}"
+    lines = [first, _icon_line(deck.CENTRE[card], centre=True)]
+    lines += [_icon_line(icon) for icon in deck.other_icons(card)]
+    return [f"{line:<{CELL}}" for line in lines]
+
+
+def render(state: PivotState) -> str:
+    """The tableau and the round's goal; nothing in it is sealed."""
+    border = "+" + ("-" * CELL + "+") * deck.COLUMNS
+    out = ["".join(f"{letter:^{CELL + 1}}" for letter in " ABCDE"[1:]).rstrip(), border]
+    for row in range(deck.ROWS):
+        cells = [_cell(state, row * deck.COLUMNS + col) for col in range(deck.COLUMNS)]
+        for line in range(len(cells[0])):
+            out.append("|" + "|".join(cell[line] for cell in cells) + "|")
+        out.append(border)
+    out.append("@ pawn   * target card   CAPITALS centre icon")
+    out.append("Icon colours: r red, g green, b blue, y yellow, k black")
+    pawns = ", ".join(
+        f"{deck.COLOURS[c]} {card_coordinate(state, card)}" for c, card in enumerate(state.pawns)
+    )
+    out.append(f"Pawns: {pawns}")
+    if state.token is None:
+        out.append(f"All {ROUNDS} rounds are played.")
+    else:
+        active = deck.COLOURS[deck.ICON_COLOUR[state.token]]
+        where = card_coordinate(state, deck.target_card(state.token))
+        out.append(f"Round {state.round} of {ROUNDS}: token {deck.icon_label(state.token)}.")
+        out.append(f"Move the {active} pawn to card {where}.")
+    return "\n".join(line.rstrip() for line in out)
+
+
+def utc(seconds: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(seconds))
+
+
+def bid_order(state: PivotState) -> list[str]:
+    """Players with a bid, in the order the bids are tried (PP4)."""
+    return sorted(state.bids, key=lambda p: (state.bids[p].pivots, state.bids[p].time, state.bids[p].seq))
+
+
+def view(state: PivotState, viewer: str | None, par: tuple[int | None, str] | None) -> dict:
+    """Facts for the report; a sealed solution only for its sender and the GM."""
+    tableau = []
+    for position, card in enumerate(state.tableau):
+        centre = deck.CENTRE[card]
+        tableau.append(
+            {
+                "coord": coordinate(position),
+                "centre": deck.ICON_NAMES[centre],
+                "colour": deck.COLOURS[deck.ICON_COLOUR[centre]],
+                "others": [
+                    {"icon": deck.ICON_NAMES[i], "colour": deck.COLOURS[deck.ICON_COLOUR[i]]}
+                    for i in deck.other_icons(card)
+                ],
+                "pawn": deck.COLOURS[state.pawns.index(card)] if card in state.pawns else None,
+            }
+        )
+    bids = []
+    for player in bid_order(state):
+        bid = state.bids[player]
+        sees = viewer is None or viewer == player
+        bids.append(
+            {
+                "player": player,
+                "bid": bid.pivots,
+                "time": bid.time,
+                "time_text": utc(bid.time),
+                "solution": (solution_text(bid.solution) if sees else None),
+            }
+        )
+    waiting = [p for p in state.players if p not in state.bids and p not in state.passes]
+    closes = None if state.first_bid is None or state.timer is None else state.first_bid + state.timer
+    data = {
+        "round": state.round,
+        "rounds": ROUNDS,
+        "over": state.token is None,
+        "token": None,
+        "active_pawn": None,
+        "target_card": None,
+        "tableau": tableau,
+        "pawns": {deck.COLOURS[c]: card_coordinate(state, card) for c, card in enumerate(state.pawns)},
+        "bids": bids,
+        "passes": list(state.passes),
+        "waiting": waiting,
+        "timer_seconds": state.timer,
+        "closes_at": closes,
+        "closes_at_text": None if closes is None else utc(closes),
+        "tokens": [
+            {
+                "player": p,
+                "count": len(state.tokens[p]),
+                "icons": [deck.ICON_NAMES[t] for t in state.tokens[p]],
+            }
+            for p in state.players
+        ],
+        "last_round": _last_round(state),
+        "par": None,
+    }
+    if state.token is not None:
+        data["token"] = {
+            "icon": deck.ICON_NAMES[state.token],
+            "colour": deck.COLOURS[deck.ICON_COLOUR[state.token]],
+        }
+        data["active_pawn"] = deck.COLOURS[deck.ICON_COLOUR[state.token]]
+        data["target_card"] = card_coordinate(state, deck.target_card(state.token))
+    if viewer is None and par is not None:
+        # The GM may see this round's par; players see it only once the round closes.
+        data["par"] = {"pivots": par[0], "solution": par[1]}
+    return data
+
+
+def _last_round(state: PivotState) -> dict | None:
+    if not state.history:
+        return None
+    record = state.history[-1]
+    winning = next((a for a in record.attempts if a.reason is None), None)
+    return {
+        "round": record.round,
+        "token": deck.ICON_NAMES[record.token],
+        "colour": deck.COLOURS[deck.ICON_COLOUR[record.token]],
+        "winner": record.winner,
+        "bid": None if winning is None else winning.pivots,
+        "solution": None if winning is None else solution_text(winning.solution),
+        "attempts": [
+            {
+                "player": a.player,
+                "bid": a.pivots,
+                "solution": solution_text(a.solution),
+                "failure": a.reason,
+            }
+            for a in record.attempts
+        ],
+        "par": record.par,
+        "par_solution": None if record.par_solution is None else solution_text(record.par_solution),
+    }

@@ -1,0 +1,110 @@
+"""The Pivot Pawns deck as PG(3,2) (RULINGS PP1).
+
+Cards are the 15 points of PG(3,2), icons its 35 lines.  Card ``i`` is the
+field element alpha^i of GF(16) with alpha^4 = alpha + 1, written as a 4-bit
+vector over GF(2).  Three points are on a line exactly when their vectors
+XOR to zero, so the destination of a pivot is the XOR of the two pawns'
+cards: that is the whole geometry the solver needs.
+
+The 35 lines, with ``+`` modulo 15 (PP1):
+
+* L_i = {i, i+1, i+4}   (alpha^i + alpha^(i+1) = alpha^i * alpha^4)
+* M_i = {i, i+2, i+8}   (1 + alpha^2 = (1 + alpha)^2 = alpha^8)
+* S_k = {k, k+5, k+10}  for k < 5 (alpha^5 is a cube root of unity)
+
+Icon numbers: L_i is icon i, M_i is icon 15+i, S_k is icon 30+k.  The centre
+icon of card i is L_i, so a target token (a centre icon) has the same number
+as its target card.  The colour of L_i, M_i and S_i is i mod 5.
+"""
+
+from __future__ import annotations
+
+CARDS = 15
+ICONS = 35
+ROWS, COLUMNS = 3, 5
+
+COLOURS = ("red", "green", "blue", "yellow", "black")
+# One-letter colour marks for the board; black is "k" so that it is not blue.
+COLOUR_LETTERS = ("r", "g", "b", "y", "k")
+
+# The five starting cards of PP1, whose centre icons are named by the rule text.
+STARTING_CARDS = (0, 1, 2, 9, 13)
+
+# Names, at most 11 characters so that a tableau cell stays 13 wide.  Icon
+# numbers as in the module docstring: L_0..L_14, M_0..M_14, S_0..S_4.
+ICON_NAMES = (
+    # L_i, the centre icons; colour i mod 5 (red, green, blue, yellow, black)
+    "Mars symbol", "leaf", "flask", "moon", "anchor",
+    "heart", "tree", "drop", "star", "music notes",
+    "flame", "frog", "wave", "sun", "spade",
+    # M_i
+    "rose", "cactus", "fish", "bell", "crown",
+    "cherry", "snail", "snowflake", "banana", "key",
+    "apple", "pear", "whale", "lightning", "hammer",
+    # S_k
+    "dice", "eye", "ring", "house", "clock",
+)
+
+
+def _powers_of_alpha() -> tuple[int, ...]:
+    """alpha^0 .. alpha^14 as 4-bit vectors (bit j = coefficient of alpha^j)."""
+    vectors = []
+    value = 1
+    for _ in range(CARDS):
+        vectors.append(value)
+        value <<= 1
+        if value & 0b10000:
+            value ^= 0b10011  # alpha^4 = alpha + 1
+    return tuple(vectors)
+
+
+VECTOR = _powers_of_alpha()  # card number -> vector 1..15
+CARD_OF_VECTOR = {v: card for card, v in enumerate(VECTOR)}
+
+
+def _lines() -> tuple[frozenset[int], ...]:
+    lines = [frozenset({i, (i + 1) % 15, (i + 4) % 15}) for i in range(15)]
+    lines += [frozenset({i, (i + 2) % 15, (i + 8) % 15}) for i in range(15)]
+    lines += [frozenset({k, k + 5, k + 10}) for k in range(5)]
+    return tuple(lines)
+
+
+ICON_CARDS = _lines()  # icon number -> the three cards showing it
+ICON_COLOUR = tuple(i % 5 for i in range(15)) + tuple(i % 5 for i in range(15)) + tuple(range(5))
+CARD_ICONS = tuple(
+    tuple(icon for icon in range(ICONS) if card in ICON_CARDS[icon]) for card in range(CARDS)
+)
+CENTRE = tuple(range(CARDS))  # card i -> its centre icon L_i
+CENTRE_COLOUR = tuple(ICON_COLOUR[CENTRE[card]] for card in range(CARDS))
+TOKENS = CENTRE  # the 15 target tokens show the 15 centre icons
+ICON_BY_NAME = {name.lower(): icon for icon, name in enumerate(ICON_NAMES)}
+
+
+def other_icons(card: int) -> tuple[int, ...]:
+    """The six icons of a card besides its centre, in icon order."""
+    return tuple(icon for icon in CARD_ICONS[card] if icon != CENTRE[card])
+
+
+def shared_icon(card_a: int, card_b: int) -> int:
+    """The one icon two different cards share (the pivot icon)."""
+    (icon,) = set(CARD_ICONS[card_a]) & set(CARD_ICONS[card_b])
+    return icon
+
+
+def destination(moving_card: int, pivot_card: int) -> int:
+    """The third card of the line through two cards: XOR of their vectors."""
+    return CARD_OF_VECTOR[VECTOR[moving_card] ^ VECTOR[pivot_card]]
+
+
+def target_card(token: int) -> int:
+    """The card whose centre icon is the token."""
+    return CENTRE.index(token)
+
+
+def colour_name(colour: int) -> str:
+    return COLOURS[colour]
+
+
+def icon_label(icon: int) -> str:
+    """'leaf (green)'."""
+    return f"{ICON_NAMES[icon]} ({COLOURS[ICON_COLOUR[icon]]})"
