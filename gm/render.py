@@ -88,9 +88,9 @@ def render_report(data: ReportInput) -> str:
     return fit_width(template.render(**context))
 
 
-def render_text(name: str, **context) -> str:
+def render_text(template: str, **context) -> str:
     """Render one of the mail templates (templates/mail/*.txt.j2)."""
-    return fit_width(environment().get_template(f"mail/{name}.txt.j2").render(**context))
+    return fit_width(environment().get_template(f"mail/{template}.txt.j2").render(**context))
 
 
 def fit_width(text: str, width: int = MAX_WIDTH) -> str:

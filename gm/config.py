@@ -1,0 +1,109 @@
+"""Settings: an embedded default that needs no mail account, or a YAML file.
+
+Without a config file gm keeps everything under ``./gm-data/``: the SQLite
+database, an inbox Maildir the daemon reads and an outbox Maildir that
+outgoing mail is written to instead of being sent.  config.example.yaml
+documents every key.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class ConfigError(ValueError):
+    pass
+
+
+@dataclass
+class ServerConfig:
+    """An IMAP or SMTP server.  The password never lives in the YAML itself."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    user: str | None = None
+    password_env: str | None = None
+    password_file: str | None = None
+    tls: str = "none"  # implicit | starttls | none
+
+    def password(self) -> str | None:
+        if self.password_env:
+            value = os.environ.get(self.password_env)
+            if value is None:
+                raise ConfigError(f"environment variable {self.password_env} is not set")
+            return value
+        if self.password_file:
+            return Path(self.password_file).expanduser().read_text().strip()
+        return None
+
+
+@dataclass
+class Config:
+    data_dir: Path = Path("gm-data")
+    database: Path | None = None
+    address: str = "gm@localhost"  # the mailbox players write to
+    name: str = "gm, the game master"
+    gm_address: str | None = None  # the human game master, copied on trouble
+    inbox: Path | None = None  # Maildir read when no IMAP server is configured
+    outbox: Path | None = None  # Maildir written when no SMTP server is configured
+    imap: ServerConfig | None = None
+    imap_folder: str = "INBOX"
+    imap_processed: str = "gm-processed"
+    poll_seconds: float = 30.0
+    smtp: ServerConfig | None = None
+    max_message_bytes: int = 1_000_000
+    error_replies_per_hour: int = 10
+    source: str = "embedded default"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.data_dir = Path(self.data_dir)
+        self.database = Path(self.database) if self.database else self.data_dir / "gm.sqlite"
+        self.inbox = Path(self.inbox) if self.inbox else self.data_dir / "inbox"
+        self.outbox = Path(self.outbox) if self.outbox else self.data_dir / "outbox"
+
+
+def _server(raw: Any, section: str) -> ServerConfig | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{section}: expected a mapping")
+    if "password" in raw:
+        raise ConfigError(f"{section}: put the password in password_env or password_file, not the YAML")
+    known = set(ServerConfig.__dataclass_fields__)
+    unknown = set(raw) - known
+    if unknown:
+        raise ConfigError(f"{section}: unknown keys {sorted(unknown)}")
+    server = ServerConfig(**raw)
+    if server.tls not in {"implicit", "starttls", "none"}:
+        raise ConfigError(f"{section}.tls must be implicit, starttls or none")
+    return server
+
+
+def load(path: str | Path | None = None) -> Config:
+    """The config at ``path``, $GM_CONFIG, ./gm.yaml, or the embedded default."""
+    candidate = path or os.environ.get("GM_CONFIG")
+    if candidate is None and Path("gm.yaml").exists():
+        candidate = "gm.yaml"
+    if candidate is None:
+        return Config()
+    import yaml
+
+    try:
+        raw = yaml.safe_load(Path(candidate).read_text()) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise ConfigError(f"cannot read config {candidate}: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{candidate}: expected a mapping at the top")
+    raw = dict(raw)
+    imap = raw.pop("imap", None)
+    smtp = raw.pop("smtp", None)
+    imap_conf = _server(imap, "imap")
+    known = set(Config.__dataclass_fields__) - {"imap", "smtp", "source", "extra"}
+    unknown = set(raw) - known
+    if unknown:
+        raise ConfigError(f"{candidate}: unknown keys {sorted(unknown)}")
+    return Config(**raw, imap=imap_conf, smtp=_server(smtp, "smtp"), source=str(candidate))
