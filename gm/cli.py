@@ -211,6 +211,9 @@ def demo(seed: int = typer.Option(1, help="seed of the demo game")):
 
 
 def main():
+    from gm import cli_admin
+
+    cli_admin.register(app)
     app()
 
 
