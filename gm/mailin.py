@@ -109,6 +109,7 @@ def html_to_text(html: str) -> str:
     converter.body_width = 0  # keep order lines whole
     converter.ignore_images = True
     converter.ignore_links = True
+    converter.ignore_emphasis = True  # "**b4xd4**" is not an order
     return converter.handle(html)
 
 

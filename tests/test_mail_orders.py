@@ -1,0 +1,152 @@
+"""Order mails from .eml fixtures: what is applied, what is refused, what is answered."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import body, eml, last_outbox_id, outbox
+
+
+def seq(engine, game="nb1") -> int:
+    return engine.store.latest_state(game)["seq"]
+
+
+def board_after(engine):
+    loaded = engine.load("nb1")
+    return loaded.state
+
+
+def assert_applied(engine, start_id, expected_move="Rb4xd4"):
+    state = board_after(engine)
+    assert state.moves and state.moves[-1].notation() == expected_move
+    sent = outbox(engine, start_id)
+    reports = [m for m in sent if "[nb1 T2]" in m["Subject"]]
+    assert {m["To"] for m in reports} == {"ada@example.org", "bob@example.org"}
+    for msg in sent:
+        for line in body(msg).splitlines():
+            assert len(line) <= 72, line
+        assert msg["Auto-Submitted"] in {"auto-generated", "auto-replied"}
+    return reports
+
+
+@pytest.mark.parametrize(
+    "fixture",
+    ["plain.eml", "multipart-alternative.eml", "html-only.eml", "quoted-printable.eml",
+     "latin1.eml", "unknown-charset.eml"],
+)
+def test_readable_mail_applies_the_order(engine, nb_game, fixture):
+    start = last_outbox_id(engine)
+    outcome = engine.ingest(eml(fixture, game="nb1", password=nb_game["ada"]))
+    assert outcome.outcome == "applied", outcome.detail
+    reports = assert_applied(engine, start)
+    ada_copy = next(m for m in reports if m["To"] == "ada@example.org")
+    # The sender's report threads under the order mail.
+    raw_mid = engine.store.one("SELECT message_id FROM messages ORDER BY id DESC")["message_id"]
+    assert ada_copy["In-Reply-To"] == raw_mid
+    text = body(ada_copy)
+    assert "ada: Rb4xd4 takes a knight" in text
+    assert "To move: bob (13 legal orders)" in text  # NB5 example: 13 without the option
+
+
+def test_quoted_old_order_is_never_applied(engine, nb_game):
+    start = last_outbox_id(engine)
+    outcome = engine.ingest(eml("quoted-reply.eml", game="nb1", password=nb_game["ada"]))
+    assert outcome.outcome == "applied"
+    assert_applied(engine, start)  # b4xd4 from the new text, not d2xd4 from the quote
+    ada_copy = next(m for m in outbox(engine, start) if m["To"] == "ada@example.org")
+    assert "<earlier@localhost>" in ada_copy["References"]
+
+
+@pytest.mark.parametrize(
+    "fixture, words",
+    [
+        ("unknown-game.eml", "no game called 'nosuchgame'"),
+        ("wrong-password.eml", "the password is wrong"),
+        ("not-your-turn.eml", "it is not your turn (waiting for ada)"),
+        ("bad-syntax.eml", "is not a capture"),
+        ("illegal.eml", "the ferz on b2 cannot capture on d4"),
+        ("empty.eml", "no orders and no commands"),
+    ],
+)
+def test_bad_mail_gets_a_clear_reply_and_changes_nothing(engine, nb_game, fixture, words):
+    before_seq, before_state = seq(engine), board_after(engine)
+    start = last_outbox_id(engine)
+    raw = eml(fixture, game="nb1", password=nb_game["ada"], bob_password=nb_game["bob"])
+    outcome = engine.ingest(raw)
+    assert outcome.outcome == "rejected"
+    assert seq(engine) == before_seq and board_after(engine) == before_state
+    (reply,) = outbox(engine, start)
+    text = " ".join(body(reply).split())
+    assert words in text
+    assert reply["In-Reply-To"] and reply["Auto-Submitted"] == "auto-replied"
+    assert reply["To"] in {"ada@example.org", "bob@example.org"}
+    if fixture == "illegal.eml":
+        # The reply lists the legal captures.
+        assert "The legal orders are:" in body(reply) and "b4xd4" in body(reply)
+    row = engine.store.one("SELECT outcome, raw FROM messages ORDER BY id DESC")
+    assert row["outcome"] == "rejected" and row["raw"] == raw
+
+
+def test_robot_mail_is_stored_but_not_answered(engine, nb_game):
+    start = last_outbox_id(engine)
+    outcome = engine.ingest(eml("auto-reply.eml", game="nb1", password=nb_game["ada"]))
+    assert outcome.outcome == "robot"
+    assert outbox(engine, start) == []
+    assert board_after(engine).moves == ()
+    assert engine.store.one("SELECT outcome FROM messages")["outcome"] == "robot"
+
+
+def test_our_own_mail_is_not_answered(engine, nb_game):
+    start = last_outbox_id(engine)
+    (welcome,) = [m for m in outbox(engine) if m["To"] == "ada@example.org"][:1]
+    outcome = engine.ingest(welcome.as_bytes())
+    assert outcome.outcome == "robot"
+    assert outbox(engine, start) == []
+
+
+def test_same_message_twice_is_applied_once(engine, nb_game):
+    raw = eml("plain.eml", game="nb1", password=nb_game["ada"])
+    assert engine.ingest(raw, "maildir:one").outcome == "applied"
+    start = last_outbox_id(engine)
+    # Same source key, and the same Message-ID under a new key (a redelivery).
+    assert engine.ingest(raw, "maildir:one").outcome == "duplicate"
+    assert engine.ingest(raw, "imap:1:99").outcome == "duplicate"
+    assert len(board_after(engine).moves) == 1
+    assert outbox(engine, start) == []
+
+
+def test_help_and_board_commands(engine, nb_game):
+    start = last_outbox_id(engine)
+    outcome = engine.ingest(eml("help.eml", game="nb1", password=nb_game["ada"]))
+    assert outcome.outcome == "help"
+    help_mail, board_mail = outbox(engine, start)
+    assert "NB5." in body(help_mail) and "GAME <game id> PASSWORD" in body(help_mail)
+    assert " 4  . R . N . B .  4" in body(board_mail)
+    assert board_after(engine).moves == ()
+
+
+def test_order_from_another_address_copies_the_registered_one(engine, nb_game):
+    raw = eml("plain.eml", game="nb1", password=nb_game["ada"]).replace(
+        b"ada@example.org", b"ada.work@example.com")
+    start = last_outbox_id(engine)
+    assert engine.ingest(raw).outcome == "applied"
+    notes = [m for m in outbox(engine, start) if "another address" in m["Subject"]]
+    assert [m["To"] for m in notes] == ["ada@example.org"]
+
+
+def test_error_replies_are_rate_limited(engine, nb_game, config):
+    config.error_replies_per_hour = 3
+    start = last_outbox_id(engine)
+    for i in range(6):
+        raw = eml("wrong-password.eml", game="nb1").replace(b"wrong-pw-1", f"wrong-pw-{i}".encode())
+        assert engine.ingest(raw).outcome == "rejected"
+    assert len(outbox(engine, start)) == 3
+    assert engine.store.one("SELECT COUNT(*) AS n FROM messages")["n"] == 6
+
+
+def test_broken_input_is_stored_without_a_traceback(engine, nb_game):
+    for raw in [b"", b"\x00\xff\xfe garbage", b"From: \nSubject: =?bogus?q?x?=\n\n\xff",
+                b"Content-Type: multipart/mixed; boundary=\n\n--\n"]:
+        outcome = engine.ingest(raw)
+        assert outcome.outcome in {"robot", "rejected", "help"}
+    assert engine.store.one("SELECT COUNT(*) AS n FROM messages")["n"] == 4
