@@ -7,8 +7,8 @@ A normal turn (PH2) is written as lines (or one line) of clauses::
                         when the phalanx has two men: it can only move 1)
     PASS
 
-The opening (PH7) uses ``PLACE RED D4 YELLOW E5 F6`` (the pie),
-``COLOUR RED`` or ``COLOUR YELLOW`` (the chooser) and ``PLACE E6`` (Red's
+The opening (PH7) uses ``PLACE RED H8 YELLOW E8 K8`` (the pie),
+``COLOUR RED`` or ``COLOUR YELLOW`` (the chooser) and ``PLACE H5`` (Red's
 extra man).  Everything is case-insensitive; commas, semicolons, dashes and
 extra spaces are ignored.  ``str()`` of an order is its canonical notation.
 Cell names are kept as canonical text (``"E5"``); the rules resolve them on
@@ -204,9 +204,9 @@ def parse_opening(text: str, phase: str) -> Order:
 
 
 OPENING_STEPS = {
-    PLACE: "PLACE RED <cells> YELLOW <cells>, e.g. PLACE RED D4 YELLOW E5 F6",
+    PLACE: "PLACE RED <cells> YELLOW <cells>, e.g. PLACE RED H8 YELLOW E8 K8",
     CHOOSE: "COLOUR RED or COLOUR YELLOW",
-    EXTRA: "PLACE <cell>, e.g. PLACE E6",
+    EXTRA: "PLACE <cell>, e.g. PLACE H5",
 }
 
 

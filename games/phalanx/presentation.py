@@ -81,24 +81,31 @@ def view(state: PhalanxState, scores: dict[str, int], to_move: list[str]) -> dic
 NOTATION = """\
 PHALANX ORDERS
 
-Cells are named by letter and row as on the board (E5, J10).  Send a
-whole turn in one mail, one clause per line (or on one line):
+Cells are named by letter and row as on the board (H8 is the centre of
+the default board).  Rows are numbered from the top; each letter names
+the diagonal that runs down to the right from where it is printed.
+Send a whole turn in one mail, one clause per line (or on one line):
 
   GROW E5 G7        new men at E5 and G7 (growths come first)
   MOVE F6 F4 2      move the phalanx from tail F4 to head F6 two cells
                     on beyond F6 (head, tail, distance)
-  MOVE C3 D3        a two-man phalanx can only move 1: the distance may
+  MOVE H8 G8        a two-man phalanx can only move 1: the distance may
                     be left out
   PASS              do nothing this turn
+
+Example: with red men on F8 G8 H8, MOVE H8 F8 2 puts them on H8 I8 J8;
+MOVE H8 G8 1 moves only G8 H8 (to H8 I8) and leaves F8 where it is.
+Enemy men on the cells beyond the head are captured and those cells
+become wall (#).
 
 Growths, then moves, are carried out in the order written.  The whole
 turn is checked before any of it counts: one illegal part rejects the
 turn, with the part and the reason, and nothing changes.
 
 The opening (pie):
-  PLACE RED D4 YELLOW E5 F6   the first player places the pie men
+  PLACE RED H8 YELLOW E8 K8   the first player places the pie men
   COLOUR YELLOW               the other player picks a colour
-  PLACE E6                    Red places one more man
+  PLACE H5                    Red places one more man
 Then Yellow plays the first normal turn.
 
 Upper or lower case, commas, dashes and extra spaces do not matter

@@ -554,6 +554,12 @@ def test_help_shows_notation_and_every_ruling():
     for item in ["PH1.", "PH2.", "PH3.", "PH4.", "PH5.", "PH6.", "PH7.", "PH8.", "G1.",
                  "G2.", "G3.", "GROW E5 G7", "MOVE F6 F4 2", "PASS", "COLOUR YELLOW"]:
         assert item in text
+    # The examples name cells of the default board, and the worked move is right.
+    position(walls=["E5", "G7", "F6", "F4", "H8", "G8", "E8", "K8", "H5"])
+    state = position(red=["F8", "G8", "H8"])
+    assert "MOVE H8 F8 2 puts them on H8 I8 J8" in " ".join(text.split())
+    assert board(play(state, "MOVE H8 F8 2").state)["red"] == {"H8", "I8", "J8"}
+    assert board(play(state, "MOVE H8 G8 1").state)["red"] == {"F8", "H8", "I8"}
 
 
 # --- seeded random play --------------------------------------------------------------------
