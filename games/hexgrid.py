@@ -54,6 +54,13 @@ def rotate60(cell: Cell) -> Cell:
     return (-r, -s)
 
 
+def rotate(cell: Cell, sixths: int) -> Cell:
+    """Rotate a cell by ``sixths`` times 60 degrees clockwise about the centre."""
+    for _ in range(sixths % 6):
+        cell = rotate60(cell)
+    return cell
+
+
 class HexGrid:
     def __init__(self, side: int):
         if not 2 <= side <= 13:

@@ -1,0 +1,163 @@
+"""Closing a Fuzzy Borders turn: sealed claims in, placements and clashes out (FB5-FB7).
+
+Where RULINGS FB6 is silent this module decides, and the HELP text says so:
+
+* Turn 1, k clashing players on a cell other than the centre: they get the
+  cell turned by floor(i*6/k) sixths of a full turn, i = 0..k-1.  For k = 2,
+  3 and 6 that is exactly 360/k degrees; the board only has 60-degree
+  symmetry, so k = 4 and 5 take the nearest sixths (k = 4: 0, 60, 180, 240
+  degrees).  Seven or more players clashing on one cell have too few
+  symmetric cells and are treated like a later turn.
+* If those given cells then meet another player's placement, the players on
+  such a cell are treated like a later-turn clash (in a game of three or
+  more, they place nothing; two players can never meet this way).
+* In a re-opened turn any clash is the "second clash" and places nothing.
+"""
+
+from __future__ import annotations
+
+from games.base import Event, Result, seeded_rng
+from games.hexgrid import rotate
+
+from .state import FBState, format_duration
+
+
+def join_names(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def rotation_sixths(k: int) -> list[int]:
+    """How many sixths of a turn each of k clashing players' cells is rotated (turn 1)."""
+    return [i * 6 // k for i in range(k)]
+
+
+def adjudicate(state: FBState, live: list[str], now: float) -> Result:
+    turn = state.turn
+    board = state.board()
+    orders: dict[str, str | None] = {p: state.sealed.get(p) for p in state.players}
+    # G3: judged on the board at the start of the turn (submit checked this
+    # already; a hand-edited state is checked again here).
+    valid = {
+        p: c for p, c in orders.items()
+        if c is not None and board.why_not(p, state.cell(c)) is None
+    }
+    missing = [p for p in live if p not in valid]
+    by_cell: dict[str, list[str]] = {}
+    for player, cell in valid.items():
+        by_cell.setdefault(cell, []).append(player)
+    clashes = {cell: ps for cell, ps in by_cell.items() if len(ps) > 1}
+    centre = state.name((0, 0))
+    two_player = len(state.players) == 2
+
+    events: list[Event] = []
+
+    def say(text: str, kind: str, **data) -> None:
+        events.append(Event(text, kind=kind, data={"turn": turn, **data}))
+
+    if state.reopened:
+        if clashes or missing:
+            for cell, ps in clashes.items():
+                say(f"{join_names(ps)} both claimed {cell} again.", "clash",
+                    cell=cell, players=ps)
+            for player in missing:
+                say(f"{player} sent no new claim.", "missing", player=player)
+            say(f"Turn {turn} places nothing (FB6: second clash or missing claim).",
+                "clash")
+            return _finish(state, orders, {}, events, [])
+        return _finish(state, orders, dict(valid), events, list(valid))
+
+    needs_reopen = two_player and clashes and (turn > 1 or centre in clashes)
+    if needs_reopen:
+        (cell, ps), = clashes.items()
+        say(f"{join_names(ps)} both claimed {cell}.", "clash", cell=cell, players=ps)
+        say(f"Turn {turn} is re-opened: send a new claim within "
+            f"{format_duration(state.reopen)} (FB6).", "reopen",
+            until=now + state.reopen)
+        new = state.copy(keep_board=True)
+        new.sealed = {}
+        new.reopened = True
+        new.reopen_until = float(now + state.reopen)
+        new.last = {"turn": turn, "orders": orders,
+                    "placed": {p: None for p in state.players}, "outcome": "reopened"}
+        return Result(new, events)
+
+    placed = {p: c for p, c in valid.items() if c not in clashes}
+    for cell, ps in clashes.items():
+        ps = [p for p in state.players if p in ps]  # player order, before the seeded shuffle
+        verb = "both" if len(ps) == 2 else "all"
+        if turn == 1 and cell != centre and len(ps) <= 6:
+            rng = seeded_rng(state.seed, "clash", turn, cell)
+            order = ps[:]
+            rng.shuffle(order)
+            say(f"{join_names(ps)} {verb} claimed {cell} (FB6, turn 1):", "clash",
+                cell=cell, players=ps)
+            for player, sixths in zip(order, rotation_sixths(len(ps))):
+                given = state.name(rotate(state.cell(cell), sixths))
+                placed[player] = given
+                turned = f" ({cell} turned {sixths * 60} degrees)" if sixths else ""
+                say(f"{player} places on {given}{turned}.", "claim",
+                    player=player, cell=given, ordered=cell)
+        else:
+            say(f"{join_names(ps)} {verb} claimed {cell}: none places (FB6).",
+                "clash", cell=cell, players=ps)
+
+    # Turn-1 rotations can land on another placement: treat as a later-turn clash.
+    targets: dict[str, list[str]] = {}
+    for player, cell in placed.items():
+        targets.setdefault(cell, []).append(player)
+    for cell, ps in targets.items():
+        if len(ps) > 1:
+            ps = [p for p in state.players if p in ps]
+            say(f"{join_names(ps)} would all place on {cell}: none places (FB6).",
+                "clash", cell=cell, players=ps)
+            for player in ps:
+                del placed[player]
+
+    for player in missing:
+        say(f"{player} sent no claim and places nothing.", "missing", player=player)
+    uncontested = [p for p in placed if valid[p] not in clashes]
+    return _finish(state, orders, placed, events, uncontested)
+
+
+def _finish(state: FBState, orders: dict, placed: dict[str, str], events: list[Event],
+             uncontested: list[str]) -> Result:
+    """Place the claims, check the end of the game (FB7) and open the next turn."""
+    turn = state.turn
+    # Uncontested placements first, in player order, above the clash lines.
+    events[:0] = [
+        Event(f"{p} claims {placed[p]}.", kind="claim",
+              data={"turn": turn, "player": p, "cell": placed[p]})
+        for p in state.players if p in uncontested
+    ]
+    new = state.copy()
+    for player in state.players:
+        if player in placed:
+            new.claims[player].append((turn, placed[player]))
+    new.sealed = {}
+    new.reopened = False
+    new.reopen_until = None
+    new.last = {"turn": turn, "orders": dict(orders),
+                "placed": {p: placed.get(p) for p in state.players}, "outcome": "placed"}
+    board = new.board()
+    if not board.empty_cells():
+        new.over = True
+        events.append(Event("No empty cell is left: the game is over (FB7).", kind="end",
+                            data={"turn": turn}))
+    elif state.max_turns is not None and turn >= state.max_turns:
+        new.over = True
+        events.append(Event(f"Turn {turn} was the last (max_turns): the game is over.",
+                            kind="end", data={"turn": turn}))
+    else:
+        new.turn = turn + 1
+    if new.over:
+        scores = board.scores(new.players)
+        best = max(scores.values())
+        winners = [p for p in new.players if scores[p] == best]
+        if len(winners) == 1:
+            text = f"{winners[0]} wins with {best} points."
+        else:
+            text = f"Shared win (G2): {join_names(winners)} with {best} points each."
+        events.append(Event(text, kind="end", data={"winners": winners, "scores": scores}))
+    return Result(new, events)

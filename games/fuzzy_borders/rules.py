@@ -1,0 +1,228 @@
+"""Fuzzy Borders: simultaneous sealed claims on a hexagonal board.
+
+Rules: rules/fuzzy-borders.txt with RULINGS FB1-FB7 and G1-G3.  Every turn
+each live player seals one claim (FB5); ``close_turn`` adjudicates them all
+at once on the board as it stood at the start of the turn (G3), resolving
+clashes by FB6.  ``to_move`` lists every live player, those who have sent a
+claim included, because a sealed claim may be replaced until the turn closes.
+A live player is one with at least one cell they may claim.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from games.base import (
+    Event,
+    Game,
+    GameError,
+    IllegalOrderError,
+    NotYourTurnError,
+    Option,
+    OptionError,
+    OrderSyntaxError,
+    Result,
+    parse_int,
+)
+from games.hexgrid import CellNameError
+
+from . import present
+from .state import (
+    MAX_SIDE,
+    STATE_VERSION,
+    FBState,
+    load_state,
+    max_radius,
+    parse_duration,
+)
+
+# "CLAIM K10", "claim k 10", "Claim: K10" or just "K10".
+_ORDER = re.compile(r"^(?:claim\b\s*:?\s*)?([a-z]\s*\d{1,3})$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim order; ``str()`` is its canonical notation."""
+
+    cell: str  # canonical cell name, e.g. "K10"
+
+    def __str__(self) -> str:
+        return f"CLAIM {self.cell}"
+
+
+class FuzzyBorders(Game):
+    kind = "fuzzy-borders"
+    title = "Fuzzy Borders"
+    min_players = 2
+    max_players = 12
+    simultaneous = True
+    state_version = STATE_VERSION
+    options = {
+        "side": Option("10", f"cells to an edge of the board, 2..{MAX_SIDE} (FB1)"),
+        "radius": Option("4", "how far a claimed cell's influence reaches (FB2)"),
+        "max_turns": Option(None, "end the game after this many turns (FB7); none by default"),
+        "reopen": Option("24h", "how long a turn re-opened after a two-player clash "
+                                "stays open, e.g. 24h, 90m, 2d (FB6)"),
+    }
+
+    # --- set-up -----------------------------------------------------------
+    def convert_options(self, raw: dict) -> dict:
+        side = parse_int("side", raw["side"], 2, MAX_SIDE)
+        radius = parse_int("radius", raw["radius"], 1, max_radius(side))
+        max_turns = raw["max_turns"]
+        if max_turns is None or str(max_turns).strip().lower() in ("", "none", "no", "off"):
+            max_turns = None
+        else:
+            max_turns = parse_int("max_turns", max_turns, 1)
+        return {
+            "side": side,
+            "radius": radius,
+            "max_turns": max_turns,
+            "reopen": parse_duration("reopen", raw["reopen"]),
+        }
+
+    def setup(self, players: list[str], options: dict, seed: int) -> FBState:
+        self.check_players(players)
+        opts = self.check_options(options)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise OptionError(f"the seed must be a whole number, not {seed!r}")
+        return FBState(
+            players=list(players),
+            side=opts["side"],
+            radius=opts["radius"],
+            max_turns=opts["max_turns"],
+            reopen=opts["reopen"],
+            seed=seed,
+            claims={p: [] for p in players},
+        )
+
+    # --- orders -------------------------------------------------------------
+    def _check_player(self, state: FBState, player: str) -> None:
+        if player not in state.players:
+            raise NotYourTurnError(f"{player} does not play in this game")
+        if state.over:
+            raise NotYourTurnError("the game is over; no more claims are taken")
+        if player not in self.to_move(state):
+            raise NotYourTurnError(
+                "no cell is open to you (every unclaimed cell is led by someone "
+                "else), so you place nothing this turn"
+            )
+
+    def _check_claim(self, state: FBState, player: str, text: str) -> Claim:
+        """The claim for cell ``text`` if FB5 allows it, else IllegalOrderError."""
+        try:
+            cell = state.cell(text)
+        except CellNameError as exc:
+            raise IllegalOrderError(f"{exc}.", legal=self.legal_orders(state, player)) from None
+        reason = state.board().why_not(player, cell)
+        if reason is not None:
+            raise IllegalOrderError(
+                f"You cannot claim {state.name(cell)}: {reason}. You may claim "
+                "unclaimed cells that are empty or that you lead (FB5).",
+                legal=self.legal_orders(state, player),
+            )
+        return Claim(state.name(cell))
+
+    def parse_order(self, state: FBState, player: str, text: str) -> Claim:
+        self._check_player(state, player)
+        lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+        if not lines:
+            raise OrderSyntaxError("No order found. Send CLAIM and a cell, e.g. CLAIM J10.")
+        if len(lines) > 1:
+            raise OrderSyntaxError(
+                f"One claim per turn, but this mail holds {len(lines)} lines. Send only "
+                "the claim you want; a later mail replaces an earlier claim."
+            )
+        match = _ORDER.match(lines[0])
+        if not match:
+            raise OrderSyntaxError(
+                f"{lines[0]!r} is not an order. Write CLAIM and a cell, e.g. CLAIM J10."
+            )
+        return self._check_claim(state, player, match.group(1))
+
+    def submit(self, state: FBState, player: str, order: Claim | str, now: float) -> Result:
+        if isinstance(order, str):
+            claim = self.parse_order(state, player, order)
+        else:
+            self._check_player(state, player)
+            claim = self._check_claim(state, player, order.cell)
+        new = state.copy(keep_board=True)
+        previous = new.sealed.get(player)
+        new.sealed[player] = claim.cell
+        text = f"Your claim for turn {state.turn} is sealed: {claim.cell}"
+        if previous and previous != claim.cell:
+            text += f" (replaces {previous})"
+        elif previous:
+            text += " (unchanged)"
+        event = Event(
+            text + ".",
+            kind="confirmation",
+            to=(player,),
+            data={"turn": state.turn, "player": player, "cell": claim.cell,
+                  "replaces": previous},
+        )
+        return Result(new, [event])
+
+    def ready(self, state: FBState, now: float) -> bool:
+        if state.over:
+            return False
+        if all(p in state.sealed for p in self.to_move(state)):
+            return True
+        timer = self.timer(state)
+        return timer is not None and now >= timer
+
+    def timer(self, state: FBState) -> float | None:
+        return state.reopen_until if state.reopened and not state.over else None
+
+    def close_turn(self, state: FBState, now: float) -> Result:
+        if state.over:
+            raise GameError("the game is over; there is no turn to close")
+        from .adjudicate import adjudicate
+
+        return adjudicate(state, self.to_move(state), now)
+
+    def legal_orders(self, state: FBState, player: str) -> list[str]:
+        if state.over or player not in state.players:
+            return []
+        return [f"CLAIM {state.name(c)}" for c in state.board().claimable_by(player)]
+
+    # --- questions about a state --------------------------------------------
+    def players(self, state: FBState) -> list[str]:
+        return list(state.players)
+
+    def turn(self, state: FBState) -> int:
+        return state.turn
+
+    def to_move(self, state: FBState) -> list[str]:
+        if state.over:
+            return []
+        board = state.board()
+        return [p for p in state.players if board.claimable_by(p)]
+
+    def is_over(self, state: FBState) -> bool:
+        return state.over
+
+    def scores(self, state: FBState) -> dict[str, int]:
+        return state.board().scores(state.players)
+
+    # --- presentation -------------------------------------------------------
+    def render_board(self, state: FBState, viewer: str | None = None) -> str:
+        return present.render_board(state)
+
+    def view(self, state: FBState, viewer: str | None = None) -> dict:
+        return present.view(state, viewer, self.scores(state), self.to_move(state))
+
+    def help_text(self) -> str:
+        return present.help_text()
+
+    # --- JSON ---------------------------------------------------------------
+    def dump(self, state: FBState) -> dict:
+        return state.dump()
+
+    def load(self, data: dict) -> FBState:
+        self.check_version(data)
+        return load_state(data)
+
+
+GAME = FuzzyBorders()
