@@ -14,7 +14,6 @@ Submodules: ``deck`` (PG(3,2) cards and icons), ``solver`` (optimal solver),
 
 from __future__ import annotations
 
-import copy
 import itertools
 import re
 import textwrap
@@ -226,7 +225,7 @@ class PivotPawns(Game):
             order = self.parse_order(state, player, order)
         self._check_turn(state, player)
         self._check_order(state, player, order)
-        new = copy.deepcopy(state)
+        new = states.copy_state(state)
         if isinstance(order, Pass):
             if player not in new.passes:
                 new.passes.append(player)
@@ -289,7 +288,7 @@ class PivotPawns(Game):
     def close_turn(self, state: PivotState, now: float) -> Result:
         if state.token is None:
             raise GameError("the game is over; there is no round to close")
-        new = copy.deepcopy(state)
+        new = states.copy_state(state)
         token, start = new.token, new.pawns
         active, target = deck.ICON_COLOUR[token], deck.target_card(token)
         label = deck.ICON_NAMES[token]

@@ -8,7 +8,7 @@ by name, so that a GM can read and edit a state by hand.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from games.base import OrderSyntaxError, StateError
 from games.pivot_pawns import deck
@@ -62,6 +62,18 @@ class PivotState:
     seq: int = 0
     tokens: dict[str, list[int]] = field(default_factory=dict)
     history: list[RoundRecord] = field(default_factory=list)
+
+
+def copy_state(state: PivotState) -> PivotState:
+    """A copy safe to change: the containers are new, their items are immutable."""
+    return replace(
+        state,
+        players=list(state.players),
+        bids=dict(state.bids),
+        passes=list(state.passes),
+        tokens={p: list(won) for p, won in state.tokens.items()},
+        history=list(state.history),
+    )
 
 
 def coordinate(position: int) -> str:
