@@ -1,0 +1,272 @@
+"""Proximity (John Wetmiller, piecepack), two players, sequential.
+
+rules/proximity.txt with RULINGS PX1-PX9 and G1-G3.  The pieces of this
+package: ``state`` (position, JSON), ``rules`` (legality, moves, ace check,
+sacrifice), ``notation`` (reading orders), ``display`` (board, trail table,
+report view, HELP).
+
+Time bank (PX8, option ``time_bank``, default off): each player has a bank
+of seconds.  ``submit`` spends ``now - clock_start`` from the mover's bank,
+where ``clock_start`` is the time of the previous move (when its report went
+out); an order arriving after the bank is empty loses the game instead of
+moving.  ``timer`` gives the moment the mover's bank runs out; at or after it
+``ready`` is True and ``close_turn`` declares the loss on time.  The first
+move's clock starts when the service calls ``start_clock`` (or, if it never
+does, at that first move, which then costs nothing).
+"""
+
+from __future__ import annotations
+
+import re
+
+from games.base import (
+    Event,
+    Game,
+    GameError,
+    IllegalOrderError,
+    NotYourTurnError,
+    Option,
+    OptionError,
+    Result,
+    parse_int,
+    seeded_rng,
+)
+
+from . import display, rules
+from .notation import StepOrder, parse
+from .rules import CoinMove, PawnMove, Sacrifice
+from .state import BOARD_SQUARES, NULL_SQUARES, SUIT_NAME, SUITS, Piece, Side, State, Tile
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_suits(value: object) -> tuple[str, str]:
+    names = value if isinstance(value, (list, tuple)) else re.split(r"[\s,/+]+", str(value).strip())
+    suits = []
+    for name in names:
+        low = str(name).strip().lower()
+        match = [s for s in SUITS if s == low or s == low + "s" or (len(low) == 1 and s[0] == low)]
+        if not match:
+            raise OptionError(f"option suits: {name!r} is not Suns, Moons, Crowns or Arms")
+        suits.append(match[0])
+    if len(suits) != 2 or suits[0] == suits[1]:
+        raise OptionError("option suits: name two different suits, e.g. suns,moons")
+    return suits[0], suits[1]
+
+
+def parse_time_bank(value: object) -> float | None:
+    """'off' or e.g. '72h', '3d', '90m', '3600' (seconds); returns seconds or None."""
+    if value is None or isinstance(value, (int, float)) and not isinstance(value, bool):
+        if value is not None and value <= 0:
+            raise OptionError("option time_bank: must be more than zero, or off")
+        return None if value is None else float(value)
+    low = str(value).strip().lower()
+    if low in {"off", "none", "no", "false", ""}:
+        return None
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([smhd]?)", low)
+    if not match or float(match.group(1)) <= 0:
+        raise OptionError(
+            f"option time_bank: {value!r} is not a time like 72h, 3d, 90m or 3600 (seconds)"
+        )
+    return float(match.group(1)) * _UNITS[match.group(2) or "s"]
+
+
+class Proximity(Game):
+    kind = "proximity"
+    title = "Proximity"
+    min_players = 2
+    max_players = 2
+    simultaneous = False
+    state_version = 1
+    options = {
+        "suits": Option("suns,moons", "the two suits, first listed player's first (PX1)"),
+        "coins": Option("7", "coins per player, 1 to 12 (PX1)"),
+        "time_bank": Option(
+            "off", "time bank per player (PX8): off, or e.g. 72h, 3d, 90m, 3600 (seconds)"
+        ),
+    }
+
+    # --- set-up -----------------------------------------------------------
+    def convert_options(self, raw: dict) -> dict:
+        return {
+            "suits": parse_suits(raw["suits"]),
+            "coins": parse_int("coins", raw["coins"], 1, 12),
+            "time_bank": parse_time_bank(raw["time_bank"]),
+        }
+
+    def setup(self, players: list[str], options: dict, seed: int) -> State:
+        self.check_players(players)
+        opts = self.check_options(dict(options or {}))
+        suits = opts["suits"]
+        # PX2: the ten non-null tiles of both suits, shuffled by the seed (G1);
+        # nine dealt a1, b1, c1, a2, ... c3 and the tenth is the throne.
+        tiles = [Tile(s, v) for s in suits for v in range(1, 6)]
+        seeded_rng(seed, "deal").shuffle(tiles)
+        bank = opts["time_bank"]
+        sides = [
+            Side(name, suits[i], NULL_SQUARES[i], [Piece(0, "pawn", NULL_SQUARES[i], 0, [])], [],
+                 bank)
+            for i, name in enumerate(players)
+        ]
+        throne = tiles[9]
+        return State(
+            seed=seed,
+            coins=opts["coins"],
+            board=dict(zip(BOARD_SQUARES, tiles[:9])),
+            throne=throne,
+            sides=sides,
+            mover=suits.index(throne.suit),  # PX3
+            time_bank=bank,
+            last=[],
+        )
+
+    def start_clock(self, state: State, now: float) -> State:
+        """A copy whose mover's clock (PX8) starts at ``now``: call when the first report goes out."""
+        new = state.clone()
+        new.clock_start = float(now) if new.time_bank is not None else None
+        return new
+
+    # --- orders -------------------------------------------------------------
+    def _mover(self, state: State, player: str) -> int:
+        index = state.side_of(player)
+        if index is None:
+            raise NotYourTurnError(f"{player} does not play in this game")
+        if state.winner is not None:
+            raise NotYourTurnError("the game is over")
+        if index != state.mover:
+            raise NotYourTurnError(f"it is {state.sides[state.mover].name}'s turn, not yours")
+        return index
+
+    def _legal_text(self, state: State, index: int) -> list[str]:
+        return [str(o) for o in rules.legal_orders(state, index)]
+
+    def _refuse(self, state: State, index: int, problem: str) -> IllegalOrderError:
+        legal = rules.legal_orders(state, index)
+        if legal and isinstance(legal[0], Sacrifice):
+            problem += ". You have no legal move, so you must sacrifice a piece"
+        return IllegalOrderError(problem, legal=[str(o) for o in legal])
+
+    def _resolve(self, state: State, index: int, order) -> PawnMove | CoinMove | Sacrifice:
+        """Turn a parsed order into a legal canonical one, or raise IllegalOrderError."""
+        if isinstance(order, StepOrder):
+            found = state.occupant(order.frm)
+            if found is None or found[0] != index:
+                raise self._refuse(state, index, f"there is no piece of yours on {order.frm}")
+            if found[1].kind == "pawn":
+                order = PawnMove(order.to)
+            else:
+                problem = rules.coin_problem(state, index, order.frm, order.to)
+                if problem:
+                    raise self._refuse(state, index, problem)
+                order = CoinMove(order.frm)
+        if not isinstance(order, (PawnMove, CoinMove, Sacrifice)):
+            raise GameError(f"not a Proximity order: {order!r}")
+        problem = rules.order_problem(state, index, order)
+        if problem:
+            raise self._refuse(state, index, problem)
+        return order
+
+    def parse_order(self, state: State, player: str, text: str):
+        index = self._mover(state, player)
+        return self._resolve(state, index, parse(text))
+
+    def submit(self, state: State, player: str, order, now: float) -> Result:
+        index = self._mover(state, player)
+        new = state.clone()
+        events: list[Event] = []
+        side = new.sides[index]
+        if new.time_bank is not None and new.clock_start is not None:
+            spent = max(0.0, float(now) - new.clock_start)
+            if spent >= side.bank:
+                return self._lose_on_time(new, index)
+            side.bank -= spent
+        order = parse(order) if isinstance(order, str) else order
+        order = self._resolve(new, index, order)
+        events += rules.apply(new, index, order)
+        new.moves += 1
+        if new.winner is None:
+            new.mover = 1 - index
+        if new.time_bank is not None:
+            new.clock_start = float(now)
+            events.append(Event(f"{side.name}'s time bank: {display.format_seconds(side.bank)} left",
+                                kind="clock", data={"player": side.name, "bank": side.bank}))
+        new.last = [e.text for e in events]
+        return Result(new, events)
+
+    def _lose_on_time(self, new: State, index: int) -> Result:
+        side, other = new.sides[index], new.sides[1 - index]
+        side.bank = 0.0
+        new.winner = 1 - index
+        new.end_reason = f"{side.name}'s time bank ran out"
+        events = [Event(f"{side.name}'s time bank ran out; {other.name} wins", kind="end",
+                        data={"player": side.name})]
+        new.last = [e.text for e in events]
+        return Result(new, events)
+
+    def timer(self, state: State) -> float | None:
+        """When the mover's time bank runs out (PX8), or None."""
+        if state.winner is not None or state.time_bank is None or state.clock_start is None:
+            return None
+        return state.clock_start + state.sides[state.mover].bank
+
+    def ready(self, state: State, now: float) -> bool:
+        due = self.timer(state)
+        return due is not None and now >= due
+
+    def close_turn(self, state: State, now: float) -> Result:
+        """The mover's time bank has run out: the mover loses (PX8)."""
+        if not self.ready(state, now):
+            raise GameError(
+                "Proximity closes a turn only when the mover's time bank has run out"
+            )
+        return self._lose_on_time(state.clone(), state.mover)
+
+    def legal_orders(self, state: State, player: str) -> list[str]:
+        index = state.side_of(player)
+        if state.winner is not None or index != state.mover:
+            return []
+        return self._legal_text(state, index)
+
+    # --- questions ----------------------------------------------------------
+    def players(self, state: State) -> list[str]:
+        return [side.name for side in state.sides]
+
+    def turn(self, state: State) -> int:
+        return state.moves + (0 if self.is_over(state) else 1)
+
+    def to_move(self, state: State) -> list[str]:
+        return [] if self.is_over(state) else [state.sides[state.mover].name]
+
+    def is_over(self, state: State) -> bool:
+        return state.winner is not None
+
+    def scores(self, state: State) -> dict[str, int]:
+        """1 for the winner once the game is over, else 0 (Proximity has no points)."""
+        return {s.name: int(state.winner == i) for i, s in enumerate(state.sides)}
+
+    # --- presentation ---------------------------------------------------------
+    def render_board(self, state: State, viewer: str | None = None) -> str:
+        return display.render_board(state, viewer)
+
+    def view(self, state: State, viewer: str | None = None) -> dict:
+        return display.view(state, viewer)
+
+    def help_text(self) -> str:
+        return display.help_text()
+
+    # --- JSON -----------------------------------------------------------------
+    def dump(self, state: State) -> dict:
+        from .state import dump_state
+
+        return dump_state(state, self.state_version)
+
+    def load(self, data: dict) -> State:
+        from .state import load_state
+
+        self.check_version(data)
+        return load_state(data)
+
+
+GAME = Proximity()
+
+__all__ = ["GAME", "Proximity", "PawnMove", "CoinMove", "Sacrifice", "SUIT_NAME"]

@@ -1,0 +1,211 @@
+"""Proximity as players see it: the ASCII board, the trail table, HELP.
+
+Pure functions of a state.  Proximity hides nothing, so the viewer only
+changes who is marked "you".
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from .rules import Sacrifice, age_below, coin_target, legal_orders, open_sum
+from .state import NULL_SQUARES, SUIT_NAME, Piece, Side, State
+
+CELL = 12  # inner width of a drawn tile
+WIDTH = 72
+
+
+def piece_label(side: Side, piece: Piece) -> str:
+    letter = "P" if piece.kind == "pawn" else "c"
+    return f"{letter} {SUIT_NAME[side.suit][:-1]} {piece.age}"
+
+
+def _cell(text: str) -> str:
+    return f" {text:<{CELL - 1}}"[:CELL]
+
+
+def _contents(state: State, square: str) -> tuple[str, str]:
+    found = state.occupant(square)
+    label = "" if found is None else piece_label(state.sides[found[0]], found[1])
+    return state.tile(square).label, label
+
+
+def render_board(state: State, viewer: str | None = None) -> str:
+    rule = "+" + "+".join(["-" * CELL] * 3) + "+"
+    pad = " " * 3
+    null_pad = pad + " " * (CELL + 1)
+    null_rule = null_pad + "+" + "-" * CELL + "+"
+
+    def null_block(index: int) -> list[str]:
+        tile, piece = _contents(state, NULL_SQUARES[index])
+        return [null_rule, f"{null_pad}|{_cell(tile)}|", f"{null_pad}|{_cell(piece)}|"]
+
+    def who(index: int) -> str:
+        side = state.sides[index]
+        you = " (you)" if viewer == side.name else ""
+        return f"{null_pad} {NULL_SQUARES[index]}: {side.name}{you}, {SUIT_NAME[side.suit]}"
+
+    lines = [who(1)] + null_block(1)
+    lines.append(pad + rule)
+    for rank in "321":
+        squares = [f"{f}{rank}" for f in "abc"]
+        cells = [_contents(state, sq) for sq in squares]
+        lines.append(f"{rank}  |" + "|".join(_cell(c[0]) for c in cells) + "|")
+        lines.append(f"{pad}|" + "|".join(_cell(c[1]) for c in cells) + "|")
+        lines.append(pad + rule)
+    lines += null_block(0)[1:] + [null_rule, who(0)]
+    lines.append(pad + "".join(f"{f:^{CELL + 1}}" for f in "abc"))
+    lines.append(f"Throne tile: {state.throne.label} (off the board, always open)")
+    lines.append(f"Open sum: {open_sum(state)}")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def trail_table(state: State, index: int) -> list[str]:
+    """RULINGS PX9: the notepaper of "Noting Moves" for one suit."""
+    side = state.sides[index]
+    head = f"Trail of {side.name} ({SUIT_NAME[side.suit]})"
+    if not side.rows:
+        return [f"{head}: no tiles yet."]
+    prefix = 22
+    room = (WIDTH - prefix) // 2
+    columns = list(side.pieces)
+    if len(columns) > room:
+        # Keep every piece in play, then the most recently born of the others.
+        keep = {p.id for p in columns if p.in_play}
+        for piece in sorted(columns, key=lambda p: -p.id):
+            if len(keep) < room:
+                keep.add(piece.id)
+        columns = [p for p in columns if p.id in keep]
+    status = {True: {"pawn": "P", "coin": "c"}, False: {"pawn": "-", "coin": "-"}}
+    lines = [
+        f"{head}: rows in the order the pawn made them,",
+        "one column per piece by birth (0 = first pawn); o walked, @ now.",
+        f"{'piece':>{prefix}}" + "".join(f" {p.id % 10}" for p in columns),
+        f"{'':>{prefix}}" + "".join(f" {status[p.in_play][p.kind]}" for p in columns),
+    ]
+    for number, row in enumerate(side.rows):
+        tile = state.tile(row.square).label
+        text = f"{number + 1:>3} {row.square} {tile:<7} {'struck' if row.struck else '':<6} "
+        for piece in columns:
+            mark = " "
+            if number in piece.marks:
+                mark = "@" if piece.in_play and piece.marks[-1] == number else "o"
+            text += " " + mark
+        lines.append(text.rstrip())
+    return lines
+
+
+def format_seconds(seconds: float) -> str:
+    whole = max(0, int(seconds))
+    days, rest = divmod(whole, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    clock = f"{hours:02d}:{minutes:02d}:{secs:02d}"
+    return f"{days}d {clock}" if days else clock
+
+
+def view(state: State, viewer: str | None = None) -> dict:
+    limit = open_sum(state)
+    over = state.winner is not None
+    players = []
+    for index, side in enumerate(state.sides):
+        chain = side.chain()
+        pieces = []
+        for at, piece in enumerate(chain):
+            below = age_below(chain, at)
+            pieces.append({
+                "kind": piece.kind,
+                "square": piece.square,
+                "tile": state.tile(piece.square).label,
+                "age": piece.age,
+                "below": below,
+                "in_proximity": piece.age - below <= limit,
+                "next": coin_target(side, piece) if piece.kind == "coin" else None,
+            })
+        in_play = sum(1 for p in side.pieces if p.in_play and p.kind == "coin")
+        players.append({
+            "name": side.name,
+            "you": side.name == viewer,
+            "suit": side.suit,
+            "suit_name": SUIT_NAME[side.suit],
+            "null": side.null,
+            "first": side.suit == state.throne.suit,
+            "pieces": pieces,
+            "coins_in_play": in_play,
+            "coins_left": state.coins - in_play,
+            "bank": side.bank,
+            "bank_text": None if side.bank is None else format_seconds(side.bank),
+            "trail": [
+                {"square": r.square, "tile": state.tile(r.square).label, "struck": r.struck}
+                for r in side.rows
+            ],
+            "trail_table": trail_table(state, index),
+        })
+    mover = None if over else state.sides[state.mover].name
+    orders = [] if over else legal_orders(state, state.mover)
+    return {
+        "throne": state.throne.label,
+        "open_sum": limit,
+        "board": {sq: tile.label for sq, tile in state.board.items()},
+        "players": players,
+        "moves": state.moves,
+        "to_move": mover,
+        "must_sacrifice": bool(orders) and isinstance(orders[0], Sacrifice),
+        "last": list(state.last),
+        "winner": None if not over else state.sides[state.winner].name,
+        "end_reason": state.end_reason,
+        "time_bank": state.time_bank,
+        "clock_start": state.clock_start,
+    }
+
+
+NOTATION = """\
+Proximity orders (one per mail; case and spaces do not matter):
+
+  P b2     move your pawn to b2 (an open tile next to it)
+  C a1     move your coin on a1 to its trail tile (shown as 'next')
+  X c3     sacrifice your piece on c3 (only with no legal move)
+
+Also understood: 'pawn to b2', 'coin a1', 'sacrifice c3', and a1-b2
+(the piece on a1 goes to b2).
+
+Squares: the 3x3 board is a1..c3, files a-c from the left, rows 1-3
+from the bottom.  The null tiles are b0 (below b1, first listed
+player) and b4 (above b3, second listed player).  Tiles are shown as
+suit and value (A = ace = 1, null = 0).  The throne tile lies off the
+board.  Pieces are shown as P (pawn) or c (coin), suit and age.
+
+The report's trail table is your notepaper: each row is a tile your
+pawn entered, in order; a coin of age n goes next to row n+1 (struck
+rows skipped).  The open sum is the total of every tile with no piece
+on it, throne included.
+"""
+
+RULINGS = """\
+G1. Every random event (deals, shuffles, draws, piece lay-outs) comes from a seeded generator whose seed is stored with the game, so a game can be replayed from its seed and its orders alone, and the replay must reproduce every archived report.
+G2. A tie for the win is a shared win; the report says so.
+G3. Orders are judged on the position as it stands when they are adjudicated (sequential games) or at the start of the turn (simultaneous games).
+PX1. Equipment: two piecepack suits (option, default Suns and Moons; a piecepack has Suns, Moons, Crowns, Arms, values null=0, ace=1, 2..5). Coins per player: option, default 7 as the text says (a standard piecepack has 6).
+PX2. Layout: a 3x3 board of the ten non-null tiles less one, dealt by the seeded generator; the tenth is the throne tile, off the board, face up. Each null tile sits outside the middle of one side of the 3x3, so it is adjacent (8-neighbourhood) to the three tiles of that side.
+PX3. The player whose suit matches the throne tile moves first.
+PX4. Ages. A piece's age is the number of moves it has made. A suit's pieces form a chain by age: pawn, oldest coin, ..., youngest coin, then 0. "In proximity" means: age minus the age of the next piece down the chain (or 0) is at most the open sum (<=). The open sum is taken at the start of the turn and counts every tile with no piece on it, the throne tile included.
+PX5. A pawn moves to an adjacent unoccupied tile of the 3x3 (never a null tile, never the throne). A coin of age a moves only to the tile its pawn entered on the pawn's (a+1)-th move, and only if that tile is unoccupied.
+PX6. Ace check, after a move onto an ace of suit X: each player's sum is (values of tiles of the other suit that player occupies) minus (values of tiles of suit X that player occupies). The single highest sum's player puts a new coin (age 0) on their own null tile, unless they have no coin left out of play or that null tile is occupied. A tie introduces nothing. No check after a sacrifice, promotion or introduction.
+PX7. A player with no legal move must sacrifice one piece. A coin may be sacrificed only if the piece above it in the chain is then in proximity to the piece below it (or 0). The pawn may always be sacrificed; then the oldest coin of that suit becomes the pawn, keeping its age; the trail is cut back to the tiles that coin had walked, and the new pawn extends it from there. A player who sacrifices the pawn with no coin to promote loses.
+PX8. The chess clock becomes a per-player time bank (option, default off) spent between a report being sent and that player's move arriving.
+PX9. The report shows the trail table of the rules' "Noting Moves" section: each suit's trail of tiles, one column per piece, struck-through rows after a promotion.
+"""
+
+
+def help_text() -> str:
+    wrapped = []
+    for item in RULINGS.strip().split("\n"):
+        wrapped += textwrap.wrap(item, width=WIDTH - 2, initial_indent="", subsequent_indent="    ")
+    return (
+        NOTATION
+        + "\nRulings that apply to this game (RULINGS.md):\n\n"
+        + "\n".join(wrapped)
+        + "\n\nThe time bank (PX8), when the game has one: your bank runs from the\n"
+        "moment the report after the previous move goes out until your order\n"
+        "arrives; when it reaches zero you lose.\n"
+    )

@@ -1,0 +1,388 @@
+"""The Proximity position: tiles, pieces, trails, clocks, and their JSON form.
+
+Squares: the 3x3 board is a1..c3 (files a-c left to right, rows 1-3 bottom
+to top).  The two null tiles sit outside the middle of the bottom and top
+sides, so they are named b0 (first listed player) and b4 (second listed
+player) and touch a1/b1/c1 and a3/b3/c3 respectively (RULINGS PX2).
+
+JSON: a tile is written as suit letter + value, e.g. "S1" (Suns ace), "M5",
+"C3", "A2" (Arms 2).  Everything else is plain numbers, strings and lists so
+that a GM can edit a state by hand; ``load`` checks it all again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from games.base import StateError
+
+SUITS = ("suns", "moons", "crowns", "arms")
+SUIT_NAME = {"suns": "Suns", "moons": "Moons", "crowns": "Crowns", "arms": "Arms"}
+SUIT_SINGULAR = {"suns": "Sun", "moons": "Moon", "crowns": "Crown", "arms": "Arm"}
+SUIT_LETTER = {"suns": "S", "moons": "M", "crowns": "C", "arms": "A"}
+LETTER_SUIT = {letter: suit for suit, letter in SUIT_LETTER.items()}
+VALUE_NAME = {0: "null", 1: "A", 2: "2", 3: "3", 4: "4", 5: "5"}
+
+BOARD_SQUARES = tuple(f"{f}{r}" for r in "123" for f in "abc")
+NULL_SQUARES = ("b0", "b4")  # index = player index
+ALL_SQUARES = BOARD_SQUARES + NULL_SQUARES
+
+
+def coords(square: str) -> tuple[int, int]:
+    return "abc".index(square[0]), int(square[1])
+
+
+def adjacent(one: str, other: str) -> bool:
+    """8-neighbourhood on the 3x3 plus the two null tiles (RULINGS PX2)."""
+    (x1, y1), (x2, y2) = coords(one), coords(other)
+    return one != other and abs(x1 - x2) <= 1 and abs(y1 - y2) <= 1
+
+
+@dataclass(frozen=True)
+class Tile:
+    suit: str
+    value: int  # null 0, ace 1, then 2..5
+
+    @property
+    def code(self) -> str:
+        return SUIT_LETTER[self.suit] + str(self.value)
+
+    @property
+    def label(self) -> str:
+        return f"{SUIT_SINGULAR[self.suit]} {VALUE_NAME[self.value]}"
+
+    @classmethod
+    def from_code(cls, code: object, where: str) -> "Tile":
+        if (
+            not isinstance(code, str)
+            or len(code) != 2
+            or code[0].upper() not in LETTER_SUIT
+            or code[1] not in "12345"
+        ):
+            raise StateError(f"{where}: {code!r} is not a tile like 'S1' or 'M5'")
+        return cls(LETTER_SUIT[code[0].upper()], int(code[1]))
+
+
+@dataclass
+class Piece:
+    """One piece of a suit, from its birth on.
+
+    ``id`` is its birth number within the suit (0 = the first pawn, then the
+    coins in the order they came in), which is also its column in the trail
+    table.  A promoted coin keeps its id, age and marks and becomes the pawn.
+    """
+
+    id: int
+    kind: str  # "pawn" or "coin"
+    square: str | None  # None once sacrificed or lifted off by a promotion
+    age: int
+    marks: list[int] = field(default_factory=list)  # trail rows walked, in order
+
+    @property
+    def in_play(self) -> bool:
+        return self.square is not None
+
+
+@dataclass(frozen=True)
+class TrailRow:
+    square: str
+    struck: bool = False
+
+
+@dataclass
+class Side:
+    name: str
+    suit: str
+    null: str
+    pieces: list[Piece]
+    rows: list[TrailRow]
+    bank: float | None = None  # seconds left (RULINGS PX8), None when off
+
+    def pawn(self) -> Piece | None:
+        return next((p for p in self.pieces if p.kind == "pawn" and p.square is not None), None)
+
+    def coins(self) -> list[Piece]:
+        """Coins in play, oldest first (ties cannot happen; birth order breaks them)."""
+        return sorted(
+            (p for p in self.pieces if p.kind == "coin" and p.square is not None),
+            key=lambda p: (-p.age, p.id),
+        )
+
+    def chain(self) -> list[Piece]:
+        """Pawn, oldest coin, ..., youngest coin (RULINGS PX4)."""
+        pawn = self.pawn()
+        return ([pawn] if pawn else []) + self.coins()
+
+    def active_rows(self) -> list[int]:
+        """Indexes of the trail rows not struck through: the trail coins follow."""
+        return [i for i, row in enumerate(self.rows) if not row.struck]
+
+
+@dataclass
+class State:
+    seed: int
+    coins: int  # coins per player (RULINGS PX1)
+    board: dict[str, Tile]
+    throne: Tile
+    sides: list[Side]
+    mover: int = 0
+    moves: int = 0
+    time_bank: float | None = None  # seconds per player, None = off (PX8)
+    clock_start: float | None = None  # when the mover's clock started
+    winner: int | None = None
+    end_reason: str | None = None
+    last: list[str] = field(default_factory=list)  # what the last move did
+
+    def clone(self) -> "State":
+        """A deep copy (tiles are immutable and shared); much faster than deepcopy."""
+        sides = [
+            Side(
+                side.name,
+                side.suit,
+                side.null,
+                # Pieces out of play never change again, so copies may share them.
+                [
+                    p if p.square is None else Piece(p.id, p.kind, p.square, p.age, list(p.marks))
+                    for p in side.pieces
+                ],
+                list(side.rows),  # rows are frozen, so they can be shared
+                side.bank,
+            )
+            for side in self.sides
+        ]
+        return replace(self, board=dict(self.board), sides=sides, last=list(self.last))
+
+    @property
+    def suits(self) -> tuple[str, str]:
+        return self.sides[0].suit, self.sides[1].suit
+
+    def tile(self, square: str) -> Tile:
+        if square in NULL_SQUARES:
+            return Tile(self.sides[NULL_SQUARES.index(square)].suit, 0)
+        return self.board[square]
+
+    def occupant(self, square: str) -> tuple[int, Piece] | None:
+        for index, side in enumerate(self.sides):
+            for piece in side.pieces:
+                if piece.square == square:
+                    return index, piece
+        return None
+
+    def side_of(self, player: str) -> int | None:
+        for index, side in enumerate(self.sides):
+            if side.name == player:
+                return index
+        return None
+
+
+# --- JSON -------------------------------------------------------------------
+
+
+def dump_state(state: State, version: int) -> dict:
+    return {
+        "version": version,
+        "seed": state.seed,
+        "coins": state.coins,
+        "board": {sq: state.board[sq].code for sq in BOARD_SQUARES},
+        "throne": state.throne.code,
+        "players": [
+            {
+                "name": side.name,
+                "suit": side.suit,
+                "bank": side.bank,
+                "trail": [[row.square, row.struck] for row in side.rows],
+                "pieces": [
+                    {
+                        "id": p.id,
+                        "kind": p.kind,
+                        "square": p.square,
+                        "age": p.age,
+                        "marks": list(p.marks),
+                    }
+                    for p in side.pieces
+                ],
+            }
+            for side in state.sides
+        ],
+        "mover": state.mover,
+        "moves": state.moves,
+        "time_bank": state.time_bank,
+        "clock_start": state.clock_start,
+        "winner": state.winner,
+        "end_reason": state.end_reason,
+        "last": list(state.last),
+    }
+
+
+def _int(value: object, where: str, low: int = 0, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise StateError(f"{where}: expected a whole number, got {value!r}")
+    if value < low or (high is not None and value > high):
+        raise StateError(f"{where}: {value} is out of range")
+    return value
+
+
+def _number(value: object, where: str, optional: bool = True) -> float | None:
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise StateError(f"{where}: expected a number, got {value!r}")
+    return float(value)
+
+
+def _dict(value: object, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise StateError(f"{where}: expected an object")
+    return value
+
+
+def _list(value: object, where: str) -> list:
+    if not isinstance(value, list):
+        raise StateError(f"{where}: expected a list")
+    return value
+
+
+def load_state(data: dict) -> State:
+    """Build a State from JSON and check that it is a position the rules allow."""
+    try:
+        return _load(data)
+    except StateError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise StateError(f"malformed proximity state: {exc!r}") from None
+
+
+def _load(data: dict) -> State:
+    board_raw = _dict(data["board"], "board")
+    if sorted(board_raw) != sorted(BOARD_SQUARES):
+        raise StateError("board: needs exactly the squares a1..c3")
+    board = {sq: Tile.from_code(board_raw[sq], f"board {sq}") for sq in BOARD_SQUARES}
+    throne = Tile.from_code(data["throne"], "throne")
+    players = _list(data["players"], "players")
+    if len(players) != 2:
+        raise StateError("players: Proximity has exactly two players")
+    sides = []
+    for index, raw in enumerate(players):
+        raw = _dict(raw, f"player {index + 1}")
+        name, suit = raw["name"], raw["suit"]
+        if not isinstance(name, str) or not name:
+            raise StateError(f"player {index + 1}: bad name {name!r}")
+        if suit not in SUITS:
+            raise StateError(f"player {name}: unknown suit {suit!r}")
+        rows = []
+        for row in _list(raw["trail"], f"{name} trail"):
+            row = _list(row, f"{name} trail row")
+            if len(row) != 2 or row[0] not in BOARD_SQUARES or not isinstance(row[1], bool):
+                raise StateError(f"{name} trail: bad row {row!r}")
+            rows.append(TrailRow(row[0], row[1]))
+        pieces = []
+        for raw_piece in _list(raw["pieces"], f"{name} pieces"):
+            raw_piece = _dict(raw_piece, f"{name} piece")
+            square = raw_piece["square"]
+            if square is not None and square not in ALL_SQUARES:
+                raise StateError(f"{name}: no square {square!r}")
+            kind = raw_piece["kind"]
+            if kind not in ("pawn", "coin"):
+                raise StateError(f"{name}: piece kind {kind!r} is not pawn or coin")
+            marks = raw_piece.get("marks")
+            pieces.append(
+                Piece(
+                    id=_int(raw_piece["id"], f"{name} piece id"),
+                    kind=kind,
+                    square=square,
+                    age=_int(raw_piece["age"], f"{name} piece age"),
+                    marks=[] if marks is None else [
+                        _int(m, f"{name} marks", 0, len(rows) - 1)
+                        for m in _list(marks, f"{name} marks")
+                    ],
+                )
+            )
+            if marks is None and square is not None:
+                # A GM editing by hand may leave out the marks of pieces in
+                # play: they are the first ``age`` rows of the live trail.
+                pieces[-1].marks = Side(name, suit, "", [], rows).active_rows()[
+                    : pieces[-1].age
+                ]
+        bank = _number(raw.get("bank"), f"{name} bank")
+        sides.append(Side(name, suit, NULL_SQUARES[index], pieces, rows, bank))
+    if sides[0].suit == sides[1].suit:
+        raise StateError("the two players need different suits")
+    if sides[0].name == sides[1].name:
+        raise StateError("the two players need different names")
+    winner = data.get("winner")
+    if winner is not None:
+        winner = _int(winner, "winner", 0, 1)
+    state = State(
+        seed=_int(data["seed"], "seed", low=-(2**63)),
+        coins=_int(data["coins"], "coins", 0, 99),
+        board=board,
+        throne=throne,
+        sides=sides,
+        mover=_int(data["mover"], "mover", 0, 1),
+        moves=_int(data["moves"], "moves"),
+        time_bank=_number(data.get("time_bank"), "time_bank"),
+        clock_start=_number(data.get("clock_start"), "clock_start"),
+        winner=winner,
+        end_reason=data.get("end_reason"),
+        last=[str(t) for t in _list(data.get("last", []), "last")],
+    )
+    check_position(state)
+    return state
+
+
+def check_position(state: State) -> None:
+    """Raise StateError unless the position is one the rules can reach."""
+    tiles = [state.board[sq] for sq in BOARD_SQUARES] + [state.throne]
+    expected = sorted(Tile(s, v) for s in state.suits for v in range(1, 6))
+    if sorted(tiles, key=lambda t: (t.suit, t.value)) != sorted(
+        expected, key=lambda t: (t.suit, t.value)
+    ):
+        raise StateError(
+            "board and throne must hold the ace..5 of both suits, each once"
+        )
+    if state.end_reason is not None and not isinstance(state.end_reason, str):
+        raise StateError("end_reason must be text")
+    banks_off = [side.bank is None for side in state.sides]
+    if banks_off != [state.time_bank is None] * 2:
+        raise StateError("with time_bank set both players need a bank; without, neither")
+    seen: dict[str, str] = {}
+    for index, side in enumerate(state.sides):
+        ids = [p.id for p in side.pieces]
+        if len(set(ids)) != len(ids):
+            raise StateError(f"{side.name}: two pieces share an id")
+        pawns = [p for p in side.pieces if p.in_play and p.kind == "pawn"]
+        if len(pawns) > 1:
+            raise StateError(f"{side.name} has more than one pawn in play")
+        if not pawns and state.winner != 1 - index:
+            raise StateError(f"{side.name} has no pawn but has not lost")
+        coins = side.coins()
+        if len(coins) > state.coins:
+            raise StateError(f"{side.name} has more coins in play than {state.coins}")
+        active = side.active_rows()
+        if pawns and pawns[0].age != len(active):
+            raise StateError(
+                f"{side.name}: the pawn's age {pawns[0].age} must equal the "
+                f"{len(active)} live trail rows"
+            )
+        other_null = NULL_SQUARES[1 - index]
+        for piece in side.pieces:
+            if not piece.in_play:
+                continue
+            if piece.square in seen:
+                raise StateError(f"two pieces stand on {piece.square}")
+            seen[piece.square] = side.name
+            if piece.square == other_null:
+                raise StateError(f"{side.name} has a piece on the other null tile")
+            if piece.age > len(active):
+                raise StateError(f"{side.name}: a piece is older than its trail")
+            want = side.null if piece.age == 0 else side.rows[active[piece.age - 1]].square
+            if piece.square != want:
+                raise StateError(
+                    f"{side.name}: the {piece.kind} of age {piece.age} must stand on "
+                    f"{want} (its trail), not {piece.square}"
+                )
+            if piece.marks != active[: piece.age]:
+                raise StateError(f"{side.name}: the marks of piece {piece.id} do not fit its age")
+        ages = [p.age for p in coins]
+        if len(set(ages)) != len(ages):
+            raise StateError(f"{side.name}: two coins have the same age")
