@@ -5,9 +5,21 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.hexgrid import Cell, HexGrid, add
 
 from .state import COLOURS, WALL
+
+
+@lru_cache(maxsize=None)
+def _neighbour_map(grid: HexGrid) -> dict[Cell, tuple[Cell, ...]]:
+    return {cell: tuple(grid.neighbours(cell)) for cell in grid.cells}
+
+
+def neighbours(grid: HexGrid, cell: Cell) -> tuple[Cell, ...]:
+    """The cells next to ``cell``; looked up, as territory and groups ask millions of times."""
+    return _neighbour_map(grid)[cell]
 
 
 def groups(cells: dict[Cell, str], grid: HexGrid, colour: str) -> list[frozenset[Cell]]:
@@ -21,7 +33,7 @@ def groups(cells: dict[Cell, str], grid: HexGrid, colour: str) -> list[frozenset
         todo = [start]
         while todo:
             cell = todo.pop()
-            for near in grid.neighbours(cell):
+            for near in neighbours(grid, cell):
                 if near not in group and cells.get(near) == colour:
                     group.add(near)
                     todo.append(near)
@@ -54,7 +66,7 @@ def territory(cells: dict[Cell, str], grid: HexGrid) -> dict[str, int]:
         todo = [start]
         while todo:
             cell = todo.pop()
-            for near in grid.neighbours(cell):
+            for near in neighbours(grid, cell):
                 kind = cells.get(near)
                 if kind is None:
                     if near not in region:

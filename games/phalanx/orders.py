@@ -204,9 +204,9 @@ def parse_opening(text: str, phase: str) -> Order:
 
 
 OPENING_STEPS = {
-    PLACE: "PLACE RED <cells> YELLOW <cells>, e.g. PLACE RED H8 YELLOW E8 K8",
+    PLACE: "PLACE RED <cells> YELLOW <cells>",
     CHOOSE: "COLOUR RED or COLOUR YELLOW",
-    EXTRA: "PLACE <cell>, e.g. PLACE H5",
+    EXTRA: "PLACE <cell>",
 }
 
 

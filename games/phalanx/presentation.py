@@ -28,18 +28,33 @@ def render_board(state: PhalanxState) -> str:
     return grid.render(cell_text, width=width) + "\n\n" + legend
 
 
+def examples(state: PhalanxState) -> dict[str, str]:
+    """Opening orders for this board, built around its centre."""
+    grid, far = state.grid, state.side - 1
+    reds, yellows = PIE_MEN[state.pie]
+    red = [grid.name(c) for c in ((0, 0), (0, -2))[:reds]]
+    yellow = [grid.name(c) for c in ((-2, 0), (2, 0), (0, 2))[:yellows]]
+    return {
+        PLACE: f"PLACE RED {' '.join(red)} YELLOW {' '.join(yellow)}",
+        EXTRA: f"PLACE {grid.name((far, -far))}",
+    }
+
+
 def instruction(state: PhalanxState) -> str:
     """What the player to move must send now, in words."""
     if state.phase == PLACE:
         reds, yellows = PIE_MEN[state.pie]
         return (
             f"{state.players[0]} places the pie, {reds} red and {yellows} yellow "
-            f"men: {OPENING_STEPS[PLACE]}"
+            f"men: {OPENING_STEPS[PLACE]}, e.g. {examples(state)[PLACE]}"
         )
     if state.phase == CHOOSE:
         return f"{state.players[1]} chooses a colour: {OPENING_STEPS[CHOOSE]}"
     if state.phase == EXTRA:
-        return f"{state.player_of(RED)} (red) places one more man: {OPENING_STEPS[EXTRA]}"
+        return (
+            f"{state.player_of(RED)} (red) places one more man: "
+            f"{OPENING_STEPS[EXTRA]}, e.g. {examples(state)[EXTRA]}"
+        )
     if state.phase == OVER:
         return f"The game is over: {state.end_reason}."
     return (
@@ -75,6 +90,7 @@ def view(state: PhalanxState, scores: dict[str, int], to_move: list[str]) -> dic
         "normal_turns": state.normal_turns,
         "max_turns": state.max_turns,
         "end_reason": state.end_reason,
+        "last": list(state.last),
     }
 
 

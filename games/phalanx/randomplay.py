@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .board import groups
+from .board import groups, neighbours
 from .orders import ColourChoice, ExtraMan, Placement, Turn
 from .state import CHOOSE, COLOURS, EXTRA, PIE_MEN, PLACE, PhalanxState
 from .turn import TurnPlay
@@ -38,10 +38,10 @@ def random_turn(state: PhalanxState, rng: random.Random) -> Turn:
             continue
         spots = []
         for cell in start_groups[index]:
-            for near in grid.neighbours(cell):
+            for near in neighbours(grid, cell):
                 if near in play.cells or grid.name(near) in growths:
                     continue
-                touched = {group_at[n] for n in grid.neighbours(near) if n in group_at}
+                touched = {group_at[n] for n in neighbours(grid, near) if n in group_at}
                 if not touched & fed:
                     spots.append((near, touched))
         if spots:

@@ -144,6 +144,7 @@ class Phalanx(Game):
         else:
             events = self._normal_turn(new, player, order)
         new.turn += 1
+        new.last = [event.text for event in events]
         return Result(new, events)
 
     def _cell(self, state: PhalanxState, part: str, name: str):

@@ -51,6 +51,7 @@ class PhalanxState:
     passes: int = 0  # passes in a row (PH2: two end the game)
     to_play: str = YELLOW  # whose normal turn it is; Yellow starts (PH7)
     end_reason: str = ""
+    last: list[str] = field(default_factory=list)  # what the last step did, for BOARD mails
 
     @property
     def grid(self) -> HexGrid:
@@ -78,6 +79,7 @@ class PhalanxState:
             passes=self.passes,
             to_play=self.to_play,
             end_reason=self.end_reason,
+            last=list(self.last),
         )
 
 
@@ -105,6 +107,7 @@ def dump_state(state: PhalanxState, version: int) -> dict:
         "passes": state.passes,
         "to_play": state.to_play,
         "end_reason": state.end_reason,
+        "last": list(state.last),
     }
 
 
@@ -174,6 +177,9 @@ def load_state(data: dict) -> PhalanxState:
     end_reason = data.get("end_reason", "")
     if not isinstance(end_reason, str):
         raise StateError("phalanx state: end_reason must be text")
+    last = data.get("last", [])
+    if not isinstance(last, list) or not all(isinstance(line, str) for line in last):
+        raise StateError("phalanx state: last must be a list of lines")
     return PhalanxState(
         players=list(players),
         side=side,
@@ -189,4 +195,5 @@ def load_state(data: dict) -> PhalanxState:
         passes=_int(data, "passes", 0, 2),
         to_play=to_play,
         end_reason=end_reason,
+        last=list(last),
     )

@@ -15,7 +15,7 @@ from games.base import IllegalOrderError
 from games.hexgrid import DIRECTIONS, Cell, CellNameError, HexGrid, add, direction_between
 from games.hexgrid import distance as cell_distance
 
-from .board import groups, run_through
+from .board import groups, neighbours, run_through
 from .orders import Move, Turn
 from .state import WALL, other
 
@@ -74,7 +74,7 @@ class TurnPlay:
             if cell in self.cells:
                 raise IllegalOrderError(f"{part}: {name} is not empty, it holds {self.what(cell)}")
             touched = sorted(
-                {group_at[n] for n in self.grid.neighbours(cell) if n in group_at}
+                {group_at[n] for n in neighbours(self.grid, cell) if n in group_at}
             )
             if not touched:
                 raise IllegalOrderError(
@@ -83,7 +83,7 @@ class TurnPlay:
             for index in touched:
                 if index in fed_by:
                     at = min(
-                        (n for n in self.grid.neighbours(cell) if group_at.get(n) == index),
+                        (n for n in neighbours(self.grid, cell) if group_at.get(n) == index),
                         key=self.name,
                     )
                     raise IllegalOrderError(

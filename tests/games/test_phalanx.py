@@ -8,6 +8,7 @@ Ada is red and Bob yellow in the positions built by ``position``.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 
@@ -545,7 +546,24 @@ def test_report_shows_prisoners_territory_walls_and_mover():
     assert "prisoners held   3" in report
     assert "Walls: 3." in report
     assert "To move: bob" in report
-    assert "territory" in report
+    assert "ada          red     men   2  prisoners held   3  territory   0" in report
+    assert "Last turn" not in report
+    # A BOARD mail has no events of its own: the last turn is shown from the state.
+    board_mail = render_report(ReportInput(game_id="t1", rules=GAME, state=result.state,
+                                           viewer="bob", events=[]))
+    assert "Last turn:" in board_mail
+    assert "  ada (red) moves head H8 tail F8 by 2" in board_mail
+
+
+@pytest.mark.parametrize("side", [3, 5, 8, 13])
+@pytest.mark.parametrize("pie", ["small", "large"])
+def test_opening_instructions_give_examples_that_work_on_the_board(side, pie):
+    state = GAME.setup(["ada", "bob"], {"side": str(side), "pie": pie}, seed=1)
+    for _ in range(3):
+        instruction = GAME.view(state, None)["instruction"]
+        example = instruction.split("e.g. ")[-1] if "e.g." in instruction else "COLOUR YELLOW"
+        state = play(state, example).state
+    assert GAME.view(state, None)["phase"] == "play"
 
 
 def test_help_shows_notation_and_every_ruling():
@@ -565,6 +583,7 @@ def test_help_shows_notation_and_every_ruling():
 # --- seeded random play --------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=None)
 def neighbours(name, side):
     """FB1 neighbours computed from the name, independently of the rules."""
     q, r = ord(name[0]) - ord("A") - (side - 1), int(name[1:]) - side
@@ -573,9 +592,10 @@ def neighbours(name, side):
         nq, nr = q + dq, r + dr
         if max(abs(nq), abs(nr), abs(nq + nr)) <= side - 1:
             found.append(f"{chr(nq + side - 1 + ord('A'))}{nr + side}")
-    return found
+    return tuple(found)
 
 
+@functools.lru_cache(maxsize=None)
 def all_cells(side):
     n = side - 1
     return [f"{chr(q + n + ord('A'))}{r + side}" for q in range(-n, n + 1)
