@@ -112,6 +112,8 @@ class TurnPlay:
                     f"{part}: {self.name(cell)} holds {self.what(cell)}, not one of "
                     f"your {self.colour} men"
                 )
+        if head == tail:
+            raise IllegalOrderError(f"{part}: the head and the tail must be two different men")
         line = direction_between(tail, head)
         if line is None:
             raise IllegalOrderError(
@@ -213,7 +215,7 @@ class TurnPlay:
         return self
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move now, with its distance (for random play and error hints)."""
+        """Every legal move now, with its distance (random play uses this)."""
         found = []
         for head in sorted(self.cells):
             if self.cells[head] != self.colour or head in self.locked:

@@ -218,6 +218,7 @@ def test_ph4_tail_inside_the_run_moves_only_tail_to_head():
 def test_ph4_head_must_be_an_end_and_the_run_unbroken():
     illegal(position(red=["F8", "G8", "H8"]), "MOVE G8 F8 1", "end man", "H8")
     illegal(position(red=["F8", "H8"]), "MOVE H8 F8 1", "broken at G8")
+    illegal(position(red=["F8", "G8"]), "MOVE G8 G8 1", "two different men")
     illegal(position(red=["F8", "G8"], yellow=["H8"]), "MOVE H8 G8 1", "yellow man")
 
 
