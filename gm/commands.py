@@ -3,7 +3,11 @@
     GAME nb1 PASSWORD kq7hz3xw2m      (one line, or GAME and PASSWORD lines;
                                        the subject line works too)
     b4xd4                             (order lines, in the game's notation)
-    HELP | BOARD                      (commands, one per line)
+    HELP | BOARD | HISTORY            (commands, one per line)
+    ABSENCE <from> <to>               (dates, e.g. ABSENCE 2025-03-07 2025-03-14)
+    PRESS TO <name|ALL>               (a message to other players, up to
+    ...                                a line ENDPRESS)
+    ENDPRESS
     END                               (optional: nothing below is read)
 
 Quoted text and signatures are already cut off by gm.mailin.
@@ -14,7 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-COMMANDS = ("HELP", "BOARD")
+COMMANDS = ("HELP", "BOARD", "HISTORY")
+_PRESS = re.compile(r"^PRESS\s+TO\s+(\S+)\s*$", re.I)
 
 _GAME = re.compile(r"\bGAME\s*[:=]?\s*([A-Za-z0-9][A-Za-z0-9_.-]*)", re.I)
 _PASSWORD = re.compile(r"\bPASS(?:WORD)?\s*[:=]?\s*(\S+)", re.I)
@@ -27,6 +32,7 @@ class OrderMail:
     password: str | None = None
     commands: list[str] = field(default_factory=list)
     order_lines: list[str] = field(default_factory=list)
+    press: list[tuple[str, str]] = field(default_factory=list)  # (name or ALL, text)
 
     @property
     def order_text(self) -> str:
@@ -34,7 +40,7 @@ class OrderMail:
 
     @property
     def empty(self) -> bool:
-        return not self.commands and not self.order_lines
+        return not self.commands and not self.order_lines and not self.press
 
 
 def _credentials(line: str, mail: OrderMail) -> bool:
@@ -56,8 +62,20 @@ def _credentials(line: str, mail: OrderMail) -> bool:
 
 def read(subject: str, text: str) -> OrderMail:
     mail = OrderMail()
+    press_to, press_lines = None, []
     for raw in text.splitlines():
         line = raw.strip()
+        if press_to is not None:  # inside PRESS TO ... ENDPRESS: kept as written
+            if line.upper() == "ENDPRESS":
+                mail.press.append((press_to, "\n".join(press_lines).strip("\n")))
+                press_to, press_lines = None, []
+            else:
+                press_lines.append(raw.rstrip())
+            continue
+        press = _PRESS.match(line)
+        if press:
+            press_to = press.group(1)
+            continue
         if not line or line.startswith("#"):
             continue
         word = line.upper()
@@ -66,9 +84,14 @@ def read(subject: str, text: str) -> OrderMail:
         if word in COMMANDS:
             mail.commands.append(word)
             continue
+        if word.split()[0] == "ABSENCE":
+            mail.commands.append("ABSENCE " + line[len("ABSENCE"):].strip())
+            continue
         if re.match(r"^(GAME|PASS(WORD)?)\b", line, re.I) and _credentials(line, mail):
             continue
         mail.order_lines.append(line)
+    if press_to is not None:  # no ENDPRESS: the press runs to the end of the mail
+        mail.press.append((press_to, "\n".join(press_lines).strip("\n")))
     # Else the subject: our reply tag "[nb1 T3]" first, then GAME/PASSWORD words.
     tag = _SUBJECT_TAG.search(subject or "")
     if mail.game_id is None and tag:

@@ -80,6 +80,8 @@ class Engine:
             raise EngineError("a game id is letters, digits, '.', '_' or '-'")
         seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         options = dict(options or {})
+        from gm import deadlines
+        service = deadlines.split_options(options)  # deadline, press...: not the rules'
         names = [name for name, _ in players]
         state = rules.setup(names, options, seed)  # raises OptionError on bad options
         now = self.clock()
@@ -97,6 +99,7 @@ class Engine:
                     pw_hash=passwords.hash_password(secrets_by_name[name]),
                 )
             seq = self.store.add_state(game_id, rules.turn(state), rules.dump(state), now)
+            deadlines.save_settings(self.store, game_id, service)
             self.store.log(game_id, rules.turn(state), "gm", "create",
                            f"{rules.kind} for {', '.join(names)}, seed {seed}", now)
             loaded = self.load(game_id)
@@ -183,6 +186,11 @@ class Engine:
         outcome = Outcome("help", "commands", loaded.id)
         for command in mail.commands:
             self._command(loaded, player, command, inbound)
+        if mail.press:
+            from gm import press
+
+            for target, text in mail.press:
+                press.send(self, loaded, player, target, text, inbound)
         if mail.order_lines:
             outcome = self.order(loaded, player["name"], mail.order_text, origin="mail",
                                  inbound=inbound, message_row=row_id, now=now)
@@ -205,6 +213,10 @@ class Engine:
         elif command == "BOARD":
             body = self.report_body(loaded, loaded.state, player["name"], [])
             self._reply(inbound, loaded, "Board", body, kind="report", archive_player=player["name"])
+        elif command == "HISTORY" or command.startswith("ABSENCE"):
+            from gm import press
+
+            press.command(self, loaded, player, command, inbound)
 
     # --- orders -------------------------------------------------------------
     def order(self, loaded: Loaded, name: str, text: str, *, origin: str,
@@ -264,16 +276,17 @@ class Engine:
         with self.store.write():
             loaded = self.load(game_id)
             rules, state = loaded.rules, loaded.state
-            if not rules.simultaneous or rules.is_over(state) or loaded.row["status"] != "active":
-                return False
             timer = rules.timer(state)
+            if (not rules.simultaneous and timer is None) or rules.is_over(state) \
+                    or loaded.row["status"] != "active":
+                return False
             if not (force or rules.ready(state, now) or (timer is not None and now >= timer)):
                 return False
             turn = rules.turn(state)
             result = rules.close_turn(state, now)
             seq = self._save(loaded, result.state, now)
             self.store.insert("orders", game_id=loaded.id, action="close", player=None, turn=turn,
-                              text="", accepted=1, origin="gm" if force else origin, at=now, seq=seq)
+                              text="", accepted=1, origin="gm" if force and origin == "timer" else origin, at=now, seq=seq)
             self.queue_reports(self.load(loaded.id), result.events)
             return True
 
@@ -289,6 +302,8 @@ class Engine:
     def tick(self) -> list[str]:
         """Close every simultaneous turn whose rules timer has run out."""
         closed = []
+        from gm import deadlines
+        deadlines.tick(self)  # reminders, late notices, deadlines (gm/deadlines.py)
         for row in self.store.all("SELECT id FROM games WHERE status = 'active'"):
             if self.maybe_close(row["id"]):
                 closed.append(row["id"])
@@ -316,13 +331,19 @@ class Engine:
     def report_body(self, loaded: Loaded, state: Any, viewer: str | None, events: list[Event]) -> str:
         from gm import render
 
-        return render.render_report(render.ReportInput(loaded.id, loaded.rules, state, viewer, events))
+        from gm import deadlines
+
+        deadline = deadlines.deadline_text(self, loaded) if state is loaded.state else None
+        return render.render_report(render.ReportInput(loaded.id, loaded.rules, state, viewer, events,
+                                                       deadline=deadline))
 
     def queue_reports(self, loaded: Loaded, events: list[Event], reply_to=None) -> None:
         rules, state = loaded.rules, loaded.state
         turn = rules.turn(state)
         label = "final report" if rules.is_over(state) else "report"
         for player in loaded.players:
+            if not player["active"]:  # ejected (gm eject)
+                continue
             body = self.report_body(loaded, state, player["name"], events)
             in_reply_to = refs = None
             if reply_to and reply_to[0] == player["name"] and reply_to[1] is not None:
