@@ -196,7 +196,7 @@ def parse_opening(text: str, phase: str) -> Order:
             raise OrderSyntaxError(f"choose a colour: {OPENING_STEPS[CHOOSE]}")
         return ColourChoice(RED if rest == ["RED"] else YELLOW)
     if phase == EXTRA:
-        args = [a for keyword, a in found if keyword in ("PLACE", "RED") for a in a]
+        args = [cell for keyword, cells in found if keyword in ("PLACE", "RED") for cell in cells]
         if any(k not in ("PLACE", "RED") for k in words) or len(args) != 1:
             raise OrderSyntaxError(f"Red's extra man is written {OPENING_STEPS[EXTRA]}")
         return ExtraMan(_cells("PLACE", args)[0])

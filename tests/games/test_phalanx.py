@@ -366,6 +366,22 @@ def test_ph7_chooser_takes_red_and_places_the_extra_man():
         GAME.setup(["ada", "bob"], {"pie": "huge"}, seed=3)
 
 
+def test_ph7_opening_notation_variants_and_mistakes():
+    state = GAME.setup(["ada", "bob"], {}, seed=3)
+    placed = play(state, "yellow e8 k8 red h8").state
+    assert board(placed) == board(play(state, "PLACE RED H8 YELLOW E8 K8").state)
+    illegal(state, "PLACE RED H8 YELLOW E8 H8", "named twice")
+    illegal(state, "PLACE RED A1 YELLOW E8 K8", "no cell A1")
+    with pytest.raises(OrderSyntaxError):
+        GAME.parse_order(state, "ada", "PLACE H8 E8 K8")
+    for text in ("color yellow", "CHOOSE YELLOW", "yellow"):
+        chosen = play(placed, text).state
+        assert GAME.dump(chosen)["colours"]["bob"] == "yellow"
+    with pytest.raises(OrderSyntaxError):
+        GAME.parse_order(placed, "bob", "COLOUR BLUE")
+    illegal(placed, "PASS", "not begun")
+
+
 def play_as(state, player, text):
     return GAME.submit(state, player, GAME.parse_order(state, player, text), 0.0)
 
