@@ -97,13 +97,14 @@ Pivot Pawns orders (one per mail; case and extra spaces do not matter):
       You do not bid this round (you may still bid later while bidding
       is open).  When every player has bid or passed, bidding closes.
 
-Your bid is announced to everyone as a number; your solution stays
-sealed and is confirmed to you alone.  Until bidding closes you may send
-a lower bid, or the same bid with a new solution (it keeps its place in
-the tie order); a higher bid, or PASS after a bid, is refused.  A
-solution may not have more pivots than its bid.  Bids are judged on the
-pawns as they stand when the round began (G3).  The round report shows
-the winning solution and the par, the fewest pivots possible.
+Your bid is announced to everyone as a number (so are a PASS and a
+repeated bid); your solution stays sealed and is confirmed to you alone.
+Until bidding closes you may send a lower bid, or the same bid with a
+new solution (it keeps its place in the tie order); a higher bid, or
+PASS after a bid, is refused. A solution may not have more pivots than
+its bid. Bids are judged on the pawns as they stand when the round began
+(G3). The round report shows the winning solution and the par, the
+fewest pivots possible.
 
 Board: columns A-E, rows 1-3.  Each cell shows its coordinate, the pawn
 on it (@RED), * for the target card, the centre icon in CAPITALS and the

@@ -735,12 +735,14 @@ def test_syntax_errors_name_the_problem():
         GAME.parse_order(state, "zed", "PASS")
 
 
-def test_submit_does_not_mutate_input_and_close_needs_no_bids():
+def test_submit_and_close_leave_the_input_state_unchanged():
     state = position()
     before = copy.deepcopy(GAME.dump(state))
     after = bid(state, "ada", "BID 1: red/blue", 1.0).state
-    GAME.close_turn(after, 2.0)
     assert GAME.dump(state) == before
+    middle = copy.deepcopy(GAME.dump(after))
+    closed = GAME.close_turn(after, 2.0).state
+    assert GAME.dump(after) == middle and closed.round == 2
 
 
 # --- JSON ------------------------------------------------------------------------------
