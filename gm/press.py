@@ -7,7 +7,7 @@
 Game option ``press`` (a service option, see gm.deadlines): ``none`` (press
 is refused), ``white`` (the sender is named) or ``grey`` (the sender is
 hidden).  Every press message is archived with the turn: one copy per
-recipient and one GM copy (player NULL) that names the sender.
+recipient and one archive copy (player NULL); the history log names the sender.
 """
 
 from __future__ import annotations
@@ -52,9 +52,8 @@ def send(engine, loaded, player, target: str, text: str, inbound) -> None:
         oid = engine.queue_mail(p["email"], f"[{loaded.id} T{turn}] Press from {shown}", body,
                                 kind="notice", game_id=loaded.id, turn=turn)
         engine._archive(loaded, p["name"], "press", body, oid)
-    # The GM's copy (the archive's record) names the real sender.
-    gm_copy = body if mode != "grey" else body.replace(shown, f"{shown}, sent by {sender}", 1)
-    engine._archive(loaded, None, "press", gm_copy, None)
+    # The archive's copy is what the recipients read; the history log names the sender.
+    engine._archive(loaded, None, "press", body, None)
     engine.store.log(loaded.id, turn, sender, "press", f"to {to_label} ({mode})", engine.clock())
     confirm = engine.render("notice", game_id=loaded.id, turn=turn,
                             lines=[f"Your press to {to_label} was delivered"

@@ -1,0 +1,145 @@
+"""`gm verify`: replay a game from its seed and orders (RULINGS G1) and compare.
+
+Every stored state (seq 0, 1, ...) was made by exactly one thing: the set-up
+(seq 0), an accepted order or a turn close (the orders row whose ``seq`` it
+is, with the ``at`` the rules saw), or a GM override (gm.overrides: a
+rollback restores an earlier state, an edit is taken as given).  The replay
+rebuilds each state from the one before it and compares it with the store;
+then every archived report is rendered again from the replayed state and
+compared with what was mailed (the deadline line, which depends on the hour
+of sending, is left out of the comparison).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from games import registry
+from games.base import Event
+from gm import deadlines
+
+
+@dataclass
+class VerifyReport:
+    game_id: str
+    states: int = 0
+    orders: int = 0
+    reports: int = 0
+    differences: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.differences
+
+    def text(self) -> str:
+        head = (f"game {self.game_id}: replayed {self.states} states from {self.orders} orders/closes; "
+                f"compared {self.reports} archived reports")
+        if self.ok:
+            return head + "\nOK: the replay matches the store and the archive.\n"
+        lines = [head, f"{len(self.differences)} difference(s):"]
+        lines += [f"  - {d}" for d in self.differences[:200]]
+        return "\n".join(lines) + "\n"
+
+
+def _first_difference(a, b, path: str = "") -> str:
+    if type(a) is not type(b):
+        return f"{path or 'state'}: {a!r} != {b!r}"[:300]
+    if isinstance(a, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if a.get(key) != b.get(key):
+                return _first_difference(a.get(key), b.get(key), f"{path}.{key}" if path else str(key))
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return f"{path}: {len(a)} items != {len(b)} items"
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+    return f"{path or 'state'}: {a!r} != {b!r}"[:300]
+
+
+def _strip_deadline(text: str) -> str:
+    return "\n".join(line for line in text.rstrip("\n").split("\n") if not line.startswith("Deadline: ")) + "\n"
+
+
+def verify(engine, game_id: str) -> VerifyReport:
+    from gm import render
+
+    deadlines.ensure_schema(engine.store)
+    loaded = engine.load(game_id)
+    store, gid = engine.store, loaded.id
+    rules = registry.get(loaded.row["kind"])
+    report = VerifyReport(gid)
+    stored = {r["seq"]: json.loads(r["state"])
+              for r in store.all("SELECT seq, state FROM states WHERE game_id = ? ORDER BY seq", gid)}
+    by_seq = {r["seq"]: r for r in store.all(
+        "SELECT * FROM orders WHERE game_id = ? AND accepted = 1 AND seq IS NOT NULL ORDER BY id", gid)}
+    overrides = {r["seq"]: r for r in store.all("SELECT * FROM state_overrides WHERE game_id = ?", gid)}
+    names = [p["name"] for p in loaded.players]
+    options = json.loads(loaded.row["options"])
+
+    replayed: dict[int, object] = {}
+    events: dict[int, list[Event]] = {}
+    current = None
+    for seq in sorted(stored):
+        try:
+            if seq == 0:
+                current = rules.setup(names, options, loaded.row["seed"])
+                events[seq] = []
+            elif seq in overrides:
+                ov = overrides[seq]
+                if ov["action"] == "rollback" and ov["source_seq"] in replayed:
+                    restored = rules.dump(replayed[ov["source_seq"]])
+                    if restored != stored[seq]:
+                        report.differences.append(
+                            f"state {seq} (rollback to state {ov['source_seq']}) differs from the replay: "
+                            + _first_difference(restored, stored[seq]))
+                current = rules.load(stored[seq])  # the GM's state, taken as given
+                events[seq] = []
+            elif seq in by_seq:
+                row = by_seq[seq]
+                if row["action"] == "close":
+                    result = rules.close_turn(current, row["at"])
+                else:
+                    order = rules.parse_order(current, row["player"], row["text"])
+                    result = rules.submit(current, row["player"], order, row["at"])
+                current = result.state
+                events[seq] = result.events
+                report.orders += 1
+            else:
+                report.differences.append(f"state {seq} has no recorded cause (no order, close or override)")
+                current = rules.load(stored[seq])
+                events[seq] = []
+        except Exception as exc:  # a replay that the rules refuse is a difference, not a crash
+            report.differences.append(f"state {seq}: the replay failed: {type(exc).__name__}: {exc}")
+            current = rules.load(stored[seq])
+            events[seq] = []
+        dumped = rules.dump(current)
+        if dumped != stored[seq]:
+            report.differences.append(f"state {seq} differs from the replay: "
+                                      + _first_difference(dumped, stored[seq]))
+        replayed[seq] = current
+        report.states += 1
+
+    # The archive: each report as mailed, rendered again from the replayed state.
+    for row in store.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'report' ORDER BY id", gid):
+        state = replayed.get(row["seq"])
+        if state is None:
+            report.differences.append(f"report #{row['id']} refers to state {row['seq']}, which is not stored")
+            continue
+        report.reports += 1
+        archived = _strip_deadline(row["body"])
+        matched = False
+        for evs in (events.get(row["seq"], []), []):  # as reported after the move, or as BOARD/resend
+            body = render.render_report(render.ReportInput(gid, rules, state, row["player"], evs))
+            if _strip_deadline(body) == archived:
+                matched = True
+                break
+        if not matched and row["seq"] in overrides:
+            # A GM override's report carries the GM's note as its event: compare the board.
+            matched = rules.render_board(state, row["player"]).strip("\n") in row["body"]
+        if not matched:
+            report.differences.append(
+                f"report #{row['id']} (turn {row['turn']}, to {row['player'] or 'GM'}) differs from "
+                "the replay")
+    return report
