@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import EXAMPLE_LAYOUT, eml
+from support import EXAMPLE_LAYOUT, eml
 from gm.cli import app
 
 runner = CliRunner()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import body, eml, last_outbox_id, outbox
+from support import body, eml, last_outbox_id, outbox
 
 
 def seq(engine, game="nb1") -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import eml
+from support import eml
 from gm.daemon import maildir_key, process_maildir, run
 from gm.delivery import MaildirTransport, ensure_maildir, flush
 
