@@ -198,14 +198,14 @@ def apply(cards: Sequence[int], pivots: Sequence[Pivot], active: int, target: in
     for number, (m, q) in enumerate(pivots, start=1):
         where = f"pivot {number} ({deck.COLOURS[m]}/{deck.COLOURS[q]})"
         if m == q:
-            return list(cards), None, f"{where}: a pawn cannot pivot around itself"
+            return list(cards), None, f"{where}: a pawn cannot pivot on itself"
         landing = deck.destination(placement[m], placement[q])
         if landing in placement:
             holder = deck.COLOURS[placement.index(landing)]
-            return list(cards), None, f"{where}: the {holder} pawn is on the destination"
+            return list(cards), None, f"{where} lands on the {holder} pawn"
         if deck.CENTRE_COLOUR[landing] == m and landing != target:
-            return list(cards), None, f"{where}: lands on a {deck.COLOURS[m]}-centred card"
+            return list(cards), None, f"{where} lands on a {deck.COLOURS[m]}-centred card"
         placement[m] = landing
         if m == active and landing == target:
             return placement, number, None
-    return list(cards), None, f"the {deck.COLOURS[active]} pawn does not reach the target card"
+    return list(cards), None, f"the {deck.COLOURS[active]} pawn never reaches the target"

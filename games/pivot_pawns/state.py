@@ -237,6 +237,8 @@ def load(data: dict) -> PivotState:
     if any(v is None for v in won.values()):
         raise StateError("state: each player's tokens must be a list of icon names")
     history = [_record(r, tableau, players) for r in _need(data, "history", list, "the history")]
+    if [r.round for r in history] != list(range(1, len(history) + 1)):
+        raise StateError("state: the history must hold rounds 1, 2, ... in order")
     # Every token is in exactly one place: the bag, on the table, won, or discarded.
     played = [r.token for r in history]
     if sorted(list(bag) + ([token] if token is not None else []) + played) != list(range(ROUNDS)):
@@ -306,6 +308,9 @@ def _record(raw, tableau: tuple[int, ...], players: list[str]) -> RoundRecord:
         attempts.append(
             Attempt(a["player"], _need(a, "bid", int, "attempt bid"), _solution(a.get("solution", ""), "attempt solution"), reason)
         )
+    valid = [a.player for a in attempts if a.reason is None]
+    if valid != ([winner] if winner else []) or (winner and attempts[-1].reason is not None):
+        raise StateError("state: a round's winner must be its last attempt, the only valid one")
     par = raw.get("par")
     if par is not None and (isinstance(par, bool) or not isinstance(par, int) or par < 0):
         raise StateError("state: par must be a whole number or null")

@@ -598,7 +598,9 @@ def test_g2_tied_tokens_are_a_shared_win():
             "token": names[i],
             "start": data["pawns"],
             "winner": winners.get(i),
-            "attempts": [],
+            "attempts": [{"player": winners[i], "bid": 1, "solution": "red/blue", "failure": None}]
+            if i in winners
+            else [],
             "par": 1,
             "par_solution": "red/blue",
         }
@@ -777,6 +779,8 @@ def test_json_round_trip_mid_round_and_after():
         (lambda d: d["tokens"].update(ada=["leaf"]), "tokens won"),
         (lambda d: d.update(round=3), "round number"),
         (lambda d: d.update(timer_seconds="soon"), "number"),
+        (lambda d: d["history"].append({"round": 2, "token": d["bag"][0], "start": d["pawns"], "winner": None,
+                                        "attempts": [], "par": 1, "par_solution": "red/blue"}), "rounds 1, 2"),
     ],
 )
 def test_load_rejects_malformed_states(edit, reason):
