@@ -28,6 +28,12 @@ class ServerConfig:
     password_env: str | None = None
     password_file: str | None = None
     tls: str = "none"  # implicit | starttls | none
+    tls_verify: bool = True  # check the server's certificate and name (turn off only for a test server)
+    timeout: float = 30.0  # seconds before a silent server counts as a connection fault
+    backoff: list[float] | None = None  # seconds to wait after the 1st, 2nd, ... fault in a row
+
+    def default_port(self, implicit: int, plain: int) -> int:
+        return self.port or (implicit if self.tls == "implicit" else plain)
 
     def password(self) -> str | None:
         if self.password_env:
@@ -52,6 +58,7 @@ class Config:
     imap: ServerConfig | None = None
     imap_folder: str = "INBOX"
     imap_processed: str = "gm-processed"
+    imap_idle: bool = True  # wait with IDLE when the server offers it; false: poll
     poll_seconds: float = 30.0
     smtp: ServerConfig | None = None
     max_message_bytes: int = 1_000_000
@@ -80,6 +87,13 @@ def _server(raw: Any, section: str) -> ServerConfig | None:
     server = ServerConfig(**raw)
     if server.tls not in {"implicit", "starttls", "none"}:
         raise ConfigError(f"{section}.tls must be implicit, starttls or none")
+    if server.backoff is not None:
+        if not isinstance(server.backoff, list) or not server.backoff or not all(
+            isinstance(v, (int, float)) and v >= 0 for v in server.backoff
+        ):
+            raise ConfigError(f"{section}.backoff must be a list of seconds, e.g. [1, 5, 30]")
+    if server.user and not (server.password_env or server.password_file):
+        raise ConfigError(f"{section}: a user needs password_env or password_file")
     return server
 
 

@@ -7,7 +7,7 @@ import os
 import time
 from pathlib import Path
 
-from gm.delivery import ensure_maildir, flush
+from gm.delivery import BACKOFF, Sender, ensure_maildir
 from gm.engine import Engine
 
 log = logging.getLogger(__name__)
@@ -38,25 +38,43 @@ def process_maildir(engine: Engine, inbox: Path) -> list[tuple[str, str]]:
 
 def make_transport(config):
     if config.smtp is not None:
-        from gm.smtp import SmtpTransport  # the mail-daemon issue provides it
+        from gm.smtp import SmtpTransport
 
-        return SmtpTransport(config.smtp)
+        return SmtpTransport(config.smtp, envelope_from=config.address)
     from gm.delivery import MaildirTransport
 
     return MaildirTransport(config.outbox)
 
 
-def run(engine: Engine, config, once: bool = False) -> None:
+def run(engine: Engine, config, once: bool = False, stop=None) -> None:
+    """Read, judge, report, deliver; react within about a second of mail arriving.
+
+    With an imap section the IMAP daemon (gm.imap) runs; otherwise the inbox
+    Maildir is scanned every second.  Either way the outbox is flushed right
+    after new mail is processed, and retried with backoff while the server is down.
+    """
     transport = make_transport(config)
     if config.imap is not None:
-        from gm.imap import run_imap  # the mail-daemon issue provides it
+        from gm.imap import ImapFault, run_imap
 
-        run_imap(engine, config, transport, once=once)
+        try:
+            run_imap(engine, config, transport, once=once, stop=stop)
+        except ImapFault as exc:
+            raise SystemExit(f"gm: {exc}") from exc
         return
-    while True:
-        process_maildir(engine, config.inbox)
-        engine.tick()
-        flush(engine.store, transport)
-        if once:
-            return
-        time.sleep(min(config.poll_seconds, 2.0))
+    backoff = (config.smtp.backoff if config.smtp is not None and config.smtp.backoff else None) or BACKOFF
+    sender = Sender(engine.store, transport, backoff=backoff)
+    next_tick = 0.0
+    try:
+        while stop is None or not stop.is_set():
+            if process_maildir(engine, config.inbox):
+                sender.pump()
+            if time.time() >= next_tick:
+                engine.tick()
+                next_tick = time.time() + 30
+            sender.pump()
+            if once:
+                return
+            time.sleep(1.0)
+    finally:
+        sender.close()

@@ -25,6 +25,14 @@ class Transport(Protocol):
     def send(self, recipient: str, raw: bytes, outbox_id: int) -> None: ...
 
 
+class TransportDown(Exception):
+    """The server cannot be reached at all: stop this flush and retry later, in order."""
+
+
+class PermanentFailure(Exception):
+    """The server refused this one message for good (a 5xx): mark it failed, keep the rest."""
+
+
 def ensure_maildir(path: Path) -> Path:
     for sub in ("tmp", "new", "cur"):
         (path / sub).mkdir(parents=True, exist_ok=True)
@@ -48,8 +56,15 @@ class MaildirTransport:
         os.replace(tmp, self.path / "new" / name)
 
 
-def flush(store: Store, transport: Transport, now: float | None = None, limit: int = 500) -> int:
-    """Send what is due; returns how many were sent."""
+def flush(store: Store, transport: Transport, now: float | None = None, limit: int = 500,
+          backoff: tuple[float, ...] | list[float] = BACKOFF) -> int:
+    """Send what is due; returns how many were sent.
+
+    A message the server refuses for now is retried after ``backoff[attempts]``;
+    one it refuses for good is marked failed.  When the server cannot be reached
+    (TransportDown) the message keeps its place and the exception propagates, so
+    that the caller waits before trying the whole queue again.
+    """
     now = time.time() if now is None else now
     due = store.all(
         "SELECT id, recipient, raw, attempts FROM outbox WHERE status = 'queued' "
@@ -59,8 +74,20 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
     for row in due:
         try:
             transport.send(row["recipient"], row["raw"], row["id"])
-        except Exception as exc:  # any transport fault: keep the mail, retry later
-            delay = BACKOFF[min(row["attempts"], len(BACKOFF) - 1)]
+        except TransportDown as exc:
+            log.warning("outbox #%s to %s not sent: server unreachable (%s)", row["id"], row["recipient"], exc)
+            with store.write():
+                store.update("outbox", {"id": row["id"]}, attempts=row["attempts"] + 1,
+                             last_error=str(exc)[:500])
+            raise
+        except PermanentFailure as exc:
+            log.error("outbox #%s to %s refused for good: %s", row["id"], row["recipient"], exc)
+            with store.write():
+                store.update("outbox", {"id": row["id"]}, status="failed", attempts=row["attempts"] + 1,
+                             last_error=str(exc)[:500])
+            continue
+        except Exception as exc:  # any other transport fault: keep the mail, retry later
+            delay = backoff[min(row["attempts"], len(backoff) - 1)]
             log.warning("outbox #%s to %s not sent (%s); retry in %ss", row["id"], row["recipient"], exc, delay)
             with store.write():
                 store.update("outbox", {"id": row["id"]}, attempts=row["attempts"] + 1,
@@ -71,3 +98,47 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
                          attempts=row["attempts"] + 1, last_error=None)
         sent += 1
     return sent
+
+
+class Sender:
+    """The sender loop's state: flush the outbox, and back off while the server is down.
+
+    ``pump()`` is cheap when there is nothing due (one indexed query), so the
+    daemon calls it on every wake and right after processing new mail.
+    """
+
+    def __init__(self, store: Store, transport: Transport, backoff=BACKOFF, clock=time.time):
+        self.store = store
+        self.transport = transport
+        self.backoff = tuple(backoff) or BACKOFF
+        self.clock = clock
+        self.failures = 0  # connection failures in a row
+        self.resume_at = 0.0
+
+    def pump(self) -> int:
+        now = self.clock()
+        if now < self.resume_at:
+            return 0
+        sent = 0
+        while True:  # until nothing due is left (flush sends at most `limit` per call)
+            try:
+                n = flush(self.store, self.transport, now, backoff=self.backoff)
+            except TransportDown:
+                delay = self.backoff[min(self.failures, len(self.backoff) - 1)]
+                self.failures += 1
+                self.resume_at = self.clock() + delay
+                log.warning("mail server unreachable; next attempt in %ss", delay)
+                return sent
+            self.failures = 0
+            sent += n
+            if n < 500:
+                return sent
+            now = self.clock()
+
+    def close(self) -> None:
+        close = getattr(self.transport, "close", None)
+        if close is not None:
+            try:
+                close()
+            except Exception:  # closing politely is best effort
+                log.debug("closing the transport failed", exc_info=True)

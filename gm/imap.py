@@ -1,0 +1,308 @@
+"""The daemon on an IMAP mailbox: read orders, judge them, move them away.
+
+Exactly once.  A message is known by ``imap:UIDVALIDITY:UID`` (its
+Message-ID is the engine's fallback).  Engine.ingest records that key in the
+same transaction as everything the message caused; only after that commit is
+the message flagged \\Seen and moved to the processed folder.  A crash before
+the commit leaves nothing, so the message is read again; a crash after it
+leaves the message in the inbox, and the next pass finds its key already
+stored and only moves it.  Mail is read with BODY.PEEK[] so that reading
+alone never marks it.
+
+Waiting.  With IDLE the daemon sleeps until the server says something changed
+and then searches the folder again (IDLE is only a wake-up); without IDLE it
+polls every ``poll_seconds``.  While it waits it still sends the outbox (the
+sender loop, with backoff while the SMTP server is down) and closes timed-out
+turns.
+
+Faults.  A dropped socket, an AbortError in the middle of IDLE, a server
+restart or a locked database are logged and followed by a reconnect with
+backoff; the daemon keeps running.  ``once`` processes what is there, sends
+what it can and returns (for cron).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import ssl
+import threading
+import time
+from typing import Callable
+
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError
+
+from gm.config import Config, ServerConfig
+from gm.delivery import BACKOFF, Sender, Transport
+from gm.engine import Engine
+from gm.store import StoreError
+
+log = logging.getLogger(__name__)
+
+RECONNECT = (1, 2, 5, 15, 30, 60)  # seconds before reconnect n, when the config gives none
+WAKE = 1.0  # seconds between housekeeping passes while waiting for mail
+IDLE_RENEW = 300.0  # leave IDLE, search, re-enter: well within RFC 2177's 29 minutes,
+# and a safety net should a wake-up ever be lost
+TICK_SECONDS = 30.0  # how often timed-out simultaneous turns are looked for
+BATCH = 100  # messages fetched per FETCH command
+PROCESSED_KEYWORD = "$GmProcessed"
+
+# Faults that mean "this connection is no good": reconnect with backoff.
+CONNECTION_FAULTS = (IMAPClientError, OSError, socket.timeout, ssl.SSLError, EOFError, StoreError)
+
+# For the crash tests: GM_CRASH_AT=after-commit|after-flag ends the process at that point.
+CRASH_ENV = "GM_CRASH_AT"
+
+
+class ImapFault(RuntimeError):
+    """The mailbox cannot be used (for `--once`, where there is no later)."""
+
+
+def _crash_point(name: str) -> None:
+    if os.environ.get(CRASH_ENV) == name:
+        log.error("crash hook %s: exiting now", name)
+        logging.shutdown()
+        os._exit(70)
+
+
+def connect(server: ServerConfig) -> IMAPClient:
+    """A logged-in IMAPClient with the config's TLS mode."""
+    context = None
+    if server.tls != "none":
+        context = ssl.create_default_context()
+        if not server.tls_verify:
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+    port = server.default_port(993, 143)
+    client = IMAPClient(server.host, port=port, ssl=server.tls == "implicit", ssl_context=context,
+                        timeout=server.timeout)
+    try:
+        if server.tls == "starttls":
+            client.starttls(context)
+        if server.user:
+            client.login(server.user, server.password() or "")
+    except BaseException:
+        _close(client)
+        raise
+    return client
+
+
+def _close(client: IMAPClient | None) -> None:
+    if client is None:
+        return
+    try:
+        client.shutdown()  # no LOGOUT: after a fault it could wait for a dead server
+    except Exception:
+        pass
+
+
+class Mailbox:
+    """One logged-in session on the orders folder."""
+
+    def __init__(self, client: IMAPClient, folder: str, processed: str):
+        self.client = client
+        self.folder = folder
+        self.processed = processed
+        if not client.folder_exists(processed):
+            client.create_folder(processed)
+        info = client.select_folder(folder)
+        self.uidvalidity = int(info[b"UIDVALIDITY"])
+        caps = client.capabilities()
+        self.can_move = b"MOVE" in caps
+        self.can_uid_expunge = b"UIDPLUS" in caps
+        self.can_idle = b"IDLE" in caps
+        flags = info.get(b"PERMANENTFLAGS", ())
+        self.keywords = b"\\*" in flags
+
+    def changed(self) -> bool:
+        """NOOP: did new mail arrive since the last command?"""
+        _, responses = self.client.noop()
+        return any(isinstance(r, tuple) and len(r) > 1 and r[1] in (b"EXISTS", b"RECENT")
+                   for r in responses)
+
+    def key(self, uid: int) -> str:
+        return f"imap:{self.uidvalidity}:{uid}"
+
+    def pending(self) -> list[int]:
+        return sorted(self.client.search(["NOT", "DELETED"]))
+
+    def fetch(self, uids: list[int], limit: int) -> dict[int, bytes]:
+        """The messages, each cut at limit + 1 bytes: enough to see one is too big."""
+        part = f"BODY.PEEK[]<0.{limit + 1}>"
+        out = {}
+        for uid, data in self.client.fetch(uids, [part]).items():
+            raw = next((v for k, v in data.items() if k.startswith(b"BODY[")), None)
+            if raw is not None:
+                out[uid] = bytes(raw)
+        return out
+
+    def done(self, uids: list[int]) -> None:
+        """Flag the processed messages and move them out of the inbox."""
+        if not uids:
+            return
+        flags = [b"\\Seen", PROCESSED_KEYWORD.encode()] if self.keywords else [b"\\Seen"]
+        self.client.add_flags(uids, flags, silent=True)
+        _crash_point("after-flag")
+        if self.can_move:
+            self.client.move(uids, self.processed)
+            return
+        self.client.copy(uids, self.processed)
+        self.client.add_flags(uids, [b"\\Deleted"], silent=True)
+        if self.can_uid_expunge:
+            self.client.uid_expunge(uids)
+        else:
+            self.client.expunge()
+
+
+def process_mailbox(engine: Engine, box: Mailbox, config: Config,
+                    after_batch: Callable[[], object] | None = None) -> list[tuple[int, str]]:
+    """Ingest every message in the folder, then move each; returns (uid, outcome)."""
+    results: list[tuple[int, str]] = []
+    tried: set[int] = set()
+    while True:  # search again after each pass: more may have come meanwhile
+        fresh = [u for u in box.pending() if u not in tried]
+        if not fresh:
+            return results
+        tried.update(fresh)
+        for start in range(0, len(fresh), BATCH):
+            chunk = fresh[start:start + BATCH]
+            messages = box.fetch(chunk, config.max_message_bytes)
+            handled: list[int] = []
+            try:
+                for uid in chunk:
+                    raw = messages.get(uid)
+                    if raw is None:  # expunged by someone else meanwhile
+                        continue
+                    outcome = engine.ingest(raw, box.key(uid))  # commits, or raises StoreError
+                    log.info("uid %s: %s %s", uid, outcome.outcome, outcome.detail[:80])
+                    _crash_point("after-commit")
+                    handled.append(uid)
+                    results.append((uid, outcome.outcome))
+            finally:
+                # Whatever was committed is moved, even if a later message failed to store.
+                if handled:
+                    box.done(handled)
+            if after_batch is not None:
+                after_batch()
+
+
+class Daemon:
+    """The IMAP daemon loop; see the module doc."""
+
+    def __init__(self, engine: Engine, config: Config, transport: Transport,
+                 stop: threading.Event | None = None, wake: float = WAKE):
+        if config.imap is None:
+            raise ValueError("no imap section in the config")
+        self.engine = engine
+        self.config = config
+        self.server = config.imap
+        self.stop = stop or threading.Event()
+        self.wake = wake
+        smtp_backoff = (config.smtp.backoff if config.smtp and config.smtp.backoff else None) or BACKOFF
+        self.sender = Sender(engine.store, transport, backoff=smtp_backoff)
+        self.reconnect = tuple(self.server.backoff or RECONNECT)
+        self.next_tick = 0.0
+        self.connections = 0  # successful logins, for tests and logs
+        self.faults = 0  # connection faults survived
+
+    # --- housekeeping: outbox and timers -----------------------------------------
+    def housekeeping(self) -> None:
+        now = time.time()
+        if now >= self.next_tick:
+            self.next_tick = now + TICK_SECONDS
+            closed = self.engine.tick()
+            if closed:
+                log.info("turns closed by timer: %s", ", ".join(closed))
+        self.sender.pump()
+
+    def _sleep(self, seconds: float) -> None:
+        """Wait, still sending the outbox; returns early when stopped."""
+        deadline = time.time() + seconds
+        while not self.stop.is_set():
+            left = deadline - time.time()
+            if left <= 0:
+                return
+            self.stop.wait(min(self.wake, left))
+            self.housekeeping()
+
+    # --- the loop -------------------------------------------------------------------
+    def run(self, once: bool = False) -> None:
+        failures = 0
+        try:
+            while not self.stop.is_set():
+                client = None
+                try:
+                    client = connect(self.server)
+                    box = Mailbox(client, self.config.imap_folder, self.config.imap_processed)
+                    self.connections += 1
+                    log.info("connected to %s as %s, folder %s (UIDVALIDITY %s, IDLE %s)",
+                             self.server.host, self.server.user, box.folder, box.uidvalidity,
+                             "yes" if box.can_idle else "no")
+                    failures = 0
+                    self._session(box, once)
+                    if once or self.stop.is_set():
+                        if client is not None:
+                            try:
+                                client.logout()
+                            except CONNECTION_FAULTS:
+                                pass
+                            client = None
+                        return
+                except CONNECTION_FAULTS as exc:
+                    self.faults += 1
+                    delay = self.reconnect[min(failures, len(self.reconnect) - 1)]
+                    failures += 1
+                    log.warning("IMAP connection fault (%s: %s); reconnecting in %ss",
+                                type(exc).__name__, exc, delay)
+                    if once:
+                        self.housekeeping()
+                        raise ImapFault(f"IMAP {self.server.host}: {exc}") from exc
+                    self._sleep(delay)
+                finally:
+                    _close(client)
+        finally:
+            self.sender.close()
+
+    def _session(self, box: Mailbox, once: bool) -> None:
+        while not self.stop.is_set():
+            process_mailbox(self.engine, box, self.config, after_batch=self.sender.pump)
+            self.housekeeping()
+            if once:
+                return
+            if box.can_idle and self.config.imap_idle:
+                # Dovecot (and others) report nothing at the start of IDLE about mail
+                # that came during the pass above: ask once more, then idle.
+                if not box.changed():
+                    self._idle(box)
+            else:
+                self._sleep(self.config.poll_seconds)
+                box.client.noop()  # notices a dead connection; the search comes next
+
+    def _idle(self, box: Mailbox) -> None:
+        """Wait in IDLE until the server reports a change; only a wake-up."""
+        client = box.client
+        client.idle()
+        started = time.time()
+        while not self.stop.is_set():
+            asked = time.time()
+            responses = client.idle_check(timeout=self.wake)
+            if any(not (isinstance(r, tuple) and r and r[0] == b"OK") for r in responses):
+                if any(isinstance(r, tuple) and r and r[0] == b"BYE" for r in responses):
+                    raise ConnectionError(f"server said BYE: {responses}")
+                break  # something changed: search again
+            if not responses and time.time() - asked < self.wake / 2:
+                # The socket was readable yet held no line: imapclient swallows EOF here.
+                break
+            self.housekeeping()
+            if time.time() - started > IDLE_RENEW:
+                break
+        client.idle_done()  # raises AbortError if the connection died meanwhile
+
+
+def run_imap(engine: Engine, config: Config, transport: Transport, once: bool = False,
+             stop: threading.Event | None = None) -> Daemon:
+    daemon = Daemon(engine, config, transport, stop=stop)
+    daemon.run(once=once)
+    return daemon

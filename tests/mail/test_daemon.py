@@ -1,0 +1,180 @@
+"""The daemon on a real Dovecot and a real SMTP server: games, crashes, outages."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+import pytest
+
+from conftest import GM_ADDRESS, PLAYERS, Dovecot, order_mail, wait_until
+
+ADDRESS = dict(PLAYERS)
+
+
+# A short deal (NB1 allows a layout): eight pieces on the first two rows.
+SHORT_LAYOUT = "." * 28 + "..N.F.." + "RQRNBRQ"
+
+
+def test_whole_game_by_mail(harness, dovecot, smtp):
+    passwords = harness.new_game(seed=3, layout=SHORT_LAYOUT)
+    daemon = harness.start()
+    try:
+        for _, address in PLAYERS:  # the welcomes go out through SMTP
+            (welcome,) = smtp.wait_for(address, 1)
+            assert "Welcome to Neighbors" in welcome["Subject"]
+        rng = random.Random(3)
+        orders = 0
+        while True:
+            loaded = harness.engine.load("nb1")
+            if loaded.rules.is_over(loaded.state):
+                break
+            mover, legal = harness.legal()
+            seen = {a: len(smtp.to(a)) for _, a in PLAYERS}
+            dovecot.append(order_mail(ADDRESS[mover], f"GAME nb1 PASSWORD {passwords[mover]}\n{rng.choice(legal)}\n"))
+            orders += 1
+            for _, address in PLAYERS:  # every order brings each player a report
+                smtp.wait_for(address, seen[address] + 1)
+        assert orders >= 4
+    finally:
+        daemon.stop()
+    for _, address in PLAYERS:
+        assert "final report" in smtp.to(address)[-1]["Subject"]
+    # Each order applied once, each queued mail delivered once, nothing left in the inbox.
+    accepted = harness.engine.store.one("SELECT COUNT(*) AS n FROM orders WHERE accepted = 1")["n"]
+    assert accepted == orders == harness.states() - 1
+    assert Counter(harness.outcomes()) == {"applied": orders}
+    outbox = harness.engine.store.all("SELECT message_id, status FROM outbox")
+    assert {r["status"] for r in outbox} == {"sent"}
+    ids = smtp.message_ids()
+    assert sorted(ids) == sorted(r["message_id"] for r in outbox)
+    assert dovecot.folder("INBOX") == {}
+    processed = dovecot.folder("gm-processed")
+    assert len(processed) == orders
+    assert all(b"\\Seen" in m["flags"] for m in processed.values())
+    # Reports thread under the order they answer.
+    last = smtp.to(ADDRESS[mover])[-1]
+    assert last["Auto-Submitted"] == "auto-generated" and last["X-GM-Instance"] == GM_ADDRESS
+
+
+@pytest.mark.parametrize("point", ["after-commit", "after-flag"])
+def test_crash_between_commit_and_move(harness, dovecot, smtp, point):
+    passwords = harness.new_game()
+    mover, legal = harness.legal()
+    dovecot.append(order_mail(ADDRESS[mover], f"GAME nb1 PASSWORD {passwords[mover]}\n{legal[0]}\n"))
+    proc = harness.subprocess(env={"GM_CRASH_AT": point})
+    output = proc.communicate(timeout=30)[0].decode()
+    assert proc.returncode == 70, output
+    assert f"crash hook {point}" in output
+    # The order is committed, the mail is still in the inbox, the reports are not sent.
+    assert harness.outcomes() == ["applied"]
+    assert harness.states() == 2
+    inbox = dovecot.folder("INBOX")
+    assert len(inbox) == 1
+    assert (b"\\Seen" in next(iter(inbox.values()))["flags"]) == (point == "after-flag")
+    assert not any("report" in m["Subject"] for m in smtp.to(ADDRESS[mover]))
+    # Restart: the mail is recognised, moved, and nothing is applied twice.
+    proc = harness.subprocess("--once")
+    output = proc.communicate(timeout=30)[0].decode()
+    assert proc.returncode == 0, output
+    assert harness.outcomes() == ["applied"]
+    assert harness.states() == 2
+    assert dovecot.folder("INBOX") == {}
+    assert len(dovecot.folder("gm-processed")) == 1
+    for _, address in PLAYERS:
+        reports = [m for m in smtp.to(address) if "report" in m["Subject"]]
+        assert len(reports) == 1
+    assert len(smtp.message_ids()) == len(set(smtp.message_ids())) == 4
+
+
+def test_smtp_down_then_back(harness, dovecot, smtp):
+    smtp.stop()
+    passwords = harness.new_game()
+    daemon = harness.start()
+    try:
+        mover, legal = harness.legal()
+        dovecot.append(order_mail(ADDRESS[mover], f"GAME nb1 PASSWORD {passwords[mover]}\n{legal[0]}\n"))
+        wait_until(lambda: harness.states() == 2, what="the order to be applied")
+        wait_until(lambda: harness.engine.store.one(
+            "SELECT COUNT(*) AS n FROM outbox WHERE last_error IS NOT NULL")["n"] > 0,
+            what="a failed delivery attempt")
+        time.sleep(0.5)  # a few retries against the closed port
+        queued = harness.engine.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status = 'queued'")["n"]
+        assert queued == 4  # two welcomes, two reports: kept, not lost
+        assert daemon.daemon.sender.failures >= 1
+        smtp.start()  # the same port
+        wait_until(lambda: smtp.count() >= 4, what="the queue to drain")
+        time.sleep(0.5)  # would a second copy follow?
+    finally:
+        daemon.stop()
+    ids = smtp.message_ids()
+    assert len(ids) == len(set(ids)) == 4
+    rows = harness.engine.store.all("SELECT status, message_id FROM outbox")
+    assert {r["status"] for r in rows} == {"sent"}
+    assert set(ids) == {r["message_id"] for r in rows}
+
+
+@pytest.mark.parametrize("how", ["kill-session", "restart-server"])
+def test_connection_dropped_mid_idle(harness, dovecot, smtp, how):
+    passwords = harness.new_game()
+    daemon = harness.start()
+    try:
+        wait_until(lambda: daemon.daemon.connections == 1 and dovecot.imap_pids(), what="the daemon to log in")
+        smtp.wait_for(ADDRESS["ada"], 1)  # welcomes sent: the daemon is idling now
+        time.sleep(0.3)
+        if how == "kill-session":
+            assert dovecot.kill_sessions() >= 1
+        else:
+            dovecot.restart()
+        mover, legal = harness.legal()
+        dovecot.append(order_mail(ADDRESS[mover], f"GAME nb1 PASSWORD {passwords[mover]}\n{legal[0]}\n"))
+        smtp.wait_for(ADDRESS[mover], 2)
+        assert daemon.daemon.connections >= 2
+        assert daemon.daemon.faults >= 1
+    finally:
+        daemon.stop()
+    assert harness.outcomes() == ["applied"]
+    assert harness.states() == 2
+
+
+def test_no_idle_no_move_server(tmp_path, smtp):
+    """A server without IDLE and MOVE: the daemon polls and uses COPY + EXPUNGE."""
+    import os
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from conftest import Harness
+
+    root = Path(tempfile.mkdtemp(prefix="gm-dovecot-"))
+    os.chmod(root, 0o755)
+    server = Dovecot(root, capabilities="IMAP4rev1 LITERAL+ UIDPLUS")
+    server.start()
+    try:
+        h = Harness(tmp_path, server, smtp)
+        passwords = h.new_game()
+        daemon = h.start()
+        try:
+            wait_until(lambda: daemon.daemon.connections == 1, what="login")
+            mover, legal = h.legal()
+            server.append(order_mail(ADDRESS[mover], f"GAME nb1 PASSWORD {passwords[mover]}\n{legal[0]}\n"))
+            smtp.wait_for(ADDRESS[mover], 2)
+        finally:
+            daemon.stop()
+        assert h.outcomes() == ["applied"]
+        assert server.folder("INBOX") == {}
+        assert len(server.folder("gm-processed")) == 1
+        h.engine.store.close()
+    finally:
+        server.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_once_with_the_server_unreachable(harness):
+    from conftest import free_port
+
+    harness.reconfigure(imap={"host": "127.0.0.1", "port": free_port(), "tls": "none"})
+    with pytest.raises(SystemExit) as info:
+        harness.once()
+    assert "IMAP 127.0.0.1" in str(info.value)
