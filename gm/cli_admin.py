@@ -17,8 +17,12 @@ BY = typer.Option(None, "--by", help="who does this (default gm:$GM_USER or your
 
 
 def register(app) -> None:
-    """Add this module's commands to ``app`` (called once by gm.cli)."""
+    """Add this module's commands to ``app`` (called once by gm.cli; a second call does nothing)."""
     from gm import cli
+
+    if getattr(app, "_gm_admin_registered", False):
+        return
+    app._gm_admin_registered = True
 
     def engine():
         from gm import deadlines

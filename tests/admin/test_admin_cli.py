@@ -1,0 +1,125 @@
+"""The override commands through the real CLI, and the CLI and a running daemon on one database."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from admin_helpers import PLAYERS, order_mail
+from games import registry
+from gm.config import Config
+from gm.delivery import ensure_maildir
+from gm.engine import Engine
+from gm.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def setup(tmp_path):
+    data = tmp_path / "data"
+    conf = tmp_path / "gm.yaml"
+    conf.write_text(f"data_dir: {data}\npoll_seconds: 0.1\n")
+    config = Config(data_dir=data)
+    store = Store(config.database)
+    engine = Engine(store, config)
+    secrets = engine.create_game("neighbors", "nb1", PLAYERS, seed=11)
+    yield conf, engine, secrets
+    store.close()
+
+
+def gm(conf, *args, check=True, stdin=None):
+    env = dict(os.environ, GM_CONFIG=str(conf), GM_USER="tester", PYTHONPATH=str(ROOT))
+    result = subprocess.run([sys.executable, "-m", "gm.cli", *args], capture_output=True, text=True,
+                            env=env, cwd=str(conf.parent), input=stdin, timeout=60)
+    if check:
+        assert result.returncode == 0, result.stderr
+    return result
+
+
+def test_cli_overrides(setup, tmp_path):
+    conf, engine, _ = setup
+    out = gm(conf, "deadline", "nb1", "+48h", "--why", "slow week").stdout
+    assert "deadline of turn 1" in out
+    rec = engine.store.all("SELECT * FROM history WHERE action = 'deadline'")[-1]
+    assert rec["actor"] == "gm:tester" and "slow week" in rec["detail"]
+    bad = gm(conf, "pause", "nope", check=False)
+    assert bad.returncode == 1 and "no game called" in bad.stderr
+    bad = gm(conf, "rollback", "nb1", "--to", "5", check=False)
+    assert bad.returncode == 1 and "future" in bad.stderr
+    bad = gm(conf, "eject", "nb1", "zed", check=False)
+    assert bad.returncode == 1 and "no player" in bad.stderr
+    # An edit the rules refuse changes nothing.
+    broken = tmp_path / "bad.json"
+    broken.write_text('{"version": 1, "players": ["ada", "bob"], "board": "xx"}')
+    seq = engine.load("nb1").seq
+    bad = gm(conf, "edit", "nb1", "--file", str(broken), check=False)
+    assert bad.returncode == 1 and "refused" in bad.stderr and engine.load("nb1").seq == seq
+    gm(conf, "settings", "nb1", "press=grey")
+    assert "press        grey" in gm(conf, "settings", "nb1").stdout
+    gm(conf, "broadcast", "nb1", "Hello from the CLI")
+    assert "Hello from the CLI" in gm(conf, "history", "nb1").stdout
+    verify = gm(conf, "verify", "nb1")
+    assert "OK" in verify.stdout
+    gm(conf, "archive", "build", str(tmp_path / "site"))
+    assert (tmp_path / "site" / "game-nb1.html").exists()
+    gm(conf, "end", "nb1", "test over")
+    assert engine.store.game("nb1")["status"] == "finished"
+
+
+def test_cli_and_daemon_lose_no_update(setup, tmp_path):
+    """The daemon applies a stream of order mails while the GM's CLI changes the same game."""
+    conf, engine, secrets = setup
+    inbox = ensure_maildir(engine.config.inbox)
+    rules = registry.get("neighbors")
+    loaded = engine.load("nb1")
+    state, moves = loaded.state, []
+    for _ in range(12):  # a legal line of play, worked out in advance
+        (mover,) = rules.to_move(state)
+        move = rules.legal_orders(state, mover)[0]
+        moves.append((mover, move))
+        state = rules.submit(state, mover, rules.parse_order(state, mover, move), 0).state
+    env = dict(os.environ, GM_CONFIG=str(conf), PYTHONPATH=str(ROOT))
+    daemon = subprocess.Popen([sys.executable, "-m", "gm.cli", "run"], env=env, cwd=str(tmp_path),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for i, (mover, move) in enumerate(moves):
+            raw = order_mail(dict(PLAYERS)[mover], "nb1", secrets[mover], move)
+            name = f"{i:03d}.{uuid.uuid4().hex}"
+            (inbox / "tmp" / name).write_bytes(raw)
+            (inbox / "tmp" / name).rename(inbox / "new" / name)
+        # Meanwhile, in this process, the GM keeps changing the same game.
+        from gm import overrides
+
+        for i in range(15):
+            overrides.broadcast(engine, "nb1", f"note {i}", who="gm:cli")
+            overrides.set_deadline(engine, "nb1", f"+{48 + i}h", who="gm:cli")
+        gm(conf, "broadcast", "nb1", "from another process")
+        deadline = time.time() + 40
+        while time.time() < deadline:
+            if len(engine.load("nb1").state.moves) == len(moves):
+                break
+            time.sleep(0.1)
+    finally:
+        daemon.send_signal(signal.SIGINT)
+        try:
+            daemon.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
+            daemon.wait()
+    assert len(engine.load("nb1").state.moves) == len(moves), daemon.stderr.read().decode()[-2000:]
+    notes = engine.store.all("SELECT detail FROM history WHERE game_id = 'nb1' AND action = 'broadcast'")
+    assert len(notes) == 16
+    assert len(engine.store.all("SELECT * FROM history WHERE action = 'deadline'")) == 15
+    applied = engine.store.all("SELECT * FROM messages WHERE outcome = 'applied'")
+    assert len(applied) == len(moves)
+    # Every state the daemon and the CLI wrote is in one unbroken sequence.
+    seqs = [r["seq"] for r in engine.store.all("SELECT seq FROM states WHERE game_id = 'nb1' ORDER BY seq")]
+    assert seqs == list(range(len(moves) + 1))
