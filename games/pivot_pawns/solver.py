@@ -26,6 +26,7 @@ lands on the target card (PP4), so goal placements are never passed through.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import permutations
 
 from games.pivot_pawns import deck
 
@@ -123,8 +124,6 @@ def distance_table(active: int, target: int) -> bytearray:
     others = [v for v in range(1, 16) if v != target_vector]
     frontier = []
     # Goal placements: the active pawn on the target card, the others anywhere.
-    from itertools import permutations
-
     for rest in permutations(others, PAWNS - 1):
         vectors = list(rest)
         vectors.insert(active, target_vector)
