@@ -361,8 +361,11 @@ class Engine:
         turn = rules.turn(state)
         private = [e.text for e in events if e.to is not None and sender in e.to]
         public = [e.text for e in events if e.to is None]
+        from gm import deadlines
+
         body = self.render("confirm", game_id=loaded.id, turn=turn, lines=private or ["Orders received."],
-                           to_move=rules.to_move(state), hint=self.hint(loaded.id))
+                           to_move=rules.to_move(state), hint=self.hint(loaded.id),
+                           deadline=deadlines.deadline_text(self, loaded))
         if inbound is not None:
             self._reply(inbound, loaded, "Orders received", body, kind="reply", archive_player=sender)
         else:

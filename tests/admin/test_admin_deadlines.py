@@ -228,3 +228,42 @@ def test_pause_stops_the_clock(engine, clock):
     assert not history(engine, "nb1", "late")
     overrides.resume(engine, "nb1")
     assert engine.store.one("SELECT due FROM deadlines WHERE game_id = 'nb1'")["due"] == due + 100 * H
+
+
+@needs_fb
+def test_sealed_order_reply_shows_the_deadline(engine, clock):
+    engine.create_game("fuzzy-borders", "fb1", PLAYERS3, seed=2, options={"deadline": "fri 18:00"})
+    loaded = engine.load("fb1")
+    claim = loaded.rules.random_order(loaded.state, "bob", random.Random(1))
+    engine.gm_order("fb1", "bob", claim)
+    reply = outbox(engine, "bob@example.org", "reply")[-1]
+    assert "Deadline: Fri 2025-03-07 18:00 UTC (4 days 6 hours from now)" in body_of(reply)
+
+
+def proximity_works():
+    try:
+        registry.get("proximity").setup(["a", "b"], {"time_bank": "2h"}, 1)
+        return True
+    except Exception:
+        return False
+
+
+@pytest.mark.skipif(not proximity_works(), reason="games/proximity is not importable or not ready")
+def test_proximity_time_bank_is_spent_after_the_deadline(engine, clock):
+    engine.create_game("proximity", "px1", PLAYERS, seed=3,
+                       options={"time_bank": "2h", "deadline": "1h", "grace": "10m"})
+    loaded = engine.load("px1")
+    (mover,) = loaded.rules.to_move(loaded.state)
+    engine.gm_order("px1", mover, loaded.rules.legal_orders(loaded.state, mover)[0])
+    (late,) = engine.load("px1").rules.to_move(engine.load("px1").state)
+    since = last_outbox_id(engine)
+    clock.advance(H + 60)
+    engine.tick()
+    notice = [m for m in outbox(engine, since=since) if "Late" in m["subject"]]
+    assert len(notice) == 1 and "time bank is now being spent" in body_of(notice[0])
+    assert engine.store.game("px1")["status"] == "active"  # the bank still holds time
+    clock.advance(H)
+    engine.tick()
+    assert engine.store.game("px1")["status"] == "finished"
+    assert [c["origin"] for c in closes(engine, "px1")] == ["timer"]
+    assert late not in engine.load("px1").rules.winners(engine.load("px1").state)
