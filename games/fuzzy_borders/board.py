@@ -21,6 +21,13 @@ def grid(side: int) -> HexGrid:
 
 
 @lru_cache(maxsize=32)
+def cells_by_name(side: int) -> dict[str, Cell]:
+    """Canonical cell name -> cell, to rebuild boards from stored names quickly."""
+    board = grid(side)
+    return {board.name(cell): cell for cell in board.cells}
+
+
+@lru_cache(maxsize=32)
 def influence_pattern(side: int, radius: int) -> dict[Cell, tuple[tuple[Cell, int], ...]]:
     """For each cell, the cells it influences when claimed and by how much (FB2).
 
@@ -84,6 +91,8 @@ class Board:
                     per_player[player] = per_player.get(player, 0) + amount
         self.influence = influence
         self.cells: dict[Cell, CellState] = {}
+        self._claimable: dict[str, list[Cell]] = {}
+        self._tallies: dict[str, dict[str, int]] | None = None
         for cell in self.grid.cells:
             if cell in claimed:
                 # FB3: a claimed cell is never influenced
@@ -109,11 +118,13 @@ class Board:
 
     def claimable_by(self, player: str) -> list[Cell]:
         """FB5: unclaimed cells that are empty or led by ``player``, in board order."""
-        return [
-            cell
-            for cell, state in self.cells.items()
-            if state.claimer is None and state.leader in (None, player)
-        ]
+        if player not in self._claimable:
+            self._claimable[player] = [
+                cell
+                for cell, state in self.cells.items()
+                if state.claimer is None and state.leader in (None, player)
+            ]
+        return list(self._claimable[player])
 
     def why_not(self, player: str, cell: Cell) -> str | None:
         """The reason ``player`` may not claim ``cell`` (FB5), or None when they may."""
@@ -129,20 +140,30 @@ class Board:
             )
         return None
 
+    def _tally(self) -> dict[str, dict[str, int]]:
+        """Per player: score, claimed, led and owned cells, counted in one pass."""
+        if self._tallies is None:
+            tallies: dict[str, dict[str, int]] = {}
+            for state in self.cells.values():
+                holder = state.holder()
+                if holder is None:
+                    continue
+                tally = tallies.setdefault(
+                    holder, {"score": 0, "claimed": 0, "led": 0, "owned": 0}
+                )
+                tally["score"] += state.value
+                if state.claimer is not None:
+                    tally["claimed"] += 1
+                else:
+                    tally["led"] += 1
+                    tally["owned"] += state.owned
+            self._tallies = tallies
+        return self._tallies
+
     def scores(self, players: list[str]) -> dict[str, int]:
-        totals = {p: 0 for p in players}
-        for state in self.cells.values():
-            holder = state.holder()
-            if holder is not None:
-                totals[holder] += state.value
-        return totals
+        tallies = self._tally()
+        return {p: tallies[p]["score"] if p in tallies else 0 for p in players}
 
     def counts(self, player: str) -> dict[str, int]:
-        claimed = led = owned = 0
-        for state in self.cells.values():
-            if state.claimer == player:
-                claimed += 1
-            elif state.leader == player:
-                led += 1
-                owned += state.owned
-        return {"claimed": claimed, "led": led, "owned": owned}
+        tally = self._tally().get(player, {"claimed": 0, "led": 0, "owned": 0})
+        return {key: tally[key] for key in ("claimed", "led", "owned")}

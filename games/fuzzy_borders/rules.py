@@ -28,6 +28,7 @@ from games.base import (
 from games.hexgrid import CellNameError
 
 from . import present
+from .adjudicate import adjudicate
 from .state import (
     MAX_SIDE,
     STATE_VERSION,
@@ -178,8 +179,6 @@ class FuzzyBorders(Game):
     def close_turn(self, state: FBState, now: float) -> Result:
         if state.over:
             raise GameError("the game is over; there is no turn to close")
-        from .adjudicate import adjudicate
-
         return adjudicate(state, self.to_move(state), now)
 
     def legal_orders(self, state: FBState, player: str) -> list[str]:

@@ -16,7 +16,7 @@ from typing import Any
 from games.base import OptionError, StateError
 from games.hexgrid import Cell, CellNameError
 
-from .board import Board, grid
+from .board import Board, cells_by_name, grid
 
 STATE_VERSION = 1
 MAX_SIDE = 13  # games.hexgrid: one letter per diagonal and boards within 72 columns
@@ -92,8 +92,10 @@ class FBState:
     def board(self) -> Board:
         """The analysed board; cached, since the claims of a state never change."""
         if self._board is None:
+            # Stored names are canonical (load_state and the rules write them so).
+            by_name = cells_by_name(self.side)
             cells = {
-                player: [grid(self.side).parse(name) for _, name in self.claims.get(player, ())]
+                player: [by_name[name] for _, name in self.claims.get(player, ())]
                 for player in self.players
             }
             self._board = Board(self.side, self.radius, cells, self.players)
@@ -101,8 +103,15 @@ class FBState:
 
     def copy(self, keep_board: bool = False) -> "FBState":
         """A deep copy to change; ``keep_board`` when the claims will stay as they are."""
-        new = copy.deepcopy(
-            FBState(**{k: v for k, v in self.__dict__.items() if k != "_board"})
+        last = self.last
+        if last is not None:
+            last = {k: dict(v) if isinstance(v, dict) else v for k, v in last.items()}
+        new = FBState(
+            players=list(self.players), side=self.side, radius=self.radius,
+            max_turns=self.max_turns, reopen=self.reopen, seed=self.seed, turn=self.turn,
+            claims={p: list(cs) for p, cs in self.claims.items()},  # tuples stay shared
+            sealed=dict(self.sealed), reopened=self.reopened,
+            reopen_until=self.reopen_until, last=last, over=self.over,
         )
         if keep_board:
             new._board = self._board

@@ -53,21 +53,23 @@ def all_cells(side):
 def recount(data):
     """Scores and empty-cell count straight from FB2/FB3, over every cell of the board."""
     side, radius = data["options"]["side"], data["options"]["radius"]
+    cells = set(all_cells(side))
     claimed = {axial(c["cell"], side): p for p, cs in data["claims"].items() for c in cs}
+    influence = {cell: {p: 0 for p in data["players"]} for cell in cells}
+    for (q, r), player in claimed.items():
+        for dq in range(-radius, radius + 1):
+            for dr in range(-radius, radius + 1):
+                d = max(abs(dq), abs(dr), abs(dq + dr))
+                if 1 <= d <= radius and (q + dq, r + dr) in cells:
+                    influence[(q + dq, r + dr)][player] += radius + 1 - d
     scores = {p: 0 for p in data["players"]}
     empty = 0
-    for cell in all_cells(side):
+    for cell in cells:
         if cell in claimed:
             scores[claimed[cell]] += 10
             continue
-        influence = {p: 0 for p in data["players"]}
-        for other, player in claimed.items():
-            dq, dr = cell[0] - other[0], cell[1] - other[1]
-            d = max(abs(dq), abs(dr), abs(dq + dr))
-            if 1 <= d <= radius:
-                influence[player] += radius + 1 - d
-        best = max(influence.values())
-        leaders = [p for p, v in influence.items() if v == best]
+        best = max(influence[cell].values())
+        leaders = [p for p, v in influence[cell].items() if v == best]
         if best > 0 and len(leaders) == 1:
             scores[leaders[0]] += min(best, 5)
         else:
@@ -596,6 +598,10 @@ def test_help_text_shows_notation_and_every_ruling():
 def _check_invariants(state, live_before=None):
     data = G.dump(state)
     assert G.load(json.loads(json.dumps(data))) == state
+    for viewer in [None, *G.players(state)]:
+        json.dumps(G.view(state, viewer))
+        if viewer is not None:
+            assert G.view(state, viewer)["sealed"] == {}
     scores, empty = recount(data)
     assert G.scores(state) == scores
     assert G.view(state, None)["empty_cells"] == empty
@@ -668,3 +674,42 @@ def test_random_play_many_games_to_the_end():
         finished += 1
     assert finished == 200
     assert reopened > 0 and clashes > 0  # the clash paths were exercised
+
+
+def _random_game(seed, record=None, replay=None):
+    """Play one game; record its orders, or replay recorded ones.  Returns dumps and events."""
+    rng = random.Random(seed)
+    state = new(["ada", "bob", "cy"], seed=seed, side=5, radius=2)
+    history, now, step = [], T0, 0
+    while not G.is_over(state):
+        for player in G.to_move(state):
+            if replay:
+                text = replay[step]
+            else:
+                text = G.random_order(state, player, rng)
+                if rng.random() < 0.3:
+                    text = sorted(G.legal_orders(state, player))[0]  # provoke clashes
+                record.append(text)
+            step += 1
+            result = G.submit(state, player, text, now)
+            state = result.state
+            history.append([e.text for e in result.events])
+        result = G.close_turn(state, now)
+        state = result.state
+        history.append((G.dump(state), [e.text for e in result.events]))
+    return history
+
+
+def test_g1_a_game_replays_exactly_from_seed_and_orders():
+    orders = []
+    first = _random_game(77, record=orders)
+    closes = [entry for entry in first if isinstance(entry, tuple)]
+    assert closes[-1][0]["over"] and any("FB6" in t for _, texts in closes for t in texts)
+    assert _random_game(77, replay=orders) == first
+    assert _random_game(78, replay=orders[:0], record=[]) != first
+
+
+def test_close_turn_after_the_end_is_refused():
+    state = play(new(side=2, radius=1), {"ada": "B2"}).state
+    with pytest.raises(Exception, match="over"):
+        G.close_turn(state, T0)
