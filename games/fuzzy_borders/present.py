@@ -64,6 +64,7 @@ def render_board(state: FBState) -> str:
 
     return "\n".join([
         "Who: A = claimed by A, a = led by A, . = empty",
+        f"(The letters above row 1 and left of rows 1-{state.side - 1} name the diagonals.)",
         hexes.render(holder, width=1),
         "",
         "Worth: # = claimed (10), 1-5 = led (5 = owned), . = empty",

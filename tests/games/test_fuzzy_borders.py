@@ -528,8 +528,12 @@ def test_render_board_side_10_draws_who_and_worth_within_72_columns():
             text += "".join(inner)
         return text
 
-    who = cells_of(lines[lines.index(next(l for l in lines if l.startswith("Who"))):])
-    worth = cells_of(lines[lines.index(next(l for l in lines if l.startswith("Worth"))):])
+    def block_after(heading):
+        start = next(i for i, l in enumerate(lines) if l.startswith(heading))
+        first_row = next(i for i in range(start, len(lines)) if lines[i].startswith(" 1 "))
+        return lines[first_row - 2:]
+
+    who, worth = cells_of(block_after("Who")), cells_of(block_after("Worth"))
     cells = state.board().cells.values()
     assert worth.count("#") == 4 == sum(who.count(ch) for ch in "AL")
     assert worth.count("5") == sum(1 for c in cells if c.owned) > 0
