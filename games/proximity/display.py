@@ -200,7 +200,9 @@ PX9. The report shows the trail table of the rules' "Noting Moves" section: each
 def help_text() -> str:
     wrapped = []
     for item in RULINGS.strip().split("\n"):
-        wrapped += textwrap.wrap(item, width=WIDTH - 2, initial_indent="", subsequent_indent="    ")
+        wrapped += textwrap.wrap(
+            item, width=WIDTH - 2, subsequent_indent="    ", break_on_hyphens=False
+        )
     return (
         NOTATION
         + "\nRulings that apply to this game (RULINGS.md):\n\n"

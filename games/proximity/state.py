@@ -332,11 +332,8 @@ def _load(data: dict) -> State:
 
 def check_position(state: State) -> None:
     """Raise StateError unless the position is one the rules can reach."""
-    tiles = [state.board[sq] for sq in BOARD_SQUARES] + [state.throne]
-    expected = sorted(Tile(s, v) for s in state.suits for v in range(1, 6))
-    if sorted(tiles, key=lambda t: (t.suit, t.value)) != sorted(
-        expected, key=lambda t: (t.suit, t.value)
-    ):
+    tiles = sorted(t.code for t in [*state.board.values(), state.throne])
+    if tiles != sorted(Tile(s, v).code for s in state.suits for v in range(1, 6)):
         raise StateError(
             "board and throne must hold the ace..5 of both suits, each once"
         )
