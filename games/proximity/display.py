@@ -77,9 +77,13 @@ def trail_table(state: State, index: int) -> list[str]:
                 keep.add(piece.id)
         columns = [p for p in columns if p.id in keep]
     status = {True: {"pawn": "P", "coin": "c"}, False: {"pawn": "-", "coin": "-"}}
+    tens = []
+    if any(p.id >= 10 for p in columns):  # two-digit piece numbers read downwards
+        tens = [f"{'':>{prefix}}" + "".join(f" {p.id // 10 or ' '}" for p in columns)]
     lines = [
         f"{head}: rows in the order the pawn made them,",
         "one column per piece by birth (0 = first pawn); o walked, @ now.",
+        *[line.rstrip() for line in tens],
         f"{'piece':>{prefix}}" + "".join(f" {p.id % 10}" for p in columns),
         f"{'':>{prefix}}" + "".join(f" {status[p.in_play][p.kind]}" for p in columns),
     ]
