@@ -35,7 +35,7 @@ from games.base import (
 from . import display, rules
 from .notation import StepOrder, parse
 from .rules import CoinMove, PawnMove, Sacrifice
-from .state import BOARD_SQUARES, NULL_SQUARES, SUIT_NAME, SUITS, Piece, Side, State, Tile
+from .state import BOARD_SQUARES, NULL_SQUARES, SUITS, Piece, Side, State, Tile
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -269,4 +269,4 @@ class Proximity(Game):
 
 GAME = Proximity()
 
-__all__ = ["GAME", "Proximity", "PawnMove", "CoinMove", "Sacrifice", "SUIT_NAME"]
+__all__ = ["GAME", "Proximity", "PawnMove", "CoinMove", "Sacrifice"]

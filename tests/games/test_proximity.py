@@ -457,6 +457,18 @@ def test_px8_time_bank_is_spent_between_report_and_move():
     assert "time bank ran out" in lost.events[0].text
 
 
+def test_px8_report_shows_each_bank():
+    from gm.render import ReportInput, render_report
+
+    state = GAME.start_clock(GAME.setup(["ada", "bea"], {"time_bank": "3d"}, seed=3), 0.0)
+    first = GAME.to_move(state)[0]
+    result = play(state, first, GAME.legal_orders(state, first)[0], now=3723.0)
+    text = render_report(ReportInput("t1", GAME, result.state, "ada", result.events))
+    # 3 days less 1 h 2 min 3 s = 2 days 22:57:57; the other bank is untouched.
+    assert "Time bank: 2d 22:57:57" in text and "Time bank: 3d 00:00:00" in text
+    assert f"{first}'s time bank: 2d 22:57:57 left" in text
+
+
 def test_px8_an_order_after_the_bank_ran_out_loses():
     state = GAME.setup(["ada", "bea"], {"time_bank": "90m"}, seed=3)
     first = GAME.to_move(state)[0]
@@ -491,6 +503,23 @@ def test_px9_trail_table_has_rows_columns_and_struck_rows():
     table = GAME.view(state)["players"][0]["trail_table"]
     assert sum("struck" in line for line in table) == 22
     assert all(len(line) <= 72 for line in table)
+
+
+def test_px9_columns_stay_for_pieces_out_of_play_and_numbers_past_nine():
+    data = GAME.dump(position(side("ada", "suns", 0, ["b1", "b2", "b1"])))
+    for n in range(1, 12):  # eleven coins came in, walked row 1, and left play
+        data["players"][0]["pieces"].append(
+            {"id": n, "kind": "coin", "square": None, "age": 1, "marks": [0]})
+    table = GAME.view(GAME.load(data))["players"][0]["trail_table"]
+    tens, ones, status = table[2], table[3], table[4]
+    row1 = table[5]
+    assert tens.split() == ["1", "1"] and ones.split()[1:] == [str(n % 10) for n in range(12)]
+    assert status.split() == ["P"] + ["-"] * 11
+    assert row1.split()[4:] == ["o"] * 12
+    # Each mark sits under its piece's number.
+    for n in range(12):
+        column = ones.index(" " + str(n % 10), 20 + 2 * n) + 1
+        assert row1[column] == "o"
 
 
 # --- G1-G3 ---------------------------------------------------------------------
