@@ -205,6 +205,7 @@ class Daemon:
         self.reconnect = tuple(self.server.backoff or RECONNECT)
         self.next_tick = 0.0
         self.connections = 0  # successful logins, for tests and logs
+        self.mailbox: Mailbox | None = None  # the current session
         self.faults = 0  # connection faults survived
 
     # --- housekeeping: outbox and timers -----------------------------------------
@@ -237,6 +238,7 @@ class Daemon:
                     client = connect(self.server)
                     box = Mailbox(client, self.config.imap_folder, self.config.imap_processed)
                     self.connections += 1
+                    self.mailbox = box
                     log.info("connected to %s as %s, folder %s (UIDVALIDITY %s, IDLE %s)",
                              self.server.host, self.server.user, box.folder, box.uidvalidity,
                              "yes" if box.can_idle else "no")

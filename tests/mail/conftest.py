@@ -37,6 +37,7 @@ DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
 REPO = Path(__file__).resolve().parents[2]
 GM_ADDRESS = "gm@example.test"
 PLAYERS = [("ada", "ada@example.org"), ("bob", "bob@example.org")]
+MAX_USERS = 500
 
 
 def free_port() -> int:
@@ -57,7 +58,8 @@ def wait_until(predicate, timeout: float = 10.0, interval: float = 0.02, what: s
 
 # --- Dovecot ------------------------------------------------------------------------
 class Dovecot:
-    user = "gm"
+    """One Dovecot server; each test gets its own user on it (see Account)."""
+
     password = "dovecot-test-secret"
 
     def __init__(self, root: Path, capabilities: str | None = None):
@@ -65,19 +67,22 @@ class Dovecot:
         self.port = free_port()
         self.capabilities = capabilities
         self.proc: subprocess.Popen | None = None
+        self.users = 0
         for sub in ("run", "state"):
             (root / sub).mkdir()
         self.mail = root / "mail"
         self.mail.mkdir()
         os.chmod(self.mail, 0o1777)
         if os.geteuid() == 0:
-            uid, gid = 65534, 65534  # nobody: Dovecot will not run mail processes as root
+            self.uid, self.gid = 65534, 65534  # nobody: Dovecot will not run mail processes as root
             internal, login = "dovecot", "dovenull"
         else:
-            uid, gid = os.getuid(), os.getgid()
+            self.uid, self.gid = os.getuid(), os.getgid()
             internal = login = getpass.getuser()
-        (root / "passwd").write_text(
-            f"{self.user}:{{PLAIN}}{self.password}:{uid}:{gid}::{self.mail}/{self.user}::\n")
+        # Every user a session could need, written once: no reliance on re-reading.
+        (root / "passwd").write_text("".join(
+            f"gm{n}:{{PLAIN}}{self.password}:{self.uid}:{self.gid}::{self.mail}/gm{n}::\n"
+            for n in range(1, MAX_USERS + 1)))
         extra = f"imap_capability = {capabilities}\n" if capabilities else ""
         (root / "dovecot.conf").write_text(f"""
 base_dir = {root}/run
@@ -110,6 +115,13 @@ service imap-login {{
   }}
 }}
 """)
+
+    def add_user(self) -> "Account":
+        """A fresh, empty mailbox."""
+        self.users += 1
+        assert self.users <= MAX_USERS, "raise MAX_USERS"
+        user = f"gm{self.users}"
+        return Account(self, user)
 
     def start(self) -> None:
         self.proc = subprocess.Popen([DOVECOT, "-F", "-c", str(self.root / "dovecot.conf")],
@@ -173,6 +185,26 @@ service imap-login {{
             os.kill(pid, signal.SIGKILL)
         return len(pids)
 
+
+
+class Account:
+    """One user's mailbox on a Dovecot, as the tests and the daemon see it."""
+
+    def __init__(self, server: Dovecot, user: str):
+        self.server = server
+        self.user = user
+        self.password = server.password
+        self.port = server.port
+
+    def restart(self) -> None:
+        self.server.restart()
+
+    def kill_sessions(self) -> int:
+        return self.server.kill_sessions()
+
+    def imap_pids(self) -> list[int]:
+        return self.server.imap_pids()
+
     def client(self) -> IMAPClient:
         client = IMAPClient("127.0.0.1", port=self.port, ssl=False, timeout=10)
         client.login(self.user, self.password)
@@ -195,17 +227,29 @@ service imap-login {{
             return {uid: {"flags": d[b"FLAGS"], "raw": d[b"BODY[]"]} for uid, d in data.items()}
 
 
-@pytest.fixture
-def dovecot():
+def start_dovecot(capabilities: str | None = None) -> Dovecot:
     if not os.path.exists(DOVECOT):
         pytest.skip("dovecot is not installed (apt-get install dovecot-imapd)")
     root = Path(tempfile.mkdtemp(prefix="gm-dovecot-"))
-    os.chmod(root, 0o755)
-    server = Dovecot(root)
+    os.chmod(root, 0o755)  # the unprivileged mail processes must reach the mail directory
+    server = Dovecot(root, capabilities)
     server.start()
+    return server
+
+
+@pytest.fixture(scope="session")
+def dovecot_server():
+    server = start_dovecot()
     yield server
     server.stop()
-    shutil.rmtree(root, ignore_errors=True)
+    shutil.rmtree(server.root, ignore_errors=True)
+
+
+@pytest.fixture
+def dovecot(dovecot_server):
+    if dovecot_server.proc is None or dovecot_server.proc.poll() is not None:
+        dovecot_server.start()  # a test stopped it
+    return dovecot_server.add_user()
 
 
 # --- SMTP ---------------------------------------------------------------------------
@@ -262,7 +306,7 @@ def smtp():
 
 
 # --- gm -----------------------------------------------------------------------------
-def write_config(tmp: Path, dovecot: Dovecot, smtp: SmtpSink, **overrides) -> Path:
+def write_config(tmp: Path, dovecot: "Account", smtp: SmtpSink, **overrides) -> Path:
     import yaml
 
     (tmp / "imap-password").write_text(dovecot.password + "\n")
@@ -287,7 +331,7 @@ def write_config(tmp: Path, dovecot: Dovecot, smtp: SmtpSink, **overrides) -> Pa
 class Harness:
     """The GM's side: a config, a database connection, and the daemon to run."""
 
-    def __init__(self, tmp: Path, dovecot: Dovecot, smtp: SmtpSink):
+    def __init__(self, tmp: Path, dovecot: "Account", smtp: SmtpSink):
         self.tmp = tmp
         self.dovecot = dovecot
         self.smtp = smtp

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import GM_ADDRESS, PLAYERS, Dovecot, order_mail, wait_until
+from conftest import GM_ADDRESS, PLAYERS, order_mail, wait_until
 
 ADDRESS = dict(PLAYERS)
 
@@ -140,35 +140,31 @@ def test_connection_dropped_mid_idle(harness, dovecot, smtp, how):
 
 def test_no_idle_no_move_server(tmp_path, smtp):
     """A server without IDLE and MOVE: the daemon polls and uses COPY + EXPUNGE."""
-    import os
     import shutil
-    import tempfile
-    from pathlib import Path
 
-    from conftest import Harness
+    from conftest import Harness, start_dovecot
 
-    root = Path(tempfile.mkdtemp(prefix="gm-dovecot-"))
-    os.chmod(root, 0o755)
-    server = Dovecot(root, capabilities="IMAP4rev1 LITERAL+ UIDPLUS")
-    server.start()
+    server = start_dovecot(capabilities="IMAP4rev1 LITERAL+ UIDPLUS")
     try:
-        h = Harness(tmp_path, server, smtp)
+        account = server.add_user()
+        h = Harness(tmp_path, account, smtp)
         passwords = h.new_game()
         daemon = h.start()
         try:
             wait_until(lambda: daemon.daemon.connections == 1, what="login")
             mover, legal = h.legal()
-            server.append(order_mail(ADDRESS[mover], f"GAME nb1 PASSWORD {passwords[mover]}\n{legal[0]}\n"))
+            account.append(order_mail(ADDRESS[mover], f"GAME nb1 PASSWORD {passwords[mover]}\n{legal[0]}\n"))
             smtp.wait_for(ADDRESS[mover], 2)
+            assert not daemon.daemon.mailbox.can_idle and not daemon.daemon.mailbox.can_move
         finally:
             daemon.stop()
         assert h.outcomes() == ["applied"]
-        assert server.folder("INBOX") == {}
-        assert len(server.folder("gm-processed")) == 1
+        assert account.folder("INBOX") == {}
+        assert len(account.folder("gm-processed")) == 1
         h.engine.store.close()
     finally:
         server.stop()
-        shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(server.root, ignore_errors=True)
 
 
 def test_once_with_the_server_unreachable(harness):
