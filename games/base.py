@@ -161,6 +161,15 @@ class Game:
     def setup(self, players: list[str], options: dict[str, str], seed: int) -> Any:
         raise NotImplementedError
 
+    def start(self, state: Any, now: float) -> Any:
+        """The state as the game begins at ``now`` (the first report goes out).
+
+        Most games need nothing; a game with clocks (Proximity's time bank, PX8)
+        starts them here.  The service calls it once, at creation, and replay
+        calls it with the stored creation time (G1).
+        """
+        return state
+
     def check_players(self, players: list[str]) -> None:
         if not self.min_players <= len(players) <= self.max_players:
             raise OptionError(

@@ -83,8 +83,8 @@ class Engine:
         from gm import deadlines
         service = deadlines.split_options(options)  # deadline, press...: not the rules'
         names = [name for name, _ in players]
-        state = rules.setup(names, options, seed)  # raises OptionError on bad options
         now = self.clock()
+        state = rules.start(rules.setup(names, options, seed), now)  # OptionError on bad options
         secrets_by_name = {name: passwords.generate() for name in names}
         with self.store.write():
             if self.store.game(game_id):

@@ -84,7 +84,8 @@ def verify(engine, game_id: str) -> VerifyReport:
     for seq in sorted(stored):
         try:
             if seq == 0:
-                current = rules.setup(names, options, loaded.row["seed"])
+                current = rules.start(rules.setup(names, options, loaded.row["seed"]),
+                                      loaded.row["created"])
                 events[seq] = []
             elif seq in overrides:
                 ov = overrides[seq]

@@ -126,6 +126,9 @@ class Proximity(Game):
         new.clock_start = float(now) if new.time_bank is not None else None
         return new
 
+    def start(self, state: State, now: float) -> State:
+        return self.start_clock(state, now)
+
     # --- orders -------------------------------------------------------------
     def _mover(self, state: State, player: str) -> int:
         index = state.side_of(player)
