@@ -1,0 +1,272 @@
+"""Turnaround and throughput of the mail daemon against a local Dovecot and aiosmtpd.
+
+    python benchmarks/turnaround.py [--orders 200] [--games 100] [--per-game 5]
+
+Starts a Dovecot (Debian's dovecot-imapd) and an aiosmtpd server on 127.0.0.1
+(the same fixtures as tests/mail) and measures, in one run:
+
+(a) turnaround: from the APPEND of an order to the moment the SMTP server has
+    accepted the last report it causes (one to each player), median and 95th
+    percentile over --orders orders, with the daemon waiting in IDLE;
+(b) throughput: --games games x --per-game orders, all in the mailbox, then
+    `run --once` until every report is accepted by SMTP;
+(c) the bare protocol floor for the same work: an IDLE client that wakes,
+    fetches the message with BODY.PEEK[] and sends as many messages with
+    aiosmtplib (no parsing, no database, no rules), and for (b) fetching the
+    same messages and sending the same number of messages.
+
+Each of ours is printed as a ratio to its floor.  Targets: median turnaround
+within 3x the floor and under 0.5 s; throughput at least half the floor's.
+Also printed, for information: the turnaround when the daemon polls every
+50 ms instead of IDLE (Dovecot holds back IDLE notifications for 500 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "mail"))
+
+import aiosmtplib  # noqa: E402
+
+from conftest import PLAYERS, DaemonThread, Harness, SmtpSink, order_mail, start_dovecot  # noqa: E402
+
+ADDRESS = dict(PLAYERS)
+
+
+class TimedSink(SmtpSink):
+    """The SMTP server, noting when it accepted each message."""
+
+    def __init__(self):
+        super().__init__()
+        self.times: list[float] = []
+
+    async def handle_DATA(self, server, session, envelope):
+        result = await super().handle_DATA(server, session, envelope)
+        with self.lock:
+            self.times.append(time.time())
+        return result
+
+    def wait_count(self, n: int, timeout: float = 60.0) -> float:
+        deadline = time.time() + timeout
+        while True:
+            with self.lock:
+                if len(self.times) >= n:
+                    return self.times[n - 1]
+            if time.time() > deadline:
+                raise RuntimeError(f"only {len(self.times)} of {n} mails arrived")
+            time.sleep(0.0005)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def fmt(seconds: float) -> str:
+    return f"{seconds * 1000:7.1f} ms"
+
+
+# --- ours ---------------------------------------------------------------------------------
+def our_turnaround(h: Harness, sink: TimedSink, orders: int, label: str) -> list[float]:
+    daemon = DaemonThread(h.config)  # production wake interval except for stop
+    latencies: list[float] = []
+    games = 0
+    game_id = None
+    passwords: dict[str, str] = {}
+    rng = random.Random(1)
+    try:
+        while len(latencies) < orders:
+            if game_id is None or h.engine.load(game_id).rules.is_over(h.engine.load(game_id).state):
+                games += 1
+                game_id = f"{label}{games}"
+                before = len(sink.times)
+                passwords = h.engine.create_game("neighbors", game_id, PLAYERS, seed=games)
+                sink.wait_count(before + 2)  # the welcomes
+            mover, legal = h.legal(game_id)
+            before = len(sink.times)
+            raw = order_mail(ADDRESS[mover], f"GAME {game_id} PASSWORD {passwords[mover]}\n{rng.choice(legal)}\n")
+            start = time.time()
+            h.dovecot.append(raw)
+            last = sink.wait_count(before + 2)  # a report to each player
+            latencies.append(last - start)
+    finally:
+        daemon.stop()
+    return latencies
+
+
+def plan_games(h: Harness, games: int, per_game: int) -> list[bytes]:
+    """Create the games and write each game's orders ahead (rules run locally)."""
+    from games import registry
+
+    rounds: list[list[bytes]] = [[] for _ in range(per_game)]
+    rules = registry.get("neighbors")
+    for g in range(games):
+        game_id = f"tp{g}"
+        passwords = h.engine.create_game("neighbors", game_id, PLAYERS, seed=1000 + g)
+        state = h.engine.load(game_id).state
+        for r in range(per_game):
+            (mover,) = rules.to_move(state)
+            text = rules.legal_orders(state, mover)[0]
+            state = rules.submit(state, mover, rules.parse_order(state, mover, text), time.time()).state
+            rounds[r].append(order_mail(ADDRESS[mover], f"GAME {game_id} PASSWORD {passwords[mover]}\n{text}\n"))
+    return [raw for batch in rounds for raw in batch]  # round by round: UID order is game order
+
+
+def our_throughput(h: Harness, sink: TimedSink, mails: list[bytes]) -> tuple[float, int]:
+    h.once()  # the welcomes out of the way
+    with h.dovecot.client() as client:
+        for raw in mails:
+            client.append("INBOX", raw)
+    before = len(sink.times)
+    start = time.time()
+    h.once()
+    sent = len(sink.times) - before
+    last = sink.wait_count(before + sent)
+    return last - start, sent
+
+
+# --- the floor ------------------------------------------------------------------------------
+class FloorSender:
+    def __init__(self, port: int):
+        self.loop = asyncio.new_event_loop()
+        self.client = aiosmtplib.SMTP(hostname="127.0.0.1", port=port, start_tls=False, use_tls=False)
+        self.loop.run_until_complete(self.client.connect())
+        self.body = order_mail("gm@example.test", "x" * 1200)
+
+    def send(self, n: int) -> None:
+        async def go():
+            for _ in range(n):
+                await self.client.sendmail("gm@example.test", ["ada@example.org"], self.body)
+        self.loop.run_until_complete(go())
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.client.quit())
+        self.loop.close()
+
+
+def floor_turnaround(account, sink: TimedSink, orders: int, replies: int = 2) -> list[float]:
+    sender = FloorSender(sink.port)
+    waker = account.client()
+    waker.create_folder("floor-done")
+    waker.select_folder("INBOX")
+    appender = account.client()
+    latencies = []
+    raw = order_mail("ada@example.org", "GAME fl PASSWORD x\nb1xb2\n")
+    try:
+        for _ in range(orders):
+            waker.idle()
+            before = len(sink.times)
+            start = time.time()
+            appender.append("INBOX", raw)
+            while not waker.idle_check(timeout=5):
+                pass
+            waker.idle_done()
+            uids = waker.search(["NOT", "DELETED"])
+            waker.fetch(uids, ["BODY.PEEK[]"])
+            sender.send(replies)
+            last = sink.wait_count(before + replies)
+            latencies.append(last - start)
+            waker.move(uids, "floor-done")  # as the daemon moves what it has read
+    finally:
+        sender.close()
+        waker.logout()
+        appender.logout()
+    return latencies
+
+
+def floor_throughput(account, sink: TimedSink, mails: list[bytes], sends: int) -> float:
+    with account.client() as client:
+        client.create_folder("floor-tp")
+        for raw in mails:
+            client.append("floor-tp", raw)
+    sender = FloorSender(sink.port)
+    before = len(sink.times)
+    start = time.time()
+    with account.client() as client:
+        client.select_folder("floor-tp")
+        uids = client.search(["NOT", "DELETED"])
+        for i in range(0, len(uids), 100):
+            client.fetch(uids[i:i + 100], ["BODY.PEEK[]"])
+    sender.send(sends)
+    last = sink.wait_count(before + sends)
+    sender.close()
+    return last - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--orders", type=int, default=200, help="orders timed for turnaround")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--per-game", type=int, default=5)
+    parser.add_argument("--poll-orders", type=int, default=50, help="orders timed with 50 ms polling (0: skip)")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)
+
+    server = start_dovecot()
+    sink = TimedSink()
+    sink.start()
+    tmp = Path(tempfile.mkdtemp(prefix="gm-bench-"))
+    try:
+        print(f"Dovecot on 127.0.0.1:{server.port}, aiosmtpd on 127.0.0.1:{sink.port}")
+        (tmp / "a").mkdir()
+        h = Harness(tmp / "a", server.add_user(), sink)
+        ours = our_turnaround(h, sink, args.orders, "ta")
+        floor = floor_turnaround(server.add_user(), sink, args.orders)
+        polled = []
+        if args.poll_orders:
+            (tmp / "p").mkdir()
+            hp = Harness(tmp / "p", server.add_user(), sink)
+            hp.reconfigure(imap_idle=False, poll_seconds=0.05)
+            polled = our_turnaround(hp, sink, args.poll_orders, "tp")
+
+        (tmp / "b").mkdir()
+        hb = Harness(tmp / "b", server.add_user(), sink)
+        print(f"setting up {args.games} games ...", flush=True)
+        mails = plan_games(hb, args.games, args.per_game)
+        elapsed, sent = our_throughput(hb, sink, mails)
+        floor_elapsed = floor_throughput(server.add_user(), sink, mails, sent)
+    finally:
+        sink.stop()
+        server.stop()
+
+    med, p95 = statistics.median(ours), percentile(ours, 95)
+    fmed, fp95 = statistics.median(floor), percentile(floor, 95)
+    n = len(mails)
+    ours_tp, floor_tp = n / elapsed, n / floor_elapsed
+    print()
+    print(f"(a) turnaround over {len(ours)} orders, IDLE (APPEND -> last report accepted by SMTP)")
+    print(f"    gm      median {fmt(med)}   p95 {fmt(p95)}")
+    print(f"    floor   median {fmt(fmed)}   p95 {fmt(fp95)}   (IDLE wake, FETCH, 2 x aiosmtplib send)")
+    print(f"    ratio   median {med / fmed:5.2f}x      p95 {p95 / fp95:5.2f}x")
+    if polled:
+        print(f"    gm polling every 50 ms instead of IDLE ({len(polled)} orders): median "
+              f"{fmt(statistics.median(polled))}   p95 {fmt(percentile(polled, 95))}")
+    print(f"(b) throughput: {n} orders across {args.games} games, {sent} reports sent")
+    print(f"    gm      {elapsed:6.2f} s   {ours_tp:7.1f} orders/s")
+    print(f"    floor   {floor_elapsed:6.2f} s   {floor_tp:7.1f} orders/s   (FETCH {n}, send {sent})")
+    print(f"    ratio   {ours_tp / floor_tp:5.2f} of the floor")
+    print()
+    checks = [
+        ("median turnaround within 3x the floor", med <= 3 * fmed),
+        ("median turnaround under 0.5 s", med < 0.5),
+        ("throughput at least half the floor's", ours_tp >= floor_tp / 2),
+    ]
+    for name, ok in checks:
+        print(f"    [{'ok' if ok else 'MISSED'}] {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
