@@ -259,8 +259,15 @@ class SmtpSink:
     def __init__(self):
         self.port = free_port()
         self.messages: list[tuple[list[str], email.message.Message]] = []
+        self.refuse: set[str] = set()  # recipients refused with a 550
         self.lock = threading.Lock()
         self.controller = None
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refuse:
+            return "550 5.1.1 no such user"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
         msg = email.message_from_bytes(envelope.original_content or envelope.content,
