@@ -251,6 +251,25 @@ def test_fb5_missing_claim_places_nothing_and_the_gm_can_close():
     assert G.turn(result.state) == 2
 
 
+def test_fb5_player_with_no_legal_cell_places_nothing():
+    # A hand-edited state (the GM's): side 2, ada holds the centre and leads
+    # all six other cells, yet the game goes on.  bob has no cell he may claim.
+    data = G.dump(new(side=2, radius=1))
+    data["claims"]["ada"] = [{"turn": 1, "cell": "B2"}]
+    data["turn"] = 2
+    state = G.load(data)
+    assert G.to_move(state) == ["ada"]
+    assert G.legal_orders(state, "bob") == []
+    with pytest.raises(NotYourTurnError, match="place nothing"):
+        G.parse_order(state, "bob", "CLAIM A2")
+    state = G.submit(state, "ada", "CLAIM A2", T0).state
+    assert G.ready(state, T0)  # bob is not waited for
+    result = G.close_turn(state, T0)
+    assert claims_of(result.state) == {"ada": ["B2", "A2"], "bob": []}
+    assert not any("bob" in e.text for e in result.events)
+    assert G.is_over(result.state)
+
+
 def test_not_your_turn():
     state = new()
     with pytest.raises(NotYourTurnError):
