@@ -63,7 +63,7 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
             raise SystemExit(f"gm: {exc}") from exc
         return
     backoff = (config.smtp.backoff if config.smtp is not None and config.smtp.backoff else None) or BACKOFF
-    sender = Sender(engine.store, transport, backoff=backoff)
+    sender = Sender(engine.store, transport, backoff=backoff, clock=engine.clock)
     next_tick = 0.0
     try:
         while stop is None or not stop.is_set():

@@ -201,7 +201,7 @@ class Daemon:
         self.stop = stop or threading.Event()
         self.wake = wake
         smtp_backoff = (config.smtp.backoff if config.smtp and config.smtp.backoff else None) or BACKOFF
-        self.sender = Sender(engine.store, transport, backoff=smtp_backoff)
+        self.sender = Sender(engine.store, transport, backoff=smtp_backoff, clock=engine.clock)
         self.reconnect = tuple(self.server.backoff or RECONNECT)
         self.next_tick = 0.0
         self.connections = 0  # successful logins, for tests and logs
