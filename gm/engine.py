@@ -8,9 +8,11 @@ crash at any instant leaves either all of it or none of it.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import logging
 import random
+import secrets
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -63,6 +65,8 @@ class Engine:
         self.store = store
         self.config = config
         self.clock = clock
+        self._cache_key = secrets.token_bytes(32)
+        self._verified: set[bytes] = set()
 
     # --- games ----------------------------------------------------------------
     def create_game(
@@ -202,9 +206,24 @@ class Engine:
         # Try the sender's own seat first so the common case costs one hash.
         ordered = sorted(loaded.players, key=lambda p: p["email"].lower() != sender)
         for player in ordered:
-            if passwords.verify(password, player["pw_hash"]):
+            if self._password_ok(password, player["pw_hash"]):
                 return player
         return None
+
+    def _password_ok(self, password: str, stored: str) -> bool:
+        """scrypt costs ~40 ms; remember successes for this process only.
+
+        The cache key is a keyed digest of (stored hash, password) under a
+        per-process random key, so neither the password nor a reusable hash
+        of it is kept; a changed password (new stored hash) misses the cache.
+        """
+        key = hmac.new(self._cache_key, f"{stored}\0{password}".encode(), "sha256").digest()
+        if key in self._verified:
+            return True
+        if passwords.verify(password, stored):
+            self._verified.add(key)
+            return True
+        return False
 
     def _command(self, loaded: Loaded, player, command: str, inbound) -> None:
         if command == "HELP":

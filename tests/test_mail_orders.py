@@ -150,3 +150,14 @@ def test_broken_input_is_stored_without_a_traceback(engine, nb_game):
         outcome = engine.ingest(raw)
         assert outcome.outcome in {"robot", "rejected", "help"}
     assert engine.store.one("SELECT COUNT(*) AS n FROM messages")["n"] == 4
+
+
+def test_a_remembered_password_does_not_open_the_door_to_a_wrong_one(engine, nb_game):
+    assert engine.ingest(eml("plain.eml", game="nb1", password=nb_game["ada"])).outcome == "applied"
+    wrong = eml("not-your-turn.eml", game="nb1", bob_password=nb_game["ada"])  # bob with ada's password
+    outcome = engine.ingest(wrong)
+    # ada's password names ada's seat, whoever sends it; it is bob's turn, so ada is refused.
+    assert outcome.outcome == "rejected" and "not your turn" in outcome.detail
+    bad = eml("wrong-password.eml", game="nb1").replace(b"wrong-pw-1", b"wrong-pw-x")
+    assert engine.ingest(bad).outcome == "rejected"
+    assert len(engine.load("nb1").state.moves) == 1
