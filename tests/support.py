@@ -21,8 +21,9 @@ class Clock:
     def __call__(self) -> float:
         return self.now
 
-    def advance(self, seconds: float) -> None:
+    def advance(self, seconds: float) -> float:
         self.now += seconds
+        return self.now
 
 def eml(name: str, **values: str) -> bytes:
     raw = (EML / name).read_bytes()

@@ -9,22 +9,16 @@ import uuid
 import pytest
 
 from gm.config import Config
-from gm.engine import Engine
-from gm.store import Store
+from support import Clock
 
 T0 = 1_741_000_000.0  # Mon 2025-03-03 11:06:40 UTC
 
 
-class FakeClock:
+class FakeClock(Clock):
+    """The shared test clock, starting on a Monday the deadline tests count from."""
+
     def __init__(self, now: float = T0):
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> float:
-        self.now += seconds
-        return self.now
+        super().__init__(now)
 
 
 @pytest.fixture
@@ -37,11 +31,7 @@ def config(tmp_path):
     return Config(data_dir=tmp_path / "data", gm_address="boss@example.org")
 
 
-@pytest.fixture
-def engine(config, clock):
-    store = Store(config.database)
-    yield Engine(store, config, clock=clock)
-    store.close()
+# The engine fixture is tests/conftest.py's, built on the clock and config above.
 
 
 PLAYERS = [("ada", "ada@example.org"), ("bob", "bob@example.org")]

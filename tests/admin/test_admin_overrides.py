@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from admin_helpers import clock, config, engine  # noqa: F401 (fixtures)
+from admin_helpers import clock, config  # noqa: F401 (fixtures; engine comes from tests/conftest.py)
 from admin_helpers import PLAYERS, PLAYERS3, body_of, history, last_outbox_id, neighbors_move, outbox
 from games import registry
 from gm import overrides, passwords
