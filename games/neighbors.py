@@ -84,6 +84,10 @@ class NeighborsState:
     board: tuple[str, ...]  # 42 entries indexed row*7+file, "." for empty
     moves: tuple[Move, ...] = ()
     captured: dict = field(default_factory=dict)  # player -> string of piece letters
+    # The legal captures, worked out once: a state never changes, and the service asks
+    # "is it over? what may be played?" many times about the same one.  Not part of
+    # the value (compare=False) and never copied by dataclasses.replace (init=False).
+    _legal: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     def at(self, square: Square) -> str:
         return self.board[square[1] * 7 + square[0]]
@@ -101,24 +105,43 @@ def on_board(square: Square) -> bool:
     return 0 <= square[0] < 7 and 0 <= square[1] < ROWS
 
 
-def targets(state: NeighborsState, source: Square) -> list[Square]:
-    """Squares the piece on ``source`` can capture on (NB2)."""
-    piece = state.at(source)
-    found: list[Square] = []
-    if piece in "QRB":
-        rays = {"Q": ORTHOGONAL + DIAGONAL, "R": ORTHOGONAL, "B": DIAGONAL}[piece]
-        for df, dr in rays:
-            square = (source[0] + df, source[1] + dr)
-            while on_board(square) and state.at(square) == ".":
+def _lines(steps, slide: bool) -> dict[Square, tuple[tuple[Square, ...], ...]]:
+    """For every square, the squares each step reaches: whole rays when the piece slides."""
+    table = {}
+    for source in ((f, r) for r in range(ROWS) for f in range(7)):
+        lines = []
+        for df, dr in steps:
+            line, square = [], (source[0] + df, source[1] + dr)
+            while on_board(square):
+                line.append(square)
+                if not slide:
+                    break
                 square = (square[0] + df, square[1] + dr)
-            if on_board(square):
+            if line:
+                lines.append(tuple(line))
+        table[source] = tuple(lines)
+    return table
+
+
+# NB2: queens, rooks and bishops slide and stop at the first piece; knights and ferzes jump.
+LINES = {
+    "Q": _lines(ORTHOGONAL + DIAGONAL, True),
+    "R": _lines(ORTHOGONAL, True),
+    "B": _lines(DIAGONAL, True),
+    "N": _lines(KNIGHT, False),
+    "F": _lines(DIAGONAL, False),
+}
+
+
+def targets(state: NeighborsState, source: Square) -> list[Square]:
+    """Squares the piece on ``source`` can capture on (NB2): the first piece on each line."""
+    board = state.board
+    found: list[Square] = []
+    for line in LINES[state.at(source)][source]:
+        for square in line:
+            if board[square[1] * 7 + square[0]] != ".":
                 found.append(square)
-    elif piece in "NF":
-        jumps = KNIGHT if piece == "N" else DIAGONAL
-        for df, dr in jumps:
-            square = (source[0] + df, source[1] + dr)
-            if on_board(square) and state.at(square) != ".":
-                found.append(square)
+                break
     return found
 
 
@@ -131,14 +154,19 @@ def may_move_from(state: NeighborsState, source: Square) -> bool:
 
 
 def legal_captures(state: NeighborsState) -> list[Capture]:
-    captures = []
-    for row in range(ROWS):
-        for file in range(7):
-            source = (file, row)
-            if state.at(source) == "." or not may_move_from(state, source):
-                continue
-            captures.extend(Capture(source, target) for target in targets(state, source))
-    return sorted(captures, key=str)
+    """Every legal capture, in the order of their notation (a1xa2 before a1xb1...)."""
+    if state._legal is None:
+        captures = []
+        for row in range(ROWS):
+            for file in range(7):
+                source = (file, row)
+                if state.at(source) == "." or not may_move_from(state, source):
+                    continue
+                captures.extend(Capture(source, target) for target in targets(state, source))
+        # (file, row) pairs sort as their names do: one letter a..g, one digit 1..6.
+        captures.sort(key=lambda c: (c.source, c.target))
+        object.__setattr__(state, "_legal", tuple(captures))  # frozen: the one cache slot
+    return list(state._legal)
 
 
 def score_of(state: NeighborsState) -> dict[str, int]:

@@ -61,6 +61,7 @@ class Config:
     imap_idle: bool = True  # wait with IDLE when the server offers it; false: poll
     poll_seconds: float = 30.0
     smtp: ServerConfig | None = None
+    smtp_connections: int = 4  # SMTP connections used at once to send a batch of reports
     max_message_bytes: int = 1_000_000
     error_replies_per_hour: int = 10
     source: str = "embedded default"

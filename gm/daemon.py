@@ -40,7 +40,8 @@ def make_transport(config):
     if config.smtp is not None:
         from gm.smtp import SmtpTransport
 
-        return SmtpTransport(config.smtp, envelope_from=config.address)
+        return SmtpTransport(config.smtp, envelope_from=config.address,
+                             connections=config.smtp_connections)
     from gm.delivery import MaildirTransport
 
     return MaildirTransport(config.outbox)

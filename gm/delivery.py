@@ -12,7 +12,7 @@ import os
 import socket
 import time
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Callable, Protocol
 
 from gm.store import Store
 
@@ -23,6 +23,26 @@ BACKOFF = (5, 15, 60, 300, 900, 3600)  # seconds before retry n
 
 class Transport(Protocol):
     def send(self, recipient: str, raw: bytes, outbox_id: int) -> None: ...
+
+
+# A transport may also offer send_many(rows, done): send a batch of outbox rows
+# in whatever order and parallelism suits it, calling done(row, None) as each
+# is accepted and done(row, exc) as each fails, and stopping after a
+# TransportDown.  flush() records each outcome the moment done() is called.
+Done = Callable[[Any, "Exception | None"], None]
+
+
+def send_each(transport: Transport, rows: list, done: Done) -> None:
+    """send_many for a transport that sends one message at a time."""
+    for row in rows:
+        try:
+            transport.send(row["recipient"], row["raw"], row["id"])
+        except Exception as exc:  # sorted by flush
+            done(row, exc)
+            if isinstance(exc, TransportDown):
+                return
+            continue
+        done(row, None)
 
 
 class TransportDown(Exception):
@@ -71,32 +91,40 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
         "AND next_attempt <= ? ORDER BY id LIMIT ?", now, limit,
     )
     sent = 0
-    for row in due:
-        try:
-            transport.send(row["recipient"], row["raw"], row["id"])
-        except TransportDown as exc:
+    down: list[TransportDown] = []
+
+    def done(row, exc: Exception | None) -> None:
+        nonlocal sent
+        if exc is None:
+            with store.write(durable=False):  # lost only in an OS crash, and then resent
+                store.update("outbox", {"id": row["id"]}, status="sent", sent=time.time(),
+                             attempts=row["attempts"] + 1, last_error=None)
+            sent += 1
+        elif isinstance(exc, TransportDown):
             log.warning("outbox #%s to %s not sent: server unreachable (%s)", row["id"], row["recipient"], exc)
             with store.write():
                 store.update("outbox", {"id": row["id"]}, attempts=row["attempts"] + 1,
                              last_error=str(exc)[:500])
-            raise
-        except PermanentFailure as exc:
+            down.append(exc)
+        elif isinstance(exc, PermanentFailure):
             log.error("outbox #%s to %s refused for good: %s", row["id"], row["recipient"], exc)
             with store.write():
                 store.update("outbox", {"id": row["id"]}, status="failed", attempts=row["attempts"] + 1,
                              last_error=str(exc)[:500])
-            continue
-        except Exception as exc:  # any other transport fault: keep the mail, retry later
+        else:  # any other transport fault: keep the mail, retry later
             delay = backoff[min(row["attempts"], len(backoff) - 1)]
             log.warning("outbox #%s to %s not sent (%s); retry in %ss", row["id"], row["recipient"], exc, delay)
             with store.write():
                 store.update("outbox", {"id": row["id"]}, attempts=row["attempts"] + 1,
                              next_attempt=now + delay, last_error=str(exc)[:500])
-            continue
-        with store.write():
-            store.update("outbox", {"id": row["id"]}, status="sent", sent=time.time(),
-                         attempts=row["attempts"] + 1, last_error=None)
-        sent += 1
+
+    send_many = getattr(transport, "send_many", None)
+    if send_many is not None:
+        send_many(due, done)
+    else:
+        send_each(transport, due, done)
+    if down:  # the rest keep their place; the caller waits before trying again
+        raise down[0]
     return sent
 
 

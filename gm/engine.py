@@ -278,7 +278,8 @@ class Engine:
             self._announce(loaded, result.state, seq, result.events, name, inbound)
             self.maybe_close(loaded.id, now=now)
             return Outcome("sealed", str(order), loaded.id)
-        self.queue_reports(self.load(loaded.id), result.events, reply_to=(name, inbound))
+        self.queue_reports(self._advanced(loaded, result.state, seq), result.events,
+                           reply_to=(name, inbound))
         return Outcome("applied", str(order), loaded.id)
 
     def gm_order(self, game_id: str, name: str, text: str) -> Outcome:
@@ -306,7 +307,7 @@ class Engine:
             seq = self._save(loaded, result.state, now)
             self.store.insert("orders", game_id=loaded.id, action="close", player=None, turn=turn,
                               text="", accepted=1, origin="gm" if force and origin == "timer" else origin, at=now, seq=seq)
-            self.queue_reports(self.load(loaded.id), result.events)
+            self.queue_reports(self._advanced(loaded, result.state, seq), result.events)
             return True
 
     def process(self, game_id: str) -> bool:
@@ -327,6 +328,10 @@ class Engine:
             if self.maybe_close(row["id"]):
                 closed.append(row["id"])
         return closed
+
+    def _advanced(self, loaded: Loaded, state: Any, seq: int) -> Loaded:
+        """The game after _save: its new row and state, without reading the state back."""
+        return Loaded(self.store.game(loaded.id), loaded.rules, state, seq, loaded.players)
 
     def _save(self, loaded: Loaded, state: Any, now: float) -> int:
         rules = loaded.rules
@@ -357,13 +362,16 @@ class Engine:
                                                        deadline=deadline))
 
     def queue_reports(self, loaded: Loaded, events: list[Event], reply_to=None) -> None:
+        from gm import deadlines, render
+
         rules, state = loaded.rules, loaded.state
         turn = rules.turn(state)
         label = "final report" if rules.is_over(state) else "report"
-        for player in loaded.players:
-            if not player["active"]:  # ejected (gm eject)
-                continue
-            body = self.report_body(loaded, state, player["name"], events)
+        readers = [p for p in loaded.players if p["active"]]  # not the ejected (gm eject)
+        bodies = render.render_reports(loaded.id, rules, state, [p["name"] for p in readers], events,
+                                       deadline=deadlines.deadline_text(self, loaded))
+        for player in readers:
+            body = bodies[player["name"]]
             in_reply_to = refs = None
             if reply_to and reply_to[0] == player["name"] and reply_to[1] is not None:
                 in_reply_to, refs = reply_to[1].message_id, reply_to[1].references

@@ -31,6 +31,7 @@ def environment():
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,
+        auto_reload=False,  # templates are part of the release: no stat() per render
     )
     return env
 
@@ -49,8 +50,8 @@ def help_hint(game_id: str) -> str:
     return f"Orders: mail a line GAME {game_id} PASSWORD <yours>, then orders.\nSend HELP for the order format and rulings."
 
 
-def report_context(data: ReportInput) -> dict:
-    rules, state, viewer = data.rules, data.state, data.viewer
+def shared_context(game_id: str, rules, state, deadline: str | None = None) -> dict:
+    """The part of a report that is the same for every reader: worked out once per turn."""
     turn = rules.turn(state)
     over = rules.is_over(state)
     scores = rules.scores(state)
@@ -58,34 +59,59 @@ def report_context(data: ReportInput) -> dict:
     legal = None
     if not over and len(to_move) == 1:
         legal = rules.legal_orders(state, to_move[0])
-    title_line = f"{rules.title} game {data.game_id}, turn {turn}"
+    title_line = f"{rules.title} game {game_id}, turn {turn}"
     if over:
         title_line += " (final)"
     return {
-        "game_id": data.game_id,
+        "game_id": game_id,
         "title": rules.title,
         "kind": rules.kind,
         "turn": turn,
         "title_line": title_line,
-        "viewer": viewer,
-        "events": [e.text for e in data.events if e.visible_to(viewer)],
-        "board": rules.render_board(state, viewer),
-        "view": rules.view(state, viewer),
         "scores": [{"name": p, "score": scores.get(p, 0)} for p in rules.players(state)],
         "winners": rules.winners(state) if over else [],
         "is_over": over,
         "to_move": to_move,
         "legal": legal,
-        "deadline": data.deadline,
-        "help_hint": help_hint(data.game_id),
+        "deadline": deadline,
+        "help_hint": help_hint(game_id),
     }
 
 
+def viewer_context(shared: dict, rules, state, viewer: str | None, events: list) -> dict:
+    """Add what depends on who reads: hidden information and private events."""
+    return {
+        **shared,
+        "viewer": viewer,
+        "events": [e.text for e in events if e.visible_to(viewer)],
+        "board": rules.render_board(state, viewer),
+        "view": rules.view(state, viewer),
+    }
+
+
+def report_context(data: ReportInput) -> dict:
+    shared = shared_context(data.game_id, data.rules, data.state, data.deadline)
+    return viewer_context(shared, data.rules, data.state, data.viewer, data.events)
+
+
+def report_template(rules):
+    return environment().select_template([f"{rules.kind}/report.txt.j2", "report.txt.j2"])
+
+
 def render_report(data: ReportInput) -> str:
-    env = environment()
-    context = report_context(data)
-    template = env.select_template([f"{data.rules.kind}/report.txt.j2", "report.txt.j2"])
-    return fit_width(template.render(**context))
+    return fit_width(report_template(data.rules).render(**report_context(data)))
+
+
+def render_reports(game_id: str, rules, state, viewers: list[str | None], events: list,
+                   deadline: str | None = None) -> dict[str | None, str]:
+    """One report per viewer, sharing the work that does not depend on the viewer.
+
+    Gives, for each viewer, exactly what render_report gives (gm verify relies on it).
+    """
+    shared = shared_context(game_id, rules, state, deadline)
+    template = report_template(rules)
+    return {viewer: fit_width(template.render(**viewer_context(shared, rules, state, viewer, events)))
+            for viewer in viewers}
 
 
 def render_text(template: str, **context) -> str:

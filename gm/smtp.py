@@ -1,11 +1,15 @@
 """Sending the outbox over SMTP with aiosmtplib.
 
 The daemon is synchronous (imapclient), so the transport keeps its own event
-loop and one SMTP connection that is reused from message to message and
-reopened when the server has closed it.  Faults are sorted for the sender
-loop in gm.delivery: the server cannot be reached (TransportDown: wait, then
-retry the queue in order), the server refuses this message for good
-(PermanentFailure, a 5xx), or anything else (retry this message later).
+loop.  A batch from the outbox goes out over up to ``connections`` SMTP
+connections at once, each reused from batch to batch and reopened when the
+server has closed it.  Each recipient's mail always takes the same
+connection, in queue order, so a player never gets turn 5 before turn 4.
+
+Faults are sorted for the sender loop in gm.delivery: the server cannot be
+reached (TransportDown: stop the batch, wait, then retry the queue in order),
+the server refuses this message for good (PermanentFailure, a 5xx), or
+anything else (retry this message later).
 """
 
 from __future__ import annotations
@@ -13,13 +17,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import ssl
+import zlib
 
 import aiosmtplib
 
 from gm.config import ServerConfig
-from gm.delivery import PermanentFailure, TransportDown
+from gm.delivery import Done, PermanentFailure, TransportDown
 
 log = logging.getLogger(__name__)
+
+CONNECTIONS = 4  # parallel SMTP connections when the config gives none
 
 
 def tls_context(server: ServerConfig) -> ssl.SSLContext:
@@ -31,27 +38,58 @@ def tls_context(server: ServerConfig) -> ssl.SSLContext:
 
 
 class SmtpTransport:
-    def __init__(self, server: ServerConfig, envelope_from: str = ""):
+    def __init__(self, server: ServerConfig, envelope_from: str = "", connections: int = CONNECTIONS):
         self.server = server
         self.envelope_from = envelope_from
         self.port = server.default_port(465, 587 if server.tls == "starttls" else 25)
+        self.connections = max(1, connections)
         self._loop = asyncio.new_event_loop()
-        self._client: aiosmtplib.SMTP | None = None
+        self._clients: list[aiosmtplib.SMTP | None] = [None] * self.connections
 
     # --- the Transport protocol -------------------------------------------------
     def send(self, recipient: str, raw: bytes, outbox_id: int) -> None:
-        self._loop.run_until_complete(self._send(recipient, raw))
+        self._loop.run_until_complete(self._send(0, recipient, raw))
+
+    def send_many(self, rows: list, done: Done) -> None:
+        """Send a batch over parallel connections; see gm.delivery.flush for ``done``."""
+        lanes: dict[int, list] = {}
+        for row in rows:
+            lane = zlib.crc32(row["recipient"].lower().encode()) % self.connections
+            lanes.setdefault(lane, []).append(row)
+        self._loop.run_until_complete(self._send_lanes(lanes, done))
 
     def close(self) -> None:
-        if self._client is not None:
-            try:
-                self._loop.run_until_complete(asyncio.wait_for(self._client.quit(), 5))
-            except Exception:  # the server may already be gone
-                pass
-            self._client = None
+        for lane, client in enumerate(self._clients):
+            if client is not None:
+                try:
+                    self._loop.run_until_complete(asyncio.wait_for(client.quit(), 5))
+                except Exception:  # the server may already be gone
+                    pass
+                self._clients[lane] = None
         self._loop.close()
 
     # --- internals ------------------------------------------------------------------
+    async def _send_lanes(self, lanes: dict[int, list], done: Done) -> None:
+        down = asyncio.Event()  # the server is unreachable: every lane stops
+
+        async def run(lane: int, rows: list) -> None:
+            for row in rows:
+                if down.is_set():
+                    return
+                try:
+                    await self._send(lane, row["recipient"], row["raw"])
+                except TransportDown as exc:
+                    if not down.is_set():
+                        down.set()
+                        done(row, exc)
+                    return
+                except Exception as exc:  # sorted by flush: failed for good, or retry later
+                    done(row, exc)
+                    continue
+                done(row, None)
+
+        await asyncio.gather(*(run(lane, rows) for lane, rows in lanes.items()))
+
     async def _connect(self) -> aiosmtplib.SMTP:
         server = self.server
         client = aiosmtplib.SMTP(
@@ -71,40 +109,38 @@ class SmtpTransport:
             raise TransportDown(f"cannot reach {server.host}:{self.port}: {exc}") from exc
         return client
 
-    def _drop(self) -> None:
-        if self._client is not None:
-            self._client.close()
-        self._client = None
+    def _drop(self, lane: int) -> None:
+        if self._clients[lane] is not None:
+            self._clients[lane].close()
+        self._clients[lane] = None
 
-    async def _send(self, recipient: str, raw: bytes) -> None:
+    async def _send(self, lane: int, recipient: str, raw: bytes) -> None:
         for attempt in (1, 2):
-            if self._client is None or not self._client.is_connected:
-                self._drop()
-                self._client = await self._connect()
+            client = self._clients[lane]
+            if client is None or not client.is_connected:
+                self._drop(lane)
+                client = self._clients[lane] = await self._connect()
             try:
-                await self._client.sendmail(self.envelope_from, [recipient], raw)
+                await client.sendmail(self.envelope_from, [recipient], raw)
                 return
             except aiosmtplib.SMTPRecipientsRefused as exc:
                 codes = [e.code for e in exc.recipients]
-                self._drop()
+                self._drop(lane)
                 if codes and all(500 <= c < 600 for c in codes):
                     raise PermanentFailure(str(exc)) from exc
                 raise
             except aiosmtplib.SMTPServerDisconnected as exc:
                 # An idle connection the server closed: reopen once, then call it down.
-                self._drop()
+                self._drop(lane)
                 if attempt == 2:
                     raise TransportDown(str(exc)) from exc
             except aiosmtplib.SMTPResponseException as exc:
-                self._reset_after_error()
+                # After a refused transaction the connection may be mid-dialogue: start afresh.
+                self._drop(lane)
                 if 500 <= exc.code < 600:
                     raise PermanentFailure(f"{exc.code} {exc.message}") from exc
                 raise
             except (aiosmtplib.SMTPConnectError, aiosmtplib.SMTPTimeoutError, OSError,
                     asyncio.TimeoutError) as exc:
-                self._drop()
+                self._drop(lane)
                 raise TransportDown(str(exc)) from exc
-
-    def _reset_after_error(self) -> None:
-        # After a refused transaction the connection may be mid-dialogue: start afresh.
-        self._drop()

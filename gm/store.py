@@ -143,8 +143,15 @@ class Store:
         self.db.close()
 
     @contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (BEGIN IMMEDIATE); nested uses join the outer one."""
+    def write(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE); nested uses join the outer one.
+
+        ``durable=False`` skips the fsync at commit (WAL with synchronous=NORMAL):
+        the transaction still survives the process being killed, and only an
+        operating-system crash or power cut can undo it.  For records whose loss
+        merely repeats work, such as "this mail was sent" (a resend carries the
+        same Message-ID); never for anything that records what a player did.
+        """
         if self._depth:
             self._depth += 1
             try:
@@ -152,24 +159,30 @@ class Store:
             finally:
                 self._depth -= 1
             return
+        if not durable:
+            self.db.execute("PRAGMA synchronous=NORMAL")
         try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            raise StoreError(f"database busy or unavailable: {exc}") from exc
-        self._depth = 1
-        try:
-            yield self.db
-        except BaseException:
-            self._depth = 0
-            self.db.execute("ROLLBACK")
-            raise
-        else:
-            self._depth = 0
             try:
-                self.db.execute("COMMIT")
+                self.db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
+                raise StoreError(f"database busy or unavailable: {exc}") from exc
+            self._depth = 1
+            try:
+                yield self.db
+            except BaseException:
+                self._depth = 0
                 self.db.execute("ROLLBACK")
-                raise StoreError(f"commit failed: {exc}") from exc
+                raise
+            else:
+                self._depth = 0
+                try:
+                    self.db.execute("COMMIT")
+                except sqlite3.OperationalError as exc:
+                    self.db.execute("ROLLBACK")
+                    raise StoreError(f"commit failed: {exc}") from exc
+        finally:
+            if not durable:
+                self.db.execute("PRAGMA synchronous=FULL")
 
     @property
     def in_transaction(self) -> bool:
