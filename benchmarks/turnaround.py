@@ -69,6 +69,52 @@ class TimedSink(SmtpSink):
             time.sleep(0.0005)
 
 
+class SinkProcess:
+    """TimedSink in a process of its own, as an SMTP server is in any deployment.
+
+    In the benchmark's own process the server would share the GIL with the
+    daemon under test, and the figures would mostly measure thread contention.
+    The child prints the time it accepted each message; a thread here reads them.
+    """
+
+    def __init__(self):
+        import subprocess
+
+        self.proc = subprocess.Popen([sys.executable, __file__, "--smtp-sink"], stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
+        self.port = int(self.proc.stdout.readline())
+        self.times: list[float] = []
+        self.lock = threading.Lock()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            with self.lock:
+                self.times.append(float(line))
+
+    wait_count = TimedSink.wait_count
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def serve_smtp_sink() -> int:
+    class Printing(TimedSink):
+        async def handle_DATA(self, server, session, envelope):
+            result = await super().handle_DATA(server, session, envelope)
+            print(repr(time.time()), flush=True)
+            self.messages.clear()  # nobody reads them here
+            return result
+
+    sink = Printing()
+    sink.start()
+    print(sink.port, flush=True)
+    threading.Event().wait()
+    return 0
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -206,6 +252,8 @@ def floor_throughput(account, sink: TimedSink, mails: list[bytes], sends: int) -
 
 
 def main() -> int:
+    if sys.argv[1:] == ["--smtp-sink"]:
+        return serve_smtp_sink()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--orders", type=int, default=200, help="orders timed for turnaround")
     parser.add_argument("--games", type=int, default=100)
@@ -216,8 +264,7 @@ def main() -> int:
     logging.basicConfig(level=logging.ERROR)
 
     server = start_dovecot()
-    sink = TimedSink()
-    sink.start()
+    sink = SinkProcess()
     tmp = Path(tempfile.mkdtemp(prefix="gm-bench-"))
     try:
         print(f"Dovecot on 127.0.0.1:{server.port}, aiosmtpd on 127.0.0.1:{sink.port}")

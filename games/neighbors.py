@@ -47,6 +47,9 @@ def square_name(square: Square) -> str:
     return f"{FILES[square[0]]}{square[1] + 1}"
 
 
+SQUARE_NAMES = {(f, r): square_name((f, r)) for f in range(7) for r in range(ROWS)}
+
+
 def parse_square(letter: str, digit: str) -> Square:
     return (FILES.index(letter.lower()), int(digit) - 1)
 
@@ -153,20 +156,41 @@ def may_move_from(state: NeighborsState, source: Square) -> bool:
     return source[0] == landing[0] or source[1] == landing[1]
 
 
-def legal_captures(state: NeighborsState) -> list[Capture]:
-    """Every legal capture, in the order of their notation (a1xa2 before a1xb1...)."""
+def _legal_pairs(state: NeighborsState) -> tuple[tuple[Square, Square], ...]:
+    """(source, target) of every legal capture, sorted as their notation sorts."""
     if state._legal is None:
-        captures = []
+        pairs = []
         for row in range(ROWS):
             for file in range(7):
                 source = (file, row)
                 if state.at(source) == "." or not may_move_from(state, source):
                     continue
-                captures.extend(Capture(source, target) for target in targets(state, source))
+                pairs.extend((source, target) for target in targets(state, source))
         # (file, row) pairs sort as their names do: one letter a..g, one digit 1..6.
-        captures.sort(key=lambda c: (c.source, c.target))
-        object.__setattr__(state, "_legal", tuple(captures))  # frozen: the one cache slot
-    return list(state._legal)
+        pairs.sort()
+        object.__setattr__(state, "_legal", tuple(pairs))  # frozen: the one cache slot
+    return state._legal
+
+
+def legal_captures(state: NeighborsState) -> list[Capture]:
+    """Every legal capture, in the order of their notation (a1xa2 before a1xb1...)."""
+    return [Capture(source, target) for source, target in _legal_pairs(state)]
+
+
+def has_capture(state: NeighborsState) -> bool:
+    """Is there any legal capture?  Stops at the first one found."""
+    if state._legal is not None:
+        return bool(state._legal)
+    return any(
+        state.at(source) != "." and may_move_from(state, source) and targets(state, source)
+        for source in ((f, r) for r in range(ROWS) for f in range(7))
+    )
+
+
+def is_legal(state: NeighborsState, capture: Capture) -> bool:
+    source = capture.source
+    return (on_board(source) and state.at(source) != "." and may_move_from(state, source)
+            and capture.target in targets(state, source))
 
 
 def score_of(state: NeighborsState) -> dict[str, int]:
@@ -322,10 +346,9 @@ class Neighbors(Game):
             raise NotYourTurnError("the game is over")
         if player != state.player_to_move:
             raise NotYourTurnError(f"it is {state.player_to_move}'s turn, not yours")
-        legal = legal_captures(state)
-        if capture in legal:
+        if is_legal(state, capture):
             return
-        names = [str(c) for c in legal]
+        names = [str(c) for c in legal_captures(state)]
         piece = state.at(capture.source)
         src, dst = square_name(capture.source), square_name(capture.target)
         if piece == ".":
@@ -369,7 +392,7 @@ class Neighbors(Game):
     def legal_orders(self, state, player):
         if self.is_over(state) or player != state.player_to_move:
             return []
-        return [str(c) for c in legal_captures(state)]
+        return [f"{SQUARE_NAMES[source]}x{SQUARE_NAMES[target]}" for source, target in _legal_pairs(state)]
 
     # --- questions ----------------------------------------------------------
     def players(self, state):
@@ -382,7 +405,7 @@ class Neighbors(Game):
         return [] if self.is_over(state) else [state.player_to_move]
 
     def is_over(self, state):
-        return not legal_captures(state)  # NB3
+        return not has_capture(state)  # NB3
 
     def scores(self, state):
         return score_of(state)

@@ -276,13 +276,17 @@ def turn_start(store, game_id: str) -> tuple[int, float]:
     or edit (which re-open the turn).
     """
     ensure_schema(store)
-    rows = store.all("SELECT seq, turn, created FROM states WHERE game_id = ? ORDER BY seq DESC", game_id)
     overrides = {r["seq"] for r in store.all("SELECT seq FROM state_overrides WHERE game_id = ?", game_id)}
-    start = rows[0]
-    for prev in rows[1:]:
+    # Newest first, read only as far as the turn goes back: a long game's
+    # history is not loaded on every order.
+    rows = store.db.execute(
+        "SELECT seq, turn, created FROM states WHERE game_id = ? ORDER BY seq DESC", (game_id,))
+    start = rows.fetchone()
+    for prev in rows:
         if prev["turn"] != start["turn"] or start["seq"] in overrides:
             break
         start = prev
+    rows.close()
     return start["seq"], start["created"]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Protocol
@@ -19,6 +20,7 @@ from gm.store import Store
 log = logging.getLogger(__name__)
 
 BACKOFF = (5, 15, 60, 300, 900, 3600)  # seconds before retry n
+MARK_EVERY = 16  # messages accepted by the server per "sent" transaction
 
 
 class Transport(Protocol):
@@ -92,14 +94,27 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
     )
     sent = 0
     down: list[TransportDown] = []
+    accepted: list = []  # sent, not yet marked
+
+    def mark_sent() -> None:
+        # One transaction for a few messages: the judge, writing on another
+        # connection, then rarely waits for the lock.  A crash before the mark
+        # means those few are sent again, with their same Message-IDs.
+        if not accepted:
+            return
+        with store.write(durable=False):  # lost only in an OS crash, and then resent
+            for row, at in accepted:
+                store.update("outbox", {"id": row["id"]}, status="sent", sent=at,
+                             attempts=row["attempts"] + 1, last_error=None)
+        accepted.clear()
 
     def done(row, exc: Exception | None) -> None:
         nonlocal sent
         if exc is None:
-            with store.write(durable=False):  # lost only in an OS crash, and then resent
-                store.update("outbox", {"id": row["id"]}, status="sent", sent=time.time(),
-                             attempts=row["attempts"] + 1, last_error=None)
+            accepted.append((row, time.time()))
             sent += 1
+            if len(accepted) >= MARK_EVERY:
+                mark_sent()
         elif isinstance(exc, TransportDown):
             log.warning("outbox #%s to %s not sent: server unreachable (%s)", row["id"], row["recipient"], exc)
             with store.write():
@@ -119,10 +134,13 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
                              next_attempt=now + delay, last_error=str(exc)[:500])
 
     send_many = getattr(transport, "send_many", None)
-    if send_many is not None:
-        send_many(due, done)
-    else:
-        send_each(transport, due, done)
+    try:
+        if send_many is not None:
+            send_many(due, done)
+        else:
+            send_each(transport, due, done)
+    finally:
+        mark_sent()
     if down:  # the rest keep their place; the caller waits before trying again
         raise down[0]
     return sent
@@ -170,3 +188,78 @@ class Sender:
                 close()
             except Exception:  # closing politely is best effort
                 log.debug("closing the transport failed", exc_info=True)
+
+
+class SenderThread:
+    """The sender loop on a thread of its own, with its own database connection.
+
+    The daemon judges mail on its thread and nudge()s this one after each
+    commit, so reports go out while later orders are still being judged: the
+    first player in a burst of mail does not wait for the whole burst, and
+    sending (mostly waiting on the SMTP server) overlaps judging.  Without a
+    nudge it still wakes every ``wake`` seconds to retry after a backoff.
+    """
+
+    def __init__(self, database: Path, transport: Transport, backoff=BACKOFF, clock=time.time,
+                 wake: float = 1.0):
+        self.database = database
+        self.transport = transport
+        self.backoff = backoff
+        self.clock = clock
+        self.wake = wake
+        self.sender: Sender | None = None  # made on the thread, with the thread's connection
+        self._nudged = threading.Event()
+        self._stopping = threading.Event()
+        self._rounds = threading.Condition()
+        self._started = self._finished = 0
+        self._thread = threading.Thread(target=self._run, name="gm-sender", daemon=True)
+
+    @property
+    def failures(self) -> int:
+        return self.sender.failures if self.sender is not None else 0
+
+    def start(self) -> "SenderThread":
+        self._thread.start()
+        return self
+
+    def nudge(self) -> None:
+        self._nudged.set()
+
+    def drain(self, timeout: float = 600.0) -> bool:
+        """Wait for a pass over the outbox that began after this call (for `--once`).
+
+        A pass sends everything due, or stops early when the server is down.
+        """
+        with self._rounds:
+            target = self._started + 1
+            self.nudge()
+            return self._rounds.wait_for(lambda: self._finished >= target or not self._thread.is_alive(),
+                                         timeout)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.nudge()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def _run(self) -> None:
+        store = Store(self.database)
+        self.sender = Sender(store, self.transport, backoff=self.backoff, clock=self.clock)
+        try:
+            while not self._stopping.is_set():
+                self._nudged.wait(self.wake)
+                self._nudged.clear()
+                with self._rounds:
+                    self._started += 1
+                try:
+                    self.sender.pump()
+                except Exception:  # a database fault: keep the loop alive, try again next wake
+                    log.exception("sending the outbox failed")
+                with self._rounds:
+                    self._finished += 1
+                    self._rounds.notify_all()
+        finally:
+            self.sender.close()
+            store.close()
+            with self._rounds:
+                self._rounds.notify_all()

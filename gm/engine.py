@@ -11,10 +11,12 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import random
 import secrets
 import time
 import traceback
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -67,6 +69,8 @@ class Engine:
         self.clock = clock
         self._cache_key = secrets.token_bytes(32)
         self._verified: set[bytes] = set()
+        self._checking: dict[bytes, Future] = {}  # password checks started by prepare()
+        self._checker: ThreadPoolExecutor | None = None
 
     # --- games ----------------------------------------------------------------
     def create_game(
@@ -121,13 +125,56 @@ class Engine:
         return Loaded(row, rules, state, latest["seq"], self.store.players(row["id"]))
 
     # --- inbound mail -------------------------------------------------------
-    def ingest(self, raw: bytes, source_key: str | None = None) -> Outcome:
+    def prepare(self, raw: bytes) -> mailin.Inbound:
+        """Read a message ahead of ingest() and start checking its password.
+
+        For a batch of mail: the daemon prepares every message it fetched, then
+        ingests them in order.  scrypt releases the GIL, so the checks run on
+        other cores while earlier orders are judged; ingest() waits for a check
+        only if it has not finished.  Nothing is stored or decided here.
+        """
+        inbound = mailin.parse(raw, self.config.address)
+        if inbound.robot:
+            return inbound
+        try:
+            self._start_password_check(inbound)
+        except Exception:  # only a head start: ingest() checks again, and reports any fault
+            log.exception("preparing a message from %s", inbound.sender)
+        return inbound
+
+    def _start_password_check(self, inbound: mailin.Inbound) -> None:
+        mail = commands.read(inbound.subject, inbound.text)
+        if not (mail.game_id and mail.password):
+            return
+        row = self.store.one(
+            "SELECT pw_hash FROM players WHERE game_id = ? AND lower(email) = ?",
+            mail.game_id.strip().lower(), inbound.sender,
+        )
+        if row is not None:
+            key = self._password_key(mail.password, row["pw_hash"])
+            if key not in self._verified and key not in self._checking:
+                if self._checker is None:
+                    self._checker = ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1),
+                                                       thread_name_prefix="gm-password")
+                if len(self._checking) > 10_000:  # prepared but never ingested: forget them
+                    self._checking.clear()
+                self._checking[key] = self._checker.submit(passwords.verify, mail.password, row["pw_hash"])
+
+    def close(self) -> None:
+        if self._checker is not None:
+            self._checker.shutdown(wait=True, cancel_futures=True)
+            self._checker = None
+
+    def ingest(self, raw: bytes, source_key: str | None = None,
+               inbound: mailin.Inbound | None = None) -> Outcome:
         """Store one inbound message and act on it, all in one transaction.
 
-        Raises gm.store.StoreError only when the message could not be stored.
+        ``inbound`` is the message as prepare() read it, if it was.  Raises
+        gm.store.StoreError only when the message could not be stored.
         """
         key = source_key or "sha256:" + hashlib.sha256(raw).hexdigest()
-        inbound = mailin.parse(raw, self.config.address)
+        if inbound is None:
+            inbound = mailin.parse(raw, self.config.address)
         now = self.clock()
         try:
             with self.store.write():
@@ -217,13 +264,17 @@ class Engine:
         per-process random key, so neither the password nor a reusable hash
         of it is kept; a changed password (new stored hash) misses the cache.
         """
-        key = hmac.new(self._cache_key, f"{stored}\0{password}".encode(), "sha256").digest()
+        key = self._password_key(password, stored)
         if key in self._verified:
             return True
-        if passwords.verify(password, stored):
+        started = self._checking.pop(key, None)  # by prepare()
+        if started.result() if started is not None else passwords.verify(password, stored):
             self._verified.add(key)
             return True
         return False
+
+    def _password_key(self, password: str, stored: str) -> bytes:
+        return hmac.new(self._cache_key, f"{stored}\0{password}".encode(), "sha256").digest()
 
     def _command(self, loaded: Loaded, player, command: str, inbound) -> None:
         if command == "HELP":

@@ -11,9 +11,9 @@ alone never marks it.
 
 Waiting.  With IDLE the daemon sleeps until the server says something changed
 and then searches the folder again (IDLE is only a wake-up); without IDLE it
-polls every ``poll_seconds``.  While it waits it still sends the outbox (the
-sender loop, with backoff while the SMTP server is down) and closes timed-out
-turns.
+polls every ``poll_seconds``.  While it waits it still closes timed-out
+turns.  The outbox goes out from a sender thread (gm.delivery.SenderThread),
+nudged after every commit and backing off while the SMTP server is down.
 
 Faults.  A dropped socket, an AbortError in the middle of IDLE, a server
 restart or a locked database are logged and followed by a reconnect with
@@ -35,7 +35,7 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
 from gm.config import Config, ServerConfig
-from gm.delivery import BACKOFF, Sender, Transport
+from gm.delivery import BACKOFF, SenderThread, Transport
 from gm.engine import Engine
 from gm.store import StoreError
 
@@ -157,8 +157,12 @@ class Mailbox:
 
 
 def process_mailbox(engine: Engine, box: Mailbox, config: Config,
-                    after_batch: Callable[[], object] | None = None) -> list[tuple[int, str]]:
-    """Ingest every message in the folder, then move each; returns (uid, outcome)."""
+                    committed: Callable[[], object] | None = None) -> list[tuple[int, str]]:
+    """Ingest every message in the folder, then move each; returns (uid, outcome).
+
+    ``committed`` is called after each message's transaction (the daemon nudges
+    its sender there, so replies leave while the rest of the batch is judged).
+    """
     results: list[tuple[int, str]] = []
     tried: set[int] = set()
     while True:  # search again after each pass: more may have come meanwhile
@@ -169,23 +173,26 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
         for start in range(0, len(fresh), BATCH):
             chunk = fresh[start:start + BATCH]
             messages = box.fetch(chunk, config.max_message_bytes)
+            # Read them all first: password checks then run ahead on other cores.
+            prepared = {uid: engine.prepare(raw) for uid, raw in messages.items()}
             handled: list[int] = []
             try:
                 for uid in chunk:
                     raw = messages.get(uid)
                     if raw is None:  # expunged by someone else meanwhile
                         continue
-                    outcome = engine.ingest(raw, box.key(uid))  # commits, or raises StoreError
+                    # commits, or raises StoreError
+                    outcome = engine.ingest(raw, box.key(uid), inbound=prepared[uid])
                     log.info("uid %s: %s %s", uid, outcome.outcome, outcome.detail[:80])
                     _crash_point("after-commit")
                     handled.append(uid)
                     results.append((uid, outcome.outcome))
+                    if committed is not None:
+                        committed()
             finally:
                 # Whatever was committed is moved, even if a later message failed to store.
                 if handled:
                     box.done(handled)
-            if after_batch is not None:
-                after_batch()
 
 
 class Daemon:
@@ -201,7 +208,8 @@ class Daemon:
         self.stop = stop or threading.Event()
         self.wake = wake
         smtp_backoff = (config.smtp.backoff if config.smtp and config.smtp.backoff else None) or BACKOFF
-        self.sender = Sender(engine.store, transport, backoff=smtp_backoff, clock=engine.clock)
+        self.sender = SenderThread(engine.store.path, transport, backoff=smtp_backoff,
+                                   clock=engine.clock, wake=wake)
         self.reconnect = tuple(self.server.backoff or RECONNECT)
         self.next_tick = 0.0
         self.connections = 0  # successful logins, for tests and logs
@@ -216,7 +224,7 @@ class Daemon:
             closed = self.engine.tick()
             if closed:
                 log.info("turns closed by timer: %s", ", ".join(closed))
-        self.sender.pump()
+        self.sender.nudge()
 
     def _sleep(self, seconds: float) -> None:
         """Wait, still sending the outbox; returns early when stopped."""
@@ -231,6 +239,7 @@ class Daemon:
     # --- the loop -------------------------------------------------------------------
     def run(self, once: bool = False) -> None:
         failures = 0
+        self.sender.start()
         try:
             while not self.stop.is_set():
                 client = None
@@ -244,6 +253,8 @@ class Daemon:
                              "yes" if box.can_idle else "no")
                     failures = 0
                     self._session(box, once)
+                    if once:
+                        self.sender.drain()  # send what can be sent before returning
                     if once or self.stop.is_set():
                         if client is not None:
                             try:
@@ -260,16 +271,18 @@ class Daemon:
                                 type(exc).__name__, exc, delay)
                     if once:
                         self.housekeeping()
+                        self.sender.drain()
                         raise ImapFault(f"IMAP {self.server.host}: {exc}") from exc
                     self._sleep(delay)
                 finally:
                     _close(client)
         finally:
-            self.sender.close()
+            self.sender.stop()
+            self.engine.close()
 
     def _session(self, box: Mailbox, once: bool) -> None:
         while not self.stop.is_set():
-            process_mailbox(self.engine, box, self.config, after_batch=self.sender.pump)
+            process_mailbox(self.engine, box, self.config, committed=self.sender.nudge)
             self.housekeeping()
             if once:
                 return

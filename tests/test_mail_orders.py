@@ -161,3 +161,28 @@ def test_a_remembered_password_does_not_open_the_door_to_a_wrong_one(engine, nb_
     bad = eml("wrong-password.eml", game="nb1").replace(b"wrong-pw-1", b"wrong-pw-x")
     assert engine.ingest(bad).outcome == "rejected"
     assert len(engine.load("nb1").state.moves) == 1
+
+
+def test_a_prepared_mail_is_judged_on_the_password_check_prepare_started(engine, nb_game, monkeypatch):
+    from gm import passwords
+
+    right = eml("plain.eml", game="nb1", password=nb_game["ada"])
+    wrong = eml("wrong-password.eml", game="nb1")
+    prepared = [engine.prepare(right), engine.prepare(wrong)]
+    assert len(engine._checking) == 2  # both checks under way before anything is judged
+    ada_hash = engine.store.player("nb1", "ada")["pw_hash"]
+    hashed_again = []
+    real_verify = passwords.verify
+
+    def verify(password, stored):
+        hashed_again.append(stored)
+        return real_verify(password, stored)
+
+    monkeypatch.setattr(passwords, "verify", verify)
+    assert engine.ingest(right, inbound=prepared[0]).outcome == "applied"
+    outcome = engine.ingest(wrong, inbound=prepared[1])
+    assert outcome.outcome == "rejected" and "password is wrong" in outcome.detail
+    assert len(engine.load("nb1").state.moves) == 1
+    # ada's seat was judged on the prepared checks; only bob's seat was tried afresh.
+    assert ada_hash not in hashed_again and len(hashed_again) == 1
+    engine.close()
