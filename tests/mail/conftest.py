@@ -62,9 +62,10 @@ class Dovecot:
 
     password = "dovecot-test-secret"
 
-    def __init__(self, root: Path, capabilities: str | None = None):
+    def __init__(self, root: Path, capabilities: str | None = None, tls: tuple[Path, Path] | None = None):
         self.root = root
         self.port = free_port()
+        self.tls_port = free_port() if tls else 0  # implicit TLS (imaps); STARTTLS on self.port
         self.capabilities = capabilities
         self.proc: subprocess.Popen | None = None
         self.users = 0
@@ -84,13 +85,14 @@ class Dovecot:
             f"gm{n}:{{PLAIN}}{self.password}:{self.uid}:{self.gid}::{self.mail}/gm{n}::\n"
             for n in range(1, MAX_USERS + 1)))
         extra = f"imap_capability = {capabilities}\n" if capabilities else ""
+        ssl = f"ssl = yes\nssl_cert = <{tls[0]}\nssl_key = <{tls[1]}" if tls else "ssl = no"
         (root / "dovecot.conf").write_text(f"""
 base_dir = {root}/run
 state_dir = {root}/state
 log_path = {root}/dovecot.log
 protocols = imap
 listen = 127.0.0.1
-ssl = no
+{ssl}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 default_internal_user = {internal}
@@ -111,7 +113,8 @@ service imap-login {{
     port = {self.port}
   }}
   inet_listener imaps {{
-    port = 0
+    address = 127.0.0.1
+    port = {self.tls_port}
   }}
 }}
 """)
@@ -227,12 +230,12 @@ class Account:
             return {uid: {"flags": d[b"FLAGS"], "raw": d[b"BODY[]"]} for uid, d in data.items()}
 
 
-def start_dovecot(capabilities: str | None = None) -> Dovecot:
+def start_dovecot(capabilities: str | None = None, tls: tuple[Path, Path] | None = None) -> Dovecot:
     if not os.path.exists(DOVECOT):
         pytest.skip("dovecot is not installed (apt-get install dovecot-imapd)")
     root = Path(tempfile.mkdtemp(prefix="gm-dovecot-"))
     os.chmod(root, 0o755)  # the unprivileged mail processes must reach the mail directory
-    server = Dovecot(root, capabilities)
+    server = Dovecot(root, capabilities, tls)
     server.start()
     return server
 
@@ -313,7 +316,7 @@ def smtp():
 
 
 # --- gm -----------------------------------------------------------------------------
-def write_config(tmp: Path, dovecot: "Account", smtp: SmtpSink, **overrides) -> Path:
+def write_config(tmp: Path, dovecot: "Account", sink: SmtpSink, **overrides) -> Path:
     import yaml
 
     (tmp / "imap-password").write_text(dovecot.password + "\n")
@@ -326,7 +329,7 @@ def write_config(tmp: Path, dovecot: "Account", smtp: SmtpSink, **overrides) -> 
         "imap": {"host": "127.0.0.1", "port": dovecot.port, "user": dovecot.user,
                  "password_file": str(tmp / "imap-password"), "tls": "none",
                  "timeout": 10, "backoff": [0.2, 0.5, 1]},
-        "smtp": {"host": "127.0.0.1", "port": smtp.port, "tls": "none", "timeout": 5,
+        "smtp": {"host": "127.0.0.1", "port": sink.port, "tls": "none", "timeout": 5,
                  "backoff": [0.2, 0.5, 1]},
     }
     data.update(overrides)
