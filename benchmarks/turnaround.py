@@ -17,8 +17,13 @@ Starts a Dovecot (Debian's dovecot-imapd) and an aiosmtpd server on 127.0.0.1
 
 Each of ours is printed as a ratio to its floor.  Targets: median turnaround
 within 3x the floor and under 0.5 s; throughput at least half the floor's.
-Also printed, for information: the turnaround when the daemon polls every
-50 ms instead of IDLE (Dovecot holds back IDLE notifications for 500 ms).
+Also printed: the turnaround when the daemon polls every 50 ms instead of
+IDLE.  Dovecot holds back IDLE notifications for 500 ms (NOTIFY_DELAY_MSECS
+in its mailbox-watch.c), so with IDLE no client, the floor included, sees
+new mail sooner; polling is how a GM who wants replies under 0.5 s gets them.
+
+The SMTP server runs in a process of its own (see SinkProcess); each run
+starts a fresh Dovecot and a fresh database.  --only measures one part.
 """
 
 from __future__ import annotations
@@ -303,7 +308,11 @@ def main() -> int:
             print(f"    gm polling every 50 ms instead of IDLE ({len(polled)} orders): median "
                   f"{fmt(statistics.median(polled))}   p95 {fmt(percentile(polled, 95))}")
         checks += [("median turnaround within 3x the floor", med <= 3 * fmed),
-                   ("median turnaround under 0.5 s", med < 0.5)]
+                   ("median turnaround under 0.5 s with IDLE"
+                    + (" (Dovecot's IDLE floor itself is over it)" if fmed >= 0.5 else ""), med < 0.5)]
+        if polled:
+            checks.append(("median turnaround under 0.5 s polling every 50 ms",
+                           statistics.median(polled) < 0.5))
     if args.only != "turnaround":
         n = len(mails)
         ours_tp, floor_tp = n / elapsed, n / floor_elapsed
