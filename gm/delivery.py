@@ -30,7 +30,8 @@ class Transport(Protocol):
 # A transport may also offer send_many(rows, done): send a batch of outbox rows
 # in whatever order and parallelism suits it, calling done(row, None) as each
 # is accepted and done(row, exc) as each fails, and stopping after a
-# TransportDown.  flush() records each outcome the moment done() is called.
+# TransportDown.  flush() records each failure at once and the successes a
+# few at a time (MARK_EVERY), and whatever is left when the batch ends.
 Done = Callable[[Any, "Exception | None"], None]
 
 

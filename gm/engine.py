@@ -161,9 +161,11 @@ class Engine:
                 self._checking[key] = self._checker.submit(passwords.verify, mail.password, row["pw_hash"])
 
     def close(self) -> None:
+        """Stop the password-check threads (the store stays open: it is the caller's)."""
         if self._checker is not None:
             self._checker.shutdown(wait=True, cancel_futures=True)
             self._checker = None
+        self._checking.clear()
 
     def ingest(self, raw: bytes, source_key: str | None = None,
                inbound: mailin.Inbound | None = None) -> Outcome:
@@ -258,7 +260,7 @@ class Engine:
         return None
 
     def _password_ok(self, password: str, stored: str) -> bool:
-        """scrypt costs ~40 ms; remember successes for this process only.
+        """scrypt costs ~2 ms (more for older hashes); remember successes for this process only.
 
         The cache key is a keyed digest of (stored hash, password) under a
         per-process random key, so neither the password nor a reusable hash
@@ -268,10 +270,15 @@ class Engine:
         if key in self._verified:
             return True
         started = self._checking.pop(key, None)  # by prepare()
-        if started.result() if started is not None else passwords.verify(password, stored):
+        try:
+            ok = started.result() if started is not None else None
+        except Exception:  # cancelled or failed: check here instead
+            ok = None
+        if ok is None:
+            ok = passwords.verify(password, stored)
+        if ok:
             self._verified.add(key)
-            return True
-        return False
+        return ok
 
     def _password_key(self, password: str, stored: str) -> bytes:
         return hmac.new(self._cache_key, f"{stored}\0{password}".encode(), "sha256").digest()
