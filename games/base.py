@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -129,6 +130,28 @@ def parse_int(name: str, value: str | int, low: int | None = None, high: int | N
     if (low is not None and number < low) or (high is not None and number > high):
         raise OptionError(f"option {name}: {number} is out of range {low}..{high}")
     return number
+
+
+_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)([dhms]?)")
+_UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1, "": 1}
+
+
+def duration_seconds(text: str, unit_required: bool = False) -> float:
+    """Seconds in a duration as GMs write it: ``72h``, ``3d``, ``1d12h``, ``90m``, ``1h30m``.
+
+    Spaces and case do not matter; a number without a unit counts seconds and
+    may come only last (``3600``, ``1h30`` = 3630).  With ``unit_required`` a
+    text with no unit at all is refused, where "24" could mean hours as well.
+    Raises ValueError; callers turn it into their own OptionError.
+    """
+    compact = re.sub(r"\s+", "", str(text)).lower()
+    parts = _DURATION_PART.findall(compact)
+    if (not compact or re.search(r"\d\s+\d", str(text))  # "30 30h" is not 3030 hours
+            or "".join(n + u for n, u in parts) != compact
+            or any(not u for _, u in parts[:-1])
+            or (unit_required and not any(u for _, u in parts))):
+        raise ValueError(f"{text!r} is not a duration like 72h, 3d, 1d12h or 90m")
+    return sum(float(n) * _UNIT_SECONDS[u] for n, u in parts)
 
 
 class Game:

@@ -34,7 +34,7 @@ import re
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from games.base import OptionError
+from games.base import OptionError, duration_seconds
 
 log = logging.getLogger(__name__)
 
@@ -107,26 +107,12 @@ def ensure_schema(store) -> None:
 
 
 # --- parsing ----------------------------------------------------------------
-_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(d|h|m|s)?", re.I)
-_UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1, None: 1}
-
-
 def parse_duration(text: str) -> float:
     """``72h``, ``3d``, ``1d12h``, ``90m``, ``3600`` (seconds) -> seconds."""
-    raw = str(text).strip().lower().replace(" ", "")
-    if not raw:
-        raise OptionError("empty duration")
-    pos, total = 0, 0.0
-    while pos < len(raw):
-        match = _PART.match(raw, pos)
-        if not match:
-            raise OptionError(f"{text!r} is not a duration like 72h, 3d, 1d12h or 90m")
-        unit = match.group(2)
-        if unit is None and match.end() != len(raw):
-            raise OptionError(f"{text!r} is not a duration like 72h, 3d, 1d12h or 90m")
-        total += float(match.group(1)) * _UNITS[unit]
-        pos = match.end()
-    return total
+    try:
+        return duration_seconds(text)
+    except ValueError:
+        raise OptionError(f"{text!r} is not a duration like 72h, 3d, 1d12h or 90m") from None
 
 
 _WEEKLY = re.compile(r"^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+(\d{1,2}):(\d{2})$", re.I)

@@ -9,20 +9,16 @@ derived from the claims (games.fuzzy_borders.board) and cached per state.
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import OptionError, StateError
+from games.base import OptionError, StateError, duration_seconds
 from games.hexgrid import Cell, CellNameError
 
 from .board import Board, cells_by_name, grid
 
 STATE_VERSION = 1
 MAX_SIDE = 13  # games.hexgrid: one letter per diagonal and boards within 72 columns
-
-_DURATION_PART = re.compile(r"(\d+)([dhms])")
-_UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
 
 
 def parse_duration(name: str, value: Any) -> int:
@@ -37,13 +33,12 @@ def parse_duration(name: str, value: Any) -> int:
     if isinstance(value, (int, float)):
         seconds = int(value)
     else:
-        text = re.sub(r"\s+", "", str(value)).lower()
-        parts = _DURATION_PART.findall(text)
-        if not text or "".join(n + u for n, u in parts) != text:
+        try:
+            seconds = int(duration_seconds(str(value), unit_required=True))
+        except ValueError:
             raise OptionError(
                 f"option {name}: {value!r} is not a duration like 24h, 90m, 2d or 1h30m"
-            )
-        seconds = sum(int(n) * _UNIT_SECONDS[u] for n, u in parts)
+            ) from None
     if seconds <= 0:
         raise OptionError(f"option {name}: the duration must be longer than nothing")
     return seconds
@@ -52,7 +47,7 @@ def parse_duration(name: str, value: Any) -> int:
 def format_duration(seconds: int) -> str:
     """The shortest text parse_duration reads back; a day stays "24h" as GMs write it."""
     parts = []
-    for unit, size in _UNIT_SECONDS.items():
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
         if unit == "d" and seconds < 2 * size:
             continue
         if seconds >= size:

@@ -15,7 +15,6 @@ Submodules: ``deck`` (PG(3,2) cards and icons), ``solver`` (optimal solver),
 from __future__ import annotations
 
 import itertools
-import re
 import textwrap
 from typing import Any
 
@@ -27,6 +26,7 @@ from games.base import (
     NotYourTurnError,
     Option,
     OptionError,
+    duration_seconds,
     Result,
     seeded_rng,
 )
@@ -110,10 +110,6 @@ Board: columns A-E, rows 1-3.  Each cell shows its coordinate, the pawn
 on it (@RED), * for the target card, the centre icon in CAPITALS and the
 six other icons, each with its colour (r g b y k)."""
 
-DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([dhms]?)")
-UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1, "": 1}
-
-
 def parse_duration(name: str, value: Any) -> float | None:
     """'24h', '90m', '1h30m', '3600' (seconds), or 'none' for no timer."""
     if value is None:
@@ -122,13 +118,13 @@ def parse_duration(name: str, value: Any) -> float | None:
         if value < 0:
             raise OptionError(f"option {name}: a duration cannot be negative")
         return float(value)
-    text = str(value).strip().lower().replace(" ", "")
-    if text in {"none", "off", "no"}:
+    if str(value).strip().lower() in {"none", "off", "no"}:
         return None
-    pieces = DURATION.findall(text)
-    if not text or "".join(n + u for n, u in pieces) != text:
-        raise OptionError(f"option {name}: expected a duration like 24h, 90m or 1h30m, got {value!r}")
-    return float(sum(float(n) * UNIT_SECONDS[u] for n, u in pieces))
+    try:
+        return duration_seconds(str(value))
+    except ValueError:
+        raise OptionError(f"option {name}: expected a duration like 24h, 90m or 1h30m, "
+                          f"got {value!r}") from None
 
 
 class PivotPawns(Game):

@@ -27,6 +27,7 @@ from games.base import (
     NotYourTurnError,
     Option,
     OptionError,
+    duration_seconds,
     Result,
     parse_int,
     seeded_rng,
@@ -37,7 +38,6 @@ from .notation import StepOrder, parse
 from .rules import CoinMove, PawnMove, Sacrifice
 from .state import BOARD_SQUARES, NULL_SQUARES, SUITS, Piece, Side, State, Tile
 
-_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def parse_suits(value: object) -> tuple[str, str]:
@@ -63,12 +63,15 @@ def parse_time_bank(value: object) -> float | None:
     low = str(value).strip().lower()
     if low in {"off", "none", "no", "false", ""}:
         return None
-    match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([smhd]?)", low)
-    if not match or float(match.group(1)) <= 0:
+    try:
+        seconds = duration_seconds(low)
+    except ValueError:
+        seconds = 0.0
+    if seconds <= 0:
         raise OptionError(
             f"option time_bank: {value!r} is not a time like 72h, 3d, 90m or 3600 (seconds)"
         )
-    return float(match.group(1)) * _UNITS[match.group(2) or "s"]
+    return seconds
 
 
 class Proximity(Game):

@@ -1,0 +1,47 @@
+"""The helpers every rule module shares (games.base)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.base import OptionError, duration_seconds
+from games.fuzzy_borders import GAME as FUZZY
+from games.pivot_pawns import parse_duration as pivot_timer
+from games.proximity import parse_time_bank
+from gm.deadlines import parse_duration as deadline_span
+
+H, D = 3600, 86400
+
+
+@pytest.mark.parametrize("text,seconds", [
+    ("72h", 72 * H), ("3d", 3 * D), ("1d12h", 36 * H), ("90m", 5400), ("1h30m", 5400),
+    ("1.5h", 5400), ("3600", 3600), ("1h30", 3630), (" 2 D 3 H ", 2 * D + 3 * H),
+])
+def test_durations_as_gms_write_them(text, seconds):
+    assert duration_seconds(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["", "soon", "h", "-3h", "24x", "30 30h", "1h 30 30", "2h30m-1s"])
+def test_what_is_not_a_duration(text):
+    with pytest.raises(ValueError):
+        duration_seconds(text)
+
+
+def test_a_bare_number_is_refused_where_the_unit_is_required():
+    assert duration_seconds("45s", unit_required=True) == 45
+    with pytest.raises(ValueError):
+        duration_seconds("24", unit_required=True)  # hours or seconds? ask, do not guess
+
+
+def test_every_timed_option_reads_durations_alike():
+    # Fuzzy Borders' reopen (FB6), Pivot Pawns' timer, Proximity's time bank (PX8)
+    # and the service's deadlines all read "1d12h" the same way now.
+    assert FUZZY.check_options({"reopen": "1d12h"})["reopen"] == 36 * H
+    assert pivot_timer("timer", "1d12h") == 36 * H
+    assert parse_time_bank("1d12h") == 36 * H
+    assert deadline_span("1d12h") == 36 * H
+    for refuse in (lambda: FUZZY.check_options({"reopen": "24"}), lambda: pivot_timer("timer", "soon"),
+                   lambda: parse_time_bank("0h"), lambda: deadline_span("30 30h")):
+        with pytest.raises(OptionError):
+            refuse()
+    assert pivot_timer("timer", "off") is None and parse_time_bank("off") is None
