@@ -358,7 +358,8 @@ class Engine:
             if (not rules.simultaneous and timer is None) or rules.is_over(state) \
                     or loaded.row["status"] != "active":
                 return False
-            if not (force or rules.ready(state, now) or (timer is not None and now >= timer)):
+            if not (force or rules.ready(state, now) or (timer is not None and now >= timer)
+                    or self._only_the_removed_awaited(loaded)):
                 return False
             turn = rules.turn(state)
             result = rules.close_turn(state, now)
@@ -367,6 +368,22 @@ class Engine:
                               text="", accepted=1, origin="gm" if force and origin == "timer" else origin, at=now, seq=seq)
             self.queue_reports(self._advanced(loaded, result.state, seq), result.events)
             return True
+
+    def _only_the_removed_awaited(self, loaded: Loaded) -> bool:
+        """A simultaneous turn where every player still in the game has sent orders.
+
+        The rules wait for every seat; a seat the GM removed (gm eject) never
+        sends any, and its orders count as missing, so there is nothing left
+        to wait for.  Only asked when someone has been removed.
+        """
+        if not loaded.rules.simultaneous or all(p["active"] for p in loaded.players):
+            return False
+        from gm import deadlines
+
+        active = {p["name"] for p in loaded.players if p["active"]}
+        awaited = active & set(loaded.rules.to_move(loaded.state))
+        start_seq, _ = deadlines.turn_start(self.store, loaded.id)
+        return bool(awaited) and awaited <= deadlines.submitted(self.store, loaded.id, start_seq)
 
     def process(self, game_id: str) -> bool:
         """`gm process`: adjudicate a simultaneous turn now."""

@@ -334,7 +334,9 @@ def eject(engine, game_id: str, name: str, who: str | None = None, why: str | No
     A rule module may offer ``leave(state, player, now) -> Result``.  Without
     it: in a simultaneous game that still has enough players the seat stays,
     sends no orders and receives no mail (missing orders count as the rules
-    say: no claim, no bid); otherwise the player forfeits and the game ends.
+    say: no claim, no bid), and a turn closes once everyone still in the game
+    has sent orders (Engine.maybe_close); otherwise the player forfeits and the
+    game ends.
     """
     with engine.store.write():
         loaded = _load(engine, game_id)
@@ -357,6 +359,8 @@ def eject(engine, game_id: str, name: str, who: str | None = None, why: str | No
             engine.queue_reports(engine.load(loaded.id), result.events)
             return f"{player['name']} left game {loaded.id} (state {seq})"
         if rules.simultaneous and len(remaining) >= max(rules.min_players, 2):
+            # Everyone else may have sent orders already: then the turn closes now.
+            engine.maybe_close(loaded.id, origin="gm")
             return (f"{player['name']} left game {loaded.id}; their orders count as missing "
                     "from now on")
         forfeit(engine, loaded, player["name"], who or default_actor(), why or "ejected")

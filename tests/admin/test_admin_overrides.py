@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -218,3 +219,34 @@ def test_simultaneous_rollback_eject_and_bad_edit(engine):
     overrides.eject(engine, "s1", "cy", why="gone")
     assert engine.store.game("s1")["status"] == "active"  # three players: the game goes on
     assert not engine.store.player("s1", "cy")["active"]
+
+
+@pytest.mark.parametrize("kind", ["fuzzy-borders", "pivot-pawns"])
+def test_a_simultaneous_turn_closes_once_everyone_left_in_the_game_has_sent_orders(engine, kind):
+    engine.create_game(kind, "s1", PLAYERS3, seed=3)
+    names = [name for name, _ in PLAYERS3]
+    removed, staying = names[-1], names[:-1]
+    overrides.eject(engine, "s1", removed, who="gm:x", why="vanished")
+    start = engine.load("s1")
+    turn = start.rules.turn(start.state)
+    for name in staying:
+        loaded = engine.load("s1")
+        assert loaded.rules.turn(loaded.state) == turn  # still waiting for the others
+        order = loaded.rules.random_order(loaded.state, name, random.Random(name))
+        assert engine.gm_order("s1", name, order).outcome == "sealed"
+    # The removed seat sends nothing and counts as missing: no wait for the deadline.
+    after = engine.load("s1")
+    assert after.rules.turn(after.state) == turn + 1
+    closes = engine.store.all("SELECT * FROM orders WHERE game_id = 's1' AND action = 'close'")
+    assert len(closes) == 1
+
+
+def test_ejecting_the_last_player_awaited_closes_the_turn(engine):
+    engine.create_game("fuzzy-borders", "s1", PLAYERS3, seed=3)
+    loaded = engine.load("s1")
+    for name in ("ada", "bob"):
+        order = loaded.rules.random_order(engine.load("s1").state, name, random.Random(name))
+        assert engine.gm_order("s1", name, order).outcome == "sealed"
+    assert engine.load("s1").rules.turn(engine.load("s1").state) == 1  # cy is awaited
+    overrides.eject(engine, "s1", "cy", who="gm:x", why="gone")
+    assert engine.load("s1").rules.turn(engine.load("s1").state) == 2
