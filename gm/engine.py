@@ -22,7 +22,9 @@ from typing import Any, Callable
 
 from games import registry
 from games.base import Event, Game, NotYourTurnError, OrderError
-from gm import commands, mailin, passwords
+from gm import passwords
+from gm.mail import inbound as mailin
+from gm.mail import orders as commands
 from gm.config import Config
 from gm.store import Store, StoreError
 
@@ -546,7 +548,7 @@ class Engine:
     def queue_mail(self, to: str, subject: str, body: str, *, kind: str, game_id: str | None = None,
                    turn: int | None = None, in_reply_to: str | None = None,
                    references=(), auto: str = "auto-generated") -> int:
-        from gm.mailout import compose
+        from gm.mail.outbound import compose
 
         message_id, raw = compose(
             sender=self.config.address, sender_name=self.config.name, to=to, subject=subject,

@@ -10,7 +10,7 @@
     ENDPRESS
     END                               (optional: nothing below is read)
 
-Quoted text and signatures are already cut off by gm.mailin.
+Quoted text and signatures are already cut off by gm.mail.inbound.
 """
 
 from __future__ import annotations

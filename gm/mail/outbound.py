@@ -15,7 +15,7 @@ import binascii
 import email.utils
 from email.header import Header
 
-from gm.mailin import OUR_HEADER
+from gm.mail.inbound import OUR_HEADER
 
 MAX_HEADER_LINE = 78  # RFC 5322 2.1.1: lines SHOULD be no longer than this
 

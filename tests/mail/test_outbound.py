@@ -1,4 +1,4 @@
-"""gm.mailout writes its messages by hand: read them back with the email package."""
+"""gm.mail.outbound writes its messages by hand: read them back with the email package."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import email.policy
 
 import pytest
 
-from gm import mailin
-from gm.mailout import MAX_HEADER_LINE, compose
+from gm.mail import inbound as mailin
+from gm.mail.outbound import MAX_HEADER_LINE, compose
 
 
 def read_back(**overrides):

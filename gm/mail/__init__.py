@@ -1,0 +1,1 @@
+"""Mail as bytes <-> structures: inbound messages, the order-mail grammar, outbound messages."""
