@@ -1,0 +1,74 @@
+"""Games, players and the history log."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+
+class GameQueries:
+    """Mixed into Store: reads and writes of ``games``, ``players`` and ``history``."""
+
+    # --- games ------------------------------------------------------------------
+    def game(self, game_id: str) -> sqlite3.Row | None:
+        """The games row of ``game_id``, or None."""
+        return self.one("SELECT * FROM games WHERE id = ?", game_id)
+
+    def games(self) -> list[sqlite3.Row]:
+        """Every game, oldest first."""
+        return self.all("SELECT * FROM games ORDER BY created, id")
+
+    def active_game_ids(self) -> list[str]:
+        """The ids of the games whose status is 'active'."""
+        return [r["id"] for r in self.all("SELECT id FROM games WHERE status = 'active'")]
+
+    def add_game(self, game_id: str, kind: str, seed: int, options: str, now: float,
+                 status: str = "active") -> None:
+        """A new game; ``options`` is the JSON of its raw key=value options."""
+        self.insert("games", id=game_id, kind=kind, seed=seed, options=options,
+                    status=status, created=now, updated=now)
+
+    def set_game_status(self, game_id: str, status: str, now: float) -> None:
+        """Set a game's status (active | paused | finished) and its updated time."""
+        self.update("games", {"id": game_id}, status=status, updated=now)
+
+    # --- players ----------------------------------------------------------------
+    def players(self, game_id: str) -> list[sqlite3.Row]:
+        """A game's players in seat order (ejected ones too: see ``active``)."""
+        return self.all("SELECT * FROM players WHERE game_id = ? ORDER BY seat", game_id)
+
+    def player(self, game_id: str, name: str) -> sqlite3.Row | None:
+        """One player of a game by name, case-insensitively."""
+        return self.one(
+            "SELECT * FROM players WHERE game_id = ? AND lower(name) = lower(?)", game_id, name
+        )
+
+    def add_player(self, game_id: str, seat: int, name: str, email: str, pw_hash: str) -> None:
+        """Seat a player in a new game."""
+        self.insert("players", game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash)
+
+    def pw_hash_by_email(self, game_id: str, email: str) -> str | None:
+        """The password hash of the player of ``game_id`` at ``email`` (lower-cased), or None."""
+        row = self.one("SELECT pw_hash FROM players WHERE game_id = ? AND lower(email) = ?",
+                       game_id, email)
+        return None if row is None else row["pw_hash"]
+
+    def replace_seat(self, game_id: str, name: str, email: str, pw_hash: str) -> None:
+        """Give a seat to a new player: new address and password, active again."""
+        self.update("players", {"game_id": game_id, "name": name},
+                    email=email, pw_hash=pw_hash, active=1)
+
+    def deactivate_player(self, game_id: str, name: str) -> None:
+        """Mark a player as having left the game (gm eject)."""
+        self.update("players", {"game_id": game_id, "name": name}, active=0)
+
+    # --- history ----------------------------------------------------------------
+    def log(self, game_id: str, turn: int, actor: str, action: str, detail: str = "",
+            now: float | None = None) -> None:
+        """Append a line to a game's history (who did what, when)."""
+        self.insert("history", game_id=game_id, turn=turn, actor=actor, action=action,
+                    detail=detail, at=now or time.time())
+
+    def history_of(self, game_id: str) -> list[sqlite3.Row]:
+        """A game's history lines, oldest first."""
+        return self.all("SELECT * FROM history WHERE game_id = ? ORDER BY id", game_id)

@@ -1,0 +1,112 @@
+"""Mail: inbound messages, the outbox, and the archive of what was sent (reports)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+
+class MailQueries:
+    """Mixed into Store: reads and writes of ``messages``, ``outbox`` and ``reports``."""
+
+    # --- inbound ----------------------------------------------------------------
+    def message_seen(self, source_key: str, message_id: str | None) -> sqlite3.Row | None:
+        """The stored message with this source key, else with this Message-ID (not a duplicate)."""
+        row = self.one("SELECT * FROM messages WHERE source_key = ?", source_key)
+        if row is None and message_id:
+            row = self.one(
+                "SELECT * FROM messages WHERE message_id = ? AND outcome != 'duplicate'", message_id
+            )
+        return row
+
+    def add_message(self, source_key: str, message_id: str | None, sender: str | None,
+                    subject: str | None, raw: bytes, received: float, outcome: str,
+                    detail: str = "", game_id: str | None = None) -> int:
+        """Store an inbound message; returns its row id."""
+        return self.insert("messages", source_key=source_key, message_id=message_id,
+                           sender=sender, subject=subject, raw=raw, received=received,
+                           game_id=game_id, outcome=outcome, detail=detail)
+
+    def set_message_outcome(self, row_id: int, outcome: str, detail: str,
+                            game_id: str | None) -> None:
+        """Record what became of an inbound message."""
+        self.update("messages", {"id": row_id}, outcome=outcome, detail=detail, game_id=game_id)
+
+    # --- outbox -----------------------------------------------------------------
+    def queue_outbox(self, message_id: str, recipient: str, subject: str, raw: bytes, *,
+                     kind: str, now: float, game_id: str | None = None,
+                     turn: int | None = None) -> int:
+        """Queue a composed mail for sending now; returns its outbox id."""
+        return self.insert("outbox", message_id=message_id, game_id=game_id, turn=turn,
+                           kind=kind, recipient=recipient, subject=subject, raw=raw,
+                           status="queued", next_attempt=now, created=now)
+
+    def outbox_due(self, now: float, limit: int) -> list[sqlite3.Row]:
+        """(id, recipient, raw, attempts) of the queued mail due by ``now``, oldest first."""
+        return self.all("SELECT id, recipient, raw, attempts FROM outbox WHERE status = 'queued' "
+                        "AND next_attempt <= ? ORDER BY id LIMIT ?", now, limit)
+
+    def mark_sent(self, outbox_id: int, at: float, attempts: int) -> None:
+        """A mail went out at ``at`` (``attempts``: the count including this one)."""
+        self.update("outbox", {"id": outbox_id}, status="sent", sent=at, attempts=attempts,
+                    last_error=None)
+
+    def mark_failed(self, outbox_id: int, attempts: int, error: str) -> None:
+        """The server refused a mail for good: it is not tried again."""
+        self.update("outbox", {"id": outbox_id}, status="failed", attempts=attempts,
+                    last_error=error)
+
+    def note_attempt(self, outbox_id: int, attempts: int, error: str,
+                     next_attempt: float | None = None) -> None:
+        """A mail was not sent this time; it stays queued (retried at ``next_attempt`` if given)."""
+        values = {"attempts": attempts, "last_error": error}
+        if next_attempt is not None:
+            values["next_attempt"] = next_attempt
+        self.update("outbox", {"id": outbox_id}, **values)
+
+    def outbox_listing(self, include_delivered: bool = False) -> list[sqlite3.Row]:
+        """The outbox for ``gm outbox``: unsent mail and mail sent in the last day (or all)."""
+        where = "" if include_delivered else \
+            "WHERE status != 'sent' OR sent >= strftime('%s','now') - 86400 "
+        return self.all("SELECT * FROM outbox " + where + "ORDER BY id")
+
+    def sent_count(self, game_id: str) -> int:
+        """How many mails of a game have been sent."""
+        return self.one("SELECT COUNT(*) AS n FROM outbox WHERE game_id = ? AND status = 'sent'",
+                        game_id)["n"]
+
+    def error_replies_since(self, address: str, since: float) -> int:
+        """How many error replies were queued to ``address`` since ``since`` (rate limit)."""
+        return self.one("SELECT COUNT(*) AS n FROM outbox WHERE kind = 'error' AND recipient = ? "
+                        "AND created >= ?", address, since)["n"]
+
+    # --- the archive of what was sent -------------------------------------------
+    def add_report(self, game_id: str, turn: int, seq: int, player: str | None, kind: str,
+                   body: str, outbox_id: int | None, created: float) -> int:
+        """Archive a text sent to ``player`` (None: the GM's copy); returns its id."""
+        return self.insert("reports", game_id=game_id, turn=turn, seq=seq, player=player,
+                           kind=kind, body=body, outbox_id=outbox_id, created=created)
+
+    def reports_of(self, game_id: str, turn: int | None = None,
+                   kind: str | None = None) -> list[sqlite3.Row]:
+        """A game's archived texts in the order sent, of one turn and/or kind if given."""
+        sql, args = "SELECT * FROM reports WHERE game_id = ?", [game_id]
+        if turn is not None:
+            sql, args = sql + " AND turn = ?", args + [turn]
+        if kind is not None:
+            sql, args = sql + " AND kind = ?", args + [kind]
+        return self.all(sql + " ORDER BY id", *args)
+
+    def turn_reports(self, game_id: str) -> list[sqlite3.Row]:
+        """A game's turn reports (kind 'report') by state seq, then as sent (the site)."""
+        return self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'report' "
+                        "ORDER BY seq, id", game_id)
+
+    def gm_press(self, game_id: str) -> list[sqlite3.Row]:
+        """The GM's copies of a game's press, in the order sent."""
+        return self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
+                        "AND player IS NULL ORDER BY id", game_id)
+
+    def player_reports(self, game_id: str, player: str) -> list[sqlite3.Row]:
+        """The reports and press a player was sent, by turn (a player's history)."""
+        return self.all("SELECT * FROM reports WHERE game_id = ? AND player = ? "
+                        "AND kind IN ('report', 'press') ORDER BY turn, id", game_id, player)

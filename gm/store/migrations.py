@@ -1,0 +1,77 @@
+"""Bring a database up to the schema this gm knows (gm.store.schema.STEPS).
+
+The step a database is at is ``PRAGMA user_version``.  Store() calls
+migrate() on opening: every missing step, and the new user_version, in one
+``BEGIN IMMEDIATE`` transaction, so a failing step leaves the database
+exactly as it was and two processes opening at once migrate it only once.
+A database at a step above the last one this gm knows is refused.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from gm.store import schema
+from gm.store.errors import MigrationError, SchemaTooNew, StoreError
+
+
+def latest() -> int:
+    """The step this gm's schema is at."""
+    return schema.STEPS[-1].number if schema.STEPS else 0
+
+
+def user_version(db: sqlite3.Connection) -> int:
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _has_table(db: sqlite3.Connection, name: str) -> bool:
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                      (name,)).fetchone() is not None
+
+
+def current_step(db: sqlite3.Connection) -> int:
+    """user_version, or 1 for a database made before migrations (it has ``games``)."""
+    version = user_version(db)
+    if version == 0 and _has_table(db, "games"):
+        return 1
+    return version
+
+
+def pending(db: sqlite3.Connection) -> list[schema.Step]:
+    """The steps this database still needs; SchemaTooNew if it is ahead of this gm."""
+    step, known = current_step(db), latest()
+    if step > known:
+        raise SchemaTooNew(step, known)
+    return [s for s in schema.STEPS if s.number > step]
+
+
+def migrate(db: sqlite3.Connection) -> list[int]:
+    """Run the missing steps on ``db`` (autocommit mode, no transaction open).
+
+    Returns the numbers of the steps run.  A quick look outside any
+    transaction first, so that opening an up-to-date database takes no write
+    lock; then the check again under BEGIN IMMEDIATE before changing anything.
+    """
+    if not pending(db):
+        return []
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        raise StoreError(f"database busy or unavailable: {exc}") from exc
+    try:
+        steps = pending(db)
+        for step in steps:
+            try:
+                for statement in schema.statements(step.sql):
+                    db.execute(statement)
+                if step.apply is not None:
+                    step.apply(db)
+            except sqlite3.Error as exc:
+                raise MigrationError(f"schema step {step.number} ({step.name}) failed: {exc}") from exc
+        if steps:
+            db.execute(f"PRAGMA user_version = {int(steps[-1].number)}")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return [s.number for s in steps]

@@ -1,0 +1,190 @@
+"""Every table gm keeps, as the ordered list of migration steps.
+
+A database is at step N when ``PRAGMA user_version`` is N.  To change the
+schema, append a step; never edit one that has shipped (databases in the
+field already ran it).  A step is SQL (several statements, run one by one
+inside the opening transaction) or a Python function given the connection,
+for changes SQL alone cannot make (copying data, rebuilding a table).
+
+Databases made before user_version was used (gm up to schema "1" in the old
+``meta`` table) have user_version 0 but already hold step 1's tables;
+gm.store.migrations recognises them by their ``games`` table.  Step 2 ran
+lazily in those databases (gm.deadlines.ensure_schema), if at all, hence its
+``IF NOT EXISTS``.  The old ``meta`` table is left alone where it exists.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Step:
+    number: int
+    name: str
+    sql: str = ""
+    apply: Callable[[sqlite3.Connection], None] | None = None
+
+
+# Step 1: games, players, states, inbound mail, orders, outbox, reports, history.
+# (Exactly the schema of gm/store.py before migrations, less its unread meta table.)
+BASE = """
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    options TEXT NOT NULL,           -- JSON of the raw key=value options
+    status TEXT NOT NULL,            -- active | finished | paused
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE players (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    pw_hash TEXT NOT NULL,           -- scrypt$n$r$p$salt_hex$hash_hex
+    active INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY (game_id, name)
+);
+CREATE TABLE states (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,            -- 0 = the set-up, then one per change
+    turn INTEGER NOT NULL,
+    state TEXT NOT NULL,             -- the rule module's versioned JSON
+    created REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE messages (
+    id INTEGER PRIMARY KEY,
+    source_key TEXT NOT NULL UNIQUE, -- e.g. imap:UIDVALIDITY:UID, maildir:NAME, stdin:SHA256
+    message_id TEXT,                 -- the Message-ID header, fallback identity
+    sender TEXT,
+    subject TEXT,
+    raw BLOB NOT NULL,
+    received REAL NOT NULL,
+    game_id TEXT,
+    outcome TEXT NOT NULL,           -- applied | rejected | ignored | robot | duplicate | help | error
+    detail TEXT
+);
+CREATE INDEX messages_mid ON messages(message_id);
+CREATE TABLE orders (
+    id INTEGER PRIMARY KEY,
+    game_id TEXT NOT NULL REFERENCES games(id),
+    action TEXT NOT NULL,            -- order | close
+    player TEXT,
+    turn INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    canonical TEXT,
+    accepted INTEGER NOT NULL,       -- 1: went through the rules, 0: refused
+    error TEXT,
+    message_row INTEGER REFERENCES messages(id),
+    origin TEXT NOT NULL,            -- mail | gm | deadline | timer
+    at REAL NOT NULL,                -- the 'now' the rules saw (replay uses it)
+    seq INTEGER                      -- the state seq this order produced
+);
+CREATE INDEX orders_game ON orders(game_id, id);
+CREATE TABLE outbox (
+    id INTEGER PRIMARY KEY,
+    message_id TEXT NOT NULL UNIQUE, -- fixed at queue time so a resend is recognisable
+    game_id TEXT,
+    turn INTEGER,
+    kind TEXT NOT NULL,              -- report | reply | welcome | notice
+    recipient TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    raw BLOB NOT NULL,               -- the whole RFC 5322 message
+    status TEXT NOT NULL,            -- queued | sent | failed
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt REAL NOT NULL,
+    last_error TEXT,
+    created REAL NOT NULL,
+    sent REAL
+);
+CREATE INDEX outbox_queue ON outbox(status, next_attempt);
+CREATE TABLE reports (
+    id INTEGER PRIMARY KEY,
+    game_id TEXT NOT NULL,
+    turn INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    player TEXT,                     -- NULL: the GM's copy
+    kind TEXT NOT NULL,              -- report | reply | notice | press
+    body TEXT NOT NULL,
+    outbox_id INTEGER REFERENCES outbox(id),
+    created REAL NOT NULL
+);
+CREATE INDEX reports_game ON reports(game_id, turn);
+CREATE TABLE history (
+    id INTEGER PRIMARY KEY,
+    game_id TEXT NOT NULL,
+    turn INTEGER NOT NULL,
+    actor TEXT NOT NULL,
+    action TEXT NOT NULL,
+    detail TEXT,
+    at REAL NOT NULL
+);
+"""
+
+# Step 2: the service tables of gm/deadlines.py (settings, deadlines, absences,
+# GM-made states, results).  IF NOT EXISTS: older databases may have some.
+SERVICE = """
+CREATE TABLE IF NOT EXISTS game_settings (
+    game_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (game_id, key)
+);
+CREATE TABLE IF NOT EXISTS deadlines (
+    game_id TEXT PRIMARY KEY,
+    start_seq INTEGER NOT NULL,      -- the state seq that opened the turn
+    turn INTEGER NOT NULL,
+    due REAL,                        -- NULL: this turn has no deadline
+    reminded INTEGER NOT NULL DEFAULT 0,
+    late INTEGER NOT NULL DEFAULT 0, -- the deadline was processed
+    grace_done INTEGER NOT NULL DEFAULT 0,
+    paused_at REAL,
+    set_by TEXT NOT NULL DEFAULT 'option'
+);
+CREATE TABLE IF NOT EXISTS absences (
+    id INTEGER PRIMARY KEY,
+    game_id TEXT NOT NULL,
+    player TEXT NOT NULL,
+    start REAL NOT NULL,
+    end REAL NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS state_overrides (
+    game_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,            -- a state the GM made, not the rules
+    action TEXT NOT NULL,            -- rollback | edit
+    source_seq INTEGER,              -- rollback: the state restored
+    detail TEXT,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS results (
+    game_id TEXT PRIMARY KEY,        -- a game ended by the GM or a forfeit
+    reason TEXT NOT NULL,
+    winners TEXT,                    -- JSON list, or NULL: as the rules say
+    at REAL NOT NULL
+);
+"""
+
+STEPS: list[Step] = [
+    Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
+    Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
+    # Step(3, "...", "ALTER TABLE ... ADD COLUMN ..."),
+]
+
+
+def statements(sql: str) -> list[str]:
+    """Split a script into statements (sqlite3.complete_statement knows comments and quotes)."""
+    out, buf = [], ""
+    for line in sql.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        raise ValueError(f"incomplete SQL statement: {buf.strip()[:80]!r}")
+    return out

@@ -1,0 +1,93 @@
+"""The service's own records: settings, deadlines, absences, GM-made states, results."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+DEADLINE_COLUMNS = ("start_seq", "turn", "due", "reminded", "late", "grace_done", "paused_at",
+                    "set_by")
+
+
+class ServiceQueries:
+    """Mixed into Store: ``game_settings``, ``deadlines``, ``absences``, ``state_overrides``, ``results``."""
+
+    # --- settings ---------------------------------------------------------------
+    def settings_of(self, game_id: str) -> dict[str, str]:
+        """The service options stored for a game (defaults are the caller's)."""
+        return {r["key"]: r["value"] for r in
+                self.all("SELECT key, value FROM game_settings WHERE game_id = ?", game_id)}
+
+    def save_setting(self, game_id: str, key: str, value: str) -> None:
+        """Set one service option of a game."""
+        self._require_tx()
+        self.db.execute("INSERT OR REPLACE INTO game_settings(game_id, key, value) VALUES (?, ?, ?)",
+                        (game_id, key, value))
+
+    def save_settings(self, game_id: str, settings: dict[str, str]) -> None:
+        """Set several service options of a game, in one transaction."""
+        with self.write():
+            for key, value in settings.items():
+                self.save_setting(game_id, key, value)
+
+    # --- the deadline of the turn now open --------------------------------------
+    def deadline_row(self, game_id: str) -> sqlite3.Row | None:
+        """A game's deadlines row (the turn now open, or the last one stored)."""
+        return self.one("SELECT * FROM deadlines WHERE game_id = ?", game_id)
+
+    def replace_deadline(self, row: dict) -> None:
+        """Store ``row`` (a full deadlines row with its game_id) in place of the game's old one."""
+        self._require_tx()
+        self.db.execute("DELETE FROM deadlines WHERE game_id = ?", (row["game_id"],))
+        self.insert("deadlines", **row)
+
+    def update_deadline(self, game_id: str, **values) -> None:
+        """Change fields of a game's deadline row: due, reminded, late, grace_done, paused_at, set_by."""
+        unknown = set(values) - set(DEADLINE_COLUMNS)
+        if unknown:
+            raise ValueError(f"not a deadlines column: {', '.join(sorted(unknown))}")
+        self.update("deadlines", {"game_id": game_id}, **values)
+
+    # --- absences ---------------------------------------------------------------
+    def absences_of(self, game_id: str) -> list[sqlite3.Row]:
+        """(player, start, end) of every absence declared in a game."""
+        return self.all("SELECT player, start, end FROM absences WHERE game_id = ?", game_id)
+
+    def add_absence(self, game_id: str, player: str, start: float, end: float,
+                    created: float) -> int:
+        """Record a player's absence from ``start`` to ``end``; returns its id."""
+        return self.insert("absences", game_id=game_id, player=player, start=start, end=end,
+                           created=created)
+
+    # --- states the GM made -----------------------------------------------------
+    def override_seqs(self, game_id: str) -> set[int]:
+        """The seqs of a game's states made by the GM (rollback, edit), not by the rules."""
+        return {r["seq"] for r in
+                self.all("SELECT seq FROM state_overrides WHERE game_id = ?", game_id)}
+
+    def overrides_of(self, game_id: str) -> list[sqlite3.Row]:
+        """The state_overrides rows of a game."""
+        return self.all("SELECT * FROM state_overrides WHERE game_id = ?", game_id)
+
+    def add_override(self, game_id: str, seq: int, action: str, source_seq: int | None,
+                     detail: str) -> None:
+        """Mark state ``seq`` as made by the GM (``action``: rollback | edit)."""
+        self.insert("state_overrides", game_id=game_id, seq=seq, action=action,
+                    source_seq=source_seq, detail=detail)
+
+    # --- results ----------------------------------------------------------------
+    def set_result(self, game_id: str, reason: str, winners: list[str] | None, at: float) -> None:
+        """Record how a game the GM ended (or a forfeit) came out; ``winners`` None: as the rules say."""
+        self._require_tx()
+        self.db.execute(
+            "INSERT OR REPLACE INTO results(game_id, reason, winners, at) VALUES (?, ?, ?, ?)",
+            (game_id, reason, json.dumps(winners) if winners is not None else None, at))
+
+    def clear_result(self, game_id: str) -> None:
+        """Forget a game's recorded result (the game goes on)."""
+        self._require_tx()
+        self.db.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+
+    def result_of(self, game_id: str) -> sqlite3.Row | None:
+        """A game's results row (reason, winners as JSON, at), or None."""
+        return self.one("SELECT * FROM results WHERE game_id = ?", game_id)

@@ -1,0 +1,81 @@
+"""States and orders: the positions a game went through and what produced them."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from typing import Iterator
+
+
+class TurnQueries:
+    """Mixed into Store: reads and writes of ``states`` and ``orders``."""
+
+    # --- states -----------------------------------------------------------------
+    def latest_state(self, game_id: str) -> sqlite3.Row | None:
+        """The newest states row of a game."""
+        return self.one(
+            "SELECT * FROM states WHERE game_id = ? ORDER BY seq DESC LIMIT 1", game_id
+        )
+
+    def state_at(self, game_id: str, seq: int) -> sqlite3.Row | None:
+        """The states row ``seq`` of a game."""
+        return self.one("SELECT * FROM states WHERE game_id = ? AND seq = ?", game_id, seq)
+
+    def states_of(self, game_id: str) -> list[sqlite3.Row]:
+        """(seq, state) of every state of a game, in order (state is the stored JSON)."""
+        return self.all("SELECT seq, state FROM states WHERE game_id = ? ORDER BY seq", game_id)
+
+    def state_turns(self, game_id: str) -> list[sqlite3.Row]:
+        """(seq, turn) of every state of a game, in order."""
+        return self.all("SELECT seq, turn FROM states WHERE game_id = ? ORDER BY seq", game_id)
+
+    def turn_states_desc(self, game_id: str) -> Iterator[sqlite3.Row]:
+        """(seq, turn, created) of a game's states, newest first, read lazily.
+
+        Stop iterating as soon as you have gone back far enough: a long game's
+        history is then not loaded.
+        """
+        cur = self.db.execute(
+            "SELECT seq, turn, created FROM states WHERE game_id = ? ORDER BY seq DESC", (game_id,))
+        try:
+            yield from cur
+        finally:
+            cur.close()
+
+    def add_state(self, game_id: str, turn: int, state: dict, now: float | None = None) -> int:
+        """Store the next state of a game (``state`` as the rules dumped it); returns its seq."""
+        last = self.latest_state(game_id)
+        seq = 0 if last is None else last["seq"] + 1
+        self.insert(
+            "states", game_id=game_id, seq=seq, turn=turn,
+            state=json.dumps(state, sort_keys=True), created=now or time.time(),
+        )
+        return seq
+
+    # --- orders -----------------------------------------------------------------
+    def add_order(self, game_id: str, action: str, player: str | None, turn: int, text: str, *,
+                  accepted: bool, origin: str, at: float, canonical: str | None = None,
+                  error: str | None = None, message_row: int | None = None,
+                  seq: int | None = None) -> int:
+        """Record an order (action 'order') or a turn close (action 'close'); returns its id."""
+        return self.insert("orders", game_id=game_id, action=action, player=player, turn=turn,
+                           text=text, canonical=canonical, accepted=int(bool(accepted)),
+                           error=error, message_row=message_row, origin=origin, at=at, seq=seq)
+
+    def accepted_players_since(self, game_id: str, seq: int) -> set[str]:
+        """Players with an accepted order that produced state ``seq`` or a later one."""
+        rows = self.all(
+            "SELECT DISTINCT player FROM orders WHERE game_id = ? AND action = 'order' "
+            "AND accepted = 1 AND seq >= ?", game_id, seq)
+        return {r["player"] for r in rows}
+
+    def accepted_orders_after(self, game_id: str, seq: int) -> list[sqlite3.Row]:
+        """The ids of the accepted orders (and closes) that produced a state after ``seq``."""
+        return self.all("SELECT id FROM orders WHERE game_id = ? AND accepted = 1 AND seq > ?",
+                        game_id, seq)
+
+    def accepted_orders(self, game_id: str) -> list[sqlite3.Row]:
+        """Every accepted order and close of a game that produced a state, in order (replay)."""
+        return self.all("SELECT * FROM orders WHERE game_id = ? AND accepted = 1 "
+                        "AND seq IS NOT NULL ORDER BY id", game_id)
