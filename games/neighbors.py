@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from games import rulings
 from games.base import (
     AmbiguousOrderError,
     Event,
@@ -226,29 +227,12 @@ NEIGHBORS: every piece belongs to everyone, and every move is a capture.
 
 Orders: one capture per mail, from-square x to-square, any case:
     b4xd4      b4-d4      Rb4xd4      Rxd4 (when only one rook can)
-Queens, rooks and bishops capture along lines as in chess and are stopped
-by the first piece in the way; knights jump; a ferz (F) captures one square
-diagonally.  Passing is not allowed.
+Queens, rooks and bishops capture along lines as in chess and are
+stopped by the first piece in the way; knights jump; a ferz (F) captures
+one square diagonally.  Passing is not allowed.
 
 Rulings this game follows:
-NB1. Board 7 files (a..g) x 6 rows (1..6). 8 queens, 8 rooks, 8 bishops,
-  8 knights, 10 ferzes laid out by the seeded generator, one per square.
-NB2. Every piece is shared; a move is a capture; passing is not allowed.
-  Queens, rooks and bishops capture along lines as in chess and are blocked
-  by the first piece in the way; knights jump; a ferz captures one square
-  diagonally.
-NB3. Turn order is the order of the player list. The game ends when the
-  player to move has no legal capture.
-NB4. Two players: for each piece type, whoever captured strictly more of it
-  scores 1 point; equal counts score nothing. Three or more players: ferz 1,
-  knight 2, bishop 3, rook 5, queen 8 per captured piece.
-NB5. Option neighbors_rule (default off): a capture must be made by a piece
-  standing, before it moves, on the file or the row of the square where the
-  previous move landed; the first move of the game is free.
-G1. Every random event comes from a seeded generator stored with the game,
-  so the game can be replayed from its seed and orders.
-G2. A tie for the win is a shared win.
-G3. Orders are judged on the position as it stands when they arrive.
+
 """
 
 
@@ -442,7 +426,7 @@ class Neighbors(Game):
         }
 
     def help_text(self):
-        return HELP
+        return HELP + rulings.help_block("NB")
 
     # --- JSON -----------------------------------------------------------------
     def dump(self, state):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import textwrap
 
+from games import rulings
+
 from .board import CellState, grid
 from .state import FBState, format_duration
 
@@ -160,30 +162,6 @@ boards are drawn twice: who holds each cell (A claimed, a led, . empty),
 then what it is worth (# claimed, 1-5 led, 5 = owned).
 """
 
-RULINGS = """\
-RULINGS (these decide where the rule text is silent or unclear)
-
-G1. Every random event (deals, shuffles, draws, piece lay-outs) comes from a seeded generator whose seed is stored with the game, so a game can be replayed from its seed and its orders alone, and the replay must reproduce every archived report.
-
-G2. A tie for the win is a shared win; the report says so.
-
-G3. Orders are judged on the position as it stands when they are adjudicated (sequential games) or at the start of the turn (simultaneous games).
-
-FB1. Geometry. Hexagonal board of side N (default 10): 2N-1 rows numbered 1.. from the top, and 2N-1 NW-SE diagonals lettered A.. from the south-west edge. In axial coordinates (q = letter index - (N-1), r = row - N) a cell exists when |q| <= N-1, |r| <= N-1 and |q+r| <= N-1; the neighbours of a cell differ by (+1,0), (-1,0), (0,+1), (0,-1), (+1,-1), (-1,+1); distance is max(|dq|, |dr|, |dq+dr|). With N = 10 there are 271 cells, the centre is J10, row 1 runs J..S, diagonal A holds rows 10..19.
-
-FB2. Influence. A claimed cell gives its claimer R+1-d influence on every cell at distance d, 1 <= d <= R (default R = 4: 4, 3, 2, 1). A player's influence on a cell is the sum over all of that player's claimed cells. Influence that falls off the board is lost.
-
-FB3. Leader and value. For a cell that nobody has claimed, the leader is the one player whose influence there is strictly highest and above zero. If two or more players share the highest influence, the cell is uninfluenced (empty). The cell is worth min(leader's influence, 5) points to its leader; a cell worth 5 is shown as owned. A claimed cell is worth 10 to its claimer and is never influenced. Nothing is sticky: leader and value are recomputed from all claims after every turn. A player's score is the sum over the cells they claimed or lead.
-
-FB4. The rule text's worked examples under FB1-FB3: Ada alone on I9 scores 130. The second example says Alan claims J10, but the scores it quotes (114 and 114, then 183 for Ada after K10 and 189 for Alan after O6) hold only when Alan's first claim is J13; J10 gives 80/80. Tests use J13 and keep these three results.
-
-FB5. Orders. Each turn every player sends one claim, sealed until the turn is adjudicated, and may replace it until then. A claim is legal when the cell exists, is not claimed, and is either uninfluenced or led by the claimer, judged on the board at the start of the turn. A player with no legal cell, or no orders by the deadline, places nothing that turn.
-
-FB6. Clashes (two or more players claim the same cell in one turn). Turn 1: the clashing players are given the claimed cell and its rotations about the centre by 360/k degrees (k = number of clashing players), assigned in a seeded order; a clash on the centre cell is treated like a later turn. Later turns, two-player game: the turn is re-opened once for new claims from both players with a short deadline (option, default 24 h); a second clash or a missing order means that turn places nothing. Later turns, three or more players: the clashing players place nothing that turn; the others place as ordered.
-
-FB7. The game ends after the turn on which no uninfluenced, unclaimed cell is left. Option `max_turns` (default none) ends it earlier.
-"""
-
 NOTES = """\
 HOW THIS GM APPLIES FB6 WHERE IT IS SILENT
 
@@ -195,13 +173,13 @@ OPTIONS: side (default 10), radius (default 4), max_turns (default none), reopen
 
 def help_text() -> str:
     out: list[str] = []
-    for block in (NOTATION, RULINGS, NOTES):
+    for block in (NOTATION, NOTES):
         for paragraph in block.strip("\n").split("\n\n"):
             if paragraph.startswith("    ") or "\n" in paragraph:
                 out.append(paragraph)  # already laid out by hand
             else:
-                out.append(textwrap.fill(paragraph, MAX_WIDTH, break_on_hyphens=False,
-                                         subsequent_indent="    " if paragraph[:2] in
-                                         ("G1", "G2", "G3", "FB") else ""))
-        out.append("")
+                out.append(textwrap.fill(paragraph, MAX_WIDTH, break_on_hyphens=False))
+        if block is NOTATION:
+            out.append("RULINGS (these decide where the rule text is silent or unclear)")
+            out.append(rulings.help_block("FB", MAX_WIDTH).rstrip("\n"))
     return "\n\n".join(p for p in out if p).rstrip() + "\n"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+from games import rulings
+
 from .board import territory
 from .orders import OPENING_STEPS
 from .state import CHOOSE, EXTRA, OVER, PIE_MEN, PLACE, RED, WALL, YELLOW, PhalanxState
@@ -128,68 +130,6 @@ Upper or lower case, commas, dashes and extra spaces do not matter
 (move f6-f4 2 is fine).  On the board R is red, Y yellow, # wall.
 """
 
-# RULINGS.md, word for word: players must be shown the rulings of their game.
-RULINGS = (
-    (
-        'PH1. Board: hexagonal board of hexagonal cells, side N (option, default 8, 169 '
-        'cells), coordinates as FB1. Lines of movement are the three axes.'
-    ),
-    (
-        'PH2. A turn is: zero or more growths, then zero or more moves, in the order '
-        'written. A turn with neither is a pass; two passes in a row end the game.'
-    ),
-    (
-        'PH3. Growth. Every new man stands on a vacant cell adjacent to at least one of '
-        "the mover's groups as they were at the start of the turn, and no such group is "
-        'adjacent to more than one new man. (This allows one man to join two groups, and '
-        'two touching new men to join two groups, but never two men added to one group.) '
-        'A group that received a man may not move this turn.'
-    ),
-    (
-        'PH4. Moving a group. Only groups that received no man may move, each at most '
-        'once per turn; a group that a moving group connects to loses its right to move; '
-        'fragments of a moved group cannot move again this turn. A move names a head (an '
-        "end man of a straight run of the mover's men) and a tail (any other man of that "
-        'run); n = men from tail to head inclusive (n >= 2); the move distance k '
-        "satisfies 1 <= k <= n-1. The men from tail to head shift k cells in the head's "
-        'direction; men of the run behind the tail stay.'
-    ),
-    (
-        'PH5. The k cells beyond the head must exist and hold no wall and no man of the '
-        "mover's colour. Enemy men in those cells are captured. For every straight enemy "
-        'run of two or more men along the line of movement that contains a captured man, '
-        "n must be greater than that run's full length, else the move is illegal. Each "
-        "cell where an enemy man was captured becomes a wall; the mover's man that would "
-        "land there returns to the mover's supply."
-    ),
-    (
-        'PH6. Score = vacant cells connected (through vacant cells) to men of one colour '
-        'only, minus prisoners the opponent took. Walls and men block.'
-    ),
-    (
-        'PH7. Opening (pie). Option `pie`: `small` (default: 1 red, 2 yellow) or `large` '
-        '(2 red, 3 yellow). The first listed player places those men; the other player '
-        'chooses a colour; then Red places one more red man; then Yellow takes the first '
-        'normal turn.'
-    ),
-    (
-        'PH8. Option `max_turns` (default 300) ends a game that never passes twice.'
-    ),
-    (
-        'G1. Every random event (deals, shuffles, draws, piece lay-outs) comes from a '
-        'seeded generator whose seed is stored with the game, so a game can be replayed '
-        'from its seed and its orders alone, and the replay must reproduce every archived'
-        ' report.'
-    ),
-    (
-        'G2. A tie for the win is a shared win; the report says so.'
-    ),
-    (
-        'G3. Orders are judged on the position as it stands when they are adjudicated '
-        '(sequential games) or at the start of the turn (simultaneous games).'
-    ),
-)
-
 # How this module reads the rulings where they leave a choice.
 NOTES = (
     (
@@ -204,10 +144,8 @@ NOTES = (
 
 
 def help_text() -> str:
-    lines = NOTATION.rstrip("\n").split("\n") + ["", "RULINGS"]
-    for item in RULINGS:
-        lines.append("")
-        lines.extend(textwrap.wrap(item, WIDTH, subsequent_indent="     "))
+    lines = NOTATION.rstrip("\n").split("\n") + ["", "RULINGS", ""]
+    lines.extend(rulings.help_lines("PH", WIDTH))
     lines.append("")
     for note in NOTES:
         lines.extend(textwrap.wrap(note, WIDTH))

@@ -15,7 +15,6 @@ Submodules: ``deck`` (PG(3,2) cards and icons), ``solver`` (optimal solver),
 from __future__ import annotations
 
 import itertools
-import textwrap
 from typing import Any
 
 from games.base import (
@@ -30,56 +29,11 @@ from games.base import (
     Result,
     seeded_rng,
 )
+from games import rulings
 from games.pivot_pawns import board, deck, orders, solver
 from games.pivot_pawns import state as states
 from games.pivot_pawns.orders import Bid, Pass, PivotMove, solution_text
 from games.pivot_pawns.state import ROUNDS, Attempt, PivotState, RoundRecord, SealedBid
-
-RULINGS = {
-    "G1": "Every random event (deals, shuffles, draws, piece lay-outs) comes from a "
-    "seeded generator whose seed is stored with the game, so a game can be replayed "
-    "from its seed and its orders alone, and the replay must reproduce every "
-    "archived report.",
-    "G2": "A tie for the win is a shared win; the report says so.",
-    "G3": "Orders are judged on the position as it stands when they are adjudicated "
-    "(sequential games) or at the start of the turn (simultaneous games).",
-    "PP1": "The physical card list is not published. The deck is PG(3,2): cards are "
-    "the 15 points, icons the 35 lines; the destination of a pivot is the third point "
-    "of the line through the two pawns' cards (XOR of their vectors in GF(2)^4). The "
-    "deck must satisfy: 7 icons per card, each icon on 3 cards, any two cards share "
-    "exactly one icon, 7 icons of each of the 5 colours, each card's centre icon is "
-    "one of its icons and no two cards share a centre icon, 3 centre icons per "
-    "colour. Icons have names; the five starting cards' centre icons are music "
-    "notes, flask, Mars symbol, leaf and sun, of five different colours. The five "
-    "starting cards must span GF(2)^4 (otherwise 8 of the 15 targets can never be "
-    "reached). One construction that meets all of this: card i = alpha^i in GF(16) "
-    "with alpha^4 = alpha + 1; lines L_i = {i, i+1, i+4}, M_i = {i, i+2, i+8} "
-    "(mod 15), S_k = {k, k+5, k+10}; centre of card i = L_i; colour of L_i, M_i, "
-    "S_i = i mod 5; starting cards {0, 1, 2, 9, 13}.",
-    "PP2": "Set-up: the tableau layout (3 rows x 5 columns) is shuffled by the seeded "
-    "generator; pawns are placed on the starting cards, each on a card whose centre "
-    "colour differs from its own (seeded choice among such placements).",
-    "PP3": "A round: a target token is drawn; the active pawn is the one of the "
-    "token's colour; the target card is the card whose centre icon is the token. "
-    "Players send bids (a number of pivots) with a sealed solution (a list of "
-    "pivots: moving pawn, pivot pawn). Bids are announced to all players when "
-    "received; solutions are not. A player may lower a bid, never raise it; the "
-    "latest solution sent with the current bid counts.",
-    "PP4": "Bidding closes at the earliest of: every player has bid; the timer "
-    "(option, default 24 h) after the first bid; the round deadline. Then bids are "
-    "tried lowest first, ties in the order the bids were made; the first valid "
-    "solution wins the token. Valid: every pivot legal in sequence, and the active "
-    "pawn reaches the target card within the bid. The solution ends when the active "
-    "pawn lands on the target card. A bid of 0 is valid when the active pawn "
-    "already stands on the target card.",
-    "PP5": "A pawn may not land on a card whose centre icon has its own colour, "
-    "unless that card is this round's target card. Only the destination card's "
-    "colour is checked.",
-    "PP6": "After a success the pawns stay where the solution left them; otherwise "
-    "they stay where they were, and the token is discarded. After 15 rounds the "
-    "most tokens wins. The round report also shows the fewest pivots possible and "
-    "one such solution.",
-}
 
 NOTATION = """\
 Pivot Pawns orders (one per mail; case and extra spaces do not matter):
@@ -456,11 +410,7 @@ class PivotPawns(Game):
         return board.view(state, viewer, par)
 
     def help_text(self) -> str:
-        out = [NOTATION, "", "Rulings that apply to this game:"]
-        for name, text in RULINGS.items():
-            out.append("")
-            out.extend(textwrap.wrap(f"{name}. {text}", width=72, subsequent_indent="    "))
-        return "\n".join(out) + "\n"
+        return NOTATION + "\n\nRulings that apply to this game:\n\n" + rulings.help_block("PP")
 
     # --- JSON ----------------------------------------------------------------
     def dump(self, state: PivotState) -> dict:

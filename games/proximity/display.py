@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import textwrap
 
+from games import rulings
+
 from .rules import Sacrifice, age_below, coin_target, legal_orders, open_sum
 from .state import NULL_SQUARES, SUIT_NAME, Piece, Side, State
 
@@ -185,33 +187,12 @@ rows skipped).  The open sum is the total of every tile with no piece
 on it, throne included.
 """
 
-RULINGS = """\
-G1. Every random event (deals, shuffles, draws, piece lay-outs) comes from a seeded generator whose seed is stored with the game, so a game can be replayed from its seed and its orders alone, and the replay must reproduce every archived report.
-G2. A tie for the win is a shared win; the report says so.
-G3. Orders are judged on the position as it stands when they are adjudicated (sequential games) or at the start of the turn (simultaneous games).
-PX1. Equipment: two piecepack suits (option, default Suns and Moons; a piecepack has Suns, Moons, Crowns, Arms, values null=0, ace=1, 2..5). Coins per player: option, default 7 as the text says (a standard piecepack has 6).
-PX2. Layout: a 3x3 board of the ten non-null tiles less one, dealt by the seeded generator; the tenth is the throne tile, off the board, face up. Each null tile sits outside the middle of one side of the 3x3, so it is adjacent (8-neighbourhood) to the three tiles of that side.
-PX3. The player whose suit matches the throne tile moves first.
-PX4. Ages. A piece's age is the number of moves it has made. A suit's pieces form a chain by age: pawn, oldest coin, ..., youngest coin, then 0. "In proximity" means: age minus the age of the next piece down the chain (or 0) is at most the open sum (<=). The open sum is taken at the start of the turn and counts every tile with no piece on it, the throne tile included.
-PX5. A pawn moves to an adjacent unoccupied tile of the 3x3 (never a null tile, never the throne). A coin of age a moves only to the tile its pawn entered on the pawn's (a+1)-th move, and only if that tile is unoccupied.
-PX6. Ace check, after a move onto an ace of suit X: each player's sum is (values of tiles of the other suit that player occupies) minus (values of tiles of suit X that player occupies). The single highest sum's player puts a new coin (age 0) on their own null tile, unless they have no coin left out of play or that null tile is occupied. A tie introduces nothing. No check after a sacrifice, promotion or introduction.
-PX7. A player with no legal move must sacrifice one piece. A coin may be sacrificed only if the piece above it in the chain is then in proximity to the piece below it (or 0). The pawn may always be sacrificed; then the oldest coin of that suit becomes the pawn, keeping its age; the trail is cut back to the tiles that coin had walked, and the new pawn extends it from there. A player who sacrifices the pawn with no coin to promote loses.
-PX8. The chess clock becomes a per-player time bank (option, default off) spent between a report being sent and that player's move arriving.
-PX9. The report shows the trail table of the rules' "Noting Moves" section: each suit's trail of tiles, one column per piece, struck-through rows after a promotion.
-"""
-
-
 def help_text() -> str:
-    wrapped = []
-    for item in RULINGS.strip().split("\n"):
-        wrapped += textwrap.wrap(
-            item, width=WIDTH - 2, subsequent_indent="    ", break_on_hyphens=False
-        )
     return (
         NOTATION
         + "\nRulings that apply to this game (RULINGS.md):\n\n"
-        + "\n".join(wrapped)
-        + "\n\nThe time bank (PX8), when the game has one: your bank runs from the\n"
+        + rulings.help_block("PX", WIDTH - 2)
+        + "\nThe time bank (PX8), when the game has one: your bank runs from the\n"
         "moment the report after the previous move goes out until your order\n"
         "arrives; when it reaches zero you lose.\n"
     )

@@ -8,7 +8,7 @@ from games.base import OptionError, duration_seconds
 from games.fuzzy_borders import GAME as FUZZY
 from games.pivot_pawns import parse_duration as pivot_timer
 from games.proximity import parse_time_bank
-from gm.deadlines import parse_duration as deadline_span
+from gm_parts import parse_duration as deadline_span
 
 H, D = 3600, 86400
 

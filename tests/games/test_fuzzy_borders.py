@@ -16,6 +16,7 @@ from games.base import (
     StateError,
 )
 from games.registry import get
+from rulings_md import check_help_quotes_rulings
 
 G = get("fuzzy-borders")
 T0 = 1_700_000_000.0
@@ -441,6 +442,7 @@ def test_board_of_side_5_and_radius_2():
     assert G.view(state, "ada")["empty_cells"] == empty
     text = G.render_board(state)
     assert max(len(line) for line in text.split("\n")) <= 72
+    check_help_quotes_rulings(text, "FB")  # G1-G5 and FB1-FB8 word for word
     assert "[A]" in text and "[B]" in text and "[C]" in text
 
 
@@ -567,7 +569,7 @@ def test_render_board_largest_board_fits():
 
 
 def test_report_template_shows_the_facts_and_hides_sealed_claims():
-    from gm.render import ReportInput, render_report
+    from gm_parts import ReportInput, render_report
 
     result = play(new(["ada", "bob", "cy"], side=6, radius=3), {"ada": "F6", "bob": "H3", "cy": "H3"})
     state = G.submit(result.state, "ada",
@@ -594,7 +596,7 @@ def test_report_template_shows_the_facts_and_hides_sealed_claims():
 
 
 def test_report_of_a_reopened_turn_and_of_the_end():
-    from gm.render import ReportInput, render_report
+    from gm_parts import ReportInput, render_report
 
     state = play(new(), {"ada": "A10", "bob": "S10"}).state
     result = play(state, {"ada": "J10", "bob": "J10"})

@@ -6,6 +6,7 @@ import pytest
 
 from games.base import AmbiguousOrderError, IllegalOrderError, NotYourTurnError, OptionError, OrderSyntaxError, StateError
 from games.neighbors import GAME, PIECE_SET, PIECE_VALUES, legal_captures
+from rulings_md import check_help_quotes_rulings
 
 # The rule text's example after Rb4xd4: F e6, F d5, R d4, B f4, F b2, Q d2, Q f2.
 # Before the capture the rook stood on b4 and a knight on d4.
@@ -181,3 +182,10 @@ def test_random_play_invariants(players):
             for p in names:
                 assert scores[p] == sum(PIECE_VALUES[x] for x in state.captured[p])
         assert GAME.winners(state) and all(scores[w] == max(scores.values()) for w in GAME.winners(state))
+
+
+def test_help_shows_notation_and_every_ruling():
+    text = GAME.help_text()
+    for example in ("b4xd4", "Rb4xd4", "Rxd4"):
+        assert example in text
+    check_help_quotes_rulings(text, "NB")  # G1-G5 and NB1-NB5 word for word

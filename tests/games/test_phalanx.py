@@ -22,6 +22,7 @@ from games.base import (
     StateError,
 )
 from games.phalanx import GAME
+from rulings_md import check_help_quotes_rulings
 
 
 def position(red=(), yellow=(), walls=(), to_play="red", side=8, prisoners=(0, 0),
@@ -407,7 +408,7 @@ def test_ph8_max_turns_ends_a_game_without_two_passes():
 
 
 def test_g1_a_game_replays_exactly_from_seed_and_orders():
-    from gm.render import ReportInput, render_report
+    from gm_parts import ReportInput, render_report
 
     def run(seed, orders):
         state = GAME.setup(["ada", "bob"], {"side": "6"}, seed=seed)
@@ -432,7 +433,7 @@ def test_g1_a_game_replays_exactly_from_seed_and_orders():
 
 
 def test_g2_a_tie_is_a_shared_win_and_the_report_says_so():
-    from gm.render import ReportInput, render_report
+    from gm_parts import ReportInput, render_report
 
     state = position(side=3, red=["C1"], yellow=["A5"], walls=MIDDLE_WALL)
     result = play(play(state, "PASS").state, "PASS")
@@ -552,7 +553,7 @@ def test_board_fits_72_columns_and_shows_men_walls():
 
 
 def test_report_shows_prisoners_territory_walls_and_mover():
-    from gm.render import ReportInput, render_report
+    from gm_parts import ReportInput, render_report
 
     state = position(red=["F8", "G8", "H8", "K6", "K7"], yellow=["I8", "J8", "K8", "B12"])
     result = play(state, "MOVE K7 K6 1\nMOVE H8 F8 2")
@@ -589,6 +590,7 @@ def test_help_shows_notation_and_every_ruling():
     for item in ["PH1.", "PH2.", "PH3.", "PH4.", "PH5.", "PH6.", "PH7.", "PH8.", "G1.",
                  "G2.", "G3.", "GROW E5 G7", "MOVE F6 F4 2", "PASS", "COLOUR YELLOW"]:
         assert item in text
+    check_help_quotes_rulings(text, "PH")  # G1-G5 and PH1-PH8 word for word
     # The examples name cells of the default board, and the worked move is right.
     position(walls=["E5", "G7", "F6", "F4", "H8", "G8", "E8", "K8", "H5"])
     state = position(red=["F8", "G8", "H8"])

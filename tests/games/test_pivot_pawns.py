@@ -30,6 +30,7 @@ from games.base import (
 from games.pivot_pawns import GAME, deck, solver
 from games.pivot_pawns.state import coordinate
 from games.registry import get
+from rulings_md import check_help_quotes_rulings
 
 COLOURS = deck.COLOURS
 RED, GREEN, BLUE, YELLOW, BLACK = range(5)
@@ -539,7 +540,7 @@ def test_pp6_no_valid_bid_discards_token_and_leaves_pawns():
 
 
 def test_pp6_round_report_shows_par_and_winning_solution():
-    from gm.render import ReportInput, render_report
+    from gm_parts import ReportInput, render_report
 
     cards, token, good = two_valid_solutions(17)
     active, target = deck.ICON_COLOUR[token], deck.target_card(token)
@@ -609,7 +610,7 @@ def test_g2_tied_tokens_are_a_shared_win():
     final = GAME.load(data)
     assert GAME.is_over(final)
     assert GAME.winners(final) == ["ada", "bob"]
-    from gm.render import ReportInput, render_report
+    from gm_parts import ReportInput, render_report
 
     text = render_report(ReportInput("t1", GAME, final, "cy", []))
     assert "Shared win" in text and "ada, bob" in text
@@ -809,7 +810,7 @@ def test_board_shows_every_card_pawn_and_target():
 
 
 def test_report_template_mid_round():
-    from gm.render import ReportInput, render_report
+    from gm_parts import ReportInput, render_report
 
     state = position(players=("ada", "bob", "cy"), timer="2h")
     r1 = bid(state, "ada", "BID 3: red/blue green/red red/black", 3600.0)
@@ -840,6 +841,7 @@ def test_help_text_lists_notation_and_every_ruling():
     flat = " ".join(text.split())
     assert "A bid of 0 is valid when the active pawn already stands on the target card." in flat
     assert "Only the destination card's colour is checked." in flat
+    check_help_quotes_rulings(text, "PP")  # G1-G5 and PP1-PP6 word for word
 
 
 def test_registry_finds_the_game():

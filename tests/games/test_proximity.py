@@ -23,6 +23,7 @@ from games.base import (
     StateError,
 )
 from games.proximity import GAME
+from rulings_md import check_help_quotes_rulings
 
 # Visual layout of the test board (row 3 on top):
 #   a3 M2  b3 M1  c3 S3
@@ -458,7 +459,7 @@ def test_px8_time_bank_is_spent_between_report_and_move():
 
 
 def test_px8_report_shows_each_bank():
-    from gm.render import ReportInput, render_report
+    from gm_parts import ReportInput, render_report
 
     state = GAME.start_clock(GAME.setup(["ada", "bea"], {"time_bank": "3d"}, seed=3), 0.0)
     first = GAME.to_move(state)[0]
@@ -542,7 +543,7 @@ def test_g1_replay_from_seed_and_orders_is_exact():
 
 
 def test_g2_a_finished_game_has_exactly_one_winner_and_the_report_says_so():
-    from gm.render import ReportInput, render_report
+    from gm_parts import ReportInput, render_report
 
     state = play(position(pawn_only(29)), "ada", "X b1").state
     text = render_report(ReportInput("t1", GAME, state, "ada", []))
@@ -652,10 +653,11 @@ def test_help_shows_notation_and_every_ruling_verbatim():
         assert f"{name}. {body}" in flat, name
     for example in ("P b2", "C a1", "X c3", "b0", "b4"):
         assert example in text
+    check_help_quotes_rulings(text, "PX")  # G4, G5 and PX10 too
 
 
 def test_report_shows_board_pieces_open_sum_last_move_and_trail():
-    from gm.render import ReportInput, render_report
+    from gm_parts import ReportInput, render_report
 
     state = position(side("ada", "suns", 0, ["c1", "b2"]), side("bea", "moons", 1, ["a3"]))
     result = play(state, "ada", "P b3")  # onto the Moons ace: ada -1, bea -2
