@@ -1,0 +1,244 @@
+"""Schema migrations: fresh databases, databases made before migrations, refusals, rollback."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+import store_legacy
+from gm.store import SchemaTooNew, Store, StoreError, migrations, schema
+from gm.store.errors import MigrationError
+
+LATEST = migrations.latest()
+TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports", "history",
+          "game_settings", "deadlines", "absences", "state_overrides", "results"}
+
+
+def layout(path) -> dict[str, str]:
+    """name -> normalised CREATE statement of every table and index (not SQLite's own)."""
+    db = sqlite3.connect(str(path))
+    try:
+        return {name: " ".join(sql.split()) for name, sql in db.execute(
+            "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'")}
+    finally:
+        db.close()
+
+
+def user_version(path) -> int:
+    db = sqlite3.connect(str(path))
+    try:
+        return db.execute("PRAGMA user_version").fetchone()[0]
+    finally:
+        db.close()
+
+
+def table_names(path) -> set[str]:
+    db = sqlite3.connect(str(path))
+    try:
+        return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    finally:
+        db.close()
+
+
+# --- fresh databases --------------------------------------------------------------
+def test_fresh_database_gets_every_table_and_the_latest_version(tmp_path):
+    store = Store(tmp_path / "gm.sqlite")
+    assert store.schema_version == LATEST == len(schema.STEPS)
+    store.close()
+    assert table_names(tmp_path / "gm.sqlite") == TABLES  # no meta table any more
+    assert user_version(tmp_path / "gm.sqlite") == LATEST
+
+
+def test_steps_are_numbered_one_by_one():
+    assert [s.number for s in schema.STEPS] == list(range(1, len(schema.STEPS) + 1))
+
+
+def test_opening_twice_is_a_no_op(tmp_path):
+    path = tmp_path / "gm.sqlite"
+    Store(path).close()
+    before = layout(path)
+    store = Store(path)
+    assert migrations.pending(store.db) == []
+    assert migrations.migrate(store.db) == []
+    assert store.schema_version == LATEST
+    store.close()
+    assert layout(path) == before
+
+
+def test_the_deadlines_module_schema_still_applies_on_top(tmp_path):
+    # The service still runs deadlines.ensure_schema (CREATE TABLE IF NOT EXISTS).
+    store = Store(tmp_path / "gm.sqlite")
+    before = layout(tmp_path / "gm.sqlite")
+    with store.write():
+        for statement in store_legacy.DEADLINES_SQL.read_text().split(";"):
+            if statement.strip():
+                store.db.execute(statement)
+    store.close()
+    assert layout(tmp_path / "gm.sqlite") == before
+
+
+# --- databases made before migrations ------------------------------------------------
+def _rows(store: Store, table: str, like: dict) -> list[dict]:
+    cols = ", ".join(like)
+    return [dict(r) for r in store.all(f"SELECT {cols} FROM {table} ORDER BY rowid")]
+
+
+@pytest.mark.parametrize("service_tables", ["all", "some", "none"])
+def test_an_old_database_is_upgraded_with_every_row_intact(tmp_path, service_tables):
+    path = tmp_path / "old.sqlite"
+    written = store_legacy.build(path, service_tables)
+    assert user_version(path) == 0
+    store = Store(path)
+    try:
+        assert store.schema_version == LATEST
+        for table, rows in written.items():
+            assert _rows(store, table, rows[0]) == rows, table
+        # the old meta table is left as it was
+        assert [tuple(r) for r in store.all("SELECT key, value FROM meta")] == [("schema", "1")]
+        # and the named queries read the old data
+        game = store_legacy.GAME
+        assert store.game(game)["kind"] == "neighbors"
+        assert [p["name"] for p in store.players(game)] == ["ada", "bob"]
+        assert store.latest_state(game)["seq"] == 1
+        assert store.accepted_players_since(game, 0) == {written["orders"][0]["player"]}
+        assert store.message_seen("nope", "<m1@example.org>")["outcome"] == "applied"
+        assert store.sent_count(game) == 1
+        assert [r["body"] for r in store.player_reports(game, "bob")] == ["Your move."]
+        if service_tables != "none":
+            assert store.settings_of(game) == {"deadline": "72h"}
+            assert store.deadline_row(game)["start_seq"] == 1
+    finally:
+        store.close()
+    assert table_names(path) == TABLES | {"meta"}
+
+
+def test_an_upgraded_old_database_has_the_same_schema_as_a_fresh_one(tmp_path):
+    # Migrations and schema agree whichever way a database got here.
+    store_legacy.build(tmp_path / "old.sqlite", "some")
+    Store(tmp_path / "old.sqlite").close()
+    Store(tmp_path / "new.sqlite").close()
+    old = layout(tmp_path / "old.sqlite")
+    old.pop("meta")
+    assert old == layout(tmp_path / "new.sqlite")
+
+
+def test_the_passwords_of_an_old_database_still_verify(tmp_path):
+    try:
+        from gm.passwords import verify
+    except ImportError:
+        from gm.core.passwords import verify
+    store_legacy.build(tmp_path / "old.sqlite")
+    store = Store(tmp_path / "old.sqlite")
+    try:
+        pw_hash = store.pw_hash_by_email(store_legacy.GAME, "ada@example.org")
+        assert verify(store_legacy.SECRETS["ada"], pw_hash)
+        assert not verify(store_legacy.SECRETS["bob"], pw_hash)
+    finally:
+        store.close()
+
+
+def _engine_classes():
+    """(Engine, Config), wherever the package split has put them now."""
+    for engine_mod, config_mod in (("gm.engine", "gm.config"), ("gm.service.engine", "gm.core.config")):
+        try:
+            engine = __import__(engine_mod, fromlist=["Engine"])
+            config = __import__(config_mod, fromlist=["Config"])
+            return engine.Engine, config.Config
+        except ImportError:
+            continue
+    pytest.skip("TODO: no importable Engine (gm.engine / gm.service.engine) at the moment: "
+                "the service modules are being moved; rerun once they import")
+
+
+def test_an_old_game_still_loads_and_accepts_a_legal_order(tmp_path):
+    Engine, Config = _engine_classes()
+    path = tmp_path / "gm-data" / "old.sqlite"
+    path.parent.mkdir()
+    store_legacy.build(path)
+    store = Store(path)
+    engine = Engine(store, Config(data_dir=tmp_path / "gm-data", database=path, address="gm@localhost"),
+                    clock=lambda: store_legacy.T0 + 3600)
+    try:
+        loaded = engine.load(store_legacy.GAME)
+        assert loaded.seq == 1
+        name = loaded.rules.to_move(loaded.state)[0]
+        text = loaded.rules.legal_orders(loaded.state, name)[0]
+        outcome = engine.gm_order(store_legacy.GAME, name, text)
+        assert outcome.outcome == "applied", outcome
+        assert engine.load(store_legacy.GAME).seq == 2
+    finally:
+        engine.close()
+        store.close()
+
+
+# --- refusals and failures --------------------------------------------------------------
+def test_a_database_from_a_newer_gm_is_refused(tmp_path):
+    path = tmp_path / "gm.sqlite"
+    Store(path).close()
+    db = sqlite3.connect(str(path))
+    db.execute(f"PRAGMA user_version = {LATEST + 3}")
+    db.close()
+    with pytest.raises(SchemaTooNew) as caught:
+        Store(path)
+    assert isinstance(caught.value, StoreError)
+    assert str(caught.value) == (f"this database was made by a newer gm (schema {LATEST + 3}; "
+                                 f"this gm knows up to {LATEST}): upgrade gm")
+    assert user_version(path) == LATEST + 3
+
+
+def test_a_failing_step_rolls_everything_back(tmp_path, monkeypatch):
+    path = tmp_path / "old.sqlite"
+    store_legacy.build(path, "none")
+    before = layout(path)
+    bad = schema.Step(LATEST + 1, "broken", "CREATE TABLE extra (x INTEGER);\n"
+                                            "ALTER TABLE no_such_table ADD COLUMN y TEXT;\n")
+    monkeypatch.setattr(schema, "STEPS", [*schema.STEPS, bad])
+    with pytest.raises(MigrationError, match="schema step 3 .broken. failed"):
+        Store(path)
+    # Steps 2 and 3 and the version all undone: the database is as it was.
+    assert user_version(path) == 0
+    assert layout(path) == before
+
+
+def test_a_failing_python_step_rolls_back_too(tmp_path, monkeypatch):
+    path = tmp_path / "gm.sqlite"
+    Store(path).close()
+    before = layout(path)
+
+    def boom(db):
+        db.execute("CREATE TABLE half_done (x INTEGER)")
+        raise RuntimeError("copying failed")
+
+    monkeypatch.setattr(schema, "STEPS", [*schema.STEPS, schema.Step(LATEST + 1, "copy", apply=boom)])
+    with pytest.raises(RuntimeError, match="copying failed"):
+        Store(path)
+    assert user_version(path) == LATEST
+    assert layout(path) == before
+
+
+def test_a_later_step_runs_on_a_database_at_the_previous_one(tmp_path, monkeypatch):
+    path = tmp_path / "gm.sqlite"
+    Store(path).close()
+    step = schema.Step(LATEST + 1, "failed flag", "ALTER TABLE outbox ADD COLUMN failed REAL;")
+    monkeypatch.setattr(schema, "STEPS", [*schema.STEPS, step])
+    store = Store(path)
+    assert store.schema_version == LATEST + 1
+    assert "failed" in {r["name"] for r in store.all("PRAGMA table_info(outbox)")}
+    store.close()
+
+
+def test_statements_split_on_complete_statements_only():
+    sql = "CREATE TABLE a (x TEXT DEFAULT ';'); -- a comment; with a semicolon\nCREATE TABLE b (y);\n"
+    assert schema.statements(sql) == ["CREATE TABLE a (x TEXT DEFAULT ';'); -- a comment; with a semicolon",
+                                      "CREATE TABLE b (y);"]
+    with pytest.raises(ValueError):
+        schema.statements("CREATE TABLE c (z")
+
+
+def test_not_a_database_is_a_store_error(tmp_path):
+    path = tmp_path / "junk.sqlite"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError):
+        Store(path)
