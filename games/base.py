@@ -203,11 +203,57 @@ class Game:
             raise OptionError("player names must be different")
 
     # --- orders -------------------------------------------------------------
+    # ``parse_order`` and ``submit`` are written once, here: both first ask
+    # ``check_turn`` (the player plays, the game is not over, the player owes
+    # an order now), then hand over to the game's own ``read_order`` and
+    # ``step``.  Subclasses may not override them (see __init_subclass__).
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("parse_order", "submit", "check_turn"):
+            if name in cls.__dict__:
+                raise TypeError(
+                    f"{cls.__name__} overrides Game.{name}; implement "
+                    f"{'read_order' if name == 'parse_order' else 'step'} instead"
+                )
+
+    def check_turn(self, state: Any, player: str) -> None:
+        """Raise NotYourTurnError unless ``player`` owes an order in ``state`` now."""
+        if player not in self.players(state):
+            raise NotYourTurnError(f"{player} does not play in this game")
+        if self.is_over(state):
+            raise NotYourTurnError("the game is over")
+        waiting = self.to_move(state)
+        if player not in waiting:
+            raise NotYourTurnError(self.not_your_turn(state, player, waiting))
+
+    def not_your_turn(self, state: Any, player: str, waiting: list[str]) -> str:
+        """The refusal for a player who owes no order now; a game may add its reason."""
+        return f"it is not your turn (waiting for {', '.join(waiting) or 'nobody'})"
+
     def parse_order(self, state: Any, player: str, text: str) -> Any:
-        """Parse the order lines of one mail (possibly several lines)."""
-        raise NotImplementedError
+        """Parse the order lines of one mail from ``player``, after ``check_turn``."""
+        self.check_turn(state, player)
+        return self.read_order(state, player, text)
 
     def submit(self, state: Any, player: str, order: Any, now: float) -> Result:
+        """Hand one player's order to the rules, after ``check_turn``; see ``step``."""
+        self.check_turn(state, player)
+        return self.step(state, player, order, now)
+
+    def read_order(self, state: Any, player: str, text: str) -> Any:
+        """The game's own parsing of the order lines of one mail (possibly several lines).
+
+        Called by ``parse_order`` once ``check_turn`` has passed.
+        """
+        raise NotImplementedError
+
+    def step(self, state: Any, player: str, order: Any, now: float) -> Result:
+        """The game's own handling of one order, once ``check_turn`` has passed.
+
+        A sequential game applies it; a simultaneous one seals it in the state.
+        Returns the new state (the input state is never changed) and the events.
+        """
         raise NotImplementedError
 
     def ready(self, state: Any, now: float) -> bool:

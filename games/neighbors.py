@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from games import rulings
 from games.base import (
@@ -15,7 +14,6 @@ from games.base import (
     Event,
     Game,
     IllegalOrderError,
-    NotYourTurnError,
     Option,
     OptionError,
     OrderSyntaxError,
@@ -272,7 +270,7 @@ class Neighbors(Game):
         )
 
     # --- orders ---------------------------------------------------------------
-    def parse_order(self, state, player, text):
+    def read_order(self, state, player, text):
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         if not lines:
             raise OrderSyntaxError("no capture given; write it like b4xd4")
@@ -325,11 +323,8 @@ class Neighbors(Game):
             f"{text!r} is not a capture; write from-square x to-square, like b4xd4"
         )
 
-    def check(self, state: NeighborsState, player: str, capture: Capture) -> None:
-        if self.is_over(state):
-            raise NotYourTurnError("the game is over")
-        if player != state.player_to_move:
-            raise NotYourTurnError(f"it is {state.player_to_move}'s turn, not yours")
+    def check(self, state: NeighborsState, capture: Capture) -> None:
+        """Raise IllegalOrderError, with the reason and the legal captures, unless legal."""
         if is_legal(state, capture):
             return
         names = [str(c) for c in legal_captures(state)]
@@ -350,8 +345,8 @@ class Neighbors(Game):
             reason = f"the {PIECE_NAMES[piece]} on {src} cannot capture on {dst}"
         raise IllegalOrderError(f"{capture}: {reason}", legal=names)
 
-    def submit(self, state, player, order, now):
-        self.check(state, player, order)
+    def step(self, state, player, order, now):
+        self.check(state, order)
         piece, taken = state.at(order.source), state.at(order.target)
         board = list(state.board)
         board[order.target[1] * 7 + order.target[0]] = piece

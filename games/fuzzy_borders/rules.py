@@ -18,7 +18,6 @@ from games.base import (
     Game,
     GameError,
     IllegalOrderError,
-    NotYourTurnError,
     Option,
     OptionError,
     OrderSyntaxError,
@@ -99,16 +98,11 @@ class FuzzyBorders(Game):
         )
 
     # --- orders -------------------------------------------------------------
-    def _check_player(self, state: FBState, player: str) -> None:
-        if player not in state.players:
-            raise NotYourTurnError(f"{player} does not play in this game")
-        if state.over:
-            raise NotYourTurnError("the game is over; no more claims are taken")
-        if player not in self.to_move(state):
-            raise NotYourTurnError(
-                "no cell is open to you (every unclaimed cell is led by someone "
-                "else), so you place nothing this turn"
-            )
+    def not_your_turn(self, state: FBState, player: str, waiting: list[str]) -> str:
+        return (
+            super().not_your_turn(state, player, waiting) + ": no cell is open to you "
+            "(every unclaimed cell is led by someone else), so you place nothing this turn"
+        )
 
     def _check_claim(self, state: FBState, player: str, text: str) -> Claim:
         """The claim for cell ``text`` if FB5 allows it, else IllegalOrderError."""
@@ -125,8 +119,7 @@ class FuzzyBorders(Game):
             )
         return Claim(state.name(cell))
 
-    def parse_order(self, state: FBState, player: str, text: str) -> Claim:
-        self._check_player(state, player)
+    def read_order(self, state: FBState, player: str, text: str) -> Claim:
         lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
         if not lines:
             raise OrderSyntaxError("No order found. Send CLAIM and a cell, e.g. CLAIM J10.")
@@ -142,11 +135,10 @@ class FuzzyBorders(Game):
             )
         return self._check_claim(state, player, match.group(1))
 
-    def submit(self, state: FBState, player: str, order: Claim | str, now: float) -> Result:
+    def step(self, state: FBState, player: str, order: Claim | str, now: float) -> Result:
         if isinstance(order, str):
-            claim = self.parse_order(state, player, order)
+            claim = self.read_order(state, player, order)
         else:
-            self._check_player(state, player)
             claim = self._check_claim(state, player, order.cell)
         new = state.copy(keep_board=True)
         previous = new.sealed.get(player)

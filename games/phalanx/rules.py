@@ -12,7 +12,6 @@ from games.base import (
     Event,
     Game,
     IllegalOrderError,
-    NotYourTurnError,
     Option,
     OptionError,
     Result,
@@ -112,23 +111,14 @@ class Phalanx(Game):
         }
 
     # --- orders ---------------------------------------------------------------
-    def parse_order(self, state: PhalanxState, player: str, text: str) -> Order:
-        self._check_turn(state, player)
+    def read_order(self, state: PhalanxState, player: str, text: str) -> Order:
         order = parse(text, state.phase)
         # Judge the whole order now, so the player hears of any illegal part at
         # once; submit judges it again on the state it is given (G3).
-        self.submit(state, player, order, 0.0)
+        self.step(state, player, order, 0.0)
         return order
 
-    def _check_turn(self, state: PhalanxState, player: str) -> None:
-        if state.phase == OVER:
-            raise NotYourTurnError("the game is over")
-        mover = self.to_move(state)[0]
-        if player != mover:
-            raise NotYourTurnError(f"it is {mover}'s turn, not {player}'s")
-
-    def submit(self, state: PhalanxState, player: str, order, now: float) -> Result:
-        self._check_turn(state, player)
+    def step(self, state: PhalanxState, player: str, order, now: float) -> Result:
         if isinstance(order, str):
             order = parse(order, state.phase)
         new = state.copy()

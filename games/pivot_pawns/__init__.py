@@ -22,7 +22,6 @@ from games.base import (
     Game,
     GameError,
     IllegalOrderError,
-    NotYourTurnError,
     Option,
     OptionError,
     duration_seconds,
@@ -133,17 +132,10 @@ class PivotPawns(Game):
         state.token, state.bag = token, tuple(bag)
 
     # --- orders --------------------------------------------------------------
-    def parse_order(self, state: PivotState, player: str, text: str) -> Bid | Pass:
-        self._check_turn(state, player)
+    def read_order(self, state: PivotState, player: str, text: str) -> Bid | Pass:
         order = orders.parse(text)
         self._check_order(state, player, order)
         return order
-
-    def _check_turn(self, state: PivotState, player: str) -> None:
-        if player not in state.players:
-            raise NotYourTurnError(f"{player} does not play in this game")
-        if state.token is None:
-            raise NotYourTurnError("the game is over; no more bids")
 
     def _check_order(self, state: PivotState, player: str, order: Bid | Pass) -> None:
         standing = state.bids.get(player)
@@ -171,10 +163,9 @@ class PivotPawns(Game):
                     "name two different pawns"
                 )
 
-    def submit(self, state: PivotState, player: str, order: Any, now: float) -> Result:
+    def step(self, state: PivotState, player: str, order: Any, now: float) -> Result:
         if isinstance(order, str):
-            order = self.parse_order(state, player, order)
-        self._check_turn(state, player)
+            order = orders.parse(order)
         self._check_order(state, player, order)
         new = states.copy_state(state)
         if isinstance(order, Pass):

@@ -24,7 +24,6 @@ from games.base import (
     Game,
     GameError,
     IllegalOrderError,
-    NotYourTurnError,
     Option,
     OptionError,
     duration_seconds,
@@ -133,16 +132,6 @@ class Proximity(Game):
         return self.start_clock(state, now)
 
     # --- orders -------------------------------------------------------------
-    def _mover(self, state: State, player: str) -> int:
-        index = state.side_of(player)
-        if index is None:
-            raise NotYourTurnError(f"{player} does not play in this game")
-        if state.winner is not None:
-            raise NotYourTurnError("the game is over")
-        if index != state.mover:
-            raise NotYourTurnError(f"it is {state.sides[state.mover].name}'s turn, not yours")
-        return index
-
     def _legal_text(self, state: State, index: int) -> list[str]:
         return [str(o) for o in rules.legal_orders(state, index)]
 
@@ -172,12 +161,11 @@ class Proximity(Game):
             raise self._refuse(state, index, problem)
         return order
 
-    def parse_order(self, state: State, player: str, text: str):
-        index = self._mover(state, player)
-        return self._resolve(state, index, parse(text))
+    def read_order(self, state: State, player: str, text: str):
+        return self._resolve(state, state.mover, parse(text))
 
-    def submit(self, state: State, player: str, order, now: float) -> Result:
-        index = self._mover(state, player)
+    def step(self, state: State, player: str, order, now: float) -> Result:
+        index = state.mover  # check_turn made sure it is the player's
         new = state.clone()
         events: list[Event] = []
         side = new.sides[index]

@@ -6,8 +6,6 @@ changes who is marked "you".
 
 from __future__ import annotations
 
-import textwrap
-
 from games import rulings
 
 from .rules import Sacrifice, age_below, coin_target, legal_orders, open_sum

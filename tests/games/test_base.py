@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.base import OptionError, duration_seconds
+from games import registry
+from games.base import Game, NotYourTurnError, OptionError, duration_seconds
 from games.fuzzy_borders import GAME as FUZZY
 from games.pivot_pawns import parse_duration as pivot_timer
 from games.proximity import parse_time_bank
@@ -45,3 +46,34 @@ def test_every_timed_option_reads_durations_alike():
         with pytest.raises(OptionError):
             refuse()
     assert pivot_timer("timer", "off") is None and parse_time_bank("off") is None
+
+
+# --- the turn check, written once in Game.parse_order / Game.submit ---------------------
+
+@pytest.mark.parametrize("kind", sorted(registry.MODULES))
+def test_every_game_refuses_orders_from_outside_and_out_of_turn_alike(kind):
+    rules = registry.get(kind)
+    players = ["ada", "bob"]
+    state = rules.start(rules.setup(players, {}, 5), 1_800_000_000.0)
+    for call in (lambda: rules.parse_order(state, "zed", "x"),
+                 lambda: rules.submit(state, "zed", "x", 1_800_000_000.0)):
+        with pytest.raises(NotYourTurnError, match="zed does not play in this game"):
+            call()
+    waiting = rules.to_move(state)
+    idle = [p for p in players if p not in waiting]
+    if rules.simultaneous:
+        assert waiting == players  # everyone may send orders at the start
+        return
+    (idle,) = idle
+    wording = f"it is not your turn (waiting for {', '.join(waiting)})"
+    with pytest.raises(NotYourTurnError) as refused:
+        rules.parse_order(state, idle, "x")  # refused before the text is read
+    assert str(refused.value) == wording  # the service's wording (tests/test_mail_orders.py)
+    with pytest.raises(NotYourTurnError, match=r"it is not your turn \(waiting for"):
+        rules.submit(state, idle, "x", 1_800_000_000.0)
+
+
+def test_a_game_cannot_override_the_common_checks():
+    for name in ("parse_order", "submit", "check_turn"):
+        with pytest.raises(TypeError, match=name):
+            type("Cheat", (Game,), {name: lambda self, *args: None})

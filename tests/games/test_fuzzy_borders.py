@@ -442,7 +442,6 @@ def test_board_of_side_5_and_radius_2():
     assert G.view(state, "ada")["empty_cells"] == empty
     text = G.render_board(state)
     assert max(len(line) for line in text.split("\n")) <= 72
-    check_help_quotes_rulings(text, "FB")  # G1-G5 and FB1-FB8 word for word
     assert "[A]" in text and "[B]" in text and "[C]" in text
 
 
@@ -616,6 +615,7 @@ def test_help_text_shows_notation_and_every_ruling():
     for label in ["G1.", "G2.", "G3."] + [f"FB{i}." for i in range(1, 8)]:
         assert label in text
     assert max(len(line) for line in text.split("\n")) <= 72
+    check_help_quotes_rulings(text, "FB")  # G1-G5 and FB1-FB8 word for word
 
 
 # --- seeded random play ---------------------------------------------------------
