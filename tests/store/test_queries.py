@@ -1,0 +1,194 @@
+"""The named queries of Store, one by one, on a fresh database."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gm.store import Store
+
+T = 1_700_000_000.0
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(tmp_path / "gm.sqlite")
+    with s.write():
+        s.add_game("g1", "neighbors", 7, "{}", T)
+        s.add_game("g2", "neighbors", 8, "{}", T + 1, status="paused")
+        s.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
+        s.add_player("g1", 1, "bob", "bob@example.org", "hash-b")
+    yield s
+    s.close()
+
+
+def test_writes_need_a_transaction(store):
+    with pytest.raises(RuntimeError):
+        store.add_game("g3", "neighbors", 1, "{}", T)
+    with pytest.raises(RuntimeError):
+        store.set_result("g1", "why", None, T)
+    with pytest.raises(RuntimeError):
+        store.replace_deadline({"game_id": "g1", "start_seq": 0, "turn": 1})
+
+
+def test_games_and_players(store):
+    assert [g["id"] for g in store.games()] == ["g1", "g2"]
+    assert store.active_game_ids() == ["g1"]
+    assert store.game("g1")["seed"] == 7 and store.game("nope") is None
+    with store.write():
+        store.set_game_status("g2", "active", T + 5)
+    assert store.active_game_ids() == ["g1", "g2"] and store.game("g2")["updated"] == T + 5
+    assert [p["name"] for p in store.players("g1")] == ["Ada", "bob"]
+    assert store.player("g1", "ada")["email"] == "ada@example.org"
+    assert store.pw_hash_by_email("g1", "bob@example.org") == "hash-b"
+    assert store.pw_hash_by_email("g1", "eve@example.org") is None
+    with store.write():
+        store.deactivate_player("g1", "bob")
+    assert store.player("g1", "bob")["active"] == 0
+    with store.write():
+        store.replace_seat("g1", "bob", "carl@example.org", "hash-c")
+    row = store.player("g1", "bob")
+    assert (row["email"], row["pw_hash"], row["active"]) == ("carl@example.org", "hash-c", 1)
+
+
+def test_history(store):
+    with store.write():
+        store.log("g1", 1, "gm", "create", "two players", T)
+        store.log("g1", 2, "ada", "absence", now=T + 1)
+    assert [(r["action"], r["detail"]) for r in store.history_of("g1")] == [
+        ("create", "two players"), ("absence", "")]
+
+
+def test_states(store):
+    with store.write():
+        assert store.add_state("g1", 1, {"b": 1}, T) == 0
+        assert store.add_state("g1", 1, {"b": 2}, T + 1) == 1
+        assert store.add_state("g1", 2, {"b": 3}, T + 2) == 2
+    assert store.latest_state("g1")["seq"] == 2
+    assert json.loads(store.state_at("g1", 1)["state"]) == {"b": 2}
+    assert [r["seq"] for r in store.states_of("g1")] == [0, 1, 2]
+    assert [(r["seq"], r["turn"]) for r in store.state_turns("g1")] == [(0, 1), (1, 1), (2, 2)]
+    rows = store.turn_states_desc("g1")
+    assert next(rows)["seq"] == 2 and next(rows)["created"] == T + 1  # lazily, newest first
+    assert [r["seq"] for r in store.turn_states_desc("g1")] == [2, 1, 0]
+
+
+def test_orders(store):
+    with store.write():
+        store.add_order("g1", "order", "Ada", 1, "a1xa2", accepted=True, origin="mail", at=T,
+                        canonical="a1xa2", seq=1)
+        store.add_order("g1", "order", "bob", 1, "zz", accepted=False, origin="mail", at=T,
+                        error="bad")
+        store.add_order("g1", "close", None, 1, "", accepted=True, origin="timer", at=T, seq=2)
+        store.add_order("g1", "order", "bob", 2, "b1xb2", accepted=True, origin="gm", at=T, seq=3)
+    assert store.accepted_players_since("g1", 1) == {"Ada", "bob"}
+    assert store.accepted_players_since("g1", 2) == {"bob"}
+    assert len(store.accepted_orders_after("g1", 1)) == 2
+    assert [r["seq"] for r in store.accepted_orders("g1")] == [1, 2, 3]
+
+
+def test_inbound_messages(store):
+    with store.write():
+        rid = store.add_message("maildir:1", "<m1@x>", "ada@example.org", "g1 pw", b"raw", T, "pending")
+        store.set_message_outcome(rid, "applied", "a1xa2", "g1")
+    assert store.message_seen("maildir:1", None)["outcome"] == "applied"
+    assert store.message_seen("maildir:2", "<m1@x>")["id"] == rid
+    assert store.message_seen("maildir:2", "<m2@x>") is None
+
+
+def test_outbox(store):
+    with store.write():
+        a = store.queue_outbox("<o1@gm>", "ada@example.org", "s", b"raw", kind="report", now=T,
+                               game_id="g1", turn=1)
+        b = store.queue_outbox("<o2@gm>", "eve@example.org", "s", b"raw", kind="error", now=T + 10)
+        c = store.queue_outbox("<o3@gm>", "eve@example.org", "s", b"raw", kind="error", now=T + 20)
+    assert [r["id"] for r in store.outbox_due(T + 10, 10)] == [a, b]
+    assert [r["id"] for r in store.outbox_due(T + 30, 1)] == [a]
+    assert store.error_replies_since("eve@example.org", T + 5) == 2
+    assert store.error_replies_since("eve@example.org", T + 15) == 1
+    with store.write():
+        store.mark_sent(a, T + 1, 1)
+        store.mark_failed(b, 1, "550 no such user")
+        store.note_attempt(c, 1, "421 busy", next_attempt=T + 100)
+    assert store.sent_count("g1") == 1
+    assert store.one("SELECT status, sent FROM outbox WHERE id = ?", a)["sent"] == T + 1
+    assert store.one("SELECT status FROM outbox WHERE id = ?", b)["status"] == "failed"
+    row = store.one("SELECT * FROM outbox WHERE id = ?", c)
+    assert (row["status"], row["next_attempt"], row["last_error"]) == ("queued", T + 100, "421 busy")
+    with store.write():
+        store.note_attempt(c, 2, "down")
+    assert store.one("SELECT next_attempt FROM outbox WHERE id = ?", c)["next_attempt"] == T + 100
+    # sent long ago: only in the full listing
+    assert {r["id"] for r in store.outbox_listing()} == {b, c}
+    assert {r["id"] for r in store.outbox_listing(include_delivered=True)} == {a, b, c}
+
+
+def test_reports(store):
+    with store.write():
+        store.add_report("g1", 2, 5, "Ada", "report", "r2 ada", None, T)
+        store.add_report("g1", 1, 1, "bob", "report", "r1 bob", None, T)
+        store.add_report("g1", 1, 1, None, "press", "press gm", None, T)
+        store.add_report("g1", 1, 1, "Ada", "press", "press ada", None, T)
+        store.add_report("g1", 1, 1, "Ada", "reply", "reply ada", None, T)
+    bodies = lambda rows: [r["body"] for r in rows]  # noqa: E731
+    assert bodies(store.reports_of("g1")) == ["r2 ada", "r1 bob", "press gm", "press ada", "reply ada"]
+    assert bodies(store.reports_of("g1", turn=2)) == ["r2 ada"]
+    assert bodies(store.reports_of("g1", kind="report")) == ["r2 ada", "r1 bob"]
+    assert bodies(store.turn_reports("g1")) == ["r1 bob", "r2 ada"]
+    assert bodies(store.gm_press("g1")) == ["press gm"]
+    assert bodies(store.player_reports("g1", "Ada")) == ["press ada", "r2 ada"]
+
+
+def test_settings(store):
+    with store.write():
+        store.save_settings("g1", {"deadline": "72h", "press": "grey"})
+    store.save_settings("g1", {"press": "none"})  # its own transaction when none is open
+    assert store.settings_of("g1") == {"deadline": "72h", "press": "none"}
+    assert store.settings_of("g2") == {}
+
+
+def test_deadlines(store):
+    row = {"game_id": "g1", "start_seq": 0, "turn": 1, "due": T + 100, "reminded": 0, "late": 0,
+           "grace_done": 0, "paused_at": None, "set_by": "option"}
+    assert store.deadline_row("g1") is None
+    with store.write():
+        store.replace_deadline(row)
+        store.replace_deadline(dict(row, start_seq=3, turn=2))
+    assert store.deadline_row("g1")["start_seq"] == 3
+    with store.write():
+        store.update_deadline("g1", due=T + 200, reminded=1, paused_at=T)
+    got = store.deadline_row("g1")
+    assert (got["due"], got["reminded"], got["paused_at"]) == (T + 200, 1, T)
+    with pytest.raises(ValueError):
+        with store.write():
+            store.update_deadline("g1", start_seq=9, owner="x")
+
+
+def test_absences_overrides_results(store):
+    with store.write():
+        store.add_absence("g1", "Ada", T, T + 10, T)
+        store.add_override("g1", 4, "rollback", 1, "to turn 1")
+        store.add_override("g1", 6, "edit", None, "")
+        store.set_result("g1", "ended by the GM", ["Ada"], T)
+    assert [tuple(r) for r in store.absences_of("g1")] == [("Ada", T, T + 10)]
+    assert store.override_seqs("g1") == {4, 6}
+    assert [r["source_seq"] for r in store.overrides_of("g1")] == [1, None]
+    assert json.loads(store.result_of("g1")["winners"]) == ["Ada"]
+    with store.write():
+        store.set_result("g1", "as the rules say", None, T + 1)
+    assert store.result_of("g1")["winners"] is None
+    with store.write():
+        store.clear_result("g1")
+    assert store.result_of("g1") is None
+
+
+def test_write_nests_and_rolls_back(store):
+    with pytest.raises(KeyError):
+        with store.write():
+            with store.write():
+                store.log("g1", 1, "gm", "x", now=T)
+                assert store.in_transaction
+            raise KeyError
+    assert not store.in_transaction
+    assert store.history_of("g1") == []
