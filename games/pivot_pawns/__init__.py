@@ -51,13 +51,15 @@ Pivot Pawns orders (one per mail; case and extra spaces do not matter):
       is open).  When every player has bid or passed, bidding closes.
 
 Your bid is announced to everyone as a number (so are a PASS and a
-repeated bid); your solution stays sealed and is confirmed to you alone.
-Until bidding closes you may send a lower bid, or the same bid with a
-new solution (it keeps its place in the tie order); a higher bid, or
-PASS after a bid, is refused. A solution may not have more pivots than
-its bid. Bids are judged on the pawns as they stand when the round began
-(G3). The round report shows the winning solution and the par, the
-fewest pivots possible.
+repeated bid); your solution stays sealed and is confirmed to you
+alone. Until bidding closes you may send a lower bid, or the same bid
+with a new solution (it keeps its place in the tie order); a higher
+bid, or PASS after a bid, is refused. Your solution ends when the
+active pawn lands on the target card: pivots written after that are
+ignored (PP4), and the landing must come within your bid. Bids are
+judged on the pawns as they stand when the round began (G3). The round
+report shows the winning solution and the par, the fewest pivots
+possible.
 
 Board: columns A-E, rows 1-3.  Each cell shows its coordinate, the pawn
 on it (@RED), * for the target card, the centre icon in CAPITALS and the
@@ -151,11 +153,6 @@ class PivotPawns(Game):
                 f"you bid {standing.pivots} this round; a bid may be lowered, "
                 f"never raised (PP3), so {order.pivots} is refused"
             )
-        if len(order.solution) > order.pivots:
-            raise IllegalOrderError(
-                f"your solution has {len(order.solution)} pivots but your bid is "
-                f"{order.pivots}; bid at least {len(order.solution)} or shorten it"
-            )
         for number, pivot in enumerate(order.solution, start=1):
             if pivot.moving == pivot.pivot:
                 raise IllegalOrderError(
@@ -241,8 +238,9 @@ class PivotPawns(Game):
             after, played, reason = solver.apply(
                 start, [(p.moving, p.pivot) for p in bid.solution], active, target
             )
-            if reason is None and played > bid.pivots:  # pragma: no cover - refused at submit
-                reason = f"{played} pivots are more than the bid"
+            if reason is None and played > bid.pivots:  # PP4: the landing must come within the bid
+                reason = (f"the {deck.COLOURS[active]} pawn lands on the target card at pivot "
+                          f"{played}, beyond the bid of {bid.pivots}")
             attempts.append(Attempt(player, bid.pivots, bid.solution, reason))
             if reason is None:
                 winner = player

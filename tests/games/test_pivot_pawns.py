@@ -462,12 +462,48 @@ def test_pp4_bid_zero_valid_only_when_already_on_target():
     assert any("fails" in e.text for e in closed.events)
 
 
-def test_pp4_solution_longer_than_bid_refused():
+def test_pp4_solution_longer_than_bid_accepted_when_sent():
+    # PP4: pivots written after the landing are ignored, so a solution with more
+    # pivots than its bid is accepted when sent; it is judged when bidding closes.
     state = position()
-    with pytest.raises(IllegalOrderError, match="3 pivots but your bid is 2"):
-        GAME.parse_order(state, "ada", "BID 2: red/blue green/red red/black")
+    order = GAME.parse_order(state, "ada", "BID 2: red/blue green/red red/black")
+    assert (order.pivots, len(order.solution)) == (2, 3)
+    sealed = GAME.submit(state, "ada", order, 100.0).state
+    assert sealed.bids["ada"].pivots == 2 and len(sealed.bids["ada"].solution) == 3
+    assert GAME.dump(GAME.load(GAME.dump(sealed))) == GAME.dump(sealed)  # a state the rules allow
     with pytest.raises(IllegalOrderError, match="cannot pivot around itself"):
         GAME.parse_order(state, "ada", "BID 2: red/red")
+
+
+def test_pp4_landing_within_the_bid_then_extra_pivots_is_valid_and_wins():
+    cards, token = find_round(random.Random(31), lambda par, *_: par is not None and par >= 1)
+    active, target = deck.ICON_COLOUR[token], deck.target_card(token)
+    good = shortest_pivots(cards, active, target)
+    m, q = next((m, q) for m in range(5) for q in range(5) if m != q and active not in (m, q))
+    written = good + [(m, q), (q, m)]  # two pivots after the landing, never played
+    state = position(players=("ada", "bob"), pawns=cards, token=token)
+    state = bid(state, "ada", f"BID {len(good)}: {pivots_text(written)}", 100.0).state
+    state = bid(state, "bob", f"BID {len(good) + 1}: {pivots_text(good)}", 50.0).state
+    closed = GAME.close_turn(state, 200.0)
+    assert f"ada wins the {deck.ICON_NAMES[token]} token with a bid of {len(good)}" in [
+        e.text for e in closed.events]
+    assert GAME.scores(closed.state) == {"ada": 1, "bob": 0}
+    assert list(closed.state.pawns) == simulate(cards, good, active, target)
+
+
+def test_pp4_landing_beyond_the_bid_is_invalid():
+    cards, token = find_round(random.Random(32), lambda par, *_: par is not None and par >= 2)
+    active, target = deck.ICON_COLOUR[token], deck.target_card(token)
+    good = shortest_pivots(cards, active, target)
+    state = position(players=("ada",), pawns=cards, token=token)
+    short = len(good) - 1  # the landing comes one pivot after the bid
+    state = bid(state, "ada", f"BID {short}: {pivots_text(good)}", 100.0).state  # accepted
+    closed = GAME.close_turn(state, 200.0)
+    texts = [e.text for e in closed.events]
+    assert any(t.startswith(f"ada's bid of {short} fails") and "beyond the bid" in t for t in texts)
+    assert GAME.scores(closed.state) == {"ada": 0}
+    assert closed.state.pawns == tuple(cards)  # PP6: the pawns stay where they were
+    assert closed.state.history[-1].attempts[0].reason is not None
 
 
 # --- PP5: landing colours -----------------------------------------------------------------
@@ -774,7 +810,7 @@ def test_json_round_trip_mid_round_and_after():
         (lambda d: d.update(token="nonsense"), "icon name"),
         (lambda d: d["bag"].append(d["bag"][0]), "each token once"),
         (lambda d: d["tableau"][0].__setitem__(0, d["tableau"][0][1]), "each card"),
-        (lambda d: d["bids"].update(ada={"bid": 1, "solution": "red/blue green/red", "time": 1, "seq": 0}), "fit the bid"),
+        (lambda d: d["bids"].update(ada={"bid": 1, "solution": "", "time": 1, "seq": 0}), "fit the bid"),
         (lambda d: d["bids"].update(zed={"bid": 1, "solution": "red/blue", "time": 1, "seq": 0}), "unknown player"),
         (lambda d: d.update(passes=["ada", "ada"]), "passes"),
         (lambda d: d["tokens"].update(ada=["leaf"]), "tokens won"),
