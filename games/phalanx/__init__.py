@@ -6,8 +6,6 @@ territory), ``orders`` (notation), ``turn`` (growth, moves, captures),
 report view, HELP) and ``rules`` (the Game class).
 """
 
-from .rules import Phalanx
-
-GAME = Phalanx()
+from .rules import GAME, Phalanx
 
 __all__ = ["GAME", "Phalanx"]

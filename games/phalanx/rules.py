@@ -245,3 +245,6 @@ class Phalanx(Game):
     def load(self, data: dict) -> PhalanxState:
         self.check_version(data)
         return load_state(data)
+
+
+GAME = Phalanx()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from games import rulings
 
-from .rules import Sacrifice, age_below, coin_target, legal_orders, open_sum
+from .moves import Sacrifice, age_below, coin_target, legal_orders, open_sum
 from .state import NULL_SQUARES, SUIT_NAME, Piece, Side, State
 
 CELL = 12  # inner width of a drawn tile

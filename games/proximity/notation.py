@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from games.base import OrderSyntaxError
 
-from .rules import CoinMove, PawnMove, Sacrifice
+from .moves import CoinMove, PawnMove, Sacrifice
 from .state import ALL_SQUARES
 
 SQUARE = r"([a-c][0-4]|throne)"

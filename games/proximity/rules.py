@@ -1,307 +1,262 @@
-"""Proximity's rules on a State: what may move, and what a move does.
+"""The Proximity rules behind the common Game interface (two players, sequential).
 
-Every function that changes a state changes the one it is given; the Game
-class hands them a copy (the service keeps the old state if anything fails).
-Problem functions return the reason an order is illegal, in words for a
-player, or None when it is legal.
+rules/proximity.txt with RULINGS PX1-PX10 and G1-G5; the move logic itself
+is in ``moves``.
+
+Time bank (PX8, option ``time_bank``, default off): each player has a bank
+of seconds.  ``submit`` spends ``now - clock_start`` from the mover's bank,
+where ``clock_start`` is the time of the previous move (when its report went
+out); an order arriving after the bank is empty loses the game instead of
+moving.  ``timer`` gives the moment the mover's bank runs out; at or after it
+``ready`` is True and ``close_turn`` declares the loss on time.  The first
+move's clock starts when the service calls ``start_clock`` (or, if it never
+does, at that first move, which then costs nothing).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
 
-from games.base import Event
+from games.base import (
+    Event,
+    Game,
+    GameError,
+    IllegalOrderError,
+    Option,
+    OptionError,
+    duration_seconds,
+    Result,
+    parse_int,
+    seeded_rng,
+)
 
-from .state import BOARD_SQUARES, NULL_SQUARES, SUIT_NAME, Piece, Side, State, TrailRow, adjacent
-
-
-@dataclass(frozen=True)
-class PawnMove:
-    to: str
-
-    def __str__(self) -> str:
-        return f"P {self.to}"
-
-
-@dataclass(frozen=True)
-class CoinMove:
-    frm: str  # the square the coin stands on; its destination is its trail tile
-
-    def __str__(self) -> str:
-        return f"C {self.frm}"
+from . import display, moves
+from .notation import StepOrder, parse
+from .moves import CoinMove, PawnMove, Sacrifice
+from .state import BOARD_SQUARES, NULL_SQUARES, SUITS, Piece, Side, State, Tile
 
 
-@dataclass(frozen=True)
-class Sacrifice:
-    square: str
 
-    def __str__(self) -> str:
-        return f"X {self.square}"
-
-
-Order = PawnMove | CoinMove | Sacrifice
-
-
-def occupied_squares(state: State) -> set[str]:
-    return {p.square for side in state.sides for p in side.pieces if p.square is not None}
-
-
-def open_sum(state: State, occupied: set[str] | None = None) -> int:
-    """Values of every tile with no piece on it, throne included (PX4).
-
-    Sequential play means the current position is the start of the turn.
-    """
-    if occupied is None:
-        occupied = occupied_squares(state)
-    free = sum(state.board[sq].value for sq in BOARD_SQUARES if sq not in occupied)
-    return free + state.throne.value
+def parse_suits(value: object) -> tuple[str, str]:
+    names = value if isinstance(value, (list, tuple)) else re.split(r"[\s,/+]+", str(value).strip())
+    suits = []
+    for name in names:
+        low = str(name).strip().lower()
+        match = [s for s in SUITS if s == low or s == low + "s" or (len(low) == 1 and s[0] == low)]
+        if not match:
+            raise OptionError(f"option suits: {name!r} is not Suns, Moons, Crowns or Arms")
+        suits.append(match[0])
+    if len(suits) != 2 or suits[0] == suits[1]:
+        raise OptionError("option suits: name two different suits, e.g. suns,moons")
+    return suits[0], suits[1]
 
 
-def age_below(chain: list[Piece], index: int) -> int:
-    """Age of the next piece down the chain from chain[index], or 0 (PX4)."""
-    return chain[index + 1].age if index + 1 < len(chain) else 0
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def describe(state: State, square: str) -> str:
-    found = state.occupant(square)
-    if found is None:
-        return "nothing"
-    index, piece = found
-    return f"the {SUIT_NAME[state.sides[index].suit]} {piece.kind}"
-
-
-def proximity_problem(side: Side, piece: Piece, limit: int) -> str | None:
-    chain = side.chain()
-    below = age_below(chain, chain.index(piece))
-    if piece.age - below <= limit:
+def parse_time_bank(value: object) -> float | None:
+    """'off' or e.g. '72h', '3d', '90m', '3600' (seconds); returns seconds or None."""
+    if value is None or isinstance(value, (int, float)) and not isinstance(value, bool):
+        if value is not None and value <= 0:
+            raise OptionError("option time_bank: must be more than zero, or off")
+        return None if value is None else float(value)
+    low = str(value).strip().lower()
+    if low in {"off", "none", "no", "false", ""}:
         return None
-    if below:
-        other = "the oldest coin" if piece.kind == "pawn" else "the next younger coin"
-        gap = f"{other} is age {below}, {piece.age}-{below}={piece.age - below}"
-    else:
-        gap = f"it has no younger coin, so it counts from 0, and {piece.age}"
-    return (
-        f"your {piece.kind} (age {piece.age}) is too old to move: {gap} "
-        f"is more than the open sum {limit}"
-    )
-
-
-def coin_target(side: Side, coin: Piece) -> str | None:
-    """The tile the pawn entered on its (age+1)-th move, if it has (PX5)."""
-    active = side.active_rows()
-    return side.rows[active[coin.age]].square if coin.age < len(active) else None
-
-
-def pawn_problem(state: State, index: int, to: str) -> str | None:
-    side = state.sides[index]
-    pawn = side.pawn()
-    if to == "throne":
-        return "a pawn may never move onto the throne tile"
-    if to in NULL_SQUARES:
-        return f"{to} is a null tile, and a pawn may never move onto a null tile"
-    problem = proximity_problem(side, pawn, open_sum(state))
-    if problem:
-        return problem
-    if not adjacent(pawn.square, to):
-        return f"{to} is not next to your pawn on {pawn.square}"
-    if state.occupant(to):
-        return f"{to} is occupied by {describe(state, to)}"
-    return None
-
-
-def coin_problem(state: State, index: int, frm: str, to: str | None = None) -> str | None:
-    side = state.sides[index]
-    coin = next((p for p in side.coins() if p.square == frm), None)
-    if coin is None:
-        return f"there is no coin of yours on {frm}"
-    target = coin_target(side, coin)
-    if target is None:
-        return (
-            f"the coin on {frm} (age {coin.age}) has no trail tile yet: it needs "
-            f"the tile your pawn enters on its {ordinal(coin.age + 1)} move"
+    try:
+        seconds = duration_seconds(low)
+    except ValueError:
+        seconds = 0.0
+    if seconds <= 0:
+        raise OptionError(
+            f"option time_bank: {value!r} is not a time like 72h, 3d, 90m or 3600 (seconds)"
         )
-    if to is not None and to != target:
-        return f"{to} is not the coin's trail tile: the coin on {frm} may only go to {target}"
-    problem = proximity_problem(side, coin, open_sum(state))
-    if problem:
-        return problem
-    if state.occupant(target):
-        return f"the coin's trail tile {target} is occupied by {describe(state, target)}"
-    return None
+    return seconds
 
 
-def legal_moves(state: State, index: int) -> list[Order]:
-    """Pawn moves then coin moves, each by square.
+class Proximity(Game):
+    kind = "proximity"
+    title = "Proximity"
+    min_players = 2
+    max_players = 2
+    simultaneous = False
+    state_version = 1
+    options = {
+        "suits": Option("suns,moons", "the two suits, first listed player's first (PX1)"),
+        "coins": Option("7", "coins per player, 1 to 12 (PX1)"),
+        "time_bank": Option(
+            "off", "time bank per player (PX8): off, or e.g. 72h, 3d, 90m, 3600 (seconds)"
+        ),
+    }
 
-    The same tests as pawn_problem/coin_problem, done once for all candidates
-    because random play calls this on every step (the tests check both agree).
-    """
-    side = state.sides[index]
-    occupied = occupied_squares(state)
-    limit = open_sum(state, occupied)
-    chain = side.chain()
-    moves: list[Order] = []
-    pawn = chain[0]
-    if pawn.age - age_below(chain, 0) <= limit:
-        moves += sorted(
-            (PawnMove(sq) for sq in BOARD_SQUARES
-             if sq not in occupied and adjacent(pawn.square, sq)),
-            key=str,
+    # --- set-up -----------------------------------------------------------
+    def convert_options(self, raw: dict) -> dict:
+        return {
+            "suits": parse_suits(raw["suits"]),
+            "coins": parse_int("coins", raw["coins"], 1, 12),
+            "time_bank": parse_time_bank(raw["time_bank"]),
+        }
+
+    def setup(self, players: list[str], options: dict, seed: int) -> State:
+        self.check_players(players)
+        opts = self.check_options(dict(options or {}))
+        suits = opts["suits"]
+        # PX2: the ten non-null tiles of both suits, shuffled by the seed (G1);
+        # nine dealt a1, b1, c1, a2, ... c3 and the tenth is the throne.
+        tiles = [Tile(s, v) for s in suits for v in range(1, 6)]
+        seeded_rng(seed, "deal").shuffle(tiles)
+        bank = opts["time_bank"]
+        sides = [
+            Side(name, suits[i], NULL_SQUARES[i], [Piece(0, "pawn", NULL_SQUARES[i], 0, [])], [],
+                 bank)
+            for i, name in enumerate(players)
+        ]
+        throne = tiles[9]
+        return State(
+            seed=seed,
+            coins=opts["coins"],
+            board=dict(zip(BOARD_SQUARES, tiles[:9])),
+            throne=throne,
+            sides=sides,
+            mover=suits.index(throne.suit),  # PX3
+            time_bank=bank,
+            last=[],
         )
-    active = side.active_rows()
-    coins = []
-    for at in range(1, len(chain)):
-        coin = chain[at]
-        if coin.age < len(active) and coin.age - age_below(chain, at) <= limit:
-            if side.rows[active[coin.age]].square not in occupied:
-                coins.append(CoinMove(coin.square))
-    return moves + sorted(coins, key=str)
+
+    def start_clock(self, state: State, now: float) -> State:
+        """A copy whose mover's clock (PX8) starts at ``now``: call when the first report goes out."""
+        new = state.clone()
+        new.clock_start = float(now) if new.time_bank is not None else None
+        return new
+
+    def start(self, state: State, now: float) -> State:
+        return self.start_clock(state, now)
+
+    # --- orders -------------------------------------------------------------
+    def _legal_text(self, state: State, index: int) -> list[str]:
+        return [str(o) for o in moves.legal_orders(state, index)]
+
+    def _refuse(self, state: State, index: int, problem: str) -> IllegalOrderError:
+        legal = moves.legal_orders(state, index)
+        if legal and isinstance(legal[0], Sacrifice):
+            problem += ". You have no legal move, so you must sacrifice a piece"
+        return IllegalOrderError(problem, legal=[str(o) for o in legal])
+
+    def _resolve(self, state: State, index: int, order) -> PawnMove | CoinMove | Sacrifice:
+        """Turn a parsed order into a legal canonical one, or raise IllegalOrderError."""
+        if isinstance(order, StepOrder):
+            found = state.occupant(order.frm)
+            if found is None or found[0] != index:
+                raise self._refuse(state, index, f"there is no piece of yours on {order.frm}")
+            if found[1].kind == "pawn":
+                order = PawnMove(order.to)
+            else:
+                problem = moves.coin_problem(state, index, order.frm, order.to)
+                if problem:
+                    raise self._refuse(state, index, problem)
+                order = CoinMove(order.frm)
+        if not isinstance(order, (PawnMove, CoinMove, Sacrifice)):
+            raise GameError(f"not a Proximity order: {order!r}")
+        problem = moves.order_problem(state, index, order)
+        if problem:
+            raise self._refuse(state, index, problem)
+        return order
+
+    def read_order(self, state: State, player: str, text: str):
+        return self._resolve(state, state.mover, parse(text))
+
+    def step(self, state: State, player: str, order, now: float) -> Result:
+        index = state.mover  # check_turn made sure it is the player's
+        new = state.clone()
+        events: list[Event] = []
+        side = new.sides[index]
+        if new.time_bank is not None and new.clock_start is not None:
+            spent = max(0.0, float(now) - new.clock_start)
+            if spent >= side.bank:
+                return self._lose_on_time(new, index)
+            side.bank -= spent
+        order = parse(order) if isinstance(order, str) else order
+        order = self._resolve(new, index, order)
+        events += moves.apply(new, index, order)
+        new.moves += 1
+        if new.winner is None:
+            new.mover = 1 - index
+        if new.time_bank is not None:
+            new.clock_start = float(now)
+            events.append(Event(f"{side.name}'s time bank: {display.format_seconds(side.bank)} left",
+                                kind="clock", data={"player": side.name, "bank": side.bank}))
+        new.last = [e.text for e in events]
+        return Result(new, events)
+
+    def _lose_on_time(self, new: State, index: int) -> Result:
+        side, other = new.sides[index], new.sides[1 - index]
+        side.bank = 0.0
+        new.winner = 1 - index
+        new.end_reason = f"{side.name}'s time bank ran out"
+        events = [Event(f"{side.name}'s time bank ran out; {other.name} wins", kind="end",
+                        data={"player": side.name})]
+        new.last = [e.text for e in events]
+        return Result(new, events)
+
+    def timer(self, state: State) -> float | None:
+        """When the mover's time bank runs out (PX8), or None."""
+        if state.winner is not None or state.time_bank is None or state.clock_start is None:
+            return None
+        return state.clock_start + state.sides[state.mover].bank
+
+    def ready(self, state: State, now: float) -> bool:
+        due = self.timer(state)
+        return due is not None and now >= due
+
+    def close_turn(self, state: State, now: float) -> Result:
+        """The mover's time bank has run out: the mover loses (PX8)."""
+        if not self.ready(state, now):
+            raise GameError(
+                "Proximity closes a turn only when the mover's time bank has run out"
+            )
+        return self._lose_on_time(state.clone(), state.mover)
+
+    def legal_orders(self, state: State, player: str) -> list[str]:
+        index = state.side_of(player)
+        if state.winner is not None or index != state.mover:
+            return []
+        return self._legal_text(state, index)
+
+    # --- questions ----------------------------------------------------------
+    def players(self, state: State) -> list[str]:
+        return [side.name for side in state.sides]
+
+    def turn(self, state: State) -> int:
+        return state.moves + (0 if self.is_over(state) else 1)
+
+    def to_move(self, state: State) -> list[str]:
+        return [] if self.is_over(state) else [state.sides[state.mover].name]
+
+    def is_over(self, state: State) -> bool:
+        return state.winner is not None
+
+    def scores(self, state: State) -> dict[str, int]:
+        """1 for the winner once the game is over, else 0 (Proximity has no points)."""
+        return {s.name: int(state.winner == i) for i, s in enumerate(state.sides)}
+
+    # --- presentation ---------------------------------------------------------
+    def render_board(self, state: State, viewer: str | None = None) -> str:
+        return display.render_board(state, viewer)
+
+    def view(self, state: State, viewer: str | None = None) -> dict:
+        return display.view(state, viewer)
+
+    def help_text(self) -> str:
+        return display.help_text()
+
+    # --- JSON -----------------------------------------------------------------
+    def dump(self, state: State) -> dict:
+        from .state import dump_state
+
+        return dump_state(state, self.state_version)
+
+    def load(self, data: dict) -> State:
+        from .state import load_state
+
+        self.check_version(data)
+        return load_state(data)
 
 
-def sacrifice_problem(state: State, index: int, square: str) -> str | None:
-    side = state.sides[index]
-    found = state.occupant(square)
-    if found is None or found[0] != index:
-        return f"there is no piece of yours on {square}"
-    if legal_moves(state, index):
-        return "you may sacrifice only when you have no legal move"
-    piece = found[1]
-    if piece.kind == "pawn":
-        return None
-    chain = side.chain()
-    at = chain.index(piece)
-    above, below = chain[at - 1], age_below(chain, at)
-    limit = open_sum(state)
-    if above.age - below <= limit:
-        return None
-    return (
-        f"sacrificing the coin on {square} would break the chain: the piece above "
-        f"it (age {above.age}) would be {above.age - below} older than the piece "
-        f"below it (age {below}), more than the open sum {limit}"
-    )
-
-
-def legal_orders(state: State, index: int) -> list[Order]:
-    moves = legal_moves(state, index)
-    if moves:
-        return moves
-    return [
-        Sacrifice(p.square)
-        for p in state.sides[index].chain()
-        if sacrifice_problem(state, index, p.square) is None
-    ]
-
-
-def order_problem(state: State, index: int, order: Order) -> str | None:
-    if isinstance(order, PawnMove):
-        return pawn_problem(state, index, order.to)
-    if isinstance(order, CoinMove):
-        return coin_problem(state, index, order.frm)
-    return sacrifice_problem(state, index, order.square)
-
-
-# --- doing it -----------------------------------------------------------------
-
-
-def step(side: Side, piece: Piece, row: int) -> None:
-    piece.square = side.rows[row].square
-    piece.age += 1
-    piece.marks.append(row)
-
-
-def apply(state: State, index: int, order: Order) -> list[Event]:
-    """Carry out a legal order for side ``index``; return what happened."""
-    side = state.sides[index]
-    name = side.name
-    if isinstance(order, Sacrifice):
-        return sacrifice(state, index, order.square)
-    if isinstance(order, PawnMove):
-        pawn = side.pawn()
-        side.rows.append(TrailRow(order.to))
-        step(side, pawn, len(side.rows) - 1)
-        moved, dest = pawn, order.to
-        text = f"{name}: {order}, pawn to {dest} ({state.tile(dest).label}), age {pawn.age}"
-    else:
-        coin = next(c for c in side.coins() if c.square == order.frm)
-        step(side, coin, side.active_rows()[coin.age])
-        moved, dest = coin, coin.square
-        text = (
-            f"{name}: {order}, coin {order.frm}-{dest} ({state.tile(dest).label}), "
-            f"age {coin.age}"
-        )
-    events = [Event(text, kind="move", data={"player": name, "order": str(order), "to": dest,
-                                             "age": moved.age})]
-    if state.tile(dest).value == 1:
-        events += ace_check(state, state.tile(dest).suit)
-    return events
-
-
-def ace_sums(state: State, suit: str) -> list[int]:
-    """Each player's sum for an ace of ``suit`` (PX6): other suit plus, ace suit minus."""
-    sums = []
-    for side in state.sides:
-        total = 0
-        for piece in side.pieces:
-            if piece.in_play:
-                tile = state.tile(piece.square)
-                total += -tile.value if tile.suit == suit else tile.value
-        sums.append(total)
-    return sums
-
-
-def ace_check(state: State, suit: str) -> list[Event]:
-    sums = ace_sums(state, suit)
-    names = [side.name for side in state.sides]
-    head = f"Ace of {SUIT_NAME[suit]}: sums {names[0]} {sums[0]:+d}, {names[1]} {sums[1]:+d}"
-    data = {"suit": suit, "sums": dict(zip(names, sums))}
-    if sums[0] == sums[1]:
-        return [Event(f"{head}; a tie brings in no coin", kind="ace", data=data)]
-    best = 0 if sums[0] > sums[1] else 1
-    side = state.sides[best]
-    in_play = sum(1 for p in side.pieces if p.in_play and p.kind == "coin")
-    if in_play >= state.coins:
-        return [Event(f"{head}; {side.name} has no coin left to bring in", kind="ace", data=data)]
-    if state.occupant(side.null):
-        return [Event(f"{head}; {side.name}'s null tile {side.null} is occupied: no coin",
-                      kind="ace", data=data)]
-    new_id = max(p.id for p in side.pieces) + 1
-    side.pieces.append(Piece(new_id, "coin", side.null, 0, []))
-    return [Event(f"{head}; {side.name} brings in a coin on {side.null}", kind="coin",
-                  data={**data, "player": side.name})]
-
-
-def sacrifice(state: State, index: int, square: str) -> list[Event]:
-    side = state.sides[index]
-    name = side.name
-    piece = state.occupant(square)[1]
-    oldest = side.coins()[0] if side.coins() else None
-    piece.square = None
-    if piece.kind == "coin":
-        return [Event(f"{name}: X {square}, sacrifices the coin on {square} (age {piece.age})",
-                      kind="sacrifice", data={"player": name, "square": square})]
-    events = [Event(f"{name}: X {square}, sacrifices the pawn (age {piece.age})",
-                    kind="sacrifice", data={"player": name, "square": square})]
-    if oldest is None:
-        state.winner = 1 - index
-        state.end_reason = f"{name} sacrificed the pawn with no coin to promote"
-        events.append(Event(f"{name} has no coin to promote and loses; "
-                            f"{state.sides[1 - index].name} wins", kind="end"))
-        return events
-    # PX7: the oldest coin becomes the pawn with its age; the trail it has not
-    # walked yet is struck, and the new pawn extends the trail from there.
-    oldest.kind = "pawn"
-    active = side.active_rows()
-    struck = active[oldest.age:]
-    for row in struck:
-        side.rows[row] = TrailRow(side.rows[row].square, struck=True)
-    events.append(Event(
-        f"The coin on {oldest.square} (age {oldest.age}) becomes the pawn; "
-        f"{len(struck)} trail row{'' if len(struck) == 1 else 's'} struck",
-        kind="promotion", data={"player": name, "square": oldest.square, "struck": len(struck)},
-    ))
-    return events
+GAME = Proximity()

@@ -77,3 +77,14 @@ def test_a_game_cannot_override_the_common_checks():
     for name in ("parse_order", "submit", "check_turn"):
         with pytest.raises(TypeError, match=name):
             type("Cheat", (Game,), {name: lambda self, *args: None})
+
+
+@pytest.mark.parametrize("kind", sorted(registry.MODULES))
+def test_every_game_package_keeps_its_game_in_rules_py(kind):
+    import importlib
+
+    module = importlib.import_module(registry.MODULES[kind])
+    if hasattr(module, "__path__"):  # a package: rules.py holds the Game, re-exported
+        rules = importlib.import_module(registry.MODULES[kind] + ".rules")
+        assert module.GAME is rules.GAME and type(rules.GAME).__module__ == rules.__name__
+    assert registry.get(kind) is module.GAME and isinstance(module.GAME, Game)
