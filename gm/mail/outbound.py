@@ -7,6 +7,11 @@ email.header) and the body is encoded by binascii; the email package's
 generator gives the same message at eight times the cost, and every order
 queues a report to each player.  tests/test_mailout.py reads our output back
 with the email package to keep the two in agreement.
+
+Nothing an inbound mail carries can make a reply large: In-Reply-To and
+References keep only well-formed Message-IDs (each at most MAX_MESSAGE_ID
+characters), the last MAX_REFERENCES of them, and every message is at most
+MAX_OUTGOING_BYTES (a longer body is cut, with a note saying so).
 """
 
 from __future__ import annotations
@@ -16,8 +21,16 @@ import email.utils
 from email.header import Header
 
 from gm.mail.inbound import OUR_HEADER
+from gm.mail.rawmail import MAX_MESSAGE_ID, valid_message_id
 
 MAX_HEADER_LINE = 78  # RFC 5322 2.1.1: lines SHOULD be no longer than this
+MAX_REFERENCES = 10  # Message-IDs in References: the last ones of the thread
+MAX_OUTGOING_BYTES = 512 * 1024  # no message gm sends is larger; a longer body is cut
+MAX_SUBJECT = 998  # characters of a subject (RFC 5322 2.1.1's line limit)
+MAX_NAME = 200  # characters of the sender's display name, the game id and the instance
+MAX_RECIPIENT = 998
+
+__all__ = ["MAX_HEADER_LINE", "MAX_MESSAGE_ID", "MAX_OUTGOING_BYTES", "MAX_REFERENCES", "compose", "thread_ids"]
 
 
 def _header(name: str, value: str) -> str:
@@ -35,6 +48,38 @@ def _header(name: str, value: str) -> str:
     return "\n".join(lines)
 
 
+def thread_ids(in_reply_to: str | None, references) -> tuple[str | None, list[str]]:
+    """(In-Reply-To, References) for a reply: malformed or overlong Message-IDs dropped, the last
+    MAX_REFERENCES kept, the message answered last."""
+    parent = in_reply_to.strip() if isinstance(in_reply_to, str) else None
+    if parent is not None and not valid_message_id(parent):
+        parent = None
+    refs = [r.strip() for r in references or () if isinstance(r, str) and valid_message_id(r.strip())]
+    if parent is not None and parent not in refs:
+        refs.append(parent)
+    return parent, list(dict.fromkeys(refs))[-MAX_REFERENCES:]
+
+
+def _cut_body(body: str, budget: int) -> bytes:
+    """The quoted-printable body, cut (at a line end if one is near) with a note so that it fits budget."""
+    encoded = binascii.b2a_qp(body.encode("utf-8"), istext=True)
+    if len(encoded) <= budget:
+        return encoded
+    note = (f"\n\n[gm: this message was cut short: it was {len(encoded)} bytes, "
+            f"more than the {MAX_OUTGOING_BYTES} bytes gm sends in one message.]\n")
+    keep, candidate = len(body), encoded
+    for _ in range(12):
+        keep = int(keep * budget / max(len(candidate), 1) * 0.97)
+        cut = body[:max(keep, 0)]
+        line_end = cut.rfind("\n")
+        if line_end > len(cut) // 2:
+            cut = cut[:line_end + 1]
+        candidate = binascii.b2a_qp((cut + note).encode("utf-8"), istext=True)
+        if len(candidate) <= budget:
+            return candidate
+    return binascii.b2a_qp(note.encode("utf-8"), istext=True)[:max(budget, 0)]
+
+
 def compose(
     *,
     sender: str,
@@ -48,7 +93,16 @@ def compose(
     game_id: str | None = None,
     instance: str = "gm",
 ) -> tuple[str, bytes]:
-    """Return (Message-ID, RFC 5322 bytes).  The Message-ID is fixed here, at queue time."""
+    """Return (Message-ID, RFC 5322 bytes).  The Message-ID is fixed here, at queue time.
+
+    The result is at most MAX_OUTGOING_BYTES: a body too long for that is cut,
+    with a note saying so.  Raises ValueError for a recipient longer than a line.
+    """
+    if len(to) > MAX_RECIPIENT:
+        raise ValueError(f"recipient of {len(to)} characters")
+    subject, sender_name = subject[:MAX_SUBJECT], sender_name[:MAX_NAME]
+    game_id = game_id[:MAX_NAME] if game_id else game_id
+    instance = instance[:MAX_NAME]
     domain = sender.rsplit("@", 1)[-1] if "@" in sender else "localhost"
     message_id = email.utils.make_msgid(domain=domain)
     fields = [
@@ -59,16 +113,19 @@ def compose(
         ("Message-ID", message_id),
     ]
     if in_reply_to:
-        refs = [*references, in_reply_to] if in_reply_to not in references else list(references)
-        fields += [("In-Reply-To", in_reply_to), ("References", " ".join(refs[-10:]))]
+        parent, refs = thread_ids(in_reply_to, references)
+        if parent:
+            fields.append(("In-Reply-To", parent))
+        if refs:
+            fields.append(("References", " ".join(refs)))
     # RFC 3834: we are a robot; well-behaved responders will not answer us.
     fields += [("Auto-Submitted", auto), (OUR_HEADER, instance)]
     if game_id:
         fields.append(("X-GM-Game", game_id))
     fields += [("MIME-Version", "1.0"), ("Content-Type", 'text/plain; charset="utf-8"'),
                ("Content-Transfer-Encoding", "quoted-printable")]
-    head = "\n".join(_header(name, value) for name, value in fields)
+    head = "\n".join(_header(name, value) for name, value in fields).encode("ascii")
     if not body.endswith("\n"):
         body += "\n"
-    encoded = binascii.b2a_qp(body.encode("utf-8"), istext=True)
-    return message_id, head.encode("ascii") + b"\n\n" + encoded
+    encoded = _cut_body(body, MAX_OUTGOING_BYTES - len(head) - 2)
+    return message_id, head + b"\n\n" + encoded

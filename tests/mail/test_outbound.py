@@ -63,3 +63,61 @@ def test_our_mail_is_a_robot_to_our_own_reader(auto):
     _, raw, _ = read_back(auto=auto, instance="gm@example.test")
     inbound = mailin.parse(raw, "gm@example.test")
     assert inbound.robot  # RFC 3834: never answered, by us or anyone
+
+
+# --- caps: nothing an inbound mail carries can make a reply large ----------------------------
+def test_references_keep_the_last_ten_well_formed_ids():
+    from gm.mail.outbound import MAX_MESSAGE_ID, MAX_REFERENCES
+    good = [f"<ref{n}@example.org>" for n in range(40)]
+    bad = ["no-brackets@example.org", "<two words@example.org>", "<" + "x" * MAX_MESSAGE_ID + ">",
+           "<é@example.org>", "<<nested>@x>", "", "<>"]
+    mixed = [item for pair in zip(good, bad * 6) for item in pair]
+    _, raw, msg = read_back(in_reply_to="<parent@example.org>", references=mixed)
+    assert msg["In-Reply-To"] == "<parent@example.org>"
+    assert msg["References"].split() == [*good[-(MAX_REFERENCES - 1):], "<parent@example.org>"]
+    assert len(raw) < 2_000
+
+
+def test_a_malformed_or_huge_in_reply_to_is_dropped():
+    huge = "<" + "r" * 2_900_000 + "@example.org>"
+    _, raw, msg = read_back(in_reply_to=huge, references=[huge, "<ok@example.org>"])
+    assert "In-Reply-To" not in msg
+    assert msg["References"] == "<ok@example.org>"
+    assert len(raw) < 2_000
+    _, _, msg = read_back(in_reply_to="<a b@example.org>\r\nBcc: eve@example.org")
+    assert "In-Reply-To" not in msg and "Bcc" not in msg
+
+
+def test_a_reply_to_a_mail_with_megabytes_of_references_is_small():
+    refs = "".join(f" <ref{n}@example.org>\r\n" for n in range(120_000))  # about 2.9 MB
+    raw_in = (f"From: ada@example.org\r\nTo: gm@example.test\r\nSubject: orders\r\n"
+              f"Message-ID: <m1@example.org>\r\nReferences:{refs}\r\n").encode()
+    assert len(raw_in) > 2_800_000
+    inbound = mailin.parse(raw_in, "gm@example.test")
+    _, raw, msg = read_back(in_reply_to=inbound.message_id, references=inbound.references)
+    assert len(raw) < 2_000
+    assert msg["References"].split()[-1] == "<m1@example.org>"
+    assert msg["References"].split()[-2] == "<ref119999@example.org>"
+
+
+def test_every_message_is_capped_and_a_cut_says_so():
+    from gm.mail.outbound import MAX_OUTGOING_BYTES
+    body = "".join(f"line {n}: Zoë b4xd4 = 8 points\n" for n in range(100_000))
+    _, raw, msg = read_back(body=body)
+    assert len(raw) <= MAX_OUTGOING_BYTES
+    text = msg.get_content()
+    assert "this message was cut short" in text
+    assert text.startswith("line 0: Zoë b4xd4 = 8 points\nline 1:")
+    assert len(text) > MAX_OUTGOING_BYTES // 4  # cut, not emptied
+    _, raw, msg = read_back(body="short\n", subject="s" * 100_000, sender_name="n" * 100_000)
+    assert len(raw) < 4_000
+    assert msg.get_content() == "short\n"
+
+
+def test_a_body_just_under_the_cap_is_not_cut():
+    from gm.mail.outbound import MAX_OUTGOING_BYTES
+    body = "a" * 70 + "\n"
+    body = body * ((MAX_OUTGOING_BYTES - 2_000) // len(body))
+    _, raw, msg = read_back(body=body)
+    assert len(raw) <= MAX_OUTGOING_BYTES
+    assert msg.get_content() == body
