@@ -149,7 +149,8 @@ def mailbox(value: str | None) -> tuple[str, str, str | None]:
 
     The field is read with email.utils.getaddresses before any RFC 2047
     decoding, so an encoded word cannot smuggle in an address.  It must hold
-    exactly one valid addr-spec; else the address is "" and problem says why.
+    exactly one valid addr-spec, written as it is (no comments or spaces
+    inside it); else the address is "" and problem says why.
     The display name is returned as written (encoded words still encoded).
     """
     if value is None or not value.strip():
@@ -160,7 +161,10 @@ def mailbox(value: str | None) -> tuple[str, str, str | None]:
         pairs = email.utils.getaddresses([value])
     except Exception as exc:  # RecursionError on nested comments, among others
         return "", "", f"address field unparseable ({type(exc).__name__})"
-    valid = [(name, addr) for name, addr in pairs if valid_addr_spec(addr)]
+    # The addr-spec must stand in the field as written: getaddresses also joins "a@exa mple.org"
+    # into a@example.org and closes "a@[1.2.3.4", and neither is an address anyone wrote.
+    low = value.lower()
+    valid = [(name, addr) for name, addr in pairs if valid_addr_spec(addr) and addr.lower() in low]
     if len(valid) == 1:
         return valid[0][0], valid[0][1], None
     if not valid:
