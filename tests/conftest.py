@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gm.config import Config
-from gm.engine import Engine
+from gm.core.config import Config
+from gm.service.engine import Engine
 from gm.store import Store
 from support import EXAMPLE_LAYOUT, Clock
 

@@ -14,7 +14,7 @@ import random
 import pytest
 
 from games import registry
-from gm.render import ReportInput, render_report
+from gm.present.reports import ReportInput, render_report
 
 KINDS = registry.available()
 MAX_STEPS = 4000

@@ -102,13 +102,13 @@ def test_ingest_exit_codes(conf, tmp_path):
 
 
 def test_ingest_from_file_applies_an_order(conf, tmp_path):
-    from gm.config import load
-    from gm.engine import Engine
+    from gm.core.config import load
+    from gm.service.engine import Engine
     from gm.store import Store
 
     new_game(conf, "--option", f"layout={EXAMPLE_LAYOUT}")
     # Learn ada's password the way a test can: reset it to a known one.
-    from gm.passwords import hash_password
+    from gm.core.passwords import hash_password
     engine = Engine(Store(load(conf).database), load(conf))
     with engine.store.write():
         engine.store.update("players", {"game_id": "nb1", "name": "ada"}, pw_hash=hash_password("sesame"))

@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
-from gm import delivery
-from gm.delivery import SenderThread, flush
+from gm.runtime import delivery
+from gm.runtime.delivery import SenderThread, flush
 
 
 class Recording:
@@ -36,7 +36,7 @@ def statuses(engine) -> dict[int, str]:
 def queue(engine, n):
     with engine.store.write():
         for i in range(n):
-            engine.queue_mail(f"p{i}@example.org", f"note {i}", "text\n", kind="notice")
+            engine.outbox.queue(f"p{i}@example.org", f"note {i}", "text\n", kind="notice")
 
 
 def test_an_interrupted_batch_leaves_what_was_sent_marked_sent(engine, nb_game, clock, monkeypatch):

@@ -164,12 +164,12 @@ def test_a_remembered_password_does_not_open_the_door_to_a_wrong_one(engine, nb_
 
 
 def test_a_prepared_mail_is_judged_on_the_password_check_prepare_started(engine, nb_game, monkeypatch):
-    from gm import passwords
+    from gm.core import passwords
 
     right = eml("plain.eml", game="nb1", password=nb_game["ada"])
     wrong = eml("wrong-password.eml", game="nb1")
     prepared = [engine.prepare(right), engine.prepare(wrong)]
-    assert len(engine._checking) == 2  # both checks under way before anything is judged
+    assert engine.passwords.pending == 2  # both checks under way before anything is judged
     ada_hash = engine.store.player("nb1", "ada")["pw_hash"]
     hashed_again = []
     real_verify = passwords.verify

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from support import eml
-from gm.daemon import maildir_key, process_maildir, run
-from gm.delivery import MaildirTransport, ensure_maildir, flush
+from gm.runtime.daemon import run
+from gm.runtime.maildir import maildir_key, process_maildir
+from gm.runtime.delivery import flush
+from gm.runtime.maildir import MaildirTransport, ensure_maildir
 
 
 def deliver(inbox, name, raw):

@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from gm.config import Config
+from gm.core.config import Config
 from support import Clock
 
 T0 = 1_741_000_000.0  # Mon 2025-03-03 11:06:40 UTC

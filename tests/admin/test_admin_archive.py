@@ -12,7 +12,10 @@ import pytest
 from admin_helpers import clock, config  # noqa: F401 (fixtures; engine comes from tests/conftest.py)
 from admin_helpers import PLAYERS, PLAYERS3, body_of, history, last_outbox_id, neighbors_move, order_mail, outbox
 from games import registry
-from gm import archive, overrides, replay
+from gm.present import archive as site
+from gm.runtime import browser
+from gm.service import audit, positions
+from gm.service import lifecycle as overrides
 
 
 def play(engine, game_id, n):
@@ -33,12 +36,12 @@ def test_history_prints_log_and_messages(engine):
     engine.create_game("neighbors", "nb1", PLAYERS, seed=4)
     play(engine, "nb1", 3)
     overrides.broadcast(engine, "nb1", "Hello all", who="gm:x")
-    text = archive.history_text(engine, "nb1")
+    text = audit.history_text(engine, "nb1")
     assert "gm:x" in text and "broadcast" in text
     assert text.count("----- turn ") == len(engine.store.all("SELECT id FROM reports WHERE game_id = 'nb1'"))
-    turn2 = archive.history_text(engine, "nb1", turn=2)
+    turn2 = audit.history_text(engine, "nb1", turn=2)
     assert "turn 2, report to ada" in turn2 and "turn 3, report" not in turn2
-    assert "Messages sent" not in archive.history_text(engine, "nb1", log_only=True)
+    assert "Messages sent" not in audit.history_text(engine, "nb1", log_only=True)
 
 
 def test_history_by_mail(engine):
@@ -56,10 +59,10 @@ def test_history_by_mail(engine):
 def test_verify_a_clean_game_then_a_tampered_one(engine):
     engine.create_game("neighbors", "nb1", PLAYERS, seed=4)
     play(engine, "nb1", 6)
-    overrides.rollback(engine, "nb1", 4, why="test")
+    positions.rollback(engine, "nb1", 4, why="test")
     play(engine, "nb1", 2)
     overrides.resend(engine, "nb1")
-    result = replay.verify(engine, "nb1")
+    result = audit.verify(engine, "nb1")
     assert result.ok, result.text()
     assert result.states == 10 and result.orders == 8 and result.reports > 10
     # Tamper with a stored state and an archived report: both are found.
@@ -71,7 +74,7 @@ def test_verify_a_clean_game_then_a_tampered_one(engine):
                                 (json.dumps(data),))
         rid = engine.store.one("SELECT MAX(id) AS n FROM reports WHERE kind = 'report'")["n"]
         engine.store.db.execute("UPDATE reports SET body = body || 'extra' WHERE id = ?", (rid,))
-    result = replay.verify(engine, "nb1")
+    result = audit.verify(engine, "nb1")
     assert not result.ok
     assert any("state 3 differs" in d for d in result.differences)
     assert any(f"report #{rid}" in d for d in result.differences)
@@ -89,7 +92,7 @@ def test_verify_a_simultaneous_game_with_deadline_closes(engine, clock):
         clock.advance(25 * 3600)
         engine.tick()
     assert len(engine.store.all("SELECT * FROM orders WHERE origin = 'deadline'")) == 3
-    result = replay.verify(engine, "fb1")
+    result = audit.verify(engine, "fb1")
     assert result.ok, result.text()
 
 
@@ -108,7 +111,7 @@ def test_press(engine):
     assert history(engine, "nb1", "press")[-1]["actor"] == "ada"  # the GM can tell who wrote
     assert len(engine.store.all("SELECT * FROM reports WHERE kind = 'press'")) == 3  # 2 copies + archive
     # To one player, with white press: the sender is named.
-    from gm import deadlines
+    from gm.service import deadlines
 
     deadlines.save_settings(engine.store, "nb1", {"press": "white"})
     since = last_outbox_id(engine)
@@ -133,7 +136,8 @@ def build_site(engine, tmp_path):
     play(engine, "nb2", 3)
     engine.ingest(order_mail("cy@example.org", "nb2", secrets["cy"], "PRESS TO ALL\n<b>hello</b> & bye\nENDPRESS"))
     overrides.end(engine, "nb2", "players agreed", winners=["cy"])
-    return archive.build(engine, tmp_path / "site")
+    data = [audit.archive_data(engine, row["id"]) for row in engine.store.games()]
+    return site.build(tmp_path / "site", data, engine.clock())
 
 
 def test_archive_files(engine, tmp_path):
@@ -156,18 +160,18 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
                     "(Debian: apt-get install -y chromium)")
 def test_archive_in_a_real_browser(engine, tmp_path):
     index = build_site(engine, tmp_path)
-    dom = archive.dump_dom(index)
+    dom = browser.dump_dom(index)
     rows = re.findall(r'<tr class="game" data-game="(\w+)">', dom)
     assert rows == ["nb1", "nb2"]
     assert "winner: cy" in dom
     page = tmp_path / "site" / "game-nb1.html"
-    dom = archive.dump_dom(page)
+    dom = browser.dump_dom(page)
     assert "<h1>Neighbors game nb1</h1>" in dom
     # The board survives as a monospace block, every column in place.
     loaded = engine.load("nb1")
     board = loaded.rules.render_board(loaded.state, None).strip("\n")
     pre = re.findall(r'<pre class="report">(.*?)</pre>', dom, re.S)
     assert pre and board.split("\n")[1] in pre[-1]
-    out = archive.screenshot(page, tmp_path / "shot.png", size="900,900")
+    out = browser.screenshot(page, tmp_path / "shot.png", size="900,900")
     data = out.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000

@@ -11,12 +11,14 @@ import uuid
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from admin_helpers import PLAYERS, order_mail
 from games import registry
-from gm.config import Config
-from gm.delivery import ensure_maildir
-from gm.engine import Engine
+from gm.cli import app
+from gm.core.config import Config
+from gm.runtime.maildir import ensure_maildir
+from gm.service.engine import Engine
 from gm.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,12 +37,31 @@ def setup(tmp_path):
     store.close()
 
 
+class Result:
+    """What a command printed and how it exited, as from a process."""
+
+    def __init__(self, returncode: int, stdout: str, stderr: str):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
 def gm(conf, *args, check=True, stdin=None):
+    """A gm command, run in this process (gm.cli.app has every command)."""
+    result = CliRunner().invoke(app, ["--config", str(conf), *args], input=stdin,
+                                env={"GM_USER": "tester"})
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    out = Result(result.exit_code, result.stdout, result.stderr)
+    if check:
+        assert out.returncode == 0, out.stderr
+    return out
+
+
+def gm_process(conf, *args):
+    """A gm command in a process of its own, as a second GM at another terminal runs it."""
     env = dict(os.environ, GM_CONFIG=str(conf), GM_USER="tester", PYTHONPATH=str(ROOT))
     result = subprocess.run([sys.executable, "-m", "gm.cli", *args], capture_output=True, text=True,
-                            env=env, cwd=str(conf.parent), input=stdin, timeout=60)
-    if check:
-        assert result.returncode == 0, result.stderr
+                            env=env, cwd=str(conf.parent), timeout=60)
+    assert result.returncode == 0, result.stderr
     return result
 
 
@@ -96,12 +117,12 @@ def test_cli_and_daemon_lose_no_update(setup, tmp_path):
             (inbox / "tmp" / name).write_bytes(raw)
             (inbox / "tmp" / name).rename(inbox / "new" / name)
         # Meanwhile, in this process, the GM keeps changing the same game.
-        from gm import overrides
+        from gm.service import lifecycle as overrides
 
         for i in range(15):
             overrides.broadcast(engine, "nb1", f"note {i}", who="gm:cli")
             overrides.set_deadline(engine, "nb1", f"+{48 + i}h", who="gm:cli")
-        gm(conf, "broadcast", "nb1", "from another process")
+        gm_process(conf, "broadcast", "nb1", "from another process")
         deadline = time.time() + 40
         while time.time() < deadline:
             if len(engine.load("nb1").state.moves) == len(moves):

@@ -11,8 +11,9 @@ from admin_helpers import (PLAYERS, PLAYERS3, T0, FakeClock, body_of, history, l
                            order_mail, outbox)
 from games import registry
 from games.base import OptionError
-from gm import deadlines
-from gm.engine import Engine
+from gm.core import options, times
+from gm.service import deadlines
+from gm.service.engine import Engine
 from gm.store import Store
 
 H = 3600.0
@@ -34,23 +35,23 @@ needs_fb = pytest.mark.skipif(not fb_available(), reason="games/fuzzy_borders is
 
 
 def test_parsing():
-    assert deadlines.parse_duration("72h") == 72 * H
-    assert deadlines.parse_duration("1d12h") == 36 * H
-    assert deadlines.parse_duration("90m") == 5400
-    assert deadlines.parse_duration("3600") == 3600
+    assert times.parse_duration("72h") == 72 * H
+    assert times.parse_duration("1d12h") == 36 * H
+    assert times.parse_duration("90m") == 5400
+    assert times.parse_duration("3600") == 3600
     with pytest.raises(OptionError):
-        deadlines.parse_duration("soon")
+        times.parse_duration("soon")
     # T0 is Monday 2025-03-03 11:06:40 UTC; the next Friday 18:00 is 2025-03-07.
-    due = deadlines.due_after("fri 18:00", T0)
-    assert deadlines.format_stamp(due) == "2025-03-07 18:00 UTC"
-    assert deadlines.due_after("mon 11:00", T0) - T0 == 7 * 86400 - 400
-    assert deadlines.parse_when("+48h", T0) == T0 + 48 * H
-    assert deadlines.format_stamp(deadlines.parse_when("2025-03-09 12:30", T0)) == "2025-03-09 12:30 UTC"
-    assert deadlines.format_due(T0 + 50 * H, T0).endswith("(2 days 2 hours from now)")
+    due = times.due_after("fri 18:00", T0)
+    assert times.format_stamp(due) == "2025-03-07 18:00 UTC"
+    assert times.due_after("mon 11:00", T0) - T0 == 7 * 86400 - 400
+    assert times.parse_when("+48h", T0) == T0 + 48 * H
+    assert times.format_stamp(times.parse_when("2025-03-09 12:30", T0)) == "2025-03-09 12:30 UTC"
+    assert times.format_due(T0 + 50 * H, T0).endswith("(2 days 2 hours from now)")
     with pytest.raises(OptionError):
-        deadlines.check_settings({"press": "loud"})
+        options.check_settings({"press": "loud"})
     with pytest.raises(OptionError):
-        deadlines.check_settings({"late": "shoot"})
+        options.check_settings({"late": "shoot"})
 
 
 def test_service_options_are_kept_from_the_rules(engine):
@@ -199,7 +200,7 @@ def test_absence_moves_the_deadline(engine, clock):
                                        "ABSENCE 2025-03-05 2025-03-09"))
     assert outcome.outcome == "help"
     moved = engine.store.one("SELECT due FROM deadlines WHERE game_id = 'nb1'")["due"]
-    assert deadlines.format_stamp(moved) == "2025-03-10 00:00 UTC" and moved > due
+    assert times.format_stamp(moved) == "2025-03-10 00:00 UTC" and moved > due
     reply = outbox(engine, "ada@example.org", "reply")[-1]
     assert "moves to Mon 2025-03-10 00:00 UTC" in body_of(reply)
     since = last_outbox_id(engine)
@@ -217,7 +218,7 @@ def test_absence_moves_the_deadline(engine, clock):
 
 
 def test_pause_stops_the_clock(engine, clock):
-    from gm import overrides
+    from gm.service import lifecycle as overrides
 
     engine.create_game("neighbors", "nb1", PLAYERS, seed=1, options={"deadline": "72h"})
     engine.tick()

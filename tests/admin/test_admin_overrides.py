@@ -10,8 +10,10 @@ import pytest
 from admin_helpers import clock, config  # noqa: F401 (fixtures; engine comes from tests/conftest.py)
 from admin_helpers import PLAYERS, PLAYERS3, body_of, history, last_outbox_id, neighbors_move, outbox
 from games import registry
-from gm import overrides, passwords
-from gm.engine import EngineError
+from gm.core import passwords
+from gm.service import lifecycle as overrides
+from gm.service import positions
+from gm.core.model import ServiceError
 
 
 @pytest.fixture
@@ -37,7 +39,7 @@ def test_pause_and_resume(engine, nb):
     assert "paused" in body_of(mails[0]) and "holiday" in body_of(mails[0])
     mover, move = neighbors_move(engine, "nb1")
     assert engine.gm_order("nb1", mover, move).outcome == "rejected"
-    with pytest.raises(EngineError):
+    with pytest.raises(ServiceError):
         overrides.pause(engine, "nb1")
     overrides.resume(engine, "nb1", who="gm:alice", why="back")
     assert engine.store.game("nb1")["status"] == "active"
@@ -49,18 +51,18 @@ def test_unknown_game_and_player_are_refused(engine, nb):
     before = engine.store.one("SELECT COUNT(*) AS n FROM history")["n"]
     for action in (lambda: overrides.pause(engine, "nope"),
                    lambda: overrides.end(engine, "nope", "why"),
-                   lambda: overrides.rollback(engine, "nope", 1),
+                   lambda: positions.rollback(engine, "nope", 1),
                    lambda: overrides.broadcast(engine, "nope", "hi"),
                    lambda: overrides.replace(engine, "nb1", "zed", "z@example.org"),
                    lambda: overrides.eject(engine, "nb1", "zed"),
                    lambda: overrides.resend(engine, "nb1", "zed")):
-        with pytest.raises(EngineError):
+        with pytest.raises(ServiceError):
             action()
     assert engine.store.one("SELECT COUNT(*) AS n FROM history")["n"] == before
 
 
 def test_end_needs_a_reason_and_ends(engine, nb):
-    with pytest.raises(EngineError):
+    with pytest.raises(ServiceError):
         overrides.end(engine, "nb1", "  ")
     since = last_outbox_id(engine)
     overrides.end(engine, "nb1", "players agreed a draw", who="gm:x", winners=["ada", "bob"])
@@ -69,7 +71,7 @@ def test_end_needs_a_reason_and_ends(engine, nb):
     assert json.loads(result["winners"]) == ["ada", "bob"]
     assert "agreed a draw" in history(engine, "nb1", "end")[-1]["detail"]
     assert len(outbox(engine, since=since)) == 2
-    with pytest.raises(EngineError):
+    with pytest.raises(ServiceError):
         overrides.end(engine, "nb1", "again")
 
 
@@ -85,9 +87,9 @@ def test_deadline_override(engine, nb, clock):
     loaded = engine.load("nb1")
     report = engine.report_body(loaded, loaded.state, "ada", [])
     assert "Deadline: Wed 2025-03-05 11:06 UTC (2 days from now)" in report
-    with pytest.raises(EngineError):
+    with pytest.raises(ServiceError):
         overrides.set_deadline(engine, "nb1", "2020-01-01")
-    with pytest.raises(EngineError):
+    with pytest.raises(ServiceError):
         overrides.set_deadline(engine, "nb1", "whenever")
 
 
@@ -96,9 +98,9 @@ def test_rollback(engine, nb):
     assert engine.load("nb1").rules.turn(engine.load("nb1").state) == 5
     target = engine.store.one("SELECT state FROM states WHERE game_id = 'nb1' AND turn = 3 ORDER BY seq LIMIT 1")
     since = last_outbox_id(engine)
-    with pytest.raises(EngineError, match="future"):
-        overrides.rollback(engine, "nb1", 6)
-    overrides.rollback(engine, "nb1", 3, who="gm:x", why="misread order")
+    with pytest.raises(ServiceError, match="future"):
+        positions.rollback(engine, "nb1", 6)
+    positions.rollback(engine, "nb1", 3, who="gm:x", why="misread order")
     loaded = engine.load("nb1")
     assert loaded.rules.turn(loaded.state) == 3
     assert json.loads(engine.store.latest_state("nb1")["state"]) == json.loads(target["state"])
@@ -134,7 +136,7 @@ def test_eject_two_player_sequential_ends_the_game(engine, nb):
     res = engine.store.one("SELECT * FROM results WHERE game_id = 'nb1'")
     assert json.loads(res["winners"]) == ["ada"]
     assert history(engine, "nb1", "eject") and history(engine, "nb1", "forfeit")
-    with pytest.raises(EngineError):
+    with pytest.raises(ServiceError):
         overrides.eject(engine, "nb1", "bob")
 
 
@@ -143,28 +145,30 @@ def test_edit_is_validated_by_the_rules(engine, nb):
     data = loaded.rules.dump(loaded.state)
     seq = loaded.seq
     bad = dict(data, board="X" * 42)
-    with pytest.raises(EngineError, match="refused"):
-        overrides.edit_state(engine, "nb1", bad)
+    with pytest.raises(ServiceError, match="refused"):
+        positions.edit_state(engine, "nb1", bad, base_seq=seq)
     bad2 = dict(data, captured={"ada": "Q", "bob": ""})  # a capture with no move
-    with pytest.raises(EngineError, match="refused"):
-        overrides.edit_state(engine, "nb1", bad2)
+    with pytest.raises(ServiceError, match="refused"):
+        positions.edit_state(engine, "nb1", bad2, base_seq=seq)
     assert engine.load("nb1").seq == seq and not history(engine, "nb1", "edit")
     board = list(data["board"])
     first = next(i for i, c in enumerate(board) if c != ".")
     board[first] = "."
     since = last_outbox_id(engine)
-    overrides.edit_state(engine, "nb1", dict(data, board="".join(board)), who="gm:x", why="typo")
+    positions.edit_state(engine, "nb1", dict(data, board="".join(board)), who="gm:x", why="typo",
+                         base_seq=seq)
     assert engine.load("nb1").rules.dump(engine.load("nb1").state)["board"] == "".join(board)
     assert "board" in history(engine, "nb1", "edit")[-1]["detail"]
     assert len(outbox(engine, since=since)) == 2
-    assert overrides.edit_state(engine, "nb1", dict(data, board="".join(board))) == "no change"
+    assert positions.edit_state(engine, "nb1", dict(data, board="".join(board)),
+                                base_seq=engine.load("nb1").seq) == "no change"
 
 
 def test_edit_with_an_editor(engine, nb, tmp_path):
     script = tmp_path / "ed.py"
     script.write_text("import sys, json\np = sys.argv[1]\nd = json.load(open(p))\n"
                       "d['neighbors_rule'] = True\njson.dump(d, open(p, 'w'))\n")
-    msg = overrides.edit_interactive(engine, "nb1", why="option", editor=f"python {script}")
+    msg = positions.edit_interactive(engine, "nb1", why="option", editor=f"python {script}")
     assert "neighbors_rule" in msg
     assert engine.load("nb1").state.neighbors_rule is True
 
@@ -181,7 +185,7 @@ def test_resend_and_broadcast(engine, nb):
     mails = outbox(engine, since=since)
     assert len(mails) == 2 and "Server moves on Friday." in body_of(mails[1])
     assert history(engine, "nb1", "broadcast")[-1]["actor"] == "gm:x"
-    with pytest.raises(EngineError):
+    with pytest.raises(ServiceError):
         overrides.broadcast(engine, "nb1", "  ")
 
 
@@ -209,13 +213,13 @@ def test_simultaneous_rollback_eject_and_bad_edit(engine):
         assert engine.gm_order("s1", name, text).outcome == "sealed"
     loaded = engine.load("s1")
     assert rules.turn(loaded.state) == 2 or kind == "pivot-pawns"
-    with pytest.raises(EngineError, match="future"):
-        overrides.rollback(engine, "s1", rules.turn(loaded.state) + 1)
-    overrides.rollback(engine, "s1", 1, why="test")
+    with pytest.raises(ServiceError, match="future"):
+        positions.rollback(engine, "s1", rules.turn(loaded.state) + 1)
+    positions.rollback(engine, "s1", 1, why="test")
     assert rules.turn(engine.load("s1").state) == 1
     data = rules.dump(engine.load("s1").state)
-    with pytest.raises(EngineError, match="refused"):
-        overrides.edit_state(engine, "s1", dict(data, version=999))
+    with pytest.raises(ServiceError, match="refused"):
+        positions.edit_state(engine, "s1", dict(data, version=999), base_seq=engine.load("s1").seq)
     overrides.eject(engine, "s1", "cy", why="gone")
     assert engine.store.game("s1")["status"] == "active"  # three players: the game goes on
     assert not engine.store.player("s1", "cy")["active"]

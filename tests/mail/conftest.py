@@ -29,8 +29,8 @@ from pathlib import Path
 import pytest
 from imapclient import IMAPClient
 
-from gm import config as config_module
-from gm.engine import Engine
+from gm.core import config as config_module
+from gm.service.engine import Engine
 from gm.store import Store
 
 DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
@@ -357,7 +357,7 @@ class Harness:
 
     def once(self) -> None:
         """`gm run --once` in this process."""
-        from gm import daemon
+        from gm.runtime import daemon
 
         engine = Engine(Store(self.config.database), self.config)
         daemon.run(engine, self.config, once=True)
@@ -389,8 +389,8 @@ class DaemonThread:
     """gm.imap's daemon in a thread, with its own database connection."""
 
     def __init__(self, config):
-        from gm.daemon import make_transport
-        from gm.imap import Daemon
+        from gm.runtime.daemon import make_transport
+        from gm.runtime.imap import Daemon
 
         self.stop_event = threading.Event()
         self.error: BaseException | None = None

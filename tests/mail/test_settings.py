@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gm import config as config_module
-from gm.config import ConfigError, ServerConfig
+from gm.core import config as config_module
+from gm.core.config import ConfigError, ServerConfig
 
 
 def load(tmp_path, text: str):
@@ -46,7 +46,7 @@ def test_bad_server_settings_are_refused(tmp_path, section, message):
 
 
 def test_smtp_transport_modes():
-    from gm.smtp import SmtpTransport
+    from gm.runtime.smtp import SmtpTransport
 
     assert SmtpTransport(ServerConfig(tls="implicit")).port == 465
     assert SmtpTransport(ServerConfig(tls="starttls")).port == 587

@@ -11,7 +11,7 @@ import pytest
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
 from conftest import PLAYERS, Harness, SmtpSink, order_mail, start_dovecot
-from gm import imap as gm_imap
+from gm.runtime import imap as gm_imap
 
 SMTP_USER, SMTP_PASSWORD = "gm-sender", "smtp-test-secret"
 ADDRESS_OF = dict(PLAYERS)

@@ -56,29 +56,6 @@ class PermanentFailure(Exception):
     """The server refused this one message for good (a 5xx): mark it failed, keep the rest."""
 
 
-def ensure_maildir(path: Path) -> Path:
-    for sub in ("tmp", "new", "cur"):
-        (path / sub).mkdir(parents=True, exist_ok=True)
-    return path
-
-
-class MaildirTransport:
-    """Writes each outgoing message into a Maildir instead of sending it."""
-
-    def __init__(self, path: Path):
-        self.path = ensure_maildir(Path(path))
-
-    def send(self, recipient: str, raw: bytes, outbox_id: int) -> None:
-        # The name depends only on the outbox row, so a resend replaces, never duplicates.
-        name = f"gm-outbox-{outbox_id:08d}.{socket.gethostname()}"
-        tmp = self.path / "tmp" / name
-        with open(tmp, "wb") as handle:
-            handle.write(b"X-GM-Envelope-To: " + recipient.encode() + b"\r\n" + raw)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, self.path / "new" / name)
-
-
 def flush(store: Store, transport: Transport, now: float | None = None, limit: int = 500,
           backoff: tuple[float, ...] | list[float] = BACKOFF) -> int:
     """Send what is due; returns how many were sent.

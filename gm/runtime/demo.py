@@ -14,9 +14,9 @@ import random
 import uuid
 from pathlib import Path
 
-from gm.daemon import process_maildir
-from gm.delivery import ensure_maildir, flush, MaildirTransport
-from gm.engine import Engine
+from gm.runtime.delivery import flush
+from gm.runtime.maildir import MaildirTransport, ensure_maildir, process_maildir
+from gm.service.engine import Engine
 
 PLAYERS = [("ada", "ada@example.org"), ("bob", "bob@example.org")]
 

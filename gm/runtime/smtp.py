@@ -6,7 +6,7 @@ connections at once, each reused from batch to batch and reopened when the
 server has closed it.  Each recipient's mail always takes the same
 connection, in queue order, so a player never gets turn 5 before turn 4.
 
-Faults are sorted for the sender loop in gm.delivery: the server cannot be
+Faults are sorted for the sender loop in gm.runtime.delivery: the server cannot be
 reached (TransportDown: stop the batch, wait, then retry the queue in order),
 the server refuses this message for good (PermanentFailure, a 5xx), or
 anything else (retry this message later).
@@ -21,20 +21,13 @@ import zlib
 
 import aiosmtplib
 
-from gm.config import ServerConfig
-from gm.delivery import Done, PermanentFailure, TransportDown
+from gm.core.config import ServerConfig
+from gm.runtime.delivery import Done, PermanentFailure, TransportDown
+from gm.runtime.tls import tls_context
 
 log = logging.getLogger(__name__)
 
 CONNECTIONS = 4  # parallel SMTP connections when the config gives none
-
-
-def tls_context(server: ServerConfig) -> ssl.SSLContext:
-    context = ssl.create_default_context()
-    if not server.tls_verify:
-        context.check_hostname = False
-        context.verify_mode = ssl.CERT_NONE
-    return context
 
 
 class SmtpTransport:
@@ -51,7 +44,7 @@ class SmtpTransport:
         self._loop.run_until_complete(self._send(0, recipient, raw))
 
     def send_many(self, rows: list, done: Done) -> None:
-        """Send a batch over parallel connections; see gm.delivery.flush for ``done``."""
+        """Send a batch over parallel connections; see gm.runtime.delivery.flush for ``done``."""
         lanes: dict[int, list] = {}
         for row in rows:
             lane = zlib.crc32(row["recipient"].lower().encode()) % self.connections

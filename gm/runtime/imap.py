@@ -12,7 +12,7 @@ alone never marks it.
 Waiting.  With IDLE the daemon sleeps until the server says something changed
 and then searches the folder again (IDLE is only a wake-up); without IDLE it
 polls every ``poll_seconds``.  While it waits it still closes timed-out
-turns.  The outbox goes out from a sender thread (gm.delivery.SenderThread),
+turns.  The outbox goes out from a sender thread (gm.runtime.delivery.SenderThread),
 nudged after every commit and backing off while the SMTP server is down.
 
 Faults.  A dropped socket, an AbortError in the middle of IDLE, a server
@@ -34,9 +34,10 @@ from typing import Callable
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
-from gm.config import Config, ServerConfig
-from gm.delivery import BACKOFF, SenderThread, Transport
-from gm.engine import Engine
+from gm.core.config import Config, ServerConfig
+from gm.runtime.delivery import BACKOFF, SenderThread, Transport
+from gm.runtime.tls import tls_context
+from gm.service.engine import Engine
 from gm.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -69,12 +70,7 @@ def _crash_point(name: str) -> None:
 
 def connect(server: ServerConfig) -> IMAPClient:
     """A logged-in IMAPClient with the config's TLS mode."""
-    context = None
-    if server.tls != "none":
-        context = ssl.create_default_context()
-        if not server.tls_verify:
-            context.check_hostname = False
-            context.verify_mode = ssl.CERT_NONE
+    context = tls_context(server) if server.tls != "none" else None
     port = server.default_port(993, 143)
     client = IMAPClient(server.host, port=port, ssl=server.tls == "implicit", ssl_context=context,
                         timeout=server.timeout)

@@ -1,8 +1,9 @@
-"""`gm verify`: replay a game from its seed and orders (RULINGS G1) and compare.
+"""Audit: `gm verify` (replay a game from its seed and orders, RULINGS G1, and compare),
+`gm history`, and the data of the archive site.
 
 Every stored state (seq 0, 1, ...) was made by exactly one thing: the set-up
 (seq 0), an accepted order or a turn close (the orders row whose ``seq`` it
-is, with the ``at`` the rules saw), or a GM override (gm.overrides: a
+is, with the ``at`` the rules saw), or a GM override (gm.service.positions: a
 rollback restores an earlier state, an edit is taken as given).  The replay
 rebuilds each state from the one before it and compares it with the store;
 then every archived report is rendered again from the replayed state and
@@ -17,7 +18,10 @@ from dataclasses import dataclass, field
 
 from games import registry
 from games.base import Event
-from gm import deadlines
+from gm.core.times import format_stamp
+from gm.present import reports as present
+from gm.service import games
+from gm.service.context import Context
 
 
 @dataclass
@@ -62,12 +66,9 @@ def _strip_deadline(text: str) -> str:
     return "\n".join(line for line in text.rstrip("\n").split("\n") if not line.startswith("Deadline: ")) + "\n"
 
 
-def verify(engine, game_id: str) -> VerifyReport:
-    from gm import render
-
-    deadlines.ensure_schema(engine.store)
-    loaded = engine.load(game_id)
-    store, gid = engine.store, loaded.id
+def verify(ctx: Context, game_id: str) -> VerifyReport:
+    loaded = games.load(ctx.store, game_id)
+    store, gid = ctx.store, loaded.id
     rules = registry.get(loaded.row["kind"])
     report = VerifyReport(gid)
     stored = {r["seq"]: json.loads(r["state"])
@@ -132,7 +133,7 @@ def verify(engine, game_id: str) -> VerifyReport:
         archived = _strip_deadline(row["body"])
         matched = False
         for evs in (events.get(row["seq"], []), []):  # as reported after the move, or as BOARD/resend
-            body = render.render_report(render.ReportInput(gid, rules, state, row["player"], evs))
+            body = present.render_report(present.ReportInput(gid, rules, state, row["player"], evs))
             if _strip_deadline(body) == archived:
                 matched = True
                 break
@@ -144,3 +145,82 @@ def verify(engine, game_id: str) -> VerifyReport:
                 f"report #{row['id']} (turn {row['turn']}, to {row['player'] or 'GM'}) differs from "
                 "the replay")
     return report
+
+
+# --- gm history -----------------------------------------------------------------
+def history_text(ctx: Context, game_id: str, turn: int | None = None, log_only: bool = False) -> str:
+    """The game's history log (who, when, what) and every message it sent."""
+    view = games.load(ctx.store, game_id)
+    gid = view.id
+    out = [f"History of game {gid} ({view.rules.title}, {view.status})"
+           + (f", turn {turn}" if turn is not None else ""), ""]
+    out.append("Log (when, turn, who, what):")
+    for row in ctx.store.all("SELECT * FROM history WHERE game_id = ? ORDER BY id", gid):
+        if turn is not None and row["turn"] != turn:
+            continue
+        out.append(f"  {format_stamp(row['at'])}  T{row['turn']:<3} {row['actor']:<14} "
+                   f"{row['action']:<10} {row['detail'] or ''}".rstrip())
+    if log_only:
+        return "\n".join(out) + "\n"
+    sql = "SELECT * FROM reports WHERE game_id = ?" + (" AND turn = ?" if turn is not None else "") + " ORDER BY id"
+    rows = ctx.store.all(sql, gid, *([turn] if turn is not None else []))
+    out += ["", f"Messages sent ({len(rows)}):"]
+    for row in rows:
+        out.append("")
+        out.append(f"----- turn {row['turn']}, {row['kind']} to {row['player'] or 'archive'}, "
+                   f"{format_stamp(row['created'])} -----")
+        out.append(row["body"].rstrip())
+    return "\n".join(out) + "\n"
+
+
+# --- the archive site's data ---------------------------------------------------------
+def archive_data(ctx: Context, game_id: str) -> dict:
+    """What the archive page of a game shows: each turn's report as mailed, public press, result.
+
+    Reports are the ones a player received: sealed orders of an open turn never appear.
+    """
+    view = games.load(ctx.store, game_id)
+    rules, state, store = view.rules, view.state, ctx.store
+    first = view.players[0]["name"]
+    turns: dict[int, dict] = {}
+
+    def entry(turn: int) -> dict:
+        return turns.setdefault(turn, {"turn": turn, "report": None, "press": [], "who": None})
+
+    for row in store.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'report' ORDER BY seq, id",
+                         view.id):
+        # one report per turn: the latest one, preferably as the first seat saw it
+        item = entry(row["turn"])
+        if item["report"] is None or row["player"] == first or item["who"] != first:
+            item["report"], item["who"] = row["body"], row["player"]
+    for row in store.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' AND player IS NULL "
+                         "ORDER BY id", view.id):
+        if "\nTo: ALL\n" in row["body"]:
+            entry(row["turn"])["press"].append(row["body"].split("\n--\n")[0].rstrip())
+    ordered = [turns[t] for t in sorted(turns)]
+    for i, item in enumerate(ordered):
+        item["prev"] = ordered[i - 1]["turn"] if i > 0 else None
+        item["next"] = ordered[i + 1]["turn"] if i + 1 < len(ordered) else None
+    result = store.one("SELECT * FROM results WHERE game_id = ?", view.id)
+    scores = rules.scores(state)
+    winners = rules.winners(state) if rules.is_over(state) else []
+    reason = None
+    if result is not None:
+        reason = result["reason"]
+        if result["winners"]:
+            winners = json.loads(result["winners"])
+    return {
+        "id": view.id,
+        "title": rules.title,
+        "kind": rules.kind,
+        "status": view.status,
+        "over": rules.is_over(state) or view.status == "finished",
+        "turn": view.turn,
+        "players": [{"name": p["name"], "score": scores.get(p["name"], 0), "active": bool(p["active"]),
+                     "winner": p["name"] in winners} for p in view.players],
+        "winners": winners,
+        "reason": reason,
+        "created": format_stamp(view.row["created"]),
+        "updated": format_stamp(view.row["updated"]),
+        "turns": ordered,
+    }

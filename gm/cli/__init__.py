@@ -1,0 +1,16 @@
+"""The game master's command line: ``gm``.
+
+The Typer app lives in gm.cli.common; the play, admin and archive commands
+register themselves on it when imported here, so ``gm.cli.app`` has every
+command.  Nothing else imports this package.
+"""
+
+from gm.cli import admin, archive, play  # noqa: F401  (registers the commands)
+from gm.cli.common import app
+
+
+def main() -> None:
+    app()
+
+
+__all__ = ["app", "main"]

@@ -1,0 +1,5 @@
+"""``python -m gm.cli``: the same as the ``gm`` command."""
+
+from gm.cli import main
+
+main()

@@ -1,0 +1,120 @@
+"""The game master's overrides and deadlines, on the main app.
+
+Every override is recorded in the game's history with who (``--by``, default
+gm:$GM_USER or the login name), when and why (``--why``), and mails the
+players it affects.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from gm.cli.common import BY, WHY, app, fail, open_engine, parse_pairs, run
+from gm.service import deadlines, lifecycle, positions
+
+
+@app.command()
+def deadline(game_id: str, when: str = typer.Argument(..., help="+48h (from now), 'fri 18:00', "
+                                                       "2025-03-07 18:00 (UTC), or none"),
+             why: Optional[str] = WHY, by: Optional[str] = BY):
+    """Set the deadline of the turn now open."""
+    typer.echo(run(lifecycle.set_deadline, open_engine(), game_id, when, who=by, why=why))
+
+
+@app.command()
+def pause(game_id: str, why: Optional[str] = WHY, by: Optional[str] = BY):
+    """Pause a game: no orders, no deadlines until gm resume."""
+    typer.echo(run(lifecycle.pause, open_engine(), game_id, who=by, why=why))
+
+
+@app.command()
+def resume(game_id: str, why: Optional[str] = WHY, by: Optional[str] = BY):
+    """Resume a paused game (the deadline moves by the time it was paused)."""
+    typer.echo(run(lifecycle.resume, open_engine(), game_id, who=by, why=why))
+
+
+@app.command()
+def end(game_id: str, reason: str = typer.Argument(..., help="why the game ends (told to the players)"),
+        winner: List[str] = typer.Option([], "--winner", help="declare a winner (repeat for a shared win)"),
+        by: Optional[str] = BY):
+    """End a game now."""
+    typer.echo(run(lifecycle.end, open_engine(), game_id, reason, who=by, winners=list(winner)))
+
+
+@app.command()
+def rollback(game_id: str, to: int = typer.Option(..., "--to", help="the turn to restore"),
+             why: Optional[str] = WHY, by: Optional[str] = BY):
+    """Restore the start of a turn, discard later orders, re-open the turn."""
+    typer.echo(run(positions.rollback, open_engine(), game_id, to, who=by, why=why))
+
+
+@app.command()
+def replace(game_id: str, name: str, email: str = typer.Option(..., "--email", help="the new player's address"),
+            why: Optional[str] = WHY, by: Optional[str] = BY):
+    """Give a seat to a new player (new address, new password, a welcome mail)."""
+    typer.echo(run(lifecycle.replace, open_engine(), game_id, name, email, who=by, why=why))
+
+
+@app.command()
+def eject(game_id: str, name: str, why: Optional[str] = WHY, by: Optional[str] = BY):
+    """Remove a player, as the game's rules for leaving say."""
+    typer.echo(run(lifecycle.eject, open_engine(), game_id, name, who=by, why=why))
+
+
+def read_edit_file(path: Path, base: int | None) -> tuple[dict, int]:
+    """The state and the change it was based on, from ``gm show --json`` output or a bare state."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        fail(f"edit refused, nothing changed: {exc}")
+    if isinstance(data, dict) and "state" in data and "seq" in data:  # gm show --json, edited
+        return data["state"], data["seq"] if base is None else base
+    if base is None:
+        fail("edit refused, nothing changed: say which change you edited: give --base SEQ "
+             "(the seq of gm show --json), or edit the whole output of gm show --json")
+    return data, base
+
+
+@app.command()
+def edit(game_id: str, why: Optional[str] = WHY, by: Optional[str] = BY,
+         from_file: Optional[Path] = typer.Option(None, "--file", help="take the state from this JSON "
+                                                  "file (gm show --json output, or a state with --base)"),
+         base: Optional[int] = typer.Option(None, "--base", help="the change (seq) the edited state "
+                                            "was taken from; refused if the game changed since")):
+    """Edit the state as JSON in $EDITOR; the rules check it before it is saved."""
+    engine = open_engine()
+    if from_file is None:
+        typer.echo(run(positions.edit_interactive, engine, game_id, who=by, why=why))
+        return
+    data, base_seq = read_edit_file(from_file, base)
+    typer.echo(run(positions.edit_state, engine, game_id, data, who=by, why=why, base_seq=base_seq))
+
+
+@app.command()
+def resend(game_id: str, name: Optional[str] = typer.Argument(None, help="one player (default: all)"),
+           why: Optional[str] = WHY, by: Optional[str] = BY):
+    """Send the current report again."""
+    typer.echo(run(lifecycle.resend, open_engine(), game_id, name, who=by, why=why))
+
+
+@app.command()
+def broadcast(game_id: str, text: str, by: Optional[str] = BY):
+    """Mail an announcement from the GM to every player."""
+    typer.echo(run(lifecycle.broadcast, open_engine(), game_id, text, who=by))
+
+
+@app.command()
+def settings(game_id: str, pairs: List[str] = typer.Argument(None, help="key=value: deadline, reminder, "
+                                                             "grace, late, press, absence_max"),
+             by: Optional[str] = BY):
+    """Show or change a game's service options (deadline, reminder, grace, late, press, absence_max)."""
+    engine = open_engine()
+    view = run(engine.load, game_id)
+    if pairs:
+        run(lifecycle.change_settings, engine, view.id, dict(parse_pairs(pairs, "setting")), who=by)
+    for key, value in deadlines.settings(engine.store, view.id).items():
+        typer.echo(f"{key:<12} {value if value is not None else 'none'}")

@@ -1,0 +1,54 @@
+"""The record of games: gm history, gm verify, gm archive build|screenshot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from gm.cli.common import app, fail, open_engine, run
+from gm.present import archive as site
+from gm.runtime import browser
+from gm.service import audit
+
+
+@app.command()
+def history(game_id: str, turn: Optional[int] = typer.Option(None, "--turn", help="only this turn"),
+            log_only: bool = typer.Option(False, "--log", help="only the history log (who, when, what)")):
+    """Print the game's history log and every report, reply and press sent."""
+    typer.echo(run(audit.history_text, open_engine(), game_id, turn, log_only), nl=False)
+
+
+@app.command()
+def verify(game_id: str):
+    """Replay the game from its seed and orders; report any difference from the store and archive."""
+    report = run(audit.verify, open_engine(), game_id)
+    typer.echo(report.text(), nl=False)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+archive_app = typer.Typer(no_args_is_help=True, help="The static HTML archive of games.")
+app.add_typer(archive_app, name="archive")
+
+
+@archive_app.command("build")
+def archive_build(directory: Path = typer.Argument(..., help="where to write the site"),
+                  game: List[str] = typer.Option([], "--game", help="only these games")):
+    """Write a static HTML site: an index of games and a page per game."""
+    engine = open_engine()
+    ids = list(game) or [row["id"] for row in engine.store.games()]
+    data = [run(audit.archive_data, engine, gid) for gid in ids]
+    typer.echo(f"archive written: {site.build(directory, data, engine.clock())}")
+
+
+@archive_app.command("screenshot")
+def archive_screenshot(directory: Path, out: Path = typer.Argument(Path("archive.png")),
+                       page: str = typer.Option("index.html", help="the page to photograph")):
+    """Take a PNG of an archive page with headless Chromium."""
+    try:
+        browser.screenshot(directory / page, out)
+    except browser.BrowserMissing as exc:
+        fail(str(exc))
+    typer.echo(f"screenshot: {out}")

@@ -1,0 +1,73 @@
+"""The Typer app every command registers on, and what the commands share.
+
+Heavy modules (jinja2, mail, the rule modules) load when a command first
+needs the service, so that `gm list` starts quickly.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Callable, List, Optional, TypeVar
+
+import typer
+
+from games.base import GameError
+from gm.core import config as config_module
+from gm.core.model import ServiceError
+from gm.service.engine import Engine
+from gm.store import Store, StoreError
+
+T = TypeVar("T")
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="gm: a play-by-email game master.")
+state = {"config": None}
+
+EX_TEMPFAIL = 75
+
+
+@app.callback()
+def main_options(
+    config: Optional[Path] = typer.Option(None, "--config", "-c", help="YAML config (default: $GM_CONFIG, ./gm.yaml, or the embedded default)"),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="log what the daemon does"),
+):
+    state["config"] = config
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+
+def open_engine() -> Engine:
+    """The service on the configured database (opening it runs any pending migrations)."""
+    try:
+        conf = config_module.load(state["config"])
+        return Engine(Store(conf.database), conf)
+    except (config_module.ConfigError, StoreError) as exc:
+        fail(str(exc))
+
+
+def fail(message: str, code: int = 1):
+    typer.echo(f"gm: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def parse_pairs(values: List[str], what: str) -> list[tuple[str, str]]:
+    pairs = []
+    for value in values:
+        if "=" not in value:
+            fail(f"{what} {value!r}: expected key=value")
+        key, _, rest = value.partition("=")
+        pairs.append((key.strip(), rest.strip()))
+    return pairs
+
+
+def run(action: Callable[..., T], *args, **kwargs) -> T:
+    """Do a use case; a refusal is printed as ``gm: why`` with exit status 1."""
+    try:
+        return action(*args, **kwargs)
+    except (ServiceError, GameError, StoreError) as exc:
+        fail(str(exc))
+
+
+WHY = typer.Option(None, "--why", "-m", help="the reason, recorded in the history and told to the players")
+BY = typer.Option(None, "--by", help="who does this (default gm:$GM_USER or your login name)")

@@ -1,0 +1,161 @@
+"""The commands that run games: new, list, show, order, process, ingest, run, outbox, inbox, demo."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from gm.cli.common import EX_TEMPFAIL, app, fail, open_engine, parse_pairs, run
+from gm.runtime import daemon
+from gm.runtime.demo import play_demo
+from gm.service import ingest as ingest_mail
+
+
+@app.command()
+def new(
+    kind: str = typer.Argument(..., help="neighbors, fuzzy-borders, phalanx, proximity, pivot-pawns"),
+    game_id: str = typer.Option(..., "--id", help="a short id players will type, e.g. nb1"),
+    player: List[str] = typer.Option(..., "--player", "-p", help="NAME=EMAIL, in seat order"),
+    seed: Optional[int] = typer.Option(None, help="seed for every random event (default: random)"),
+    option: List[str] = typer.Option([], "--option", "-o", help="game option key=value"),
+):
+    """Start a game and mail each player a welcome with their password."""
+    engine = open_engine()
+    run(engine.create_game, kind, game_id, parse_pairs(player, "--player"), seed,
+        dict(parse_pairs(option, "--option")))
+    typer.echo(f"game {game_id.lower()} started; welcome mails queued (see: gm outbox)")
+
+
+@app.command("list")
+def list_games():
+    """List the games."""
+    engine = open_engine()
+    rows = engine.store.games()
+    if not rows:
+        typer.echo("no games yet (start one with: gm new neighbors --id nb1 --player ...)")
+        return
+    for row in rows:
+        latest = engine.store.latest_state(row["id"])
+        names = ", ".join(p["name"] for p in engine.store.players(row["id"]))
+        typer.echo(f"{row['id']:<12} {row['kind']:<14} {row['status']:<9} turn {latest['turn']:<4} {names}")
+
+
+def _show_json(view) -> dict:
+    rules, st = view.rules, view.state
+    over = rules.is_over(st)
+    to_move = [] if over else rules.to_move(st)
+    scores = rules.scores(st)
+    return {
+        "id": view.id,
+        "kind": rules.kind,
+        "status": view.status,
+        "turn": rules.turn(st),
+        "seq": view.seq,  # the change this state is: gm edit --file refuses to save over a later one
+        "to_move": to_move,
+        "players": [{"name": p["name"], "email": p["email"], "score": scores.get(p["name"], 0)}
+                    for p in view.players],
+        "winners": rules.winners(st) if over else [],
+        "legal": rules.legal_orders(st, to_move[0]) if len(to_move) == 1 else None,
+        "seed": view.row["seed"],
+        "options": json.loads(view.row["options"]),
+        "state": rules.dump(st),
+    }
+
+
+@app.command()
+def show(game_id: str, as_json: bool = typer.Option(False, "--json", help="one JSON object")):
+    """The current report as the GM sees it."""
+    engine = open_engine()
+    view = run(engine.load, game_id)
+    if as_json:
+        typer.echo(json.dumps(_show_json(view), indent=2, sort_keys=True))
+        return
+    typer.echo(engine.report_body(view, view.state, None, []), nl=False)
+
+
+@app.command()
+def order(game_id: str, text: str, as_name: str = typer.Option(..., "--as", help="the player's name")):
+    """Enter orders for a player (the GM's override), through the same path as mail."""
+    engine = open_engine()
+    outcome = run(engine.gm_order, game_id, as_name, text)
+    if outcome.outcome == "rejected":
+        fail(f"refused: {outcome.detail}")
+    typer.echo(f"{outcome.outcome}: {outcome.detail}")
+
+
+@app.command()
+def process(game_id: str):
+    """Adjudicate a simultaneous turn now, with the orders that are in."""
+    engine = open_engine()
+    closed = run(engine.process, game_id)
+    typer.echo("turn adjudicated; reports queued" if closed else "nothing to adjudicate")
+
+
+@app.command()
+def ingest(source: str = typer.Argument("-", help="a file with one RFC 5322 message, or - for stdin")):
+    """Process one message (for procmail or an MTA pipe).  Exit 0 once stored, 75 if not."""
+    try:
+        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    except OSError as exc:
+        typer.echo(f"gm: cannot read {source}: {exc}", err=True)
+        raise typer.Exit(EX_TEMPFAIL)
+    try:
+        engine = open_engine()
+        outcome = engine.ingest(raw)
+    except typer.Exit:
+        raise typer.Exit(EX_TEMPFAIL)
+    except Exception as exc:  # could not store it: let the MTA try again later
+        typer.echo(f"gm: message not stored, try again later: {exc}", err=True)
+        raise typer.Exit(EX_TEMPFAIL)
+    typer.echo(f"{outcome.outcome}: {outcome.detail[:200]}")
+
+
+@app.command("run")
+def run_daemon(once: bool = typer.Option(False, "--once", help="process what is there, then exit")):
+    """The daemon: read the mailbox, judge, report, deliver."""
+    engine = open_engine()
+    try:
+        daemon.run(engine, engine.config, once=once)
+    except KeyboardInterrupt:
+        typer.echo("stopped")
+
+
+@app.command()
+def outbox(all_: bool = typer.Option(False, "--all", help="also list delivered mail")):
+    """List queued and sent mail."""
+    engine = open_engine()
+    rows = engine.store.outbox_listing(include_delivered=all_)
+    if not rows:
+        typer.echo("the outbox is empty")
+    for row in rows:
+        typer.echo(f"#{row['id']:<5} {row['status']:<7} {row['kind']:<8} {row['recipient']:<28} "
+                   f"{row['subject'][:60]}")
+
+
+@app.command()
+def inbox(failed: bool = typer.Option(False, "--failed", help="the messages set aside with an error"),
+          retry: Optional[int] = typer.Option(None, "--retry", help="play a set-aside message again"),
+          limit: int = typer.Option(50, help="at most this many, newest first")):
+    """List received mail and what became of it; list or retry the ones set aside with an error."""
+    engine = open_engine()
+    if retry is not None:
+        outcome = run(ingest_mail.retry, engine, retry)
+        typer.echo(f"#{retry}: {outcome.outcome}: {outcome.detail[:200]}")
+        return
+    rows = engine.store.inbox_listing(only_failed=failed, limit=limit)
+    if not rows:
+        typer.echo("no messages set aside" if failed else "the inbox is empty")
+    for row in rows:
+        detail = (row["detail"] or "").strip().splitlines()
+        typer.echo(f"#{row['id']:<5} {row['outcome']:<9} {(row['sender'] or '?')[:28]:<28} "
+                   f"{(row['subject'] or '')[:30]:<30} {(detail[-1] if detail else '')[:60]}")
+
+
+@app.command()
+def demo(seed: int = typer.Option(1, help="seed of the demo game")):
+    """Play a whole Neighbors game through the inbox and outbox Maildirs."""
+    play_demo(open_engine(), seed, typer.echo)

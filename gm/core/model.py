@@ -1,0 +1,69 @@
+"""A game as the service sees it: its stored row, its rules, its current state and its seats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from games.base import Game
+
+
+class ServiceError(Exception):
+    """A use case that cannot be done (unknown game, unknown player, a refused override)."""
+
+
+class Status(str, Enum):
+    """A game's status column."""
+
+    ACTIVE = "active"
+    PAUSED = "paused"
+    FINISHED = "finished"
+
+
+@dataclass
+class GameView:
+    """A game as stored now: its row, rules, current state (and its seq) and players."""
+
+    row: Any
+    rules: Game
+    state: Any
+    seq: int
+    players: list[Any]
+
+    @property
+    def id(self) -> str:
+        return self.row["id"]
+
+    @property
+    def status(self) -> str:
+        return self.row["status"]
+
+    @property
+    def turn(self) -> int:
+        return self.rules.turn(self.state)
+
+    def player(self, name: str):
+        for p in self.players:
+            if p["name"].lower() == name.lower():
+                return p
+        return None
+
+    @property
+    def seated(self) -> list[Any]:
+        """The players still in the game (not ejected or resigned, RULINGS G5)."""
+        return [p for p in self.players if p["active"]]
+
+    @property
+    def seated_names(self) -> list[str]:
+        return [p["name"] for p in self.seated]
+
+
+@dataclass
+class Outcome:
+    """What became of one mail or order."""
+
+    outcome: str  # applied | sealed | rejected | ignored | robot | duplicate | help | error
+    detail: str = ""
+    game_id: str | None = None
+    replies: list[str] = field(default_factory=list)  # bodies queued to the sender

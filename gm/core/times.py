@@ -1,0 +1,137 @@
+"""Times and durations as the GM and players type and read them, all in UTC.
+
+Durations: ``72h``, ``3d``, ``1d12h``, ``90m``, ``3600`` (seconds).  Moments:
+``+48h`` (from now), a weekday and time ``fri 18:00``, or a date
+``2025-03-07 18:00``.  Pure functions; the clock is always passed in.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from games.base import OptionError, duration_seconds
+
+WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+
+def parse_duration(text: str) -> float:
+    """``72h``, ``3d``, ``1d12h``, ``90m``, ``3600`` (seconds) -> seconds."""
+    try:
+        return duration_seconds(text)
+    except ValueError:
+        raise OptionError(f"{text!r} is not a duration like 72h, 3d, 1d12h or 90m") from None
+
+
+def _clock_time(text: str) -> tuple[int, int] | None:
+    """``18:00`` -> (18, 0); anything else -> None."""
+    hour, sep, minute = text.partition(":")
+    if not sep or not (1 <= len(hour) <= 2 and len(minute) == 2) \
+            or not (hour.isascii() and hour.isdigit() and minute.isascii() and minute.isdigit()):
+        return None
+    return int(hour), int(minute)
+
+
+def is_clock_time(text: str) -> bool:
+    return _clock_time(text) is not None
+
+
+def parse_weekly(text: str) -> tuple[int, int, int] | None:
+    """``fri 18:00`` (any spelling that starts with the day's three letters) -> (4, 18, 0)."""
+    words = str(text).split()
+    if len(words) != 2 or not words[0].isalpha():
+        return None
+    day_word = words[0].lower()
+    day = next((i for i, name in enumerate(WEEKDAYS) if day_word.startswith(name)), None)
+    clock = _clock_time(words[1])
+    if day is None or clock is None:
+        return None
+    hour, minute = clock
+    if hour > 23 or minute > 59:
+        raise OptionError(f"{text!r}: no such time of day")
+    return day, hour, minute
+
+
+def next_weekly(after: float, day: int, hour: int, minute: int) -> float:
+    """The first moment strictly after ``after`` that is ``day`` at hour:minute UTC."""
+    start = datetime.fromtimestamp(after, timezone.utc)
+    candidate = start.replace(hour=hour, minute=minute, second=0, microsecond=0)
+    candidate += timedelta(days=(day - start.weekday()) % 7)
+    if candidate.timestamp() <= after:
+        candidate += timedelta(days=7)
+    return candidate.timestamp()
+
+
+def parse_date(text: str) -> float:
+    """An absolute UTC date: ``2025-03-07``, ``2025-03-07 18:00``, ISO 8601."""
+    raw = str(text).strip().replace("T", " ").rstrip("Z").replace(" UTC", "").strip()
+    for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d"):
+        try:
+            return datetime.strptime(raw, fmt).replace(tzinfo=timezone.utc).timestamp()
+        except ValueError:
+            continue
+    raise OptionError(f"{text!r} is not a date like 2025-03-07 18:00 (UTC)")
+
+
+def is_bare_date(text: str) -> bool:
+    """``2025-03-07`` and nothing else."""
+    try:
+        datetime.strptime(text, "%Y-%m-%d")
+    except ValueError:
+        return False
+    return len(text) == 10
+
+
+def parse_when(text: str, now: float) -> float:
+    """A moment the GM or a player types: ``+48h`` (from now), ``fri 18:00``, or a UTC date."""
+    raw = str(text).strip()
+    if raw.startswith("+"):
+        return now + parse_duration(raw[1:])
+    weekly = parse_weekly(raw)
+    if weekly:
+        return next_weekly(now, *weekly)
+    return parse_date(raw)
+
+
+def check_period(text: str) -> str:
+    """A turn deadline option: a positive duration or a weekly time."""
+    if parse_weekly(text) is None:
+        if parse_duration(text) <= 0:
+            raise OptionError("option deadline: must be more than zero")
+    return str(text).strip()
+
+
+def due_after(period: str, start: float) -> float:
+    """The deadline of a turn that opened at ``start`` under the option ``period``."""
+    weekly = parse_weekly(period)
+    if weekly:
+        return next_weekly(start, *weekly)
+    return start + parse_duration(period)
+
+
+def format_span(seconds: float) -> str:
+    """``2 days 4 hours``, ``35 minutes``, ``less than a minute``."""
+    seconds = int(abs(seconds))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = []
+    if days:
+        parts.append(f"{days} day{'s' if days != 1 else ''}")
+    if hours:
+        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
+    if not days and minutes:
+        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
+    return " ".join(parts) or "less than a minute"
+
+
+def format_stamp(at: float) -> str:
+    """``2025-03-07 18:00 UTC``: every time stamp gm shows."""
+    return datetime.fromtimestamp(at, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def format_due(due: float, now: float) -> str:
+    """``Fri 2025-03-07 18:00 UTC (2 days 4 hours from now)``."""
+    stamp = datetime.fromtimestamp(due, timezone.utc).strftime("%a ") + format_stamp(due)
+    if due > now:
+        return f"{stamp} ({format_span(due - now)} from now)"
+    return f"{stamp} (passed {format_span(now - due)} ago)"

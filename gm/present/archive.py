@@ -1,0 +1,56 @@
+"""The archive site: a static HTML page per game and an index (``gm archive build DIR``).
+
+It renders the data gm.service.audit.archive_data gathers.  A game's page
+shows each turn's report as it was mailed (the ASCII board in a <pre>
+block), links to the previous and next turn, press sent to ALL and
+the final result.  Reports are the ones a player received: sealed orders of
+an open turn never appear.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from gm.core.times import format_stamp
+from gm.present.reports import template_dir
+
+
+# --- the site ---------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def environment():
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(template_dir()),
+        undefined=jinja2.StrictUndefined,
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def page_name(game_id: str) -> str:
+    return f"game-{game_id}.html"
+
+
+def build(directory: str | Path, data: list[dict], built_at: float) -> Path:
+    """Write the site for the games' ``data`` (gm.service.audit.archive_data); returns the index."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    env = environment()
+    built = format_stamp(built_at)
+    for game in data:
+        game.setdefault("page", page_name(game["id"]))
+        html = env.get_template("archive/game.html.j2").render(game=game, built=built)
+        _write(directory / game["page"], html)
+    _write(directory / "index.html", env.get_template("archive/index.html.j2").render(games=data, built=built))
+    _write(directory / "archive.css", env.get_template("archive/archive.css.j2").render())
+    return directory / "index.html"
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)

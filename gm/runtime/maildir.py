@@ -1,0 +1,60 @@
+"""Maildirs: the embedded inbox gm reads and the outbox it writes when there is no mail server."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from pathlib import Path
+
+from gm.service.engine import Engine
+
+log = logging.getLogger(__name__)
+
+
+def ensure_maildir(path: Path) -> Path:
+    for sub in ("tmp", "new", "cur"):
+        (path / sub).mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class MaildirTransport:
+    """Writes each outgoing message into a Maildir instead of sending it."""
+
+    def __init__(self, path: Path):
+        self.path = ensure_maildir(Path(path))
+
+    def send(self, recipient: str, raw: bytes, outbox_id: int) -> None:
+        # The name depends only on the outbox row, so a resend replaces, never duplicates.
+        name = f"gm-outbox-{outbox_id:08d}.{socket.gethostname()}"
+        tmp = self.path / "tmp" / name
+        with open(tmp, "wb") as handle:
+            handle.write(b"X-GM-Envelope-To: " + recipient.encode() + b"\r\n" + raw)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, self.path / "new" / name)
+
+
+def maildir_key(name: str) -> str:
+    return "maildir:" + name.split(":", 1)[0]
+
+
+def process_maildir(engine: Engine, inbox: Path) -> list[tuple[str, str]]:
+    """Ingest every new message, then mark it seen by moving it to cur/.
+
+    The move comes after the commit: a crash in between leaves the file in
+    new/, and the next pass finds its key already stored and only moves it.
+    """
+    ensure_maildir(inbox)
+    done = []
+    for path in sorted((inbox / "new").iterdir()):
+        if path.name.startswith("."):
+            continue
+        raw = path.read_bytes()
+        outcome = engine.ingest(raw, maildir_key(path.name))
+        log.info("%s: %s %s", path.name, outcome.outcome, outcome.detail[:80])
+        os.replace(path, inbox / "cur" / (path.name.split(":", 1)[0] + ":2,S"))
+        done.append((path.name, outcome.outcome))
+    return done
+
+

@@ -1,0 +1,30 @@
+"""What every use case is given: the store, the config, the clock and the outbox."""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from gm.core.config import Config
+from gm.service.auth import PasswordChecker
+from gm.service.outbox import Outbox
+from gm.store import Store
+
+
+class Context:
+    """The store, config and clock of one running service, with its outbox and password checks.
+
+    Use cases are functions that take a Context first; the clock is the one
+    thing they read the time from, so tests drive a fake one.
+    """
+
+    def __init__(self, store: Store, config: Config, clock: Callable[[], float] = time.time):
+        self.store = store
+        self.config = config
+        self.clock = clock
+        self.outbox = Outbox(store, config, clock)
+        self.passwords = PasswordChecker()
+
+    def close(self) -> None:
+        """Stop the password-check threads (the store stays open: it is the caller's)."""
+        self.passwords.close()

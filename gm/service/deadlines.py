@@ -1,0 +1,224 @@
+"""The turn now open: where it started, who still owes orders, its deadline, absences.
+
+One row per game in ``deadlines`` holds the deadline of the turn now open,
+keyed by the state seq that opened the turn, with flags for the reminder,
+the late notice (the deadline processed) and the end of grace.  Each flag is
+set in the same transaction as the mail and the adjudication it stands for
+(gm.service.timers), so a deadline is processed exactly once, also across
+daemon restarts.  Reading a deadline (for a report) never writes.
+"""
+
+from __future__ import annotations
+
+from games.base import OptionError
+from gm.core import options, times
+from gm.core.model import GameView
+from gm.store import Store
+
+
+# --- settings -------------------------------------------------------------------
+def settings(store: Store, game_id: str) -> dict[str, str | None]:
+    rows = store.all("SELECT key, value FROM game_settings WHERE game_id = ?", game_id)
+    return options.with_defaults({r["key"]: r["value"] for r in rows})
+
+
+def save_settings(store: Store, game_id: str, values: dict[str, str]) -> None:
+    with store.write():
+        for key, value in values.items():
+            store.db.execute(
+                "INSERT OR REPLACE INTO game_settings(game_id, key, value) VALUES (?, ?, ?)",
+                (game_id, key, value))
+
+
+# --- where a turn starts ------------------------------------------------------------
+def override_seqs(store: Store, game_id: str) -> set[int]:
+    """States the GM made (rollback, edit): each one re-opens the turn."""
+    return {r["seq"] for r in store.all("SELECT seq FROM state_overrides WHERE game_id = ?", game_id)}
+
+
+def opens_turn(row, previous_turn: int | None, overrides: set[int]) -> bool:
+    """The rule: a turn opens when the turn number changes, and with every GM rollback or edit."""
+    return previous_turn is None or row["turn"] != previous_turn or row["seq"] in overrides
+
+
+def turn_runs(store: Store, game_id: str) -> list[tuple[int, int]]:
+    """(turn, first seq) of every stretch of states, oldest first."""
+    overrides = override_seqs(store, game_id)
+    runs, previous = [], None
+    for row in store.all("SELECT seq, turn FROM states WHERE game_id = ? ORDER BY seq", game_id):
+        if opens_turn(row, previous, overrides):
+            runs.append((row["turn"], row["seq"]))
+        previous = row["turn"]
+    return runs
+
+
+def turn_start(store: Store, game_id: str) -> tuple[int, float]:
+    """(seq, time) of the state that opened the current turn.
+
+    Reads newest first and only as far back as the turn goes, so a long
+    game's history is not loaded on every order.
+    """
+    overrides = override_seqs(store, game_id)
+    rows = store.db.execute(
+        "SELECT seq, turn, created FROM states WHERE game_id = ? ORDER BY seq DESC", (game_id,))
+    start = rows.fetchone()
+    for previous in rows:
+        if opens_turn(start, previous["turn"], overrides):
+            break
+        start = previous
+    rows.close()
+    return start["seq"], start["created"]
+
+
+# --- who owes orders ------------------------------------------------------------------
+def submitted(store: Store, game_id: str, start_seq: int) -> set[str]:
+    """Players with an accepted order since the turn opened."""
+    rows = store.all(
+        "SELECT DISTINCT player FROM orders WHERE game_id = ? AND action = 'order' AND accepted = 1 "
+        "AND seq >= ?", game_id, start_seq)
+    return {r["player"] for r in rows}
+
+
+def awaited(view: GameView) -> list[str]:
+    """Players the rules wait for who are still in the game (RULINGS G5)."""
+    if view.rules.is_over(view.state):
+        return []
+    seated = set(view.seated_names)
+    return [p for p in view.rules.to_move(view.state) if p in seated]
+
+
+def missing(store: Store, view: GameView, start_seq: int) -> list[str]:
+    """Players who owe orders now and have sent none this turn."""
+    owing = awaited(view)
+    if view.rules.simultaneous:
+        done = submitted(store, view.id, start_seq)
+        owing = [p for p in owing if p not in done]
+    return owing
+
+
+def everyone_left_is_in(store: Store, view: GameView) -> bool:
+    """A simultaneous turn where a removed seat is awaited and every player still in has sent orders.
+
+    The rules wait for every seat; a seat the GM removed never sends orders,
+    and its orders count as missing (G5), so there is nothing left to wait for.
+    """
+    rules = view.rules
+    if not rules.simultaneous or rules.is_over(view.state):
+        return False
+    waiting = set(rules.to_move(view.state))
+    if not waiting - set(view.seated_names):
+        return False  # nobody removed is awaited: the rules decide alone
+    start_seq, _ = turn_start(store, view.id)
+    still = set(awaited(view))
+    return bool(still) and still <= submitted(store, view.id, start_seq)
+
+
+# --- the deadline ---------------------------------------------------------------------
+def absent_until(store: Store, game_id: str, players: list[str], due: float) -> float:
+    """Move ``due`` past every absence (of ``players``) it falls inside."""
+    names = {p.lower() for p in players}
+    rows = [r for r in store.all("SELECT player, start, end FROM absences WHERE game_id = ?", game_id)
+            if r["player"].lower() in names]
+    for _ in range(100):
+        moved = False
+        for r in rows:
+            if r["start"] <= due < r["end"]:
+                due, moved = r["end"], True
+        if not moved:
+            break
+    return due
+
+
+def current(store: Store, view: GameView, create: bool = False) -> dict:
+    """The deadline row of the turn now open, as a dict.
+
+    With ``create`` (inside a write transaction) a new turn's row is stored;
+    without it a missing row is worked out but not stored.
+    """
+    start_seq, start_time = turn_start(store, view.id)
+    row = store.one("SELECT * FROM deadlines WHERE game_id = ?", view.id)
+    if row is not None and row["start_seq"] == start_seq:
+        return dict(row)
+    conf = settings(store, view.id)
+    due = None
+    if conf["deadline"]:
+        due = times.due_after(conf["deadline"], start_time)
+        due = absent_until(store, view.id, view.rules.to_move(view.state), due)
+    new = {"game_id": view.id, "start_seq": start_seq, "turn": view.turn, "due": due,
+           "reminded": 0, "late": 0, "grace_done": 0, "paused_at": None, "set_by": "option"}
+    if create:
+        with store.write():
+            store.db.execute("DELETE FROM deadlines WHERE game_id = ?", (view.id,))
+            store.insert("deadlines", **new)
+    return new
+
+
+def open_turn(store: Store, view: GameView) -> None:
+    """Store the deadline row of the turn now open, if this state opened a new one.
+
+    Called after every state the service saves, before the reports that show
+    the deadline are written; a report only reads it.
+    """
+    if view.status == "active" and not view.rules.is_over(view.state):
+        current(store, view, create=True)
+
+
+def set_due(store: Store, view: GameView, due: float | None, set_by: str, now: float) -> dict:
+    """A new deadline for the turn now open (its flags reset)."""
+    with store.write():
+        row = current(store, view, create=True)
+        store.update("deadlines", {"game_id": view.id}, due=due, set_by=set_by,
+                     reminded=0 if due is None or due > now else row["reminded"],
+                     late=0, grace_done=0)
+        row.update(due=due, set_by=set_by, late=0, grace_done=0)
+        return row
+
+
+def deadline_text(store: Store, view: GameView, now: float) -> str | None:
+    """The deadline line of a report: a UTC date and the time remaining; None without one."""
+    if view.rules.is_over(view.state) or view.status != "active":
+        return None
+    row = current(store, view)
+    if row["due"] is None:
+        return None
+    return times.format_due(row["due"], now)
+
+
+# --- absences -------------------------------------------------------------------------
+def parse_absence(args: str, now: float) -> tuple[float, float]:
+    """``<from> <to>``: dates (2025-03-07 or 2025-03-07T18:00) or +durations from now."""
+    words = args.split()
+    if len(words) == 4 and times.is_clock_time(words[1]) and times.is_clock_time(words[3]):
+        words = [f"{words[0]} {words[1]}", f"{words[2]} {words[3]}"]
+    if len(words) != 2:
+        raise OptionError("write ABSENCE <from> <to>, e.g. ABSENCE 2025-03-07 2025-03-14")
+    start = now if words[0].lower() == "now" else times.parse_when(words[0], now)
+    end = times.parse_when(words[1], now)
+    if times.is_bare_date(words[1]):
+        end += 86400  # a bare date as the end means the end of that day
+    return start, end
+
+
+def declare_absence(store: Store, view: GameView, player: str, start: float, end: float,
+                    now: float) -> list[str]:
+    """Record an absence (inside a write); returns lines for the reply."""
+    if end <= start:
+        raise OptionError("the absence must end after it starts")
+    if end <= now:
+        raise OptionError("that absence is already over")
+    longest = times.parse_duration(settings(store, view.id)["absence_max"])
+    if end - start > longest:
+        raise OptionError(f"an absence may last at most {times.format_span(longest)} in this game")
+    store.insert("absences", game_id=view.id, player=player, start=start, end=end, created=now)
+    store.log(view.id, view.turn, player, "absence",
+              f"{times.format_stamp(start)} to {times.format_stamp(end)}", now)
+    lines = [f"Absence recorded: {times.format_stamp(start)} to {times.format_stamp(end)}."]
+    row = current(store, view, create=True)
+    if row["due"] is not None:
+        moved = absent_until(store, view.id, view.rules.to_move(view.state), row["due"])
+        if moved != row["due"]:
+            store.update("deadlines", {"game_id": view.id}, due=moved)
+            lines.append(f"The deadline of this turn moves to {times.format_due(moved, now)}.")
+            store.log(view.id, view.turn, "deadline", "moved",
+                      f"to {times.format_stamp(moved)} for {player}'s absence", now)
+    return lines

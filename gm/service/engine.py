@@ -1,0 +1,58 @@
+"""The service as the daemon and the command line use it: one object, each method one use case.
+
+Engine is a Context (store, config, clock, outbox, password checks) with the
+use cases of gm.service.* attached; it holds no logic of its own.  The data
+flow: mail (gm.mail) -> ingest -> turns (the rules) -> reports (gm.present)
+-> outbox -> gm.runtime.delivery (SMTP or a Maildir).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.base import Event
+from gm.core.model import GameView, Outcome
+from gm.mail.inbound import Inbound
+from gm.service import games, ingest, lifecycle, reports, timers, turns
+from gm.service.context import Context
+
+
+class Engine(Context):
+    # --- games -------------------------------------------------------------------
+    def create_game(self, kind: str, game_id: str, players: list[tuple[str, str]],
+                    seed: int | None = None, options: dict[str, str] | None = None) -> dict[str, str]:
+        return lifecycle.create_game(self, kind, game_id, players, seed, options)
+
+    def load(self, game_id: str) -> GameView:
+        return games.load(self.store, game_id)
+
+    # --- mail in ---------------------------------------------------------------------
+    def prepare(self, raw: bytes) -> Inbound:
+        return ingest.prepare(self, raw)
+
+    def ingest(self, raw: bytes, source_key: str | None = None,
+               inbound: Inbound | None = None) -> Outcome:
+        return ingest.ingest(self, raw, source_key, inbound)
+
+    # --- turns -----------------------------------------------------------------------
+    def gm_order(self, game_id: str, name: str, text: str) -> Outcome:
+        return turns.gm_order(self, game_id, name, text)
+
+    def process(self, game_id: str) -> bool:
+        return turns.process(self, game_id)
+
+    def maybe_close(self, game_id: str, now: float | None = None, force: bool = False,
+                    origin: str = "timer") -> bool:
+        return turns.close_if_due(self, game_id, now, force, origin)
+
+    def tick(self) -> list[str]:
+        return timers.tick(self)
+
+    # --- what players read ---------------------------------------------------------------
+    def report_body(self, view: GameView, state: Any, viewer: str | None, events: list[Event]) -> str:
+        if state is not view.state:
+            view = GameView(view.row, view.rules, state, view.seq, view.players)
+        return reports.report_body(self, view, viewer, events)
+
+    def queue_reports(self, view: GameView, events: list[Event]) -> None:
+        reports.queue_reports(self, view, events)

@@ -1,0 +1,63 @@
+"""Loading a game as stored and saving the states the rules make."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from games import registry
+from gm.core.model import GameView, ServiceError, Status
+from gm.store import Store
+
+
+def load(store: Store, game_id: str) -> GameView:
+    """The game as stored now; ServiceError if there is none."""
+    row = store.game(game_id.strip().lower())
+    if row is None:
+        raise ServiceError(f"no game called {game_id!r}")
+    rules = registry.get(row["kind"])
+    latest = store.latest_state(row["id"])
+    state = rules.load(json.loads(latest["state"]))
+    return GameView(row, rules, state, latest["seq"], store.players(row["id"]))
+
+
+def save_state(store: Store, view: GameView, state: Any, now: float) -> GameView:
+    """Store a state the rules made; the game is finished when the rules say so.
+
+    Returns the game after the change, without reading the state back.
+    """
+    rules = view.rules
+    seq = store.add_state(view.id, rules.turn(state), rules.dump(state), now)
+    status = Status.FINISHED.value if rules.is_over(state) else view.status
+    store.update("games", {"id": view.id}, status=status, updated=now)
+    return GameView(store.game(view.id), rules, state, seq, view.players)
+
+
+def seat(view: GameView, name: str):
+    """The named player's row; ServiceError naming the players if there is none."""
+    player = view.player(name)
+    if player is None:
+        known = ", ".join(p["name"] for p in view.players)
+        raise ServiceError(f"no player {name!r} in game {view.id} (players: {known})")
+    return player
+
+
+def save_gm_state(store: Store, view: GameView, data: dict, action: str, source_seq: int | None,
+                  detail: str, now: float, status: str | None = None) -> int:
+    """Store a state the GM made (rollback, edit, a seat leaving); returns its seq.
+
+    It is marked in state_overrides so that a replay (gm verify) takes it as
+    given, and it re-opens the turn.  A result the GM declared is cleared.
+    """
+    rules = view.rules
+    state = rules.load(data)
+    seq = store.add_state(view.id, rules.turn(state), rules.dump(state), now)
+    store.insert("state_overrides", game_id=view.id, seq=seq, action=action,
+                 source_seq=source_seq, detail=detail)
+    if status is None:
+        status = Status.FINISHED.value if rules.is_over(state) else view.status
+        if view.status == Status.FINISHED and not rules.is_over(state):
+            status = Status.ACTIVE.value
+    store.update("games", {"id": view.id}, status=status, updated=now)
+    store.db.execute("DELETE FROM results WHERE game_id = ?", (view.id,))
+    return seq

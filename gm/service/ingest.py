@@ -1,0 +1,177 @@
+"""One inbound mail, from bytes to its effects: read, authenticate, run its commands and orders.
+
+Every change happens in one ``BEGIN IMMEDIATE`` transaction together with the
+record of the message that caused it and the mail it queues, so that a crash
+at any instant leaves either all of it or none of it, and a message seen again
+(same source key or Message-ID) is never applied twice.  A message that
+cannot be read or handled is kept with its error (outcome ``error``) and the
+next one is played; ``retry`` plays it again once the fault is fixed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import traceback
+
+from gm.core.model import GameView, Outcome, ServiceError
+from gm.mail import inbound as mail_in
+from gm.mail import orders as order_mail
+from gm.mail.inbound import Inbound
+from gm.service import games, mailcommands, press, timers, turns
+from gm.service.context import Context
+from gm.store import StoreError
+
+log = logging.getLogger(__name__)
+
+
+def read(ctx: Context, raw: bytes) -> Inbound:
+    return mail_in.parse(raw, ctx.config.address)
+
+
+def prepare(ctx: Context, raw: bytes) -> Inbound:
+    """Read a message ahead of ingest() and start checking its password.
+
+    For a batch of mail: the daemon prepares every message it fetched, then
+    ingests them in order, so the scrypt checks run on other cores while
+    earlier orders are judged.  Nothing is stored or decided here.
+    """
+    inbound = read(ctx, raw)
+    if inbound.robot:
+        return inbound
+    try:
+        mail = order_mail.read(inbound.subject, inbound.text)
+        if mail.game_id and mail.password:
+            row = ctx.store.one("SELECT pw_hash FROM players WHERE game_id = ? AND lower(email) = ?",
+                                mail.game_id.strip().lower(), inbound.sender)
+            if row is not None:
+                ctx.passwords.start(mail.password, row["pw_hash"])
+    except Exception:  # only a head start: ingest() checks again, and reports any fault
+        log.exception("preparing a message from %s", inbound.sender)
+    return inbound
+
+
+def source_key_of(raw: bytes) -> str:
+    return "sha256:" + hashlib.sha256(raw).hexdigest()
+
+
+def ingest(ctx: Context, raw: bytes, source_key: str | None = None,
+           inbound: Inbound | None = None) -> Outcome:
+    """Store one inbound message and act on it, all in one transaction.
+
+    ``inbound`` is the message as prepare() read it, if it was.  Raises
+    StoreError only when the message could not be stored.
+    """
+    key = source_key or source_key_of(raw)
+    now = ctx.clock()
+    try:
+        if inbound is None:
+            inbound = read(ctx, raw)
+        with ctx.store.write():
+            seen = ctx.store.message_seen(key, inbound.message_id)
+            if seen is not None:
+                if seen["source_key"] != key:
+                    _record(ctx, inbound, key, now, "duplicate", f"same Message-ID as #{seen['id']}")
+                return Outcome("duplicate", f"already processed as #{seen['id']}")
+            row_id = _record(ctx, inbound, key, now, "pending", "")
+            outcome = handle(ctx, inbound, row_id, now)
+            ctx.store.update("messages", {"id": row_id}, outcome=outcome.outcome,
+                             detail=outcome.detail[:2000], game_id=outcome.game_id)
+            return outcome
+    except StoreError:
+        raise
+    except Exception as exc:  # a fault must not lose the message: keep it, marked, for the GM
+        log.exception("processing %s failed", key)
+        _set_aside(ctx, raw, key, inbound, now)
+        return Outcome("error", f"{type(exc).__name__}: {exc}")
+
+
+def _set_aside(ctx: Context, raw: bytes, key: str, inbound: Inbound | None, now: float) -> None:
+    error = traceback.format_exc()[-2000:]
+    with ctx.store.write():
+        if ctx.store.message_seen(key, None) is None:
+            ctx.store.insert("messages", source_key=key,
+                             message_id=inbound.message_id if inbound else None,
+                             sender=inbound.sender if inbound else None,
+                             subject=inbound.subject if inbound else None,
+                             raw=raw, received=now, outcome="error", detail=error)
+
+
+def retry(ctx: Context, message_row: int) -> Outcome:
+    """`gm inbox --retry ID`: play a message that was set aside with an error, once more."""
+    row = ctx.store.one("SELECT * FROM messages WHERE id = ?", message_row)
+    if row is None or row["outcome"] != "error":
+        raise ServiceError(f"no message #{message_row} set aside with an error")
+    now = ctx.clock()
+    inbound = read(ctx, bytes(row["raw"]))
+    with ctx.store.write():
+        outcome = handle(ctx, inbound, row["id"], now)
+        ctx.store.update("messages", {"id": row["id"]}, outcome=outcome.outcome,
+                         detail=outcome.detail[:2000], game_id=outcome.game_id)
+    return outcome
+
+
+def _record(ctx: Context, inbound: Inbound, key: str, now: float, outcome: str, detail: str) -> int:
+    return ctx.store.insert(
+        "messages", source_key=key, message_id=inbound.message_id, sender=inbound.sender,
+        subject=inbound.subject, raw=inbound.raw, received=now, outcome=outcome, detail=detail)
+
+
+def _error(ctx: Context, inbound: Inbound, view: GameView | None, message: str) -> Outcome:
+    body = ctx.outbox.error_body(view, message)
+    ctx.outbox.reply(inbound, view, "Not done", body, kind="error")
+    return Outcome("rejected", message, view.id if view else None, [body])
+
+
+def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
+    """Decide what one stored mail does (inside its transaction)."""
+    if inbound.robot:
+        log.info("not answering %s: %s", inbound.sender or "?", inbound.robot)
+        return Outcome("robot", inbound.robot)
+    limit = ctx.config.max_message_bytes
+    if len(inbound.raw) > limit:
+        return _error(ctx, inbound, None, f"Your mail is too large for gm to read (limit {limit} "
+                      "bytes). Send orders as plain text without attachments.")
+    mail = order_mail.read(inbound.subject, inbound.text)
+    if mail.game_id is None:
+        if "HELP" in mail.commands or mail.empty:
+            mailcommands.general_help(ctx, inbound)
+            return Outcome("help", "general help")
+        return _error(ctx, inbound, None, "Your mail does not say which game it is for. "
+                      "Put a line GAME <id> PASSWORD <password> above your orders.")
+    try:
+        view = games.load(ctx.store, mail.game_id)
+    except ServiceError:
+        return _error(ctx, inbound, None, f"There is no game called {mail.game_id!r} here. "
+                      "Check the game id in your welcome mail.")
+    player = authenticate(ctx, view, inbound.sender, mail.password)
+    if player is None:
+        reason = "no password was given" if not mail.password else "the password is wrong"
+        return _error(ctx, inbound, view, f"Nothing was done: {reason} for game {view.id}. "
+                      "Use the password from your welcome mail.")
+    if mail.empty:
+        return _error(ctx, inbound, view, "Your mail had no orders and no commands. Orders go on "
+                      "the lines below GAME ... PASSWORD ...; send HELP for the format.")
+    for command in mail.commands:
+        mailcommands.run(ctx, view, player, command, inbound)
+    for target, text in mail.press:
+        press.send(ctx, view, player, target, text, inbound)
+    if not mail.order_lines:
+        return Outcome("help", "commands", view.id)
+    # RULINGS G4: time is checked before orders.  A timer or deadline that ran
+    # out before this mail was judged closes its turn first.
+    timers.tick_game(ctx, view.id)
+    after = games.load(ctx.store, view.id)
+    return turns.apply_order(ctx, after, player["name"], mail.order_text, origin="mail",
+                             inbound=inbound, message_row=row_id, now=now,
+                             turn_closed=view.turn if after.seq != view.seq else None)
+
+
+def authenticate(ctx: Context, view: GameView, sender: str, password: str | None):
+    """The seat whose password this is, or None; the sender's own seat is tried first."""
+    if not password:
+        return None
+    for player in sorted(view.players, key=lambda p: p["email"].lower() != sender):
+        if ctx.passwords.verify(password, player["pw_hash"]):
+            return player
+    return None

@@ -1,0 +1,298 @@
+"""A game's life: creation, and the game master's overrides on status, seats, mail and deadline.
+
+Every override runs in one write transaction (BEGIN IMMEDIATE, so a daemon
+running at the same time loses no update and sees none half done), is
+recorded in the game's history with who, when and why, and mails the players
+it affects.  A refused override raises ServiceError (or GameError) and
+changes nothing.  Changes to the position itself are in gm.service.positions.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import random
+
+from games import registry
+from games.base import GameError
+from gm.core import options as service_options
+from gm.core import passwords, times
+from gm.core.model import GameView, ServiceError, Status
+from gm.service import deadlines, games, reports, turns
+from gm.service.context import Context
+
+NO_REASON = "(no reason given)"
+
+
+def default_actor() -> str:
+    try:
+        user = os.environ.get("GM_USER") or getpass.getuser()
+    except Exception:  # no login name in a container
+        user = "unknown"
+    return f"gm:{user}"
+
+
+def record(ctx: Context, view: GameView, action: str, detail: str, who: str | None,
+           why: str | None) -> None:
+    """The history line of an override: who, when, what and why."""
+    text = detail + ("; " if detail else "") + f"why: {why or NO_REASON}"
+    ctx.store.log(view.id, view.turn, who or default_actor(), action, text, ctx.clock())
+
+
+def gm_lines(text: str, why: str | None) -> list[str]:
+    return [text] + ([f"Reason: {why}"] if why else [])
+
+
+def set_result(ctx: Context, game_id: str, reason: str, winners: list[str] | None, now: float) -> None:
+    ctx.store.db.execute(
+        "INSERT OR REPLACE INTO results(game_id, reason, winners, at) VALUES (?, ?, ?, ?)",
+        (game_id, reason, json.dumps(winners) if winners else None, now))
+
+
+# --- creation -------------------------------------------------------------------
+def check_game_id(game_id: str) -> str:
+    game_id = game_id.strip().lower()
+    if not game_id or not all(c.isalnum() or c in "_.-" for c in game_id):
+        raise ServiceError("a game id is letters, digits, '.', '_' or '-'")
+    return game_id
+
+
+def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, str]],
+                seed: int | None = None, options: dict[str, str] | None = None) -> dict[str, str]:
+    """Set up a game and queue a welcome to each player.  Returns name -> password."""
+    rules = registry.get(kind)
+    game_id = check_game_id(game_id)
+    seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    options = dict(options or {})
+    service = service_options.split_options(options)  # deadline, press...: not the rules'
+    names = [name for name, _ in players]
+    now = ctx.clock()
+    state = rules.start(rules.setup(names, options, seed), now)  # OptionError on bad options
+    secrets_by_name = {name: passwords.generate() for name in names}
+    with ctx.store.write():
+        if ctx.store.game(game_id):
+            raise ServiceError(f"there is already a game {game_id}")
+        ctx.store.insert("games", id=game_id, kind=rules.kind, seed=seed, options=json.dumps(options),
+                         status=Status.ACTIVE.value, created=now, updated=now)
+        for seat, (name, address) in enumerate(players):
+            ctx.store.insert("players", game_id=game_id, seat=seat, name=name, email=address.strip(),
+                             pw_hash=passwords.hash_password(secrets_by_name[name]))
+        ctx.store.add_state(game_id, rules.turn(state), rules.dump(state), now)
+        deadlines.save_settings(ctx.store, game_id, service)
+        ctx.store.log(game_id, rules.turn(state), "gm", "create",
+                      f"{rules.kind} for {', '.join(names)}, seed {seed}", now)
+        view = games.load(ctx.store, game_id)
+        deadlines.open_turn(ctx.store, view)
+        for player in view.players:
+            reports.welcome(ctx, view, player, secrets_by_name[player["name"]])
+    return secrets_by_name
+
+
+def change_settings(ctx: Context, game_id: str, values: dict[str, str], who: str | None = None) -> None:
+    """`gm settings ID key=value`: checked, saved and logged."""
+    values = service_options.check_settings(values)
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        deadlines.save_settings(ctx.store, view.id, values)
+        ctx.store.log(view.id, view.turn, who or default_actor(), "settings",
+                      ", ".join(f"{k}={v}" for k, v in values.items()), ctx.clock())
+
+
+# --- status -------------------------------------------------------------------------
+def pause(ctx: Context, game_id: str, who: str | None = None, why: str | None = None) -> str:
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        if view.status != Status.ACTIVE:
+            raise ServiceError(f"game {view.id} is {view.status}, not active")
+        now = ctx.clock()
+        ctx.store.update("games", {"id": view.id}, status=Status.PAUSED.value, updated=now)
+        deadlines.current(ctx.store, view, create=True)
+        ctx.store.update("deadlines", {"game_id": view.id}, paused_at=now)
+        record(ctx, view, "pause", "", who, why)
+        reports.notice(ctx, view, view.seated_names,
+                       gm_lines("The game master has paused this game. Orders are not "
+                                "accepted until it resumes.", why), "Game paused")
+    return f"game {view.id} paused"
+
+
+def resume(ctx: Context, game_id: str, who: str | None = None, why: str | None = None) -> str:
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        if view.status != Status.PAUSED:
+            raise ServiceError(f"game {view.id} is {view.status}, not paused")
+        now = ctx.clock()
+        ctx.store.update("games", {"id": view.id}, status=Status.ACTIVE.value, updated=now)
+        view = games.load(ctx.store, view.id)
+        row = deadlines.current(ctx.store, view, create=True)
+        lines = gm_lines("The game master has resumed this game.", why)
+        if row["due"] is not None and row["paused_at"] is not None and not row["late"]:
+            due = row["due"] + max(0.0, now - row["paused_at"])  # the pause does not count
+            ctx.store.update("deadlines", {"game_id": view.id}, due=due, paused_at=None)
+            lines.append(f"Deadline: {times.format_due(due, now)}.")
+        else:
+            ctx.store.update("deadlines", {"game_id": view.id}, paused_at=None)
+        record(ctx, view, "resume", "", who, why)
+        reports.notice(ctx, view, view.seated_names, lines, "Game resumed")
+    return f"game {view.id} resumed"
+
+
+def end(ctx: Context, game_id: str, why: str, who: str | None = None,
+        winners: list[str] | None = None) -> str:
+    if not why or not why.strip():
+        raise ServiceError("gm end needs a reason")
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        if view.status == Status.FINISHED:
+            raise ServiceError(f"game {view.id} is already finished")
+        for name in winners or []:
+            if view.player(name) is None:
+                raise ServiceError(f"no player {name!r} in game {view.id}")
+        now = ctx.clock()
+        ctx.store.update("games", {"id": view.id}, status=Status.FINISHED.value, updated=now)
+        set_result(ctx, view.id, why, winners, now)
+        record(ctx, view, "end", f"winners: {', '.join(winners)}" if winners else "", who, why)
+        lines = gm_lines("The game master has ended this game.", why)
+        if winners:
+            lines.append(f"Result: {', '.join(winners)} win{'s' if len(winners) == 1 else ''}.")
+        reports.notice(ctx, view, view.seated_names, lines, "Game ended")
+    return f"game {view.id} ended"
+
+
+def forfeit(ctx: Context, view: GameView, name: str, who: str, why: str) -> None:
+    """A player forfeits (late policy, or eject from a game that cannot go on without them).
+
+    Must run inside a write.  The game ends; the others share the win.
+    """
+    others = [p for p in view.seated_names if p != name]
+    now = ctx.clock()
+    ctx.store.update("games", {"id": view.id}, status=Status.FINISHED.value, updated=now)
+    reason = f"{name} forfeited: {why}"
+    set_result(ctx, view.id, reason, others, now)
+    ctx.store.log(view.id, view.turn, who, "forfeit", reason, now)
+    reports.notice(ctx, view, view.seated_names,
+                   [f"{name} forfeits the game ({why}).",
+                    f"The game is over. Winner{'s' if len(others) != 1 else ''}: "
+                    f"{', '.join(others) or 'nobody'}."], "Game over")
+
+
+def set_deadline(ctx: Context, game_id: str, when: str, who: str | None = None,
+                 why: str | None = None) -> str:
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        if view.rules.is_over(view.state) or view.status == Status.FINISHED:
+            raise ServiceError(f"game {view.id} is over")
+        now = ctx.clock()
+        if when.strip().lower() in {"none", "off"}:
+            due = None
+        else:
+            try:
+                due = times.parse_when(when, now)
+            except GameError as exc:
+                raise ServiceError(str(exc)) from None
+            if due <= now:
+                raise ServiceError(f"{times.format_stamp(due)} is in the past")
+        deadlines.set_due(ctx.store, view, due, who or default_actor(), now)
+        text = ("The game master removed the deadline of this turn." if due is None else
+                f"The game master set the deadline of turn {view.turn}: {times.format_due(due, now)}.")
+        record(ctx, view, "deadline", "none" if due is None else times.format_stamp(due), who, why)
+        reports.notice(ctx, view, view.seated_names, gm_lines(text, why), "New deadline")
+    return text
+
+
+# --- seats ----------------------------------------------------------------------------
+def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None = None,
+            why: str | None = None) -> str:
+    """A new player takes over a seat: new address, new password, a welcome."""
+    email = email.strip()
+    if "@" not in email:
+        raise ServiceError(f"{email!r} is not a mail address")
+    secret = passwords.generate()
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        player = games.seat(view, name)
+        old = player["email"]
+        ctx.store.update("players", {"game_id": view.id, "name": player["name"]},
+                         email=email, pw_hash=passwords.hash_password(secret), active=1)
+        record(ctx, view, "replace", f"seat {player['name']}: {old} -> {email}", who, why)
+        view = games.load(ctx.store, view.id)
+        reports.welcome(ctx, view, view.player(player["name"]), secret)
+        others = [n for n in view.seated_names if n != player["name"]]
+        reports.notice(ctx, view, others,
+                       gm_lines(f"A new player now plays the seat {player['name']}.", why), "New player")
+        if old.lower() != email.lower():  # the one who left is told too
+            body = ctx.outbox.notice_body(view, gm_lines(
+                f"The game master has given your seat {player['name']} to another player; "
+                "your password no longer works.", why))
+            ctx.outbox.to_game(view, old, "Your seat was given away", body)
+    return f"seat {player['name']} of game {view.id} now belongs to {email}; welcome queued"
+
+
+def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: str | None = None) -> str:
+    """Remove a player as the game's rules for leaving say (RULINGS G5).
+
+    A rule module may offer ``leave(state, player, now) -> Result``.  Without
+    it: in a simultaneous game that still has enough players the seat stays,
+    sends no orders and receives no mail (missing orders count as the rules
+    say: no claim, no bid), and a turn closes once everyone still in the game
+    has sent orders (turns.should_close); otherwise the player forfeits and the
+    game ends.
+    """
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        player = games.seat(view, name)
+        if not player["active"]:
+            raise ServiceError(f"{player['name']} has already left game {view.id}")
+        if view.status == Status.FINISHED:
+            raise ServiceError(f"game {view.id} is over")
+        rules = view.rules
+        remaining = [n for n in view.seated_names if n != player["name"]]
+        record(ctx, view, "eject", f"player {player['name']}", who, why)
+        reports.notice(ctx, view, view.seated_names,
+                       gm_lines(f"The game master has removed {player['name']} from the game.", why),
+                       "Player removed")
+        ctx.store.update("players", {"game_id": view.id, "name": player["name"]}, active=0)
+        leave = getattr(rules, "leave", None)
+        if callable(leave):
+            result = leave(view.state, player["name"], ctx.clock())
+            seq = games.save_gm_state(ctx.store, view, rules.dump(result.state), "edit", view.seq,
+                                      f"{player['name']} left", ctx.clock())
+            after = games.load(ctx.store, view.id)
+            deadlines.open_turn(ctx.store, after)
+            reports.queue_reports(ctx, after, result.events)
+            return f"{player['name']} left game {view.id} (state {seq})"
+        if rules.simultaneous and len(remaining) >= max(rules.min_players, 2):
+            turns.close_if_due(ctx, view.id, origin="gm")  # everyone else may be in already
+            return (f"{player['name']} left game {view.id}; their orders count as missing "
+                    "from now on")
+        forfeit(ctx, games.load(ctx.store, view.id), player["name"], who or default_actor(),
+                why or "ejected")
+    return f"{player['name']} forfeited game {view.id}; the game is over"
+
+
+# --- mail ------------------------------------------------------------------------------
+def resend(ctx: Context, game_id: str, name: str | None = None, who: str | None = None,
+           why: str | None = None) -> str:
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        targets = [games.seat(view, name)] if name else view.seated
+        for player in targets:
+            body = reports.report_body(ctx, view, player["name"], [])
+            oid = ctx.outbox.to_game(view, player["email"], f"{view.rules.title} report (again)",
+                                     body, kind="report")
+            ctx.outbox.archive(view, player["name"], "report", body, oid)
+        names = ", ".join(p["name"] for p in targets)
+        record(ctx, view, "resend", f"report of turn {view.turn} to {names}", who, why)
+    return f"report of turn {view.turn} queued again for {names}"
+
+
+def broadcast(ctx: Context, game_id: str, text: str, who: str | None = None) -> str:
+    if not text.strip():
+        raise ServiceError("nothing to broadcast")
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        record(ctx, view, "broadcast", text[:500], who, "announcement")
+        lines = ["Announcement from the game master:", ""] + text.strip().splitlines()
+        reports.notice(ctx, view, view.seated_names, lines, "Announcement")
+        ctx.outbox.archive(view, None, "notice", "\n".join(lines) + "\n", None)
+    return f"announcement queued for {len(view.seated_names)} player(s)"

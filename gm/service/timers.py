@@ -1,0 +1,142 @@
+"""The clock: reminders, deadlines with grace and the late policy, and rules timers.
+
+``tick`` is called by the daemon every half minute and before a game's mail
+is judged (RULINGS G4: time is checked before orders).  Each step sets its
+flag in the deadline row in the same transaction as the mail it sends, so
+it happens exactly once, also across restarts.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from gm.core import times
+from gm.core.model import Status
+from gm.service import deadlines, games, lifecycle, reports, turns
+from gm.service.context import Context
+
+log = logging.getLogger(__name__)
+
+
+def tick(ctx: Context) -> list[str]:
+    """Every active game's deadlines and timers; returns what was done."""
+    done = []
+    for row in ctx.store.all("SELECT id FROM games WHERE status = 'active'"):
+        try:
+            done += tick_game(ctx, row["id"])
+        except Exception:  # one game's fault must not stop the others' deadlines
+            log.exception("deadline processing of %s failed", row["id"])
+    return done
+
+
+def tick_game(ctx: Context, game_id: str) -> list[str]:
+    """One game's deadline steps, then its rules timer."""
+    done = _deadline_steps(ctx, game_id)
+    if turns.close_if_due(ctx, game_id):
+        done.append(f"{game_id}: turn closed by the rules' timer")
+    return done
+
+
+def _deadline_steps(ctx: Context, game_id: str) -> list[str]:
+    store = ctx.store
+    with store.write():
+        view = games.load(store, game_id)
+        if view.status != Status.ACTIVE or view.rules.is_over(view.state):
+            return []
+        now = ctx.clock()
+        row = deadlines.current(store, view, create=True)
+        owing = deadlines.missing(store, view, row["start_seq"])
+        if deadlines.everyone_left_is_in(store, view):
+            turns.close_if_due(ctx, game_id, now=now, force=True, origin="deadline")
+            store.log(game_id, view.turn, "deadline", "close", "every remaining player is in", now)
+            return [f"{game_id}: closed, every remaining player is in"]
+        if row["due"] is None:
+            return []
+        return _due_steps(ctx, view, row, owing, now)
+
+
+def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> list[str]:
+    """Absences, the reminder, the deadline, then the end of grace, each at most once."""
+    store, rules, turn = ctx.store, view.rules, view.turn
+    done: list[str] = []
+    due = row["due"]
+    moved = deadlines.absent_until(store, view.id, rules.to_move(view.state), due)
+    if moved != due and not row["late"]:
+        store.update("deadlines", {"game_id": view.id}, due=moved)
+        store.log(view.id, turn, "deadline", "moved", f"to {times.format_stamp(moved)} for an absence", now)
+        due = moved
+    conf = deadlines.settings(store, view.id)
+    if not row["reminded"]:
+        done += _remind(ctx, view, due, owing, conf, now)
+    if now < due:
+        return done
+    if not row["late"]:
+        store.update("deadlines", {"game_id": view.id}, late=1)
+        if rules.simultaneous:
+            return done + _close_at_deadline(ctx, view, due, owing, now)
+        done += _late_notice(ctx, view, due, owing, conf, now)
+    if rules.simultaneous or row["grace_done"]:
+        return done
+    if now < due + times.parse_duration(conf["grace"] or "0"):
+        return done
+    return done + _grace_over(ctx, view, due, owing, conf, now)
+
+
+def _remind(ctx, view, due, owing, conf, now) -> list[str]:
+    before = times.parse_duration(conf["reminder"] or "0")
+    if now >= due:
+        ctx.store.update("deadlines", {"game_id": view.id}, reminded=1)
+        return []
+    if before <= 0 or now < due - before:
+        return []
+    if owing:
+        reports.notice(ctx, view, owing, [f"Reminder: your orders for turn {view.turn} are not in yet.",
+                                          f"Deadline: {times.format_due(due, now)}."], "Reminder")
+    ctx.store.update("deadlines", {"game_id": view.id}, reminded=1)
+    ctx.store.log(view.id, view.turn, "deadline", "reminder", ", ".join(owing) or "nobody missing", now)
+    return [f"{view.id}: reminded {', '.join(owing) or 'nobody'}"]
+
+
+def _close_at_deadline(ctx, view, due, owing, now) -> list[str]:
+    if owing:
+        reports.notice(ctx, view, owing,
+                       [f"The deadline of turn {view.turn} has passed and your orders were not in.",
+                        "The turn was adjudicated without them (as the rules say for "
+                        "missing orders)."], "Late")
+    ctx.store.log(view.id, view.turn, "deadline", "close",
+                  f"deadline {times.format_stamp(due)}; missing: {', '.join(owing) or 'none'}", now)
+    turns.close_if_due(ctx, view.id, now=now, force=True, origin="deadline")
+    return [f"{view.id}: turn {view.turn} adjudicated at the deadline"]
+
+
+def _late_notice(ctx, view, due, owing, conf, now) -> list[str]:
+    grace = times.parse_duration(conf["grace"] or "0")
+    lines = [f"The deadline of turn {view.turn} has passed and your orders are not in."]
+    if view.rules.timer(view.state) is not None:
+        lines.append("Your time bank is now being spent (RULINGS PX8).")
+    elif grace > 0:
+        lines.append(f"gm waits {times.format_span(grace)} more "
+                     f"(until {times.format_stamp(due + grace)}), then "
+                     + ("you forfeit." if conf["late"] == "forfeit" else "tells the game master."))
+    reports.notice(ctx, view, owing, lines, "Late")
+    ctx.store.log(view.id, view.turn, "deadline", "late", f"waiting for {', '.join(owing)}", now)
+    return [f"{view.id}: late notice to {', '.join(owing)}"]
+
+
+def _grace_over(ctx, view, due, owing, conf, now) -> list[str]:
+    store, turn = ctx.store, view.turn
+    store.update("deadlines", {"game_id": view.id}, grace_done=1)
+    if view.rules.timer(view.state) is not None:
+        # Proximity's time bank (PX8): the rules close the turn when it runs out.
+        store.log(view.id, turn, "deadline", "grace", "time bank running", now)
+        return []
+    if conf["late"] == "forfeit" and owing:
+        for name in owing:
+            lifecycle.forfeit(ctx, view, name, who="deadline",
+                              why=f"no orders {times.format_span(now - due)} after the deadline")
+        return [f"{view.id}: {', '.join(owing)} forfeited"]
+    reports.tell_gm(ctx, view, [f"Turn {turn}: {', '.join(owing)} is late; the grace period is over.",
+                                "gm keeps waiting (late policy: wait)."], "Late player")
+    store.log(view.id, turn, "deadline", "waiting",
+              f"{', '.join(owing)} late past the grace period; the GM was told", now)
+    return [f"{view.id}: GM told about {', '.join(owing)}"]
