@@ -24,6 +24,7 @@ is their canonical notation.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import re
 from dataclasses import dataclass, field
@@ -152,6 +153,108 @@ def duration_seconds(text: str, unit_required: bool = False) -> float:
             or (unit_required and not any(u for _, u in parts))):
         raise ValueError(f"{text!r} is not a duration like 72h, 3d, 1d12h or 90m")
     return sum(float(n) * _UNIT_SECONDS[u] for n, u in parts)
+
+
+_OFF = {"off", "none", "no", "false", ""}
+
+
+def duration_option(name: str, value: Any, *, off: bool = False, zero: bool = False,
+                    unit_required: bool = False) -> float | None:
+    """A duration option (a timer, a time bank, a reopen span) in seconds.
+
+    ``value`` is the GM's text (read by ``duration_seconds``) or already a
+    number of seconds (options are checked again once typed).  With ``off``
+    the words off/none/no (and None) give None: no timer at all.  ``zero``
+    allows a duration of nothing; ``unit_required`` refuses a bare number in
+    text, where "24" could mean hours.  Raises OptionError.
+    """
+    if value is None or (isinstance(value, str) and value.strip().lower() in _OFF):
+        if off:
+            return None
+        raise OptionError(f"option {name}: a duration is needed, like 24h, 90m or 2d")
+    if isinstance(value, bool):
+        raise OptionError(f"option {name}: expected a duration like 24h, got {value!r}")
+    if isinstance(value, (int, float)):
+        seconds = float(value)
+    else:
+        try:
+            seconds = duration_seconds(str(value), unit_required=unit_required)
+        except ValueError:
+            raise OptionError(
+                f"option {name}: {value!r} is not a duration like 24h, 90m, 2d or 1h30m"
+            ) from None
+    if seconds < 0 or (seconds == 0 and not zero):
+        raise OptionError(f"option {name}: the duration must be longer than nothing")
+    return seconds
+
+
+def format_duration(seconds: float) -> str:
+    """The shortest text ``duration_seconds`` reads back; a day stays "24h" as GMs write it."""
+    seconds = int(seconds)
+    parts = []
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        if unit == "d" and seconds < 2 * size:
+            continue
+        if seconds >= size:
+            parts.append(f"{seconds // size}{unit}")
+            seconds %= size
+    return "".join(parts) or "0s"
+
+
+def single_order_line(text: str, missing: str, several: str) -> str:
+    """The one order line of a mail for a game that takes one order per mail.
+
+    Blank lines are skipped and white space folded.  ``missing`` is the
+    refusal when there is no line; ``several`` when there are more, with
+    ``{count}`` and ``{lines}`` (the first three, joined by "; ") filled in.
+    """
+    lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise OrderSyntaxError(missing)
+    if len(lines) > 1:
+        raise OrderSyntaxError(several.format(count=len(lines), lines="; ".join(lines[:3])))
+    return lines[0]
+
+
+# --- checks for load(): a state's JSON values, refused with StateError --------------
+
+
+def need(condition: bool, message: str) -> None:
+    """Raise StateError(message) unless ``condition`` holds."""
+    if not condition:
+        raise StateError(message)
+
+
+def is_whole(value: Any) -> bool:
+    """A JSON whole number (true and false are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def whole_number(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
+    """``value`` if it is a whole number within low..high, else StateError."""
+    need(is_whole(value), f"{where}: expected a whole number, got {value!r}")
+    need((low is None or value >= low) and (high is None or value <= high),
+         f"{where}: {value} is out of range {low}..{high}")
+    return value
+
+
+def json_number(value: Any, where: str, optional: bool = False) -> float | None:
+    """``value`` as a finite number (None allowed when ``optional``), else StateError."""
+    if value is None and optional:
+        return None
+    need(isinstance(value, (int, float)) and not isinstance(value, bool)
+         and math.isfinite(value), f"{where}: expected a number, got {value!r}")
+    return value
+
+
+def json_object(value: Any, where: str) -> dict:
+    need(isinstance(value, dict), f"{where}: expected an object, got {value!r}")
+    return value
+
+
+def json_list(value: Any, where: str) -> list:
+    need(isinstance(value, list), f"{where}: expected a list, got {value!r}")
+    return value
 
 
 class Game:

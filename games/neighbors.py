@@ -21,6 +21,7 @@ from games.base import (
     StateError,
     parse_bool,
     seeded_rng,
+    single_order_line,
 )
 
 FILES = "abcdefg"
@@ -271,15 +272,11 @@ class Neighbors(Game):
 
     # --- orders ---------------------------------------------------------------
     def read_order(self, state, player, text):
-        lines = [line.strip() for line in text.splitlines() if line.strip()]
-        if not lines:
-            raise OrderSyntaxError("no capture given; write it like b4xd4")
-        if len(lines) > 1:
-            raise OrderSyntaxError(
-                f"one capture per mail, please; this mail has {len(lines)} order lines: "
-                + "; ".join(lines[:3])
-            )
-        return self.parse_capture(state, lines[0])
+        line = single_order_line(
+            text, "no capture given; write it like b4xd4",
+            "one capture per mail, please; this mail has {count} order lines: {lines}",
+        )
+        return self.parse_capture(state, line)
 
     def parse_capture(self, state: NeighborsState, text: str) -> Capture:
         compact = text.strip()

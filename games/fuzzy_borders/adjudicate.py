@@ -16,10 +16,10 @@ Where RULINGS FB6 is silent this module decides, and the HELP text says so:
 
 from __future__ import annotations
 
-from games.base import Event, Result, seeded_rng
+from games.base import Event, Result, format_duration, seeded_rng
 from games.hexgrid import rotate
 
-from .state import FBState, format_duration
+from .state import FBState
 
 
 def join_names(names: list[str]) -> str:

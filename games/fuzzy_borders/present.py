@@ -9,9 +9,10 @@ from __future__ import annotations
 import textwrap
 
 from games import rulings
+from games.base import format_duration
 
 from .board import CellState, grid
-from .state import FBState, format_duration
+from .state import FBState
 
 MAX_WIDTH = 72
 EMPTY = "."

@@ -22,7 +22,9 @@ from games.base import (
     OptionError,
     OrderSyntaxError,
     Result,
+    duration_option,
     parse_int,
+    single_order_line,
 )
 from games.hexgrid import CellNameError
 
@@ -34,7 +36,6 @@ from .state import (
     FBState,
     load_state,
     max_radius,
-    parse_duration,
 )
 
 # "CLAIM K10", "claim k 10", "Claim: K10" or just "K10".
@@ -79,7 +80,7 @@ class FuzzyBorders(Game):
             "side": side,
             "radius": radius,
             "max_turns": max_turns,
-            "reopen": parse_duration("reopen", raw["reopen"]),
+            "reopen": int(duration_option("reopen", raw["reopen"], unit_required=True)),
         }
 
     def setup(self, players: list[str], options: dict, seed: int) -> FBState:
@@ -120,19 +121,15 @@ class FuzzyBorders(Game):
         return Claim(state.name(cell))
 
     def read_order(self, state: FBState, player: str, text: str) -> Claim:
-        lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
-        if not lines:
-            raise OrderSyntaxError("No order found. Send CLAIM and a cell, e.g. CLAIM J10.")
-        if len(lines) > 1:
-            raise OrderSyntaxError(
-                f"One claim per turn, but this mail holds {len(lines)} lines. Send only "
-                "the claim you want; a later mail replaces an earlier claim."
-            )
-        match = _ORDER.match(lines[0])
+        line = single_order_line(
+            text,
+            "No order found. Send CLAIM and a cell, e.g. CLAIM J10.",
+            "One claim per turn, but this mail holds {count} lines. Send only "
+            "the claim you want; a later mail replaces an earlier claim.",
+        )
+        match = _ORDER.match(line)
         if not match:
-            raise OrderSyntaxError(
-                f"{lines[0]!r} is not an order. Write CLAIM and a cell, e.g. CLAIM J10."
-            )
+            raise OrderSyntaxError(f"{line!r} is not an order. Write CLAIM and a cell, e.g. CLAIM J10.")
         return self._check_claim(state, player, match.group(1))
 
     def step(self, state: FBState, player: str, order: Claim | str, now: float) -> Result:

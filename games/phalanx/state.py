@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from games.base import StateError
+from games.base import StateError, is_whole, need, whole_number
 from games.hexgrid import Cell, CellNameError, HexGrid
 
 RED, YELLOW, WALL = "red", "yellow", "wall"
@@ -112,12 +112,7 @@ def dump_state(state: PhalanxState, version: int) -> dict:
 
 
 def _int(data: dict, key: str, low: int, high: int | None = None) -> int:
-    value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise StateError(f"phalanx state: {key} must be a whole number, not {value!r}")
-    if value < low or (high is not None and value > high):
-        raise StateError(f"phalanx state: {key} = {value} is out of range {low}..{high}")
-    return value
+    return whole_number(data.get(key), f"phalanx state: {key}", low, high)
 
 
 def load_state(data: dict) -> PhalanxState:
@@ -172,8 +167,7 @@ def load_state(data: dict) -> PhalanxState:
     if to_play not in COLOURS:
         raise StateError(f"phalanx state: to_play must be red or yellow, not {to_play!r}")
     seed = data.get("seed")
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise StateError("phalanx state: seed must be a whole number")
+    need(is_whole(seed), "phalanx state: seed must be a whole number")
     end_reason = data.get("end_reason", "")
     if not isinstance(end_reason, str):
         raise StateError("phalanx state: end_reason must be text")

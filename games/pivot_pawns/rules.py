@@ -21,7 +21,7 @@ from games.base import (
     IllegalOrderError,
     Option,
     OptionError,
-    duration_seconds,
+    duration_option,
     Result,
     seeded_rng,
 )
@@ -63,20 +63,8 @@ on it (@RED), * for the target card, the centre icon in CAPITALS and the
 six other icons, each with its colour (r g b y k)."""
 
 def parse_duration(name: str, value: Any) -> float | None:
-    """'24h', '90m', '1h30m', '3600' (seconds), or 'none' for no timer."""
-    if value is None:
-        return None
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if value < 0:
-            raise OptionError(f"option {name}: a duration cannot be negative")
-        return float(value)
-    if str(value).strip().lower() in {"none", "off", "no"}:
-        return None
-    try:
-        return duration_seconds(str(value))
-    except ValueError:
-        raise OptionError(f"option {name}: expected a duration like 24h, 90m or 1h30m, "
-                          f"got {value!r}") from None
+    """'24h', '90m', '1h30m', '3600' (seconds), or 'none' for no timer (PP4)."""
+    return duration_option(name, value, off=True, zero=True)
 
 
 class PivotPawns(Game):

@@ -7,10 +7,9 @@ by name, so that a GM can read and edit a state by hand.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
 
-from games.base import OrderSyntaxError, StateError
+from games.base import OrderSyntaxError, StateError, json_number
 from games.pivot_pawns import deck
 from games.pivot_pawns.orders import PivotMove, parse_solution, solution_text
 
@@ -170,14 +169,6 @@ def _tuple(kinds) -> tuple:
     return kinds if isinstance(kinds, tuple) else (kinds,)
 
 
-def _number(value, what: str, optional: bool = False) -> float | None:
-    if value is None and optional:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise StateError(f"state: {what} must be a number, not {value!r}")
-    return value
-
-
 def _icon(name, what: str) -> int:
     if not isinstance(name, str) or name.strip().lower() not in deck.ICON_BY_NAME:
         raise StateError(f"state: {what}: {name!r} is not an icon name")
@@ -214,7 +205,7 @@ def load(data: dict) -> PivotState:
     players = _need(data, "players", list, "the player list")
     if not players or not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
         raise StateError("state: players must be different non-empty names")
-    timer = _number(data.get("timer_seconds"), "timer_seconds", optional=True)
+    timer = json_number(data.get("timer_seconds"), "state: timer_seconds", optional=True)
     if timer is not None and timer < 0:
         raise StateError("state: timer_seconds must not be negative")
     rows = _need(data, "tableau", list, "the tableau")
@@ -263,12 +254,12 @@ def load(data: dict) -> PivotState:
         if pivots < 0 or (pivots and not solution):
             raise StateError(f"state: {player}'s solution does not fit the bid of {pivots}")
         sealed[player] = SealedBid(
-            pivots, solution, _number(raw.get("time"), f"{player}'s bid time"), _need(raw, "seq", int, f"{player}'s bid seq")
+            pivots, solution, json_number(raw.get("time"), f"state: {player}'s bid time"), _need(raw, "seq", int, f"{player}'s bid seq")
         )
     passes = _need(data, "passes", list, "the passes")
     if any(p not in players or p in sealed for p in passes) or len(set(passes)) != len(passes):
         raise StateError("state: passes must be players without a bid, each once")
-    first_bid = _number(data.get("first_bid_time"), "first_bid_time", optional=True)
+    first_bid = json_number(data.get("first_bid_time"), "state: first_bid_time", optional=True)
     if (first_bid is None) != (not sealed):
         raise StateError("state: first_bid_time must be set exactly when there are bids")
     if token is None and (sealed or passes):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from games.base import OrderSyntaxError
+from games.base import OrderSyntaxError, single_order_line
 
 from .moves import CoinMove, PawnMove, Sacrifice
 from .state import ALL_SQUARES
@@ -53,14 +53,10 @@ def _check_square(square: str, text: str) -> str:
 
 
 def parse(text: str) -> PawnMove | CoinMove | Sacrifice | StepOrder:
-    lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
-    if not lines:
-        raise OrderSyntaxError("no order found: send one order such as 'P b2'")
-    if len(lines) > 1:
-        raise OrderSyntaxError(
-            f"one order per turn, please; this mail has {len(lines)} lines of orders"
-        )
-    line = lines[0]
+    line = single_order_line(
+        text, "no order found: send one order such as 'P b2'",
+        "one order per turn, please; this mail has {count} lines of orders",
+    )
     low = line.lower().rstrip(".")
     match = _KEYWORD.match(low)
     if match:

@@ -24,7 +24,7 @@ from games.base import (
     IllegalOrderError,
     Option,
     OptionError,
-    duration_seconds,
+    duration_option,
     Result,
     parse_int,
     seeded_rng,
@@ -52,23 +52,8 @@ def parse_suits(value: object) -> tuple[str, str]:
 
 
 def parse_time_bank(value: object) -> float | None:
-    """'off' or e.g. '72h', '3d', '90m', '3600' (seconds); returns seconds or None."""
-    if value is None or isinstance(value, (int, float)) and not isinstance(value, bool):
-        if value is not None and value <= 0:
-            raise OptionError("option time_bank: must be more than zero, or off")
-        return None if value is None else float(value)
-    low = str(value).strip().lower()
-    if low in {"off", "none", "no", "false", ""}:
-        return None
-    try:
-        seconds = duration_seconds(low)
-    except ValueError:
-        seconds = 0.0
-    if seconds <= 0:
-        raise OptionError(
-            f"option time_bank: {value!r} is not a time like 72h, 3d, 90m or 3600 (seconds)"
-        )
-    return seconds
+    """'off' or e.g. '72h', '3d', '90m', '3600' (seconds); returns seconds or None (PX8)."""
+    return duration_option("time_bank", value, off=True)
 
 
 class Proximity(Game):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from games.base import StateError
+from games.base import StateError, json_list, json_number, json_object, whole_number
 
 SUITS = ("suns", "moons", "crowns", "arms")
 SUIT_NAME = {"suns": "Suns", "moons": "Moons", "crowns": "Crowns", "arms": "Arms"}
@@ -214,32 +214,9 @@ def dump_state(state: State, version: int) -> dict:
     }
 
 
-def _int(value: object, where: str, low: int = 0, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise StateError(f"{where}: expected a whole number, got {value!r}")
-    if value < low or (high is not None and value > high):
-        raise StateError(f"{where}: {value} is out of range")
-    return value
-
-
-def _number(value: object, where: str, optional: bool = True) -> float | None:
-    if value is None and optional:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise StateError(f"{where}: expected a number, got {value!r}")
-    return float(value)
-
-
-def _dict(value: object, where: str) -> dict:
-    if not isinstance(value, dict):
-        raise StateError(f"{where}: expected an object")
-    return value
-
-
-def _list(value: object, where: str) -> list:
-    if not isinstance(value, list):
-        raise StateError(f"{where}: expected a list")
-    return value
+def _seconds(value: object, where: str) -> float | None:
+    number = json_number(value, where, optional=True)
+    return None if number is None else float(number)
 
 
 def load_state(data: dict) -> State:
@@ -253,31 +230,31 @@ def load_state(data: dict) -> State:
 
 
 def _load(data: dict) -> State:
-    board_raw = _dict(data["board"], "board")
+    board_raw = json_object(data["board"], "board")
     if sorted(board_raw) != sorted(BOARD_SQUARES):
         raise StateError("board: needs exactly the squares a1..c3")
     board = {sq: Tile.from_code(board_raw[sq], f"board {sq}") for sq in BOARD_SQUARES}
     throne = Tile.from_code(data["throne"], "throne")
-    players = _list(data["players"], "players")
+    players = json_list(data["players"], "players")
     if len(players) != 2:
         raise StateError("players: Proximity has exactly two players")
     sides = []
     for index, raw in enumerate(players):
-        raw = _dict(raw, f"player {index + 1}")
+        raw = json_object(raw, f"player {index + 1}")
         name, suit = raw["name"], raw["suit"]
         if not isinstance(name, str) or not name:
             raise StateError(f"player {index + 1}: bad name {name!r}")
         if suit not in SUITS:
             raise StateError(f"player {name}: unknown suit {suit!r}")
         rows = []
-        for row in _list(raw["trail"], f"{name} trail"):
-            row = _list(row, f"{name} trail row")
+        for row in json_list(raw["trail"], f"{name} trail"):
+            row = json_list(row, f"{name} trail row")
             if len(row) != 2 or row[0] not in BOARD_SQUARES or not isinstance(row[1], bool):
                 raise StateError(f"{name} trail: bad row {row!r}")
             rows.append(TrailRow(row[0], row[1]))
         pieces = []
-        for raw_piece in _list(raw["pieces"], f"{name} pieces"):
-            raw_piece = _dict(raw_piece, f"{name} piece")
+        for raw_piece in json_list(raw["pieces"], f"{name} pieces"):
+            raw_piece = json_object(raw_piece, f"{name} piece")
             square = raw_piece["square"]
             if square is not None and square not in ALL_SQUARES:
                 raise StateError(f"{name}: no square {square!r}")
@@ -287,13 +264,13 @@ def _load(data: dict) -> State:
             marks = raw_piece.get("marks")
             pieces.append(
                 Piece(
-                    id=_int(raw_piece["id"], f"{name} piece id"),
+                    id=whole_number(raw_piece["id"], f"{name} piece id", 0),
                     kind=kind,
                     square=square,
-                    age=_int(raw_piece["age"], f"{name} piece age"),
+                    age=whole_number(raw_piece["age"], f"{name} piece age", 0),
                     marks=[] if marks is None else [
-                        _int(m, f"{name} marks", 0, len(rows) - 1)
-                        for m in _list(marks, f"{name} marks")
+                        whole_number(m, f"{name} marks", 0, len(rows) - 1)
+                        for m in json_list(marks, f"{name} marks")
                     ],
                 )
             )
@@ -303,7 +280,7 @@ def _load(data: dict) -> State:
                 pieces[-1].marks = Side(name, suit, "", [], rows).active_rows()[
                     : pieces[-1].age
                 ]
-        bank = _number(raw.get("bank"), f"{name} bank")
+        bank = _seconds(raw.get("bank"), f"{name} bank")
         sides.append(Side(name, suit, NULL_SQUARES[index], pieces, rows, bank))
     if sides[0].suit == sides[1].suit:
         raise StateError("the two players need different suits")
@@ -311,20 +288,20 @@ def _load(data: dict) -> State:
         raise StateError("the two players need different names")
     winner = data.get("winner")
     if winner is not None:
-        winner = _int(winner, "winner", 0, 1)
+        winner = whole_number(winner, "winner", 0, 1)
     state = State(
-        seed=_int(data["seed"], "seed", low=-(2**63)),
-        coins=_int(data["coins"], "coins", 0, 99),
+        seed=whole_number(data["seed"], "seed", low=-(2**63)),
+        coins=whole_number(data["coins"], "coins", 0, 99),
         board=board,
         throne=throne,
         sides=sides,
-        mover=_int(data["mover"], "mover", 0, 1),
-        moves=_int(data["moves"], "moves"),
-        time_bank=_number(data.get("time_bank"), "time_bank"),
-        clock_start=_number(data.get("clock_start"), "clock_start"),
+        mover=whole_number(data["mover"], "mover", 0, 1),
+        moves=whole_number(data["moves"], "moves", 0),
+        time_bank=_seconds(data.get("time_bank"), "time_bank"),
+        clock_start=_seconds(data.get("clock_start"), "clock_start"),
         winner=winner,
         end_reason=data.get("end_reason"),
-        last=[str(t) for t in _list(data.get("last", []), "last")],
+        last=[str(t) for t in json_list(data.get("last", []), "last")],
     )
     check_position(state)
     return state
