@@ -20,7 +20,6 @@ from games.base import (
     GameError,
     IllegalOrderError,
     Option,
-    OptionError,
     duration_option,
     Result,
     seeded_rng,
