@@ -66,10 +66,7 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
     that the caller waits before trying the whole queue again.
     """
     now = time.time() if now is None else now
-    due = store.all(
-        "SELECT id, recipient, raw, attempts FROM outbox WHERE status = 'queued' "
-        "AND next_attempt <= ? ORDER BY id LIMIT ?", now, limit,
-    )
+    due = store.outbox_due(now, limit)
     sent = 0
     down: list[TransportDown] = []
     accepted: list = []  # sent, not yet marked
@@ -82,8 +79,7 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
             return
         with store.write(durable=False):  # lost only in an OS crash, and then resent
             for row, at in accepted:
-                store.update("outbox", {"id": row["id"]}, status="sent", sent=at,
-                             attempts=row["attempts"] + 1, last_error=None)
+                store.mark_sent(row["id"], at, row["attempts"] + 1)
         accepted.clear()
 
     def done(row, exc: Exception | None) -> None:
@@ -96,20 +92,18 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
         elif isinstance(exc, TransportDown):
             log.warning("outbox #%s to %s not sent: server unreachable (%s)", row["id"], row["recipient"], exc)
             with store.write():
-                store.update("outbox", {"id": row["id"]}, attempts=row["attempts"] + 1,
-                             last_error=str(exc)[:500])
+                store.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500])
             down.append(exc)
         elif isinstance(exc, PermanentFailure):
             log.error("outbox #%s to %s refused for good: %s", row["id"], row["recipient"], exc)
             with store.write():
-                store.update("outbox", {"id": row["id"]}, status="failed", attempts=row["attempts"] + 1,
-                             last_error=str(exc)[:500])
+                store.mark_failed(row["id"], row["attempts"] + 1, str(exc)[:500])
         else:  # any other transport fault: keep the mail, retry later
             delay = backoff[min(row["attempts"], len(backoff) - 1)]
             log.warning("outbox #%s to %s not sent (%s); retry in %ss", row["id"], row["recipient"], exc, delay)
             with store.write():
-                store.update("outbox", {"id": row["id"]}, attempts=row["attempts"] + 1,
-                             next_attempt=now + delay, last_error=str(exc)[:500])
+                store.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500],
+                                   next_attempt=now + delay)
 
     send_many = getattr(transport, "send_many", None)
     try:

@@ -66,7 +66,7 @@ def play_demo(engine: Engine, seed: int, echo) -> str:
     loaded = engine.load(game_id)
     final = engine.report_body(loaded, loaded.state, None, [])
     echo(final)
-    sent = engine.store.one("SELECT COUNT(*) AS n FROM outbox WHERE game_id = ? AND status = 'sent'", game_id)["n"]
+    sent = engine.store.sent_count(game_id)
     echo(f"{moves} order mails went through {config.inbox}/;")
     echo(f"{sent} reports and welcomes are in {config.outbox}/new/ (one file per mail).")
     echo(f"Database: {config.database}.  Try: gm show {game_id}, gm outbox --all")

@@ -72,10 +72,9 @@ def verify(ctx: Context, game_id: str) -> VerifyReport:
     rules = registry.get(loaded.row["kind"])
     report = VerifyReport(gid)
     stored = {r["seq"]: json.loads(r["state"])
-              for r in store.all("SELECT seq, state FROM states WHERE game_id = ? ORDER BY seq", gid)}
-    by_seq = {r["seq"]: r for r in store.all(
-        "SELECT * FROM orders WHERE game_id = ? AND accepted = 1 AND seq IS NOT NULL ORDER BY id", gid)}
-    overrides = {r["seq"]: r for r in store.all("SELECT * FROM state_overrides WHERE game_id = ?", gid)}
+              for r in store.states_of(gid)}
+    by_seq = {r["seq"]: r for r in store.accepted_orders(gid)}
+    overrides = {r["seq"]: r for r in store.overrides_of(gid)}
     names = [p["name"] for p in loaded.players]
     options = json.loads(loaded.row["options"])
 
@@ -124,7 +123,7 @@ def verify(ctx: Context, game_id: str) -> VerifyReport:
         report.states += 1
 
     # The archive: each report as mailed, rendered again from the replayed state.
-    for row in store.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'report' ORDER BY id", gid):
+    for row in store.reports_of(gid, kind="report"):
         state = replayed.get(row["seq"])
         if state is None:
             report.differences.append(f"report #{row['id']} refers to state {row['seq']}, which is not stored")
@@ -155,15 +154,14 @@ def history_text(ctx: Context, game_id: str, turn: int | None = None, log_only: 
     out = [f"History of game {gid} ({view.rules.title}, {view.status})"
            + (f", turn {turn}" if turn is not None else ""), ""]
     out.append("Log (when, turn, who, what):")
-    for row in ctx.store.all("SELECT * FROM history WHERE game_id = ? ORDER BY id", gid):
+    for row in ctx.store.history_of(gid):
         if turn is not None and row["turn"] != turn:
             continue
         out.append(f"  {format_stamp(row['at'])}  T{row['turn']:<3} {row['actor']:<14} "
                    f"{row['action']:<10} {row['detail'] or ''}".rstrip())
     if log_only:
         return "\n".join(out) + "\n"
-    sql = "SELECT * FROM reports WHERE game_id = ?" + (" AND turn = ?" if turn is not None else "") + " ORDER BY id"
-    rows = ctx.store.all(sql, gid, *([turn] if turn is not None else []))
+    rows = ctx.store.reports_of(gid, turn=turn)
     out += ["", f"Messages sent ({len(rows)}):"]
     for row in rows:
         out.append("")
@@ -187,21 +185,19 @@ def archive_data(ctx: Context, game_id: str) -> dict:
     def entry(turn: int) -> dict:
         return turns.setdefault(turn, {"turn": turn, "report": None, "press": [], "who": None})
 
-    for row in store.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'report' ORDER BY seq, id",
-                         view.id):
+    for row in store.turn_reports(view.id):
         # one report per turn: the latest one, preferably as the first seat saw it
         item = entry(row["turn"])
         if item["report"] is None or row["player"] == first or item["who"] != first:
             item["report"], item["who"] = row["body"], row["player"]
-    for row in store.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' AND player IS NULL "
-                         "ORDER BY id", view.id):
+    for row in store.gm_press(view.id):
         if "\nTo: ALL\n" in row["body"]:
             entry(row["turn"])["press"].append(row["body"].split("\n--\n")[0].rstrip())
     ordered = [turns[t] for t in sorted(turns)]
     for i, item in enumerate(ordered):
         item["prev"] = ordered[i - 1]["turn"] if i > 0 else None
         item["next"] = ordered[i + 1]["turn"] if i + 1 < len(ordered) else None
-    result = store.one("SELECT * FROM results WHERE game_id = ?", view.id)
+    result = store.result_of(view.id)
     scores = rules.scores(state)
     winners = rules.winners(state) if rules.is_over(state) else []
     reason = None

@@ -18,24 +18,14 @@ from gm.store import Store
 
 # --- settings -------------------------------------------------------------------
 def settings(store: Store, game_id: str) -> dict[str, str | None]:
-    rows = store.all("SELECT key, value FROM game_settings WHERE game_id = ?", game_id)
-    return options.with_defaults({r["key"]: r["value"] for r in rows})
+    return options.with_defaults(store.settings_of(game_id))
 
 
 def save_settings(store: Store, game_id: str, values: dict[str, str]) -> None:
-    with store.write():
-        for key, value in values.items():
-            store.db.execute(
-                "INSERT OR REPLACE INTO game_settings(game_id, key, value) VALUES (?, ?, ?)",
-                (game_id, key, value))
+    store.save_settings(game_id, values)
 
 
 # --- where a turn starts ------------------------------------------------------------
-def override_seqs(store: Store, game_id: str) -> set[int]:
-    """States the GM made (rollback, edit): each one re-opens the turn."""
-    return {r["seq"] for r in store.all("SELECT seq FROM state_overrides WHERE game_id = ?", game_id)}
-
-
 def opens_turn(row, previous_turn: int | None, overrides: set[int]) -> bool:
     """The rule: a turn opens when the turn number changes, and with every GM rollback or edit."""
     return previous_turn is None or row["turn"] != previous_turn or row["seq"] in overrides
@@ -43,9 +33,9 @@ def opens_turn(row, previous_turn: int | None, overrides: set[int]) -> bool:
 
 def turn_runs(store: Store, game_id: str) -> list[tuple[int, int]]:
     """(turn, first seq) of every stretch of states, oldest first."""
-    overrides = override_seqs(store, game_id)
+    overrides = store.override_seqs(game_id)
     runs, previous = [], None
-    for row in store.all("SELECT seq, turn FROM states WHERE game_id = ? ORDER BY seq", game_id):
+    for row in store.state_turns(game_id):
         if opens_turn(row, previous, overrides):
             runs.append((row["turn"], row["seq"]))
         previous = row["turn"]
@@ -58,10 +48,9 @@ def turn_start(store: Store, game_id: str) -> tuple[int, float]:
     Reads newest first and only as far back as the turn goes, so a long
     game's history is not loaded on every order.
     """
-    overrides = override_seqs(store, game_id)
-    rows = store.db.execute(
-        "SELECT seq, turn, created FROM states WHERE game_id = ? ORDER BY seq DESC", (game_id,))
-    start = rows.fetchone()
+    overrides = store.override_seqs(game_id)
+    rows = store.turn_states_desc(game_id)
+    start = next(rows)
     for previous in rows:
         if opens_turn(start, previous["turn"], overrides):
             break
@@ -73,10 +62,7 @@ def turn_start(store: Store, game_id: str) -> tuple[int, float]:
 # --- who owes orders ------------------------------------------------------------------
 def submitted(store: Store, game_id: str, start_seq: int) -> set[str]:
     """Players with an accepted order since the turn opened."""
-    rows = store.all(
-        "SELECT DISTINCT player FROM orders WHERE game_id = ? AND action = 'order' AND accepted = 1 "
-        "AND seq >= ?", game_id, start_seq)
-    return {r["player"] for r in rows}
+    return store.accepted_players_since(game_id, start_seq)
 
 
 def awaited(view: GameView) -> list[str]:
@@ -117,8 +103,7 @@ def everyone_left_is_in(store: Store, view: GameView) -> bool:
 def absent_until(store: Store, game_id: str, players: list[str], due: float) -> float:
     """Move ``due`` past every absence (of ``players``) it falls inside."""
     names = {p.lower() for p in players}
-    rows = [r for r in store.all("SELECT player, start, end FROM absences WHERE game_id = ?", game_id)
-            if r["player"].lower() in names]
+    rows = [r for r in store.absences_of(game_id) if r["player"].lower() in names]
     for _ in range(100):
         moved = False
         for r in rows:
@@ -136,7 +121,7 @@ def current(store: Store, view: GameView, create: bool = False) -> dict:
     without it a missing row is worked out but not stored.
     """
     start_seq, start_time = turn_start(store, view.id)
-    row = store.one("SELECT * FROM deadlines WHERE game_id = ?", view.id)
+    row = store.deadline_row(view.id)
     if row is not None and row["start_seq"] == start_seq:
         return dict(row)
     conf = settings(store, view.id)
@@ -148,8 +133,7 @@ def current(store: Store, view: GameView, create: bool = False) -> dict:
            "reminded": 0, "late": 0, "grace_done": 0, "paused_at": None, "set_by": "option"}
     if create:
         with store.write():
-            store.db.execute("DELETE FROM deadlines WHERE game_id = ?", (view.id,))
-            store.insert("deadlines", **new)
+            store.replace_deadline(new)
     return new
 
 
@@ -167,9 +151,9 @@ def set_due(store: Store, view: GameView, due: float | None, set_by: str, now: f
     """A new deadline for the turn now open (its flags reset)."""
     with store.write():
         row = current(store, view, create=True)
-        store.update("deadlines", {"game_id": view.id}, due=due, set_by=set_by,
-                     reminded=0 if due is None or due > now else row["reminded"],
-                     late=0, grace_done=0)
+        store.update_deadline(view.id, due=due, set_by=set_by,
+                              reminded=0 if due is None or due > now else row["reminded"],
+                              late=0, grace_done=0)
         row.update(due=due, set_by=set_by, late=0, grace_done=0)
         return row
 
@@ -209,7 +193,7 @@ def declare_absence(store: Store, view: GameView, player: str, start: float, end
     longest = times.parse_duration(settings(store, view.id)["absence_max"])
     if end - start > longest:
         raise OptionError(f"an absence may last at most {times.format_span(longest)} in this game")
-    store.insert("absences", game_id=view.id, player=player, start=start, end=end, created=now)
+    store.add_absence(view.id, player, start, end, now)
     store.log(view.id, view.turn, player, "absence",
               f"{times.format_stamp(start)} to {times.format_stamp(end)}", now)
     lines = [f"Absence recorded: {times.format_stamp(start)} to {times.format_stamp(end)}."]
@@ -217,7 +201,7 @@ def declare_absence(store: Store, view: GameView, player: str, start: float, end
     if row["due"] is not None:
         moved = absent_until(store, view.id, view.rules.to_move(view.state), row["due"])
         if moved != row["due"]:
-            store.update("deadlines", {"game_id": view.id}, due=moved)
+            store.update_deadline(view.id, due=moved)
             lines.append(f"The deadline of this turn moves to {times.format_due(moved, now)}.")
             store.log(view.id, view.turn, "deadline", "moved",
                       f"to {times.format_stamp(moved)} for {player}'s absence", now)

@@ -29,7 +29,7 @@ def save_state(store: Store, view: GameView, state: Any, now: float) -> GameView
     rules = view.rules
     seq = store.add_state(view.id, rules.turn(state), rules.dump(state), now)
     status = Status.FINISHED.value if rules.is_over(state) else view.status
-    store.update("games", {"id": view.id}, status=status, updated=now)
+    store.set_game_status(view.id, status, now)
     return GameView(store.game(view.id), rules, state, seq, view.players)
 
 
@@ -52,12 +52,11 @@ def save_gm_state(store: Store, view: GameView, data: dict, action: str, source_
     rules = view.rules
     state = rules.load(data)
     seq = store.add_state(view.id, rules.turn(state), rules.dump(state), now)
-    store.insert("state_overrides", game_id=view.id, seq=seq, action=action,
-                 source_seq=source_seq, detail=detail)
+    store.add_override(view.id, seq, action, source_seq, detail)
     if status is None:
         status = Status.FINISHED.value if rules.is_over(state) else view.status
         if view.status == Status.FINISHED and not rules.is_over(state):
             status = Status.ACTIVE.value
-    store.update("games", {"id": view.id}, status=status, updated=now)
-    store.db.execute("DELETE FROM results WHERE game_id = ?", (view.id,))
+    store.set_game_status(view.id, status, now)
+    store.clear_result(view.id)
     return seq

@@ -42,10 +42,9 @@ def prepare(ctx: Context, raw: bytes) -> Inbound:
     try:
         mail = order_mail.read(inbound.subject, inbound.text)
         if mail.game_id and mail.password:
-            row = ctx.store.one("SELECT pw_hash FROM players WHERE game_id = ? AND lower(email) = ?",
-                                mail.game_id.strip().lower(), inbound.sender)
-            if row is not None:
-                ctx.passwords.start(mail.password, row["pw_hash"])
+            stored = ctx.store.pw_hash_by_email(mail.game_id.strip().lower(), inbound.sender)
+            if stored is not None:
+                ctx.passwords.start(mail.password, stored)
     except Exception:  # only a head start: ingest() checks again, and reports any fault
         log.exception("preparing a message from %s", inbound.sender)
     return inbound
@@ -75,8 +74,8 @@ def ingest(ctx: Context, raw: bytes, source_key: str | None = None,
                 return Outcome("duplicate", f"already processed as #{seen['id']}")
             row_id = _record(ctx, inbound, key, now, "pending", "")
             outcome = handle(ctx, inbound, row_id, now)
-            ctx.store.update("messages", {"id": row_id}, outcome=outcome.outcome,
-                             detail=outcome.detail[:2000], game_id=outcome.game_id)
+            ctx.store.set_message_outcome(row_id, outcome.outcome, outcome.detail[:2000],
+                                          outcome.game_id)
             return outcome
     except StoreError:
         raise
@@ -90,31 +89,28 @@ def _set_aside(ctx: Context, raw: bytes, key: str, inbound: Inbound | None, now:
     error = traceback.format_exc()[-2000:]
     with ctx.store.write():
         if ctx.store.message_seen(key, None) is None:
-            ctx.store.insert("messages", source_key=key,
-                             message_id=inbound.message_id if inbound else None,
-                             sender=inbound.sender if inbound else None,
-                             subject=inbound.subject if inbound else None,
-                             raw=raw, received=now, outcome="error", detail=error)
+            ctx.store.add_message(key, inbound.message_id if inbound else None,
+                                  inbound.sender if inbound else None,
+                                  inbound.subject if inbound else None, raw, now, "error", error)
 
 
 def retry(ctx: Context, message_row: int) -> Outcome:
     """`gm inbox --retry ID`: play a message that was set aside with an error, once more."""
-    row = ctx.store.one("SELECT * FROM messages WHERE id = ?", message_row)
+    row = ctx.store.message(message_row)
     if row is None or row["outcome"] != "error":
         raise ServiceError(f"no message #{message_row} set aside with an error")
     now = ctx.clock()
     inbound = read(ctx, bytes(row["raw"]))
     with ctx.store.write():
         outcome = handle(ctx, inbound, row["id"], now)
-        ctx.store.update("messages", {"id": row["id"]}, outcome=outcome.outcome,
-                         detail=outcome.detail[:2000], game_id=outcome.game_id)
+        ctx.store.set_message_outcome(row["id"], outcome.outcome, outcome.detail[:2000],
+                                      outcome.game_id)
     return outcome
 
 
 def _record(ctx: Context, inbound: Inbound, key: str, now: float, outcome: str, detail: str) -> int:
-    return ctx.store.insert(
-        "messages", source_key=key, message_id=inbound.message_id, sender=inbound.sender,
-        subject=inbound.subject, raw=inbound.raw, received=now, outcome=outcome, detail=detail)
+    return ctx.store.add_message(key, inbound.message_id, inbound.sender, inbound.subject,
+                                 inbound.raw, now, outcome, detail)
 
 
 def _error(ctx: Context, inbound: Inbound, view: GameView | None, message: str) -> Outcome:

@@ -44,12 +44,6 @@ def gm_lines(text: str, why: str | None) -> list[str]:
     return [text] + ([f"Reason: {why}"] if why else [])
 
 
-def set_result(ctx: Context, game_id: str, reason: str, winners: list[str] | None, now: float) -> None:
-    ctx.store.db.execute(
-        "INSERT OR REPLACE INTO results(game_id, reason, winners, at) VALUES (?, ?, ?, ?)",
-        (game_id, reason, json.dumps(winners) if winners else None, now))
-
-
 # --- creation -------------------------------------------------------------------
 def check_game_id(game_id: str) -> str:
     game_id = game_id.strip().lower()
@@ -73,11 +67,10 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
     with ctx.store.write():
         if ctx.store.game(game_id):
             raise ServiceError(f"there is already a game {game_id}")
-        ctx.store.insert("games", id=game_id, kind=rules.kind, seed=seed, options=json.dumps(options),
-                         status=Status.ACTIVE.value, created=now, updated=now)
+        ctx.store.add_game(game_id, rules.kind, seed, json.dumps(options), now)
         for seat, (name, address) in enumerate(players):
-            ctx.store.insert("players", game_id=game_id, seat=seat, name=name, email=address.strip(),
-                             pw_hash=passwords.hash_password(secrets_by_name[name]))
+            ctx.store.add_player(game_id, seat, name, address.strip(),
+                                 passwords.hash_password(secrets_by_name[name]))
         ctx.store.add_state(game_id, rules.turn(state), rules.dump(state), now)
         deadlines.save_settings(ctx.store, game_id, service)
         ctx.store.log(game_id, rules.turn(state), "gm", "create",
@@ -106,9 +99,9 @@ def pause(ctx: Context, game_id: str, who: str | None = None, why: str | None = 
         if view.status != Status.ACTIVE:
             raise ServiceError(f"game {view.id} is {view.status}, not active")
         now = ctx.clock()
-        ctx.store.update("games", {"id": view.id}, status=Status.PAUSED.value, updated=now)
+        ctx.store.set_game_status(view.id, Status.PAUSED.value, now)
         deadlines.current(ctx.store, view, create=True)
-        ctx.store.update("deadlines", {"game_id": view.id}, paused_at=now)
+        ctx.store.update_deadline(view.id, paused_at=now)
         record(ctx, view, "pause", "", who, why)
         reports.notice(ctx, view, view.seated_names,
                        gm_lines("The game master has paused this game. Orders are not "
@@ -122,16 +115,16 @@ def resume(ctx: Context, game_id: str, who: str | None = None, why: str | None =
         if view.status != Status.PAUSED:
             raise ServiceError(f"game {view.id} is {view.status}, not paused")
         now = ctx.clock()
-        ctx.store.update("games", {"id": view.id}, status=Status.ACTIVE.value, updated=now)
+        ctx.store.set_game_status(view.id, Status.ACTIVE.value, now)
         view = games.load(ctx.store, view.id)
         row = deadlines.current(ctx.store, view, create=True)
         lines = gm_lines("The game master has resumed this game.", why)
         if row["due"] is not None and row["paused_at"] is not None and not row["late"]:
             due = row["due"] + max(0.0, now - row["paused_at"])  # the pause does not count
-            ctx.store.update("deadlines", {"game_id": view.id}, due=due, paused_at=None)
+            ctx.store.update_deadline(view.id, due=due, paused_at=None)
             lines.append(f"Deadline: {times.format_due(due, now)}.")
         else:
-            ctx.store.update("deadlines", {"game_id": view.id}, paused_at=None)
+            ctx.store.update_deadline(view.id, paused_at=None)
         record(ctx, view, "resume", "", who, why)
         reports.notice(ctx, view, view.seated_names, lines, "Game resumed")
     return f"game {view.id} resumed"
@@ -149,8 +142,8 @@ def end(ctx: Context, game_id: str, why: str, who: str | None = None,
             if view.player(name) is None:
                 raise ServiceError(f"no player {name!r} in game {view.id}")
         now = ctx.clock()
-        ctx.store.update("games", {"id": view.id}, status=Status.FINISHED.value, updated=now)
-        set_result(ctx, view.id, why, winners, now)
+        ctx.store.set_game_status(view.id, Status.FINISHED.value, now)
+        ctx.store.set_result(view.id, why, winners or None, now)
         record(ctx, view, "end", f"winners: {', '.join(winners)}" if winners else "", who, why)
         lines = gm_lines("The game master has ended this game.", why)
         if winners:
@@ -166,9 +159,9 @@ def forfeit(ctx: Context, view: GameView, name: str, who: str, why: str) -> None
     """
     others = [p for p in view.seated_names if p != name]
     now = ctx.clock()
-    ctx.store.update("games", {"id": view.id}, status=Status.FINISHED.value, updated=now)
+    ctx.store.set_game_status(view.id, Status.FINISHED.value, now)
     reason = f"{name} forfeited: {why}"
-    set_result(ctx, view.id, reason, others, now)
+    ctx.store.set_result(view.id, reason, others or None, now)
     ctx.store.log(view.id, view.turn, who, "forfeit", reason, now)
     reports.notice(ctx, view, view.seated_names,
                    [f"{name} forfeits the game ({why}).",
@@ -212,8 +205,7 @@ def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None =
         view = games.load(ctx.store, game_id)
         player = games.seat(view, name)
         old = player["email"]
-        ctx.store.update("players", {"game_id": view.id, "name": player["name"]},
-                         email=email, pw_hash=passwords.hash_password(secret), active=1)
+        ctx.store.replace_seat(view.id, player["name"], email, passwords.hash_password(secret))
         record(ctx, view, "replace", f"seat {player['name']}: {old} -> {email}", who, why)
         view = games.load(ctx.store, view.id)
         reports.welcome(ctx, view, view.player(player["name"]), secret)
@@ -251,7 +243,7 @@ def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: st
         reports.notice(ctx, view, view.seated_names,
                        gm_lines(f"The game master has removed {player['name']} from the game.", why),
                        "Player removed")
-        ctx.store.update("players", {"game_id": view.id, "name": player["name"]}, active=0)
+        ctx.store.deactivate_player(view.id, player["name"])
         leave = getattr(rules, "leave", None)
         if callable(leave):
             result = leave(view.state, player["name"], ctx.clock())

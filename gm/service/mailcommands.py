@@ -71,9 +71,7 @@ def run(ctx: Context, view: GameView, player, command: str, inbound: Inbound) ->
 
 def history_for_player(ctx: Context, view: GameView, name: str) -> str:
     """Everything this player was sent, turn by turn: reports (latest per turn) and press."""
-    rows = ctx.store.all(
-        "SELECT * FROM reports WHERE game_id = ? AND player = ? AND kind IN ('report', 'press') "
-        "ORDER BY turn, id", view.id, name)
+    rows = ctx.store.player_reports(view.id, name)
     latest: dict[int, object] = {}
     press: dict[int, list] = {}
     for row in rows:

@@ -50,11 +50,8 @@ class Outbox:
             body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
             game_id=game_id, instance=self.config.address,
         )
-        now = self.clock()
-        return self.store.insert(
-            "outbox", message_id=message_id, game_id=game_id, turn=turn, kind=kind,
-            recipient=to, subject=subject, raw=raw, status="queued", next_attempt=now, created=now,
-        )
+        return self.store.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
+                                       game_id=game_id, turn=turn)
 
     def to_game(self, view: GameView, to: str, label: str, body: str, *, kind: str = "notice",
                 **threading: Any) -> int:
@@ -65,8 +62,8 @@ class Outbox:
     def archive(self, view: GameView, player: str | None, kind: str, body: str,
                 outbox_id: int | None) -> None:
         """Keep what a player was sent (``player`` None: the archive's own copy)."""
-        self.store.insert("reports", game_id=view.id, turn=view.turn, seq=view.seq, player=player,
-                          kind=kind, body=body, outbox_id=outbox_id, created=self.clock())
+        self.store.add_report(view.id, view.turn, view.seq, player, kind, body, outbox_id,
+                              self.clock())
 
     def reply(self, inbound: Inbound, view: GameView | None, label: str, body: str,
               kind: str, archive_player: str | None = None) -> int | None:
@@ -86,8 +83,5 @@ class Outbox:
         return oid
 
     def over_error_limit(self, address: str) -> bool:
-        row = self.store.one(
-            "SELECT COUNT(*) AS n FROM outbox WHERE kind = 'error' AND recipient = ? AND created >= ?",
-            address, self.clock() - 3600,
-        )
-        return row["n"] >= self.config.error_replies_per_hour
+        sent = self.store.error_replies_since(address, self.clock() - 3600)
+        return sent >= self.config.error_replies_per_hour

@@ -33,9 +33,8 @@ def rollback(ctx: Context, game_id: str, to_turn: int, who: str | None = None,
         if not starts:
             raise ServiceError(f"game {view.id} has no turn {to_turn}")
         source = starts[-1]
-        stored = ctx.store.one("SELECT state FROM states WHERE game_id = ? AND seq = ?", view.id, source)
-        later = ctx.store.all(
-            "SELECT id FROM orders WHERE game_id = ? AND accepted = 1 AND seq > ?", view.id, source)
+        stored = ctx.store.state_at(view.id, source)
+        later = ctx.store.accepted_orders_after(view.id, source)
         seq = games.save_gm_state(ctx.store, view, json.loads(stored["state"]), "rollback", source,
                                   f"to turn {to_turn}", ctx.clock(),
                                   status="paused" if view.status == "paused" else "active")

@@ -21,11 +21,11 @@ log = logging.getLogger(__name__)
 def tick(ctx: Context) -> list[str]:
     """Every active game's deadlines and timers; returns what was done."""
     done = []
-    for row in ctx.store.all("SELECT id FROM games WHERE status = 'active'"):
+    for game_id in ctx.store.active_game_ids():
         try:
-            done += tick_game(ctx, row["id"])
+            done += tick_game(ctx, game_id)
         except Exception:  # one game's fault must not stop the others' deadlines
-            log.exception("deadline processing of %s failed", row["id"])
+            log.exception("deadline processing of %s failed", game_id)
     return done
 
 
@@ -62,7 +62,7 @@ def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> l
     due = row["due"]
     moved = deadlines.absent_until(store, view.id, rules.to_move(view.state), due)
     if moved != due and not row["late"]:
-        store.update("deadlines", {"game_id": view.id}, due=moved)
+        store.update_deadline(view.id, due=moved)
         store.log(view.id, turn, "deadline", "moved", f"to {times.format_stamp(moved)} for an absence", now)
         due = moved
     conf = deadlines.settings(store, view.id)
@@ -71,7 +71,7 @@ def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> l
     if now < due:
         return done
     if not row["late"]:
-        store.update("deadlines", {"game_id": view.id}, late=1)
+        store.update_deadline(view.id, late=1)
         if rules.simultaneous:
             return done + _close_at_deadline(ctx, view, due, owing, now)
         done += _late_notice(ctx, view, due, owing, conf, now)
@@ -85,14 +85,14 @@ def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> l
 def _remind(ctx, view, due, owing, conf, now) -> list[str]:
     before = times.parse_duration(conf["reminder"] or "0")
     if now >= due:
-        ctx.store.update("deadlines", {"game_id": view.id}, reminded=1)
+        ctx.store.update_deadline(view.id, reminded=1)
         return []
     if before <= 0 or now < due - before:
         return []
     if owing:
         reports.notice(ctx, view, owing, [f"Reminder: your orders for turn {view.turn} are not in yet.",
                                           f"Deadline: {times.format_due(due, now)}."], "Reminder")
-    ctx.store.update("deadlines", {"game_id": view.id}, reminded=1)
+    ctx.store.update_deadline(view.id, reminded=1)
     ctx.store.log(view.id, view.turn, "deadline", "reminder", ", ".join(owing) or "nobody missing", now)
     return [f"{view.id}: reminded {', '.join(owing) or 'nobody'}"]
 
@@ -125,7 +125,7 @@ def _late_notice(ctx, view, due, owing, conf, now) -> list[str]:
 
 def _grace_over(ctx, view, due, owing, conf, now) -> list[str]:
     store, turn = ctx.store, view.turn
-    store.update("deadlines", {"game_id": view.id}, grace_done=1)
+    store.update_deadline(view.id, grace_done=1)
     if view.rules.timer(view.state) is not None:
         # Proximity's time bank (PX8): the rules close the turn when it runs out.
         store.log(view.id, turn, "deadline", "grace", "time bank running", now)

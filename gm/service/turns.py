@@ -46,9 +46,8 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
                        message_row=message_row, now=now)
     after = games.save_state(ctx.store, view, result.state, now)
     deadlines.open_turn(ctx.store, after)
-    ctx.store.insert("orders", game_id=view.id, action="order", player=name, turn=turn, text=text,
-                     canonical=str(order), accepted=1, message_row=message_row, origin=origin,
-                     at=now, seq=after.seq)
+    ctx.store.add_order(view.id, "order", name, turn, text, accepted=True, origin=origin, at=now,
+                        canonical=str(order), message_row=message_row, seq=after.seq)
     reports.notify_other_address(ctx, view, player, inbound, text)
     if rules.simultaneous:
         reports.announce(ctx, after, result.events, name, inbound)
@@ -62,9 +61,8 @@ def _refuse(ctx: Context, view: GameView, name: str, text: str, exc: OrderError,
             origin: str,
             inbound: Inbound | None, message_row: int | None, now: float) -> Outcome:
     """Record a refused order and tell the sender why (with the legal orders, if known)."""
-    ctx.store.insert("orders", game_id=view.id, action="order", player=name, turn=view.turn,
-                     text=text, accepted=0, error=error, message_row=message_row, origin=origin,
-                     at=now)
+    ctx.store.add_order(view.id, "order", name, view.turn, text, accepted=False, origin=origin,
+                        at=now, error=error, message_row=message_row)
     body = ctx.outbox.render("rejected", game_id=view.id, text=text, error=error,
                              kind=type(exc).__name__, legal=getattr(exc, "legal", None),
                              hint=help_hint(view.id))
@@ -96,9 +94,9 @@ def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bo
         result = view.rules.close_turn(view.state, now)
         after = games.save_state(ctx.store, view, result.state, now)
         deadlines.open_turn(ctx.store, after)
-        ctx.store.insert("orders", game_id=view.id, action="close", player=None, turn=view.turn,
-                         text="", accepted=1, origin="gm" if force and origin == "timer" else origin,
-                         at=now, seq=after.seq)
+        ctx.store.add_order(view.id, "close", None, view.turn, "", accepted=True,
+                            origin="gm" if force and origin == "timer" else origin, at=now,
+                            seq=after.seq)
         reports.queue_reports(ctx, after, result.events)
         return True
 

@@ -31,6 +31,16 @@ class MailQueries:
         """Record what became of an inbound message."""
         self.update("messages", {"id": row_id}, outcome=outcome, detail=detail, game_id=game_id)
 
+    def message(self, row_id: int) -> sqlite3.Row | None:
+        """One stored inbound message by its row id."""
+        return self.one("SELECT * FROM messages WHERE id = ?", row_id)
+
+    def inbox_listing(self, only_failed: bool = False, limit: int = 50) -> list[sqlite3.Row]:
+        """Received mail, newest first, for ``gm inbox``; ``only_failed``: the ones set aside."""
+        where = "WHERE outcome = 'error' " if only_failed else ""
+        return self.all("SELECT id, sender, subject, received, outcome, detail, game_id FROM messages "
+                        + where + "ORDER BY id DESC LIMIT ?", limit)
+
     # --- outbox -----------------------------------------------------------------
     def queue_outbox(self, message_id: str, recipient: str, subject: str, raw: bytes, *,
                      kind: str, now: float, game_id: str | None = None,
