@@ -90,7 +90,7 @@ class NeighborsState:
     # The legal captures, worked out once: a state never changes, and the service asks
     # "is it over? what may be played?" many times about the same one.  Not part of
     # the value (compare=False) and never copied by dataclasses.replace (init=False).
-    _legal: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    legal_cache: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     def at(self, square: Square) -> str:
         return self.board[square[1] * 7 + square[0]]
@@ -158,7 +158,7 @@ def may_move_from(state: NeighborsState, source: Square) -> bool:
 
 def _legal_pairs(state: NeighborsState) -> tuple[tuple[Square, Square], ...]:
     """(source, target) of every legal capture, sorted as their notation sorts."""
-    if state._legal is None:
+    if state.legal_cache is None:
         pairs = []
         for row in range(ROWS):
             for file in range(7):
@@ -168,8 +168,8 @@ def _legal_pairs(state: NeighborsState) -> tuple[tuple[Square, Square], ...]:
                 pairs.extend((source, target) for target in targets(state, source))
         # (file, row) pairs sort as their names do: one letter a..g, one digit 1..6.
         pairs.sort()
-        object.__setattr__(state, "_legal", tuple(pairs))  # frozen: the one cache slot
-    return state._legal
+        object.__setattr__(state, "legal_cache", tuple(pairs))  # frozen: the one cache slot
+    return state.legal_cache
 
 
 def legal_captures(state: NeighborsState) -> list[Capture]:
@@ -179,8 +179,8 @@ def legal_captures(state: NeighborsState) -> list[Capture]:
 
 def has_capture(state: NeighborsState) -> bool:
     """Is there any legal capture?  Stops at the first one found."""
-    if state._legal is not None:
-        return bool(state._legal)
+    if state.legal_cache is not None:
+        return bool(state.legal_cache)
     return any(
         state.at(source) != "." and may_move_from(state, source) and targets(state, source)
         for source in ((f, r) for r in range(ROWS) for f in range(7))

@@ -72,9 +72,8 @@ class FBState:
             claims={p: list(cs) for p, cs in self.claims.items()},  # tuples stay shared
             sealed=dict(self.sealed), reopened=self.reopened,
             reopen_until=self.reopen_until, last=last, over=self.over,
+            _board=self._board if keep_board else None,
         )
-        if keep_board:
-            new._board = self._board
         return new
 
     def cell(self, name: str) -> Cell:

@@ -184,7 +184,8 @@ def solution_from_table(table: bytearray, cards: Sequence[int], active: int, tar
     return pivots
 
 
-def apply(cards: Sequence[int], pivots: Sequence[Pivot], active: int, target: int) -> tuple[list[int], int | None, str | None]:
+def apply(cards: Sequence[int], pivots: Sequence[Pivot], active: int,
+          target: int) -> tuple[list[int], int | None, str | None]:
     """Play pivots in order until the active pawn lands on the target card.
 
     Returns (cards after the pivots played, number of pivots played, None) on

@@ -146,7 +146,8 @@ def dump(state: PivotState, version: int) -> dict:
                 "winner": r.winner,
                 "attempts": [_attempt_json(a) for a in r.attempts],
                 "par": r.par,
-                "par_solution": None if r.par_solution is None else solution_text(r.par_solution) if r.par_solution else "",
+                "par_solution": (None if r.par_solution is None
+                                 else solution_text(r.par_solution) if r.par_solution else ""),
             }
             for r in state.history
         ],
@@ -224,7 +225,8 @@ def load(data: dict) -> PivotState:
     tokens = _need(data, "tokens", dict, "the tokens won")
     if set(tokens) != set(players):
         raise StateError("state: tokens must list every player")
-    won = {p: [_token(t, f"tokens of {p}") for t in tokens[p]] if isinstance(tokens[p], list) else None for p in players}
+    won = {p: [_token(t, f"tokens of {p}") for t in tokens[p]] if isinstance(tokens[p], list) else None
+           for p in players}
     if any(v is None for v in won.values()):
         raise StateError("state: each player's tokens must be a list of icon names")
     history = [_record(r, tableau, players) for r in _need(data, "history", list, "the history")]
@@ -254,7 +256,8 @@ def load(data: dict) -> PivotState:
         if pivots < 0 or (pivots and not solution):
             raise StateError(f"state: {player}'s solution does not fit the bid of {pivots}")
         sealed[player] = SealedBid(
-            pivots, solution, json_number(raw.get("time"), f"state: {player}'s bid time"), _need(raw, "seq", int, f"{player}'s bid seq")
+            pivots, solution, json_number(raw.get("time"), f"state: {player}'s bid time"),
+            _need(raw, "seq", int, f"{player}'s bid seq")
         )
     passes = _need(data, "passes", list, "the passes")
     if any(p not in players or p in sealed for p in passes) or len(set(passes)) != len(passes):
@@ -299,7 +302,8 @@ def _record(raw, tableau: tuple[int, ...], players: list[str]) -> RoundRecord:
         if reason is not None and not isinstance(reason, str):
             raise StateError("state: an attempt's failure is text or null")
         attempts.append(
-            Attempt(a["player"], _need(a, "bid", int, "attempt bid"), _solution(a.get("solution", ""), "attempt solution"), reason)
+            Attempt(a["player"], _need(a, "bid", int, "attempt bid"),
+                    _solution(a.get("solution", ""), "attempt solution"), reason)
         )
     valid = [a.player for a in attempts if a.reason is None]
     if valid != ([winner] if winner else []) or (winner and attempts[-1].reason is not None):

@@ -29,7 +29,8 @@ EX_TEMPFAIL = 75
 
 @app.callback()
 def main_options(
-    config: Optional[Path] = typer.Option(None, "--config", "-c", help="YAML config (default: $GM_CONFIG, ./gm.yaml, or the embedded default)"),
+    config: Optional[Path] = typer.Option(None, "--config", "-c", help="YAML config (default: $GM_CONFIG, "
+                                          "./gm.yaml, or the embedded default)"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="log what the daemon does"),
 ):
     state["config"] = config

@@ -47,7 +47,8 @@ class ReportInput:
 
 
 def help_hint(game_id: str) -> str:
-    return f"Orders: mail a line GAME {game_id} PASSWORD <yours>, then orders.\nSend HELP for the order format and rulings."
+    return (f"Orders: mail a line GAME {game_id} PASSWORD <yours>, then orders.\n"
+            "Send HELP for the order format and rulings.")
 
 
 def shared_context(game_id: str, rules, state, deadline: str | None = None) -> dict:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import logging
-import os
 import time
-from pathlib import Path
 
 from gm.runtime.delivery import BACKOFF, Sender
 from gm.runtime.imap import ImapFault, run_imap

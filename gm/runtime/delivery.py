@@ -8,8 +8,6 @@ tell the copies apart by that header) and nothing queued is ever lost.
 from __future__ import annotations
 
 import logging
-import os
-import socket
 import threading
 import time
 from pathlib import Path

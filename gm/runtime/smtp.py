@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import ssl
 import zlib
 
 import aiosmtplib
