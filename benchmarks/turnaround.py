@@ -3,7 +3,7 @@
     python benchmarks/turnaround.py [--orders 200] [--games 100] [--per-game 5]
 
 Starts a Dovecot (Debian's dovecot-imapd) and an aiosmtpd server on 127.0.0.1
-(the same fixtures as tests/mail) and measures, in one run:
+(tests/harness.py, the same servers tests/mail runs against) and measures, in one run:
 
 (a) turnaround: from the APPEND of an order to the moment the SMTP server has
     accepted the last report it causes (one to each player), median and 95th
@@ -41,11 +41,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "mail"))
+sys.path.insert(0, str(ROOT / "tests"))  # the test harness and helpers (no conftest)
 
 import aiosmtplib  # noqa: E402
 
-from conftest import PLAYERS, DaemonThread, Harness, SmtpSink, order_mail, start_dovecot  # noqa: E402
+from harness import DaemonThread, Harness, SmtpSink, start_dovecot, stop_dovecot  # noqa: E402
+from support import GM_ADDRESS, PLAYERS, order_mail  # noqa: E402
 
 ADDRESS = dict(PLAYERS)
 
@@ -147,7 +148,7 @@ def our_turnaround(h: Harness, sink: TimedSink, orders: int, label: str) -> list
                 sink.wait_count(before + 2)  # the welcomes
             mover, legal = h.legal(game_id)
             before = len(sink.times)
-            raw = order_mail(ADDRESS[mover], f"GAME {game_id} PASSWORD {passwords[mover]}\n{rng.choice(legal)}\n")
+            raw = order_mail(ADDRESS[mover], rng.choice(legal), game_id=game_id, password=passwords[mover])
             start = time.time()
             h.dovecot.append(raw)
             last = sink.wait_count(before + 2)  # a report to each player
@@ -171,7 +172,7 @@ def plan_games(h: Harness, games: int, per_game: int) -> list[bytes]:
             (mover,) = rules.to_move(state)
             text = rules.legal_orders(state, mover)[0]
             state = rules.submit(state, mover, rules.parse_order(state, mover, text), time.time()).state
-            rounds[r].append(order_mail(ADDRESS[mover], f"GAME {game_id} PASSWORD {passwords[mover]}\n{text}\n"))
+            rounds[r].append(order_mail(ADDRESS[mover], text, game_id=game_id, password=passwords[mover]))
     return [raw for batch in rounds for raw in batch]  # round by round: UID order is game order
 
 
@@ -194,12 +195,12 @@ class FloorSender:
         self.loop = asyncio.new_event_loop()
         self.client = aiosmtplib.SMTP(hostname="127.0.0.1", port=port, start_tls=False, use_tls=False)
         self.loop.run_until_complete(self.client.connect())
-        self.body = order_mail("gm@example.test", "x" * 1200)
+        self.body = order_mail(GM_ADDRESS, "x" * 1200)
 
     def send(self, n: int) -> None:
         async def go():
             for _ in range(n):
-                await self.client.sendmail("gm@example.test", ["ada@example.org"], self.body)
+                await self.client.sendmail(GM_ADDRESS, ["ada@example.org"], self.body)
         self.loop.run_until_complete(go())
 
     def close(self) -> None:
@@ -214,7 +215,7 @@ def floor_turnaround(account, sink: TimedSink, orders: int, replies: int = 2) ->
     waker.select_folder("INBOX")
     appender = account.client()
     latencies = []
-    raw = order_mail("ada@example.org", "GAME fl PASSWORD x\nb1xb2\n")
+    raw = order_mail(ADDRESS["ada"], "b1xb2", game_id="fl", password="x")
     try:
         for _ in range(orders):
             waker.idle()
@@ -293,7 +294,7 @@ def main() -> int:
             floor_elapsed = floor_throughput(server.add_user(), sink, mails, sent)
     finally:
         sink.stop()
-        server.stop()
+        stop_dovecot(server)
 
     checks = []
     print()

@@ -9,13 +9,13 @@ import shutil
 
 import pytest
 
-from admin_helpers import clock, config  # noqa: F401 (fixtures; engine comes from tests/conftest.py)
-from admin_helpers import PLAYERS, PLAYERS3, body_of, history, last_outbox_id, neighbors_move, order_mail, outbox
+from admin_helpers import body_of, history, neighbors_move, outbox
 from games import registry
 from gm.present import archive as site
 from gm.runtime import browser
 from gm.service import audit, positions
 from gm.service import lifecycle as overrides
+from support import PLAYERS, PLAYERS3, last_outbox_id, order_mail
 
 
 def play(engine, game_id, n):
@@ -48,7 +48,7 @@ def test_history_by_mail(engine):
     secrets = engine.create_game("neighbors", "nb1", PLAYERS, seed=4)
     play(engine, "nb1", 2)
     since = last_outbox_id(engine)
-    engine.ingest(order_mail("bob@example.org", "nb1", secrets["bob"], "HISTORY"))
+    engine.ingest(order_mail("bob@example.org", "HISTORY", game_id="nb1", password=secrets["bob"]))
     (reply,) = outbox(engine, since=since)
     body = body_of(reply)
     assert reply["recipient"] == "bob@example.org"
@@ -99,8 +99,8 @@ def test_verify_a_simultaneous_game_with_deadline_closes(engine, clock):
 def test_press(engine):
     secrets = engine.create_game("neighbors", "nb1", PLAYERS3, seed=4, options={"press": "grey"})
     since = last_outbox_id(engine)
-    out = engine.ingest(order_mail("ada@example.org", "nb1", secrets["ada"],
-                                   "PRESS TO ALL\nLet us gang up on cy.\nEND of plan\nENDPRESS"))
+    out = engine.ingest(order_mail("ada@example.org", "PRESS TO ALL\nLet us gang up on cy.\nEND of plan\nENDPRESS",
+                                   game_id="nb1", password=secrets["ada"]))
     assert out.outcome == "help"
     mails = outbox(engine, since=since)
     press = [m for m in mails if "Press from" in m["subject"]]
@@ -115,16 +115,16 @@ def test_press(engine):
 
     deadlines.save_settings(engine.store, "nb1", {"press": "white"})
     since = last_outbox_id(engine)
-    engine.ingest(order_mail("bob@example.org", "nb1", secrets["bob"], "PRESS TO cy\nhi cy\nENDPRESS"))
+    engine.ingest(order_mail("bob@example.org", "PRESS TO cy\nhi cy\nENDPRESS", game_id="nb1", password=secrets["bob"]))
     (to_cy,) = [m for m in outbox(engine, since=since) if "Press" in m["subject"] and m["recipient"] != "bob@example.org"]
     assert to_cy["recipient"] == "cy@example.org" and "From: bob" in body_of(to_cy)
     # To nobody, and with press off: refused, nothing delivered.
     since = last_outbox_id(engine)
-    engine.ingest(order_mail("bob@example.org", "nb1", secrets["bob"], "PRESS TO zed\nhi\nENDPRESS"))
+    engine.ingest(order_mail("bob@example.org", "PRESS TO zed\nhi\nENDPRESS", game_id="nb1", password=secrets["bob"]))
     assert [m["recipient"] for m in outbox(engine, since=since)] == ["bob@example.org"]
     deadlines.save_settings(engine.store, "nb1", {"press": "none"})
     since = last_outbox_id(engine)
-    engine.ingest(order_mail("bob@example.org", "nb1", secrets["bob"], "PRESS TO ALL\nhi\nENDPRESS"))
+    engine.ingest(order_mail("bob@example.org", "PRESS TO ALL\nhi\nENDPRESS", game_id="nb1", password=secrets["bob"]))
     mails = outbox(engine, since=since)
     assert [m["recipient"] for m in mails] == ["bob@example.org"] and "Press is off" in body_of(mails[0])
 
@@ -134,7 +134,8 @@ def build_site(engine, tmp_path):
     play_out(engine, "nb1")
     secrets = engine.create_game("neighbors", "nb2", PLAYERS3, seed=5)
     play(engine, "nb2", 3)
-    engine.ingest(order_mail("cy@example.org", "nb2", secrets["cy"], "PRESS TO ALL\n<b>hello</b> & bye\nENDPRESS"))
+    engine.ingest(order_mail("cy@example.org", "PRESS TO ALL\n<b>hello</b> & bye\nENDPRESS",
+                             game_id="nb2", password=secrets["cy"]))
     overrides.end(engine, "nb2", "players agreed", winners=["cy"])
     data = [audit.archive_data(engine, row["id"]) for row in engine.store.games()]
     return site.build(tmp_path / "site", data, engine.clock())

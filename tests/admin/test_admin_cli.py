@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from admin_helpers import PLAYERS, order_mail
 from games import registry
 from gm.cli import app
 from gm.core.config import Config
 from gm.runtime.maildir import ensure_maildir
 from gm.service.engine import Engine
 from gm.store import Store
+from support import PLAYERS, order_mail
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,7 +112,7 @@ def test_cli_and_daemon_lose_no_update(setup, tmp_path):
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         for i, (mover, move) in enumerate(moves):
-            raw = order_mail(dict(PLAYERS)[mover], "nb1", secrets[mover], move)
+            raw = order_mail(dict(PLAYERS)[mover], move, game_id="nb1", password=secrets[mover])
             name = f"{i:03d}.{uuid.uuid4().hex}"
             (inbox / "tmp" / name).write_bytes(raw)
             (inbox / "tmp" / name).rename(inbox / "new" / name)

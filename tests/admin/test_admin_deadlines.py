@@ -6,15 +6,14 @@ import random
 
 import pytest
 
-from admin_helpers import clock, config  # noqa: F401 (fixtures; engine comes from tests/conftest.py)
-from admin_helpers import (PLAYERS, PLAYERS3, T0, FakeClock, body_of, history, last_outbox_id,
-                           order_mail, outbox)
+from admin_helpers import T0, FakeClock, body_of, history, outbox
 from games import registry
 from games.base import OptionError
 from gm.core import options, times
 from gm.service import deadlines
 from gm.service.engine import Engine
 from gm.store import Store
+from support import PLAYERS, PLAYERS3, last_outbox_id, order_mail
 
 H = 3600.0
 
@@ -196,8 +195,8 @@ def test_absence_moves_the_deadline(engine, clock):
     engine.tick()
     due = engine.store.one("SELECT due FROM deadlines WHERE game_id = 'nb1'")["due"]
     # ada (to move) is away from the day after tomorrow for five days.
-    outcome = engine.ingest(order_mail("ada@example.org", "nb1", secrets["ada"],
-                                       "ABSENCE 2025-03-05 2025-03-09"))
+    outcome = engine.ingest(order_mail("ada@example.org", "ABSENCE 2025-03-05 2025-03-09",
+                                       game_id="nb1", password=secrets["ada"]))
     assert outcome.outcome == "help"
     moved = engine.store.one("SELECT due FROM deadlines WHERE game_id = 'nb1'")["due"]
     assert times.format_stamp(moved) == "2025-03-10 00:00 UTC" and moved > due
@@ -212,7 +211,8 @@ def test_absence_moves_the_deadline(engine, clock):
     assert [m["recipient"] for m in outbox(engine, since=since) if "Late" in m["subject"]] == ["ada@example.org"]
     # Too long an absence is refused, and nothing is recorded.
     n = engine.store.one("SELECT COUNT(*) AS n FROM absences")["n"]
-    engine.ingest(order_mail("bob@example.org", "nb1", secrets["bob"], "ABSENCE 2025-04-01 2025-05-01"))
+    engine.ingest(order_mail("bob@example.org", "ABSENCE 2025-04-01 2025-05-01",
+                             game_id="nb1", password=secrets["bob"]))
     assert engine.store.one("SELECT COUNT(*) AS n FROM absences")["n"] == n
     assert "at most 7 days" in body_of(outbox(engine, "bob@example.org")[-1])
 

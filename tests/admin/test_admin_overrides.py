@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from admin_helpers import clock, config  # noqa: F401 (fixtures; engine comes from tests/conftest.py)
-from admin_helpers import PLAYERS, PLAYERS3, body_of, history, last_outbox_id, neighbors_move, outbox
+from admin_helpers import body_of, history, neighbors_move, outbox
 from games import registry
 from gm.core import passwords
 from gm.service import lifecycle as overrides
 from gm.service import positions
 from gm.core.model import ServiceError
+from support import PLAYERS, PLAYERS3, last_outbox_id
 
 
 @pytest.fixture

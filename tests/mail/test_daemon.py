@@ -8,7 +8,8 @@ from collections import Counter
 
 import pytest
 
-from conftest import GM_ADDRESS, PLAYERS, order_mail, wait_until
+from harness import Harness, free_port, start_dovecot, stop_dovecot, wait_until
+from support import GM_ADDRESS, PLAYERS, order_mail
 
 ADDRESS = dict(PLAYERS)
 
@@ -32,7 +33,7 @@ def test_whole_game_by_mail(harness, dovecot, smtp):
                 break
             mover, legal = harness.legal()
             seen = {a: len(smtp.to(a)) for _, a in PLAYERS}
-            dovecot.append(order_mail(ADDRESS[mover], f"GAME nb1 PASSWORD {passwords[mover]}\n{rng.choice(legal)}\n"))
+            dovecot.append(order_mail(ADDRESS[mover], rng.choice(legal), game_id="nb1", password=passwords[mover]))
             orders += 1
             for _, address in PLAYERS:  # every order brings each player a report
                 smtp.wait_for(address, seen[address] + 1)
@@ -62,7 +63,7 @@ def test_whole_game_by_mail(harness, dovecot, smtp):
 def test_crash_between_commit_and_move(harness, dovecot, smtp, point):
     passwords = harness.new_game()
     mover, legal = harness.legal()
-    dovecot.append(order_mail(ADDRESS[mover], f"GAME nb1 PASSWORD {passwords[mover]}\n{legal[0]}\n"))
+    dovecot.append(order_mail(ADDRESS[mover], legal[0], game_id="nb1", password=passwords[mover]))
     proc = harness.subprocess(env={"GM_CRASH_AT": point})
     output = proc.communicate(timeout=30)[0].decode()
     assert proc.returncode == 70, output
@@ -94,7 +95,7 @@ def test_smtp_down_then_back(harness, dovecot, smtp):
     daemon = harness.start()
     try:
         mover, legal = harness.legal()
-        dovecot.append(order_mail(ADDRESS[mover], f"GAME nb1 PASSWORD {passwords[mover]}\n{legal[0]}\n"))
+        dovecot.append(order_mail(ADDRESS[mover], legal[0], game_id="nb1", password=passwords[mover]))
         wait_until(lambda: harness.states() == 2, what="the order to be applied")
         wait_until(lambda: harness.engine.store.one(
             "SELECT COUNT(*) AS n FROM outbox WHERE last_error IS NOT NULL")["n"] > 0,
@@ -128,7 +129,7 @@ def test_connection_dropped_mid_idle(harness, dovecot, smtp, how):
         else:
             dovecot.restart()
         mover, legal = harness.legal()
-        dovecot.append(order_mail(ADDRESS[mover], f"GAME nb1 PASSWORD {passwords[mover]}\n{legal[0]}\n"))
+        dovecot.append(order_mail(ADDRESS[mover], legal[0], game_id="nb1", password=passwords[mover]))
         smtp.wait_for(ADDRESS[mover], 2)
         assert daemon.daemon.connections >= 2
         assert daemon.daemon.faults >= 1
@@ -140,10 +141,6 @@ def test_connection_dropped_mid_idle(harness, dovecot, smtp, how):
 
 def test_no_idle_no_move_server(tmp_path, smtp):
     """A server without IDLE and MOVE: the daemon polls and uses COPY + EXPUNGE."""
-    import shutil
-
-    from conftest import Harness, start_dovecot
-
     server = start_dovecot(capabilities="IMAP4rev1 LITERAL+ UIDPLUS")
     try:
         account = server.add_user()
@@ -153,7 +150,7 @@ def test_no_idle_no_move_server(tmp_path, smtp):
         try:
             wait_until(lambda: daemon.daemon.connections == 1, what="login")
             mover, legal = h.legal()
-            account.append(order_mail(ADDRESS[mover], f"GAME nb1 PASSWORD {passwords[mover]}\n{legal[0]}\n"))
+            account.append(order_mail(ADDRESS[mover], legal[0], game_id="nb1", password=passwords[mover]))
             smtp.wait_for(ADDRESS[mover], 2)
             assert not daemon.daemon.mailbox.can_idle and not daemon.daemon.mailbox.can_move
         finally:
@@ -163,13 +160,10 @@ def test_no_idle_no_move_server(tmp_path, smtp):
         assert len(account.folder("gm-processed")) == 1
         h.engine.store.close()
     finally:
-        server.stop()
-        shutil.rmtree(server.root, ignore_errors=True)
+        stop_dovecot(server)
 
 
 def test_once_with_the_server_unreachable(harness):
-    from conftest import free_port
-
     harness.reconfigure(imap={"host": "127.0.0.1", "port": free_port(), "tls": "none"})
     with pytest.raises(SystemExit) as info:
         harness.once()

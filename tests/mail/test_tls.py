@@ -10,7 +10,8 @@ import subprocess
 import pytest
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
-from conftest import PLAYERS, Harness, SmtpSink, order_mail, start_dovecot
+from harness import Harness, SmtpSink, start_dovecot, stop_dovecot
+from support import PLAYERS, order_mail
 from gm.runtime import imap as gm_imap
 
 SMTP_USER, SMTP_PASSWORD = "gm-sender", "smtp-test-secret"
@@ -32,7 +33,7 @@ def certificate(tmp_path_factory):
 def tls_dovecot(certificate):
     server = start_dovecot(tls=certificate)
     yield server
-    server.stop()
+    stop_dovecot(server)
 
 
 class TlsSmtpSink(SmtpSink):
@@ -105,7 +106,7 @@ def test_a_game_runs_over_tls_with_an_smtp_login(tmp_path, tls_dovecot, tls_smtp
     h = secured(tmp_path, account, tls_smtp, imap_tls, verify=True, monkeypatch=monkeypatch)
     passwords = h.new_game()
     mover, legal = h.legal()
-    account.append(order_mail(ADDRESS_OF[mover], f"GAME nb1 PASSWORD {passwords[mover]}\n{legal[0]}\n"))
+    account.append(order_mail(ADDRESS_OF[mover], legal[0], game_id="nb1", password=passwords[mover]))
     h.once()
     assert h.outcomes() == ["applied"]
     assert account.folder("INBOX") == {}  # read and moved over the encrypted session
