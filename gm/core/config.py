@@ -63,7 +63,8 @@ class Config:
     smtp: ServerConfig | None = None
     smtp_connections: int = 4  # SMTP connections used at once to send a batch of reports
     max_message_bytes: int = 1_000_000
-    error_replies_per_hour: int = 10
+    error_replies_per_hour: int = 10  # replies needing no password (help, errors), per address
+    unauthenticated_replies_per_hour: int = 500  # the same, to all addresses together
     source: str = "embedded default"
     extra: dict[str, Any] = field(default_factory=dict)
 

@@ -73,7 +73,7 @@ def ingest(ctx: Context, raw: bytes, source_key: str | None = None,
                     _record(ctx, inbound, key, now, "duplicate", f"same Message-ID as #{seen['id']}")
                 return Outcome("duplicate", f"already processed as #{seen['id']}")
             row_id = _record(ctx, inbound, key, now, "pending", "")
-            outcome = handle(ctx, inbound, row_id, now)
+            outcome = handle_with_one_reply(ctx, inbound, row_id, now)
             ctx.store.set_message_outcome(row_id, outcome.outcome, outcome.detail[:2000],
                                           outcome.game_id)
             return outcome
@@ -102,7 +102,7 @@ def retry(ctx: Context, message_row: int) -> Outcome:
     now = ctx.clock()
     inbound = read(ctx, bytes(row["raw"]))
     with ctx.store.write():
-        outcome = handle(ctx, inbound, row["id"], now)
+        outcome = handle_with_one_reply(ctx, inbound, row["id"], now)
         ctx.store.set_message_outcome(row["id"], outcome.outcome, outcome.detail[:2000],
                                       outcome.game_id)
     return outcome
@@ -117,6 +117,18 @@ def _error(ctx: Context, inbound: Inbound, view: GameView | None, message: str) 
     body = ctx.outbox.error_body(view, message)
     ctx.outbox.reply(inbound, view, "Not done", body, kind="error")
     return Outcome("rejected", message, view.id if view else None, [body])
+
+
+def handle_with_one_reply(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
+    """handle(), with every answer to the sender gathered into one reply mail."""
+    ctx.outbox.begin_reply(inbound)
+    try:
+        outcome = handle(ctx, inbound, row_id, now)
+    except BaseException:
+        ctx.outbox.drop_reply()
+        raise
+    ctx.outbox.finish_reply()
+    return outcome
 
 
 def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:

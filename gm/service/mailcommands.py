@@ -22,7 +22,7 @@ Handler = Callable[[Context, GameView, object, str, Inbound], None]
 def general_help(ctx: Context, inbound: Inbound) -> None:
     """HELP (or an empty mail) without a game: the format and the games played here."""
     body = ctx.outbox.render("help", game=None, kinds=registry.available())
-    ctx.outbox.reply(inbound, None, "Help", body, kind="reply")
+    ctx.outbox.reply(inbound, None, "Help", body, kind="help")  # rate-limited: needs no password
 
 
 def _help(ctx, view, player, args, inbound) -> None:

@@ -1,13 +1,20 @@
 """Queueing mail: compose it, store it in the outbox table, archive what a player was sent.
 
 Everything here runs inside the caller's write transaction, so a report is
-queued together with the state it reports, or not at all.  Replies to a mail
-(help, errors, confirmations) are rate-limited per address.
+queued together with the state it reports, or not at all.
+
+Replies to an incoming mail are bounded: while a mail is handled its replies
+(help, errors, confirmations, board, history...) are gathered and leave as
+one message, to the address the mail came from (never Reply-To), once the
+mail is done.  Replies that need no password (help, errors) are rate-limited
+per address and in total per hour; the reply that reaches a limit says so,
+once, and after it nothing more is sent until the hour has passed.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from gm.core.config import Config
@@ -19,12 +26,34 @@ from gm.store import Store
 
 log = logging.getLogger(__name__)
 
+HOUR = 3600.0
+LIMITED_KINDS = ("error", "help")  # replies anyone can make gm send, with or without a password
+PART_RULE = "\n" + "=" * 72 + "\n\n"
+
+
+@dataclass
+class ReplyPart:
+    view: GameView | None
+    label: str
+    body: str
+    kind: str
+    archive_player: str | None
+
+
+@dataclass
+class PendingReply:
+    """The answers to one incoming mail, sent together when it is done."""
+
+    inbound: Inbound
+    parts: list[ReplyPart] = field(default_factory=list)
+
 
 class Outbox:
     def __init__(self, store: Store, config: Config, clock: Callable[[], float]):
         self.store = store
         self.config = config
         self.clock = clock
+        self._pending: PendingReply | None = None
 
     # --- bodies -------------------------------------------------------------
     def render(self, template: str, **context: Any) -> str:
@@ -65,23 +94,78 @@ class Outbox:
         self.store.add_report(view.id, view.turn, view.seq, player, kind, body, outbox_id,
                               self.clock())
 
+    # --- replies to a mail ------------------------------------------------------
+    def begin_reply(self, inbound: Inbound) -> None:
+        """Gather the replies to ``inbound`` from here on; finish_reply() sends them as one."""
+        self._pending = PendingReply(inbound)
+
     def reply(self, inbound: Inbound, view: GameView | None, label: str, body: str,
-              kind: str, archive_player: str | None = None) -> int | None:
-        """Answer a mail, threaded.  Error replies are rate-limited per address."""
-        if kind == "error" and self.over_error_limit(inbound.reply_address):
-            log.warning("error reply to %s suppressed: rate limit", inbound.reply_address)
+              kind: str, archive_player: str | None = None) -> None:
+        """Answer a mail (gathered into one reply while begin_reply is in force)."""
+        part = ReplyPart(view, label, body, kind, archive_player)
+        if self._pending is not None and self._pending.inbound is inbound:
+            self._pending.parts.append(part)
+            return
+        self._send_reply(inbound, [part])
+
+    def finish_reply(self) -> int | None:
+        """Send the gathered replies as one message; returns its outbox id (None: nothing sent)."""
+        pending, self._pending = self._pending, None
+        if pending is None or not pending.parts:
             return None
+        return self._send_reply(pending.inbound, pending.parts)
+
+    def drop_reply(self) -> None:
+        """Forget the gathered replies (the mail's transaction failed)."""
+        self._pending = None
+
+    def _send_reply(self, inbound: Inbound, parts: list[ReplyPart]) -> int | None:
+        to = inbound.reply_address
+        if not to:
+            log.info("no reply: the mail has no usable From address")
+            return None
+        limited = all(p.kind in LIMITED_KINDS for p in parts)
+        body = PART_RULE.join(p.body.rstrip("\n") + "\n" for p in parts)
+        if limited:
+            notice = self._limit_notice(to)
+            if notice is None:
+                return None
+            body += notice
+        first = parts[0]
+        view = next((p.view for p in parts if p.view is not None), None)
+        label = first.label if len(parts) == 1 else f"{first.label} (and {len(parts) - 1} more)"
         tag = f"[{view.id} T{view.turn}]" if view is not None else "[gm]"
-        original = inbound.subject or "your mail"
-        subject = f"{tag} {label}: {original}" if label else f"{tag} {original}"
-        oid = self.queue(inbound.reply_address, subject[:200], body, kind=kind,
+        subject = f"{tag} {label}: {inbound.subject or 'your mail'}"
+        kind = first.kind if len({p.kind for p in parts}) == 1 else "reply"
+        oid = self.queue(to, subject[:200], body, kind=kind,
                          game_id=view.id if view else None, turn=view.turn if view else None,
                          in_reply_to=inbound.message_id, references=inbound.references,
                          auto="auto-replied")
-        if view is not None:
-            self.archive(view, archive_player, kind if kind != "error" else "reply", body, oid)
+        for part in parts:
+            if part.view is not None:
+                self.archive(part.view, part.archive_player,
+                             part.kind if part.kind not in LIMITED_KINDS else "reply", part.body, oid)
         return oid
 
-    def over_error_limit(self, address: str) -> bool:
-        sent = self.store.error_replies_since(address, self.clock() - 3600)
-        return sent >= self.config.error_replies_per_hour
+    def _limit_notice(self, to: str) -> str | None:
+        """None if a limit is reached; else "" or, for the last reply allowed, a note saying so."""
+        since = self.clock() - HOUR
+        per_address = self.config.error_replies_per_hour
+        total = self.config.unauthenticated_replies_per_hour
+        sent_to = self.store.replies_since(LIMITED_KINDS, since, to)
+        sent_all = self.store.replies_since(LIMITED_KINDS, since)
+        if sent_to >= per_address:
+            log.warning("reply to %s suppressed: %d this hour", to, sent_to)
+            return None
+        if sent_all >= total:
+            log.warning("reply to %s suppressed: %d replies to strangers this hour", to, sent_all)
+            return None
+        if sent_to + 1 == per_address:
+            return (f"\n(This is the last answer gm sends to {to} this hour: it has answered "
+                    f"{per_address} mails from this address that needed no password. Mail sent "
+                    "within the hour is kept but not answered.)\n")
+        if sent_all + 1 == total:
+            log.warning("the hourly limit of %d replies to strangers is reached", total)
+            return ("\n(gm is answering too many mails this hour; mail sent within the hour is "
+                    "kept but not answered.)\n")
+        return ""

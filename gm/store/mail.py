@@ -89,6 +89,15 @@ class MailQueries:
         return self.one("SELECT COUNT(*) AS n FROM outbox WHERE kind = 'error' AND recipient = ? "
                         "AND created >= ?", address, since)["n"]
 
+    def replies_since(self, kinds: tuple[str, ...], since: float, address: str | None = None) -> int:
+        """How many mails of these kinds were queued since ``since`` (to ``address``, if given)."""
+        marks = ", ".join("?" for _ in kinds)
+        sql = f"SELECT COUNT(*) AS n FROM outbox WHERE kind IN ({marks}) AND created >= ?"
+        args: list = [*kinds, since]
+        if address is not None:
+            sql, args = sql + " AND recipient = ?", args + [address]
+        return self.one(sql, *args)["n"]
+
     # --- the archive of what was sent -------------------------------------------
     def add_report(self, game_id: str, turn: int, seq: int, player: str | None, kind: str,
                    body: str, outbox_id: int | None, created: float) -> int:
