@@ -10,6 +10,7 @@ from gm.runtime.imap import ImapFault, run_imap
 from gm.runtime.maildir import MaildirTransport, process_maildir
 from gm.runtime.smtp import SmtpTransport
 from gm.service.engine import Engine
+from gm.store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +41,15 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
     next_tick = 0.0
     try:
         while stop is None or not stop.is_set():
-            if process_maildir(engine, config.inbox):
-                sender.pump()
+            try:
+                if process_maildir(engine, config.inbox):
+                    sender.pump()
+            except StoreError as exc:  # the database, not a message: wait and read again
+                if once:
+                    raise
+                log.error("the database cannot be written (%s); mail waits in the inbox", exc)
+                time.sleep(5.0)
+                continue
             if time.time() >= next_tick:
                 engine.tick()
                 next_tick = time.time() + 30

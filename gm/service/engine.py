@@ -27,7 +27,7 @@ class Engine(Context):
         return games.load(self.store, game_id)
 
     # --- mail in ---------------------------------------------------------------------
-    def prepare(self, raw: bytes) -> Inbound:
+    def prepare(self, raw: bytes) -> Inbound | None:
         return ingest.prepare(self, raw)
 
     def ingest(self, raw: bytes, source_key: str | None = None,

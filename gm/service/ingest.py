@@ -29,14 +29,19 @@ def read(ctx: Context, raw: bytes) -> Inbound:
     return mail_in.parse(raw, ctx.config.address)
 
 
-def prepare(ctx: Context, raw: bytes) -> Inbound:
-    """Read a message ahead of ingest() and start checking its password.
+def prepare(ctx: Context, raw: bytes) -> Inbound | None:
+    """Read a message ahead of ingest() and start checking its password; never raises.
 
     For a batch of mail: the daemon prepares every message it fetched, then
     ingests them in order, so the scrypt checks run on other cores while
-    earlier orders are judged.  Nothing is stored or decided here.
+    earlier orders are judged.  Nothing is stored or decided here.  None: the
+    message could not be read; ingest() reads it again and sets it aside.
     """
-    inbound = read(ctx, raw)
+    try:
+        inbound = read(ctx, raw)
+    except Exception:
+        log.exception("reading a message ahead of time")
+        return None
     if inbound.robot:
         return inbound
     try:
@@ -65,6 +70,9 @@ def ingest(ctx: Context, raw: bytes, source_key: str | None = None,
     now = ctx.clock()
     try:
         if inbound is None:
+            seen = ctx.store.message_seen(key, None)  # even one set aside: not read again
+            if seen is not None:
+                return Outcome("duplicate", f"already processed as #{seen['id']}")
             inbound = read(ctx, raw)
         with ctx.store.write():
             seen = ctx.store.message_seen(key, inbound.message_id)
