@@ -10,25 +10,10 @@ an open turn never appear.
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 from pathlib import Path
 
 from gm.core.times import format_stamp
-from gm.present.reports import template_dir
-
-
-# --- the site ---------------------------------------------------------------------
-@lru_cache(maxsize=1)
-def environment():
-    import jinja2
-
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(template_dir()),
-        undefined=jinja2.StrictUndefined,
-        autoescape=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+from gm.present.templates import environment
 
 
 def page_name(game_id: str) -> str:
@@ -39,7 +24,7 @@ def build(directory: str | Path, data: list[dict], built_at: float) -> Path:
     """Write the site for the games' ``data`` (gm.service.audit.archive_data); returns the index."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    env = environment()
+    env = environment(html=True)
     built = format_stamp(built_at)
     for game in data:
         game.setdefault("page", page_name(game["id"]))

@@ -2,38 +2,17 @@
 
 Pure functions of (game rules, state, viewer): the same inputs always give the
 same text, which is what lets ``gm verify`` compare a replay with the archive.
-Jinja2 is imported here only, so CLI commands that render nothing start fast.
 """
 
 from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib.resources import files
 from typing import Any
 
+from gm.present.templates import environment
+
 MAX_WIDTH = 72
-
-
-def template_dir() -> str:
-    return str(files("templates"))
-
-
-@lru_cache(maxsize=1)
-def environment():
-    import jinja2
-
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(template_dir()),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=False,
-        auto_reload=False,  # templates are part of the release: no stat() per render
-    )
-    return env
 
 
 @dataclass

@@ -67,75 +67,87 @@ def _strip_deadline(text: str) -> str:
 
 
 def verify(ctx: Context, game_id: str) -> VerifyReport:
-    loaded = games.load(ctx.store, game_id)
-    store, gid = ctx.store, loaded.id
-    rules = registry.get(loaded.row["kind"])
-    report = VerifyReport(gid)
-    stored = {r["seq"]: json.loads(r["state"])
-              for r in store.states_of(gid)}
+    """Replay every stored state from its cause, then render every archived report again."""
+    view = games.load(ctx.store, game_id)
+    report = VerifyReport(view.id)
+    replayed, events = _replay_states(ctx, view, report)
+    _compare_reports(ctx, view, replayed, events, report)
+    return report
+
+
+def _replay_states(ctx: Context, view, report: VerifyReport) -> tuple[dict[int, object], dict[int, list[Event]]]:
+    """Each stored state rebuilt from the one before it; differences go into ``report``."""
+    store, gid = ctx.store, view.id
+    rules = registry.get(view.row["kind"])
+    stored = {r["seq"]: json.loads(r["state"]) for r in store.states_of(gid)}
     by_seq = {r["seq"]: r for r in store.accepted_orders(gid)}
     overrides = {r["seq"]: r for r in store.overrides_of(gid)}
-    names = [p["name"] for p in loaded.players]
-    options = json.loads(loaded.row["options"])
-
     replayed: dict[int, object] = {}
     events: dict[int, list[Event]] = {}
     current = None
     for seq in sorted(stored):
+        events[seq] = []
         try:
             if seq == 0:
-                current = rules.start(rules.setup(names, options, loaded.row["seed"]),
-                                      loaded.row["created"])
-                events[seq] = []
+                current = rules.start(rules.setup([p["name"] for p in view.players],
+                                                  json.loads(view.row["options"]), view.row["seed"]),
+                                      view.row["created"])
             elif seq in overrides:
-                ov = overrides[seq]
-                if ov["action"] == "rollback" and ov["source_seq"] in replayed:
-                    restored = rules.dump(replayed[ov["source_seq"]])
-                    if restored != stored[seq]:
-                        report.differences.append(
-                            f"state {seq} (rollback to state {ov['source_seq']}) differs from the replay: "
-                            + _first_difference(restored, stored[seq]))
+                _check_rollback(rules, seq, overrides[seq], replayed, stored, report)
                 current = rules.load(stored[seq])  # the GM's state, taken as given
-                events[seq] = []
             elif seq in by_seq:
-                row = by_seq[seq]
-                if row["action"] == "close":
-                    result = rules.close_turn(current, row["at"])
-                else:
-                    order = rules.parse_order(current, row["player"], row["text"])
-                    result = rules.submit(current, row["player"], order, row["at"])
-                current = result.state
-                events[seq] = result.events
+                result = _replay_cause(rules, current, by_seq[seq])
+                current, events[seq] = result.state, result.events
                 report.orders += 1
             else:
                 report.differences.append(f"state {seq} has no recorded cause (no order, close or override)")
                 current = rules.load(stored[seq])
-                events[seq] = []
         except Exception as exc:  # a replay that the rules refuse is a difference, not a crash
             report.differences.append(f"state {seq}: the replay failed: {type(exc).__name__}: {exc}")
             current = rules.load(stored[seq])
-            events[seq] = []
         dumped = rules.dump(current)
         if dumped != stored[seq]:
             report.differences.append(f"state {seq} differs from the replay: "
                                       + _first_difference(dumped, stored[seq]))
         replayed[seq] = current
         report.states += 1
+    return replayed, events
 
-    # The archive: each report as mailed, rendered again from the replayed state.
-    for row in store.reports_of(gid, kind="report"):
+
+def _replay_cause(rules, state, row):
+    """The rules' result of the recorded order or turn close, with the time the rules saw."""
+    if row["action"] == "close":
+        return rules.close_turn(state, row["at"])
+    order = rules.parse_order(state, row["player"], row["text"])
+    return rules.submit(state, row["player"], order, row["at"])
+
+
+def _check_rollback(rules, seq: int, override, replayed: dict, stored: dict, report: VerifyReport) -> None:
+    """A rollback must restore exactly the replayed state it names."""
+    source = override["source_seq"]
+    if override["action"] != "rollback" or source not in replayed:
+        return
+    restored = rules.dump(replayed[source])
+    if restored != stored[seq]:
+        report.differences.append(f"state {seq} (rollback to state {source}) differs from the replay: "
+                                  + _first_difference(restored, stored[seq]))
+
+
+def _compare_reports(ctx: Context, view, replayed: dict, events: dict, report: VerifyReport) -> None:
+    """The archive: each report as mailed, rendered again from the replayed state."""
+    rules, gid = registry.get(view.row["kind"]), view.id
+    overrides = ctx.store.override_seqs(gid)
+    for row in ctx.store.reports_of(gid, kind="report"):
         state = replayed.get(row["seq"])
         if state is None:
             report.differences.append(f"report #{row['id']} refers to state {row['seq']}, which is not stored")
             continue
         report.reports += 1
         archived = _strip_deadline(row["body"])
-        matched = False
-        for evs in (events.get(row["seq"], []), []):  # as reported after the move, or as BOARD/resend
-            body = present.render_report(present.ReportInput(gid, rules, state, row["player"], evs))
-            if _strip_deadline(body) == archived:
-                matched = True
-                break
+        # as reported after the move, or as BOARD/resend sent it
+        matched = any(
+            _strip_deadline(present.render_report(present.ReportInput(gid, rules, state, row["player"], evs)))
+            == archived for evs in (events.get(row["seq"], []), []))
         if not matched and row["seq"] in overrides:
             # A GM override's report carries the GM's note as its event: compare the board.
             matched = rules.render_board(state, row["player"]).strip("\n") in row["body"]
@@ -143,7 +155,6 @@ def verify(ctx: Context, game_id: str) -> VerifyReport:
             report.differences.append(
                 f"report #{row['id']} (turn {row['turn']}, to {row['player'] or 'GM'}) differs from "
                 "the replay")
-    return report
 
 
 # --- gm history -----------------------------------------------------------------
