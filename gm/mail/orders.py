@@ -44,7 +44,7 @@ def _keyword(low: str, word: str, start: int = 0) -> int:
     return at
 
 
-def _game(text: str) -> tuple[str, str] | None:
+def find_game(text: str) -> tuple[str, str] | None:
     """(matched text, game id) of the first GAME <id> (also GAME: id, GAME=id), as the old regex
     \\bGAME\\s*[:=]?\\s*([A-Za-z0-9][A-Za-z0-9_.-]*) found it."""
     low = ascii_lower(text)
@@ -62,7 +62,7 @@ def _game(text: str) -> tuple[str, str] | None:
     return None
 
 
-def _password(text: str) -> tuple[str, str] | None:
+def find_password(text: str) -> tuple[str, str] | None:
     """(matched text, password) of the first PASSWORD <word> (or PASS, with : or =), as the old regex
     \\bPASS(?:WORD)?\\s*[:=]?\\s*(\\S+) found it."""
     low = ascii_lower(text)
@@ -84,7 +84,7 @@ def _password(text: str) -> tuple[str, str] | None:
     return None
 
 
-def _subject_tag(subject: str) -> str | None:
+def subject_tag(subject: str) -> str | None:
     """The game id of our reply tag "[nb1 T3]" (the first one), as the old regex
     \\[([A-Za-z0-9][A-Za-z0-9_.-]*) T\\d+\\] found it."""
     at = subject.find("[")
@@ -104,7 +104,7 @@ def _subject_tag(subject: str) -> str | None:
     return None
 
 
-def _press_target(line: str) -> str | None:
+def press_target(line: str) -> str | None:
     """The name in a PRESS TO <name> line (the whole line, stripped), or None."""
     words = line.split()
     if len(words) == 3 and ascii_lower(words[0]) == "press" and ascii_lower(words[1]) == "to":
@@ -140,8 +140,8 @@ class OrderMail:
 
 def _credentials(line: str, mail: OrderMail) -> bool:
     """Take GAME/PASSWORD from a line; True when the line held nothing else."""
-    game = _game(line)
-    password = _password(line)
+    game = find_game(line)
+    password = find_password(line)
     if not game and not password:
         return False
     if game and mail.game_id is None:
@@ -167,7 +167,7 @@ def read(subject: str, text: str) -> OrderMail:
             else:
                 press_lines.append(raw.rstrip())
             continue
-        press = _press_target(line)
+        press = press_target(line)
         if press is not None:
             press_to = press
             continue
@@ -188,14 +188,14 @@ def read(subject: str, text: str) -> OrderMail:
     if press_to is not None:  # no ENDPRESS: the press runs to the end of the mail
         mail.press.append((press_to, "\n".join(press_lines).strip("\n")))
     # Else the subject: our reply tag "[nb1 T3]" first, then GAME/PASSWORD words.
-    tag = _subject_tag(subject or "")
+    tag = subject_tag(subject or "")
     if mail.game_id is None and tag:
         mail.game_id = tag.lower()
-    subject_game = _game(subject or "")
+    subject_game = find_game(subject or "")
     if mail.game_id is None and subject_game:
         mail.game_id = subject_game[1].lower()
     if mail.password is None:
-        found = _password(subject or "")
+        found = find_password(subject or "")
         if found:
             mail.password = found[1]
     if mail.game_id is None and subject and subject.strip().upper() in COMMANDS and not mail.commands:

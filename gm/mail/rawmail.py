@@ -301,6 +301,8 @@ def mime_scan(raw: bytes, start: int, top_header: list[tuple[str, str]], limit: 
                     default = "message/rfc822" if inner_digest else "text/plain"
                 continue
         if not in_header:
+            if not stack:
+                break  # a body that is not a multipart's: nothing in it nests
             continue
         if line and (line[:1] in (b" ", b"\t") or line.startswith(b"From ") or (
                 line.find(b":") != -1 and _is_field_name(line[:line.find(b":")]))):

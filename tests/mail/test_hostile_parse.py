@@ -163,9 +163,9 @@ def test_orders_read_agrees_with_the_old_patterns_on_short_lines():
     for _ in range(20_000):
         text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 8)))
         g, p, t = game.search(text), password.search(text), tag.search(text)
-        assert orders._game(text) == (g and (g.group(0), g.group(1)) or None), text
-        assert orders._password(text) == (p and (p.group(0), p.group(1)) or None), text
-        assert orders._subject_tag(text) == (t.group(1) if t else None), text
+        assert orders.find_game(text) == (g and (g.group(0), g.group(1)) or None), text
+        assert orders.find_password(text) == (p and (p.group(0), p.group(1)) or None), text
+        assert orders.subject_tag(text) == (t.group(1) if t else None), text
 
 
 def test_no_regular_expressions_in_gm_mail():
