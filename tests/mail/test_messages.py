@@ -212,3 +212,42 @@ def test_error_replies_are_rate_limited_per_sender(game):
     assert len(harness.smtp.to("pest@example.net")) == limit
     assert len(harness.smtp.to("other@example.net")) == 1  # the limit is per sender
     assert harness.states() == 1
+
+
+# --- hostile mail (issue "Trust: no mail can stop the mailbox") --------------------------------
+def test_reply_goes_to_from_never_to_reply_to(game):
+    harness, mover, password, legal = game
+    harness.dovecot.append(mail({"From": ADDRESS[mover], "Reply-To": "eve@example.net"},
+                                f"GAME nb1 PASSWORD not-{password}\r\n{legal[0]}\r\n"))
+    harness.once()
+    assert harness.outcomes() == ["rejected"]
+    (welcome, reply) = harness.smtp.wait_for(ADDRESS[mover], 2)
+    assert "password is wrong" in reply.get_content()
+    assert harness.smtp.to("eve@example.net") == []
+
+
+def test_8bit_header_bytes_do_not_stop_the_mailbox(game):
+    harness, mover, password, legal = game
+    raw = mail({"From": ADDRESS[mover], "Message-ID": None, "Subject": None},
+               f"GAME nb1 PASSWORD {password}\r\n{legal[0]}\r\n")
+    raw = (b"Message-ID: <\xff\xfe@example.org>\r\nSubject: caf\xe9 orders\r\n"
+           b"References: <a@example.org> <\xff@example.org>\r\n") + raw
+    harness.dovecot.append(raw)
+    harness.once()
+    assert harness.outcomes() == ["applied"]
+    assert harness.states() == 2
+
+
+def test_a_deep_mime_nest_is_answered_once_and_not_applied(game):
+    harness, mover, password, legal = game
+    opening = "".join(f'Content-Type: multipart/mixed; boundary="b{n}"\r\n\r\n--b{n}\r\n' for n in range(1_500))
+    closing = "".join(f"--b{n}--\r\n" for n in reversed(range(1_500)))
+    raw = mail({"From": ADDRESS[mover], "MIME-Version": "1.0"}, "").rstrip(b"\r\n") + b"\r\n" + (
+        opening + f"Content-Type: text/plain\r\n\r\nGAME nb1 PASSWORD {password}\r\n{legal[0]}\r\n" + closing).encode()
+    before = harness.smtp.count()
+    harness.dovecot.append(raw)
+    harness.once()
+    assert harness.outcomes() == ["rejected"]  # refused, not taken for a robot's
+    assert harness.states() == 1
+    harness.smtp.wait_for(ADDRESS[mover], 2)
+    assert harness.smtp.count() == before + 1
