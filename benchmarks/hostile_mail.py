@@ -62,6 +62,10 @@ def named() -> dict[str, bytes]:
     closing = b"".join(b"--b%d--\r\n" % n for n in reversed(range(1_500)))
     out["MIME nest 1,500 deep"] = (head(b"Subject: orders", b"MIME-Version: 1.0") + opening
                                    + b"Content-Type: text/plain\r\n\r\n" + order + closing)
+    deep20 = b"".join(b'Content-Type: multipart/mixed; boundary="b%d"\r\n\r\n--b%d\r\n' % (n, n) for n in range(20))
+    for name, filler in [("empty lines", b"\n" * 250_000), ("near-delimiters", b"--b0-\r\n" * 30_000)]:
+        out[f"20-deep nest with 250 KB of {name}"] = (head(b"Subject: orders", b"MIME-Version: 1.0") + deep20
+                                                      + b"Content-Type: text/plain\r\n\r\n" + order + filler)
     html_head = head(b"Subject: orders", b"MIME-Version: 1.0", b"Content-Type: text/html") + b"\r\n"
     for name, piece in [("newlines", b"\n"), ("nested lists", b"<ul><li>"), ("unclosed tags", b"<a"),
                         ("unclosed comments", b"<!--"), ("open divs", b"<div "), ("blockquotes", b"<blockquote>")]:

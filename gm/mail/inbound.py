@@ -34,6 +34,9 @@ OUR_HEADER = "X-GM-Instance"
 
 DEFAULT_MAX_BYTES = 256 * 1024  # a message larger than this is not decoded at all (the service passes its own)
 MAX_MIME_DEPTH = 20  # deeper MIME trees are refused unread
+# The email package checks every line against every enclosing boundary: lines x nesting levels
+# beyond this are refused unread (a real 256 KiB mail has a few thousand lines in 2 or 3 levels).
+MAX_LINE_LEVELS = 1_000_000
 MAX_HEADER_SCAN = 4 * 1024 * 1024  # the header is looked for in at most this many bytes, however large the mail
 MAX_SUBJECT = 2_000  # characters of the Subject that are RFC 2047-decoded and read
 MAX_REFERENCES = 20  # the last Message-IDs of References/In-Reply-To that are kept
@@ -406,9 +409,14 @@ def _is_rule(text: str, label: str) -> bool:
     return text.strip("-").strip().lower() == label
 
 
+_QUOTE_FIRST = frozenset("oOaAlLfF-_")  # the first characters a quote start can have
+
+
 def is_quote_start(line: str) -> bool:
     """The line that starts the quoted part of a reply; everything from it on is old."""
     text = line.strip()
+    if not text or text[0] not in _QUOTE_FIRST:
+        return False
     low = text.lower()
     if _starts_with_word(low, "on") and low.endswith("wrote:"):
         before = len(low) - len("wrote:")
@@ -559,8 +567,11 @@ def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> No
         inbound.problems.append(inbound.refuse)
     else:
         depth, problem = rawmail.mime_scan(raw, body_start, header, MAX_MIME_DEPTH)
+        line_count = max(raw.count(b"\n"), raw.count(b"\r"))
         if depth > MAX_MIME_DEPTH:
             inbound.refuse = f"too deeply nested: more than {MAX_MIME_DEPTH} MIME levels"
+        elif line_count * max(depth, 1) > MAX_LINE_LEVELS:
+            inbound.refuse = f"too complex: {line_count} lines inside {depth} nested MIME parts"
         elif problem:
             inbound.refuse = f"malformed MIME structure: {problem}"
         else:

@@ -228,6 +228,36 @@ def content_type(value: str | None, default: str = "text/plain") -> tuple[str, s
     return ctype, boundary
 
 
+class _LineReader:
+    """Lines at increasing offsets, each line's end found in time linear over all calls."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self.nl = self.cr = -2  # the next LF and CR at or after the last offset (-1: none left)
+
+    def line_at(self, pos: int) -> tuple[bytes, int]:
+        """(the line starting at pos without its ending, the offset after it)."""
+        data = self.data
+        if self.nl != -1 and self.nl < pos:
+            self.nl = data.find(b"\n", pos)
+        if self.cr != -1 and self.cr < pos:
+            self.cr = data.find(b"\r", pos)
+        ends = [e for e in (self.nl, self.cr) if e != -1]
+        if not ends:
+            return data[pos:], len(data)
+        stop = min(ends)
+        after = stop + 2 if data[stop:stop + 2] == b"\r\n" else stop + 1
+        return data[pos:stop], after
+
+
+def _next_dashes(data: bytes, pos: int) -> int:
+    """The offset of the next line (from the line starting at pos) that starts with "--", or -1."""
+    hit = data.find(b"--", pos)
+    while hit > pos and data[hit - 1] not in (10, 13):
+        hit = data.find(b"--", hit + 1)
+    return hit
+
+
 def _boundary_hit(stack: list[bytes | None], line: bytes) -> tuple[int, bool] | None:
     """(level, closing) if the line is a delimiter of an open multipart, innermost first."""
     rest = line[2:].rstrip(b" \t")
@@ -283,9 +313,18 @@ def mime_scan(raw: bytes, start: int, top_header: list[tuple[str, str]], limit: 
         return depth, problem
     header: list[bytes] = []
     default = "text/plain"
-    for line, _begin, _after in lines(raw, start=start):
+    reader = _LineReader(raw)
+    pos, end = start, len(raw)
+    while pos < end:
         if depth > limit:
             return depth, None
+        if not in_header:
+            if not stack:
+                break  # a body that is not a multipart's: nothing in it nests
+            pos = _next_dashes(raw, pos)  # only a line starting with "--" can be a delimiter
+            if pos == -1:
+                break
+        line, pos = reader.line_at(pos)
         if stack and line[:2] == b"--":
             hit = _boundary_hit(stack, line)
             if hit is not None:
@@ -301,16 +340,14 @@ def mime_scan(raw: bytes, start: int, top_header: list[tuple[str, str]], limit: 
                     default = "message/rfc822" if inner_digest else "text/plain"
                 continue
         if not in_header:
-            if not stack:
-                break  # a body that is not a multipart's: nothing in it nests
             continue
+        colon = line.find(b":")
         if line and (line[:1] in (b" ", b"\t") or line.startswith(b"From ") or (
-                line.find(b":") != -1 and _is_field_name(line[:line.find(b":")]))):
+                colon != -1 and _is_field_name(line[:colon]))):
             header.append(line)
             continue
         # the header of a part (or of a message/* part's message) ends here
-        joined = b"\n".join(header) + b"\n\n"
-        part_fields, _ = read_header(joined)
+        part_fields, _ = read_header(b"\n".join(header) + b"\n\n")
         header = []
         in_header, problem = opened(part_fields, default)
         default = "text/plain"

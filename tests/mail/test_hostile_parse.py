@@ -383,3 +383,14 @@ def test_junk_never_raises(raw):
 def test_not_even_a_bytes_object_raises():
     assert mailin.parse("From: ada@example.org\r\n\r\nhi", GM).sender == "ada@example.org"  # type: ignore[arg-type]
     assert mailin.parse(bytearray(b"From: ada@example.org\r\n\r\nhi"), GM).text == "hi"  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("filler", [b"\n" * 250_000, b"--x\n" * 62_000, b"--b0-\r\n" * 30_000])
+def test_many_lines_inside_a_nest_at_the_limit_are_read_or_refused_quickly(filler):
+    opening = b"".join(b'Content-Type: multipart/mixed; boundary="b%d"\r\n\r\n--b%d\r\n' % (n, n)
+                       for n in range(mailin.MAX_MIME_DEPTH))
+    raw = (b"From: ada@example.org\r\nSubject: orders\r\nMIME-Version: 1.0\r\n" + opening
+           + b"Content-Type: text/plain\r\n\r\n" + ORDER + filler)
+    inbound, elapsed = timed(raw)
+    assert inbound.robot is None and elapsed < 0.6
+    assert inbound.refuse is None or inbound.refuse.startswith("too complex")
