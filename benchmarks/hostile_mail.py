@@ -14,6 +14,12 @@ Printed: the worst and median per-message time, each also as a ratio to the
 floor, the parse time of a plain small order mail measured in the same run
 (the median of many).  The target: every message under 1 s.  Exit status 1
 if one is not.
+
+Last run (3,030 messages, 129 MB, max_bytes 256 KiB): floor 115 us; median
+0.54 ms (4.7x the floor); worst 234 ms (2,031x), a 20-deep nest holding
+30,000 near-delimiter lines; the 3.9 MB HTML 0.1 ms (refused unread as too
+large), 2.9 MB of References 165 ms, the 1,500-deep nest 0.8 ms, the 4 KB
+quote lines 0.1-0.3 ms.
 """
 
 from __future__ import annotations
