@@ -50,7 +50,8 @@ def process_maildir(engine: Engine, inbox: Path) -> list[tuple[str, str]]:
     for path in sorted((inbox / "new").iterdir()):
         if path.name.startswith("."):
             continue
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:  # as IMAP fetches it: enough to see one is too big
+            raw = handle.read(engine.config.max_message_bytes + 1)
         outcome = engine.ingest(raw, maildir_key(path.name))
         log.info("%s: %s %s", path.name, outcome.outcome, outcome.detail[:80])
         os.replace(path, inbox / "cur" / (path.name.split(":", 1)[0] + ":2,S"))

@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 
 def read(ctx: Context, raw: bytes) -> Inbound:
-    return mail_in.parse(raw, ctx.config.address)
+    return mail_in.parse(raw, ctx.config.address, max_bytes=ctx.config.max_message_bytes)
 
 
 def prepare(ctx: Context, raw: bytes) -> Inbound | None:
@@ -144,10 +144,13 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
     if inbound.robot:
         log.info("not answering %s: %s", inbound.sender or "?", inbound.robot)
         return Outcome("robot", inbound.robot)
-    limit = ctx.config.max_message_bytes
-    if len(inbound.raw) > limit:
-        return _error(ctx, inbound, None, f"Your mail is too large for gm to read (limit {limit} "
-                      "bytes). Send orders as plain text without attachments.")
+    if inbound.too_large:  # its body was never read (checked on the raw bytes)
+        return _error(ctx, inbound, None, f"Your mail is too large for gm to read (limit "
+                      f"{ctx.config.max_message_bytes} bytes). Send orders as plain text without "
+                      "attachments.")
+    if inbound.refuse:
+        return _error(ctx, inbound, None, f"gm could not read your mail ({inbound.refuse}). Send "
+                      "orders as plain text.")
     mail = order_mail.read(inbound.subject, inbound.text)
     if mail.game_id is None:
         if "HELP" in mail.commands or mail.empty:

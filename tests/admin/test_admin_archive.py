@@ -116,7 +116,8 @@ def test_press(engine):
     deadlines.save_settings(engine.store, "nb1", {"press": "white"})
     since = last_outbox_id(engine)
     engine.ingest(order_mail("bob@example.org", "PRESS TO cy\nhi cy\nENDPRESS", game_id="nb1", password=secrets["bob"]))
-    (to_cy,) = [m for m in outbox(engine, since=since) if "Press" in m["subject"] and m["recipient"] != "bob@example.org"]
+    (to_cy,) = [m for m in outbox(engine, since=since)
+                if "Press" in m["subject"] and m["recipient"] != "bob@example.org"]
     assert to_cy["recipient"] == "cy@example.org" and "From: bob" in body_of(to_cy)
     # To nobody, and with press off: refused, nothing delivered.
     since = last_outbox_id(engine)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from admin_helpers import T0, FakeClock, body_of, history, outbox
+from admin_helpers import T0, body_of, history, outbox
 from games import registry
 from games.base import OptionError
 from gm.core import options, times

@@ -549,7 +549,7 @@ def test_render_board_side_10_draws_who_and_worth_within_72_columns():
         return text
 
     def block_after(heading):
-        start = next(i for i, l in enumerate(lines) if l.startswith(heading))
+        start = next(i for i, line in enumerate(lines) if line.startswith(heading))
         first_row = next(i for i in range(start, len(lines)) if lines[i].startswith(" 1 "))
         return lines[first_row - 2:]
 

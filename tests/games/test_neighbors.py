@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from games.base import AmbiguousOrderError, IllegalOrderError, NotYourTurnError, OptionError, OrderSyntaxError, StateError
+from games.base import (AmbiguousOrderError, IllegalOrderError, NotYourTurnError, OptionError, OrderSyntaxError,
+                        StateError)
 from games.neighbors import GAME, PIECE_SET, PIECE_VALUES, legal_captures
 from rulings_md import check_help_quotes_rulings
 

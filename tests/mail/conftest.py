@@ -9,8 +9,6 @@ from __future__ import annotations
 import pytest
 
 from harness import Harness, SmtpSink, start_dovecot, stop_dovecot
-# Kept for test_messages.py, which still imports these from here: they live in tests/support.py.
-from support import GM_ADDRESS, PLAYERS, order_mail  # noqa: F401
 
 
 @pytest.fixture(scope="session")

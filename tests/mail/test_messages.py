@@ -6,7 +6,7 @@ import base64
 
 import pytest
 
-from conftest import GM_ADDRESS, PLAYERS, order_mail
+from support import GM_ADDRESS, PLAYERS, order_mail
 
 ADDRESS = dict(PLAYERS)
 
