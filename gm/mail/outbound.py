@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import binascii
 import email.utils
+import secrets
+import time
 from email.header import Header
 
 from gm.mail.inbound import OUR_HEADER
@@ -104,7 +106,9 @@ def compose(
     game_id = game_id[:MAX_NAME] if game_id else game_id
     instance = instance[:MAX_NAME]
     domain = sender.rsplit("@", 1)[-1] if "@" in sender else "localhost"
-    message_id = email.utils.make_msgid(domain=domain)
+    # From the OS's randomness, not the random module's: a program (or a test tool) that
+    # seeds ``random`` must never make two messages with one Message-ID.
+    message_id = f"<{time.time_ns()}.{secrets.token_hex(12)}@{domain}>"
     fields = [
         ("From", email.utils.formataddr((sender_name, sender), charset="utf-8")),
         ("To", to),

@@ -1,4 +1,4 @@
-"""Fuzzing gm.mail.inbound.parse and gm.mail.orders.read with Hypothesis.
+"""Fuzzing gm.mail.inbound.parse, gm.mail.orders.read and the whole ingest path with Hypothesis.
 
 Broken headers (raw 8-bit bytes, bad or unknown charsets, encoded words, huge
 values, stray CR/LF), MIME trees (deep, broad, bad boundaries, bad transfer
@@ -16,12 +16,17 @@ from __future__ import annotations
 import os
 import time
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gm.core.config import Config
 from gm.mail import inbound as mailin
 from gm.mail import orders
+from gm.mail.outbound import MAX_OUTGOING_BYTES
 from gm.mail.rawmail import valid_addr_spec
+from gm.service.engine import Engine
+from gm.store import Store
 
 GM = "gm@example.test"
 DEADLINE_MS = 2_000
@@ -232,3 +237,37 @@ def test_orders_read_never_raises_or_stalls(subject, text):
     assert time.perf_counter() - start < DEADLINE_MS / 1000
     assert isinstance(mail, orders.OrderMail)
     assert mail.game_id is None or mail.game_id == mail.game_id.lower()
+
+
+# --- the whole ingest path -------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def service(tmp_path_factory):
+    """One gm with a game, answering every mail it may (no rate limit hides a wrong reply)."""
+    config = Config(data_dir=tmp_path_factory.mktemp("fuzz"), address=GM, max_message_bytes=1_000_000,
+                    error_replies_per_hour=10**9, unauthenticated_replies_per_hour=10**9)
+    store = Store(config.database)
+    engine = Engine(store, config)
+    engine.create_game("neighbors", "nb1", [("ada", "ada@example.org"), ("bob", "bob@example.org")], seed=7)
+    yield engine
+    store.close()
+
+
+@FUZZ
+@given(messages())
+def test_ingest_never_raises_and_replies_at_most_once_only_to_from_never_to_a_robot(service, case):
+    raw, _, robot, _ = case
+    engine = service
+    before = engine.store.one("SELECT COALESCE(MAX(id), 0) AS n FROM outbox")["n"]
+    states = engine.store.one("SELECT COUNT(*) AS n FROM states")["n"]
+    start = time.perf_counter()
+    outcome = engine.ingest(raw)  # must not raise
+    assert time.perf_counter() - start < DEADLINE_MS / 1000
+    assert outcome.outcome != "error", outcome.detail  # nothing in the service broke on it
+    new = engine.store.all("SELECT recipient, raw FROM outbox WHERE id > ?", before)
+    assert len(new) <= 1  # one reply per mail at most (nobody here knows a password: no reports)
+    assert engine.store.one("SELECT COUNT(*) AS n FROM states")["n"] == states  # no order applied
+    inbound = mailin.parse(raw, GM, max_bytes=engine.config.max_message_bytes)
+    if new:
+        assert not robot and not inbound.robot
+        assert new[0]["recipient"] == inbound.sender != ""
+        assert len(new[0]["raw"]) <= MAX_OUTGOING_BYTES
