@@ -22,7 +22,7 @@ import secrets
 import time
 from email.header import Header
 
-from gm.mail.inbound import OUR_HEADER
+from gm.mail.robots import OUR_HEADER
 from gm.mail.rawmail import MAX_MESSAGE_ID, valid_message_id
 
 MAX_HEADER_LINE = 78  # RFC 5322 2.1.1: lines SHOULD be no longer than this

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from gm.mail import inbound as mailin
-from gm.mail import orders
+from gm.mail import orders, quotes
 
 GM = "gm@example.test"
 HEAD = b"To: gm@example.test\r\nDate: Mon, 6 May 2024 10:00:00 +0000\r\n"
@@ -150,7 +150,7 @@ def test_quote_detection_agrees_with_the_old_patterns():
         line = "".join(rng.choice(words) + rng.choice(["", " ", "  "]) for _ in range(rng.randint(1, 6)))
         line = line.rstrip()
         old = any(p.match(line) for p in OLD_QUOTE_STARTS)
-        assert mailin.is_quote_start(line) == old, line
+        assert quotes.is_quote_start(line) == old, line
 
 
 def test_orders_read_agrees_with_the_old_patterns_on_short_lines():

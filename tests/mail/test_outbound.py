@@ -9,6 +9,7 @@ import pytest
 
 from gm.mail import inbound as mailin
 from gm.mail.outbound import MAX_HEADER_LINE, compose
+from gm.mail.robots import OUR_HEADER
 
 
 def read_back(**overrides):
@@ -31,7 +32,7 @@ def test_headers_and_body_read_back_exactly():
     assert msg["In-Reply-To"] == "<o1@example.org>"
     assert msg["References"].split() == ["<o0@example.org>", "<o1@example.org>"]
     assert msg["Auto-Submitted"] == "auto-generated"
-    assert msg[mailin.OUR_HEADER] == "gm"
+    assert msg[OUR_HEADER] == "gm"
     assert msg["X-GM-Game"] == "nb1"
     assert msg.get_content_type() == "text/plain"
     assert msg.get_content() == body  # trailing spaces, "=", a lone "." and long lines survive
