@@ -138,13 +138,53 @@ def current(store: Store, view: GameView, create: bool = False) -> dict:
 
 
 def open_turn(store: Store, view: GameView) -> None:
-    """Store the deadline row of the turn now open, if this state opened a new one.
+    """Store the deadline row of the turn now open (if this state opened a new one), and schedule.
 
     Called after every state the service saves, before the reports that show
     the deadline are written; a report only reads it.
     """
     if view.status == "active" and not view.rules.is_over(view.state):
         current(store, view, create=True)
+    schedule(store, view)
+
+
+# --- when a game next needs the clock ----------------------------------------------------
+def next_due(store: Store, view: GameView) -> float | None:
+    """The earliest moment the tick has something to do for this game, or None.
+
+    The same steps gm.service.timers takes, each at its own time: the
+    reminder, the deadline, the end of grace (sequential games), the rules'
+    own timer (Pivot Pawns' bids, Fuzzy Borders' re-open, Proximity's time
+    bank), and at once a simultaneous turn where everyone still in has sent
+    orders.  Absences have already moved the deadline they fall on.
+    """
+    rules, state = view.rules, view.state
+    if view.status != "active" or rules.is_over(state):
+        return None
+    candidates = []
+    timer = rules.timer(state)
+    if timer is not None:
+        candidates.append(timer)
+    if everyone_left_is_in(store, view):
+        candidates.append(0.0)
+    row = current(store, view)
+    if row["due"] is not None:
+        due = row["due"]
+        conf = settings(store, view.id)
+        if not row["reminded"]:
+            before = times.parse_duration(conf["reminder"] or "0")
+            candidates.append(due - before if before > 0 else due)
+        if not row["late"]:
+            candidates.append(due)
+        elif not rules.simultaneous and not row["grace_done"]:
+            candidates.append(due + times.parse_duration(conf["grace"] or "0"))
+    return min(candidates) if candidates else None
+
+
+def schedule(store: Store, view: GameView) -> None:
+    """Keep the game's row in ``timers`` right: called in every write that changes what is ahead."""
+    with store.write():
+        store.set_timer(view.id, next_due(store, view))
 
 
 def set_due(store: Store, view: GameView, due: float | None, set_by: str, now: float) -> dict:
@@ -155,6 +195,7 @@ def set_due(store: Store, view: GameView, due: float | None, set_by: str, now: f
                               reminded=0 if due is None or due > now else row["reminded"],
                               late=0, grace_done=0)
         row.update(due=due, set_by=set_by, late=0, grace_done=0)
+        schedule(store, view)
         return row
 
 
@@ -205,4 +246,5 @@ def declare_absence(store: Store, view: GameView, player: str, start: float, end
             lines.append(f"The deadline of this turn moves to {times.format_due(moved, now)}.")
             store.log(view.id, view.turn, "deadline", "moved",
                       f"to {times.format_stamp(moved)} for {player}'s absence", now)
+    schedule(store, view)
     return lines

@@ -179,8 +179,10 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
         return Outcome("help", "commands", view.id)
     # RULINGS G4: time is checked before orders.  A timer or deadline that ran
     # out before this mail was judged closes its turn first.
-    timers.tick_game(ctx, view.id)
-    after = games.load(ctx.store, view.id)
+    after = view
+    if timers.due_now(ctx, view.id):
+        timers.tick_game(ctx, view.id)
+        after = games.load(ctx.store, view.id)
     return turns.apply_order(ctx, after, player["name"], mail.order_text, origin="mail",
                              inbound=inbound, message_row=row_id, now=now,
                              turn_closed=view.turn if after.seq != view.seq else None)

@@ -44,6 +44,11 @@ def gm_lines(text: str, why: str | None) -> list[str]:
     return [text] + ([f"Reason: {why}"] if why else [])
 
 
+def reschedule(ctx: Context, game_id: str) -> None:
+    """After a change of status, seats or settings: when the game next needs the clock."""
+    deadlines.schedule(ctx.store, games.load(ctx.store, game_id))
+
+
 # --- creation -------------------------------------------------------------------
 def check_game_id(game_id: str) -> str:
     game_id = game_id.strip().lower()
@@ -90,6 +95,7 @@ def change_settings(ctx: Context, game_id: str, values: dict[str, str], who: str
         deadlines.save_settings(ctx.store, view.id, values)
         ctx.store.log(view.id, view.turn, who or default_actor(), "settings",
                       ", ".join(f"{k}={v}" for k, v in values.items()), ctx.clock())
+        reschedule(ctx, view.id)
 
 
 # --- status -------------------------------------------------------------------------
@@ -103,6 +109,7 @@ def pause(ctx: Context, game_id: str, who: str | None = None, why: str | None = 
         deadlines.current(ctx.store, view, create=True)
         ctx.store.update_deadline(view.id, paused_at=now)
         record(ctx, view, "pause", "", who, why)
+        reschedule(ctx, view.id)
         reports.notice(ctx, view, view.seated_names,
                        gm_lines("The game master has paused this game. Orders are not "
                                 "accepted until it resumes.", why), "Game paused")
@@ -126,6 +133,7 @@ def resume(ctx: Context, game_id: str, who: str | None = None, why: str | None =
         else:
             ctx.store.update_deadline(view.id, paused_at=None)
         record(ctx, view, "resume", "", who, why)
+        reschedule(ctx, view.id)
         reports.notice(ctx, view, view.seated_names, lines, "Game resumed")
     return f"game {view.id} resumed"
 
@@ -145,6 +153,7 @@ def end(ctx: Context, game_id: str, why: str, who: str | None = None,
         ctx.store.set_game_status(view.id, Status.FINISHED.value, now)
         ctx.store.set_result(view.id, why, winners or None, now)
         record(ctx, view, "end", f"winners: {', '.join(winners)}" if winners else "", who, why)
+        reschedule(ctx, view.id)
         lines = gm_lines("The game master has ended this game.", why)
         if winners:
             lines.append(f"Result: {', '.join(winners)} win{'s' if len(winners) == 1 else ''}.")
@@ -163,6 +172,7 @@ def forfeit(ctx: Context, view: GameView, name: str, who: str, why: str) -> None
     reason = f"{name} forfeited: {why}"
     ctx.store.set_result(view.id, reason, others or None, now)
     ctx.store.log(view.id, view.turn, who, "forfeit", reason, now)
+    reschedule(ctx, view.id)
     reports.notice(ctx, view, view.seated_names,
                    [f"{name} forfeits the game ({why}).",
                     f"The game is over. Winner{'s' if len(others) != 1 else ''}: "
@@ -255,6 +265,7 @@ def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: st
             return f"{player['name']} left game {view.id} (state {seq})"
         if rules.simultaneous and len(remaining) >= max(rules.min_players, 2):
             turns.close_if_due(ctx, view.id, origin="gm")  # everyone else may be in already
+            reschedule(ctx, view.id)
             return (f"{player['name']} left game {view.id}; their orders count as missing "
                     "from now on")
         forfeit(ctx, games.load(ctx.store, view.id), player["name"], who or default_actor(),

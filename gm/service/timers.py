@@ -1,9 +1,16 @@
 """The clock: reminders, deadlines with grace and the late policy, and rules timers.
 
-``tick`` is called by the daemon every half minute and before a game's mail
-is judged (RULINGS G4: time is checked before orders).  Each step sets its
-flag in the deadline row in the same transaction as the mail it sends, so
-it happens exactly once, also across restarts.
+``tick`` is called by the daemon every half minute, and ``tick_game`` before a
+game's mail is judged when something of that game is due (RULINGS G4: time
+is checked before orders).  Each step sets its flag in the deadline row in
+the same transaction as the mail it sends, so it happens exactly once, also
+across restarts.
+
+A tick reads only what is due: every game with something ahead of it has a
+row in ``timers`` with the moment it next needs the clock
+(gm.service.deadlines.next_due), kept right in the same transaction as every
+change that moves it, and found by an index.  A store of 100,000 games with
+nothing due costs one indexed query.
 """
 
 from __future__ import annotations
@@ -19,9 +26,9 @@ log = logging.getLogger(__name__)
 
 
 def tick(ctx: Context) -> list[str]:
-    """Every active game's deadlines and timers; returns what was done."""
+    """The deadlines and timers of every game with something due now; returns what was done."""
     done = []
-    for game_id in ctx.store.active_game_ids():
+    for game_id in ctx.store.due_games(ctx.clock()):
         try:
             done += tick_game(ctx, game_id)
         except Exception:  # one game's fault must not stop the others' deadlines
@@ -29,11 +36,19 @@ def tick(ctx: Context) -> list[str]:
     return done
 
 
+def due_now(ctx: Context, game_id: str) -> bool:
+    """Has this game something due (a deadline step or a rules timer)?"""
+    due = ctx.store.timer_of(game_id)
+    return due is not None and due <= ctx.clock()
+
+
 def tick_game(ctx: Context, game_id: str) -> list[str]:
-    """One game's deadline steps, then its rules timer."""
-    done = _deadline_steps(ctx, game_id)
-    if turns.close_if_due(ctx, game_id):
-        done.append(f"{game_id}: turn closed by the rules' timer")
+    """One game's deadline steps, then its rules timer; then when it next needs the clock."""
+    with ctx.store.write():
+        done = _deadline_steps(ctx, game_id)
+        if turns.close_if_due(ctx, game_id):
+            done.append(f"{game_id}: turn closed by the rules' timer")
+        deadlines.schedule(ctx.store, games.load(ctx.store, game_id))
     return done
 
 

@@ -170,10 +170,28 @@ CREATE TABLE IF NOT EXISTS results (
 );
 """
 
+# Step 3: timers by due time (a tick reads only what is due), and indexes for every look-up
+# the per-message path makes.  Every active game starts due at once: the first tick after the
+# upgrade works out each game's real next time, as the tick always did for every game.
+TIMERS = """
+CREATE TABLE timers (
+    game_id TEXT PRIMARY KEY,        -- one row per game with something ahead of it
+    due REAL NOT NULL                -- the earliest moment its deadline steps or rules timer need the clock
+);
+CREATE INDEX timers_due ON timers(due);
+INSERT INTO timers(game_id, due) SELECT id, 0 FROM games WHERE status = 'active';
+CREATE INDEX outbox_recipient ON outbox(recipient, created);
+CREATE INDEX outbox_kind ON outbox(kind, created);
+CREATE INDEX orders_seq ON orders(game_id, seq);
+CREATE INDEX history_game ON history(game_id, id);
+CREATE INDEX absences_game ON absences(game_id);
+"""
+
 STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
     Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
-    # Step(3, "...", "ALTER TABLE ... ADD COLUMN ..."),
+    Step(3, "timers by due time; indexes of the per-message look-ups", TIMERS),
+    # Step(4, "...", "ALTER TABLE ... ADD COLUMN ..."),
 ]
 
 

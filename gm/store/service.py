@@ -91,3 +91,23 @@ class ServiceQueries:
     def result_of(self, game_id: str) -> sqlite3.Row | None:
         """A game's results row (reason, winners as JSON, at), or None."""
         return self.one("SELECT * FROM results WHERE game_id = ?", game_id)
+
+    # --- timers -----------------------------------------------------------------
+    def due_games(self, now: float) -> list[str]:
+        """The games with something due by ``now`` (deadline steps or a rules timer), soonest first."""
+        return [r["game_id"] for r in
+                self.all("SELECT game_id FROM timers WHERE due <= ? ORDER BY due, game_id", now)]
+
+    def timer_of(self, game_id: str) -> float | None:
+        """When a game next needs the clock, or None if nothing is ahead of it."""
+        row = self.one("SELECT due FROM timers WHERE game_id = ?", game_id)
+        return None if row is None else row["due"]
+
+    def set_timer(self, game_id: str, due: float | None) -> None:
+        """Set (or, with None, clear) the moment a game next needs the clock."""
+        self._require_tx()
+        if due is None:
+            self.db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        else:
+            self.db.execute("INSERT OR REPLACE INTO timers(game_id, due) VALUES (?, ?)", (game_id, due))
+

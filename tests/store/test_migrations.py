@@ -12,7 +12,7 @@ from gm.store.errors import MigrationError
 
 LATEST = migrations.latest()
 TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports", "history",
-          "game_settings", "deadlines", "absences", "state_overrides", "results"}
+          "game_settings", "deadlines", "absences", "state_overrides", "results", "timers"}
 
 
 def layout(path) -> dict[str, str]:
@@ -108,6 +108,8 @@ def test_an_old_database_is_upgraded_with_every_row_intact(tmp_path, service_tab
         if service_tables != "none":
             assert store.settings_of(game) == {"deadline": "72h"}
             assert store.deadline_row(game)["start_seq"] == 1
+        # step 3: every active game is due at once, so the first tick schedules it properly
+        assert store.due_games(0.0) == [game] and store.timer_of(game) == 0.0
     finally:
         store.close()
     assert table_names(path) == TABLES | {"meta"}
@@ -194,9 +196,9 @@ def test_a_failing_step_rolls_everything_back(tmp_path, monkeypatch):
     bad = schema.Step(LATEST + 1, "broken", "CREATE TABLE extra (x INTEGER);\n"
                                             "ALTER TABLE no_such_table ADD COLUMN y TEXT;\n")
     monkeypatch.setattr(schema, "STEPS", [*schema.STEPS, bad])
-    with pytest.raises(MigrationError, match="schema step 3 .broken. failed"):
+    with pytest.raises(MigrationError, match=f"schema step {LATEST + 1} .broken. failed"):
         Store(path)
-    # Steps 2 and 3 and the version all undone: the database is as it was.
+    # Every step from 2 on and the version all undone: the database is as it was.
     assert user_version(path) == 0
     assert layout(path) == before
 
