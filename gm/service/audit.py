@@ -79,7 +79,7 @@ def _replay_states(ctx: Context, view, report: VerifyReport) -> tuple[dict[int, 
     """Each stored state rebuilt from the one before it; differences go into ``report``."""
     store, gid = ctx.store, view.id
     rules = registry.get(view.row["kind"])
-    stored = {r["seq"]: json.loads(r["state"]) for r in store.states_of(gid)}
+    stored = {r["seq"]: store.state_data(r) for r in store.states_of(gid)}
     by_seq = {r["seq"]: r for r in store.accepted_orders(gid)}
     overrides = {r["seq"]: r for r in store.overrides_of(gid)}
     replayed: dict[int, object] = {}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from games import registry
@@ -17,7 +16,7 @@ def load(store: Store, game_id: str) -> GameView:
         raise ServiceError(f"no game called {game_id!r}")
     rules = registry.get(row["kind"])
     latest = store.latest_state(row["id"])
-    state = rules.load(json.loads(latest["state"]))
+    state = rules.load(store.state_data(latest))
     return GameView(row, rules, state, latest["seq"], store.players(row["id"]))
 
 

@@ -35,7 +35,7 @@ def rollback(ctx: Context, game_id: str, to_turn: int, who: str | None = None,
         source = starts[-1]
         stored = ctx.store.state_at(view.id, source)
         later = ctx.store.accepted_orders_after(view.id, source)
-        seq = games.save_gm_state(ctx.store, view, json.loads(stored["state"]), "rollback", source,
+        seq = games.save_gm_state(ctx.store, view, ctx.store.state_data(stored), "rollback", source,
                                   f"to turn {to_turn}", ctx.clock(),
                                   status="paused" if view.status == "paused" else "active")
         record(ctx, view, "rollback",

@@ -68,7 +68,7 @@ def test_verify_a_clean_game_then_a_tampered_one(engine):
     # Tamper with a stored state and an archived report: both are found.
     with engine.store.write():
         row = engine.store.one("SELECT state FROM states WHERE game_id = 'nb1' AND seq = 3")
-        data = json.loads(row["state"])
+        data = engine.store.state_data(row)
         data["board"] = "." + data["board"][1:] if data["board"][0] != "." else "F" + data["board"][1:]
         engine.store.db.execute("UPDATE states SET state = ? WHERE game_id = 'nb1' AND seq = 3",
                                 (json.dumps(data),))

@@ -103,7 +103,7 @@ def test_rollback(engine, nb):
     positions.rollback(engine, "nb1", 3, who="gm:x", why="misread order")
     loaded = engine.load("nb1")
     assert loaded.rules.turn(loaded.state) == 3
-    assert json.loads(engine.store.latest_state("nb1")["state"]) == json.loads(target["state"])
+    assert engine.store.state_data(engine.store.latest_state("nb1")) == engine.store.state_data(target)
     rec = history(engine, "nb1", "rollback")[-1]
     assert "2 later order(s) discarded" in rec["detail"] and "misread order" in rec["detail"]
     mails = outbox(engine, since=since)

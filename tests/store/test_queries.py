@@ -66,7 +66,7 @@ def test_states(store):
         assert store.add_state("g1", 1, {"b": 2}, T + 1) == 1
         assert store.add_state("g1", 2, {"b": 3}, T + 2) == 2
     assert store.latest_state("g1")["seq"] == 2
-    assert json.loads(store.state_at("g1", 1)["state"]) == {"b": 2}
+    assert store.state_data(store.state_at("g1", 1)) == {"b": 2}
     assert [r["seq"] for r in store.states_of("g1")] == [0, 1, 2]
     assert [(r["seq"], r["turn"]) for r in store.state_turns("g1")] == [(0, 1), (1, 1), (2, 2)]
     rows = store.turn_states_desc("g1")
@@ -192,3 +192,21 @@ def test_write_nests_and_rolls_back(store):
             raise KeyError
     assert not store.in_transaction
     assert store.history_of("g1") == []
+
+
+def test_long_states_are_stored_compressed_and_read_back_exactly(tmp_path):
+    from gm.store.turns import COMPRESS_OVER
+
+    store = Store(tmp_path / "gm.sqlite")
+    short = {"a": 1}
+    long = {"trail": [["c1", True]] * (COMPRESS_OVER // 4), "seed": 7}
+    with store.write():
+        store.add_game("g1", "neighbors", 1, "{}", T)
+        store.add_state("g1", 1, short, T)
+        store.add_state("g1", 1, long, T + 1)
+    rows = store.states_of("g1")
+    assert isinstance(rows[0]["state"], str)  # short: readable text, as before
+    assert isinstance(rows[1]["state"], bytes) and len(rows[1]["state"]) < len(json.dumps(long)) / 5
+    assert [store.state_data(r) for r in rows] == [short, long]
+    assert store.state_data(store.latest_state("g1")) == long
+    store.close()

@@ -1,0 +1,108 @@
+"""Store growth over whole games: bytes per order, and the long Proximity game.
+
+    .venv/bin/python benchmarks/storage.py [--seed 27] [--cap 2000]
+
+Plays one game of each kind to its end through the service (gm order for
+each move, the turn closes as the service closes them), seeded, with random
+legal orders; Proximity avoids sacrifices, so that the game runs long (seed
+27 runs 975 moves; --cap stops a game there).  Printed per game: the moves,
+the database's growth per order (states, orders, the archive of reports,
+the outbox), the states' share of it, and the states' stored bytes as a ratio
+to their JSON text (the floor: what the store kept before states were
+compressed, measured in the same run).  The issue's bound: a long game must
+not grow the store by more than ~10 MB.
+
+Last run: Proximity 975 moves: states 1.3 MB stored (0.15 of 9.6 MB of JSON),
+whole database 12 MB (most of it the archive of reports, two per move).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gm.core.config import Config  # noqa: E402
+from gm.service.engine import Engine  # noqa: E402
+from gm.store import Store  # noqa: E402
+from gm.store.turns import decode_state  # noqa: E402
+
+PLAYERS = {"neighbors": 2, "fuzzy-borders": 4, "phalanx": 2, "proximity": 2, "pivot-pawns": 2}
+
+
+def play(engine: Engine, game_id: str, rng: random.Random, cap: int) -> int:
+    moves = 0
+    while moves < cap:
+        view = engine.load(game_id)
+        rules, state = view.rules, view.state
+        if rules.is_over(state) or view.status != "active":
+            break
+        progressed = False
+        for player in list(rules.to_move(state)):
+            view = engine.load(game_id)
+            if view.rules.is_over(view.state) or player not in view.rules.to_move(view.state):
+                continue
+            if view.rules.kind == "proximity":  # no sacrifice while a move exists: a long game
+                legal = view.rules.legal_orders(view.state, player) or []
+                text = rng.choice([o for o in legal if not o.upper().startswith("S")] or legal or [""])
+            else:
+                text = view.rules.random_order(view.state, player, rng)
+            if not text:
+                continue
+            if engine.gm_order(game_id, player, text).outcome in {"applied", "sealed"}:
+                moves += 1
+                progressed = True
+        if not progressed:
+            if not (rules.simultaneous and engine.process(game_id)):
+                break
+    return moves
+
+
+def measure(kind: str, seed: int, cap: int) -> dict:
+    directory = Path(tempfile.mkdtemp(prefix="gm-storage-"))
+    config = Config(data_dir=directory, address="gm@example.test")
+    store = Store(config.database)
+    engine = Engine(store, config)
+    names = [f"p{n}" for n in range(PLAYERS[kind])]
+    engine.create_game(kind, "g1", [(n, f"{n}@example.org") for n in names], seed=seed)
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    before = config.database.stat().st_size
+    moves = play(engine, "g1", random.Random(seed), cap)
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    after = config.database.stat().st_size
+    rows = store.all("SELECT state FROM states WHERE game_id = 'g1'")
+    stored = sum(len(r["state"]) for r in rows)
+    text = sum(len(json.dumps(decode_state(r["state"]), sort_keys=True)) for r in rows)
+    reports = store.one("SELECT SUM(LENGTH(body)) AS n FROM reports")["n"] or 0
+    store.close()
+    return {"kind": kind, "moves": moves, "db": after - before, "states": stored, "text": text,
+            "reports": reports}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=27)
+    parser.add_argument("--cap", type=int, default=2000)
+    args = parser.parse_args(argv)
+    print(f"{'game':<14} {'moves':>6} {'db growth':>10} {'per order':>10} {'states':>9} "
+          f"{'of JSON':>8} {'reports':>9}")
+    worst = 0
+    for kind in PLAYERS:
+        m = measure(kind, args.seed, args.cap)
+        per = m["db"] / max(m["moves"], 1)
+        ratio = m["states"] / max(m["text"], 1)
+        print(f"{kind:<14} {m['moves']:>6} {m['db'] / 1e6:>8.2f}MB {per / 1e3:>8.1f}KB "
+              f"{m['states'] / 1e6:>7.2f}MB {ratio:>8.2f} {m['reports'] / 1e6:>7.2f}MB")
+        worst = max(worst, m["states"])
+    verdict = "OK" if worst <= 10e6 else "MISSED"
+    print(f"[{verdict}] the states of every game stay under 10 MB (largest {worst / 1e6:.2f} MB)")
+    return 0 if verdict == "OK" else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
