@@ -27,6 +27,8 @@ from .state import CHOOSE, EXTRA, PLACE, PLAY, RED, YELLOW
 _CELL = re.compile(r"^[A-Z]\d{1,2}$")
 _NUMBER = re.compile(r"^\d{1,3}$")
 _SEPARATORS = re.compile(r"[\s,;\->:.]+")
+# A minus sign before a number ("MOVE H8 G8 -1"): not a dash between two cells.
+_NEGATIVE = re.compile(r"(?:^|[\s,;:])-\s*(\d+)")
 KEYWORDS = {"GROW", "MOVE", "PASS", "PLACE", "RED", "YELLOW", "COLOUR", "COLOR", "CHOOSE"}
 OPENING_WORDS = {"PLACE", "RED", "YELLOW", "COLOUR", "COLOR", "CHOOSE"}
 
@@ -97,7 +99,18 @@ Order = Turn | Placement | ColourChoice | ExtraMan
 
 
 def tokens(text: str) -> list[str]:
-    """Upper-case words; a lone letter followed by a number is joined into a cell."""
+    """Upper-case words; a lone letter followed by a number is joined into a cell.
+
+    A dash separates cells ("H8-F8"), but a minus sign before a number is
+    refused: a negative distance is no distance (PH4).
+    """
+    for line in text.splitlines():
+        negative = _NEGATIVE.search(line)
+        if negative:
+            raise OrderSyntaxError(
+                f"{' '.join(line.upper().split())}: -{negative.group(1)} is not a distance; "
+                "a move goes 1 or more cells forward, e.g. MOVE F6 F4 2 (head, tail, distance)"
+            )
     words = [w for w in _SEPARATORS.split(text.upper()) if w]
     joined: list[str] = []
     for word in words:
@@ -172,6 +185,10 @@ def _move(args: list[str]) -> Move:
     if len(args) == 3 and not _NUMBER.match(args[2]):
         raise OrderSyntaxError(f"{shown}: the distance must be a number, {example}")
     distance = int(args[2]) if len(args) == 3 else None
+    if distance == 0:
+        raise OrderSyntaxError(
+            f"{shown}: the distance must be 1 or more cells (0 moves nothing), {example}"
+        )
     return Move(args[0], args[1], distance)
 
 

@@ -54,17 +54,19 @@ class TurnPlay:
             raise IllegalOrderError(f"{part}: {exc}") from None
 
     def what(self, cell: Cell) -> str:
+        """What stands on ``cell``, as the end of a sentence: "is empty", "holds a red man"."""
         kind = self.cells.get(cell)
         if kind is None:
-            return "empty"
-        return "a wall" if kind == WALL else f"a {kind} man"
+            return "is empty"
+        return "is a wall" if kind == WALL else f"holds a {kind} man"
 
     # --- growth (PH3) -------------------------------------------------------
     def grow(self, names: tuple[str, ...]) -> None:
         """Add all new men at once; they must touch start-of-turn groups, one man per group."""
         start_groups = groups(self.cells, self.grid, self.colour)
         group_at = {cell: i for i, group in enumerate(start_groups) for cell in group}
-        fed_by: dict[int, str] = {}  # group index -> the new man that touched it first
+        # group index -> the new man that touched it first, and where
+        fed_by: dict[int, tuple[str, Cell]] = {}
         new: list[Cell] = []
         for name in names:
             part = f"GROW {name}"
@@ -72,7 +74,7 @@ class TurnPlay:
             if cell in new:
                 raise IllegalOrderError(f"{part}: {name} is named twice")
             if cell in self.cells:
-                raise IllegalOrderError(f"{part}: {name} is not empty, it holds {self.what(cell)}")
+                raise IllegalOrderError(f"{part}: {name} is not empty: it {self.what(cell)}")
             touched = sorted(
                 {group_at[n] for n in neighbours(self.grid, cell) if n in group_at}
             )
@@ -80,17 +82,29 @@ class TurnPlay:
                 raise IllegalOrderError(
                     f"{part}: a new man must touch one of your groups, and {name} touches none"
                 )
+            at = {
+                index: min(
+                    (n for n in neighbours(self.grid, cell) if group_at.get(n) == index),
+                    key=self.name,
+                )
+                for index in touched
+            }
             for index in touched:
                 if index in fed_by:
-                    at = min(
-                        (n for n in neighbours(self.grid, cell) if group_at.get(n) == index),
-                        key=self.name,
-                    )
+                    first, first_at = fed_by[index]
+                    if first_at == at[index]:
+                        where = f"at {self.name(first_at)}"
+                    else:
+                        # Name each man's own contact: they touch the group at
+                        # different men, and naming one cell for both is wrong.
+                        where = (f"({first} at {self.name(first_at)}, "
+                                 f"{name} at {self.name(at[index])})")
                     raise IllegalOrderError(
-                        f"GROW {fed_by[index]} {name}: both new men touch your group "
-                        f"at {self.name(at)}; a group grows by one man a turn (PH3)"
+                        f"GROW {first} {name}: both new men touch your group {where}; "
+                        f"{name} would be its second new man, and a group grows by one "
+                        "man a turn (PH3)"
                     )
-                fed_by[index] = name
+                fed_by[index] = (name, at[index])
             new.append(cell)
         for cell in new:
             self.cells[cell] = self.colour
@@ -109,7 +123,7 @@ class TurnPlay:
         for cell in (head, tail):
             if self.cells.get(cell) != self.colour:
                 raise IllegalOrderError(
-                    f"{part}: {self.name(cell)} holds {self.what(cell)}, not one of "
+                    f"{part}: {self.name(cell)} {self.what(cell)}, not one of "
                     f"your {self.colour} men"
                 )
         if head == tail:

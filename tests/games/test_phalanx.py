@@ -139,7 +139,9 @@ def test_ph3_two_touching_new_men_join_two_groups():
     assert board(joined)["red"] == {"E8", "F8", "G8", "H8"}
     # Next turn E8..H8 is one group: four men, one phalanx, one man of growth.
     after_pass = play(joined, "PASS").state
-    illegal(after_pass, "GROW D8 I8", "both new men touch your group at H8")
+    # D8 touches the group at E8 and I8 at H8: the error names each contact.
+    illegal(after_pass, "GROW D8 I8", "GROW D8 I8: both new men touch your group "
+            "(D8 at E8, I8 at H8); I8 would be its second new man")
     moved = play(after_pass, "MOVE H8 E8 3").state
     assert board(moved)["red"] == {"H8", "I8", "J8", "K8"}
 
@@ -148,6 +150,13 @@ def test_ph3_two_new_men_on_one_group_are_illegal():
     error = illegal(position(red=["H8"]), "GROW G8 I8",
                     "GROW G8 I8: both new men touch your group at H8")
     assert "PH3" in str(error)
+
+
+def test_ph3_two_new_men_on_one_group_name_the_cells_each_touches():
+    # F8 touches the group G8 H8 at G8, I8 at H8: no single cell is touched by both.
+    error = illegal(position(red=["G8", "H8"]), "GROW F8 I8", "GROW F8 I8",
+                    "(F8 at G8, I8 at H8)", "I8 would be its second new man")
+    assert "at H8;" not in str(error)
 
 
 def test_ph3_a_new_man_touching_both_groups_beside_another_new_man_is_illegal():
@@ -160,7 +169,7 @@ def test_ph3_a_new_man_must_touch_a_group_of_the_start_of_the_turn():
     illegal(state, "GROW K8", "touches none")
     # Touching only another new man is not enough.
     illegal(state, "GROW G8 F8", "touches none")
-    illegal(state, "GROW J8", "not empty", "yellow man")
+    illegal(state, "GROW J8", "J8 is not empty: it holds a yellow man")
     illegal(state, "GROW G8 G8", "named twice")
 
 
@@ -204,7 +213,6 @@ def test_ph4_maximum_range_is_one_less_than_the_phalanx():
     assert board(play(state, "MOVE H8 F8 2").state)["red"] == {"H8", "I8", "J8"}
     assert board(play(state, "MOVE H8 F8 1").state)["red"] == {"G8", "H8", "I8"}
     illegal(state, "MOVE H8 F8 3", "a phalanx of 3 men moves 1 to 2 cells")
-    illegal(state, "MOVE H8 F8 0", "1 to 2 cells")
     # The other end is a head too.
     assert board(play(state, "MOVE F8 H8 2").state)["red"] == {"D8", "E8", "F8"}
 
@@ -220,7 +228,25 @@ def test_ph4_head_must_be_an_end_and_the_run_unbroken():
     illegal(position(red=["F8", "G8", "H8"]), "MOVE G8 F8 1", "end man", "H8")
     illegal(position(red=["F8", "H8"]), "MOVE H8 F8 1", "broken at G8")
     illegal(position(red=["F8", "G8"]), "MOVE G8 G8 1", "two different men")
-    illegal(position(red=["F8", "G8"], yellow=["H8"]), "MOVE H8 G8 1", "yellow man")
+    illegal(position(red=["F8", "G8"], yellow=["H8"]), "MOVE H8 G8 1",
+            "H8 holds a yellow man, not one of your red men")
+
+
+def test_an_empty_cell_is_said_to_be_empty():
+    error = illegal(position(red=["G8"]), "MOVE H8 G8 1", "H8 is empty, not one of your red men")
+    assert "holds empty" not in str(error)
+    error = illegal(position(red=["G8"], walls=["H8"]), "GROW H8", "H8 is not empty: it is a wall")
+    assert "holds" not in str(error)
+
+
+@pytest.mark.parametrize("text", ["MOVE H8 G8 -1", "MOVE H8 G8 0", "move h8 g8 - 2",
+                                  "MOVE H8 G8 -0", "GROW I7\nMOVE H8 G8 -1"])
+def test_ph4_a_negative_or_zero_distance_is_a_syntax_error(text):
+    with pytest.raises(OrderSyntaxError, match="distance"):
+        GAME.parse_order(position(red=["G8", "H8"]), "ada", text)
+    # A dash between cells is still a separator.
+    assert str(GAME.parse_order(position(red=["G8", "H8"]), "ada", "move h8-g8 1")) == \
+        "MOVE H8 G8 1"
 
 
 def test_ph4_distance_may_be_left_out_only_for_two_men():
