@@ -84,6 +84,20 @@ def find_password(text: str) -> tuple[str, str] | None:
     return None
 
 
+def without_password(text: str) -> str:
+    """``text`` with every PASSWORD <word> written as PASSWORD ***: what may be echoed back."""
+    done, rest = "", text
+    for _ in range(20):  # a subject holds few; the bound keeps hostile input linear
+        found = find_password(rest)
+        if found is None:
+            break
+        matched, secret = found
+        at = rest.find(matched)
+        done += rest[:at] + matched[: len(matched) - len(secret)] + "***"
+        rest = rest[at + len(matched):]
+    return done + rest
+
+
 def subject_tag(subject: str) -> str | None:
     """The game id of our reply tag "[nb1 T3]" (the first one), as the old regex
     \\[([A-Za-z0-9][A-Za-z0-9_.-]*) T\\d+\\] found it."""

@@ -20,6 +20,7 @@ import binascii
 import email.utils
 import secrets
 import time
+from datetime import datetime, timezone
 from email.header import Header
 
 from gm.mail.robots import OUR_HEADER
@@ -113,7 +114,7 @@ def compose(
         ("From", email.utils.formataddr((sender_name, sender), charset="utf-8")),
         ("To", to),
         ("Subject", subject),
-        ("Date", email.utils.formatdate(localtime=False)),
+        ("Date", email.utils.format_datetime(datetime.now(timezone.utc))),  # +0000, not -0000
         ("Message-ID", message_id),
     ]
     if in_reply_to:

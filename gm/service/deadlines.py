@@ -173,12 +173,19 @@ def next_due(store: Store, view: GameView) -> float | None:
         conf = settings(store, view.id)
         if not row["reminded"]:
             before = times.parse_duration(conf["reminder"] or "0")
-            candidates.append(due - before if before > 0 else due)
+            room = reminder_has_room(store, view, due, before)
+            candidates.append(due - before if room else due)
         if not row["late"]:
             candidates.append(due)
         elif not rules.simultaneous and not row["grace_done"]:
             candidates.append(due + times.parse_duration(conf["grace"] or "0"))
     return min(candidates) if candidates else None
+
+
+def reminder_has_room(store: Store, view: GameView, due: float, before: float) -> bool:
+    """A reminder is sent only if its time falls after the turn opened (a reminder as long as
+    the deadline would otherwise go out with the report that opened the turn)."""
+    return before > 0 and due - before > turn_start(store, view.id)[1]
 
 
 def schedule(store: Store, view: GameView) -> None:

@@ -166,8 +166,8 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
     player = authenticate(ctx, view, inbound.sender, mail.password)
     if player is None:
         reason = "no password was given" if not mail.password else "the password is wrong"
-        return _error(ctx, inbound, view, f"Nothing was done: {reason} for game {view.id}. "
-                      "Use the password from your welcome mail.")
+        return _error(ctx, inbound, view, f"Your orders were not read: {reason} for game "
+                      f"{view.id}. Use the password from your welcome mail.")
     if mail.empty:
         return _error(ctx, inbound, view, "Your mail had no orders and no commands. Orders go on "
                       "the lines below GAME ... PASSWORD ...; send HELP for the format.")

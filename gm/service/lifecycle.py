@@ -93,9 +93,12 @@ def change_settings(ctx: Context, game_id: str, values: dict[str, str], who: str
     with ctx.store.write():
         view = games.load(ctx.store, game_id)
         deadlines.save_settings(ctx.store, view.id, values)
-        ctx.store.log(view.id, view.turn, who or default_actor(), "settings",
-                      ", ".join(f"{k}={v}" for k, v in values.items()), ctx.clock())
+        changes = ", ".join(f"{k}={v}" for k, v in values.items())
+        ctx.store.log(view.id, view.turn, who or default_actor(), "settings", changes, ctx.clock())
         reschedule(ctx, view.id)
+        if values:
+            reports.notice(ctx, view, view.seated_names,
+                           [f"The game master changed this game's settings: {changes}."], "Settings changed")
 
 
 # --- status -------------------------------------------------------------------------

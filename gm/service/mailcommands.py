@@ -32,7 +32,9 @@ def _help(ctx, view, player, args, inbound) -> None:
 
 def _board(ctx, view, player, args, inbound) -> None:
     body = reports.report_body(ctx, view, player["name"], [])
-    ctx.outbox.reply(inbound, view, "Board", body, kind="report", archive_player=player["name"])
+    # Archived as a "board" reply, never as a turn report: it is this player's own view
+    # (sealed orders included), and the archive's pages show turn reports only.
+    ctx.outbox.reply(inbound, view, "Board", body, kind="board", archive_player=player["name"])
 
 
 def _history(ctx, view, player, args, inbound) -> None:

@@ -20,6 +20,7 @@ from typing import Any, Callable
 from gm.core.config import Config
 from gm.core.model import GameView
 from gm.mail.inbound import Inbound
+from gm.mail.orders import without_password
 from gm.mail.outbound import compose
 from gm.present import reports
 from gm.store import Store
@@ -135,7 +136,7 @@ class Outbox:
         view = next((p.view for p in parts if p.view is not None), None)
         label = first.label if len(parts) == 1 else f"{first.label} (and {len(parts) - 1} more)"
         tag = f"[{view.id} T{view.turn}]" if view is not None else "[gm]"
-        subject = f"{tag} {label}: {inbound.subject or 'your mail'}"
+        subject = f"{tag} {label}: {without_password(inbound.subject) or 'your mail'}"
         kind = first.kind if len({p.kind for p in parts}) == 1 else "reply"
         oid = self.queue(to, subject[:200], body, kind=kind,
                          game_id=view.id if view else None, turn=view.turn if view else None,

@@ -103,7 +103,8 @@ def welcome(ctx: Context, view: GameView, player, password: str) -> None:
     rules = view.rules
     report = report_body(ctx, view, player["name"], [])
     body = ctx.outbox.render("welcome", game_id=view.id, title=rules.title, name=player["name"],
-                             password=password, players=[p["name"] for p in view.players],
+                             password=password,
+                             opponents=[p["name"] for p in view.seated if p["name"] != player["name"]],
                              address=ctx.config.address, report=report)
     oid = ctx.outbox.to_game(view, player["email"], f"Welcome to {rules.title}", body, kind="welcome")
     ctx.outbox.archive(view, player["name"], "report", report, oid)

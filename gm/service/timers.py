@@ -99,8 +99,8 @@ def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> l
 
 def _remind(ctx, view, due, owing, conf, now) -> list[str]:
     before = times.parse_duration(conf["reminder"] or "0")
-    if now >= due:
-        ctx.store.update_deadline(view.id, reminded=1)
+    if now >= due or not deadlines.reminder_has_room(ctx.store, view, due, before):
+        ctx.store.update_deadline(view.id, reminded=1)  # no reminder after the deadline, nor at the start
         return []
     if before <= 0 or now < due - before:
         return []
@@ -130,9 +130,10 @@ def _late_notice(ctx, view, due, owing, conf, now) -> list[str]:
     if view.rules.timer(view.state) is not None:
         lines.append("Your time bank is now being spent (RULINGS PX8).")
     elif grace > 0:
+        then = ("you forfeit." if conf["late"] == "forfeit"
+                else "tells the game master." if ctx.config.gm_address else "keeps waiting.")
         lines.append(f"gm waits {times.format_span(grace)} more "
-                     f"(until {times.format_stamp(due + grace)}), then "
-                     + ("you forfeit." if conf["late"] == "forfeit" else "tells the game master."))
+                     f"(until {times.format_stamp(due + grace)}), then {then}")
     reports.notice(ctx, view, owing, lines, "Late")
     ctx.store.log(view.id, view.turn, "deadline", "late", f"waiting for {', '.join(owing)}", now)
     return [f"{view.id}: late notice to {', '.join(owing)}"]
@@ -150,6 +151,10 @@ def _grace_over(ctx, view, due, owing, conf, now) -> list[str]:
             lifecycle.forfeit(ctx, view, name, who="deadline",
                               why=f"no orders {times.format_span(now - due)} after the deadline")
         return [f"{view.id}: {', '.join(owing)} forfeited"]
+    if not ctx.config.gm_address:
+        store.log(view.id, turn, "deadline", "waiting",
+                  f"{', '.join(owing)} late past the grace period; no GM address to tell", now)
+        return [f"{view.id}: {', '.join(owing)} late past the grace period (no GM address)"]
     reports.tell_gm(ctx, view, [f"Turn {turn}: {', '.join(owing)} is late; the grace period is over.",
                                 "gm keeps waiting (late policy: wait)."], "Late player")
     store.log(view.id, turn, "deadline", "waiting",
