@@ -21,6 +21,7 @@ from games.base import (
     IllegalOrderError,
     Option,
     duration_option,
+    format_duration,
     Result,
     seeded_rng,
 )
@@ -60,6 +61,11 @@ possible.
 Board: columns A-E, rows 1-3.  Each cell shows its coordinate, the pawn
 on it (@RED), * for the target card, the centre icon in CAPITALS and the
 six other icons, each with its colour (r g b y k)."""
+
+def pivots(count: int) -> str:
+    """ "1 pivot", "0 pivots", "3 pivots"."""
+    return f"{count} pivot" + ("" if count == 1 else "s")
+
 
 def parse_duration(name: str, value: Any) -> float | None:
     """'24h', '90m', '1h30m', '3600' (seconds), or 'none' for no timer (PP4)."""
@@ -180,11 +186,12 @@ class PivotPawns(Game):
             new.passes.remove(player)
         if new.first_bid is None:
             new.first_bid = float(now)  # the timer starts with the first bid (PP4)
-        data = {"player": player, "bid": order.pivots, "time": when}
+        data = {"player": player, "bid": order.pivots, "time": when,
+                "closes_at": self.timer(new)}
         return Result(
             new,
             [
-                Event(public, kind="bid", data=data),
+                Event(f"{public}. {self._closing_words(new)}", kind="bid", data=data),
                 Event(
                     f"Your sealed bid of {order.pivots}: {solution_text(order.solution)}",
                     kind="sealed",
@@ -193,6 +200,18 @@ class PivotPawns(Game):
                 ),
             ],
         )
+
+    def _closing_words(self, state: PivotState) -> str:
+        """When bidding closes (PP4), for the public news of a bid."""
+        if all(p in state.bids or p in state.passes for p in state.players):
+            return "Every player has bid or passed, so bidding closes now (PP4)."
+        timer = self.timer(state)
+        if timer is None:
+            return ("Bidding closes when every player has bid or passed, or at the "
+                    "round deadline, whichever comes first (PP4; this game has no timer).")
+        return (f"Bidding closes when every player has bid or passed, at {board.utc(timer)} "
+                f"(the timer, {format_duration(state.timer)} after the first bid), or at the "
+                "round deadline, whichever comes first (PP4).")
 
     # --- the round -----------------------------------------------------------
     def ready(self, state: PivotState, now: float) -> bool:
@@ -259,7 +278,7 @@ class PivotPawns(Game):
             events.append(Event("Par: no solution existed this round", kind="par"))
         else:
             moves = solution_text([PivotMove(m, q) for m, q in par_solution])
-            events.append(Event(f"Par: {par} pivots, e.g. {moves}", kind="par", data={"par": par}))
+            events.append(Event(f"Par: {pivots(par)}, e.g. {moves}", kind="par", data={"par": par}))
         new.history.append(
             RoundRecord(
                 round=new.round,

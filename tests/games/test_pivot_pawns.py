@@ -294,12 +294,47 @@ def test_pp3_bid_announced_publicly_solution_confirmed_privately():
     result = bid(state, "ada", "BID 3: red/blue green/red red/black", 100.0)
     public = [e for e in result.events if e.to is None]
     private = [e for e in result.events if e.to is not None]
-    assert [e.text for e in public] == ["ada bids 3"]
+    assert [e.text.split(". ")[0] for e in public] == ["ada bids 3"]
     assert "red/blue" not in public[0].text and "3" in public[0].text
     assert len(private) == 1 and private[0].to == ("ada",)
     assert "red/blue green/red red/black" in private[0].text
     # the input state is untouched; the new one holds the sealed bid
     assert state.bids == {} and "ada" in result.state.bids
+
+
+def test_pp4_news_of_a_bid_says_when_bidding_closes():
+    # First bid at 100 s: the 24 h timer runs out at 1970-01-02 00:01 UTC.
+    state = position(players=("ada", "bob", "cy"))
+    first = bid(state, "ada", "BID 3: red/blue green/red red/black", 100.0)
+    (news,) = [e for e in first.events if e.to is None]
+    assert news.text == (
+        "ada bids 3. Bidding closes when every player has bid or passed, at "
+        "1970-01-02 00:01 UTC (the timer, 24h after the first bid), or at the round "
+        "deadline, whichever comes first (PP4).")
+    assert news.data["closes_at"] == 100.0 + 24 * 3600
+    # A later bid keeps the timer of the first bid.
+    second = bid(first.state, "bob", "BID 2: yellow/black blue/red", 7300.0)
+    (news,) = [e for e in second.events if e.to is None]
+    assert news.text.startswith("bob bids 2. ") and "1970-01-02 00:01 UTC" in news.text
+    # The last player in closes the bidding.
+    last = bid(second.state, "cy", "BID 1: red/blue", 7400.0)
+    (news,) = [e for e in last.events if e.to is None]
+    assert news.text == "cy bids 1. Every player has bid or passed, so bidding closes now (PP4)."
+    # Without a timer: every player or the round deadline.
+    untimed = bid(position(timer="none"), "ada", "BID 3: red/blue green/red red/black", 100.0)
+    (news,) = [e for e in untimed.events if e.to is None]
+    assert "UTC" not in news.text
+    assert "every player has bid or passed, or at the round deadline" in news.text
+
+
+def test_pp6_par_of_one_pivot_is_singular():
+    cards, token = find_round(random.Random(3), lambda par, *_: par == 1)
+    closed = GAME.close_turn(position(pawns=cards, token=token), 10.0)
+    (par,) = [e.text for e in closed.events if e.kind == "par"]
+    assert par.startswith("Par: 1 pivot, e.g. ") and "pivots" not in par
+    cards, token = find_round(random.Random(3), lambda par, *_: par == 2)
+    closed = GAME.close_turn(position(pawns=cards, token=token), 10.0)
+    assert [e.text for e in closed.events if e.kind == "par"][0].startswith("Par: 2 pivots, e.g. ")
 
 
 def test_pp3_solutions_hidden_from_other_players_in_view_and_report():
@@ -320,7 +355,8 @@ def test_pp3_lowering_allowed_raising_refused():
     with pytest.raises(IllegalOrderError, match="never raised"):
         GAME.submit(state, "ada", "BID 4: red/blue green/red red/black blue/red", 150.0)
     lowered = bid(state, "ada", "BID 1: yellow/black", 200.0)
-    assert [e.text for e in lowered.events if e.to is None] == ["ada lowers the bid from 3 to 1"]
+    assert [e.text.split(". ")[0] for e in lowered.events if e.to is None] == [
+        "ada lowers the bid from 3 to 1"]
     assert lowered.state.bids["ada"].pivots == 1
     assert lowered.state.bids["ada"].time == 200.0
     with pytest.raises(IllegalOrderError, match="cannot withdraw"):
