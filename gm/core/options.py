@@ -12,6 +12,7 @@
     press        ``none``, ``white`` or ``grey`` (grey hides the sender;
                  default ``white``)
     absence_max  the longest absence a player may declare (default ``14d``)
+    absence_total  all of a player's absences in one game together (default ``30d``)
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ DEFAULTS: dict[str, str | None] = {
     "late": "wait",
     "press": "white",
     "absence_max": "14d",
+    "absence_total": "30d",
 }
 
 
@@ -40,7 +42,7 @@ def check_settings(raw: dict[str, Any]) -> dict[str, str]:
         value = str(value).strip()
         if key == "deadline":
             value = "none" if value.lower() in {"", "none", "off"} else check_period(value)
-        elif key in {"reminder", "grace", "absence_max"}:
+        elif key in {"reminder", "grace", "absence_max", "absence_total"}:
             parse_duration(value)
         elif key == "late":
             if value.lower() not in {"wait", "forfeit"}:

@@ -231,6 +231,12 @@ def parse_absence(args: str, now: float) -> tuple[float, float]:
     return start, end
 
 
+def absence_taken(store: Store, game_id: str, player: str) -> float:
+    """The length of all the absences ``player`` has declared in this game."""
+    return sum(r["end"] - r["start"] for r in store.absences_of(game_id)
+               if r["player"].lower() == player.lower())
+
+
 def declare_absence(store: Store, view: GameView, player: str, start: float, end: float,
                     now: float) -> list[str]:
     """Record an absence (inside a write); returns lines for the reply."""
@@ -238,9 +244,16 @@ def declare_absence(store: Store, view: GameView, player: str, start: float, end
         raise OptionError("the absence must end after it starts")
     if end <= now:
         raise OptionError("that absence is already over")
-    longest = times.parse_duration(settings(store, view.id)["absence_max"])
+    conf = settings(store, view.id)
+    longest = times.parse_duration(conf["absence_max"])
     if end - start > longest:
         raise OptionError(f"an absence may last at most {times.format_span(longest)} in this game")
+    allowed = times.parse_duration(conf["absence_total"])
+    taken = absence_taken(store, view.id, player)
+    if taken + (end - start) > allowed:
+        left = max(0.0, allowed - taken)
+        raise OptionError(f"your absences in this game may come to {times.format_span(allowed)} in all; "
+                          + (f"{times.format_span(left)} are left" if left >= 60 else "none is left"))
     store.add_absence(view.id, player, start, end, now)
     store.log(view.id, view.turn, player, "absence",
               f"{times.format_stamp(start)} to {times.format_stamp(end)}", now)

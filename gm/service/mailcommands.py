@@ -53,6 +53,9 @@ def _absence(ctx, view, player, args, inbound) -> None:
         return
     ctx.outbox.reply(inbound, view, "Absence recorded", ctx.outbox.notice_body(view, lines),
                      kind="reply", archive_player=player["name"])
+    others = [name for name in view.seated_names if name != player["name"]]
+    told = [f"{player['name']} will be away: {lines[0].split(': ', 1)[1]}"] + lines[1:]
+    reports.notice(ctx, view, others, told, f"{player['name']} away")
 
 
 HANDLERS: dict[str, Handler] = {
