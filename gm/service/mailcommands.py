@@ -5,6 +5,8 @@ One handler per command, in a table; ``run`` dispatches a command line.
 
 from __future__ import annotations
 
+import textwrap
+from dataclasses import dataclass
 from typing import Callable
 
 from games import registry
@@ -14,19 +16,25 @@ from gm.mail.inbound import Inbound
 from gm.service import deadlines, reports
 from gm.service.context import Context
 
-MAX_HISTORY = 200_000
+MAX_HISTORY = 200_000  # characters of one HISTORY reply
+HISTORY_TURNS = 5  # turns a bare HISTORY sends
+PRESS_MODES = {"none": "off in this game", "white": "on; your name is shown",
+               "grey": "on; your name is not shown (grey press)"}
 
 Handler = Callable[[Context, GameView, object, str, Inbound], None]
 
 
 def general_help(ctx: Context, inbound: Inbound) -> None:
     """HELP (or an empty mail) without a game: the format and the games played here."""
-    body = ctx.outbox.render("help", game=None, kinds=registry.available())
+    body = ctx.outbox.render("help", game=None, kinds=registry.available(), commands=help_lines(),
+                             press=None)
     ctx.outbox.reply(inbound, None, "Help", body, kind="help")  # rate-limited: needs no password
 
 
 def _help(ctx, view, player, args, inbound) -> None:
-    body = ctx.outbox.render("help", game=view.rules, game_id=view.id, kinds=[])
+    mode = deadlines.settings(ctx.store, view.id)["press"]
+    body = ctx.outbox.render("help", game=view.rules, game_id=view.id, kinds=[], commands=help_lines(),
+                             press=PRESS_MODES.get(mode, mode))
     ctx.outbox.reply(inbound, view, "Help", body, kind="reply")
 
 
@@ -38,7 +46,14 @@ def _board(ctx, view, player, args, inbound) -> None:
 
 
 def _history(ctx, view, player, args, inbound) -> None:
-    body = history_for_player(ctx, view, player["name"])
+    try:
+        turns = history_range(args, view.turn)
+    except ValueError:
+        body = ctx.outbox.error_body(view, f"HISTORY {args}: write HISTORY, HISTORY ALL, HISTORY 7 "
+                                     "or HISTORY 3-5")
+        ctx.outbox.reply(inbound, view, "History", body, kind="error")
+        return
+    body = history_for_player(ctx, view, player["name"], turns)
     ctx.outbox.reply(inbound, view, "History", body, kind="reply", archive_player=player["name"])
 
 
@@ -58,12 +73,44 @@ def _absence(ctx, view, player, args, inbound) -> None:
     reports.notice(ctx, view, others, told, f"{player['name']} away")
 
 
-HANDLERS: dict[str, Handler] = {
-    "HELP": _help,
-    "BOARD": _board,
-    "HISTORY": _history,
-    "ABSENCE": _absence,
-}
+@dataclass(frozen=True)
+class Command:
+    """A mail command: what a player writes, what it does (for HELP), and who handles it."""
+
+    usage: str
+    does: str
+    handler: Handler | None = None  # None: read by the order-mail grammar itself (gm.mail.orders)
+
+    @property
+    def word(self) -> str:
+        return self.usage.split()[0]
+
+
+# The one table: ``run`` dispatches from it and HELP lists it, so no command exists
+# without its help line.
+COMMANDS: tuple[Command, ...] = (
+    Command("HELP", "this text, with the notation and rulings of your game", _help),
+    Command("BOARD", "the current report again", _board),
+    Command("HISTORY [ALL|N|N-M]", "the reports and press you were sent: the last "
+            f"{HISTORY_TURNS} turns, ALL of them, turn N, or turns N to M", _history),
+    Command("ABSENCE <from> <to>", "you are away (dates like 2025-03-07, or +3d); deadlines "
+            "that fall inside move to its end", _absence),
+    Command("PRESS TO <name|ALL>", "a message to other players: the lines below it, up to a "
+            "line ENDPRESS"),
+    Command("END", "stop reading here (anything below is ignored)"),
+)
+HANDLERS: dict[str, Handler] = {c.word: c.handler for c in COMMANDS if c.handler is not None}
+
+
+def help_lines(width: int = 68) -> list[str]:
+    """The commands part of HELP, from COMMANDS: usage, then what it does, wrapped to ``width``."""
+    column = max(len(c.usage) for c in COMMANDS) + 2
+    lines = []
+    for command in COMMANDS:
+        wrapped = textwrap.wrap(command.does, width - column) or [""]
+        lines.append(f"{command.usage:<{column}}{wrapped[0]}")
+        lines += [" " * column + more for more in wrapped[1:]]
+    return lines
 
 
 def run(ctx: Context, view: GameView, player, command: str, inbound: Inbound) -> None:
@@ -74,8 +121,22 @@ def run(ctx: Context, view: GameView, player, command: str, inbound: Inbound) ->
         handler(ctx, view, player, args.strip(), inbound)
 
 
-def history_for_player(ctx: Context, view: GameView, name: str) -> str:
-    """Everything this player was sent, turn by turn: reports (latest per turn) and press."""
+def history_range(args: str, current: int) -> tuple[int, int]:
+    """The turns (first, last) a HISTORY line asks for; ValueError if it is not one of the forms."""
+    words = args.upper().split()
+    if not words:
+        return max(1, current - HISTORY_TURNS + 1), current
+    if words == ["ALL"]:
+        return 1, current
+    first, sep, last = words[0].partition("-")
+    if len(words) != 1 or not first.isdecimal() or (sep and not last.isdecimal()):
+        raise ValueError(args)
+    return int(first), int(last) if sep else int(first)
+
+
+def history_for_player(ctx: Context, view: GameView, name: str,
+                       turns: tuple[int, int] | None = None) -> str:
+    """What this player was sent, turn by turn: reports (latest per turn) and press."""
     rows = ctx.store.player_reports(view.id, name)
     latest: dict[int, object] = {}
     press: dict[int, list] = {}
@@ -84,8 +145,13 @@ def history_for_player(ctx: Context, view: GameView, name: str) -> str:
             latest[row["turn"]] = row
         else:
             press.setdefault(row["turn"], []).append(row)
-    parts = [f"History of game {view.id} ({view.rules.title}) as sent to {name}", ""]
-    for turn in sorted(set(latest) | set(press)):
+    first, last = turns or (1, view.turn)
+    shown = [t for t in sorted(set(latest) | set(press)) if first <= t <= last]
+    parts = [f"History of game {view.id} ({view.rules.title}) as sent to {name}, "
+             + (f"turn {first}" if first == last else f"turns {first} to {last}"), ""]
+    if shown and shown[0] > 1:
+        parts += [f"(Earlier turns: send HISTORY ALL, or HISTORY 1-{shown[0] - 1}.)", ""]
+    for turn in shown:
         parts.append(f"===== Turn {turn} =====")
         if turn in latest:
             parts.append(latest[turn]["body"].rstrip())
