@@ -13,6 +13,9 @@ from typing import Any
 from gm.present.templates import environment
 
 MAX_WIDTH = 72
+# The viewer of the archive and of anyone who follows a game without playing it: not a
+# player (so no seat's private lines or sealed orders) and not None (the GM, who sees all).
+OBSERVER = "(observer)"
 
 
 @dataclass

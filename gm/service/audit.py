@@ -184,23 +184,29 @@ def history_text(ctx: Context, game_id: str, turn: int | None = None, log_only: 
 
 # --- the archive site's data ---------------------------------------------------------
 def archive_data(ctx: Context, game_id: str) -> dict:
-    """What the archive page of a game shows: each turn's report as mailed, public press, result.
+    """What the archive page of a game shows: an observer's report of each turn, public press, result.
 
-    Reports are the ones a player received: sealed orders of an open turn never appear.
+    The archive is an observer's view: each turn's report is rendered again from the
+    replayed state for present.OBSERVER (no player), with the events everyone was told,
+    so no seat's private lines and no sealed order appear before the rules reveal them.
     """
     view = games.load(ctx.store, game_id)
     rules, state, store = view.rules, view.state, ctx.store
-    first = view.players[0]["name"]
+    replayed, events = _replay_states(ctx, view, VerifyReport(view.id))
     turns: dict[int, dict] = {}
 
     def entry(turn: int) -> dict:
-        return turns.setdefault(turn, {"turn": turn, "report": None, "press": [], "who": None})
+        return turns.setdefault(turn, {"turn": turn, "report": None, "press": [], "seq": -1})
 
-    for row in store.turn_reports(view.id):
-        # one report per turn: the latest one, preferably as the first seat saw it
+    for row in store.turn_reports(view.id):  # the turns that had a report, and their latest state
         item = entry(row["turn"])
-        if item["report"] is None or row["player"] == first or item["who"] != first:
-            item["report"], item["who"] = row["body"], row["player"]
+        if row["seq"] > item["seq"] and row["seq"] in replayed:
+            item["seq"] = row["seq"]
+    for item in turns.values():
+        if item["seq"] >= 0:
+            public = [e for e in events.get(item["seq"], []) if e.to is None]
+            item["report"] = present.render_report(present.ReportInput(
+                view.id, rules, replayed[item["seq"]], present.OBSERVER, public))
     for row in store.gm_press(view.id):
         if "\nTo: ALL\n" in row["body"]:
             entry(row["turn"])["press"].append(row["body"].split("\n--\n")[0].rstrip())
