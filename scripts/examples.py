@@ -1,0 +1,138 @@
+"""Render one of each mail gm sends into docs/examples/, to read as a player would.
+
+    .venv/bin/python scripts/examples.py [DIR]      (default: docs/examples)
+
+Plays short scripted games on a fresh store in a temp dir, with a fixed clock
+and seeds, through the same path as real mail (gm.service.engine.Engine.ingest
+for players' mails, the GM's commands for overrides), then writes each queued
+message's subject and text to DIR/<nn>-<what>.txt.  Run it after changing a
+template or a reply's words, and read the result.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from gm.core.config import Config  # noqa: E402
+from gm.service import lifecycle  # noqa: E402
+from gm.service.engine import Engine  # noqa: E402
+from gm.store import Store  # noqa: E402
+from support import order_mail  # noqa: E402
+
+PLAYERS = [("ada", "ada@example.org"), ("bob", "bob@example.org")]
+T0 = 1_741_000_000.0  # Mon 2025-03-03
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def last_id(engine: Engine) -> int:
+    return engine.store.one("SELECT COALESCE(MAX(id), 0) AS n FROM outbox")["n"]
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0]) if argv else ROOT / "docs" / "examples"
+    tmp = Path(tempfile.mkdtemp(prefix="gm-examples-"))
+    clock = Clock()
+    config = Config(data_dir=tmp, address="gm@example.org", gm_address="gm-human@example.org")
+    engine = Engine(Store(config.database), config, clock=clock)
+    taken: list[tuple[str, int]] = []  # (name, first outbox id of that step)
+
+    def step(name: str) -> None:
+        taken.append((name, last_id(engine) + 1))
+
+    def mail(sender: str, text: str, **kw) -> None:
+        engine.ingest(order_mail(sender, text, to=config.address, **kw))
+
+    def move(game_id: str, secrets: dict) -> None:
+        view = engine.load(game_id)
+        (mover,) = view.rules.to_move(view.state)
+        legal = view.rules.legal_orders(view.state, mover)
+        mail(f"{mover}@example.org", legal[0], game_id=game_id, password=secrets[mover])
+
+    step("welcome")
+    nb = engine.create_game("neighbors", "nb1", PLAYERS, seed=7,
+                            options={"deadline": "72h", "reminder": "24h", "press": "white"})
+    step("report-after-a-move")
+    move("nb1", nb)
+    step("refused-illegal-order")
+    mail("bob@example.org", "a1xa1", game_id="nb1", password=nb["bob"])
+    step("refused-not-your-turn")
+    mail("ada@example.org", "a1xa2", game_id="nb1", password=nb["ada"])
+    step("wrong-password")
+    mail("bob@example.org", "b1xb2", game_id="nb1", password="guess")
+    step("unknown-game")
+    mail("carol@example.net", "b1xb2", game_id="zz9", password="x")
+    step("general-help")
+    mail("carol@example.net", "HELP")
+    step("game-help-and-board")
+    mail("bob@example.org", "HELP\nBOARD", game_id="nb1", password=nb["bob"])
+    step("history")
+    mail("bob@example.org", "HISTORY", game_id="nb1", password=nb["bob"])
+    step("press")
+    mail("bob@example.org", "PRESS TO ada\nShall we draw?\nENDPRESS", game_id="nb1", password=nb["bob"])
+    step("orders-from-another-address")
+    move_view = engine.load("nb1")
+    (mover,) = move_view.rules.to_move(move_view.state)
+    mail("bob.phone@example.net", move_view.rules.legal_orders(move_view.state, mover)[0], game_id="nb1",
+         password=nb[mover])
+    step("reminder")
+    clock.now += 2 * 86400 + 3600  # into the last day before the 72 h deadline
+    engine.tick()
+    step("late")
+    clock.now += 86400
+    engine.tick()
+    step("absence")
+    mail("ada@example.org", "ABSENCE +1d +3d", game_id="nb1", password=nb["ada"])
+    step("gm-overrides")
+    lifecycle.broadcast(engine, "nb1", "The server moves on Friday.", who="gm:alice")
+    lifecycle.change_settings(engine, "nb1", {"press": "grey"}, who="gm:alice")
+    step("fuzzy-borders-welcome")
+    fb = engine.create_game("fuzzy-borders", "fb1", PLAYERS, seed=2)
+    step("simultaneous-sealed-order")
+    mail("ada@example.org", "K11", game_id="fb1", password=fb["ada"])
+    step("simultaneous-turn-judged")
+    mail("bob@example.org", "M12", game_id="fb1", password=fb["bob"])
+    for kind, game_id in (("phalanx", "ph1"), ("proximity", "px1"), ("pivot-pawns", "pp1")):
+        step(f"{kind}-welcome")
+        engine.create_game(kind, game_id, PLAYERS, seed=3)
+    step("end")
+    lifecycle.end(engine, "nb1", "the players agreed a draw", who="gm:alice")
+    taken.append(("", last_id(engine) + 1))
+
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    rows = engine.store.all("SELECT id, raw FROM outbox ORDER BY id")
+    count = 0
+    for n, ((name, first), (_, after)) in enumerate(zip(taken, taken[1:]), 1):
+        mails = [r for r in rows if first <= r["id"] < after]
+        for m, row in enumerate(mails[:2]):  # the first two of a step: usually one per player
+            msg = email.message_from_bytes(row["raw"], policy=email.policy.default)
+            text = (f"To: {msg['To']}\nSubject: {msg['Subject']}\n\n"
+                    + msg.get_body(("plain",)).get_content())
+            suffix = f"-{m + 1}" if len(mails) > 1 else ""
+            (out / f"{n:02d}-{name}{suffix}.txt").write_text(text)
+            count += 1
+    engine.store.close()
+    shutil.rmtree(tmp)
+    print(f"{count} mails written to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
