@@ -11,17 +11,14 @@ from games import rulings
 from .moves import Sacrifice, age_below, coin_target, legal_orders, open_sum
 from .state import NULL_SQUARES, SUIT_NAME, Piece, Side, State
 
-CELL = 12  # inner width of a drawn tile
+CELL = 12  # inner width of a drawn tile, at least: it grows so that no label is cut
 WIDTH = 72
+LIVE_ROWS_SHOWN = 40  # PX10: past this many live rows the trail table is shortened
 
 
 def piece_label(side: Side, piece: Piece) -> str:
     letter = "P" if piece.kind == "pawn" else "c"
     return f"{letter} {SUIT_NAME[side.suit][:-1]} {piece.age}"
-
-
-def _cell(text: str) -> str:
-    return f" {text:<{CELL - 1}}"[:CELL]
 
 
 def _contents(state: State, square: str) -> tuple[str, str]:
@@ -31,10 +28,17 @@ def _contents(state: State, square: str) -> tuple[str, str]:
 
 
 def render_board(state: State, viewer: str | None = None) -> str:
-    rule = "+" + "+".join(["-" * CELL] * 3) + "+"
+    squares = [*(f"{f}{r}" for r in "321" for f in "abc"), *NULL_SQUARES]
+    longest = max(len(text) for sq in squares for text in _contents(state, sq))
+    width = max(CELL, longest + 2)  # a space before and after: no label is ever cut
+
+    def _cell(text: str) -> str:
+        return f" {text:<{width - 1}}"
+
+    rule = "+" + "+".join(["-" * width] * 3) + "+"
     pad = " " * 3
-    null_pad = pad + " " * (CELL + 1)
-    null_rule = null_pad + "+" + "-" * CELL + "+"
+    null_pad = pad + " " * (width + 1)
+    null_rule = null_pad + "+" + "-" * width + "+"
 
     def null_block(index: int) -> list[str]:
         tile, piece = _contents(state, NULL_SQUARES[index])
@@ -54,14 +58,20 @@ def render_board(state: State, viewer: str | None = None) -> str:
         lines.append(f"{pad}|" + "|".join(_cell(c[1]) for c in cells) + "|")
         lines.append(pad + rule)
     lines += null_block(0)[1:] + [null_rule, who(0)]
-    lines.append(pad + "".join(f"{f:^{CELL + 1}}" for f in "abc"))
+    lines.append(pad + "".join(f"{f:^{width + 1}}" for f in "abc"))
     lines.append(f"Throne tile: {state.throne.label} (off the board, always open)")
     lines.append(f"Open sum: {open_sum(state)}")
     return "\n".join(line.rstrip() for line in lines)
 
 
-def trail_table(state: State, index: int) -> list[str]:
-    """RULINGS PX9: the notepaper of "Noting Moves" for one suit."""
+def trail_table(state: State, index: int, full: bool = False) -> list[str]:
+    """RULINGS PX9 and PX10: the notepaper of "Noting Moves" for one suit.
+
+    Each promotion's struck rows make one line (how many, which turn).  Past
+    LIVE_ROWS_SHOWN live rows, unless ``full``, only the rows where pieces
+    stand and the rows they move to next are shown, and each stretch left
+    out is counted on a line of its own.
+    """
     side = state.sides[index]
     head = f"Trail of {side.name} ({SUIT_NAME[side.suit]})"
     if not side.rows:
@@ -80,22 +90,81 @@ def trail_table(state: State, index: int) -> list[str]:
     tens = []
     if any(p.id >= 10 for p in columns):  # two-digit piece numbers read downwards
         tens = [f"{'':>{prefix}}" + "".join(f" {p.id // 10 or ' '}" for p in columns)]
+    active = side.active_rows()
+    short = not full and len(active) > LIVE_ROWS_SHOWN
     lines = [
         f"{head}: rows in the order the pawn made them,",
         "one column per piece by birth (0 = first pawn); o walked, @ now.",
+    ]
+    if short:
+        lines.append(f"{len(active)} live rows: shown are those where pieces stand and")
+        lines.append("those they move to next (PX10; the full table on request).")
+    lines += [
         *[line.rstrip() for line in tens],
         f"{'piece':>{prefix}}" + "".join(f" {p.id % 10}" for p in columns),
         f"{'':>{prefix}}" + "".join(f" {status[p.in_play][p.kind]}" for p in columns),
     ]
-    for number, row in enumerate(side.rows):
+    shown = set(active)
+    if short:
+        shown = set()
+        for piece in side.pieces:
+            if piece.in_play and piece.age:
+                shown.add(active[piece.age - 1])  # where it stands
+            if piece.in_play and piece.kind == "coin" and piece.age < len(active):
+                shown.add(active[piece.age])  # where it goes next
+    promotion_of = {row: p for p in side.promotions for row in p.rows}
+    skipped = 0
+    number = 0
+    while number < len(side.rows):
+        row = side.rows[number]
+        if row.struck:
+            if skipped:
+                lines.append(_skipped(skipped))
+                skipped = 0
+            end = number
+            while end < len(side.rows) and side.rows[end].struck:
+                end += 1
+            lines += _struck_lines(range(number, end), promotion_of)
+            number = end
+            continue
+        if number not in shown:
+            skipped += 1
+            number += 1
+            continue
+        if skipped:
+            lines.append(_skipped(skipped))
+            skipped = 0
         tile = state.tile(row.square).label
-        text = f"{number + 1:>3} {row.square} {tile:<7} {'struck' if row.struck else '':<6} "
+        text = f"{number + 1:>3} {row.square} {tile:<7} {'':<6} "
         for piece in columns:
             mark = " "
             if number in piece.marks:
                 mark = "@" if piece.in_play and piece.marks[-1] == number else "o"
             text += " " + mark
         lines.append(text.rstrip())
+        number += 1
+    if skipped:
+        lines.append(_skipped(skipped))
+    return lines
+
+
+def _skipped(count: int) -> str:
+    return f"    ... {count} live row{'' if count == 1 else 's'} not shown ..."
+
+
+def _struck_lines(rows: range, promotion_of: dict) -> list[str]:
+    """One line per promotion among a stretch of struck rows (PX10), by first row."""
+    groups: dict[object, list[int]] = {}
+    for row in rows:
+        groups.setdefault(promotion_of.get(row), []).append(row)
+    lines = []
+    for promotion, numbers in sorted(groups.items(), key=lambda item: item[1][0]):
+        count = len(numbers)
+        span = (f"row {numbers[0] + 1}" if count == 1
+                else f"rows {numbers[0] + 1}-{numbers[-1] + 1}")
+        when = ("by a promotion" if promotion is None
+                else f"by the promotion on turn {promotion.turn}")
+        lines.append(f"{'':>3} {span}: {count} struck {when}")
     return lines
 
 
@@ -181,8 +250,10 @@ board.  Pieces are shown as P (pawn) or c (coin), suit and age.
 
 The report's trail table is your notepaper: each row is a tile your
 pawn entered, in order; a coin of age n goes next to row n+1 (struck
-rows skipped).  The open sum is the total of every tile with no piece
-on it, throne included.
+rows skipped).  A promotion's struck rows show as one line; past 40
+live rows only the rows where pieces stand and the rows they go to
+next are shown, the rest counted (PX10).  The open sum is the total
+of every tile with no piece on it, throne included.
 """
 
 def help_text() -> str:

@@ -13,7 +13,17 @@ from dataclasses import dataclass
 
 from games.base import Event
 
-from .state import BOARD_SQUARES, NULL_SQUARES, SUIT_NAME, Piece, Side, State, TrailRow, adjacent
+from .state import (
+    BOARD_SQUARES,
+    NULL_SQUARES,
+    SUIT_NAME,
+    Piece,
+    Promotion,
+    Side,
+    State,
+    TrailRow,
+    adjacent,
+)
 
 
 @dataclass(frozen=True)
@@ -105,6 +115,9 @@ def pawn_problem(state: State, index: int, to: str) -> str | None:
         return "a pawn may never move onto the throne tile"
     if to in NULL_SQUARES:
         return f"{to} is a null tile, and a pawn may never move onto a null tile"
+    if to == pawn.square:
+        return (f"your pawn already stands on {to}; a move takes it to an open tile "
+                f"next to {to}")
     problem = proximity_problem(side, pawn, open_sum(state))
     if problem:
         return problem
@@ -300,6 +313,9 @@ def sacrifice(state: State, index: int, square: str) -> list[Event]:
     struck = active[oldest.age:]
     for row in struck:
         side.rows[row] = TrailRow(side.rows[row].square, struck=True)
+    if struck:
+        # PX10: the report shows these rows as one line, with the turn.
+        side.promotions.append(Promotion(state.moves + 1, tuple(struck)))
     events.append(Event(
         f"The coin on {oldest.square} (age {oldest.age}) becomes the pawn; "
         f"{len(struck)} trail row{'' if len(struck) == 1 else 's'} struck",

@@ -89,6 +89,14 @@ class TrailRow:
     struck: bool = False
 
 
+@dataclass(frozen=True)
+class Promotion:
+    """The trail rows one promotion struck (PX7) and the turn it happened on (PX10)."""
+
+    turn: int
+    rows: tuple[int, ...]
+
+
 @dataclass
 class Side:
     name: str
@@ -97,6 +105,7 @@ class Side:
     pieces: list[Piece]
     rows: list[TrailRow]
     bank: float | None = None  # seconds left (RULINGS PX8), None when off
+    promotions: list[Promotion] = field(default_factory=list)
 
     def pawn(self) -> Piece | None:
         return next((p for p in self.pieces if p.kind == "pawn" and p.square is not None), None)
@@ -147,6 +156,7 @@ class State:
                 ],
                 list(side.rows),  # rows are frozen, so they can be shared
                 side.bank,
+                list(side.promotions),  # and so are promotions
             )
             for side in self.sides
         ]
@@ -178,6 +188,28 @@ class State:
 # --- JSON -------------------------------------------------------------------
 
 
+def _dump_side(side: Side) -> dict:
+    data = {
+        "name": side.name,
+        "suit": side.suit,
+        "bank": side.bank,
+        "trail": [[row.square, row.struck] for row in side.rows],
+        "pieces": [
+            {
+                "id": p.id,
+                "kind": p.kind,
+                "square": p.square,
+                "age": p.age,
+                "marks": list(p.marks),
+            }
+            for p in side.pieces
+        ],
+    }
+    if side.promotions:  # older states have none: the key is written only when needed
+        data["promotions"] = [{"turn": p.turn, "rows": list(p.rows)} for p in side.promotions]
+    return data
+
+
 def dump_state(state: State, version: int) -> dict:
     return {
         "version": version,
@@ -185,25 +217,7 @@ def dump_state(state: State, version: int) -> dict:
         "coins": state.coins,
         "board": {sq: state.board[sq].code for sq in BOARD_SQUARES},
         "throne": state.throne.code,
-        "players": [
-            {
-                "name": side.name,
-                "suit": side.suit,
-                "bank": side.bank,
-                "trail": [[row.square, row.struck] for row in side.rows],
-                "pieces": [
-                    {
-                        "id": p.id,
-                        "kind": p.kind,
-                        "square": p.square,
-                        "age": p.age,
-                        "marks": list(p.marks),
-                    }
-                    for p in side.pieces
-                ],
-            }
-            for side in state.sides
-        ],
+        "players": [_dump_side(side) for side in state.sides],
         "mover": state.mover,
         "moves": state.moves,
         "time_bank": state.time_bank,
@@ -281,7 +295,19 @@ def _load(data: dict) -> State:
                     : pieces[-1].age
                 ]
         bank = _seconds(raw.get("bank"), f"{name} bank")
-        sides.append(Side(name, suit, NULL_SQUARES[index], pieces, rows, bank))
+        promotions = []
+        taken: set[int] = set()
+        for item in json_list(raw.get("promotions", []), f"{name} promotions"):
+            item = json_object(item, f"{name} promotion")
+            struck = [whole_number(r, f"{name} promotion rows", 0, len(rows) - 1)
+                      for r in json_list(item["rows"], f"{name} promotion rows")]
+            if not struck or any(not rows[r].struck or r in taken for r in struck):
+                raise StateError(f"{name} promotions: rows must be struck rows, each "
+                                 "in one promotion only")
+            taken.update(struck)
+            promotions.append(Promotion(whole_number(item["turn"], f"{name} promotion turn", 1),
+                                        tuple(struck)))
+        sides.append(Side(name, suit, NULL_SQUARES[index], pieces, rows, bank, promotions))
     if sides[0].suit == sides[1].suit:
         raise StateError("the two players need different suits")
     if sides[0].name == sides[1].name:

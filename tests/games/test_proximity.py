@@ -240,6 +240,15 @@ def test_px5_pawn_never_onto_a_null_tile_the_throne_or_far_away():
     assert error.legal == ["P a1", "P a2", "P b2", "P c1", "P c2"]
 
 
+def test_px5_a_pawn_move_onto_its_own_tile_says_so():
+    state = position(side("ada", "suns", 0, ["c1"]), side("bea", "moons", 1, ["a3"]))
+    for text in ("P c1", "c1-c1"):
+        error = str(illegal(state, "ada", text))
+        assert error == ("your pawn already stands on c1; a move takes it to an open "
+                         "tile next to c1")
+        assert "not next to your pawn" not in error
+
+
 def test_px5_pawn_never_onto_an_occupied_tile():
     state = position(side("ada", "suns", 0, ["b1", "b2"]), side("bea", "moons", 1, ["b3"]))
     error = illegal(state, "ada", "P b3")
@@ -502,7 +511,9 @@ def test_px9_trail_table_has_rows_columns_and_struck_rows():
     assert rows[26].split()[-1] == "@"
     state = play(state, "ada", "X a1").state
     table = GAME.view(state)["players"][0]["trail_table"]
-    assert sum("struck" in line for line in table) == 22
+    # PX10: the 22 struck rows of the promotion are one line, with the turn.
+    assert [line for line in table if "struck" in line] == [
+        "    rows 6-27: 22 struck by the promotion on turn 11"]
     assert all(len(line) <= 72 for line in table)
 
 
@@ -521,6 +532,127 @@ def test_px9_columns_stay_for_pieces_out_of_play_and_numbers_past_nine():
     for n in range(12):
         column = ones.index(" " + str(n % 10), 20 + 2 * n) + 1
         assert row1[column] == "o"
+
+
+RING = ["a1", "a2", "b2", "c2", "c1", "b1"]  # each next to the one before, b1 next to a1
+
+
+def long_trail(rows, coins, struck=()):
+    """ada's pawn after ``rows`` trail rows round RING, with coins of the given ages.
+
+    Row k is RING[(k-1) % 6]; the ages are chosen so that no two pieces meet.
+    """
+    trail = [RING[i % 6] for i in range(rows)]
+    return position(side("ada", "suns", 0, trail, coins=coins, struck=struck),
+                    side("bea", "moons", 1, ["a3"]), mover="bea", moves=700)
+
+
+def table_rows(table):
+    """Row number -> the marks of a shown row of a trail table."""
+    return {int(line.split()[0]): line.split()[4:] for line in table
+            if re.match(r"^\s*\d+ [abc]\d ", line)}
+
+
+def test_px10_past_40_live_rows_only_rows_with_pieces_and_their_next_rows():
+    state = long_trail(500, coins=[480, 303, 5])
+    table = GAME.view(state)["players"][0]["trail_table"]
+    # Pawn on row 500; coins on rows 480, 303, 5 and next to 481, 304, 6.
+    shown = table_rows(table)
+    assert sorted(shown) == [5, 6, 303, 304, 480, 481, 500]
+    assert shown[500] == ["@"] and shown[480] == ["o", "@"] and shown[481] == ["o"]
+    assert shown[5] == ["o", "o", "o", "@"]
+    # Each stretch left out is counted; with the rows shown they make 500.
+    skipped = [int(n) for n in re.findall(r"\.\.\. (\d+) live rows? not shown",
+                                          "\n".join(table))]
+    assert skipped == [4, 296, 175, 18]
+    assert sum(skipped) + len(shown) == 500
+    assert table[2].startswith("500 live rows")
+    assert all(len(line) <= 72 for line in table)
+    # 40 live rows or fewer: every row is shown.
+    table = GAME.view(long_trail(40, coins=[20]))["players"][0]["trail_table"]
+    assert sorted(table_rows(table)) == list(range(1, 41))
+    assert "not shown" not in "\n".join(table)
+    # The full table (sent on request, kept in the archive) shows every row.
+    from games.proximity import display
+    full = display.trail_table(state, 0, full=True)
+    assert sorted(table_rows(full)) == list(range(1, 501))
+
+
+def test_px10_struck_rows_of_each_promotion_are_one_line():
+    from games.proximity import moves as px
+
+    state = long_trail(300, coins=[250, 101])
+    for turn in (701, 751):  # ada sacrifices her pawn twice, on turns 701 and 751
+        new = state.clone()
+        new.moves = turn - 1
+        pawn = new.sides[0].pawn()
+        px.sacrifice(new, 0, pawn.square)
+        state = GAME.load(GAME.dump(new))  # the promotions are kept in the JSON
+    table = GAME.view(state)["players"][0]["trail_table"]
+    assert [line.strip() for line in table if "struck" in line] == [
+        "rows 102-250: 149 struck by the promotion on turn 751",
+        "rows 251-300: 50 struck by the promotion on turn 701",
+    ]
+    # 101 live rows are left, and one piece: the pawn on row 101.
+    assert sorted(table_rows(table)) == [101]
+    assert "    ... 100 live rows not shown ..." in table
+    # A state with struck rows but no record of the promotion still folds them.
+    table = GAME.view(long_trail(60, coins=[20], struck=range(20, 50)))["players"][0][
+        "trail_table"]
+    assert [line.strip() for line in table if "struck" in line] == [
+        "rows 21-50: 30 struck by a promotion"]
+
+
+def test_px10_a_report_late_in_a_long_game_stays_short():
+    from gm_parts import ReportInput, render_report
+
+    # 1,000 rows walked, 400 of them struck by one promotion, coins far apart.
+    state = long_trail(1000, coins=[590, 301, 123, 4], struck=range(600, 1000))
+    text = render_report(ReportInput("t1", GAME, state, "ada", []))
+    lines = text.splitlines()
+    assert len(lines) < 100 and all(len(line) <= 72 for line in lines)
+    # A long random game: several hundred moves, many promotions.
+    rng = random.Random(4)
+    state = GAME.setup(["ada", "bea"], {"coins": "2"}, seed=4)
+    result = None
+    while state.moves < 600 and not GAME.is_over(state):
+        player = GAME.to_move(state)[0]
+        result = play(state, player, rng.choice(GAME.legal_orders(state, player)))
+        state = result.state
+    assert state.moves == 600
+    struck = sum(row.struck for side in state.sides for row in side.rows)
+    assert struck > 300  # once each a line of the report
+    text = render_report(ReportInput("t1", GAME, state, "ada", result.events))
+    lines = text.splitlines()
+    assert len(lines) < 125 and all(len(line) <= 72 for line in lines)
+    promotions = sum(len(side.promotions) for side in state.sides)
+    assert sum("struck by the promotion on turn" in line for line in lines) == promotions
+
+
+def test_board_labels_are_never_cut():
+    # Crowns instead of Suns: "c Crown 1235" is 12 characters, one more than fitted.
+    board = {sq: ("C" if code[0] == "S" else "M") + code[1] for sq, code in BOARD.items()}
+    trail = [RING[i % 6] for i in range(1240)]
+    state = position(side("ada", "crowns", 0, trail, coins=[1235]), side("bea", "moons", 1),
+                     board=board)
+    text = GAME.render_board(state)
+    assert "c Crown 1235 " in text and "P Crown 1240 " in text and "Crown null " in text
+    assert all(len(line) <= 72 for line in text.splitlines())
+    # The tiles still line up: every row of the 3x3 has four borders.
+    rows = [line for line in text.splitlines() if line.startswith(("1  |", "2  |", "3  |"))]
+    assert len(rows) == 3 and len({len(line) for line in rows}) == 1
+
+
+def test_scores_are_left_out_while_the_game_runs_and_explained_at_the_end():
+    from gm_parts import ReportInput, render_report
+
+    state = position(side("ada", "suns", 0, ["b1"]), side("bea", "moons", 1, ["a3"]))
+    text = render_report(ReportInput("t1", GAME, state, "ada", []))
+    assert "Scores" not in text and not re.search(r"^\s+ada\s+0", text, re.M)
+    over = play(position(pawn_only(29)), "ada", "X b1").state
+    text = render_report(ReportInput("t1", GAME, over, "ada", []))
+    assert "Result (Proximity has no points: 1 = won, 0 = lost):" in text
+    assert re.search(r"^  bea\s+1  WINNER$", text, re.M)
 
 
 # --- G1-G3 ---------------------------------------------------------------------
