@@ -117,7 +117,9 @@ class HexGrid:
     def parse(self, text: str) -> Cell:
         match = _NAME.match(text)
         if not match:
-            raise CellNameError(f"{text.strip()!r} is not a cell name like J10")
+            raise CellNameError(
+                f"{text.strip()!r} is not a cell name like {self.name((0, 0))}"
+            )
         letter, row = match.group(1).upper(), int(match.group(2))
         cell = (ascii_uppercase.index(letter) - self.radius, row - self.side)
         if not self.exists(cell):
@@ -129,9 +131,13 @@ class HexGrid:
         """ASCII board: one text line per row, each cell ``width`` characters wide.
 
         ``width`` must be odd so that rows can shift by half a cell and
-        neighbours touch as on the board.  Row numbers stand at both ends; each
-        diagonal's letter stands at its head, above row 1 or on the north-west
-        edge.  Width: side 10 fits 72 columns with width 1, side 8 with width 3.
+        neighbours touch as on the board.  Row numbers stand at both ends.
+        Each diagonal's letter stands next to its head (its north-west end),
+        where no other cell is nearer: straight above the head for the
+        diagonals that start in row 1, and on the head's own line, one cell
+        to its left, for those that start in rows 2..N.  So the letter at the
+        edge of a row is the letter of that row's first cell.  Width: side 10
+        fits 72 columns with width 1, side 8 with width 3.
         """
         if width % 2 == 0:
             raise ValueError("cell width must be odd")
@@ -154,12 +160,12 @@ class HexGrid:
                 text = cell_text(cell).center(width)[:width]
                 x = column(cell)
                 line[x:x + width] = text
-            # Letters of diagonals whose head is in the next row.
-            below = self.row_cells(row + 1) if row + 1 <= self.side else []
-            heads = below if row == 0 else below[:1]
-            for cell in heads:
-                x = column((cell[0], cell[1] - 1)) + width // 2
-                line[x] = self.name(cell)[0]
+            if row == 0:
+                for cell in self.row_cells(1):
+                    line[column(cell) + width // 2] = self.name(cell)[0]
+            elif 2 <= row <= self.side:
+                head = cells[0]
+                line[column(head) - pitch + width // 2] = self.name(head)[0]
             if row:
                 end = column(cells[-1]) + width + 1
                 line[end:end + 2] = f"{row}"

@@ -10,6 +10,7 @@ import textwrap
 
 from games import rulings
 from games.base import format_duration
+from games.hexgrid import distance
 
 from .board import CellState, grid
 from .state import FBState
@@ -18,25 +19,34 @@ MAX_WIDTH = 72
 EMPTY = "."
 
 
+# One mark per player, in the order of the player list.  No letter and no
+# digit, so that a mark is never read as a coordinate (letters name the
+# diagonals, numbers the rows) nor as a value; '.' (empty), '#' (claimed in
+# the worth map) and the brackets of a claimed cell are left out too.
+MARKS = "@*+$%&=?~^/!"
+
+
 def symbols(players: list[str]) -> dict[str, str]:
-    """One capital letter per player: their initial, else another letter of their name, else A.."""
-    taken: set[str] = set()
-    result = {}
-    for player in players:
-        candidates = [ch.upper() for ch in player if ch.isascii() and ch.isalpha()]
-        candidates += [chr(c) for c in range(ord("A"), ord("Z") + 1)]
-        letter = next(ch for ch in candidates if ch not in taken)
-        taken.add(letter)
-        result[player] = letter
-    return result
+    """One mark per player (MARKS, in player order)."""
+    return {player: MARKS[i] for i, player in enumerate(players)}
+
+
+def example_cell(state: FBState, player: str | None = None) -> str:
+    """A cell of this board for examples: the one ``player`` may claim nearest the centre."""
+    board = state.board()
+    cells = board.claimable_by(player) if player in state.players else board.empty_cells()
+    centre = (0, 0)
+    if not cells:
+        return state.name(centre)
+    return state.name(min(cells, key=lambda c: (distance(c, centre), c[1], c[0])))
 
 
 def _wide_cell(state: CellState, mark: dict[str, str]) -> str:
-    """A three-character cell: [A] claimed, a3 led with value 3 (a5 owned), . empty."""
+    """A three-character cell: [@] claimed, @3 led with value 3 (@5 owned), . empty."""
     if state.claimer is not None:
         return f"[{mark[state.claimer]}]"
     if state.leader is not None:
-        return f"{mark[state.leader].lower()}{state.value}"
+        return f"{mark[state.leader]}{state.value}"
     return EMPTY
 
 
@@ -44,12 +54,20 @@ def render_board(state: FBState) -> str:
     board = state.board()
     hexes = grid(state.side)
     mark = symbols(state.players)
-    legend = "  ".join(f"{mark[p]}={p}" for p in state.players)
-    legend_lines = textwrap.wrap("Players: " + legend, MAX_WIDTH, subsequent_indent="  ")
+    legend = "   ".join(f"{mark[p]} {p}" for p in state.players)
+    legend_lines = textwrap.wrap("Players' marks: " + legend, MAX_WIDTH,
+                                 subsequent_indent="  ", break_long_words=False)
+    last = hexes.name(hexes.row_cells(1)[-1])[0]
+    where = (f"Letters A-{last} name the diagonals (above row 1 and left of rows "
+             f"2-{state.side}),")
+    names = (f"numbers 1-{2 * state.side - 1} the rows; a cell is named by both, "
+             f"e.g. {example_cell(state)}.")
     wide = hexes.render(lambda c: _wide_cell(board[c], mark), width=3)
+    first = mark[state.players[0]]
     if max(len(line) for line in wide.split("\n")) <= MAX_WIDTH:
-        key = "[A] claimed (10 points), a3 led by A worth 3 (a5 = owned), . empty"
-        return "\n".join([wide, "", key, *legend_lines])
+        key = (f"[{first}] claimed (10 points), {first}3 led by {first} worth 3 "
+               f"({first}5 = owned), . empty")
+        return "\n".join([wide, "", key, *legend_lines, where, names])
 
     # Too wide for three characters a cell: one map of who holds each cell
     # and one of what it is worth, one character a cell.
@@ -57,7 +75,7 @@ def render_board(state: FBState) -> str:
         s = board[cell]
         if s.claimer is not None:
             return mark[s.claimer]
-        return mark[s.leader].lower() if s.leader is not None else EMPTY
+        return mark[s.leader] if s.leader is not None else EMPTY
 
     def value(cell):
         s = board[cell]
@@ -66,14 +84,15 @@ def render_board(state: FBState) -> str:
         return str(s.value) if s.leader is not None else EMPTY
 
     return "\n".join([
-        "Who: A = claimed by A, a = led by A, . = empty",
-        f"(The letters above row 1 and left of rows 1-{state.side - 1} name the diagonals.)",
+        f"Who: {first} = claimed or led by {first} (the worth map tells which), . = empty",
         hexes.render(holder, width=1),
         "",
         "Worth: # = claimed (10), 1-5 = led (5 = owned), . = empty",
         hexes.render(value, width=1),
         "",
         *legend_lines,
+        where,
+        names,
     ])
 
 
@@ -127,6 +146,7 @@ def view(state: FBState, viewer: str | None, scores: dict[str, int],
         "reopened": state.reopened,
         "reopen_until": state.reopen_until,
         "reopen": format_duration(state.reopen),
+        "example": example_cell(state, viewer),
         # Who has a claim in (not which cell): the rules seal only the cell.
         "claims_in": [p for p in state.players if p in state.sealed],
         "waiting_for": [p for p in to_move if p not in state.sealed],
@@ -140,27 +160,35 @@ NOTATION = """\
 ORDERS
 
 Each turn send one claim, naming a cell by its diagonal letter and row
-number:
+number, e.g. on the standard board (side 10):
 
     CLAIM K10
 
 Case and extra spaces do not matter ("claim k10" and "CLAIM K 10" work
-too). Your claim is sealed: only you get a confirmation, and you may
-replace it by sending another claim until the turn is adjudicated. The
-turn is adjudicated as soon as every player has a claim in (or when the
-GM processes it); then all claims are shown in the turn report.
+too). The names depend on the board's side N: the diagonals run from A
+to the (2N-1)-th letter and the rows from 1 to 2N-1, and the centre is
+the N-th letter with row N: J10 on side 10, E5 on side 5, H8 on side 8.
+Your report names a cell of your own board in its examples. Your claim
+is sealed: only you get a confirmation, and you may replace it by
+sending another claim until the turn is adjudicated. The turn is
+adjudicated as soon as every player has a claim in (or when the GM
+processes it); then all claims are shown in the turn report.
 
 You may claim a cell that is not claimed and is either empty or led by
-you. A claim of any other cell is refused at once, with the reason.
+you. A claim of any other cell, or of a cell the board does not have, is
+refused at once, with the reason and the nearest cells you may claim.
 
 THE BOARD IN THE REPORT
 
-Rows are numbered from the top; the letters of the NW-SE diagonals stand
-at their upper ends. Each player has a letter (the report lists them).
-On small boards a cell shows [A] when A claimed it, a3 when A leads it
-and it is worth 3 to A (a5: A owns it), and . when it is empty. Large
-boards are drawn twice: who holds each cell (A claimed, a led, . empty),
-then what it is worth (# claimed, 1-5 led, 5 = owned).
+Rows are numbered from the top; the letter of each NW-SE diagonal stands
+next to its upper end: above row 1, or left of the first cell of rows 2
+to N. So a letter always names the cells of its own diagonal. Each
+player has a mark that is neither a letter nor a digit (@ * + $ ...; the
+report lists them), so a mark is never read as a coordinate. On small
+boards a cell shows [@] when @ claimed it, @3 when @ leads it and it is
+worth 3 to @ (@5: @ owns it), and . when it is empty. Large boards are
+drawn twice: who holds each cell (the claimer's or leader's mark, .
+empty), then what it is worth (# claimed, 1-5 led, 5 = owned).
 """
 
 NOTES = """\

@@ -26,9 +26,11 @@ from games.base import (
     parse_int,
     single_order_line,
 )
-from games.hexgrid import CellNameError
+from games.hexgrid import CellNameError, distance
 
 from . import present
+from .board import grid
+from .present import example_cell
 from .adjudicate import adjudicate
 from .state import (
     MAX_SIDE,
@@ -37,6 +39,8 @@ from .state import (
     load_state,
     max_radius,
 )
+
+SUGGESTIONS = 3  # cells named in a refusal, at most
 
 # "CLAIM K10", "claim k 10", "Claim: K10" or just "K10".
 _ORDER = re.compile(r"^(?:claim\b\s*:?\s*)?([a-z]\s*\d{1,3})$", re.IGNORECASE)
@@ -105,31 +109,57 @@ class FuzzyBorders(Game):
             "(every unclaimed cell is led by someone else), so you place nothing this turn"
         )
 
+    def _nearest(self, state: FBState, player: str, near: tuple[int, int]) -> str:
+        """A short hint: the cells ``player`` may claim nearest ``near``, never the whole list."""
+        cells = state.board().claimable_by(player)
+        if not cells:
+            return " No cell is open to you this turn."
+        best = sorted(cells, key=lambda c: (distance(c, near), c[1], c[0]))[:SUGGESTIONS]
+        names = ", ".join(state.name(c) for c in best)
+        return f" The nearest cell{'s' if len(best) > 1 else ''} you may claim: {names}."
+
     def _check_claim(self, state: FBState, player: str, text: str) -> Claim:
-        """The claim for cell ``text`` if FB5 allows it, else IllegalOrderError."""
+        """The claim for cell ``text`` if FB5 allows it, else IllegalOrderError.
+
+        The refusal names the reason and at most SUGGESTIONS nearby cells the
+        player may claim; it never lists every legal claim (``legal`` stays None).
+        """
         try:
             cell = state.cell(text)
-        except CellNameError as exc:
-            raise IllegalOrderError(f"{exc}.", legal=self.legal_orders(state, player)) from None
+        except CellNameError:
+            hexes = grid(state.side)
+            name = "".join(text.split()).upper()
+            last = hexes.name(hexes.row_cells(1)[-1])[0]
+            where = (0, 0)
+            if name[:1].isalpha() and name[1:].isdigit():
+                where = (ord(name[0]) - ord("A") - state.radius, int(name[1:]) - state.side)
+            raise IllegalOrderError(
+                f"There is no cell {name} on this board: its diagonals run A-{last} and "
+                f"its rows 1-{2 * state.side - 1} (the centre is {state.name((0, 0))})."
+                + self._nearest(state, player, where)
+            ) from None
         reason = state.board().why_not(player, cell)
         if reason is not None:
             raise IllegalOrderError(
                 f"You cannot claim {state.name(cell)}: {reason}. You may claim "
-                "unclaimed cells that are empty or that you lead (FB5).",
-                legal=self.legal_orders(state, player),
+                "unclaimed cells that are empty or that you lead (FB5)."
+                + self._nearest(state, player, cell)
             )
         return Claim(state.name(cell))
 
     def read_order(self, state: FBState, player: str, text: str) -> Claim:
         line = single_order_line(
             text,
-            "No order found. Send CLAIM and a cell, e.g. CLAIM J10.",
+            f"No order found. Send CLAIM and a cell, e.g. CLAIM {example_cell(state, player)}.",
             "One claim per turn, but this mail holds {count} lines. Send only "
             "the claim you want; a later mail replaces an earlier claim.",
         )
         match = _ORDER.match(line)
         if not match:
-            raise OrderSyntaxError(f"{line!r} is not an order. Write CLAIM and a cell, e.g. CLAIM J10.")
+            raise OrderSyntaxError(
+                f"{line!r} is not an order. Write CLAIM and a cell, "
+                f"e.g. CLAIM {example_cell(state, player)}."
+            )
         return self._check_claim(state, player, match.group(1))
 
     def step(self, state: FBState, player: str, order: Claim | str, now: float) -> Result:

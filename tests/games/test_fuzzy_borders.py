@@ -210,7 +210,12 @@ def test_fb5_illegal_claims_name_the_reason():
     state = play(new(), {"ada": "J10", "bob": "A19"}).state
     with pytest.raises(IllegalOrderError, match="ada claimed it") as info:
         G.parse_order(state, "bob", "CLAIM J10")
-    assert "CLAIM J10" not in info.value.legal and "CLAIM A10" in info.value.legal
+    # A few cells near by, never the whole list of legal claims.
+    assert info.value.legal is None
+    nearest = str(info.value).split("The nearest cells you may claim: ")[1].rstrip(".")
+    assert len(nearest.split(", ")) == 3
+    for name in nearest.split(", "):
+        assert f"CLAIM {name}" in G.legal_orders(state, "bob")
     with pytest.raises(IllegalOrderError, match="you claimed it"):
         G.parse_order(state, "ada", "CLAIM J10")
     with pytest.raises(IllegalOrderError, match="under ada's influence"):
@@ -442,7 +447,7 @@ def test_board_of_side_5_and_radius_2():
     assert G.view(state, "ada")["empty_cells"] == empty
     text = G.render_board(state)
     assert max(len(line) for line in text.split("\n")) <= 72
-    assert "[A]" in text and "[B]" in text and "[C]" in text
+    assert "[@]" in text and "[*]" in text and "[+]" in text
 
 
 # --- JSON --------------------------------------------------------------------------
@@ -532,18 +537,19 @@ def test_render_board_side_10_draws_who_and_worth_within_72_columns():
     text = G.render_board(state)
     lines = text.split("\n")
     assert max(len(line) for line in lines) <= 72
-    assert "A=ada" in text and "L=alan" in text
+    assert "Players' marks: @ ada   * alan" in text
     # two maps, each with rows 1..19 labelled at both ends
     assert sum(1 for line in lines if line.startswith("19 ") and line.endswith(" 19")) == 2
 
     def cells_of(block):
-        # rows 1..19 of a map: the row label at both ends and, on rows 1..9, the
-        # letter of the diagonal that starts below it; the rest are the cells
+        # rows 1..19 of a map: the row label at both ends and, on rows 2..10,
+        # the letter of the diagonal whose first cell starts the row; the rest
+        # are the cells
         text = ""
-        for row, line in enumerate(block[2:21], start=1):
+        for row, line in enumerate(block[1:20], start=1):
             tokens = line.split()
             assert tokens[0] == tokens[-1] == str(row)
-            inner = tokens[2:-1] if row < 10 else tokens[1:-1]
+            inner = tokens[2:-1] if 2 <= row <= 10 else tokens[1:-1]
             assert len(inner) == 19 - abs(10 - row)
             text += "".join(inner)
         return text
@@ -551,15 +557,114 @@ def test_render_board_side_10_draws_who_and_worth_within_72_columns():
     def block_after(heading):
         start = next(i for i, line in enumerate(lines) if line.startswith(heading))
         first_row = next(i for i in range(start, len(lines)) if lines[i].startswith(" 1 "))
-        return lines[first_row - 2:]
+        return lines[first_row - 1:]
 
     who, worth = cells_of(block_after("Who")), cells_of(block_after("Worth"))
     cells = state.board().cells.values()
-    assert worth.count("#") == 4 == sum(who.count(ch) for ch in "AL")
+    assert worth.count("#") == 4
+    assert who.count("@") == sum(1 for c in cells if c.holder() == "ada")
+    assert who.count("*") == sum(1 for c in cells if c.holder() == "alan")
     assert worth.count("5") == sum(1 for c in cells if c.owned) > 0
-    assert who.count("a") == sum(1 for c in cells if c.leader == "ada")
-    assert who.count("l") == sum(1 for c in cells if c.leader == "alan")
     assert worth.count(".") == who.count(".") == sum(1 for c in cells if c.empty)
+
+
+@pytest.mark.parametrize("side", [3, 5, 8, 10, 13])
+def test_fb1_each_diagonal_letter_labels_the_cells_of_its_own_diagonal(side):
+    from games.hexgrid import HexGrid
+
+    grid = HexGrid(side)
+    state = play(new(side=side, radius=2), {"ada": grid.name((0, 0)), "bob": None}).state
+    text = G.render_board(state)
+    first_map = text.split("\n")[1:2 * side + 1] if text.startswith("Who") else \
+        text.split("\n")[:2 * side]
+    header, rows = first_map[0], first_map[1:]
+    width = 1 if text.startswith("Who") else 3
+    # Drawn with the cells' own names, each letter stands where its cells are.
+    named = grid.render(lambda c: grid.name(c)[0] * width, width).split("\n")
+    assert named[0] == header
+    for row in range(1, 2 * side):
+        cells = grid.row_cells(row)
+        tokens = rows[row - 1].split()
+        if 2 <= row <= side:
+            # The letter at the left edge of a row is its first cell's diagonal.
+            assert tokens[1] == grid.name(cells[0])[0]
+            assert named[row].split()[1] == named[row].split()[2][0]
+        else:
+            assert tokens[1][0] in "@.[", tokens  # a cell, not a letter
+    # The header letters stand straight above row 1's cells of their diagonal.
+    for cell in grid.row_cells(1):
+        letter = grid.name(cell)[0]
+        column = header.index(letter)
+        assert named[1][column] == letter
+
+
+def test_fb1_player_marks_are_never_read_as_coordinates():
+    players = [f"p{i}" for i in range(12)]
+    state = new(players, side=13, radius=2)
+    claims = {p: None for p in players}
+    claims.update(p0="M13", p1="A13", p2="Y13")
+    state = play(state, claims).state
+    marks = [p["symbol"] for p in G.view(state)["players"]]
+    assert len(set(marks)) == 12
+    assert not any(m.isalnum() or m in ".#[]" for m in marks)
+    text = G.render_board(state)
+    assert "Players' marks: @ p0   * p1   + p2" in text
+    assert "Letters A-Y name the diagonals (above row 1 and left of rows 2-13)" in text
+    who = text.split("Worth")[0].split("\n")[2:27]
+    for row, line in enumerate(who, start=1):
+        cells = line.split()[1:-1]
+        if 2 <= row <= 13:
+            cells = cells[1:]  # the diagonal's letter
+        assert not any(c.isalpha() for c in cells), line
+    # The small board: [@] claimed by @, @3 led by @ worth 3.
+    small = play(new(side=4, radius=2), {"ada": "D4", "bob": None}).state
+    text = G.render_board(small)
+    assert "[@]" in text and "@2" in text and "@ ada" in text
+
+
+def test_fb5_a_cell_that_does_not_exist_gets_a_short_error():
+    state = new()
+    with pytest.raises(IllegalOrderError) as info:
+        G.parse_order(state, "ada", "CLAIM Z5")
+    error = str(info.value)
+    assert info.value.legal is None  # not the 271 legal claims
+    assert error.startswith("There is no cell Z5 on this board: its diagonals run A-S "
+                            "and its rows 1-19 (the centre is J10).")
+    nearest = error.split("The nearest cells you may claim: ")[1].rstrip(".").split(", ")
+    assert nearest == ["S5", "S6", "S7"] and len(error) < 200  # the same row first
+    with pytest.raises(IllegalOrderError, match="no cell A1 on this board") as info:
+        G.parse_order(state, "ada", "claim a1")
+    assert info.value.legal is None and str(info.value).endswith("claim: J1, I2, H3.")
+    # A cell that exists but is taken: the reason and a few cells, not the list.
+    state = play(state, {"ada": "J10", "bob": "A19"}).state
+    with pytest.raises(IllegalOrderError) as info:
+        G.parse_order(state, "bob", "CLAIM K10")
+    assert info.value.legal is None and str(info.value).count(", ") <= 3
+
+
+def test_examples_name_cells_of_the_games_own_board():
+    from gm_parts import ReportInput, render_report
+
+    state = new(side=5)
+    for text in ("hello", ""):
+        with pytest.raises(OrderSyntaxError) as info:
+            G.parse_order(state, "ada", text)
+        assert "CLAIM E5" in str(info.value) and "J10" not in str(info.value)
+    with pytest.raises(IllegalOrderError, match="E5"):
+        G.parse_order(state, "ada", "CLAIM E55")
+    report = render_report(ReportInput(game_id="t5", rules=G, state=state,
+                                       viewer="ada", events=[]))
+    assert "Send your claim for turn 1, e.g. CLAIM E5." in report
+    assert "J10" not in report and "K10" not in report
+    # Once E5 is taken the example is a cell the reader may claim.
+    state = play(state, {"ada": "E5", "bob": "A5"}).state
+    example = G.view(state, "bob")["example"]
+    assert f"CLAIM {example}" in G.legal_orders(state, "bob")
+    # HELP serves every side: its example is for side 10 and says so, and it
+    # tells how the names run on other sides.
+    text = " ".join(G.help_text().split())
+    assert "e.g. on the standard board (side 10): CLAIM K10" in text
+    assert "E5 on side 5" in text
 
 
 def test_render_board_largest_board_fits():
@@ -586,7 +691,7 @@ def test_report_template_shows_the_facts_and_hides_sealed_claims():
         assert f"Empty cells left: {empty}" in text
         assert "Claims of turn 1:" in text
         assert "both claimed H3" in text
-        assert "[A]" in text
+        assert "[@]" in text
     assert "Your claim on turn 1: F6 (placed)." in ada
     assert "Your sealed claim for turn 2: A6" in ada
     assert "A6" not in bob.replace("A6 ", "")  # no sealed claim shown (nor on the board)

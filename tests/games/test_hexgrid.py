@@ -170,12 +170,18 @@ def test_render_fits_72_columns_with_every_cell_and_row(side, width):
 
 def test_render_side_10_places_diagonal_letters_and_touching_cells():
     lines = G10.render(lambda c: G10.name(c)[0], 1).split("\n")
-    # The header row carries the letters of the diagonals that start in row 1.
+    # The header row carries the letters of the diagonals that start in row 1,
+    # each straight above its diagonal's head (no other cell is as near).
     assert lines[0].split() == list("JKLMNOPQRS")
-    # Each letter in the header sits straight above-left of its diagonal's head.
-    assert lines[0].index("J") + 1 == lines[1].index("J", 3)
+    assert lines[0].index("J") == lines[1].index("J", 3)
+    assert lines[0].index("S") == lines[1].index("S", 3)
+    # Rows 2..10 start with the letter of their first cell's diagonal, one
+    # cell to its left on the same line: "10 A A B ..." (label, then A10).
+    for row in range(2, 11):
+        assert lines[row].split()[1:3] == [lines[row].split()[2]] * 2
+    assert lines[10].startswith("10 A A B")
     # A row's cells are one column apart from the next row's: neighbours touch.
-    assert abs(lines[10].index("A") - lines[9][3:].index("A") - 3) == 1
+    assert abs(lines[10].index("A", 4) - lines[9].index("B", 5)) == 1
 
 
 def test_render_refuses_even_width():
