@@ -190,3 +190,14 @@ def test_help_shows_notation_and_every_ruling():
     for example in ("b4xd4", "Rb4xd4", "Rxd4"):
         assert example in text
     check_help_quotes_rulings(text, "NB")  # G1-G5 and NB1-NB5 word for word
+
+
+def test_help_never_splits_a_word_across_lines():
+    from games import neighbors, rulings
+
+    text = GAME.help_text()
+    assert all(len(line) <= 72 for line in text.splitlines())
+    # Every word of the HELP is a whole word of its sources: a word cut in
+    # two at a line end would leave two pieces that are not.
+    words = set(neighbors.HELP.split()) | set(rulings.SOURCE.split())
+    assert [w for w in text.split() if w not in words] == []

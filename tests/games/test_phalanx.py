@@ -572,7 +572,7 @@ def test_board_fits_72_columns_and_shows_men_walls():
         state = position(side=side, red=row[:1], yellow=row[1:2], walls=row[2:])
         text = GAME.render_board(state)
         assert max(len(line) for line in text.splitlines()) <= 72
-        # The centre row carries no diagonal letters, only cells and row numbers.
+        # The centre row carries its row numbers, diagonal A's letter and the cells.
         centre = next(line for line in text.splitlines() if line.startswith(f"{side:>2} "))
         assert [centre.count(symbol) for symbol in "RY#."] == [1, 1, 1, 2 * side - 4]
         assert centre.index("R") < centre.index("Y") < centre.index("#")
