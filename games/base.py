@@ -15,6 +15,10 @@ One interface serves sequential and simultaneous games (after OpenSpiel):
   in, or a rules timer ran out); ``close_turn(state, now)`` adjudicates the
   sealed orders.  The service decides *when* to call it (all in, a deadline,
   the GM), so that decision lives in one place outside the rules.
+* ``leave(state, player, now)`` removes a player (ejected, resigned) as the
+  game's rules for a missing order say (RULINGS G5).  The removed seat stays
+  in ``players`` for the record and is listed by ``removed``; it is never in
+  ``to_move``, never awaited by ``ready`` and never among the ``winners``.
 
 States are game-defined objects; ``dump``/``load`` turn them into versioned
 JSON (a dict holding ``"version"``).  Orders are value objects whose ``str()``
@@ -23,6 +27,7 @@ is their canonical notation.
 
 from __future__ import annotations
 
+import abc
 import hashlib
 import math
 import random
@@ -247,6 +252,26 @@ def json_number(value: Any, where: str, optional: bool = False) -> float | None:
     return value
 
 
+def load_left(data: dict, players: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """The players removed from the game (G5): the optional ``left`` key of a state's JSON.
+
+    Older states have no such key (nobody left); ``dump_left`` writes it only when set.
+    """
+    left = data.get("left", [])
+    need(isinstance(left, list) and all(isinstance(p, str) for p in left),
+         f"left: expected a list of player names, got {left!r}")
+    need(all(p in players for p in left), f"left: {left!r} names someone who does not play")
+    need(len(set(left)) == len(left), "left: a player is named twice")
+    return tuple(left)
+
+
+def dump_left(data: dict, left: tuple[str, ...] | list[str]) -> dict:
+    """``data`` with the ``left`` key added when someone has left (G5); returns ``data``."""
+    if left:
+        data["left"] = list(left)
+    return data
+
+
 def json_object(value: Any, where: str) -> dict:
     need(isinstance(value, dict), f"{where}: expected an object, got {value!r}")
     return value
@@ -257,11 +282,13 @@ def json_list(value: Any, where: str) -> list:
     return value
 
 
-class Game:
+class Game(abc.ABC):
     """The rules of one game.  Stateless: every method takes the state it works on.
 
     Subclasses set the class attributes and implement the methods that raise
-    NotImplementedError.  Sequential games need not implement ``close_turn``.
+    NotImplementedError, and ``leave`` (abstract: every game says what a
+    removed player means under its rules).  Sequential games need not
+    implement ``close_turn``.
     """
 
     kind: ClassVar[str]
@@ -324,6 +351,8 @@ class Game:
         """Raise NotYourTurnError unless ``player`` owes an order in ``state`` now."""
         if player not in self.players(state):
             raise NotYourTurnError(f"{player} does not play in this game")
+        if player in self.removed(state):
+            raise NotYourTurnError(f"{player} has left this game and sends no more orders (G5)")
         if self.is_over(state):
             raise NotYourTurnError("the game is over")
         waiting = self.to_move(state)
@@ -400,12 +429,61 @@ class Game:
         raise NotImplementedError
 
     def winners(self, state: Any) -> list[str]:
-        """The players with the best score once the game is over (a tie is a shared win, G2)."""
+        """The players still in the game with the best score once it is over.
+
+        A tie is a shared win (G2); a removed player is never a winner (G5),
+        though their score stays for the record.
+        """
         if not self.is_over(state):
             return []
+        remaining = self.remaining(state)
+        if not remaining:
+            return []
         scores = self.scores(state)
-        best = max(scores.values())
-        return [p for p in self.players(state) if scores[p] == best]
+        best = max(scores[p] for p in remaining)
+        return [p for p in remaining if scores[p] == best]
+
+    # --- players leaving (RULINGS G5) ----------------------------------------
+    @abc.abstractmethod
+    def leave(self, state: Any, player: str, now: float) -> Result:
+        """Remove ``player`` (ejected, resigned) at ``now``, as the rules for a missing order say.
+
+        Returns the new state (the input is never changed) and public events,
+        the first being "<player> has left the game." (``left_event``).  From
+        then on the player is in ``removed``, never in ``to_move``, not awaited
+        by ``ready`` and never among the ``winners``.  A simultaneous game
+        whose every remaining order is already in closes the turn here, since
+        nothing else would wake it before a deadline.  Raises GameError for a
+        player who is not in the game, has already left, or a game that is over.
+        """
+
+    def removed(self, state: Any) -> list[str]:
+        """The players removed from the game (G5), in the order they left.
+
+        Every game's state keeps them in ``left`` (a JSON key written only when set).
+        """
+        return list(state.left)
+
+    def remaining(self, state: Any) -> list[str]:
+        """The players still in the game, in player order."""
+        gone = set(self.removed(state))
+        return [p for p in self.players(state) if p not in gone]
+
+    def check_leave(self, state: Any, player: str) -> None:
+        """Raise GameError unless ``player`` may leave ``state`` now."""
+        if player not in self.players(state):
+            raise GameError(f"{player} does not play in this game")
+        if player in self.removed(state):
+            raise GameError(f"{player} has already left this game")
+        if self.is_over(state):
+            raise GameError("the game is over; nobody can leave it")
+
+    @staticmethod
+    def left_event(player: str, reason: str = "") -> Event:
+        """The public news of a removal: "ada has left the game." plus what it means."""
+        text = f"{player} has left the game."
+        return Event(text + (f" {reason}" if reason else ""), kind="left",
+                     data={"player": player})
 
     # --- presentation (pure functions of a state) ---------------------------
     def render_board(self, state: Any, viewer: str | None = None) -> str:

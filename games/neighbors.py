@@ -1,6 +1,12 @@
 """Neighbors (Rob Nierse): shared chess pieces, every move a capture.
 
-RULINGS NB1-NB5 and G1-G3.  Sequential; 2 to 6 players.
+RULINGS NB1-NB5 and G1-G5.  Sequential; 2 to 6 players.
+
+A removed player (G5) is skipped in the turn order from then on: Neighbors
+has no missing order but a pass, and passing is not allowed (NB2), so the
+seat simply takes no more turns.  The game goes on while two or more
+players remain and ends when one remains: with fewer than two there is
+nobody to take turns with (NB3).  A removed player is never a winner.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from games.base import (
     OrderSyntaxError,
     Result,
     StateError,
+    dump_left,
+    load_left,
     parse_bool,
     seeded_rng,
     single_order_line,
@@ -87,6 +95,7 @@ class NeighborsState:
     board: tuple[str, ...]  # 42 entries indexed row*7+file, "." for empty
     moves: tuple[Move, ...] = ()
     captured: dict = field(default_factory=dict)  # player -> string of piece letters
+    left: tuple[str, ...] = ()  # players removed from the game (G5), in the order they left
     # The legal captures, worked out once: a state never changes, and the service asks
     # "is it over? what may be played?" many times about the same one.  Not part of
     # the value (compare=False) and never copied by dataclasses.replace (init=False).
@@ -100,8 +109,22 @@ class NeighborsState:
         return len(self.moves) + 1
 
     @property
+    def remaining(self) -> tuple[str, ...]:
+        return tuple(p for p in self.players if p not in self.left)
+
+    @property
     def player_to_move(self) -> str:
-        return self.players[len(self.moves) % len(self.players)]
+        if not self.left:
+            return self.players[len(self.moves) % len(self.players)]
+        # NB3 with removed seats (G5): the next player in list order after the
+        # last mover, skipping everyone who has left.
+        count = len(self.players)
+        start = self.players.index(self.moves[-1].player) + 1 if self.moves else 0
+        for step in range(count):
+            player = self.players[(start + step) % count]
+            if player not in self.left:
+                return player
+        return self.players[start % count]  # nobody remains; the game is over
 
 
 def on_board(square: Square) -> bool:
@@ -194,7 +217,15 @@ def is_legal(state: NeighborsState, capture: Capture) -> bool:
 
 
 def score_of(state: NeighborsState) -> dict[str, int]:
-    """NB4: majorities per type with two players, piece values with more."""
+    """NB4: majorities per type with two players, piece values with more.
+
+    "Two players" and "three or more" count the players the game started with:
+    the scoring is fixed at the start, so a game of three keeps the piece
+    values when a removed seat (G5) leaves two.  A removed player's captures
+    still score for the record, but only the remaining players can win
+    (Game.winners).  A game of two ends when one leaves, so majorities are
+    only ever counted between two players who both took part.
+    """
     captured = {p: state.captured.get(p, "") for p in state.players}
     if len(state.players) == 2:
         a, b = state.players
@@ -381,7 +412,27 @@ class Neighbors(Game):
         return [] if self.is_over(state) else [state.player_to_move]
 
     def is_over(self, state):
-        return not has_capture(state)  # NB3
+        # NB3; and with fewer than two players left there is nobody to take turns with.
+        return len(state.remaining) < 2 or not has_capture(state)
+
+    def leave(self, state, player, now):
+        """G5: the seat is skipped in the turn order; one player left ends the game."""
+        self.check_leave(state, player)
+        was_to_move = state.player_to_move == player
+        new = replace(state, left=state.left + (player,))
+        remaining = new.remaining
+        if len(remaining) < 2:
+            winners = self.winners(new)
+            text = (f"Only {remaining[0]} remains, so the game is over (NB3: nobody is "
+                    f"left to take turns with). {', '.join(winners)} wins."
+                    if remaining else "Nobody remains, so the game is over.")
+            return Result(new, [self.left_event(player),
+                                Event(text, kind="end", data={"winners": winners})])
+        events = [self.left_event(player, "Their seat is skipped in the turn order from now on.")]
+        if was_to_move:  # the board is unchanged, so captures are still left (NB3)
+            events.append(Event(f"{new.player_to_move} is to move.", kind="info",
+                                data={"player": new.player_to_move}))
+        return Result(new, events)
 
     def scores(self, state):
         return score_of(state)
@@ -415,6 +466,7 @@ class Neighbors(Game):
             "neighbors_rule": state.neighbors_rule,
             "restriction": restriction,
             "two_player": len(state.players) == 2,
+            "left": list(state.left),
         }
 
     def help_text(self):
@@ -422,7 +474,7 @@ class Neighbors(Game):
 
     # --- JSON -----------------------------------------------------------------
     def dump(self, state):
-        return {
+        return dump_left({
             "version": self.state_version,
             "players": list(state.players),
             "seed": state.seed,
@@ -434,7 +486,7 @@ class Neighbors(Game):
                 for m in state.moves
             ],
             "captured": {p: state.captured.get(p, "") for p in state.players},
-        }
+        }, state.left)
 
     def load(self, data):
         self.check_version(data)
@@ -448,6 +500,7 @@ class Neighbors(Game):
                 for m in data["moves"]
             )
             captured = {p: str(data["captured"].get(p, "")) for p in players}
+            left = load_left(data, players)
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, StateError):
                 raise
@@ -466,6 +519,7 @@ class Neighbors(Game):
             board=board,
             moves=moves,
             captured=captured,
+            left=left,
         )
 
 

@@ -152,12 +152,18 @@ def _finish(state: FBState, orders: dict, placed: dict[str, str], events: list[E
     else:
         new.turn = turn + 1
     if new.over:
-        scores = board.scores(new.players)
-        best = max(scores.values())
-        winners = [p for p in new.players if scores[p] == best]
-        if len(winners) == 1:
-            text = f"{winners[0]} wins with {best} points."
-        else:
-            text = f"Shared win (G2): {join_names(winners)} with {best} points each."
-        events.append(Event(text, kind="end", data={"winners": winners, "scores": scores}))
+        events.append(result_event(new))
     return Result(new, events)
+
+
+def result_event(state: FBState) -> Event:
+    """Who won a finished game: the best score among the players still in it (G2, G5)."""
+    scores = state.board().scores(state.players)
+    remaining = [p for p in state.players if p not in state.left]
+    best = max(scores[p] for p in remaining)
+    winners = [p for p in remaining if scores[p] == best]
+    if len(winners) == 1:
+        text = f"{winners[0]} wins with {best} points."
+    else:
+        text = f"Shared win (G2): {join_names(winners)} with {best} points each."
+    return Event(text, kind="end", data={"winners": winners, "scores": scores})

@@ -136,6 +136,7 @@ def view(state: FBState, viewer: str | None, scores: dict[str, int],
         "max_turns": state.max_turns,
         "turn": state.turn,
         "over": state.over,
+        "left": list(state.left),
         "empty_cells": len(board.empty_cells()),
         "players": players,
         "last_turn": None if last is None else {

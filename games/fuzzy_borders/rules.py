@@ -1,11 +1,12 @@
 """Fuzzy Borders: simultaneous sealed claims on a hexagonal board.
 
-Rules: rules/fuzzy-borders.txt with RULINGS FB1-FB7 and G1-G3.  Every turn
+Rules: rules/fuzzy-borders.txt with RULINGS FB1-FB7 and G1-G5.  Every turn
 each live player seals one claim (FB5); ``close_turn`` adjudicates them all
 at once on the board as it stood at the start of the turn (G3), resolving
 clashes by FB6.  ``to_move`` lists every live player, those who have sent a
 claim included, because a sealed claim may be replaced until the turn closes.
-A live player is one with at least one cell they may claim.
+A live player is one with at least one cell they may claim, who has not
+been removed from the game (G5).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from games.hexgrid import CellNameError, distance
 from . import present
 from .board import grid
 from .present import example_cell
-from .adjudicate import adjudicate
+from .adjudicate import adjudicate, join_names, result_event
 from .state import (
     MAX_SIDE,
     STATE_VERSION,
@@ -201,7 +202,7 @@ class FuzzyBorders(Game):
         return adjudicate(state, self.to_move(state), now)
 
     def legal_orders(self, state: FBState, player: str) -> list[str]:
-        if state.over or player not in state.players:
+        if state.over or player not in state.players or player in state.left:
             return []
         return [f"CLAIM {state.name(c)}" for c in state.board().claimable_by(player)]
 
@@ -216,10 +217,45 @@ class FuzzyBorders(Game):
         if state.over:
             return []
         board = state.board()
-        return [p for p in state.players if board.claimable_by(p)]
+        return [p for p in state.players if p not in state.left and board.claimable_by(p)]
 
     def is_over(self, state: FBState) -> bool:
         return state.over
+
+    def leave(self, state: FBState, player: str, now: float) -> Result:
+        """G5 with FB5: the seat stays on the board and places nothing from now on.
+
+        Its claims keep their influence (FB2) and count for its score, for the
+        record; it sends no more claims, and a claim it sealed this turn is
+        withdrawn (the turn is adjudicated after it left: a missing claim, FB5).
+        The turn closes once every remaining player is in; with fewer than
+        two players left the game ends (FB7 needs someone to claim against)
+        and the one left wins.  A removed player never wins.  Whether a later
+        clash re-opens the turn (FB6) still goes by the players the game
+        started with: the seat's claims are still on the board.
+        """
+        self.check_leave(state, player)
+        new = state.copy(keep_board=True)
+        new.left = state.left + (player,)
+        withdrawn = new.sealed.pop(player, None)
+        note = "Their claims stay on the board; they place nothing from now on (FB5)."
+        if withdrawn is not None:
+            note += f" Their sealed claim for turn {state.turn} is withdrawn."
+        events = [self.left_event(player, note)]
+        remaining = [p for p in new.players if p not in new.left]
+        if len(remaining) < 2:
+            new.over = True
+            new.sealed = {}
+            new.reopened, new.reopen_until = False, None
+            events.append(Event(f"Only {join_names(remaining) or 'nobody'} remains: the game "
+                                "is over (too few players left).", kind="end",
+                                data={"turn": state.turn}))
+            events.append(result_event(new))
+            return Result(new, events)
+        if self.ready(new, now):  # everyone still in has sent a claim: nothing to wait for
+            closed = self.close_turn(new, now)
+            return Result(closed.state, events + closed.events)
+        return Result(new, events)
 
     def scores(self, state: FBState) -> dict[str, int]:
         return state.board().scores(state.players)

@@ -12,7 +12,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import StateError, is_whole, need
+from games.base import StateError, dump_left, is_whole, load_left, need
 from games.hexgrid import Cell, CellNameError
 
 from .board import Board, cells_by_name, grid
@@ -46,6 +46,9 @@ class FBState:
     #  "outcome": "placed" | "reopened"}
     last: dict | None = None
     over: bool = False
+    # Players removed from the game (G5), in the order they left: their claims
+    # stay on the board (FB2), they send no more claims (FB5: they place nothing).
+    left: tuple[str, ...] = ()
     _board: Board | None = field(default=None, compare=False, repr=False)
 
     # --- derived ------------------------------------------------------------
@@ -71,7 +74,7 @@ class FBState:
             max_turns=self.max_turns, reopen=self.reopen, seed=self.seed, turn=self.turn,
             claims={p: list(cs) for p, cs in self.claims.items()},  # tuples stay shared
             sealed=dict(self.sealed), reopened=self.reopened,
-            reopen_until=self.reopen_until, last=last, over=self.over,
+            reopen_until=self.reopen_until, last=last, over=self.over, left=self.left,
             _board=self._board if keep_board else None,
         )
         return new
@@ -84,7 +87,7 @@ class FBState:
 
     # --- JSON ---------------------------------------------------------------
     def dump(self) -> dict:
-        return {
+        return dump_left({
             "version": STATE_VERSION,
             "players": list(self.players),
             "options": {
@@ -104,7 +107,7 @@ class FBState:
             "reopen_until": self.reopen_until,
             "last": copy.deepcopy(self.last),
             "over": self.over,
-        }
+        }, self.left)
 
 
 def _cell_name(side: int, value: Any, where: str) -> str:
@@ -120,7 +123,7 @@ def load_state(data: Any) -> FBState:
     need(isinstance(data, dict), "a state must be a JSON object")
     expected = {"version", "players", "options", "seed", "turn", "claims", "sealed",
                 "reopened", "reopen_until", "last", "over"}
-    missing, extra = expected - set(data), set(data) - expected
+    missing, extra = expected - set(data), set(data) - expected - {"left"}  # left: optional
     need(not missing, f"state lacks {', '.join(sorted(missing))}")
     need(not extra, f"state has unknown keys {', '.join(sorted(extra))}")
 
@@ -179,6 +182,11 @@ def load_state(data: Any) -> FBState:
     sealed = {p: _cell_name(side, c, f"sealed claim of {p}") for p, c in sealed_in.items()}
     need(not (data["over"] and sealed), "a finished game holds no sealed claims")
 
+    left = load_left(data, players)
+    need(not set(left) & set(sealed), "a player who has left holds no sealed claim (G5)")
+    need(data["over"] or len(players) - len(left) >= 2,
+         "a game with fewer than two players left is over (G5)")
+
     reopened, until = data["reopened"], data["reopen_until"]
     need(isinstance(reopened, bool), "reopened must be true or false")
     need(until is None or (isinstance(until, (int, float)) and not isinstance(until, bool)),
@@ -192,7 +200,7 @@ def load_state(data: Any) -> FBState:
         reopen=options["reopen"], seed=data["seed"], turn=turn, claims=claims,
         sealed=sealed, reopened=reopened,
         reopen_until=float(until) if until is not None else None,
-        last=_load_last(data["last"], players, side), over=data["over"],
+        last=_load_last(data["last"], players, side), over=data["over"], left=left,
     )
     board = state.board()
     for player, name in sealed.items():

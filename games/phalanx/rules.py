@@ -100,6 +100,27 @@ class Phalanx(Game):
     def is_over(self, state: PhalanxState) -> bool:
         return state.phase == OVER
 
+    def leave(self, state: PhalanxState, player: str, now: float) -> Result:
+        """G5: a two-player game cannot go on with one, so the other player wins.
+
+        Phalanx has no missing order but a pass, and two passes in a row end
+        the game (PH2); a seat that will never send another order leaves too
+        few players, so the game ends at once and the other player wins,
+        whatever the score (the scores stay for the record).  This holds in
+        the pie opening (PH7) too, before colours are chosen.
+        """
+        self.check_leave(state, player)
+        new = state.copy()
+        new.left = state.left + (player,)
+        (winner,) = [p for p in state.players if p != player]
+        new.phase = OVER
+        new.end_reason = f"{player} left the game; {winner} wins"
+        events = [self.left_event(player),
+                  Event(f"The game ends: {new.end_reason} (too few players left).", kind="end",
+                        data={"winners": [winner]})]
+        new.last = [event.text for event in events]
+        return Result(new, events)
+
     def scores(self, state: PhalanxState) -> dict[str, int]:
         """PH6: territory as if the game ended now, minus the opponent's prisoners."""
         if not state.colours:

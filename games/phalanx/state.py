@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from games.base import StateError, is_whole, need, whole_number
+from games.base import StateError, dump_left, is_whole, load_left, need, whole_number
 from games.hexgrid import Cell, CellNameError, HexGrid
 
 RED, YELLOW, WALL = "red", "yellow", "wall"
@@ -52,6 +52,7 @@ class PhalanxState:
     to_play: str = YELLOW  # whose normal turn it is; Yellow starts (PH7)
     end_reason: str = ""
     last: list[str] = field(default_factory=list)  # what the last step did, for BOARD mails
+    left: tuple[str, ...] = ()  # the player removed from the game (G5), if any
 
     @property
     def grid(self) -> HexGrid:
@@ -80,6 +81,7 @@ class PhalanxState:
             to_play=self.to_play,
             end_reason=self.end_reason,
             last=list(self.last),
+            left=self.left,
         )
 
 
@@ -89,7 +91,7 @@ def dump_state(state: PhalanxState, version: int) -> dict:
     def names(kind: str) -> list[str]:
         return sorted(grid.name(c) for c, k in state.cells.items() if k == kind)
 
-    return {
+    return dump_left({
         "version": version,
         "players": list(state.players),
         "side": state.side,
@@ -108,7 +110,7 @@ def dump_state(state: PhalanxState, version: int) -> dict:
         "to_play": state.to_play,
         "end_reason": state.end_reason,
         "last": list(state.last),
-    }
+    }, state.left)
 
 
 def _int(data: dict, key: str, low: int, high: int | None = None) -> int:
@@ -135,7 +137,12 @@ def load_state(data: dict) -> PhalanxState:
     colours = data.get("colours")
     if not isinstance(colours, dict):
         raise StateError("phalanx state: colours must be an object")
-    if phase in (PLACE, CHOOSE):
+    left = load_left(data, players)
+    if left and phase != OVER:
+        raise StateError("phalanx state: a game that a player has left is over (G5)")
+    if phase == OVER and left and not colours:
+        pass  # a player left during the pie opening, before colours were chosen
+    elif phase in (PLACE, CHOOSE):
         if colours:
             raise StateError("phalanx state: colours are chosen only after the pie")
     elif set(colours) != set(players) or sorted(colours.values()) != sorted(COLOURS):
@@ -190,4 +197,5 @@ def load_state(data: dict) -> PhalanxState:
         to_play=to_play,
         end_reason=end_reason,
         last=list(last),
+        left=left,
     )

@@ -43,6 +43,8 @@ def render(state: PivotState) -> str:
     out.append(f"Pawns: {pawns}")
     if state.token is None:
         out.append(f"All {ROUNDS} rounds are played.")
+    elif state.over:
+        out.append(f"The game ended in round {state.round}: nobody is left to bid.")
     else:
         active = deck.COLOURS[deck.ICON_COLOUR[state.token]]
         where = card_coordinate(state, deck.target_card(state.token))
@@ -90,12 +92,13 @@ def view(state: PivotState, viewer: str | None, par: tuple[int | None, str] | No
                 "solution": (solution_text(bid.solution) if sees else None),
             }
         )
-    waiting = [p for p in state.players if p not in state.bids and p not in state.passes]
+    waiting = [p for p in state.remaining if p not in state.bids and p not in state.passes]
     closes = None if state.first_bid is None or state.timer is None else state.first_bid + state.timer
     data = {
         "round": state.round,
         "rounds": ROUNDS,
-        "over": state.token is None,
+        "over": state.over,
+        "left": list(state.left),
         "token": None,
         "active_pawn": None,
         "target_card": None,

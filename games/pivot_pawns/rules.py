@@ -3,10 +3,11 @@
 rules/pivot-pawns.txt with RULINGS PP1-PP6 and G1-G5, over 15 rounds.  Each
 round a target token is drawn; players send sealed bids (a number of pivots
 with the solution), announced to all by number only.  ``to_move`` lists every
-player for as long as the round is open: anyone may bid, lower a bid or pass
-until bidding closes.  ``ready`` is True once every player has bid or passed,
-or when the timer after the first bid has run out; ``close_turn`` then tries
-the bids lowest first (ties by time) and draws the next token.
+player still in the game for as long as the round is open: anyone may bid,
+lower a bid or pass until bidding closes.  ``ready`` is True once every player
+still in has bid or passed, or when the timer after the first bid has run out;
+``close_turn`` then tries the bids lowest first (ties by time) and draws the
+next token.  A removed player (G5, ``leave``) is a player who never bids.
 """
 
 from __future__ import annotations
@@ -203,7 +204,7 @@ class PivotPawns(Game):
 
     def _closing_words(self, state: PivotState) -> str:
         """When bidding closes (PP4), for the public news of a bid."""
-        if all(p in state.bids or p in state.passes for p in state.players):
+        if all(p in state.bids or p in state.passes for p in state.remaining):
             return "Every player has bid or passed, so bidding closes now (PP4)."
         timer = self.timer(state)
         if timer is None:
@@ -215,20 +216,20 @@ class PivotPawns(Game):
 
     # --- the round -----------------------------------------------------------
     def ready(self, state: PivotState, now: float) -> bool:
-        if state.token is None:
+        if state.over:
             return False
-        if all(p in state.bids or p in state.passes for p in state.players):
+        if all(p in state.bids or p in state.passes for p in state.remaining):
             return True
         deadline = self.timer(state)
         return deadline is not None and now >= deadline
 
     def timer(self, state: PivotState) -> float | None:
-        if state.token is None or state.first_bid is None or state.timer is None:
+        if state.over or state.first_bid is None or state.timer is None:
             return None
         return state.first_bid + state.timer
 
     def close_turn(self, state: PivotState, now: float) -> Result:
-        if state.token is None:
+        if state.over:
             raise GameError("the game is over; there is no round to close")
         new = states.copy_state(state)
         token, start = new.token, new.pawns
@@ -314,7 +315,7 @@ class PivotPawns(Game):
 
     def random_order(self, state: PivotState, player: str, rng) -> str | None:
         """A bid the player may send: optimal, a random walk, a blunder, or PASS."""
-        if state.token is None:
+        if state.over or player in state.left:
             return None
         standing = state.bids.get(player)
         cap = standing.pivots if standing else orders.MAX_BID
@@ -375,17 +376,56 @@ class PivotPawns(Game):
 
     def to_move(self, state: PivotState) -> list[str]:
         """Every player while the round is open: anyone may bid, lower or pass."""
-        return [] if state.token is None else list(state.players)
+        return [] if state.over else state.remaining
 
     def is_over(self, state: PivotState) -> bool:
-        return state.token is None
+        return state.over
+
+    def leave(self, state: PivotState, player: str, now: float) -> Result:
+        """G5 with PP4: a removed player is a player who never bids again.
+
+        Their bid and sealed solution of the open round are withdrawn and never
+        tried (the round is adjudicated after they left), a pass of theirs no
+        longer counts, and bidding closes once every player still in has bid
+        or passed, here at once if they all have.  The timer keeps running
+        from the first bid while other bids stand; it stops when none is left.
+        Their tokens stay counted for the record, but they never win.  With
+        nobody left the game ends (nobody wins); one player may play on alone,
+        as Pivot Pawns allows a single player.
+        """
+        self.check_leave(state, player)
+        new = states.copy_state(state)
+        new.left = state.left + (player,)
+        note = []
+        withdrawn = new.bids.pop(player, None)
+        if withdrawn is not None:
+            note.append(f"Their bid of {withdrawn.pivots} is withdrawn and will not be tried.")
+            if not new.bids:
+                new.first_bid = None  # PP4: no bid stands, so no timer runs
+        if player in new.passes:
+            new.passes.remove(player)
+        won = len(new.tokens[player])
+        note.append(f"Their {won} token{'' if won == 1 else 's'} stay on the record, "
+                    "but they can no longer win.")
+        events = [self.left_event(player, " ".join(note))]
+        if not new.remaining:
+            new.bids, new.passes, new.first_bid = {}, [], None
+            events.append(Event("Nobody is left to bid: the game is over, and nobody wins.",
+                                kind="end", data={"winners": []}))
+            return Result(new, events)
+        if self.ready(new, now):  # everyone still in has bid or passed: bidding closes
+            events.append(Event("Every player still in has bid or passed, so bidding closes "
+                                "now (PP4).", kind="info"))
+            closed = self.close_turn(new, now)
+            return Result(closed.state, events + closed.events)
+        return Result(new, events)
 
     def scores(self, state: PivotState) -> dict[str, int]:
         return {p: len(state.tokens[p]) for p in state.players}
 
     def par(self, state: PivotState) -> tuple[int | None, list[tuple[int, int]] | None]:
         """Fewest pivots for the current round and one such solution (None: none)."""
-        if state.token is None:
+        if state.over:
             return None, None
         best = solver.solve(state.pawns, deck.ICON_COLOUR[state.token], deck.target_card(state.token))
         return (None if best is None else len(best)), best
@@ -396,7 +436,7 @@ class PivotPawns(Game):
 
     def view(self, state: PivotState, viewer: str | None = None) -> dict:
         par = None
-        if viewer is None and state.token is not None:
+        if viewer is None and not state.over:
             pivots, best = self.par(state)
             par = (pivots, "" if not best else solution_text([PivotMove(m, q) for m, q in best]))
         return board.view(state, viewer, par)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from games.base import OrderSyntaxError, StateError, json_number
+from games.base import OrderSyntaxError, StateError, dump_left, json_number, load_left
 from games.pivot_pawns import deck
 from games.pivot_pawns.orders import PivotMove, parse_solution, solution_text
 
@@ -61,6 +61,18 @@ class PivotState:
     seq: int = 0
     tokens: dict[str, list[int]] = field(default_factory=dict)
     history: list[RoundRecord] = field(default_factory=list)
+    # Players removed from the game (G5), in the order they left: no bids, no
+    # passes; their tokens stay for the record, but they never win.
+    left: tuple[str, ...] = ()
+
+    @property
+    def remaining(self) -> list[str]:
+        return [p for p in self.players if p not in self.left]
+
+    @property
+    def over(self) -> bool:
+        """After 15 rounds, or once nobody is left to bid (G5)."""
+        return self.token is None or not self.remaining
 
 
 def copy_state(state: PivotState) -> PivotState:
@@ -112,7 +124,7 @@ def dump(state: PivotState, version: int) -> dict:
     def coord(card: int) -> str:
         return card_coordinate(state, card)
 
-    return {
+    return dump_left({
         "version": version,
         "seed": state.seed,
         "players": list(state.players),
@@ -151,7 +163,7 @@ def dump(state: PivotState, version: int) -> dict:
             }
             for r in state.history
         ],
-    }
+    }, state.left)
 
 
 # --- load -------------------------------------------------------------------
@@ -267,6 +279,9 @@ def load(data: dict) -> PivotState:
         raise StateError("state: first_bid_time must be set exactly when there are bids")
     if token is None and (sealed or passes):
         raise StateError("state: a finished game has no bids")
+    left = load_left(data, players)
+    if any(p in sealed or p in passes for p in left):
+        raise StateError("state: a player who has left has no bid and no pass (G5)")
     seq = _need(data, "seq", int, "the bid counter")
     if any(b.seq >= seq for b in sealed.values()):
         raise StateError("state: the bid counter must exceed every bid's seq")
@@ -285,6 +300,7 @@ def load(data: dict) -> PivotState:
         seq=seq,
         tokens=won,
         history=history,
+        left=left,
     )
 
 

@@ -217,6 +217,26 @@ class Proximity(Game):
     def is_over(self, state: State) -> bool:
         return state.winner is not None
 
+    def leave(self, state: State, player: str, now: float) -> Result:
+        """G5: a two-player game cannot go on with one, so the other player wins.
+
+        Proximity has no missing order: a player to move must move or
+        sacrifice, and an empty time bank loses (PX8).  A seat that will never
+        move again leaves too few players: the game ends and the other wins.
+        """
+        self.check_leave(state, player)
+        index = state.side_of(player)
+        new = state.clone()
+        new.left = state.left + (player,)
+        new.winner = 1 - index
+        winner = new.sides[new.winner].name
+        new.end_reason = f"{player} left the game"
+        events = [self.left_event(player),
+                  Event(f"The game is over: too few players are left; {winner} wins.",
+                        kind="end", data={"player": player, "winners": [winner]})]
+        new.last = [e.text for e in events]
+        return Result(new, events)
+
     def scores(self, state: State) -> dict[str, int]:
         """1 for the winner once the game is over, else 0 (Proximity has no points)."""
         return {s.name: int(state.winner == i) for i, s in enumerate(state.sides)}

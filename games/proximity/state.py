@@ -14,7 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from games.base import StateError, json_list, json_number, json_object, whole_number
+from games.base import (
+    StateError,
+    dump_left,
+    json_list,
+    json_number,
+    json_object,
+    load_left,
+    whole_number,
+)
 
 SUITS = ("suns", "moons", "crowns", "arms")
 SUIT_NAME = {"suns": "Suns", "moons": "Moons", "crowns": "Crowns", "arms": "Arms"}
@@ -141,6 +149,7 @@ class State:
     winner: int | None = None
     end_reason: str | None = None
     last: list[str] = field(default_factory=list)  # what the last move did
+    left: tuple[str, ...] = ()  # the player removed from the game (G5), if any
 
     def clone(self) -> "State":
         """A deep copy (tiles are immutable and shared); much faster than deepcopy."""
@@ -211,7 +220,7 @@ def _dump_side(side: Side) -> dict:
 
 
 def dump_state(state: State, version: int) -> dict:
-    return {
+    return dump_left({
         "version": version,
         "seed": state.seed,
         "coins": state.coins,
@@ -225,7 +234,7 @@ def dump_state(state: State, version: int) -> dict:
         "winner": state.winner,
         "end_reason": state.end_reason,
         "last": list(state.last),
-    }
+    }, state.left)
 
 
 def _seconds(value: object, where: str) -> float | None:
@@ -328,7 +337,11 @@ def _load(data: dict) -> State:
         winner=winner,
         end_reason=data.get("end_reason"),
         last=[str(t) for t in json_list(data.get("last", []), "last")],
+        left=load_left(data, [side.name for side in sides]),
     )
+    if state.left and (len(state.left) != 1 or state.winner is None
+                       or state.sides[state.winner].name == state.left[0]):
+        raise StateError("left: the player who left has lost, and the other has won (G5)")
     check_position(state)
     return state
 
