@@ -3,14 +3,21 @@
     GAME nb1 PASSWORD kq7hz3xw2m      (one line, or GAME and PASSWORD lines;
                                        the subject line works too)
     b4xd4                             (order lines, in the game's notation)
-    HELP | BOARD | HISTORY            (commands, one per line)
+    HELP | BOARD | HISTORY [ALL|N|N-M] (commands, one per line)
     ABSENCE <from> <to>               (dates, e.g. ABSENCE 2025-03-07 2025-03-14)
-    PRESS TO <name|ALL>               (a message to other players, up to
-    ...                                a line ENDPRESS)
-    ENDPRESS
+    TURN <n>                          (optional: the turn these orders are for;
+                                       a reply to "[nb1 T12] ..." says turn 12)
+    PRESS TO <names|ALL|GM>           (a message to other players, names
+    ...                                split by commas and/or spaces, or to
+    ENDPRESS                           the game master; up to a line ENDPRESS)
     END                               (optional: nothing below is read)
 
-Quoted text and signatures are already cut off by gm.mail.inbound.
+Every other line is a candidate order line, given in order in ``order_lines``;
+only the game's rules know its notation, so the service decides which of them
+are orders (greetings and sign-offs around the orders are set aside there).
+The subject is read only for ``GAME <id>`` (with PASSWORD) or our own tag
+``[<id> T<n>]``.  Quoted text and signatures are already cut off by
+gm.mail.inbound.
 """
 
 from __future__ import annotations
@@ -44,12 +51,16 @@ def _keyword(low: str, word: str, start: int = 0) -> int:
     return at
 
 
-def find_game(text: str) -> tuple[str, str] | None:
+def find_game(text: str, whole: bool = False) -> tuple[str, str] | None:
     """(matched text, game id) of the first GAME <id> (also GAME: id, GAME=id), as the old regex
-    \\bGAME\\s*[:=]?\\s*([A-Za-z0-9][A-Za-z0-9_.-]*) found it."""
+    \\bGAME\\s*[:=]?\\s*([A-Za-z0-9][A-Za-z0-9_.-]*) found it; ``whole``: GAME must be a whole
+    word (\\bGAME\\b), so "games" is not GAME and "s"."""
     low = ascii_lower(text)
     at = _keyword(low, "game")
     while at != -1:
+        if whole and at + 4 < len(low) and _word_char(low[at + 4]):
+            at = _keyword(low, "game", at + 1)
+            continue
         i = _skip_space(text, at + 4)
         if i < len(text) and text[i] in ":=":
             i = _skip_space(text, i + 1)
@@ -62,13 +73,16 @@ def find_game(text: str) -> tuple[str, str] | None:
     return None
 
 
-def find_password(text: str) -> tuple[str, str] | None:
+def find_password(text: str, whole: bool = False) -> tuple[str, str] | None:
     """(matched text, password) of the first PASSWORD <word> (or PASS, with : or =), as the old regex
-    \\bPASS(?:WORD)?\\s*[:=]?\\s*(\\S+) found it."""
+    \\bPASS(?:WORD)?\\s*[:=]?\\s*(\\S+) found it; ``whole``: PASS or PASSWORD must be a whole
+    word, so "passage" is not PASS and "age"."""
     low = ascii_lower(text)
     at = _keyword(low, "pass")
     while at != -1:
         starts = [at + 8, at + 4] if low.startswith("word", at + 4) else [at + 4]
+        if whole:
+            starts = [s for s in starts[:1] if s >= len(low) or not _word_char(low[s])]
         for after in starts:
             i = _skip_space(text, after)
             if i < len(text) and text[i] in ":=":
@@ -98,9 +112,8 @@ def without_password(text: str) -> str:
     return done + rest
 
 
-def subject_tag(subject: str) -> str | None:
-    """The game id of our reply tag "[nb1 T3]" (the first one), as the old regex
-    \\[([A-Za-z0-9][A-Za-z0-9_.-]*) T\\d+\\] found it."""
+def _tag(subject: str) -> tuple[str, int] | None:
+    """(game id, turn) of the first reply tag "[nb1 T3]" in a subject."""
     at = subject.find("[")
     while at != -1:
         i = at + 1
@@ -113,17 +126,62 @@ def subject_tag(subject: str) -> str | None:
                 while digits < len(subject) and subject[digits].isdecimal():
                     digits += 1
                 if digits > end + 2 and subject.startswith("]", digits):
-                    return subject[i:end]
+                    return subject[i:end], _number(subject[end + 2:digits])
         at = subject.find("[", at + 1)
     return None
 
 
-def press_target(line: str) -> str | None:
-    """The name in a PRESS TO <name> line (the whole line, stripped), or None."""
+def _number(digits: str) -> int:
+    """A turn number as written (decimal digits), capped so that a hostile one stays small."""
+    digits = digits.lstrip("0")
+    return 10**12 if len(digits) > 12 else int(digits or "0")
+
+
+def subject_tag(subject: str) -> str | None:
+    """The game id of our reply tag "[nb1 T3]" (the first one), as the old regex
+    \\[([A-Za-z0-9][A-Za-z0-9_.-]*) T\\d+\\] found it."""
+    tag = _tag(subject)
+    return tag[0] if tag else None
+
+
+def subject_turn(subject: str) -> int | None:
+    """The turn of our reply tag "[nb1 T3]" (the first one): 3."""
+    tag = _tag(subject)
+    return tag[1] if tag else None
+
+
+def press_targets(line: str) -> list[str] | None:
+    """The names in a PRESS TO <names> line (split by commas and/or spaces), or None.
+
+    ALL and GM are names here too; the service knows what they mean.  Each name once.
+    """
+    words = line.split(None, 2)
+    if len(words) != 3 or ascii_lower(words[0]) != "press" or ascii_lower(words[1]) != "to":
+        return None
+    names: list[str] = []
+    for name in words[2].replace(",", " ").split():
+        if name not in names:
+            names.append(name)
+    return names or None
+
+
+def turn_line(line: str) -> int | None:
+    """The turn a line "TURN 12" names, or None."""
     words = line.split()
-    if len(words) == 3 and ascii_lower(words[0]) == "press" and ascii_lower(words[1]) == "to":
-        return words[2]
+    if len(words) == 2 and ascii_lower(words[0]) == "turn" and words[1].isdecimal():
+        return _number(words[1])
     return None
+
+
+COMMAND_WORDS = frozenset(COMMANDS) | {"ABSENCE", "PRESS", "GAME", "PASSWORD", "PASS", "TURN", "END",
+                                       "ENDPRESS"}
+
+
+def starts_with_command(line: str) -> bool:
+    """The line's first word is a mail command word (HELP, PRESS, GAME, ...): a line the
+    service never sets aside as a greeting, even when it is not an order."""
+    words = line.split(None, 1)
+    return bool(words) and words[0].upper() in COMMAND_WORDS
 
 
 def _starts_credentials(line: str) -> bool:
@@ -140,8 +198,9 @@ class OrderMail:
     game_id: str | None = None
     password: str | None = None
     commands: list[str] = field(default_factory=list)
-    order_lines: list[str] = field(default_factory=list)
-    press: list[tuple[str, str]] = field(default_factory=list)  # (name or ALL, text)
+    order_lines: list[str] = field(default_factory=list)  # candidates: the service picks the orders
+    press: list[tuple[tuple[str, ...], str]] = field(default_factory=list)  # (names, ALL or GM; text)
+    turn: int | None = None  # the turn the orders are for: a TURN line, else the subject's tag
 
     @property
     def order_text(self) -> str:
@@ -154,8 +213,8 @@ class OrderMail:
 
 def _credentials(line: str, mail: OrderMail) -> bool:
     """Take GAME/PASSWORD from a line; True when the line held nothing else."""
-    game = find_game(line)
-    password = find_password(line)
+    game = find_game(line, whole=True)
+    password = find_password(line, whole=True)
     if not game and not password:
         return False
     if game and mail.game_id is None:
@@ -171,7 +230,9 @@ def _credentials(line: str, mail: OrderMail) -> bool:
 
 def read(subject: str, text: str) -> OrderMail:
     mail = OrderMail()
-    press_to, press_lines = None, []
+    press_to: tuple[str, ...] | None = None
+    press_lines: list[str] = []
+    body_turn = None
     for raw in text.splitlines():
         line = raw.strip()
         if press_to is not None:  # inside PRESS TO ... ENDPRESS: kept as written
@@ -181,9 +242,9 @@ def read(subject: str, text: str) -> OrderMail:
             else:
                 press_lines.append(raw.rstrip())
             continue
-        press = press_target(line)
-        if press is not None:
-            press_to = press
+        names = press_targets(line)
+        if names is not None:
+            press_to = tuple(names)
             continue
         if not line or line.startswith("#"):
             continue
@@ -193,25 +254,37 @@ def read(subject: str, text: str) -> OrderMail:
         if word in COMMANDS:
             mail.commands.append(word)
             continue
-        if word.split()[0] == "ABSENCE":
-            mail.commands.append("ABSENCE " + line[len("ABSENCE"):].strip())
+        first = word.split()[0]
+        if first in ("ABSENCE", "HISTORY"):
+            mail.commands.append(first + " " + line[len(first):].strip())
+            continue
+        turn = turn_line(line)
+        if turn is not None:
+            if body_turn is None:
+                body_turn = turn
             continue
         if _starts_credentials(line) and _credentials(line, mail):
             continue
         mail.order_lines.append(line)
     if press_to is not None:  # no ENDPRESS: the press runs to the end of the mail
         mail.press.append((press_to, "\n".join(press_lines).strip("\n")))
-    # Else the subject: our reply tag "[nb1 T3]" first, then GAME/PASSWORD words.
-    tag = subject_tag(subject or "")
+    # Else the subject, read only as our reply tag "[nb1 T3]" or GAME <id> (PASSWORD <word>).
+    subject = subject or ""
+    tag = _tag(subject)
     if mail.game_id is None and tag:
-        mail.game_id = tag.lower()
-    subject_game = find_game(subject or "")
+        mail.game_id = tag[0].lower()
+    subject_game = find_game(subject, whole=True)
     if mail.game_id is None and subject_game:
         mail.game_id = subject_game[1].lower()
     if mail.password is None:
-        found = find_password(subject or "")
+        found = find_password(subject, whole=True)
         if found:
             mail.password = found[1]
-    if mail.game_id is None and subject and subject.strip().upper() in COMMANDS and not mail.commands:
+    # The turn written for: a TURN line, else the tag of the report this mail answers.
+    if body_turn is not None:
+        mail.turn = body_turn
+    elif tag and mail.game_id == tag[0].lower():
+        mail.turn = tag[1]
+    if mail.game_id is None and subject.strip().upper() in COMMANDS and not mail.commands:
         mail.commands.append(subject.strip().upper())
     return mail

@@ -14,11 +14,13 @@ import hashlib
 import logging
 import traceback
 
-from gm.core.model import GameView, Outcome, ServiceError
+from games.base import OrderSyntaxError
+from gm.core.model import GameView, Outcome, ServiceError, Status
 from gm.mail import inbound as mail_in
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
-from gm.service import games, mailcommands, press, timers, turns
+from gm.present.reports import help_hint
+from gm.service import games, mailcommands, press, reports, timers, turns
 from gm.service.context import Context
 from gm.store import StoreError
 
@@ -173,8 +175,8 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
                       "the lines below GAME ... PASSWORD ...; send HELP for the format.")
     for command in mail.commands:
         mailcommands.run(ctx, view, player, command, inbound)
-    for target, text in mail.press:
-        press.send(ctx, view, player, target, text, inbound)
+    for targets, text in mail.press:
+        press.send(ctx, view, player, targets, text, inbound)
     if not mail.order_lines:
         return Outcome("help", "commands", view.id)
     # RULINGS G4: time is checked before orders.  A timer or deadline that ran
@@ -183,9 +185,94 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
     if timers.due_now(ctx, view.id):
         timers.tick_game(ctx, view.id)
         after = games.load(ctx.store, view.id)
-    return turns.apply_order(ctx, after, player["name"], mail.order_text, origin="mail",
-                             inbound=inbound, message_row=row_id, now=now,
-                             turn_closed=view.turn if after.seq != view.seq else None)
+    turn_closed = view.turn if after.seq != view.seq else None
+    if mail.turn is not None and mail.turn != after.turn and after.status == Status.ACTIVE:
+        return _stale(ctx, after, player["name"], mail, inbound, row_id, now, turn_closed)
+    lines, not_read = order_lines(after, player["name"], mail.order_lines,
+                                  did_more=bool(mail.commands or mail.press))
+    if not lines:  # only greetings, beside commands that were done
+        _not_read(ctx, inbound, after, player["name"], not_read)
+        return Outcome("help", "commands", view.id)
+    outcome = turns.apply_order(ctx, after, player["name"], "\n".join(lines), origin="mail",
+                                inbound=inbound, message_row=row_id, now=now,
+                                turn_closed=turn_closed)
+    _not_read(ctx, inbound, after, player["name"], not_read)
+    return outcome
+
+
+MAX_SCREENED = 50  # candidate lines screened one by one; a longer mail is judged as written
+
+
+def order_lines(view: GameView, name: str, candidates: list[str],
+                did_more: bool = False) -> tuple[list[str], list[str]]:
+    """(the order lines to judge, the lines set aside as not orders).
+
+    The grammar cannot know a game's notation, so the rules decide: the lines
+    before the first and after the last line in the game's notation (one
+    that is not refused with OrderSyntaxError on its own: an illegal order is
+    in the notation, and is judged) are greetings, sign-offs and names, and
+    are set aside; a line that starts with a mail command word is never set
+    aside.  Everything between is judged as written.  If no line is in the
+    notation the mail is judged as written (refused with the syntax error),
+    unless it did something else (``did_more``: commands, press), and then
+    nothing is judged.
+    """
+    if len(candidates) > MAX_SCREENED or _in_notation(view, name, "\n".join(candidates)):
+        return candidates, []
+    kept = [i for i, line in enumerate(candidates)
+            if order_mail.starts_with_command(line) or _in_notation(view, name, line)]
+    if not kept:
+        return ([], candidates) if did_more else (candidates, [])
+    first, last = kept[0], kept[-1]
+    return candidates[first:last + 1], candidates[:first] + candidates[last + 1:]
+
+
+def _in_notation(view: GameView, name: str, text: str) -> bool:
+    """The rules read ``text`` as an order (legal or not): it is not refused as bad syntax."""
+    try:
+        view.rules.parse_order(view.state, name, text)
+    except OrderSyntaxError:
+        return False
+    except Exception:  # any other refusal or fault: an order, for apply_order to judge as today
+        return True
+    return True
+
+
+def _not_read(ctx: Context, inbound: Inbound, view: GameView, name: str, lines: list[str]) -> None:
+    """The part of the reply that lists the lines set aside as not orders."""
+    if not lines:
+        return
+    shown = [line if len(line) <= 60 else line[:57] + "..." for line in lines[:10]]
+    if len(lines) > 10:
+        shown.append(f"... and {len(lines) - 10} more lines")
+    body = ctx.outbox.notice_body(view, ["Not read (not orders): these lines of your mail are not "
+                                         "in this game's notation and were left out:"]
+                                  + ["    " + line for line in shown])
+    ctx.outbox.reply(inbound, view, "Not read", body, kind="reply", archive_player=name)
+
+
+def _stale(ctx: Context, view: GameView, name: str, mail: order_mail.OrderMail, inbound: Inbound,
+           row_id: int, now: float, turn_closed: int | None) -> Outcome:
+    """Refuse orders written for another turn than the open one, with the position as it is."""
+    written, turn = mail.turn, view.turn
+    if written < turn:
+        error = f"your orders were written for turn {written}; the game is at turn {turn}"
+        if turn_closed is not None and written == turn_closed:
+            error += (f" (turn {written} closed before they were judged: its timer or deadline "
+                      "had run out, RULINGS G4)")
+    else:
+        error = (f"your orders were written for turn {written}; the game is at turn {turn}, "
+                 f"and turn {written} has not begun")
+    error += (f". Read the position below and send your orders again (answer the latest report, "
+              f"or write TURN {turn} on a line of its own).")
+    text = mail.order_text
+    ctx.store.add_order(view.id, "order", name, view.turn, text, accepted=False, origin="mail",
+                        at=now, error=error, message_row=row_id)
+    body = ctx.outbox.render("rejected", game_id=view.id, text=text, error=error, kind="StaleTurn",
+                             legal=None, hint=help_hint(view.id),
+                             report=reports.report_body(ctx, view, name, []))
+    ctx.outbox.reply(inbound, view, "Orders refused (old turn)", body, kind="error")
+    return Outcome("rejected", error, view.id, [body])
 
 
 def authenticate(ctx: Context, view: GameView, sender: str, password: str | None):

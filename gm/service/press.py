@@ -1,16 +1,19 @@
-"""Press: players writing to each other through gm.
+"""Press: players writing to each other, or to the game master, through gm.
 
-    PRESS TO <name|ALL>
-    any text
+    PRESS TO <names|ALL|GM>      (names split by commas and/or spaces:
+    any text                      PRESS TO hal, jon)
     ENDPRESS
 
 The game's ``press`` setting: ``none`` (refused), ``white`` (the sender is
-named) or ``grey`` (the sender is hidden).  Every press message is archived
-with the turn: one copy per recipient and one archive copy (player NULL);
-the history log names the sender.
+named) or ``grey`` (the sender is hidden).  Each named player receives one
+copy; ``GM`` is the game master's address (config ``gm_address``).  Every
+press message is archived with the turn: one copy per player who received it
+and one archive copy (player NULL); the history log names the sender.
 """
 
 from __future__ import annotations
+
+from typing import Sequence
 
 from gm.core.model import GameView
 from gm.mail.inbound import Inbound
@@ -19,38 +22,59 @@ from gm.service import deadlines
 from gm.service.context import Context
 
 MAX_PRESS = 20_000
+GM = "GM"
 
 
-def send(ctx: Context, view: GameView, player, target: str, text: str, inbound: Inbound) -> None:
-    """Deliver one press message (inside the ingest transaction), or tell the sender why not."""
+def send(ctx: Context, view: GameView, player, targets: Sequence[str] | str, text: str,
+         inbound: Inbound) -> None:
+    """Deliver one press message (inside the ingest transaction), or tell the sender why not.
+
+    ``targets``: the names on the PRESS TO line (a player, ALL or GM, each once).
+    """
+    names = [targets] if isinstance(targets, str) else list(targets)
     mode = deadlines.settings(ctx.store, view.id)["press"]
     sender = player["name"]
-    problem = _problem(view, sender, target, text, mode)
+    problem = _problem(ctx, view, sender, names, text, mode)
     if problem:
         ctx.outbox.reply(inbound, view, "Press not delivered", ctx.outbox.error_body(view, problem),
                          kind="error")
         return
-    if target.upper() == "ALL":
-        recipients, to_label = [p for p in view.seated if p["name"] != sender], "ALL"
+    to_gm = any(_is_gm(n) for n in names)
+    if any(n.upper() == "ALL" for n in names):
+        recipients, labels = [p for p in view.seated if p["name"] != sender], ["ALL"]
     else:
-        found = view.player(target)
-        recipients, to_label = [found], found["name"]
+        recipients = []
+        for found in (view.player(n) for n in names if not _is_gm(n)):
+            if all(found["name"] != p["name"] for p in recipients):
+                recipients.append(found)
+        labels = [p["name"] for p in recipients]
+    if to_gm:
+        labels.append(GM)
+    to_label = ", ".join(labels)
     shown = "anonymous (grey press)" if mode == "grey" else sender
     body = ctx.outbox.render("press", game_id=view.id, turn=view.turn, sender=shown, to=to_label,
                              text=text, hint=help_hint(view.id))
     for p in recipients:
         oid = ctx.outbox.to_game(view, p["email"], f"Press from {shown}", body)
         ctx.outbox.archive(view, p["name"], "press", body, oid)
+    if to_gm:
+        ctx.outbox.to_game(view, ctx.config.gm_address, f"Press from {shown}", body)
     # The archive's copy is what the recipients read; the history log names the sender.
     ctx.outbox.archive(view, None, "press", body, None)
     ctx.store.log(view.id, view.turn, sender, "press", f"to {to_label} ({mode})", ctx.clock())
-    confirm = ctx.outbox.notice_body(view, [f"Your press to {to_label} was delivered"
+    told = ", ".join(labels[:-1] + ["the game master"]) if to_gm else to_label
+    confirm = ctx.outbox.notice_body(view, [f"Your press to {told} was delivered"
                                             + (" without your name (grey press)." if mode == "grey"
                                                else ".")])
     ctx.outbox.reply(inbound, view, "Press delivered", confirm, kind="reply", archive_player=sender)
 
 
-def _problem(view: GameView, sender: str, target: str, text: str, mode: str | None) -> str | None:
+def _is_gm(name: str) -> bool:
+    return name.upper() == GM
+
+
+def _problem(ctx: Context, view: GameView, sender: str, names: list[str], text: str,
+             mode: str | None) -> str | None:
     """Why this press cannot be delivered, or None."""
     if mode == "none":
         return "Press is off in this game (option press: none); your message was not delivered."
@@ -58,12 +82,19 @@ def _problem(view: GameView, sender: str, target: str, text: str, mode: str | No
         return "Your PRESS block was empty; nothing was delivered."
     if len(text) > MAX_PRESS:
         return f"Press messages are limited to {MAX_PRESS} characters."
-    if target.upper() == "ALL":
-        return None
-    found = view.player(target)
-    if found is None or not found["active"]:
-        return (f"There is no player {target!r} to write to (players: {', '.join(view.seated_names)}, "
-                "or ALL); your press was not delivered.")
-    if found["name"] == sender:
-        return "You cannot send press to yourself."
+    if not names:
+        return "Your PRESS TO line named nobody; nothing was delivered."
+    if any(_is_gm(n) for n in names) and not ctx.config.gm_address:
+        return ("This game has no game master address, so PRESS TO GM cannot be delivered; "
+                "nothing was delivered.")
+    for target in names:
+        if target.upper() == "ALL" or _is_gm(target):
+            continue
+        found = view.player(target)
+        if found is None or not found["active"]:
+            return (f"There is no player {target!r} to write to (players: "
+                    f"{', '.join(view.seated_names)}, or ALL, or GM for the game master); "
+                    "your press was not delivered.")
+        if found["name"] == sender:
+            return "You cannot send press to yourself."
     return None
