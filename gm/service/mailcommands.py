@@ -95,8 +95,10 @@ COMMANDS: tuple[Command, ...] = (
             f"{HISTORY_TURNS} turns, ALL of them, turn N, or turns N to M", _history),
     Command("ABSENCE <from> <to>", "you are away (dates like 2025-03-07, or +3d); deadlines "
             "that fall inside move to its end", _absence),
-    Command("PRESS TO <name|ALL>", "a message to other players: the lines below it, up to a "
-            "line ENDPRESS"),
+    Command("PRESS TO <names|ALL|GM>", "a message to other players (or the game master): the "
+            "lines below it, up to a line ENDPRESS"),
+    Command("TURN <n>", "the turn your orders are for (replying to a report says it too): orders "
+            "written for a turn that has passed are refused, with the position as it is now"),
     Command("END", "stop reading here (anything below is ignored)"),
 )
 HANDLERS: dict[str, Handler] = {c.word: c.handler for c in COMMANDS if c.handler is not None}

@@ -73,15 +73,15 @@ class Outbox:
     # --- queueing -------------------------------------------------------------
     def queue(self, to: str, subject: str, body: str, *, kind: str, game_id: str | None = None,
               turn: int | None = None, in_reply_to: str | None = None,
-              references=(), auto: str = "auto-generated") -> int:
-        """Compose one message and queue it; returns its outbox id."""
+              references=(), auto: str = "auto-generated", not_before: float | None = None) -> int:
+        """Compose one message and queue it (sent from ``not_before``, if given); returns its id."""
         message_id, raw = compose(
             sender=self.config.address, sender_name=self.config.name, to=to, subject=subject,
             body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
             game_id=game_id, instance=self.config.address,
         )
         return self.store.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
-                                       game_id=game_id, turn=turn)
+                                       game_id=game_id, turn=turn, not_before=not_before)
 
     def to_game(self, view: GameView, to: str, label: str, body: str, *, kind: str = "notice",
                 **threading: Any) -> int:

@@ -13,6 +13,8 @@ and one archive copy (player NULL); the history log names the sender.
 
 from __future__ import annotations
 
+import secrets
+
 from typing import Sequence
 
 from gm.core.model import GameView
@@ -23,6 +25,9 @@ from gm.service.context import Context
 
 MAX_PRESS = 20_000
 GM = "GM"
+# Grey press leaves after a random delay, never in the batch of mail that the sender's own
+# orders cause (a bid's news names its author, and the timing would name the press's).
+GREY_DELAY = (10 * 60, 40 * 60)  # seconds
 
 
 def send(ctx: Context, view: GameView, player, targets: Sequence[str] | str, text: str,
@@ -54,11 +59,14 @@ def send(ctx: Context, view: GameView, player, targets: Sequence[str] | str, tex
     shown = "anonymous (grey press)" if mode == "grey" else sender
     body = ctx.outbox.render("press", game_id=view.id, turn=view.turn, sender=shown, to=to_label,
                              text=text, hint=help_hint(view.id))
+    later = None
+    if mode == "grey":
+        later = ctx.clock() + secrets.SystemRandom().uniform(*GREY_DELAY)
     for p in recipients:
-        oid = ctx.outbox.to_game(view, p["email"], f"Press from {shown}", body)
+        oid = ctx.outbox.to_game(view, p["email"], f"Press from {shown}", body, not_before=later)
         ctx.outbox.archive(view, p["name"], "press", body, oid)
     if to_gm:
-        ctx.outbox.to_game(view, ctx.config.gm_address, f"Press from {shown}", body)
+        ctx.outbox.to_game(view, ctx.config.gm_address, f"Press from {shown}", body, not_before=later)
     # The archive's copy is what the recipients read; the history log names the sender.
     ctx.outbox.archive(view, None, "press", body, None)
     ctx.store.log(view.id, view.turn, sender, "press", f"to {to_label} ({mode})", ctx.clock())
