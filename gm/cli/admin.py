@@ -38,11 +38,19 @@ def resume(game_id: str, why: Optional[str] = WHY, by: Optional[str] = BY):
 
 
 @app.command()
-def end(game_id: str, reason: str = typer.Argument(..., help="why the game ends (told to the players)"),
+def end(game_id: str,
+        reason: Optional[str] = typer.Argument(None, metavar="REASON", show_default=False,
+                                               help="the reason, as -m gives it (kept for old scripts)"),
+        why: Optional[str] = WHY,
         winner: List[str] = typer.Option([], "--winner", help="declare a winner (repeat for a shared win)"),
         by: Optional[str] = BY):
-    """End a game now."""
-    typer.echo(run(lifecycle.end, open_engine(), game_id, reason, who=by, winners=list(winner)))
+    """End a game now: gm end ID -m REASON (the reason is required)."""
+    if reason is not None and why is not None and reason.strip() != why.strip():
+        fail("give the reason once: gm end ID -m REASON")
+    why = why if why is not None else reason
+    if why is None or not why.strip():
+        fail("gm end needs a reason: gm end ID -m REASON")
+    typer.echo(run(lifecycle.end, open_engine(), game_id, why, who=by, winners=list(winner)))
 
 
 @app.command()
@@ -102,6 +110,17 @@ def resend(game_id: str, name: Optional[str] = typer.Argument(None, help="one pl
 
 
 @app.command()
+def delete(game_id: str,
+           yes: bool = typer.Option(False, "--yes", help="yes, delete it: there is no undo"),
+           force: bool = typer.Option(False, "--force", help="delete it even though orders were played")):
+    """Delete a game made by mistake: every row of it, in every table (its mail is kept)."""
+    if not yes:
+        fail(f"gm delete removes game {game_id} and everything of it for good; "
+             f"to do it, run: gm delete {game_id} --yes")
+    typer.echo(run(lifecycle.delete_game, open_engine(), game_id, force=force))
+
+
+@app.command()
 def broadcast(game_id: str, text: str, by: Optional[str] = BY):
     """Mail an announcement from the GM to every player."""
     typer.echo(run(lifecycle.broadcast, open_engine(), game_id, text, who=by))
@@ -110,11 +129,12 @@ def broadcast(game_id: str, text: str, by: Optional[str] = BY):
 @app.command()
 def settings(game_id: str, pairs: List[str] = typer.Argument(None, help="key=value: deadline, reminder, "
                                                              "grace, late, press, absence_max"),
-             by: Optional[str] = BY):
+             why: Optional[str] = WHY, by: Optional[str] = BY):
     """Show or change a game's service options (deadline, reminder, grace, late, press, absence_max)."""
     engine = open_engine()
     view = run(engine.load, game_id)
     if pairs:
-        run(lifecycle.change_settings, engine, view.id, dict(parse_pairs(pairs, "setting")), who=by)
+        run(lifecycle.change_settings, engine, view.id, dict(parse_pairs(pairs, "setting")), who=by,
+            why=why)
     for key, value in deadlines.settings(engine.store, view.id).items():
         typer.echo(f"{key:<12} {value if value is not None else 'none'}")

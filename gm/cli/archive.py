@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from gm.cli.common import app, fail, open_engine, run
+from gm.cli.common import HELP_STYLE, app, fail, open_engine, run
 from gm.present import archive as site
 from gm.runtime import browser
 from gm.service import audit
@@ -29,7 +29,7 @@ def verify(game_id: str):
         raise typer.Exit(1)
 
 
-archive_app = typer.Typer(no_args_is_help=True, help="The static HTML archive of games.")
+archive_app = typer.Typer(no_args_is_help=True, rich_markup_mode=HELP_STYLE, help="The static HTML archive of games.")
 app.add_typer(archive_app, name="archive")
 
 

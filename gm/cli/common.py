@@ -20,8 +20,11 @@ from gm.store import Store, StoreError
 
 T = TypeVar("T")
 
+# rich_markup_mode=None: the plain help, where a boolean flag is shown as a bare flag (the rich
+# panels of typer 0.29 label every flag, --help too, with a value type "<bool>" it never takes).
+HELP_STYLE = None
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="gm: a play-by-email game master.")
+                  rich_markup_mode=HELP_STYLE, help="gm: a play-by-email game master.")
 state = {"config": None}
 
 EX_TEMPFAIL = 75

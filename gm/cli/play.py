@@ -9,10 +9,11 @@ from typing import List, Optional
 
 import typer
 
-from gm.cli.common import EX_TEMPFAIL, app, fail, open_engine, parse_pairs, run
+from gm.cli.common import BY, EX_TEMPFAIL, WHY, app, fail, open_engine, parse_pairs, run
 from gm.runtime import daemon
 from gm.runtime.demo import play_demo
 from gm.service import ingest as ingest_mail
+from gm.service import lifecycle, turns
 
 
 @app.command()
@@ -78,10 +79,13 @@ def show(game_id: str, as_json: bool = typer.Option(False, "--json", help="one J
 
 
 @app.command()
-def order(game_id: str, text: str, as_name: str = typer.Option(..., "--as", help="the player's name")):
-    """Enter orders for a player (the GM's override), through the same path as mail."""
+def order(game_id: str, text: str, as_name: str = typer.Option(..., "--as", help="the player's name"),
+          why: Optional[str] = WHY, by: Optional[str] = BY):
+    """Enter orders for a player (the GM's override), through the same path as mail; the
+    players are told the game master entered them."""
     engine = open_engine()
-    outcome = run(engine.gm_order, game_id, as_name, text)
+    outcome = run(turns.gm_order, engine, game_id, as_name, text, who=by or lifecycle.default_actor(),
+                  why=why)
     if outcome.outcome == "rejected":
         fail(f"refused: {outcome.detail}")
     typer.echo(f"{outcome.outcome}: {outcome.detail}")

@@ -13,12 +13,15 @@ import getpass
 import json
 import os
 import random
+import re
+from email.utils import parseaddr
 
 from games import registry
 from games.base import GameError
 from gm.core import options as service_options
 from gm.core import passwords, times
 from gm.core.model import GameView, ServiceError, Status
+from gm.mail.rawmail import valid_addr_spec
 from gm.service import deadlines, games, reports, turns
 from gm.service.context import Context
 
@@ -57,11 +60,57 @@ def check_game_id(game_id: str) -> str:
     return game_id
 
 
+# A player's name is what the others type after PRESS TO: one word.
+PLAYER_NAME = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def check_address(name: str, text: str, outcome: str = "no game was created") -> str:
+    """The addr-spec of a player's address (``ada@example.org`` or ``Ada <ada@example.org>``)."""
+    text = (text or "").strip()
+    address = parseaddr(text)[1]
+    if not text or "," in text or not valid_addr_spec(address) \
+            or text not in {address, f"<{address}>"} and not text.endswith(f"<{address}>"):
+        raise ServiceError(f"player {name}: {text!r} is not a mail address (write it as "
+                           f"name@example.org); {outcome}")
+    return address
+
+
+def check_players(players: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each seat's name and address, checked: a one-word name, a mail address, none twice."""
+    checked: list[tuple[str, str]] = []
+    names: dict[str, str] = {}
+    addresses: dict[str, str] = {}
+    for name, address in players:
+        name = (name or "").strip()
+        if not name:
+            raise ServiceError("a player needs a name (NAME=EMAIL); no game was created")
+        if not PLAYER_NAME.fullmatch(name):
+            raise ServiceError(f"player name {name!r}: a name is one word of letters, digits, '_' or "
+                               "'-' (players write it after PRESS TO); no game was created")
+        if name.lower() in names:
+            raise ServiceError(f"two players are called {names[name.lower()]} and {name} (names are "
+                               "compared without case): give each a name of their own; "
+                               "no game was created")
+        address = check_address(name, address)
+        if address.lower() in addresses:
+            raise ServiceError(f"{address} is given for both {addresses[address.lower()]} and {name}: "
+                               "each player needs an address of their own; no game was created")
+        names[name.lower()] = name
+        addresses[address.lower()] = name
+        checked.append((name, address))
+    return checked
+
+
 def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, str]],
                 seed: int | None = None, options: dict[str, str] | None = None) -> dict[str, str]:
-    """Set up a game and queue a welcome to each player.  Returns name -> password."""
+    """Set up a game and queue a welcome to each player.  Returns name -> password.
+
+    Refused (ServiceError, nothing created) for a malformed address, an empty name or one
+    that is not a single word, and a name or address given twice (compared without case).
+    """
     rules = registry.get(kind)
     game_id = check_game_id(game_id)
+    players = check_players(players)
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     options = dict(options or {})
     service = service_options.split_options(options)  # deadline, press...: not the rules'
@@ -74,7 +123,7 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
             raise ServiceError(f"there is already a game {game_id}")
         ctx.store.add_game(game_id, rules.kind, seed, json.dumps(options), now)
         for seat, (name, address) in enumerate(players):
-            ctx.store.add_player(game_id, seat, name, address.strip(),
+            ctx.store.add_player(game_id, seat, name, address,
                                  passwords.hash_password(secrets_by_name[name]))
         ctx.store.add_state(game_id, rules.turn(state), rules.dump(state), now)
         deadlines.save_settings(ctx.store, game_id, service)
@@ -87,18 +136,21 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
     return secrets_by_name
 
 
-def change_settings(ctx: Context, game_id: str, values: dict[str, str], who: str | None = None) -> None:
-    """`gm settings ID key=value`: checked, saved and logged."""
+def change_settings(ctx: Context, game_id: str, values: dict[str, str], who: str | None = None,
+                    why: str | None = None) -> None:
+    """`gm settings ID key=value`: checked, saved and logged (with the reason, if given)."""
     values = service_options.check_settings(values)
     with ctx.store.write():
         view = games.load(ctx.store, game_id)
         deadlines.save_settings(ctx.store, view.id, values)
         changes = ", ".join(f"{k}={v}" for k, v in values.items())
-        ctx.store.log(view.id, view.turn, who or default_actor(), "settings", changes, ctx.clock())
+        detail = changes + (f"; why: {why}" if why else "")
+        ctx.store.log(view.id, view.turn, who or default_actor(), "settings", detail, ctx.clock())
         reschedule(ctx, view.id)
         if values:
             reports.notice(ctx, view, view.seated_names,
-                           [f"The game master changed this game's settings: {changes}."], "Settings changed")
+                           gm_lines(f"The game master changed this game's settings: {changes}.", why),
+                           "Settings changed")
 
 
 # --- status -------------------------------------------------------------------------
@@ -210,9 +262,7 @@ def set_deadline(ctx: Context, game_id: str, when: str, who: str | None = None,
 def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None = None,
             why: str | None = None) -> str:
     """A new player takes over a seat: new address, new password, a welcome."""
-    email = email.strip()
-    if "@" not in email:
-        raise ServiceError(f"{email!r} is not a mail address")
+    email = check_address(name, email, "nothing changed")
     secret = passwords.generate()
     with ctx.store.write():
         view = games.load(ctx.store, game_id)
@@ -302,3 +352,22 @@ def broadcast(ctx: Context, game_id: str, text: str, who: str | None = None) -> 
         reports.notice(ctx, view, view.seated_names, lines, "Announcement")
         ctx.outbox.archive(view, None, "notice", "\n".join(lines) + "\n", None)
     return f"announcement queued for {len(view.seated_names)} player(s)"
+
+
+# --- a game made by mistake ------------------------------------------------------------
+def delete_game(ctx: Context, game_id: str, force: bool = False) -> str:
+    """`gm delete`: remove every row of a game (not the mail received or sent) in one write.
+
+    Refused for a game that has had an accepted order unless ``force``: a game that was
+    played is ended (gm end), not deleted.  Nothing of the game is kept, not even a history
+    line; the messages and outbox rows stay as the record of the mail.
+    """
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        played = ctx.store.accepted_order_count(view.id)
+        if played and not force:
+            raise ServiceError(f"game {view.id} has had {played} accepted order(s): end it with "
+                               f"gm end {view.id} -m REASON, or delete it anyway with --force; "
+                               "nothing deleted")
+        removed = ctx.store.delete_game(view.id)
+    return f"game {view.id} deleted ({sum(removed.values())} rows; its mail is kept in the outbox and inbox)"

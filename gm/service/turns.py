@@ -6,9 +6,10 @@ record of the mail that caused it and the mail it queues.
 
 from __future__ import annotations
 
-from games.base import NotYourTurnError, OrderError
+from games.base import Event, NotYourTurnError, OrderError
 from gm.core.model import GameView, Outcome, ServiceError, Status
 from gm.mail.inbound import Inbound
+from gm.present import reports as present
 from gm.present.reports import help_hint
 from gm.service import deadlines, games, reports
 from gm.service.context import Context
@@ -49,12 +50,43 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
     ctx.store.add_order(view.id, "order", name, turn, text, accepted=True, origin=origin, at=now,
                         canonical=str(order), message_row=message_row, seq=after.seq)
     reports.notify_other_address(ctx, view, player, inbound, text)
+    note = gm_note([name], str(order)) if origin == "gm" else None
     if rules.simultaneous:
-        reports.announce(ctx, after, result.events, name, inbound)
+        private = [Event(note, kind="gm", to=(name,))] if note else []
+        reports.announce(ctx, after, result.events + private, name, inbound)
         close_if_due(ctx, view.id, now=now)
         return Outcome("sealed", str(order), view.id)
-    reports.queue_reports(ctx, after, result.events, reply_to=(name, inbound))
+    if note:
+        queue_noted_reports(ctx, after, result.events, note)
+    else:
+        reports.queue_reports(ctx, after, result.events, reply_to=(name, inbound))
     return Outcome("applied", str(order), view.id)
+
+
+def gm_note(names: list[str], order: str | None = None) -> str:
+    """The line that tells the players the game master entered orders for them (gm order)."""
+    if order is not None:
+        return f"The game master entered this order for {names[0]}: {order}."
+    return f"The game master entered the orders of {', '.join(names)} this turn."
+
+
+def queue_noted_reports(ctx: Context, view: GameView, events: list[Event], note: str) -> None:
+    """The reports of reports.queue_reports, each mail opening with the GM's ``note``.
+
+    The archive keeps the report as rendered (what gm verify renders again from the replay)
+    and the note as a notice beside it, both naming the one mail they were sent in.
+    """
+    rules, state = view.rules, view.state
+    label = "final report" if rules.is_over(state) else "report"
+    bodies = present.render_reports(view.id, rules, state, view.seated_names, events,
+                                    deadline=deadlines.deadline_text(ctx.store, view, ctx.clock()))
+    note = present.fit_width(note)  # within 72 columns, like every line we send
+    for player in view.seated:
+        report = bodies[player["name"]]
+        oid = ctx.outbox.to_game(view, player["email"], f"{rules.title} {label}",
+                                 f"{note}\n{report}", kind="report")
+        ctx.outbox.archive(view, player["name"], "notice", note, oid)
+        ctx.outbox.archive(view, player["name"], "report", report, oid)
 
 
 def _refuse(ctx: Context, view: GameView, name: str, text: str, exc: OrderError, error: str, *,
@@ -91,21 +123,33 @@ def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bo
         view = games.load(ctx.store, game_id)
         if not should_close(ctx, view, now, force):
             return False
+        start_seq, _ = deadlines.turn_start(ctx.store, view.id)
+        by_gm = [name for name, how in ctx.store.order_origins_since(view.id, start_seq).items()
+                 if how == "gm"]
         result = view.rules.close_turn(view.state, now)
         after = games.save_state(ctx.store, view, result.state, now)
         deadlines.open_turn(ctx.store, after)
         ctx.store.add_order(view.id, "close", None, view.turn, "", accepted=True,
                             origin="gm" if force and origin == "timer" else origin, at=now,
                             seq=after.seq)
-        reports.queue_reports(ctx, after, result.events)
+        if by_gm:  # orders the GM entered (gm order) are named in the report of their turn
+            queue_noted_reports(ctx, after, result.events, gm_note(by_gm))
+        else:
+            reports.queue_reports(ctx, after, result.events)
         return True
 
 
-def gm_order(ctx: Context, game_id: str, name: str, text: str) -> Outcome:
-    """`gm order`: the GM enters a player's orders, through the same path as mail."""
+def gm_order(ctx: Context, game_id: str, name: str, text: str, who: str | None = None,
+             why: str | None = None) -> Outcome:
+    """`gm order`: the GM enters a player's orders, through the same path as mail.
+
+    The players are told the game master entered them (see gm_note); ``why`` goes into the
+    history with them.
+    """
     with ctx.store.write():
         view = games.load(ctx.store, game_id)
-        ctx.store.log(view.id, view.turn, "gm", "order", f"as {name}: {text}", ctx.clock())
+        detail = f"as {name}: {text}" + (f"; why: {why}" if why else "")
+        ctx.store.log(view.id, view.turn, who or "gm", "order", detail, ctx.clock())
         return apply_order(ctx, view, name, text, origin="gm")
 
 

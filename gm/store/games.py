@@ -32,6 +32,37 @@ class GameQueries:
         """Set a game's status (active | paused | finished) and its updated time."""
         self.update("games", {"id": game_id}, status=status, updated=now)
 
+    # Every table that holds rows of one game, children before ``games`` itself (foreign keys).
+    # ``messages`` and ``outbox`` are not here: they are the record of mail received and sent.
+    GAME_TABLES = ("reports", "orders", "states", "players", "history", "game_settings", "deadlines",
+                   "absences", "state_overrides", "results", "timers", "games")
+
+    def accepted_order_count(self, game_id: str) -> int:
+        """How many players' orders of a game went through the rules (turn closes not counted)."""
+        row = self.one("SELECT count(*) AS n FROM orders WHERE game_id = ? AND action = 'order' "
+                       "AND accepted = 1", game_id)
+        return int(row["n"])
+
+    def order_origins_since(self, game_id: str, seq: int) -> dict[str, str]:
+        """Each player's latest accepted order that made state ``seq`` or a later one: its origin."""
+        rows = self.all("SELECT player, origin FROM orders WHERE game_id = ? AND action = 'order' "
+                        "AND accepted = 1 AND seq >= ? ORDER BY id", game_id, seq)
+        return {r["player"]: r["origin"] for r in rows}
+
+    def delete_game(self, game_id: str) -> dict[str, int]:
+        """Remove every row of a game from every game table; returns the rows removed per table.
+
+        Must run inside write(), so that the game goes all at once or not at all.
+        """
+        if not self.in_transaction:
+            raise RuntimeError("writes must run inside Store.write()")
+        removed = {}
+        for table in self.GAME_TABLES:
+            column = "id" if table == "games" else "game_id"
+            removed[table] = self.db.execute(f"DELETE FROM {table} WHERE {column} = ?",
+                                             (game_id,)).rowcount
+        return removed
+
     # --- players ----------------------------------------------------------------
     def players(self, game_id: str) -> list[sqlite3.Row]:
         """A game's players in seat order (ejected ones too: see ``active``)."""
