@@ -83,3 +83,11 @@ def test_a_board_reply_is_not_archived_as_a_turn_report(engine, nb_game):
     engine.ingest(order_mail("ada@example.org", "BOARD", game_id="nb1", password=nb_game["ada"]))
     assert engine.store.reports_of("nb1", kind="report") == reports_before
     assert [r["player"] for r in engine.store.reports_of("nb1", kind="board")] == ["ada"]
+
+
+def test_the_welcome_lists_the_mail_commands_and_the_press_mode(engine):
+    engine.create_game("neighbors", "nb2", PLAYERS3[:2], seed=3, options={"press": "grey"})
+    text = body(outbox(engine)[0])
+    for usage in ("BOARD", "HISTORY [ALL|N|N-M]", "ABSENCE <from> <to>", "PRESS TO <names|ALL|GM>"):
+        assert usage in text, usage
+    assert "Press in this game: on; your name is not shown (grey press)." in text

@@ -22,7 +22,7 @@ from gm.core import options as service_options
 from gm.core import passwords, times
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.rawmail import valid_addr_spec
-from gm.service import deadlines, games, reports, turns
+from gm.service import deadlines, games, mailcommands, reports
 from gm.service.context import Context
 
 NO_REASON = "(no reason given)"
@@ -45,6 +45,13 @@ def record(ctx: Context, view: GameView, action: str, detail: str, who: str | No
 
 def gm_lines(text: str, why: str | None) -> list[str]:
     return [text] + ([f"Reason: {why}"] if why else [])
+
+
+def send_welcome(ctx: Context, view: GameView, player, password: str) -> None:
+    """A seat's welcome, with the mail commands (HELP's own lines) and the game's press mode."""
+    mode = deadlines.settings(ctx.store, view.id)["press"]
+    reports.welcome(ctx, view, player, password, commands=mailcommands.help_lines(),
+                    press=mailcommands.PRESS_MODES.get(mode, mode))
 
 
 def reschedule(ctx: Context, game_id: str) -> None:
@@ -132,7 +139,7 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
         view = games.load(ctx.store, game_id)
         deadlines.open_turn(ctx.store, view)
         for player in view.players:
-            reports.welcome(ctx, view, player, secrets_by_name[player["name"]])
+            send_welcome(ctx, view, player, secrets_by_name[player["name"]])
     return secrets_by_name
 
 
@@ -271,7 +278,7 @@ def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None =
         ctx.store.replace_seat(view.id, player["name"], email, passwords.hash_password(secret))
         record(ctx, view, "replace", f"seat {player['name']}: {old} -> {email}", who, why)
         view = games.load(ctx.store, view.id)
-        reports.welcome(ctx, view, view.player(player["name"]), secret)
+        send_welcome(ctx, view, view.player(player["name"]), secret)
         others = [n for n in view.seated_names if n != player["name"]]
         reports.notice(ctx, view, others,
                        gm_lines(f"A new player now plays the seat {player['name']}.", why), "New player")
@@ -286,12 +293,10 @@ def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None =
 def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: str | None = None) -> str:
     """Remove a player as the game's rules for leaving say (RULINGS G5).
 
-    A rule module may offer ``leave(state, player, now) -> Result``.  Without
-    it: in a simultaneous game that still has enough players the seat stays,
-    sends no orders and receives no mail (missing orders count as the rules
-    say: no claim, no bid), and a turn closes once everyone still in the game
-    has sent orders (turns.should_close); otherwise the player forfeits and the
-    game ends.
+    The rules' ``leave`` gives the state without the seat (skipped in the turn
+    order, its sealed orders withdrawn, never among the winners; the game ends
+    when the rules say too few are left).  The seat sends no orders and gets no
+    game mail from then on; the players still in are told and get a report.
     """
     with ctx.store.write():
         view = games.load(ctx.store, game_id)
@@ -300,30 +305,25 @@ def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: st
             raise ServiceError(f"{player['name']} has already left game {view.id}")
         if view.status == Status.FINISHED:
             raise ServiceError(f"game {view.id} is over")
-        rules = view.rules
-        remaining = [n for n in view.seated_names if n != player["name"]]
+        rules, now = view.rules, ctx.clock()
         record(ctx, view, "eject", f"player {player['name']}", who, why)
         reports.notice(ctx, view, view.seated_names,
                        gm_lines(f"The game master has removed {player['name']} from the game.", why),
                        "Player removed")
         ctx.store.deactivate_player(view.id, player["name"])
-        leave = getattr(rules, "leave", None)
-        if callable(leave):
-            result = leave(view.state, player["name"], ctx.clock())
-            seq = games.save_gm_state(ctx.store, view, rules.dump(result.state), "edit", view.seq,
-                                      f"{player['name']} left", ctx.clock())
-            after = games.load(ctx.store, view.id)
-            deadlines.open_turn(ctx.store, after)
-            reports.queue_reports(ctx, after, result.events)
-            return f"{player['name']} left game {view.id} (state {seq})"
-        if rules.simultaneous and len(remaining) >= max(rules.min_players, 2):
-            turns.close_if_due(ctx, view.id, origin="gm")  # everyone else may be in already
-            reschedule(ctx, view.id)
-            return (f"{player['name']} left game {view.id}; their orders count as missing "
-                    "from now on")
-        forfeit(ctx, games.load(ctx.store, view.id), player["name"], who or default_actor(),
-                why or "ejected")
-    return f"{player['name']} forfeited game {view.id}; the game is over"
+        result = rules.leave(view.state, player["name"], now)
+        seq = games.save_gm_state(ctx.store, view, rules.dump(result.state), "edit", view.seq,
+                                  f"{player['name']} left", now)
+        after = games.load(ctx.store, view.id)
+        if rules.is_over(after.state):  # too few left: the one removed forfeits
+            reason = f"{player['name']} forfeited: {why or 'removed by the game master'}"
+            ctx.store.set_result(view.id, reason, rules.winners(after.state) or None, now)
+            ctx.store.log(view.id, after.turn, who or default_actor(), "forfeit", reason, now)
+        deadlines.open_turn(ctx.store, after)
+        reports.queue_reports(ctx, after, result.events)
+    if rules.is_over(after.state):
+        return f"{player['name']} left game {view.id}; the game is over (state {seq})"
+    return f"{player['name']} left game {view.id}; the game goes on without them (state {seq})"
 
 
 # --- mail ------------------------------------------------------------------------------

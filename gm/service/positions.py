@@ -38,8 +38,13 @@ def rollback(ctx: Context, game_id: str, to_turn: int, who: str | None = None,
         seq = games.save_gm_state(ctx.store, view, ctx.store.state_data(stored), "rollback", source,
                                   f"to turn {to_turn}", ctx.clock(),
                                   status="paused" if view.status == "paused" else "active")
+        restored = view.rules.load(ctx.store.state_data(stored))
+        back = [n for n in view.rules.removed(view.state) if n not in view.rules.removed(restored)]
+        for name in back:  # RULINGS G5 undone: the seat plays, and gets its mail, again
+            ctx.store.reactivate_player(view.id, name)
         record(ctx, view, "rollback",
-               f"to turn {to_turn} (state {source} restored as {seq}; {len(later)} later order(s) discarded)",
+               f"to turn {to_turn} (state {source} restored as {seq}; {len(later)} later order(s) discarded"
+               + (f"; {', '.join(back)} back in the game" if back else "") + ")",
                who, why)
         text = (f"The game master rolled the game back to the start of turn {to_turn}; "
                 "later orders are discarded and the turn is open again."

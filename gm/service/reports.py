@@ -98,13 +98,16 @@ def tell_gm(ctx: Context, view: GameView, lines: list[str], label: str) -> None:
     ctx.outbox.archive(view, None, "notice", body, oid)
 
 
-def welcome(ctx: Context, view: GameView, player, password: str) -> None:
-    """The first mail of a seat: the password and the starting report."""
+def welcome(ctx: Context, view: GameView, player, password: str, commands: list[str] = (),
+            press: str | None = None) -> None:
+    """The first mail of a seat: the password, the mail commands (``commands``: HELP's lines,
+    from gm.service.mailcommands), the game's press mode, and the starting report."""
     rules = view.rules
     report = report_body(ctx, view, player["name"], [])
     body = ctx.outbox.render("welcome", game_id=view.id, title=rules.title, name=player["name"],
                              password=password,
                              opponents=[p["name"] for p in view.seated if p["name"] != player["name"]],
-                             address=ctx.config.address, report=report)
+                             address=ctx.config.address, report=report, commands=list(commands),
+                             press=press)
     oid = ctx.outbox.to_game(view, player["email"], f"Welcome to {rules.title}", body, kind="welcome")
     ctx.outbox.archive(view, player["name"], "report", report, oid)

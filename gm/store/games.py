@@ -89,6 +89,10 @@ class GameQueries:
         self.update("players", {"game_id": game_id, "name": name},
                     email=email, pw_hash=pw_hash, active=1)
 
+    def reactivate_player(self, game_id: str, name: str) -> None:
+        """Seat a removed player again (a rollback to before they left)."""
+        self.update("players", {"game_id": game_id, "name": name}, active=1)
+
     def deactivate_player(self, game_id: str, name: str) -> None:
         """Mark a player as having left the game (gm eject)."""
         self.update("players", {"game_id": game_id, "name": name}, active=0)
