@@ -89,7 +89,7 @@ class Command:
 # The one table: ``run`` dispatches from it and HELP lists it, so no command exists
 # without its help line.
 COMMANDS: tuple[Command, ...] = (
-    Command("HELP", "this text, with the notation and rulings of your game", _help),
+    Command("HELP", "the order format, with your game's notation and rulings", _help),
     Command("BOARD", "the current report again", _board),
     Command("HISTORY [ALL|N|N-M]", "the reports and press you were sent: the last "
             f"{HISTORY_TURNS} turns, ALL of them, turn N, or turns N to M", _history),
