@@ -36,3 +36,35 @@ def test_pivot_pawns_sealed_solution_never_reaches_the_archive(engine, tmp_path)
     page = build(engine, tmp_path)
     assert "red/blue" not in page and "(yours)" not in page
     assert "ada" in page  # the public bid is there, as everyone was told
+
+
+def test_a_replaced_seats_welcome_never_reaches_the_archive(engine, tmp_path):
+    from gm.service import lifecycle
+
+    secrets = engine.create_game("pivot-pawns", "pp1", PLAYERS, seed=5)
+    engine.ingest(order_mail("ada@example.org", "BID 3: red/blue green/red red/black", game_id="pp1",
+                             password=secrets["ada"]))
+    lifecycle.replace(engine, "pp1", "ada", "carol@example.org")
+    welcome = engine.store.all("SELECT body FROM reports WHERE game_id = 'pp1' AND player = 'ada' "
+                               "AND kind = 'report' ORDER BY id DESC LIMIT 1")[0]["body"]
+    assert "red/blue" in welcome  # the new player sees the seat's sealed solution
+    assert "red/blue" not in build(engine, tmp_path)
+
+
+def test_the_archive_has_no_relative_times_that_go_stale(engine, tmp_path):
+    engine.create_game("neighbors", "nb1", PLAYERS, seed=3, options={"deadline": "72h"})
+    reports = engine.store.reports_of("nb1", kind="report")
+    assert any("from now" in r["body"] for r in reports)  # as mailed: "(3 days from now)"
+    page = build(engine, tmp_path)
+    assert "from now" not in page and " ago)" not in page
+
+
+def test_resuming_a_game_is_told_to_the_players(engine):
+    from gm.service import lifecycle
+    from support import last_outbox_id, outbox
+
+    engine.create_game("neighbors", "nb1", PLAYERS, seed=3)
+    lifecycle.pause(engine, "nb1", why="holiday")
+    start = last_outbox_id(engine)
+    lifecycle.resume(engine, "nb1", why="back")
+    assert sorted(m["To"] for m in outbox(engine, start)) == ["ada@example.org", "bob@example.org"]
