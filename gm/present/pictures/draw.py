@@ -1,0 +1,58 @@
+"""What every game's picture shares: the palette, the font, a canvas, PNG bytes, hexagons."""
+
+from __future__ import annotations
+
+import io
+import math
+
+from PIL import Image, ImageDraw, ImageFont
+
+# Players' colours in seat order, readable on white and by the colour-blind (Okabe-Ito first).
+PLAYER_COLOURS = [(0, 114, 178), (213, 94, 0), (0, 158, 115), (204, 121, 167), (230, 159, 0),
+                  (86, 180, 233), (240, 228, 66), (0, 0, 0), (120, 94, 240), (100, 143, 255),
+                  (254, 97, 0), (220, 38, 127)]
+BACKGROUND = (255, 255, 255)
+INK = (34, 34, 34)
+GRID = (170, 170, 170)
+EMPTY = (244, 244, 244)
+
+Colour = tuple[int, int, int]
+
+
+def player_colour(seat: int) -> Colour:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's own font at ``size`` pixels: the same on every machine, nothing to install."""
+    return ImageFont.load_default(size=size)
+
+
+def canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    return image, ImageDraw.Draw(image)
+
+
+def png(image: Image.Image) -> bytes:
+    """The image as PNG bytes: no time stamp or other chunk that varies between runs."""
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=9)
+    return out.getvalue()
+
+
+def blend(colour: Colour, amount: float, base: Colour = BACKGROUND) -> Colour:
+    """``colour`` mixed into ``base``: amount 1 is the colour, 0 the base (shading by value)."""
+    return tuple(round(b + (c - b) * amount) for c, b in zip(colour, base))  # type: ignore[return-value]
+
+
+def hexagon(cx: float, cy: float, radius: float) -> list[tuple[float, float]]:
+    """The corners of a pointy-top hexagon centred at (cx, cy)."""
+    return [(cx + radius * math.cos(math.radians(60 * k - 30)),
+             cy + radius * math.sin(math.radians(60 * k - 30))) for k in range(6)]
+
+
+def axial_centre(q: int, r: int, radius: float, origin: tuple[float, float]) -> tuple[float, float]:
+    """Pixel centre of the axial cell (q, r) (RULINGS FB1's coordinates) on a pointy-top layout."""
+    x = origin[0] + radius * math.sqrt(3) * (q + r / 2)
+    y = origin[1] + radius * 1.5 * r
+    return x, y
