@@ -138,8 +138,8 @@ def _piece(pen: ImageDraw.ImageDraw, square: str, piece: Piece, colour: Colour) 
 def _caption(state: State, viewer: str | None) -> list[str]:
     moves = f"after {state.moves} move{'' if state.moves == 1 else 's'}"
     if state.winner is not None:
-        reason = f": {state.end_reason}" if state.end_reason else ""
-        return [f"Game over, {moves}: {state.sides[state.winner].name} wins{reason}"]
+        over = f"Game over, {moves}: {state.sides[state.winner].name} wins"
+        return [over + ("." if not state.end_reason else ":"), *([state.end_reason] if state.end_reason else [])]
     mover = state.sides[state.mover]
     you = " (you)" if viewer == mover.name else ""
     return [f"Open sum {open_sum(state)} · {moves}",
