@@ -1,0 +1,260 @@
+"""A picture of a Pivot Pawns position: the tableau, the pawns, the target and the bids.
+
+The 15 cards stand in 3 rows of 5 (columns A-E, rows 1-3, as the text
+report).  Each card shows its coordinate, its centre icon as a coloured band
+in capitals, and its six other icons by name in their colours; a pawn is a
+disc of its colour with its colour letter (r g b y k) at the card's top
+right; the target card has a thick magenta frame and the word TARGET.
+
+The caption below holds what the text report tells everyone (round, token,
+active pawn, bids by number in the order they are tried, passes, tokens won,
+the last round's result) and one line of sealed solutions: a player sees
+their own, the GM (viewer None) sees every one, anyone else sees none.  The
+board and the public caption never depend on the viewer, and a player's and
+an observer's pictures have the same size, so two viewers' pictures differ
+only in that sealed line.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from PIL import Image, ImageDraw
+
+from games.pivot_pawns import deck
+from games.pivot_pawns.board import bid_order
+from games.pivot_pawns.orders import solution_text
+from games.pivot_pawns.state import ROUNDS, PivotState, card_coordinate, coordinate, position_of
+from gm.present.pictures.draw import BACKGROUND, GRID, INK, Colour, blend, canvas, font
+
+# The five deck colours (red, green, blue, yellow, black), for discs and bands ...
+COLOUR_FILL: tuple[Colour, ...] = ((200, 30, 30), (0, 140, 60), (20, 80, 200), (235, 180, 0), (20, 20, 20))
+# ... and for text on a light card (yellow darkened to be readable).
+COLOUR_TEXT: tuple[Colour, ...] = ((190, 25, 25), (0, 125, 55), (20, 75, 190), (160, 115, 0), (20, 20, 20))
+MARK: Colour = (200, 0, 160)  # the target card's frame: no deck colour is near it
+CARD: Colour = (252, 250, 244)
+RULE: Colour = blend(GRID, 0.5)  # the line above the sealed solutions
+
+CARD_W, CARD_H, GAP = 148, 180, 8
+LEFT, TOP, RIGHT = 26, 24, 12
+BOARD_W = LEFT + deck.COLUMNS * CARD_W + (deck.COLUMNS - 1) * GAP + RIGHT
+BOARD_H = TOP + deck.ROWS * CARD_H + (deck.ROWS - 1) * GAP
+WIDTH = BOARD_W
+LINE = 18  # caption line height
+CAPTION_TOP = BOARD_H + 12
+PAWN_RADIUS = 12
+FRAME = 4  # width of the target card's frame
+
+
+def _origin(position: int) -> tuple[int, int]:
+    row, column = divmod(position, deck.COLUMNS)
+    return LEFT + column * (CARD_W + GAP), TOP + row * (CARD_H + GAP)
+
+
+def card_box(coord: str) -> tuple[int, int, int, int]:
+    """(left, top, right, bottom) of the card at a tableau coordinate such as 'A1'."""
+    x, y = _origin(position_of(coord))
+    return x, y, x + CARD_W - 1, y + CARD_H - 1
+
+
+def card_centre(coord: str) -> tuple[int, int]:
+    """Pixel centre of the card at a tableau coordinate such as 'A1'."""
+    x0, y0, x1, y1 = card_box(coord)
+    return (x0 + x1) // 2, (y0 + y1) // 2
+
+
+def pawn_spot(coord: str) -> tuple[int, int]:
+    """Centre of the pawn disc on the card at ``coord`` (its top right corner)."""
+    x0, y0, x1, _ = card_box(coord)
+    return x1 - FRAME - 4 - PAWN_RADIUS, y0 + FRAME + 3 + PAWN_RADIUS
+
+
+def centre_band(coord: str) -> tuple[int, int, int, int]:
+    """(left, top, right, bottom) of the band showing the card's centre icon."""
+    x0, y0, x1, _ = card_box(coord)
+    return x0 + 8, y0 + 36, x1 - 8, y0 + 66
+
+
+def _text_on(fill: Colour) -> Colour:
+    """White on a dark band, ink on a light one (the yellow)."""
+    r, g, b = fill
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else BACKGROUND
+
+
+def _card(pen: ImageDraw.ImageDraw, state: PivotState, position: int) -> None:
+    card = state.tableau[position]
+    coord = coordinate(position)
+    x0, y0, x1, y1 = card_box(coord)
+    target = state.token is not None and card == deck.target_card(state.token)
+    pen.rectangle((x0, y0, x1, y1), fill=CARD, outline=GRID, width=1)
+    if target:
+        pen.rectangle((x0, y0, x1, y1), outline=MARK, width=FRAME)
+        pen.text(((x0 + x1) // 2, y0 + 18), "TARGET", fill=MARK, font=font(12), anchor="mm")
+    pen.text((x0 + 9, y0 + 18), coord, fill=INK, font=font(15), anchor="lm")
+    if card in state.pawns:
+        colour = state.pawns.index(card)
+        cx, cy = pawn_spot(coord)
+        r = PAWN_RADIUS
+        pen.ellipse((cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2), fill=INK)
+        pen.ellipse((cx - r, cy - r, cx + r, cy + r), fill=COLOUR_FILL[colour])
+        letter = deck.COLOUR_LETTERS[colour].upper()
+        pen.text((cx, cy), letter, fill=_text_on(COLOUR_FILL[colour]), font=font(12), anchor="mm")
+    # The centre icon: a band in its colour, its name in capitals.
+    centre = deck.CENTRE[card]
+    fill = COLOUR_FILL[deck.ICON_COLOUR[centre]]
+    bx0, by0, bx1, by1 = centre_band(coord)
+    pen.rounded_rectangle((bx0, by0, bx1, by1), radius=5, fill=fill)
+    pen.text(((bx0 + bx1) // 2, (by0 + by1) // 2), deck.ICON_NAMES[centre].upper(),
+             fill=_text_on(fill), font=font(14), anchor="mm")
+    # The six other icons: a colour square and the name in its colour.
+    for line, icon in enumerate(deck.other_icons(card)):
+        colour = deck.ICON_COLOUR[icon]
+        ly = y0 + 84 + line * 16
+        pen.rectangle((x0 + 12, ly - 4, x0 + 20, ly + 4), fill=COLOUR_FILL[colour])
+        name = f"{deck.ICON_NAMES[icon]} {deck.COLOUR_LETTERS[colour]}"
+        pen.text((x0 + 27, ly), name, fill=COLOUR_TEXT[colour], font=font(13), anchor="lm")
+
+
+def _fit(pen: ImageDraw.ImageDraw, text: str, size: int, width: int) -> str:
+    """``text`` cut to ``width`` pixels, with '...' where it was cut."""
+    face = font(size)
+    if pen.textlength(text, font=face) <= width:
+        return text
+    while text and pen.textlength(text + " ...", font=face) > width:
+        text = text[:-1]
+    return text.rstrip() + " ..."
+
+
+def _wrap(pen: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[str]:
+    face = font(size)
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        trial = f"{current} {word}" if current else word
+        if current and pen.textlength(trial, font=face) > width:
+            lines.append(current)
+            current = "    " + word
+        else:
+            current = trial
+    return lines + [current]
+
+
+def _public_caption(pen: ImageDraw.ImageDraw, state: PivotState) -> list[str]:
+    """What the text report tells everyone, as wrapped lines; nothing sealed."""
+    width = WIDTH - 2 * LEFT
+    out: list[str] = []
+    if state.token is None:
+        out.append(f"All {ROUNDS} rounds are played.")
+    elif state.over:
+        out.append(f"The game ended in round {state.round}: nobody is left to bid.")
+    else:
+        active = deck.COLOURS[deck.ICON_COLOUR[state.token]]
+        where = card_coordinate(state, deck.target_card(state.token))
+        out.append(f"Round {state.round} of {ROUNDS}: token {deck.icon_label(state.token)}. "
+                   f"Move the {active.upper()} pawn to card {where}.")
+    out.append("Pawns: " + ", ".join(
+        f"{deck.COLOURS[c]} {card_coordinate(state, card)}" for c, card in enumerate(state.pawns)))
+    if not state.over:
+        bids = ", ".join(f"{p} {state.bids[p].pivots}" for p in bid_order(state)) or "none yet"
+        words = f"Bids (in the order they are tried): {bids}."
+        if state.passes:
+            words += f" Passed: {', '.join(state.passes)}."
+        waiting = [p for p in state.remaining if p not in state.bids and p not in state.passes]
+        if waiting:
+            words += f" Waiting for: {', '.join(waiting)}."
+        out.extend(_wrap(pen, words, 14, width))
+    out.extend(_wrap(pen, "Tokens won: " + ", ".join(
+        f"{p} {len(state.tokens[p])}" for p in state.players) + ".", 14, width))
+    if state.history:
+        record = state.history[-1]
+        winning = next((a for a in record.attempts if a.reason is None), None)
+        if winning is None:
+            result = "no valid bid; the token is discarded"
+        else:
+            result = f"{record.winner} won with a bid of {winning.pivots}"
+        par = "no solution existed" if record.par is None else f"par {record.par}"
+        out.append(f"Round {record.round}: {result} ({par}).")
+    return out
+
+
+def _sealed_caption(pen: ImageDraw.ImageDraw, state: PivotState, viewer: str | None) -> list[str]:
+    """The sealed solutions ``viewer`` may see: one line for anyone but the GM."""
+    width = WIDTH - 2 * LEFT
+    if viewer is None:
+        lines = [f"{p}'s sealed solution ({state.bids[p].pivots}): {solution_text(state.bids[p].solution)}"
+                 for p in bid_order(state)]
+        return [_fit(pen, line, 14, width) for line in lines] or ["No sealed solutions."]
+    bid = state.bids.get(viewer) if viewer in state.players else None
+    if bid is None:
+        return [""]
+    return [_fit(pen, f"Your sealed solution ({bid.pivots}): {solution_text(bid.solution)}", 14, width)]
+
+
+def _palette() -> list[Colour]:
+    """Every colour drawn, and the steps of anti-aliased text between them (at most 256)."""
+    pairs: list[tuple[Colour, Colour]] = []
+    for colour in (*COLOUR_TEXT, *COLOUR_FILL, INK, MARK, GRID):
+        pairs.append((colour, CARD))
+    for colour in (INK, GRID, MARK):
+        pairs.append((colour, BACKGROUND))
+    for fill in COLOUR_FILL:
+        pairs += [(_text_on(fill), fill), (fill, CARD), (fill, INK)]
+    colours: list[Colour] = [BACKGROUND, CARD, RULE]
+    for colour, base in pairs:
+        for step in range(8, -1, -1):
+            shade = blend(colour, step / 8, base)
+            if shade not in colours:
+                colours.append(shade)
+    return colours
+
+
+PALETTE = _palette()
+assert len(PALETTE) <= 256
+
+
+@functools.lru_cache(maxsize=None)
+def _nearest(colour: tuple[int, int, int]) -> int:
+    r, g, b = colour
+    distances = [(r - pr) ** 2 + (g - pg) ** 2 + (b - pb) ** 2 for pr, pg, pb in PALETTE]
+    return distances.index(min(distances))
+
+
+def _to_palette(image: Image.Image) -> Image.Image:
+    """``image`` on the fixed palette, each pixel its nearest colour (flat colours exactly).
+
+    The PNG is then about a third of its RGB size, and the same on every run:
+    Pillow's own quantizers either choose the palette or match colours only roughly.
+    """
+    raw = image.tobytes()
+    pixels = list(zip(raw[0::3], raw[1::3], raw[2::3]))
+    index = {colour: _nearest(colour) for colour in set(pixels)}
+    out = Image.frombytes("P", image.size, bytes(map(index.__getitem__, pixels)))
+    out.putpalette([channel for colour in PALETTE for channel in colour])
+    return out
+
+
+def draw(rules: object, state: PivotState, viewer: str | None) -> Image.Image:
+    """The position as ``viewer`` may see it (None: the GM; a non-player: an observer)."""
+    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    public = _public_caption(scratch, state)
+    sealed = _sealed_caption(scratch, state, viewer)
+    height = CAPTION_TOP + LINE * (len(public) + len(sealed)) + 6 + 12
+    image, pen = canvas(WIDTH, height)
+    for column, letter in enumerate("ABCDE"):
+        x, _ = _origin(column)
+        pen.text((x + CARD_W // 2, TOP // 2), letter, fill=INK, font=font(15), anchor="mm")
+    for row in range(deck.ROWS):
+        _, y = _origin(row * deck.COLUMNS)
+        pen.text((LEFT // 2, y + CARD_H // 2), str(row + 1), fill=INK, font=font(15), anchor="mm")
+    for position in range(deck.CARDS):
+        _card(pen, state, position)
+    y = CAPTION_TOP
+    for line in public:
+        pen.text((LEFT, y), line, fill=INK, font=font(14))
+        y += LINE
+    pen.line((LEFT, y + 2, WIDTH - LEFT, y + 2), fill=RULE)
+    y += 6
+    for line in sealed:
+        pen.text((LEFT, y), line, fill=INK, font=font(14))
+        y += LINE
+    return _to_palette(image)
