@@ -15,10 +15,15 @@ from typing import Any, Callable
 
 from PIL import Image
 
+from gm.present.pictures import neighbors, pivot_pawns, proximity
 from gm.present.pictures.draw import png
 
 Painter = Callable[[Any, Any, "str | None"], Image.Image]
-PAINTERS: dict[str, Painter] = {}  # kind -> draw(rules, state, viewer); filled as games get pictures
+PAINTERS: dict[str, Painter] = {  # kind -> draw(rules, state, viewer)
+    "neighbors": neighbors.draw,
+    "proximity": proximity.draw,
+    "pivot-pawns": pivot_pawns.draw,
+}
 
 
 def picture(rules: Any, state: Any, viewer: str | None) -> bytes | None:
