@@ -28,11 +28,23 @@ def build(directory: str | Path, data: list[dict], built_at: float) -> Path:
     built = format_stamp(built_at)
     for game in data:
         game.setdefault("page", page_name(game["id"]))
+        for turn in game["turns"]:  # each turn's picture beside its page, named by game and turn
+            turn["image"] = None
+            if turn.get("picture"):
+                turn["image"] = f"game-{game['id']}-turn-{turn['turn']}.png"
+                _write_bytes(directory / turn["image"], turn["picture"])
         html = env.get_template("archive/game.html.j2").render(game=game, built=built)
         _write(directory / game["page"], html)
     _write(directory / "index.html", env.get_template("archive/index.html.j2").render(games=data, built=built))
     _write(directory / "archive.css", env.get_template("archive/archive.css.j2").render())
     return directory / "index.html"
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    """Written whole or not at all: a web server never serves half a picture."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
 
 
 def _write(path: Path, text: str) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from games import registry
 from games.base import Event
 from gm.core.times import format_stamp
+from gm.present import pictures
 from gm.present import reports as present
 from gm.service import games
 from gm.service.context import Context
@@ -207,6 +208,7 @@ def archive_data(ctx: Context, game_id: str) -> dict:
             public = [e for e in events.get(item["seq"], []) if e.to is None]
             item["report"] = present.render_report(present.ReportInput(
                 view.id, rules, replayed[item["seq"]], present.OBSERVER, public))
+            item["picture"] = pictures.picture(rules, replayed[item["seq"]], present.OBSERVER)
     for row in store.gm_press(view.id):
         if "\nTo: ALL\n" in row["body"]:
             entry(row["turn"])["press"].append(row["body"].split("\n--\n")[0].rstrip())

@@ -68,3 +68,19 @@ def test_resuming_a_game_is_told_to_the_players(engine):
     start = last_outbox_id(engine)
     lifecycle.resume(engine, "nb1", why="back")
     assert sorted(m["To"] for m in outbox(engine, start)) == ["ada@example.org", "bob@example.org"]
+
+
+def test_each_turn_of_the_archive_shows_its_picture(engine, tmp_path):
+    import io
+
+    from PIL import Image
+
+    engine.create_game("neighbors", "nb1", PLAYERS, seed=3)
+    view = engine.load("nb1")
+    (mover,) = view.rules.to_move(view.state)
+    engine.gm_order("nb1", mover, view.rules.legal_orders(view.state, mover)[0])
+    page = build(engine, tmp_path)
+    pngs = sorted((tmp_path / "site").glob("game-nb1-turn-*.png"))
+    assert [p.name for p in pngs] == ["game-nb1-turn-1.png", "game-nb1-turn-2.png"]
+    assert all(f'src="{p.name}"' in page for p in pngs)
+    assert Image.open(io.BytesIO(pngs[1].read_bytes())).format == "PNG"
