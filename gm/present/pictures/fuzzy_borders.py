@@ -37,6 +37,7 @@ from gm.present.pictures.draw import (
 BOARD_WIDTH = 700  # pixels across the board and its coordinates, at most
 MAX_RADIUS = 30  # a small board is not blown up beyond this cell radius
 MARGIN = 10
+MIN_WIDTH = 560  # a small board still leaves room for the legend's lines
 SEALED_RING = (0.58, 0.80)  # inner and outer radius of a sealed claim's ring, in cell radii
 WHITE = (255, 255, 255)
 
@@ -64,10 +65,10 @@ class HexLayout:
         self.side = side
         across = (2 * side + 1) * math.sqrt(3)  # cell widths across the board and its labels
         self.radius = min(MAX_RADIUS, int((board_width - 2 * MARGIN) / across))
-        self.width = math.ceil(self.radius * across) + 2 * MARGIN
+        self.width = max(MIN_WIDTH, math.ceil(self.radius * across) + 2 * MARGIN)
         # The ring's bottom side holds no coordinates: the box ends below row 2N-1.
         self.height = math.ceil(self.radius * (3 * side + 0.5)) + 2 * MARGIN
-        self.origin = (MARGIN + self.radius * math.sqrt(3) * (side + 0.5),
+        self.origin = (self.width / 2,
                        MARGIN + self.radius * (1.5 * side + 1))
 
     def centre(self, cell: Cell) -> tuple[float, float]:
@@ -135,12 +136,56 @@ def visible_sealed(state: Any, viewer: str | None) -> dict[str, str]:
     return {viewer: state.sealed[viewer]} if viewer in state.sealed else {}
 
 
-def _legend_lines(rules: Any, state: Any) -> list[str]:
-    if state.over:
-        status = f"Game over after turn {state.turn}"
-    else:
-        status = f"Turn {state.turn}" + (" (re-opened)" if state.reopened else "")
-    return [status]
+# A legend entry: (swatch, text); a swatch is (shape "box" | "disc", colour, text on it) or None.
+Swatch = tuple[str, Colour, str]
+Entry = tuple["Swatch | None", str]
+
+
+def wrap(text: str, width: float, size: int) -> list[str]:
+    """``text`` in lines no wider than ``width`` pixels in the font of ``size``."""
+    face = font(size)
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and face.getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+class Legend:
+    """Lines of text under the board, each entry with an optional swatch, wrapped to the width."""
+
+    def __init__(self, entries: list[Entry], width: int, line: int):
+        self.line = line
+        self.size = round(line * 0.8)
+        indent = line + 2
+        self.rows: list[tuple[Swatch | None, int, str]] = []
+        for swatch, text in entries:
+            left = indent if swatch is not None else 0
+            for i, part in enumerate(wrap(text, width - 2 * MARGIN - left, self.size)):
+                self.rows.append((swatch if i == 0 else None, left, part))
+
+    @property
+    def height(self) -> int:
+        return self.line * len(self.rows) + MARGIN
+
+    def draw(self, pen: ImageDraw.ImageDraw, top: int) -> None:
+        face = font(self.size)
+        size = self.line - 4
+        for i, (swatch, left, text) in enumerate(self.rows):
+            y = top + i * self.line
+            if swatch is not None:
+                shape, colour, mark = swatch
+                box = (MARGIN, y + 2, MARGIN + size, y + 2 + size)
+                if shape == "disc":
+                    pen.ellipse(box, fill=colour, outline=INK)
+                else:
+                    pen.rectangle(box, fill=colour, outline=INK)
+                if mark:
+                    pen.text((MARGIN + size / 2, y + 2 + size / 2), mark, fill=ink_on(colour),
+                             font=font(round(size * 0.8)), anchor="mm")
+            pen.text((MARGIN + left, y + 2), text, fill=INK, font=face)
 
 
 def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
@@ -151,12 +196,21 @@ def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
     colours = {p: player_colour(i) for i, p in enumerate(state.players)}
     scores = rules.scores(state)
 
-    line = max(14, round(hexes.radius * 0.9))
-    columns = 2 if len(state.players) > 4 else 1
-    rows = math.ceil(len(state.players) / columns)
-    legend_top = hexes.height
-    height = legend_top + line * (rows + 3) + MARGIN
-    image, pen = canvas(hexes.width, height)
+    if state.over:
+        status = f"Game over after turn {state.turn}."
+    else:
+        status = f"Turn {state.turn}" + (" (re-opened)." if state.reopened else ".")
+    entries: list[Entry] = [(None, status)]
+    for player in state.players:
+        counts = board.counts(player)
+        gone = " (left)" if player in state.left else ""
+        entries.append((("box", colours[player], marks[player]),
+                        f"{player}{gone}: {scores[player]} points ({counts['claimed']} claimed, "
+                        f"{counts['led']} led, {counts['owned']} owned)"))
+    entries.append((None, "Filled with a mark: claimed (10); shaded with a number: led, worth 1-5; "
+                          "ring with ?: a sealed claim of this turn (only your own)."))
+    legend = Legend(entries, hexes.width, max(14, round(hexes.radius * 0.9)))
+    image, pen = canvas(hexes.width, hexes.height + legend.height)
 
     for cell in hexes.grid.cells:
         here = board[cell]
@@ -178,27 +232,5 @@ def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
         hexes.text(pen, cell, "?", INK, size=0.7)
     hexes.coordinates(pen)
 
-    small = font(round(line * 0.8))
-    y = legend_top
-    pen.text((MARGIN, y), _legend_lines(rules, state)[0], fill=INK, font=small)
-    y += line
-    column_width = (hexes.width - 2 * MARGIN) // columns
-    for i, player in enumerate(state.players):
-        x = MARGIN + (i // rows) * column_width
-        top = y + (i % rows) * line
-        colour = colours[player]
-        size = line - 4
-        pen.rectangle((x, top + 2, x + size, top + 2 + size), fill=colour, outline=INK)
-        pen.text((x + size / 2, top + 2 + size / 2), marks[player], fill=ink_on(colour),
-                 font=font(round(size * 0.8)), anchor="mm")
-        counts = board.counts(player)
-        gone = " (left)" if player in state.left else ""
-        text = (f"{player}{gone}: {scores[player]} points ({counts['claimed']} claimed, "
-                f"{counts['led']} led, {counts['owned']} owned)")
-        pen.text((x + size + 6, top + 2), text, fill=INK, font=small)
-    y += rows * line
-    key = "Filled with a mark: claimed (10); shaded with a number: led, worth 1-5."
-    pen.text((MARGIN, y), key, fill=INK, font=small)
-    if visible_sealed(state, viewer):
-        pen.text((MARGIN, y + line), "Ring with ?: a sealed claim of this turn.", fill=INK, font=small)
+    legend.draw(pen, hexes.height)
     return image

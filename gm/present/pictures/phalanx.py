@@ -1,0 +1,173 @@
+"""The picture of a Phalanx position: the hex board (PH1), men, walls, last moves, territory.
+
+Red and yellow men are discs in their colour, walls are dark cells, vacant
+cells draw.EMPTY.  When the game is over, vacant cells that count as
+territory (PH6: connected through vacant cells to men of one colour only) are
+tinted with that colour.  The last turn's moves are arrows from each moved
+phalanx's old head to its new head, and the last turn's new men carry a white
+dot; the state keeps the last step only as its report lines, so they are read
+from those ("... moves head H8 tail F8 by 2", "... grows E5 G7").  Everything
+in Phalanx is open: every viewer gets the same picture.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from games.hexgrid import Cell, CellNameError, add, direction_between
+from games.phalanx.board import neighbours, territory
+from games.phalanx.state import CHOOSE, COLOURS, EXTRA, OVER, PLACE, PLAY, RED, WALL, YELLOW
+from gm.present.pictures.draw import EMPTY, INK, Colour, blend, canvas
+from gm.present.pictures.fuzzy_borders import Entry, HexLayout, Legend
+
+MAN_COLOURS: dict[str, Colour] = {RED: (204, 37, 41), YELLOW: (242, 196, 0)}
+WALL_COLOUR: Colour = (84, 84, 84)
+ARROW: Colour = (0, 90, 170)
+TERRITORY = 0.3  # how much of a colour tints its territory at the end
+MAN_SIZE = 0.72  # a man's disc, in cell radii
+
+_MOVED = re.compile(r"moves head (\S+) tail (\S+) by (\d+)$")
+_GREW = re.compile(r"\) grows ((?:\S+ ?)+)$")
+
+
+def layout(state: Any) -> HexLayout:
+    return HexLayout(state.side)
+
+
+def cell_centre(state: Any, name: str) -> tuple[int, int]:
+    """The pixel (x, y) at the centre of cell ``name`` in this state's picture."""
+    return layout(state).pixel(name)
+
+
+def cell_radius(state: Any) -> int:
+    """The radius in pixels of a cell (centre to corner) in this state's picture."""
+    return layout(state).radius
+
+
+def territory_cells(state: Any) -> dict[Cell, str]:
+    """Each vacant cell that is territory (PH6) -> the colour it counts for."""
+    found: dict[Cell, str] = {}
+    seen: set[Cell] = set()
+    for start in state.grid.cells:
+        if start in state.cells or start in seen:
+            continue
+        region, touches, todo = {start}, set(), [start]
+        while todo:
+            for near in neighbours(state.grid, todo.pop()):
+                kind = state.cells.get(near)
+                if kind is None and near not in region:
+                    region.add(near)
+                    todo.append(near)
+                elif kind in COLOURS:
+                    touches.add(kind)
+        seen |= region
+        if len(touches) == 1:
+            colour = touches.pop()
+            found.update(dict.fromkeys(region, colour))
+    return found
+
+
+def last_moves(state: Any) -> list[tuple[Cell, Cell]]:
+    """The last turn's moves as (old head, new head), read from the state's report lines."""
+    moves = []
+    for line in state.last:
+        match = _MOVED.search(line)
+        if not match:
+            continue
+        try:
+            head, tail = state.grid.parse(match.group(1)), state.grid.parse(match.group(2))
+        except CellNameError:
+            continue
+        way = direction_between(tail, head)
+        if way is not None:
+            moves.append((head, add(head, way[0], int(match.group(3)))))
+    return moves
+
+
+def last_growths(state: Any) -> list[Cell]:
+    """The cells where the last turn grew new men that still stand there."""
+    cells = []
+    for line in state.last:
+        match = _GREW.search(line)
+        if not match:
+            continue
+        for name in match.group(1).split():
+            try:
+                cells.append(state.grid.parse(name))
+            except CellNameError:
+                continue
+    return cells
+
+
+def _arrow(pen: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float],
+           width: int, head: float) -> None:
+    (x0, y0), (x1, y1) = start, end
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length == 0:
+        return
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    base = (x1 - ux * head, y1 - uy * head)
+    pen.line((start, base), fill=ARROW, width=width)
+    side = head * 0.55
+    pen.polygon([(x1, y1), (base[0] - uy * side, base[1] + ux * side),
+                 (base[0] + uy * side, base[1] - ux * side)], fill=ARROW)
+
+
+def _status(state: Any) -> str:
+    if state.phase == OVER:
+        return f"Game over: {state.end_reason}."
+    if state.phase == PLAY:
+        who = state.player_of(state.to_play)
+        return f"Turn {state.normal_turns + 1}: {who} ({state.to_play}) to play."
+    steps = {PLACE: "the pie is placed next", CHOOSE: "a colour is chosen next",
+             EXTRA: "Red places one more man next"}
+    return f"The opening (pie): {steps.get(state.phase, state.phase)}."
+
+
+def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
+    """The position; Phalanx has nothing sealed, so ``viewer`` changes nothing."""
+    hexes = layout(state)
+    land = territory_cells(state) if state.phase == OVER else {}
+    scores = rules.scores(state)
+    counts = territory(state.cells, state.grid)
+
+    entries: list[Entry] = [(None, _status(state))]
+    for colour in COLOURS:
+        player = state.player_of(colour)
+        men = sum(1 for kind in state.cells.values() if kind == colour)
+        text = f"{colour.capitalize()}: {player or 'not chosen yet'}, {men} {'man' if men == 1 else 'men'}"
+        if player is not None:
+            taken = state.prisoners[colour]
+            text += (f", territory {counts[colour]}, took {taken} prisoner{'' if taken == 1 else 's'},"
+                     f" score {scores[player]}")
+            if player in state.left:
+                text += " (left)"
+        entries.append((("disc", MAN_COLOURS[colour], ""), text))
+    entries.append((("box", WALL_COLOUR, ""), "wall;  arrow: a move of the last turn (old head to new head);  "
+                    "white dot: a new man of the last turn;  tint: territory (when the game is over)"))
+    legend = Legend(entries, hexes.width, max(14, round(hexes.radius * 0.8)))
+    image, pen = canvas(hexes.width, hexes.height + legend.height)
+    for cell in state.grid.cells:
+        kind = state.cells.get(cell)
+        if kind == WALL:
+            hexes.fill(pen, cell, WALL_COLOUR)
+        elif kind in MAN_COLOURS:
+            hexes.fill(pen, cell, EMPTY)
+            hexes.disc(pen, cell, MAN_SIZE, MAN_COLOURS[kind], outline=INK, width=2)
+        elif cell in land:
+            hexes.fill(pen, cell, blend(MAN_COLOURS[land[cell]], TERRITORY, EMPTY))
+        else:
+            hexes.fill(pen, cell, EMPTY)
+    for cell in last_growths(state):
+        if state.cells.get(cell) in MAN_COLOURS:
+            hexes.disc(pen, cell, 0.18, (255, 255, 255), outline=INK)
+    for start, end in last_moves(state):
+        _arrow(pen, hexes.centre(start), hexes.centre(end), max(3, hexes.radius // 6), hexes.radius * 0.6)
+    hexes.coordinates(pen)
+
+    legend.draw(pen, hexes.height)
+    return image
