@@ -50,6 +50,8 @@ def test_size_and_bytes():
     data, image = decoded(position())
     assert image.size == (675, 675)
     assert len(data) < 100_000
+    for viewer in ("ada", "bob", "(observer)"):  # the size tells no viewer anything
+        assert decoded(position(), viewer)[1].size == (675, 675)
 
 
 def test_the_same_state_gives_the_same_bytes_twice_and_after_a_reload():

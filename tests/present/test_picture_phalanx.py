@@ -110,3 +110,13 @@ def test_cell_centres_follow_fb1_axial_coordinates():
     assert y == cy and abs(x - cx - radius * math.sqrt(3)) <= 1
     x, y = phalanx.cell_centre(state, "H9")  # next row, same diagonal: down and to the right
     assert abs(y - cy - 1.5 * radius) <= 1 and abs(x - cx - radius * math.sqrt(3) / 2) <= 1
+
+
+def test_the_last_turns_new_men_carry_a_white_dot():
+    state = play(GAME.setup(["ada", "bob"], {}, 1), "PLACE RED H8 YELLOW E8 K8", "COLOUR YELLOW",
+                 "PLACE I8", "GROW F8")
+    assert phalanx.last_growths(state) == [state.grid.parse("F8")]
+    _, image = decoded(state)
+    assert image.getpixel(phalanx.cell_centre(state, "F8")) == (255, 255, 255)
+    assert image.getpixel(on_man(state, "F8")) == YELLOW
+    assert image.getpixel(phalanx.cell_centre(state, "E8")) == YELLOW  # an older man: no dot
