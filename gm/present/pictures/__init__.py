@@ -15,12 +15,14 @@ from typing import Any, Callable
 
 from PIL import Image
 
-from gm.present.pictures import neighbors, pivot_pawns, proximity
+from gm.present.pictures import fuzzy_borders, neighbors, phalanx, pivot_pawns, proximity
 from gm.present.pictures.draw import png
 
 Painter = Callable[[Any, Any, "str | None"], Image.Image]
 PAINTERS: dict[str, Painter] = {  # kind -> draw(rules, state, viewer)
+    "fuzzy-borders": fuzzy_borders.draw,
     "neighbors": neighbors.draw,
+    "phalanx": phalanx.draw,
     "proximity": proximity.draw,
     "pivot-pawns": pivot_pawns.draw,
 }
