@@ -5,7 +5,8 @@ register themselves on it when imported here, so ``gm.cli.app`` has every
 command.  Nothing else imports this package.
 """
 
-from gm.cli import admin, archive, play  # noqa: F401  (registers the commands)
+from gm.cli import play  # noqa: F401  (registers the commands; playing first in --help)
+from gm.cli import admin, archive  # noqa: F401
 from gm.cli.common import app
 
 
