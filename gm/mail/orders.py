@@ -5,6 +5,8 @@
     b4xd4                             (order lines, in the game's notation)
     HELP | BOARD | HISTORY [ALL|N|N-M] (commands, one per line)
     ABSENCE <from> <to>               (dates, e.g. ABSENCE 2025-03-07 2025-03-14)
+    LIST [<id>] | SUMMARY | MY GAMES  (no GAME line needed: the games here, one game,
+                                       the sender's games; MY GAMES is SUMMARY)
     TURN <n>                          (optional: the turn these orders are for;
                                        a reply to "[nb1 T12] ..." says turn 12)
     PRESS TO <names|ALL|GM>           (a message to other players, names
@@ -26,7 +28,7 @@ from dataclasses import dataclass, field
 
 from gm.mail.rawmail import ascii_lower
 
-COMMANDS = ("HELP", "BOARD", "HISTORY")
+COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY")
 # Everything below is read with string methods, in time linear in the line:
 # no regular expression that a long line could make backtrack.
 _ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
@@ -254,9 +256,13 @@ def read(subject: str, text: str) -> OrderMail:
         if word in COMMANDS:
             mail.commands.append(word)
             continue
-        first = word.split()[0]
-        if first in ("ABSENCE", "HISTORY"):
+        words = word.split()
+        first = words[0]
+        if first in ("ABSENCE", "HISTORY") or (first == "LIST" and len(words) == 2):
             mail.commands.append(first + " " + line[len(first):].strip())
+            continue
+        if words == ["MY", "GAMES"]:
+            mail.commands.append("SUMMARY")
             continue
         turn = turn_line(line)
         if turn is not None:
@@ -285,6 +291,10 @@ def read(subject: str, text: str) -> OrderMail:
         mail.turn = body_turn
     elif tag and mail.game_id == tag[0].lower():
         mail.turn = tag[1]
-    if mail.game_id is None and subject.strip().upper() in COMMANDS and not mail.commands:
-        mail.commands.append(subject.strip().upper())
+    if mail.game_id is None and not mail.commands:
+        words = subject.upper().split()
+        if len(words) == 1 and words[0] in COMMANDS:
+            mail.commands.append(words[0])
+        elif words == ["MY", "GAMES"]:
+            mail.commands.append("SUMMARY")
     return mail

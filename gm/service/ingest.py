@@ -154,10 +154,10 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
         return _error(ctx, inbound, None, f"gm could not read your mail ({inbound.refuse}). Send "
                       "orders as plain text.")
     mail = order_mail.read(inbound.subject, inbound.text)
-    if mail.game_id is None:
-        if "HELP" in mail.commands or mail.empty:
-            mailcommands.general_help(ctx, inbound)
-            return Outcome("help", "general help")
+    if mail.game_id is None:  # HELP, LIST, SUMMARY need no game and no password
+        if mailcommands.without_game(ctx, inbound, mail.commands, mail.empty):
+            return Outcome("help", "general help" if not mail.commands or mail.commands == ["HELP"]
+                           else "commands: " + ", ".join(c.split()[0] for c in mail.commands))
         return _error(ctx, inbound, None, "Your mail does not say which game it is for. "
                       "Put a line GAME <id> PASSWORD <password> above your orders.")
     try:

@@ -1,6 +1,9 @@
-"""The mail commands a player may put on a line of their own: HELP, BOARD, HISTORY, ABSENCE.
+"""The mail commands a player may put on a line of their own: HELP, BOARD, HISTORY, ABSENCE,
+LIST, SUMMARY.
 
-One handler per command, in a table; ``run`` dispatches a command line.
+One handler per command, in a table; ``run`` dispatches a command line, and
+``without_game`` the commands a mail with no GAME line may hold (HELP, LIST,
+SUMMARY: they need no password, so they answer anyone, rate-limited as help).
 """
 
 from __future__ import annotations
@@ -11,17 +14,20 @@ from typing import Callable
 
 from games import registry
 from games.base import GameError
-from gm.core.model import GameView
+from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
-from gm.service import deadlines, reports
+from gm.service import deadlines, games, reports
 from gm.service.context import Context
 
 MAX_HISTORY = 200_000  # characters of one HISTORY reply
 HISTORY_TURNS = 5  # turns a bare HISTORY sends
+LIST_MAX = 100  # games one LIST or SUMMARY reply shows
+STATUS_WORDS = {Status.ACTIVE.value: "running", Status.PAUSED.value: "paused",
+                Status.FINISHED.value: "finished"}
 PRESS_MODES = {"none": "off in this game", "white": "on; your name is shown",
                "grey": "on; your name is not shown (grey press)"}
 
-Handler = Callable[[Context, GameView, object, str, Inbound], None]
+Handler = Callable[[Context, GameView | None, object, str, Inbound], None]
 
 
 def general_help(ctx: Context, inbound: Inbound) -> None:
@@ -29,6 +35,96 @@ def general_help(ctx: Context, inbound: Inbound) -> None:
     body = ctx.outbox.render("help", game=None, kinds=registry.available(), commands=help_lines(),
                              press=None)
     ctx.outbox.reply(inbound, None, "Help", body, kind="help")  # rate-limited: needs no password
+
+
+def without_game(ctx: Context, inbound: Inbound, commands: list[str], empty: bool) -> bool:
+    """Answer a mail that names no game: HELP (or an empty mail), LIST, SUMMARY, in the order
+    written; False when it holds none of them (the caller says a game is missing)."""
+    done = False
+    for command in commands:
+        word, _, args = command.partition(" ")
+        if word == "HELP":
+            general_help(ctx, inbound)
+        elif word in NO_PASSWORD:
+            HANDLERS[word](ctx, None, None, args.strip(), inbound)
+        else:
+            continue
+        done = True
+    if empty and not done:
+        general_help(ctx, inbound)
+        done = True
+    return done
+
+
+def _public_kind(player) -> str:
+    """LIST and SUMMARY answer anyone: rate-limited as help, unless a password came with them."""
+    return "help" if player is None else "reply"
+
+
+def _list(ctx, view, player, args, inbound) -> None:
+    words = args.split()
+    kind = _public_kind(player)
+    if len(words) > 1:
+        body = ctx.outbox.error_body(None, f"LIST {args[:60]}: write LIST for every game, or "
+                                     "LIST <id> for one game")
+        ctx.outbox.reply(inbound, None, "List", body, kind="error")
+        return
+    if words:
+        try:
+            game = games.load(ctx.store, words[0])
+        except ServiceError:
+            body = ctx.outbox.error_body(None, f"LIST {words[0][:40]}: there is no game called "
+                                         f"{words[0][:40]!r} here. Send LIST for the games here.")
+            ctx.outbox.reply(inbound, None, "No such game", body, kind="error")
+            return
+        body = ctx.outbox.render("list", mode="game", game=public_summary(ctx, game))
+        ctx.outbox.reply(inbound, None, f"Game {game.id}", body, kind=kind)
+        return
+    rows = ctx.store.newest_games(LIST_MAX)
+    shown = []
+    for row in rows:
+        game = games.load(ctx.store, row["id"])
+        shown.append({"id": game.id, "title": game.rules.title, "turn": game.turn,
+                      "status": STATUS_WORDS.get(game.status, game.status),
+                      "players": [p["name"] + ("" if p["active"] else " (left)")
+                                  for p in game.players]})
+    body = ctx.outbox.render("list", mode="list", games=shown,
+                             more=ctx.store.game_count() - len(rows))
+    ctx.outbox.reply(inbound, None, "Games", body, kind=kind)
+
+
+def _summary(ctx, view, player, args, inbound) -> None:
+    """The games the From address plays: only what LIST <id> shows, and whether it owes orders
+    (the From address can be forged, so nothing more)."""
+    sender = inbound.sender
+    shown = []
+    for game_id in ctx.store.game_ids_of_address(sender, LIST_MAX) if sender else []:
+        game = games.load(ctx.store, game_id)
+        info = public_summary(ctx, game)
+        seats = {p["name"] for p in game.seated if p["email"].lower() == sender}
+        owes = False
+        if game.status == Status.ACTIVE and not info["over"]:
+            start_seq, _ = deadlines.turn_start(ctx.store, game.id)
+            owes = bool(seats & set(deadlines.missing(ctx.store, game, start_seq)))
+        shown.append({**info, "owes": owes})
+    body = ctx.outbox.render("list", mode="summary", games=shown, sender=sender)
+    ctx.outbox.reply(inbound, None, "Your games", body, kind=_public_kind(player))
+
+
+def public_summary(ctx: Context, view: GameView) -> dict:
+    """What anyone may know of a game: kind, status, turn, players and scores, whose move, the
+    deadline; never an address or a sealed order."""
+    rules, state = view.rules, view.state
+    over = rules.is_over(state) or view.status == Status.FINISHED  # by the rules or the GM
+    scores = rules.scores(state)
+    seated = set(view.seated_names)
+    return {"id": view.id, "title": rules.title, "kind": rules.kind, "turn": view.turn,
+            "status": STATUS_WORDS.get(view.status, view.status), "over": over,
+            "players": [{"name": name, "score": scores.get(name, 0), "left": name not in seated}
+                        for name in rules.players(state)],
+            "winners": rules.winners(state) if rules.is_over(state) else [],
+            "to_move": deadlines.awaited(view) if view.status == Status.ACTIVE and not over else [],
+            "deadline": deadlines.deadline_text(ctx.store, view, ctx.clock())}
 
 
 def _help(ctx, view, player, args, inbound) -> None:
@@ -100,8 +196,14 @@ COMMANDS: tuple[Command, ...] = (
     Command("TURN <n>", "the turn your orders are for (replying to a report says it too): orders "
             "written for a turn that has passed are refused, with the position as it is now"),
     Command("END", "stop reading here (anything below is ignored)"),
+    Command("LIST [<id>]", "the games here (no password needed, no GAME line): each with its "
+            f"status, turn and players, newest first, {LIST_MAX} at most; or one game's scores, "
+            "whose move and deadline", _list),
+    Command("SUMMARY", "(or MY GAMES; no password needed) the games you play from this "
+            "address: turn, deadline, and whether you owe orders now", _summary),
 )
 HANDLERS: dict[str, Handler] = {c.word: c.handler for c in COMMANDS if c.handler is not None}
+NO_PASSWORD = ("LIST", "SUMMARY")  # the commands a mail without GAME/PASSWORD may hold, besides HELP
 
 
 def help_lines(width: int = 68) -> list[str]:

@@ -18,6 +18,22 @@ class GameQueries:
         """Every game, oldest first."""
         return self.all("SELECT * FROM games ORDER BY created, id")
 
+    def newest_games(self, limit: int) -> list[sqlite3.Row]:
+        """At most ``limit`` games, newest first (the LIST mail command)."""
+        return self.all("SELECT * FROM games ORDER BY created DESC, id DESC LIMIT ?", limit)
+
+    def game_count(self) -> int:
+        """How many games there are, in every status."""
+        return int(self.one("SELECT count(*) AS n FROM games")["n"])
+
+    def game_ids_of_address(self, email: str, limit: int) -> list[str]:
+        """The games (newest first, at most ``limit``) where a seat still in the game is registered
+        to ``email`` (compared lower-cased): the SUMMARY mail command."""
+        rows = self.all("SELECT g.id FROM games g WHERE EXISTS (SELECT 1 FROM players p "
+                        "WHERE p.game_id = g.id AND p.active = 1 AND lower(p.email) = lower(?)) "
+                        "ORDER BY g.created DESC, g.id DESC LIMIT ?", email, limit)
+        return [r["id"] for r in rows]
+
     def active_game_ids(self) -> list[str]:
         """The ids of the games whose status is 'active'."""
         return [r["id"] for r in self.all("SELECT id FROM games WHERE status = 'active'")]
