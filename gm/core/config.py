@@ -65,6 +65,9 @@ class Config:
     max_message_bytes: int = 1_000_000
     error_replies_per_hour: int = 10  # replies needing no password (help, errors), per address
     unauthenticated_replies_per_hour: int = 500  # the same, to all addresses together
+    dkim_selector: str | None = None  # sign outgoing mail with DKIM (with dkim_key_file)
+    dkim_domain: str | None = None  # the signing domain, d= (default: the domain of address)
+    dkim_key_file: Path | None = None  # the RSA private key, PEM (gm dkim keygen makes one)
     source: str = "embedded default"
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -73,6 +76,23 @@ class Config:
         self.database = Path(self.database) if self.database else self.data_dir / "gm.sqlite"
         self.inbox = Path(self.inbox) if self.inbox else self.data_dir / "inbox"
         self.outbox = Path(self.outbox) if self.outbox else self.data_dir / "outbox"
+        self.dkim_key_file = Path(self.dkim_key_file).expanduser() if self.dkim_key_file else None
+        if isinstance(self.dkim_selector, int) and not isinstance(self.dkim_selector, bool):
+            self.dkim_selector = str(self.dkim_selector)  # YAML reads `dkim_selector: 2025` as a number
+
+
+def _check_dkim(config: Config, source: str) -> None:
+    """The DKIM keys' shape; the key file itself is read when the service starts (gm.mail.dkim)."""
+    for key in ("dkim_selector", "dkim_domain"):
+        value = getattr(config, key)
+        if value is not None and (not isinstance(value, str) or not value.strip() or not value.isascii()
+                                  or any(c.isspace() or c in ";=" for c in value.strip())):
+            raise ConfigError(f"{source}: {key} must be a DNS name, e.g. gm2025 or example.org")
+    if config.dkim_key_file and not config.dkim_selector:
+        raise ConfigError(f"{source}: dkim_key_file is set but dkim_selector is not")
+    if config.dkim_selector and not config.dkim_key_file:
+        raise ConfigError(f"{source}: dkim_selector is set but dkim_key_file is not "
+                          "(gm dkim keygen --out FILE makes a key)")
 
 
 def _server(raw: Any, section: str) -> ServerConfig | None:
@@ -122,4 +142,6 @@ def load(path: str | Path | None = None) -> Config:
     unknown = set(raw) - known
     if unknown:
         raise ConfigError(f"{candidate}: unknown keys {sorted(unknown)}")
-    return Config(**raw, imap=imap_conf, smtp=_server(smtp, "smtp"), source=str(candidate))
+    config = Config(**raw, imap=imap_conf, smtp=_server(smtp, "smtp"), source=str(candidate))
+    _check_dkim(config, str(candidate))
+    return config

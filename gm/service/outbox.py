@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from gm.core.config import Config
 from gm.core.model import GameView
+from gm.mail.dkim import Signer
 from gm.mail.inbound import Inbound
 from gm.mail.orders import without_password
 from gm.mail.outbound import compose
@@ -55,6 +56,8 @@ class Outbox:
         self.config = config
         self.clock = clock
         self._pending: PendingReply | None = None
+        # Read the DKIM key now, at start: a bad key file is a ConfigError here, not at a message.
+        self.signer = Signer.from_config(config)
 
     # --- bodies -------------------------------------------------------------
     def render(self, template: str, **context: Any) -> str:
@@ -74,12 +77,17 @@ class Outbox:
     def queue(self, to: str, subject: str, body: str, *, kind: str, game_id: str | None = None,
               turn: int | None = None, in_reply_to: str | None = None,
               references=(), auto: str = "auto-generated", not_before: float | None = None) -> int:
-        """Compose one message and queue it (sent from ``not_before``, if given); returns its id."""
+        """Compose one message and queue it (sent from ``not_before``, if given); returns its id.
+
+        With DKIM configured the stored bytes are signed, so every retry sends the same signature.
+        """
         message_id, raw = compose(
             sender=self.config.address, sender_name=self.config.name, to=to, subject=subject,
             body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
             game_id=game_id, instance=self.config.address,
         )
+        if self.signer is not None:
+            raw = self.signer.sign(raw)
         return self.store.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
                                        game_id=game_id, turn=turn, not_before=not_before)
 
