@@ -121,6 +121,11 @@ def test_several_commands_without_a_game_get_one_reply(engine, three_games):
     assert "Players and scores:" in text and "Your games" in text
 
 
+def test_a_command_repeated_without_a_game_is_answered_once(engine, three_games):
+    text = ask(engine, "stranger@example.net", "LIST\n" * 50 + "list nb1\nLIST NB1\n" * 50)
+    assert text.count("Games on this server") == 1 and text.count("Players and scores:") == 1
+
+
 def test_other_lines_without_a_game_are_still_refused(engine, three_games):
     text = ask(engine, "stranger@example.net", "b4xd4")
     assert "does not say which game" in text

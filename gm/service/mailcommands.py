@@ -22,6 +22,7 @@ from gm.service.context import Context
 MAX_HISTORY = 200_000  # characters of one HISTORY reply
 HISTORY_TURNS = 5  # turns a bare HISTORY sends
 LIST_MAX = 100  # games one LIST or SUMMARY reply shows
+MAX_WITHOUT_GAME = 10  # different commands answered in one mail without a game
 STATUS_WORDS = {Status.ACTIVE.value: "running", Status.PAUSED.value: "paused",
                 Status.FINISHED.value: "finished"}
 PRESS_MODES = {"none": "off in this game", "white": "on; your name is shown",
@@ -39,21 +40,22 @@ def general_help(ctx: Context, inbound: Inbound) -> None:
 
 def without_game(ctx: Context, inbound: Inbound, commands: list[str], empty: bool) -> bool:
     """Answer a mail that names no game: HELP (or an empty mail), LIST, SUMMARY, in the order
-    written; False when it holds none of them (the caller says a game is missing)."""
-    done = False
+    written, each once and at most MAX_WITHOUT_GAME of them (a mail of 500 HELP lines gets one
+    help); False when it holds none of them (the caller says a game is missing)."""
+    once: dict[str, str] = {}  # the grammar wrote the command word in capitals; ids are any case
     for command in commands:
+        once.setdefault(" ".join(command.lower().split()), " ".join(command.split()))
+    wanted = [c for c in once.values()
+              if c.partition(" ")[0] in ("HELP",) + NO_PASSWORD][:MAX_WITHOUT_GAME]
+    if empty:
+        wanted = ["HELP"]
+    for command in wanted:
         word, _, args = command.partition(" ")
         if word == "HELP":
             general_help(ctx, inbound)
-        elif word in NO_PASSWORD:
-            HANDLERS[word](ctx, None, None, args.strip(), inbound)
         else:
-            continue
-        done = True
-    if empty and not done:
-        general_help(ctx, inbound)
-        done = True
-    return done
+            HANDLERS[word](ctx, None, None, args, inbound)
+    return bool(wanted)
 
 
 def _public_kind(player) -> str:
