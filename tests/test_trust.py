@@ -188,3 +188,10 @@ def test_a_message_that_breaks_the_reader_is_set_aside_and_can_be_retried(engine
     again = CliRunner().invoke(app, ["--config", str(conf), "inbox", "--retry", str(row["id"])])
     assert again.exit_code == 1  # no longer set aside: a retry cannot apply it twice
     assert len(engine.load("nb1").state.moves) == 1
+
+
+def test_five_hundred_board_lines_in_a_game_mail_get_one_board(engine, nb):
+    start = last_outbox_id(engine)
+    engine.ingest(order_mail("ada@example.org", "BOARD\n" * 500 + "board\n", game_id="nb1", password=nb["ada"]))
+    (reply,) = outbox(engine, start)
+    assert body(reply).count(" a b c d e f g") == 2  # one board: its file letters above and below

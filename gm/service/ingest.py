@@ -173,7 +173,7 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
     if mail.empty:
         return _error(ctx, inbound, view, "Your mail had no orders and no commands. Orders go on "
                       "the lines below GAME ... PASSWORD ...; send HELP for the format.")
-    for command in mail.commands:
+    for command in mailcommands.each_once(mail.commands):  # 500 BOARD lines: one board
         mailcommands.run(ctx, view, player, command, inbound)
     for targets, text in mail.press:
         press.send(ctx, view, player, targets, text, inbound)

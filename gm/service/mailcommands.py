@@ -38,14 +38,20 @@ def general_help(ctx: Context, inbound: Inbound) -> None:
     ctx.outbox.reply(inbound, None, "Help", body, kind="help")  # rate-limited: needs no password
 
 
+def each_once(commands: list[str], limit: int = MAX_WITHOUT_GAME) -> list[str]:
+    """The commands of a mail in the order written, each once (any case, any spacing), at most
+    ``limit`` of them: a mail of 500 command lines gets a reply of a few answers, not 500."""
+    once: dict[str, str] = {}
+    for command in commands:
+        once.setdefault(" ".join(command.lower().split()), " ".join(command.split()))
+    return list(once.values())[:limit]
+
+
 def without_game(ctx: Context, inbound: Inbound, commands: list[str], empty: bool) -> bool:
     """Answer a mail that names no game: HELP (or an empty mail), LIST, SUMMARY, in the order
     written, each once and at most MAX_WITHOUT_GAME of them (a mail of 500 HELP lines gets one
     help); False when it holds none of them (the caller says a game is missing)."""
-    once: dict[str, str] = {}  # the grammar wrote the command word in capitals; ids are any case
-    for command in commands:
-        once.setdefault(" ".join(command.lower().split()), " ".join(command.split()))
-    wanted = [c for c in once.values()
+    wanted = [c for c in each_once(commands, len(commands))
               if c.partition(" ")[0] in ("HELP",) + NO_PASSWORD][:MAX_WITHOUT_GAME]
     if empty:
         wanted = ["HELP"]
