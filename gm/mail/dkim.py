@@ -14,9 +14,8 @@ The key is read and parsed once, when the service starts (Signer.from_config):
 a missing, unreadable or malformed key file is a ConfigError then, never a
 fault in the middle of a turn.
 
-generate_key() makes an RSA key in pure Python (the standard library's
-``secrets`` and ``pow``), so ``gm dkim keygen`` needs neither OpenSSL nor
-the ``cryptography`` package; dns_record() is the TXT record to publish.
+generate_key() makes an RSA key with the ``cryptography`` package (never
+hand-written key generation); dns_record() is the TXT record to publish.
 
 dkimpy is imported where it is used: it brings dnspython, a tenth of a second
 that a gm command with no DKIM key has no need to pay.
@@ -26,8 +25,6 @@ from __future__ import annotations
 
 import base64
 import logging
-import math
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,7 +43,6 @@ ALGORITHM = b"rsa-sha256"
 MIN_BITS = 1024  # RFC 8301: verifiers refuse shorter RSA keys
 DEFAULT_BITS = 2048
 PUBLIC_EXPONENT = 65537
-RSA_ENCRYPTION_OID = bytes.fromhex("2a864886f70d010101")  # 1.2.840.113549.1.1.1
 
 __all__ = ["DEFAULT_BITS", "MIN_BITS", "SIGNED_HEADERS", "Signer", "dns_record", "domain_of",
            "generate_key", "public_key_b64"]
@@ -117,27 +113,35 @@ class Signer:
 
 
 # --- keys ----------------------------------------------------------------------------
-def key_bits(pem: bytes) -> int:
-    """The modulus size of a PEM RSA private key (PKCS#1 or PKCS#8); ValueError if it is not one."""
-    from dkim.crypto import parse_pem_private_key
+# Key generation and the public half come from the ``cryptography`` package: key generation is
+# exactly the code a project should not write itself.  It is imported where it is used, like dkimpy.
+def _private_key(pem: bytes):
+    from cryptography.hazmat.primitives import serialization
 
     try:
-        key = parse_pem_private_key(pem.replace(b"\r\n", b"\n"))
-    except Exception as exc:  # dkimpy's ASN.1 reader raises more than UnparsableKeyError on garbage
+        return serialization.load_pem_private_key(pem.replace(b"\r\n", b"\n"), password=None)
+    except Exception as exc:  # garbage, a truncated file, an encrypted key
         raise ValueError(f"not a PEM RSA private key ({str(exc).splitlines()[0] if str(exc) else exc})") \
             from exc
-    return key["modulus"].bit_length()
+
+
+def key_bits(pem: bytes) -> int:
+    """The modulus size of a PEM RSA private key (PKCS#1 or PKCS#8); ValueError if it is not one."""
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = _private_key(pem)
+    if not isinstance(key, rsa.RSAPrivateKey):
+        raise ValueError("not an RSA key")
+    return key.key_size
 
 
 def public_key_b64(pem: bytes) -> str:
     """The public half of a PEM RSA private key: SubjectPublicKeyInfo DER in base64, DKIM's p=."""
-    from dkim.crypto import parse_pem_private_key
+    from cryptography.hazmat.primitives import serialization
 
-    key = parse_pem_private_key(pem.replace(b"\r\n", b"\n"))
-    rsa_public = _sequence(_integer(key["modulus"]), _integer(key["publicExponent"]))
-    algorithm = _sequence(_der(0x06, RSA_ENCRYPTION_OID), _der(0x05, b""))
-    spki = _sequence(algorithm, _der(0x03, b"\x00" + rsa_public))
-    return base64.b64encode(spki).decode("ascii")
+    der = _private_key(pem).public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return base64.b64encode(der).decode("ascii")
 
 
 def dns_record(selector: str, domain: str, pem: bytes) -> str:
@@ -153,71 +157,11 @@ def dns_record(selector: str, domain: str, pem: bytes) -> str:
 
 def generate_key(bits: int = DEFAULT_BITS) -> bytes:
     """A new RSA private key of ``bits`` bits (e = 65537), as PKCS#1 PEM."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
     if bits < MIN_BITS or bits % 2:
         raise ValueError(f"the key size must be an even number of bits, at least {MIN_BITS}")
-    while True:
-        p, q = _prime(bits // 2), _prime(bits - bits // 2)
-        n = p * q
-        if p != q and n.bit_length() == bits:
-            break
-    if p < q:
-        p, q = q, p
-    d = pow(PUBLIC_EXPONENT, -1, math.lcm(p - 1, q - 1))
-    der = _sequence(*(_integer(v) for v in (0, n, PUBLIC_EXPONENT, d, p, q, d % (p - 1), d % (q - 1),
-                                            pow(q, -1, p))))
-    body = base64.b64encode(der).decode("ascii")
-    lines = [body[i:i + 64] for i in range(0, len(body), 64)]
-    return ("-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(lines)
-            + "\n-----END RSA PRIVATE KEY-----\n").encode("ascii")
-
-
-SMALL_PRIMES = [n for n in range(3, 2000) if all(n % d for d in range(2, int(n ** 0.5) + 1))]
-
-
-def _prime(bits: int) -> int:
-    """A random prime of exactly ``bits`` bits (top two bits set) with p - 1 prime to e."""
-    while True:
-        candidate = secrets.randbits(bits) | (0b11 << (bits - 2)) | 1
-        if any(candidate % s == 0 for s in SMALL_PRIMES):
-            continue
-        if (candidate - 1) % PUBLIC_EXPONENT == 0:
-            continue
-        if _probably_prime(candidate):
-            return candidate
-
-
-def _probably_prime(n: int, rounds: int = 40) -> bool:
-    """Miller-Rabin with random bases."""
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d, s = d // 2, s + 1
-    for _ in range(rounds):
-        a = 2 + secrets.randbelow(n - 3)
-        x = pow(a, d, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            x = pow(x, 2, n)
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True
-
-
-def _der(tag: int, content: bytes) -> bytes:
-    size = len(content)
-    if size < 0x80:
-        length = bytes([size])
-    else:
-        raw = size.to_bytes((size.bit_length() + 7) // 8, "big")
-        length = bytes([0x80 | len(raw)]) + raw
-    return bytes([tag]) + length + content
-
-
-def _integer(value: int) -> bytes:
-    return _der(0x02, value.to_bytes(value.bit_length() // 8 + 1, "big"))  # a leading 0: never negative
-
-
-def _sequence(*items: bytes) -> bytes:
-    return _der(0x30, b"".join(items))
+    key = rsa.generate_private_key(public_exponent=PUBLIC_EXPONENT, key_size=bits)
+    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL,
+                             serialization.NoEncryption())
