@@ -13,7 +13,6 @@ in Phalanx is open: every viewer gets the same picture.
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -22,7 +21,7 @@ from games.hexgrid import Cell, CellNameError, add, direction_between
 from games.phalanx.board import neighbours, territory
 from games.phalanx.state import CHOOSE, COLOURS, EXTRA, OVER, PLACE, PLAY, RED, WALL, YELLOW
 from gm.present.pictures.draw import EMPTY, INK, Colour, blend, canvas
-from gm.present.pictures.fuzzy_borders import Entry, HexLayout, Legend
+from gm.present.pictures.fuzzy_borders import Entry, HexLayout, Legend, cell_centre, cell_radius, layout  # noqa: F401 (one hex layout for both games)
 
 MAN_COLOURS: dict[str, Colour] = {RED: (204, 37, 41), YELLOW: (242, 196, 0)}
 WALL_COLOUR: Colour = (84, 84, 84)
@@ -30,22 +29,22 @@ ARROW: Colour = (0, 90, 170)
 TERRITORY = 0.3  # how much of a colour tints its territory at the end
 MAN_SIZE = 0.72  # a man's disc, in cell radii
 
-_MOVED = re.compile(r"moves head (\S+) tail (\S+) by (\d+)$")
-_GREW = re.compile(r"\) grows ((?:\S+ ?)+)$")
 
 
-def layout(state: Any) -> HexLayout:
-    return HexLayout(state.side)
+def _moved(line: str) -> tuple[str, str, int] | None:
+    """(head, tail, distance) of a line ending "moves head H8 tail F8 by 2" (string methods:
+    linear in the line, whatever it holds)."""
+    at = line.rfind("moves head ")
+    words = line[at:].split() if at >= 0 else []
+    if len(words) != 7 or words[3] != "tail" or words[5] != "by" or not words[6].isdecimal():
+        return None
+    return words[2], words[4], int(words[6])
 
 
-def cell_centre(state: Any, name: str) -> tuple[int, int]:
-    """The pixel (x, y) at the centre of cell ``name`` in this state's picture."""
-    return layout(state).pixel(name)
-
-
-def cell_radius(state: Any) -> int:
-    """The radius in pixels of a cell (centre to corner) in this state's picture."""
-    return layout(state).radius
+def _grew(line: str) -> list[str]:
+    """The cells of a line ending ") grows E5 G7"."""
+    at = line.rfind(") grows ")
+    return line[at + len(") grows "):].split() if at >= 0 else []
 
 
 def territory_cells(state: Any) -> dict[Cell, str]:
@@ -75,16 +74,16 @@ def last_moves(state: Any) -> list[tuple[Cell, Cell]]:
     """The last turn's moves as (old head, new head), read from the state's report lines."""
     moves = []
     for line in state.last:
-        match = _MOVED.search(line)
-        if not match:
+        found = _moved(line)
+        if found is None:
             continue
         try:
-            head, tail = state.grid.parse(match.group(1)), state.grid.parse(match.group(2))
+            head, tail = state.grid.parse(found[0]), state.grid.parse(found[1])
         except CellNameError:
             continue
         way = direction_between(tail, head)
         if way is not None:
-            moves.append((head, add(head, way[0], int(match.group(3)))))
+            moves.append((head, add(head, way[0], found[2])))
     return moves
 
 
@@ -92,10 +91,7 @@ def last_growths(state: Any) -> list[Cell]:
     """The cells where the last turn grew new men that still stand there."""
     cells = []
     for line in state.last:
-        match = _GREW.search(line)
-        if not match:
-            continue
-        for name in match.group(1).split():
+        for name in _grew(line):
             try:
                 cells.append(state.grid.parse(name))
             except CellNameError:
