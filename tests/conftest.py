@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gm.core.config import Config
+from gm.mail import inbound as mail_in
 from gm.service.engine import Engine
 from gm.store import Store
 from support import EXAMPLE_LAYOUT, Clock
@@ -35,3 +36,18 @@ def nb_game(engine):
         seed=5, options={"layout": EXAMPLE_LAYOUT},
     )
     return secrets
+
+
+@pytest.fixture
+def breaking_reader(monkeypatch):
+    """The mail reader raises on a message with the header ``X-Trigger: BOOM``: such a message
+    must be set aside, not stop the mailbox.  Gives the real reader, to mend the fault with."""
+    real = mail_in.parse
+
+    def parse(raw, *args, **kwargs):
+        if b"X-Trigger: BOOM" in raw:
+            raise RuntimeError("the reader broke")
+        return real(raw, *args, **kwargs)
+
+    monkeypatch.setattr(mail_in, "parse", parse)
+    return real

@@ -162,15 +162,8 @@ def test_the_hourly_limit_for_all_strangers_together(engine, nb, config, clock):
 
 # --- a message that cannot be handled is set aside -----------------------------------------------
 def test_a_message_that_breaks_the_reader_is_set_aside_and_can_be_retried(engine, nb, monkeypatch, tmp_path,
-                                                                        config):
-    real_parse = mail_in.parse
-
-    def parse(raw, *args, **kwargs):
-        if b"BOOM" in raw:
-            raise RuntimeError("the reader broke")
-        return real_parse(raw, *args, **kwargs)
-
-    monkeypatch.setattr(mail_in, "parse", parse)
+                                                                        config, breaking_reader):
+    real_parse = breaking_reader
     mover, move = first_move(engine)
     broken = order_mail(f"{mover}@example.org", move, game_id="nb1", password=nb[mover], X_Trigger="BOOM")
     assert engine.ingest(broken).outcome == "error"

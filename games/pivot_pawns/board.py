@@ -37,20 +37,27 @@ def render(state: PivotState) -> str:
         out.append(border)
     out.append("@ pawn   * target card   CAPITALS centre icon")
     out.append("Icon colours: r red, g green, b blue, y yellow, k black")
-    pawns = ", ".join(
-        f"{deck.COLOURS[c]} {card_coordinate(state, card)}" for c, card in enumerate(state.pawns)
-    )
-    out.append(f"Pawns: {pawns}")
-    if state.token is None:
-        out.append(f"All {ROUNDS} rounds are played.")
-    elif state.over:
-        out.append(f"The game ended in round {state.round}: nobody is left to bid.")
-    else:
-        active = deck.COLOURS[deck.ICON_COLOUR[state.token]]
-        where = card_coordinate(state, deck.target_card(state.token))
-        out.append(f"Round {state.round} of {ROUNDS}: token {deck.icon_label(state.token)}.")
-        out.append(f"Move the {active} pawn to card {where}.")
+    out.append(pawns_line(state))
+    out.extend(round_goal(state))
     return "\n".join(line.rstrip() for line in out)
+
+
+def pawns_line(state: PivotState) -> str:
+    """``Pawns: red E3, green D2, ...``: where each pawn stands."""
+    return "Pawns: " + ", ".join(
+        f"{deck.COLOURS[c]} {card_coordinate(state, card)}" for c, card in enumerate(state.pawns))
+
+
+def round_goal(state: PivotState) -> list[str]:
+    """The round, its token and the pawn to move where; or that the game is over."""
+    if state.token is None:
+        return [f"All {ROUNDS} rounds are played."]
+    if state.over:
+        return [f"The game ended in round {state.round}: nobody is left to bid."]
+    active = deck.COLOURS[deck.ICON_COLOUR[state.token]]
+    where = card_coordinate(state, deck.target_card(state.token))
+    return [f"Round {state.round} of {ROUNDS}: token {deck.icon_label(state.token)}.",
+            f"Move the {active} pawn to card {where}."]
 
 
 def utc(seconds: float) -> str:

@@ -12,10 +12,8 @@ import email.policy
 import time
 from pathlib import Path
 
-import pytest
 
 from gm.core import config as config_module
-from gm.mail import inbound as mail_in
 from gm.runtime import daemon
 from gm.runtime.maildir import ensure_maildir
 from gm.service.engine import Engine
@@ -117,19 +115,6 @@ def check(engine: Engine, sent: list[tuple[str, bytes]], cases: dict, order_mid:
     assert len(by_thread.get("<m5@example.org>", [])) == 1  # 500 HELP lines, one reply
     deep = by_thread.get("<m16@example.org>", [])
     assert len(deep) == 1 and "nested" in deep[0].get_payload(decode=True).decode()
-
-
-@pytest.fixture
-def breaking_reader(monkeypatch):
-    """A message the reader cannot read (it raises): it must be set aside, not stop the mailbox."""
-    real = mail_in.parse
-
-    def parse(raw, *args, **kwargs):
-        if b"X-Trigger: BOOM" in raw:
-            raise RuntimeError("the reader broke")
-        return real(raw, *args, **kwargs)
-
-    monkeypatch.setattr(mail_in, "parse", parse)
 
 
 def honest_order(engine: Engine, passwords: dict) -> tuple[bytes, str]:

@@ -22,9 +22,9 @@ import functools
 from PIL import Image, ImageDraw
 
 from games.pivot_pawns import deck
-from games.pivot_pawns.board import bid_order
+from games.pivot_pawns.board import bid_order, pawns_line, round_goal
 from games.pivot_pawns.orders import solution_text
-from games.pivot_pawns.state import ROUNDS, PivotState, card_coordinate, coordinate, position_of
+from games.pivot_pawns.state import PivotState, coordinate, position_of
 from gm.present.pictures.draw import BACKGROUND, GRID, INK, Colour, blend, canvas, font
 
 # The five deck colours (red, green, blue, yellow, black), for discs and bands ...
@@ -142,18 +142,7 @@ def _wrap(pen: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[st
 def _public_caption(pen: ImageDraw.ImageDraw, state: PivotState) -> list[str]:
     """What the text report tells everyone, as wrapped lines; nothing sealed."""
     width = WIDTH - 2 * LEFT
-    out: list[str] = []
-    if state.token is None:
-        out.append(f"All {ROUNDS} rounds are played.")
-    elif state.over:
-        out.append(f"The game ended in round {state.round}: nobody is left to bid.")
-    else:
-        active = deck.COLOURS[deck.ICON_COLOUR[state.token]]
-        where = card_coordinate(state, deck.target_card(state.token))
-        out.append(f"Round {state.round} of {ROUNDS}: token {deck.icon_label(state.token)}. "
-                   f"Move the {active.upper()} pawn to card {where}.")
-    out.append("Pawns: " + ", ".join(
-        f"{deck.COLOURS[c]} {card_coordinate(state, card)}" for c, card in enumerate(state.pawns)))
+    out: list[str] = [" ".join(round_goal(state)), pawns_line(state)]  # the text report's own lines
     if not state.over:
         bids = ", ".join(f"{p} {state.bids[p].pivots}" for p in bid_order(state)) or "none yet"
         words = f"Bids (in the order they are tried): {bids}."
