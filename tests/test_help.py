@@ -71,3 +71,12 @@ def test_a_bare_history_sends_the_last_turns_and_says_how_to_get_the_rest(engine
     assert f"===== Turn {first - 1} =====" not in text and "HISTORY ALL" in text
     everything = mailcommands.history_for_player(engine, engine.load("nb1"), "ada", (1, current))
     assert "===== Turn 1 =====" in everything
+
+
+def test_set_with_an_unknown_setting_says_what_can_be_set_and_changes_nothing(engine, nb_game):
+    before = [tuple(r) for r in engine.store.all("SELECT * FROM players ORDER BY seat")]
+    start = last_outbox_id(engine)
+    engine.ingest(order_mail("ada@example.org", "SET COLOUR purple", game_id="nb1", password=nb_game["ada"]))
+    (reply,) = outbox(engine, start)
+    assert "gm knows no setting 'COLOUR'" in body(reply) and "You can set:" in body(reply)
+    assert [tuple(r) for r in engine.store.all("SELECT * FROM players ORDER BY seat")] == before

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from gm.mail.rawmail import ascii_lower
 
 COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY")
+# Commands whose line carries arguments: the whole line is the command ("SET FORMAT TEXT").
+ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET")
 # Everything below is read with string methods, in time linear in the line:
 # no regular expression that a long line could make backtrack.
 _ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
@@ -175,8 +177,8 @@ def turn_line(line: str) -> int | None:
     return None
 
 
-COMMAND_WORDS = frozenset(COMMANDS) | {"ABSENCE", "PRESS", "GAME", "PASSWORD", "PASS", "TURN", "END",
-                                       "ENDPRESS"}
+COMMAND_WORDS = frozenset(COMMANDS) | frozenset(ARGUMENT_COMMANDS) | {"PRESS", "GAME", "PASSWORD", "PASS",
+                                                                      "TURN", "END", "ENDPRESS"}
 
 
 def starts_with_command(line: str) -> bool:
@@ -258,7 +260,7 @@ def read(subject: str, text: str) -> OrderMail:
             continue
         words = word.split()
         first = words[0]
-        if first in ("ABSENCE", "HISTORY") or (first == "LIST" and len(words) == 2):
+        if first in ARGUMENT_COMMANDS or (first == "LIST" and len(words) == 2):
             mail.commands.append(first + " " + line[len(first):].strip())
             continue
         if words == ["MY", "GAMES"]:

@@ -1,4 +1,4 @@
-"""The mail commands a player may put on a line of their own: HELP, BOARD, HISTORY, ABSENCE,
+"""The mail commands a player may put on a line of their own: HELP, BOARD, HISTORY, ABSENCE, SET,
 LIST, SUMMARY.
 
 One handler per command, in a table; ``run`` dispatches a command line, and
@@ -16,7 +16,7 @@ from games import registry
 from games.base import GameError
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
-from gm.service import deadlines, games, reports
+from gm.service import deadlines, games, reports, setcommands
 from gm.service.context import Context
 
 MAX_HISTORY = 200_000  # characters of one HISTORY reply
@@ -209,6 +209,9 @@ COMMANDS: tuple[Command, ...] = (
             "whose move and deadline", _list),
     Command("SUMMARY", "(or MY GAMES; no password needed) the games you play from this "
             "address: turn, deadline, and whether you owe orders now", _summary),
+    Command("SET <what> <value>", "change one of your own settings in this game: those below",
+            setcommands.run),
+    *(Command(s.usage, s.does, setcommands.run) for s in setcommands.SETTERS),
 )
 HANDLERS: dict[str, Handler] = {c.word: c.handler for c in COMMANDS if c.handler is not None}
 NO_PASSWORD = ("LIST", "SUMMARY")  # the commands a mail without GAME/PASSWORD may hold, besides HELP

@@ -1,0 +1,47 @@
+"""SET <what> <value>: a player's own settings, one table of what can be set.
+
+``SET`` is one mail command (gm.service.mailcommands) whose second word picks a
+row of SETTERS; each row is what HELP shows for it and the handler that does
+it.  A handler is called like a mail command's, with the value (the words after
+``SET <what>``) as its argument.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from gm.core.model import GameView
+from gm.mail.inbound import Inbound
+from gm.service.context import Context
+
+SetHandler = Callable[[Context, GameView, object, str, Inbound], None]
+
+
+@dataclass(frozen=True)
+class Setter:
+    usage: str  # as HELP shows it: "SET FORMAT TEXT|HTML"
+    does: str
+    handler: SetHandler
+
+    @property
+    def what(self) -> str:
+        return self.usage.split()[1]
+
+
+# The one table: HELP lists it and ``run`` dispatches from it.
+SETTERS: tuple[Setter, ...] = ()
+BY_WHAT: dict[str, Setter] = {s.what: s for s in SETTERS}
+
+
+def run(ctx: Context, view: GameView, player, args: str, inbound: Inbound) -> None:
+    """Dispatch ``SET <what> <value>``; an unknown <what> gets a reply listing what can be set."""
+    what, _, value = args.strip().partition(" ")
+    setter = BY_WHAT.get(what.upper())
+    if setter is None:
+        known = ", ".join(s.usage for s in SETTERS) or "nothing yet"
+        body = ctx.outbox.error_body(view, f"SET {args[:60]}: gm knows no setting {what[:30]!r}. "
+                                     f"You can set: {known}.")
+        ctx.outbox.reply(inbound, view, "Nothing set", body, kind="error")
+        return
+    setter.handler(ctx, view, player, value.strip(), inbound)
