@@ -79,9 +79,10 @@ def measure(kind: str, seed: int, cap: int) -> dict:
     stored = sum(len(r["state"]) for r in rows)
     text = sum(len(json.dumps(decode_state(r["state"]), sort_keys=True)) for r in rows)
     reports = store.one("SELECT SUM(LENGTH(body)) AS n FROM reports")["n"] or 0
+    mail = store.one("SELECT SUM(LENGTH(raw)) AS n FROM outbox")["n"] or 0
     store.close()
     return {"kind": kind, "moves": moves, "db": after - before, "states": stored, "text": text,
-            "reports": reports}
+            "reports": reports, "mail": mail}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,14 +91,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cap", type=int, default=2000)
     args = parser.parse_args(argv)
     print(f"{'game':<14} {'moves':>6} {'db growth':>10} {'per order':>10} {'states':>9} "
-          f"{'of JSON':>8} {'reports':>9}")
+          f"{'of JSON':>8} {'reports':>9} {'sent mail':>10}")
     worst = 0
     for kind in PLAYERS:
         m = measure(kind, args.seed, args.cap)
         per = m["db"] / max(m["moves"], 1)
         ratio = m["states"] / max(m["text"], 1)
         print(f"{kind:<14} {m['moves']:>6} {m['db'] / 1e6:>8.2f}MB {per / 1e3:>8.1f}KB "
-              f"{m['states'] / 1e6:>7.2f}MB {ratio:>8.2f} {m['reports'] / 1e6:>7.2f}MB")
+              f"{m['states'] / 1e6:>7.2f}MB {ratio:>8.2f} {m['reports'] / 1e6:>7.2f}MB {m['mail'] / 1e6:>8.2f}MB")
         worst = max(worst, m["states"])
     verdict = "OK" if worst <= 10e6 else "MISSED"
     print(f"[{verdict}] the states of every game stay under 10 MB (largest {worst / 1e6:.2f} MB)")

@@ -26,6 +26,7 @@ from gm.core.config import Config  # noqa: E402
 from gm.service import lifecycle  # noqa: E402
 from gm.service.engine import Engine  # noqa: E402
 from gm.store import Store  # noqa: E402
+from gm.store.packing import unpack_mail  # noqa: E402
 from support import order_mail  # noqa: E402
 
 PLAYERS = [("ada", "ada@example.org"), ("bob", "bob@example.org")]
@@ -128,7 +129,7 @@ def main(argv: list[str]) -> int:
     for n, ((name, first), (_, after)) in enumerate(zip(taken, taken[1:]), 1):
         mails = [r for r in rows if first <= r["id"] < after]
         for m, row in enumerate(mails[:2]):  # the first two of a step: usually one per player
-            msg = email.message_from_bytes(row["raw"], policy=email.policy.default)
+            msg = email.message_from_bytes(unpack_mail(row["raw"]), policy=email.policy.default)
             text = (f"To: {msg['To']}\nSubject: {msg['Subject']}\n\n"
                     + msg.get_body(("plain",)).get_content())
             suffix = f"-{m + 1}" if len(mails) > 1 else ""

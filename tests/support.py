@@ -13,6 +13,8 @@ import email.utils
 import uuid
 from pathlib import Path
 
+from gm.store.packing import unpack_mail
+
 EML = Path(__file__).parent / "fixtures" / "eml"
 
 # The position of the Neighbors rule text's example, before Rb4xd4 (ada to move).
@@ -67,7 +69,7 @@ def eml(name: str, **values: str) -> bytes:
 
 def outbox(engine, since_id: int = 0) -> list[email.message.EmailMessage]:
     rows = engine.store.all("SELECT raw FROM outbox WHERE id > ? ORDER BY id", since_id)
-    return [email.message_from_bytes(r["raw"], policy=email.policy.default) for r in rows]
+    return [email.message_from_bytes(unpack_mail(r["raw"]), policy=email.policy.default) for r in rows]
 
 
 def last_outbox_id(engine) -> int:

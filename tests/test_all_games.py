@@ -15,6 +15,7 @@ import pytest
 
 from games import registry
 from gm.present.reports import ReportInput, render_report
+from gm.store.packing import unpack_mail
 
 KINDS = registry.available()
 MAX_STEPS = 4000
@@ -111,7 +112,7 @@ def test_a_game_through_the_service(kind, engine):
     import email
 
     for row in engine.store.all("SELECT raw FROM outbox"):
-        msg = email.message_from_bytes(row["raw"])
+        msg = email.message_from_bytes(unpack_mail(row["raw"]))
         text = msg.get_payload(decode=True).decode("utf-8")
         assert all(len(line) <= 72 for line in text.splitlines()), msg["Subject"]
     finals = engine.store.all("SELECT * FROM outbox WHERE subject LIKE '%final report%'")

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import sqlite3
 
+from gm.store.packing import pack_mail, pack_text, unpack_mail, unpack_text
+
+
+def _unpacked(rows: list[sqlite3.Row]) -> list[dict]:
+    """Reports rows as dicts whose body is the text as sent (stored compressed when long)."""
+    return [{**dict(row), "body": unpack_text(row["body"])} for row in rows]
+
 
 class MailQueries:
     """Mixed into Store: reads and writes of ``messages``, ``outbox`` and ``reports``."""
@@ -47,13 +54,14 @@ class MailQueries:
                      turn: int | None = None, not_before: float | None = None) -> int:
         """Queue a composed mail for sending now (or from ``not_before``); returns its outbox id."""
         return self.insert("outbox", message_id=message_id, game_id=game_id, turn=turn,
-                           kind=kind, recipient=recipient, subject=subject, raw=raw,
+                           kind=kind, recipient=recipient, subject=subject, raw=pack_mail(raw),
                            status="queued", next_attempt=max(now, not_before or now), created=now)
 
-    def outbox_due(self, now: float, limit: int) -> list[sqlite3.Row]:
+    def outbox_due(self, now: float, limit: int) -> list[dict]:
         """(id, recipient, raw, attempts) of the queued mail due by ``now``, oldest first."""
-        return self.all("SELECT id, recipient, raw, attempts FROM outbox WHERE status = 'queued' "
+        rows = self.all("SELECT id, recipient, raw, attempts FROM outbox WHERE status = 'queued' "
                         "AND next_attempt <= ? ORDER BY id LIMIT ?", now, limit)
+        return [{**dict(row), "raw": unpack_mail(row["raw"])} for row in rows]
 
     def mark_sent(self, outbox_id: int, at: float, attempts: int) -> None:
         """A mail went out at ``at`` (``attempts``: the count including this one)."""
@@ -103,29 +111,29 @@ class MailQueries:
                    body: str, outbox_id: int | None, created: float) -> int:
         """Archive a text sent to ``player`` (None: the GM's copy); returns its id."""
         return self.insert("reports", game_id=game_id, turn=turn, seq=seq, player=player,
-                           kind=kind, body=body, outbox_id=outbox_id, created=created)
+                           kind=kind, body=pack_text(body), outbox_id=outbox_id, created=created)
 
     def reports_of(self, game_id: str, turn: int | None = None,
-                   kind: str | None = None) -> list[sqlite3.Row]:
+                   kind: str | None = None) -> list[dict]:
         """A game's archived texts in the order sent, of one turn and/or kind if given."""
         sql, args = "SELECT * FROM reports WHERE game_id = ?", [game_id]
         if turn is not None:
             sql, args = sql + " AND turn = ?", args + [turn]
         if kind is not None:
             sql, args = sql + " AND kind = ?", args + [kind]
-        return self.all(sql + " ORDER BY id", *args)
+        return _unpacked(self.all(sql + " ORDER BY id", *args))
 
     def turn_reports(self, game_id: str) -> list[sqlite3.Row]:
         """A game's turn reports (kind 'report') by state seq, then as sent (the site)."""
-        return self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'report' "
-                        "ORDER BY seq, id", game_id)
+        return _unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'report' "
+                                  "ORDER BY seq, id", game_id))
 
     def gm_press(self, game_id: str) -> list[sqlite3.Row]:
         """The GM's copies of a game's press, in the order sent."""
-        return self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
-                        "AND player IS NULL ORDER BY id", game_id)
+        return _unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
+                                  "AND player IS NULL ORDER BY id", game_id))
 
     def player_reports(self, game_id: str, player: str) -> list[sqlite3.Row]:
         """The reports and press a player was sent, by turn (a player's history)."""
-        return self.all("SELECT * FROM reports WHERE game_id = ? AND player = ? "
-                        "AND kind IN ('report', 'press') ORDER BY turn, id", game_id, player)
+        return _unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND player = ? "
+                                  "AND kind IN ('report', 'press') ORDER BY turn, id", game_id, player))

@@ -3,7 +3,7 @@
 Every change stores the whole state, so that replay (gm verify) and rollback
 are exact and loading a game reads one row.  A long game's states grow with
 its history (Proximity's trail: 19 KB of JSON after 975 moves, 9.6 MB in all),
-so a state longer than COMPRESS_OVER is kept zlib-compressed (7x smaller on
+so a state longer than COMPRESS_OVER (gm.store.packing) is kept zlib-compressed (7x smaller on
 Proximity's trail): a 2,000-move game then stores about 6 MB of states, not 40.
 """
 
@@ -12,25 +12,19 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-import zlib
 from typing import Any, Iterator
 
-COMPRESS_OVER = 1024  # bytes of JSON; shorter states stay readable text in the database
+from gm.store.packing import pack_text, unpack_text
 
 
 def encode_state(state: dict) -> str | bytes:
-    """A dumped state as stored: its JSON text, or that text zlib-compressed when long."""
-    text = json.dumps(state, sort_keys=True)
-    if len(text) <= COMPRESS_OVER:
-        return text
-    return zlib.compress(text.encode("utf-8"), 6)
+    """A dumped state as stored: its JSON text, compressed when long (gm.store.packing)."""
+    return pack_text(json.dumps(state, sort_keys=True))
 
 
 def decode_state(value: Any) -> dict:
     """A stored state (text, or compressed bytes) as the rules dumped it."""
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        value = zlib.decompress(bytes(value)).decode("utf-8")
-    return json.loads(value)
+    return json.loads(unpack_text(value))
 
 
 class TurnQueries:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import email
 import email.policy
 
+from gm.store.packing import unpack_mail
 from support import Clock
 
 T0 = 1_741_000_000.0  # Mon 2025-03-03 11:06:40 UTC
@@ -27,7 +28,7 @@ def outbox(engine, recipient: str | None = None, kind: str | None = None, since:
 
 
 def body_of(row) -> str:
-    msg = email.message_from_bytes(row["raw"], policy=email.policy.default)
+    msg = email.message_from_bytes(unpack_mail(row["raw"]), policy=email.policy.default)
     return msg.get_content()
 
 

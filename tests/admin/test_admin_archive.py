@@ -15,6 +15,7 @@ from gm.present import archive as site
 from gm.runtime import browser
 from gm.service import audit, positions
 from gm.service import lifecycle as overrides
+from gm.store.packing import pack_text
 from support import PLAYERS, PLAYERS3, last_outbox_id, order_mail
 
 
@@ -73,7 +74,8 @@ def test_verify_a_clean_game_then_a_tampered_one(engine):
         engine.store.db.execute("UPDATE states SET state = ? WHERE game_id = 'nb1' AND seq = 3",
                                 (json.dumps(data),))
         rid = engine.store.one("SELECT MAX(id) AS n FROM reports WHERE kind = 'report'")["n"]
-        engine.store.db.execute("UPDATE reports SET body = body || 'extra' WHERE id = ?", (rid,))
+        (body,) = [r["body"] for r in engine.store.reports_of("nb1", kind="report") if r["id"] == rid]
+        engine.store.db.execute("UPDATE reports SET body = ? WHERE id = ?", (pack_text(body + "extra"), rid))
     result = audit.verify(engine, "nb1")
     assert not result.ok
     assert any("state 3 differs" in d for d in result.differences)

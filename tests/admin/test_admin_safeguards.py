@@ -16,6 +16,7 @@ from games import registry
 from gm.cli import app
 from gm.core.config import Config
 from gm.store import Store
+from gm.store.packing import unpack_mail
 from support import PLAYERS3
 
 GAME_TABLES = ("games", "players", "states", "orders", "history", "game_settings", "deadlines",
@@ -60,7 +61,7 @@ def bodies(store, recipient, since=0):
     out = []
     for row in store.all("SELECT * FROM outbox WHERE recipient = ? AND id > ? ORDER BY id",
                          recipient, since):
-        msg = email.message_from_bytes(row["raw"], policy=email.policy.default)
+        msg = email.message_from_bytes(unpack_mail(row["raw"]), policy=email.policy.default)
         out.append((row["subject"], msg.get_content()))
     return out
 

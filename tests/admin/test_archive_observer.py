@@ -17,7 +17,7 @@ def build(engine, tmp_path) -> str:
 def test_fuzzy_borders_sealed_claim_is_not_in_the_archive_until_the_turn_is_judged(engine, tmp_path):
     secrets = engine.create_game("fuzzy-borders", "fb1", PLAYERS, seed=2)
     engine.ingest(order_mail("ada@example.org", "K11", game_id="fb1", password=secrets["ada"]))
-    private = engine.store.all("SELECT body FROM reports WHERE kind = 'reply' AND player = 'ada'")
+    private = [r for r in engine.store.reports_of("fb1", kind="reply") if r["player"] == "ada"]
     assert any("sealed: K11" in r["body"] for r in private)  # ada was told her sealed claim
     page = build(engine, tmp_path)
     assert "K11" not in page and "sealed" not in page.lower()
@@ -45,8 +45,7 @@ def test_a_replaced_seats_welcome_never_reaches_the_archive(engine, tmp_path):
     engine.ingest(order_mail("ada@example.org", "BID 3: red/blue green/red red/black", game_id="pp1",
                              password=secrets["ada"]))
     lifecycle.replace(engine, "pp1", "ada", "carol@example.org")
-    welcome = engine.store.all("SELECT body FROM reports WHERE game_id = 'pp1' AND player = 'ada' "
-                               "AND kind = 'report' ORDER BY id DESC LIMIT 1")[0]["body"]
+    welcome = [r for r in engine.store.reports_of("pp1", kind="report") if r["player"] == "ada"][-1]["body"]
     assert "red/blue" in welcome  # the new player sees the seat's sealed solution
     assert "red/blue" not in build(engine, tmp_path)
 

@@ -16,6 +16,7 @@ from gm.core.config import Config, ConfigError
 from gm.mail import dkim as gm_dkim
 from gm.service.engine import Engine
 from gm.store import Store
+from gm.store.packing import unpack_mail
 from harness import Harness, SmtpSink
 from support import EXAMPLE_LAYOUT, GM_ADDRESS, PLAYERS, Clock
 
@@ -52,7 +53,7 @@ def signed_engine(tmp_path, key_file, **extra) -> Engine:
 
 
 def queued(engine: Engine) -> list[bytes]:
-    return [bytes(r["raw"]) for r in engine.store.all("SELECT raw FROM outbox ORDER BY id")]
+    return [unpack_mail(r["raw"]) for r in engine.store.all("SELECT raw FROM outbox ORDER BY id")]
 
 
 def signature_tags(raw: bytes) -> dict[str, str]:

@@ -27,6 +27,7 @@ from gm.mail.outbound import MAX_OUTGOING_BYTES
 from gm.mail.rawmail import valid_addr_spec
 from gm.service.engine import Engine
 from gm.store import Store
+from gm.store.packing import unpack_mail
 
 GM = "gm@example.test"
 DEADLINE_MS = 2_000
@@ -270,4 +271,4 @@ def test_ingest_never_raises_and_replies_at_most_once_only_to_from_never_to_a_ro
     if new:
         assert not robot and not inbound.robot
         assert new[0]["recipient"] == inbound.sender != ""
-        assert len(new[0]["raw"]) <= MAX_OUTGOING_BYTES
+        assert len(unpack_mail(new[0]["raw"])) <= MAX_OUTGOING_BYTES

@@ -195,7 +195,7 @@ def test_write_nests_and_rolls_back(store):
 
 
 def test_long_states_are_stored_compressed_and_read_back_exactly(tmp_path):
-    from gm.store.turns import COMPRESS_OVER
+    from gm.store.packing import COMPRESS_OVER
 
     store = Store(tmp_path / "gm.sqlite")
     short = {"a": 1}
@@ -209,4 +209,34 @@ def test_long_states_are_stored_compressed_and_read_back_exactly(tmp_path):
     assert isinstance(rows[1]["state"], bytes) and len(rows[1]["state"]) < len(json.dumps(long)) / 5
     assert [store.state_data(r) for r in rows] == [short, long]
     assert store.state_data(store.latest_state("g1")) == long
+    store.close()
+
+
+def test_long_archived_reports_are_stored_compressed_and_read_back_exactly(tmp_path):
+    store = Store(tmp_path / "gm.sqlite")
+    short, long = "Turn 1: a1xb2\n", "".join(f"line {i}: the board as it stands\n" for i in range(200))
+    with store.write():
+        for i, body in enumerate((short, long)):
+            store.add_report("g1", 1, i, "ada", "report", body, None, T)
+    stored = store.all("SELECT body FROM reports ORDER BY id")
+    assert isinstance(stored[0]["body"], str)  # short: readable text
+    assert isinstance(stored[1]["body"], bytes) and len(stored[1]["body"]) < len(long) / 5
+    for rows in (store.reports_of("g1"), store.turn_reports("g1"), store.player_reports("g1", "ada")):
+        assert [r["body"] for r in rows] == [short, long]
+    store.close()
+
+
+def test_queued_mail_is_stored_compressed_and_sent_as_composed(tmp_path):
+    from gm.store.packing import unpack_mail
+
+    store = Store(tmp_path / "gm.sqlite")
+    raw = b"From: gm@example.org\r\nSubject: Report\r\n\r\n" + b"a1xb2 the board as it stands\r\n" * 80
+    old = b"From: gm@example.org\r\nSubject: queued before compression\r\n\r\nbody\r\n"
+    with store.write():
+        new_id = store.queue_outbox("<a@x>", "ada@example.org", "Report", raw, kind="report", now=T)
+        old_id = store.queue_outbox("<b@x>", "bob@example.org", "Old", raw, kind="report", now=T)
+        store.db.execute("UPDATE outbox SET raw = ? WHERE id = ?", (old, old_id))  # as gm wrote it before
+    stored = store.one("SELECT raw FROM outbox WHERE id = ?", new_id)["raw"]
+    assert len(stored) < len(raw) / 5 and unpack_mail(stored) == raw
+    assert [(r["id"], r["raw"]) for r in store.outbox_due(T, 10)] == [(new_id, raw), (old_id, old)]
     store.close()
