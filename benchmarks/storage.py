@@ -9,11 +9,13 @@ legal orders; Proximity avoids sacrifices, so that the game runs long (seed
 the database's growth per order (states, orders, the archive of reports,
 the outbox), the states' share of it, and the states' stored bytes as a ratio
 to their JSON text (the floor: what the store kept before states were
-compressed, measured in the same run).  The issue's bound: a long game must
-not grow the store by more than ~10 MB.
+compressed, measured in the same run), the archive of reports and the sent
+mail as stored.  The issue's bound: a long game must not grow the store by
+more than ~10 MB.
 
-Last run: Proximity 975 moves: states 1.3 MB stored (0.15 of 9.6 MB of JSON),
-whole database 12 MB (most of it the archive of reports, two per move).
+Last run: Proximity 975 moves: the whole store grew by 9.9 MB (24.8 MB before
+reports and mail were compressed): states 1.6 MB (0.14 of their JSON),
+reports 2.5 MB, sent mail 3.0 MB (gm.store.packing).
 """
 
 from __future__ import annotations
@@ -92,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"{'game':<14} {'moves':>6} {'db growth':>10} {'per order':>10} {'states':>9} "
           f"{'of JSON':>8} {'reports':>9} {'sent mail':>10}")
-    worst = 0
+    worst = largest = 0
     for kind in PLAYERS:
         m = measure(kind, args.seed, args.cap)
         per = m["db"] / max(m["moves"], 1)
@@ -100,9 +102,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{kind:<14} {m['moves']:>6} {m['db'] / 1e6:>8.2f}MB {per / 1e3:>8.1f}KB "
               f"{m['states'] / 1e6:>7.2f}MB {ratio:>8.2f} {m['reports'] / 1e6:>7.2f}MB {m['mail'] / 1e6:>8.2f}MB")
         worst = max(worst, m["states"])
+        largest = max(largest, m["db"])
     verdict = "OK" if worst <= 10e6 else "MISSED"
     print(f"[{verdict}] the states of every game stay under 10 MB (largest {worst / 1e6:.2f} MB)")
-    return 0 if verdict == "OK" else 1
+    whole = "OK" if largest <= 10.5e6 else "MISSED"
+    print(f"[{whole}] the whole store grows by about 10 MB at most in a game (largest {largest / 1e6:.2f} MB)")
+    return 0 if verdict == whole == "OK" else 1
 
 
 if __name__ == "__main__":

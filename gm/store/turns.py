@@ -14,12 +14,12 @@ import sqlite3
 import time
 from typing import Any, Iterator
 
-from gm.store.packing import pack_text, unpack_text
+from gm.store.packing import STATE_LEVEL, pack_text, unpack_text
 
 
 def encode_state(state: dict) -> str | bytes:
     """A dumped state as stored: its JSON text, compressed when long (gm.store.packing)."""
-    return pack_text(json.dumps(state, sort_keys=True))
+    return pack_text(json.dumps(state, sort_keys=True), STATE_LEVEL)
 
 
 def decode_state(value: Any) -> dict:
