@@ -20,7 +20,7 @@ from gm.mail import inbound as mail_in
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
 from gm.present.reports import help_hint
-from gm.service import games, mailcommands, press, reports, timers, turns
+from gm.service import games, lobby, mailcommands, press, reports, timers, turns
 from gm.service.context import Context
 from gm.store import StoreError
 
@@ -160,6 +160,12 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
                            else "commands: " + ", ".join(c.split()[0] for c in mail.commands))
         return _error(ctx, inbound, None, "Your mail does not say which game it is for. "
                       "Put a line GAME <id> PASSWORD <password> above your orders.")
+    if lobby.is_open(ctx, mail.game_id):  # seats to fill, no position yet: only LEAVE can be done
+        if not lobby.wants_leave(mail.commands) and mailcommands.without_game(ctx, inbound, mail.commands,
+                                                                             False):
+            return Outcome("help", "commands", mail.game_id)
+        return Outcome("help", lobby.game_mail(ctx, inbound, mail.game_id, mail.password, mail.commands),
+                       mail.game_id)
     try:
         view = games.load(ctx.store, mail.game_id)
     except ServiceError:

@@ -98,7 +98,7 @@ def tell_gm(ctx: Context, view: GameView, lines: list[str], label: str) -> None:
     ctx.outbox.archive(view, None, "notice", body, oid)
 
 
-def welcome(ctx: Context, view: GameView, player, password: str, commands: list[str] = (),
+def welcome(ctx: Context, view: GameView, player, password: str | None, commands: list[str] = (),
             press: str | None = None) -> None:
     """The first mail of a seat: the password, the mail commands (``commands``: HELP's lines,
     from gm.service.mailcommands), the game's press mode, and the starting report."""
@@ -108,6 +108,6 @@ def welcome(ctx: Context, view: GameView, player, password: str, commands: list[
                              password=password,
                              opponents=[p["name"] for p in view.seated if p["name"] != player["name"]],
                              address=ctx.config.address, report=report, commands=list(commands),
-                             press=press)
+                             press=press, replies=ctx.config.reply_tokens)
     oid = ctx.outbox.to_game(view, player["email"], f"Welcome to {rules.title}", body, kind="welcome")
     ctx.outbox.archive(view, player["name"], "report", report, oid)
