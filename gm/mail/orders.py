@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from gm.mail.rawmail import ascii_lower
 
-COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY")
+COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN")
 # Commands whose line carries arguments: the whole line is the command ("SET FORMAT TEXT").
 ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET", "JOIN", "LEAVE", "CREATE")
 # Commands a subject may hold (a List-Unsubscribe mailto, a reply to the address code's mail).

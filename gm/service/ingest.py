@@ -123,9 +123,10 @@ def _record(ctx: Context, inbound: Inbound, key: str, now: float, outcome: str, 
                                  inbound.raw, now, outcome, detail)
 
 
-def _error(ctx: Context, inbound: Inbound, view: GameView | None, message: str) -> Outcome:
+def _error(ctx: Context, inbound: Inbound, view: GameView | None, message: str,
+           label: str = "Not done") -> Outcome:
     body = ctx.outbox.error_body(view, message)
-    ctx.outbox.reply(inbound, view, "Not done", body, kind="error")
+    ctx.outbox.reply(inbound, view, label, body, kind="error")
     return Outcome("rejected", message, view.id if view else None, [body])
 
 
@@ -176,6 +177,11 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
         reason = "no password was given" if not mail.password else "the password is wrong"
         return _error(ctx, inbound, view, f"Your orders were not read: {reason} for game "
                       f"{view.id}. Use the password from your welcome mail.")
+    if not player["active"]:  # resigned or removed (RULINGS G5): nothing of theirs is read
+        return _error(ctx, inbound, view, f"You have left game {view.id} (you resigned, or the game "
+                      "master removed you), so your orders and commands were not read. Send "
+                      f"LIST {view.id} to follow the game, or OBSERVE {view.id}.",
+                      label="Orders refused (you left the game)")
     if mail.empty:
         return _error(ctx, inbound, view, "Your mail had no orders and no commands. Orders go on "
                       "the lines below GAME ... PASSWORD ...; send HELP for the format.")

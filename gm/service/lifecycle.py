@@ -22,7 +22,7 @@ from gm.core import options as service_options
 from gm.core import passwords, times
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.rawmail import valid_addr_spec
-from gm.service import deadlines, games, lobby, mailcommands, reports
+from gm.service import deadlines, games, lobby, mailcommands, reports, seats
 from gm.service.context import Context
 
 NO_REASON = "(no reason given)"
@@ -293,22 +293,13 @@ def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: st
             raise ServiceError(f"{player['name']} has already left game {view.id}")
         if view.status == Status.FINISHED:
             raise ServiceError(f"game {view.id} is over")
-        rules, now = view.rules, ctx.clock()
+        rules = view.rules
         record(ctx, view, "eject", f"player {player['name']}", who, why)
         reports.notice(ctx, view, view.seated_names,
                        gm_lines(f"The game master has removed {player['name']} from the game.", why),
                        "Player removed")
-        ctx.store.deactivate_player(view.id, player["name"])
-        result = rules.leave(view.state, player["name"], now)
-        seq = games.save_gm_state(ctx.store, view, rules.dump(result.state), "edit", view.seq,
-                                  f"{player['name']} left", now)
-        after = games.load(ctx.store, view.id)
-        if rules.is_over(after.state):  # too few left: the one removed forfeits
-            reason = f"{player['name']} forfeited: {why or 'removed by the game master'}"
-            ctx.store.set_result(view.id, reason, rules.winners(after.state) or None, now)
-            ctx.store.log(view.id, after.turn, who or default_actor(), "forfeit", reason, now)
-        deadlines.open_turn(ctx.store, after)
-        reports.queue_reports(ctx, after, result.events)
+        after, seq = seats.remove(ctx, view, player["name"], who or default_actor(),
+                                  why or "removed by the game master")
     if rules.is_over(after.state):
         return f"{player['name']} left game {view.id}; the game is over (state {seq})"
     return f"{player['name']} left game {view.id}; the game goes on without them (state {seq})"

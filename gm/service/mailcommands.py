@@ -18,7 +18,7 @@ from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
 from functools import partial
 
-from gm.service import deadlines, games, lobby, reports, setcommands
+from gm.service import deadlines, games, lobby, reports, seats, setcommands
 from gm.service.context import Context
 
 MAX_HISTORY = 200_000  # characters of one HISTORY reply
@@ -240,6 +240,8 @@ COMMANDS: tuple[Command, ...] = (
             partial(lobby.join, welcome=send_welcome)),
     Command("LEAVE <id>", "leave an open game before it starts (with your password: GAME nb7 "
             "PASSWORD <yours>, then LEAVE); once it runs, RESIGN", lobby.leave_running),
+    Command("RESIGN", "leave this game for good; the game's rules say what becomes of your seat, "
+            "the others are told", seats.resign),
     Command("CREATE <kind> <id> [<seats>]", "(where the game master allows it) open a game for "
             "players to JOIN, e.g. CREATE neighbors nb9 3", lobby.create),
     Command("SET <what> <value>", "change one of your own settings in this game: those below",
