@@ -24,7 +24,8 @@ from gm.core import options as service_options
 from gm.core import passwords
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
-from gm.service import deadlines, games
+from gm.present.reports import OBSERVER
+from gm.service import deadlines, games, observers, reports
 from gm.service.answers import done, refuse
 from gm.service.context import Context
 
@@ -272,4 +273,7 @@ def begin_play(ctx: Context, rules, game_id: str, seed: int, options: dict, name
     deadlines.open_turn(ctx.store, view)
     for player in view.players:
         welcome(ctx, view, player, secrets.get(player["name"]))
+    if observers.following(ctx, game_id):  # they followed the open game: the first report
+        observers.send(ctx, view, f"{rules.title} report",
+                       reports.report_body(ctx, view, OBSERVER, []), kind="report")
     return view

@@ -18,7 +18,7 @@ from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
 from functools import partial
 
-from gm.service import deadlines, games, lobby, reports, seats, setcommands
+from gm.service import deadlines, games, lobby, observers, reports, seats, setcommands
 from gm.service.context import Context
 
 MAX_HISTORY = 200_000  # characters of one HISTORY reply
@@ -242,6 +242,11 @@ COMMANDS: tuple[Command, ...] = (
             "PASSWORD <yours>, then LEAVE); once it runs, RESIGN", lobby.leave_running),
     Command("RESIGN", "leave this game for good; the game's rules say what becomes of your seat, "
             "the others are told", seats.resign),
+    Command("OBSERVE <id>", "(no password needed) follow a game you do not play: its reports "
+            "as an observer sees them and its public press, never a sealed order; e.g. OBSERVE nb7",
+            observers.observe),
+    Command("UNOBSERVE <id>", "stop following a game (your mail program's unsubscribe does it too)",
+            observers.unobserve),
     Command("CREATE <kind> <id> [<seats>]", "(where the game master allows it) open a game for "
             "players to JOIN, e.g. CREATE neighbors nb9 3", lobby.create),
     Command("SET <what> <value>", "change one of your own settings in this game: those below",
@@ -249,7 +254,8 @@ COMMANDS: tuple[Command, ...] = (
     *(Command(s.usage, s.does, setcommands.run) for s in setcommands.SETTERS),
 )
 HANDLERS: dict[str, Handler] = {c.word: c.handler for c in COMMANDS if c.handler is not None}
-NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE")  # the commands a mail without GAME/PASSWORD may hold, besides HELP
+# The commands a mail without GAME/PASSWORD may hold, besides HELP.
+NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE")
 
 
 def help_lines(width: int = 68) -> list[str]:

@@ -76,7 +76,8 @@ class Outbox:
     # --- queueing -------------------------------------------------------------
     def queue(self, to: str, subject: str, body: str, *, kind: str, game_id: str | None = None,
               turn: int | None = None, in_reply_to: str | None = None,
-              references=(), auto: str = "auto-generated", not_before: float | None = None) -> int:
+              references=(), auto: str = "auto-generated", not_before: float | None = None,
+              headers: tuple[tuple[str, str], ...] = ()) -> int:
         """Compose one message and queue it (sent from ``not_before``, if given); returns its id.
 
         With DKIM configured the stored bytes are signed, so every retry sends the same signature.
@@ -84,7 +85,7 @@ class Outbox:
         message_id, raw = compose(
             sender=self.config.address, sender_name=self.config.name, to=to, subject=subject,
             body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
-            game_id=game_id, instance=self.config.address,
+            game_id=game_id, instance=self.config.address, headers=headers,
         )
         if self.signer is not None:
             raw = self.signer.sign(raw)
