@@ -34,9 +34,10 @@ from gm.mail.rawmail import ascii_lower
 
 COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN")
 # Commands whose line carries arguments: the whole line is the command ("SET FORMAT TEXT").
-ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET", "JOIN", "LEAVE", "CREATE", "OBSERVE", "UNOBSERVE")
+ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET", "JOIN", "LEAVE", "CREATE", "OBSERVE", "UNOBSERVE",
+                     "CONFIRM")
 # Commands a subject may hold (a List-Unsubscribe mailto, a reply to the address code's mail).
-SUBJECT_COMMANDS = ("UNOBSERVE",)
+SUBJECT_COMMANDS = ("UNOBSERVE", "CONFIRM")
 # Everything below is read with string methods, in time linear in the line:
 # no regular expression that a long line could make backtrack.
 _ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")

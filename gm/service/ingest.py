@@ -173,6 +173,9 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
         return _error(ctx, inbound, None, f"There is no game called {mail.game_id!r} here. "
                       "Check the game id in your welcome mail.")
     player = authenticate(ctx, view, inbound.sender, mail.password)
+    if player is None and mail.commands and not mail.order_lines and not mail.press \
+            and mailcommands.without_game(ctx, inbound, mail.commands, False):
+        return Outcome("help", "commands without a password", view.id)  # PASSWORD RESET, LIST...
     if player is None:
         reason = "no password was given" if not mail.password else "the password is wrong"
         return _error(ctx, inbound, view, f"Your orders were not read: {reason} for game "

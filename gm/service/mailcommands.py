@@ -247,6 +247,11 @@ COMMANDS: tuple[Command, ...] = (
             observers.observe),
     Command("UNOBSERVE <id>", "stop following a game (your mail program's unsubscribe does it too)",
             observers.unobserve),
+    Command("PASSWORD RESET <id>", "(no password needed) a new password for your seat in game <id>, "
+            "mailed only to the address the seat is registered to, when asked from it",
+            seats.password_reset),
+    Command("CONFIRM <code>", "(from the new address, no password needed) confirm SET ADDRESS "
+            "with the code gm mailed there (or reply to that mail)", seats.confirm),
     Command("CREATE <kind> <id> [<seats>]", "(where the game master allows it) open a game for "
             "players to JOIN, e.g. CREATE neighbors nb9 3", lobby.create),
     Command("SET <what> <value>", "change one of your own settings in this game: those below",
@@ -255,7 +260,7 @@ COMMANDS: tuple[Command, ...] = (
 )
 HANDLERS: dict[str, Handler] = {c.word: c.handler for c in COMMANDS if c.handler is not None}
 # The commands a mail without GAME/PASSWORD may hold, besides HELP.
-NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE")
+NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE", "PASSWORD", "CONFIRM")
 
 
 def help_lines(width: int = 68) -> list[str]:
