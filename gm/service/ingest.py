@@ -155,6 +155,9 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
         return _error(ctx, inbound, None, f"gm could not read your mail ({inbound.refuse}). Send "
                       "orders as plain text.")
     mail = order_mail.read(inbound.subject, inbound.text)
+    addressed = ctx.outbox.tokens.addressed(inbound.recipient)  # a reply to gm+nb7.ada.<token>@host
+    if addressed and mail.game_id is None:
+        mail.game_id = addressed[0]
     if mail.game_id is None:  # HELP, LIST, SUMMARY need no game and no password
         if mailcommands.without_game(ctx, inbound, mail.commands, mail.empty):
             return Outcome("help", "general help" if not mail.commands or mail.commands == ["HELP"]
@@ -173,9 +176,18 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
         return _error(ctx, inbound, None, f"There is no game called {mail.game_id!r} here. "
                       "Check the game id in your welcome mail.")
     player = authenticate(ctx, view, inbound.sender, mail.password)
+    by_token = addressed is not None and addressed[0] == view.id and not mail.password
+    if player is None and by_token:  # no password: the reply address speaks for its seat, if current
+        player = ctx.outbox.tokens.seat(view.id, addressed[1], addressed[2])
     if player is None and mail.commands and not mail.order_lines and not mail.press \
             and mailcommands.without_game(ctx, inbound, mail.commands, False):
         return Outcome("help", "commands without a password", view.id)  # PASSWORD RESET, LIST...
+    if player is None and by_token:
+        return _error(ctx, inbound, view, f"Your mail came to a reply address of game {view.id} that "
+                      "is not valid (it is old: the seat's password or address has changed since "
+                      "that report, or it was never made by gm), so it was not read. Reply to the "
+                      f"latest report gm sent you, or write GAME {view.id} PASSWORD <password> above "
+                      f"your orders; PASSWORD RESET {view.id} mails a new password to your address.")
     if player is None:
         reason = "no password was given" if not mail.password else "the password is wrong"
         return _error(ctx, inbound, view, f"Your orders were not read: {reason} for game "
