@@ -122,3 +122,9 @@ def test_observers_of_an_open_game_get_the_first_report_at_the_start(engine):
     ask(engine, "bob@example.org", "JOIN nb7 bob")
     (first,) = mails_to(engine, EVE, start)
     assert "report" in first["Subject"] and "[nb7 T1]" in first["Subject"]
+
+
+def test_summary_lists_the_games_an_address_observes(engine, nb_game):
+    ask(engine, EVE, "OBSERVE nb1")
+    text = ask(engine, EVE, "SUMMARY")
+    assert "nb1: Neighbors, running, you observe it, turn 1" in text and "YOU OWE" not in text

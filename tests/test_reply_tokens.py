@@ -148,3 +148,14 @@ def test_the_recipient_is_read_in_linear_time_from_hostile_headers():
         "X-Original-To: gm+nb1.ada.0123456789abcdef0123@localhost\n"
     fields = rawmail.Fields(rawmail.read_header((many + "\n").encode())[0])
     assert mail_in.plus_recipient(fields, "gm@localhost") == "gm+nb1.ada.0123456789abcdef0123@localhost"
+
+
+def test_gm_replace_revokes_the_old_players_reply_address(engine, nb_game):
+    from gm.service import lifecycle
+
+    mover, order = mover_and_order(engine)
+    old = reply_to(engine, f"{mover}@example.org")
+    lifecycle.replace(engine, "nb1", mover, "new@example.org", why="left")
+    refused = engine.ingest(order_mail(f"{mover}@example.org", order, to=old))
+    assert refused.outcome == "rejected" and "not valid" in refused.detail
+    assert reply_to(engine, "new@example.org").startswith(f"gm+nb1.{mover}.")

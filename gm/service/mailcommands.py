@@ -122,8 +122,8 @@ def _list(ctx, view, player, args, inbound) -> None:
 
 
 def _summary(ctx, view, player, args, inbound) -> None:
-    """The games the From address plays: only what LIST <id> shows, and whether it owes orders
-    (the From address can be forged, so nothing more)."""
+    """The games the From address plays, then those it observes: only what LIST <id> shows, and
+    whether it owes orders (the From address can be forged, so nothing more)."""
     sender = inbound.sender
     shown = []
     for game_id in ctx.store.game_ids_of_address(sender, LIST_MAX) if sender else []:
@@ -141,6 +141,10 @@ def _summary(ctx, view, player, args, inbound) -> None:
             start_seq, _ = deadlines.turn_start(ctx.store, game.id)
             owes = bool(seats & set(deadlines.missing(ctx.store, game, start_seq)))
         shown.append({**info, "owes": owes})
+    for game_id in ctx.store.game_ids_observed_by(sender, LIST_MAX) if sender else []:
+        if not lobby.is_open(ctx, game_id):  # an open game has nothing to follow yet
+            info = public_summary(ctx, games.load(ctx.store, game_id))
+            shown.append({**info, "owes": False, "status": info["status"] + ", you observe it"})
     body = ctx.outbox.render("list", mode="summary", games=shown, sender=sender)
     ctx.outbox.reply(inbound, None, "Your games", body, kind=_public_kind(player))
 
@@ -240,18 +244,21 @@ COMMANDS: tuple[Command, ...] = (
             partial(lobby.join, welcome=send_welcome)),
     Command("LEAVE <id>", "leave an open game before it starts (with your password: GAME nb7 "
             "PASSWORD <yours>, then LEAVE); once it runs, RESIGN", lobby.leave_running),
-    Command("RESIGN", "leave this game for good; the game's rules say what becomes of your seat, "
-            "the others are told", seats.resign),
+    Command("RESIGN", "(under GAME nb7 PASSWORD ...) leave this game for good; the game's rules say "
+            "what becomes of your seat, the others are told", seats.resign),
     Command("OBSERVE <id>", "(no password needed) follow a game you do not play: its reports "
             "as an observer sees them and its public press, never a sealed order; e.g. OBSERVE nb7",
             observers.observe),
-    Command("UNOBSERVE <id>", "stop following a game (your mail program's unsubscribe does it too)",
+    Command("UNOBSERVE <id>", "stop following a game, e.g. UNOBSERVE nb7 (your mail program's "
+            "unsubscribe does it too)",
             observers.unobserve),
     Command("PASSWORD RESET <id>", "(no password needed) a new password for your seat in game <id>, "
-            "mailed only to the address the seat is registered to, when asked from it",
+            "mailed only to the address the seat is registered to, when asked from it; e.g. "
+            "PASSWORD RESET nb7",
             seats.password_reset),
     Command("CONFIRM <code>", "(from the new address, no password needed) confirm SET ADDRESS "
-            "with the code gm mailed there (or reply to that mail)", seats.confirm),
+            "with the code gm mailed there, e.g. CONFIRM k3m9pq2x7w (or reply to that mail)",
+            seats.confirm),
     Command("CREATE <kind> <id> [<seats>]", "(where the game master allows it) open a game for "
             "players to JOIN, e.g. CREATE neighbors nb9 3", lobby.create),
     Command("SET <what> <value>", "change one of your own settings in this game: those below",

@@ -76,6 +76,13 @@ class SelfServiceQueries:
         return [r["email"] for r in self.all("SELECT email FROM observers WHERE game_id = ? AND "
                                              "approved = ? ORDER BY since, email", game_id, int(approved))]
 
+    def game_ids_observed_by(self, email: str, limit: int) -> list[str]:
+        """The games (newest first) this address follows as an approved observer (SUMMARY)."""
+        rows = self.all("SELECT o.game_id FROM observers o JOIN games g ON g.id = o.game_id "
+                        "WHERE o.email = lower(?) AND o.approved = 1 ORDER BY g.created DESC, g.id DESC "
+                        "LIMIT ?", email, limit)
+        return [r["game_id"] for r in rows]
+
     # --- address changes waiting for their code -----------------------------------
     def add_address_code(self, code_hash: str, game_id: str, player: str, new_email: str,
                          expires: float) -> None:
