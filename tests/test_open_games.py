@@ -164,3 +164,10 @@ def test_create_by_mail_only_for_the_kinds_the_config_allows(engine):
     assert "game nb9 is open: 3 seats" in text
     assert engine.store.open_game("nb9")["created_by"] == "ada@example.org"
     assert "there is already a game nb9" in ask(engine, "bob@example.org", "CREATE neighbors nb9")
+
+
+def test_an_open_game_can_be_deleted(engine, open_nb7):
+    ask(engine, "ada@example.org", "JOIN nb7 ada")
+    assert "game nb7 deleted" in lifecycle.delete_game(engine, "nb7")
+    assert engine.store.game("nb7") is None and engine.store.open_game("nb7") is None
+    assert engine.store.players("nb7") == []

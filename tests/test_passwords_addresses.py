@@ -149,3 +149,12 @@ def test_set_address_bad_forms_change_nothing(engine, nb_game):
 def test_set_what_lists_password_and_address(engine, nb_game):
     text = ask(engine, "ada@example.org", "SET COLOUR blue", game_id="nb1", password=nb_game["ada"])
     assert "SET PASSWORD <new>" in text and "SET ADDRESS <new>" in text
+
+
+def test_a_subject_that_only_says_confirm_is_not_a_code():
+    from gm.mail import orders
+
+    assert orders.read("Re: please confirm my orders", "").commands == []
+    assert orders.read("Re: CONFIRM k3m9pq2x7w: confirm your new address (nb1)", "").commands == \
+        ["CONFIRM k3m9pq2x7w"]
+    assert orders.read("UNOBSERVE nb7", "").commands == ["UNOBSERVE nb7"]

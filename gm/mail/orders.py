@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gm.core.passwords import ALPHABET
 from gm.mail.rawmail import ascii_lower
 
 COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN")
@@ -38,6 +39,7 @@ ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET", "JOIN", "LEAVE", "CREATE", "OB
                      "CONFIRM")
 # Commands a subject may hold (a List-Unsubscribe mailto, a reply to the address code's mail).
 SUBJECT_COMMANDS = ("UNOBSERVE", "CONFIRM")
+CODE_LENGTH = 10  # the address codes of SET ADDRESS (gm.service.seats), letters of passwords.ALPHABET
 # Everything below is read with string methods, in time linear in the line:
 # no regular expression that a long line could make backtrack.
 _ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
@@ -320,9 +322,13 @@ def read(subject: str, text: str) -> OrderMail:
 
 
 def _subject_commands(subject: str) -> list[str]:
-    """UNOBSERVE <id> or CONFIRM <code> anywhere in a subject ("Re: CONFIRM k3m9..."), the first."""
+    """UNOBSERVE <id> or CONFIRM <code> anywhere in a subject ("Re: CONFIRM k3m9..."), the first;
+    CONFIRM only with a word shaped like gm's codes, so "Re: confirm my orders" is not one."""
     words = subject.split()[:50]
     for i, word in enumerate(words[:-1]):
-        if word.upper() in SUBJECT_COMMANDS:
-            return [word.upper() + " " + words[i + 1].strip(".,;:")]
+        command, arg = word.upper(), words[i + 1].strip(".,;:")
+        if command == "UNOBSERVE" and arg and arg[0] in _ID_FIRST and all(c in _ID_REST for c in arg):
+            return [f"UNOBSERVE {arg}"]
+        if command == "CONFIRM" and len(arg) == CODE_LENGTH and all(c in ALPHABET for c in arg.lower()):
+            return [f"CONFIRM {arg}"]
     return []

@@ -14,6 +14,7 @@ import hashlib
 
 from gm.core import passwords
 from gm.core.model import GameView, Status
+from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
 from gm.mail.rawmail import valid_addr_spec
 from gm.service import deadlines, games, reports
@@ -22,7 +23,7 @@ from gm.service.context import Context
 from gm.service.outbox import HOUR, LIMITED_KINDS
 
 MIN_PASSWORD, MAX_PASSWORD = 8, 64
-CODE_LENGTH = 10
+CODE_LENGTH = order_mail.CODE_LENGTH  # the grammar knows a code by its shape in a reply's subject
 CODE_DAYS = 3  # an address code works this long, once
 
 
