@@ -164,6 +164,10 @@ def test_create_by_mail_only_for_the_kinds_the_config_allows(engine):
     assert "game nb9 is open: 3 seats" in text
     assert engine.store.open_game("nb9")["created_by"] == "ada@example.org"
     assert "there is already a game nb9" in ask(engine, "bob@example.org", "CREATE neighbors nb9")
+    ask(engine, "ada@example.org", "CREATE neighbors nb10")
+    ask(engine, "ada@example.org", "CREATE neighbors nb11")
+    assert "3 games waiting for players already" in ask(engine, "ada@example.org", "CREATE neighbors nb12")
+    assert engine.store.game("nb12") is None
 
 
 def test_an_open_game_can_be_deleted(engine, open_nb7):

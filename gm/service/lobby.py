@@ -33,6 +33,7 @@ Welcome = Callable[[Context, GameView, Any, "str | None"], None]
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 MAX_NAME = 20  # characters of a player's name taken by JOIN
 MAX_GAME_ID = 40  # characters: it is typed, and it is part of a reply address's local part
+MAX_OPEN_CREATED = 3  # open games one address may have made by CREATE and still waiting
 RESERVED_NAMES = {"all", "gm"}  # PRESS TO ALL / GM mean something else
 
 
@@ -92,7 +93,7 @@ def open_game(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int 
     return f"game {game_id} is open: {seats} seats to fill (players send JOIN {game_id} <name>)"
 
 
-def seats_text(ctx: Context, game_id: str) -> dict:
+def open_summary(ctx: Context, game_id: str) -> dict:
     """What LIST shows of an open game: kind, seats, who joined, its options."""
     row, open_row = ctx.store.game(game_id), ctx.store.open_game(game_id)
     rules = registry.get(row["kind"])
@@ -120,13 +121,14 @@ def join(ctx: Context, view, player, args: str, inbound: Inbound, welcome: Welco
     taken = ctx.store.players(game_id)
     ctx.store.add_player(game_id, len(taken), name, inbound.sender, passwords.hash_password(secret))
     ctx.store.log(game_id, 0, inbound.sender, "join", f"{name} took seat {len(taken) + 1}", ctx.clock())
-    info = seats_text(ctx, game_id)
+    info = open_summary(ctx, game_id)
     lines = [f"You have joined game {game_id} ({info['title']}) as {name}.", "",
              f"Your password: {secret}", "",
-             "Keep it until the game starts: with it you can leave the game before the start "
-             f"(GAME {game_id} PASSWORD <password> and LEAVE on the next line). Once the game "
-             "runs you can answer the reports without it; PASSWORD RESET "
-             f"{game_id} mails a new one to this address.", ""]
+             "With it you can leave the game before the start (GAME "
+             f"{game_id} PASSWORD <password> and LEAVE on the next line). "
+             + ("Once the game runs you can answer its reports without it. " if ctx.config.reply_tokens
+                else "Orders need it once the game runs. ")
+             + f"PASSWORD RESET {game_id} mails a new one to this address.", ""]
     if info["free"]:
         lines.append(f"Players so far: {', '.join(info['joined'])}; {info['free']} seat"
                      f"{'s' if info['free'] != 1 else ''} still free. The game starts when they "
@@ -176,6 +178,10 @@ def create(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
              f"[<seats>], e.g. CREATE {allowed[0]} nb7 4.")
         return
     kind = words[0].lower()
+    if ctx.store.open_games_created_by(inbound.sender) >= MAX_OPEN_CREATED:
+        refuse(ctx, inbound, None, "Not created", f"This address has {MAX_OPEN_CREATED} games waiting "
+               "for players already; one of them must start (or be deleted) before you open another.")
+        return
     if kind not in allowed:
         refuse(ctx, inbound, None, "Not created", f"CREATE {kind[:30]}: players may open only these "
                f"kinds here: {', '.join(allowed)}.")
@@ -222,7 +228,7 @@ def game_mail(ctx: Context, inbound: Inbound, game_id: str, password: str | None
     if seat is not None and wants:
         leave(ctx, game_id, seat, inbound)
         return f"{seat['name']} left {game_id}"
-    info = seats_text(ctx, game_id)
+    info = open_summary(ctx, game_id)
     if wants:
         text = (f"LEAVE {game_id}: the password is missing or wrong, so nobody left the game. "
                 "Write the password of your JOIN reply: GAME "

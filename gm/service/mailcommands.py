@@ -89,7 +89,7 @@ def _list(ctx, view, player, args, inbound) -> None:
         return
     if words:
         if lobby.is_open(ctx, words[0]):
-            info = lobby.seats_text(ctx, words[0].lower())
+            info = lobby.open_summary(ctx, words[0].lower())
             body = ctx.outbox.render("list", mode="open", game=info)
             ctx.outbox.reply(inbound, None, f"Game {info['id']}", body, kind=kind)
             return
@@ -107,7 +107,7 @@ def _list(ctx, view, player, args, inbound) -> None:
     shown = []
     for row in rows:
         if row["status"] == Status.OPEN:
-            info = lobby.seats_text(ctx, row["id"])
+            info = lobby.open_summary(ctx, row["id"])
             shown.append({"id": row["id"], "title": info["title"], "turn": "-", "status": "open",
                           "players": info["joined"], "open": info})
             continue
@@ -128,7 +128,7 @@ def _summary(ctx, view, player, args, inbound) -> None:
     shown = []
     for game_id in ctx.store.game_ids_of_address(sender, LIST_MAX) if sender else []:
         if lobby.is_open(ctx, game_id):
-            info = lobby.seats_text(ctx, game_id)
+            info = lobby.open_summary(ctx, game_id)
             shown.append({"id": game_id, "title": info["title"], "turn": "-", "owes": False,
                           "status": f"open, {info['free']} seat(s) still free", "to_move": [],
                           "deadline": None})

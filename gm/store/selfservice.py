@@ -17,6 +17,10 @@ class SelfServiceQueries:
         self.insert("open_games", game_id=game_id, seats=seats, min_seats=min_seats,
                     created_by=created_by)
 
+    def open_games_created_by(self, created_by: str) -> int:
+        """How many games still waiting for players were opened by ``created_by`` (CREATE)."""
+        return int(self.one("SELECT count(*) AS n FROM open_games WHERE created_by = ?", created_by)["n"])
+
     def close_open_game(self, game_id: str) -> None:
         """The game has started: it no longer waits for players."""
         self._require_tx()
