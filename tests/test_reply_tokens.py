@@ -159,3 +159,18 @@ def test_gm_replace_revokes_the_old_players_reply_address(engine, nb_game):
     refused = engine.ingest(order_mail(f"{mover}@example.org", order, to=old))
     assert refused.outcome == "rejected" and "not valid" in refused.detail
     assert reply_to(engine, "new@example.org").startswith(f"gm+nb1.{mover}.")
+
+
+def test_the_config_switches_load_from_yaml(tmp_path):
+    from gm.core import config as config_module
+
+    path = tmp_path / "gm.yaml"
+    path.write_text(f"data_dir: {tmp_path}\nreply_tokens: false\nplayer_create_kinds: [Neighbors]\n"
+                    f"reply_token_secret_file: {tmp_path / 'k'}\n")
+    loaded = config_module.load(path)
+    assert loaded.reply_tokens is False and loaded.player_create_kinds == ["neighbors"]
+    assert loaded.reply_token_secret_file == tmp_path / "k"
+    assert config_module.Config(data_dir=tmp_path).reply_token_secret_file == tmp_path / "reply-token.secret"
+    path.write_text("player_create_kinds: neighbors\n")
+    with pytest.raises(config_module.ConfigError, match="player_create_kinds"):
+        config_module.load(path)
