@@ -130,3 +130,18 @@ def test_demo_plays_a_whole_game_through_the_maildirs(conf, tmp_path):
     assert len(reports) == 2  # the last report went to both players
     inbox_done = list((tmp_path / "data" / "inbox" / "cur").iterdir())
     assert len(inbox_done) == shown["turn"] - 1  # one order mail per capture
+
+
+def test_open_start_and_observers_from_the_command_line(conf):
+    result = gm(conf, "new", "neighbors", "--id", "nb7", "--open", "3", "--min", "2", "--seed", "3")
+    assert result.exit_code == 0 and "nb7 is open: 3 seats" in result.output, result.output
+    assert gm(conf, "new", "neighbors", "--id", "nb8", "--open", "3",
+              "--player", "ada=ada@example.org").exit_code == 1
+    assert gm(conf, "new", "neighbors", "--id", "nb8", "--open", "9").exit_code == 1
+    listing = gm(conf, "list")
+    assert "nb7" in listing.output and "open" in listing.output and "turn -" in listing.output
+    refused = gm(conf, "start", "nb7")
+    assert refused.exit_code == 1 and "needs 2 to start" in refused.output
+    assert "observers of nb7: none" in gm(conf, "observers", "nb7").output
+    refused = gm(conf, "observers", "nb7", "--approve", "eve@example.net")
+    assert refused.exit_code == 1 and "has not asked" in refused.output

@@ -14,7 +14,7 @@ from typing import List, Optional
 import typer
 
 from gm.cli.common import BY, WHY, app, fail, open_engine, parse_pairs, run
-from gm.service import deadlines, lifecycle, positions
+from gm.service import deadlines, lifecycle, observers, positions
 
 
 @app.command()
@@ -138,3 +138,12 @@ def settings(game_id: str, pairs: List[str] = typer.Argument(None, help="key=val
             why=why)
     for key, value in deadlines.settings(engine.store, view.id).items():
         typer.echo(f"{key:<12} {value if value is not None else 'none'}")
+
+
+@app.command("observers")
+def observers_command(game_id: str,
+                      approve: List[str] = typer.Option([], "--approve", help="approve this address "
+                                                        "(a game with observers=approved)"),
+                      remove: List[str] = typer.Option([], "--remove", help="stop sending to this address")):
+    """List a game's observers; approve or remove some."""
+    typer.echo(run(observers.manage, open_engine(), game_id, list(approve), list(remove)))

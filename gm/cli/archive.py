@@ -38,7 +38,7 @@ def archive_build(directory: Path = typer.Argument(..., help="where to write the
                   game: List[str] = typer.Option([], "--game", help="only these games")):
     """Write a static HTML site: an index of games and a page per game."""
     engine = open_engine()
-    ids = list(game) or [row["id"] for row in engine.store.games()]
+    ids = list(game) or [row["id"] for row in engine.store.games() if row["status"] != "open"]
     data = [run(audit.archive_data, engine, gid) for gid in ids]
     typer.echo(f"archive written: {site.build(directory, data, engine.clock())}")
 

@@ -13,22 +13,43 @@ from gm.cli.common import BY, EX_TEMPFAIL, WHY, app, fail, open_engine, parse_pa
 from gm.runtime import daemon
 from gm.runtime.demo import play_demo
 from gm.service import ingest as ingest_mail
-from gm.service import lifecycle, turns
+from gm.service import lifecycle, lobby, turns
 
 
 @app.command()
 def new(
     kind: str = typer.Argument(..., help="neighbors, fuzzy-borders, phalanx, proximity, pivot-pawns"),
     game_id: str = typer.Option(..., "--id", help="a short id players will type, e.g. nb1"),
-    player: List[str] = typer.Option(..., "--player", "-p", help="NAME=EMAIL, in seat order"),
+    player: List[str] = typer.Option([], "--player", "-p", help="NAME=EMAIL, in seat order"),
     seed: Optional[int] = typer.Option(None, help="seed for every random event (default: random)"),
     option: List[str] = typer.Option([], "--option", "-o", help="game option key=value"),
+    open_seats: Optional[int] = typer.Option(None, "--open", help="open the game with this many seats "
+                                             "for players to take by mail (JOIN <id> <name>)"),
+    min_seats: Optional[int] = typer.Option(None, "--min", help="with --open: gm start may start it "
+                                            "once this many have joined"),
 ):
-    """Start a game and mail each player a welcome with their password."""
+    """Start a game and mail each player a welcome with their password (or, with --open, open
+    one whose seats players take by mail; it starts when they are all taken)."""
     engine = open_engine()
-    run(engine.create_game, kind, game_id, parse_pairs(player, "--player"), seed,
-        dict(parse_pairs(option, "--option")))
+    options = dict(parse_pairs(option, "--option"))
+    if open_seats is not None:
+        if player:
+            fail("give either --player (a game that starts now) or --open (seats to fill), not both")
+        typer.echo(run(lobby.open_game, engine, kind, game_id, open_seats, min_seats, seed, options,
+                       lifecycle.default_actor()))
+        return
+    if min_seats is not None:
+        fail("--min goes with --open")
+    if not player:
+        fail("name the players (--player NAME=EMAIL) or open the game with --open N")
+    run(engine.create_game, kind, game_id, parse_pairs(player, "--player"), seed, options)
     typer.echo(f"game {game_id.lower()} started; welcome mails queued (see: gm outbox)")
+
+
+@app.command()
+def start(game_id: str):
+    """Start an open game now with the players who joined (at least its --min)."""
+    typer.echo(run(lifecycle.start_open_game, open_engine(), game_id))
 
 
 @app.command("list")
@@ -40,9 +61,10 @@ def list_games():
         typer.echo("no games yet (start one with: gm new neighbors --id nb1 --player ...)")
         return
     for row in rows:
-        latest = engine.store.latest_state(row["id"])
+        latest = engine.store.latest_state(row["id"])  # None: an open game, not started
         names = ", ".join(p["name"] for p in engine.store.players(row["id"]))
-        typer.echo(f"{row['id']:<12} {row['kind']:<14} {row['status']:<9} turn {latest['turn']:<4} {names}")
+        turn = latest["turn"] if latest else "-"
+        typer.echo(f"{row['id']:<12} {row['kind']:<14} {row['status']:<9} turn {turn:<4} {names}")
 
 
 def _show_json(view) -> dict:

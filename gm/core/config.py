@@ -68,6 +68,12 @@ class Config:
     dkim_selector: str | None = None  # sign outgoing mail with DKIM (with dkim_key_file)
     dkim_domain: str | None = None  # the signing domain, d= (default: the domain of address)
     dkim_key_file: Path | None = None  # the RSA private key, PEM (gm dkim keygen makes one)
+    # Players help themselves (issue 18): replies to reports need no password when reply_tokens
+    # is on (the mailbox must take plus addresses, gm+anything@host); the secret that signs the
+    # tokens is kept in this file, outside the database (made 0600 on first use).
+    reply_tokens: bool = True
+    reply_token_secret_file: Path | None = None  # default: <data_dir>/reply-token.secret
+    player_create_kinds: list[str] = field(default_factory=list)  # kinds players may CREATE by mail
     source: str = "embedded default"
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -77,6 +83,13 @@ class Config:
         self.inbox = Path(self.inbox) if self.inbox else self.data_dir / "inbox"
         self.outbox = Path(self.outbox) if self.outbox else self.data_dir / "outbox"
         self.dkim_key_file = Path(self.dkim_key_file).expanduser() if self.dkim_key_file else None
+        self.reply_token_secret_file = (Path(self.reply_token_secret_file).expanduser()
+                                        if self.reply_token_secret_file
+                                        else self.data_dir / "reply-token.secret")
+        if not isinstance(self.player_create_kinds, list) or not all(
+                isinstance(k, str) for k in self.player_create_kinds):
+            raise ConfigError("player_create_kinds: a list of game kinds, e.g. [neighbors]")
+        self.player_create_kinds = [k.strip().lower() for k in self.player_create_kinds]
         if isinstance(self.dkim_selector, int) and not isinstance(self.dkim_selector, bool):
             self.dkim_selector = str(self.dkim_selector)  # YAML reads `dkim_selector: 2025` as a number
 

@@ -13,9 +13,14 @@ class ServiceError(Exception):
     """A use case that cannot be done (unknown game, unknown player, a refused override)."""
 
 
+class NotStarted(ServiceError):
+    """The game is open for players (JOIN) and has no position yet."""
+
+
 class Status(str, Enum):
     """A game's status column."""
 
+    OPEN = "open"  # waiting for players to JOIN: seats, no state yet (gm.service.lobby)
     ACTIVE = "active"
     PAUSED = "paused"
     FINISHED = "finished"

@@ -13,6 +13,8 @@
                  default ``white``)
     absence_max  the longest absence a player may declare (default ``14d``)
     absence_total  all of a player's absences in one game together (default ``30d``)
+    observers    who may follow the game by mail (OBSERVE): ``none``, ``open``
+                 (anyone; the default) or ``approved`` (the GM approves each one)
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ DEFAULTS: dict[str, str | None] = {
     "press": "white",
     "absence_max": "14d",
     "absence_total": "30d",
+    "observers": "open",
 }
 
 
@@ -52,6 +55,10 @@ def check_settings(raw: dict[str, Any]) -> dict[str, str]:
             if value.lower() not in {"none", "white", "grey", "gray"}:
                 raise OptionError("option press: none, white or grey")
             value = "grey" if value.lower() == "gray" else value.lower()
+        elif key == "observers":
+            if value.lower() not in {"none", "open", "approved"}:
+                raise OptionError("option observers: none, open or approved")
+            value = value.lower()
         out[key] = value
     return out
 

@@ -40,6 +40,10 @@ MAX_LINE_LEVELS = 1_000_000
 MAX_HEADER_SCAN = 4 * 1024 * 1024  # the header is looked for in at most this many bytes, however large the mail
 MAX_SUBJECT = 2_000  # characters of the Subject that are RFC 2047-decoded and read
 MAX_REFERENCES = 20  # the last Message-IDs of References/In-Reply-To that are kept
+RECIPIENT_FIELDS = ("Delivered-To", "X-Original-To", "To")  # where the envelope recipient is read, in order
+MAX_RECIPIENT_VALUES = 10  # of each of those fields (each hop adds a Delivered-To)
+MAX_RECIPIENT_CHARS = 4_000  # of each value that is read
+_ADDRESS_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-/=?^_`{|}~.@")
 
 @dataclass
 class Inbound:
@@ -47,6 +51,7 @@ class Inbound:
     sender: str = ""  # the From addr-spec, lower-cased; "" unless From holds exactly one valid one
     sender_name: str = ""
     reply_to: str = ""  # the Reply-To addr-spec, parsed like From; never answered by itself (see reply_address)
+    recipient: str = ""  # our plus address it came to (gm+...@host): Delivered-To, X-Original-To, else To
     subject: str = ""
     message_id: str | None = None
     references: list[str] = field(default_factory=list)  # the last MAX_REFERENCES well-formed ones
@@ -63,6 +68,33 @@ class Inbound:
     def reply_address(self) -> str:
         """Where an answer goes: the address the mail came from, never Reply-To."""
         return self.sender
+
+
+def plus_recipient(fields: rawmail.Fields, our_address: str) -> str:
+    """The first of our plus addresses (``gm+anything@host`` for ``gm@host``) in Delivered-To,
+    then X-Original-To, then To: the address a reply came to.  "" if none.
+
+    Read with string methods in time linear in the (capped) fields: each candidate is scanned
+    once from where the previous one ended.
+    """
+    local, at, domain = rawmail.ascii_lower(our_address).rpartition("@")
+    if not at or not local:
+        return ""
+    prefix, suffix = local + "+", "@" + domain
+    for name in RECIPIENT_FIELDS:
+        for value in fields.all.get(name.lower(), [])[:MAX_RECIPIENT_VALUES]:
+            low = rawmail.ascii_lower(value[:MAX_RECIPIENT_CHARS])
+            start = low.find(prefix)
+            while start != -1:
+                end = start
+                while end < len(low) and low[end] in _ADDRESS_CHARS:
+                    end += 1
+                candidate = low[start:end].rstrip(".")
+                if (start == 0 or low[start - 1] not in _ADDRESS_CHARS) and candidate.endswith(suffix) \
+                        and rawmail.valid_addr_spec(candidate):
+                    return candidate
+                start = low.find(prefix, max(end, start + 1))
+    return ""
 
 
 def header_text(value: object) -> str:
@@ -262,6 +294,7 @@ def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> No
         if problem:
             inbound.problems.append(f"Reply-To: {problem}")
         inbound.reply_to = reply_to.lower()
+    inbound.recipient = plus_recipient(fields, our_address)
     inbound.subject = " ".join(header_text(fields.get("Subject")).split())
     inbound.message_id = rawmail.first_message_id(fields.get("Message-ID"))
     if fields.get("Message-ID") and inbound.message_id is None:

@@ -7,6 +7,10 @@
     ABSENCE <from> <to>               (dates, e.g. ABSENCE 2025-03-07 2025-03-14)
     LIST [<id>] | SUMMARY | MY GAMES  (no GAME line needed: the games here, one game,
                                        the sender's games; MY GAMES is SUMMARY)
+    JOIN <id> <name> | CREATE ...     (no GAME line needed: players help themselves,
+    OBSERVE <id> | UNOBSERVE <id>      gm.service.lobby, observers, seats;
+    PASSWORD RESET <id> | CONFIRM <c>  PASSWORD RESET is read before PASSWORD <word>)
+    LEAVE <id> | RESIGN               (LEAVE <id> names the game like a GAME line)
     TURN <n>                          (optional: the turn these orders are for;
                                        a reply to "[nb1 T12] ..." says turn 12)
     PRESS TO <names|ALL|GM>           (a message to other players, names
@@ -26,11 +30,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gm.core.passwords import ALPHABET
 from gm.mail.rawmail import ascii_lower
 
-COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY")
+COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN")
 # Commands whose line carries arguments: the whole line is the command ("SET FORMAT TEXT").
-ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET")
+ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET", "JOIN", "LEAVE", "CREATE", "OBSERVE", "UNOBSERVE",
+                     "CONFIRM")
+# Commands a subject may hold (a List-Unsubscribe mailto, a reply to the address code's mail).
+SUBJECT_COMMANDS = ("UNOBSERVE", "CONFIRM")
+CODE_LENGTH = 10  # the address codes of SET ADDRESS (gm.service.seats), letters of passwords.ALPHABET
 # Everything below is read with string methods, in time linear in the line:
 # no regular expression that a long line could make backtrack.
 _ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
@@ -266,6 +275,9 @@ def read(subject: str, text: str) -> OrderMail:
         if words == ["MY", "GAMES"]:
             mail.commands.append("SUMMARY")
             continue
+        if words[:2] == ["PASSWORD", "RESET"]:  # a command, not credentials
+            mail.commands.append("PASSWORD RESET " + " ".join(line.split()[2:3]))
+            continue
         turn = turn_line(line)
         if turn is not None:
             if body_turn is None:
@@ -293,10 +305,30 @@ def read(subject: str, text: str) -> OrderMail:
         mail.turn = body_turn
     elif tag and mail.game_id == tag[0].lower():
         mail.turn = tag[1]
+    if mail.game_id is None:  # LEAVE <id> names its game
+        leave = next((c.split()[1] for c in mail.commands if c.startswith("LEAVE ") and len(c.split()) == 2),
+                     None)
+        if leave and all(c in _ID_REST for c in leave):
+            mail.game_id = leave.lower()
     if mail.game_id is None and not mail.commands:
         words = subject.upper().split()
         if len(words) == 1 and words[0] in COMMANDS:
             mail.commands.append(words[0])
         elif words == ["MY", "GAMES"]:
             mail.commands.append("SUMMARY")
+        else:
+            mail.commands += _subject_commands(subject)
     return mail
+
+
+def _subject_commands(subject: str) -> list[str]:
+    """UNOBSERVE <id> or CONFIRM <code> anywhere in a subject ("Re: CONFIRM k3m9..."), the first;
+    CONFIRM only with a word shaped like gm's codes, so "Re: confirm my orders" is not one."""
+    words = subject.split()[:50]
+    for i, word in enumerate(words[:-1]):
+        command, arg = word.upper(), words[i + 1].strip(".,;:")
+        if command == "UNOBSERVE" and arg and arg[0] in _ID_FIRST and all(c in _ID_REST for c in arg):
+            return [f"UNOBSERVE {arg}"]
+        if command == "CONFIRM" and len(arg) == CODE_LENGTH and all(c in ALPHABET for c in arg.lower()):
+            return [f"CONFIRM {arg}"]
+    return []

@@ -95,11 +95,13 @@ def compose(
     references: list[str] | tuple[str, ...] = (),
     game_id: str | None = None,
     instance: str = "gm",
+    headers: tuple[tuple[str, str], ...] = (),
 ) -> tuple[str, bytes]:
     """Return (Message-ID, RFC 5322 bytes).  The Message-ID is fixed here, at queue time.
 
     The result is at most MAX_OUTGOING_BYTES: a body too long for that is cut,
     with a note saying so.  Raises ValueError for a recipient longer than a line.
+    ``headers``: more fields (Reply-To, List-Unsubscribe), written as given.
     """
     if len(to) > MAX_RECIPIENT:
         raise ValueError(f"recipient of {len(to)} characters")
@@ -127,6 +129,7 @@ def compose(
     fields += [("Auto-Submitted", auto), (OUR_HEADER, instance)]
     if game_id:
         fields.append(("X-GM-Game", game_id))
+    fields += list(headers)
     fields += [("MIME-Version", "1.0"), ("Content-Type", 'text/plain; charset="utf-8"'),
                ("Content-Transfer-Encoding", "quoted-printable")]
     head = "\n".join(_header(name, value) for name, value in fields).encode("ascii")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import registry
-from gm.core.model import GameView, ServiceError, Status
+from gm.core.model import GameView, NotStarted, ServiceError, Status
 from gm.store import Store
 
 
@@ -14,6 +14,9 @@ def load(store: Store, game_id: str) -> GameView:
     row = store.game(game_id.strip().lower())
     if row is None:
         raise ServiceError(f"no game called {game_id!r}")
+    if row["status"] == Status.OPEN:
+        raise NotStarted(f"game {row['id']} has not started: it waits for players (send LIST "
+                         f"{row['id']} to see its seats, JOIN {row['id']} <name> to take one)")
     rules = registry.get(row["kind"])
     latest = store.latest_state(row["id"])
     state = rules.load(store.state_data(latest))

@@ -20,7 +20,7 @@ from gm.mail import inbound as mail_in
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
 from gm.present.reports import help_hint
-from gm.service import games, mailcommands, press, reports, timers, turns
+from gm.service import games, lobby, mailcommands, press, reports, timers, turns
 from gm.service.context import Context
 from gm.store import StoreError
 
@@ -123,9 +123,10 @@ def _record(ctx: Context, inbound: Inbound, key: str, now: float, outcome: str, 
                                  inbound.raw, now, outcome, detail)
 
 
-def _error(ctx: Context, inbound: Inbound, view: GameView | None, message: str) -> Outcome:
+def _error(ctx: Context, inbound: Inbound, view: GameView | None, message: str,
+           label: str = "Not done") -> Outcome:
     body = ctx.outbox.error_body(view, message)
-    ctx.outbox.reply(inbound, view, "Not done", body, kind="error")
+    ctx.outbox.reply(inbound, view, label, body, kind="error")
     return Outcome("rejected", message, view.id if view else None, [body])
 
 
@@ -154,22 +155,48 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
         return _error(ctx, inbound, None, f"gm could not read your mail ({inbound.refuse}). Send "
                       "orders as plain text.")
     mail = order_mail.read(inbound.subject, inbound.text)
+    addressed = ctx.outbox.tokens.addressed(inbound.recipient)  # a reply to gm+nb7.ada.<token>@host
+    if addressed and mail.game_id is None:
+        mail.game_id = addressed[0]
     if mail.game_id is None:  # HELP, LIST, SUMMARY need no game and no password
         if mailcommands.without_game(ctx, inbound, mail.commands, mail.empty):
             return Outcome("help", "general help" if not mail.commands or mail.commands == ["HELP"]
                            else "commands: " + ", ".join(c.split()[0] for c in mail.commands))
         return _error(ctx, inbound, None, "Your mail does not say which game it is for. "
                       "Put a line GAME <id> PASSWORD <password> above your orders.")
+    if lobby.is_open(ctx, mail.game_id):  # seats to fill, no position yet: only LEAVE can be done
+        if not lobby.wants_leave(mail.commands) and mailcommands.without_game(ctx, inbound, mail.commands,
+                                                                             False):
+            return Outcome("help", "commands", mail.game_id)
+        return Outcome("help", lobby.game_mail(ctx, inbound, mail.game_id, mail.password, mail.commands),
+                       mail.game_id)
     try:
         view = games.load(ctx.store, mail.game_id)
     except ServiceError:
         return _error(ctx, inbound, None, f"There is no game called {mail.game_id!r} here. "
                       "Check the game id in your welcome mail.")
     player = authenticate(ctx, view, inbound.sender, mail.password)
+    by_token = addressed is not None and addressed[0] == view.id and not mail.password
+    if player is None and by_token:  # no password: the reply address speaks for its seat, if current
+        player = ctx.outbox.tokens.seat(view.id, addressed[1], addressed[2])
+    if player is None and mail.commands and not mail.order_lines and not mail.press \
+            and mailcommands.without_game(ctx, inbound, mail.commands, False):
+        return Outcome("help", "commands without a password", view.id)  # PASSWORD RESET, LIST...
+    if player is None and by_token:
+        return _error(ctx, inbound, view, f"Your mail came to a reply address of game {view.id} that "
+                      "is not valid (it is old: the seat's password or address has changed since "
+                      "that report, or it was never made by gm), so it was not read. Reply to the "
+                      f"latest report gm sent you, or write GAME {view.id} PASSWORD <password> above "
+                      f"your orders; PASSWORD RESET {view.id} mails a new password to your address.")
     if player is None:
         reason = "no password was given" if not mail.password else "the password is wrong"
         return _error(ctx, inbound, view, f"Your orders were not read: {reason} for game "
                       f"{view.id}. Use the password from your welcome mail.")
+    if not player["active"]:  # resigned or removed (RULINGS G5): nothing of theirs is read
+        return _error(ctx, inbound, view, f"You have left game {view.id} (you resigned, or the game "
+                      "master removed you), so your orders and commands were not read. Send "
+                      f"LIST {view.id} to follow the game, or OBSERVE {view.id}.",
+                      label="Orders refused (you left the game)")
     if mail.empty:
         return _error(ctx, inbound, view, "Your mail had no orders and no commands. Orders go on "
                       "the lines below GAME ... PASSWORD ...; send HELP for the format.")

@@ -22,7 +22,7 @@ from gm.core import options as service_options
 from gm.core import passwords, times
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.rawmail import valid_addr_spec
-from gm.service import deadlines, games, mailcommands, reports
+from gm.service import deadlines, games, lobby, mailcommands, reports, seats
 from gm.service.context import Context
 
 NO_REASON = "(no reason given)"
@@ -47,26 +47,12 @@ def gm_lines(text: str, why: str | None) -> list[str]:
     return [text] + ([f"Reason: {why}"] if why else [])
 
 
-def send_welcome(ctx: Context, view: GameView, player, password: str) -> None:
-    """A seat's welcome, with the mail commands (HELP's own lines) and the game's press mode."""
-    mode = deadlines.settings(ctx.store, view.id)["press"]
-    reports.welcome(ctx, view, player, password, commands=mailcommands.help_lines(),
-                    press=mailcommands.PRESS_MODES.get(mode, mode))
-
-
 def reschedule(ctx: Context, game_id: str) -> None:
     """After a change of status, seats or settings: when the game next needs the clock."""
     deadlines.schedule(ctx.store, games.load(ctx.store, game_id))
 
 
 # --- creation -------------------------------------------------------------------
-def check_game_id(game_id: str) -> str:
-    game_id = game_id.strip().lower()
-    if not game_id or not all(c.isalnum() or c in "_.-" for c in game_id):
-        raise ServiceError("a game id is letters, digits, '.', '_' or '-'")
-    return game_id
-
-
 # A player's name is what the others type after PRESS TO: one word.
 PLAYER_NAME = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -116,14 +102,14 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
     that is not a single word, and a name or address given twice (compared without case).
     """
     rules = registry.get(kind)
-    game_id = check_game_id(game_id)
+    game_id = lobby.check_game_id(game_id)
     players = check_players(players)
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     options = dict(options or {})
     service = service_options.split_options(options)  # deadline, press...: not the rules'
     names = [name for name, _ in players]
     now = ctx.clock()
-    state = rules.start(rules.setup(names, options, seed), now)  # OptionError on bad options
+    rules.setup(names, dict(options), seed)  # OptionError on bad options, before anything is stored
     secrets_by_name = {name: passwords.generate() for name in names}
     with ctx.store.write():
         if ctx.store.game(game_id):
@@ -132,15 +118,16 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
         for seat, (name, address) in enumerate(players):
             ctx.store.add_player(game_id, seat, name, address,
                                  passwords.hash_password(secrets_by_name[name]))
-        ctx.store.add_state(game_id, rules.turn(state), rules.dump(state), now)
         deadlines.save_settings(ctx.store, game_id, service)
-        ctx.store.log(game_id, rules.turn(state), "gm", "create",
-                      f"{rules.kind} for {', '.join(names)}, seed {seed}", now)
-        view = games.load(ctx.store, game_id)
-        deadlines.open_turn(ctx.store, view)
-        for player in view.players:
-            send_welcome(ctx, view, player, secrets_by_name[player["name"]])
+        lobby.begin_play(ctx, rules, game_id, seed, options, names, mailcommands.send_welcome,
+                         secrets_by_name)
     return secrets_by_name
+
+
+def start_open_game(ctx: Context, game_id: str, who: str | None = None) -> str:
+    """`gm start`: an open game starts with the players who joined, if at least its minimum."""
+    return lobby.start(ctx, game_id.strip().lower(), mailcommands.send_welcome, who or default_actor(),
+                       force=True)
 
 
 def change_settings(ctx: Context, game_id: str, values: dict[str, str], who: str | None = None,
@@ -276,9 +263,10 @@ def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None =
         player = games.seat(view, name)
         old = player["email"]
         ctx.store.replace_seat(view.id, player["name"], email, passwords.hash_password(secret))
+        ctx.store.bump_generation(view.id, player["name"])  # the one who left loses their reply address
         record(ctx, view, "replace", f"seat {player['name']}: {old} -> {email}", who, why)
         view = games.load(ctx.store, view.id)
-        send_welcome(ctx, view, view.player(player["name"]), secret)
+        mailcommands.send_welcome(ctx, view, view.player(player["name"]), secret)
         others = [n for n in view.seated_names if n != player["name"]]
         reports.notice(ctx, view, others,
                        gm_lines(f"A new player now plays the seat {player['name']}.", why), "New player")
@@ -305,22 +293,13 @@ def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: st
             raise ServiceError(f"{player['name']} has already left game {view.id}")
         if view.status == Status.FINISHED:
             raise ServiceError(f"game {view.id} is over")
-        rules, now = view.rules, ctx.clock()
+        rules = view.rules
         record(ctx, view, "eject", f"player {player['name']}", who, why)
         reports.notice(ctx, view, view.seated_names,
                        gm_lines(f"The game master has removed {player['name']} from the game.", why),
                        "Player removed")
-        ctx.store.deactivate_player(view.id, player["name"])
-        result = rules.leave(view.state, player["name"], now)
-        seq = games.save_gm_state(ctx.store, view, rules.dump(result.state), "edit", view.seq,
-                                  f"{player['name']} left", now)
-        after = games.load(ctx.store, view.id)
-        if rules.is_over(after.state):  # too few left: the one removed forfeits
-            reason = f"{player['name']} forfeited: {why or 'removed by the game master'}"
-            ctx.store.set_result(view.id, reason, rules.winners(after.state) or None, now)
-            ctx.store.log(view.id, after.turn, who or default_actor(), "forfeit", reason, now)
-        deadlines.open_turn(ctx.store, after)
-        reports.queue_reports(ctx, after, result.events)
+        after, seq = seats.remove(ctx, view, player["name"], who or default_actor(),
+                                  why or "removed by the game master")
     if rules.is_over(after.state):
         return f"{player['name']} left game {view.id}; the game is over (state {seq})"
     return f"{player['name']} left game {view.id}; the game goes on without them (state {seq})"
@@ -363,11 +342,13 @@ def delete_game(ctx: Context, game_id: str, force: bool = False) -> str:
     line; the messages and outbox rows stay as the record of the mail.
     """
     with ctx.store.write():
-        view = games.load(ctx.store, game_id)
-        played = ctx.store.accepted_order_count(view.id)
+        row = ctx.store.game(game_id.strip().lower())  # an open game too: it has no state to load
+        if row is None:
+            raise ServiceError(f"no game called {game_id!r}")
+        played = ctx.store.accepted_order_count(row["id"])
         if played and not force:
-            raise ServiceError(f"game {view.id} has had {played} accepted order(s): end it with "
-                               f"gm end {view.id} -m REASON, or delete it anyway with --force; "
+            raise ServiceError(f"game {row['id']} has had {played} accepted order(s): end it with "
+                               f"gm end {row['id']} -m REASON, or delete it anyway with --force; "
                                "nothing deleted")
-        removed = ctx.store.delete_game(view.id)
-    return f"game {view.id} deleted ({sum(removed.values())} rows; its mail is kept in the outbox and inbox)"
+        removed = ctx.store.delete_game(row["id"])
+    return f"game {row['id']} deleted ({sum(removed.values())} rows; its mail is kept in the outbox and inbox)"

@@ -16,19 +16,29 @@ from games import registry
 from games.base import GameError
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
-from gm.service import deadlines, games, reports, setcommands
+from functools import partial
+
+from gm.service import deadlines, games, lobby, observers, reports, seats, setcommands
 from gm.service.context import Context
 
 MAX_HISTORY = 200_000  # characters of one HISTORY reply
 HISTORY_TURNS = 5  # turns a bare HISTORY sends
 LIST_MAX = 100  # games one LIST or SUMMARY reply shows
 MAX_WITHOUT_GAME = 10  # different commands answered in one mail without a game
-STATUS_WORDS = {Status.ACTIVE.value: "running", Status.PAUSED.value: "paused",
+STATUS_WORDS = {Status.OPEN.value: "open", Status.ACTIVE.value: "running", Status.PAUSED.value: "paused",
                 Status.FINISHED.value: "finished"}
 PRESS_MODES = {"none": "off in this game", "white": "on; your name is shown",
                "grey": "on; your name is not shown (grey press)"}
 
 Handler = Callable[[Context, GameView | None, object, str, Inbound], None]
+
+
+def send_welcome(ctx: Context, view: GameView, player, password: str | None) -> None:
+    """A seat's welcome, with the mail commands (HELP's own lines) and the game's press mode;
+    ``password`` None: the player has it already (from their JOIN reply)."""
+    mode = deadlines.settings(ctx.store, view.id)["press"]
+    reports.welcome(ctx, view, player, password, commands=help_lines(),
+                    press=PRESS_MODES.get(mode, mode))
 
 
 def general_help(ctx: Context, inbound: Inbound) -> None:
@@ -78,6 +88,11 @@ def _list(ctx, view, player, args, inbound) -> None:
         ctx.outbox.reply(inbound, None, "List", body, kind="error")
         return
     if words:
+        if lobby.is_open(ctx, words[0]):
+            info = lobby.open_summary(ctx, words[0].lower())
+            body = ctx.outbox.render("list", mode="open", game=info)
+            ctx.outbox.reply(inbound, None, f"Game {info['id']}", body, kind=kind)
+            return
         try:
             game = games.load(ctx.store, words[0])
         except ServiceError:
@@ -91,6 +106,11 @@ def _list(ctx, view, player, args, inbound) -> None:
     rows = ctx.store.newest_games(LIST_MAX)
     shown = []
     for row in rows:
+        if row["status"] == Status.OPEN:
+            info = lobby.open_summary(ctx, row["id"])
+            shown.append({"id": row["id"], "title": info["title"], "turn": "-", "status": "open",
+                          "players": info["joined"], "open": info})
+            continue
         game = games.load(ctx.store, row["id"])
         shown.append({"id": game.id, "title": game.rules.title, "turn": game.turn,
                       "status": STATUS_WORDS.get(game.status, game.status),
@@ -102,11 +122,17 @@ def _list(ctx, view, player, args, inbound) -> None:
 
 
 def _summary(ctx, view, player, args, inbound) -> None:
-    """The games the From address plays: only what LIST <id> shows, and whether it owes orders
-    (the From address can be forged, so nothing more)."""
+    """The games the From address plays, then those it observes: only what LIST <id> shows, and
+    whether it owes orders (the From address can be forged, so nothing more)."""
     sender = inbound.sender
     shown = []
     for game_id in ctx.store.game_ids_of_address(sender, LIST_MAX) if sender else []:
+        if lobby.is_open(ctx, game_id):
+            info = lobby.open_summary(ctx, game_id)
+            shown.append({"id": game_id, "title": info["title"], "turn": "-", "owes": False,
+                          "status": f"open, {info['free']} seat(s) still free", "to_move": [],
+                          "deadline": None})
+            continue
         game = games.load(ctx.store, game_id)
         info = public_summary(ctx, game)
         seats = {p["name"] for p in game.seated if p["email"].lower() == sender}
@@ -115,6 +141,10 @@ def _summary(ctx, view, player, args, inbound) -> None:
             start_seq, _ = deadlines.turn_start(ctx.store, game.id)
             owes = bool(seats & set(deadlines.missing(ctx.store, game, start_seq)))
         shown.append({**info, "owes": owes})
+    for game_id in ctx.store.game_ids_observed_by(sender, LIST_MAX) if sender else []:
+        if not lobby.is_open(ctx, game_id):  # an open game has nothing to follow yet
+            info = public_summary(ctx, games.load(ctx.store, game_id))
+            shown.append({**info, "owes": False, "status": info["status"] + ", you observe it"})
     body = ctx.outbox.render("list", mode="summary", games=shown, sender=sender)
     ctx.outbox.reply(inbound, None, "Your games", body, kind=_public_kind(player))
 
@@ -209,12 +239,35 @@ COMMANDS: tuple[Command, ...] = (
             "whose move and deadline", _list),
     Command("SUMMARY", "(or MY GAMES; no password needed) the games you play from this "
             "address: turn, deadline, and whether you owe orders now", _summary),
+    Command("JOIN <id> <name>", "(no password needed) take a seat of an open game, e.g. JOIN nb7 "
+            "ada: the reply holds your password; the game starts when its seats are taken",
+            partial(lobby.join, welcome=send_welcome)),
+    Command("LEAVE <id>", "leave an open game before it starts (with your password: GAME nb7 "
+            "PASSWORD <yours>, then LEAVE); once it runs, RESIGN", lobby.leave_running),
+    Command("RESIGN", "(under GAME nb7 PASSWORD ...) leave this game for good; the game's rules say "
+            "what becomes of your seat, the others are told", seats.resign),
+    Command("OBSERVE <id>", "(no password needed) follow a game you do not play: its reports "
+            "as an observer sees them and its public press, never a sealed order; e.g. OBSERVE nb7",
+            observers.observe),
+    Command("UNOBSERVE <id>", "stop following a game, e.g. UNOBSERVE nb7 (your mail program's "
+            "unsubscribe does it too)",
+            observers.unobserve),
+    Command("PASSWORD RESET <id>", "(no password needed) a new password for your seat in game <id>, "
+            "mailed only to the address the seat is registered to, when asked from it; e.g. "
+            "PASSWORD RESET nb7",
+            seats.password_reset),
+    Command("CONFIRM <code>", "(from the new address, no password needed) confirm SET ADDRESS "
+            "with the code gm mailed there, e.g. CONFIRM k3m9pq2x7w (or reply to that mail)",
+            seats.confirm),
+    Command("CREATE <kind> <id> [<seats>]", "(where the game master allows it) open a game for "
+            "players to JOIN, e.g. CREATE neighbors nb9 3", lobby.create),
     Command("SET <what> <value>", "change one of your own settings in this game: those below",
             setcommands.run),
     *(Command(s.usage, s.does, setcommands.run) for s in setcommands.SETTERS),
 )
 HANDLERS: dict[str, Handler] = {c.word: c.handler for c in COMMANDS if c.handler is not None}
-NO_PASSWORD = ("LIST", "SUMMARY")  # the commands a mail without GAME/PASSWORD may hold, besides HELP
+# The commands a mail without GAME/PASSWORD may hold, besides HELP.
+NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE", "PASSWORD", "CONFIRM")
 
 
 def help_lines(width: int = 68) -> list[str]:

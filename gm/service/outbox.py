@@ -24,6 +24,7 @@ from gm.mail.inbound import Inbound
 from gm.mail.orders import without_password
 from gm.mail.outbound import compose
 from gm.present import reports
+from gm.service.replies import ReplyTokens
 from gm.store import Store
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,7 @@ class Outbox:
         self._pending: PendingReply | None = None
         # Read the DKIM key now, at start: a bad key file is a ConfigError here, not at a message.
         self.signer = Signer.from_config(config)
+        self.tokens = ReplyTokens(config, store)
 
     # --- bodies -------------------------------------------------------------
     def render(self, template: str, **context: Any) -> str:
@@ -76,7 +78,8 @@ class Outbox:
     # --- queueing -------------------------------------------------------------
     def queue(self, to: str, subject: str, body: str, *, kind: str, game_id: str | None = None,
               turn: int | None = None, in_reply_to: str | None = None,
-              references=(), auto: str = "auto-generated", not_before: float | None = None) -> int:
+              references=(), auto: str = "auto-generated", not_before: float | None = None,
+              headers: tuple[tuple[str, str], ...] = ()) -> int:
         """Compose one message and queue it (sent from ``not_before``, if given); returns its id.
 
         With DKIM configured the stored bytes are signed, so every retry sends the same signature.
@@ -84,7 +87,7 @@ class Outbox:
         message_id, raw = compose(
             sender=self.config.address, sender_name=self.config.name, to=to, subject=subject,
             body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
-            game_id=game_id, instance=self.config.address,
+            game_id=game_id, instance=self.config.address, headers=headers,
         )
         if self.signer is not None:
             raw = self.signer.sign(raw)
@@ -92,10 +95,17 @@ class Outbox:
                                        game_id=game_id, turn=turn, not_before=not_before)
 
     def to_game(self, view: GameView, to: str, label: str, body: str, *, kind: str = "notice",
-                **threading: Any) -> int:
-        """Queue a message about a game, its subject tagged ``[id Tn]`` so a reply names the game."""
+                headers: tuple[tuple[str, str], ...] = (), **threading: Any) -> int:
+        """Queue a message about a game, its subject tagged ``[id Tn]`` so a reply names the game;
+        to a seat, with the seat's reply address (gm.service.replies)."""
         return self.queue(to, f"[{view.id} T{view.turn}] {label}", body, kind=kind,
-                          game_id=view.id, turn=view.turn, **threading)
+                          game_id=view.id, turn=view.turn,
+                          headers=tuple(headers) + self.reply_headers(view.id, to), **threading)
+
+    def reply_headers(self, game_id: str, to: str) -> tuple[tuple[str, str], ...]:
+        """Reply-To the seat's own reply address, when ``to`` holds a seat of the game."""
+        reply = self.tokens.reply_to(game_id, to)
+        return (("Reply-To", reply),) if reply else ()
 
     def archive(self, view: GameView, player: str | None, kind: str, body: str,
                 outbox_id: int | None) -> None:
@@ -149,7 +159,7 @@ class Outbox:
         oid = self.queue(to, subject[:200], body, kind=kind,
                          game_id=view.id if view else None, turn=view.turn if view else None,
                          in_reply_to=inbound.message_id, references=inbound.references,
-                         auto="auto-replied")
+                         auto="auto-replied", headers=self.reply_headers(view.id, to) if view else ())
         for part in parts:
             if part.view is not None:
                 self.archive(part.view, part.archive_player,

@@ -20,7 +20,7 @@ from typing import Sequence
 from gm.core.model import GameView
 from gm.mail.inbound import Inbound
 from gm.present.reports import help_hint
-from gm.service import deadlines
+from gm.service import deadlines, observers
 from gm.service.context import Context
 
 MAX_PRESS = 20_000
@@ -65,6 +65,8 @@ def send(ctx: Context, view: GameView, player, targets: Sequence[str] | str, tex
     for p in recipients:
         oid = ctx.outbox.to_game(view, p["email"], f"Press from {shown}", body, not_before=later)
         ctx.outbox.archive(view, p["name"], "press", body, oid)
+    if labels[:1] == ["ALL"]:  # public press: the observers read it too
+        observers.send(ctx, view, f"Press from {shown}", body, not_before=later)
     if to_gm:
         ctx.outbox.to_game(view, ctx.config.gm_address, f"Press from {shown}", body, not_before=later)
     # The archive's copy is what the recipients read; the history log names the sender.

@@ -13,7 +13,7 @@ from games.base import Event
 from gm.core.model import GameView
 from gm.mail.inbound import Inbound
 from gm.present import reports as present
-from gm.service import deadlines
+from gm.service import deadlines, observers
 from gm.service.context import Context
 
 
@@ -30,8 +30,12 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
     rules, state = view.rules, view.state
     label = "final report" if rules.is_over(state) else "report"
     readers = view.seated
-    bodies = present.render_reports(view.id, rules, state, [p["name"] for p in readers], events,
+    watching = observers.following(ctx, view.id)
+    viewers = [p["name"] for p in readers] + ([present.OBSERVER] if watching else [])
+    bodies = present.render_reports(view.id, rules, state, viewers, events,
                                     deadline=deadlines.deadline_text(ctx.store, view, ctx.clock()))
+    if watching:  # the observer's view: no private line, no sealed order
+        observers.send(ctx, view, f"{rules.title} {label}", bodies[present.OBSERVER], kind="report")
     for player in readers:
         body = bodies[player["name"]]
         threading: dict[str, Any] = {}
@@ -64,6 +68,7 @@ def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
         ctx.outbox.archive(view, sender, "reply", body, oid)
     if public:
         notice(ctx, view, view.seated_names, public, f"{view.rules.title} news")
+        observers.send(ctx, view, f"{view.rules.title} news", ctx.outbox.notice_body(view, public))
 
 
 def notify_other_address(ctx: Context, view: GameView, player, inbound: Inbound | None,
@@ -98,7 +103,7 @@ def tell_gm(ctx: Context, view: GameView, lines: list[str], label: str) -> None:
     ctx.outbox.archive(view, None, "notice", body, oid)
 
 
-def welcome(ctx: Context, view: GameView, player, password: str, commands: list[str] = (),
+def welcome(ctx: Context, view: GameView, player, password: str | None, commands: list[str] = (),
             press: str | None = None) -> None:
     """The first mail of a seat: the password, the mail commands (``commands``: HELP's lines,
     from gm.service.mailcommands), the game's press mode, and the starting report."""
@@ -108,6 +113,6 @@ def welcome(ctx: Context, view: GameView, player, password: str, commands: list[
                              password=password,
                              opponents=[p["name"] for p in view.seated if p["name"] != player["name"]],
                              address=ctx.config.address, report=report, commands=list(commands),
-                             press=press)
+                             press=press, replies=ctx.config.reply_tokens)
     oid = ctx.outbox.to_game(view, player["email"], f"Welcome to {rules.title}", body, kind="welcome")
     ctx.outbox.archive(view, player["name"], "report", report, oid)

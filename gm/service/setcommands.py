@@ -13,6 +13,7 @@ from typing import Callable
 
 from gm.core.model import GameView
 from gm.mail.inbound import Inbound
+from gm.service import seats
 from gm.service.context import Context
 
 SetHandler = Callable[[Context, GameView, object, str, Inbound], None]
@@ -30,7 +31,14 @@ class Setter:
 
 
 # The one table: HELP lists it and ``run`` dispatches from it.
-SETTERS: tuple[Setter, ...] = ()
+SETTERS: tuple[Setter, ...] = (
+    Setter("SET PASSWORD <new>", "your new password (8 to 64 characters, one word), with the old one "
+           "in the GAME line, e.g. SET PASSWORD blue-heron-42; old passwords and reply addresses "
+           "stop working", seats.set_password),
+    Setter("SET ADDRESS <new>", "move your seat to another address: gm mails that address a code, "
+           "and the seat moves when it sends it back (CONFIRM <code>); e.g. SET ADDRESS "
+           "ada@new.example", seats.set_address),
+)
 BY_WHAT: dict[str, Setter] = {s.what: s for s in SETTERS}
 
 

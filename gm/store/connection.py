@@ -21,11 +21,12 @@ from gm.store import migrations
 from gm.store.errors import StoreError
 from gm.store.games import GameQueries
 from gm.store.mail import MailQueries
+from gm.store.selfservice import SelfServiceQueries
 from gm.store.service import ServiceQueries
 from gm.store.turns import TurnQueries
 
 
-class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries):
+class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQueries):
     def __init__(self, path: str | Path, timeout: float = 30.0):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)

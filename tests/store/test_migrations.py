@@ -12,7 +12,8 @@ from gm.store.errors import MigrationError
 
 LATEST = migrations.latest()
 TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports", "history",
-          "game_settings", "deadlines", "absences", "state_overrides", "results", "timers"}
+          "game_settings", "deadlines", "absences", "state_overrides", "results", "timers",
+          "open_games", "observers", "address_codes"}
 
 
 def layout(path) -> dict[str, str]:
@@ -243,3 +244,22 @@ def test_not_a_database_is_a_store_error(tmp_path):
     path.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(StoreError):
         Store(path)
+
+
+def test_a_step_3_database_gets_the_self_service_tables_and_generation_0(tmp_path):
+    """Issue 18's step: seats of games made before it keep their passwords, at generation 0."""
+    path = tmp_path / "gm.sqlite"
+    db = sqlite3.connect(str(path))
+    for step in schema.STEPS[:3]:
+        for statement in schema.statements(step.sql):
+            db.execute(statement)
+    db.execute("INSERT INTO games VALUES ('nb1', 'neighbors', 1, '{}', 'active', 0, 0)")
+    db.execute("INSERT INTO players VALUES ('nb1', 0, 'ada', 'ada@example.org', 'scrypt$x', 1)")
+    db.execute("PRAGMA user_version = 3")
+    db.commit()
+    db.close()
+    store = Store(path)
+    assert store.schema_version == LATEST
+    assert store.player("nb1", "ada")["generation"] == 0 and store.player("nb1", "ada")["pw_hash"] == "scrypt$x"
+    assert store.open_game("nb1") is None and store.observers_of("nb1") == []
+    store.close()

@@ -1,0 +1,61 @@
+"""Replies without a password: the reply address of a seat's mail, and the seat a mail to one is from.
+
+Every mail gm sends to a seat (reports, notices, the answers to its mail)
+carries ``Reply-To: gm+<game>.<name>.<token>@host`` (gm.core.tokens), so that
+the player can answer with orders and no PASSWORD line.  A mail that arrives
+at such an address (the envelope recipient the server records in
+Delivered-To or X-Original-To, else To: gm.mail.inbound) speaks for that
+seat if its token is the seat's current one; an old token (the seat's
+password or address has changed since) or a forged one speaks for nobody.
+Config ``reply_tokens: false`` turns all of it off, for a mailbox that does
+not take plus addresses.
+"""
+
+from __future__ import annotations
+
+from gm.core import tokens
+from gm.core.config import Config
+from gm.store import Store
+
+
+class ReplyTokens:
+    """The server secret (read from its file the first time it is needed) and what it signs."""
+
+    def __init__(self, config: Config, store: Store):
+        self.config = config
+        self.store = store
+        self._secret: bytes | None = None
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.config.reply_tokens)
+
+    def secret(self) -> bytes:
+        if self._secret is None:
+            self._secret = tokens.load_secret(self.config.reply_token_secret_file)
+        return self._secret
+
+    def reply_to(self, game_id: str, address: str) -> str | None:
+        """The reply address for mail about ``game_id`` to ``address``, when that address holds a
+        seat still in the game (None: no token; replies go to our plain address)."""
+        if not self.enabled:
+            return None
+        seat = next((p for p in self.store.players_at(game_id, address) if p["active"]), None)
+        if seat is None:
+            return None
+        token = tokens.make(self.secret(), game_id, seat["name"], seat["generation"])
+        reply = tokens.reply_address(self.config.address, game_id, seat["name"], token)
+        return reply if len(reply.rpartition("@")[0]) <= tokens.MAX_LOCAL else None
+
+    def addressed(self, recipient: str) -> tuple[str, str, str] | None:
+        """(game id, name, token) when a mail came to one of our reply addresses (tokens on)."""
+        if not self.enabled or not recipient:
+            return None
+        return tokens.parse(self.config.address, recipient)
+
+    def seat(self, game_id: str, name: str, token: str):
+        """The seat whose current token this is, or None (old, forged, or no such seat)."""
+        row = self.store.player(game_id, name)
+        if row is None or not tokens.matches(self.secret(), game_id, row["name"], row["generation"], token):
+            return None
+        return row
