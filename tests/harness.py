@@ -264,6 +264,7 @@ class SmtpSink:
         self.port = free_port()
         self.messages: list[tuple[list[str], email.message.Message]] = []
         self.refuse: set[str] = set()  # recipients refused with a 550
+        self.envelope_senders: list[tuple[str, str]] = []  # (MAIL FROM, Message-ID) of each message kept
         self.lock = threading.Lock()
         self.controller = None
 
@@ -278,6 +279,7 @@ class SmtpSink:
                                        policy=email.policy.default)
         with self.lock:
             self.messages.append((list(envelope.rcpt_tos), msg))
+            self.envelope_senders.append((envelope.mail_from, msg["Message-ID"]))
         return "250 OK"
 
     def start(self) -> None:

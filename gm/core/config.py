@@ -68,6 +68,9 @@ class Config:
     dkim_selector: str | None = None  # sign outgoing mail with DKIM (with dkim_key_file)
     dkim_domain: str | None = None  # the signing domain, d= (default: the domain of address)
     dkim_key_file: Path | None = None  # the RSA private key, PEM (gm dkim keygen makes one)
+    verp: bool = True  # envelope sender <local>+bounce-<id>-<tag>@<domain>; false: no plus addressing
+    verp_secret_file: Path | None = None  # the VERP tags' key, made 0600 on first use (default data_dir/verp-secret)
+    message_id_domain: str | None = None  # the right-hand side of every Message-ID (default: address's domain)
     source: str = "embedded default"
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -77,6 +80,8 @@ class Config:
         self.inbox = Path(self.inbox) if self.inbox else self.data_dir / "inbox"
         self.outbox = Path(self.outbox) if self.outbox else self.data_dir / "outbox"
         self.dkim_key_file = Path(self.dkim_key_file).expanduser() if self.dkim_key_file else None
+        self.verp_secret_file = (Path(self.verp_secret_file).expanduser() if self.verp_secret_file
+                                 else self.data_dir / "verp-secret")
         if isinstance(self.dkim_selector, int) and not isinstance(self.dkim_selector, bool):
             self.dkim_selector = str(self.dkim_selector)  # YAML reads `dkim_selector: 2025` as a number
 
