@@ -264,6 +264,7 @@ class SmtpSink:
         self.port = free_port()
         self.messages: list[tuple[list[str], email.message.Message]] = []
         self.refuse: set[str] = set()  # recipients refused with a 550
+        self.defer: set[str] = set()  # recipients refused for now with a 452
         self.envelope_senders: list[tuple[str, str]] = []  # (MAIL FROM, Message-ID) of each message kept
         self.lock = threading.Lock()
         self.controller = None
@@ -271,6 +272,8 @@ class SmtpSink:
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address in self.refuse:
             return "550 5.1.1 no such user"
+        if address in self.defer:
+            return "452 4.2.2 mailbox full"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 

@@ -13,6 +13,9 @@
                  default ``white``)
     absence_max  the longest absence a player may declare (default ``14d``)
     absence_total  all of a player's absences in one game together (default ``30d``)
+    bouncing     ``wait`` (default): while a player's mail bounces, the deadline
+                 does not apply the late policy to them (it moves a day at a
+                 time, and they are not forfeited); ``proceed``: as usual
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ DEFAULTS: dict[str, str | None] = {
     "press": "white",
     "absence_max": "14d",
     "absence_total": "30d",
+    "bouncing": "wait",
 }
 
 
@@ -47,6 +51,10 @@ def check_settings(raw: dict[str, Any]) -> dict[str, str]:
         elif key == "late":
             if value.lower() not in {"wait", "forfeit"}:
                 raise OptionError("option late: wait or forfeit")
+            value = value.lower()
+        elif key == "bouncing":
+            if value.lower() not in {"wait", "proceed"}:
+                raise OptionError("option bouncing: wait or proceed")
             value = value.lower()
         elif key == "press":
             if value.lower() not in {"none", "white", "grey", "gray"}:

@@ -22,7 +22,7 @@ from typing import Callable
 import aiosmtplib
 
 from gm.core.config import ServerConfig
-from gm.runtime.delivery import Done, PermanentFailure, TransportDown
+from gm.runtime.delivery import Done, PermanentFailure, TemporaryFailure, TransportDown
 from gm.runtime.tls import tls_context
 
 log = logging.getLogger(__name__)
@@ -122,8 +122,11 @@ class SmtpTransport:
             except aiosmtplib.SMTPRecipientsRefused as exc:
                 codes = [e.code for e in exc.recipients]
                 self._drop(lane)
+                words = "; ".join(f"{e.code} {e.message}" for e in exc.recipients)  # as a bounce quotes them
                 if codes and all(500 <= c < 600 for c in codes):
-                    raise PermanentFailure(str(exc)) from exc
+                    raise PermanentFailure(words) from exc
+                if codes and all(400 <= c < 500 for c in codes):
+                    raise TemporaryFailure(words) from exc
                 raise
             except aiosmtplib.SMTPServerDisconnected as exc:
                 # An idle connection the server closed: reopen once, then call it down.

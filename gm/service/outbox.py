@@ -24,6 +24,7 @@ from gm.mail.inbound import Inbound
 from gm.mail.orders import without_password
 from gm.mail.outbound import compose
 from gm.present import reports
+from gm.service.holding import queue_status
 from gm.store import Store
 
 log = logging.getLogger(__name__)
@@ -88,8 +89,10 @@ class Outbox:
         )
         if self.signer is not None:
             raw = self.signer.sign(raw)
-        return self.store.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
-                                       game_id=game_id, turn=turn, not_before=not_before)
+        now = self.clock()
+        return self.store.queue_outbox(message_id, to, subject, raw, kind=kind, now=now,
+                                       game_id=game_id, turn=turn, not_before=not_before,
+                                       status=queue_status(self.store, to, now))
 
     def to_game(self, view: GameView, to: str, label: str, body: str, *, kind: str = "notice",
                 **threading: Any) -> int:

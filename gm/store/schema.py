@@ -187,11 +187,42 @@ CREATE INDEX history_game ON history(game_id, id);
 CREATE INDEX absences_game ON absences(game_id);
 """
 
+# Step 6 (issue 19): delivery events per address (a refusal at send time, a bounce that came
+# back) and each address's delivery state.  Outbox rows gain the statuses 'held' (not sent while
+# the address bounces) and 'bounced' (refused for good; last_error holds the server's words).
+DELIVERY = """
+CREATE TABLE delivery_events (
+    id INTEGER PRIMARY KEY,
+    address TEXT NOT NULL,           -- the recipient, lower-cased
+    outbox_id INTEGER REFERENCES outbox(id),
+    at REAL NOT NULL,
+    permanent INTEGER NOT NULL,      -- 1: refused for good (5xx, Action: failed); 0: for now (4xx, delayed)
+    source TEXT NOT NULL,            -- smtp: refused at send time | bounce: a bounce mail
+    message_row INTEGER REFERENCES messages(id),  -- the bounce mail, if one
+    words TEXT NOT NULL,             -- what the server said, capped
+    settled INTEGER NOT NULL DEFAULT 0  -- 1: the address's state has taken it into account
+);
+CREATE INDEX delivery_events_address ON delivery_events(address, at);
+CREATE INDEX delivery_events_unsettled ON delivery_events(id) WHERE settled = 0;
+CREATE TABLE addresses (
+    address TEXT PRIMARY KEY,        -- lower-cased
+    state TEXT NOT NULL,             -- ok | soft-failing | bouncing
+    since REAL NOT NULL,             -- when it entered this state
+    reason TEXT,                     -- the failure that put it there
+    last_probe REAL                  -- bouncing: when the last message was let through as a probe
+);
+CREATE INDEX addresses_state ON addresses(state);
+"""
+
 STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
     Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
     Step(3, "timers by due time; indexes of the per-message look-ups", TIMERS),
-    # Step(4, "...", "ALTER TABLE ... ADD COLUMN ..."),
+    # Steps 4 and 5 belong to other branches merged at the same time: these placeholders hold
+    # their numbers so that step 6 is 6 here too (the lead puts the real ones in their place).
+    Step(4, "reserved for another branch (placeholder)", "SELECT 1;"),
+    Step(5, "reserved for another branch (placeholder)", "SELECT 1;"),
+    Step(6, "delivery events and the delivery state of each address", DELIVERY),
 ]
 
 

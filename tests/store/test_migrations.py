@@ -12,7 +12,8 @@ from gm.store.errors import MigrationError
 
 LATEST = migrations.latest()
 TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports", "history",
-          "game_settings", "deadlines", "absences", "state_overrides", "results", "timers"}
+          "game_settings", "deadlines", "absences", "state_overrides", "results", "timers",
+          "delivery_events", "addresses"}  # step 6 (issue 19)
 
 
 def layout(path) -> dict[str, str]:
