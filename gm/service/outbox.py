@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from gm.core.config import Config
 from gm.core.model import GameView
-from gm.mail.dkim import Signer
+from gm.mail.dkim import SIGNATURE_RESERVE, Signer
 from gm.mail.inbound import Inbound
 from gm.mail.orders import without_password
 from gm.mail.outbound import compose
@@ -85,7 +85,8 @@ class Outbox:
         message_id, raw = compose(
             sender=self.config.address, sender_name=self.config.name, to=to, subject=subject,
             body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
-            game_id=game_id, instance=self.config.address,
+            game_id=game_id, instance=self.config.address, message_id_domain=self.config.message_id_domain,
+            reserve=SIGNATURE_RESERVE if self.signer is not None else 0,
         )
         if self.signer is not None:
             raw = self.signer.sign(raw)
