@@ -55,3 +55,9 @@ def test_hostile_lines_are_read_in_bounded_time():
         start = time.perf_counter()
         bounces.read(head + body + b"\r\n--b--\r\n")
         assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.parametrize("raw", [b"\xff\xfe\x00not mail at all", b"Subject: x\r\n\r\nhello", b"",
+                                 b"From:\r\nContent-Type: multipart/report; boundary=\r\n\r\n--\r\n"])
+def test_garbage_is_no_bounce_and_no_fault(raw):
+    assert bounces.read(raw) is None

@@ -33,6 +33,9 @@ from dataclasses import dataclass, field
 from gm.mail import rawmail
 
 log = logging.getLogger(__name__)
+# flufl.bounce logs a line per detector it runs, and a traceback when one fails on strange input
+# (read() catches that and says so in one line): too much for gm's log.
+logging.getLogger("flufl.bounce").setLevel(logging.CRITICAL)
 
 MAX_SCAN_BYTES = 64 * 1024  # what flufl.bounce reads of a bounce
 MAX_LINE = 1000  # characters of a line flufl.bounce reads (RFC 5321 4.5.3.1.6)
@@ -59,8 +62,8 @@ def read(raw: bytes) -> Bounce | None:
     """The bounce in ``raw``, or None if no failing address is found in it."""
     try:
         temporary, permanent = _failures(raw)
-    except Exception:  # a detector's fault on strange input: not a bounce gm can read
-        log.exception("flufl.bounce could not read a message")
+    except Exception as exc:  # a detector's fault on strange input: not a bounce gm can read
+        log.warning("flufl.bounce could not read a message: %s: %s", type(exc).__name__, exc)
         return None
     if not temporary and not permanent:
         return None
@@ -74,6 +77,8 @@ def _failures(raw: bytes) -> tuple[set[str], set[str]]:
     from flufl.bounce import all_failures  # imported where used: only robot mail pays for it
 
     msg = email.message_from_bytes(_bounded(raw), policy=email.policy.compat32)
+    if not (msg.get("from") or "").strip():
+        msg["From"] = "<>"  # some detectors (Yale's) index the From address and fail without one
     temporary, permanent = all_failures(msg)
     return _addresses(temporary), _addresses(permanent)
 
