@@ -86,6 +86,14 @@ class Config:
             self.dkim_selector = str(self.dkim_selector)  # YAML reads `dkim_selector: 2025` as a number
 
 
+def _check_mail_names(config: Config, source: str) -> None:
+    """message_id_domain must be a domain: it is written into every Message-ID (<...@domain>)."""
+    value = config.message_id_domain
+    if value is not None and (not isinstance(value, str) or not value.strip() or not value.isascii()
+                              or any(c.isspace() or c in "<>@\"()[],;:\\" for c in value)):
+        raise ConfigError(f"{source}: message_id_domain must be a domain, e.g. example.org")
+
+
 def _check_dkim(config: Config, source: str) -> None:
     """The DKIM keys' shape; the key file itself is read when the service starts (gm.mail.dkim)."""
     for key in ("dkim_selector", "dkim_domain"):
@@ -149,4 +157,5 @@ def load(path: str | Path | None = None) -> Config:
         raise ConfigError(f"{candidate}: unknown keys {sorted(unknown)}")
     config = Config(**raw, imap=imap_conf, smtp=_server(smtp, "smtp"), source=str(candidate))
     _check_dkim(config, str(candidate))
+    _check_mail_names(config, str(candidate))
     return config
