@@ -175,3 +175,24 @@ def test_the_option_is_checked(engine):
 
     with pytest.raises(OptionError):
         engine.create_game("neighbors", "x1", PLAYERS, options={"bouncing": "sometimes"})
+
+
+def test_set_address_clears_the_old_address_and_keeps_its_mail_held(engine, game):
+    bob = ADDRESS["bob"]
+    bounce_row(engine, outbox_row(engine.store, bob, "welcome"))
+    with engine.store.write():
+        engine.outbox.queue(bob, "probe", "x\n", kind="notice")
+        held = engine.outbox.queue(bob, "held", "x\n", kind="notice")
+        assert delivery_state.clear(engine, bob, "the seat moved to bob@new.example", release=False)
+    assert state(engine, bob) == "ok" and engine.store.outbox_row(held)["status"] == "held"
+    assert "stay held" in text_of(mails_to(engine, REFEREE)[-1])
+
+
+def test_mail_to_a_bounce_address_is_never_answered(engine, game):
+    bob = ADDRESS["bob"]
+    row = outbox_row(engine.store, bob, "welcome")
+    before = len(engine.store.all("SELECT id FROM outbox"))
+    # Looks like a person's mail (no robot header), but was delivered to a VERP address.
+    outcome = engine.ingest(order_mail("stranger@example.net", "HELP", to=engine.verp.envelope(row["id"])))
+    assert outcome.outcome == "robot" and "mail to a bounce address" in outcome.detail
+    assert len(engine.store.all("SELECT id FROM outbox")) == before and state(engine, bob) is None

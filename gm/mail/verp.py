@@ -60,19 +60,27 @@ class Verp:
         The form is checked whether or not VERP is on now: bounces of mail sent
         before it was turned off still arrive.
         """
-        address = address.strip().strip("<>").strip().lower()
-        local, at, domain = address.rpartition("@")
-        our_local, _, our_domain = self.address.lower().rpartition("@")
-        if not at or domain != our_domain:
+        found = parse(address, self.address)
+        if found is None:
             return None
-        prefix = f"{our_local}+{TAG}-"
-        if not local.startswith(prefix):
-            return None
-        number, dash, tag = local[len(prefix):].partition("-")
-        if not dash or not number.isdigit() or not number.isascii() or len(number) > MAX_ID_DIGITS:
-            return None
-        outbox_id = int(number)
+        outbox_id, tag = found
         return VerpMatch(outbox_id, hmac.compare_digest(tag, self.tag(outbox_id)))
+
+
+def parse(address: str, our_address: str) -> tuple[int, str] | None:
+    """(outbox id, tag) of an address of our VERP form (its tag not checked), else None."""
+    address = address.strip().strip("<>").strip().lower()
+    local, at, domain = address.rpartition("@")
+    our_local, _, our_domain = our_address.lower().rpartition("@")
+    if not at or domain != our_domain:
+        return None
+    prefix = f"{our_local}+{TAG}-"
+    if not local.startswith(prefix):
+        return None
+    number, dash, tag = local[len(prefix):].partition("-")
+    if not dash or not number.isdigit() or not number.isascii() or len(number) > MAX_ID_DIGITS:
+        return None
+    return int(number), tag
 
 
 def from_config(config: Config) -> Verp:

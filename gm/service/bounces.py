@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 
 from gm.mail import bounces as bounce_mail
+from gm.mail import rawmail, verp
 from gm.mail.inbound import Inbound
 from gm.service import delivery_state
 from gm.service.context import Context
@@ -41,6 +42,16 @@ def read(ctx: Context, inbound: Inbound, message_row: int, now: float) -> str | 
     kind = "permanent" if permanent else "temporary"
     log.warning("bounce of outbox #%s to %s (%s, %s): %s", row["id"], row["recipient"], kind, how, words)
     return f"bounce of outbox #{row['id']} to {row['recipient']} ({kind}, by {how})"
+
+
+def to_bounce_address(ctx: Context, inbound: Inbound) -> str | None:
+    """Why a mail that does not look like a robot's must not be answered: it was delivered to one
+    of our VERP return addresses, where only bounces are sent (else None)."""
+    header, _ = rawmail.read_header(inbound.raw)
+    for address in bounce_mail.recipients(header):
+        if verp.parse(address, ctx.config.address) is not None:
+            return f"mail to a bounce address ({address[:100]})"
+    return None
 
 
 def _outbox_row(ctx: Context, bounce: bounce_mail.Bounce):

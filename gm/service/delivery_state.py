@@ -13,9 +13,8 @@ the events not yet taken into account:
   to gm_address; ``gm players --bouncing``), and so are the other players of
   every active game the address plays in, so nobody is forfeited in the dark;
 * clear() ends it: the player's next authenticated mail from that address
-  (gm.service.ingest), or the GM's SET ADDRESS / a new address for the seat
-  (call clear() for the OLD address there), queues the held mail again and
-  tells the GM.
+  (gm.service.ingest) queues the held mail again and tells the GM; SET ADDRESS
+  calls it for the OLD address with release=False.
 """
 
 from __future__ import annotations
@@ -92,23 +91,28 @@ def become_bouncing(ctx: Context, address: str, reason: str, now: float) -> None
         store.log(view.id, view.turn, "gm", "bouncing", f"{seat['name']} <{address}>: {reason[:200]}", now)
 
 
-def clear(ctx: Context, address: str, why: str) -> bool:
-    """The address receives mail again: its held mail is queued, the GM told. False if it was ok.
+def clear(ctx: Context, address: str, why: str, release: bool = True) -> bool:
+    """The address is no longer bouncing: the GM is told, and (``release``) its held mail is
+    queued again.  False if it was ok.
 
-    Call inside a write transaction: on a player's mail from the address, and
-    when the GM gives a seat a new address (SET ADDRESS / gm replace), for the OLD one.
+    Call inside a write transaction.  gm calls it on a player's authenticated
+    mail from the address.  SET ADDRESS (a seat moving to a new address) calls
+    it for the OLD address with ``release=False``: the held mail, addressed and
+    signed for the old address, stays held (``gm outbox`` lists it), and the
+    player is sent the position at the new address as SET ADDRESS does.
     """
     store, now = ctx.store, ctx.clock()
     row = store.address_state(address)
     if row is None or row["state"] == OK:
         return False
     store.set_address_state(address, OK, now, why[:500])
-    released = store.release_held(address, now)
+    released = store.release_held(address, now) if release else 0
     log.info("%s cleared (%s); %d held messages queued again", address, why, released)
     if row["state"] == BOUNCING:
         _tell_gm(ctx, f"Mail to {address} cleared", [
             f"{address} is no longer marked as bouncing: {why}.",
-            f"{released} held messages are sent now." if released else "No messages were held.",
+            f"{released} held messages are sent now." if released
+            else "Its held messages stay held (see: gm outbox)." if not release else "No messages were held.",
         ])
     return True
 

@@ -143,10 +143,11 @@ def handle_with_one_reply(ctx: Context, inbound: Inbound, row_id: int, now: floa
 
 def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
     """Decide what one stored mail does (inside its transaction)."""
-    if inbound.robot:
-        log.info("not answering %s: %s", inbound.sender or "?", inbound.robot)
+    robot = inbound.robot or bounces.to_bounce_address(ctx, inbound)
+    if robot:
+        log.info("not answering %s: %s", inbound.sender or "?", robot)
         bounce = bounces.read(ctx, inbound, row_id, now)  # never answered either way
-        return Outcome("robot", inbound.robot + (f"; {bounce}" if bounce else ""))
+        return Outcome("robot", robot + (f"; {bounce}" if bounce else ""))
     if inbound.too_large:  # its body was never read (checked on the raw bytes)
         return _error(ctx, inbound, None, f"Your mail is too large for gm to read (limit "
                       f"{ctx.config.max_message_bytes} bytes). Send orders as plain text without "
