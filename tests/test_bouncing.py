@@ -196,3 +196,19 @@ def test_mail_to_a_bounce_address_is_never_answered(engine, game):
     outcome = engine.ingest(order_mail("stranger@example.net", "HELP", to=engine.verp.envelope(row["id"])))
     assert outcome.outcome == "robot" and "mail to a bounce address" in outcome.detail
     assert len(engine.store.all("SELECT id FROM outbox")) == before and state(engine, bob) is None
+
+
+@pytest.mark.parametrize("bouncing,closes", [("wait", False), ("proceed", True)])
+def test_a_simultaneous_turn_waits_for_a_bouncing_player_only_with_wait(engine, clock, bouncing, closes):
+    engine.config.gm_address = REFEREE
+    engine.create_game("fuzzy-borders", "fb1", PLAYERS, seed=2,
+                       options={"deadline": "24h", "reminder": "0", "bouncing": bouncing})
+    bounce_row(engine, outbox_row(engine.store, ADDRESS["bob"], "welcome"))
+    turn = engine.load("fb1").turn
+    clock.advance(25 * 3600)
+    engine.tick()
+    assert (engine.load("fb1").turn != turn) is closes
+    if not closes:
+        assert engine.store.deadline_row("fb1")["due"] == pytest.approx(clock() + DAY)
+        assert [h["detail"] for h in engine.store.history_of("fb1") if h["action"] == "moved"][-1].endswith(
+            "mail to bob bounces (bouncing=wait)")

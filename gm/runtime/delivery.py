@@ -64,9 +64,11 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
     """Send what is due; returns how many were sent.
 
     A message the server refuses for now is retried after ``backoff[attempts]``;
-    one it refuses for good is marked failed.  When the server cannot be reached
-    (TransportDown) the message keeps its place and the exception propagates, so
-    that the caller waits before trying the whole queue again.
+    one it refuses for good is marked bounced.  Either refusal of a recipient
+    (4xx, 5xx) is recorded against the address, for gm.service.delivery_state
+    to settle.  When the server cannot be reached (TransportDown) the message
+    keeps its place and the exception propagates, so that the caller waits
+    before trying the whole queue again.
     """
     now = time.time() if now is None else now
     due = store.outbox_due(now, limit)
