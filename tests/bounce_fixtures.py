@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 BOUNCES = Path(__file__).parent / "fixtures" / "bounces"
-PERMANENT = ["dsn-sendmail", "postfix", "exim", "qmail", "exchange", "yahoo", "aol"]
+PERMANENT = ["dsn-sendmail", "postfix", "exim", "qmail", "exchange", "yahoo", "aol", "gmail", "office365"]
 TEMPORARY = ["postfix-delayed"]
+NOT_BOUNCES = ["not-a-bounce-out-of-office", "not-a-bounce-delivered"]  # to a VERP address, failing nothing
 QUOTE_THE_ORIGINAL = [name for name in PERMANENT + TEMPORARY if name != "aol"]  # AOL's quotes nothing
 
 
@@ -27,6 +28,7 @@ def bounce(name: str, row, verp, to: str | None = None) -> bytes:
         "RECIPIENT": recipient,
         "LOCAL": recipient.partition("@")[0],
         "MESSAGE_ID": row["message_id"],
+        "MESSAGE_ID_BARE": row["message_id"].strip("<>"),
         "GM": verp.address,
     }
     raw = (BOUNCES / f"{name}.eml").read_bytes()

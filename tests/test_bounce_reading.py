@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bounce_fixtures import PERMANENT, TEMPORARY, bounce
+from bounce_fixtures import NOT_BOUNCES, PERMANENT, TEMPORARY, bounce
 from gm.mail import bounces
 from gm.mail.verp import Verp
 
@@ -36,6 +36,11 @@ def test_each_shape_names_the_failing_address_its_verp_address_and_the_original(
 ])
 def test_the_servers_words_are_kept(shape, words):
     assert bounces.read(bounce(shape, ROW, VERP)).words == words
+
+
+@pytest.mark.parametrize("shape", NOT_BOUNCES)
+def test_an_auto_reply_or_a_delivery_report_is_no_bounce(shape):
+    assert bounces.read(bounce(shape, ROW, VERP)) is None
 
 
 def test_a_mail_that_is_no_bounce_is_none():

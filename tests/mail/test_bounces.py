@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bounce_fixtures import PERMANENT, QUOTE_THE_ORIGINAL, bounce, outbox_row
+from bounce_fixtures import NOT_BOUNCES, PERMANENT, QUOTE_THE_ORIGINAL, bounce, outbox_row
 from support import GM_ADDRESS, PLAYERS
 
 ADDRESS = dict(PLAYERS)
@@ -83,6 +83,16 @@ def test_without_plus_addressing_a_bounce_is_matched_by_the_quoted_message_id(ha
     assert f"bounce of outbox #{row['id']} to {BOB}" in last_message(harness)["detail"]
     assert "by Message-ID" in last_message(harness)["detail"]
     assert len(events(harness)) == 1
+
+
+@pytest.mark.parametrize("shape", NOT_BOUNCES)
+def test_an_auto_reply_or_a_delivery_report_to_a_verp_address_changes_nothing(harness, dovecot, smtp, shape):
+    row = started(harness)
+    before = mails_sent(smtp)
+    dovecot.append(bounce(shape, row, harness.engine.verp))
+    harness.once()
+    assert last_message(harness)["outcome"] == "robot"
+    assert events(harness) == [] and state(harness) is None and mails_sent(smtp) == before
 
 
 def test_a_bounce_that_quotes_nothing_and_has_no_verp_address_changes_nothing(harness, dovecot, smtp):
