@@ -212,3 +212,16 @@ def test_a_simultaneous_turn_waits_for_a_bouncing_player_only_with_wait(engine, 
         assert engine.store.deadline_row("fb1")["due"] == pytest.approx(clock() + DAY)
         assert [h["detail"] for h in engine.store.history_of("fb1") if h["action"] == "moved"][-1].endswith(
             "mail to bob bounces (bouncing=wait)")
+
+
+def test_a_refusal_recorded_before_a_clear_does_not_mark_the_address_again(engine, game, clock):
+    bob = ADDRESS["bob"]
+    bounce_row(engine, outbox_row(engine.store, bob, "welcome"))
+    row = outbox_row(engine.store, bob, "welcome")
+    with engine.store.write():  # the sender thread records a 5xx; the judge has not settled it yet
+        engine.store.record_refusal(row["id"], bob, 1, "550 5.1.1 no such user", clock())
+    clock.advance(60)
+    engine.ingest(order_mail(bob, "BOARD", game_id="nb1", password=game["bob"]))
+    assert state(engine, bob) == "ok"
+    engine.tick()
+    assert state(engine, bob) == "ok" and engine.store.unsettled_events() == []

@@ -50,6 +50,8 @@ def _apply(ctx: Context, event) -> str | None:
     state = row["state"] if row is not None else OK
     if state == BOUNCING:
         return None  # already told; later failures only add to the history
+    if row is not None and state == OK and at < row["since"]:
+        return None  # recorded before the address was cleared (the sender thread's, settled late)
     what = f"outbox #{event['outbox_id']}: {event['words']}"
     if event["permanent"]:
         become_bouncing(ctx, address, f"refused for good ({event['source']}) {what}", at)
