@@ -53,3 +53,15 @@ def test_a_bounce_shows_in_outbox_players_and_deliveries(tmp_path):
     assert f"permanent bounce outbox #{row['id']} '[nb1 T1] Welcome to Neighbors'" in history
     assert "smtp; 550 5.1.1 <bob@example.org>" in history
     assert gm(conf, "deliveries", "ada@example.org").strip() == "ada@example.org: ok (no failure recorded)"
+
+
+def test_the_bouncing_option_is_a_setting(tmp_path):
+    conf = tmp_path / "gm.yaml"
+    conf.write_text(f"data_dir: {tmp_path / 'data'}\naddress: gm@example.test\n")
+    conf = str(conf)
+    gm(conf, "new", "neighbors", "--id", "nb1", "--player", "ada=ada@example.org",
+       "--player", "bob=bob@example.org", "--seed", "3")
+    assert "bouncing     wait" in gm(conf, "settings", "nb1")
+    assert "bouncing     proceed" in gm(conf, "settings", "nb1", "bouncing=proceed", "-m", "test")
+    refused = runner.invoke(app, ["--config", conf, "settings", "nb1", "bouncing=maybe", "-m", "test"])
+    assert refused.exit_code != 0 and "wait or proceed" in refused.output
