@@ -57,9 +57,9 @@ def to_bounce_address(ctx: Context, inbound: Inbound) -> str | None:
 def _outbox_row(ctx: Context, bounce: bounce_mail.Bounce):
     """(outbox row, how it was found), or (None, why not)."""
     for address in bounce.recipients:
+        if verp.parse(address, ctx.config.address) is None:
+            continue  # not our VERP form (and the secret is not read for it)
         match = ctx.verp.match(address)
-        if match is None:
-            continue
         if not match.valid:
             log.warning("bounce to %s: its VERP tag does not check; ignored", address)
             return None, f"forged VERP address {address[:100]} (tag does not check): ignored"
