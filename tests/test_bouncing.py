@@ -225,3 +225,17 @@ def test_a_refusal_recorded_before_a_clear_does_not_mark_the_address_again(engin
     assert state(engine, bob) == "ok"
     engine.tick()
     assert state(engine, bob) == "ok" and engine.store.unsettled_events() == []
+
+
+def test_an_address_in_capitals_is_the_same_address(engine, clock):
+    engine.config.gm_address = REFEREE
+    engine.create_game("neighbors", "nb1", [("ada", "ada@example.org"), ("bob", "Bob@Example.ORG")], seed=7)
+    with engine.store.write():
+        waiting = engine.outbox.queue("Bob@Example.ORG", "queued before", "x\n", kind="notice")
+    bounce_row(engine, outbox_row(engine.store, "Bob@Example.ORG", "welcome"))
+    assert state(engine, "bob@example.org") == "bouncing"
+    assert engine.store.outbox_row(waiting)["status"] == "held"
+    assert "bob in nb1" in text_of(mails_to(engine, REFEREE)[0])
+    with engine.store.write():
+        delivery_state.clear(engine, "BOB@example.org", "test")
+    assert engine.store.outbox_row(waiting)["status"] == "queued"

@@ -78,12 +78,13 @@ class DeliveryQueries:
         self.update("outbox", {"id": outbox_id}, status="bounced", last_error=words[:MAX_WORDS])
 
     def hold_queued(self, address: str) -> int:
-        """Hold every queued message to ``address`` (it bounces); returns how many."""
-        return self.db.execute("UPDATE outbox SET status = 'held' WHERE status = 'queued' AND recipient IN (?, ?)",
-                               (address, address.lower())).rowcount
+        """Hold every queued message to ``address`` (any case; it bounces); returns how many."""
+        # By status first (the outbox_queue index): few rows are queued or held at any time.
+        return self.db.execute("UPDATE outbox SET status = 'held' WHERE status = 'queued' AND lower(recipient) = ?",
+                               (address.lower(),)).rowcount
 
     def release_held(self, address: str, now: float) -> int:
-        """Queue again every held message to ``address``, due now; returns how many."""
+        """Queue again every held message to ``address`` (any case), due now; returns how many."""
         return self.db.execute("UPDATE outbox SET status = 'queued', next_attempt = ? "
-                               "WHERE status = 'held' AND recipient IN (?, ?)",
-                               (now, address, address.lower())).rowcount
+                               "WHERE status = 'held' AND lower(recipient) = ?",
+                               (now, address.lower())).rowcount
