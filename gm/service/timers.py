@@ -30,7 +30,11 @@ BOUNCE_WAIT = 86400.0  # bouncing=wait: the deadline moves this far at a time
 
 def tick(ctx: Context) -> list[str]:
     """The deadlines and timers of every game with something due now; returns what was done."""
-    done = delivery_state.settle(ctx)  # refusals the sender thread recorded since the last tick
+    done: list[str] = []
+    try:
+        done += delivery_state.settle(ctx)  # refusals the sender thread recorded since the last tick
+    except Exception:  # never in the way of the deadlines
+        log.exception("settling delivery events failed")
     for game_id in ctx.store.due_games(ctx.clock()):
         try:
             done += tick_game(ctx, game_id)
