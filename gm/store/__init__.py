@@ -7,6 +7,7 @@
     gm.store.turns       states, orders                  (mixed into Store)
     gm.store.mail        messages, outbox, reports       (mixed into Store)
     gm.store.service     settings, deadlines, absences, overrides, results
+    gm.store.delivery    delivery events, each address's delivery state (bounces)
 """
 
 from gm.store.errors import MigrationError, SchemaTooNew, StoreError
