@@ -264,12 +264,16 @@ class SmtpSink:
         self.port = free_port()
         self.messages: list[tuple[list[str], email.message.Message]] = []
         self.refuse: set[str] = set()  # recipients refused with a 550
+        self.defer: set[str] = set()  # recipients refused for now with a 452
+        self.envelope_senders: list[tuple[str, str]] = []  # (MAIL FROM, Message-ID) of each message kept
         self.lock = threading.Lock()
         self.controller = None
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address in self.refuse:
             return "550 5.1.1 no such user"
+        if address in self.defer:
+            return "452 4.2.2 mailbox full"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -278,6 +282,7 @@ class SmtpSink:
                                        policy=email.policy.default)
         with self.lock:
             self.messages.append((list(envelope.rcpt_tos), msg))
+            self.envelope_senders.append((envelope.mail_from, msg["Message-ID"]))
         return "250 OK"
 
     def start(self) -> None:

@@ -152,7 +152,7 @@ def run_daemon(once: bool = typer.Option(False, "--once", help="process what is 
 
 @app.command()
 def outbox(all_: bool = typer.Option(False, "--all", help="also list delivered mail")):
-    """List queued and sent mail."""
+    """List mail and its delivery state: queued, sent, held (the address bounces), bounced (with why)."""
     engine = open_engine()
     rows = engine.store.outbox_listing(include_delivered=all_)
     if not rows:
@@ -160,6 +160,8 @@ def outbox(all_: bool = typer.Option(False, "--all", help="also list delivered m
     for row in rows:
         typer.echo(f"#{row['id']:<5} {row['status']:<7} {row['kind']:<8} {row['recipient']:<28} "
                    f"{row['subject'][:60]}")
+        if row["last_error"] and row["status"] != "sent":  # why it bounced, or why it is being retried
+            typer.echo(f"       {row['last_error'][:200]}")
 
 
 @app.command()

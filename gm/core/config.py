@@ -74,6 +74,9 @@ class Config:
     reply_tokens: bool = True
     reply_token_secret_file: Path | None = None  # default: <data_dir>/reply-token.secret
     player_create_kinds: list[str] = field(default_factory=list)  # kinds players may CREATE by mail
+    verp: bool = True  # envelope sender <local>+bounce-<id>-<tag>@<domain>; false: no plus addressing
+    verp_secret_file: Path | None = None  # the VERP tags' key, made 0600 on first use (default data_dir/verp-secret)
+    message_id_domain: str | None = None  # the right-hand side of every Message-ID (default: address's domain)
     source: str = "embedded default"
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -90,8 +93,18 @@ class Config:
                 isinstance(k, str) for k in self.player_create_kinds):
             raise ConfigError("player_create_kinds: a list of game kinds, e.g. [neighbors]")
         self.player_create_kinds = [k.strip().lower() for k in self.player_create_kinds]
+        self.verp_secret_file = (Path(self.verp_secret_file).expanduser() if self.verp_secret_file
+                                 else self.data_dir / "verp-secret")
         if isinstance(self.dkim_selector, int) and not isinstance(self.dkim_selector, bool):
             self.dkim_selector = str(self.dkim_selector)  # YAML reads `dkim_selector: 2025` as a number
+
+
+def _check_mail_names(config: Config, source: str) -> None:
+    """message_id_domain must be a domain: it is written into every Message-ID (<...@domain>)."""
+    value = config.message_id_domain
+    if value is not None and (not isinstance(value, str) or not value.strip() or not value.isascii()
+                              or any(c.isspace() or c in "<>@\"()[],;:\\" for c in value)):
+        raise ConfigError(f"{source}: message_id_domain must be a domain, e.g. example.org")
 
 
 def _check_dkim(config: Config, source: str) -> None:
@@ -157,4 +170,5 @@ def load(path: str | Path | None = None) -> Config:
         raise ConfigError(f"{candidate}: unknown keys {sorted(unknown)}")
     config = Config(**raw, imap=imap_conf, smtp=_server(smtp, "smtp"), source=str(candidate))
     _check_dkim(config, str(candidate))
+    _check_mail_names(config, str(candidate))
     return config

@@ -15,6 +15,9 @@
     absence_total  all of a player's absences in one game together (default ``30d``)
     observers    who may follow the game by mail (OBSERVE): ``none``, ``open``
                  (anyone; the default) or ``approved`` (the GM approves each one)
+    bouncing     ``wait`` (default): while a player's mail bounces, the deadline
+                 does not apply the late policy to them (it moves a day at a
+                 time, and they are not forfeited); ``proceed``: as usual
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ DEFAULTS: dict[str, str | None] = {
     "absence_max": "14d",
     "absence_total": "30d",
     "observers": "open",
+    "bouncing": "wait",
 }
 
 
@@ -50,6 +54,10 @@ def check_settings(raw: dict[str, Any]) -> dict[str, str]:
         elif key == "late":
             if value.lower() not in {"wait", "forfeit"}:
                 raise OptionError("option late: wait or forfeit")
+            value = value.lower()
+        elif key == "bouncing":
+            if value.lower() not in {"wait", "proceed"}:
+                raise OptionError("option bouncing: wait or proceed")
             value = value.lower()
         elif key == "press":
             if value.lower() not in {"none", "white", "grey", "gray"}:

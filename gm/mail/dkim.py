@@ -43,8 +43,11 @@ ALGORITHM = b"rsa-sha256"
 MIN_BITS = 1024  # RFC 8301: verifiers refuse shorter RSA keys
 DEFAULT_BITS = 2048
 PUBLIC_EXPONENT = 65537
+# Room compose() leaves for the DKIM-Signature header so a signed message still fits in
+# MAX_OUTGOING_BYTES: a 2048-bit key's header is about 600 bytes, an 8192-bit key's under 1,900.
+SIGNATURE_RESERVE = 2048
 
-__all__ = ["DEFAULT_BITS", "MIN_BITS", "SIGNED_HEADERS", "Signer", "dns_record", "domain_of",
+__all__ = ["DEFAULT_BITS", "MIN_BITS", "SIGNATURE_RESERVE", "SIGNED_HEADERS", "Signer", "dns_record", "domain_of",
            "generate_key", "public_key_b64"]
 
 

@@ -96,19 +96,22 @@ def compose(
     game_id: str | None = None,
     instance: str = "gm",
     headers: tuple[tuple[str, str], ...] = (),
+    reserve: int = 0,
+    message_id_domain: str | None = None,
 ) -> tuple[str, bytes]:
     """Return (Message-ID, RFC 5322 bytes).  The Message-ID is fixed here, at queue time.
 
-    The result is at most MAX_OUTGOING_BYTES: a body too long for that is cut,
-    with a note saying so.  Raises ValueError for a recipient longer than a line.
-    ``headers``: more fields (Reply-To, List-Unsubscribe), written as given.
+    The result is at most MAX_OUTGOING_BYTES - ``reserve`` (room for a header added later: the
+    DKIM signature): a body too long for that is cut, with a note saying so.  The Message-ID's
+    domain is ``message_id_domain``, else the sender's.  Raises ValueError for a recipient
+    longer than a line.  ``headers``: more fields (Reply-To, List-Unsubscribe), written as given.
     """
     if len(to) > MAX_RECIPIENT:
         raise ValueError(f"recipient of {len(to)} characters")
     subject, sender_name = subject[:MAX_SUBJECT], sender_name[:MAX_NAME]
     game_id = game_id[:MAX_NAME] if game_id else game_id
     instance = instance[:MAX_NAME]
-    domain = sender.rsplit("@", 1)[-1] if "@" in sender else "localhost"
+    domain = message_id_domain or (sender.rsplit("@", 1)[-1] if "@" in sender else "localhost")
     # From the OS's randomness, not the random module's: a program (or a test tool) that
     # seeds ``random`` must never make two messages with one Message-ID.
     message_id = f"<{time.time_ns()}.{secrets.token_hex(12)}@{domain}>"
@@ -135,5 +138,5 @@ def compose(
     head = "\n".join(_header(name, value) for name, value in fields).encode("ascii")
     if not body.endswith("\n"):
         body += "\n"
-    encoded = _cut_body(body, MAX_OUTGOING_BYTES - len(head) - 2)
+    encoded = _cut_body(body, MAX_OUTGOING_BYTES - reserve - len(head) - 2)
     return message_id, head + b"\n\n" + encoded

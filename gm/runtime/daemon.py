@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import time
 
+from gm.mail import verp
 from gm.runtime.delivery import BACKOFF, Sender
 from gm.runtime.imap import ImapFault, run_imap
 from gm.runtime.maildir import MaildirTransport, process_maildir
@@ -18,7 +19,7 @@ log = logging.getLogger(__name__)
 def make_transport(config):
     if config.smtp is not None:
         return SmtpTransport(config.smtp, envelope_from=config.address,
-                             connections=config.smtp_connections)
+                             connections=config.smtp_connections, envelope=verp.from_config(config).envelope)
     return MaildirTransport(config.outbox)
 
 

@@ -51,7 +51,12 @@ class TransportDown(Exception):
 
 
 class PermanentFailure(Exception):
-    """The server refused this one message for good (a 5xx): mark it failed, keep the rest."""
+    """The server refused this one message for good (a 5xx): mark it bounced, keep the rest."""
+
+
+class TemporaryFailure(Exception):
+    """The server refused this one message for now (a 4xx): retry it later, and count it against
+    the address as a temporary failure (gm.service.delivery_state)."""
 
 
 def flush(store: Store, transport: Transport, now: float | None = None, limit: int = 500,
@@ -59,9 +64,11 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
     """Send what is due; returns how many were sent.
 
     A message the server refuses for now is retried after ``backoff[attempts]``;
-    one it refuses for good is marked failed.  When the server cannot be reached
-    (TransportDown) the message keeps its place and the exception propagates, so
-    that the caller waits before trying the whole queue again.
+    one it refuses for good is marked bounced.  Either refusal of a recipient
+    (4xx, 5xx) is recorded against the address, for gm.service.delivery_state
+    to settle.  When the server cannot be reached (TransportDown) the message
+    keeps its place and the exception propagates, so that the caller waits
+    before trying the whole queue again.
     """
     now = time.time() if now is None else now
     due = store.outbox_due(now, limit)
@@ -94,14 +101,16 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
             down.append(exc)
         elif isinstance(exc, PermanentFailure):
             log.error("outbox #%s to %s refused for good: %s", row["id"], row["recipient"], exc)
-            with store.write():
-                store.mark_failed(row["id"], row["attempts"] + 1, str(exc)[:500])
+            with store.write():  # as a bounce that comes back later: gm.service.delivery_state settles it
+                store.record_refusal(row["id"], row["recipient"], row["attempts"] + 1, str(exc), now)
         else:  # any other transport fault: keep the mail, retry later
             delay = backoff[min(row["attempts"], len(backoff) - 1)]
             log.warning("outbox #%s to %s not sent (%s); retry in %ss", row["id"], row["recipient"], exc, delay)
             with store.write():
                 store.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500],
                                    next_attempt=now + delay)
+                if isinstance(exc, TemporaryFailure):
+                    store.add_delivery_event(row["recipient"], row["id"], now, False, "smtp", str(exc))
 
     send_many = getattr(transport, "send_many", None)
     try:

@@ -17,11 +17,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import zlib
+from typing import Callable
 
 import aiosmtplib
 
 from gm.core.config import ServerConfig
-from gm.runtime.delivery import Done, PermanentFailure, TransportDown
+from gm.runtime.delivery import Done, PermanentFailure, TemporaryFailure, TransportDown
 from gm.runtime.tls import tls_context
 
 log = logging.getLogger(__name__)
@@ -30,9 +31,12 @@ CONNECTIONS = 4  # parallel SMTP connections when the config gives none
 
 
 class SmtpTransport:
-    def __init__(self, server: ServerConfig, envelope_from: str = "", connections: int = CONNECTIONS):
+    def __init__(self, server: ServerConfig, envelope_from: str = "", connections: int = CONNECTIONS,
+                 envelope: Callable[[int], str] | None = None):
         self.server = server
         self.envelope_from = envelope_from
+        # The envelope sender of outbox row n (VERP, gm.mail.verp); else envelope_from for every row.
+        self.envelope = envelope or (lambda outbox_id: self.envelope_from)
         self.port = server.default_port(465, 587 if server.tls == "starttls" else 25)
         self.connections = max(1, connections)
         self._loop = asyncio.new_event_loop()
@@ -40,7 +44,7 @@ class SmtpTransport:
 
     # --- the Transport protocol -------------------------------------------------
     def send(self, recipient: str, raw: bytes, outbox_id: int) -> None:
-        self._loop.run_until_complete(self._send(0, recipient, raw))
+        self._loop.run_until_complete(self._send(0, recipient, raw, outbox_id))
 
     def send_many(self, rows: list, done: Done) -> None:
         """Send a batch over parallel connections; see gm.runtime.delivery.flush for ``done``."""
@@ -69,7 +73,7 @@ class SmtpTransport:
                 if down.is_set():
                     return
                 try:
-                    await self._send(lane, row["recipient"], row["raw"])
+                    await self._send(lane, row["recipient"], row["raw"], row["id"])
                 except TransportDown as exc:
                     if not down.is_set():
                         down.set()
@@ -106,20 +110,23 @@ class SmtpTransport:
             self._clients[lane].close()
         self._clients[lane] = None
 
-    async def _send(self, lane: int, recipient: str, raw: bytes) -> None:
+    async def _send(self, lane: int, recipient: str, raw: bytes, outbox_id: int) -> None:
         for attempt in (1, 2):
             client = self._clients[lane]
             if client is None or not client.is_connected:
                 self._drop(lane)
                 client = self._clients[lane] = await self._connect()
             try:
-                await client.sendmail(self.envelope_from, [recipient], raw)
+                await client.sendmail(self.envelope(outbox_id), [recipient], raw)
                 return
             except aiosmtplib.SMTPRecipientsRefused as exc:
                 codes = [e.code for e in exc.recipients]
                 self._drop(lane)
+                words = "; ".join(f"{e.code} {e.message}" for e in exc.recipients)  # as a bounce quotes them
                 if codes and all(500 <= c < 600 for c in codes):
-                    raise PermanentFailure(str(exc)) from exc
+                    raise PermanentFailure(words) from exc
+                if codes and all(400 <= c < 500 for c in codes):
+                    raise TemporaryFailure(words) from exc
                 raise
             except aiosmtplib.SMTPServerDisconnected as exc:
                 # An idle connection the server closed: reopen once, then call it down.

@@ -6,6 +6,7 @@ import time
 from typing import Callable
 
 from gm.core.config import Config
+from gm.mail import verp
 from gm.service.auth import PasswordChecker
 from gm.service.outbox import Outbox
 from gm.store import Store
@@ -24,6 +25,14 @@ class Context:
         self.clock = clock
         self.outbox = Outbox(store, config, clock)
         self.passwords = PasswordChecker()
+        self._verp: verp.Verp | None = None
+
+    @property
+    def verp(self) -> verp.Verp:
+        """Our VERP addresses (gm.mail.verp); its secret file is read, or made, on first use."""
+        if self._verp is None:
+            self._verp = verp.from_config(self.config)
+        return self._verp
 
     def close(self) -> None:
         """Stop the password-check threads (the store stays open: it is the caller's)."""

@@ -20,7 +20,7 @@ from gm.mail import inbound as mail_in
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
 from gm.present.reports import help_hint
-from gm.service import games, lobby, mailcommands, press, reports, timers, turns
+from gm.service import bounces, delivery_state, games, lobby, mailcommands, press, reports, timers, turns
 from gm.service.context import Context
 from gm.store import StoreError
 
@@ -144,9 +144,11 @@ def handle_with_one_reply(ctx: Context, inbound: Inbound, row_id: int, now: floa
 
 def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
     """Decide what one stored mail does (inside its transaction)."""
-    if inbound.robot:
-        log.info("not answering %s: %s", inbound.sender or "?", inbound.robot)
-        return Outcome("robot", inbound.robot)
+    robot = inbound.robot or bounces.to_bounce_address(ctx, inbound)
+    if robot:
+        log.info("not answering %s: %s", inbound.sender or "?", robot)
+        bounce = bounces.read(ctx, inbound, row_id, now)  # never answered either way
+        return Outcome("robot", robot + (f"; {bounce}" if bounce else ""))
     if inbound.too_large:  # its body was never read (checked on the raw bytes)
         return _error(ctx, inbound, None, f"Your mail is too large for gm to read (limit "
                       f"{ctx.config.max_message_bytes} bytes). Send orders as plain text without "
@@ -192,6 +194,8 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
         reason = "no password was given" if not mail.password else "the password is wrong"
         return _error(ctx, inbound, view, f"Your orders were not read: {reason} for game "
                       f"{view.id}. Use the password from your welcome mail.")
+    if player["email"].lower() == inbound.sender:  # their own address works again, if it bounced
+        delivery_state.clear(ctx, inbound.sender, f"{player['name']} mailed gm from it")
     if not player["active"]:  # resigned or removed (RULINGS G5): nothing of theirs is read
         return _error(ctx, inbound, view, f"You have left game {view.id} (you resigned, or the game "
                       "master removed you), so your orders and commands were not read. Send "

@@ -19,11 +19,12 @@ from typing import Any, Callable
 
 from gm.core.config import Config
 from gm.core.model import GameView
-from gm.mail.dkim import Signer
+from gm.mail.dkim import SIGNATURE_RESERVE, Signer
 from gm.mail.inbound import Inbound
 from gm.mail.orders import without_password
 from gm.mail.outbound import compose
 from gm.present import reports
+from gm.service.holding import queue_status
 from gm.service.replies import ReplyTokens
 from gm.store import Store
 
@@ -88,11 +89,15 @@ class Outbox:
             sender=self.config.address, sender_name=self.config.name, to=to, subject=subject,
             body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
             game_id=game_id, instance=self.config.address, headers=headers,
+            message_id_domain=self.config.message_id_domain,
+            reserve=SIGNATURE_RESERVE if self.signer is not None else 0,
         )
         if self.signer is not None:
             raw = self.signer.sign(raw)
-        return self.store.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
-                                       game_id=game_id, turn=turn, not_before=not_before)
+        now = self.clock()
+        return self.store.queue_outbox(message_id, to, subject, raw, kind=kind, now=now,
+                                       game_id=game_id, turn=turn, not_before=not_before,
+                                       status=queue_status(self.store, to, now))
 
     def to_game(self, view: GameView, to: str, label: str, body: str, *, kind: str = "notice",
                 headers: tuple[tuple[str, str], ...] = (), **threading: Any) -> int:

@@ -17,7 +17,7 @@ from gm.core.model import GameView, Status
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
 from gm.mail.rawmail import valid_addr_spec
-from gm.service import deadlines, games, reports
+from gm.service import deadlines, delivery_state, games, reports
 from gm.service.answers import done, refuse
 from gm.service.context import Context
 from gm.service.outbox import HOUR, LIMITED_KINDS
@@ -180,16 +180,19 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
     ctx.store.use_address_code(_code_hash(words[0]))
     ctx.store.set_seat_address(game.id, seat["name"], row["new_email"])
     ctx.store.log(game.id, game.turn, seat["name"], "address", f"{old} -> {row['new_email']}", ctx.clock())
-    # Hook for issue 19: a seat whose mail bounced is marked "bouncing"; its new address clears that.
-    address_confirmed(ctx, game.id, seat["name"], row["new_email"])
     body = ctx.outbox.notice_body(game, [f"Your seat {seat['name']} now receives its mail at "
                                          f"{row['new_email']}; gm sends nothing more here."])
-    ctx.outbox.to_game(game, old, "Your address changed", body)
+    ctx.outbox.to_game(game, old, "Your address changed", body)  # held, if the old address bounces
+    address_confirmed(ctx, game.id, seat["name"], old, row["new_email"])
     done(ctx, inbound, game, "Address changed", f"Your seat {seat['name']} in game {game.id} now "
          "receives its mail at this address. Send BOARD (with GAME "
          f"{game.id}) for the position, or wait for the next report.", archive_player=seat["name"])
 
 
-def address_confirmed(ctx: Context, game_id: str, name: str, email: str) -> None:
-    """Called when a seat's new address is confirmed (inside the write).  The "bouncing" state of
-    issue 19 is cleared here when the two branches are merged; nothing else to do yet."""
+def address_confirmed(ctx: Context, game_id: str, name: str, old: str, new: str) -> None:
+    """A seat moved from ``old`` to ``new`` (inside the write).  The seat's delivery state is now
+    its new address's (a bouncing old address no longer holds the game up).  The old address's
+    own state is cleared once no seat is left there, so the GM sees it settled; its held mail
+    stays held, addressed and signed for the old address (gm outbox lists it)."""
+    if not ctx.store.player_seats_at(old):
+        delivery_state.clear(ctx, old, f"{name} of game {game_id} moved to {new}", release=False)

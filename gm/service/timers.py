@@ -19,15 +19,22 @@ import logging
 
 from gm.core import times
 from gm.core.model import Status
-from gm.service import deadlines, games, lifecycle, reports, turns
+from gm.service import deadlines, delivery_state, games, lifecycle, reports, turns
+from gm.service.holding import bouncing_players
 from gm.service.context import Context
 
 log = logging.getLogger(__name__)
 
+BOUNCE_WAIT = 86400.0  # bouncing=wait: the deadline moves this far at a time
+
 
 def tick(ctx: Context) -> list[str]:
     """The deadlines and timers of every game with something due now; returns what was done."""
-    done = []
+    done: list[str] = []
+    try:
+        done += delivery_state.settle(ctx)  # refusals the sender thread recorded since the last tick
+    except Exception:  # never in the way of the deadlines
+        log.exception("settling delivery events failed")
     for game_id in ctx.store.due_games(ctx.clock()):
         try:
             done += tick_game(ctx, game_id)
@@ -85,6 +92,10 @@ def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> l
         done += _remind(ctx, view, due, owing, conf, now)
     if now < due:
         return done
+    if not row["late"] and conf["bouncing"] == "wait":
+        waiting = bouncing_players(store, view, owing)
+        if waiting:
+            return done + _wait_for_bouncing(ctx, view, waiting, now)
     if not row["late"]:
         store.update_deadline(view.id, late=1)
         if rules.simultaneous:
@@ -95,6 +106,15 @@ def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> l
     if now < due + times.parse_duration(conf["grace"] or "0"):
         return done
     return done + _grace_over(ctx, view, due, owing, conf, now)
+
+
+def _wait_for_bouncing(ctx, view, waiting: list[str], now: float) -> list[str]:
+    """bouncing=wait: the deadline moves a day on, as for an absence, while an owing player's mail bounces."""
+    due = now + BOUNCE_WAIT
+    ctx.store.update_deadline(view.id, due=due)
+    ctx.store.log(view.id, view.turn, "deadline", "moved",
+                  f"to {times.format_stamp(due)}: mail to {', '.join(waiting)} bounces (bouncing=wait)", now)
+    return [f"{view.id}: deadline moved a day, waiting for {', '.join(waiting)} (mail bounces)"]
 
 
 def _remind(ctx, view, due, owing, conf, now) -> list[str]:
@@ -146,6 +166,12 @@ def _grace_over(ctx, view, due, owing, conf, now) -> list[str]:
         # Proximity's time bank (PX8): the rules close the turn when it runs out.
         store.log(view.id, turn, "deadline", "grace", "time bank running", now)
         return []
+    spared = bouncing_players(store, view, owing) if conf["bouncing"] == "wait" else []
+    if spared:  # became bouncing during the grace period: not forfeited in the dark
+        owing = [name for name in owing if name not in spared]
+        reports.tell_gm(ctx, view, [f"Turn {turn}: {', '.join(spared)} is late, but their mail bounces; "
+                                    "not forfeited (bouncing=wait)."], "Late player")
+        store.log(view.id, turn, "deadline", "waiting", f"{', '.join(spared)}: mail bounces", now)
     if conf["late"] == "forfeit" and owing:
         for name in owing:
             lifecycle.forfeit(ctx, view, name, who="deadline",

@@ -8,6 +8,7 @@
     gm.store.mail        messages, outbox, reports       (mixed into Store)
     gm.store.service     settings, deadlines, absences, overrides, results
     gm.store.selfservice open games, observers, address codes, token generations
+    gm.store.delivery    delivery events, each address's delivery state (bounces)
 """
 
 from gm.store.errors import MigrationError, SchemaTooNew, StoreError

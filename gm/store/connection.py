@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from gm.store import migrations
+from gm.store.delivery import DeliveryQueries
 from gm.store.errors import StoreError
 from gm.store.games import GameQueries
 from gm.store.mail import MailQueries
@@ -26,7 +27,7 @@ from gm.store.service import ServiceQueries
 from gm.store.turns import TurnQueries
 
 
-class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQueries):
+class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQueries, DeliveryQueries):
     def __init__(self, path: str | Path, timeout: float = 30.0):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)

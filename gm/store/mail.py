@@ -51,11 +51,14 @@ class MailQueries:
     # --- outbox -----------------------------------------------------------------
     def queue_outbox(self, message_id: str, recipient: str, subject: str, raw: bytes, *,
                      kind: str, now: float, game_id: str | None = None,
-                     turn: int | None = None, not_before: float | None = None) -> int:
-        """Queue a composed mail for sending now (or from ``not_before``); returns its outbox id."""
+                     turn: int | None = None, not_before: float | None = None,
+                     status: str = "queued") -> int:
+        """Queue a composed mail for sending now (or from ``not_before``); returns its outbox id.
+
+        ``status`` 'held': kept, not sent, while its address bounces (gm.service.holding)."""
         return self.insert("outbox", message_id=message_id, game_id=game_id, turn=turn,
                            kind=kind, recipient=recipient, subject=subject, raw=pack_mail(raw),
-                           status="queued", next_attempt=max(now, not_before or now), created=now)
+                           status=status, next_attempt=max(now, not_before or now), created=now)
 
     def outbox_due(self, now: float, limit: int) -> list[dict]:
         """(id, recipient, raw, attempts) of the queued mail due by ``now``, oldest first."""

@@ -215,14 +215,42 @@ CREATE TABLE address_codes (
 );
 """
 
+# Step 6 (issue 19): delivery events per address (a refusal at send time, a bounce that came
+# back) and each address's delivery state.  Outbox rows gain the statuses 'held' (not sent while
+# the address bounces) and 'bounced' (refused for good; last_error holds the server's words).
+DELIVERY = """
+CREATE TABLE delivery_events (
+    id INTEGER PRIMARY KEY,
+    address TEXT NOT NULL,           -- the recipient, lower-cased
+    outbox_id INTEGER REFERENCES outbox(id),
+    at REAL NOT NULL,
+    permanent INTEGER NOT NULL,      -- 1: refused for good (5xx, Action: failed); 0: for now (4xx, delayed)
+    source TEXT NOT NULL,            -- smtp: refused at send time | bounce: a bounce mail
+    message_row INTEGER REFERENCES messages(id),  -- the bounce mail, if one
+    words TEXT NOT NULL,             -- what the server said, capped
+    settled INTEGER NOT NULL DEFAULT 0  -- 1: the address's state has taken it into account
+);
+CREATE INDEX delivery_events_address ON delivery_events(address, at);
+CREATE INDEX delivery_events_unsettled ON delivery_events(id) WHERE settled = 0;
+CREATE TABLE addresses (
+    address TEXT PRIMARY KEY,        -- lower-cased
+    state TEXT NOT NULL,             -- ok | soft-failing | bouncing
+    since REAL NOT NULL,             -- when it entered this state
+    reason TEXT,                     -- the failure that put it there
+    last_probe REAL                  -- bouncing: when the last message was let through as a probe
+);
+CREATE INDEX addresses_state ON addresses(state);
+"""
+
 STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
     Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
     Step(3, "timers by due time; indexes of the per-message look-ups", TIMERS),
-    # Step 4 is another change of this release (issue 19's branch): a placeholder here so the
+    # Step 4 is another change of this release (issue 17's branch): a placeholder here so the
     # steps stay numbered one by one; the merge puts the real step 4 in its place.
     Step(4, "reserved: another change of this release", ""),
     Step(5, "open games, observers, address codes, seat token generations", SELF_SERVICE),
+    Step(6, "delivery events and the delivery state of each address", DELIVERY),
 ]
 
 

@@ -170,12 +170,12 @@ def test_once_with_the_server_unreachable(harness):
     assert "IMAP 127.0.0.1" in str(info.value)
 
 
-def test_mail_refused_for_good_is_marked_failed(harness, dovecot, smtp):
+def test_mail_refused_for_good_is_marked_bounced(harness, dovecot, smtp):
     smtp.refuse.add(ADDRESS["bob"])
     harness.new_game()
     harness.once()
     rows = {r["recipient"]: r for r in harness.engine.store.all("SELECT * FROM outbox")}
-    assert rows[ADDRESS["bob"]]["status"] == "failed"
+    assert rows[ADDRESS["bob"]]["status"] == "bounced"  # as a bounce that came back (issue 19)
     assert "550" in rows[ADDRESS["bob"]]["last_error"]
     assert rows[ADDRESS["ada"]]["status"] == "sent"
     assert len(smtp.to(ADDRESS["ada"])) == 1 and smtp.to(ADDRESS["bob"]) == []

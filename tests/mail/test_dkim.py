@@ -163,11 +163,17 @@ def test_mail_received_over_smtp_verifies(tmp_path, dovecot, raw_smtp, key_file,
     finally:
         harness.engine.store.close()
     assert len(raw_smtp.raw) == len(PLAYERS)
+    # Signed and sent with a VERP envelope: the Return-Path is not signed, so each row's own is fine.
+    assert all(mail_from.startswith("gm+bounce-") for mail_from, _ in raw_smtp.envelope_senders)
     dnsfunc = dns_for(key)
     for raw in raw_smtp.raw:
         assert b"\r\n" in raw and raw.startswith(b"DKIM-Signature: ")  # CRLF on the wire
         assert dkim.verify(raw, dnsfunc=dnsfunc)
-        assert not dkim.verify(raw.replace(b"Welcome", b"Welcone", 1), dnsfunc=dnsfunc)
+        assert not dkim.verify(raw.replace(b"Welcome", b"Welcone", 1), dnsfunc=dnsfunc)  # the Subject
+        head, _, body = raw.partition(b"\r\n\r\n")
+        assert b"PASSWORD" in body
+        assert not dkim.verify(head + b"\r\n\r\n" + body.replace(b"PASSWORD", b"PASSW0RD", 1), dnsfunc=dnsfunc)
+        assert not dkim.verify(raw.replace(b"\r\nTo: ", b"\r\nTo: eve@example.net, ", 1), dnsfunc=dnsfunc)
 
 
 # --- configuration -------------------------------------------------------------------------
@@ -264,3 +270,31 @@ def test_keygen_out_and_a_long_record(tmp_path):
     strings = re.findall(r'"([^"]*)"', line)
     assert len(strings) == 2 and all(len(s) <= 255 for s in strings)  # a 2048-bit key: two strings
     assert gm_dkim.key_bits(out.read_bytes()) == 2048
+
+
+def test_a_signed_message_of_the_largest_size_still_fits_the_cap(tmp_path, key_file, key):
+    from gm.mail.outbound import MAX_OUTGOING_BYTES
+
+    engine = signed_engine(tmp_path, key_file)
+    try:
+        with engine.store.write():
+            engine.outbox.queue("ada@example.org", "a long one", "line of a report\n" * 60000,
+                                kind="notice")
+        (raw,) = queued(engine)
+        assert b"DKIM-Signature:" in raw and b"this message was cut short" in raw
+        assert MAX_OUTGOING_BYTES * 0.9 < len(raw) <= MAX_OUTGOING_BYTES  # cut near the cap, signature and all
+        assert dkim.verify(raw, dnsfunc=dns_for(key))
+    finally:
+        engine.store.close()
+
+
+@pytest.mark.parametrize("bits", [4096])
+def test_the_reserve_holds_a_long_keys_signature(tmp_path, bits):
+    big = gm_dkim.generate_key(bits)
+    signer = gm_dkim.Signer(SELECTOR, DOMAIN, big)
+    from gm.mail.outbound import compose
+
+    _, raw = compose(sender=GM_ADDRESS, sender_name="gm", to="a" * 200 + "@example.org", subject="s" * 300,
+                     body="y" * 10, in_reply_to="<" + "r" * 240 + "@x>", references=["<" + "q" * 240 + "@x>"])
+    signed = signer.sign(raw)
+    assert len(signed) - len(raw) < gm_dkim.SIGNATURE_RESERVE

@@ -13,7 +13,8 @@ from gm.store.errors import MigrationError
 LATEST = migrations.latest()
 TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports", "history",
           "game_settings", "deadlines", "absences", "state_overrides", "results", "timers",
-          "open_games", "observers", "address_codes"}
+          "open_games", "observers", "address_codes",  # step 5 (issue 18)
+          "delivery_events", "addresses"}  # step 6 (issue 19)
 
 
 def layout(path) -> dict[str, str]:

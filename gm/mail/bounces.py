@@ -1,0 +1,153 @@
+"""Reading a bounce: which addresses failed, for good or for now, and which message it returns.
+
+The failing addresses and their kind come from flufl.bounce (GNU Mailman's
+detectors: RFC 3464 delivery status notifications and the private formats
+of Postfix, Exim, qmail, Exchange, Yahoo, AOL and more): ``all_failures``
+gives (temporary, permanent).  What names gm's message is read here, with
+string methods in linear time:
+
+* the addresses the bounce was delivered to (Delivered-To, X-Original-To,
+  Envelope-To, To), where a VERP return address (gm.mail.verp) names the
+  outbox row;
+* the Message-IDs in the original's headers that bounces attach or quote
+  (``Message-ID:`` lines in the body), for mailboxes without plus addressing;
+* the server's words: the DSN's Diagnostic-Code, else the first line that
+  reads like an SMTP reply.
+
+flufl.bounce's detectors use regular expressions, some of which search a
+line from every position; a hostile line would make that quadratic.  They
+are given a copy of the message with at most MAX_SCAN_BYTES and lines cut
+to MAX_LINE characters (an SMTP line is at most 1000), which keeps them fast
+whatever arrives; the notification is at the start of a bounce, the copy of
+the original after it.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import email.utils
+import logging
+from dataclasses import dataclass, field
+
+from gm.mail import rawmail
+
+log = logging.getLogger(__name__)
+# flufl.bounce logs a line per detector it runs, and a traceback when one fails on strange input
+# (read() catches that and says so in one line): too much for gm's log.
+logging.getLogger("flufl.bounce").setLevel(logging.CRITICAL)
+
+MAX_SCAN_BYTES = 64 * 1024  # what flufl.bounce reads of a bounce
+MAX_LINE = 1000  # characters of a line flufl.bounce reads (RFC 5321 4.5.3.1.6)
+MAX_ID_SCAN_BYTES = 256 * 1024  # how far into a bounce its quoted Message-IDs are looked for
+MAX_WORDS = 300
+RECIPIENT_FIELDS = ("delivered-to", "x-original-to", "envelope-to", "x-envelope-to", "to")
+MAX_RECIPIENT_FIELD = 2000
+
+
+@dataclass
+class Bounce:
+    permanent: list[str] = field(default_factory=list)  # failing addresses, refused for good
+    temporary: list[str] = field(default_factory=list)  # failing addresses, refused for now
+    recipients: list[str] = field(default_factory=list)  # where the bounce was delivered (VERP)
+    quoted_ids: list[str] = field(default_factory=list)  # Message-IDs of the returned original
+    words: str = ""  # what the failing server said
+
+    @property
+    def is_permanent(self) -> bool:
+        return bool(self.permanent)
+
+
+def read(raw: bytes) -> Bounce | None:
+    """The bounce in ``raw``, or None if no failing address is found in it."""
+    try:
+        temporary, permanent = _failures(raw)
+    except Exception as exc:  # a detector's fault on strange input: not a bounce gm can read
+        log.warning("flufl.bounce could not read a message: %s: %s", type(exc).__name__, exc)
+        return None
+    if not temporary and not permanent:
+        return None
+    header, body_start = rawmail.read_header(raw)
+    return Bounce(permanent=sorted(permanent), temporary=sorted(temporary - permanent),
+                  recipients=recipients(header), quoted_ids=quoted_message_ids(raw, body_start),
+                  words=diagnostic(raw, body_start))
+
+
+def _failures(raw: bytes) -> tuple[set[str], set[str]]:
+    from flufl.bounce import all_failures  # imported where used: only robot mail pays for it
+
+    msg = email.message_from_bytes(_bounded(raw), policy=email.policy.compat32)
+    if not (msg.get("from") or "").strip():
+        msg["From"] = "<>"  # some detectors (Yale's) index the From address and fail without one
+    temporary, permanent = all_failures(msg)
+    return _addresses(temporary), _addresses(permanent)
+
+
+def _addresses(found) -> set[str]:
+    return {a.decode("ascii", "replace").strip().lower() for a in found if a}
+
+
+def _bounded(raw: bytes) -> bytes:
+    """The first MAX_SCAN_BYTES of ``raw``, each line cut to MAX_LINE characters."""
+    head = raw[:MAX_SCAN_BYTES]
+    if all(end - start <= MAX_LINE for _, start, end in rawmail.lines(head)):
+        return head
+    return b"\n".join(line[:MAX_LINE] for line, _, _ in rawmail.lines(head))
+
+
+def recipients(header: list[tuple[str, str]]) -> list[str]:
+    """The addresses a message was delivered to, lower-cased, as its header says."""
+    found: list[str] = []
+    for name, value in header:
+        if name in RECIPIENT_FIELDS and len(value) <= MAX_RECIPIENT_FIELD:
+            try:
+                pairs = email.utils.getaddresses([value])
+            except Exception:  # a malformed field names nobody
+                continue
+            found += [addr.strip().lower() for _, addr in pairs if "@" in addr]
+    return list(dict.fromkeys(found))
+
+
+def _body_lines(raw: bytes, start: int, limit: int):
+    """The body's lines as text, from ``start``, as far as ``limit`` bytes on."""
+    for line, _, _ in rawmail.lines(raw, min(len(raw), start + limit), start):
+        yield line.decode("utf-8", "replace")
+
+
+def quoted_message_ids(raw: bytes, body_start: int) -> list[str]:
+    """The Message-IDs written in ``Message-ID:`` lines of the body (the returned original's)."""
+    found = []
+    for line in _body_lines(raw, body_start, MAX_ID_SCAN_BYTES):
+        text = line.lstrip(" \t>")
+        if text[:11].lower() == "message-id:":
+            mid = rawmail.first_message_id(text[11:])
+            if mid and rawmail.valid_message_id(mid):
+                found.append(mid)
+    return list(dict.fromkeys(found))
+
+
+def diagnostic(raw: bytes, body_start: int) -> str:
+    """The failing server's words: a Diagnostic-Code (with its folded lines), else a line that
+    starts like an SMTP reply."""
+    reply, code = "", None
+    for line in _body_lines(raw, body_start, MAX_SCAN_BYTES):
+        if code is not None:
+            if line[:1] not in (" ", "\t") or len(code) >= MAX_WORDS:
+                break
+            code += " " + line
+            continue
+        text = line.strip(" \t>")
+        if text[:16].lower() == "diagnostic-code:":
+            code = text[16:]
+        elif not reply and _smtp_reply(text):
+            reply = text
+    return " ".join((code if code is not None else reply).split())[:MAX_WORDS]
+
+
+def _smtp_reply(text: str) -> bool:
+    """A line with a 4xx/5xx SMTP code in it, as most bounces quote the server ("... said: 550 5.1.1 ...")."""
+    for word in text.split()[:40]:
+        word = word.strip("():;,.'\"")
+        if len(word) == 3 and word.isdigit() and word[0] in "45" and word[1] in "0123457":
+            return True
+    return False

@@ -1,0 +1,74 @@
+"""A bounce that came back: matched to the outbox row it returns, and recorded as a failure.
+
+Called for robot mail only (gm.service.ingest), inside the transaction that
+stores it; a bounce is never answered.  The row is found by the VERP return
+address the bounce was delivered to (gm.mail.verp), else by the Message-ID
+of the original the bounce quotes.  Nothing unverifiable changes state: a
+VERP address whose tag does not check is logged and ignored, and a bounce
+that names none of our messages changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from gm.mail import bounces as bounce_mail
+from gm.mail import rawmail, verp
+from gm.mail.inbound import Inbound
+from gm.service import delivery_state
+from gm.service.context import Context
+
+log = logging.getLogger(__name__)
+
+
+def read(ctx: Context, inbound: Inbound, message_row: int, now: float) -> str | None:
+    """Record ``inbound`` if it is a bounce of one of our messages; returns what it was, or None."""
+    if inbound.too_large or inbound.refuse:
+        return None
+    bounce = bounce_mail.read(inbound.raw)
+    if bounce is None:
+        return None
+    row, how = _outbox_row(ctx, bounce)
+    if row is None:
+        log.info("bounce from %s: %s", inbound.sender or "?", how)
+        return how
+    permanent = bounce.is_permanent
+    failing = ", ".join(bounce.permanent or bounce.temporary)
+    words = bounce.words or f"{'failed' if permanent else 'delayed'}: {failing}"
+    ctx.store.add_delivery_event(row["recipient"], row["id"], now, permanent, "bounce", words, message_row)
+    if permanent:
+        ctx.store.mark_bounced(row["id"], words)
+    delivery_state.settle(ctx)
+    kind = "permanent" if permanent else "temporary"
+    log.warning("bounce of outbox #%s to %s (%s, %s): %s", row["id"], row["recipient"], kind, how, words)
+    return f"bounce of outbox #{row['id']} to {row['recipient']} ({kind}, by {how})"
+
+
+def to_bounce_address(ctx: Context, inbound: Inbound) -> str | None:
+    """Why a mail that does not look like a robot's must not be answered: it was delivered to one
+    of our VERP return addresses, where only bounces are sent (else None)."""
+    header, _ = rawmail.read_header(inbound.raw)
+    for address in bounce_mail.recipients(header):
+        if verp.parse(address, ctx.config.address) is not None:
+            return f"mail to a bounce address ({address[:100]})"
+    return None
+
+
+def _outbox_row(ctx: Context, bounce: bounce_mail.Bounce):
+    """(outbox row, how it was found), or (None, why not)."""
+    for address in bounce.recipients:
+        if verp.parse(address, ctx.config.address) is None:
+            continue  # not our VERP form (and the secret is not read for it)
+        match = ctx.verp.match(address)
+        if not match.valid:
+            log.warning("bounce to %s: its VERP tag does not check; ignored", address)
+            return None, f"forged VERP address {address[:100]} (tag does not check): ignored"
+        row = ctx.store.outbox_row(match.outbox_id)
+        if row is None:
+            return None, f"VERP address names outbox #{match.outbox_id}, which does not exist"
+        return row, "VERP"
+    for message_id in bounce.quoted_ids:
+        row = ctx.store.outbox_by_message_id(message_id)
+        if row is not None:
+            return row, "Message-ID"
+    return None, "a bounce that names none of gm's messages"
