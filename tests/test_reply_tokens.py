@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from gm.core import tokens
+from gm.core import secrets, tokens
 from gm.mail import inbound as mail_in
 from gm.mail import rawmail
 from support import body, last_outbox_id, order_mail, outbox
@@ -116,8 +116,8 @@ def test_the_secret_is_a_0600_file_outside_the_database(engine, nb_game, config)
     assert path.exists() and path != config.database
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert path.read_bytes() not in engine.store.path.read_bytes()
-    secret = tokens.load_secret(path)
-    assert tokens.load_secret(path) == secret  # made once, then read
+    secret = secrets.load_or_create(path)
+    assert secrets.load_or_create(path) == secret  # made once, then read
     assert tokens.make(secret, "nb1", "ada", 0) != tokens.make(b"x" * 32, "nb1", "ada", 0)
     assert tokens.make(secret, "nb1", "ada", 0) != tokens.make(secret, "nb1", "ada", 1)
 

@@ -3,8 +3,8 @@
 A secret that lives beside the data it protects is no secret once the
 database is copied (a backup, a bug report), so each secret gm keys an HMAC
 with is a file of its own, named in the config.  One small function for all
-of them (the VERP return addresses of gm.mail.verp, and any other token gm
-signs), each with its own file so one can be replaced without the others.
+of them (the VERP return addresses of gm.mail.verp, the reply tokens of gm.core.tokens),
+each with its own file so one can be replaced without the others.
 """
 
 from __future__ import annotations

@@ -7,44 +7,15 @@ can make one without the secret, and a seat's new password (SET PASSWORD,
 PASSWORD RESET), new address or new player bumps its generation, so every
 token made before stops working.  The secret lives in a file outside the
 database (a stolen database holds no way to make tokens), created 0600 the
-first time a token is made.
+first time a token is made (gm.core.secrets).
 """
 
 from __future__ import annotations
 
 import hmac
-import os
-import secrets
-from pathlib import Path
 
 TOKEN_CHARS = 20  # hex digits: 80 bits, far beyond guessing by mail
-SECRET_BYTES = 32
 MAX_LOCAL = 64  # RFC 5321 4.5.3.1.1: the longest local part; a longer one is not ours
-
-
-def load_secret(path: Path) -> bytes:
-    """The server secret in ``path``, made (0600, never readable by others) if there is none."""
-    path = Path(path).expanduser()
-    try:
-        text = path.read_text().strip()
-    except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:  # another process made it just now: read theirs
-            return load_secret(path)
-        with os.fdopen(fd, "w") as out:
-            out.write(secrets.token_hex(SECRET_BYTES) + "\n")
-            out.flush()
-            os.fsync(out.fileno())
-        text = path.read_text().strip()
-    try:
-        secret = bytes.fromhex(text)
-    except ValueError:
-        secret = b""
-    if len(secret) < 16:
-        raise ValueError(f"{path}: not a reply-token secret (delete it and gm makes a new one)")
-    return secret
 
 
 def make(secret: bytes, game_id: str, name: str, generation: int) -> str:

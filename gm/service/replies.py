@@ -13,7 +13,7 @@ not take plus addresses.
 
 from __future__ import annotations
 
-from gm.core import tokens
+from gm.core import secrets, tokens
 from gm.core.config import Config
 from gm.store import Store
 
@@ -32,7 +32,7 @@ class ReplyTokens:
 
     def secret(self) -> bytes:
         if self._secret is None:
-            self._secret = tokens.load_secret(self.config.reply_token_secret_file)
+            self._secret = secrets.load_or_create(self.config.reply_token_secret_file)
         return self._secret
 
     def reply_to(self, game_id: str, address: str) -> str | None:
