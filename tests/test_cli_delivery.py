@@ -19,12 +19,17 @@ def gm(conf, *args):
     return result.output
 
 
-def test_a_bounce_shows_in_outbox_players_and_deliveries(tmp_path):
+def neighbors_game(tmp_path, extra: str = "") -> str:
+    """A config (with ``extra`` lines) and a Neighbors game nb1 of ada and bob made by `gm new`."""
     conf = tmp_path / "gm.yaml"
-    conf.write_text(f"data_dir: {tmp_path / 'data'}\naddress: gm@example.test\ngm_address: referee@example.test\n")
-    conf = str(conf)
-    gm(conf, "new", "neighbors", "--id", "nb1", "--player", "ada=ada@example.org",
+    conf.write_text(f"data_dir: {tmp_path / 'data'}\naddress: gm@example.test\n{extra}")
+    gm(str(conf), "new", "neighbors", "--id", "nb1", "--player", "ada=ada@example.org",
        "--player", "bob=bob@example.org", "--seed", "3")
+    return str(conf)
+
+
+def test_a_bounce_shows_in_outbox_players_and_deliveries(tmp_path):
+    conf = neighbors_game(tmp_path, "gm_address: referee@example.test\n")
     assert "no address is bouncing" in gm(conf, "players", "--bouncing")
     config = config_module.load(conf)
     engine = Engine(Store(config.database), config)
@@ -56,11 +61,7 @@ def test_a_bounce_shows_in_outbox_players_and_deliveries(tmp_path):
 
 
 def test_the_bouncing_option_is_a_setting(tmp_path):
-    conf = tmp_path / "gm.yaml"
-    conf.write_text(f"data_dir: {tmp_path / 'data'}\naddress: gm@example.test\n")
-    conf = str(conf)
-    gm(conf, "new", "neighbors", "--id", "nb1", "--player", "ada=ada@example.org",
-       "--player", "bob=bob@example.org", "--seed", "3")
+    conf = neighbors_game(tmp_path)
     assert "bouncing     wait" in gm(conf, "settings", "nb1")
     assert "bouncing     proceed" in gm(conf, "settings", "nb1", "bouncing=proceed", "-m", "test")
     refused = runner.invoke(app, ["--config", conf, "settings", "nb1", "bouncing=maybe", "-m", "test"])

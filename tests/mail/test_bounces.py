@@ -41,12 +41,17 @@ def last_message(harness):
     return harness.engine.store.one("SELECT outcome, detail FROM messages ORDER BY id DESC LIMIT 1")
 
 
+def deliver(harness, dovecot, shape, row, **where):
+    """A bounce of ``shape`` about outbox ``row``, through Dovecot and one pass of the daemon."""
+    dovecot.append(bounce(shape, row, harness.engine.verp, **where))
+    harness.once()
+
+
 @pytest.mark.parametrize("shape", PERMANENT)
 def test_a_permanent_bounce_is_matched_to_its_row_and_marks_the_address_bouncing(harness, dovecot, smtp, shape):
     row = started(harness)
     before = mails_sent(smtp)
-    dovecot.append(bounce(shape, row, harness.engine.verp))
-    harness.once()
+    deliver(harness, dovecot, shape, row)
     message = last_message(harness)
     assert message["outcome"] == "robot" and f"bounce of outbox #{row['id']} to {BOB} (permanent, by VERP)" \
         in message["detail"]
@@ -64,8 +69,7 @@ def test_a_permanent_bounce_is_matched_to_its_row_and_marks_the_address_bouncing
 def test_a_temporary_bounce_counts_up_and_changes_no_status(harness, dovecot, smtp):
     row = started(harness)
     before = mails_sent(smtp)
-    dovecot.append(bounce("postfix-delayed", row, harness.engine.verp))
-    harness.once()
+    deliver(harness, dovecot, "postfix-delayed", row)
     assert "(temporary, by VERP)" in last_message(harness)["detail"]
     (event,) = events(harness)
     assert event["permanent"] == 0 and "452 4.2.2 Mailbox full" in event["words"]
@@ -78,8 +82,7 @@ def test_a_temporary_bounce_counts_up_and_changes_no_status(harness, dovecot, sm
 def test_without_plus_addressing_a_bounce_is_matched_by_the_quoted_message_id(harness, dovecot, smtp, shape):
     row = started(harness, verp=False)
     assert {mail_from for mail_from, _ in smtp.envelope_senders} == {GM_ADDRESS}
-    dovecot.append(bounce(shape, row, harness.engine.verp, to=GM_ADDRESS))
-    harness.once()
+    deliver(harness, dovecot, shape, row, to=GM_ADDRESS)
     assert f"bounce of outbox #{row['id']} to {BOB}" in last_message(harness)["detail"]
     assert "by Message-ID" in last_message(harness)["detail"]
     assert len(events(harness)) == 1
@@ -89,8 +92,7 @@ def test_without_plus_addressing_a_bounce_is_matched_by_the_quoted_message_id(ha
 def test_an_auto_reply_or_a_delivery_report_to_a_verp_address_changes_nothing(harness, dovecot, smtp, shape):
     row = started(harness)
     before = mails_sent(smtp)
-    dovecot.append(bounce(shape, row, harness.engine.verp))
-    harness.once()
+    deliver(harness, dovecot, shape, row)
     assert last_message(harness)["outcome"] == "robot"
     assert events(harness) == [] and state(harness) is None and mails_sent(smtp) == before
 
@@ -119,12 +121,18 @@ def test_a_forged_verp_address_changes_nothing(harness, dovecot, smtp):
     assert mails_sent(smtp) == before
 
 
-def test_a_5xx_at_send_time_is_recorded_as_a_permanent_failure(harness, dovecot, smtp):
-    smtp.refuse.add(BOB)
+def welcome_to_bob(harness, refused: set[str]):
+    """A game started with bob's address in ``refused`` (the SMTP server's 550 or 452 set): the
+    outbox row of bob's welcome, after one pass of the daemon."""
+    refused.add(BOB)
     harness.reconfigure(gm_address=REFEREE)
     harness.new_game()
     harness.once()
-    row = outbox_row(harness.engine.store, BOB, "welcome")
+    return outbox_row(harness.engine.store, BOB, "welcome")
+
+
+def test_a_5xx_at_send_time_is_recorded_as_a_permanent_failure(harness, dovecot, smtp):
+    row = welcome_to_bob(harness, smtp.refuse)
     assert row["status"] == "bounced" and "550" in row["last_error"]
     (event,) = events(harness)
     assert (event["outbox_id"], event["permanent"], event["source"]) == (row["id"], 1, "smtp")
@@ -137,11 +145,7 @@ def test_a_5xx_at_send_time_is_recorded_as_a_permanent_failure(harness, dovecot,
 
 
 def test_a_4xx_at_send_time_is_a_temporary_failure_and_the_mail_is_retried(harness, dovecot, smtp):
-    smtp.defer.add(BOB)
-    harness.reconfigure(gm_address=REFEREE)
-    harness.new_game()
-    harness.once()
-    row = outbox_row(harness.engine.store, BOB, "welcome")
+    row = welcome_to_bob(harness, smtp.defer)
     assert row["status"] == "queued" and "452" in row["last_error"]
     first = events(harness)
     assert first and all((e["permanent"], e["source"]) == (0, "smtp") for e in first)
