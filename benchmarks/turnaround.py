@@ -16,7 +16,8 @@ Starts a Dovecot (Debian's dovecot-imapd) and an aiosmtpd server on 127.0.0.1
 (c) the bare protocol floor for the same work: an IDLE client that wakes,
     fetches the message with BODY.PEEK[] and sends as many messages with
     aiosmtplib (no parsing, no database, no rules), and for (b) fetching the
-    same messages and sending the same number of messages.
+    same mails and sending the very messages gm sent in that run (the same
+    bytes: a report with a picture costs the SMTP server more than a short one).
 
 Each of ours is printed as a ratio to its floor.  Targets: median turnaround
 within 3x the floor and under 0.5 s; throughput at least 0.95 of the floor's.
@@ -41,7 +42,7 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,6 +51,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # the test harness and helpers (no conf
 
 import aiosmtplib  # noqa: E402
 
+from gm.store.packing import unpack_mail  # noqa: E402
 from harness import DaemonThread, Harness, SmtpSink, start_dovecot, stop_dovecot  # noqa: E402
 from support import GM_ADDRESS, PLAYERS, order_mail  # noqa: E402
 
@@ -238,6 +240,7 @@ class Timed:
     wall: float  # seconds from the start to the last message accepted by SMTP
     sent: int
     cpu: dict[str, float]
+    messages: list[bytes] = field(default_factory=list)  # what gm sent, for the floor to send too
 
 
 def our_throughput(h: Harness, sink: TimedSink, mails: list[bytes], meter: CpuMeter) -> Timed:
@@ -246,12 +249,16 @@ def our_throughput(h: Harness, sink: TimedSink, mails: list[bytes], meter: CpuMe
         for raw in mails:
             client.append("INBOX", raw)
     before = len(sink.times)
+    first_row = h.engine.store.one("SELECT COALESCE(MAX(id), 0) AS n FROM outbox")["n"]
     cpu = meter.read()
     start = time.time()
     h.once()
     sent = len(sink.times) - before
     last = sink.wait_count(before + sent)
-    return Timed(last - start, sent, meter.since(cpu))
+    spent = meter.since(cpu)
+    messages = [unpack_mail(r["raw"]) for r in
+                h.engine.store.all("SELECT raw FROM outbox WHERE id > ? ORDER BY id", first_row)]
+    return Timed(last - start, sent, spent, messages)
 
 
 # --- the floor ------------------------------------------------------------------------------
@@ -262,10 +269,12 @@ class FloorSender:
         self.loop.run_until_complete(self.client.connect())
         self.body = order_mail(GM_ADDRESS, "x" * 1200)
 
-    def send(self, n: int) -> None:
+    def send(self, n: int, messages: list[bytes] | None = None) -> None:
+        """Send ``n`` messages: the fixed small body, or (the same work as gm's) ``messages``."""
         async def go():
-            for _ in range(n):
-                await self.client.sendmail(GM_ADDRESS, ["ada@example.org"], self.body)
+            for i in range(n):
+                body = messages[i % len(messages)] if messages else self.body
+                await self.client.sendmail(GM_ADDRESS, ["ada@example.org"], body)
         self.loop.run_until_complete(go())
 
     def close(self) -> None:
@@ -303,7 +312,10 @@ def floor_turnaround(account, sink: TimedSink, orders: int, replies: int = 2) ->
     return latencies
 
 
-def floor_throughput(account, sink: TimedSink, mails: list[bytes], sends: int, meter: CpuMeter) -> Timed:
+def floor_throughput(account, sink: TimedSink, mails: list[bytes], messages: list[bytes],
+                     meter: CpuMeter) -> Timed:
+    """FETCH the same mails, then send the very messages gm sent, one after another."""
+    sends = len(messages)
     with account.client() as client:
         client.create_folder("floor-tp")
         for raw in mails:
@@ -317,7 +329,7 @@ def floor_throughput(account, sink: TimedSink, mails: list[bytes], sends: int, m
         uids = client.search(["NOT", "DELETED"])
         for i in range(0, len(uids), 100):
             client.fetch(uids[i:i + 100], ["BODY.PEEK[]"])
-    sender.send(sends)
+    sender.send(sends, messages)
     last = sink.wait_count(before + sends)
     spent = meter.since(cpu)
     sender.close()
@@ -362,7 +374,7 @@ def main() -> int:
                 print(f"run {run}: setting up {args.games} games ...", flush=True)
                 mails = plan_games(hb, args.games, args.per_game)
                 gm_run = our_throughput(hb, sink, mails, meter)
-                runs.append((gm_run, floor_throughput(server.add_user(), sink, mails, gm_run.sent, meter)))
+                runs.append((gm_run, floor_throughput(server.add_user(), sink, mails, gm_run.messages, meter)))
     finally:
         sink.stop()
         stop_dovecot(server)
@@ -388,7 +400,7 @@ def main() -> int:
     if runs:
         n = args.games * args.per_game
         print(f"(b) throughput: {n} orders across {args.games} games, {runs[0][0].sent} reports sent, "
-              f"{len(runs)} runs, each beside its floor (FETCH {n}, send as many)")
+              f"{len(runs)} runs, each beside its floor (FETCH {n}, send the same messages)")
         ratios = []
         for number, (gm_run, floor_run) in enumerate(runs, 1):
             ratios.append(floor_run.wall / gm_run.wall)
