@@ -13,6 +13,10 @@
                  default ``white``)
     absence_max  the longest absence a player may declare (default ``14d``)
     absence_total  all of a player's absences in one game together (default ``30d``)
+    format       report mail for players who set none (SET FORMAT): ``html`` (the
+                 text, and an HTML page with the picture) or ``text`` (default ``html``)
+    pictures     ``on`` or ``off``: whether HTML reports show the board picture
+                 (default ``on``)
 """
 
 from __future__ import annotations
@@ -30,7 +34,10 @@ DEFAULTS: dict[str, str | None] = {
     "press": "white",
     "absence_max": "14d",
     "absence_total": "30d",
+    "format": "html",
+    "pictures": "on",
 }
+CHOICES = {"format": ("html", "text"), "pictures": ("on", "off")}  # options that are one word of a few
 
 
 def check_settings(raw: dict[str, Any]) -> dict[str, str]:
@@ -52,6 +59,10 @@ def check_settings(raw: dict[str, Any]) -> dict[str, str]:
             if value.lower() not in {"none", "white", "grey", "gray"}:
                 raise OptionError("option press: none, white or grey")
             value = "grey" if value.lower() == "gray" else value.lower()
+        elif key in CHOICES:
+            if value.lower() not in CHOICES[key]:
+                raise OptionError(f"option {key}: " + " or ".join(CHOICES[key]))
+            value = value.lower()
         out[key] = value
     return out
 

@@ -22,7 +22,7 @@ from gm.core.model import GameView
 from gm.mail.dkim import Signer
 from gm.mail.inbound import Inbound
 from gm.mail.orders import without_password
-from gm.mail.outbound import compose
+from gm.mail.outbound import HtmlPart, compose
 from gm.present import reports
 from gm.store import Store
 
@@ -76,15 +76,17 @@ class Outbox:
     # --- queueing -------------------------------------------------------------
     def queue(self, to: str, subject: str, body: str, *, kind: str, game_id: str | None = None,
               turn: int | None = None, in_reply_to: str | None = None,
-              references=(), auto: str = "auto-generated", not_before: float | None = None) -> int:
+              references=(), auto: str = "auto-generated", not_before: float | None = None,
+              html: HtmlPart | None = None) -> int:
         """Compose one message and queue it (sent from ``not_before``, if given); returns its id.
+        With ``html`` it is multipart/alternative: ``body`` as text, then the HTML page.
 
         With DKIM configured the stored bytes are signed, so every retry sends the same signature.
         """
         message_id, raw = compose(
             sender=self.config.address, sender_name=self.config.name, to=to, subject=subject,
             body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
-            game_id=game_id, instance=self.config.address,
+            game_id=game_id, instance=self.config.address, html=html,
         )
         if self.signer is not None:
             raw = self.signer.sign(raw)

@@ -13,33 +13,41 @@ from games.base import Event
 from gm.core.model import GameView
 from gm.mail.inbound import Inbound
 from gm.present import reports as present
-from gm.service import deadlines
+from gm.service import deadlines, reportmail
 from gm.service.context import Context
 
 
 def report_body(ctx: Context, view: GameView, viewer: str | None, events: list[Event]) -> str:
-    """The report of the game as it stands, as ``viewer`` (None: the GM) sees it."""
-    deadline = deadlines.deadline_text(ctx.store, view, ctx.clock())
+    """The report of the game as it stands, as ``viewer`` (None: the GM) sees it, with the
+    deadline in the viewer's time zone."""
+    zone = deadlines.player_zone(view.player(viewer)) if viewer else None
+    deadline = deadlines.deadline_text(ctx.store, view, ctx.clock(), zone)
     return present.render_report(present.ReportInput(view.id, view.rules, view.state, viewer, events,
                                                      deadline=deadline))
 
 
 def queue_reports(ctx: Context, view: GameView, events: list[Event],
-                  reply_to: tuple[str, Inbound | None] | None = None) -> None:
-    """A report to every player still in the game, threaded under the mail that caused it."""
-    rules, state = view.rules, view.state
-    label = "final report" if rules.is_over(state) else "report"
-    readers = view.seated
-    bodies = present.render_reports(view.id, rules, state, [p["name"] for p in readers], events,
-                                    deadline=deadlines.deadline_text(ctx.store, view, ctx.clock()))
-    for player in readers:
-        body = bodies[player["name"]]
+                  reply_to: tuple[str, Inbound | None] | None = None, note: str | None = None) -> None:
+    """A report to every player still in the game, threaded under the mail that caused it: text,
+    or text and HTML with the picture (gm.service.reportmail).  ``note`` (the GM entered orders)
+    opens each mail and is archived as a notice beside the report."""
+    rules = view.rules
+    label = "final report" if rules.is_over(view.state) else "report"
+    mail = reportmail.TurnMail(ctx, view, events, note)
+    domain = ctx.config.address.rpartition("@")[2] or "localhost"
+    note = present.fit_width(note) if note else None  # within 72 columns, like every line we send
+    for player in view.seated:
+        name = player["name"]
+        body = mail.text(name)
         threading: dict[str, Any] = {}
-        if reply_to and reply_to[0] == player["name"] and reply_to[1] is not None:
+        if reply_to and reply_to[0] == name and reply_to[1] is not None:
             threading = {"in_reply_to": reply_to[1].message_id, "references": reply_to[1].references}
-        oid = ctx.outbox.to_game(view, player["email"], f"{rules.title} {label}", body,
-                                 kind="report", **threading)
-        ctx.outbox.archive(view, player["name"], "report", body, oid)
+        oid = ctx.outbox.to_game(view, player["email"], f"{rules.title} {label}",
+                                 f"{note}\n{body}" if note else body, kind="report",
+                                 html=mail.html(name, domain), **threading)
+        if note:
+            ctx.outbox.archive(view, name, "notice", note, oid)
+        ctx.outbox.archive(view, name, "report", body, oid)
 
 
 def gm_reports(ctx: Context, view: GameView, note: str) -> None:

@@ -125,6 +125,11 @@ class MailQueries:
         return self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
                         "AND player IS NULL ORDER BY id", game_id)
 
+    def press_of_turns(self, game_id: str, first_turn: int) -> list[sqlite3.Row]:
+        """The archive's copies of a game's press from turn ``first_turn`` on, in the order sent."""
+        return self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
+                        "AND player IS NULL AND turn >= ? ORDER BY id", game_id, first_turn)
+
     def player_reports(self, game_id: str, player: str) -> list[sqlite3.Row]:
         """The reports and press a player was sent, by turn (a player's history)."""
         return self.all("SELECT * FROM reports WHERE game_id = ? AND player = ? "

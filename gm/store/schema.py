@@ -191,7 +191,11 @@ STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
     Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
     Step(3, "timers by due time; indexes of the per-message look-ups", TIMERS),
-    # Step(4, "...", "ALTER TABLE ... ADD COLUMN ..."),
+    Step(4, "a player's own report format and time zone (SET FORMAT, SET TIMEZONE)", """
+-- format: html or text, NULL for the game's option; timezone: an IANA name, NULL for UTC
+ALTER TABLE players ADD COLUMN format TEXT;
+ALTER TABLE players ADD COLUMN timezone TEXT;
+"""),
 ]
 
 
