@@ -258,10 +258,12 @@ def set_deadline(ctx: Context, game_id: str, when: str, who: str | None = None,
             if due <= now:
                 raise ServiceError(f"{times.format_stamp(due)} is in the past")
         deadlines.set_due(ctx.store, view, due, who or default_actor(), now)
-        text = ("The game master removed the deadline of this turn." if due is None else
-                f"The game master set the deadline of turn {view.turn}: {times.format_due(due, now)}.")
+        def told(zone=None) -> str:
+            return ("The game master removed the deadline of this turn." if due is None else
+                    f"The game master set the deadline of turn {view.turn}: {times.format_due(due, now, zone)}.")
+        text = told()
         record(ctx, view, "deadline", "none" if due is None else times.format_stamp(due), who, why)
-        reports.notice(ctx, view, view.seated_names, gm_lines(text, why), "New deadline")
+        reports.notice(ctx, view, view.seated_names, lambda zone: gm_lines(told(zone), why), "New deadline")
     return text
 
 

@@ -63,7 +63,8 @@ def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
     body = ctx.outbox.render("confirm", game_id=view.id, turn=view.turn,
                              lines=private or ["Orders received."],
                              to_move=view.rules.to_move(view.state), hint=present.help_hint(view.id),
-                             deadline=deadlines.deadline_text(ctx.store, view, ctx.clock()))
+                             deadline=deadlines.deadline_text(ctx.store, view, ctx.clock(),
+                                                              deadlines.player_zone(view.player(sender))))
     if inbound is not None:
         ctx.outbox.reply(inbound, view, "Orders received", body, kind="reply", archive_player=sender)
     else:
@@ -84,14 +85,19 @@ def notify_other_address(ctx: Context, view: GameView, player, inbound: Inbound 
     ctx.outbox.to_game(view, player["email"], "Orders from another address", body, kind="notice")
 
 
-def notice(ctx: Context, view: GameView, names: list[str], lines: list[str], label: str,
+def notice(ctx: Context, view: GameView, names: list[str], lines, label: str,
            kind: str = "notice") -> None:
-    """A short notice to the named players (archived with the turn)."""
-    body = ctx.outbox.notice_body(view, lines)
+    """A short notice to the named players (archived with the turn).  ``lines`` may be a function
+    of the reader's time zone (None: UTC) for a notice that shows a time (gm.core.times)."""
+    bodies: dict = {}
     for name in names:
         player = view.player(name)
         if player is None:
             continue
+        zone = deadlines.player_zone(player) if callable(lines) else None
+        if zone not in bodies:
+            bodies[zone] = ctx.outbox.notice_body(view, lines(zone) if callable(lines) else lines)
+        body = bodies[zone]
         oid = ctx.outbox.to_game(view, player["email"], label, body)
         ctx.outbox.archive(view, player["name"], kind, body, oid)
 

@@ -13,6 +13,7 @@ from typing import Callable
 
 from gm.core.model import GameView
 from gm.mail.inbound import Inbound
+from gm.service import playersettings
 from gm.service.context import Context
 
 SetHandler = Callable[[Context, GameView, object, str, Inbound], None]
@@ -30,7 +31,12 @@ class Setter:
 
 
 # The one table: HELP lists it and ``run`` dispatches from it.
-SETTERS: tuple[Setter, ...] = ()
+SETTERS: tuple[Setter, ...] = (
+    Setter("SET FORMAT TEXT|HTML", "your reports as plain text only, or as text and a page with the "
+           "board picture", playersettings.set_format),
+    Setter("SET TIMEZONE <zone>", "show deadlines in your time zone, an IANA name such as "
+           "Europe/Berlin or America/New_York (with UTC beside)", playersettings.set_timezone),
+)
 BY_WHAT: dict[str, Setter] = {s.what: s for s in SETTERS}
 
 
