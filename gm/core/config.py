@@ -68,6 +68,7 @@ class Config:
     dkim_selector: str | None = None  # sign outgoing mail with DKIM (with dkim_key_file)
     dkim_domain: str | None = None  # the signing domain, d= (default: the domain of address)
     dkim_key_file: Path | None = None  # the RSA private key, PEM (gm dkim keygen makes one)
+    archive_dir: Path | None = None  # the daemon keeps the archive site here, current after every turn
     source: str = "embedded default"
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -77,6 +78,7 @@ class Config:
         self.inbox = Path(self.inbox) if self.inbox else self.data_dir / "inbox"
         self.outbox = Path(self.outbox) if self.outbox else self.data_dir / "outbox"
         self.dkim_key_file = Path(self.dkim_key_file).expanduser() if self.dkim_key_file else None
+        self.archive_dir = Path(self.archive_dir).expanduser() if self.archive_dir else None
         if isinstance(self.dkim_selector, int) and not isinstance(self.dkim_selector, bool):
             self.dkim_selector = str(self.dkim_selector)  # YAML reads `dkim_selector: 2025` as a number
 

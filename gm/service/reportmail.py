@@ -29,9 +29,11 @@ def wants_html(player, settings: dict) -> bool:
     return (own or settings["format"]) == "html"
 
 
-def public_press(rows) -> list[str]:
-    """The bodies of press sent to everyone (archived copies, as the players read them)."""
-    return [row["body"].split("\n--\n")[0].rstrip() for row in rows if "\nTo: ALL\n" in row["body"]]
+def public_press(rows) -> list[tuple[int, str]]:
+    """(turn, text) of each press message sent to everyone, from the archive's copies (as the
+    players read them: grey press without its sender)."""
+    return [(row["turn"], row["body"].split("\n--\n")[0].rstrip()) for row in rows
+            if "\nTo: ALL\n" in row["body"]]
 
 
 class TurnMail:
@@ -57,7 +59,7 @@ class TurnMail:
         if self.html_readers:
             if settings["pictures"] == "on":
                 self.pictures = pictures.pictures_for(rules, state, self.html_readers)
-            self.press = public_press(ctx.store.press_of_turns(view.id, view.turn - 1))
+            self.press = [text for _, text in public_press(ctx.store.press_of_turns(view.id, view.turn - 1))]
 
     def deadline(self, zone) -> str | None:
         return None if self.due is None else times.format_due(self.due, self.now, zone)
