@@ -128,9 +128,10 @@ def broadcast(game_id: str, text: str, by: Optional[str] = BY):
 
 @app.command()
 def settings(game_id: str, pairs: List[str] = typer.Argument(None, help="key=value: deadline, reminder, "
-                                                             "grace, late, press, absence_max"),
+                                                             "grace, late, press, absence_max, format, pictures"),
              why: Optional[str] = WHY, by: Optional[str] = BY):
-    """Show or change a game's service options (deadline, reminder, grace, late, press, absence_max)."""
+    """Show or change a game's service options (deadline, reminder, grace, late, press, absence_max,
+    format, pictures)."""
     engine = open_engine()
     view = run(engine.load, game_id)
     if pairs:

@@ -190,12 +190,32 @@ def test_one_picture_is_drawn_for_all_who_see_the_same(engine, monkeypatch):
 
 
 def test_a_gm_can_turn_pictures_off(engine):
+    from gm.service import lifecycle
+
     since = last_outbox_id(engine)
     engine.create_game("neighbors", "nb1", PLAYERS, seed=5, options={"pictures": "off"})
     report_now(engine, "nb1")
     for msg in report_mails(engine, since).values():
         _, html, images = parts(msg)
         assert images == {} and "cid:" not in html
+    lifecycle.change_settings(engine, "nb1", {"pictures": "on"})  # gm settings nb1 pictures=on
+    since = last_outbox_id(engine)
+    report_now(engine, "nb1")
+    assert all(len(parts(msg)[2]) == 1 for msg in report_mails(engine, since).values())
+    lifecycle.change_settings(engine, "nb1", {"pictures": "off"})
+    since = last_outbox_id(engine)
+    report_now(engine, "nb1")
+    assert all(parts(msg)[2] == {} for msg in report_mails(engine, since).values())
+
+
+def test_bad_option_values_are_refused():
+    from games.base import OptionError
+    from gm.core import options
+
+    for bad in ({"format": "pdf"}, {"pictures": "maybe"}):
+        with pytest.raises(OptionError):
+            options.check_settings(bad)
+    assert options.check_settings({"format": "TEXT", "pictures": "Off"}) == {"format": "text", "pictures": "off"}
 
 
 def test_a_game_option_makes_text_the_default(engine):
