@@ -82,6 +82,11 @@ class Config:
         if isinstance(self.dkim_selector, int) and not isinstance(self.dkim_selector, bool):
             self.dkim_selector = str(self.dkim_selector)  # YAML reads `dkim_selector: 2025` as a number
 
+    @property
+    def domain(self) -> str:
+        """The domain of our address: Content-IDs and the archive feed's ids are made in it."""
+        return self.address.rpartition("@")[2] or "localhost"
+
 
 def _check_dkim(config: Config, source: str) -> None:
     """The DKIM keys' shape; the key file itself is read when the service starts (gm.mail.dkim)."""

@@ -32,7 +32,7 @@ class LiveArchive:
     def __init__(self, engine: Engine, directory: str | Path):
         self.engine = engine
         self.directory = Path(directory)
-        self.domain = engine.config.address.rpartition("@")[2] or "localhost"
+        self.domain = engine.config.domain
         self.next_look = 0.0
         self.seen, self.drawn = self._load()
 

@@ -40,6 +40,7 @@ class ReplyPart:
     body: str
     kind: str
     archive_player: str | None
+    html: HtmlPart | None = None  # the HTML alternative, sent when this is the reply's only part
 
 
 @dataclass
@@ -111,9 +112,10 @@ class Outbox:
         self._pending = PendingReply(inbound)
 
     def reply(self, inbound: Inbound, view: GameView | None, label: str, body: str,
-              kind: str, archive_player: str | None = None) -> None:
-        """Answer a mail (gathered into one reply while begin_reply is in force)."""
-        part = ReplyPart(view, label, body, kind, archive_player)
+              kind: str, archive_player: str | None = None, html: HtmlPart | None = None) -> None:
+        """Answer a mail (gathered into one reply while begin_reply is in force).  ``html``: the
+        part's HTML alternative, used when the reply has no other part."""
+        part = ReplyPart(view, label, body, kind, archive_player, html)
         if self._pending is not None and self._pending.inbound is inbound:
             self._pending.parts.append(part)
             return
@@ -151,7 +153,7 @@ class Outbox:
         oid = self.queue(to, subject[:200], body, kind=kind,
                          game_id=view.id if view else None, turn=view.turn if view else None,
                          in_reply_to=inbound.message_id, references=inbound.references,
-                         auto="auto-replied")
+                         auto="auto-replied", html=first.html if len(parts) == 1 and not limited else None)
         for part in parts:
             if part.view is not None:
                 self.archive(part.view, part.archive_player,

@@ -37,14 +37,18 @@ def public_press(rows) -> list[tuple[int, str]]:
 
 
 class TurnMail:
-    """The report mail of one turn for each player still in the game."""
+    """The report mail of one turn for each player still in the game (``only``: these players,
+    as for a BOARD reply)."""
 
-    def __init__(self, ctx: Context, view: GameView, events: list[Event], note: str | None = None):
+    def __init__(self, ctx: Context, view: GameView, events: list[Event], note: str | None = None,
+                 only: list[str] | None = None):
         rules, state = view.rules, view.state
         self.view, self.events, self.note = view, events, note
         self.now = ctx.clock()
+        self.domain = ctx.config.domain
         settings = deadlines.settings(ctx.store, view.id)
-        self.readers = {p["name"]: p for p in view.seated}
+        seats = view.seated if only is None else [p for p in view.players if p["name"] in only]
+        self.readers = {p["name"]: p for p in seats}
         self.html_readers = [name for name, p in self.readers.items() if wants_html(p, settings)]
         self.zones = {name: deadlines.player_zone(p) for name, p in self.readers.items()}
         self.due = deadlines.due_time(ctx.store, view)
@@ -68,12 +72,12 @@ class TurnMail:
         """The text report ``name`` gets (the text/plain part, and what the archive keeps)."""
         return self.texts[name]
 
-    def html(self, name: str, domain: str) -> HtmlPart | None:
+    def html(self, name: str) -> HtmlPart | None:
         """The HTML part of ``name``'s mail, with its picture; None for a player who reads text."""
         if name not in self.html_readers:
             return None
         picture = self.pictures.get(name)
-        cid = f"board.{self.view.id}.{self.view.seq}@{domain}" if picture else None
+        cid = f"board.{self.view.id}.{self.view.seq}@{self.domain}" if picture else None
         zone = self.zones[name]
         page = mailhtml.ReportPage(
             shared=self.shared, text=self.texts[name], viewer=name,

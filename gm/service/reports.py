@@ -34,7 +34,6 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
     rules = view.rules
     label = "final report" if rules.is_over(view.state) else "report"
     mail = reportmail.TurnMail(ctx, view, events, note)
-    domain = ctx.config.address.rpartition("@")[2] or "localhost"
     note = present.fit_width(note) if note else None  # within 72 columns, like every line we send
     for player in view.seated:
         name = player["name"]
@@ -44,10 +43,16 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
             threading = {"in_reply_to": reply_to[1].message_id, "references": reply_to[1].references}
         oid = ctx.outbox.to_game(view, player["email"], f"{rules.title} {label}",
                                  f"{note}\n{body}" if note else body, kind="report",
-                                 html=mail.html(name, domain), **threading)
+                                 html=mail.html(name), **threading)
         if note:
             ctx.outbox.archive(view, name, "notice", note, oid)
         ctx.outbox.archive(view, name, "report", body, oid)
+
+
+def board_reply(ctx: Context, view: GameView, name: str):
+    """BOARD: the player's report now, and its HTML page for a player who reads HTML (or None)."""
+    mail = reportmail.TurnMail(ctx, view, [], only=[name])
+    return mail.text(name), mail.html(name)
 
 
 def gm_reports(ctx: Context, view: GameView, note: str) -> None:

@@ -244,3 +244,24 @@ def test_the_report_reaches_the_smtp_server_as_text_and_html(harness, dovecot, s
                                        "AND kind = 'report' ORDER BY id DESC LIMIT 1", name)
         assert text == archived_report(harness.engine, row["outbox_id"], name)
         assert list(images.values()) == [pictures.picture(view.rules, view.state, name)]
+
+
+def test_a_board_reply_has_the_page_and_the_players_own_picture(engine):
+    secrets = engine.create_game("fuzzy-borders", "fb1", PLAYERS3, seed=2)
+    engine.ingest(order_mail("ada@example.org", "K11", game_id="fb1", password=secrets["ada"]))
+    since = last_outbox_id(engine)
+    engine.ingest(order_mail("ada@example.org", "BOARD", game_id="fb1", password=secrets["ada"]))
+    (row,) = engine.store.all("SELECT * FROM outbox WHERE id > ?", since)
+    msg = email.message_from_bytes(row["raw"], policy=email.policy.default)
+    text, html, images = parts(msg)
+    view = engine.load("fb1")
+    assert list(images.values()) == [pictures.picture(view.rules, view.state, "ada")]
+    assert text == engine.store.one("SELECT body FROM reports WHERE outbox_id = ?", row["id"])["body"]
+    assert "K11" in text and "K11" in html
+    # with another answer in the same reply, or for a player who reads text: text alone
+    since = last_outbox_id(engine)
+    engine.ingest(order_mail("bob@example.org", "BOARD\nHISTORY", game_id="fb1", password=secrets["bob"]))
+    engine.ingest(order_mail("cy@example.org", "SET FORMAT TEXT", game_id="fb1", password=secrets["cy"]))
+    engine.ingest(order_mail("cy@example.org", "BOARD", game_id="fb1", password=secrets["cy"]))
+    for row in engine.store.all("SELECT raw FROM outbox WHERE id > ?", since):
+        assert email.message_from_bytes(row["raw"], policy=email.policy.default).get_content_type() == "text/plain"
