@@ -116,3 +116,30 @@ def test_a_reminder_shows_the_readers_zone(engine, clock):
     due = engine.store.one("SELECT due FROM deadlines WHERE game_id = 'nb1'")["due"]
     expected = times.format_due(due, clock(), times.zone("America/New_York"))
     assert "EST (" in expected and f"Deadline: {expected}." in " ".join(body(notices[0]).split())
+
+
+def test_notices_and_confirmations_show_each_readers_zone(engine, clock):
+    from gm.service import lifecycle
+    from support import PLAYERS3
+
+    secrets = engine.create_game("fuzzy-borders", "fb1", PLAYERS3, seed=2, options={"deadline": "72h"})
+    engine.ingest(order_mail(ADA, "SET TIMEZONE Asia/Tokyo", game_id="fb1", password=secrets["ada"]))
+    tokyo = times.zone("Asia/Tokyo")
+
+    def due():
+        return engine.store.one("SELECT due FROM deadlines WHERE game_id = 'fb1'")["due"]
+
+    def last_to(address: str) -> str:
+        row = engine.store.all("SELECT raw FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1", address)[0]
+        return " ".join(body(email.message_from_bytes(row["raw"], policy=email.policy.default)).split())
+
+    engine.ingest(order_mail(ADA, "K11", game_id="fb1", password=secrets["ada"]))  # sealed: a confirmation
+    assert f"Deadline: {times.format_due(due(), clock(), tokyo)}" in last_to(ADA)
+    lifecycle.set_deadline(engine, "fb1", "+48h")
+    assert times.format_due(due(), clock(), tokyo) in last_to(ADA) and "JST (" in last_to(ADA)
+    assert times.format_due(due(), clock()) in last_to("bob@example.org")
+    lifecycle.pause(engine, "fb1")
+    clock.advance(3600)
+    lifecycle.resume(engine, "fb1")
+    assert f"Deadline: {times.format_due(due(), clock(), tokyo)}." in last_to(ADA)
+    assert f"Deadline: {times.format_due(due(), clock())}." in last_to("bob@example.org")
