@@ -30,9 +30,14 @@ class ReportPage:
     note: str | None = None  # the game master's note, when the GM entered orders
 
 
-def news(events: list[str], note: str | None = None) -> list[str]:
-    """The turn's events as sentences: a capital first, a full stop last; an indented event line
-    (a detail of the one before, such as a solution) joined to its sentence."""
+def _starts_with_name(line: str, names: list[str]) -> bool:
+    return any(line.startswith(n) and (len(line) == len(n) or not line[len(n)].isalnum()) for n in names)
+
+
+def news(events: list[str], note: str | None = None, names: list[str] = ()) -> list[str]:
+    """The turn's events as sentences: a capital first (but a player's name is left as it is
+    written), a full stop last; an indented event line (a detail of the one before, such as a
+    solution) joined to its sentence."""
     sentences: list[str] = []
     for text in ([note] if note else []) + list(events):
         line = " ".join(str(text).split())
@@ -41,7 +46,8 @@ def news(events: list[str], note: str | None = None) -> list[str]:
         if str(text)[:1].isspace() and sentences:
             sentences[-1] = sentences[-1].rstrip(".") + f" ({line})."
             continue
-        line = line[0].upper() + line[1:]
+        if not _starts_with_name(line, names):
+            line = line[0].upper() + line[1:]
         sentences.append(line if line[-1] in ".!?)" else line + ".")
     return sentences
 
@@ -49,4 +55,4 @@ def news(events: list[str], note: str | None = None) -> list[str]:
 def render(page: ReportPage) -> str:
     """The page's HTML (every value escaped by the template environment)."""
     return environment(html=True).get_template("mail/report.html.j2").render(
-        page=page, s=page.shared, news=news(page.events, page.note))
+        page=page, s=page.shared, news=news(page.events, page.note, [row["name"] for row in page.shared["scores"]]))

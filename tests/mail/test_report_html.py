@@ -102,8 +102,15 @@ def test_the_news_are_the_events_in_sentences(engine, nb_game):
     _, html, _ = parts(report_mails(engine, since)["bob"])
     news = html[html.index('id="news"'):html.index('id="picture"')]
     sentences = [line.split(">", 1)[1].split("</p")[0] for line in news.splitlines() if line.startswith("<p")]
-    assert sentences and all(s[0].isupper() and s.endswith(".") for s in sentences)
-    assert any("d4" in s for s in sentences)  # the capture on d4, told in a sentence
+    assert sentences == ["ada: Rb4xd4 takes a knight."]  # a name as written; a full stop
+
+
+def test_news_sentences():
+    from gm.present.mailhtml import news
+
+    assert news(["the game ends", "  solution: a/b", "bob passes"], "The GM entered it.", ["bob"]) == [
+        "The GM entered it.", "The game ends (solution: a/b).", "bob passes."]
+    assert news(["bobby wins!"], names=["bob"]) == ["Bobby wins!"]
 
 
 def test_the_html_escapes_what_it_shows():
