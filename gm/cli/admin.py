@@ -128,9 +128,11 @@ def broadcast(game_id: str, text: str, by: Optional[str] = BY):
 
 @app.command()
 def settings(game_id: str, pairs: List[str] = typer.Argument(None, help="key=value: deadline, reminder, "
-                                                             "grace, late, press, absence_max, bouncing"),
+                                                             "grace, late, press, absence_max, format, "
+                                                             "pictures, observers, bouncing"),
              why: Optional[str] = WHY, by: Optional[str] = BY):
-    """Show or change a game's service options (deadline, reminder, grace, late, press, absence_max, bouncing)."""
+    """Show or change a game's service options (deadline, reminder, grace, late, press, absence_max,
+    format, pictures, observers, bouncing)."""
     engine = open_engine()
     view = run(engine.load, game_id)
     if pairs:

@@ -40,7 +40,7 @@ def archive_build(directory: Path = typer.Argument(..., help="where to write the
     engine = open_engine()
     ids = list(game) or [row["id"] for row in engine.store.games() if row["status"] != "open"]
     data = [run(audit.archive_data, engine, gid) for gid in ids]
-    typer.echo(f"archive written: {site.build(directory, data, engine.clock())}")
+    typer.echo(f"archive written: {site.build(directory, data, engine.clock(), engine.config.domain)}")
 
 
 @archive_app.command("screenshot")

@@ -77,6 +77,7 @@ class Config:
     verp: bool = True  # envelope sender <local>+bounce-<id>-<tag>@<domain>; false: no plus addressing
     verp_secret_file: Path | None = None  # the VERP tags' key, made 0600 on first use (default data_dir/verp-secret)
     message_id_domain: str | None = None  # the right-hand side of every Message-ID (default: address's domain)
+    archive_dir: Path | None = None  # the daemon keeps the archive site here, current after every turn
     source: str = "embedded default"
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -95,8 +96,14 @@ class Config:
         self.player_create_kinds = [k.strip().lower() for k in self.player_create_kinds]
         self.verp_secret_file = (Path(self.verp_secret_file).expanduser() if self.verp_secret_file
                                  else self.data_dir / "verp-secret")
+        self.archive_dir = Path(self.archive_dir).expanduser() if self.archive_dir else None
         if isinstance(self.dkim_selector, int) and not isinstance(self.dkim_selector, bool):
             self.dkim_selector = str(self.dkim_selector)  # YAML reads `dkim_selector: 2025` as a number
+
+    @property
+    def domain(self) -> str:
+        """The domain of our address: Content-IDs and the archive feed's ids are made in it."""
+        return self.address.rpartition("@")[2] or "localhost"
 
 
 def _check_mail_names(config: Config, source: str) -> None:

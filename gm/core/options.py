@@ -18,6 +18,10 @@
     bouncing     ``wait`` (default): while a player's mail bounces, the deadline
                  does not apply the late policy to them (it moves a day at a
                  time, and they are not forfeited); ``proceed``: as usual
+    format       report mail for players who set none (SET FORMAT): ``html`` (the
+                 text, and an HTML page with the picture) or ``text`` (default ``html``)
+    pictures     ``on`` or ``off``: whether HTML reports show the board picture
+                 (default ``on``)
 """
 
 from __future__ import annotations
@@ -37,7 +41,11 @@ DEFAULTS: dict[str, str | None] = {
     "absence_total": "30d",
     "observers": "open",
     "bouncing": "wait",
+    "format": "html",
+    "pictures": "on",
 }
+CHOICES = {"late": ("wait", "forfeit"), "bouncing": ("wait", "proceed"), "format": ("html", "text"),
+           "pictures": ("on", "off"), "observers": ("none", "open", "approved")}  # options that are one word of a few
 
 
 def check_settings(raw: dict[str, Any]) -> dict[str, str]:
@@ -51,21 +59,14 @@ def check_settings(raw: dict[str, Any]) -> dict[str, str]:
             value = "none" if value.lower() in {"", "none", "off"} else check_period(value)
         elif key in {"reminder", "grace", "absence_max", "absence_total"}:
             parse_duration(value)
-        elif key == "late":
-            if value.lower() not in {"wait", "forfeit"}:
-                raise OptionError("option late: wait or forfeit")
-            value = value.lower()
-        elif key == "bouncing":
-            if value.lower() not in {"wait", "proceed"}:
-                raise OptionError("option bouncing: wait or proceed")
-            value = value.lower()
         elif key == "press":
             if value.lower() not in {"none", "white", "grey", "gray"}:
                 raise OptionError("option press: none, white or grey")
             value = "grey" if value.lower() == "gray" else value.lower()
-        elif key == "observers":
-            if value.lower() not in {"none", "open", "approved"}:
-                raise OptionError("option observers: none, open or approved")
+        elif key in CHOICES:
+            if value.lower() not in CHOICES[key]:
+                *most, last = CHOICES[key]
+                raise OptionError(f"option {key}: {', '.join(most)} or {last}")
             value = value.lower()
         out[key] = value
     return out

@@ -1,13 +1,18 @@
-"""Times and durations as the GM and players type and read them, all in UTC.
+"""Times and durations as the GM and players type and read them, in UTC or a player's time zone.
 
 Durations: ``72h``, ``3d``, ``1d12h``, ``90m``, ``3600`` (seconds).  Moments:
 ``+48h`` (from now), a weekday and time ``fri 18:00``, or a date
-``2025-03-07 18:00``.  Pure functions; the clock is always passed in.
+``2025-03-07 18:00``.  Everything typed is UTC; a player who set a time zone
+(SET TIMEZONE, an IANA name read with zoneinfo and the tzdata package) reads
+times as ``Tue 24 Nov 18:00 CET (17:00 UTC)``.  Pure functions; the clock is
+always passed in.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
+from zoneinfo import ZoneInfo, available_timezones
 
 from games.base import OptionError, duration_seconds
 
@@ -124,14 +129,59 @@ def format_span(seconds: float) -> str:
     return " ".join(parts) or "less than a minute"
 
 
-def format_stamp(at: float) -> str:
-    """``2025-03-07 18:00 UTC``: every time stamp gm shows."""
-    return datetime.fromtimestamp(at, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+ZONE_HELP = ("Write an IANA time zone name, such as Europe/Berlin, America/New_York, Asia/Tokyo or UTC: "
+             "the list is on Wikipedia as \"List of tz database time zones\" (the \"TZ identifier\" "
+             "column), https://en.wikipedia.org/wiki/List_of_tz_database_time_zones")
 
 
-def format_due(due: float, now: float) -> str:
-    """``Fri 2025-03-07 18:00 UTC (2 days 4 hours from now)``."""
-    stamp = datetime.fromtimestamp(due, timezone.utc).strftime("%a ") + format_stamp(due)
+@lru_cache(maxsize=1)
+def _zone_names() -> dict[str, str]:
+    """Every IANA zone name zoneinfo knows (tzdata's), by its lower case: a mail may upper-case it."""
+    return {name.lower(): name for name in available_timezones()}
+
+
+def zone_name(text: str) -> str:
+    """The IANA name of the time zone ``text`` names (any case); OptionError saying how to find one."""
+    name = _zone_names().get(str(text).strip().lower()) if len(str(text)) <= 64 else None
+    if name is None:
+        raise OptionError(f"{str(text)[:64]!r} is not a time zone gm knows. {ZONE_HELP}")
+    return name
+
+
+@lru_cache(maxsize=64)
+def zone(name: str | None) -> ZoneInfo | None:
+    """The time zone of a stored name (None: UTC only)."""
+    return ZoneInfo(name) if name else None
+
+
+def format_stamp(at: float, tz: ZoneInfo | None = None) -> str:
+    """``2025-03-07 18:00 UTC``: every time stamp gm shows; with a zone
+    ``Sat 7 Mar 2025 19:00 CET (18:00 UTC)``."""
+    utc = datetime.fromtimestamp(at, timezone.utc)
+    if tz is None:
+        return utc.strftime("%Y-%m-%d %H:%M UTC")
+    return _local(utc, tz, year=True)
+
+
+def _local(utc: datetime, tz: ZoneInfo, year: bool = False) -> str:
+    """``Tue 24 Nov 18:00 CET (17:00 UTC)``; the UTC time left out where the zone is UTC."""
+    here = utc.astimezone(tz)
+    day = f"{here:%a} {here.day} {here:%b}" + (f" {here.year}" if year else "")
+    shown = f"{day} {here:%H:%M} {here.tzname()}"
+    if here.utcoffset() == timedelta(0) and here.tzname() in ("UTC", "GMT", "UCT"):
+        return shown
+    return f"{shown} ({utc:%H:%M} UTC)"
+
+
+def format_due(due: float, now: float, tz: ZoneInfo | None = None) -> str:
+    """``Fri 2025-03-07 18:00 UTC (2 days 4 hours from now)``; in a player's zone
+    ``Tue 24 Nov 18:00 CET (17:00 UTC), 2 days 4 hours from now``."""
+    if tz is None:
+        stamp = datetime.fromtimestamp(due, timezone.utc).strftime("%a ") + format_stamp(due)
+        if due > now:
+            return f"{stamp} ({format_span(due - now)} from now)"
+        return f"{stamp} (passed {format_span(now - due)} ago)"
+    stamp = _local(datetime.fromtimestamp(due, timezone.utc), tz)
     if due > now:
-        return f"{stamp} ({format_span(due - now)} from now)"
-    return f"{stamp} (passed {format_span(now - due)} ago)"
+        return f"{stamp}, {format_span(due - now)} from now"
+    return f"{stamp}, passed {format_span(now - due)} ago"

@@ -1,7 +1,11 @@
 """Composing outgoing mail: plain text, threaded, and marked as a robot's (RFC 3834).
 
-Every message gm sends has one shape: a single text/plain UTF-8 part in
-quoted-printable, with a handful of headers.  For that one shape the headers
+Every message gm sends has one of two shapes: a single text/plain UTF-8 part in
+quoted-printable, or (a report for a player who reads HTML) a
+multipart/alternative of that same text/plain part first and then a
+multipart/related of an HTML part and the pictures it shows by ``cid:``.  A
+message of the second shape that would be larger than MAX_HTML_MESSAGE_BYTES
+goes out as the first shape: the text alone is the report.  For these shapes the headers
 are written out directly (non-ASCII ones as RFC 2047 encoded words through
 email.header) and the body is encoded by binascii; the email package's
 generator gives the same message at eight times the cost, and every order
@@ -16,10 +20,12 @@ MAX_OUTGOING_BYTES (a longer body is cut, with a note saying so).
 
 from __future__ import annotations
 
+import base64
 import binascii
 import email.utils
 import secrets
 import time
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.header import Header
 
@@ -32,8 +38,20 @@ MAX_OUTGOING_BYTES = 512 * 1024  # no message gm sends is larger; a longer body 
 MAX_SUBJECT = 998  # characters of a subject (RFC 5322 2.1.1's line limit)
 MAX_NAME = 200  # characters of the sender's display name, the game id and the instance
 MAX_RECIPIENT = 998
+MAX_HTML_MESSAGE_BYTES = 150 * 1024  # a report with HTML and pictures; larger, it goes as text only
+TEXT_PLAIN = ('Content-Type: text/plain; charset="utf-8"\n'
+              "Content-Transfer-Encoding: quoted-printable")
 
-__all__ = ["MAX_HEADER_LINE", "MAX_MESSAGE_ID", "MAX_OUTGOING_BYTES", "MAX_REFERENCES", "compose", "thread_ids"]
+__all__ = ["MAX_HEADER_LINE", "MAX_HTML_MESSAGE_BYTES", "MAX_MESSAGE_ID", "MAX_OUTGOING_BYTES", "MAX_REFERENCES",
+           "HtmlPart", "compose", "thread_ids"]
+
+
+@dataclass(frozen=True)
+class HtmlPart:
+    """The HTML alternative of a message, and the PNG pictures it shows as ``cid:<content id>``."""
+
+    html: str
+    images: tuple[tuple[str, bytes], ...] = ()  # (content id without <>, PNG bytes)
 
 
 def _header(name: str, value: str) -> str:
@@ -98,13 +116,17 @@ def compose(
     headers: tuple[tuple[str, str], ...] = (),
     reserve: int = 0,
     message_id_domain: str | None = None,
+    html: HtmlPart | None = None,
 ) -> tuple[str, bytes]:
     """Return (Message-ID, RFC 5322 bytes).  The Message-ID is fixed here, at queue time.
 
     The result is at most MAX_OUTGOING_BYTES - ``reserve`` (room for a header added later: the
-    DKIM signature): a body too long for that is cut, with a note saying so.  The Message-ID's
-    domain is ``message_id_domain``, else the sender's.  Raises ValueError for a recipient
-    longer than a line.  ``headers``: more fields (Reply-To, List-Unsubscribe), written as given.
+    DKIM signature): a body too long for that is cut, with a note saying so.  With ``html`` the
+    message is multipart/alternative (text first), unless it would be larger than
+    MAX_HTML_MESSAGE_BYTES - ``reserve`` or the text had to be cut: then it is the text alone.
+    The Message-ID's domain is ``message_id_domain``, else the sender's.  ``headers``: more
+    fields (Reply-To, List-Unsubscribe), written as given.  Raises ValueError for a recipient
+    longer than a line.
     """
     if len(to) > MAX_RECIPIENT:
         raise ValueError(f"recipient of {len(to)} characters")
@@ -133,10 +155,45 @@ def compose(
     if game_id:
         fields.append(("X-GM-Game", game_id))
     fields += list(headers)
-    fields += [("MIME-Version", "1.0"), ("Content-Type", 'text/plain; charset="utf-8"'),
-               ("Content-Transfer-Encoding", "quoted-printable")]
-    head = "\n".join(_header(name, value) for name, value in fields).encode("ascii")
+    fields.append(("MIME-Version", "1.0"))
+    head = "\n".join(_header(name, value) for name, value in fields)
     if not body.endswith("\n"):
         body += "\n"
-    encoded = _cut_body(body, MAX_OUTGOING_BYTES - reserve - len(head) - 2)
-    return message_id, head + b"\n\n" + encoded
+    if html is not None:
+        raw = _alternative(head, body, html, MAX_HTML_MESSAGE_BYTES - reserve)
+        if raw is not None:
+            return message_id, raw
+    head_bytes = (head + "\n" + TEXT_PLAIN).encode("ascii")
+    encoded = _cut_body(body, MAX_OUTGOING_BYTES - reserve - len(head_bytes) - 2)
+    return message_id, head_bytes + b"\n\n" + encoded
+
+
+def _alternative(head: str, body: str, html: HtmlPart, limit: int) -> bytes | None:
+    """The multipart/alternative message (text, then HTML with its pictures), or None if it would
+    be larger than ``limit`` bytes (the caller sends the text alone)."""
+    text = binascii.b2a_qp(body.encode("utf-8"), istext=True)
+    page = binascii.b2a_qp(html.html.encode("utf-8"), istext=True)
+    if len(text) + len(page) + sum(len(png) * 4 // 3 for _, png in html.images) > limit:
+        return None
+    # Each part keeps its last line break: the one before a boundary belongs to the boundary.
+    # Random boundaries: no line of a quoted-printable or base64 part can be "--=_gm_<24 hex>".
+    outer, inner = f"=_gm_{secrets.token_hex(12)}", f"=_gm_{secrets.token_hex(12)}"
+    parts = [head, f'Content-Type: multipart/alternative; boundary="{outer}"', "",
+             f"--{outer}", TEXT_PLAIN, "", text.decode("ascii"),
+             f"--{outer}", f'Content-Type: multipart/related; boundary="{inner}"; type="text/html"', "",
+             f"--{inner}", 'Content-Type: text/html; charset="utf-8"',
+             "Content-Transfer-Encoding: quoted-printable", "", page.decode("ascii")]
+    for content_id, png in html.images:
+        parts += [f"--{inner}", "Content-Type: image/png", "Content-Transfer-Encoding: base64",
+                  f"Content-ID: <{content_id}>",
+                  f'Content-Disposition: inline; filename="{content_id.split("@")[0].split(".")[0]}.png"',
+                  "", _base64_lines(png)]
+    parts += [f"--{inner}--", f"--{outer}--", ""]
+    raw = "\n".join(parts).encode("ascii")
+    return raw if len(raw) <= limit else None
+
+
+def _base64_lines(data: bytes) -> str:
+    """Base64 in lines of 76 characters (RFC 2045 6.8)."""
+    encoded = base64.b64encode(data).decode("ascii")
+    return "\n".join(encoded[i:i + 76] for i in range(0, len(encoded), 76))

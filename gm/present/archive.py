@@ -1,10 +1,16 @@
-"""The archive site: a static HTML page per game and an index (``gm archive build DIR``).
+"""The archive site: a static HTML page per game, an index, and an Atom feed per game.
 
-It renders the data gm.service.audit.archive_data gathers.  A game's page
-shows each turn's report as it was mailed (the ASCII board in a <pre>
-block), links to the previous and next turn, press sent to ALL and
-the final result.  Reports are the ones a player received: sealed orders of
-an open turn never appear.
+It renders the data gm.service.audit.archive_data gathers (``gm archive build
+DIR``), and the daemon keeps it current (gm.runtime.livearchive) with the same
+functions: after a turn it writes that game's page, feed and new pictures and
+the index.  A game's page shows each turn's picture and report as an observer
+sees them (the ASCII board in a <pre> block), links to the previous and next
+turn, press sent to ALL and the final result.  Sealed orders of an open turn
+never appear.
+
+Every file is written whole or not at all (a temporary file, then os.replace),
+so a web server never serves half a page; a file whose content is unchanged is
+not written again.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import os
 from pathlib import Path
 
 from gm.core.times import format_stamp
+from gm.present import feeds
 from gm.present.templates import environment
 
 
@@ -20,34 +27,60 @@ def page_name(game_id: str) -> str:
     return f"game-{game_id}.html"
 
 
-def build(directory: str | Path, data: list[dict], built_at: float) -> Path:
+def picture_name(game_id: str, turn: int) -> str:
+    return f"game-{game_id}-turn-{turn}.png"
+
+
+def build(directory: str | Path, data: list[dict], built_at: float, domain: str = "localhost") -> Path:
     """Write the site for the games' ``data`` (gm.service.audit.archive_data); returns the index."""
+    directory = Path(directory)
+    for game in data:
+        write_game(directory, game, built_at, domain)
+    return write_index(directory, data, built_at)
+
+
+def write_game(directory: str | Path, game: dict, built_at: float, domain: str = "localhost") -> list[Path]:
+    """A game's page, its Atom feed and the pictures its data carries; returns the files written."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    game.setdefault("page", page_name(game["id"]))
+    game.setdefault("feed", feeds.feed_name(game["id"]))
+    written = []
+    for turn in game["turns"]:  # each turn's picture beside its page, named by game and turn
+        turn["image"] = None
+        if turn.get("picture") or turn.get("picture_kept"):
+            turn["image"] = picture_name(game["id"], turn["turn"])
+        if turn.get("picture"):
+            written += _write_bytes(directory / turn["image"], turn["picture"])
+    html = environment(html=True).get_template("archive/game.html.j2").render(game=game, built=format_stamp(built_at))
+    written += _write_bytes(directory / game["page"], html.encode("utf-8"))
+    written += _write_bytes(directory / game["feed"], feeds.atom(game, domain))
+    return written
+
+
+def write_index(directory: str | Path, games: list[dict], built_at: float) -> Path:
+    """The index of games (gm.service.audit.index_entry each) and the style sheet."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     env = environment(html=True)
-    built = format_stamp(built_at)
-    for game in data:
+    for game in games:
         game.setdefault("page", page_name(game["id"]))
-        for turn in game["turns"]:  # each turn's picture beside its page, named by game and turn
-            turn["image"] = None
-            if turn.get("picture"):
-                turn["image"] = f"game-{game['id']}-turn-{turn['turn']}.png"
-                _write_bytes(directory / turn["image"], turn["picture"])
-        html = env.get_template("archive/game.html.j2").render(game=game, built=built)
-        _write(directory / game["page"], html)
-    _write(directory / "index.html", env.get_template("archive/index.html.j2").render(games=data, built=built))
-    _write(directory / "archive.css", env.get_template("archive/archive.css.j2").render())
+        game.setdefault("feed", feeds.feed_name(game["id"]))
+    html = env.get_template("archive/index.html.j2").render(games=games, built=format_stamp(built_at))
+    _write_bytes(directory / "index.html", html.encode("utf-8"))
+    _write_bytes(directory / "archive.css", env.get_template("archive/archive.css.j2").render().encode("utf-8"))
     return directory / "index.html"
 
 
-def _write_bytes(path: Path, data: bytes) -> None:
-    """Written whole or not at all: a web server never serves half a picture."""
-    tmp = path.with_name(path.name + ".tmp")
+def _write_bytes(path: Path, data: bytes) -> list[Path]:
+    """Written whole or not at all (a web server never serves half a file), and only if it
+    changed; returns [path] if written.  The temporary name is this process's own."""
+    try:
+        if path.read_bytes() == data:
+            return []
+    except OSError:
+        pass
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_bytes(data)
     os.replace(tmp, path)
-
-
-def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    return [path]

@@ -86,12 +86,16 @@ def render_report(data: ReportInput) -> str:
 
 
 def render_reports(game_id: str, rules, state, viewers: list[str | None], events: list,
-                   deadline: str | None = None) -> dict[str | None, str]:
-    """One report per viewer, sharing the work that does not depend on the viewer.
+                   deadline: str | None = None, shared: dict | None = None) -> dict[str | None, str]:
+    """One report per viewer, sharing the work that does not depend on the viewer (``shared``:
+    shared_context already worked out, with its deadline replaced by ``deadline``).
 
     Gives, for each viewer, exactly what render_report gives (gm verify relies on it).
     """
-    shared = shared_context(game_id, rules, state, deadline)
+    if shared is None:
+        shared = shared_context(game_id, rules, state, deadline)
+    else:
+        shared = {**shared, "deadline": deadline}
     template = report_template(rules)
     return {viewer: fit_width(template.render(**viewer_context(shared, rules, state, viewer, events)))
             for viewer in viewers}

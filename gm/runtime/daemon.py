@@ -8,6 +8,7 @@ import time
 from gm.mail import verp
 from gm.runtime.delivery import BACKOFF, Sender
 from gm.runtime.imap import ImapFault, run_imap
+from gm.runtime.livearchive import from_config as live_archive
 from gm.runtime.maildir import MaildirTransport, process_maildir
 from gm.runtime.smtp import SmtpTransport
 from gm.service.engine import Engine
@@ -39,6 +40,7 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
         return
     backoff = (config.smtp.backoff if config.smtp is not None and config.smtp.backoff else None) or BACKOFF
     sender = Sender(engine.store, transport, backoff=backoff, clock=engine.clock)
+    archive = live_archive(engine, config)
     next_tick = 0.0
     try:
         while stop is None or not stop.is_set():
@@ -55,6 +57,8 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
                 engine.tick()
                 next_tick = time.time() + 30
             sender.pump()
+            if archive is not None:
+                archive.maybe_refresh()
             if once:
                 return
             time.sleep(1.0)

@@ -36,6 +36,7 @@ from imapclient.exceptions import IMAPClientError
 
 from gm.core.config import Config, ServerConfig
 from gm.runtime.delivery import BACKOFF, SenderThread, Transport
+from gm.runtime.livearchive import from_config as live_archive
 from gm.runtime.tls import tls_context
 from gm.service.engine import Engine
 from gm.store import StoreError
@@ -211,6 +212,7 @@ class Daemon:
         self.connections = 0  # successful logins, for tests and logs
         self.mailbox: Mailbox | None = None  # the current session
         self.faults = 0  # connection faults survived
+        self.archive = live_archive(engine, config)  # the archive site kept current, if configured
 
     # --- housekeeping: outbox and timers -----------------------------------------
     def housekeeping(self) -> None:
@@ -221,6 +223,8 @@ class Daemon:
             if closed:
                 log.info("turns closed by timer: %s", ", ".join(closed))
         self.sender.nudge()
+        if self.archive is not None:
+            self.archive.maybe_refresh()
 
     def _sleep(self, seconds: float) -> None:
         """Wait, still sending the outbox; returns early when stopped."""

@@ -21,7 +21,7 @@ from games.base import Event
 from gm.core.times import format_stamp
 from gm.present import pictures
 from gm.present import reports as present
-from gm.service import games
+from gm.service import games, reportmail
 from gm.service.context import Context
 
 
@@ -184,46 +184,20 @@ def history_text(ctx: Context, game_id: str, turn: int | None = None, log_only: 
 
 
 # --- the archive site's data ---------------------------------------------------------
-def archive_data(ctx: Context, game_id: str) -> dict:
-    """What the archive page of a game shows: an observer's report of each turn, public press, result.
-
-    The archive is an observer's view: each turn's report is rendered again from the
-    replayed state for present.OBSERVER (no player), with the events everyone was told,
-    so no seat's private lines and no sealed order appear before the rules reveal them.
-    """
-    view = games.load(ctx.store, game_id)
-    rules, state, store = view.rules, view.state, ctx.store
-    replayed, events = _replay_states(ctx, view, VerifyReport(view.id))
-    turns: dict[int, dict] = {}
-
-    def entry(turn: int) -> dict:
-        return turns.setdefault(turn, {"turn": turn, "report": None, "press": [], "seq": -1})
-
-    for row in store.turn_reports(view.id):  # the turns that had a report, and their latest state
-        item = entry(row["turn"])
-        if row["seq"] > item["seq"] and row["seq"] in replayed:
-            item["seq"] = row["seq"]
-    for item in turns.values():
-        if item["seq"] >= 0:
-            public = [e for e in events.get(item["seq"], []) if e.to is None]
-            item["report"] = present.render_report(present.ReportInput(
-                view.id, rules, replayed[item["seq"]], present.OBSERVER, public))
-            item["picture"] = pictures.picture(rules, replayed[item["seq"]], present.OBSERVER)
-    for row in store.gm_press(view.id):
-        if "\nTo: ALL\n" in row["body"]:
-            entry(row["turn"])["press"].append(row["body"].split("\n--\n")[0].rstrip())
-    ordered = [turns[t] for t in sorted(turns)]
-    for i, item in enumerate(ordered):
-        item["prev"] = ordered[i - 1]["turn"] if i > 0 else None
-        item["next"] = ordered[i + 1]["turn"] if i + 1 < len(ordered) else None
-    result = store.result_of(view.id)
+def index_entry(ctx: Context, game_id: str, view=None) -> dict:
+    """What the archive's index shows of a game (public facts, from the current state only):
+    kind, status, turn, players with scores, the result, and when it last changed."""
+    view = view or games.load(ctx.store, game_id)
+    rules, state = view.rules, view.state
     scores = rules.scores(state)
     winners = rules.winners(state) if rules.is_over(state) else []
+    result = ctx.store.result_of(view.id)
     reason = None
     if result is not None:
         reason = result["reason"]
         if result["winners"]:
             winners = json.loads(result["winners"])
+    changed = max(view.row["updated"], ctx.store.last_state_time(view.id) or 0.0)
     return {
         "id": view.id,
         "title": rules.title,
@@ -236,6 +210,54 @@ def archive_data(ctx: Context, game_id: str) -> dict:
         "winners": winners,
         "reason": reason,
         "created": format_stamp(view.row["created"]),
-        "updated": format_stamp(view.row["updated"]),
-        "turns": ordered,
+        "created_at": view.row["created"],
+        "updated": format_stamp(changed),
+        "updated_at": changed,
     }
+
+
+def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None) -> dict:
+    """What the archive page of a game shows: an observer's report of each turn, public press, result.
+
+    The archive is an observer's view: each turn's report is rendered again from the
+    replayed state for present.OBSERVER (no player), with the events everyone was told,
+    so no seat's private lines and no sealed order appear before the rules reveal them.
+    ``drawn`` ({turn: seq}): pictures already written for those states, not drawn again
+    (a turn whose picture is kept has ``picture`` None and ``picture_kept`` True).
+    """
+    view = games.load(ctx.store, game_id)
+    rules, store = view.rules, ctx.store
+    replayed, events = _replay_states(ctx, view, VerifyReport(view.id))
+    turns: dict[int, dict] = {}
+    drawn = drawn or {}
+
+    def entry(turn: int) -> dict:
+        return turns.setdefault(turn, {"turn": turn, "report": None, "press": [], "seq": -1, "at": None})
+
+    for row in store.turn_reports(view.id):  # the turns that had a report, and their latest state
+        item = entry(row["turn"])
+        if row["seq"] > item["seq"] and row["seq"] in replayed:
+            item["seq"] = row["seq"]
+        item["at"] = max(item["at"] or 0.0, row["created"])
+    for item in turns.values():
+        if item["seq"] >= 0:
+            public = [e for e in events.get(item["seq"], []) if e.to is None]
+            item["report"] = present.render_report(present.ReportInput(
+                view.id, rules, replayed[item["seq"]], present.OBSERVER, public))
+            item["picture_kept"] = drawn.get(item["turn"]) == item["seq"]
+            item["picture"] = None if item["picture_kept"] else \
+                pictures.picture(rules, replayed[item["seq"]], present.OBSERVER)
+    for turn, text in reportmail.public_press(store.gm_press(view.id)):
+        entry(turn)["press"].append(text)
+    ordered = [turns[t] for t in sorted(turns)]
+    for i, item in enumerate(ordered):
+        item["prev"] = ordered[i - 1]["turn"] if i > 0 else None
+        item["next"] = ordered[i + 1]["turn"] if i + 1 < len(ordered) else None
+    return {**index_entry(ctx, game_id, view), "turns": ordered}
+
+
+def reported_since(ctx: Context, report_id: int) -> tuple[list[str], int]:
+    """The games with a report, press or notice archived after ``report_id`` (what the archive
+    shows changed), and the newest such id."""
+    rows = ctx.store.archived_since(report_id)
+    return [r["game_id"] for r in rows], max([report_id] + [r["last"] for r in rows])

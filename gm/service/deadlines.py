@@ -206,14 +206,24 @@ def set_due(store: Store, view: GameView, due: float | None, set_by: str, now: f
         return row
 
 
-def deadline_text(store: Store, view: GameView, now: float) -> str | None:
-    """The deadline line of a report: a UTC date and the time remaining; None without one."""
+def due_time(store: Store, view: GameView) -> float | None:
+    """When the open turn is due; None without a deadline (or with the game over or paused)."""
     if view.rules.is_over(view.state) or view.status != "active":
         return None
-    row = current(store, view)
-    if row["due"] is None:
-        return None
-    return times.format_due(row["due"], now)
+    return current(store, view)["due"]
+
+
+def deadline_text(store: Store, view: GameView, now: float, tz=None) -> str | None:
+    """The deadline line of a report: the date (in the reader's zone ``tz``, if set) and the time
+    remaining; None without one."""
+    due = due_time(store, view)
+    return None if due is None else times.format_due(due, now, tz)
+
+
+def player_zone(player):
+    """The time zone a player set (SET TIMEZONE), or None for UTC."""
+    name = player["timezone"] if player is not None and "timezone" in player.keys() else None
+    return times.zone(name) if name else None
 
 
 # --- absences -------------------------------------------------------------------------

@@ -175,15 +175,16 @@ def resume(ctx: Context, game_id: str, who: str | None = None, why: str | None =
         view = games.load(ctx.store, view.id)
         row = deadlines.current(ctx.store, view, create=True)
         lines = gm_lines("The game master has resumed this game.", why)
+        due = None
         if row["due"] is not None and row["paused_at"] is not None and not row["late"]:
             due = row["due"] + max(0.0, now - row["paused_at"])  # the pause does not count
             ctx.store.update_deadline(view.id, due=due, paused_at=None)
-            lines.append(f"Deadline: {times.format_due(due, now)}.")
         else:
             ctx.store.update_deadline(view.id, paused_at=None)
         record(ctx, view, "resume", "", who, why)
         reschedule(ctx, view.id)
-        reports.notice(ctx, view, view.seated_names, lines, "Game resumed")
+        reports.notice(ctx, view, view.seated_names, lambda zone: lines + (
+            [f"Deadline: {times.format_due(due, now, zone)}."] if due is not None else []), "Game resumed")
     return f"game {view.id} resumed"
 
 
@@ -245,10 +246,12 @@ def set_deadline(ctx: Context, game_id: str, when: str, who: str | None = None,
             if due <= now:
                 raise ServiceError(f"{times.format_stamp(due)} is in the past")
         deadlines.set_due(ctx.store, view, due, who or default_actor(), now)
-        text = ("The game master removed the deadline of this turn." if due is None else
-                f"The game master set the deadline of turn {view.turn}: {times.format_due(due, now)}.")
+        def told(zone=None) -> str:
+            return ("The game master removed the deadline of this turn." if due is None else
+                    f"The game master set the deadline of turn {view.turn}: {times.format_due(due, now, zone)}.")
+        text = told()
         record(ctx, view, "deadline", "none" if due is None else times.format_stamp(due), who, why)
-        reports.notice(ctx, view, view.seated_names, gm_lines(text, why), "New deadline")
+        reports.notice(ctx, view, view.seated_names, lambda zone: gm_lines(told(zone), why), "New deadline")
     return text
 
 

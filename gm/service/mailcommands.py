@@ -173,10 +173,10 @@ def _help(ctx, view, player, args, inbound) -> None:
 
 
 def _board(ctx, view, player, args, inbound) -> None:
-    body = reports.report_body(ctx, view, player["name"], [])
+    body, html = reports.board_reply(ctx, view, player["name"])
     # Archived as a "board" reply, never as a turn report: it is this player's own view
     # (sealed orders included), and the archive's pages show turn reports only.
-    ctx.outbox.reply(inbound, view, "Board", body, kind="board", archive_player=player["name"])
+    ctx.outbox.reply(inbound, view, "Board", body, kind="board", archive_player=player["name"], html=html)
 
 
 def _history(ctx, view, player, args, inbound) -> None:

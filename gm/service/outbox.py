@@ -22,7 +22,7 @@ from gm.core.model import GameView
 from gm.mail.dkim import SIGNATURE_RESERVE, Signer
 from gm.mail.inbound import Inbound
 from gm.mail.orders import without_password
-from gm.mail.outbound import compose
+from gm.mail.outbound import HtmlPart, compose
 from gm.present import reports
 from gm.service.holding import queue_status
 from gm.service.replies import ReplyTokens
@@ -42,6 +42,7 @@ class ReplyPart:
     body: str
     kind: str
     archive_player: str | None
+    html: HtmlPart | None = None  # the HTML alternative, sent when this is the reply's only part
 
 
 @dataclass
@@ -80,8 +81,9 @@ class Outbox:
     def queue(self, to: str, subject: str, body: str, *, kind: str, game_id: str | None = None,
               turn: int | None = None, in_reply_to: str | None = None,
               references=(), auto: str = "auto-generated", not_before: float | None = None,
-              headers: tuple[tuple[str, str], ...] = ()) -> int:
+              headers: tuple[tuple[str, str], ...] = (), html: HtmlPart | None = None) -> int:
         """Compose one message and queue it (sent from ``not_before``, if given); returns its id.
+        With ``html`` it is multipart/alternative: ``body`` as text, then the HTML page.
 
         With DKIM configured the stored bytes are signed, so every retry sends the same signature.
         """
@@ -90,7 +92,7 @@ class Outbox:
             body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
             game_id=game_id, instance=self.config.address, headers=headers,
             message_id_domain=self.config.message_id_domain,
-            reserve=SIGNATURE_RESERVE if self.signer is not None else 0,
+            reserve=SIGNATURE_RESERVE if self.signer is not None else 0, html=html,
         )
         if self.signer is not None:
             raw = self.signer.sign(raw)
@@ -124,9 +126,10 @@ class Outbox:
         self._pending = PendingReply(inbound)
 
     def reply(self, inbound: Inbound, view: GameView | None, label: str, body: str,
-              kind: str, archive_player: str | None = None) -> None:
-        """Answer a mail (gathered into one reply while begin_reply is in force)."""
-        part = ReplyPart(view, label, body, kind, archive_player)
+              kind: str, archive_player: str | None = None, html: HtmlPart | None = None) -> None:
+        """Answer a mail (gathered into one reply while begin_reply is in force).  ``html``: the
+        part's HTML alternative, used when the reply has no other part."""
+        part = ReplyPart(view, label, body, kind, archive_player, html)
         if self._pending is not None and self._pending.inbound is inbound:
             self._pending.parts.append(part)
             return
@@ -164,7 +167,8 @@ class Outbox:
         oid = self.queue(to, subject[:200], body, kind=kind,
                          game_id=view.id if view else None, turn=view.turn if view else None,
                          in_reply_to=inbound.message_id, references=inbound.references,
-                         auto="auto-replied", headers=self.reply_headers(view.id, to) if view else ())
+                         auto="auto-replied", headers=self.reply_headers(view.id, to) if view else (),
+                         html=first.html if len(parts) == 1 and not limited else None)
         for part in parts:
             if part.view is not None:
                 self.archive(part.view, part.archive_player,

@@ -13,37 +13,51 @@ from games.base import Event
 from gm.core.model import GameView
 from gm.mail.inbound import Inbound
 from gm.present import reports as present
-from gm.service import deadlines, observers
+from gm.service import deadlines, observers, reportmail
 from gm.service.context import Context
 
 
 def report_body(ctx: Context, view: GameView, viewer: str | None, events: list[Event]) -> str:
-    """The report of the game as it stands, as ``viewer`` (None: the GM) sees it."""
-    deadline = deadlines.deadline_text(ctx.store, view, ctx.clock())
+    """The report of the game as it stands, as ``viewer`` (None: the GM) sees it, with the
+    deadline in the viewer's time zone."""
+    zone = deadlines.player_zone(view.player(viewer)) if viewer else None
+    deadline = deadlines.deadline_text(ctx.store, view, ctx.clock(), zone)
     return present.render_report(present.ReportInput(view.id, view.rules, view.state, viewer, events,
                                                      deadline=deadline))
 
 
 def queue_reports(ctx: Context, view: GameView, events: list[Event],
-                  reply_to: tuple[str, Inbound | None] | None = None) -> None:
-    """A report to every player still in the game, threaded under the mail that caused it."""
-    rules, state = view.rules, view.state
-    label = "final report" if rules.is_over(state) else "report"
-    readers = view.seated
-    watching = observers.following(ctx, view.id)
-    viewers = [p["name"] for p in readers] + ([present.OBSERVER] if watching else [])
-    bodies = present.render_reports(view.id, rules, state, viewers, events,
-                                    deadline=deadlines.deadline_text(ctx.store, view, ctx.clock()))
-    if watching:  # the observer's view: no private line, no sealed order
-        observers.send(ctx, view, f"{rules.title} {label}", bodies[present.OBSERVER], kind="report")
-    for player in readers:
-        body = bodies[player["name"]]
+                  reply_to: tuple[str, Inbound | None] | None = None, note: str | None = None) -> None:
+    """A report to every player still in the game, threaded under the mail that caused it: text,
+    or text and HTML with the picture (gm.service.reportmail).  ``note`` (the GM entered orders)
+    opens each mail and is archived as a notice beside the report.  Observers get the report in
+    the observer's view (no private line, no sealed order), as text."""
+    rules = view.rules
+    label = "final report" if rules.is_over(view.state) else "report"
+    mail = reportmail.TurnMail(ctx, view, events, note)
+    note = present.fit_width(note) if note else None  # within 72 columns, like every line we send
+    if observers.following(ctx, view.id):
+        public = present.render_reports(view.id, rules, view.state, [present.OBSERVER], events,
+                                        deadline=mail.deadline(None), shared=mail.shared)
+        observers.send(ctx, view, f"{rules.title} {label}", public[present.OBSERVER], kind="report")
+    for player in view.seated:
+        name = player["name"]
+        body = mail.text(name)
         threading: dict[str, Any] = {}
-        if reply_to and reply_to[0] == player["name"] and reply_to[1] is not None:
+        if reply_to and reply_to[0] == name and reply_to[1] is not None:
             threading = {"in_reply_to": reply_to[1].message_id, "references": reply_to[1].references}
-        oid = ctx.outbox.to_game(view, player["email"], f"{rules.title} {label}", body,
-                                 kind="report", **threading)
-        ctx.outbox.archive(view, player["name"], "report", body, oid)
+        oid = ctx.outbox.to_game(view, player["email"], f"{rules.title} {label}",
+                                 f"{note}\n{body}" if note else body, kind="report",
+                                 html=mail.html(name), **threading)
+        if note:
+            ctx.outbox.archive(view, name, "notice", note, oid)
+        ctx.outbox.archive(view, name, "report", body, oid)
+
+
+def board_reply(ctx: Context, view: GameView, name: str):
+    """BOARD: the player's report now, and its HTML page for a player who reads HTML (or None)."""
+    mail = reportmail.TurnMail(ctx, view, [], only=[name])
+    return mail.text(name), mail.html(name)
 
 
 def gm_reports(ctx: Context, view: GameView, note: str) -> None:
@@ -59,7 +73,8 @@ def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
     body = ctx.outbox.render("confirm", game_id=view.id, turn=view.turn,
                              lines=private or ["Orders received."],
                              to_move=view.rules.to_move(view.state), hint=present.help_hint(view.id),
-                             deadline=deadlines.deadline_text(ctx.store, view, ctx.clock()))
+                             deadline=deadlines.deadline_text(ctx.store, view, ctx.clock(),
+                                                              deadlines.player_zone(view.player(sender))))
     if inbound is not None:
         ctx.outbox.reply(inbound, view, "Orders received", body, kind="reply", archive_player=sender)
     else:
@@ -81,14 +96,19 @@ def notify_other_address(ctx: Context, view: GameView, player, inbound: Inbound 
     ctx.outbox.to_game(view, player["email"], "Orders from another address", body, kind="notice")
 
 
-def notice(ctx: Context, view: GameView, names: list[str], lines: list[str], label: str,
+def notice(ctx: Context, view: GameView, names: list[str], lines, label: str,
            kind: str = "notice") -> None:
-    """A short notice to the named players (archived with the turn)."""
-    body = ctx.outbox.notice_body(view, lines)
+    """A short notice to the named players (archived with the turn).  ``lines`` may be a function
+    of the reader's time zone (None: UTC) for a notice that shows a time (gm.core.times)."""
+    bodies: dict = {}
     for name in names:
         player = view.player(name)
         if player is None:
             continue
+        zone = deadlines.player_zone(player) if callable(lines) else None
+        if zone not in bodies:
+            bodies[zone] = ctx.outbox.notice_body(view, lines(zone) if callable(lines) else lines)
+        body = bodies[zone]
         oid = ctx.outbox.to_game(view, player["email"], label, body)
         ctx.outbox.archive(view, player["name"], kind, body, oid)
 

@@ -13,7 +13,7 @@ from typing import Callable
 
 from gm.core.model import GameView
 from gm.mail.inbound import Inbound
-from gm.service import seats
+from gm.service import playersettings, seats
 from gm.service.context import Context
 
 SetHandler = Callable[[Context, GameView, object, str, Inbound], None]
@@ -38,6 +38,10 @@ SETTERS: tuple[Setter, ...] = (
     Setter("SET ADDRESS <new>", "move your seat to another address: gm mails that address a code, "
            "and the seat moves when it sends it back (CONFIRM <code>); e.g. SET ADDRESS "
            "ada@new.example", seats.set_address),
+    Setter("SET FORMAT TEXT|HTML", "your reports as plain text only, or as text and a page with the "
+           "board picture", playersettings.set_format),
+    Setter("SET TIMEZONE <zone>", "show deadlines in your time zone, an IANA name such as "
+           "Europe/Berlin or America/New_York (with UTC beside)", playersettings.set_timezone),
 )
 BY_WHAT: dict[str, Setter] = {s.what: s for s in SETTERS}
 

@@ -125,8 +125,9 @@ def _remind(ctx, view, due, owing, conf, now) -> list[str]:
     if before <= 0 or now < due - before:
         return []
     if owing:
-        reports.notice(ctx, view, owing, [f"Reminder: your orders for turn {view.turn} are not in yet.",
-                                          f"Deadline: {times.format_due(due, now)}."], "Reminder")
+        reports.notice(ctx, view, owing, lambda zone: [
+            f"Reminder: your orders for turn {view.turn} are not in yet.",
+            f"Deadline: {times.format_due(due, now, zone)}."], "Reminder")
     ctx.store.update_deadline(view.id, reminded=1)
     ctx.store.log(view.id, view.turn, "deadline", "reminder", ", ".join(owing) or "nobody missing", now)
     return [f"{view.id}: reminded {', '.join(owing) or 'nobody'}"]

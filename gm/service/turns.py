@@ -9,7 +9,6 @@ from __future__ import annotations
 from games.base import Event, NotYourTurnError, OrderError
 from gm.core.model import GameView, Outcome, ServiceError, Status
 from gm.mail.inbound import Inbound
-from gm.present import reports as present
 from gm.present.reports import help_hint
 from gm.service import deadlines, games, reports
 from gm.service.context import Context
@@ -76,17 +75,7 @@ def queue_noted_reports(ctx: Context, view: GameView, events: list[Event], note:
     The archive keeps the report as rendered (what gm verify renders again from the replay)
     and the note as a notice beside it, both naming the one mail they were sent in.
     """
-    rules, state = view.rules, view.state
-    label = "final report" if rules.is_over(state) else "report"
-    bodies = present.render_reports(view.id, rules, state, view.seated_names, events,
-                                    deadline=deadlines.deadline_text(ctx.store, view, ctx.clock()))
-    note = present.fit_width(note)  # within 72 columns, like every line we send
-    for player in view.seated:
-        report = bodies[player["name"]]
-        oid = ctx.outbox.to_game(view, player["email"], f"{rules.title} {label}",
-                                 f"{note}\n{report}", kind="report")
-        ctx.outbox.archive(view, player["name"], "notice", note, oid)
-        ctx.outbox.archive(view, player["name"], "report", report, oid)
+    reports.queue_reports(ctx, view, events, note=note)
 
 
 def _refuse(ctx: Context, view: GameView, name: str, text: str, exc: OrderError, error: str, *,

@@ -110,6 +110,14 @@ class GameQueries:
         """Seat a removed player again (a rollback to before they left)."""
         self.update("players", {"game_id": game_id, "name": name}, active=1)
 
+    def set_player_format(self, game_id: str, name: str, fmt: str) -> None:
+        """A player's report format (html | text), SET FORMAT."""
+        self.update("players", {"game_id": game_id, "name": name}, format=fmt)
+
+    def set_player_timezone(self, game_id: str, name: str, zone: str | None) -> None:
+        """A player's time zone (an IANA name; None: UTC), SET TIMEZONE."""
+        self.update("players", {"game_id": game_id, "name": name}, timezone=zone)
+
     def deactivate_player(self, game_id: str, name: str) -> None:
         """Mark a player as having left the game (gm eject)."""
         self.update("players", {"game_id": game_id, "name": name}, active=0)

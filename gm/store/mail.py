@@ -136,6 +136,18 @@ class MailQueries:
         return _unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
                                   "AND player IS NULL ORDER BY id", game_id))
 
+    def archived_since(self, report_id: int) -> list[sqlite3.Row]:
+        """(game_id, last id) of the games with a report, press or notice archived after
+        ``report_id``: what the archive site shows changed (the live archive)."""
+        return self.all("SELECT game_id, MAX(id) AS last FROM reports WHERE id > ? "
+                        "AND kind IN ('report', 'press', 'notice') GROUP BY game_id ORDER BY game_id",
+                        report_id)
+
+    def press_of_turns(self, game_id: str, first_turn: int) -> list[sqlite3.Row]:
+        """The archive's copies of a game's press from turn ``first_turn`` on, in the order sent."""
+        return self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
+                        "AND player IS NULL AND turn >= ? ORDER BY id", game_id, first_turn)
+
     def player_reports(self, game_id: str, player: str) -> list[sqlite3.Row]:
         """The reports and press a player was sent, by turn (a player's history)."""
         return _unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND player = ? "

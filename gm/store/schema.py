@@ -246,9 +246,11 @@ STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
     Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
     Step(3, "timers by due time; indexes of the per-message look-ups", TIMERS),
-    # Step 4 is another change of this release (issue 17's branch): a placeholder here so the
-    # steps stay numbered one by one; the merge puts the real step 4 in its place.
-    Step(4, "reserved: another change of this release", ""),
+    Step(4, "a player's own report format and time zone (SET FORMAT, SET TIMEZONE)", """
+-- format: html or text, NULL for the game's option; timezone: an IANA name, NULL for UTC
+ALTER TABLE players ADD COLUMN format TEXT;
+ALTER TABLE players ADD COLUMN timezone TEXT;
+"""),
     Step(5, "open games, observers, address codes, seat token generations", SELF_SERVICE),
     Step(6, "delivery events and the delivery state of each address", DELIVERY),
 ]

@@ -50,6 +50,11 @@ class TurnQueries:
         """(seq, state) of every state of a game, in order (read the state with state_data)."""
         return self.all("SELECT seq, state FROM states WHERE game_id = ? ORDER BY seq", game_id)
 
+    def last_state_time(self, game_id: str) -> float | None:
+        """When a game's newest state was made (its last change of position)."""
+        row = self.one("SELECT MAX(created) AS at FROM states WHERE game_id = ?", game_id)
+        return None if row is None else row["at"]
+
     def state_turns(self, game_id: str) -> list[sqlite3.Row]:
         """(seq, turn) of every state of a game, in order."""
         return self.all("SELECT seq, turn FROM states WHERE game_id = ? ORDER BY seq", game_id)

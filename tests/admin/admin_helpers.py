@@ -29,7 +29,7 @@ def outbox(engine, recipient: str | None = None, kind: str | None = None, since:
 
 def body_of(row) -> str:
     msg = email.message_from_bytes(unpack_mail(row["raw"]), policy=email.policy.default)
-    return msg.get_content()
+    return msg.get_body(("plain",)).get_content()  # the text part (reports may have HTML too)
 
 
 def history(engine, game_id: str, action: str | None = None):

@@ -179,3 +179,13 @@ def test_archive_in_a_real_browser(engine, tmp_path):
     out = browser.screenshot(page, tmp_path / "shot.png", size="900,900")
     data = out.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+    # The live archive's additions: each game's last change and feed, the feed named in the page.
+    dom = browser.dump_dom(index)
+    assert "<th>Last change</th>" in dom and 'href="game-nb1.atom"' in dom
+    assert 'rel="alternate" type="application/atom+xml"' in browser.dump_dom(page)
+    # A phone's width, for a person to look at (the picture is scaled to the screen by the CSS).
+    from PIL import Image
+
+    phone = Image.open(browser.screenshot(page, tmp_path / "phone.png", size="390,1600"))
+    assert phone.size == (390, 1600)
+    assert "img.picture { display: block; max-width: 100%" in (tmp_path / "site" / "archive.css").read_text()

@@ -62,7 +62,7 @@ def bodies(store, recipient, since=0):
     for row in store.all("SELECT * FROM outbox WHERE recipient = ? AND id > ? ORDER BY id",
                          recipient, since):
         msg = email.message_from_bytes(unpack_mail(row["raw"]), policy=email.policy.default)
-        out.append((row["subject"], msg.get_content()))
+        out.append((row["subject"], msg.get_body(("plain",)).get_content()))
     return out
 
 

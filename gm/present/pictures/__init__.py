@@ -7,6 +7,12 @@ again from a replay.  Drawn with Pillow: it needs nothing outside Python (no
 Cairo), draws polygons, lines and text with its own font, and writes PNG.
 
     picture(rules, state, viewer) -> PNG bytes, or None for a kind with no picture
+    pictures_for(rules, state, viewers) -> {viewer: PNG bytes or None}, each distinct one drawn once
+
+A picture costs 20-300 ms, and a turn's reports go to every player: a game whose
+picture shows a viewer something of their own names it in VIEW_KEYS (what the
+viewer sees beyond an observer); viewers with equal keys get the same picture,
+drawn once.  A game not in VIEW_KEYS draws one picture for everyone.
 """
 
 from __future__ import annotations
@@ -26,6 +32,32 @@ PAINTERS: dict[str, Painter] = {  # kind -> draw(rules, state, viewer)
     "proximity": proximity.draw,
     "pivot-pawns": pivot_pawns.draw,
 }
+
+
+# kind -> view_key(state, viewer): equal keys, equal pictures (the painter's own rule for the viewer).
+VIEW_KEYS: dict[str, Callable[[Any, "str | None"], Any]] = {
+    "fuzzy-borders": fuzzy_borders.view_key,
+    "pivot-pawns": pivot_pawns.view_key,
+    "proximity": proximity.view_key,
+}
+
+
+def pictures_for(rules: Any, state: Any, viewers: list[str | None]) -> dict[str | None, bytes | None]:
+    """The picture each viewer may see, each distinct picture drawn once (see VIEW_KEYS)."""
+    key_of = VIEW_KEYS.get(rules.kind, lambda state, viewer: ())
+    drawn: dict[Any, bytes | None] = {}
+    out = {}
+    for viewer in viewers:
+        key = key_of(state, viewer)
+        if key not in drawn:
+            drawn[key] = picture(rules, state, viewer)
+        out[viewer] = drawn[key]
+    return out
+
+
+def size(png_bytes: bytes) -> tuple[int, int]:
+    """(width, height) of a PNG, from its header (the IHDR chunk comes first)."""
+    return int.from_bytes(png_bytes[16:20], "big"), int.from_bytes(png_bytes[20:24], "big")
 
 
 def picture(rules: Any, state: Any, viewer: str | None) -> bytes | None:

@@ -136,6 +136,11 @@ def visible_sealed(state: Any, viewer: str | None) -> dict[str, str]:
     return {viewer: state.sealed[viewer]} if viewer in state.sealed else {}
 
 
+def view_key(state: Any, viewer: str | None) -> tuple:
+    """All the picture shows of ``viewer``'s own: the sealed claims they may see."""
+    return tuple(sorted(visible_sealed(state, viewer).items()))
+
+
 # A legend entry: (swatch, text); a swatch is (shape "box" | "disc", colour, text on it) or None.
 Swatch = tuple[str, Colour, str]
 Entry = tuple["Swatch | None", str]

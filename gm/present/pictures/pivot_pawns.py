@@ -166,6 +166,16 @@ def _public_caption(pen: ImageDraw.ImageDraw, state: PivotState) -> list[str]:
     return out
 
 
+def view_key(state: PivotState, viewer: str | None) -> tuple:
+    """All the picture shows of ``viewer``'s own (the rule of _sealed_caption): every sealed
+    solution for the GM, a player's own, nothing for anyone else."""
+    if viewer is None:
+        return ("gm", tuple((p, state.bids[p].pivots, solution_text(state.bids[p].solution))
+                            for p in bid_order(state)))
+    bid = state.bids.get(viewer) if viewer in state.players else None
+    return () if bid is None else ("own", bid.pivots, solution_text(bid.solution))
+
+
 def _sealed_caption(pen: ImageDraw.ImageDraw, state: PivotState, viewer: str | None) -> list[str]:
     """The sealed solutions ``viewer`` may see: one line for anyone but the GM."""
     width = WIDTH - 2 * LEFT

@@ -135,6 +135,11 @@ def _piece(pen: ImageDraw.ImageDraw, square: str, piece: Piece, colour: Colour) 
     pen.text((bx, by), str(piece.age), fill=INK, font=font(11 if piece.age < 100 else 8), anchor="mm")
 
 
+def view_key(state: State, viewer: str | None) -> str | None:
+    """What the picture shows of ``viewer``'s own: "(you)" beside their side's name."""
+    return viewer if any(side.name == viewer for side in state.sides) else None
+
+
 def _caption(state: State, viewer: str | None) -> list[str]:
     moves = f"after {state.moves} move{'' if state.moves == 1 else 's'}"
     if state.winner is not None:

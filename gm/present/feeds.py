@@ -1,0 +1,55 @@
+"""An Atom 1.0 feed of a game (RFC 4287): one entry per turn, so followers can watch it in a
+feed reader.  Written with xml.etree, which escapes every value; ids are tag: URIs
+(RFC 4151) made of the gm instance's domain, the game's start date, the game and the turn,
+so they never change when the site moves.  Links are relative to the feed's own address."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from datetime import datetime, timezone
+
+ATOM = "http://www.w3.org/2005/Atom"
+
+
+def feed_name(game_id: str) -> str:
+    return f"game-{game_id}.atom"
+
+
+def _when(at: float) -> str:
+    return datetime.fromtimestamp(at, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _tag(domain: str, game: dict, rest: str = "") -> str:
+    day = datetime.fromtimestamp(game["created_at"], timezone.utc).strftime("%Y-%m-%d")
+    return f"tag:{domain},{day}:gm/{game['id']}{rest}"
+
+
+def atom(game: dict, domain: str) -> bytes:
+    """The feed of ``game`` (gm.service.audit.archive_data, with "page" set) as UTF-8 XML."""
+    ET.register_namespace("", ATOM)
+
+    def sub(parent, name: str, text: str | None = None, **attrs) -> ET.Element:
+        element = ET.SubElement(parent, f"{{{ATOM}}}{name}", attrs)
+        if text is not None:
+            element.text = text
+        return element
+
+    feed = ET.Element(f"{{{ATOM}}}feed")
+    sub(feed, "id", _tag(domain, game))
+    sub(feed, "title", f"{game['title']} game {game['id']}")
+    sub(feed, "subtitle", f"{game['status']}, turn {game['turn']}: "
+        + ", ".join(f"{p['name']} {p['score']}" for p in game["players"]))
+    turns = [t for t in game["turns"] if t.get("report")]
+    sub(feed, "updated", _when(max([game["updated_at"]] + [t["at"] for t in turns if t.get("at")])))
+    author = sub(feed, "author")
+    sub(author, "name", "gm, the game master")
+    sub(feed, "link", rel="alternate", type="text/html", href=game["page"])
+    sub(feed, "link", rel="self", type="application/atom+xml", href=feed_name(game["id"]))
+    for turn in reversed(turns):  # newest first, as readers expect
+        entry = sub(feed, "entry")
+        sub(entry, "id", _tag(domain, game, f"/turn/{turn['turn']}"))
+        sub(entry, "title", f"{game['title']} game {game['id']}, turn {turn['turn']}")
+        sub(entry, "updated", _when(turn.get("at") or game["updated_at"]))
+        sub(entry, "link", rel="alternate", type="text/html", href=f"{game['page']}#turn-{turn['turn']}")
+        sub(entry, "content", turn["report"] + "".join("\n" + body for body in turn["press"]), type="text")
+    return ET.tostring(feed, encoding="utf-8", xml_declaration=True) + b"\n"

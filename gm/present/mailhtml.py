@@ -1,0 +1,58 @@
+"""The HTML page of a report mail: the text report laid out like a page of a PBEM zine.
+
+A pure function of what the text report shows one reader: a masthead (game,
+turn, date, next deadline), the turn's news in sentences, the picture (shown
+by ``cid:``, sent in the same mail), press, standings, the text report itself
+in a monospace block, and how to send orders last.  Nothing is fetched from
+outside (no remote image, style sheet or font) and the styles are inline with a
+max-width, so it reads the same in a phone's mail app and in a client that
+blocks remote content.  The text part stays the canonical report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gm.present.templates import environment
+
+
+@dataclass
+class ReportPage:
+    shared: dict  # gm.present.reports.shared_context: title, turn, scores, winners, to_move, help_hint
+    text: str  # the text report this reader gets (the mail's text/plain part)
+    events: list[str]  # the turn's events this reader was told
+    viewer: str | None
+    date: str  # when the mail was written, in the reader's time zone
+    deadline: str | None = None  # in the reader's time zone
+    picture_cid: str | None = None
+    picture_size: tuple[int, int] | None = None
+    press: list[str] = field(default_factory=list)  # press to everyone of this turn, as received
+    note: str | None = None  # the game master's note, when the GM entered orders
+
+
+def _starts_with_name(line: str, names: list[str]) -> bool:
+    return any(line.startswith(n) and (len(line) == len(n) or not line[len(n)].isalnum()) for n in names)
+
+
+def news(events: list[str], note: str | None = None, names: list[str] = ()) -> list[str]:
+    """The turn's events as sentences: a capital first (but a player's name is left as it is
+    written), a full stop last; an indented event line (a detail of the one before, such as a
+    solution) joined to its sentence."""
+    sentences: list[str] = []
+    for text in ([note] if note else []) + list(events):
+        line = " ".join(str(text).split())
+        if not line:
+            continue
+        if str(text)[:1].isspace() and sentences:
+            sentences[-1] = sentences[-1].rstrip(".") + f" ({line})."
+            continue
+        if not _starts_with_name(line, names):
+            line = line[0].upper() + line[1:]
+        sentences.append(line if line[-1] in ".!?)" else line + ".")
+    return sentences
+
+
+def render(page: ReportPage) -> str:
+    """The page's HTML (every value escaped by the template environment)."""
+    return environment(html=True).get_template("mail/report.html.j2").render(
+        page=page, s=page.shared, news=news(page.events, page.note, [row["name"] for row in page.shared["scores"]]))
