@@ -4,11 +4,35 @@ from __future__ import annotations
 
 import pytest
 
+import pgserver
+
 from gm.core.config import Config
 from gm.mail import inbound as mail_in
 from gm.service.engine import Engine
 from gm.store import Store
 from support import EXAMPLE_LAYOUT, Clock
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """One PostgreSQL server for the session (tests/pgserver.py); skips where none is installed."""
+    server = pgserver.start_postgres()
+    yield server
+    pgserver.stop_postgres(server)
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """A postgresql:// URL of a new, empty schema of this test's own."""
+    return pg_server.fresh_url()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_target(request, tmp_path):
+    """What Store() opens, once per back end: a SQLite file, then a PostgreSQL schema."""
+    if request.param == "sqlite":
+        return tmp_path / "gm.sqlite"
+    return request.getfixturevalue("pg_url")
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 
 
 class MailQueries:
@@ -75,9 +76,10 @@ class MailQueries:
 
     def outbox_listing(self, include_delivered: bool = False) -> list[sqlite3.Row]:
         """The outbox for ``gm outbox``: unsent mail and mail sent in the last day (or all)."""
-        where = "" if include_delivered else \
-            "WHERE status != 'sent' OR sent >= strftime('%s','now') - 86400 "
-        return self.all("SELECT * FROM outbox " + where + "ORDER BY id")
+        if include_delivered:
+            return self.all("SELECT * FROM outbox ORDER BY id")
+        return self.all("SELECT * FROM outbox WHERE status != 'sent' OR sent >= ? ORDER BY id",
+                        time.time() - 86400)
 
     def sent_count(self, game_id: str) -> int:
         """How many mails of a game have been sent."""

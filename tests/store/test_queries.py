@@ -1,4 +1,4 @@
-"""The named queries of Store, one by one, on a fresh database."""
+"""The named queries of Store, one by one, on a fresh database of each back end (SQLite, PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ T = 1_700_000_000.0
 
 
 @pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "gm.sqlite")
+def store(store_target):
+    s = Store(store_target)
     with s.write():
         s.add_game("g1", "neighbors", 7, "{}", T)
         s.add_game("g2", "neighbors", 8, "{}", T + 1, status="paused")
@@ -194,10 +194,10 @@ def test_write_nests_and_rolls_back(store):
     assert store.history_of("g1") == []
 
 
-def test_long_states_are_stored_compressed_and_read_back_exactly(tmp_path):
+def test_long_states_are_stored_compressed_and_read_back_exactly(store_target):
     from gm.store.turns import COMPRESS_OVER
 
-    store = Store(tmp_path / "gm.sqlite")
+    store = Store(store_target)
     short = {"a": 1}
     long = {"trail": [["c1", True]] * (COMPRESS_OVER // 4), "seed": 7}
     with store.write():
