@@ -65,6 +65,43 @@ def eml(name: str, **values: str) -> bytes:
     return raw
 
 
+def players_for(rules, rng) -> list[str]:
+    """Two to four players (as many as the game takes), drawn with ``rng``."""
+    low = max(rules.min_players, 2) if rules.max_players >= 2 else rules.min_players
+    count = rng.randint(low, min(rules.max_players, 4))
+    return ["ada", "bob", "cy", "dee"][:count]
+
+
+def play_game(engine, kind: str, game_id: str, seed: int, max_steps: int = 4000) -> list[str]:
+    """Play a game through the service (gm order, gm process) with random legal orders, for at
+    most ``max_steps`` rounds or to its end; returns the players' names."""
+    import random
+
+    from games import registry
+
+    rules = registry.get(kind)
+    rng = random.Random(seed)
+    names = players_for(rules, rng)
+    engine.create_game(kind, game_id, [(n, f"{n}@example.org") for n in names], seed=seed)
+    for _ in range(max_steps):
+        loaded = engine.load(game_id)
+        if rules.is_over(loaded.state):
+            break
+        for player in rules.to_move(loaded.state):
+            text = rules.random_order(engine.load(game_id).state, player, rng)
+            if text is None:
+                continue
+            outcome = engine.gm_order(game_id, player, text)
+            assert outcome.outcome in {"applied", "sealed"}, outcome.detail
+            if not rules.simultaneous:
+                break
+        loaded = engine.load(game_id)
+        if rules.simultaneous and not rules.is_over(loaded.state) and loaded.row["status"] == "active":
+            if rules.turn(loaded.state) == rules.turn(engine.load(game_id).state):
+                engine.process(game_id)
+    return names
+
+
 def outbox(engine, since_id: int = 0) -> list[email.message.EmailMessage]:
     rows = engine.store.all("SELECT raw FROM outbox WHERE id > ? ORDER BY id", since_id)
     return [email.message_from_bytes(r["raw"], policy=email.policy.default) for r in rows]

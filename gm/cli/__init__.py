@@ -8,6 +8,7 @@ command.  Nothing else imports this package.
 from gm.cli import play  # noqa: F401  (registers the commands; playing first in --help)
 from gm.cli import admin, archive  # noqa: F401
 from gm.cli import dkim  # noqa: F401  (gm dkim keygen)
+from gm.cli import storecmd  # noqa: F401  (gm store copy)
 from gm.cli.common import app
 
 

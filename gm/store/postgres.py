@@ -6,8 +6,9 @@ SQL is the store's SQLite-style SQL, translated by gm.store.dialect (the
 portable subset is documented in gm.store).
 
 Transactions.  ``write()`` runs BEGIN and then takes one transaction-scoped
-advisory lock (WRITER_LOCK), the counterpart of SQLite's BEGIN IMMEDIATE: one
-writer at a time over every process and host sharing the database, so a
+advisory lock (WRITER_LOCK and the schema's name: a store is one schema), the
+counterpart of SQLite's BEGIN IMMEDIATE: one writer at a time over every
+process and host sharing the store, so a
 daemon's read-modify-write of a game never interleaves with another's, and a
 message, a timer step or an outbox claim is decided by the first transaction
 to get there; the next sees it done.  A daemon that dies mid-transaction
@@ -28,7 +29,7 @@ from gm.store import dialect, migrations, schema
 from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreError
 
-WRITER_LOCK = 0x676D5F7772697465  # pg_advisory_xact_lock key: "gm_write"
+WRITER_LOCK = 0x676D5F77  # pg_advisory_xact_lock's first key ("gm_w"); the second: the store's schema
 VERSION_TABLE = "gm_schema_version"
 
 
@@ -128,7 +129,7 @@ class PostgresStore(Store):
         try:
             if not durable:
                 self.db.raw("SET LOCAL synchronous_commit = off")
-            self.db.raw("SELECT pg_advisory_xact_lock(%s)", (WRITER_LOCK,))
+            self.db.raw("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (WRITER_LOCK,))
         except BaseException:
             self.rollback()
             raise
