@@ -69,6 +69,7 @@ class Config:
     imap_processed: str = "gm-processed"
     imap_idle: bool = True  # wait with IDLE when the server offers it; false: poll
     poll_seconds: float = 30.0
+    tick_seconds: float = 30.0  # how often the daemon looks for deadlines and timers that are due
     smtp: ServerConfig | None = None
     smtp_connections: int = 4  # SMTP connections used at once to send a batch of reports
     max_message_bytes: int = 1_000_000

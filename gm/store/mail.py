@@ -56,6 +56,18 @@ class MailQueries:
         return self.all("SELECT id, recipient, raw, attempts FROM outbox WHERE status = 'queued' "
                         "AND next_attempt <= ? ORDER BY id LIMIT ?", now, limit)
 
+    def claim_outbox(self, now: float, limit: int) -> list[sqlite3.Row]:
+        """The mail due by ``now`` (as outbox_due) that this sender, and no other, may send now.
+
+        Give every claimed row back with release_outbox() once it is marked (or not
+        tried).  SQLite: one host, one sender, so every due row; a store shared by
+        several daemons (gm.store.postgres) holds each row for the claiming session.
+        """
+        return self.outbox_due(now, limit)
+
+    def release_outbox(self, rows: list) -> None:
+        """Claimed rows are done with (marked sent or failed, or not tried): others may take them."""
+
     def mark_sent(self, outbox_id: int, at: float, attempts: int) -> None:
         """A mail went out at ``at`` (``attempts``: the count including this one)."""
         self.update("outbox", {"id": outbox_id}, status="sent", sent=at, attempts=attempts,

@@ -15,6 +15,11 @@ to get there; the next sees it done.  A daemon that dies mid-transaction
 leaves nothing: the server rolls back its transaction and frees the lock.
 Reads outside a transaction see the last committed state (READ COMMITTED).
 
+The outbox.  A sender claims the rows it sends with a session-level advisory
+lock each (pg_try_advisory_lock: another daemon skips them), and gives them
+back once they are marked; a daemon that dies loses its session and so its
+claims at once, and another sends those rows again with the same Message-ID.
+
 Schema version.  PostgreSQL has no user_version: the step a database is at is
 the one row of ``gm_schema_version``.  The same steps (gm.store.schema) run,
 translated, in one transaction under the writer lock.
@@ -31,6 +36,7 @@ from gm.store.errors import MigrationError, StoreError
 
 WRITER_LOCK = 0x676D5F77  # pg_advisory_xact_lock's first key ("gm_w"); the second: the store's schema
 VERSION_TABLE = "gm_schema_version"
+OUTBOX_LOCKS = "SELECT hashtext(current_schema() || ':outbox')"  # the first key of an outbox row's lock
 
 
 class PgConnection:
@@ -213,3 +219,24 @@ class PostgresStore(Store):
         if key:
             self.db.raw(f"SELECT setval(pg_get_serial_sequence(%s, %s), GREATEST(max({key}), 1), "
                         f"max({key}) IS NOT NULL) FROM {table}", (table, key))
+
+    # --- the outbox, shared by several senders ----------------------------------------
+    def claim_outbox(self, now: float, limit: int) -> list:
+        """The due rows this session could lock and that are still queued once locked."""
+        due = self.outbox_due(now, limit)
+        if not due:
+            return []
+        ids = [r["id"] for r in due]
+        locked = {r[0] for r in self.db.raw(
+            f"SELECT id FROM unnest(%s::bigint[]) AS id WHERE pg_try_advisory_lock(({OUTBOX_LOCKS}), id::int)",
+            (ids,))}
+        # Locked now, but another sender may have marked a row sent just before letting it go.
+        still = {r[0] for r in self.db.raw("SELECT id FROM outbox WHERE id = ANY(%s) AND status = 'queued'",
+                                           (list(locked),))}
+        self.release_outbox([r for r in due if r["id"] in locked - still])
+        return [r for r in due if r["id"] in still]
+
+    def release_outbox(self, rows: list) -> None:
+        if rows and not self.db.conn.broken:  # a dead session's locks went with it
+            self.db.raw(f"SELECT pg_advisory_unlock(({OUTBOX_LOCKS}), id::int) FROM unnest(%s::bigint[]) AS id",
+                        ([r["id"] for r in rows],))

@@ -210,3 +210,25 @@ def test_long_states_are_stored_compressed_and_read_back_exactly(store_target):
     assert [store.state_data(r) for r in rows] == [short, long]
     assert store.state_data(store.latest_state("g1")) == long
     store.close()
+
+
+def test_a_claimed_outbox_row_goes_to_one_sender_at_a_time(store, store_target):
+    with store.write():
+        a = store.queue_outbox("<o1@gm>", "ada@example.org", "s", b"raw", kind="report", now=T)
+        b = store.queue_outbox("<o2@gm>", "bob@example.org", "s", b"raw", kind="report", now=T)
+    claimed = store.claim_outbox(T + 1, 1)
+    assert [r["id"] for r in claimed] == [a]
+    if store.kind == "sqlite":  # one host, one sender: every due row, every time
+        assert [r["id"] for r in store.claim_outbox(T + 1, 10)] == [a, b]
+        return
+    other = Store(store_target)  # a second daemon on the same store
+    assert [r["id"] for r in other.claim_outbox(T + 1, 10)] == [b]
+    with store.write():
+        store.mark_sent(a, T + 1, 1)
+    store.release_outbox(claimed)
+    assert store.claim_outbox(T + 2, 10) == []  # a is sent; b is still other's
+    third = Store(store_target)
+    assert third.claim_outbox(T + 2, 10) == []
+    other.close()  # the daemon holding b dies: b goes to the next sender at once
+    assert [r["id"] for r in third.claim_outbox(T + 2, 10)] == [b]
+    third.close()
