@@ -10,8 +10,8 @@ initdb refuses to run as root, so as root the server runs as ``nobody`` (the
 way the Dovecot fixture runs its mail processes), through runuser.  Without a
 server binary start_postgres raises unittest.SkipTest (a skip in pytest).
 
-fsync is off: a test server's data need not survive a power cut, and
-CREATE SCHEMA / CREATE DATABASE are then quick.  Each test gets a schema of
+fsync is off unless ``durable``: a test server's data need not survive a
+power cut, and CREATE SCHEMA / CREATE DATABASE are then quick.  Each test gets a schema of
 its own (Postgres.fresh_url): a URL whose search_path is that schema.
 """
 
@@ -50,8 +50,9 @@ def _free_port() -> int:
 class Postgres:
     """One running server; ``url(schema)`` is how gm reaches it."""
 
-    def __init__(self, root: Path, bin_dir: Path):
+    def __init__(self, root: Path, bin_dir: Path, durable: bool = False):
         self.root = root
+        self.durable = durable
         self.bin_dir = bin_dir
         self.data = root / "data"
         self.port = _free_port()
@@ -72,7 +73,9 @@ class Postgres:
         if init.returncode != 0:
             raise RuntimeError(f"initdb failed: {init.stderr or init.stdout}")
         options = (f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories='' "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+                   "-c max_connections=200")
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         started = self.run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "log"),
                            "-o", options, "-w", "-t", "60", "start")
         if started.returncode != 0:
@@ -114,14 +117,16 @@ class Postgres:
         return self.url(schema)
 
 
-def start_postgres() -> Postgres:
-    """A fresh server in a temporary directory; unittest.SkipTest where none is installed."""
+def start_postgres(durable: bool = False) -> Postgres:
+    """A fresh server in a temporary directory; unittest.SkipTest where none is installed.
+
+    ``durable``: fsync and synchronous commit on, as a production server (the benchmarks)."""
     bin_dir = server_bin_dir()
     if bin_dir is None or not (bin_dir / "pg_ctl").exists():
         raise unittest.SkipTest("PostgreSQL is not installed (no initdb/pg_ctl in /usr/lib/postgresql/*/bin "
                                 "or on PATH): apt-get install postgresql, as .ci/run does")
     root = Path(tempfile.mkdtemp(prefix="gm-pg-"))
-    server = Postgres(root, bin_dir)
+    server = Postgres(root, bin_dir, durable)
     try:
         server.start()
     except BaseException:
