@@ -10,7 +10,7 @@ from gm.core.config import Config
 from gm.mail import inbound as mail_in
 from gm.service.engine import Engine
 from gm.store import Store
-from support import EXAMPLE_LAYOUT, Clock
+from support import BACKENDS, EXAMPLE_LAYOUT, Clock
 
 
 @pytest.fixture(scope="session")
@@ -27,7 +27,7 @@ def pg_url(pg_server):
     return pg_server.fresh_url()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=BACKENDS)
 def store_target(request, tmp_path):
     """What Store() opens, once per back end: a SQLite file, then a PostgreSQL schema."""
     if request.param == "sqlite":
@@ -41,8 +41,12 @@ def clock():
 
 
 @pytest.fixture
-def config(tmp_path):
-    return Config(data_dir=tmp_path / "gm-data", address="gm@localhost")
+def config(tmp_path, request):
+    """The service's config; on SQLite, or on each back end where a test module asks with
+    ``pytestmark = pytest.mark.parametrize("config", BACKENDS, indirect=True)``."""
+    backend = getattr(request, "param", "sqlite")
+    store = request.getfixturevalue("pg_url") if backend == "postgresql" else None
+    return Config(data_dir=tmp_path / "gm-data", address="gm@localhost", store=store)
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ EML = Path(__file__).parent / "fixtures" / "eml"
 EXAMPLE_LAYOUT = "....F.." "...F..." ".R.N.B." "......." ".F.Q.Q." "......."
 
 GM_ADDRESS = "gm@example.test"
+BACKENDS = ["sqlite", "postgresql"]  # the store's back ends (the fixtures store_target and config)
 PLAYERS = [("ada", "ada@example.org"), ("bob", "bob@example.org")]
 PLAYERS3 = PLAYERS + [("cy", "cy@example.org")]
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from support import body, last_outbox_id, order_mail, outbox
+import pytest
+
+from support import BACKENDS, body, last_outbox_id, order_mail, outbox
+
+pytestmark = pytest.mark.parametrize("config", BACKENDS, indirect=True)  # on both back ends
 
 DAY = 86400.0
 

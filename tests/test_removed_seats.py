@@ -3,8 +3,12 @@ and the game goes on as its rules say; a rollback to before the removal seats it
 
 from __future__ import annotations
 
+import pytest
+
 from gm.service import lifecycle, positions
-from support import last_outbox_id, order_mail, outbox
+from support import BACKENDS, last_outbox_id, order_mail, outbox
+
+pytestmark = pytest.mark.parametrize("config", BACKENDS, indirect=True)  # on both back ends
 
 PLAYERS3 = [("ada", "ada@example.org"), ("bob", "bob@example.org"), ("cy", "cy@example.org")]
 

@@ -1,4 +1,4 @@
-"""Timers by due time (issue 16): a tick reads only the games that have something due."""
+"""Timers by due time (issue 16): a tick reads only the games that have something due (on both back ends)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import pytest
 from gm.service import games, lifecycle, timers
 from gm.service.engine import Engine
 from gm.store import Store
-from support import order_mail
+from support import BACKENDS, order_mail
+
+pytestmark = pytest.mark.parametrize("config", BACKENDS, indirect=True)  # the store's timers on both
 
 H = 3600.0
 PLAYERS = [("ada", "ada@example.org"), ("bob", "bob@example.org")]

@@ -143,6 +143,8 @@ class PostgresStore(Store):
     def commit(self) -> None:
         try:
             self.db.raw("COMMIT")
+        except StoreError:
+            raise  # the session died: the server rolled the transaction back
         except self.db.psycopg.Error as exc:
             self.rollback()
             raise StoreError(f"commit failed: {exc}") from exc

@@ -179,3 +179,24 @@ def test_a_writer_whose_session_dies_leaves_nothing(pg_url):
 def test_an_unreachable_server_is_a_store_error():
     with pytest.raises(StoreError, match="cannot connect"):
         Store("postgresql://gm:secret@127.0.0.1:1/gm", timeout=1)
+
+
+def test_the_config_key_store_puts_the_games_on_postgresql(pg_url, tmp_path):
+    from typer.testing import CliRunner
+
+    from gm.cli import app
+    from gm.core.config import load
+
+    conf = tmp_path / "gm.yaml"
+    conf.write_text(f"data_dir: {tmp_path / 'data'}\naddress: gm@localhost\nstore: '{pg_url}'\n")
+    assert load(conf).database == pg_url
+    result = CliRunner().invoke(app, ["--config", str(conf), "new", "neighbors", "--id", "nb1", "--player",
+                                      "ada=ada@example.org", "--player", "bob=bob@example.org", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    store = Store(pg_url)
+    assert [g["id"] for g in store.games()] == ["nb1"]
+    store.close()
+    assert not (tmp_path / "data" / "gm.sqlite").exists()
+    path = tmp_path / "other.sqlite"
+    conf.write_text(f"data_dir: {tmp_path / 'data'}\nstore: {path}\n")  # a path: a SQLite file
+    assert load(conf).database == path
