@@ -91,12 +91,18 @@ def storable(table: str, column: str, value: Any) -> Any:
     return value
 
 
+INDEXES: dict[tuple[str, ...], dict[str, int]] = {}  # column names -> name index, shared by their rows
+
+
 def row_factory(cursor) -> Callable[[Any], Row]:
     """psycopg row factory making Rows (MIXED columns read as SQLite would give them)."""
-    if cursor.description is None:
+    result = cursor.pgresult  # its field names, without building cursor.description's objects
+    if result is None or not result.nfields:
         return lambda values: Row(tuple(values), {})
-    names = [c.name for c in cursor.description]
-    index = {name.lower(): i for i, name in enumerate(names)}
+    names = tuple(result.fname(i).decode() for i in range(result.nfields))
+    index = INDEXES.get(names)
+    if index is None:
+        index = INDEXES[names] = {name.lower(): i for i, name in enumerate(names)}
     mixed = [i for i, name in enumerate(names) if name in MIXED_COLUMNS]
     if not mixed:
         return lambda values: Row(tuple(values), index)
