@@ -40,10 +40,16 @@ def clock():
     return Clock()
 
 
+def pytest_generate_tests(metafunc):
+    """A module with ``ON_BOTH_BACKENDS = True`` runs each test that uses ``config`` (through the engine
+    too) once on SQLite and once on PostgreSQL."""
+    if getattr(metafunc.module, "ON_BOTH_BACKENDS", False) and "config" in metafunc.fixturenames:
+        metafunc.parametrize("config", BACKENDS, indirect=True)
+
+
 @pytest.fixture
 def config(tmp_path, request):
-    """The service's config; on SQLite, or on each back end where a test module asks with
-    ``pytestmark = pytest.mark.parametrize("config", BACKENDS, indirect=True)``."""
+    """The service's config; on SQLite, or on each back end in a module ON_BOTH_BACKENDS."""
     backend = getattr(request, "param", "sqlite")
     store = request.getfixturevalue("pg_url") if backend == "postgresql" else None
     return Config(data_dir=tmp_path / "gm-data", address="gm@localhost", store=store)

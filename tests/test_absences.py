@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
+from support import body, last_outbox_id, order_mail, outbox
 
-from support import BACKENDS, body, last_outbox_id, order_mail, outbox
-
-pytestmark = pytest.mark.parametrize("config", BACKENDS, indirect=True)  # on both back ends
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
 
 DAY = 86400.0
 

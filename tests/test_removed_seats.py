@@ -3,12 +3,10 @@ and the game goes on as its rules say; a rollback to before the removal seats it
 
 from __future__ import annotations
 
-import pytest
-
 from gm.service import lifecycle, positions
-from support import BACKENDS, last_outbox_id, order_mail, outbox
+from support import last_outbox_id, order_mail, outbox
 
-pytestmark = pytest.mark.parametrize("config", BACKENDS, indirect=True)  # on both back ends
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
 
 PLAYERS3 = [("ada", "ada@example.org"), ("bob", "bob@example.org"), ("cy", "cy@example.org")]
 

@@ -7,9 +7,9 @@ import pytest
 from gm.service import games, lifecycle, timers
 from gm.service.engine import Engine
 from gm.store import Store
-from support import BACKENDS, order_mail
+from support import order_mail
 
-pytestmark = pytest.mark.parametrize("config", BACKENDS, indirect=True)  # the store's timers on both
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
 
 H = 3600.0
 PLAYERS = [("ada", "ada@example.org"), ("bob", "bob@example.org")]

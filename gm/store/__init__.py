@@ -26,6 +26,7 @@ gm.store.dialect translates it for PostgreSQL mechanically:
   from ``cursor.lastrowid``;
 - SQL keywords in upper case; the lower-case word ``end`` is the column
   ``absences.end`` (quoted for PostgreSQL, which reserves it);
+- LIKE ignores the case of ASCII letters on both (ILIKE on PostgreSQL);
 - functions both have: lower, upper, count, max, min, sum, coalesce, abs,
   length; no strftime/datetime/julianday (pass times in as parameters: they
   are REAL seconds), no ``||`` on non-text, no GLOB, no ``rowid``;

@@ -96,7 +96,16 @@ translate = Translator(lambda table: KEYS.get(table, [])).sql
 
 def test_placeholders_and_percent_signs():
     assert translate("SELECT * FROM t WHERE a = ? AND b LIKE '%x?' AND c = ?") == \
-        "SELECT * FROM t WHERE a = %s AND b LIKE '%%x?' AND c = %s"
+        "SELECT * FROM t WHERE a = %s AND b ILIKE '%%x?' AND c = %s"
+
+
+def test_like_ignores_case_as_in_sqlite(pg_url):
+    assert translate("SELECT 1 FROM t WHERE s LIKE ?") == "SELECT 1 FROM t WHERE s ILIKE %s"
+    store = Store(pg_url)
+    with store.write():
+        store.queue_outbox("<o1@gm>", "ada@example.org", "Turn 3: Late", b"raw", kind="notice", now=1.0)
+    assert store.one("SELECT count(*) AS n FROM outbox WHERE subject LIKE '%late%'")["n"] == 1
+    store.close()
 
 
 def test_insert_or_ignore_and_or_replace():
