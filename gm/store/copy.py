@@ -39,8 +39,8 @@ def copy_rows(source: Store, destination: Store) -> Copied:
             if table not in present:
                 continue
             rows = source.all(f"SELECT * FROM {table}")
-            for row in rows:
-                destination.insert(table, **dict(zip(row.keys(), row)))
+            if rows:
+                destination.insert_many(table, list(rows[0].keys()), [tuple(row) for row in rows])
             destination.ids_restored(table)
             copied.rows[table] = len(rows)
     return copied

@@ -80,6 +80,14 @@ class PgConnection:
         except self.psycopg.OperationalError as exc:
             raise StoreError(f"database unavailable: {exc}") from exc
 
+    def executemany(self, sql: str, rows: list[tuple]) -> None:
+        """One statement for many rows (psycopg sends them in one pipeline)."""
+        try:
+            with self.conn.cursor() as cursor:
+                cursor.executemany(self.translator.sql(sql), [dialect.params(r) for r in rows])
+        except self.psycopg.OperationalError as exc:
+            raise StoreError(f"database unavailable: {exc}") from exc
+
     def primary_key(self, table: str) -> list[str]:
         if table not in self.keys:
             rows = self.conn.execute(
@@ -215,6 +223,9 @@ class PostgresStore(Store):
         args = tuple(dialect.storable(table, c, v) for c, v in values.items())
         row = self.db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks}){returning}", args)
         return int(row.fetchone()[0]) if key else 0
+
+    def storable_rows(self, table: str, columns: list[str], rows: list[tuple]) -> list[tuple]:
+        return [tuple(dialect.storable(table, c, v) for c, v in zip(columns, row)) for row in rows]
 
     def ids_restored(self, table: str) -> None:
         key = self.identity_column(table)
