@@ -217,7 +217,7 @@ def our_turnaround(h: Harness, sink: TimedSink, orders: int, label: str) -> list
     return latencies
 
 
-def plan_games(h: Harness, games: int, per_game: int) -> list[bytes]:
+def plan_games(h: Harness, games: int, per_game: int, report_format: str) -> list[bytes]:
     """Create the games and write each game's orders ahead (rules run locally)."""
     from games import registry
 
@@ -225,7 +225,8 @@ def plan_games(h: Harness, games: int, per_game: int) -> list[bytes]:
     rules = registry.get("neighbors")
     for g in range(games):
         game_id = f"tp{g}"
-        passwords = h.engine.create_game("neighbors", game_id, PLAYERS, seed=1000 + g)
+        passwords = h.engine.create_game("neighbors", game_id, PLAYERS, seed=1000 + g,
+                                         options={"format": report_format})
         state = h.engine.load(game_id).state
         for r in range(per_game):
             (mover,) = rules.to_move(state)
@@ -346,6 +347,9 @@ def main() -> int:
     parser.add_argument("--poll-orders", type=int, default=50, help="orders timed with 50 ms polling (0: skip)")
     parser.add_argument("--only", choices=("turnaround", "throughput"), help="measure one part only")
     parser.add_argument("--runs", type=int, default=3, help="throughput runs, each beside its own floor")
+    parser.add_argument("--format", choices=("html", "text"), default="html",
+                        help="the throughput games' report format: html (text, and a page with the "
+                             "board picture: the default players get) or text")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
 
@@ -372,7 +376,7 @@ def main() -> int:
                 (tmp / f"b{run}").mkdir()
                 hb = Harness(tmp / f"b{run}", server.add_user(), sink)
                 print(f"run {run}: setting up {args.games} games ...", flush=True)
-                mails = plan_games(hb, args.games, args.per_game)
+                mails = plan_games(hb, args.games, args.per_game, args.format)
                 gm_run = our_throughput(hb, sink, mails, meter)
                 runs.append((gm_run, floor_throughput(server.add_user(), sink, mails, gm_run.messages, meter)))
     finally:
@@ -399,7 +403,7 @@ def main() -> int:
                            statistics.median(polled) < 0.5))
     if runs:
         n = args.games * args.per_game
-        print(f"(b) throughput: {n} orders across {args.games} games, {runs[0][0].sent} reports sent, "
+        print(f"(b) throughput: {n} orders across {args.games} games, {runs[0][0].sent} {args.format} reports sent, "
               f"{len(runs)} runs, each beside its floor (FETCH {n}, send the same messages)")
         ratios = []
         for number, (gm_run, floor_run) in enumerate(runs, 1):

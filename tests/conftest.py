@@ -4,11 +4,35 @@ from __future__ import annotations
 
 import pytest
 
+import pgserver
+
 from gm.core.config import Config
 from gm.mail import inbound as mail_in
 from gm.service.engine import Engine
 from gm.store import Store
-from support import EXAMPLE_LAYOUT, Clock
+from support import BACKENDS, EXAMPLE_LAYOUT, Clock
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """One PostgreSQL server for the session (tests/pgserver.py); skips where none is installed."""
+    server = pgserver.start_postgres()
+    yield server
+    pgserver.stop_postgres(server)
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """A postgresql:// URL of a new, empty schema of this test's own."""
+    return pg_server.fresh_url()
+
+
+@pytest.fixture(params=BACKENDS)
+def store_target(request, tmp_path):
+    """What Store() opens, once per back end: a SQLite file, then a PostgreSQL schema."""
+    if request.param == "sqlite":
+        return tmp_path / "gm.sqlite"
+    return request.getfixturevalue("pg_url")
 
 
 @pytest.fixture
@@ -16,9 +40,19 @@ def clock():
     return Clock()
 
 
+def pytest_generate_tests(metafunc):
+    """A module with ``ON_BOTH_BACKENDS = True`` runs each test that uses ``config`` (through the engine
+    too) once on SQLite and once on PostgreSQL."""
+    if getattr(metafunc.module, "ON_BOTH_BACKENDS", False) and "config" in metafunc.fixturenames:
+        metafunc.parametrize("config", BACKENDS, indirect=True)
+
+
 @pytest.fixture
-def config(tmp_path):
-    return Config(data_dir=tmp_path / "gm-data", address="gm@localhost")
+def config(tmp_path, request):
+    """The service's config; on SQLite, or on each back end in a module ON_BOTH_BACKENDS."""
+    backend = getattr(request, "param", "sqlite")
+    store = request.getfixturevalue("pg_url") if backend == "postgresql" else None
+    return Config(data_dir=tmp_path / "gm-data", address="gm@localhost", store=store)
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ EML = Path(__file__).parent / "fixtures" / "eml"
 EXAMPLE_LAYOUT = "....F.." "...F..." ".R.N.B." "......." ".F.Q.Q." "......."
 
 GM_ADDRESS = "gm@example.test"
+BACKENDS = ["sqlite", "postgresql"]  # the store's back ends (the fixtures store_target and config)
 PLAYERS = [("ada", "ada@example.org"), ("bob", "bob@example.org")]
 PLAYERS3 = PLAYERS + [("cy", "cy@example.org")]
 
@@ -65,6 +66,43 @@ def eml(name: str, **values: str) -> bytes:
     for key, value in values.items():
         raw = raw.replace(("{%s}" % key.upper()).encode(), value.encode())
     return raw
+
+
+def players_for(rules, rng) -> list[str]:
+    """Two to four players (as many as the game takes), drawn with ``rng``."""
+    low = max(rules.min_players, 2) if rules.max_players >= 2 else rules.min_players
+    count = rng.randint(low, min(rules.max_players, 4))
+    return ["ada", "bob", "cy", "dee"][:count]
+
+
+def play_game(engine, kind: str, game_id: str, seed: int, max_steps: int = 4000) -> list[str]:
+    """Play a game through the service (gm order, gm process) with random legal orders, for at
+    most ``max_steps`` rounds or to its end; returns the players' names."""
+    import random
+
+    from games import registry
+
+    rules = registry.get(kind)
+    rng = random.Random(seed)
+    names = players_for(rules, rng)
+    engine.create_game(kind, game_id, [(n, f"{n}@example.org") for n in names], seed=seed)
+    for _ in range(max_steps):
+        loaded = engine.load(game_id)
+        if rules.is_over(loaded.state):
+            break
+        for player in rules.to_move(loaded.state):
+            text = rules.random_order(engine.load(game_id).state, player, rng)
+            if text is None:
+                continue
+            outcome = engine.gm_order(game_id, player, text)
+            assert outcome.outcome in {"applied", "sealed"}, outcome.detail
+            if not rules.simultaneous:
+                break
+        loaded = engine.load(game_id)
+        if rules.simultaneous and not rules.is_over(loaded.state) and loaded.row["status"] == "active":
+            if rules.turn(loaded.state) == rules.turn(engine.load(game_id).state):
+                engine.process(game_id)
+    return names
 
 
 def outbox(engine, since_id: int = 0) -> list[email.message.EmailMessage]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from support import body, last_outbox_id, order_mail, outbox
 
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
+
 DAY = 86400.0
 
 

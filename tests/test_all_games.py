@@ -16,15 +16,10 @@ import pytest
 from games import registry
 from gm.present.reports import ReportInput, render_report
 from gm.store.packing import unpack_mail
+from support import play_game, players_for
 
 KINDS = registry.available()
 MAX_STEPS = 4000
-
-
-def players_for(rules, rng) -> list[str]:
-    low = max(rules.min_players, 2) if rules.max_players >= 2 else rules.min_players
-    count = rng.randint(low, min(rules.max_players, 4))
-    return ["ada", "bob", "cy", "dee"][:count]
 
 
 def play_step(rules, state, rng, now):
@@ -88,26 +83,7 @@ def test_random_play_to_the_end(kind):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_game_through_the_service(kind, engine):
-    rules = registry.get(kind)
-    rng = random.Random(11)
-    names = players_for(rules, rng)
-    engine.create_game(kind, "g1", [(n, f"{n}@example.org") for n in names], seed=11)
-    for _ in range(MAX_STEPS):
-        loaded = engine.load("g1")
-        if rules.is_over(loaded.state):
-            break
-        for player in rules.to_move(loaded.state):
-            text = rules.random_order(engine.load("g1").state, player, rng)
-            if text is None:
-                continue
-            outcome = engine.gm_order("g1", player, text)
-            assert outcome.outcome in {"applied", "sealed"}, outcome.detail
-            if not rules.simultaneous:
-                break
-        loaded = engine.load("g1")
-        if rules.simultaneous and not rules.is_over(loaded.state) and loaded.row["status"] == "active":
-            if rules.turn(loaded.state) == rules.turn(engine.load("g1").state):
-                engine.process("g1")
+    names = play_game(engine, kind, "g1", seed=11, max_steps=MAX_STEPS)
     assert engine.store.game("g1")["status"] == "finished"
     import email
     import email.policy

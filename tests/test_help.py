@@ -8,6 +8,8 @@ from gm.mail import orders
 from gm.service import lifecycle, mailcommands
 from support import body, last_outbox_id, order_mail, outbox
 
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
+
 
 def help_reply(engine, password, sender="ada@example.org"):
     start = last_outbox_id(engine)

@@ -8,6 +8,8 @@ import pytest
 from gm.service import lifecycle, mailcommands
 from support import PLAYERS, body, last_outbox_id, order_mail, outbox
 
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
+
 
 @pytest.fixture
 def three_games(engine, clock):

@@ -6,6 +6,8 @@ import pytest
 
 from support import body, eml, last_outbox_id, outbox
 
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
+
 
 def seq(engine, game="nb1") -> int:
     return engine.store.latest_state(game)["seq"]

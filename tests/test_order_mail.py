@@ -6,6 +6,8 @@ from __future__ import annotations
 from gm.mail import orders
 from support import PLAYERS, PLAYERS3, body, last_outbox_id, order_mail, outbox
 
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
+
 ADA = "ada@example.org"
 
 

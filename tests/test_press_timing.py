@@ -6,6 +6,8 @@ from gm.service import lifecycle
 from gm.service.press import GREY_DELAY
 from support import last_outbox_id, order_mail
 
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
+
 
 def press_rows(engine, since):
     return engine.store.all("SELECT recipient, created, next_attempt, subject FROM outbox "

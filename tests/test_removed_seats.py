@@ -6,6 +6,8 @@ from __future__ import annotations
 from gm.service import lifecycle, positions
 from support import last_outbox_id, order_mail, outbox
 
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
+
 PLAYERS3 = [("ada", "ada@example.org"), ("bob", "bob@example.org"), ("cy", "cy@example.org")]
 
 

@@ -1,5 +1,7 @@
 """PX8 through the service: the first mover's bank runs from the game's start."""
 
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
+
 
 def test_first_mover_loses_on_time_when_the_bank_runs_out(engine, clock):
     engine.create_game("proximity", "px1", [("ada", "ada@example.org"), ("bob", "bob@example.org")],

@@ -1,4 +1,4 @@
-"""Timers by due time (issue 16): a tick reads only the games that have something due."""
+"""Timers by due time (issue 16): a tick reads only the games that have something due (on both back ends)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from gm.service import games, lifecycle, timers
 from gm.service.engine import Engine
 from gm.store import Store
 from support import order_mail
+
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
 
 H = 3600.0
 PLAYERS = [("ada", "ada@example.org"), ("bob", "bob@example.org")]

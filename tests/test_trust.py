@@ -15,6 +15,8 @@ from gm.mail import inbound as mail_in
 from gm.service import positions
 from support import body, last_outbox_id, order_mail, outbox
 
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
+
 DAY = 86400.0
 PLAYERS = [("ada", "ada@example.org"), ("bob", "bob@example.org")]
 
@@ -94,7 +96,7 @@ def test_an_edit_is_refused_when_a_turn_was_adjudicated_while_the_editor_was_ope
 
 def test_gm_edit_file_carries_its_base_and_refuses_a_stale_one(engine, nb, tmp_path, config):
     conf = tmp_path / "gm.yaml"
-    conf.write_text(f"data_dir: {config.data_dir}\naddress: gm@localhost\n")
+    conf.write_text(f"data_dir: {config.data_dir}\naddress: gm@localhost\nstore: '{config.database}'\n")
     runner = CliRunner()
     shown = runner.invoke(app, ["--config", str(conf), "show", "nb1", "--json"])
     data = json.loads(shown.stdout)
@@ -171,7 +173,7 @@ def test_a_message_that_breaks_the_reader_is_set_aside_and_can_be_retried(engine
     (row,) = engine.store.all("SELECT * FROM messages WHERE outcome = 'error'")
     assert "the reader broke" in row["detail"] and bytes(row["raw"]) == broken
     conf = tmp_path / "gm.yaml"
-    conf.write_text(f"data_dir: {config.data_dir}\naddress: gm@localhost\n")
+    conf.write_text(f"data_dir: {config.data_dir}\naddress: gm@localhost\nstore: '{config.database}'\n")
     listing = CliRunner().invoke(app, ["--config", str(conf), "inbox", "--failed"])
     assert f"#{row['id']}" in listing.stdout and "the reader broke" in listing.stdout
     monkeypatch.setattr(mail_in, "parse", real_parse)  # the fault is fixed

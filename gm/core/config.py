@@ -18,6 +18,14 @@ class ConfigError(ValueError):
     pass
 
 
+SERVER_STORE_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_server_store(target: object) -> bool:
+    """Does ``target`` name a database server (a postgresql:// URL) rather than a SQLite file?"""
+    return isinstance(target, str) and target.startswith(SERVER_STORE_SCHEMES)
+
+
 @dataclass
 class ServerConfig:
     """An IMAP or SMTP server.  The password never lives in the YAML itself."""
@@ -49,7 +57,8 @@ class ServerConfig:
 @dataclass
 class Config:
     data_dir: Path = Path("gm-data")
-    database: Path | None = None
+    database: Path | str | None = None  # the SQLite file, or a postgresql:// URL (see store)
+    store: str | None = None  # where games are kept: a SQLite file path or postgresql://user@host/db
     address: str = "gm@localhost"  # the mailbox players write to
     name: str = "gm, the game master"
     gm_address: str | None = None  # the human game master, copied on trouble
@@ -60,6 +69,7 @@ class Config:
     imap_processed: str = "gm-processed"
     imap_idle: bool = True  # wait with IDLE when the server offers it; false: poll
     poll_seconds: float = 30.0
+    tick_seconds: float = 30.0  # how often the daemon looks for deadlines and timers that are due
     smtp: ServerConfig | None = None
     smtp_connections: int = 4  # SMTP connections used at once to send a batch of reports
     max_message_bytes: int = 1_000_000
@@ -83,7 +93,12 @@ class Config:
 
     def __post_init__(self):
         self.data_dir = Path(self.data_dir)
-        self.database = Path(self.database) if self.database else self.data_dir / "gm.sqlite"
+        if self.store is not None:
+            self.database = str(self.store)
+        if is_server_store(self.database):
+            self.database = str(self.database)
+        else:
+            self.database = Path(self.database) if self.database else self.data_dir / "gm.sqlite"
         self.inbox = Path(self.inbox) if self.inbox else self.data_dir / "inbox"
         self.outbox = Path(self.outbox) if self.outbox else self.data_dir / "outbox"
         self.dkim_key_file = Path(self.dkim_key_file).expanduser() if self.dkim_key_file else None

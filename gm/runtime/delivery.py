@@ -2,7 +2,9 @@
 
 A message is marked sent only after the transport accepted it, so a crash in
 between sends it again with the same Message-ID (at least once; a reader can
-tell the copies apart by that header) and nothing queued is ever lost.
+tell the copies apart by that header) and nothing queued is ever lost.  A
+flush first claims what it sends (Store.claim_outbox) and gives it back when it
+is marked, so that daemons sharing one store never send the same row at once.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
     before trying the whole queue again.
     """
     now = time.time() if now is None else now
-    due = store.outbox_due(now, limit)
+    due = store.claim_outbox(now, limit)  # no other daemon sharing the store sends these meanwhile
     sent = 0
     down: list[TransportDown] = []
     accepted: list = []  # sent, not yet marked
@@ -119,7 +121,10 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
         else:
             send_each(transport, due, done)
     finally:
-        mark_sent()
+        try:
+            mark_sent()
+        finally:
+            store.release_outbox(due)
     if down:  # the rest keep their place; the caller waits before trying again
         raise down[0]
     return sent

@@ -47,7 +47,6 @@ RECONNECT = (1, 2, 5, 15, 30, 60)  # seconds before reconnect n, when the config
 WAKE = 1.0  # seconds between housekeeping passes while waiting for mail
 IDLE_RENEW = 300.0  # leave IDLE, search, re-enter: well within RFC 2177's 29 minutes,
 # and a safety net should a wake-up ever be lost
-TICK_SECONDS = 30.0  # how often timed-out simultaneous turns are looked for
 BATCH = 100  # messages fetched per FETCH command
 PROCESSED_KEYWORD = "$GmProcessed"
 
@@ -218,7 +217,7 @@ class Daemon:
     def housekeeping(self) -> None:
         now = time.time()
         if now >= self.next_tick:
-            self.next_tick = now + TICK_SECONDS
+            self.next_tick = now + self.config.tick_seconds
             closed = self.engine.tick()
             if closed:
                 log.info("turns closed by timer: %s", ", ".join(closed))

@@ -1,40 +1,39 @@
-"""The Store: one SQLite connection, its transactions, and the generic helpers.
+"""The SQLite back end: one connection to a file, its transactions.
 
-Standard-library sqlite3 in WAL mode.  Every write happens inside
-``store.write()``, which opens the transaction with ``BEGIN IMMEDIATE`` so
-that the read-modify-write of a game state can never interleave with another
-process (the daemon and a GM's CLI) and lose an update.  Opening a store
-brings the database's schema up to date (gm.store.migrations).
-
-The named queries live in the mixins (games, turns, mail, service); the
-generic ``one/all/insert/update`` stay for tests and one-off tools.
+Standard-library sqlite3 in WAL mode, the embedded default.  Every write
+happens inside ``store.write()``, which opens the transaction with ``BEGIN
+IMMEDIATE`` so that the read-modify-write of a game state can never
+interleave with another process (the daemon and a GM's CLI) and lose an
+update.  Opening a store brings the database's schema up to date
+(gm.store.migrations).
 """
 
 from __future__ import annotations
 
 import sqlite3
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from gm.store import migrations
-from gm.store.delivery import DeliveryQueries
+from gm.store.base import Store, is_url
 from gm.store.errors import StoreError
-from gm.store.games import GameQueries
-from gm.store.mail import MailQueries
-from gm.store.selfservice import SelfServiceQueries
-from gm.store.service import ServiceQueries
-from gm.store.turns import TurnQueries
 
 
-class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQueries, DeliveryQueries):
+class SqliteStore(Store):
+    kind = "sqlite"
+
+    @classmethod
+    def handles(cls, target: str | Path) -> bool:
+        return not is_url(target)
+
     def __init__(self, path: str | Path, timeout: float = 30.0):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: we issue BEGIN ourselves, never implicitly.
         self.db = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None)
         self.db.row_factory = sqlite3.Row
-        self._depth = 0
+        self.depth = 0
+        self.relaxed = False  # this transaction commits without fsync (write(durable=False))
         try:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
@@ -51,67 +50,45 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
     def close(self) -> None:
         self.db.close()
 
-    @contextmanager
-    def write(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
-        """One write transaction (BEGIN IMMEDIATE); nested uses join the outer one.
-
-        ``durable=False`` skips the fsync at commit (WAL with synchronous=NORMAL):
-        the transaction still survives the process being killed, and only an
-        operating-system crash or power cut can undo it.  For records whose loss
-        merely repeats work, such as "this mail was sent" (a resend carries the
-        same Message-ID); never for anything that records what a player did.
-        """
-        if self._depth:
-            self._depth += 1
-            try:
-                yield self.db
-            finally:
-                self._depth -= 1
-            return
+    # --- transactions (Store.write) -------------------------------------------------------
+    def begin(self, durable: bool) -> None:
         if not durable:
             self.db.execute("PRAGMA synchronous=NORMAL")
+            self.relaxed = True
         try:
-            try:
-                self.db.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                raise StoreError(f"database busy or unavailable: {exc}") from exc
-            self._depth = 1
-            try:
-                yield self.db
-            except BaseException:
-                self._depth = 0
-                self.db.execute("ROLLBACK")
-                raise
-            else:
-                self._depth = 0
-                try:
-                    self.db.execute("COMMIT")
-                except sqlite3.OperationalError as exc:
-                    self.db.execute("ROLLBACK")
-                    raise StoreError(f"commit failed: {exc}") from exc
-        finally:
-            if not durable:
-                self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            self.restore_sync()
+            raise StoreError(f"database busy or unavailable: {exc}") from exc
 
-    @property
-    def in_transaction(self) -> bool:
-        return self._depth > 0
+    def commit(self) -> None:
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            self.db.execute("ROLLBACK")
+            raise StoreError(f"commit failed: {exc}") from exc
+        finally:
+            self.restore_sync()
+
+    def rollback(self) -> None:
+        try:
+            self.db.execute("ROLLBACK")
+        finally:
+            self.restore_sync()
+
+    def restore_sync(self) -> None:
+        if self.relaxed:
+            self.relaxed = False
+            self.db.execute("PRAGMA synchronous=FULL")
 
     @property
     def schema_version(self) -> int:
         """The schema step this database is at (PRAGMA user_version)."""
         return migrations.user_version(self.db)
 
-    # --- generic reads and writes ---------------------------------------------------
-    def one(self, sql: str, *args: Any) -> sqlite3.Row | None:
-        return self.db.execute(sql, args).fetchone()
-
-    def all(self, sql: str, *args: Any) -> list[sqlite3.Row]:
-        return self.db.execute(sql, args).fetchall()
-
-    def _require_tx(self) -> None:
-        if not self._depth:
-            raise RuntimeError("writes must run inside Store.write()")
+    def table_names(self) -> list[str]:
+        return [r[0] for r in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")]
 
     def insert(self, table: str, **values: Any) -> int:
         self._require_tx()
@@ -119,12 +96,3 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         marks = ", ".join("?" for _ in values)
         cur = self.db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks})", tuple(values.values()))
         return int(cur.lastrowid)
-
-    def update(self, table: str, where: dict[str, Any], **values: Any) -> int:
-        self._require_tx()
-        sets = ", ".join(f"{k} = ?" for k in values)
-        cond = " AND ".join(f"{k} = ?" for k in where)
-        cur = self.db.execute(
-            f"UPDATE {table} SET {sets} WHERE {cond}", (*values.values(), *where.values())
-        )
-        return cur.rowcount

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 
 from gm.store.packing import pack_mail, pack_text, unpack_mail, unpack_text
 
@@ -66,6 +67,18 @@ class MailQueries:
                         "AND next_attempt <= ? ORDER BY id LIMIT ?", now, limit)
         return [{**dict(row), "raw": unpack_mail(row["raw"])} for row in rows]
 
+    def claim_outbox(self, now: float, limit: int) -> list[sqlite3.Row]:
+        """The mail due by ``now`` (as outbox_due) that this sender, and no other, may send now.
+
+        Give every claimed row back with release_outbox() once it is marked (or not
+        tried).  SQLite: one host, one sender, so every due row; a store shared by
+        several daemons (gm.store.postgres) holds each row for the claiming session.
+        """
+        return self.outbox_due(now, limit)
+
+    def release_outbox(self, rows: list) -> None:
+        """Claimed rows are done with (marked sent or failed, or not tried): others may take them."""
+
     def mark_sent(self, outbox_id: int, at: float, attempts: int) -> None:
         """A mail went out at ``at`` (``attempts``: the count including this one)."""
         self.update("outbox", {"id": outbox_id}, status="sent", sent=at, attempts=attempts,
@@ -86,9 +99,10 @@ class MailQueries:
 
     def outbox_listing(self, include_delivered: bool = False) -> list[sqlite3.Row]:
         """The outbox for ``gm outbox``: unsent mail and mail sent in the last day (or all)."""
-        where = "" if include_delivered else \
-            "WHERE status != 'sent' OR sent >= strftime('%s','now') - 86400 "
-        return self.all("SELECT * FROM outbox " + where + "ORDER BY id")
+        if include_delivered:
+            return self.all("SELECT * FROM outbox ORDER BY id")
+        return self.all("SELECT * FROM outbox WHERE status != 'sent' OR sent >= ? ORDER BY id",
+                        time.time() - 86400)
 
     def sent_count(self, game_id: str) -> int:
         """How many mails of a game have been sent."""
@@ -143,10 +157,10 @@ class MailQueries:
                         "AND kind IN ('report', 'press', 'notice') GROUP BY game_id ORDER BY game_id",
                         report_id)
 
-    def press_of_turns(self, game_id: str, first_turn: int) -> list[sqlite3.Row]:
+    def press_of_turns(self, game_id: str, first_turn: int) -> list[dict]:
         """The archive's copies of a game's press from turn ``first_turn`` on, in the order sent."""
-        return self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
-                        "AND player IS NULL AND turn >= ? ORDER BY id", game_id, first_turn)
+        return _unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
+                                  "AND player IS NULL AND turn >= ? ORDER BY id", game_id, first_turn))
 
     def player_reports(self, game_id: str, player: str) -> list[sqlite3.Row]:
         """The reports and press a player was sent, by turn (a player's history)."""

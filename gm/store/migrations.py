@@ -1,6 +1,7 @@
 """Bring a database up to the schema this gm knows (gm.store.schema.STEPS).
 
-The step a database is at is ``PRAGMA user_version``.  Store() calls
+The step a SQLite database is at is ``PRAGMA user_version`` (PostgreSQL's is
+kept in a table: gm.store.postgres).  Store() calls
 migrate() on opening: every missing step, and the new user_version, in one
 ``BEGIN IMMEDIATE`` transaction, so a failing step leaves the database
 exactly as it was and two processes opening at once migrate it only once.
@@ -37,12 +38,17 @@ def current_step(db: sqlite3.Connection) -> int:
     return version
 
 
-def pending(db: sqlite3.Connection) -> list[schema.Step]:
-    """The steps this database still needs; SchemaTooNew if it is ahead of this gm."""
-    step, known = current_step(db), latest()
+def steps_after(step: int) -> list[schema.Step]:
+    """The steps a database at ``step`` still needs; SchemaTooNew if it is ahead of this gm."""
+    known = latest()
     if step > known:
         raise SchemaTooNew(step, known)
     return [s for s in schema.STEPS if s.number > step]
+
+
+def pending(db: sqlite3.Connection) -> list[schema.Step]:
+    """The steps this SQLite database still needs; SchemaTooNew if it is ahead of this gm."""
+    return steps_after(current_step(db))
 
 
 def migrate(db: sqlite3.Connection) -> list[int]:

@@ -15,5 +15,8 @@ def clock():
 
 
 @pytest.fixture
-def config(tmp_path):
-    return Config(data_dir=tmp_path / "data", gm_address="boss@example.org")
+def config(tmp_path, request):
+    """On SQLite, or on each back end where a module asks (as tests/conftest.py's config)."""
+    backend = getattr(request, "param", "sqlite")
+    store = request.getfixturevalue("pg_url") if backend == "postgresql" else None
+    return Config(data_dir=tmp_path / "data", gm_address="boss@example.org", store=store)

@@ -15,6 +15,8 @@ from gm.service.engine import Engine
 from gm.store import Store
 from support import PLAYERS, PLAYERS3, last_outbox_id, order_mail
 
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
+
 H = 3600.0
 
 

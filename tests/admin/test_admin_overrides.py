@@ -15,6 +15,8 @@ from gm.service import positions
 from gm.core.model import ServiceError
 from support import PLAYERS, PLAYERS3, last_outbox_id
 
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
+
 
 @pytest.fixture
 def nb(engine):

@@ -19,6 +19,8 @@ from gm.store import Store
 from gm.store.packing import unpack_mail
 from support import PLAYERS3
 
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
+
 GAME_TABLES = ("games", "players", "states", "orders", "history", "game_settings", "deadlines",
                "absences", "state_overrides", "results", "timers", "reports")
 

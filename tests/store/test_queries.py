@@ -1,4 +1,4 @@
-"""The named queries of Store, one by one, on a fresh database."""
+"""The named queries of Store, one by one, on a fresh database of each back end (SQLite, PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ T = 1_700_000_000.0
 
 
 @pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "gm.sqlite")
+def store(store_target):
+    s = Store(store_target)
     with s.write():
         s.add_game("g1", "neighbors", 7, "{}", T)
         s.add_game("g2", "neighbors", 8, "{}", T + 1, status="paused")
@@ -194,10 +194,10 @@ def test_write_nests_and_rolls_back(store):
     assert store.history_of("g1") == []
 
 
-def test_long_states_are_stored_compressed_and_read_back_exactly(tmp_path):
+def test_long_states_are_stored_compressed_and_read_back_exactly(store_target):
     from gm.store.packing import COMPRESS_OVER
 
-    store = Store(tmp_path / "gm.sqlite")
+    store = Store(store_target)
     short = {"a": 1}
     long = {"trail": [["c1", True]] * (COMPRESS_OVER // 4), "seed": 7}
     with store.write():
@@ -212,8 +212,8 @@ def test_long_states_are_stored_compressed_and_read_back_exactly(tmp_path):
     store.close()
 
 
-def test_long_archived_reports_are_stored_compressed_and_read_back_exactly(tmp_path):
-    store = Store(tmp_path / "gm.sqlite")
+def test_long_archived_reports_are_stored_compressed_and_read_back_exactly(store_target):
+    store = Store(store_target)
     short, long = "Turn 1: a1xb2\n", "".join(f"line {i}: the board as it stands\n" for i in range(200))
     with store.write():
         for i, body in enumerate((short, long)):
@@ -226,17 +226,37 @@ def test_long_archived_reports_are_stored_compressed_and_read_back_exactly(tmp_p
     store.close()
 
 
-def test_queued_mail_is_stored_compressed_and_sent_as_composed(tmp_path):
+def test_queued_mail_is_stored_compressed_and_sent_as_composed(store_target):
     from gm.store.packing import unpack_mail
 
-    store = Store(tmp_path / "gm.sqlite")
+    store = Store(store_target)
     raw = b"From: gm@example.org\r\nSubject: Report\r\n\r\n" + b"a1xb2 the board as it stands\r\n" * 80
     old = b"From: gm@example.org\r\nSubject: queued before compression\r\n\r\nbody\r\n"
     with store.write():
         new_id = store.queue_outbox("<a@x>", "ada@example.org", "Report", raw, kind="report", now=T)
         old_id = store.queue_outbox("<b@x>", "bob@example.org", "Old", raw, kind="report", now=T)
         store.db.execute("UPDATE outbox SET raw = ? WHERE id = ?", (old, old_id))  # as gm wrote it before
-    stored = store.one("SELECT raw FROM outbox WHERE id = ?", new_id)["raw"]
+    stored = bytes(store.one("SELECT raw FROM outbox WHERE id = ?", new_id)["raw"])
     assert len(stored) < len(raw) / 5 and unpack_mail(stored) == raw
     assert [(r["id"], r["raw"]) for r in store.outbox_due(T, 10)] == [(new_id, raw), (old_id, old)]
     store.close()
+def test_a_claimed_outbox_row_goes_to_one_sender_at_a_time(store, store_target):
+    with store.write():
+        a = store.queue_outbox("<o1@gm>", "ada@example.org", "s", b"raw", kind="report", now=T)
+        b = store.queue_outbox("<o2@gm>", "bob@example.org", "s", b"raw", kind="report", now=T)
+    claimed = store.claim_outbox(T + 1, 1)
+    assert [r["id"] for r in claimed] == [a]
+    if store.kind == "sqlite":  # one host, one sender: every due row, every time
+        assert [r["id"] for r in store.claim_outbox(T + 1, 10)] == [a, b]
+        return
+    other = Store(store_target)  # a second daemon on the same store
+    assert [r["id"] for r in other.claim_outbox(T + 1, 10)] == [b]
+    with store.write():
+        store.mark_sent(a, T + 1, 1)
+    store.release_outbox(claimed)
+    assert store.claim_outbox(T + 2, 10) == []  # a is sent; b is still other's
+    third = Store(store_target)
+    assert third.claim_outbox(T + 2, 10) == []
+    other.close()  # the daemon holding b dies: b goes to the next sender at once
+    assert [r["id"] for r in third.claim_outbox(T + 2, 10)] == [b]
+    third.close()

@@ -1,0 +1,221 @@
+"""The PostgreSQL store: daemons' throughput beside SQLite's, and the per-order cost at 10 and 10,000 games.
+
+    .venv/bin/python benchmarks/shared_store.py [--games 20] [--per-game 5] [--sizes 10,10000]
+                                                [--mails 200] [--runs 3] [--only throughput|scale]
+
+Starts, in one run, a Dovecot and an SMTP sink in a process of its own (as
+benchmarks/turnaround.py, whose helpers it uses) and a PostgreSQL server with
+fsync and synchronous commit ON, as in production (tests/pgserver.py, Debian's
+``postgresql``), all on 127.0.0.1.
+
+(a) throughput: --games Neighbors games x --per-game orders, the same mails
+    for each set-up, judged by `gm run` daemons (subprocesses, IDLE): one
+    daemon on SQLite, one on PostgreSQL, two on one PostgreSQL store and one
+    mailbox.  The daemons start first and send the welcomes; the clock runs
+    from the first APPEND of the orders to the SMTP server's acceptance of
+    the last report.  The floor, measured in the same run, is the bare
+    protocol work (turnaround.floor_throughput: FETCH the same mails, send as
+    many messages with aiosmtplib); each figure is printed as its ratio.
+(b) per order: benchmarks/scale.py's mails (captures in g0..g9 and HELP) on
+    PostgreSQL stores of --sizes games built with scale.py's Builder, through
+    the daemon's path (process_maildir), each run on a fresh copy
+    (CREATE DATABASE ... TEMPLATE); median of --runs, the ratio to the
+    smallest store, and SQLite's smallest store beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import psycopg  # noqa: E402
+
+import pgserver  # noqa: E402
+import scale  # noqa: E402
+import turnaround  # noqa: E402
+from gm.core.config import Config  # noqa: E402
+from gm.runtime.maildir import process_maildir  # noqa: E402
+from gm.service.engine import Engine  # noqa: E402
+from gm.store import Store  # noqa: E402
+from harness import Harness, start_dovecot, stop_dovecot  # noqa: E402
+from support import GM_ADDRESS  # noqa: E402
+
+
+# --- (a) throughput -------------------------------------------------------------------------
+def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daemons: int,
+                       store: str | None) -> tuple[float, int, list[bytes]]:
+    """Seconds from the first APPEND to the last report accepted, reports sent, and the mails."""
+    tmp.mkdir()
+    h = Harness(tmp, account, sink)
+    if store is not None:
+        h.reconfigure(store=store)
+    welcomes = len(sink.times)
+    mails = turnaround.plan_games(h, games, per_game)
+    h.engine.store.close()
+    procs = [subprocess.Popen([sys.executable, "-m", "gm.cli", "--config", str(h.config_path), "run"],
+                              cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for _ in range(daemons)]
+    try:
+        sink.wait_count(welcomes + 2 * games, timeout=120)  # the daemons are up and sent the welcomes
+        before = len(sink.times)
+        start = time.time()
+        with account.client() as client:
+            for raw in mails:
+                client.append("INBOX", raw)
+        expected = before + 2 * len(mails)  # a report to each player per order
+        last = sink.wait_count(expected, timeout=600)
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(30)
+    return last - start, expected - before, mails
+
+
+# --- (b) the per-order cost by store size -------------------------------------------------------
+def build_pg(server: pgserver.Postgres, n: int) -> tuple[str, float]:
+    """A database of n games, as scale.build makes a SQLite one; returns its name and the build time."""
+    name = f"scale_{n}"
+    with psycopg.connect(server.url(), autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    start = time.perf_counter()
+    store = Store(server.url(database=name))
+    builder = scale.Builder()
+    now = time.time()
+    ids = scale.spread_ids(n)
+    for i in range(0, n, scale.BATCH):
+        with store.write():
+            for game_id in ids[i:i + scale.BATCH]:
+                k = int(game_id[1:])
+                builder.add(store, game_id, scale.seed_of(k), scale.options_of(k), now)
+    store.db.raw("VACUUM ANALYZE")
+    store.close()
+    return name, time.perf_counter() - start
+
+
+def per_mail(config: Config, mails: list[bytes], expected: dict[str, int]) -> float:
+    """Seconds per mail through process_maildir on the config's store (scale.run_mail's path)."""
+    scale.write_inbox(config.inbox, mails)
+    engine = Engine(Store(config.database), config)
+    try:
+        start = time.perf_counter()
+        done = process_maildir(engine, config.inbox)
+        elapsed = time.perf_counter() - start
+    finally:
+        engine.close()
+        engine.store.close()
+    got = {k: sum(1 for _, o in done if o == k) for k in expected}
+    if got != expected:
+        raise SystemExit(f"outcomes {got}, expected {expected}")
+    return elapsed / len(mails)
+
+
+def pg_run(server: pgserver.Postgres, template: str, where: Path, mails, expected, run: int) -> float:
+    name = f"run_{template}_{run}"
+    with psycopg.connect(server.url(), autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name}")
+        conn.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
+    if where.exists():
+        shutil.rmtree(where)
+    where.mkdir(parents=True)
+    return per_mail(Config(data_dir=where, address=GM_ADDRESS, store=server.url(database=name)), mails, expected)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:7.2f} ms"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--per-game", type=int, default=5)
+    parser.add_argument("--sizes", default="10,10000")
+    parser.add_argument("--mails", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--only", choices=("throughput", "scale"))
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)
+    tmp = Path(tempfile.mkdtemp(prefix="gm-shared-"))
+    server = pgserver.start_postgres(durable=True)
+    print(f"PostgreSQL on 127.0.0.1:{server.port} (fsync on)", flush=True)
+    try:
+        if args.only != "scale":
+            throughput(args, server, tmp)
+        if args.only != "throughput":
+            by_size(args, server, tmp)
+    finally:
+        pgserver.stop_postgres(server)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+def throughput(args, server: pgserver.Postgres, tmp: Path) -> None:
+    dovecot = start_dovecot()
+    sink = turnaround.SinkProcess()
+    results = {}
+    try:
+        setups = [("SQLite, 1 daemon", 1, None), ("PostgreSQL, 1 daemon", 1, "pg1"),
+                  ("PostgreSQL, 2 daemons", 2, "pg2")]
+        for label, count, schema in setups:
+            store = None
+            if schema is not None:
+                with psycopg.connect(server.url(), autocommit=True) as conn:
+                    conn.execute(f"CREATE SCHEMA {schema}")
+                store = server.url(schema)
+            results[label] = daemons_throughput(tmp / (schema or "sqlite"), dovecot.add_user(), sink,
+                                                args.games, args.per_game, count, store)
+            print(f"  {label}: {results[label][0]:.2f} s", flush=True)
+        elapsed, sent, mails = results["SQLite, 1 daemon"]
+        floor = turnaround.floor_throughput(dovecot.add_user(), sink, mails, sent)
+    finally:
+        sink.stop()
+        stop_dovecot(dovecot)
+    n = len(mails)
+    print(f"\n(a) throughput: {n} orders across {args.games} games, {sent} reports; `gm run` daemons (IDLE)")
+    print(f"    {'floor':<24} {floor:6.2f} s {n / floor:7.1f} orders/s   (FETCH {n}, send {sent})")
+    for label, (elapsed, _, _) in results.items():
+        print(f"    {label:<24} {elapsed:6.2f} s {n / elapsed:7.1f} orders/s   {floor / elapsed:5.2f} of the floor")
+
+
+def by_size(args, server: pgserver.Postgres, tmp: Path) -> None:
+    sizes = sorted({int(s) for s in args.sizes.split(",")})
+    templates = {}
+    for n in sizes:
+        templates[n], took = build_pg(server, n)
+        print(f"  {n:,} games built on PostgreSQL in {took:.1f} s", flush=True)
+    lite = tmp / "lite.sqlite"
+    scale.build(lite, sizes[0])
+    mails, expected = scale.plan_mails(args.mails)
+    pg_run(server, templates[sizes[0]], tmp / "run", mails, expected, 0)  # warm-up: imports, templates
+    cost = {n: [] for n in sizes}
+    lite_cost = []
+    for r in range(args.runs):
+        for n in sizes:
+            cost[n].append(pg_run(server, templates[n], tmp / "run", mails, expected, r + 1))
+        lite_cost.append(per_mail(scale.fresh_copy(lite, tmp / "lite-run"), mails, expected))
+        print(f"  run {r + 1}/{args.runs}: " + ", ".join(f"{n:,}: {cost[n][-1] * 1000:.2f} ms" for n in sizes),
+              flush=True)
+    med = {n: statistics.median(cost[n]) for n in sizes}
+    base = sizes[0]
+    print(f"\n(b) per order: {len(mails)} mails ({expected['applied']} captures, {expected['help']} HELP) "
+          f"through process_maildir, median of {args.runs} runs")
+    for n in sizes:
+        print(f"    PostgreSQL {n:>7,} games {ms(med[n])}/mail   {med[n] / med[base]:5.2f}x the {base:,}-game store")
+    lite_med = statistics.median(lite_cost)
+    print(f"    SQLite     {base:>7,} games {ms(lite_med)}/mail   "
+          f"(PostgreSQL is {med[base] / lite_med:4.2f}x SQLite at {base:,})")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+"""Store: the one interface of gm's storage, whatever database is behind it.
+
+``Store(target)`` opens the back end the target names: a postgresql:// (or
+postgres://) URL opens gm.store.postgres.PostgresStore, anything else is a
+SQLite file (gm.store.connection.SqliteStore).  Both bring the schema up to
+date on opening, run the same named queries (the mixins) and the same
+migration steps, and give rows read by column name or index.
+
+The generic ``one/all/insert/update`` stay for tests and one-off tools; the
+transaction (``write()``) nests, so a use case can call others that write.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+from gm.core.config import is_server_store
+from gm.store.delivery import DeliveryQueries
+from gm.store.games import GameQueries
+from gm.store.mail import MailQueries
+from gm.store.selfservice import SelfServiceQueries
+from gm.store.service import ServiceQueries
+from gm.store.turns import TurnQueries
+
+is_url = is_server_store  # a postgresql:// URL, not a SQLite file
+
+
+class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQueries, DeliveryQueries):
+    """The store; a back end is a subclass saying which targets it ``handles``."""
+
+    kind = "?"  # "sqlite" | "postgresql"
+
+    def __new__(cls, target: str | Path, *args: Any, **kwargs: Any):
+        if cls is Store:
+            cls = next((sub for sub in Store.__subclasses__() if sub.handles(target)), None)
+            if cls is None:
+                raise ValueError(f"no store back end for {target!r}")
+        return super().__new__(cls)
+
+    @classmethod
+    def handles(cls, target: str | Path) -> bool:
+        return False
+
+    # --- what a back end provides ---------------------------------------------------------
+    db: Any  # has execute(sql, params) -> a cursor (fetchone, fetchall, rowcount, iteration)
+    path: str | Path  # what Store() opens again (another thread's own connection)
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def begin(self, durable: bool) -> None:
+        """Open a write transaction holding the store's writer lock (BEGIN IMMEDIATE or its like)."""
+        raise NotImplementedError
+
+    def commit(self) -> None:
+        raise NotImplementedError
+
+    def rollback(self) -> None:
+        raise NotImplementedError
+
+    def insert(self, table: str, **values: Any) -> int:
+        """Insert one row; returns its id (its INTEGER PRIMARY KEY), where it has one."""
+        raise NotImplementedError
+
+    def insert_many(self, table: str, columns: list[str], rows: list[tuple]) -> None:
+        """Insert many rows of the same columns at once (gm store copy)."""
+        self._require_tx()
+        marks = ", ".join("?" for _ in columns)
+        self.db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
+                            self.storable_rows(table, columns, rows))
+
+    def storable_rows(self, table: str, columns: list[str], rows: list[tuple]) -> list[tuple]:
+        """Rows as the back end stores them (PostgreSQL: gm.store.dialect.storable)."""
+        return rows
+
+    @property
+    def schema_version(self) -> int:
+        raise NotImplementedError
+
+    def table_names(self) -> list[str]:
+        """gm's tables in the order they were made (parents before children)."""
+        raise NotImplementedError
+
+    def ids_restored(self, table: str) -> None:
+        """Rows were inserted with their own ids: later inserts must number after them."""
+
+    # --- transactions -------------------------------------------------------------------------
+    depth = 0
+
+    @contextmanager
+    def write(self, durable: bool = True) -> Iterator[Any]:
+        """One write transaction; nested uses join the outer one.
+
+        Only one write transaction runs at a time on a store, across every
+        process and host that shares it, so the read-modify-write of a game
+        state never interleaves with another's and loses an update.
+
+        ``durable=False`` may skip the flush to disk at commit: the transaction
+        still survives the process being killed, and only an operating-system
+        crash or power cut can undo it.  For records whose loss merely repeats
+        work, such as "this mail was sent" (a resend carries the same
+        Message-ID); never for anything that records what a player did.
+        """
+        if self.depth:
+            self.depth += 1
+            try:
+                yield self.db
+            finally:
+                self.depth -= 1
+            return
+        self.begin(durable)
+        self.depth = 1
+        try:
+            yield self.db
+        except BaseException:
+            self.depth = 0
+            self.rollback()
+            raise
+        else:
+            self.depth = 0
+            self.commit()
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.depth > 0
+
+    # --- generic reads and writes ---------------------------------------------------
+    def one(self, sql: str, *args: Any) -> Any:
+        return self.db.execute(sql, args).fetchone()
+
+    def all(self, sql: str, *args: Any) -> list:
+        return self.db.execute(sql, args).fetchall()
+
+    def _require_tx(self) -> None:
+        if not self.depth:
+            raise RuntimeError("writes must run inside Store.write()")
+
+    def update(self, table: str, where: dict[str, Any], **values: Any) -> int:
+        self._require_tx()
+        sets = ", ".join(f"{k} = ?" for k in values)
+        cond = " AND ".join(f"{k} = ?" for k in where)
+        cur = self.db.execute(
+            f"UPDATE {table} SET {sets} WHERE {cond}", (*values.values(), *where.values())
+        )
+        return cur.rowcount

@@ -1,0 +1,46 @@
+"""Every row of one store into another (gm store copy): SQLite <-> PostgreSQL, or alike.
+
+Both stores are open, so both are at this gm's schema step.  The source is
+read inside its own write transaction (no daemon changes it meanwhile: the
+copy is one consistent moment) and the destination is written in one
+transaction, so a failed copy leaves it empty.  Rows keep their ids; the
+destination then numbers new rows after them.  A destination that already
+holds rows is refused: the copy would mix two GMs' games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gm.store.base import Store
+from gm.store.errors import StoreError
+
+
+@dataclass
+class Copied:
+    rows: dict[str, int] = field(default_factory=dict)  # table -> rows copied, in copy order
+    skipped: list[str] = field(default_factory=list)  # source tables this schema does not have
+
+
+def nonempty_tables(store: Store) -> list[str]:
+    return [t for t in store.table_names() if store.one(f"SELECT 1 AS x FROM {t} LIMIT 1") is not None]
+
+
+def copy_rows(source: Store, destination: Store) -> Copied:
+    """Copy every table's rows (parents first: the destination's table order); see the module doc."""
+    full = nonempty_tables(destination)
+    if full:
+        raise StoreError(f"the destination already holds rows (in {', '.join(full)}): copy into an empty store")
+    tables = destination.table_names()
+    copied = Copied(skipped=[t for t in source.table_names() if t not in tables])
+    present = set(source.table_names())
+    with source.write(), destination.write():
+        for table in tables:
+            if table not in present:
+                continue
+            rows = source.all(f"SELECT * FROM {table}")
+            if rows:
+                destination.insert_many(table, list(rows[0].keys()), [tuple(row) for row in rows])
+            destination.ids_restored(table)
+            copied.rows[table] = len(rows)
+    return copied
