@@ -52,12 +52,13 @@ One run on the smallest store goes first, uncounted (imports, templates).
 --profile: cProfile of (a) on the largest store, top functions by own time.
 Exit status 1 if a target is missed.
 
-Last run (2-core VM shared with other work; defaults: 3 runs, 200 mails):
-builds in 0.0 / 1.3 / 12.2 s (22 s in all); per mail 1.83 ms at 10 games,
-0.89x at 10,000, 1.09x at 100,000 (CPU 1.63 ms, 0.90x, 1.09x); tick with
-nothing due 4 us at every size (one indexed query); `gm run --once` 359 ms,
-0.94x, 0.96x (Python start-up and imports); 806 bytes per game at 100,000
-(15 KB at 10: the empty schema's pages).  With --runs 9: 0.97x and 0.91x.
+Last run (2-core VM, 2026-11-23; defaults: 3 runs, 200 mails; reports in HTML
+with a picture, the default): builds in 0.0 / 1.2 / 14.2 s; per mail 17.5 ms at
+10 games, 0.89x at 10,000, 0.94x at 100,000 (CPU 17.1 ms, 0.89x, 0.94x); tick
+with nothing due 13 us at every size (one indexed query); `gm run --once`
+610 ms, 1.02x, 1.34x (Python start-up and imports: ten SQL statements take
+1 ms of it); 807 bytes per game at 100,000 (20 KB at 10: the empty schema's
+pages).
 On this machine one run in three can be 20% off either way, so a single
 3-run figure near 1.2 is noise before it is a cost; --runs 9 settles it.
 No cost in gm grows with the number of games on this path (--profile: a
