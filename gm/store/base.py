@@ -48,7 +48,7 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
     path: str | Path  # what Store() opens again (another thread's own connection)
 
     def close(self) -> None:
-        raise NotImplementedError
+        self.db.close()
 
     def begin(self, durable: bool) -> None:
         """Open a write transaction holding the store's writer lock (BEGIN IMMEDIATE or its like)."""

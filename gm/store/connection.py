@@ -47,9 +47,6 @@ class SqliteStore(Store):
             self.db.close()
             raise
 
-    def close(self) -> None:
-        self.db.close()
-
     # --- transactions (Store.write) -------------------------------------------------------
     def begin(self, durable: bool) -> None:
         if not durable:

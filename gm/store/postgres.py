@@ -134,9 +134,6 @@ class PostgresStore(Store):
             self.db.close()
             raise
 
-    def close(self) -> None:
-        self.db.close()
-
     # --- transactions (Store.write) -------------------------------------------------------
     def begin(self, durable: bool) -> None:
         self.db.raw("BEGIN")
