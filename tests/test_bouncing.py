@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import re
 
 import pytest
 
@@ -245,8 +246,6 @@ def test_an_address_in_capitals_is_the_same_address(engine, clock):
 def confirm_new_address(engine, password, sender, new):
     """SET ADDRESS from ``sender`` (not the seat's bouncing address: a mail from there would clear
     it by itself), then CONFIRM from the new address."""
-    import re
-
     start = max([r["id"] for r in engine.store.all("SELECT id FROM outbox")] or [0])
     engine.ingest(order_mail(sender, f"SET ADDRESS {new}", game_id="nb1", password=password))
     (code_row,) = [r for r in mails_to(engine, new) if r["id"] > start]
