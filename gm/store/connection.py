@@ -17,6 +17,7 @@ from typing import Any
 from gm.store import migrations
 from gm.store.base import Store, is_url
 from gm.store.errors import StoreError
+from gm.store.gate import GateTimeout, gate_for
 
 
 class SqliteStore(Store):
@@ -34,6 +35,8 @@ class SqliteStore(Store):
         self.db.row_factory = sqlite3.Row
         self.depth = 0
         self.relaxed = False  # this transaction commits without fsync (write(durable=False))
+        self.timeout = timeout
+        self.gate = gate_for(self.path)  # this process's writers to the file take turns (gm.store.gate)
         try:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
@@ -49,14 +52,21 @@ class SqliteStore(Store):
 
     # --- transactions (Store.write) -------------------------------------------------------
     def begin(self, durable: bool) -> None:
-        if not durable:
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.relaxed = True
         try:
+            self.gate.acquire(self.timeout)
+        except GateTimeout as exc:
+            raise StoreError(f"database busy: {exc}") from exc
+        try:
+            if not durable:
+                self.db.execute("PRAGMA synchronous=NORMAL")
+                self.relaxed = True
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            self.restore_sync()
+            self.end()
             raise StoreError(f"database busy or unavailable: {exc}") from exc
+        except BaseException:
+            self.end()
+            raise
 
     def commit(self) -> None:
         try:
@@ -65,13 +75,20 @@ class SqliteStore(Store):
             self.db.execute("ROLLBACK")
             raise StoreError(f"commit failed: {exc}") from exc
         finally:
-            self.restore_sync()
+            self.end()
 
     def rollback(self) -> None:
         try:
             self.db.execute("ROLLBACK")
         finally:
+            self.end()
+
+    def end(self) -> None:
+        """The transaction is over, or never began: normal sync again, the next writer's turn."""
+        try:
             self.restore_sync()
+        finally:
+            self.gate.release()
 
     def restore_sync(self) -> None:
         if self.relaxed:
