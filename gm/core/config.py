@@ -72,6 +72,7 @@ class Config:
     tick_seconds: float = 30.0  # how often the daemon looks for deadlines and timers that are due
     smtp: ServerConfig | None = None
     smtp_connections: int = 4  # SMTP connections used at once to send a batch of reports
+    smtp_process: bool = True  # the SMTP client in a child process (gm.runtime.sendprocess); false: a thread
     max_message_bytes: int = 1_000_000
     error_replies_per_hour: int = 10  # replies needing no password (help, errors), per address
     unauthenticated_replies_per_hour: int = 500  # the same, to all addresses together

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import logging
 import time
+from functools import partial
 
 from gm.mail import verp
 from gm.runtime.delivery import BACKOFF, Sender
 from gm.runtime.imap import ImapFault, run_imap
 from gm.runtime.livearchive import from_config as live_archive
 from gm.runtime.maildir import MaildirTransport, process_maildir
+from gm.runtime.sendprocess import ProcessTransport
 from gm.runtime.smtp import SmtpTransport
 from gm.service.engine import Engine
 from gm.store import StoreError
@@ -18,10 +20,14 @@ log = logging.getLogger(__name__)
 
 
 def make_transport(config):
-    if config.smtp is not None:
-        return SmtpTransport(config.smtp, envelope_from=config.address,
-                             connections=config.smtp_connections, envelope=verp.from_config(config).envelope)
-    return MaildirTransport(config.outbox)
+    if config.smtp is None:
+        return MaildirTransport(config.outbox)
+    envelope = verp.from_config(config).envelope
+    if config.smtp_process:
+        return ProcessTransport(partial(SmtpTransport, config.smtp, envelope_from=config.address,
+                                        connections=config.smtp_connections), envelope)
+    return SmtpTransport(config.smtp, envelope_from=config.address, connections=config.smtp_connections,
+                         envelope=envelope)
 
 
 def run(engine: Engine, config, once: bool = False, stop=None) -> None:

@@ -13,52 +13,14 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Protocol
 
+from gm.runtime.transport import PermanentFailure, TemporaryFailure, Transport, TransportDown, send_each
 from gm.store import Store
 
 log = logging.getLogger(__name__)
 
 BACKOFF = (5, 15, 60, 300, 900, 3600)  # seconds before retry n
 MARK_EVERY = 16  # messages accepted by the server per "sent" transaction
-
-
-class Transport(Protocol):
-    def send(self, recipient: str, raw: bytes, outbox_id: int) -> None: ...
-
-
-# A transport may also offer send_many(rows, done): send a batch of outbox rows
-# in whatever order and parallelism suits it, calling done(row, None) as each
-# is accepted and done(row, exc) as each fails, and stopping after a
-# TransportDown.  flush() records each failure at once and the successes a
-# few at a time (MARK_EVERY), and whatever is left when the batch ends.
-Done = Callable[[Any, "Exception | None"], None]
-
-
-def send_each(transport: Transport, rows: list, done: Done) -> None:
-    """send_many for a transport that sends one message at a time."""
-    for row in rows:
-        try:
-            transport.send(row["recipient"], row["raw"], row["id"])
-        except Exception as exc:  # sorted by flush
-            done(row, exc)
-            if isinstance(exc, TransportDown):
-                return
-            continue
-        done(row, None)
-
-
-class TransportDown(Exception):
-    """The server cannot be reached at all: stop this flush and retry later, in order."""
-
-
-class PermanentFailure(Exception):
-    """The server refused this one message for good (a 5xx): mark it bounced, keep the rest."""
-
-
-class TemporaryFailure(Exception):
-    """The server refused this one message for now (a 4xx): retry it later, and count it against
-    the address as a temporary failure (gm.service.delivery_state)."""
 
 
 def flush(store: Store, transport: Transport, now: float | None = None, limit: int = 500,
@@ -203,6 +165,9 @@ class SenderThread:
         return self.sender.failures if self.sender is not None else 0
 
     def start(self) -> "SenderThread":
+        warm = getattr(self.transport, "start", None)
+        if warm is not None:  # a transport with a process of its own starts it now, while little is sent
+            warm()
         self._thread.start()
         return self
 

@@ -22,7 +22,7 @@ from typing import Callable
 import aiosmtplib
 
 from gm.core.config import ServerConfig
-from gm.runtime.delivery import Done, PermanentFailure, TemporaryFailure, TransportDown
+from gm.runtime.transport import Done, PermanentFailure, TemporaryFailure, TransportDown
 from gm.runtime.tls import tls_context
 
 log = logging.getLogger(__name__)

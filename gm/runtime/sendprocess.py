@@ -1,0 +1,189 @@
+"""The SMTP client in a process of its own, so that sending and judging use two cores.
+
+The daemon judges on one thread and sends on another; both are Python, so they
+share one interpreter lock, and the SMTP client (aiosmtplib: an event loop,
+the SMTP dialogue, the socket writes) took a sixth of the judge's process's
+time on 500 orders.  ProcessTransport keeps the outbox logic where it was
+(gm.runtime.delivery.flush claims the rows, and records each result in the
+store, in the daemon's process, which holds the store's writer turn) and hands
+only the sending to a child process: the rows of a batch go down a pipe, and
+the child sends them with the transport made by ``factory`` (the SMTP
+transport, with its parallel connections) and answers one line per row, as it
+is accepted or refused.
+
+The child is ``python -m gm.runtime.sendprocess``: it loads the SMTP
+transport and nothing of the daemon (no store, no rules), and talks over its
+standard input and output (multiprocessing's framed pickles; its own stdout
+goes to stderr, so a stray print cannot corrupt the pipe).  It holds no
+database connection and no secret beyond the SMTP login; the envelope sender
+of each row (VERP) is worked out here.  Should the child die, the rows it did
+not answer count as "server unreachable" (TransportDown): they keep their
+place, and the next flush starts a new child.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+from multiprocessing.connection import Connection
+from typing import Any, Callable
+
+from gm.runtime.transport import Done, PermanentFailure, TemporaryFailure, TransportDown, send_each
+
+log = logging.getLogger(__name__)
+
+END = "end"  # the child's last line for a batch
+# The refusals flush() tells apart, rebuilt from their names on this side of the pipe.
+KNOWN = {cls.__name__: cls for cls in (TransportDown, PermanentFailure, TemporaryFailure)}
+
+
+def portable(exc: Exception | None) -> tuple[str, str] | None:
+    """An outcome the pipe can carry: None (accepted), or the refusal's kind and words."""
+    if exc is None:
+        return None
+    kind = type(exc).__name__
+    return (kind, str(exc)) if kind in KNOWN else ("other", f"{kind}: {exc}")
+
+
+def rebuilt(outcome: tuple[str, str] | None) -> Exception | None:
+    if outcome is None:
+        return None
+    kind, words = outcome
+    return KNOWN[kind](words) if kind in KNOWN else RuntimeError(words)
+
+
+def serve(inbound: Connection, outbound: Connection) -> None:
+    """The child: make the transport the first message names, then send each batch that
+    arrives and answer each row, until told to stop."""
+    envelopes: dict[int, str] = {}
+    try:
+        transport = inbound.recv()(envelope=envelopes.__getitem__)
+    except (EOFError, OSError):
+        return
+    conn = outbound
+    try:
+        while True:
+            batch = inbound.recv()
+            if batch is None:
+                return
+            rows, batch_envelopes = batch
+            envelopes.clear()
+            envelopes.update(batch_envelopes)
+
+            def done(row, exc: Exception | None) -> None:
+                conn.send((row["id"], portable(exc)))
+
+            send_many = getattr(transport, "send_many", None)
+            if send_many is not None:
+                send_many(rows, done)
+            else:
+                send_each(transport, rows, done)
+            conn.send(END)
+    except (EOFError, OSError, KeyboardInterrupt):  # the daemon went away: nothing left to answer
+        return
+    finally:
+        close = getattr(transport, "close", None)
+        if close is not None:
+            close()
+
+
+class ProcessTransport:
+    """A Transport whose sending runs in a child process (see the module doc).
+
+    ``factory(envelope=...)`` makes the real transport in the child; it must be
+    picklable (a class and plain settings, through functools.partial).
+    ``envelope(outbox_id)`` gives each row's envelope sender, here.
+    """
+
+    def __init__(self, factory: Callable[..., Any], envelope: Callable[[int], str]):
+        self.factory = factory
+        self.envelope = envelope
+        self.process: subprocess.Popen | None = None
+        self.to_child: Connection | None = None
+        self.from_child: Connection | None = None
+
+    def start(self) -> None:
+        """Start the child ahead of the first batch: its interpreter loads while the daemon logs in
+        and reads its first mail, when a core is free anyway."""
+        self._child()
+
+    def _child(self) -> tuple[Connection, Connection]:
+        if self.process is None or self.process.poll() is not None:
+            self._discard()
+            # A fresh interpreter, not a fork: the daemon has threads (and a fork of the
+            # benchmark's or a test's process would bring all of it along).
+            self.process = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE)
+            self.to_child = Connection(os.dup(self.process.stdin.fileno()), readable=False)
+            self.from_child = Connection(os.dup(self.process.stdout.fileno()), writable=False)
+            self.process.stdin.close()
+            self.process.stdout.close()
+            self.to_child.send(self.factory)
+        return self.to_child, self.from_child
+
+    def _discard(self) -> None:
+        for conn in (self.to_child, self.from_child):
+            if conn is not None:
+                conn.close()
+        if self.process is not None:
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self.process = self.to_child = self.from_child = None
+
+    # --- the Transport protocol -------------------------------------------------
+    def send(self, recipient: str, raw: bytes, outbox_id: int) -> None:
+        failures: list[Exception] = []
+        self.send_many([{"id": outbox_id, "recipient": recipient, "raw": raw, "attempts": 0}],
+                       lambda row, exc: failures.append(exc) if exc is not None else None)
+        if failures:
+            raise failures[0]
+
+    def send_many(self, rows: list, done: Done) -> None:
+        """Send a batch in the child; ``done`` is called here, as the child answers each row."""
+        if not rows:
+            return
+        by_id = {row["id"]: row for row in rows}
+        batch = ([{"id": r["id"], "recipient": r["recipient"], "raw": r["raw"], "attempts": r["attempts"]}
+                  for r in rows], {r["id"]: self.envelope(r["id"]) for r in rows})
+        answered: set[int] = set()
+        try:
+            to_child, from_child = self._child()
+            to_child.send(batch)
+            while True:
+                answer = from_child.recv()
+                if answer == END:
+                    return
+                outbox_id, outcome = answer
+                answered.add(outbox_id)
+                done(by_id[outbox_id], rebuilt(outcome))
+        except (EOFError, OSError) as exc:
+            log.error("the SMTP process stopped (%s); unsent mail keeps its place", exc)
+            self._discard()
+            left = [row for row in rows if row["id"] not in answered]
+            if left:
+                done(left[0], TransportDown(f"the SMTP process stopped: {exc}"))
+
+    def close(self) -> None:
+        if self.to_child is not None:
+            try:
+                self.to_child.send(None)
+            except OSError:
+                pass
+        self._discard()
+
+
+def main() -> None:
+    inbound = Connection(os.dup(0), writable=False)
+    outbound = Connection(os.dup(1), readable=False)
+    os.dup2(2, 1)  # print() and the like to stderr: the pipe carries only answers
+    logging.basicConfig(level=logging.WARNING, format="gm-smtp: %(levelname)s %(message)s")
+    serve(inbound, outbound)
+
+
+if __name__ == "__main__":
+    main()
