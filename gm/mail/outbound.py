@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import binascii
 import email.utils
+import functools
 import secrets
 import time
 from dataclasses import dataclass
@@ -193,7 +194,9 @@ def _alternative(head: str, body: str, html: HtmlPart, limit: int) -> bytes | No
     return raw if len(raw) <= limit else None
 
 
+@functools.lru_cache(maxsize=8)
 def _base64_lines(data: bytes) -> str:
-    """Base64 in lines of 76 characters (RFC 2045 6.8)."""
+    """Base64 in lines of 76 characters (RFC 2045 6.8); kept for the next reader of the same turn's
+    picture (one picture goes to every player who sees the same)."""
     encoded = base64.b64encode(data).decode("ascii")
     return "\n".join(encoded[i:i + 76] for i in range(0, len(encoded), 76))

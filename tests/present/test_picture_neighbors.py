@@ -104,3 +104,16 @@ def test_different_pieces_draw_different_letters():
 
     assert glyph("d2") == glyph("f2")  # two queens on the same colour of square
     assert glyph("d2") != glyph("b2")  # a queen and a ferz
+
+
+def test_a_pasted_disc_is_pixel_for_pixel_the_disc_drawn_in_place():
+    from PIL import ImageChops, ImageDraw
+
+    for radius, letter_size, ring in ((neighbors.DISC_RADIUS, 28, 3), (9, 12, 1)):
+        for piece in "QRBNF":
+            drawn = Image.effect_noise((80, 80), 60).convert("RGB")
+            pasted = drawn.copy()
+            neighbors.draw_disc(ImageDraw.Draw(drawn), 40, 40, radius, piece, letter_size, ring)
+            sprite, footprint = neighbors.disc_sprite(radius, piece, letter_size, ring)
+            pasted.paste(sprite, (40 - radius, 40 - radius), footprint)
+            assert ImageChops.difference(drawn, pasted).getbbox() is None, (radius, piece)

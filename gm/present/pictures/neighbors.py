@@ -13,13 +13,14 @@ their colour, their captures by piece type and their score (NB4).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from games.neighbors import FILES, PIECE_NAMES, ROWS, parse_square
-from gm.present.pictures.draw import BACKGROUND, EMPTY, GRID, INK, blend, canvas, font, player_colour
+from gm.present.pictures.draw import BACKGROUND, EMPTY, GRID, INK, blend, canvas, font, player_colour, text
 
 SQUARE = 72  # pixels per square
 MARGIN = 28  # room for the file letters and row numbers round the board
@@ -77,11 +78,11 @@ def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
     tints = {}
     if last is not None:
         tints = {_name(last.source): FROM_TINT, _name(last.target): TO_TINT}
-    _board(pen, state, tints)
+    _board(image, pen, state, tints)
     if last is not None:
         mover = player_colour(state.players.index(last.player)) if last.player in state.players else INK
         _arrow(pen, _name(last.source), _name(last.target), mover)
-    _legend(pen, rules, state)
+    _legend(image, pen, rules, state)
     return image
 
 
@@ -89,8 +90,7 @@ def _name(square: tuple[int, int]) -> str:
     return f"{FILES[square[0]]}{square[1] + 1}"
 
 
-def _board(pen: ImageDraw.ImageDraw, state: Any, tints: dict[str, tuple[int, int, int]]) -> None:
-    labels = font(15)
+def _board(image: Image.Image, pen: ImageDraw.ImageDraw, state: Any, tints: dict[str, tuple[int, int, int]]) -> None:
     for row in range(ROWS):
         for file in range(7):
             name = _name((file, row))
@@ -100,23 +100,42 @@ def _board(pen: ImageDraw.ImageDraw, state: Any, tints: dict[str, tuple[int, int
     for file in range(7):
         x = BOARD_LEFT + file * SQUARE + SQUARE // 2
         for y in (BOARD_TOP - MARGIN // 2, BOARD_BOTTOM + MARGIN // 2):
-            pen.text((x, y), FILES[file], fill=INK, font=labels, anchor="mm")
+            text(image, (x, y), FILES[file], 15, INK, "mm")
     for row in range(ROWS):
         y = BOARD_TOP + (ROWS - 1 - row) * SQUARE + SQUARE // 2
         for x in (BOARD_LEFT - MARGIN // 2, BOARD_RIGHT + MARGIN // 2):
-            pen.text((x, y), str(row + 1), fill=INK, font=labels, anchor="mm")
-    letters = font(28)
+            text(image, (x, y), str(row + 1), 15, INK, "mm")
     for row in range(ROWS):
         for file in range(7):
             piece = state.at((file, row))
             if piece != ".":
                 x, y = square_centre(_name((file, row)))
-                _disc(pen, x, y, DISC_RADIUS, piece, letters, RING_WIDTH)
+                _disc(image, x, y, DISC_RADIUS, piece, 28, RING_WIDTH)
 
 
-def _disc(pen: ImageDraw.ImageDraw, x: int, y: int, radius: int, piece: str, letters: Any, ring: int) -> None:
+def _disc(image: Image.Image, x: int, y: int, radius: int, piece: str, letter_size: int, ring: int) -> None:
+    """A piece centred at (x, y): pasted from disc_sprite, the same pixels draw_disc gives."""
+    sprite, footprint = disc_sprite(radius, piece, letter_size, ring)
+    image.paste(sprite, (x - radius, y - radius), footprint)
+
+
+@functools.lru_cache(maxsize=None)
+def disc_sprite(radius: int, piece: str, letter_size: int, ring: int) -> tuple[Image.Image, Image.Image]:
+    """A disc drawn once, and the mask of the pixels it covers (its letter lies inside the disc,
+    so nothing round it shows through): a board has up to 42 of them and five kinds."""
+    size = 2 * radius + 1
+    sprite, pen = canvas(size, size)
+    draw_disc(pen, radius, radius, radius, piece, letter_size, ring)
+    footprint = Image.new("L", (size, size), 0)
+    ImageDraw.Draw(footprint).ellipse((0, 0, 2 * radius, 2 * radius), fill=255, outline=255, width=ring)
+    return sprite, footprint
+
+
+def draw_disc(pen: ImageDraw.ImageDraw, x: int, y: int, radius: int, piece: str, letter_size: int,
+              ring: int) -> None:
+    """A piece: a light disc with an INK ring and its letter."""
     pen.ellipse((x - radius, y - radius, x + radius, y + radius), fill=PIECE_FILL, outline=INK, width=ring)
-    pen.text((x, y + 1), piece, fill=INK, font=letters, anchor="mm", stroke_width=1 if ring > 1 else 0,
+    pen.text((x, y + 1), piece, fill=INK, font=font(letter_size), anchor="mm", stroke_width=1 if ring > 1 else 0,
              stroke_fill=INK)
 
 
@@ -144,9 +163,8 @@ def _fit(pen: ImageDraw.ImageDraw, text: str, face: Any, width: float) -> str:
     return text + "…"
 
 
-def _legend(pen: ImageDraw.ImageDraw, rules: Any, state: Any) -> None:
+def _legend(image: Image.Image, pen: ImageDraw.ImageDraw, rules: Any, state: Any) -> None:
     face = font(15)
-    small = font(12)
     view = rules.view(state, None)
     over = rules.is_over(state)
     parts = [f"Turn {state.turn}"]
@@ -160,8 +178,7 @@ def _legend(pen: ImageDraw.ImageDraw, rules: Any, state: Any) -> None:
     elif view["restriction"]:
         parts.append(f"next from {view['restriction']}")
     info_y = LEGEND_TOP + INFO_HEIGHT // 2 - 4
-    pen.text((BOARD_LEFT, info_y), _fit(pen, " · ".join(parts), face, BOARD_RIGHT - BOARD_LEFT),
-             fill=INK, font=face, anchor="lm")
+    text(image, (BOARD_LEFT, info_y), _fit(pen, " · ".join(parts), face, BOARD_RIGHT - BOARD_LEFT), 15, INK, "lm")
 
     scores = rules.scores(state)
     to_move = set(rules.to_move(state))
@@ -175,14 +192,14 @@ def _legend(pen: ImageDraw.ImageDraw, rules: Any, state: Any) -> None:
         pen.ellipse((BOARD_LEFT + 16, y - 7, BOARD_LEFT + 30, y + 7),
                     fill=blend(colour, 0.4) if gone else colour)
         name = player + (" (left)" if gone else "")
-        pen.text((BOARD_LEFT + 38, y), _fit(pen, name, face, 140), fill=ink, font=face, anchor="lm")
+        text(image, (BOARD_LEFT + 38, y), _fit(pen, name, face, 140), 15, ink, "lm")
         captured = state.captured.get(player, "")
         for i, piece in enumerate(PIECE_ORDER):
             x = BOARD_LEFT + 200 + i * 50
-            _disc(pen, x, y, 9, piece, small, 1)
-            pen.text((x + 13, y), str(captured.count(piece)), fill=ink, font=face, anchor="lm")
-        pen.text((BOARD_RIGHT, y), f"score {scores.get(player, 0)}", fill=ink, font=face, anchor="rm")
+            _disc(image, x, y, 9, piece, 12, 1)
+            text(image, (x + 13, y), str(captured.count(piece)), 15, ink, "lm")
+        text(image, (BOARD_RIGHT, y), f"score {scores.get(player, 0)}", 15, ink, "rm")
 
 
-__all__ = ["BACKGROUND", "DARK", "FROM_TINT", "INK", "LIGHT", "PIECE_FILL", "TO_TINT", "draw", "image_size",
-           "square_box", "square_centre", "square_colour"]
+__all__ = ["BACKGROUND", "DARK", "FROM_TINT", "INK", "LIGHT", "PIECE_FILL", "TO_TINT", "disc_sprite", "draw",
+           "draw_disc", "image_size", "square_box", "square_centre", "square_colour"]
