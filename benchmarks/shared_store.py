@@ -62,7 +62,7 @@ def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daem
     if store is not None:
         h.reconfigure(store=store)
     welcomes = len(sink.times)
-    mails = turnaround.plan_games(h, games, per_game)
+    mails = turnaround.plan_games(h, games, per_game, "html")  # what players get by default
     h.engine.store.close()
     procs = [subprocess.Popen([sys.executable, "-m", "gm.cli", "--config", str(h.config_path), "run"],
                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -18,13 +18,19 @@ goes to stderr, so a stray print cannot corrupt the pipe).  It holds no
 database connection and no secret beyond the SMTP login; the envelope sender
 of each row (VERP) is worked out here.  Should the child die, the rows it did
 not answer count as "server unreachable" (TransportDown): they keep their
-place, and the next flush starts a new child.
+place, and the next flush starts a new child.  Should the daemon die, the
+child dies with it (Linux's parent-death signal; elsewhere it stops before
+its next message), as a sender thread would: a message the server accepted
+after the daemon died could never be marked sent, and would go out twice.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import logging
 import os
+import signal
 import subprocess
 import sys
 from multiprocessing.connection import Connection
@@ -54,7 +60,20 @@ def rebuilt(outcome: tuple[str, str] | None) -> Exception | None:
     return KNOWN[kind](words) if kind in KNOWN else RuntimeError(words)
 
 
-def serve(inbound: Connection, outbound: Connection) -> None:
+def die_with(parent: int) -> None:
+    """Have the kernel kill this process when ``parent`` dies (Linux), and leave at once if it
+    has already gone."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except OSError:  # no libc to ask: the check before each message is left
+            pass
+    if os.getppid() != parent:
+        raise SystemExit(0)
+
+
+def serve(inbound: Connection, outbound: Connection, parent: int | None = None) -> None:
     """The child: make the transport the first message names, then send each batch that
     arrives and answer each row, until told to stop."""
     envelopes: dict[int, str] = {}
@@ -73,6 +92,8 @@ def serve(inbound: Connection, outbound: Connection) -> None:
             envelopes.update(batch_envelopes)
 
             def done(row, exc: Exception | None) -> None:
+                if parent is not None and os.getppid() != parent:  # the daemon is gone: send no more
+                    raise SystemExit(0)
                 conn.send((row["id"], portable(exc)))
 
             send_many = getattr(transport, "send_many", None)
@@ -114,8 +135,8 @@ class ProcessTransport:
             self._discard()
             # A fresh interpreter, not a fork: the daemon has threads (and a fork of the
             # benchmark's or a test's process would bring all of it along).
-            self.process = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE,
-                                            stdout=subprocess.PIPE)
+            self.process = subprocess.Popen([sys.executable, "-m", __name__, str(os.getpid())],
+                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             self.to_child = Connection(os.dup(self.process.stdin.fileno()), readable=False)
             self.from_child = Connection(os.dup(self.process.stdout.fileno()), writable=False)
             self.process.stdin.close()
@@ -178,11 +199,14 @@ class ProcessTransport:
 
 
 def main() -> None:
+    parent = int(sys.argv[1]) if len(sys.argv) > 1 else None
+    if parent is not None:
+        die_with(parent)
     inbound = Connection(os.dup(0), writable=False)
     outbound = Connection(os.dup(1), readable=False)
     os.dup2(2, 1)  # print() and the like to stderr: the pipe carries only answers
     logging.basicConfig(level=logging.WARNING, format="gm-smtp: %(levelname)s %(message)s")
-    serve(inbound, outbound)
+    serve(inbound, outbound, parent)
 
 
 if __name__ == "__main__":

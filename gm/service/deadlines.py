@@ -143,20 +143,22 @@ def open_turn(store: Store, view: GameView) -> None:
     Called after every state the service saves, before the reports that show
     the deadline are written; a report only reads it.
     """
+    row = None
     if view.status == "active" and not view.rules.is_over(view.state):
-        current(store, view, create=True)
-    schedule(store, view)
+        row = current(store, view, create=True)
+    schedule(store, view, row)
 
 
 # --- when a game next needs the clock ----------------------------------------------------
-def next_due(store: Store, view: GameView) -> float | None:
+def next_due(store: Store, view: GameView, row: dict | None = None) -> float | None:
     """The earliest moment the tick has something to do for this game, or None.
 
     The same steps gm.service.timers takes, each at its own time: the
     reminder, the deadline, the end of grace (sequential games), the rules'
     own timer (Pivot Pawns' bids, Fuzzy Borders' re-open, Proximity's time
     bank), and at once a simultaneous turn where everyone still in has sent
-    orders.  Absences have already moved the deadline they fall on.
+    orders.  Absences have already moved the deadline they fall on.  ``row``:
+    current()'s row, when the caller has just worked it out in this transaction.
     """
     rules, state = view.rules, view.state
     if view.status != "active" or rules.is_over(state):
@@ -167,7 +169,8 @@ def next_due(store: Store, view: GameView) -> float | None:
         candidates.append(timer)
     if everyone_left_is_in(store, view):
         candidates.append(0.0)
-    row = current(store, view)
+    if row is None:
+        row = current(store, view)
     if row["due"] is not None:
         due = row["due"]
         conf = settings(store, view.id)
@@ -188,10 +191,11 @@ def reminder_has_room(store: Store, view: GameView, due: float, before: float) -
     return before > 0 and due - before > turn_start(store, view.id)[1]
 
 
-def schedule(store: Store, view: GameView) -> None:
-    """Keep the game's row in ``timers`` right: called in every write that changes what is ahead."""
+def schedule(store: Store, view: GameView, row: dict | None = None) -> None:
+    """Keep the game's row in ``timers`` right: called in every write that changes what is ahead
+    (``row``: the deadline row current() just gave, if the caller has it)."""
     with store.write():
-        store.set_timer(view.id, next_due(store, view))
+        store.set_timer(view.id, next_due(store, view, row))
 
 
 def set_due(store: Store, view: GameView, due: float | None, set_by: str, now: float) -> dict:

@@ -32,7 +32,8 @@ def save_state(store: Store, view: GameView, state: Any, now: float) -> GameView
     seq = store.add_state(view.id, rules.turn(state), rules.dump(state), now)
     status = Status.FINISHED.value if rules.is_over(state) else view.status
     store.set_game_status(view.id, status, now)
-    return GameView(store.game(view.id), rules, state, seq, view.players)
+    row = {**dict(view.row), "status": status, "updated": now}  # as set_game_status wrote it
+    return GameView(row, rules, state, seq, view.players)
 
 
 def seat(view: GameView, name: str):

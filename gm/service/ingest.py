@@ -15,7 +15,7 @@ import logging
 import traceback
 
 from games.base import OrderSyntaxError
-from gm.core.model import GameView, Outcome, ServiceError, Status
+from gm.core.model import GameView, NotStarted, Outcome, ServiceError, Status
 from gm.mail import inbound as mail_in
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
@@ -166,14 +166,14 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
                            else "commands: " + ", ".join(c.split()[0] for c in mail.commands))
         return _error(ctx, inbound, None, "Your mail does not say which game it is for. "
                       "Put a line GAME <id> PASSWORD <password> above your orders.")
-    if lobby.is_open(ctx, mail.game_id):  # seats to fill, no position yet: only LEAVE can be done
+    try:
+        view = games.load(ctx.store, mail.game_id)
+    except NotStarted:  # seats to fill, no position yet: only LEAVE can be done
         if not lobby.wants_leave(mail.commands) and mailcommands.without_game(ctx, inbound, mail.commands,
                                                                              False):
             return Outcome("help", "commands", mail.game_id)
         return Outcome("help", lobby.game_mail(ctx, inbound, mail.game_id, mail.password, mail.commands),
                        mail.game_id)
-    try:
-        view = games.load(ctx.store, mail.game_id)
     except ServiceError:
         return _error(ctx, inbound, None, f"There is no game called {mail.game_id!r} here. "
                       "Check the game id in your welcome mail.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 from functools import partial
 
 import pytest
@@ -105,3 +106,45 @@ def test_start_brings_the_child_up_before_the_first_batch_and_it_is_used_for_it(
     assert transport.process.poll() is None and smtp.count() == 0
     transport.send_many(rows(1), lambda row, exc: None)
     assert transport.process.pid == child and smtp.count() == 1
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+def test_the_child_dies_with_the_daemon_so_nothing_goes_out_that_could_not_be_marked(smtp, tmp_path):
+    """A daemon killed outright (as the crash tests kill it) must not leave its SMTP child sending
+    the rest of a batch: those mails could never be marked sent, and would go out again."""
+    import subprocess
+    import time
+
+    script = tmp_path / "daemon.py"
+    script.write_text(
+        "import os, sys\n"
+        "from functools import partial\n"
+        "from gm.core.config import ServerConfig\n"
+        "from gm.runtime.sendprocess import ProcessTransport\n"
+        "from gm.runtime.smtp import SmtpTransport\n"
+        f"smtp = partial(SmtpTransport, ServerConfig(port={smtp.port}, timeout=5))\n"
+        "t = ProcessTransport(smtp, lambda outbox_id: 'gm@x.org')\n"
+        "t.send('ada@example.org', b'Subject: up\\n\\nthe child is up\\n', 1)\n"
+        "keeper = os.fork()\n"
+        "if keeper == 0:  # holds the pipes open, so the child sees no end of its input\n"
+        "    quiet = os.open(os.devnull, os.O_WRONLY); os.dup2(quiet, 1); os.dup2(quiet, 2)\n"
+        "    import time; time.sleep(60); os._exit(0)\n"
+        "print(t.process.pid, keeper, flush=True)\n"
+        "os._exit(70)\n")
+    daemon = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert daemon.returncode == 70, daemon.stderr
+    child, keeper = (int(pid) for pid in daemon.stdout.split())
+    try:
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                with open(f"/proc/{child}/stat") as f:
+                    if f.read().rsplit(")", 1)[1].split()[0] == "Z":  # it has died; init reaps it
+                        return
+            except FileNotFoundError:
+                return
+            time.sleep(0.05)
+        os.kill(child, signal.SIGKILL)
+        pytest.fail(f"the SMTP child {child} outlived its daemon")
+    finally:
+        os.kill(keeper, signal.SIGKILL)
