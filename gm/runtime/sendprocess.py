@@ -81,7 +81,6 @@ def serve(inbound: Connection, outbound: Connection, parent: int | None = None) 
         transport = inbound.recv()(envelope=envelopes.__getitem__)
     except (EOFError, OSError):
         return
-    conn = outbound
     try:
         while True:
             batch = inbound.recv()
@@ -94,14 +93,14 @@ def serve(inbound: Connection, outbound: Connection, parent: int | None = None) 
             def done(row, exc: Exception | None) -> None:
                 if parent is not None and os.getppid() != parent:  # the daemon is gone: send no more
                     raise SystemExit(0)
-                conn.send((row["id"], portable(exc)))
+                outbound.send((row["id"], portable(exc)))
 
             send_many = getattr(transport, "send_many", None)
             if send_many is not None:
                 send_many(rows, done)
             else:
                 send_each(transport, rows, done)
-            conn.send(END)
+            outbound.send(END)
     except (EOFError, OSError, KeyboardInterrupt):  # the daemon went away: nothing left to answer
         return
     finally:

@@ -4,8 +4,9 @@ Standard-library sqlite3 in WAL mode, the embedded default.  Every write
 happens inside ``store.write()``, which opens the transaction with ``BEGIN
 IMMEDIATE`` so that the read-modify-write of a game state can never
 interleave with another process (the daemon and a GM's CLI) and lose an
-update.  Opening a store brings the database's schema up to date
-(gm.store.migrations).
+update; the threads of one process (the judge and the sender) queue for
+that lock first come, first served (gm.store.gate).  Opening a store brings
+the database's schema up to date (gm.store.migrations).
 """
 
 from __future__ import annotations

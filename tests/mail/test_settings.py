@@ -52,3 +52,19 @@ def test_smtp_transport_modes():
     assert SmtpTransport(ServerConfig(tls="starttls")).port == 587
     assert SmtpTransport(ServerConfig(tls="none")).port == 25
     assert SmtpTransport(ServerConfig(tls="none", port=2525)).port == 2525
+
+
+@pytest.mark.parametrize("setting, kind", [("", "ProcessTransport"), ("smtp_process: true\n", "ProcessTransport"),
+                                           ("smtp_process: false\n", "SmtpTransport")])
+def test_the_smtp_client_runs_in_a_child_process_unless_the_config_says_otherwise(tmp_path, setting, kind):
+    from gm.runtime.daemon import make_transport
+
+    conf = load(tmp_path, f"data_dir: {tmp_path}\nsmtp: {{host: 127.0.0.1, port: 2525, tls: none}}\n"
+                          f"smtp_connections: 3\n{setting}")
+    transport = make_transport(conf)
+    assert type(transport).__name__ == kind
+    smtp = transport
+    if kind == "ProcessTransport":
+        assert transport.process is None  # started with the sender thread, not when made
+        smtp = transport.factory(envelope=str)  # what the child will make
+    assert (smtp.port, smtp.connections) == (2525, 3)
