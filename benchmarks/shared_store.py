@@ -14,8 +14,9 @@ fsync and synchronous commit ON, as in production (tests/pgserver.py, Debian's
     mailbox.  The daemons start first and send the welcomes; the clock runs
     from the first APPEND of the orders to the SMTP server's acceptance of
     the last report.  The floor, measured in the same run, is the bare
-    protocol work (turnaround.floor_throughput: FETCH the same mails, send as
-    many messages with aiosmtplib); each figure is printed as its ratio.
+    protocol work (turnaround.floor_throughput: FETCH the same mails, send the
+    messages the SQLite daemon sent, byte for byte, with aiosmtplib); each
+    figure is printed as its ratio.
 (b) per order: benchmarks/scale.py's mails (captures in g0..g9 and HELP) on
     PostgreSQL stores of --sizes games built with scale.py's Builder, through
     the daemon's path (process_maildir), each run on a fresh copy
@@ -49,20 +50,23 @@ from gm.core.config import Config  # noqa: E402
 from gm.runtime.maildir import process_maildir  # noqa: E402
 from gm.service.engine import Engine  # noqa: E402
 from gm.store import Store  # noqa: E402
+from gm.store.packing import unpack_mail  # noqa: E402
 from harness import Harness, start_dovecot, stop_dovecot  # noqa: E402
 from support import GM_ADDRESS  # noqa: E402
 
 
 # --- (a) throughput -------------------------------------------------------------------------
 def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daemons: int,
-                       store: str | None) -> tuple[float, int, list[bytes]]:
-    """Seconds from the first APPEND to the last report accepted, reports sent, and the mails."""
+                       store: str | None) -> tuple[float, int, list[bytes], list[bytes]]:
+    """Seconds from the first APPEND to the last report accepted, reports sent, the mails, and
+    the messages the daemons sent for them (for the floor to send the same bytes)."""
     tmp.mkdir()
     h = Harness(tmp, account, sink)
     if store is not None:
         h.reconfigure(store=store)
     welcomes = len(sink.times)
     mails = turnaround.plan_games(h, games, per_game, "html")  # what players get by default
+    queued = h.engine.store.one("SELECT COALESCE(MAX(id), 0) AS n FROM outbox")["n"]  # the welcomes
     h.engine.store.close()
     procs = [subprocess.Popen([sys.executable, "-m", "gm.cli", "--config", str(h.config_path), "run"],
                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -80,7 +84,10 @@ def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daem
         for proc in procs:
             proc.terminate()
             proc.wait(30)
-    return last - start, expected - before, mails
+    done = Store(h.config.database)
+    sent = [unpack_mail(r["raw"]) for r in done.all("SELECT raw FROM outbox WHERE id > ? ORDER BY id", queued)]
+    done.close()
+    return last - start, expected - before, mails, sent
 
 
 # --- (b) the per-order cost by store size -------------------------------------------------------
@@ -176,15 +183,16 @@ def throughput(args, server: pgserver.Postgres, tmp: Path) -> None:
             results[label] = daemons_throughput(tmp / (schema or "sqlite"), dovecot.add_user(), sink,
                                                 args.games, args.per_game, count, store)
             print(f"  {label}: {results[label][0]:.2f} s", flush=True)
-        elapsed, sent, mails = results["SQLite, 1 daemon"]
-        floor = turnaround.floor_throughput(dovecot.add_user(), sink, mails, sent)
+        elapsed, sent, mails, messages = results["SQLite, 1 daemon"]
+        meter = turnaround.CpuMeter(sink.proc.pid, dovecot.proc.pid)
+        floor = turnaround.floor_throughput(dovecot.add_user(), sink, mails, messages, meter).wall
     finally:
         sink.stop()
         stop_dovecot(dovecot)
     n = len(mails)
     print(f"\n(a) throughput: {n} orders across {args.games} games, {sent} reports; `gm run` daemons (IDLE)")
     print(f"    {'floor':<24} {floor:6.2f} s {n / floor:7.1f} orders/s   (FETCH {n}, send {sent})")
-    for label, (elapsed, _, _) in results.items():
+    for label, (elapsed, _, _, _) in results.items():
         print(f"    {label:<24} {elapsed:6.2f} s {n / elapsed:7.1f} orders/s   {floor / elapsed:5.2f} of the floor")
 
 
