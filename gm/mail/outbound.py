@@ -22,8 +22,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import email
+import email.generator
 import email.utils
 import functools
+import io
 import secrets
 import time
 from dataclasses import dataclass
@@ -44,7 +47,9 @@ TEXT_PLAIN = ('Content-Type: text/plain; charset="utf-8"\n'
               "Content-Transfer-Encoding: quoted-printable")
 
 __all__ = ["MAX_HEADER_LINE", "MAX_HTML_MESSAGE_BYTES", "MAX_MESSAGE_ID", "MAX_OUTGOING_BYTES", "MAX_REFERENCES",
-           "HtmlPart", "compose", "thread_ids"]
+           "ARCHIVED_NOTE", "TRIMMED_NOTE", "HtmlPart", "compose", "thread_ids", "words_only"]
+TRIMMED_NOTE = "left out of the copy kept a day after sending; drawn again from the stored state at will"
+ARCHIVED_NOTE = "left out of the copy kept a day after sending; the archive keeps these words (reports.outbox_id)"
 
 
 @dataclass(frozen=True)
@@ -200,3 +205,29 @@ def _base64_lines(data: bytes) -> str:
     picture (one picture goes to every player who sees the same)."""
     encoded = base64.b64encode(data).decode("ascii")
     return "\n".join(encoded[i:i + 76] for i in range(0, len(encoded), 76))
+
+
+def words_only(raw: bytes, keep_text: bool = True) -> bytes:
+    """A message gm composed with its HTML page and pictures emptied (and its text too, unless
+    ``keep_text``): the copy of a sent report the store keeps a day after sending.  The page and
+    its pictures are drawn again from the stored state at will, and the caller leaves out the
+    text only where the archive keeps it word for word.  Headers stay as written and the
+    emptied parts keep their place, each saying why; a message with no page and no picture comes
+    back unchanged."""
+    message = email.message_from_bytes(raw)  # compat32: parts and headers as they were written
+    emptied = []
+    for part in message.walk():
+        if part.get_content_maintype() == "image" or part.get_content_type() == "text/html":
+            emptied.append((part, TRIMMED_NOTE))
+        elif part.get_content_type() == "text/plain" and not keep_text:
+            emptied.append((part, ARCHIVED_NOTE))
+    if not any(note == TRIMMED_NOTE for _, note in emptied):
+        return raw
+    for part, note in emptied:
+        part.set_payload("")
+        del part["Content-Transfer-Encoding"]
+        part["Content-Transfer-Encoding"] = "7bit"
+        part["X-GM-Trimmed"] = note
+    out = io.BytesIO()
+    email.generator.BytesGenerator(out, mangle_from_=False, maxheaderlen=0).flatten(message)
+    return out.getvalue()

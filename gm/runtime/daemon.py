@@ -61,6 +61,7 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
                 continue
             if time.time() >= next_tick:
                 engine.tick()
+                engine.trim_sent_mail()
                 next_tick = time.time() + 30
             sender.pump()
             if archive is not None:

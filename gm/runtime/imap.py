@@ -221,6 +221,7 @@ class Daemon:
             closed = self.engine.tick()
             if closed:
                 log.info("turns closed by timer: %s", ", ".join(closed))
+            self.engine.trim_sent_mail()
         self.sender.nudge()
         if self.archive is not None:
             self.archive.maybe_refresh()

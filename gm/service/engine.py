@@ -13,7 +13,7 @@ from typing import Any
 from games.base import Event
 from gm.core.model import GameView, Outcome
 from gm.mail.inbound import Inbound
-from gm.service import games, ingest, lifecycle, reports, timers, turns
+from gm.service import games, ingest, lifecycle, reports, retention, timers, turns
 from gm.service.context import Context
 
 
@@ -47,6 +47,10 @@ class Engine(Context):
 
     def tick(self) -> list[str]:
         return timers.tick(self)
+
+    def trim_sent_mail(self) -> int:
+        """Trim the stored copies of mail sent over a day ago to their words (a few a call)."""
+        return retention.trim_sent(self.store, self.clock())
 
     # --- what players read ---------------------------------------------------------------
     def report_body(self, view: GameView, state: Any, viewer: str | None, events: list[Event]) -> str:

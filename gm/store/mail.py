@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from gm.store.packing import pack_mail, pack_text, unpack_mail, unpack_text
+from gm.store.packing import has_pictures, pack_mail, pack_text, unpack_mail, unpack_text
 
 
 def _unpacked(rows: list[sqlite3.Row]) -> list[dict]:
@@ -59,7 +59,23 @@ class MailQueries:
         ``status`` 'held': kept, not sent, while its address bounces (gm.service.holding)."""
         return self.insert("outbox", message_id=message_id, game_id=game_id, turn=turn,
                            kind=kind, recipient=recipient, subject=subject, raw=pack_mail(raw),
-                           status=status, next_attempt=max(now, not_before or now), created=now)
+                           status=status, next_attempt=max(now, not_before or now), created=now,
+                           trimmed=0 if has_pictures(raw) else 1)
+
+    def sent_untrimmed(self, before: float, limit: int) -> list[dict]:
+        """(id, raw, archived) of mail sent before ``before`` that may still hold pictures, oldest
+        first; ``archived``: its words are kept in ``reports`` too (the rows naming its id)."""
+        rows = self.all("SELECT id, raw, EXISTS (SELECT 1 FROM reports WHERE reports.outbox_id = outbox.id) "
+                        "AS archived FROM outbox WHERE trimmed = 0 AND status = 'sent' AND sent < ? "
+                        "ORDER BY sent LIMIT ?", before, limit)
+        return [{"id": row["id"], "raw": unpack_mail(row["raw"]), "archived": bool(row["archived"])}
+                for row in rows]
+
+    def keep_trimmed(self, outbox_id: int, raw: bytes) -> None:
+        """Keep ``raw`` as the stored copy of a sent mail, with nothing more to leave out."""
+        self._require_tx()
+        self.db.execute("UPDATE outbox SET raw = ?, trimmed = 1 WHERE id = ? AND status = 'sent' AND trimmed = 0",
+                        (pack_mail(raw), outbox_id))
 
     def outbox_due(self, now: float, limit: int) -> list[dict]:
         """(id, recipient, raw, attempts) of the queued mail due by ``now``, oldest first."""

@@ -43,9 +43,14 @@ def unpack_text(value: Any) -> str:
 BASE64_PART = b"\nContent-Transfer-Encoding: base64"
 
 
+def has_pictures(raw: bytes) -> bool:
+    """Does a composed message carry a base64 part (gm's mail: the pictures of a report)?"""
+    return BASE64_PART in raw
+
+
 def pack_mail(raw: bytes) -> bytes:
     """A composed message as the outbox stores it."""
-    if BASE64_PART in raw:
+    if has_pictures(raw):
         packer = zlib.compressobj(LEVEL, zlib.DEFLATED, zlib.MAX_WBITS, 8, zlib.Z_RLE)
         return MAIL_MARK + packer.compress(raw) + packer.flush()
     return MAIL_MARK + zlib.compress(raw, LEVEL)
