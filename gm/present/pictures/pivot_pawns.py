@@ -26,7 +26,7 @@ from games.pivot_pawns import deck
 from games.pivot_pawns.board import bid_order, pawns_line, round_goal
 from games.pivot_pawns.orders import solution_text
 from games.pivot_pawns.state import PivotState, coordinate, position_of
-from gm.present.pictures.draw import BACKGROUND, GRID, INK, Colour, blend, canvas, font
+from gm.present.pictures.draw import BACKGROUND, GRID, INK, Colour, blend, canvas, font, text
 
 # The five deck colours (red, green, blue, yellow, black), for discs and bands ...
 COLOUR_FILL: tuple[Colour, ...] = ((200, 30, 30), (0, 140, 60), (20, 80, 200), (235, 180, 0), (20, 20, 20))
@@ -82,7 +82,7 @@ def _text_on(fill: Colour) -> Colour:
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else BACKGROUND
 
 
-def _card(pen: ImageDraw.ImageDraw, state: PivotState, position: int) -> None:
+def _card(image: Image.Image, pen: ImageDraw.ImageDraw, state: PivotState, position: int) -> None:
     card = state.tableau[position]
     coord = coordinate(position)
     x0, y0, x1, y1 = card_box(coord)
@@ -90,8 +90,8 @@ def _card(pen: ImageDraw.ImageDraw, state: PivotState, position: int) -> None:
     pen.rectangle((x0, y0, x1, y1), fill=CARD, outline=GRID, width=1)
     if target:
         pen.rectangle((x0, y0, x1, y1), outline=MARK, width=FRAME)
-        pen.text(((x0 + x1) // 2, y0 + 18), "TARGET", fill=MARK, font=font(12), anchor="mm")
-    pen.text((x0 + 9, y0 + 18), coord, fill=INK, font=font(15), anchor="lm")
+        text(image, ((x0 + x1) // 2, y0 + 18), "TARGET", 12, MARK, "mm")
+    text(image, (x0 + 9, y0 + 18), coord, 15, INK, "lm")
     if card in state.pawns:
         colour = state.pawns.index(card)
         cx, cy = pawn_spot(coord)
@@ -99,21 +99,20 @@ def _card(pen: ImageDraw.ImageDraw, state: PivotState, position: int) -> None:
         pen.ellipse((cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2), fill=INK)
         pen.ellipse((cx - r, cy - r, cx + r, cy + r), fill=COLOUR_FILL[colour])
         letter = deck.COLOUR_LETTERS[colour].upper()
-        pen.text((cx, cy), letter, fill=_text_on(COLOUR_FILL[colour]), font=font(12), anchor="mm")
+        text(image, (cx, cy), letter, 12, _text_on(COLOUR_FILL[colour]), "mm")
     # The centre icon: a band in its colour, its name in capitals.
     centre = deck.CENTRE[card]
     fill = COLOUR_FILL[deck.ICON_COLOUR[centre]]
     bx0, by0, bx1, by1 = centre_band(coord)
     pen.rounded_rectangle((bx0, by0, bx1, by1), radius=5, fill=fill)
-    pen.text(((bx0 + bx1) // 2, (by0 + by1) // 2), deck.ICON_NAMES[centre].upper(),
-             fill=_text_on(fill), font=font(14), anchor="mm")
+    text(image, ((bx0 + bx1) // 2, (by0 + by1) // 2), deck.ICON_NAMES[centre].upper(), 14, _text_on(fill), "mm")
     # The six other icons: a colour square and the name in its colour.
     for line, icon in enumerate(deck.other_icons(card)):
         colour = deck.ICON_COLOUR[icon]
         ly = y0 + 84 + line * 16
         pen.rectangle((x0 + 12, ly - 4, x0 + 20, ly + 4), fill=COLOUR_FILL[colour])
         name = f"{deck.ICON_NAMES[icon]} {deck.COLOUR_LETTERS[colour]}"
-        pen.text((x0 + 27, ly), name, fill=COLOUR_TEXT[colour], font=font(13), anchor="lm")
+        text(image, (x0 + 27, ly), name, 13, COLOUR_TEXT[colour], "lm")
 
 
 def _fit(pen: ImageDraw.ImageDraw, text: str, size: int, width: int) -> str:
@@ -254,19 +253,19 @@ def draw(rules: object, state: PivotState, viewer: str | None) -> Image.Image:
     image, pen = canvas(WIDTH, height)
     for column, letter in enumerate("ABCDE"):
         x, _ = _origin(column)
-        pen.text((x + CARD_W // 2, TOP // 2), letter, fill=INK, font=font(15), anchor="mm")
+        text(image, (x + CARD_W // 2, TOP // 2), letter, 15, INK, "mm")
     for row in range(deck.ROWS):
         _, y = _origin(row * deck.COLUMNS)
-        pen.text((LEFT // 2, y + CARD_H // 2), str(row + 1), fill=INK, font=font(15), anchor="mm")
+        text(image, (LEFT // 2, y + CARD_H // 2), str(row + 1), 15, INK, "mm")
     for position in range(deck.CARDS):
-        _card(pen, state, position)
+        _card(image, pen, state, position)
     y = CAPTION_TOP
     for line in public:
-        pen.text((LEFT, y), line, fill=INK, font=font(14))
+        text(image, (LEFT, y), line, 14, INK)
         y += LINE
     pen.line((LEFT, y + 2, WIDTH - LEFT, y + 2), fill=RULE)
     y += 6
     for line in sealed:
-        pen.text((LEFT, y), line, fill=INK, font=font(14))
+        text(image, (LEFT, y), line, 14, INK)
         y += LINE
     return to_palette(image)

@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from games.proximity.moves import open_sum
 from games.proximity.state import BOARD_SQUARES, NULL_SQUARES, SUIT_NAME, Piece, State, Tile
-from gm.present.pictures.draw import BACKGROUND, GRID, INK, blend, canvas, font, player_colour
+from gm.present.pictures.draw import BACKGROUND, GRID, INK, blend, canvas, font, player_colour, text
 
 Colour = tuple[int, int, int]
 
@@ -98,15 +98,15 @@ def _fit(text: str, width: float, size: int) -> str:
     return text.rstrip() + "..."
 
 
-def _tile(pen: ImageDraw.ImageDraw, name: str, tile: Tile, label: str) -> None:
+def _tile(image: Image.Image, pen: ImageDraw.ImageDraw, name: str, tile: Tile, label: str) -> None:
     x, y = tile_origin(name)
     colour = suit_colour(tile.suit)
     pen.rectangle((x, y, x + TILE - 1, y + TILE - 1), fill=tile_colour(tile.suit),
                   outline=colour, width=2)
-    pen.text((x + 5, y + 4), label, fill=INK, font=font(11), anchor="la")
-    pen.text((x + TILE - 6, y + 3), VALUE_TEXT[tile.value], fill=colour, font=font(17), anchor="ra")
+    text(image, (x + 5, y + 4), label, 11, INK, "la")
+    text(image, (x + TILE - 6, y + 3), VALUE_TEXT[tile.value], 17, colour, "ra")
     suit = SUIT_NAME[tile.suit] if tile.value else f"{SUIT_NAME[tile.suit]} null"
-    pen.text((x + TILE // 2, y + TILE - 4), suit, fill=colour, font=font(10), anchor="md")
+    text(image, (x + TILE // 2, y + TILE - 4), suit, 10, colour, "md")
 
 
 def _pawn(pen: ImageDraw.ImageDraw, cx: int, cy: int, colour: Colour) -> None:
@@ -123,7 +123,7 @@ def _coin(pen: ImageDraw.ImageDraw, cx: int, cy: int, colour: Colour) -> None:
     pen.ellipse((cx - 12, cy - 12, cx + 12, cy + 12), outline=BACKGROUND, width=2)
 
 
-def _piece(pen: ImageDraw.ImageDraw, square: str, piece: Piece, colour: Colour) -> None:
+def _piece(image: Image.Image, pen: ImageDraw.ImageDraw, square: str, piece: Piece, colour: Colour) -> None:
     cx, cy = tile_centre(square)
     if piece.kind == "pawn":
         _pawn(pen, cx, cy, colour)
@@ -132,7 +132,7 @@ def _piece(pen: ImageDraw.ImageDraw, square: str, piece: Piece, colour: Colour) 
     # The age in a white badge at the piece's lower right, clear of its centre.
     bx, by = cx + 21, cy + 12
     pen.ellipse((bx - 9, by - 9, bx + 9, by + 9), fill=BACKGROUND, outline=colour, width=2)
-    pen.text((bx, by), str(piece.age), fill=INK, font=font(11 if piece.age < 100 else 8), anchor="mm")
+    text(image, (bx, by), str(piece.age), 11 if piece.age < 100 else 8, INK, "mm")
 
 
 def view_key(state: State, viewer: str | None) -> str | None:
@@ -157,13 +157,13 @@ def draw(rules: Any, state: State, viewer: str | None) -> Image.Image:
     # The row numbers left of the board and the file letters under it.
     for row in "123":
         _, cy = tile_centre(f"a{row}")
-        pen.text((MARGIN + RANK_GUTTER // 2 - 2, cy), row, fill=GRID, font=font(13), anchor="mm")
+        text(image, (MARGIN + RANK_GUTTER // 2 - 2, cy), row, 13, GRID, "mm")
     for column in "abc":
         cx, _ = tile_centre(f"{column}1")
-        pen.text((cx, FILES_Y), column, fill=GRID, font=font(13), anchor="ma")
+        text(image, (cx, FILES_Y), column, 13, GRID, "ma")
     for square in BOARD_SQUARES + NULL_SQUARES:
-        _tile(pen, square, state.tile(square), square)
-    _tile(pen, THRONE, state.throne, THRONE)
+        _tile(image, pen, square, state.tile(square), square)
+    _tile(image, pen, THRONE, state.throne, THRONE)
     # Who each null tile belongs to, in the empty corner beside it.
     for index, side in enumerate(state.sides):
         x, y = tile_origin(NULL_SQUARES[index])
@@ -172,15 +172,13 @@ def draw(rules: Any, state: State, viewer: str | None) -> Image.Image:
         colour = player_colour(index)
         pen.rectangle((left, y + 20, left + 13, y + 33), fill=colour, outline=INK)
         you = " (you)" if viewer == side.name else ""
-        pen.text((left + 19, y + 27), _fit(side.name + you, room - 19, 13), fill=INK,
-                 font=font(13), anchor="lm")
-        pen.text((left, y + 40), _fit(f"{SUIT_NAME[side.suit]}, null {NULL_SQUARES[index]}", room, 11),
-                 fill=suit_colour(side.suit), font=font(11), anchor="la")
+        text(image, (left + 19, y + 27), _fit(side.name + you, room - 19, 13), 13, INK, "lm")
+        text(image, (left, y + 40), _fit(f"{SUIT_NAME[side.suit]}, null {NULL_SQUARES[index]}", room, 11), 11,
+             suit_colour(side.suit), "la")
     for index, side in enumerate(state.sides):
         for piece in side.pieces:
             if piece.square is not None:
-                _piece(pen, piece.square, piece, player_colour(index))
+                _piece(image, pen, piece.square, piece, player_colour(index))
     for number, line in enumerate(_caption(state, viewer)):
-        pen.text((MARGIN, CAPTION_Y + number * CAPTION_LINE), _fit(line, WIDTH - 2 * MARGIN, 13),
-                 fill=INK, font=font(13), anchor="la")
+        text(image, (MARGIN, CAPTION_Y + number * CAPTION_LINE), _fit(line, WIDTH - 2 * MARGIN, 13), 13, INK, "la")
     return image
