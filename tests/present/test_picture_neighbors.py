@@ -107,13 +107,13 @@ def test_different_pieces_draw_different_letters():
 
 
 def test_a_pasted_disc_is_pixel_for_pixel_the_disc_drawn_in_place():
-    from PIL import ImageChops, ImageDraw
+    from PIL import ImageChops
 
     for radius, letter_size, ring in ((neighbors.DISC_RADIUS, 28, 3), (9, 12, 1)):
         for piece in "QRBNF":
             drawn = Image.effect_noise((80, 80), 60).convert("RGB")
             pasted = drawn.copy()
-            neighbors.draw_disc(ImageDraw.Draw(drawn), 40, 40, radius, piece, letter_size, ring)
+            neighbors.draw_disc(drawn, 40, 40, radius, piece, letter_size, ring)
             sprite, footprint = neighbors.disc_sprite(radius, piece, letter_size, ring)
             pasted.paste(sprite, (40 - radius, 40 - radius), footprint)
             assert ImageChops.difference(drawn, pasted).getbbox() is None, (radius, piece)

@@ -32,28 +32,107 @@ def test_a_kind_without_a_painter_gives_none():
     assert pictures.picture(Unknown(), None, None) is None
 
 
+LEVELS = {round(k * 255 / 16) for k in range(17)}  # the coverage levels text keeps
+
+
 def noisy(width=140, height=70):
     """A background where any pixel blended differently would show."""
     return Image.effect_noise((width, height), 60).convert("RGB")
 
 
-@pytest.mark.parametrize("words, size, anchor, xy, fill", [
-    ("a", 15, "mm", (20, 20), (34, 34, 34)),
-    ("6", 15, "mm", (2, 60), (0, 114, 178)),
-    ("score 12", 15, "rm", (139, 35), (150, 150, 150)),
-    ("Turn 6 · ada played Ra5xa6, taking a bishop", 15, "lm", (-4, 30), (34, 34, 34)),
-    ("bob (left)…", 13, "la", (10, -3), (213, 94, 0)),
-    ("TARGET", 12, "md", (70, 69), (255, 255, 255)),
-    ("Q", 28, "mm", (70, 35), (34, 34, 34)),
+@pytest.mark.parametrize("words, size, anchor, xy, fill, stroke", [
+    ("a", 15, "mm", (20, 20), (34, 34, 34), 0),
+    ("6", 15, "mm", (2, 60), (0, 114, 178), 0),
+    ("score 12", 15, "rm", (139, 35), (150, 150, 150), 0),
+    ("Turn 6 · ada played Ra5xa6, taking a bishop", 15, "lm", (-4, 30), (34, 34, 34), 0),
+    ("bob (left)…", 13, "la", (10, -3), (213, 94, 0), 0),
+    ("TARGET", 12, "md", (70, 69), (255, 255, 255), 0),
+    ("Q", 28, "mm", (70, 35), (34, 34, 34), 0),
+    ("Q", 28, "mm", (70, 35), (34, 34, 34), 1),
 ])
-def test_text_from_a_kept_stamp_is_pixel_for_pixel_what_imagedraw_draws(words, size, anchor, xy, fill):
+def test_text_from_a_kept_stamp_is_what_imagedraw_draws_in_coarse_coverage(words, size, anchor, xy, fill, stroke):
+    """draw.text puts the text where ImageDraw.text does and blends it as ImageDraw's paste does,
+    pixel for pixel, with the coverage ImageDraw rasterizes moved to the 17 levels text keeps."""
     from PIL import ImageChops, ImageDraw
 
     from gm.present.pictures import draw
 
-    direct = noisy()
-    stamped = direct.copy()
-    ImageDraw.Draw(direct).text(xy, words, fill=fill, font=draw.font(size), anchor=anchor)
-    draw.text(stamped, xy, words, size, fill, anchor)
-    assert ImageChops.difference(direct, stamped).getbbox() is None
-    assert direct.tobytes() != noisy().tobytes()  # the text was drawn at all
+    coverage = Image.new("L", noisy().size, 0)
+    ImageDraw.Draw(coverage).text(xy, words, fill=255, font=draw.font(size), anchor=anchor,
+                                  stroke_width=stroke, stroke_fill=255)
+    background = noisy()
+    expected = background.copy()
+    expected.paste(fill, (0, 0), draw.coarse(coverage))
+    stamped = background.copy()
+    draw.text(stamped, xy, words, size, fill, anchor, stroke=stroke)
+    assert ImageChops.difference(expected, stamped).getbbox() is None
+    assert stamped.tobytes() != background.tobytes()  # the text was drawn at all
+    assert len(coverage.getcolors()) > 17  # ImageDraw's own steps are finer than the stamp's:
+    assert {value for _, value in draw.text_stamp(words, size, anchor, stroke)[0].getcolors()} <= LEVELS
+
+
+def test_coarse_coverage_keeps_17_levels_with_both_ends():
+    from gm.present.pictures import draw
+
+    ramp = Image.frombytes("L", (256, 1), bytes(range(256)))
+    kept = list(draw.coarse(ramp).tobytes())
+    assert sorted(set(kept)) == sorted(LEVELS)
+    assert kept[0] == 0 and kept[255] == 255
+    assert all(abs(after - before) <= 8 for before, after in zip(range(256), kept))  # each to its nearest level
+
+
+def near_colours(seed: int, count: int = 256) -> Image.Image:
+    """An RGB image of ``count`` distinct colours drawn from 64 values a channel, many of them
+    one step apart: the colours Pillow's coarse palette cache would confuse."""
+    import random
+
+    rng = random.Random(seed)
+    values = [sorted(rng.sample(range(256), 40) + [100, 101, 102, 103] + list(range(200, 220)))
+              for _ in range(3)]
+    colours: set[tuple[int, int, int]] = set()
+    while len(colours) < count:
+        colours.add(tuple(rng.choice(values[band]) for band in range(3)))
+    image = Image.new("RGB", (64, 64))
+    image.putdata([sorted(colours)[rng.randrange(count)] for _ in range(64 * 64)])
+    return image
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_as_palette_keeps_every_pixel_of_near_colours(seed):
+    from gm.present.pictures.draw import as_palette, png
+
+    image = near_colours(seed)
+    packed = as_palette(image)
+    assert packed is not None and packed.mode == "P"
+    assert packed.convert("RGB").tobytes() == image.tobytes()
+    data = png(image)
+    assert data[25] == 3  # the PNG's colour type: a palette
+    assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == image.tobytes()
+
+
+def test_as_palette_gives_none_where_a_palette_cannot_hold_the_picture():
+    from gm.present.pictures.draw import as_palette, png
+
+    many = Image.new("RGB", (300, 1))
+    many.putdata([(i % 256, i // 256, 0) for i in range(300)])  # 300 colours
+    one_channel = Image.new("RGB", (100, 1))
+    one_channel.putdata([(i, 0, 0) for i in range(100)])  # 100 colours, 100 reds
+    assert as_palette(many) is None and as_palette(one_channel) is None
+    assert as_palette(Image.new("L", (4, 4))) is None
+    for image in (many, one_channel):
+        data = png(image)
+        assert data[25] == 2  # RGB
+        assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == image.tobytes()
+
+
+def test_a_neighbors_board_is_a_palette_png_of_exactly_the_picture_drawn():
+    from gm.present.pictures import neighbors
+    from gm.present.pictures.draw import png
+
+    rules = registry.get("neighbors")
+    state = rules.start(rules.setup(NAMES, {}, 3), 1_000.0)
+    drawn = neighbors.draw(rules, state, None)
+    data = png(drawn)
+    assert data[25] == 3
+    assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == drawn.tobytes()
+    assert len(data) < 20_000  # a third of the RGB PNG's 30 KB

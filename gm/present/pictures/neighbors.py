@@ -124,19 +124,19 @@ def disc_sprite(radius: int, piece: str, letter_size: int, ring: int) -> tuple[I
     """A disc drawn once, and the mask of the pixels it covers (its letter lies inside the disc,
     so nothing round it shows through): a board has up to 42 of them and five kinds."""
     size = 2 * radius + 1
-    sprite, pen = canvas(size, size)
-    draw_disc(pen, radius, radius, radius, piece, letter_size, ring)
+    sprite, _ = canvas(size, size)
+    draw_disc(sprite, radius, radius, radius, piece, letter_size, ring)
     footprint = Image.new("L", (size, size), 0)
     ImageDraw.Draw(footprint).ellipse((0, 0, 2 * radius, 2 * radius), fill=255, outline=255, width=ring)
     return sprite, footprint
 
 
-def draw_disc(pen: ImageDraw.ImageDraw, x: int, y: int, radius: int, piece: str, letter_size: int,
+def draw_disc(image: Image.Image, x: int, y: int, radius: int, piece: str, letter_size: int,
               ring: int) -> None:
     """A piece: a light disc with an INK ring and its letter."""
-    pen.ellipse((x - radius, y - radius, x + radius, y + radius), fill=PIECE_FILL, outline=INK, width=ring)
-    pen.text((x, y + 1), piece, fill=INK, font=font(letter_size), anchor="mm", stroke_width=1 if ring > 1 else 0,
-             stroke_fill=INK)
+    ImageDraw.Draw(image).ellipse((x - radius, y - radius, x + radius, y + radius), fill=PIECE_FILL, outline=INK,
+                                  width=ring)
+    text(image, (x, y + 1), piece, letter_size, INK, "mm", stroke=1 if ring > 1 else 0)
 
 
 def _arrow(pen: ImageDraw.ImageDraw, source: str, target: str, colour: tuple[int, int, int]) -> None:
