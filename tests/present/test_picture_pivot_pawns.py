@@ -149,17 +149,12 @@ def test_a_closed_round_and_a_finished_game_are_drawn():
     assert decode(png(over, OBSERVER)).width == picture.WIDTH
 
 
-def test_the_palette_mapping_is_each_pixels_exact_nearest_colour(monkeypatch):
-    """Pillow's fast palette mapping, corrected where it is only rough, gives exactly the nearest
-    palette colour of every pixel: on a picture, and on colours drawn off the palette."""
-    def exact(image):
-        raw = image.tobytes()
-        return bytes(picture.nearest_index(colour) for colour in zip(raw[0::3], raw[1::3], raw[2::3]))
-
-    exact_palette = picture.to_palette
-    monkeypatch.setattr(picture, "to_palette", lambda image: image)  # the picture as drawn
-    drawn = picture.draw(get("pivot-pawns"), start(), "ada")
-    assert exact_palette(drawn).tobytes() == exact(drawn)
-    odd = Image.new("RGB", (64, 4))
-    odd.putdata([(i * 4, 255 - i * 3, (i * 37) % 256) for i in range(256)])  # mostly off the palette
-    assert exact_palette(odd).tobytes() == exact(odd)
+def test_the_png_is_a_palette_png_of_exactly_the_picture_drawn():
+    """A Pivot Pawns picture keeps few enough colours to go out on a palette, and the palette
+    PNG is the picture drawn, pixel for pixel, for every viewer."""
+    state = start()
+    for viewer in (None, "ada", OBSERVER):
+        drawn = picture.draw(get("pivot-pawns"), state, viewer)
+        data = shared.png(drawn)
+        assert data[25] == 3  # the PNG's colour type: a palette
+        assert decode(data).tobytes() == drawn.tobytes()

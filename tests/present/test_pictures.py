@@ -110,13 +110,29 @@ def test_as_palette_keeps_every_pixel_of_near_colours(seed):
     assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == image.tobytes()
 
 
+def test_as_palette_keeps_more_than_64_values_in_a_channel_apart():
+    """200 greys and 40 colours: every channel folds its ranks into 64 places, differently."""
+    import random
+
+    from gm.present.pictures.draw import as_palette
+
+    rng = random.Random(5)
+    colours = [(v, v, v) for v in range(0, 250, 1)][:200] + [
+        (rng.randrange(256), rng.randrange(256), rng.randrange(256)) for _ in range(40)]
+    image = Image.new("RGB", (len(colours), 3))
+    image.putdata(colours * 3)
+    packed = as_palette(image)
+    assert packed is not None
+    assert packed.convert("RGB").tobytes() == image.tobytes()
+
+
 def test_as_palette_gives_none_where_a_palette_cannot_hold_the_picture():
     from gm.present.pictures.draw import as_palette, png
 
     many = Image.new("RGB", (300, 1))
     many.putdata([(i % 256, i // 256, 0) for i in range(300)])  # 300 colours
     one_channel = Image.new("RGB", (100, 1))
-    one_channel.putdata([(i, 0, 0) for i in range(100)])  # 100 colours, 100 reds
+    one_channel.putdata([(i, 0, 0) for i in range(100)])  # 100 reds: 64 places in red, and nothing else differs
     assert as_palette(many) is None and as_palette(one_channel) is None
     assert as_palette(Image.new("L", (4, 4))) is None
     for image in (many, one_channel):

@@ -86,14 +86,14 @@ def png(image: Image.Image) -> bytes:
 
 def as_palette(image: Image.Image) -> Image.Image | None:
     """``image`` as a "P" image on a palette of exactly its colours, pixel for pixel the same
-    picture; None when it has more than 256 colours, more than 64 values in a channel, or is
+    picture; None when it has more than 256 colours (or palette_plan finds no way), or is
     not RGB.
 
     A palette PNG carries one byte a pixel instead of three and needs no row filters: a
     Neighbors board packs in half the time, to a third of the bytes.  Pillow maps colours
     to a palette in C, but each to the entry nearest the corner of its 4x4x4 cell of colour
     space, so near colours (a step of anti-aliased text and a flat grey) could share an
-    index.  The mapping is therefore made on a stand-in whose channel values are spread to
+    index.  The mapping is therefore made on a stand-in whose channel values are moved to
     multiples of 4 (the i-th value a channel uses becomes 4i, one table for Image.point):
     every colour then sits on a cell corner with its own entry at distance 0, and distinct
     colours stay distinct.  tests/present/test_pictures.py holds Pillow to that.
@@ -112,24 +112,32 @@ def as_palette(image: Image.Image) -> Image.Image | None:
     return mapped
 
 
+# How palette_plan folds a channel's rank into 64 places when it has more than 64 values: rank
+# + (rank // 64) * mix, modulo 64, a different mix in each channel (red's is 0: the plain
+# rank while there are at most 64), so colours whose ranks meet in one channel seldom meet
+# in all three.  Tried in order until no two colours meet.
+MIXES = ((0, 0, 0), (0, 37, 23), (0, 23, 37), (0, 45, 13))
+
+
 @functools.lru_cache(maxsize=64)
 def palette_plan(colours: tuple[Colour, ...]) -> tuple[list[int], Image.Image, list[int]] | None:
-    """For as_palette: Image.point's table spreading each channel's values to multiples of 4,
-    the stand-in palette of the spread colours, and the palette of the colours themselves;
-    None past 64 values in a channel.  Kept: a game's pictures use the same colours turn
-    after turn."""
-    spread: list[int] = []  # 256 entries for red, then green, then blue
-    for band in range(3):
-        values = sorted({colour[band] for colour in colours})
-        if len(values) > 64:
-            return None
-        table = [0] * 256
-        for rank, value in enumerate(values):
-            table[value] = 4 * rank
-        spread += table
-    stand_in = Image.new("P", (1, 1))
-    stand_in.putpalette([spread[256 * band + colour[band]] for colour in colours for band in range(3)])
-    return spread, stand_in, [channel for colour in colours for channel in colour]
+    """For as_palette: Image.point's table moving each channel's values to multiples of 4, so
+    that the colours land on distinct corners of Pillow's colour cells; the stand-in palette
+    of the moved colours; and the palette of the colours themselves.  None when no MIXES
+    keeps the colours apart.  Kept: a game's pictures use the same colours turn after turn."""
+    ranks = [{value: rank for rank, value in enumerate(sorted({colour[band] for colour in colours}))}
+             for band in range(3)]
+    for mix in MIXES:
+        spread = [0] * 768  # 256 entries for red, then green, then blue
+        for band in range(3):
+            for value, rank in ranks[band].items():
+                spread[256 * band + value] = 4 * ((rank + (rank // 64) * mix[band]) % 64)
+        moved = [tuple(spread[256 * band + colour[band]] for band in range(3)) for colour in colours]
+        if len(set(moved)) == len(moved):
+            stand_in = Image.new("P", (1, 1))
+            stand_in.putpalette([channel for colour in moved for channel in colour])
+            return spread, stand_in, [channel for colour in colours for channel in colour]
+    return None
 
 
 def blend(colour: Colour, amount: float, base: Colour = BACKGROUND) -> Colour:

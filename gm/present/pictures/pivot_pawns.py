@@ -17,10 +17,8 @@ only in that sealed line.
 
 from __future__ import annotations
 
-import functools
-import re
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageDraw
 
 from games.pivot_pawns import deck
 from games.pivot_pawns.board import bid_order, pawns_line, round_goal
@@ -189,61 +187,6 @@ def _sealed_caption(pen: ImageDraw.ImageDraw, state: PivotState, viewer: str | N
     return [_fit(pen, f"Your sealed solution ({bid.pivots}): {solution_text(bid.solution)}", 14, width)]
 
 
-def _palette() -> list[Colour]:
-    """Every colour drawn, and the steps of anti-aliased text between them (at most 256)."""
-    pairs: list[tuple[Colour, Colour]] = []
-    for colour in (*COLOUR_TEXT, *COLOUR_FILL, INK, MARK, GRID):
-        pairs.append((colour, CARD))
-    for colour in (INK, GRID, MARK):
-        pairs.append((colour, BACKGROUND))
-    for fill in COLOUR_FILL:
-        pairs += [(_text_on(fill), fill), (fill, CARD), (fill, INK)]
-    colours: list[Colour] = [BACKGROUND, CARD, RULE]
-    for colour, base in pairs:
-        for step in range(8, -1, -1):
-            shade = blend(colour, step / 8, base)
-            if shade not in colours:
-                colours.append(shade)
-    return colours
-
-
-PALETTE = _palette()
-assert len(PALETTE) <= 256
-
-
-@functools.lru_cache(maxsize=None)
-def nearest_index(colour: tuple[int, int, int]) -> int:
-    r, g, b = colour
-    distances = [(r - pr) ** 2 + (g - pg) ** 2 + (b - pb) ** 2 for pr, pg, pb in PALETTE]
-    return distances.index(min(distances))
-
-
-PALETTE_IMAGE = Image.new("P", (1, 1))
-PALETTE_IMAGE.putpalette([channel for colour in PALETTE for channel in colour])
-WRONG = re.compile(rb"[^\x00]")  # a pixel where Pillow's mapping is not the colour drawn
-
-
-def to_palette(image: Image.Image) -> Image.Image:
-    """``image`` on the fixed palette, each pixel its nearest colour (flat colours exactly).
-
-    The PNG is then about a third of its RGB size, and the same on every run.  Pillow maps
-    colours to a palette quickly but only roughly (through a coarse colour cache), so its
-    result is kept where it is the colour drawn, and every other pixel (a few percent: the
-    anti-aliased edges of text) is mapped here to its exact nearest palette colour.
-    """
-    rough = image.quantize(palette=PALETTE_IMAGE, dither=Image.Dither.NONE)
-    red, green, blue = ImageChops.difference(image, rough.convert("RGB")).split()
-    wrong = ImageChops.lighter(ImageChops.lighter(red, green), blue)  # nonzero where any channel differs
-    indexes = bytearray(rough.tobytes())
-    drawn = image.tobytes()
-    for match in WRONG.finditer(wrong.tobytes()):
-        at = match.start()
-        indexes[at] = nearest_index(tuple(drawn[3 * at:3 * at + 3]))
-    out = Image.frombytes("P", image.size, bytes(indexes))
-    out.putpalette(PALETTE_IMAGE.getpalette())
-    return out
-
-
 def draw(rules: object, state: PivotState, viewer: str | None) -> Image.Image:
     """The position as ``viewer`` may see it (None: the GM; a non-player: an observer)."""
     scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
@@ -268,4 +211,4 @@ def draw(rules: object, state: PivotState, viewer: str | None) -> Image.Image:
     for line in sealed:
         text(image, (LEFT, y), line, 14, INK)
         y += LINE
-    return to_palette(image)
+    return image  # with text in 17 levels, a palette PNG of its own colours (draw.png)
