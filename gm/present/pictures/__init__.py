@@ -9,7 +9,7 @@ Cairo), draws polygons, lines and text with its own font, and writes PNG.
     picture(rules, state, viewer) -> PNG bytes, or None for a kind with no picture
     pictures_for(rules, state, viewers) -> {viewer: PNG bytes or None}, each distinct one drawn once
 
-A picture costs 20-300 ms, and a turn's reports go to every player: a game whose
+A picture costs 5-30 ms (drawn and packed), and a turn's reports go to every player: a game whose
 picture shows a viewer something of their own names it in VIEW_KEYS (what the
 viewer sees beyond an observer); viewers with equal keys get the same picture,
 drawn once.  A game not in VIEW_KEYS draws one picture for everyone.

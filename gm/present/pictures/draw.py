@@ -77,8 +77,8 @@ def png(image: Image.Image) -> bytes:
     """The image as PNG bytes: no time stamp or other chunk that varies between runs.
 
     On a palette of its own colours when it has at most 256 (as_palette), else as RGB.
-    zlib level 6, not 9: an RGB board is about 10% larger (25-30 KB) and made in a third of
-    the time (15-20 ms instead of 50-75 ms), and a turn's reports wait for their pictures."""
+    zlib level 6, not 9: an RGB board is about 10% larger and made in a third of the time
+    (15-20 ms instead of 50-75 ms), and a turn's reports wait for their pictures."""
     out = io.BytesIO()
     (as_palette(image) or image).save(out, format="PNG", compress_level=6)
     return out.getvalue()
