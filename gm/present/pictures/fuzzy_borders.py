@@ -33,6 +33,7 @@ from gm.present.pictures.draw import (
     hexagon,
     player_colour,
 )
+from gm.present.pictures.draw import text as draw_text
 
 BOARD_WIDTH = 700  # pixels across the board and its coordinates, at most
 MAX_RADIUS = 30  # a small board is not blown up beyond this cell radius
@@ -92,12 +93,11 @@ class HexLayout:
         r = self.radius * size
         pen.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=outline, width=width)
 
-    def text(self, pen: ImageDraw.ImageDraw, cell: Cell, text: str, colour: Colour = INK,
-             size: float = 0.8) -> None:
-        pen.text(self.centre(cell), text, fill=colour, font=font(max(8, round(self.radius * size))),
-                 anchor="mm")
+    def text(self, image: Image.Image, cell: Cell, words: str, colour: Colour = INK, size: float = 0.8) -> None:
+        x, y = self.centre(cell)  # to the whole pixel: text is stamped there (draw.text)
+        draw_text(image, (round(x), round(y)), words, max(8, round(self.radius * size)), colour, "mm")
 
-    def coordinates(self, pen: ImageDraw.ImageDraw) -> None:
+    def coordinates(self, image: Image.Image) -> None:
         """Diagonal letters beyond each diagonal's north-west end; row numbers at the row ends.
 
         The letters take the ring's top and upper-left sides, so a row's west
@@ -107,12 +107,12 @@ class HexLayout:
         n = self.side - 1
         for q in range(-n, n + 1):
             head = min(r for r in range(-n, n + 1) if self.grid.exists((q, r)))
-            self.text(pen, (q, head - 1), self.grid.name((q, head))[0])
+            self.text(image, (q, head - 1), self.grid.name((q, head))[0])
         for r in range(-n, n + 1):
             row = [q for q in range(-n, n + 1) if self.grid.exists((q, r))]
-            self.text(pen, (row[-1] + 1, r), str(r + self.side), size=0.7)
+            self.text(image, (row[-1] + 1, r), str(r + self.side), size=0.7)
             if r >= 0:
-                self.text(pen, (row[0] - 1, r), str(r + self.side), size=0.7)
+                self.text(image, (row[0] - 1, r), str(r + self.side), size=0.7)
 
 
 def layout(state: Any) -> HexLayout:
@@ -175,10 +175,10 @@ class Legend:
     def height(self) -> int:
         return self.line * len(self.rows) + MARGIN
 
-    def draw(self, pen: ImageDraw.ImageDraw, top: int) -> None:
-        face = font(self.size)
+    def draw(self, image: Image.Image, top: int) -> None:
+        pen = ImageDraw.Draw(image)
         size = self.line - 4
-        for i, (swatch, left, text) in enumerate(self.rows):
+        for i, (swatch, left, words) in enumerate(self.rows):
             y = top + i * self.line
             if swatch is not None:
                 shape, colour, mark = swatch
@@ -188,9 +188,9 @@ class Legend:
                 else:
                     pen.rectangle(box, fill=colour, outline=INK)
                 if mark:
-                    pen.text((MARGIN + size / 2, y + 2 + size / 2), mark, fill=ink_on(colour),
-                             font=font(round(size * 0.8)), anchor="mm")
-            pen.text((MARGIN + left, y + 2), text, fill=INK, font=face)
+                    draw_text(image, (MARGIN + size // 2, y + 2 + size // 2), mark, round(size * 0.8),
+                              ink_on(colour), "mm")
+            draw_text(image, (MARGIN + left, y + 2), words, self.size, INK)
 
 
 def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
@@ -222,11 +222,11 @@ def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
         if here.claimer is not None:
             colour = colours[here.claimer]
             hexes.fill(pen, cell, colour)
-            hexes.text(pen, cell, marks[here.claimer], ink_on(colour))
+            hexes.text(image, cell, marks[here.claimer], ink_on(colour))
         elif here.leader is not None:
             colour = blend(colours[here.leader], shade(here.value))
             hexes.fill(pen, cell, colour)
-            hexes.text(pen, cell, str(here.value), ink_on(colour), size=0.7)
+            hexes.text(image, cell, str(here.value), ink_on(colour), size=0.7)
         else:
             hexes.fill(pen, cell, EMPTY)
     for player, name in sorted(visible_sealed(state, viewer).items()):
@@ -234,8 +234,8 @@ def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
         inner, outer = SEALED_RING
         hexes.disc(pen, cell, outer, colours[player])
         hexes.disc(pen, cell, inner, WHITE)
-        hexes.text(pen, cell, "?", INK, size=0.7)
-    hexes.coordinates(pen)
+        hexes.text(image, cell, "?", INK, size=0.7)
+    hexes.coordinates(image)
 
-    legend.draw(pen, hexes.height)
+    legend.draw(image, hexes.height)
     return image

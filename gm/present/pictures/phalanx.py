@@ -163,7 +163,7 @@ def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
             hexes.disc(pen, cell, 0.18, (255, 255, 255), outline=INK)
     for start, end in last_moves(state):
         _arrow(pen, hexes.centre(start), hexes.centre(end), max(3, hexes.radius // 6), hexes.radius * 0.6)
-    hexes.coordinates(pen)
+    hexes.coordinates(image)
 
-    legend.draw(pen, hexes.height)
+    legend.draw(image, hexes.height)
     return image

@@ -17,7 +17,6 @@ only in that sealed line.
 
 from __future__ import annotations
 
-
 from PIL import Image, ImageDraw
 
 from games.pivot_pawns import deck
