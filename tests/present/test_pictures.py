@@ -152,3 +152,20 @@ def test_a_neighbors_board_is_a_palette_png_of_exactly_the_picture_drawn():
     assert data[25] == 3
     assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == drawn.tobytes()
     assert len(data) < 20_000  # a third of the RGB PNG's 30 KB
+
+
+def test_a_palette_mapping_that_moves_a_colour_is_caught_and_the_picture_goes_as_rgb(monkeypatch):
+    """Should Pillow map colours differently one day: palette_plan tries the mapping on one pixel
+    of each colour, and a picture whose mapping moves one goes out as RGB, still exact."""
+    from gm.present.pictures import draw
+
+    image = near_colours(1)
+    draw.palette_plan.cache_clear()
+    try:
+        monkeypatch.setattr(Image.Image, "point", lambda self, table: self.copy())  # no spreading
+        assert draw.as_palette(image) is None
+        data = draw.png(image)
+        assert data[25] == 2  # RGB
+        assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == image.tobytes()
+    finally:
+        draw.palette_plan.cache_clear()

@@ -96,7 +96,8 @@ def as_palette(image: Image.Image) -> Image.Image | None:
     index.  The mapping is therefore made on a stand-in whose channel values are moved to
     multiples of 4 (the i-th value a channel uses becomes 4i, one table for Image.point):
     every colour then sits on a cell corner with its own entry at distance 0, and distinct
-    colours stay distinct.  tests/present/test_pictures.py holds Pillow to that.
+    colours stay distinct.  palette_plan checks it once for each set of colours, and
+    tests/present/test_pictures.py holds Pillow to it.
     """
     if image.mode != "RGB":
         return None
@@ -133,10 +134,19 @@ def palette_plan(colours: tuple[Colour, ...]) -> tuple[list[int], Image.Image, l
             for value, rank in ranks[band].items():
                 spread[256 * band + value] = 4 * ((rank + (rank // 64) * mix[band]) % 64)
         moved = [tuple(spread[256 * band + colour[band]] for band in range(3)) for colour in colours]
-        if len(set(moved)) == len(moved):
-            stand_in = Image.new("P", (1, 1))
-            stand_in.putpalette([channel for colour in moved for channel in colour])
-            return spread, stand_in, [channel for colour in colours for channel in colour]
+        if len(set(moved)) < len(moved):
+            continue
+        stand_in = Image.new("P", (1, 1))
+        stand_in.putpalette([channel for colour in moved for channel in colour])
+        palette = [channel for colour in colours for channel in colour]
+        # Pillow maps each colour the same wherever it stands, so one pixel of each colour
+        # checks the mapping for every picture in these colours (should Pillow's change).
+        sample = Image.new("RGB", (len(colours), 1))
+        sample.putdata(list(colours))
+        mapped = sample.point(spread).quantize(palette=stand_in, dither=Image.Dither.NONE)
+        mapped.putpalette(palette)
+        if mapped.convert("RGB").tobytes() == sample.tobytes():
+            return spread, stand_in, palette
     return None
 
 
