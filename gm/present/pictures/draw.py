@@ -105,8 +105,15 @@ def as_palette(image: Image.Image) -> Image.Image | None:
     if counted is None:
         return None
     plan = palette_plan(tuple(sorted(colour for _, colour in counted)))  # sorted: the same on every run
-    if plan is None:
-        return None
+    return None if plan is None else on_palette(image, plan)
+
+
+PalettePlan = tuple[list[int], Image.Image, list[int]]  # palette_plan's: spread table, stand-in, palette
+
+
+def on_palette(image: Image.Image, plan: PalettePlan) -> Image.Image:
+    """``image`` mapped by ``plan``: its colours moved by the spread table, mapped onto the
+    stand-in palette, and the P image given the palette of the colours themselves."""
     spread, stand_in, palette = plan
     mapped = image.point(spread).quantize(palette=stand_in, dither=Image.Dither.NONE)
     mapped.putpalette(palette)
@@ -121,7 +128,7 @@ MIXES = ((0, 0, 0), (0, 37, 23), (0, 23, 37), (0, 45, 13))
 
 
 @functools.lru_cache(maxsize=64)
-def palette_plan(colours: tuple[Colour, ...]) -> tuple[list[int], Image.Image, list[int]] | None:
+def palette_plan(colours: tuple[Colour, ...]) -> PalettePlan | None:
     """For as_palette: Image.point's table moving each channel's values to multiples of 4, so
     that the colours land on distinct corners of Pillow's colour cells; the stand-in palette
     of the moved colours; and the palette of the colours themselves.  None when no MIXES
@@ -138,15 +145,13 @@ def palette_plan(colours: tuple[Colour, ...]) -> tuple[list[int], Image.Image, l
             continue
         stand_in = Image.new("P", (1, 1))
         stand_in.putpalette([channel for colour in moved for channel in colour])
-        palette = [channel for colour in colours for channel in colour]
+        plan = (spread, stand_in, [channel for colour in colours for channel in colour])
         # Pillow maps each colour the same wherever it stands, so one pixel of each colour
         # checks the mapping for every picture in these colours (should Pillow's change).
         sample = Image.new("RGB", (len(colours), 1))
         sample.putdata(list(colours))
-        mapped = sample.point(spread).quantize(palette=stand_in, dither=Image.Dither.NONE)
-        mapped.putpalette(palette)
-        if mapped.convert("RGB").tobytes() == sample.tobytes():
-            return spread, stand_in, palette
+        if on_palette(sample, plan).convert("RGB").tobytes() == sample.tobytes():
+            return plan
     return None
 
 
