@@ -29,7 +29,9 @@ new mail sooner; polling is how a GM who wants replies under 0.5 s gets them.
 The SMTP server runs in a process of its own (see SinkProcess); each run
 starts a fresh Dovecot and a fresh database.  --only measures one part.
 --busy N runs N CPU-bound processes beside every measurement, ours and the
-floor's: a busy machine.  gm's CPU counts its SMTP child process.
+floor's: a busy machine; the share of the cores they keep beside gm is
+printed, with the best ratio the rest would allow gm.  gm's CPU counts its
+SMTP child process.
 """
 
 from __future__ import annotations
