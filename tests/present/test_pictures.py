@@ -92,8 +92,9 @@ def near_colours(seed: int, count: int = 256) -> Image.Image:
     colours: set[tuple[int, int, int]] = set()
     while len(colours) < count:
         colours.add(tuple(rng.choice(values[band]) for band in range(3)))
+    palette = sorted(colours)
     image = Image.new("RGB", (64, 64))
-    image.putdata([sorted(colours)[rng.randrange(count)] for _ in range(64 * 64)])
+    image.putdata(palette + [rng.choice(palette) for _ in range(64 * 64 - count)])  # every colour at least once
     return image
 
 
