@@ -118,7 +118,7 @@ def test_as_palette_keeps_more_than_64_values_in_a_channel_apart():
     from gm.present.pictures.draw import as_palette
 
     rng = random.Random(5)
-    colours = [(v, v, v) for v in range(0, 250, 1)][:200] + [
+    colours = [(v, v, v) for v in range(200)] + [
         (rng.randrange(256), rng.randrange(256), rng.randrange(256)) for _ in range(40)]
     image = Image.new("RGB", (len(colours), 3))
     image.putdata(colours * 3)
