@@ -43,6 +43,7 @@ class ReplyPart:
     kind: str
     archive_player: str | None
     html: HtmlPart | None = None  # the HTML alternative, sent when this is the reply's only part
+    secret: bool = False  # carries a password or a code: the stored copy is blanked once sent
 
 
 @dataclass
@@ -81,9 +82,12 @@ class Outbox:
     def queue(self, to: str, subject: str, body: str, *, kind: str, game_id: str | None = None,
               turn: int | None = None, in_reply_to: str | None = None,
               references=(), auto: str = "auto-generated", not_before: float | None = None,
-              headers: tuple[tuple[str, str], ...] = (), html: HtmlPart | None = None) -> int:
+              headers: tuple[tuple[str, str], ...] = (), html: HtmlPart | None = None,
+              secret: bool = False) -> int:
         """Compose one message and queue it (sent from ``not_before``, if given); returns its id.
         With ``html`` it is multipart/alternative: ``body`` as text, then the HTML page.
+        ``secret``: the mail carries a password or a code, so its stored copy must not outlive
+        its sending (outbox.secret).
 
         With DKIM configured the stored bytes are signed, so every retry sends the same signature.
         """
@@ -99,7 +103,7 @@ class Outbox:
         now = self.clock()
         return self.store.queue_outbox(message_id, to, subject, raw, kind=kind, now=now,
                                        game_id=game_id, turn=turn, not_before=not_before,
-                                       status=queue_status(self.store, to, now))
+                                       status=queue_status(self.store, to, now), secret=secret)
 
     def to_game(self, view: GameView, to: str, label: str, body: str, *, kind: str = "notice",
                 headers: tuple[tuple[str, str], ...] = (), **threading: Any) -> int:
@@ -126,10 +130,12 @@ class Outbox:
         self._pending = PendingReply(inbound)
 
     def reply(self, inbound: Inbound, view: GameView | None, label: str, body: str,
-              kind: str, archive_player: str | None = None, html: HtmlPart | None = None) -> None:
+              kind: str, archive_player: str | None = None, html: HtmlPart | None = None,
+              secret: bool = False) -> None:
         """Answer a mail (gathered into one reply while begin_reply is in force).  ``html``: the
-        part's HTML alternative, used when the reply has no other part."""
-        part = ReplyPart(view, label, body, kind, archive_player, html)
+        part's HTML alternative, used when the reply has no other part.  ``secret``: the part
+        carries a password or a code (the whole reply is then stored as secret)."""
+        part = ReplyPart(view, label, body, kind, archive_player, html, secret)
         if self._pending is not None and self._pending.inbound is inbound:
             self._pending.parts.append(part)
             return
@@ -168,7 +174,8 @@ class Outbox:
                          game_id=view.id if view else None, turn=view.turn if view else None,
                          in_reply_to=inbound.message_id, references=inbound.references,
                          auto="auto-replied", headers=self.reply_headers(view.id, to) if view else (),
-                         html=first.html if len(parts) == 1 and not limited else None)
+                         html=first.html if len(parts) == 1 and not limited else None,
+                         secret=any(p.secret for p in parts))
         for part in parts:
             if part.view is not None:
                 self.archive(part.view, part.archive_player,

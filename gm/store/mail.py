@@ -53,14 +53,15 @@ class MailQueries:
     def queue_outbox(self, message_id: str, recipient: str, subject: str, raw: bytes, *,
                      kind: str, now: float, game_id: str | None = None,
                      turn: int | None = None, not_before: float | None = None,
-                     status: str = "queued") -> int:
+                     status: str = "queued", secret: bool = False) -> int:
         """Queue a composed mail for sending now (or from ``not_before``); returns its outbox id.
 
-        ``status`` 'held': kept, not sent, while its address bounces (gm.service.holding)."""
+        ``status`` 'held': kept, not sent, while its address bounces (gm.service.holding).
+        ``secret``: it carries a password or a code (outbox.secret)."""
         return self.insert("outbox", message_id=message_id, game_id=game_id, turn=turn,
                            kind=kind, recipient=recipient, subject=subject, raw=pack_mail(raw),
                            status=status, next_attempt=max(now, not_before or now), created=now,
-                           trimmed=0 if has_pictures(raw) else 1)
+                           trimmed=0 if has_pictures(raw) else 1, secret=int(secret))
 
     def sent_untrimmed(self, before: float, limit: int) -> list[dict]:
         """(id, raw, archived) of mail sent before ``before`` that may still hold pictures, oldest

@@ -252,6 +252,12 @@ CREATE INDEX outbox_untrimmed ON outbox(sent) WHERE trimmed = 0 AND status = 'se
 CREATE INDEX reports_outbox ON reports(outbox_id);
 """
 
+# Step 8 (issue 27): a mail that carries a password or a code is marked, so that its stored copy
+# can be blanked once it is sent (no secret outlives its sending in the store).
+SECRET_MAIL = """
+ALTER TABLE outbox ADD COLUMN secret INTEGER NOT NULL DEFAULT 0;
+"""
+
 STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
     Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
@@ -264,6 +270,7 @@ ALTER TABLE players ADD COLUMN timezone TEXT;
     Step(5, "open games, observers, address codes, seat token generations", SELF_SERVICE),
     Step(6, "delivery events and the delivery state of each address", DELIVERY),
     Step(7, "sent mail keeps its pictures for a day (outbox.trimmed)", TRIMMED),
+    Step(8, "mail that carries a password or a code (outbox.secret)", SECRET_MAIL),
 ]
 
 
