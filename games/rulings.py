@@ -19,7 +19,9 @@ SOURCE = """\
 - G1. Every random event (deals, shuffles, draws, piece lay-outs) comes from a
   seeded generator whose seed is stored with the game, so a game can be replayed
   from its seed and its orders alone, and the replay must reproduce every
-  archived report.
+  archived report: its position, turn, scores and results exactly; a report
+  rendered by an earlier version of gm may differ from today's in wording and
+  layout only.
 - G2. A tie for the win is a shared win; the report says so.
 - G3. Orders are judged on the position as it stands when they are adjudicated
   (sequential games) or at the start of the turn (simultaneous games).
@@ -31,6 +33,16 @@ SOURCE = """\
 - G5. A player removed from a game (ejected, resigned) sends no orders and
   receives no game mail from then on; the game treats the seat as the rules
   for a missing order say.
+- G6. Draw by agreement. Any remaining player may propose a draw at any
+  time, with an order or without one. Every player is told that a draw has
+  been proposed, never by whom. A proposal stands until the end of the turn
+  after the one in which it was made (so one sent with a move is still
+  standing on the next player's turn), or until its player withdraws it.
+  When every remaining player has a standing proposal, the game ends drawn:
+  no winner, and the scores as they stand are the final standings.
+- G7. Concession. A player who concedes (CONCEDE, or RESIGN: the same)
+  leaves the game as G5 says. When a game that began with two or more
+  players has one player left, that player wins at once.
 ## Fuzzy Borders (`rules/fuzzy-borders.txt`)
 - FB1. Geometry. Hexagonal board of side N (default 10): 2N-1 rows numbered 1..
   from the top, and 2N-1 NW-SE diagonals lettered A.. from the south-west edge.
