@@ -6,10 +6,14 @@ Driven by mail through engine.ingest; every test asserts the state and every mai
 
 from __future__ import annotations
 
+import email
+import email.policy
 import hashlib
 
 import pytest
 
+from gm.runtime.daemon import run
+from gm.runtime.maildir import ensure_maildir
 from gm.service import lobby, observers
 from support import PLAYERS, body, last_outbox_id, order_mail, outbox
 
@@ -152,6 +156,21 @@ def test_a_forged_join_from_a_known_players_address_still_needs_that_players_rep
     (answer,) = send(engine, cy, f"CONFIRM {code_of(mail)}")
     assert answer["To"] == cy and "You have joined game open1" in flat(answer)
     assert seats_of(engine, "open1") == [("cy", cy)]
+    # ada plays nb1 from her address (gm knows it well): a forged JOIN from it still waits.
+    (mail,) = send(engine, "ada@example.org", "JOIN open1 ada")
+    assert mail["To"] == "ada@example.org" and mail["Subject"].startswith("CONFIRM ")
+    assert seats_of(engine, "open1") == [("cy", cy)]
+
+
+def test_a_request_works_for_three_days_and_not_after(engine, games):
+    (early,) = send(engine, VICTIM, "OBSERVE nb1")
+    engine.clock.advance(3 * DAY - 60)
+    reply_to(engine, early)
+    assert observers.following(engine, "nb1") == [VICTIM]
+    (late,) = send(engine, VICTIM, "OBSERVE nb2")
+    engine.clock.advance(3 * DAY + 1)
+    (answer,) = reply_to(engine, late)
+    assert "used or expired" in flat(answer) and observers.following(engine, "nb2") == []
 
 
 def test_one_mail_of_many_lines_gets_one_mail_back(engine, games):
@@ -198,3 +217,29 @@ def test_the_per_address_cap_counts_the_day(engine, games):
     engine.clock.advance(DAY + 1)
     (mail,) = send(engine, VICTIM, "OBSERVE fb1")
     assert mail["Subject"].startswith("CONFIRM ")
+
+
+def test_the_daemon_on_a_maildir_of_forged_requests_sends_only_capped_confirmations(engine, games, config):
+    """The same attacks through the real daemon path (gm run --once on the Maildirs): what leaves
+    in the outbox Maildir is codes, one per address, at most the hourly cap, and one GM alert."""
+    config.confirmations_per_hour = 10
+    config.gm_address = GM_HUMAN
+    ensure_maildir(config.inbox)
+    for i in range(30):
+        raw = order_mail(f"stranger{i}@example.net", "OBSERVE nb2")
+        (config.inbox / "new" / f"17000000{i:02}.M{i}.host").write_bytes(raw)
+    raw = order_mail(VICTIM, "OBSERVE fb1\nOBSERVE nb1\nOBSERVE pg1\nJOIN open1 victim")
+    (config.inbox / "new" / "1600000000.M0.host").write_bytes(raw)
+    run(engine, config, once=True)
+    files = sorted((config.outbox / "new").iterdir())
+    sent = [email.message_from_bytes(f.read_bytes(), policy=email.policy.default) for f in files]
+    players = {address for _, address in PLAYERS}
+    strangers = [m for m in sent if m["To"] not in players]
+    codes = [m for m in strangers if m["To"] != GM_HUMAN]
+    assert len(codes) == 10 and len({m["To"] for m in codes}) == 10
+    assert all(m["Subject"].startswith("CONFIRM ") for m in codes)
+    (to_victim,) = [m for m in codes if m["To"] == VICTIM]  # read first: its name sorts first
+    assert "(JOIN open1 victim)" in flat(to_victim) and "(OBSERVE pg1)" in flat(to_victim)
+    assert [m["To"] for m in strangers if m["To"] == GM_HUMAN] == [GM_HUMAN]
+    assert engine.store.all("SELECT * FROM observers") == [] and seats_of(engine, "open1") == []
+    assert engine.store.one("SELECT count(*) AS n FROM messages")["n"] == 31
