@@ -17,6 +17,7 @@ from gm.runtime.maildir import ensure_maildir
 from gm.service import lobby, observers
 from support import PLAYERS, body, last_outbox_id, order_mail, outbox
 
+ON_BOTH_BACKENDS = True  # the pending_requests queries, on SQLite and PostgreSQL
 GM_HUMAN = "gm-human@example.org"
 VICTIM = "victim@example.net"
 DAY = 86400
