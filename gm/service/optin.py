@@ -116,7 +116,7 @@ def finish(ctx: Context, inbound: Inbound) -> str | None:
     address = inbound.sender
     capped = _capped(ctx, address)
     if capped:  # nothing sent, nothing recorded: a forged From gets a stranger no more mail
-        log.warning("no confirmation mailed to %s: %s", address, capped)
+        log.info("no confirmation mailed to %s: %s", address, capped)  # a flood: no log flood
         return f"not confirmed: {capped}"
     code, now = generate(CODE_LENGTH), ctx.clock()
     ctx.store.add_pending_request(code_hash(code), address, asked.lines, now, now + REQUEST_DAYS * DAY)
@@ -143,10 +143,12 @@ def _alert_gm(ctx: Context, now: float) -> None:
     """Tell the game master, once an hour, that the cap on confirmations is reached."""
     to = ctx.config.gm_address
     if not to:
-        log.warning("the hourly cap on confirmations is reached; no gm_address to tell")
+        log.info("the hourly cap on confirmations is reached; no gm_address to tell")
         return
     if ctx.store.replies_since(("alert",), now - HOUR, to.lower()):
         return
+    log.warning("the hourly cap of %d confirmations is reached; telling %s",
+                ctx.config.confirmations_per_hour, to)
     ctx.outbox.queue(to.lower(), "[gm] Too many OBSERVE/JOIN/CREATE requests", "\n".join([
         f"gm has mailed {ctx.config.confirmations_per_hour} confirmation codes in the last hour "
         "(config confirmations_per_hour), the most it sends.", "",
