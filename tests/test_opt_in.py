@@ -231,6 +231,9 @@ def test_the_daemon_on_a_maildir_of_forged_requests_sends_only_capped_confirmati
         (config.inbox / "new" / f"17000000{i:02}.M{i}.host").write_bytes(raw)
     raw = order_mail(VICTIM, "OBSERVE fb1\nOBSERVE nb1\nOBSERVE pg1\nJOIN open1 victim")
     (config.inbox / "new" / "1600000000.M0.host").write_bytes(raw)
+    for i in range(3):  # the victim's address with tags: the same mailbox, nothing more to it
+        raw = order_mail(f"victim+{i}@example.net", "OBSERVE nb1")
+        (config.inbox / "new" / f"1600000001.M{i}.host").write_bytes(raw)
     run(engine, config, once=True)
     files = sorted((config.outbox / "new").iterdir())
     sent = [email.message_from_bytes(f.read_bytes(), policy=email.policy.default) for f in files]
@@ -243,4 +246,5 @@ def test_the_daemon_on_a_maildir_of_forged_requests_sends_only_capped_confirmati
     assert "(JOIN open1 victim)" in flat(to_victim) and "(OBSERVE pg1)" in flat(to_victim)
     assert [m["To"] for m in strangers if m["To"] == GM_HUMAN] == [GM_HUMAN]
     assert engine.store.all("SELECT * FROM observers") == [] and seats_of(engine, "open1") == []
-    assert engine.store.one("SELECT count(*) AS n FROM messages")["n"] == 31
+    assert engine.store.one("SELECT count(*) AS n FROM messages")["n"] == 34
+    assert not any("victim+" in m["To"] for m in sent)

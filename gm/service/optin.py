@@ -13,7 +13,8 @@ address at large: a forged JOIN from a player's address still needs that
 player's reply.  A request dies unconfirmed after REQUEST_DAYS; its code is
 stored as a sha256, never in clear.
 
-What a forger can make gm send a stranger is capped, per address it goes to:
+What a forger can make gm send a stranger is capped, per address it goes to
+(counted without a +tag: victim+1@ and victim+2@ are one mailbox):
 no code mail while one sent there in the last day is unanswered, and at most
 config ``confirmations_per_address_per_day``; and in total, at most
 ``confirmations_per_hour`` (reaching it mails ``gm_address``, once an hour).
@@ -58,6 +59,13 @@ class Asked:
 
 def code_hash(code: str) -> str:
     return hashlib.sha256(code.strip().lower().encode()).hexdigest()
+
+
+def mailbox_of(address: str) -> str:
+    """What the caps count: the address without a +tag (victim+1@, victim+2@... are one mailbox,
+    so a forger cannot multiply the code mails one person gets by tagging her address)."""
+    local, at, domain = address.lower().rpartition("@")
+    return local.partition("+")[0] + at + domain if local else address.lower()
 
 
 def confirm_address(our_address: str, code: str) -> str:
@@ -119,7 +127,8 @@ def finish(ctx: Context, inbound: Inbound) -> str | None:
         log.info("no confirmation mailed to %s: %s", address, capped)  # a flood: no log flood
         return f"not confirmed: {capped}"
     code, now = generate(CODE_LENGTH), ctx.clock()
-    ctx.store.add_pending_request(code_hash(code), address, asked.lines, now, now + REQUEST_DAYS * DAY)
+    ctx.store.add_pending_request(code_hash(code), address, mailbox_of(address), asked.lines, now,
+                                  now + REQUEST_DAYS * DAY)
     _mail_code(ctx, inbound, code, asked)
     return "confirmation mailed for " + ", ".join(asked.lines)
 
@@ -132,9 +141,10 @@ def _capped(ctx: Context, address: str) -> str | None:
     if ctx.store.pending_requests_since(now - HOUR) >= config.confirmations_per_hour:
         _alert_gm(ctx, now)
         return f"the limit of {config.confirmations_per_hour} confirmations an hour is reached"
-    if ctx.store.pending_requests_since(now - DAY, address, unconfirmed=True):
+    mailbox = mailbox_of(address)
+    if ctx.store.pending_requests_since(now - DAY, mailbox, unconfirmed=True):
         return "a confirmation sent there in the last day is unanswered"
-    if ctx.store.pending_requests_since(now - DAY, address) >= config.confirmations_per_address_per_day:
+    if ctx.store.pending_requests_since(now - DAY, mailbox) >= config.confirmations_per_address_per_day:
         return f"{config.confirmations_per_address_per_day} confirmations were sent there today"
     return None
 

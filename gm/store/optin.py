@@ -8,10 +8,11 @@ import sqlite3
 class OptInQueries:
     """Mixed into Store: ``pending_requests``."""
 
-    def add_pending_request(self, code_hash: str, address: str, actions: list[str], created: float,
-                            expires: float) -> None:
+    def add_pending_request(self, code_hash: str, address: str, mailbox: str, actions: list[str],
+                            created: float, expires: float) -> None:
         self.insert("pending_requests", code_hash=code_hash, address=address.lower(),
-                    actions="\n".join(actions), created=created, expires=expires)
+                    mailbox=mailbox.lower(), actions="\n".join(actions), created=created,
+                    expires=expires)
 
     def pending_request(self, code_hash: str) -> sqlite3.Row | None:
         return self.one("SELECT * FROM pending_requests WHERE code_hash = ?", code_hash)
@@ -22,12 +23,12 @@ class OptInQueries:
         return self.db.execute("UPDATE pending_requests SET confirmed = ? WHERE code_hash = ? AND "
                                "confirmed IS NULL", (now, code_hash)).rowcount
 
-    def pending_requests_since(self, since: float, address: str | None = None,
+    def pending_requests_since(self, since: float, mailbox: str | None = None,
                                unconfirmed: bool = False) -> int:
-        """How many requests were made since ``since`` (to ``address``; only unconfirmed ones)."""
+        """How many requests were made since ``since`` (to ``mailbox``; only unconfirmed ones)."""
         sql, args = "SELECT count(*) AS n FROM pending_requests WHERE created >= ?", [since]
-        if address is not None:
-            sql, args = sql + " AND address = ?", args + [address.lower()]
+        if mailbox is not None:
+            sql, args = sql + " AND mailbox = ?", args + [mailbox.lower()]
         if unconfirmed:
             sql += " AND confirmed IS NULL"
         return int(self.one(sql, *args)["n"])

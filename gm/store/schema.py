@@ -265,12 +265,13 @@ OPT_IN = """
 CREATE TABLE pending_requests (
     code_hash TEXT PRIMARY KEY,
     address TEXT NOT NULL,           -- lower-cased: the address that must confirm
+    mailbox TEXT NOT NULL,           -- the address without its +tag: what the caps count
     actions TEXT NOT NULL,           -- OBSERVE nb1 / JOIN open1 ada / CREATE neighbors nb9 3, a line each
     created REAL NOT NULL,
     expires REAL NOT NULL,
     confirmed REAL                   -- NULL until the address answered the code
 );
-CREATE INDEX pending_requests_address ON pending_requests(address, created);
+CREATE INDEX pending_requests_mailbox ON pending_requests(mailbox, created);
 CREATE INDEX pending_requests_created ON pending_requests(created);
 """
 
