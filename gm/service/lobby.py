@@ -62,7 +62,7 @@ def check_name(name: str) -> str | None:
 
 # --- opening --------------------------------------------------------------------------
 def check_open(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int | None = None,
-               options: dict[str, str] | None = None):
+               options: dict[str, str] | None = None, seed: int = 0):
     """(rules, game id as stored, min seats) of a game that may be opened so; ServiceError (with
     nothing made) for an unknown kind, an id taken or malformed, a seat count the rules do not
     take, or bad options."""
@@ -79,7 +79,7 @@ def check_open(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int
     options = dict(options or {})
     service_options.split_options(options)
     for count in {seats, min_seats}:  # the options must hold for any number that may start
-        rules.setup([f"seat{i}" for i in range(count)], dict(options), 0)  # OptionError if bad
+        rules.setup([f"seat{i}" for i in range(count)], dict(options), seed)  # OptionError if bad
     if ctx.store.game(game_id):
         raise ServiceError(f"there is already a game {game_id}")
     return rules, game_id, min_seats
@@ -90,8 +90,8 @@ def open_game(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int 
               created_by: str = "gm") -> str:
     """A game with ``seats`` seats for players to JOIN; refused (ServiceError) with nothing made
     for an unknown kind, a seat count the rules do not take, or bad options."""
-    rules, game_id, min_seats = check_open(ctx, kind, game_id, seats, min_seats, options)
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    rules, game_id, min_seats = check_open(ctx, kind, game_id, seats, min_seats, options, seed)
     options = dict(options or {})
     service = service_options.split_options(options)
     now = ctx.clock()
