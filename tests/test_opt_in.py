@@ -83,6 +83,8 @@ def test_forged_observe_flood_subscribes_nobody_and_mails_each_stranger_at_most_
     assert send(engine, forged[0], "OBSERVE nb1") == []
     (one,) = send(engine, forged[20], "OBSERVE nb2")
     assert one["To"] == forged[20] and one["Subject"].startswith("CONFIRM ")
+    # Past a cap nothing is recorded either: one pending request per code mailed.
+    assert engine.store.one("SELECT count(*) AS n FROM pending_requests")["n"] == 21
     # Three of them really want it: they reply, and only they observe.
     for mail in codes[:3]:
         (answer,) = reply_to(engine, mail)
