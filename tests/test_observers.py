@@ -24,13 +24,25 @@ def ask(engine, sender, text, **kwargs):
     return " ".join(body(reply).split())
 
 
+def confirmed(engine, sender, text):
+    """OBSERVE (or JOIN) by mail, which since issue 27 waits for the address to confirm: the one
+    mail back is the code, nothing has changed yet; the sender replies to it.  The answer."""
+    start = last_outbox_id(engine)
+    before = [dict(r) for r in engine.store.all("SELECT * FROM observers ORDER BY game_id, email")]
+    engine.ingest(order_mail(sender, text))
+    (code_mail,) = mails_to(engine, sender, start)
+    assert code_mail["Subject"].startswith("CONFIRM ")
+    assert [dict(r) for r in engine.store.all("SELECT * FROM observers ORDER BY game_id, email")] == before
+    return ask(engine, sender, "", to=code_mail["Reply-To"], subject="Re: " + code_mail["Subject"])
+
+
 @pytest.fixture
 def fb1(engine):
     return engine.create_game("fuzzy-borders", "fb1", PLAYERS, seed=2)
 
 
 def test_an_observer_gets_the_public_reports_and_never_a_sealed_claim(engine, fb1):
-    assert "You now follow game fb1" in ask(engine, EVE, "OBSERVE fb1")
+    assert "You now follow game fb1" in confirmed(engine, EVE, "OBSERVE fb1")
     start = last_outbox_id(engine)
     assert engine.ingest(order_mail("ada@example.org", "K11", game_id="fb1",
                                     password=fb1["ada"])).outcome == "sealed"
@@ -54,7 +66,7 @@ def test_an_observer_gets_the_public_reports_and_never_a_sealed_claim(engine, fb
 
 
 def test_an_observer_gets_press_to_all_but_not_press_to_one_player(engine, nb_game):
-    ask(engine, EVE, "OBSERVE nb1")
+    confirmed(engine, EVE, "OBSERVE nb1")
     start = last_outbox_id(engine)
     engine.ingest(order_mail("ada@example.org", "PRESS TO ALL\nhello everyone\nENDPRESS", game_id="nb1",
                              password=nb_game["ada"]))
@@ -66,17 +78,17 @@ def test_an_observer_gets_press_to_all_but_not_press_to_one_player(engine, nb_ga
 
 
 def test_an_observer_cannot_order(engine, nb_game):
-    ask(engine, EVE, "OBSERVE nb1")
+    confirmed(engine, EVE, "OBSERVE nb1")
     view = engine.load("nb1")
     outcome = engine.ingest(order_mail(EVE, "b4xd4", game_id="nb1", password="anything1"))
     assert outcome.outcome == "rejected" and engine.load("nb1").seq == view.seq
 
 
 def test_unobserve_by_command_and_by_the_list_unsubscribe_subject(engine, nb_game):
-    ask(engine, EVE, "OBSERVE nb1")
+    confirmed(engine, EVE, "OBSERVE nb1")
     assert "You no longer follow game nb1" in ask(engine, EVE, "UNOBSERVE nb1")
     assert observers.following(engine, "nb1") == []
-    ask(engine, EVE, "OBSERVE nb1")
+    confirmed(engine, EVE, "OBSERVE nb1")
     assert "You no longer follow game nb1" in ask(engine, EVE, "", subject="UNOBSERVE nb1")
     assert "does not follow game nb1" in ask(engine, EVE, "UNOBSERVE nb1")
 
@@ -100,7 +112,7 @@ def test_observers_none_and_approved(engine):
     engine.create_game("neighbors", "nb2", PLAYERS, seed=1, options={"observers": "none"})
     assert "takes no observers" in ask(engine, EVE, "OBSERVE nb2")
     engine.create_game("neighbors", "nb3", PLAYERS, seed=1, options={"observers": "approved"})
-    assert "request is recorded" in ask(engine, EVE, "OBSERVE nb3")
+    assert "request is recorded" in confirmed(engine, EVE, "OBSERVE nb3")
     assert observers.following(engine, "nb3") == []
     assert "waiting for approval: eve@example.net" in observers.manage(engine, "nb3")
     with pytest.raises(ServiceError, match="has not asked"):
@@ -116,15 +128,15 @@ def test_observers_of_an_open_game_get_the_first_report_at_the_start(engine):
     from gm.service import lobby
 
     lobby.open_game(engine, "neighbors", "nb7", 2, seed=3)
-    ask(engine, EVE, "OBSERVE nb7")
+    confirmed(engine, EVE, "OBSERVE nb7")
     start = last_outbox_id(engine)
-    ask(engine, "ada@example.org", "JOIN nb7 ada")
-    ask(engine, "bob@example.org", "JOIN nb7 bob")
+    confirmed(engine, "ada@example.org", "JOIN nb7 ada")
+    confirmed(engine, "bob@example.org", "JOIN nb7 bob")
     (first,) = mails_to(engine, EVE, start)
     assert "report" in first["Subject"] and "[nb7 T1]" in first["Subject"]
 
 
 def test_summary_lists_the_games_an_address_observes(engine, nb_game):
-    ask(engine, EVE, "OBSERVE nb1")
+    confirmed(engine, EVE, "OBSERVE nb1")
     text = ask(engine, EVE, "SUMMARY")
     assert "nb1: Neighbors, running, you observe it, turn 1" in text and "YOU OWE" not in text

@@ -19,6 +19,20 @@ def ask(engine, sender, text, **kwargs):
     return body(replies[0])
 
 
+def confirmed(engine, sender, text):
+    """JOIN or CREATE by mail, which since issue 27 waits for the address to confirm: the one
+    mail back is the code, and no seat or game is made yet; the sender replies to it.  The answer."""
+    before = (seats(engine), engine.store.all("SELECT id FROM games ORDER BY id"))
+    code_mail = ask(engine, sender, text)
+    assert code_mail.startswith("A mail from this address") and "CONFIRM " in code_mail
+    assert (seats(engine), engine.store.all("SELECT id FROM games ORDER BY id")) == before
+    start = last_outbox_id(engine)
+    engine.ingest(order_mail(sender, "", subject="Re: CONFIRM " + code_mail.split("CONFIRM ")[1].split()[0]))
+    replies = [m for m in outbox(engine, start) if m["To"] == sender.lower() and m["In-Reply-To"]]
+    assert len(replies) == 1, [body(m) for m in outbox(engine, start)]
+    return body(replies[0])
+
+
 def password_of(text: str) -> str:
     (line,) = [line for line in text.splitlines() if line.startswith("Your password: ")]
     return line.split(": ", 1)[1]
@@ -37,12 +51,12 @@ def open_nb7(engine):
 def test_three_joins_fill_the_game_and_it_starts_with_a_welcome_each(engine, open_nb7):
     secrets = {}
     for name in ("ada", "bob"):
-        text = ask(engine, f"{name}@example.org", f"JOIN nb7 {name}")
+        text = confirmed(engine, f"{name}@example.org", f"JOIN nb7 {name}")
         secrets[name] = password_of(text)
         assert "still free" in text
     assert engine.store.game("nb7")["status"] == "open"
     start = last_outbox_id(engine)
-    text = ask(engine, "cy@example.org", "JOIN nb7 cy")
+    text = confirmed(engine, "cy@example.org", "JOIN nb7 cy")
     secrets["cy"] = password_of(text)
     assert "starts now" in text
     view = engine.load("nb7")
@@ -59,7 +73,7 @@ def test_three_joins_fill_the_game_and_it_starts_with_a_welcome_each(engine, ope
 
 
 def test_list_shows_the_open_game_its_free_seats_and_who_joined(engine, open_nb7):
-    ask(engine, "ada@example.org", "JOIN nb7 ada")
+    confirmed(engine, "ada@example.org", "JOIN nb7 ada")
     text = ask(engine, "stranger@example.net", "LIST")
     assert "nb7" in text and "open" in text and "ada" in text and "2 of 3 seats free" in text
     text = ask(engine, "stranger@example.net", "LIST nb7")
@@ -77,7 +91,7 @@ def test_list_shows_the_open_game_its_free_seats_and_who_joined(engine, open_nb7
     ("JOIN nb7 Ada", "already called Ada"),
 ])
 def test_bad_joins_are_refused_and_change_nothing(engine, open_nb7, line, says):
-    ask(engine, "ada@example.org", "JOIN nb7 Ada")
+    confirmed(engine, "ada@example.org", "JOIN nb7 Ada")
     before = seats(engine)
     text = ask(engine, "bob@example.org", line)
     assert says in text and "Nothing was changed" in text
@@ -85,7 +99,7 @@ def test_bad_joins_are_refused_and_change_nothing(engine, open_nb7, line, says):
 
 
 def test_a_second_join_from_the_same_address_is_refused(engine, open_nb7):
-    ask(engine, "ada@example.org", "JOIN nb7 ada")
+    confirmed(engine, "ada@example.org", "JOIN nb7 ada")
     text = ask(engine, "ADA@example.org", "JOIN nb7 ada2")
     assert "already joined game nb7 (as ada)" in text
     assert seats(engine) == [("ada", "ada@example.org")]
@@ -101,15 +115,15 @@ def test_join_of_a_full_game_is_refused(engine, open_nb7, monkeypatch):
     """A full game starts at once; were its start to wait, a further JOIN is still refused."""
     monkeypatch.setattr(lobby, "start", lambda *args, **kwargs: None)
     for name in ("ada", "bob", "cy"):
-        ask(engine, f"{name}@example.org", f"JOIN nb7 {name}")
+        confirmed(engine, f"{name}@example.org", f"JOIN nb7 {name}")
     text = ask(engine, "dan@example.org", "JOIN nb7 dan")
     assert "is full (3 of 3 seats taken)" in text
     assert len(seats(engine)) == 3
 
 
 def test_leave_before_the_start_needs_the_password_and_frees_the_seat(engine, open_nb7):
-    secret = password_of(ask(engine, "ada@example.org", "JOIN nb7 ada"))
-    ask(engine, "bob@example.org", "JOIN nb7 bob")
+    secret = password_of(confirmed(engine, "ada@example.org", "JOIN nb7 ada"))
+    confirmed(engine, "bob@example.org", "JOIN nb7 bob")
     text = ask(engine, "ada@example.org", "LEAVE nb7\nPASSWORD wrongwrong")
     assert "nobody left" in text and len(seats(engine)) == 2
     text = ask(engine, "ada@example.org", f"LEAVE nb7\nPASSWORD {secret}")
@@ -117,11 +131,11 @@ def test_leave_before_the_start_needs_the_password_and_frees_the_seat(engine, op
     assert seats(engine) == [("bob", "bob@example.org")]
     assert engine.store.players("nb7")[0]["seat"] == 0
     # The seat is free again: someone else (or ada) can take it.
-    assert "still free" in ask(engine, "ada@example.org", "JOIN nb7 ada")
+    assert "still free" in confirmed(engine, "ada@example.org", "JOIN nb7 ada")
 
 
 def test_orders_to_an_open_game_are_not_read(engine, open_nb7):
-    secret = password_of(ask(engine, "ada@example.org", "JOIN nb7 ada"))
+    secret = password_of(confirmed(engine, "ada@example.org", "JOIN nb7 ada"))
     text = ask(engine, "ada@example.org", "b4xd4", game_id="nb7", password=secret)
     assert "has not started" in text and "1 of 3 seats" in text
 
@@ -133,11 +147,11 @@ def test_leave_after_the_start_is_refused(engine, nb_game):
 
 
 def test_gm_start_needs_the_minimum_then_starts_with_who_joined(engine, open_nb7):
-    ask(engine, "ada@example.org", "JOIN nb7 ada")
+    confirmed(engine, "ada@example.org", "JOIN nb7 ada")
     with pytest.raises(ServiceError, match="needs 2 to start"):
         lifecycle.start_open_game(engine, "nb7")
     assert engine.store.game("nb7")["status"] == "open"
-    ask(engine, "bob@example.org", "JOIN nb7 bob")
+    confirmed(engine, "bob@example.org", "JOIN nb7 bob")
     start = last_outbox_id(engine)
     assert "started with ada, bob" in lifecycle.start_open_game(engine, "nb7")
     assert engine.load("nb7").rules.players(engine.load("nb7").state) == ["ada", "bob"]
@@ -160,18 +174,18 @@ def test_create_by_mail_only_for_the_kinds_the_config_allows(engine):
     engine.config.player_create_kinds = ["neighbors"]
     text = ask(engine, "ada@example.org", "CREATE proximity px9")
     assert "only these kinds here: neighbors" in text and engine.store.game("px9") is None
-    text = ask(engine, "ada@example.org", "CREATE neighbors nb9 3")
+    text = confirmed(engine, "ada@example.org", "CREATE neighbors nb9 3")
     assert "game nb9 is open: 3 seats" in text
     assert engine.store.open_game("nb9")["created_by"] == "ada@example.org"
     assert "there is already a game nb9" in ask(engine, "bob@example.org", "CREATE neighbors nb9")
-    ask(engine, "ada@example.org", "CREATE neighbors nb10")
-    ask(engine, "ada@example.org", "CREATE neighbors nb11")
+    confirmed(engine, "ada@example.org", "CREATE neighbors nb10")
+    confirmed(engine, "ada@example.org", "CREATE neighbors nb11")
     assert "3 games waiting for players already" in ask(engine, "ada@example.org", "CREATE neighbors nb12")
     assert engine.store.game("nb12") is None
 
 
 def test_an_open_game_can_be_deleted(engine, open_nb7):
-    ask(engine, "ada@example.org", "JOIN nb7 ada")
+    confirmed(engine, "ada@example.org", "JOIN nb7 ada")
     assert "game nb7 deleted" in lifecycle.delete_game(engine, "nb7")
     assert engine.store.game("nb7") is None and engine.store.open_game("nb7") is None
     assert engine.store.players("nb7") == []

@@ -85,6 +85,12 @@ class Config:
     reply_tokens: bool = True
     reply_token_secret_file: Path | None = None  # default: <data_dir>/reply-token.secret
     player_create_kinds: list[str] = field(default_factory=list)  # kinds players may CREATE by mail
+    # Double opt-in (issue 27): OBSERVE, JOIN and CREATE wait for the address to answer a code.
+    # Caps on those code mails, counted per address they go to and in total; reaching the total
+    # mails gm_address once an hour.  max_observers: the observers one game takes.
+    confirmations_per_address_per_day: int = 3  # and never a 2nd while one sent today is unanswered
+    confirmations_per_hour: int = 100
+    max_observers: int = 50
     verp: bool = True  # envelope sender <local>+bounce-<id>-<tag>@<domain>; false: no plus addressing
     verp_secret_file: Path | None = None  # the VERP tags' key, made 0600 on first use (default data_dir/verp-secret)
     message_id_domain: str | None = None  # the right-hand side of every Message-ID (default: address's domain)

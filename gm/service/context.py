@@ -26,6 +26,7 @@ class Context:
         self.outbox = Outbox(store, config, clock)
         self.passwords = PasswordChecker()
         self._verp: verp.Verp | None = None
+        self.asked = None  # gm.service.optin.Asked: the OBSERVE/JOIN/CREATE of the mail being handled
 
     @property
     def verp(self) -> verp.Verp:

@@ -20,7 +20,8 @@ from gm.mail import inbound as mail_in
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
 from gm.present.reports import help_hint
-from gm.service import bounces, delivery_state, games, lobby, mailcommands, press, reports, timers, turns
+from gm.service import (bounces, delivery_state, games, lobby, mailcommands, optin, press, reports, timers,
+                        turns)
 from gm.service.context import Context
 from gm.store import StoreError
 
@@ -131,14 +132,20 @@ def _error(ctx: Context, inbound: Inbound, view: GameView | None, message: str,
 
 
 def handle_with_one_reply(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
-    """handle(), with every answer to the sender gathered into one reply mail."""
+    """handle(), with every answer to the sender gathered into one reply mail, and the mail's
+    OBSERVE/JOIN/CREATE lines into one request to confirm (gm.service.optin)."""
     ctx.outbox.begin_reply(inbound)
+    optin.begin(ctx, inbound)
     try:
         outcome = handle(ctx, inbound, row_id, now)
+        asked = optin.finish(ctx, inbound)
     except BaseException:
         ctx.outbox.drop_reply()
+        ctx.asked = None
         raise
     ctx.outbox.finish_reply()
+    if asked:
+        outcome.detail = f"{outcome.detail}; {asked}"
     return outcome
 
 
@@ -157,6 +164,9 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
         return _error(ctx, inbound, None, f"gm could not read your mail ({inbound.refuse}). Send "
                       "orders as plain text.")
     mail = order_mail.read(inbound.subject, inbound.text)
+    code = optin.code_addressed(ctx, inbound.recipient)  # a reply to gm+confirm.<code>@host
+    if code and mail.game_id is None and not any(c.startswith("CONFIRM") for c in mail.commands):
+        mail.commands.insert(0, f"CONFIRM {code}")
     addressed = ctx.outbox.tokens.addressed(inbound.recipient)  # a reply to gm+nb7.ada.<token>@host
     if addressed and mail.game_id is None:
         mail.game_id = addressed[0]

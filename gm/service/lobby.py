@@ -61,11 +61,11 @@ def check_name(name: str) -> str | None:
 
 
 # --- opening --------------------------------------------------------------------------
-def open_game(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int | None = None,
-              seed: int | None = None, options: dict[str, str] | None = None,
-              created_by: str = "gm") -> str:
-    """A game with ``seats`` seats for players to JOIN; refused (ServiceError) with nothing made
-    for an unknown kind, a seat count the rules do not take, or bad options."""
+def check_open(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int | None = None,
+               options: dict[str, str] | None = None, seed: int = 0):
+    """(rules, game id as stored, min seats) of a game that may be opened so; ServiceError (with
+    nothing made) for an unknown kind, an id taken or malformed, a seat count the rules do not
+    take, or bad options."""
     try:
         rules = registry.get(kind)
     except (KeyError, GameError, ValueError):
@@ -76,11 +76,24 @@ def open_game(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int 
     if not rules.min_players <= min_seats <= seats <= rules.max_players:
         raise ServiceError(f"{rules.title} takes {rules.min_players} to {rules.max_players} players: "
                            f"--open {seats} --min {min_seats} cannot be; no game was opened")
-    seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     options = dict(options or {})
-    service = service_options.split_options(options)
+    service_options.split_options(options)
     for count in {seats, min_seats}:  # the options must hold for any number that may start
         rules.setup([f"seat{i}" for i in range(count)], dict(options), seed)  # OptionError if bad
+    if ctx.store.game(game_id):
+        raise ServiceError(f"there is already a game {game_id}")
+    return rules, game_id, min_seats
+
+
+def open_game(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int | None = None,
+              seed: int | None = None, options: dict[str, str] | None = None,
+              created_by: str = "gm") -> str:
+    """A game with ``seats`` seats for players to JOIN; refused (ServiceError) with nothing made
+    for an unknown kind, a seat count the rules do not take, or bad options."""
+    seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    rules, game_id, min_seats = check_open(ctx, kind, game_id, seats, min_seats, options, seed)
+    options = dict(options or {})
+    service = service_options.split_options(options)
     now = ctx.clock()
     with ctx.store.write():
         if ctx.store.game(game_id):
@@ -105,22 +118,30 @@ def open_summary(ctx: Context, game_id: str) -> dict:
 
 
 # --- JOIN, LEAVE, CREATE ---------------------------------------------------------------
-def join(ctx: Context, view, player, args: str, inbound: Inbound, welcome: Welcome) -> None:
-    """JOIN <id> <name>: take a seat of an open game; the reply holds the seat's password."""
+# JOIN and CREATE need no password, so they take effect only when the From address answers the
+# code gm mails it (gm.service.optin): *_request checks a line when it comes and again when it
+# is confirmed; take_seat and create_game do it, once confirmed.
+def join_request(ctx: Context, args: str, sender: str) -> str:
+    """The JOIN line to confirm (``JOIN <id> <name>``) if the seat may be taken now;
+    ServiceError (the answer) if not."""
     words = args.split()
     if len(words) != 2:
-        refuse(ctx, inbound, None, "Not joined", f"JOIN {args[:60]}: write JOIN <game id> <your "
-               "name>, e.g. JOIN nb7 ada. Send LIST for the games open here.")
-        return
+        raise ServiceError(f"JOIN {args[:60]}: write JOIN <game id> <your name>, e.g. JOIN nb7 ada. "
+                           "Send LIST for the games open here.")
     game_id, name = words[0].lower(), words[1]
-    problem = _join_problem(ctx, game_id, name, inbound.sender)
+    problem = join_problem(ctx, game_id, name, sender)
     if problem:
-        refuse(ctx, inbound, None, "Not joined", f"JOIN {game_id[:30]} {name[:30]}: {problem}")
-        return
+        raise ServiceError(f"JOIN {game_id[:30]} {name[:30]}: {problem}")
+    return f"JOIN {game_id} {name}"
+
+
+def take_seat(ctx: Context, game_id: str, name: str, sender: str, welcome: Welcome) -> list[str]:
+    """The confirmed JOIN: the seat is the sender's; the lines of the answer, with the seat's
+    password (the caller sends it as a secret).  Starts the game when it is full."""
     secret = passwords.generate()
     taken = ctx.store.players(game_id)
-    ctx.store.add_player(game_id, len(taken), name, inbound.sender, passwords.hash_password(secret))
-    ctx.store.log(game_id, 0, inbound.sender, "join", f"{name} took seat {len(taken) + 1}", ctx.clock())
+    ctx.store.add_player(game_id, len(taken), name, sender, passwords.hash_password(secret))
+    ctx.store.log(game_id, 0, sender, "join", f"{name} took seat {len(taken) + 1}", ctx.clock())
     info = open_summary(ctx, game_id)
     lines = [f"You have joined game {game_id} ({info['title']}) as {name}.", "",
              f"Your password: {secret}", "",
@@ -136,14 +157,11 @@ def join(ctx: Context, view, player, args: str, inbound: Inbound, welcome: Welco
     else:
         lines.append(f"Every seat is taken ({', '.join(info['joined'])}): the game starts now; "
                      "the welcome and the first report follow.")
-    # Rate-limited as help: anyone can send JOIN, and a forged From must not make gm mail a
-    # stranger without bound.
-    done(ctx, inbound, None, f"Joined {game_id}", "\n".join(lines), kind="help")
-    if not info["free"]:
         start(ctx, game_id, welcome, who=f"{game_id}: seats full")
+    return lines
 
 
-def _join_problem(ctx: Context, game_id: str, name: str, sender: str) -> str | None:
+def join_problem(ctx: Context, game_id: str, name: str, sender: str) -> str | None:
     row = ctx.store.game(game_id)
     if row is None:
         return f"there is no game called {game_id!r} here. Send LIST for the games open here."
@@ -165,36 +183,37 @@ def _join_problem(ctx: Context, game_id: str, name: str, sender: str) -> str | N
     return None
 
 
-def create(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
-    """CREATE <kind> <id> [<seats>]: a player opens a game, where the config allows the kind."""
+def create_request(ctx: Context, args: str, sender: str) -> str:
+    """The CREATE line to confirm (``CREATE <kind> <id> <seats>``) if the config allows it and the
+    game can be opened now; ServiceError (the answer) if not."""
     words = args.split()
     allowed = ctx.config.player_create_kinds
     if not allowed:
-        refuse(ctx, inbound, None, "Not created", "Players cannot open games by mail on this server; ask "
-             "the game master. Send LIST for the games open here.")
-        return
+        raise ServiceError("Players cannot open games by mail on this server; ask the game master. "
+                           "Send LIST for the games open here.")
     if len(words) not in (2, 3) or (len(words) == 3 and not words[2].isdecimal()):
-        refuse(ctx, inbound, None, "Not created", f"CREATE {args[:60]}: write CREATE <kind> <game id> "
-             f"[<seats>], e.g. CREATE {allowed[0]} nb7 4.")
-        return
+        raise ServiceError(f"CREATE {args[:60]}: write CREATE <kind> <game id> [<seats>], e.g. "
+                           f"CREATE {allowed[0]} nb7 4.")
     kind = words[0].lower()
-    if ctx.store.open_games_created_by(inbound.sender) >= MAX_OPEN_CREATED:
-        refuse(ctx, inbound, None, "Not created", f"This address has {MAX_OPEN_CREATED} games waiting "
-               "for players already; one of them must start (or be deleted) before you open another.")
-        return
+    if ctx.store.open_games_created_by(sender) >= MAX_OPEN_CREATED:
+        raise ServiceError(f"This address has {MAX_OPEN_CREATED} games waiting for players already; "
+                           "one of them must start (or be deleted) before you open another.")
     if kind not in allowed:
-        refuse(ctx, inbound, None, "Not created", f"CREATE {kind[:30]}: players may open only these "
-               f"kinds here: {', '.join(allowed)}.")
-        return
+        raise ServiceError(f"CREATE {kind[:30]}: players may open only these kinds here: "
+                           f"{', '.join(allowed)}.")
     try:
         rules = registry.get(kind)
         seats = int(words[2][:3]) if len(words) == 3 else rules.min_players
-        text = open_game(ctx, kind, words[1], seats, created_by=inbound.sender or "mail")
+        _, game_id, _ = check_open(ctx, kind, words[1], seats)
     except (ServiceError, GameError, KeyError, ValueError) as exc:
-        refuse(ctx, inbound, None, "Not created", f"CREATE {args[:60]}: {exc}.")
-        return
-    done(ctx, inbound, None, "Game opened", text + f". Send JOIN {words[1].lower()} <name> to take "
-         "a seat yourself.", kind="help")
+        raise ServiceError(f"CREATE {args[:60]}: {exc}.") from None
+    return f"CREATE {kind} {game_id} {seats}"
+
+
+def create_game(ctx: Context, kind: str, game_id: str, seats: int, sender: str) -> str:
+    """The confirmed CREATE: the game is open; what to tell the sender."""
+    text = open_game(ctx, kind, game_id, seats, created_by=sender or "mail")
+    return text + f". Send JOIN {game_id} <name> to take a seat yourself."
 
 
 def leave(ctx: Context, game_id: str, player, inbound: Inbound) -> None:

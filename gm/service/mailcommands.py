@@ -18,7 +18,7 @@ from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
 from functools import partial
 
-from gm.service import deadlines, games, lobby, observers, reports, seats, setcommands
+from gm.service import deadlines, games, lobby, observers, optin, reports, seats, setcommands
 from gm.service.context import Context
 
 MAX_HISTORY = 200_000  # characters of one HISTORY reply
@@ -240,15 +240,15 @@ COMMANDS: tuple[Command, ...] = (
     Command("SUMMARY", "(or MY GAMES; no password needed) the games you play from this "
             "address: turn, deadline, and whether you owe orders now", _summary),
     Command("JOIN <id> <name>", "(no password needed) take a seat of an open game, e.g. JOIN nb7 "
-            "ada: the reply holds your password; the game starts when its seats are taken",
-            partial(lobby.join, welcome=send_welcome)),
+            "ada: gm mails a code to confirm (reply to it), then your password; the game starts "
+            "when its seats are taken", partial(optin.ask, "JOIN")),
     Command("LEAVE <id>", "leave an open game before it starts (with your password: GAME nb7 "
             "PASSWORD <yours>, then LEAVE); once it runs, RESIGN", lobby.leave_running),
     Command("RESIGN", "(under GAME nb7 PASSWORD ...) leave this game for good; the game's rules say "
             "what becomes of your seat, the others are told", seats.resign),
     Command("OBSERVE <id>", "(no password needed) follow a game you do not play: its reports "
-            "as an observer sees them and its public press, never a sealed order; e.g. OBSERVE nb7",
-            observers.observe),
+            "as an observer sees them and its public press, never a sealed order; e.g. OBSERVE nb7 "
+            "(once you reply to the code gm mails you)", partial(optin.ask, "OBSERVE")),
     Command("UNOBSERVE <id>", "stop following a game, e.g. UNOBSERVE nb7 (your mail program's "
             "unsubscribe does it too)",
             observers.unobserve),
@@ -256,11 +256,12 @@ COMMANDS: tuple[Command, ...] = (
             "mailed only to the address the seat is registered to, when asked from it; e.g. "
             "PASSWORD RESET nb7",
             seats.password_reset),
-    Command("CONFIRM <code>", "(from the new address, no password needed) confirm SET ADDRESS "
-            "with the code gm mailed there, e.g. CONFIRM k3m9pq2x7w (or reply to that mail)",
-            seats.confirm),
+    Command("CONFIRM <code>", "(no password needed) confirm a JOIN, OBSERVE or CREATE, or a SET "
+            "ADDRESS from the new address, with the code gm mailed, e.g. CONFIRM k3m9pq2x7w (or "
+            "reply to that mail)", partial(optin.confirm, welcome=send_welcome)),
     Command("CREATE <kind> <id> [<seats>]", "(where the game master allows it) open a game for "
-            "players to JOIN, e.g. CREATE neighbors nb9 3", lobby.create),
+            "players to JOIN, e.g. CREATE neighbors nb9 3 (once you reply to the code gm mails "
+            "you)", partial(optin.ask, "CREATE")),
     Command("SET <what> <value>", "change one of your own settings in this game: those below",
             setcommands.run),
     *(Command(s.usage, s.does, setcommands.run) for s in setcommands.SETTERS),

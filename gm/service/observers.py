@@ -6,7 +6,9 @@ and public press (PRESS TO ALL); never a player's own mail, and it cannot
 order.  The game's ``observers`` option says who may: ``none``, ``open``
 (anyone; the default) or ``approved`` (the GM approves each with
 ``gm observers ID --approve ADDRESS``).  OBSERVE needs no password (the From
-address is the observer), so its answers are rate-limited like HELP.  Every
+address is the observer), so it takes effect only when that address answers
+the code gm mails it (gm.service.optin: double opt-in), and a game takes at
+most config ``max_observers``.  UNOBSERVE needs nothing: it only removes.  Every
 mail to an observer carries ``List-Unsubscribe: <mailto:gm@host?subject=UNOBSERVE%20<id>>``,
 which a mail program turns into a one-click UNOBSERVE.
 """
@@ -39,61 +41,63 @@ def send(ctx: Context, view: GameView, label: str, body: str, kind: str = "notic
 
 
 # --- OBSERVE / UNOBSERVE ---------------------------------------------------------------------
-def _game_row(ctx: Context, inbound: Inbound, args: str, command: str):
+def game_named(ctx: Context, args: str, command: str):
+    """The games row an OBSERVE/UNOBSERVE line names; ServiceError (the answer) if it names none."""
     words = args.split()
     if len(words) != 1:
-        refuse(ctx, inbound, None, "Not done", f"{command} {args[:60]}: write {command} <game id>, "
-               f"e.g. {command} nb7. Send LIST for the games here.")
-        return None
+        raise ServiceError(f"{command} {args[:60]}: write {command} <game id>, e.g. {command} nb7. "
+                           "Send LIST for the games here.")
     row = ctx.store.game(words[0].lower())
     if row is None:
-        refuse(ctx, inbound, None, "No such game", f"{command} {words[0][:40]}: there is no game "
-               f"called {words[0][:40]!r} here. Send LIST for the games here.")
+        raise ServiceError(f"{command} {words[0][:40]}: there is no game called {words[0][:40]!r} "
+                           "here. Send LIST for the games here.")
     return row
 
 
-def observe(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
-    """OBSERVE <id>: the From address follows the game (no password: it is only public mail)."""
-    row = _game_row(ctx, inbound, args, "OBSERVE")
-    if row is None:
-        return
-    game_id, sender = row["id"], inbound.sender
+def observe_request(ctx: Context, args: str, sender: str) -> str:
+    """The OBSERVE line to confirm (``OBSERVE <id>``) if the From address may follow that game
+    now; ServiceError (the answer) if not.  Checked again when the address confirms."""
+    row = game_named(ctx, args, "OBSERVE")
+    game_id = row["id"]
     mode = deadlines.settings(ctx.store, game_id)["observers"]
     if mode == "none":
-        refuse(ctx, inbound, None, "Not observing", f"Game {game_id} takes no observers.")
-        return
+        raise ServiceError(f"Game {game_id} takes no observers.")
     if any(p["active"] for p in ctx.store.players_at(game_id, sender)):
-        refuse(ctx, inbound, None, "Not observing", f"You play in game {game_id} from this "
-               "address, so you get its mail already.")
-        return
+        raise ServiceError(f"You play in game {game_id} from this address, so you get its mail already.")
     if row["status"] == Status.FINISHED:
-        refuse(ctx, inbound, None, "Not observing", f"Game {game_id} is over; send LIST {game_id} "
-               "for its result.")
-        return
+        raise ServiceError(f"Game {game_id} is over; send LIST {game_id} for its result.")
     known = ctx.store.observer(game_id, sender)
     if known is not None:
         state = "you follow it already" if known["approved"] else "your request waits for the game master"
-        done(ctx, inbound, None, "Observing", f"Game {game_id}: {state}. UNOBSERVE {game_id} stops it.",
-             kind="help", game_id=game_id)
-        return
+        raise ServiceError(f"Game {game_id}: {state}. UNOBSERVE {game_id} stops it.")
+    count = len(ctx.store.observers_of(game_id, True)) + len(ctx.store.observers_of(game_id, False))
+    if count >= ctx.config.max_observers:
+        raise ServiceError(f"Game {game_id} has as many observers as it takes "
+                           f"({ctx.config.max_observers}).")
+    return f"OBSERVE {game_id}"
+
+
+def add(ctx: Context, game_id: str, sender: str) -> str:
+    """The From address follows the game (it confirmed its OBSERVE); what to tell it.  Inside a
+    write; observe_request() has been checked."""
+    mode = deadlines.settings(ctx.store, game_id)["observers"]
     ctx.store.add_observer(game_id, sender, mode == "open", ctx.clock())
     ctx.store.log(game_id, 0, sender, "observe", "approved" if mode == "open" else "asks approval",
                   ctx.clock())
     if mode == "open":
-        text = (f"You now follow game {game_id}: gm mails you every report as an observer sees it, "
+        return (f"You now follow game {game_id}: gm mails you every report as an observer sees it, "
                 "and the press sent to all players. Observers see no sealed order and cannot "
                 f"order. UNOBSERVE {game_id} stops it.")
-    else:
-        text = (f"Game {game_id} takes observers the game master approves: your request is "
-                "recorded, and gm tells you when it is approved.")
-    done(ctx, inbound, None, "Observing" if mode == "open" else "Observer request recorded", text,
-         kind="help", game_id=game_id)
+    return (f"Game {game_id} takes observers the game master approves: your request is "
+            "recorded, and gm tells you when it is approved.")
 
 
 def unobserve(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
     """UNOBSERVE <id> (also the List-Unsubscribe mailto): the From address stops following."""
-    row = _game_row(ctx, inbound, args, "UNOBSERVE")
-    if row is None:
+    try:
+        row = game_named(ctx, args, "UNOBSERVE")
+    except ServiceError as exc:
+        refuse(ctx, inbound, None, "Not observing", str(exc))
         return
     if not ctx.store.remove_observer(row["id"], inbound.sender):
         refuse(ctx, inbound, None, "Not observing", f"This address does not follow game {row['id']}.")

@@ -20,6 +20,7 @@ from gm.core.config import is_server_store
 from gm.store.delivery import DeliveryQueries
 from gm.store.games import GameQueries
 from gm.store.mail import MailQueries
+from gm.store.optin import OptInQueries
 from gm.store.selfservice import SelfServiceQueries
 from gm.store.service import ServiceQueries
 from gm.store.turns import TurnQueries
@@ -27,7 +28,8 @@ from gm.store.turns import TurnQueries
 is_url = is_server_store  # a postgresql:// URL, not a SQLite file
 
 
-class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQueries, DeliveryQueries):
+class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQueries, DeliveryQueries,
+            OptInQueries):
     """The store; a back end is a subclass saying which targets it ``handles``."""
 
     kind = "?"  # "sqlite" | "postgresql"

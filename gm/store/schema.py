@@ -258,6 +258,23 @@ SECRET_MAIL = """
 ALTER TABLE outbox ADD COLUMN secret INTEGER NOT NULL DEFAULT 0;
 """
 
+# Step 10 (issue 27): double opt-in.  OBSERVE, JOIN and CREATE wait here until the address they
+# name answers the code mailed to it (gm.service.optin); only then is anything else recorded.
+# actions: the mail's command lines, one a line.  code_hash: sha256 of the code, never the code.
+OPT_IN = """
+CREATE TABLE pending_requests (
+    code_hash TEXT PRIMARY KEY,
+    address TEXT NOT NULL,           -- lower-cased: the address that must confirm
+    mailbox TEXT NOT NULL,           -- the address without its +tag: what the caps count
+    actions TEXT NOT NULL,           -- OBSERVE nb1 / JOIN open1 ada / CREATE neighbors nb9 3, a line each
+    created REAL NOT NULL,
+    expires REAL NOT NULL,
+    confirmed REAL                   -- NULL until the address answered the code
+);
+CREATE INDEX pending_requests_mailbox ON pending_requests(mailbox, created);
+CREATE INDEX pending_requests_created ON pending_requests(created);
+"""
+
 STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
     Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
@@ -271,6 +288,7 @@ ALTER TABLE players ADD COLUMN timezone TEXT;
     Step(6, "delivery events and the delivery state of each address", DELIVERY),
     Step(7, "sent mail keeps its pictures for a day (outbox.trimmed)", TRIMMED),
     Step(8, "mail that carries a password or a code (outbox.secret)", SECRET_MAIL),
+    Step(10, "OBSERVE, JOIN and CREATE waiting for the address to confirm", OPT_IN),
 ]
 
 

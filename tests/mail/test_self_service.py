@@ -1,7 +1,7 @@
-"""Players helping themselves, through a real Dovecot (IMAP) and a real aiosmtpd (SMTP): JOIN fills
-an open game that then plays by replies with no password; an observer gets public reports and
-never a sealed claim; a PASSWORD RESET from a wrong address, a forged or old reply address, and a
-SET ADDRESS without its code change nothing."""
+"""Players helping themselves, through a real Dovecot (IMAP) and a real aiosmtpd (SMTP): JOIN (each
+confirmed by a reply to gm's code) fills an open game that then plays by replies with no
+password; an observer gets public reports and never a sealed claim; a PASSWORD RESET from a
+wrong address, a forged or old reply address, and a SET ADDRESS without its code change nothing."""
 
 from __future__ import annotations
 
@@ -38,9 +38,15 @@ def test_an_open_game_filled_by_three_joins_starts_and_plays_by_replies_without_
     try:
         for i, (name, address) in enumerate(TRIO.items()):
             dovecot.append(order_mail(address, f"JOIN nb7 {name}", subject="join"))
-            handled(harness, i + 1)
+            # Issue 27: the JOIN waits for its address to answer the code gm mails it.
+            (code_mail,) = smtp.wait_for(address, 1)
+            assert code_mail["Subject"].startswith("CONFIRM ")
+            assert len(harness.engine.store.players("nb7")) == i
+            dovecot.append(order_mail(address, "", to=code_mail["Reply-To"],
+                                      subject="Re: " + code_mail["Subject"]))
+            handled(harness, 2 * (i + 1))
         for address in TRIO.values():  # the JOIN answer with the password, then the welcome
-            mails = smtp.wait_for(address, 2)[:2]
+            mails = smtp.wait_for(address, 3)[1:3]
             (welcome,) = [m for m in mails if "Welcome to Neighbors" in m["Subject"]]
             (answer,) = [m for m in mails if m is not welcome]
             assert "Your password:" in text_of(answer)
@@ -69,20 +75,24 @@ def test_an_observer_gets_the_public_reports_and_never_a_sealed_claim(harness, d
     daemon = harness.start()
     try:
         dovecot.append(order_mail(eve, "OBSERVE fb1"))
-        (answer,) = smtp.wait_for(eve, 1)
+        (code_mail,) = smtp.wait_for(eve, 1)  # issue 27: eve answers the code gm mails her
+        assert code_mail["Subject"].startswith("CONFIRM ")
+        assert harness.engine.store.observers_of("fb1") == []
+        dovecot.append(order_mail(eve, "", to=code_mail["Reply-To"], subject="Re: " + code_mail["Subject"]))
+        answer = smtp.wait_for(eve, 2)[1]
         assert "You now follow game fb1" in text_of(answer)
         dovecot.append(order_mail(ADDRESS["ada"], "K11", game_id="fb1", password=secrets["ada"]))
-        handled(harness, 2)
+        handled(harness, 3)
         smtp.wait_for(ADDRESS["ada"], 2)  # ada's confirmation of her sealed claim
         assert all("K11" not in text_of(m) for m in smtp.to(eve))
         dovecot.append(order_mail(ADDRESS["bob"], "J10", game_id="fb1", password=secrets["bob"]))
-        report = smtp.wait_for(eve, 2)[1]
+        report = smtp.wait_for(eve, 3)[2]
         assert "[fb1 T2]" in report["Subject"] and "report" in report["Subject"]
         assert "ada claims K11" in text_of(report)  # public once the turn closed
         assert report["List-Unsubscribe"] == f"<mailto:{GM_ADDRESS}?subject=UNOBSERVE%20fb1>"
         count = len(smtp.to(eve))
         dovecot.append(order_mail(ADDRESS["ada"], "L12", game_id="fb1", password=secrets["ada"]))
-        handled(harness, 4)
+        handled(harness, 5)
         smtp.wait_for(ADDRESS["ada"], 4)
         assert all("L12" not in text_of(m) for m in smtp.to(eve))
         # The List-Unsubscribe mailto, sent as a mail program sends it, stops the reports.
