@@ -16,7 +16,8 @@ LATEST = migrations.latest()
 TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports", "history",
           "game_settings", "deadlines", "absences", "state_overrides", "results", "timers",
           "open_games", "observers", "address_codes",  # step 5 (issue 18)
-          "delivery_events", "addresses"}  # step 6 (issue 19)
+          "delivery_events", "addresses",  # step 6 (issue 19)
+          "credential_failures", "credential_locks"}  # step 9 (issue 27)
 
 
 def layout(path) -> dict[str, str]:
