@@ -133,11 +133,12 @@ def start_address_change(ctx: Context, view: GameView, seat, new: str, inbound: 
     return code
 
 
-def move(ctx: Context, view: GameView, seat, new: str, why: str) -> str:
+def move(ctx: Context, view: GameView, seat, new: str, why: str, actor: str | None = None) -> str:
     """The seat's mail goes to ``new`` from now on; its tokens die.  Returns the old address."""
     old = seat["email"]
     ctx.store.set_seat_address(view.id, seat["name"], new)
-    ctx.store.log(view.id, view.turn, seat["name"], "address", f"{old} -> {new} ({why})", ctx.clock())
+    ctx.store.log(view.id, view.turn, actor or seat["name"], "address", f"seat {seat['name']}: {old} -> "
+                  f"{new}; {why}", ctx.clock())
     if not ctx.store.player_seats_at(old):  # its delivery state is settled once no seat is left there
         delivery_state.clear(ctx, old, f"{seat['name']} of game {view.id} moved to {new}", release=False)
     return old
@@ -277,11 +278,9 @@ def gm_reset(ctx: Context, view: GameView, seat, who: str, why: str) -> None:
 def gm_move(ctx: Context, view: GameView, seat, new: str, who: str, why: str) -> None:
     """`gm seat address`: the seat moves to ``new`` now, with a new password mailed there; the old
     address is told, and every old credential dies (revert codes too: the GM decided)."""
-    old = move(ctx, view, seat, new, f"by the game master: {why}")
-    _end_codes(ctx, view.id, seat["name"], (REVERT,), "revoked by the game master's change of address")
     secret = _renew(ctx, view, seat["name"], "the game master's change of address")
-    ctx.store.log(view.id, view.turn, who, "address", f"seat {seat['name']}: {old} -> {new}; why: {why}",
-                  ctx.clock())
+    _end_codes(ctx, view.id, seat["name"], (REVERT,), "revoked by the game master's change of address")
+    old = move(ctx, view, seat, new, f"by the game master, with a new password; why: {why}", who)
     after = games.load(ctx.store, view.id)
     tell_owner(ctx, after, old, "Your seat moved", [
         f"At {stamp(ctx)} the game master moved your seat {seat['name']} to {new}; gm sends nothing "
