@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from gm.core import passwords, tokens
-from gm.service import credentials, lifecycle
+from gm.service import credentials, guessing, lifecycle
 from support import EXAMPLE_LAYOUT, body, last_outbox_id, order_mail, outbox
 
 ADA, BOB = "ada@example.org", "bob@example.org"
@@ -255,7 +255,7 @@ def test_guessing_is_throttled_and_the_owner_and_the_gm_are_told_once(engine, nb
 def test_a_players_own_mistakes_lock_only_her_seat(engine, nb_game):
     engine.config.gm_address = REFEREE
     start = last_outbox_id(engine)
-    for n in range(credentials.FAILURE_LIMIT):
+    for n in range(guessing.FAILURE_LIMIT):
         engine.ingest(order_mail(ADA, "BOARD", game_id="nb1", password=f"typo-{n:04d}"))
     mails = sent(engine, start)
     assert len([m for m in to(mails, ADA) if "Wrong passwords" in m[1]]) == 1

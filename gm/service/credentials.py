@@ -22,10 +22,8 @@ confirmations, Django's reset tokens and GitHub's change notices:
 * Every change mails the registered address (for a move, the old one) what
   changed, when and from which address.  Best-effort: queued like any
   notice, held if the address bounces, never a condition of the change.
-* Wrong passwords are counted per seat and per sender: FAILURE_LIMIT in an
-  hour locks passwords out for LOCK_SECONDS (one notice to the seat's address
-  and the GM).  From can be forged, so a lock cannot be lifted by a password
-  from the right address; the seat's reply token still works.
+* Wrong passwords are counted, and locked out, in gm.service.guessing; a
+  confirmed reset ends the seat's lock.
 """
 
 from __future__ import annotations
@@ -49,8 +47,6 @@ ADDRESS_DAYS = 3  # a code to a new address works this long, once
 REVERT_DAYS = 7  # the old address's way back
 RESET_HOURS = 24  # a reset's code
 RESETS_PER_HOUR = 1  # confirmations one seat's address can be sent (by anyone's PASSWORD RESET)
-FAILURE_LIMIT = 10  # wrong passwords in an hour, per seat and per sender, before a lock
-LOCK_SECONDS = HOUR
 ADDRESS, REVERT, RESET = "address", "revert", "reset"
 
 
@@ -295,77 +291,6 @@ def _mail_password(ctx: Context, view: GameView, name: str, secret: str, lines: 
     body = ctx.outbox.notice_body(view, lines + ["", f"Your new password: {secret}", "",
                                                  "The old password and reply addresses no longer work."])
     ctx.outbox.to_game(view, seat["email"], "Your new password", body, secret=True)
-
-
-# --- wrong passwords ------------------------------------------------------------------------
-def seat_locked(ctx: Context, game_id: str, name: str) -> bool:
-    until = ctx.store.seat_lock_until(game_id, name)
-    return until is not None and until > ctx.clock()
-
-
-def sender_locked(ctx: Context, sender: str) -> bool:
-    until = ctx.store.sender_lock_until(sender) if sender else None
-    return until is not None and until > ctx.clock()
-
-
-def check_password(ctx: Context, view: GameView, sender: str, password: str | None):
-    """(the seat whose password this is, None) or (None, "wrong" | "locked"); (None, None): none given.
-
-    The sender's own seat is tried first.  A locked seat's password is not tried (so not even
-    the right one passes), nor any password from a locked sender.  A password that matches no seat
-    tried is a failure, the sender's own seat's or (a stranger's) every seat's.
-    """
-    if not password:
-        return None, None
-    if sender_locked(ctx, sender):
-        return None, "locked"
-    seats = sorted(view.players, key=lambda p: p["email"].lower() != sender)
-    tried = [p for p in seats if not seat_locked(ctx, view.id, p["name"])]
-    for seat in tried:
-        if ctx.passwords.verify(password, seat["pw_hash"]):
-            if passwords.needs_rehash(password, seat["pw_hash"]):
-                ctx.store.rehash_seat_password(view.id, seat["name"], passwords.hash_chosen(password))
-            return seat, None
-    own = [p for p in seats if p["email"].lower() == sender]
-    if own and own[0] not in tried:
-        return None, "locked"
-    if tried:
-        _failure(ctx, view, own[0]["name"] if own else "", sender)
-    return None, "wrong" if tried else "locked"
-
-
-def _failure(ctx: Context, view: GameView, name: str, sender: str) -> None:
-    now = ctx.clock()
-    ctx.store.add_credential_failure(view.id, name, sender, now)
-    for seat in [view.player(name)] if name else view.players:
-        last = ctx.store.seat_lock_until(view.id, seat["name"]) or 0.0
-        if last <= now and ctx.store.seat_failures_since(view.id, seat["name"], max(now - HOUR, last)) \
-                >= FAILURE_LIMIT:
-            _lock_seat(ctx, view, seat, now)
-    last = ctx.store.sender_lock_until(sender) or 0.0
-    if sender and last <= now and ctx.store.sender_failures_since(sender, max(now - HOUR, last)) \
-            >= FAILURE_LIMIT:
-        ctx.store.add_credential_lock("", "", sender, now, now + LOCK_SECONDS)
-        tell_gm(ctx, f"[gm] Passwords from {sender} refused for an hour", [
-            f"{FAILURE_LIMIT} wrong passwords came from {sender} within the hour (the last for game "
-            f"{view.id}); passwords from that address are refused until "
-            f"{times.format_stamp(now + LOCK_SECONDS)}. Reply addresses still work."])
-
-
-def _lock_seat(ctx: Context, view: GameView, seat, now: float) -> None:
-    until = now + LOCK_SECONDS
-    ctx.store.add_credential_lock(view.id, seat["name"], "", now, until)
-    ctx.store.log(view.id, view.turn, "gm", "locked", f"seat {seat['name']}: {FAILURE_LIMIT} wrong "
-                  f"passwords within the hour; passwords refused until {times.format_stamp(until)}", now)
-    tell_owner(ctx, view, seat["email"], "Wrong passwords for your seat", [
-        f"{FAILURE_LIMIT} mails with a wrong password for your seat {seat['name']} came within the "
-        f"hour (the last at {times.format_stamp(now)}). Until {times.format_stamp(until)} gm refuses "
-        "every password for this seat, the right one too.",
-        "Replying to a report gm sent you still works (its reply address is your seat's own). "
-        f"If someone may know your password, send PASSWORD RESET {view.id} from this address."])
-    tell_gm(ctx, f"[{view.id}] Passwords of seat {seat['name']} refused for an hour", [
-        f"Game {view.id}: {FAILURE_LIMIT} wrong passwords for seat {seat['name']} within the hour; "
-        f"its passwords are refused until {times.format_stamp(until)}. The player was told."])
 
 
 # --- what a reply token may do ----------------------------------------------------------------

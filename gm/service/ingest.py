@@ -20,8 +20,8 @@ from gm.mail import inbound as mail_in
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
 from gm.present.reports import help_hint
-from gm.service import (bounces, credentials, delivery_state, games, lobby, mailcommands, press, reports,
-                        timers, turns)
+from gm.service import (bounces, credentials, delivery_state, games, guessing, lobby, mailcommands, press,
+                        reports, timers, turns)
 from gm.service.context import Context
 from gm.store import StoreError
 
@@ -50,8 +50,9 @@ def prepare(ctx: Context, raw: bytes) -> Inbound | None:
     try:
         mail = order_mail.read(inbound.subject, inbound.text)
         if mail.game_id and mail.password:
-            stored = ctx.store.pw_hash_by_email(mail.game_id.strip().lower(), inbound.sender)
-            if stored is not None:
+            game_id = mail.game_id.strip().lower()
+            stored = ctx.store.pw_hash_by_email(game_id, inbound.sender)
+            if stored is not None and not guessing.locked_out(ctx, game_id, inbound.sender):
                 ctx.passwords.start(mail.password, stored)
     except Exception:  # only a head start: ingest() checks again, and reports any fault
         log.exception("preparing a message from %s", inbound.sender)
@@ -178,7 +179,7 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
     except ServiceError:
         return _error(ctx, inbound, None, f"There is no game called {mail.game_id!r} here. "
                       "Check the game id in your welcome mail.")
-    player, refused = credentials.check_password(ctx, view, inbound.sender, mail.password)
+    player, refused = guessing.check_password(ctx, view, inbound.sender, mail.password)
     # No password (or one refused by a lock-out, which only the token passes): the reply address
     # speaks for its seat, if its token is current.
     by_token = addressed is not None and addressed[0] == view.id and (not mail.password or refused == "locked")
@@ -196,7 +197,7 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
                       f"latest report gm sent you, or write GAME {view.id} PASSWORD <password> above "
                       f"your orders; PASSWORD RESET {view.id} mails a new password to your address.")
     if player is None and refused == "locked":
-        return _error(ctx, inbound, view, f"Your mail was not read: after {credentials.FAILURE_LIMIT} "
+        return _error(ctx, inbound, view, f"Your mail was not read: after {guessing.FAILURE_LIMIT} "
                       f"wrong passwords within the hour, gm refuses passwords for this seat or from "
                       "this address for an hour, the right one too. Reply to the latest report gm "
                       f"sent you (its reply address still works), or send PASSWORD RESET {view.id} "
@@ -325,4 +326,4 @@ def _stale(ctx: Context, view: GameView, name: str, mail: order_mail.OrderMail, 
 def authenticate(ctx: Context, view: GameView, sender: str, password: str | None):
     """The seat whose password this is, or None (wrong, or refused by a lock-out: counted and
     throttled in gm.service.credentials); the sender's own seat is tried first."""
-    return credentials.check_password(ctx, view, sender, password)[0]
+    return guessing.check_password(ctx, view, sender, password)[0]
