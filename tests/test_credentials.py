@@ -13,6 +13,7 @@ ADA, BOB = "ada@example.org", "bob@example.org"
 EVE, EVE2 = "eve@evil.example", "eve2@evil.example"
 REFEREE = "referee@example.org"
 HOUR = 3600.0
+ON_BOTH_BACKENDS = True  # the credential queries are portable SQL (gm/store/__init__.py)
 
 
 def sent(engine, start):

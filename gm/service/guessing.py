@@ -66,6 +66,8 @@ def check_password(ctx: Context, view: GameView, sender: str, password: str | No
 
 
 def _failure(ctx: Context, view: GameView, name: str, sender: str) -> None:
+    """Record a wrong password (``name`` "": from a stranger, so a guess at every seat) and lock
+    what has now had FAILURE_LIMIT of them within the hour since its last lock."""
     now = ctx.clock()
     ctx.store.add_credential_failure(view.id, name, sender, now)
     for seat in [view.player(name)] if name else view.players:
