@@ -17,9 +17,7 @@ from gm.service import credentials, deadlines, games, reports
 from gm.service.answers import done, refuse
 from gm.service.context import Context
 
-MIN_PASSWORD, MAX_PASSWORD = passwords.MIN_CHOSEN, passwords.MAX_CHOSEN
-CODE_LENGTH = credentials.CODE_LENGTH
-CODE_DAYS = credentials.ADDRESS_DAYS
+CODE_DAYS = credentials.ADDRESS_DAYS  # a new address confirms within this
 
 
 def remove(ctx: Context, view: GameView, name: str, who: str, why: str) -> tuple[GameView, int]:
@@ -65,7 +63,7 @@ def resign(ctx: Context, view: GameView, player, args: str, inbound: Inbound) ->
 def set_password(ctx: Context, view: GameView, player, value: str, inbound: Inbound) -> None:
     """SET PASSWORD <new> (with the old one): the seat's password changes, and its old password,
     reply addresses and waiting address codes stop working; the registered address is told."""
-    problem = password_problem(value, (player["name"], view.id, player["email"].partition("@")[0]))
+    problem = passwords.chosen_problem(value, (player["name"], view.id, player["email"].partition("@")[0]))
     if problem:
         refuse(ctx, inbound, view, "Password not changed", f"SET PASSWORD: {problem}")
         return
@@ -73,11 +71,6 @@ def set_password(ctx: Context, view: GameView, player, value: str, inbound: Inbo
     done(ctx, inbound, view, "Password changed", f"The password of your seat {player['name']} in game "
          f"{view.id} is changed. Your old password, and the reply addresses of the reports sent "
          "before, no longer work; the next reports carry new ones.", archive_player=player["name"])
-
-
-def password_problem(value: str, avoid: tuple[str, ...] = ()) -> str | None:
-    """Why ``value`` cannot be a chosen password, or None (it is typed after PASSWORD, as one word)."""
-    return passwords.chosen_problem(value, avoid)
 
 
 def password_reset(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
