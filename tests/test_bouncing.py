@@ -262,8 +262,11 @@ def test_set_address_moves_a_bouncing_seat_and_settles_the_old_address(engine, g
     assert state(engine, bob) == "ok"  # no seat is left there: the GM sees it settled
     assert state(engine, "bob@new.example") is None  # the new address has no history
     assert len([r for r in mails_to(engine, REFEREE) if "bob@example.org" in r["subject"]]) == 2
-    # The notice to the old address goes as the day's probe; nothing held was released to it.
-    assert [r["status"] for r in mails_to(engine, bob)] == ["bounced", "queued"]
+    # The warning that a move was asked (issue 27: SET ADDRESS from another address tells the
+    # registered one) goes as the day's probe; once the seat moved, the old address is settled and
+    # its revert code goes out as usual; nothing held was released to it.
+    assert [r["status"] for r in mails_to(engine, bob)] == ["bounced", "queued", "queued"]
+    assert "reply to undo it" in mails_to(engine, bob)[-1]["subject"]
 
 
 def test_set_address_leaves_the_old_address_bouncing_while_another_seat_uses_it(engine, game):

@@ -49,8 +49,10 @@ def test_set_password_changes_it_and_the_old_one_stops_working(engine, nb_game):
 
 def test_set_password_bad_forms_change_nothing(engine, nb_game):
     before = seat(engine)
-    for value, says in [("short", "8 to 64"), ("two words here", "one word"), ("x" * 65, "8 to 64"),
-                        ("", "one word")]:
+    for value, says in [("short", "10 to 64"), ("two words here", "one word"), ("x" * 65, "10 to 64"),
+                        ("", "one word"), ("ninechars", "10 to 64"), ("password123", "most common"),
+                        ("Sunshine2024", "most common"), ("ada2024!!!!", "seat's name"),
+                        ("qwertyuiop", "most common"), ("nb1!!!!!!!!", "game id")]:
         text = ask(engine, "ada@example.org", f"SET PASSWORD {value}", game_id="nb1",
                    password=nb_game["ada"])
         assert says in text and "Nothing was changed" in text
@@ -58,10 +60,23 @@ def test_set_password_bad_forms_change_nothing(engine, nb_game):
 
 
 # --- PASSWORD RESET -------------------------------------------------------------------------
+def reset_code(engine, start, to="ada@example.org"):
+    """The code of the reset confirmation mailed to ``to`` since ``start`` (exactly one mail)."""
+    (mail,) = mails(engine, start)
+    assert mail["To"] == to and "confirm your password reset" in mail["Subject"]
+    return re.search(r"CONFIRM (\w+)", mail["Subject"]).group(1)
+
+
 def test_password_reset_from_the_registered_address_mails_a_new_one_there_only(engine, nb_game):
+    # Issue 27: a reset first mails a code to the registered address; confirmed from there, the
+    # new password is mailed there (before, the request itself changed the password).
     before, bob = seat(engine), seat(engine, "bob")
     start = last_outbox_id(engine)
     engine.ingest(order_mail("Ada@Example.org", "PASSWORD RESET nb1"))
+    code = reset_code(engine, start)
+    assert seat(engine) == before  # the request alone changes nothing
+    start = last_outbox_id(engine)
+    engine.ingest(order_mail("ada@example.org", f"CONFIRM {code}"))
     (reply,) = mails(engine, start)
     assert reply["To"] == "ada@example.org"
     new = re.search(r"\(seat ada\): (\w+)", body(reply)).group(1)
@@ -83,6 +98,9 @@ def test_password_reset_from_another_address_changes_nothing_and_says_little(eng
 def test_password_reset_is_read_before_password_as_credentials(engine, nb_game):
     start = last_outbox_id(engine)
     engine.ingest(order_mail("ada@example.org", "PASSWORD RESET nb1", subject="[nb1 T1] report"))
+    code = reset_code(engine, start)  # issue 27: the code first, the new password on confirmation
+    start = last_outbox_id(engine)
+    engine.ingest(order_mail("ada@example.org", "", subject="Re: CONFIRM " + code))
     (reply,) = mails(engine, start)
     assert "Your new password for game nb1" in body(reply)
 

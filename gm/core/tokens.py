@@ -5,7 +5,11 @@ token is HMAC-SHA256 under a server secret, over the game id, the seat's name
 and the seat's generation, cut to TOKEN_CHARS hex digits (80 bits): nobody
 can make one without the secret, and a seat's new password (SET PASSWORD,
 PASSWORD RESET), new address or new player bumps its generation, so every
-token made before stops working.  The secret lives in a file outside the
+token made before stops working.  The message also covers the game's own
+random ``token_salt``, drawn when the game is made: a game deleted and made
+again under the same id (its generations start at 0 again) never honours the
+old game's tokens.  Games made before the salt existed have an empty one, and
+for them the message is what it was, so their tokens keep working.  The secret lives in a file outside the
 database (a stolen database holds no way to make tokens), created 0600 the
 first time a token is made (gm.core.secrets).
 """
@@ -18,14 +22,14 @@ TOKEN_CHARS = 20  # hex digits: 80 bits, far beyond guessing by mail
 MAX_LOCAL = 64  # RFC 5321 4.5.3.1.1: the longest local part; a longer one is not ours
 
 
-def make(secret: bytes, game_id: str, name: str, generation: int) -> str:
-    message = f"{game_id.lower()}\0{name.lower()}\0{int(generation)}".encode()
-    return hmac.new(secret, message, "sha256").hexdigest()[:TOKEN_CHARS]
+def make(secret: bytes, game_id: str, name: str, generation: int, salt: str = "") -> str:
+    message = f"{game_id.lower()}\0{name.lower()}\0{int(generation)}" + (f"\0{salt}" if salt else "")
+    return hmac.new(secret, message.encode(), "sha256").hexdigest()[:TOKEN_CHARS]
 
 
-def matches(secret: bytes, game_id: str, name: str, generation: int, token: str) -> bool:
+def matches(secret: bytes, game_id: str, name: str, generation: int, token: str, salt: str = "") -> bool:
     """The token is the one for this seat now (compared in constant time)."""
-    return hmac.compare_digest(make(secret, game_id, name, generation).encode(),
+    return hmac.compare_digest(make(secret, game_id, name, generation, salt).encode(),
                                token.lower().encode("ascii", "replace"))
 
 

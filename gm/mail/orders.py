@@ -9,7 +9,8 @@
                                        the sender's games; MY GAMES is SUMMARY)
     JOIN <id> <name> | CREATE ...     (no GAME line needed: players help themselves,
     OBSERVE <id> | UNOBSERVE <id>      gm.service.lobby, observers, seats;
-    PASSWORD RESET <id> | CONFIRM <c>  PASSWORD RESET is read before PASSWORD <word>)
+    PASSWORD RESET <id> [<seat>]      (read before PASSWORD <word>: a code to the seat's
+    CONFIRM <code>                     address; CONFIRM sends a code back)
     LEAVE <id> | RESIGN               (LEAVE <id> names the game like a GAME line)
     TURN <n>                          (optional: the turn these orders are for;
                                        a reply to "[nb1 T12] ..." says turn 12)
@@ -276,7 +277,7 @@ def read(subject: str, text: str) -> OrderMail:
             mail.commands.append("SUMMARY")
             continue
         if words[:2] == ["PASSWORD", "RESET"]:  # a command, not credentials
-            mail.commands.append("PASSWORD RESET " + " ".join(line.split()[2:3]))
+            mail.commands.append("PASSWORD RESET " + " ".join(line.split()[2:4]))  # <id> [<seat>]
             continue
         turn = turn_line(line)
         if turn is not None:

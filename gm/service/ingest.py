@@ -20,8 +20,8 @@ from gm.mail import inbound as mail_in
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
 from gm.present.reports import help_hint
-from gm.service import (bounces, delivery_state, games, lobby, mailcommands, optin, press, reports, timers,
-                        turns)
+from gm.service import (bounces, credentials, delivery_state, games, guessing, lobby, mailcommands, optin,
+                        press, reports, timers, turns)
 from gm.service.context import Context
 from gm.store import StoreError
 
@@ -50,8 +50,9 @@ def prepare(ctx: Context, raw: bytes) -> Inbound | None:
     try:
         mail = order_mail.read(inbound.subject, inbound.text)
         if mail.game_id and mail.password:
-            stored = ctx.store.pw_hash_by_email(mail.game_id.strip().lower(), inbound.sender)
-            if stored is not None:
+            game_id = mail.game_id.strip().lower()
+            stored = ctx.store.pw_hash_by_email(game_id, inbound.sender)
+            if stored is not None and not guessing.locked_out(ctx, game_id, inbound.sender):
                 ctx.passwords.start(mail.password, stored)
     except Exception:  # only a head start: ingest() checks again, and reports any fault
         log.exception("preparing a message from %s", inbound.sender)
@@ -187,10 +188,14 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
     except ServiceError:
         return _error(ctx, inbound, None, f"There is no game called {mail.game_id!r} here. "
                       "Check the game id in your welcome mail.")
-    player = authenticate(ctx, view, inbound.sender, mail.password)
-    by_token = addressed is not None and addressed[0] == view.id and not mail.password
-    if player is None and by_token:  # no password: the reply address speaks for its seat, if current
+    player, refused = guessing.check_password(ctx, view, inbound.sender, mail.password)
+    # No password (or one refused by a lock-out, which only the token passes): the reply address
+    # speaks for its seat, if its token is current.
+    by_token = addressed is not None and addressed[0] == view.id and (not mail.password or refused == "locked")
+    if player is None and by_token:
         player = ctx.outbox.tokens.seat(view.id, addressed[1], addressed[2])
+    else:
+        by_token = False
     if player is None and mail.commands and not mail.order_lines and not mail.press \
             and mailcommands.without_game(ctx, inbound, mail.commands, False):
         return Outcome("help", "commands without a password", view.id)  # PASSWORD RESET, LIST...
@@ -200,6 +205,12 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
                       "that report, or it was never made by gm), so it was not read. Reply to the "
                       f"latest report gm sent you, or write GAME {view.id} PASSWORD <password> above "
                       f"your orders; PASSWORD RESET {view.id} mails a new password to your address.")
+    if player is None and refused == "locked":
+        return _error(ctx, inbound, view, f"Your mail was not read: after {guessing.FAILURE_LIMIT} "
+                      f"wrong passwords within the hour, gm refuses passwords for this seat or from "
+                      "this address for an hour, the right one too. Reply to the latest report gm "
+                      f"sent you (its reply address still works), or send PASSWORD RESET {view.id} "
+                      "from the address your seat is registered to.")
     if player is None:
         reason = "no password was given" if not mail.password else "the password is wrong"
         return _error(ctx, inbound, view, f"Your orders were not read: {reason} for game "
@@ -215,9 +226,14 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
         return _error(ctx, inbound, view, "Your mail had no orders and no commands. Orders go on "
                       "the lines below GAME ... PASSWORD ...; send HELP for the format.")
     for command in mailcommands.each_once(mail.commands):  # 500 BOARD lines: one board
+        if by_token and credentials.needs_password(command):
+            credentials.refuse_token(ctx, view, command, inbound)
+            continue
         mailcommands.run(ctx, view, player, command, inbound)
     for targets, text in mail.press:
         press.send(ctx, view, player, targets, text, inbound)
+    if mail.press:
+        credentials.notify_press_elsewhere(ctx, view, player, inbound, [text for _, text in mail.press])
     if not mail.order_lines:
         return Outcome("help", "commands", view.id)
     # RULINGS G4: time is checked before orders.  A timer or deadline that ran
@@ -317,10 +333,6 @@ def _stale(ctx: Context, view: GameView, name: str, mail: order_mail.OrderMail, 
 
 
 def authenticate(ctx: Context, view: GameView, sender: str, password: str | None):
-    """The seat whose password this is, or None; the sender's own seat is tried first."""
-    if not password:
-        return None
-    for player in sorted(view.players, key=lambda p: p["email"].lower() != sender):
-        if ctx.passwords.verify(password, player["pw_hash"]):
-            return player
-    return None
+    """The seat whose password this is, or None (wrong, or refused by a lock-out: counted and
+    throttled in gm.service.credentials); the sender's own seat is tried first."""
+    return guessing.check_password(ctx, view, sender, password)[0]

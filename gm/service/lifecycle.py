@@ -22,7 +22,7 @@ from gm.core import options as service_options
 from gm.core import passwords, times
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.rawmail import valid_addr_spec
-from gm.service import deadlines, games, lobby, mailcommands, reports, seats
+from gm.service import credentials, deadlines, games, lobby, mailcommands, reports, seats
 from gm.service.context import Context
 
 NO_REASON = "(no reason given)"
@@ -279,6 +279,40 @@ def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None =
                 "your password no longer works.", why))
             ctx.outbox.to_game(view, old, "Your seat was given away", body)
     return f"seat {player['name']} of game {view.id} now belongs to {email}; welcome queued"
+
+
+def reset_seat(ctx: Context, game_id: str, name: str, who: str | None = None, why: str | None = None) -> str:
+    """`gm seat reset`: a new password for a seat, mailed to its registered address; its old
+    password, reply addresses and waiting codes stop working (gm.service.credentials)."""
+    why = _required_reason(why, f"gm seat reset {game_id} {name}")
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        player = games.seat(view, name)
+        credentials.gm_reset(ctx, view, player, who or default_actor(), why)
+    return f"seat {player['name']} of game {view.id}: new password mailed to {player['email']}"
+
+
+def readdress_seat(ctx: Context, game_id: str, name: str, email: str, who: str | None = None,
+                   why: str | None = None) -> str:
+    """`gm seat address`: the same player, at a new address, now (no code): a new password is
+    mailed there and the old address is told (to give the seat to someone else: gm replace)."""
+    why = _required_reason(why, f"gm seat address {game_id} {name} {email}")
+    email = check_address(name, email, "nothing changed")
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        player = games.seat(view, name)
+        if player["email"].lower() == email.lower():
+            raise ServiceError(f"seat {player['name']} is registered to {email} already; nothing changed")
+        if any(p["email"].lower() == email.lower() for p in view.players):
+            raise ServiceError(f"{email} is the address of another seat of game {view.id}; nothing changed")
+        credentials.gm_move(ctx, view, player, email, who or default_actor(), why)
+    return f"seat {player['name']} of game {view.id} moved to {email}; new password mailed there"
+
+
+def _required_reason(why: str | None, command: str) -> str:
+    if why is None or not why.strip():
+        raise ServiceError(f"give the reason: {command} -m REASON (it is recorded and told to the player)")
+    return why.strip()
 
 
 def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: str | None = None) -> str:

@@ -227,8 +227,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("BOARD", "the current report again", _board),
     Command("HISTORY [ALL|N|N-M]", "the reports and press you were sent: the last "
             f"{HISTORY_TURNS} turns, ALL of them, turn N, or turns N to M", _history),
-    Command("ABSENCE <from> <to>", "you are away (dates like 2025-03-07, or +3d); deadlines "
-            "that fall inside move to its end", _absence),
+    Command("ABSENCE <from> <to>", "(with your password) you are away (dates like 2025-03-07, or "
+            "+3d); deadlines that fall inside move to its end", _absence),
     Command("PRESS TO <names|ALL|GM>", "a message to other players (or the game master): the "
             "lines below it, up to a line ENDPRESS"),
     Command("TURN <n>", "the turn your orders are for (replying to a report says it too): orders "
@@ -244,21 +244,23 @@ COMMANDS: tuple[Command, ...] = (
             "when its seats are taken", partial(optin.ask, "JOIN")),
     Command("LEAVE <id>", "leave an open game before it starts (with your password: GAME nb7 "
             "PASSWORD <yours>, then LEAVE); once it runs, RESIGN", lobby.leave_running),
-    Command("RESIGN", "(under GAME nb7 PASSWORD ...) leave this game for good; the game's rules say "
-            "what becomes of your seat, the others are told", seats.resign),
+    Command("RESIGN", "(under GAME nb7 PASSWORD ..., not by a reply address) leave this game for "
+            "good; the game's rules say what becomes of your seat, the others are told", seats.resign),
     Command("OBSERVE <id>", "(no password needed) follow a game you do not play: its reports "
             "as an observer sees them and its public press, never a sealed order; e.g. OBSERVE nb7 "
             "(once you reply to the code gm mails you)", partial(optin.ask, "OBSERVE")),
     Command("UNOBSERVE <id>", "stop following a game, e.g. UNOBSERVE nb7 (your mail program's "
             "unsubscribe does it too)",
             observers.unobserve),
-    Command("PASSWORD RESET <id>", "(no password needed) a new password for your seat in game <id>, "
-            "mailed only to the address the seat is registered to, when asked from it; e.g. "
-            "PASSWORD RESET nb7",
+    Command("PASSWORD RESET <id> [<seat>]", "(no password needed) a new password for your seat in "
+            "game <id>: gm mails a code to the address the seat is registered to, and the new "
+            "password goes there once that address sends the code back; every old password and "
+            "reply address then stops working. E.g. PASSWORD RESET nb7",
             seats.password_reset),
-    Command("CONFIRM <code>", "(no password needed) confirm a JOIN, OBSERVE or CREATE, or a SET "
-            "ADDRESS from the new address, with the code gm mailed, e.g. CONFIRM k3m9pq2x7w (or "
-            "reply to that mail)", partial(optin.confirm, welcome=send_welcome)),
+    Command("CONFIRM <code>", "(no password needed, from the address the code was mailed to) "
+            "confirm a JOIN, OBSERVE or CREATE, a new address (SET ADDRESS), the undoing of a change "
+            "of address (the code mailed to the old one), or a PASSWORD RESET, e.g. CONFIRM "
+            "k3m9pq2x7w (or reply to that mail)", partial(optin.confirm, welcome=send_welcome)),
     Command("CREATE <kind> <id> [<seats>]", "(where the game master allows it) open a game for "
             "players to JOIN, e.g. CREATE neighbors nb9 3 (once you reply to the code gm mails "
             "you)", partial(optin.ask, "CREATE")),

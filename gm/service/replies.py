@@ -43,7 +43,7 @@ class ReplyTokens:
         seat = next((p for p in self.store.players_at(game_id, address) if p["active"]), None)
         if seat is None:
             return None
-        token = tokens.make(self.secret(), game_id, seat["name"], seat["generation"])
+        token = tokens.make(self.secret(), game_id, seat["name"], seat["generation"], self.salt(game_id))
         reply = tokens.reply_address(self.config.address, game_id, seat["name"], token)
         return reply if len(reply.rpartition("@")[0]) <= tokens.MAX_LOCAL else None
 
@@ -56,6 +56,12 @@ class ReplyTokens:
     def seat(self, game_id: str, name: str, token: str):
         """The seat whose current token this is, or None (old, forged, or no such seat)."""
         row = self.store.player(game_id, name)
-        if row is None or not tokens.matches(self.secret(), game_id, row["name"], row["generation"], token):
+        if row is None or not tokens.matches(self.secret(), game_id, row["name"], row["generation"], token,
+                                             self.salt(game_id)):
             return None
         return row
+
+    def salt(self, game_id: str) -> str:
+        """The game's token salt ("" for a game made before salts, or none)."""
+        row = self.store.game(game_id)
+        return (row["token_salt"] or "") if row is not None else ""

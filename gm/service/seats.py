@@ -1,30 +1,23 @@
 """A player's own seat, by mail: RESIGN, SET PASSWORD, PASSWORD RESET, SET ADDRESS and CONFIRM.
 
-Each needs the seat's password or reply token, except PASSWORD RESET and
-CONFIRM, which prove themselves otherwise: a reset mails the new password
-only to the address the seat is registered to, and only when asked from it;
-an address moves only when the new address sends back the code gm mailed to
-it.  A seat's new password or address bumps its generation, so every reply
-address (gm.core.tokens) made before stops working.
+RESIGN, SET PASSWORD and SET ADDRESS need the seat's password (a reply token
+is refused for them: gm.service.ingest); PASSWORD RESET and CONFIRM prove
+themselves otherwise, by a code mailed to an address.  These handlers read
+the command and answer the sender; every change to a seat's credentials is
+made by gm.service.credentials, which says the rules.
 """
 
 from __future__ import annotations
 
-import hashlib
-
 from gm.core import passwords
 from gm.core.model import GameView, Status
-from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
 from gm.mail.rawmail import valid_addr_spec
-from gm.service import deadlines, delivery_state, games, reports
+from gm.service import credentials, deadlines, games, reports
 from gm.service.answers import done, refuse
 from gm.service.context import Context
-from gm.service.outbox import HOUR, LIMITED_KINDS
 
-MIN_PASSWORD, MAX_PASSWORD = 8, 64
-CODE_LENGTH = order_mail.CODE_LENGTH  # the grammar knows a code by its shape in a reply's subject
-CODE_DAYS = 3  # an address code works this long, once
+CODE_DAYS = credentials.ADDRESS_DAYS  # a new address confirms within this
 
 
 def remove(ctx: Context, view: GameView, name: str, who: str, why: str) -> tuple[GameView, int]:
@@ -68,72 +61,55 @@ def resign(ctx: Context, view: GameView, player, args: str, inbound: Inbound) ->
 
 # --- passwords ------------------------------------------------------------------------------
 def set_password(ctx: Context, view: GameView, player, value: str, inbound: Inbound) -> None:
-    """SET PASSWORD <new> (with the old one, or a reply token): the seat's password changes, and
-    its old password and reply addresses stop working."""
-    problem = password_problem(value)
+    """SET PASSWORD <new> (with the old one): the seat's password changes, and its old password,
+    reply addresses and waiting address codes stop working; the registered address is told."""
+    problem = passwords.chosen_problem(value, (player["name"], view.id, player["email"].partition("@")[0]))
     if problem:
         refuse(ctx, inbound, view, "Password not changed", f"SET PASSWORD: {problem}")
         return
-    ctx.store.set_seat_password(view.id, player["name"], passwords.hash_password(value))
-    ctx.store.log(view.id, view.turn, player["name"], "password", "changed by SET PASSWORD", ctx.clock())
+    credentials.set_password(ctx, view, player, value, inbound)
     done(ctx, inbound, view, "Password changed", f"The password of your seat {player['name']} in game "
          f"{view.id} is changed. Your old password, and the reply addresses of the reports sent "
          "before, no longer work; the next reports carry new ones.", archive_player=player["name"])
 
 
-def password_problem(value: str) -> str | None:
-    """Why ``value`` cannot be a password, or None (it is typed after PASSWORD, as one word)."""
-    if len(value.split()) != 1 or not value.isascii() or not value.isprintable():
-        return "a password is one word of plain letters, digits and signs (no spaces)."
-    if not MIN_PASSWORD <= len(value) <= MAX_PASSWORD:
-        return f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters long."
-    return None
-
-
 def password_reset(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
-    """PASSWORD RESET <id> (no password): a new password, mailed only to the address a seat of
-    that game is registered to, and only when asked from it; from anywhere else nothing changes,
-    and the answer does not say whether the address or the game was wrong."""
+    """PASSWORD RESET <id> [<seat>] (no password): nothing changes, but the registered address of
+    the seat (the sender's own seats of that game, or the seat named) is mailed a code; the answer
+    to anyone else does not say whether the game, the seat or the address was wrong."""
     words = args.split()
-    if len(words) != 2 or words[0].upper() != "RESET":
+    if len(words) not in (2, 3) or words[0].upper() != "RESET":
         refuse(ctx, inbound, None, "Password not reset", f"PASSWORD {args[:60]}: write PASSWORD RESET "
                "<game id>, e.g. PASSWORD RESET nb7, from the address your seat is registered to.")
         return
     game_id, sender = words[1].lower(), inbound.sender
-    row = ctx.store.game(game_id)
-    mine = [p for p in ctx.store.players_at(game_id, sender) if p["active"]] if row and sender else []
-    if not mine or _over_the_hour(ctx, sender):
-        refuse(ctx, inbound, None, "Password not reset", f"PASSWORD RESET {game_id[:40]}: nothing was "
-               "reset for the address this mail came from. gm mails a new password only to the "
-               "address a seat of the game is registered to, and only when it asks from there.")
+    named = words[2] if len(words) == 3 else None
+    row = ctx.store.game(game_id) if sender else None
+    game = games.load(ctx.store, game_id) if row is not None and row["status"] != Status.OPEN else None
+    mine: list = []
+    if game is not None:
+        if named is not None:
+            mine = [p for p in game.seated if p["name"].lower() == named.lower()]
+        else:
+            mine = [p for p in game.seated if p["email"].lower() == sender]
+    for seat in mine:  # a code, or the attempt recorded in the history
+        credentials.request_reset(ctx, game, seat, inbound)
+    if mine and all(seat["email"].lower() == sender for seat in mine):
+        # The code's own mail is the answer.  When none was sent (one went within the hour, the
+        # caps, a bouncing address) nothing is sent either: From may be forged, and the owner
+        # must not receive more than the one confirmation an hour.
         return
-    lines = []
-    for seat in mine:
-        secret = passwords.generate()
-        ctx.store.set_seat_password(game_id, seat["name"], passwords.hash_password(secret))
-        ctx.store.log(game_id, 0, seat["name"], "password", "reset by PASSWORD RESET", ctx.clock())
-        lines += [f"Your new password for game {game_id} (seat {seat['name']}): {secret}", ""]
-    lines.append("Your old password, and the reply addresses of the reports sent before, no longer "
-                 "work. If you did not ask for this, someone sent PASSWORD RESET with your address; "
-                 "only you received the new password.")
-    done(ctx, inbound, None, f"New password for {game_id}", "\n".join(lines), kind="help", game_id=game_id)
-
-
-def _over_the_hour(ctx: Context, address: str) -> bool:
-    """This address has had all the replies that need no password this hour: a reset now would
-    change a password whose answer gm cannot send."""
-    sent = ctx.store.replies_since(LIMITED_KINDS, ctx.clock() - HOUR, address)
-    return sent >= ctx.config.error_replies_per_hour
+    refuse(ctx, inbound, None, "Password not reset", f"PASSWORD RESET {game_id[:40]}: nothing was "
+           "reset. gm mails a code only to the address a seat of the game is registered to (the "
+           "seats of the sender's address, or the seat named: PASSWORD RESET <id> <seat>), and "
+           "changes the password only when that address sends the code back.")
 
 
 # --- address ---------------------------------------------------------------------------------
-def _code_hash(code: str) -> str:
-    return hashlib.sha256(code.strip().lower().encode()).hexdigest()
-
-
 def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbound) -> None:
-    """SET ADDRESS <new>: a code goes to the new address; the seat moves only when that address
-    sends it back (CONFIRM <code>, or a reply to the code's mail), within CODE_DAYS days."""
+    """SET ADDRESS <new> (with the password): a code goes to the new address; the seat moves only
+    when that address sends it back (CONFIRM <code>, or a reply to the code's mail), within
+    CODE_DAYS days; the old address then gets a code that moves it back."""
     new = value.strip().strip("<>").lower()
     if len(value.split()) != 1 or not valid_addr_spec(new):
         refuse(ctx, inbound, view, "Address not changed", f"SET ADDRESS {value[:60]}: write SET ADDRESS "
@@ -146,10 +122,12 @@ def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbou
         refuse(ctx, inbound, view, "Address not changed", f"{new} is the address of another seat of "
                f"game {view.id}; each seat needs an address of its own.")
         return
-    code = passwords.generate(CODE_LENGTH)
-    expires = ctx.clock() + CODE_DAYS * 86400
-    ctx.store.add_address_code(_code_hash(code), view.id, player["name"], new, expires)
-    ctx.store.log(view.id, view.turn, player["name"], "address", f"code sent to {new}", ctx.clock())
+    if credentials.reset_waiting(ctx, view.id, player["name"]):
+        refuse(ctx, inbound, view, "Address not changed", "A PASSWORD RESET of your seat waits for its "
+               "confirmation at the address the seat is registered to; the address cannot change "
+               "until it is confirmed or has expired.")
+        return
+    code = credentials.start_address_change(ctx, view, player, new, inbound)
     text = ctx.outbox.render("answer", game_id=None, lines=[
         f"The player {player['name']} of game {view.id} asked gm to send their game mail to this "
         "address from now on.", "",
@@ -159,40 +137,49 @@ def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbou
     # No "[nb7 T3]" tag and no word "game" in the subject: a reply to it must read as CONFIRM
     # <code> from the subject (gm.mail.orders), not as a game mail needing a password.
     ctx.outbox.queue(new, f"CONFIRM {code}: confirm your new address ({view.id})", text, kind="notice",
-                     game_id=view.id)
+                     game_id=view.id, secret=True)
     done(ctx, inbound, view, "Address change started", f"gm mailed a code to {new}. Your seat moves "
          f"there when that address sends it back (a reply to the code's mail, or CONFIRM <code>) "
          f"within {CODE_DAYS} days; until then nothing changes and your mail still comes here.",
          archive_player=player["name"])
 
 
+NOT_CONFIRMED = ("this code is unknown, used or expired (a later SET ADDRESS, SET PASSWORD or "
+                 "PASSWORD RESET may have superseded it), or this is not the address it was sent to.")
+
+
 def confirm(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
-    """CONFIRM <code> from the new address: the seat moves there (its reply addresses change)."""
+    """CONFIRM <code>: every code about a seat's credentials, from the address it was mailed to: a
+    new address (the seat moves there), a revert (the seat moves back, with a new password), a
+    reset (a new password)."""
     words = args.split()
-    row = ctx.store.address_code(_code_hash(words[0])) if len(words) == 1 else None
+    row = ctx.store.address_code(credentials.code_hash(words[0])) if len(words) == 1 else None
     if row is None or row["used"] or row["expires"] < ctx.clock() or row["new_email"] != inbound.sender:
-        refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {args[:30]}: this code is unknown, used "
-               "or expired, or this is not the address it was sent to. Ask again with SET ADDRESS.")
+        refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {args[:30]}: {NOT_CONFIRMED} Ask again "
+               "with SET ADDRESS or PASSWORD RESET.")
         return
-    game = games.load(ctx.store, row["game_id"])
-    seat = game.player(row["player"])
-    old = seat["email"]
-    ctx.store.use_address_code(_code_hash(words[0]))
-    ctx.store.set_seat_address(game.id, seat["name"], row["new_email"])
-    ctx.store.log(game.id, game.turn, seat["name"], "address", f"{old} -> {row['new_email']}", ctx.clock())
-    body = ctx.outbox.notice_body(game, [f"Your seat {seat['name']} now receives its mail at "
-                                         f"{row['new_email']}; gm sends nothing more here."])
-    ctx.outbox.to_game(game, old, "Your address changed", body)  # held, if the old address bounces
-    address_confirmed(ctx, game.id, seat["name"], old, row["new_email"])
-    done(ctx, inbound, game, "Address changed", f"Your seat {seat['name']} in game {game.id} now "
-         "receives its mail at this address. Send BOARD (with GAME "
-         f"{game.id}) for the position, or wait for the next report.", archive_player=seat["name"])
+    purpose = row["purpose"]
+    if purpose == credentials.ADDRESS:
+        result = credentials.confirm_address(ctx, row)
+        if isinstance(result, str):
+            refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {words[0]}: nothing changed: {result}")
+            return
+        game, seat = result
+        done(ctx, inbound, game, "Address changed", f"Your seat {seat['name']} in game {game.id} now "
+             "receives its mail at this address. Send BOARD (with GAME "
+             f"{game.id}) for the position, or wait for the next report.", archive_player=seat["name"])
+        return
+    result = (credentials.revert(ctx, row) if purpose == credentials.REVERT
+              else credentials.confirm_reset(ctx, row, inbound.sender))
+    if isinstance(result, str):
+        refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {words[0]}: nothing changed: {result}")
+        return
+    game, seat, secret = result
+    what = ("Your seat is back at this address. " if purpose == credentials.REVERT else "")
+    body = ctx.outbox.render("answer", game_id=game.id, lines=[
+        f"{what}Your new password for game {game.id} (seat {seat['name']}): {secret}", "",
+        "Your old password, the reply addresses of the reports sent before and every change of "
+        "address still waiting no longer work; only this address received the new password."])
+    ctx.outbox.reply(inbound, game, f"New password for {game.id}", body, kind="reply",
+                     archive_player=None, secret=True)
 
-
-def address_confirmed(ctx: Context, game_id: str, name: str, old: str, new: str) -> None:
-    """A seat moved from ``old`` to ``new`` (inside the write).  The seat's delivery state is now
-    its new address's (a bouncing old address no longer holds the game up).  The old address's
-    own state is cleared once no seat is left there, so the GM sees it settled; its held mail
-    stays held, addressed and signed for the old address (gm outbox lists it)."""
-    if not ctx.store.player_seats_at(old):
-        delivery_state.clear(ctx, old, f"{name} of game {game_id} moved to {new}", release=False)

@@ -32,12 +32,14 @@ class Setter:
 
 # The one table: HELP lists it and ``run`` dispatches from it.
 SETTERS: tuple[Setter, ...] = (
-    Setter("SET PASSWORD <new>", "your new password (8 to 64 characters, one word), with the old one "
-           "in the GAME line, e.g. SET PASSWORD blue-heron-42; old passwords and reply addresses "
-           "stop working", seats.set_password),
-    Setter("SET ADDRESS <new>", "move your seat to another address: gm mails that address a code, "
-           "and the seat moves when it sends it back (CONFIRM <code>); e.g. SET ADDRESS "
-           "ada@new.example", seats.set_address),
+    Setter("SET PASSWORD <new>", "your new password (10 to 64 characters, one word, not a common "
+           "one), with the old one in the GAME line (a reply address is not enough), e.g. SET "
+           "PASSWORD blue-heron-42; old passwords, reply addresses and waiting address changes "
+           "stop working, and your address is told", seats.set_password),
+    Setter("SET ADDRESS <new>", "(with your password) move your seat to another address: gm mails "
+           "that address a code, and the seat moves when it sends it back (CONFIRM <code>); the old "
+           "address then gets a code that undoes it for 7 days; e.g. SET ADDRESS ada@new.example",
+           seats.set_address),
     Setter("SET FORMAT TEXT|HTML", "your reports as plain text only, or as text and a page with the "
            "board picture", playersettings.set_format),
     Setter("SET TIMEZONE <zone>", "show deadlines in your time zone, an IANA name such as "

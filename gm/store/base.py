@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from gm.core.config import is_server_store
+from gm.store.credentials import CredentialQueries
 from gm.store.delivery import DeliveryQueries
 from gm.store.games import GameQueries
 from gm.store.mail import MailQueries
@@ -29,7 +30,7 @@ is_url = is_server_store  # a postgresql:// URL, not a SQLite file
 
 
 class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQueries, DeliveryQueries,
-            OptInQueries):
+            CredentialQueries, OptInQueries):
     """The store; a back end is a subclass saying which targets it ``handles``."""
 
     kind = "?"  # "sqlite" | "postgresql"

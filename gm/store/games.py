@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 import time
 
@@ -40,9 +41,10 @@ class GameQueries:
 
     def add_game(self, game_id: str, kind: str, seed: int, options: str, now: float,
                  status: str = "active") -> None:
-        """A new game; ``options`` is the JSON of its raw key=value options."""
+        """A new game; ``options`` is the JSON of its raw key=value options.  Its token salt is
+        drawn here, so no game is made without one (gm.core.tokens)."""
         self.insert("games", id=game_id, kind=kind, seed=seed, options=options,
-                    status=status, created=now, updated=now)
+                    status=status, created=now, updated=now, token_salt=secrets.token_hex(16))
 
     def set_game_status(self, game_id: str, status: str, now: float) -> None:
         """Set a game's status (active | paused | finished) and its updated time."""
@@ -52,7 +54,7 @@ class GameQueries:
     # ``messages`` and ``outbox`` are not here: they are the record of mail received and sent.
     GAME_TABLES = ("reports", "orders", "states", "players", "history", "game_settings", "deadlines",
                    "absences", "state_overrides", "results", "timers", "open_games", "observers",
-                   "address_codes", "games")
+                   "address_codes", "credential_failures", "credential_locks", "games")
 
     def accepted_order_count(self, game_id: str) -> int:
         """How many players' orders of a game went through the rules (turn closes not counted)."""

@@ -258,6 +258,41 @@ SECRET_MAIL = """
 ALTER TABLE outbox ADD COLUMN secret INTEGER NOT NULL DEFAULT 0;
 """
 
+# Step 9 (issue 27): the credential model (gm.service.credentials).  games.token_salt: a random
+# value drawn when a game is made, under the HMAC of its reply tokens ('' for games made before,
+# whose tokens keep working).  address_codes holds every code a seat's credentials wait on:
+# purpose 'address' (to the new address), 'revert' (to the old one, 7 days), 'reset' (to the
+# registered address); ended says why a code no longer works (confirmed, superseded, ...).
+# credential_failures: each wrong password (player '' when the sender holds no seat of the game,
+# a guess at every seat); credential_locks: a seat ('' sender) or a sender ('' game and player)
+# refused passwords until ``until``.
+CREDENTIALS = """
+ALTER TABLE games ADD COLUMN token_salt TEXT NOT NULL DEFAULT '';
+ALTER TABLE address_codes ADD COLUMN purpose TEXT NOT NULL DEFAULT 'address';
+ALTER TABLE address_codes ADD COLUMN created REAL NOT NULL DEFAULT 0;
+ALTER TABLE address_codes ADD COLUMN ended TEXT;
+CREATE INDEX address_codes_seat ON address_codes(game_id, player);
+CREATE TABLE credential_failures (
+    id INTEGER PRIMARY KEY,
+    game_id TEXT NOT NULL,
+    player TEXT NOT NULL,            -- '' : the sender holds no seat of the game
+    sender TEXT NOT NULL,            -- lower-cased From
+    at REAL NOT NULL
+);
+CREATE INDEX credential_failures_seat ON credential_failures(game_id, player, at);
+CREATE INDEX credential_failures_sender ON credential_failures(sender, at);
+CREATE TABLE credential_locks (
+    id INTEGER PRIMARY KEY,
+    game_id TEXT NOT NULL,           -- '' with player '': a sender's lock
+    player TEXT NOT NULL,
+    sender TEXT NOT NULL,            -- '' : a seat's lock
+    since REAL NOT NULL,
+    until REAL NOT NULL
+);
+CREATE INDEX credential_locks_seat ON credential_locks(game_id, player, until);
+CREATE INDEX credential_locks_sender ON credential_locks(sender, until);
+"""
+
 # Step 10 (issue 27): double opt-in.  OBSERVE, JOIN and CREATE wait here until the address they
 # name answers the code mailed to it (gm.service.optin); only then is anything else recorded.
 # actions: the mail's command lines, one a line.  code_hash: sha256 of the code, never the code.
@@ -288,6 +323,7 @@ ALTER TABLE players ADD COLUMN timezone TEXT;
     Step(6, "delivery events and the delivery state of each address", DELIVERY),
     Step(7, "sent mail keeps its pictures for a day (outbox.trimmed)", TRIMMED),
     Step(8, "mail that carries a password or a code (outbox.secret)", SECRET_MAIL),
+    Step(9, "credentials: token salts, every pending code, wrong passwords and lock-outs", CREDENTIALS),
     Step(10, "OBSERVE, JOIN and CREATE waiting for the address to confirm", OPT_IN),
 ]
 

@@ -87,14 +87,6 @@ class SelfServiceQueries:
                         "LIMIT ?", email, limit)
         return [r["game_id"] for r in rows]
 
-    # --- address changes waiting for their code -----------------------------------
-    def add_address_code(self, code_hash: str, game_id: str, player: str, new_email: str,
-                         expires: float) -> None:
-        self.insert("address_codes", code_hash=code_hash, game_id=game_id, player=player,
-                    new_email=new_email, expires=expires)
-
+    # --- codes waiting for an answer (written by gm.store.credentials) ----------------
     def address_code(self, code_hash: str) -> sqlite3.Row | None:
         return self.one("SELECT * FROM address_codes WHERE code_hash = ?", code_hash)
-
-    def use_address_code(self, code_hash: str) -> None:
-        self.update("address_codes", {"code_hash": code_hash}, used=1)
