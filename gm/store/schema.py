@@ -258,6 +258,23 @@ SECRET_MAIL = """
 ALTER TABLE outbox ADD COLUMN secret INTEGER NOT NULL DEFAULT 0;
 """
 
+# Step 12 (issue 27, secrets at rest): a mail set aside with an error keeps the result of its
+# authentication (``messages.auth``: "password <game> <seat>", "token <game> <seat>" or "none"),
+# not its password, which is masked in the copy kept (gm.mail.redact); gm inbox --retry uses it.
+# bounce_holds: each time bouncing=wait held a player's deadline (once per turn, capped by the
+# game's absence_total), so nobody escapes the late policy by bouncing her own mail.
+SECRETS_AT_REST = """
+ALTER TABLE messages ADD COLUMN auth TEXT;
+CREATE TABLE bounce_holds (
+    game_id TEXT NOT NULL,
+    player TEXT NOT NULL,
+    start_seq INTEGER NOT NULL,      -- the state seq that opened the turn held
+    seconds REAL NOT NULL,           -- how long the deadline was held
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, player, start_seq)
+);
+"""
+
 STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
     Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
@@ -271,6 +288,7 @@ ALTER TABLE players ADD COLUMN timezone TEXT;
     Step(6, "delivery events and the delivery state of each address", DELIVERY),
     Step(7, "sent mail keeps its pictures for a day (outbox.trimmed)", TRIMMED),
     Step(8, "mail that carries a password or a code (outbox.secret)", SECRET_MAIL),
+    Step(12, "the authentication of a mail set aside; bouncing=wait holds", SECRETS_AT_REST),
 ]
 
 
