@@ -138,7 +138,7 @@ def join(ctx: Context, view, player, args: str, inbound: Inbound, welcome: Welco
                      "the welcome and the first report follow.")
     # Rate-limited as help: anyone can send JOIN, and a forged From must not make gm mail a
     # stranger without bound.
-    done(ctx, inbound, None, f"Joined {game_id}", "\n".join(lines), kind="help")
+    done(ctx, inbound, None, f"Joined {game_id}", "\n".join(lines), kind="help", secret=True)
     if not info["free"]:
         start(ctx, game_id, welcome, who=f"{game_id}: seats full")
 

@@ -33,6 +33,10 @@ log = logging.getLogger(__name__)
 HOUR = 3600.0
 LIMITED_KINDS = ("error", "help")  # replies anyone can make gm send, with or without a password
 PART_RULE = "\n" + "=" * 72 + "\n\n"
+# What the store keeps of a text that carried a password or a code, once it is sent (outbox.secret;
+# the archive of a secret part keeps only this).
+SECRET_NOTE = ("[This mail carried a password, a code or a reply address; gm keeps no copy of its "
+               "text once it is sent.]\n")
 
 
 @dataclass
@@ -179,7 +183,8 @@ class Outbox:
         for part in parts:
             if part.view is not None:
                 self.archive(part.view, part.archive_player,
-                             part.kind if part.kind not in LIMITED_KINDS else "reply", part.body, oid)
+                             part.kind if part.kind not in LIMITED_KINDS else "reply",
+                             SECRET_NOTE if part.secret else part.body, oid)
         return oid
 
     def _limit_notice(self, to: str) -> str | None:

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import logging
 
+from gm.mail import rawmail
 from gm.mail.outbound import words_only
+from gm.mail.redact import blank, mask_header
+from gm.service.outbox import SECRET_NOTE
 from gm.store import Store
 
 log = logging.getLogger(__name__)
@@ -47,3 +50,14 @@ def trimmed_copy(outbox_id: int, raw: bytes, archived: bool) -> bytes:
     except Exception:  # never a reason to stop the daemon's housekeeping
         log.exception("outbox #%s could not be trimmed; kept whole", outbox_id)
         return raw
+
+
+def blanked_copy(raw: bytes) -> tuple[bytes, str]:
+    """(the copy kept, its subject) of a sent mail that carried a secret (outbox.secret): its
+    header with any code or reply token masked, its body SECRET_NOTE.  Never raises."""
+    kept = blank(raw, SECRET_NOTE)
+    try:
+        subject = rawmail.Fields(rawmail.read_header(kept)[0]).get("Subject") or ""
+    except Exception:  # blank() wrote the header itself; this is only a guard
+        subject = ""
+    return kept, mask_header(subject)[:200]

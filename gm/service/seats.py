@@ -116,7 +116,8 @@ def password_reset(ctx: Context, view, player, args: str, inbound: Inbound) -> N
     lines.append("Your old password, and the reply addresses of the reports sent before, no longer "
                  "work. If you did not ask for this, someone sent PASSWORD RESET with your address; "
                  "only you received the new password.")
-    done(ctx, inbound, None, f"New password for {game_id}", "\n".join(lines), kind="help", game_id=game_id)
+    done(ctx, inbound, None, f"New password for {game_id}", "\n".join(lines), kind="help", game_id=game_id,
+         secret=True)
 
 
 def _over_the_hour(ctx: Context, address: str) -> bool:
@@ -159,7 +160,7 @@ def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbou
     # No "[nb7 T3]" tag and no word "game" in the subject: a reply to it must read as CONFIRM
     # <code> from the subject (gm.mail.orders), not as a game mail needing a password.
     ctx.outbox.queue(new, f"CONFIRM {code}: confirm your new address ({view.id})", text, kind="notice",
-                     game_id=view.id)
+                     game_id=view.id, secret=True)
     done(ctx, inbound, view, "Address change started", f"gm mailed a code to {new}. Your seat moves "
          f"there when that address sends it back (a reply to the code's mail, or CONFIRM <code>) "
          f"within {CODE_DAYS} days; until then nothing changes and your mail still comes here.",
