@@ -19,7 +19,7 @@ What is masked, on each line, with string methods in linear time:
   PASSPHRASE (the order grammar reads the password as the next word; the rest
   of the line goes too, for "your new password for nb1 (seat ada): x"), except
   PASSWORD RESET <game>, which is a command and holds no secret;
-* the word after a whole word CONFIRM (an address code);
+* the word after a whole word CONFIRM, if it is MIN_CODE characters or more (an address code);
 * in an address, a run of 16 or more hex digits after a dot, in a plus
   address's local part (``gm+nb1.ada.<token>@host``): a reply token.
 
@@ -49,6 +49,7 @@ MAX_BYTES = 8 * 1024 * 1024  # a mail larger than this keeps only its header
 MAX_MIME_DEPTH = 20  # as gm.mail.inbound: deeper trees keep only their header
 MAX_LINE_LEVELS = 1_000_000
 MAX_HEADER_SCAN = 4 * 1024 * 1024
+MIN_CODE = 6  # a word after CONFIRM this long is taken for a code ("confirm your ..." is not)
 MIN_TOKEN_HEX = 16  # a reply token is 20 hex digits (gm.core.tokens); a VERP tag 16
 MAX_TOKEN_SCAN = 64  # characters looked at before an @ for a token
 _HEX = frozenset("0123456789abcdefABCDEF")
@@ -60,11 +61,12 @@ _DROPPED_PART_NOTE = "(this part was not kept: gm keeps only the text of the mai
 
 
 # --- text -----------------------------------------------------------------------------------
-def mask_text(text: str) -> str:
-    """``text`` with every password, code and reply token masked (line by line)."""
+def mask_text(text: str, passwords: bool = True) -> str:
+    """``text`` with every password, code and reply token masked (line by line); ``passwords``
+    False: codes and tokens only (a subject whose passwords are already shown as ***)."""
     if not text:
         return text
-    return "\n".join(mask_line(line) for line in text.split("\n"))
+    return "\n".join(mask_line(line, passwords) for line in text.split("\n"))
 
 
 def _word_char(c: str) -> bool:
@@ -83,7 +85,7 @@ def _skip(text: str, i: int, chars: str) -> int:
     return i
 
 
-def mask_line(line: str) -> str:
+def mask_line(line: str, passwords: bool = True) -> str:
     """One line with its secrets masked; linear in its length."""
     if "@" in line:
         line = mask_tokens(line)
@@ -98,7 +100,7 @@ def mask_line(line: str) -> str:
             continue
         end = _word_end(low, i)
         word = low[i:end]
-        if word in SECRET_WORDS:
+        if word in SECRET_WORDS and passwords:
             value = _skip(line, end, ":=")
             if low.startswith("reset", value) and not _word_char(low[value + 5:value + 6] or " "):
                 i = value + 5  # PASSWORD RESET <game>: a command, no secret
@@ -108,10 +110,8 @@ def mask_line(line: str) -> str:
                 return "".join(out)
         elif word == "confirm":
             value = _skip(line, end, ":=")
-            after = value
-            while after < len(line) and not line[after].isspace():
-                after += 1
-            if after > value:
+            after = _word_end(line, value)
+            if after - value >= MIN_CODE:
                 out.append(line[start:value] + MASK)
                 start = i = after
                 continue
@@ -297,6 +297,17 @@ def headers_only(raw: bytes, note: str) -> bytes:
     lines += [b"MIME-Version: 1.0", b'Content-Type: text/plain; charset="utf-8"',
               b"Content-Transfer-Encoding: 8bit", b"X-GM-Redacted: yes", b""]
     return b"\r\n".join(lines) + b"\r\n" + note.encode("utf-8", "replace") + b"\r\n"
+
+
+def masked_header(raw: bytes) -> bytes | None:
+    """``raw`` with the reply tokens in its header masked (a sent mail's Reply-To); None if it has none."""
+    end = raw.find(b"\r\n\r\n")
+    end = raw.find(b"\n\n") if end < 0 else end
+    head = raw[:end] if end >= 0 else raw
+    if b"+" not in head or b"@" not in head:
+        return None
+    masked = mask_tokens(head.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+    return None if masked == head else masked + raw[len(head):]
 
 
 def blank(raw: bytes, note: str) -> bytes:

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from gm.runtime.transport import PermanentFailure, TemporaryFailure, Transport, TransportDown, send_each
-from gm.service.retention import blanked_copy
+from gm.service.retention import sent_copy
 from gm.store import Store
 
 log = logging.getLogger(__name__)
@@ -46,15 +46,19 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
         # connection, then rarely waits for the lock.  A crash before the mark
         # means those few are sent again, with their same Message-IDs.
         # A mail that carried a password or a code (outbox.secret) is blanked in the same
-        # transaction: once it is handed on, the store keeps its header and a note, no secret.
+        # transaction: once it is handed on, the store keeps its header and a note, no secret;
+        # any other keeps its words, its reply token masked (gm.service.retention.sent_copy).
         if not accepted:
             return
-        blanked = {row["id"]: blanked_copy(row["raw"]) for row, _ in accepted if row.get("secret")}
+        copies = {row["id"]: sent_copy(row["raw"], bool(row.get("secret"))) for row, _ in accepted}
         with store.write(durable=False):  # lost only in an OS crash, and then resent
             for row, at in accepted:
                 store.mark_sent(row["id"], at, row["attempts"] + 1)
-                if row["id"] in blanked:
-                    store.blank_secret(row["id"], *blanked[row["id"]])
+                kept = copies[row["id"]]
+                if kept is not None and kept[1] is not None:
+                    store.blank_secret(row["id"], *kept)
+                elif kept is not None:
+                    store.keep_sent_copy(row["id"], kept[0])
         accepted.clear()
 
     def done(row, exc: Exception | None) -> None:

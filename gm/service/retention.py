@@ -21,7 +21,7 @@ import logging
 
 from gm.mail import rawmail
 from gm.mail.outbound import words_only
-from gm.mail.redact import blank, mask_header
+from gm.mail.redact import blank, mask_header, masked_header
 from gm.service.outbox import SECRET_NOTE
 from gm.store import Store
 
@@ -61,3 +61,14 @@ def blanked_copy(raw: bytes) -> tuple[bytes, str]:
     except Exception:  # blank() wrote the header itself; this is only a guard
         subject = ""
     return kept, mask_header(subject)[:200]
+
+
+def sent_copy(raw: bytes, secret: bool) -> tuple[bytes, str | None] | None:
+    """What the store keeps of a mail just sent, if not the mail as it is: (raw, new subject or None).
+
+    A mail that carried a secret is blanked (blanked_copy); any other keeps its words, with the
+    reply token of its Reply-To masked (the token is a credential: the player has it now)."""
+    if secret:
+        return blanked_copy(raw)
+    masked = masked_header(raw)
+    return None if masked is None else (masked, None)

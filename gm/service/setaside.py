@@ -20,7 +20,8 @@ from typing import Callable
 
 from gm.core.model import NotStarted, ServiceError
 from gm.mail import orders as order_mail
-from gm.mail.inbound import Inbound
+from gm.mail import rawmail
+from gm.mail.inbound import Inbound, plus_recipient
 from gm.mail.quotes import strip_reply
 from gm.mail.redact import plain_reading
 from gm.service import games
@@ -71,7 +72,8 @@ def seat_auth(ctx: Context, inbound: Inbound | None, raw: bytes,
         if inbound is None or (not inbound.text and not inbound.subject):
             reading = plain_reading(raw)
             sender, subject, text = reading.sender, reading.subject, strip_reply(reading.text)
-            recipient = inbound.recipient if inbound is not None else ""
+            fields = rawmail.Fields(rawmail.read_header(raw)[0])
+            recipient = inbound.recipient if inbound is not None else plus_recipient(fields, ctx.config.address)
         else:
             sender, subject, text, recipient = inbound.sender, inbound.subject, inbound.text, inbound.recipient
         mail = order_mail.read(subject, text)

@@ -109,6 +109,11 @@ class MailQueries:
         self.db.execute("UPDATE outbox SET raw = ?, subject = ?, trimmed = 1 WHERE id = ? AND secret = 1",
                         (pack_mail(raw), subject, outbox_id))
 
+    def keep_sent_copy(self, outbox_id: int, raw: bytes) -> None:
+        """Keep ``raw`` (its reply token masked) as the copy of a mail just sent."""
+        self._require_tx()
+        self.db.execute("UPDATE outbox SET raw = ? WHERE id = ? AND status = 'sent'", (pack_mail(raw), outbox_id))
+
     def mark_failed(self, outbox_id: int, attempts: int, error: str) -> None:
         """The server refused a mail for good: it is not tried again."""
         self.update("outbox", {"id": outbox_id}, status="failed", attempts=attempts,
