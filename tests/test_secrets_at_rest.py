@@ -23,12 +23,14 @@ from pathlib import Path
 import pytest
 
 from gm.core import config as config_module
+from gm.mail import inbound as mail_in
 from gm.runtime import daemon
 from gm.runtime.maildir import ensure_maildir
+from gm.service import ingest
 from gm.service.engine import Engine
 from gm.store import Store
 from gm.store.packing import MAIL_MARK
-from support import EXAMPLE_LAYOUT, GM_ADDRESS, PLAYERS, order_mail
+from support import EXAMPLE_LAYOUT, GM_ADDRESS, PLAYERS, body, last_outbox_id, order_mail, outbox
 
 ADA, BOB = dict(PLAYERS)["ada"], dict(PLAYERS)["bob"]
 NEW_ADA = "ada@new.example"
@@ -226,3 +228,54 @@ def test_an_unknown_group_is_refused(tmp_path):
 
     with pytest.raises(GroupError):
         Mailroom(tmp_path, "group: no-such-group-here\n")
+
+
+# --- a mail set aside keeps whom it authenticated as, not its password ---------------------------------
+def first_move(engine):
+    view = engine.load("nb1")
+    (mover,) = view.rules.to_move(view.state)
+    return mover, view.rules.legal_orders(view.state, mover)[0]
+
+
+def set_aside(engine, raw: bytes):
+    assert engine.ingest(raw).outcome == "error"
+    (row,) = engine.store.all("SELECT * FROM messages WHERE outcome = 'error'")
+    return row
+
+
+def test_a_reply_by_token_set_aside_is_retried_as_its_seat(engine, nb_game, monkeypatch, breaking_reader):
+    mover, move = first_move(engine)
+    reply = engine.outbox.tokens.reply_to("nb1", f"{mover}@example.org")
+    token = reply.split("@")[0].rpartition(".")[2]
+    row = set_aside(engine, order_mail(f"{mover}@example.org", move, to=reply, X_Trigger="BOOM"))
+    assert row["auth"] == f"token nb1 {mover}" and token.encode() not in bytes(row["raw"])
+    monkeypatch.setattr(mail_in, "parse", breaking_reader)  # the fault is fixed
+    start = last_outbox_id(engine)
+    outcome = ingest.retry(engine, row["id"])
+    assert outcome.outcome == "applied" and len(engine.load("nb1").state.moves) == 1
+    assert sorted(m["To"] for m in outbox(engine, start)) == ["ada@example.org", "bob@example.org"]
+
+
+def test_a_wrong_password_set_aside_stays_wrong_on_retry(engine, nb_game, monkeypatch, breaking_reader):
+    mover, move = first_move(engine)
+    row = set_aside(engine, order_mail(f"{mover}@example.org", move, game_id="nb1", password="not-it-at-all",
+                                       X_Trigger="BOOM"))
+    assert row["auth"] == "none" and b"not-it-at-all" not in bytes(row["raw"])
+    monkeypatch.setattr(mail_in, "parse", breaking_reader)
+    start = last_outbox_id(engine)
+    outcome = ingest.retry(engine, row["id"])
+    assert outcome.outcome == "rejected" and "the password is wrong" in outcome.detail
+    assert not engine.load("nb1").state.moves
+    (reply,) = outbox(engine, start)
+    assert reply["To"] == f"{mover}@example.org" and "Your orders were not read" in body(reply)
+
+
+def test_the_same_bytes_again_are_a_duplicate_though_the_copy_kept_differs(engine, nb_game):
+    mover, move = first_move(engine)
+    raw = order_mail(f"{mover}@example.org", move, game_id="nb1", password=nb_game[mover])
+    assert engine.ingest(raw).outcome == "applied"
+    (row,) = engine.store.all("SELECT raw, source_key FROM messages")
+    assert bytes(row["raw"]) != raw and row["source_key"] == ingest.source_key_of(raw)
+    assert engine.ingest(raw).outcome == "duplicate"
+    assert engine.ingest(raw, "maildir:1.host").outcome == "duplicate"  # its Message-ID, another key
+    assert len(engine.load("nb1").state.moves) == 1

@@ -21,7 +21,8 @@ What is masked, on each line, with string methods in linear time:
   PASSWORD RESET <game>, which is a command and holds no secret;
 * the word after a whole word CONFIRM, if it is MIN_CODE characters or more (an address code);
 * in an address, a run of 16 or more hex digits after a dot, in a plus
-  address's local part (``gm+nb1.ada.<token>@host``): a reply token.
+  address's local part (``gm+nb1.ada.<token>@host``): a reply token
+  (written ``gm+nb1.ada.redacted@host``, still an address).
 
 redact() never raises: a mail it cannot parse or write again (too large, too
 deeply nested, broken) is kept as the header fields it can read, masked, and a
@@ -44,6 +45,7 @@ from gm.mail import rawmail
 from gm.mail.html import html_to_text, trim_html
 
 MASK = "[redacted]"
+TOKEN_MASK = "redacted"  # in an address: no brackets, so the address still reads as one
 SECRET_WORDS = frozenset({"pass", "password", "passwd", "passphrase"})
 MAX_BYTES = 8 * 1024 * 1024  # a mail larger than this keeps only its header
 MAX_MIME_DEPTH = 20  # as gm.mail.inbound: deeper trees keep only their header
@@ -121,7 +123,7 @@ def mask_line(line: str, passwords: bool = True) -> str:
 
 
 def mask_tokens(text: str) -> str:
-    """Reply tokens in plus addresses masked: ``gm+nb1.ada.<hex>@host`` -> ``gm+nb1.ada.[redacted]@host``."""
+    """Reply tokens in plus addresses masked: ``gm+nb1.ada.<hex>@host`` -> ``gm+nb1.ada.redacted@host``."""
     out: list[str] = []
     start = 0
     at = text.find("@")
@@ -132,7 +134,7 @@ def mask_tokens(text: str) -> str:
             k -= 1
         if at - k >= MIN_TOKEN_HEX and k > 0 and text[k - 1] in ".-" \
                 and "+" in text[max(start, k - MAX_TOKEN_SCAN):k]:
-            out.append(text[start:k] + MASK)
+            out.append(text[start:k] + TOKEN_MASK)
             start = at
         at = text.find("@", at + 1)
     out.append(text[start:])
@@ -296,7 +298,7 @@ def headers_only(raw: bytes, note: str) -> bytes:
         pass
     lines += [b"MIME-Version: 1.0", b'Content-Type: text/plain; charset="utf-8"',
               b"Content-Transfer-Encoding: 8bit", b"X-GM-Redacted: yes", b""]
-    return b"\r\n".join(lines) + b"\r\n" + note.encode("utf-8", "replace") + b"\r\n"
+    return b"\r\n".join(lines) + b"\r\n" + note.rstrip("\n").encode("utf-8", "replace") + b"\r\n"
 
 
 def masked_header(raw: bytes) -> bytes | None:
