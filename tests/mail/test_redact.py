@@ -118,8 +118,8 @@ def test_a_blanked_mail_keeps_its_header():
     b"Subject: =?utf-8?b?!!!?=\r\nContent-Transfer-Encoding: base64\r\n\r\n%%%%\r\n",
     b"Content-Type: text/plain; charset=punycode\r\n\r\nPASSWORD " + SECRET.encode() + b"\r\n",
     b"Content-Type: text/plain; charset=base64\r\n\r\nPASSWORD " + SECRET.encode() + b"\r\n",
-    b"Content-Type: multipart/mixed; boundary=b\r\n\r\n" + b"--b\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n" * 200
-    + b"PASSWORD " + SECRET.encode(),
+    b"Content-Type: multipart/mixed; boundary=b\r\n\r\n"
+    + b"--b\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n" * 200 + b"PASSWORD " + SECRET.encode(),
 ])
 def test_hostile_mail_never_raises_and_keeps_no_secret(raw):
     kept = redact(raw)
