@@ -288,7 +288,7 @@ def _not_read(ctx: Context, inbound: Inbound, view: GameView, name: str, lines: 
     """The part of the reply that lists the lines set aside as not orders."""
     if not lines:
         return
-    shown = [line if len(line) <= 60 else line[:57] + "..." for line in lines[:10]]
+    shown = [mask_text(line if len(line) <= 60 else line[:57] + "...") for line in lines[:10]]  # kept, archived
     if len(lines) > 10:
         shown.append(f"... and {len(lines) - 10} more lines")
     body = ctx.outbox.notice_body(view, ["Not read (not orders): these lines of your mail are not "

@@ -33,7 +33,10 @@ class SqliteStore(Store):
         self.path = Path(path)
         # Made here, 0600 (0660 in a shared data folder: gm.core.filemodes), before SQLite opens it:
         # SQLite makes its -wal and -shm files with the database file's own mode.
-        filemodes.create_file(self.path)
+        try:
+            filemodes.create_file(self.path)
+        except OSError as exc:
+            raise StoreError(f"cannot create {self.path}: {exc}") from exc
         # isolation_level=None: we issue BEGIN ourselves, never implicitly.
         self.db = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None)
         self.db.row_factory = sqlite3.Row
