@@ -51,6 +51,7 @@ MAX_BYTES = 8 * 1024 * 1024  # a mail larger than this keeps only its header
 MAX_MIME_DEPTH = 20  # as gm.mail.inbound: deeper trees keep only their header
 MAX_LINE_LEVELS = 1_000_000
 MAX_HEADER_SCAN = 4 * 1024 * 1024
+MAX_KEPT_FIELD = 8000  # characters of a field kept when only the header is kept
 MIN_CODE = 6  # a word after CONFIRM this long is taken for a code ("confirm your ..." is not)
 MIN_TOKEN_HEX = 16  # a reply token is 20 hex digits (gm.core.tokens); a VERP tag 16
 MAX_TOKEN_SCAN = 64  # characters looked at before an @ for a token
@@ -176,10 +177,11 @@ def _mask_part_headers(part: email.message.Message) -> None:
 
 
 # --- the whole mail -------------------------------------------------------------------------------
-def redact(raw: bytes) -> bytes:
-    """The mail ``raw`` as kept once read: re-serialised with every secret masked.  Never raises."""
+def redact(raw: bytes, max_bytes: int = MAX_BYTES) -> bytes:
+    """The mail ``raw`` as kept once read: re-serialised with every secret masked.  Never raises.
+    A mail over ``max_bytes`` (one gm did not read past its header) keeps its header alone."""
     try:
-        msg, why = _message(raw)
+        msg, why = _message(raw, max_bytes)
         if msg is None:
             return headers_only(raw, f"Its body was not kept: {why}.")
         for part in _walk(msg):
@@ -196,10 +198,11 @@ def redact(raw: bytes) -> bytes:
                                  f"({type(exc).__name__}).")
 
 
-def _message(raw: bytes) -> tuple[email.message.Message | None, str]:
+def _message(raw: bytes, max_bytes: int = MAX_BYTES) -> tuple[email.message.Message | None, str]:
     """The parsed mail, or (None, why it is not parsed): the same limits as gm.mail.inbound."""
-    if len(raw) > MAX_BYTES:
-        return None, f"{len(raw)} bytes, more than {MAX_BYTES}"
+    limit = min(max_bytes, MAX_BYTES)
+    if len(raw) > limit:
+        return None, f"{len(raw)} bytes, more than {limit}"
     header, body_start = rawmail.read_header(raw, MAX_HEADER_SCAN)
     depth, problem = rawmail.mime_scan(raw, body_start, header, MAX_MIME_DEPTH)
     if depth > MAX_MIME_DEPTH:
@@ -292,7 +295,7 @@ def headers_only(raw: bytes, note: str) -> bytes:
         for name, value in header:
             if name in _BODY_FIELDS:
                 continue
-            clean = " ".join(mask_header(value).split())
+            clean = " ".join(mask_header(value[:MAX_KEPT_FIELD]).split())
             lines.append(f"{_field_name(name)}: {clean}".encode("utf-8", "replace"))
     except Exception:  # keep what was read so far
         pass

@@ -106,7 +106,8 @@ def _set_aside(ctx: Context, raw: bytes, key: str, inbound: Inbound | None, now:
             auth = seat_auth(ctx, inbound, raw, authenticate)
             ctx.store.add_message(key, inbound.message_id if inbound else None,
                                   inbound.sender if inbound else None,
-                                  mask_text(inbound.subject) if inbound else None, redact(raw), now,
+                                  mask_text(inbound.subject) if inbound else None,
+                                  redact(raw, ctx.config.max_message_bytes), now,
                                   "error", error, auth=auth.dump())
 
 
@@ -128,7 +129,7 @@ def _record(ctx: Context, inbound: Inbound, key: str, now: float, outcome: str, 
     """Store the mail as it is kept: its passwords, codes and tokens masked (gm.mail.redact).  The
     mail is handled from ``inbound``, in this transaction; the source key is of the bytes that came."""
     return ctx.store.add_message(key, inbound.message_id, inbound.sender, mask_text(inbound.subject),
-                                 redact(inbound.raw), now, outcome, detail)
+                                 redact(inbound.raw, ctx.config.max_message_bytes), now, outcome, detail)
 
 
 def _error(ctx: Context, inbound: Inbound, view: GameView | None, message: str,
