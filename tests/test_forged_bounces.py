@@ -11,6 +11,8 @@ import pytest
 from bounce_fixtures import bounce, outbox_row
 from support import GM_ADDRESS, PLAYERS, last_outbox_id, order_mail, outbox
 
+ON_BOTH_BACKENDS = True  # SQLite and PostgreSQL (bounce_holds)
+
 REFEREE = "referee@example.org"
 DAY = 86400.0
 ADDRESS = dict(PLAYERS)

@@ -29,8 +29,12 @@ from gm.runtime.maildir import ensure_maildir
 from gm.service import ingest
 from gm.service.engine import Engine
 from gm.store import Store
-from gm.store.packing import MAIL_MARK
+from gm.runtime.delivery import flush
+from gm.runtime.maildir import MaildirTransport
+from gm.store.packing import MAIL_MARK, unpack_mail
 from support import EXAMPLE_LAYOUT, GM_ADDRESS, PLAYERS, body, last_outbox_id, order_mail, outbox
+
+ON_BOTH_BACKENDS = True  # the tests on the engine fixture: SQLite and PostgreSQL
 
 ADA, BOB = dict(PLAYERS)["ada"], dict(PLAYERS)["bob"]
 NEW_ADA = "ada@new.example"
@@ -279,3 +283,16 @@ def test_the_same_bytes_again_are_a_duplicate_though_the_copy_kept_differs(engin
     assert engine.ingest(raw).outcome == "duplicate"
     assert engine.ingest(raw, "maildir:1.host").outcome == "duplicate"  # its Message-ID, another key
     assert len(engine.load("nb1").state.moves) == 1
+
+
+def test_sending_blanks_secret_mail_and_masks_reply_tokens_on_either_store(engine, nb_game, tmp_path):
+    reply = engine.outbox.tokens.reply_to("nb1", ADA)
+    assert flush(engine.store, MaildirTransport(tmp_path / "out"), now=engine.clock()) == 2
+    rows = engine.store.all("SELECT * FROM outbox ORDER BY id")
+    assert [(r["kind"], r["secret"], r["status"]) for r in rows] == [("welcome", 1, "sent")] * 2
+    kept = [email.message_from_bytes(unpack_mail(r["raw"]), policy=email.policy.default) for r in rows]
+    assert all(k.get_content().startswith("[This mail carried a password") for k in kept)
+    assert kept[0]["Reply-To"] == reply.replace(reply.split("@")[0].rpartition(".")[2], "redacted")
+    assert leaks(engine, list(nb_game.values())) == []
+    sent = [p.read_bytes() for p in sorted((tmp_path / "out" / "new").iterdir())]
+    assert all(any(pw.encode() in raw for pw in nb_game.values()) for raw in sent)  # handed on whole
