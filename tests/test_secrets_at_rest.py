@@ -31,6 +31,7 @@ from gm.service.engine import Engine
 from gm.store import Store
 from gm.runtime.delivery import flush
 from gm.runtime.maildir import MaildirTransport
+from gm.runtime.transport import PermanentFailure
 from gm.store.packing import MAIL_MARK, unpack_mail
 from support import EXAMPLE_LAYOUT, GM_ADDRESS, PLAYERS, body, last_outbox_id, order_mail, outbox
 
@@ -296,3 +297,17 @@ def test_sending_blanks_secret_mail_and_masks_reply_tokens_on_either_store(engin
     assert leaks(engine, list(nb_game.values())) == []
     sent = [p.read_bytes() for p in sorted((tmp_path / "out" / "new").iterdir())]
     assert all(any(pw.encode() in raw for pw in nb_game.values()) for raw in sent)  # handed on whole
+
+
+class RefusingTransport:
+    """A mail server that refuses every message for good (a 5xx)."""
+
+    def send(self, recipient: str, raw: bytes, outbox_id: int) -> None:
+        raise PermanentFailure(f"550 5.1.1 <{recipient}>: no such user")
+
+
+def test_a_secret_mail_refused_for_good_is_blanked_too(engine, nb_game):
+    assert flush(engine.store, RefusingTransport(), now=engine.clock()) == 0
+    rows = engine.store.all("SELECT status, secret FROM outbox ORDER BY id")
+    assert [(r["status"], r["secret"]) for r in rows] == [("bounced", 1)] * 2
+    assert leaks(engine, list(nb_game.values())) == []

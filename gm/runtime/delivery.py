@@ -77,6 +77,8 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
             log.error("outbox #%s to %s refused for good: %s", row["id"], row["recipient"], exc)
             with store.write():  # as a bounce that comes back later: gm.service.delivery_state settles it
                 store.record_refusal(row["id"], row["recipient"], row["attempts"] + 1, str(exc), now)
+                if row.get("secret"):  # never sent now: its secret need not be kept either
+                    store.blank_secret(row["id"], *sent_copy(row["raw"], True))
         else:  # any other transport fault: keep the mail, retry later
             delay = backoff[min(row["attempts"], len(backoff) - 1)]
             log.warning("outbox #%s to %s not sent (%s); retry in %ss", row["id"], row["recipient"], exc, delay)
