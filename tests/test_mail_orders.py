@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from gm.mail.redact import redact
 from support import body, eml, last_outbox_id, outbox
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
@@ -86,7 +87,8 @@ def test_bad_mail_gets_a_clear_reply_and_changes_nothing(engine, nb_game, fixtur
         # The reply lists the legal captures.
         assert "The legal orders are:" in body(reply) and "b4xd4" in body(reply)
     row = engine.store.one("SELECT outcome, raw FROM messages ORDER BY id DESC")
-    assert row["outcome"] == "rejected" and row["raw"] == raw
+    # Kept with its password masked (issue 27: secrets at rest), not byte for byte.
+    assert row["outcome"] == "rejected" and bytes(row["raw"]) == redact(raw)
 
 
 def test_robot_mail_is_stored_but_not_answered(engine, nb_game):

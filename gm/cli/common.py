@@ -14,6 +14,7 @@ import typer
 
 from games.base import GameError
 from gm.core import config as config_module
+from gm.core import filemodes
 from gm.core.model import ServiceError
 from gm.service.engine import Engine
 from gm.store import Store, StoreError
@@ -45,8 +46,10 @@ def open_engine() -> Engine:
     """The service on the configured database (opening it runs any pending migrations)."""
     try:
         conf = config_module.load(state["config"])
+        if conf.group:  # before the store is made, so that it is made for the group
+            filemodes.prepare(conf.data_dir, conf.group)
         return Engine(Store(conf.database), conf)
-    except (config_module.ConfigError, StoreError) as exc:
+    except (config_module.ConfigError, StoreError, filemodes.GroupError) as exc:
         fail(str(exc))
 
 

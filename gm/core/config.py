@@ -95,6 +95,9 @@ class Config:
     verp_secret_file: Path | None = None  # the VERP tags' key, made 0600 on first use (default data_dir/verp-secret)
     message_id_domain: str | None = None  # the right-hand side of every Message-ID (default: address's domain)
     archive_dir: Path | None = None  # the daemon keeps the archive site here, current after every turn
+    # Files gm makes are 0600, folders 0700; with a group name, the data folder is given to that
+    # group (mode 2770) and files are 0660, so a GM's CLI can share the store with the daemon's user.
+    group: str | None = None
     source: str = "embedded default"
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -198,6 +201,8 @@ def load(path: str | Path | None = None) -> Config:
     if unknown:
         raise ConfigError(f"{candidate}: unknown keys {sorted(unknown)}")
     config = Config(**raw, imap=imap_conf, smtp=_server(smtp, "smtp"), source=str(candidate))
+    if config.group is not None and (not isinstance(config.group, str) or not config.group.strip()):
+        raise ConfigError(f"{candidate}: group must be the name of a group, e.g. gm")
     _check_dkim(config, str(candidate))
     _check_mail_names(config, str(candidate))
     return config

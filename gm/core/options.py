@@ -16,8 +16,9 @@
     observers    who may follow the game by mail (OBSERVE): ``none``, ``open``
                  (anyone; the default) or ``approved`` (the GM approves each one)
     bouncing     ``wait`` (default): while a player's mail bounces, the deadline
-                 does not apply the late policy to them (it moves a day at a
-                 time, and they are not forfeited); ``proceed``: as usual
+                 waits for them a day, at most once per turn and for at most
+                 absence_total in all (a player can make her own mail bounce);
+                 ``proceed``: the late policy as usual
     format       report mail for players who set none (SET FORMAT): ``html`` (the
                  text, and an HTML page with the picture) or ``text`` (default ``html``)
     pictures     ``on`` or ``off``: whether HTML reports show the board picture

@@ -13,6 +13,8 @@ import os
 import secrets as random_source
 from pathlib import Path
 
+from gm.core import filemodes
+
 SECRET_BYTES = 32  # 256 bits, HMAC-SHA256's own block strength
 MIN_SECRET_CHARS = 32  # a file holding less than this (hex) is refused, not trusted
 
@@ -34,9 +36,9 @@ def load_or_create(path: Path) -> bytes:
         return _read(path)
     except FileNotFoundError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    filemodes.make_dirs(path.parent)
+    try:  # 0600, or 0660 in a shared data folder (gm.core.filemodes)
+        fd = filemodes.open_new(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
     except FileExistsError:
         return _read(path)
     with os.fdopen(fd, "w") as handle:

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from gm.runtime.transport import PermanentFailure, TemporaryFailure, Transport, TransportDown, send_each
+from gm.service.retention import sent_copy
 from gm.store import Store
 
 log = logging.getLogger(__name__)
@@ -44,11 +45,20 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
         # One transaction for a few messages: the judge, writing on another
         # connection, then rarely waits for the lock.  A crash before the mark
         # means those few are sent again, with their same Message-IDs.
+        # A mail that carried a password or a code (outbox.secret) is blanked in the same
+        # transaction: once it is handed on, the store keeps its header and a note, no secret;
+        # any other keeps its words, its reply token masked (gm.service.retention.sent_copy).
         if not accepted:
             return
+        copies = {row["id"]: sent_copy(row["raw"], bool(row.get("secret"))) for row, _ in accepted}
         with store.write(durable=False):  # lost only in an OS crash, and then resent
             for row, at in accepted:
                 store.mark_sent(row["id"], at, row["attempts"] + 1)
+                kept = copies[row["id"]]
+                if kept is not None and kept[1] is not None:
+                    store.blank_secret(row["id"], *kept)
+                elif kept is not None:
+                    store.keep_sent_copy(row["id"], kept[0])
         accepted.clear()
 
     def done(row, exc: Exception | None) -> None:
@@ -67,6 +77,8 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
             log.error("outbox #%s to %s refused for good: %s", row["id"], row["recipient"], exc)
             with store.write():  # as a bounce that comes back later: gm.service.delivery_state settles it
                 store.record_refusal(row["id"], row["recipient"], row["attempts"] + 1, str(exc), now)
+                if row.get("secret"):  # never sent now: its secret need not be kept either
+                    store.blank_secret(row["id"], *sent_copy(row["raw"], True))
         else:  # any other transport fault: keep the mail, retry later
             delay = backoff[min(row["attempts"], len(backoff) - 1)]
             log.warning("outbox #%s to %s not sent (%s); retry in %ss", row["id"], row["recipient"], exc, delay)

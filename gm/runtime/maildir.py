@@ -7,14 +7,16 @@ import os
 import socket
 from pathlib import Path
 
+from gm.core import filemodes
 from gm.service.engine import Engine
 
 log = logging.getLogger(__name__)
 
 
 def ensure_maildir(path: Path) -> Path:
+    """The Maildir's folders, each made 0700 (2770 in a shared data folder: gm.core.filemodes)."""
     for sub in ("tmp", "new", "cur"):
-        (path / sub).mkdir(parents=True, exist_ok=True)
+        filemodes.make_dirs(Path(path) / sub)
     return path
 
 
@@ -28,7 +30,7 @@ class MaildirTransport:
         # The name depends only on the outbox row, so a resend replaces, never duplicates.
         name = f"gm-outbox-{outbox_id:08d}.{socket.gethostname()}"
         tmp = self.path / "tmp" / name
-        with open(tmp, "wb") as handle:
+        with os.fdopen(filemodes.open_new(tmp), "wb") as handle:  # 0600 (0660 shared)
             handle.write(b"X-GM-Envelope-To: " + recipient.encode() + b"\r\n" + raw)
             handle.flush()
             os.fsync(handle.fileno())

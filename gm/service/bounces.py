@@ -2,10 +2,13 @@
 
 Called for robot mail only (gm.service.ingest), inside the transaction that
 stores it; a bounce is never answered.  The row is found by the VERP return
-address the bounce was delivered to (gm.mail.verp), else by the Message-ID
-of the original the bounce quotes.  Nothing unverifiable changes state: a
-VERP address whose tag does not check is logged and ignored, and a bounce
-that names none of our messages changes nothing.
+address the bounce was delivered to (gm.mail.verp); only where VERP is off
+(a mailbox without plus addressing) by the Message-ID of the original the
+bounce quotes.  With VERP on, a player could forge a bounce of her own mail by
+quoting its Message-ID (she has it) to our plain address: such a bounce
+counts for nothing.  Nothing unverifiable changes state: a VERP address whose
+tag does not check is logged and ignored, and a bounce that names none of
+our messages changes nothing.
 """
 
 from __future__ import annotations
@@ -67,6 +70,8 @@ def _outbox_row(ctx: Context, bounce: bounce_mail.Bounce):
         if row is None:
             return None, f"VERP address names outbox #{match.outbox_id}, which does not exist"
         return row, "VERP"
+    if ctx.config.verp:  # the Message-ID of a player's own mail is no proof: she can quote it
+        return None, "a bounce without a valid VERP address (VERP is on): ignored"
     for message_id in bounce.quoted_ids:
         row = ctx.store.outbox_by_message_id(message_id)
         if row is not None:

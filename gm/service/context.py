@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
+from gm.core import filemodes
 from gm.core.config import Config
 from gm.mail import verp
 from gm.service.auth import PasswordChecker
@@ -22,6 +23,8 @@ class Context:
     def __init__(self, store: Store, config: Config, clock: Callable[[], float] = time.time):
         self.store = store
         self.config = config
+        if config.group:  # the data folder and its files go to the shared group (gm.core.filemodes)
+            filemodes.prepare(config.data_dir, config.group)
         self.clock = clock
         self.outbox = Outbox(store, config, clock)
         self.passwords = PasswordChecker()

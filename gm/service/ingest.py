@@ -19,10 +19,12 @@ from gm.core.model import GameView, NotStarted, Outcome, ServiceError, Status
 from gm.mail import inbound as mail_in
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
+from gm.mail.redact import mask_text, redact
 from gm.present.reports import help_hint
 from gm.service import (bounces, credentials, delivery_state, games, guessing, lobby, mailcommands, optin,
                         press, reports, timers, turns)
 from gm.service.context import Context
+from gm.service.setaside import SeatAuth, seat_auth
 from gm.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -98,12 +100,17 @@ def ingest(ctx: Context, raw: bytes, source_key: str | None = None,
 
 
 def _set_aside(ctx: Context, raw: bytes, key: str, inbound: Inbound | None, now: float) -> None:
+    """Keep a mail that could not be handled, masked as every kept mail is, with whom it
+    authenticated as (its password is masked: gm.service.setaside)."""
     error = traceback.format_exc()[-2000:]
     with ctx.store.write():
         if ctx.store.message_seen(key, None) is None:
+            auth = seat_auth(ctx, inbound, raw, authenticate)
             ctx.store.add_message(key, inbound.message_id if inbound else None,
                                   inbound.sender if inbound else None,
-                                  inbound.subject if inbound else None, raw, now, "error", error)
+                                  mask_text(inbound.subject) if inbound else None,
+                                  redact(raw, ctx.config.max_message_bytes), now,
+                                  "error", error, auth=auth.dump())
 
 
 def retry(ctx: Context, message_row: int) -> Outcome:
@@ -112,17 +119,19 @@ def retry(ctx: Context, message_row: int) -> Outcome:
     if row is None or row["outcome"] != "error":
         raise ServiceError(f"no message #{message_row} set aside with an error")
     now = ctx.clock()
-    inbound = read(ctx, bytes(row["raw"]))
+    inbound = read(ctx, bytes(row["raw"]))  # its secrets masked: as whom it authenticated is kept
     with ctx.store.write():
-        outcome = handle_with_one_reply(ctx, inbound, row["id"], now)
+        outcome = handle_with_one_reply(ctx, inbound, row["id"], now, SeatAuth.load(row["auth"]))
         ctx.store.set_message_outcome(row["id"], outcome.outcome, outcome.detail[:2000],
                                       outcome.game_id)
     return outcome
 
 
 def _record(ctx: Context, inbound: Inbound, key: str, now: float, outcome: str, detail: str) -> int:
-    return ctx.store.add_message(key, inbound.message_id, inbound.sender, inbound.subject,
-                                 inbound.raw, now, outcome, detail)
+    """Store the mail as it is kept: its passwords, codes and tokens masked (gm.mail.redact).  The
+    mail is handled from ``inbound``, in this transaction; the source key is of the bytes that came."""
+    return ctx.store.add_message(key, inbound.message_id, inbound.sender, mask_text(inbound.subject),
+                                 redact(inbound.raw, ctx.config.max_message_bytes), now, outcome, detail)
 
 
 def _error(ctx: Context, inbound: Inbound, view: GameView | None, message: str,
@@ -132,13 +141,14 @@ def _error(ctx: Context, inbound: Inbound, view: GameView | None, message: str,
     return Outcome("rejected", message, view.id if view else None, [body])
 
 
-def handle_with_one_reply(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
+def handle_with_one_reply(ctx: Context, inbound: Inbound, row_id: int, now: float,
+                          trusted: SeatAuth | None = None) -> Outcome:
     """handle(), with every answer to the sender gathered into one reply mail, and the mail's
     OBSERVE/JOIN/CREATE lines into one request to confirm (gm.service.optin)."""
     ctx.outbox.begin_reply(inbound)
     optin.begin(ctx, inbound)
     try:
-        outcome = handle(ctx, inbound, row_id, now)
+        outcome = handle(ctx, inbound, row_id, now, trusted)
         asked = optin.finish(ctx, inbound)
     except BaseException:
         ctx.outbox.drop_reply()
@@ -150,8 +160,9 @@ def handle_with_one_reply(ctx: Context, inbound: Inbound, row_id: int, now: floa
     return outcome
 
 
-def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
-    """Decide what one stored mail does (inside its transaction)."""
+def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: SeatAuth | None = None) -> Outcome:
+    """Decide what one stored mail does (inside its transaction).  ``trusted``: a retry's mail,
+    masked, and whom it authenticated as when it came (gm.service.setaside)."""
     robot = inbound.robot or bounces.to_bounce_address(ctx, inbound)
     if robot:
         log.info("not answering %s: %s", inbound.sender or "?", robot)
@@ -171,6 +182,8 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
     addressed = ctx.outbox.tokens.addressed(inbound.recipient)  # a reply to gm+nb7.ada.<token>@host
     if addressed and mail.game_id is None:
         mail.game_id = addressed[0]
+    if trusted is not None and trusted.game_id and mail.game_id is None:  # its reply address is masked
+        mail.game_id = trusted.game_id
     if mail.game_id is None:  # HELP, LIST, SUMMARY need no game and no password
         if mailcommands.without_game(ctx, inbound, mail.commands, mail.empty):
             return Outcome("help", "general help" if not mail.commands or mail.commands == ["HELP"]
@@ -188,14 +201,19 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float) -> Outcome:
     except ServiceError:
         return _error(ctx, inbound, None, f"There is no game called {mail.game_id!r} here. "
                       "Check the game id in your welcome mail.")
-    player, refused = guessing.check_password(ctx, view, inbound.sender, mail.password)
-    # No password (or one refused by a lock-out, which only the token passes): the reply address
-    # speaks for its seat, if its token is current.
-    by_token = addressed is not None and addressed[0] == view.id and (not mail.password or refused == "locked")
-    if player is None and by_token:
-        player = ctx.outbox.tokens.seat(view.id, addressed[1], addressed[2])
+    refused = None
+    if trusted is not None:  # a retry: its password and token are masked, its authentication kept
+        player, by_token = trusted.player(view), trusted.method == "token"
     else:
-        by_token = False
+        player, refused = guessing.check_password(ctx, view, inbound.sender, mail.password)
+        # No password (or one refused by a lock-out, which only the token passes): the reply
+        # address speaks for its seat, if its token is current.
+        by_token = addressed is not None and addressed[0] == view.id \
+            and (not mail.password or refused == "locked")
+        if player is None and by_token:
+            player = ctx.outbox.tokens.seat(view.id, addressed[1], addressed[2])
+        else:
+            by_token = False
     if player is None and mail.commands and not mail.order_lines and not mail.press \
             and mailcommands.without_game(ctx, inbound, mail.commands, False):
         return Outcome("help", "commands without a password", view.id)  # PASSWORD RESET, LIST...
@@ -299,7 +317,7 @@ def _not_read(ctx: Context, inbound: Inbound, view: GameView, name: str, lines: 
     """The part of the reply that lists the lines set aside as not orders."""
     if not lines:
         return
-    shown = [line if len(line) <= 60 else line[:57] + "..." for line in lines[:10]]
+    shown = [mask_text(line if len(line) <= 60 else line[:57] + "...") for line in lines[:10]]  # kept, archived
     if len(lines) > 10:
         shown.append(f"... and {len(lines) - 10} more lines")
     body = ctx.outbox.notice_body(view, ["Not read (not orders): these lines of your mail are not "

@@ -23,6 +23,7 @@ from gm.mail.dkim import SIGNATURE_RESERVE, Signer
 from gm.mail.inbound import Inbound
 from gm.mail.orders import without_password
 from gm.mail.outbound import HtmlPart, compose
+from gm.mail.redact import mask_text
 from gm.present import reports
 from gm.service.holding import queue_status
 from gm.service.replies import ReplyTokens
@@ -33,6 +34,10 @@ log = logging.getLogger(__name__)
 HOUR = 3600.0
 LIMITED_KINDS = ("error", "help")  # replies anyone can make gm send, with or without a password
 PART_RULE = "\n" + "=" * 72 + "\n\n"
+# What the store keeps of a text that carried a password or a code, once it is sent (outbox.secret;
+# the archive of a secret part keeps only this).
+SECRET_NOTE = ("[This mail carried a password, a code or a reply address; gm keeps no copy of its "
+               "text once it is sent.]\n")
 
 
 @dataclass
@@ -168,7 +173,7 @@ class Outbox:
         view = next((p.view for p in parts if p.view is not None), None)
         label = first.label if len(parts) == 1 else f"{first.label} (and {len(parts) - 1} more)"
         tag = f"[{view.id} T{view.turn}]" if view is not None else "[gm]"
-        subject = f"{tag} {label}: {without_password(inbound.subject) or 'your mail'}"
+        subject = f"{tag} {label}: {mask_text(without_password(inbound.subject), passwords=False) or 'your mail'}"
         kind = first.kind if len({p.kind for p in parts}) == 1 else "reply"
         oid = self.queue(to, subject[:200], body, kind=kind,
                          game_id=view.id if view else None, turn=view.turn if view else None,
@@ -179,7 +184,8 @@ class Outbox:
         for part in parts:
             if part.view is not None:
                 self.archive(part.view, part.archive_player,
-                             part.kind if part.kind not in LIMITED_KINDS else "reply", part.body, oid)
+                             part.kind if part.kind not in LIMITED_KINDS else "reply",
+                             SECRET_NOTE if part.secret else part.body, oid)
         return oid
 
     def _limit_notice(self, to: str) -> str | None:

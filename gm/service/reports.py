@@ -134,5 +134,6 @@ def welcome(ctx: Context, view: GameView, player, password: str | None, commands
                              opponents=[p["name"] for p in view.seated if p["name"] != player["name"]],
                              address=ctx.config.address, report=report, commands=list(commands),
                              press=press, replies=ctx.config.reply_tokens)
-    oid = ctx.outbox.to_game(view, player["email"], f"Welcome to {rules.title}", body, kind="welcome")
+    oid = ctx.outbox.to_game(view, player["email"], f"Welcome to {rules.title}", body, kind="welcome",
+                             secret=True)  # the password, and the reply address: blanked once sent
     ctx.outbox.archive(view, player["name"], "report", report, oid)

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import logging
 
+from gm.mail import rawmail
 from gm.mail.outbound import words_only
+from gm.mail.redact import blank, mask_header, masked_header
+from gm.service.outbox import SECRET_NOTE
 from gm.store import Store
 
 log = logging.getLogger(__name__)
@@ -47,3 +50,25 @@ def trimmed_copy(outbox_id: int, raw: bytes, archived: bool) -> bytes:
     except Exception:  # never a reason to stop the daemon's housekeeping
         log.exception("outbox #%s could not be trimmed; kept whole", outbox_id)
         return raw
+
+
+def blanked_copy(raw: bytes) -> tuple[bytes, str]:
+    """(the copy kept, its subject) of a sent mail that carried a secret (outbox.secret): its
+    header with any code or reply token masked, its body SECRET_NOTE.  Never raises."""
+    kept = blank(raw, SECRET_NOTE)
+    try:
+        subject = rawmail.Fields(rawmail.read_header(kept)[0]).get("Subject") or ""
+    except Exception:  # blank() wrote the header itself; this is only a guard
+        subject = ""
+    return kept, mask_header(subject)[:200]
+
+
+def sent_copy(raw: bytes, secret: bool) -> tuple[bytes, str | None] | None:
+    """What the store keeps of a mail just sent, if not the mail as it is: (raw, new subject or None).
+
+    A mail that carried a secret is blanked (blanked_copy); any other keeps its words, with the
+    reply token of its Reply-To masked (the token is a credential: the player has it now)."""
+    if secret:
+        return blanked_copy(raw)
+    masked = masked_header(raw)
+    return None if masked is None else (masked, None)

@@ -93,9 +93,9 @@ def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> l
     if now < due:
         return done
     if not row["late"] and conf["bouncing"] == "wait":
-        waiting = bouncing_players(store, view, owing)
+        waiting = holdable(store, view, row["start_seq"], bouncing_players(store, view, owing), conf)
         if waiting:
-            return done + _wait_for_bouncing(ctx, view, waiting, now)
+            return done + _wait_for_bouncing(ctx, view, row["start_seq"], waiting, now)
     if not row["late"]:
         store.update_deadline(view.id, late=1)
         if rules.simultaneous:
@@ -108,13 +108,39 @@ def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> l
     return done + _grace_over(ctx, view, due, owing, conf, now)
 
 
-def _wait_for_bouncing(ctx, view, waiting: list[str], now: float) -> list[str]:
-    """bouncing=wait: the deadline moves a day on, as for an absence, while an owing player's mail bounces."""
-    due = now + BOUNCE_WAIT
+def holdable(store, view, start_seq: int, names: list[str], conf) -> dict[str, float]:
+    """Of ``names`` (owing players whose mail bounces), those bouncing=wait may still hold the
+    deadline for, with how long: at most once per turn, and for at most the game's absence_total
+    in all.  A player sees her own VERP return address, so she can make her mail bounce at
+    will; without these bounds she would never forfeit (issue 27)."""
+    allowed = times.parse_duration(conf["absence_total"])
+    out: dict[str, float] = {}
+    for name in names:
+        holds = store.bounce_holds_of(view.id, name)
+        if any(h["start_seq"] == start_seq for h in holds):
+            continue  # held once this turn already
+        left = allowed - sum(h["seconds"] for h in holds)
+        if left >= 60:
+            out[name] = min(BOUNCE_WAIT, left)
+    return out
+
+
+def _hold(ctx, view, start_seq: int, waiting: dict[str, float], now: float) -> float:
+    """Record the holds; returns how long the deadline waits (the longest of them)."""
+    for name, seconds in waiting.items():
+        ctx.store.add_bounce_hold(view.id, name, start_seq, seconds, now)
+    return max(waiting.values())
+
+
+def _wait_for_bouncing(ctx, view, start_seq: int, waiting: dict[str, float], now: float) -> list[str]:
+    """bouncing=wait: the deadline moves on (a day, or what is left of the absence total), as
+    for an absence, while an owing player's mail bounces; once per turn."""
+    due = now + _hold(ctx, view, start_seq, waiting, now)
+    names = ", ".join(waiting)
     ctx.store.update_deadline(view.id, due=due)
     ctx.store.log(view.id, view.turn, "deadline", "moved",
-                  f"to {times.format_stamp(due)}: mail to {', '.join(waiting)} bounces (bouncing=wait)", now)
-    return [f"{view.id}: deadline moved a day, waiting for {', '.join(waiting)} (mail bounces)"]
+                  f"to {times.format_stamp(due)}: mail to {names} bounces (bouncing=wait)", now)
+    return [f"{view.id}: deadline moved a day, waiting for {names} (mail bounces)"]
 
 
 def _remind(ctx, view, due, owing, conf, now) -> list[str]:
@@ -167,12 +193,21 @@ def _grace_over(ctx, view, due, owing, conf, now) -> list[str]:
         # Proximity's time bank (PX8): the rules close the turn when it runs out.
         store.log(view.id, turn, "deadline", "grace", "time bank running", now)
         return []
-    spared = bouncing_players(store, view, owing) if conf["bouncing"] == "wait" else []
-    if spared:  # became bouncing during the grace period: not forfeited in the dark
+    spared: dict[str, float] = {}
+    if conf["bouncing"] == "wait":
+        start_seq = deadlines.current(store, view)["start_seq"]
+        spared = holdable(store, view, start_seq, bouncing_players(store, view, owing), conf)
+    if spared:  # became bouncing during the grace period: not forfeited in the dark, this once
         owing = [name for name in owing if name not in spared]
+        wait = _hold(ctx, view, start_seq, spared, now)
+        store.update_deadline(view.id, due=now + wait - times.parse_duration(conf["grace"] or "0"),
+                              grace_done=0)
         reports.tell_gm(ctx, view, [f"Turn {turn}: {', '.join(spared)} is late, but their mail bounces; "
-                                    "not forfeited (bouncing=wait)."], "Late player")
+                                    "not forfeited yet (bouncing=wait: the grace period ends "
+                                    f"{times.format_span(wait)} later, once a turn)."], "Late player")
         store.log(view.id, turn, "deadline", "waiting", f"{', '.join(spared)}: mail bounces", now)
+        if not owing:
+            return [f"{view.id}: grace extended for {', '.join(spared)} (mail bounces)"]
     if conf["late"] == "forfeit" and owing:
         for name in owing:
             lifecycle.forfeit(ctx, view, name, who="deadline",

@@ -15,6 +15,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from gm.core import filemodes
 from gm.store import migrations
 from gm.store.base import Store, is_url
 from gm.store.errors import StoreError
@@ -30,7 +31,12 @@ class SqliteStore(Store):
 
     def __init__(self, path: str | Path, timeout: float = 30.0):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # Made here, 0600 (0660 in a shared data folder: gm.core.filemodes), before SQLite opens it:
+        # SQLite makes its -wal and -shm files with the database file's own mode.
+        try:
+            filemodes.create_file(self.path)
+        except OSError as exc:
+            raise StoreError(f"cannot create {self.path}: {exc}") from exc
         # isolation_level=None: we issue BEGIN ourselves, never implicitly.
         self.db = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None)
         self.db.row_factory = sqlite3.Row

@@ -28,11 +28,12 @@ class MailQueries:
 
     def add_message(self, source_key: str, message_id: str | None, sender: str | None,
                     subject: str | None, raw: bytes, received: float, outcome: str,
-                    detail: str = "", game_id: str | None = None) -> int:
-        """Store an inbound message; returns its row id."""
+                    detail: str = "", game_id: str | None = None, auth: str | None = None) -> int:
+        """Store an inbound message; returns its row id.  ``raw``: the copy to keep (its secrets
+        masked, gm.mail.redact); ``auth``: a mail set aside, the seat it authenticated as."""
         return self.insert("messages", source_key=source_key, message_id=message_id,
                            sender=sender, subject=subject, raw=raw, received=received,
-                           game_id=game_id, outcome=outcome, detail=detail)
+                           game_id=game_id, outcome=outcome, detail=detail, auth=auth)
 
     def set_message_outcome(self, row_id: int, outcome: str, detail: str,
                             game_id: str | None) -> None:
@@ -79,8 +80,8 @@ class MailQueries:
                         (pack_mail(raw), outbox_id))
 
     def outbox_due(self, now: float, limit: int) -> list[dict]:
-        """(id, recipient, raw, attempts) of the queued mail due by ``now``, oldest first."""
-        rows = self.all("SELECT id, recipient, raw, attempts FROM outbox WHERE status = 'queued' "
+        """(id, recipient, raw, attempts, secret) of the queued mail due by ``now``, oldest first."""
+        rows = self.all("SELECT id, recipient, raw, attempts, secret FROM outbox WHERE status = 'queued' "
                         "AND next_attempt <= ? ORDER BY id LIMIT ?", now, limit)
         return [{**dict(row), "raw": unpack_mail(row["raw"])} for row in rows]
 
@@ -100,6 +101,18 @@ class MailQueries:
         """A mail went out at ``at`` (``attempts``: the count including this one)."""
         self.update("outbox", {"id": outbox_id}, status="sent", sent=at, attempts=attempts,
                     last_error=None)
+
+    def blank_secret(self, outbox_id: int, raw: bytes, subject: str) -> None:
+        """Keep ``raw`` (its body blanked, gm.mail.redact.blank) as the copy of a sent mail that
+        carried a secret; only a row marked secret is ever blanked."""
+        self._require_tx()
+        self.db.execute("UPDATE outbox SET raw = ?, subject = ?, trimmed = 1 WHERE id = ? AND secret = 1",
+                        (pack_mail(raw), subject, outbox_id))
+
+    def keep_sent_copy(self, outbox_id: int, raw: bytes) -> None:
+        """Keep ``raw`` (its reply token masked) as the copy of a mail just sent."""
+        self._require_tx()
+        self.db.execute("UPDATE outbox SET raw = ? WHERE id = ? AND status = 'sent'", (pack_mail(raw), outbox_id))
 
     def mark_failed(self, outbox_id: int, attempts: int, error: str) -> None:
         """The server refused a mail for good: it is not tried again."""

@@ -310,6 +310,23 @@ CREATE INDEX pending_requests_mailbox ON pending_requests(mailbox, created);
 CREATE INDEX pending_requests_created ON pending_requests(created);
 """
 
+# Step 12 (issue 27, secrets at rest): a mail set aside with an error keeps the result of its
+# authentication (``messages.auth``: "password <game> <seat>", "token <game> <seat>" or "none"),
+# not its password, which is masked in the copy kept (gm.mail.redact); gm inbox --retry uses it.
+# bounce_holds: each time bouncing=wait held a player's deadline (once per turn, capped by the
+# game's absence_total), so nobody escapes the late policy by bouncing her own mail.
+SECRETS_AT_REST = """
+ALTER TABLE messages ADD COLUMN auth TEXT;
+CREATE TABLE bounce_holds (
+    game_id TEXT NOT NULL,
+    player TEXT NOT NULL,
+    start_seq INTEGER NOT NULL,      -- the state seq that opened the turn held
+    seconds REAL NOT NULL,           -- how long the deadline was held
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, player, start_seq)
+);
+"""
+
 STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
     Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
@@ -325,6 +342,7 @@ ALTER TABLE players ADD COLUMN timezone TEXT;
     Step(8, "mail that carries a password or a code (outbox.secret)", SECRET_MAIL),
     Step(9, "credentials: token salts, every pending code, wrong passwords and lock-outs", CREDENTIALS),
     Step(10, "OBSERVE, JOIN and CREATE waiting for the address to confirm", OPT_IN),
+    Step(12, "the authentication of a mail set aside; bouncing=wait holds", SECRETS_AT_REST),
 ]
 
 

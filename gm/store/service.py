@@ -48,6 +48,17 @@ class ServiceQueries:
             raise ValueError(f"not a deadlines column: {', '.join(sorted(unknown))}")
         self.update("deadlines", {"game_id": game_id}, **values)
 
+    # --- bouncing=wait holds (gm.service.bounce_holds) ----------------------------
+    def bounce_holds_of(self, game_id: str, player: str) -> list[sqlite3.Row]:
+        """(start_seq, seconds) of every time bouncing=wait held this player's deadline."""
+        return self.all("SELECT start_seq, seconds FROM bounce_holds WHERE game_id = ? AND player = ?",
+                        game_id, player)
+
+    def add_bounce_hold(self, game_id: str, player: str, start_seq: int, seconds: float, at: float) -> None:
+        """Record that bouncing=wait held ``player``'s deadline in the turn opened by ``start_seq``."""
+        self.insert("bounce_holds", game_id=game_id, player=player, start_seq=start_seq,
+                    seconds=seconds, at=at)
+
     # --- absences ---------------------------------------------------------------
     def absences_of(self, game_id: str) -> list[sqlite3.Row]:
         """(player, start, end) of every absence declared in a game."""

@@ -170,8 +170,10 @@ def test_oversized_mail_refused_politely(game):
     harness.once()
     assert harness.outcomes() == ["rejected"]
     assert harness.states() == 1
-    stored = harness.engine.store.one("SELECT raw FROM messages")["raw"]
-    assert len(stored) == limit + 1  # read only as far as needed to know
+    stored = bytes(harness.engine.store.one("SELECT raw FROM messages")["raw"])
+    # Read only as far as needed to know (limit + 1 bytes), and kept masked (issue 27: the
+    # password in it is not stored; the masked copy is no more than a few bytes longer).
+    assert len(stored) < limit + 200 and password.encode() not in stored
     (welcome, reply) = harness.smtp.wait_for(ADDRESS[mover], 2)
     assert "too large" in reply.get_content()
     assert reply["Auto-Submitted"] == "auto-replied"

@@ -18,7 +18,8 @@ TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports
           "open_games", "observers", "address_codes",  # step 5 (issue 18)
           "delivery_events", "addresses",  # step 6 (issue 19)
           "credential_failures", "credential_locks",  # step 9 (issue 27)
-          "pending_requests"}  # step 10 (issue 27)
+          "pending_requests",  # step 10 (issue 27)
+          "bounce_holds"}  # step 12 (issue 27)
 
 
 def layout(path) -> dict[str, str]:

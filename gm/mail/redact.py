@@ -1,0 +1,350 @@
+"""Masking secrets in stored mail: what a player sent, and what gm sent that carried a secret.
+
+An order mail holds its seat's password (``GAME nb1 PASSWORD kq7hz3xw2m``), a
+reply holds a reply token in the address it came to (``gm+nb1.ada.<token>@``),
+and an address change is confirmed with a code (``CONFIRM <code>``).  Once
+gm has acted on a mail, the copy it keeps (``messages.raw``) is redact()'s
+re-serialisation of it: every header with such a value masked (the Subject
+RFC 2047-decoded first), and every text part, whatever its transfer encoding
+(7bit, quoted-printable, base64) and charset, decoded, masked and written
+again as UTF-8: quoted replies and forwarded messages (message/rfc822) too.
+An HTML part is kept as its text (gm.mail.html), masked, in a <pre>: masking
+the HTML itself could miss a password written with entities.  Other parts
+(attachments, pictures) keep their headers and lose their bytes: gm never
+reads them, and nothing says they hold no password.
+
+What is masked, on each line, with string methods in linear time:
+
+* the rest of the line after a whole word PASS, PASSWORD, PASSWD or
+  PASSPHRASE (the order grammar reads the password as the next word; the rest
+  of the line goes too, for "your new password for nb1 (seat ada): x"), except
+  PASSWORD RESET <game>, which is a command and holds no secret;
+* the word after a whole word CONFIRM, if it is MIN_CODE characters or more (an address code);
+* in an address, a run of 16 or more hex digits after a dot, in a plus
+  address's local part (``gm+nb1.ada.<token>@host``): a reply token
+  (written ``gm+nb1.ada.redacted@host``, still an address).
+
+redact() never raises: a mail it cannot parse or write again (too large, too
+deeply nested, broken) is kept as the header fields it can read, masked, and a
+note saying why its body is not kept.  blank() is that for gm's own mail that
+carried a secret (outbox.secret): its header stays, its body becomes a note.
+"""
+
+from __future__ import annotations
+
+import codecs
+import email
+import email.message
+import email.policy
+import html
+import quopri
+from dataclasses import dataclass
+from email.header import Header, decode_header, make_header
+
+from gm.mail import rawmail
+from gm.mail.html import html_to_text, trim_html
+
+MASK = "[redacted]"
+TOKEN_MASK = "redacted"  # in an address: no brackets, so the address still reads as one
+SECRET_WORDS = frozenset({"pass", "password", "passwd", "passphrase"})
+MAX_BYTES = 8 * 1024 * 1024  # a mail larger than this keeps only its header
+MAX_MIME_DEPTH = 20  # as gm.mail.inbound: deeper trees keep only their header
+MAX_LINE_LEVELS = 1_000_000
+MAX_HEADER_SCAN = 4 * 1024 * 1024
+MAX_KEPT_FIELD = 8000  # characters of a field kept when only the header is kept
+MIN_CODE = 6  # a word after CONFIRM this long is taken for a code ("confirm your ..." is not)
+MIN_TOKEN_HEX = 16  # a reply token is 20 hex digits (gm.core.tokens); a VERP tag 16
+MAX_TOKEN_SCAN = 64  # characters looked at before an @ for a token
+_HEX = frozenset("0123456789abcdefABCDEF")
+# Charsets decoded as declared: text codecs, each linear in its input.  Anything else (punycode,
+# base64, zlib, unknown names) is read as UTF-8 with replacement characters.
+_TEXT_CODECS = ("utf", "ascii", "latin", "iso8859", "cp", "mac", "koi8", "gb", "big5", "shift_jis",
+                "euc", "iso2022", "hz", "johab", "tis", "kz", "ptcp", "hp_roman")
+_DROPPED_PART_NOTE = "(this part was not kept: gm keeps only the text of the mail it receives)\n"
+
+
+# --- text -----------------------------------------------------------------------------------
+def mask_text(text: str, passwords: bool = True) -> str:
+    """``text`` with every password, code and reply token masked (line by line); ``passwords``
+    False: codes and tokens only (a subject whose passwords are already shown as ***)."""
+    if not text:
+        return text
+    return "\n".join(mask_line(line, passwords) for line in text.split("\n"))
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def _word_end(text: str, i: int) -> int:
+    while i < len(text) and _word_char(text[i]):
+        i += 1
+    return i
+
+
+def _skip(text: str, i: int, chars: str) -> int:
+    while i < len(text) and (text[i].isspace() or text[i] in chars):
+        i += 1
+    return i
+
+
+def mask_line(line: str, passwords: bool = True) -> str:
+    """One line with its secrets masked; linear in its length."""
+    if "@" in line:
+        line = mask_tokens(line)
+    low = rawmail.ascii_lower(line)
+    if "pass" not in low and "confirm" not in low:
+        return line
+    out: list[str] = []
+    i = start = 0
+    while i < len(low):
+        if not _word_char(low[i]) or (i > 0 and _word_char(low[i - 1])):
+            i += 1
+            continue
+        end = _word_end(low, i)
+        word = low[i:end]
+        if word in SECRET_WORDS and passwords:
+            value = _skip(line, end, ":=")
+            if low.startswith("reset", value) and not _word_char(low[value + 5:value + 6] or " "):
+                i = value + 5  # PASSWORD RESET <game>: a command, no secret
+                continue
+            if value < len(line):
+                out.append(line[start:value] + MASK)
+                return "".join(out)
+        elif word == "confirm":
+            value = _skip(line, end, ":=")
+            after = _word_end(line, value)
+            if after - value >= MIN_CODE:
+                out.append(line[start:value] + MASK)
+                start = i = after
+                continue
+        i = end
+    out.append(line[start:])
+    return "".join(out)
+
+
+def mask_tokens(text: str) -> str:
+    """Reply tokens in plus addresses masked: ``gm+nb1.ada.<hex>@host`` -> ``gm+nb1.ada.redacted@host``."""
+    out: list[str] = []
+    start = 0
+    at = text.find("@")
+    while at != -1:
+        k = at
+        floor = max(start, at - MAX_TOKEN_SCAN)
+        while k > floor and text[k - 1] in _HEX:
+            k -= 1
+        if at - k >= MIN_TOKEN_HEX and k > 0 and text[k - 1] in ".-" \
+                and "+" in text[max(start, k - MAX_TOKEN_SCAN):k]:
+            out.append(text[start:k] + TOKEN_MASK)
+            start = at
+        at = text.find("@", at + 1)
+    out.append(text[start:])
+    return "".join(out)
+
+
+# --- headers -----------------------------------------------------------------------------------
+def _decoded_header(value: str) -> str | None:
+    try:
+        return str(make_header(decode_header(value)))
+    except Exception:  # a bad charset or encoded word: masked as written
+        return None
+
+
+def mask_header(value: str) -> str:
+    """A header value as written, with its secrets masked; RFC 2047 words are decoded to look."""
+    text = str(value)
+    masked = mask_text(text)
+    if "=?" not in text:
+        return masked
+    decoded = _decoded_header(masked)
+    if decoded is None:
+        return masked
+    hidden = mask_text(decoded)
+    if hidden == decoded:
+        return masked
+    return Header(hidden, "utf-8").encode()
+
+
+def _mask_part_headers(part: email.message.Message) -> None:
+    items = part.items()
+    new = [(name, mask_header(value)) for name, value in items]
+    if all(str(value) == masked for (_, value), (_, masked) in zip(items, new)):
+        return
+    for name in dict.fromkeys(name.lower() for name, _ in items):
+        del part[name]
+    for name, value in new:
+        part[name] = value
+
+
+# --- the whole mail -------------------------------------------------------------------------------
+def redact(raw: bytes, max_bytes: int = MAX_BYTES) -> bytes:
+    """The mail ``raw`` as kept once read: re-serialised with every secret masked.  Never raises.
+    A mail over ``max_bytes`` (one gm did not read past its header) keeps its header alone."""
+    try:
+        msg, why = _message(raw, max_bytes)
+        if msg is None:
+            return headers_only(raw, f"Its body was not kept: {why}.")
+        for part in _walk(msg):
+            _mask_part_headers(part)
+            if part.is_multipart():
+                continue
+            if part.get_content_maintype() == "text":
+                _set_text(part, mask_text(_text_of(part)))
+            else:
+                _drop_payload(part)
+        return msg.as_bytes()
+    except Exception as exc:  # never a reason to keep the secrets: keep less
+        return headers_only(raw, f"Its body was not kept: it could not be written again "
+                                 f"({type(exc).__name__}).")
+
+
+def _message(raw: bytes, max_bytes: int = MAX_BYTES) -> tuple[email.message.Message | None, str]:
+    """The parsed mail, or (None, why it is not parsed): the same limits as gm.mail.inbound."""
+    limit = min(max_bytes, MAX_BYTES)
+    if len(raw) > limit:
+        return None, f"{len(raw)} bytes, more than {limit}"
+    header, body_start = rawmail.read_header(raw, MAX_HEADER_SCAN)
+    depth, problem = rawmail.mime_scan(raw, body_start, header, MAX_MIME_DEPTH)
+    if depth > MAX_MIME_DEPTH:
+        return None, f"more than {MAX_MIME_DEPTH} MIME levels"
+    if max(raw.count(b"\n"), raw.count(b"\r")) * max(depth, 1) > MAX_LINE_LEVELS:
+        return None, "too many lines in nested MIME parts"
+    if problem:
+        return None, f"malformed MIME structure ({problem})"
+    return email.message_from_bytes(raw, policy=email.policy.compat32), ""
+
+
+def _walk(msg: email.message.Message):
+    """Every part, depth first, without recursion."""
+    stack = [msg]
+    while stack:
+        part = stack.pop()
+        yield part
+        payload = part.get_payload() if part.is_multipart() else None
+        if isinstance(payload, list):
+            stack.extend(reversed([p for p in payload if isinstance(p, email.message.Message)]))
+
+
+def _codec(charset: str | None) -> str:
+    name = (charset or "").strip().strip('"').lower()
+    try:
+        found = codecs.lookup(name).name if name else "utf-8"
+    except (LookupError, TypeError, ValueError):
+        return "utf-8"
+    return found if found.startswith(_TEXT_CODECS) else "utf-8"
+
+
+def _text_of(part: email.message.Message) -> str:
+    """A text part's words, decoded from its transfer encoding and charset (HTML as its text)."""
+    try:
+        payload = part.get_payload(decode=True)
+    except Exception:
+        payload = None
+    if not isinstance(payload, bytes):
+        value = part.get_payload()
+        payload = (value if isinstance(value, str) else "").encode("utf-8", "surrogateescape")
+    try:
+        charset = part.get_content_charset()
+    except Exception:
+        charset = None
+    text = payload.decode(_codec(charset), "replace").replace("\r\n", "\n").replace("\r", "\n")
+    if part.get_content_subtype() == "html":
+        text = html_to_text(trim_html(text)[0])
+    return text
+
+
+def _set_text(part: email.message.Message, text: str) -> None:
+    html_part = part.get_content_subtype() == "html"
+    if html_part:
+        text = "<pre>" + html.escape(text) + "</pre>\n"
+    data = text.encode("utf-8")
+    del part["Content-Transfer-Encoding"]
+    if data.isascii() and all(len(line) <= 998 for line in data.split(b"\n")):
+        part.set_payload(text)
+        part["Content-Transfer-Encoding"] = "7bit"
+    else:
+        part.set_payload(quopri.encodestring(data).decode("ascii"))
+        part["Content-Transfer-Encoding"] = "quoted-printable"
+    del part["Content-Type"]
+    part["Content-Type"] = f'text/{"html" if html_part else "plain"}; charset="utf-8"'
+
+
+def _drop_payload(part: email.message.Message) -> None:
+    if part.get_content_maintype() == "message":
+        return  # its inner message is walked
+    del part["Content-Transfer-Encoding"]
+    del part["Content-Type"]
+    part["Content-Type"] = 'text/plain; charset="us-ascii"'
+    part["Content-Transfer-Encoding"] = "7bit"
+    part.set_payload(_DROPPED_PART_NOTE)
+
+
+# --- header only ---------------------------------------------------------------------------------
+_BODY_FIELDS = frozenset({"content-type", "content-transfer-encoding", "mime-version"})
+
+
+def _field_name(name: str) -> str:
+    return "-".join(word[:1].upper() + word[1:] for word in name.split("-"))
+
+
+def headers_only(raw: bytes, note: str) -> bytes:
+    """The header fields of ``raw`` that can be read, masked, and ``note`` as the body.  Never raises."""
+    lines: list[bytes] = []
+    try:
+        header, _ = rawmail.read_header(raw, MAX_HEADER_SCAN)
+        for name, value in header:
+            if name in _BODY_FIELDS:
+                continue
+            clean = " ".join(mask_header(value[:MAX_KEPT_FIELD]).split())
+            lines.append(f"{_field_name(name)}: {clean}".encode("utf-8", "replace"))
+    except Exception:  # keep what was read so far
+        pass
+    lines += [b"MIME-Version: 1.0", b'Content-Type: text/plain; charset="utf-8"',
+              b"Content-Transfer-Encoding: 8bit", b"X-GM-Redacted: yes", b""]
+    return b"\r\n".join(lines) + b"\r\n" + note.rstrip("\n").encode("utf-8", "replace") + b"\r\n"
+
+
+def masked_header(raw: bytes) -> bytes | None:
+    """``raw`` with the reply tokens in its header masked (a sent mail's Reply-To); None if it has none."""
+    end = raw.find(b"\r\n\r\n")
+    end = raw.find(b"\n\n") if end < 0 else end
+    head = raw[:end] if end >= 0 else raw
+    if b"+" not in head or b"@" not in head:
+        return None
+    masked = mask_tokens(head.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+    return None if masked == head else masked + raw[len(head):]
+
+
+def blank(raw: bytes, note: str) -> bytes:
+    """gm's own mail that carried a secret, as kept once sent: its header (masked), then ``note``."""
+    return headers_only(raw, note)
+
+
+# --- a plain reading, for a mail the reader could not read -------------------------------------
+@dataclass
+class Reading:
+    sender: str = ""
+    subject: str = ""
+    text: str = ""
+
+
+def plain_reading(raw: bytes) -> Reading:
+    """From, Subject and the first text part of ``raw``, read without gm.mail.inbound: what a mail
+    the reader failed on is authenticated with, before its password is masked.  Never raises."""
+    reading = Reading()
+    try:
+        header, _ = rawmail.read_header(raw, MAX_HEADER_SCAN)
+        fields = rawmail.Fields(header)
+        if fields.count("From") == 1:
+            reading.sender = rawmail.mailbox(fields.get("From"))[1].lower()
+        subject = fields.get("Subject") or ""
+        reading.subject = " ".join((_decoded_header(subject) if "=?" in subject else subject or "").split())
+        msg, _ = _message(raw)
+        for part in _walk(msg) if msg is not None else ():
+            if not part.is_multipart() and part.get_content_maintype() == "text" \
+                    and not str(part.get("Content-Disposition", "")).lower().startswith("attachment"):
+                reading.text = _text_of(part)
+                break
+    except Exception:  # what was read so far
+        pass
+    return reading
