@@ -13,6 +13,10 @@ from gm.store import SchemaTooNew, Store, StoreError, migrations, schema
 from gm.store.errors import MigrationError
 
 LATEST = migrations.latest()
+# Issue 27's schema steps were numbered ahead for branches made side by side: a branch lacks the
+# others' steps until they are merged, and then the steps are one by one again.
+PARALLEL_STEPS = {9, 10, 11}
+MISSING = PARALLEL_STEPS - {s.number for s in schema.STEPS}
 TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports", "history",
           "game_settings", "deadlines", "absences", "state_overrides", "results", "timers",
           "open_games", "observers", "address_codes",  # step 5 (issue 18)
@@ -48,14 +52,14 @@ def table_names(path) -> set[str]:
 # --- fresh databases --------------------------------------------------------------
 def test_fresh_database_gets_every_table_and_the_latest_version(tmp_path):
     store = Store(tmp_path / "gm.sqlite")
-    assert store.schema_version == LATEST == len(schema.STEPS)
+    assert store.schema_version == LATEST == len(schema.STEPS) + len(MISSING)
     store.close()
     assert table_names(tmp_path / "gm.sqlite") == TABLES  # no meta table any more
     assert user_version(tmp_path / "gm.sqlite") == LATEST
 
 
 def test_steps_are_numbered_one_by_one():
-    assert [s.number for s in schema.STEPS] == list(range(1, len(schema.STEPS) + 1))
+    assert [s.number for s in schema.STEPS] == [n for n in range(1, LATEST + 1) if n not in MISSING]
 
 
 def test_opening_twice_is_a_no_op(tmp_path):
