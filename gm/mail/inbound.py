@@ -11,7 +11,11 @@ never stalls, whatever bytes arrive:
 * size is checked on the raw bytes before anything is decoded or converted
   (max_bytes), and the MIME nesting is counted without recursion before the
   email package parses the body (MAX_MIME_DEPTH);
-* unknown or missing charsets decode with replacement characters, HTML-only
+* a body is decoded only with a text charset of TEXT_CODECS (decoders that take
+  time linear in their input: never punycode, whose decoder is quadratic, nor
+  a bytes-to-bytes codec such as base64 or zlib); a body in any other charset
+  is refused (``refuse``), so its sender is told gm could not read it;
+* a missing charset decodes with replacement characters, HTML-only
   mail is turned into text (at most MAX_HTML_CHARS of it), and quoted replies
   and signatures are cut off by string methods, in linear time, so that old
   orders in a quote are never applied.
@@ -44,6 +48,33 @@ RECIPIENT_FIELDS = ("Delivered-To", "X-Original-To", "To")  # where the envelope
 MAX_RECIPIENT_VALUES = 10  # of each of those fields (each hop adds a Delivered-To)
 MAX_RECIPIENT_CHARS = 4_000  # of each value that is read
 _ADDRESS_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-/=?^_`{|}~.@")
+# The charsets mail text is decoded with, by the codec's own name (codecs.lookup(..).name, so
+# every alias of one is taken): Python's text codecs less punycode and idna (a quadratic
+# decoder), the escape codecs, charmap and undefined; every one decodes 1 MB in well under
+# 0.1 s (benchmarks/hostile_mail.py).  Bytes-to-bytes codecs (base64, zlib, bz2, rot13, uu,
+# hex, quopri) are not text codecs and are never used.
+TEXT_CODECS = frozenset({
+    "ascii", "utf-8", "utf-8-sig", "utf-7", "utf-16", "utf-16-be", "utf-16-le",
+    "utf-32", "utf-32-be", "utf-32-le",
+    "iso8859-1", "iso8859-2", "iso8859-3", "iso8859-4", "iso8859-5", "iso8859-6", "iso8859-7",
+    "iso8859-8", "iso8859-9", "iso8859-10", "iso8859-11", "iso8859-13", "iso8859-14", "iso8859-15",
+    "iso8859-16",
+    "cp1250", "cp1251", "cp1252", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258",
+    "cp037", "cp273", "cp424", "cp437", "cp500", "cp720", "cp737", "cp775", "cp850", "cp852",
+    "cp855", "cp856", "cp857", "cp858", "cp860", "cp861", "cp862", "cp863", "cp864", "cp865",
+    "cp866", "cp869", "cp874", "cp875", "cp1006", "cp1026", "cp1125", "cp1140",
+    "koi8-r", "koi8-t", "koi8-u", "kz1048", "ptcp154", "tis-620", "hp-roman8", "palmos",
+    "mac-arabic", "mac-croatian", "mac-cyrillic", "mac-farsi", "mac-greek", "mac-iceland",
+    "mac-latin2", "mac-roman", "mac-romanian", "mac-turkish",
+    "big5", "big5hkscs", "cp932", "cp949", "cp950", "euc_jis_2004", "euc_jisx0213", "euc_jp",
+    "euc_kr", "gb18030", "gb2312", "gbk", "hz", "johab", "shift_jis", "shift_jis_2004",
+    "shift_jisx0213", "iso2022_jp", "iso2022_jp_1", "iso2022_jp_2", "iso2022_jp_2004",
+    "iso2022_jp_3", "iso2022_jp_ext", "iso2022_kr",
+})
+# Labels that say the sender's program did not know the charset (RFC 1428): read like a
+# missing one, as UTF-8 with replacement characters.
+UNDECLARED = frozenset({"unknown-8bit", "x-unknown", "unknown"})
+MAX_CHARSET_NAME = 40  # a longer "charset" is no charset's name
 
 @dataclass
 class Inbound:
@@ -115,20 +146,19 @@ def header_text(value: object) -> str:
         words = decode_header(text)
     except Exception:
         return text
-    try:
-        return str(make_header(words))
-    except Exception:  # an unknown or bad charset: decode word by word
-        pass
+    if all(charset is None or text_codec(charset) for _, charset in words):
+        try:
+            return str(make_header(words))
+        except Exception:  # text not valid in its charset: decode word by word
+            pass
+    # Word by word: a charset that is not a text charset of ours reads as UTF-8, with
+    # replacement characters (the email package would run any codec it is given).
     out: list[str] = []
     for chunk, charset in words:
         if isinstance(chunk, str):
             out.append(chunk)
             continue
-        name = "raw-unicode-escape" if charset is None else charset
-        try:
-            codecs.lookup(name)
-        except (LookupError, TypeError, ValueError):
-            name = "utf-8"
+        name = "raw-unicode-escape" if charset is None else (text_codec(charset) or "utf-8")
         try:
             out.append(chunk.decode(name, "replace"))
         except Exception:
@@ -136,16 +166,32 @@ def header_text(value: object) -> str:
     return " ".join(out)
 
 
+def text_codec(charset: str | None) -> str | None:
+    """The codec of a declared charset if it is one of TEXT_CODECS, else None."""
+    name = (charset or "").strip().strip('"').lower()
+    if not name or len(name) > MAX_CHARSET_NAME:
+        return None
+    try:
+        codec = codecs.lookup(name).name
+    except (LookupError, TypeError, ValueError):
+        return None
+    return codec if codec in TEXT_CODECS else None
+
+
+def readable_charset(charset: str | None) -> bool:
+    """Whether a body in this charset can be read: a text charset of ours, or none declared."""
+    name = (charset or "").strip().strip('"').lower()
+    return not name or name in UNDECLARED or text_codec(name) is not None
+
+
 def decode_bytes(data: bytes, charset: str | None) -> tuple[str, str | None]:
-    """Decode with the declared charset; a bad or unknown one gives replacement characters."""
+    """Decode with the declared charset, in time linear in ``data``; a charset that is not one
+    of TEXT_CODECS (unknown, or not a text codec) gives UTF-8 with replacement characters and
+    a problem that says so (see readable_charset)."""
     problem = None
-    name = (charset or "").strip().strip('"').lower() or None
-    if name:
-        try:
-            codecs.lookup(name)
-        except LookupError:
-            problem = f"unknown charset {charset!r}"
-            name = None
+    name = text_codec(charset)
+    if name is None and not readable_charset(charset):
+        problem = f"unreadable charset {str(charset)[:MAX_CHARSET_NAME]!r}"
     if name is None:
         try:
             return data.decode("utf-8"), problem
@@ -228,9 +274,11 @@ def walk(msg: email.message.Message):
             stack.extend(reversed([p for p in payload if isinstance(p, email.message.Message)]))
 
 
-def body_text(msg: email.message.Message, problems: list[str]) -> tuple[str, bool]:
-    """The best text of a message: text/plain first, else HTML as text; attachments ignored."""
+def body_text(msg: email.message.Message, problems: list[str]) -> tuple[str, bool, str | None]:
+    """The best text of a message: text/plain first, else HTML as text; attachments ignored.
+    The third value: the charset of that text's part when gm cannot read it (else None)."""
     plain = html = None
+    plain_charset = html_charset = None
     for part in walk(msg):
         if part.is_multipart():
             continue
@@ -239,19 +287,19 @@ def body_text(msg: email.message.Message, problems: list[str]) -> tuple[str, boo
             continue
         ctype = part.get_content_type()
         if ctype == "text/plain" and plain is None:
-            plain = _part_text(part, problems)
+            plain, plain_charset = _part_text(part, problems), _charset(part)
         elif ctype == "text/html" and html is None:
-            html = _part_text(part, problems)
+            html, html_charset = _part_text(part, problems), _charset(part)
         if plain is not None and html is not None:
             break
     if plain is not None and plain.strip():
-        return plain, False
+        return plain, False, None if readable_charset(plain_charset) else plain_charset
     if html is not None:
         html, cut = trim_html(html)
         if cut:
             problems.append(f"HTML body cut to its first {MAX_HTML_CHARS} characters")
-        return html_to_text(html), True
-    return plain or "", False
+        return html_to_text(html), True, None if readable_charset(html_charset) else html_charset
+    return plain or "", False, None
 
 
 def parse(raw: bytes, our_address: str = "", max_bytes: int = DEFAULT_MAX_BYTES) -> Inbound:
@@ -334,7 +382,11 @@ def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> No
         except Exception as exc:
             inbound.problems.append(f"could not walk the MIME tree: {type(exc).__name__}")
         try:
-            inbound.full_text, inbound.html_only = body_text(msg, inbound.problems)
+            inbound.full_text, inbound.html_only, unreadable = body_text(msg, inbound.problems)
+            if unreadable is not None:  # never guessed at: the sender is told, nothing is done
+                inbound.refuse = (f"its character set {unreadable[:MAX_CHARSET_NAME]!r} is not one "
+                                  "gm can read; send it as UTF-8")
+                inbound.problems.append(inbound.refuse)
         except Exception as exc:  # a broken MIME structure must not stop the mail being answered
             inbound.problems.append(f"could not read the body: {type(exc).__name__}: {str(exc)[:200]}")
         inbound.text = strip_reply(inbound.full_text, html=inbound.html_only)
