@@ -65,3 +65,95 @@ def test_a_body_in_a_text_charset_is_read(engine, nb_game, charset):
     assert outcome.outcome == "applied", outcome.detail
     assert engine.load("nb1").state.moves[-1].notation() == "Rb4xd4"
     assert {m["To"] for m in outbox(engine, start)} == {ADA, "bob@example.org"}  # the reports
+
+
+# --- control characters: cleaned at the door, escaped on the terminal, left out of the feed -----
+TITLE, HIDE, BELL = "\x1b]0;owned\x07", "\x1b[8m", "\x07"
+HOSTILE = f"{TITLE}{HIDE}hidden\x00\x9b2J\u202egnp.exe\u2066x\u2069\u200f\u061c\x7f\x85 end"
+
+
+def test_the_door_cleans_subject_name_and_body():
+    from gm.core.text import UNSAFE
+    from gm.mail import inbound as mailin
+
+    raw = (f"From: =?utf-8?q?Ada=1B]0;x=07?= {HIDE}<{ADA}>\r\nTo: gm@localhost\r\n"
+           f"Subject: orders {HOSTILE} =?utf-8?q?=1B[8m=E2=80=AEword?=\r\n"
+           "Content-Type: text/plain; charset=utf-8\r\n\r\n"
+           f"GAME nb1 {HOSTILE}\r\nb4xd4\t{HIDE}\r\n").encode()
+    inbound = mailin.parse(raw, "gm@localhost")
+    assert inbound.sender == ADA
+    for value in (inbound.subject, inbound.sender_name, inbound.text, inbound.full_text):
+        assert value and not any(ord(c) in UNSAFE for c in value), repr(value)
+    assert "hidden2Jgnp.exexend" in inbound.subject.replace(" ", "") and "b4xd4\t" in inbound.text
+
+
+def conf_engine(tmp_path):
+    """A gm.yaml for the command line, and an engine on the same store."""
+    from gm.core.config import load
+    from gm.service.engine import Engine
+    from gm.store import Store
+
+    path = tmp_path / "gm.yaml"
+    path.write_text(f"data_dir: {tmp_path / 'data'}\naddress: gm@localhost\n")
+    return str(path), Engine(Store(load(str(path)).database), load(str(path)))
+
+
+def cli(conf, *args) -> str:
+    from typer.testing import CliRunner
+
+    from gm.cli import app
+
+    result = CliRunner().invoke(app, ["--config", conf, *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_escape_sequences_never_reach_the_gms_terminal(tmp_path):
+    from gm.core.passwords import hash_password
+    from support import EXAMPLE_LAYOUT, order_mail
+
+    conf, engine = conf_engine(tmp_path)
+    assert "started" in cli(conf, "new", "neighbors", "--id", "nb1", "--player", f"ada={ADA}", "--player",
+                            "bob=bob@example.org", "--seed", "3", "--option", f"layout={EXAMPLE_LAYOUT}")
+    with engine.store.write():
+        engine.store.update("players", {"game_id": "nb1", "name": "ada"}, pw_hash=hash_password("sesame1234"))
+    start = last_outbox_id(engine)
+    outcome = engine.ingest(order_mail(f"Ada {HIDE}<{ADA}>", f"PRESS TO ALL\n{HOSTILE}\nENDPRESS\nb4xd4",
+                                       game_id="nb1", password="sesame1234", subject=f"orders {TITLE}{HIDE}x"))
+    assert outcome.outcome == "applied", outcome.detail
+    # Stored clean, and every mail gm sent is clean.
+    (message,) = engine.store.all("SELECT subject FROM messages")
+    assert message["subject"] == "orders ]0;owned[8mx"  # the controls gone, the rest harmless text
+    sent = outbox(engine, start)
+    assert sorted(m["To"] for m in sent) == [ADA, ADA, "bob@example.org", "bob@example.org"]  # press, reports
+    for msg in sent:
+        assert not any(c in msg.as_string() for c in "\x1b\x07\x00\u202e"), msg["Subject"]
+    (press,) = [m for m in sent if m["To"] == "bob@example.org" and "Press" in m["Subject"]]
+    assert "hidden2Jgnp.exex end" in body(press)
+    # Rows stored before the door was there may hold anything: the terminal is shown escapes.
+    with engine.store.write():
+        engine.store.add_message("old", None, ADA, f"old {TITLE}{HIDE}", b"raw", 0.0, "rejected", f"why {HIDE}")
+        engine.store.log("nb1", 1, "ada", "press", f"to ALL {TITLE}", 0.0)
+        engine.store.add_report("nb1", 1, 1, None, "press", f"Press in game nb1\n{HOSTILE}\r", None, 0.0,
+                                audience="all")
+    for args in (["inbox"], ["history", "nb1"], ["outbox", "--all"]):
+        shown = cli(conf, *args)
+        assert not any(c in shown for c in "\x1b\x07\x00\x9b\u202e\u2066\r"), (args, shown)
+    assert "old \\x1b]0;owned\\x07\\x1b[8m" in cli(conf, "inbox")
+    assert "\\x1b]0;owned\\x07\\x1b[8mhidden\\x00\\x9b2J\\u202egnp.exe" in cli(conf, "history", "nb1")
+    engine.store.close()
+
+
+def test_the_feed_stays_xml_whatever_a_stored_text_holds(engine, nb_game, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from gm.present import archive as site
+    from gm.service import audit
+
+    with engine.store.write():  # as a row stored before the door cleaned mail could hold it
+        engine.store.add_report("nb1", 1, 1, None, "press", f"Press in game nb1\nTo: ALL\n\n{HOSTILE}\ufffe",
+                                None, engine.clock(), audience="all")
+    site.write_game(tmp_path, audit.archive_data(engine, "nb1"), engine.clock(), "example.test")
+    root = ET.fromstring((tmp_path / "game-nb1.atom").read_bytes())
+    content = " ".join(el.text or "" for el in root.iter())
+    assert "]0;owned[8mhidden" in content and "gnp.exe" in content and "\x00" not in content

@@ -18,7 +18,11 @@ never stalls, whatever bytes arrive:
 * a missing charset decodes with replacement characters, HTML-only
   mail is turned into text (at most MAX_HTML_CHARS of it), and quoted replies
   and signatures are cut off by string methods, in linear time, so that old
-  orders in a quote are never applied.
+  orders in a quote are never applied;
+* the text an Inbound holds (subject, sender's name, body) is cleaned once, here
+  (clean_at_the_door): no control character but tab and newline, no bidi
+  control, so that nothing downstream (orders, press, the store, the GM's
+  terminal, the feed) ever sees one.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import email.utils
 from dataclasses import dataclass, field
 from email.header import decode_header, make_header
 
+from gm.core import text as safe_text
 from gm.mail import rawmail
 from gm.mail.html import MAX_HTML_CHARS, html_to_text, trim_html
 from gm.mail.quotes import strip_reply
@@ -322,7 +327,18 @@ def parse(raw: bytes, our_address: str = "", max_bytes: int = DEFAULT_MAX_BYTES)
         if inbound.robot is None and inbound.refuse is None:
             inbound.refuse = "the message could not be read"
         inbound.text = inbound.full_text = ""
+    clean_at_the_door(inbound)
     return inbound
+
+
+def clean_at_the_door(inbound: Inbound) -> None:
+    """The one place where the text of a mail is cleaned (gm.core.text.clean): its subject, its
+    sender's name and its body, whence every order line and press text comes.  Addresses and
+    Message-IDs are checked as ASCII without controls where they are read (gm.mail.rawmail)."""
+    inbound.subject = safe_text.clean(inbound.subject)
+    inbound.sender_name = safe_text.clean(inbound.sender_name)
+    inbound.text = safe_text.clean(inbound.text)
+    inbound.full_text = safe_text.clean(inbound.full_text)
 
 
 def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> None:
