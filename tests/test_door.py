@@ -157,3 +157,81 @@ def test_the_feed_stays_xml_whatever_a_stored_text_holds(engine, nb_game, tmp_pa
     root = ET.fromstring((tmp_path / "game-nb1.atom").read_bytes())
     content = " ".join(el.text or "" for el in root.iter())
     assert "]0;owned[8mhidden" in content and "gnp.exe" in content and "\x00" not in content
+
+
+# --- game ids: new ones are plain ASCII; old ones keep working --------------------------------
+LOOK_ALIKES = [("n\u042c1", "U+042C"), ("\uff2e\uff22\uff13", "U+FF2E"), ("\u212a1", "U+212A")]
+
+
+@pytest.mark.parametrize("game_id, code", LOOK_ALIKES)
+def test_gm_new_refuses_a_look_alike_id(tmp_path, game_id, code):
+    from typer.testing import CliRunner
+
+    from gm.cli import app
+
+    conf, engine = conf_engine(tmp_path)
+    result = CliRunner().invoke(app, ["--config", conf, "new", "neighbors", "--id", game_id, "--player",
+                                      f"ada={ADA}", "--player", "bob=bob@example.org"])
+    assert result.exit_code == 1
+    assert "ASCII letters, digits and '-'" in result.output and code in result.output
+    assert engine.store.games() == [] and outbox(engine) == []
+    engine.store.close()
+
+
+@pytest.mark.parametrize("game_id, code", LOOK_ALIKES + [("nb.1", "U+002E"), ("nb_1", "U+005F")])
+def test_create_by_mail_refuses_a_look_alike_id(engine, game_id, code):
+    from support import order_mail
+
+    engine.config.player_create_kinds = ["neighbors"]
+    start = last_outbox_id(engine)
+    outcome = engine.ingest(order_mail(ADA, f"CREATE neighbors {game_id} 2"))
+    assert outcome.outcome == "help"
+    assert engine.store.games() == []
+    (reply,) = outbox(engine, start)
+    assert reply["To"] == ADA and "Not created" in reply["Subject"]
+    text = " ".join(body(reply).split())
+    assert "ASCII letters, digits and '-'" in text and code in text
+
+
+def test_new_ids_are_ascii_letters_digits_and_hyphens(engine):
+    from support import PLAYERS
+
+    engine.create_game("neighbors", "NB-7", PLAYERS, seed=1)
+    assert engine.store.game("nb-7") is not None
+
+
+def test_a_game_made_before_keeps_its_id_with_dots_and_underscores(engine):
+    """Made as an older gm made it (its id is no longer one a new game may have), it is played by
+    password and by reply address as before."""
+    import json
+
+    from games import registry
+    from gm.core.passwords import hash_password
+    from gm.service import lobby, mailcommands
+    from support import EXAMPLE_LAYOUT, PLAYERS, order_mail
+
+    game_id, options, passwords = "old_game.1", {"layout": EXAMPLE_LAYOUT}, {"ada": "sesame1234", "bob": "bobpass123"}
+    with engine.store.write():
+        engine.store.add_game(game_id, "neighbors", 5, json.dumps(options), engine.clock())
+        for seat, (name, address) in enumerate(PLAYERS):
+            engine.store.add_player(game_id, seat, name, address, hash_password(passwords[name]))
+        lobby.begin_play(engine, registry.get("neighbors"), game_id, 5, options, ["ada", "bob"],
+                         mailcommands.send_welcome, passwords)
+    # By password: ada's capture.
+    start = last_outbox_id(engine)
+    outcome = engine.ingest(order_mail(ADA, "b4xd4", game_id=game_id, password="sesame1234"))
+    assert outcome.outcome == "applied", outcome.detail
+    sent = outbox(engine, start)
+    assert sorted(m["To"] for m in sent) == [ADA, "bob@example.org"]
+    assert all(f"[{game_id} T2]" in m["Subject"] for m in sent)
+    # By reply address: bob answers his report without a password.
+    (to_bob,) = [m for m in sent if m["To"] == "bob@example.org"]
+    assert to_bob["Reply-To"].startswith(f"gm+{game_id}.bob.")
+    view = engine.load(game_id)
+    move = view.rules.legal_orders(view.state, "bob")[0]
+    start = last_outbox_id(engine)
+    outcome = engine.ingest(order_mail("bob@example.org", move, to=to_bob["Reply-To"],
+                                       subject=f"Re: {to_bob['Subject']}"))
+    assert outcome.outcome == "applied", outcome.detail
+    assert engine.load(game_id).seq == view.seq + 1
+    assert sorted(m["To"] for m in outbox(engine, start)) == [ADA, "bob@example.org"]
