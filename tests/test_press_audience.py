@@ -142,3 +142,31 @@ def test_the_migration_classifies_old_press_once(tmp_path):
         assert [r["body"] for r in store.public_press("g1")] == [old[0][1], old[3][1]]
     finally:
         store.close()
+
+
+def test_the_migration_classifies_old_press_on_both_backends(store_target):
+    from gm.store.postgres import VERSION_TABLE, PostgresStore
+
+    old = [(None, press_body("ALL", "public news")), (None, press_body("GM", QUOTING)),
+           ("bob", press_body("bob, GM", QUOTING)), (None, press_body("ALL", "long public news " * 200))]
+    store = Store(store_target)
+    with store.write():
+        for player, text in old:
+            store.add_report("g1", 1, 1, player, "press", text, None, 0.0)
+        store.add_report("g1", 1, 1, "bob", "report", "To: ALL", None, 0.0)
+    # Back to a database made before step 11: no audience column.
+    if isinstance(store, PostgresStore):
+        store.db.raw("ALTER TABLE reports DROP COLUMN audience")
+        store.db.raw(f"UPDATE {VERSION_TABLE} SET version = 8")
+    else:
+        store.db.execute("ALTER TABLE reports DROP COLUMN audience")
+        store.db.execute("PRAGMA user_version = 8")
+    store.close()
+    store = Store(store_target)
+    try:
+        rows = store.all("SELECT kind, audience FROM reports ORDER BY id")
+        assert [(r["kind"], r["audience"]) for r in rows] == [
+            ("press", "all"), ("press", "gm"), ("press", "players"), ("press", "all"), ("report", None)]
+        assert [r["body"] for r in store.public_press("g1")] == [old[0][1], old[3][1]]
+    finally:
+        store.close()
