@@ -36,10 +36,10 @@ def assert_refused_for_its_charset(engine, start: int, before: int, outcome, cha
 
 
 def test_a_900_kb_punycode_part_is_answered_at_once(engine, nb_game):
-    """charset="punycode" made CPython decode 900 KB with its quadratic decoder: 26 s of CPU."""
+    """charset="punycode" made CPython decode 900 KB with its quadratic decoder: 26 s of CPU.
+    (900 KB of letters, all of them punycode digits: the decoder does not stop early.)"""
     start, before = last_outbox_id(engine), seq(engine)
-    raw = mail_in_charset("punycode", f"GAME nb1 PASSWORD {nb_game['ada']}\r\nb4xd4\r\n".encode()
-                          + b"b" * 900_000)
+    raw = mail_in_charset("punycode", b"b" * 900_000)
     assert len(raw) < engine.config.max_message_bytes  # read, not refused as too large
     began = time.perf_counter()
     outcome = engine.ingest(raw)
