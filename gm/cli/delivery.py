@@ -38,7 +38,7 @@ def players(game_id: Optional[str] = typer.Argument(None, help="one game (defaul
             if state is not None and state["state"] != "ok":
                 shown += f" since {times.format_span(now - state['since'])} ago"
             echo(f"{gid:<12} {player['name']:<16} {player['email']:<32} {shown}"
-                       + ("" if player["active"] else " (left the game)"))
+                 + ("" if player["active"] else " (left the game)"))
 
 
 @app.command()
@@ -50,7 +50,7 @@ def deliveries(address: str, limit: int = typer.Option(50, help="at most this ma
         echo(f"{address}: ok (no failure recorded)")
     else:
         echo(f"{address}: {state['state']} since {times.format_stamp(state['since'])}"
-                   + (f": {state['reason']}" if state["reason"] else ""))
+             + (f": {state['reason']}" if state["reason"] else ""))
     for event in engine.store.delivery_events(address, limit):
         kind = "permanent" if event["permanent"] else "temporary"
         message = f"outbox #{event['outbox_id']}" if event["outbox_id"] is not None else "no message"

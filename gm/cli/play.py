@@ -36,7 +36,7 @@ def new(
         if player:
             fail("give either --player (a game that starts now) or --open (seats to fill), not both")
         echo(run(lobby.open_game, engine, kind, game_id, open_seats, min_seats, seed, options,
-                       lifecycle.default_actor()))
+                 lifecycle.default_actor()))
         return
     if min_seats is not None:
         fail("--min goes with --open")
@@ -159,7 +159,7 @@ def outbox(all_: bool = typer.Option(False, "--all", help="also list delivered m
         echo("the outbox is empty")
     for row in rows:
         echo(f"#{row['id']:<5} {row['status']:<7} {row['kind']:<8} {row['recipient']:<28} "
-                   f"{row['subject'][:60]}")
+             f"{row['subject'][:60]}")
         if row["last_error"] and row["status"] != "sent":  # why it bounced, or why it is being retried
             echo(f"       {row['last_error'][:200]}")
 
@@ -180,10 +180,10 @@ def inbox(failed: bool = typer.Option(False, "--failed", help="the messages set 
     for row in rows:
         detail = (row["detail"] or "").strip().splitlines()
         echo(f"#{row['id']:<5} {row['outcome']:<9} {(row['sender'] or '?')[:28]:<28} "
-                   f"{(row['subject'] or '')[:30]:<30} {(detail[-1] if detail else '')[:60]}")
+             f"{(row['subject'] or '')[:30]:<30} {(detail[-1] if detail else '')[:60]}")
 
 
 @app.command()
 def demo(seed: int = typer.Option(1, help="seed of the demo game")):
     """Play a whole Neighbors game through the inbox and outbox Maildirs."""
-    play_demo(open_engine(), seed, typer.echo)
+    play_demo(open_engine(), seed, echo)
