@@ -24,14 +24,15 @@ quote lines 0.1-0.3 ms.  With --ingest --max-bytes 1000000 (the default
 config's limit): floor 605 us, median 1.5 ms (2.5x), worst 310 ms (512x),
 the same 20-deep nest; 2.9 MB of References 301 ms, 3.9 MB of HTML 58 ms.
 
-Issue 27 added 900 KB parts in 13 charsets gm does not read (punycode took 26 s
-to decode before; now each is refused unread with a reply) and set the target
-to 0.5 s.  Last run (3,043 messages, 140 MB, --max-bytes 1000000, on a 2-core
-machine shared with three other test runs): parse floor 118 us, median 0.50
-ms, worst 227 ms (the 20-deep nest of near-delimiters), the punycode part 7.6
-ms, the worst codec part 15 ms (utf-7, read); --ingest floor 4.0 ms, median
-4.0 ms, worst 496 ms (2.9 MB of References), the punycode part 14 ms, the
-worst codec part 65 ms (idna).
+Issue 27 added 900 KB parts in 13 charsets gm does not read (punycode's
+decoder took 142 s on such a part before; now each is refused unread, with a
+reply) and set the target to 0.5 s.  Last run (3,043 messages, 140 MB,
+--max-bytes 1000000, a 2-core machine shared with other test runs): parse
+floor 136 us, median 0.86 ms, worst 205 ms (the 20-deep nest of
+near-delimiters), the punycode part 9.9 ms; --ingest floor 711 us, median 2.6
+ms, worst 259 ms (2.9 MB of References), the punycode part 11.7 ms, the
+slowest codec part 16.5 ms (idna).  Run while other benchmarks load the same
+cores, the ingest worst rose to 770 ms (References, the 20-deep nest).
 """
 
 from __future__ import annotations
