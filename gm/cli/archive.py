@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from gm.cli.common import HELP_STYLE, app, fail, open_engine, run
+from gm.cli.common import HELP_STYLE, app, echo, fail, open_engine, run
 from gm.present import archive as site
 from gm.runtime import browser
 from gm.service import audit
@@ -17,14 +17,14 @@ from gm.service import audit
 def history(game_id: str, turn: Optional[int] = typer.Option(None, "--turn", help="only this turn"),
             log_only: bool = typer.Option(False, "--log", help="only the history log (who, when, what)")):
     """Print the game's history log and every report, reply and press sent."""
-    typer.echo(run(audit.history_text, open_engine(), game_id, turn, log_only), nl=False)
+    echo(run(audit.history_text, open_engine(), game_id, turn, log_only), nl=False)
 
 
 @app.command()
 def verify(game_id: str):
     """Replay the game from its seed and orders; report any difference from the store and archive."""
     report = run(audit.verify, open_engine(), game_id)
-    typer.echo(report.text(), nl=False)
+    echo(report.text(), nl=False)
     if not report.ok:
         raise typer.Exit(1)
 
@@ -40,7 +40,7 @@ def archive_build(directory: Path = typer.Argument(..., help="where to write the
     engine = open_engine()
     ids = list(game) or [row["id"] for row in engine.store.games() if row["status"] != "open"]
     data = [run(audit.archive_data, engine, gid) for gid in ids]
-    typer.echo(f"archive written: {site.build(directory, data, engine.clock(), engine.config.domain)}")
+    echo(f"archive written: {site.build(directory, data, engine.clock(), engine.config.domain)}")
 
 
 @archive_app.command("screenshot")
@@ -51,4 +51,4 @@ def archive_screenshot(directory: Path, out: Path = typer.Argument(Path("archive
         browser.screenshot(directory / page, out)
     except browser.BrowserMissing as exc:
         fail(str(exc))
-    typer.echo(f"screenshot: {out}")
+    echo(f"screenshot: {out}")

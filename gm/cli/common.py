@@ -15,6 +15,7 @@ import typer
 from games.base import GameError
 from gm.core import config as config_module
 from gm.core import filemodes
+from gm.core.text import for_terminal
 from gm.core.model import ServiceError
 from gm.service.engine import Engine
 from gm.store import Store, StoreError
@@ -53,8 +54,14 @@ def open_engine() -> Engine:
         fail(str(exc))
 
 
+def echo(message: str = "", **kwargs) -> None:
+    """typer.echo for text that may hold what mail brought in (stored subjects, press, bounce
+    words): control characters are printed as escapes, never sent to the terminal raw."""
+    typer.echo(for_terminal(str(message)), **kwargs)
+
+
 def fail(message: str, code: int = 1):
-    typer.echo(f"gm: {message}", err=True)
+    echo(f"gm: {message}", err=True)
     raise typer.Exit(code)
 
 

@@ -10,7 +10,7 @@ from typing import Optional
 
 import typer
 
-from gm.cli.common import app, open_engine
+from gm.cli.common import app, echo, open_engine
 from gm.core import times
 from gm.service import delivery_state
 
@@ -24,11 +24,11 @@ def players(game_id: Optional[str] = typer.Argument(None, help="one game (defaul
     if bouncing:
         rows = delivery_state.bouncing(engine)
         if not rows:
-            typer.echo("no address is bouncing")
+            echo("no address is bouncing")
         for row in rows:
             seats = ", ".join(f"{name} in {game}" for game, name in row["seats"]) or "no seat"
-            typer.echo(f"{row['address']}  bouncing since {times.format_stamp(row['since'])} ({seats})")
-            typer.echo(f"    {row['reason']}")
+            echo(f"{row['address']}  bouncing since {times.format_stamp(row['since'])} ({seats})")
+            echo(f"    {row['reason']}")
         return
     games = [game_id] if game_id else [g["id"] for g in engine.store.games()]
     for gid in games:
@@ -37,8 +37,8 @@ def players(game_id: Optional[str] = typer.Argument(None, help="one game (defaul
             shown = state["state"] if state is not None else "ok"
             if state is not None and state["state"] != "ok":
                 shown += f" since {times.format_span(now - state['since'])} ago"
-            typer.echo(f"{gid:<12} {player['name']:<16} {player['email']:<32} {shown}"
-                       + ("" if player["active"] else " (left the game)"))
+            echo(f"{gid:<12} {player['name']:<16} {player['email']:<32} {shown}"
+                 + ("" if player["active"] else " (left the game)"))
 
 
 @app.command()
@@ -47,14 +47,14 @@ def deliveries(address: str, limit: int = typer.Option(50, help="at most this ma
     engine = open_engine()
     state = engine.store.address_state(address)
     if state is None:
-        typer.echo(f"{address}: ok (no failure recorded)")
+        echo(f"{address}: ok (no failure recorded)")
     else:
-        typer.echo(f"{address}: {state['state']} since {times.format_stamp(state['since'])}"
-                   + (f": {state['reason']}" if state["reason"] else ""))
+        echo(f"{address}: {state['state']} since {times.format_stamp(state['since'])}"
+             + (f": {state['reason']}" if state["reason"] else ""))
     for event in engine.store.delivery_events(address, limit):
         kind = "permanent" if event["permanent"] else "temporary"
         message = f"outbox #{event['outbox_id']}" if event["outbox_id"] is not None else "no message"
         if event["subject"]:
             message += f" {event['subject'][:50]!r}"
-        typer.echo(f"  {times.format_stamp(event['at'])}  {kind:<9} {event['source']:<6} {message}")
-        typer.echo(f"      {event['words']}")
+        echo(f"  {times.format_stamp(event['at'])}  {kind:<9} {event['source']:<6} {message}")
+        echo(f"      {event['words']}")

@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import typer
 
-from gm.cli.common import BY, EX_TEMPFAIL, WHY, app, fail, open_engine, parse_pairs, run
+from gm.cli.common import BY, EX_TEMPFAIL, WHY, app, echo, fail, open_engine, parse_pairs, run
 from gm.runtime import daemon
 from gm.runtime.demo import play_demo
 from gm.service import ingest as ingest_mail
@@ -35,21 +35,21 @@ def new(
     if open_seats is not None:
         if player:
             fail("give either --player (a game that starts now) or --open (seats to fill), not both")
-        typer.echo(run(lobby.open_game, engine, kind, game_id, open_seats, min_seats, seed, options,
-                       lifecycle.default_actor()))
+        echo(run(lobby.open_game, engine, kind, game_id, open_seats, min_seats, seed, options,
+                 lifecycle.default_actor()))
         return
     if min_seats is not None:
         fail("--min goes with --open")
     if not player:
         fail("name the players (--player NAME=EMAIL) or open the game with --open N")
     run(engine.create_game, kind, game_id, parse_pairs(player, "--player"), seed, options)
-    typer.echo(f"game {game_id.lower()} started; welcome mails queued (see: gm outbox)")
+    echo(f"game {game_id.lower()} started; welcome mails queued (see: gm outbox)")
 
 
 @app.command()
 def start(game_id: str):
     """Start an open game now with the players who joined (at least its --min)."""
-    typer.echo(run(lifecycle.start_open_game, open_engine(), game_id))
+    echo(run(lifecycle.start_open_game, open_engine(), game_id))
 
 
 @app.command("list")
@@ -58,13 +58,13 @@ def list_games():
     engine = open_engine()
     rows = engine.store.games()
     if not rows:
-        typer.echo("no games yet (start one with: gm new neighbors --id nb1 --player ...)")
+        echo("no games yet (start one with: gm new neighbors --id nb1 --player ...)")
         return
     for row in rows:
         latest = engine.store.latest_state(row["id"])  # None: an open game, not started
         names = ", ".join(p["name"] for p in engine.store.players(row["id"]))
         turn = latest["turn"] if latest else "-"
-        typer.echo(f"{row['id']:<12} {row['kind']:<14} {row['status']:<9} turn {turn:<4} {names}")
+        echo(f"{row['id']:<12} {row['kind']:<14} {row['status']:<9} turn {turn:<4} {names}")
 
 
 def _show_json(view) -> dict:
@@ -95,9 +95,9 @@ def show(game_id: str, as_json: bool = typer.Option(False, "--json", help="one J
     engine = open_engine()
     view = run(engine.load, game_id)
     if as_json:
-        typer.echo(json.dumps(_show_json(view), indent=2, sort_keys=True))
+        echo(json.dumps(_show_json(view), indent=2, sort_keys=True))
         return
-    typer.echo(engine.report_body(view, view.state, None, []), nl=False)
+    echo(engine.report_body(view, view.state, None, []), nl=False)
 
 
 @app.command()
@@ -110,7 +110,7 @@ def order(game_id: str, text: str, as_name: str = typer.Option(..., "--as", help
                   why=why)
     if outcome.outcome == "rejected":
         fail(f"refused: {outcome.detail}")
-    typer.echo(f"{outcome.outcome}: {outcome.detail}")
+    echo(f"{outcome.outcome}: {outcome.detail}")
 
 
 @app.command()
@@ -118,7 +118,7 @@ def process(game_id: str):
     """Adjudicate a simultaneous turn now, with the orders that are in."""
     engine = open_engine()
     closed = run(engine.process, game_id)
-    typer.echo("turn adjudicated; reports queued" if closed else "nothing to adjudicate")
+    echo("turn adjudicated; reports queued" if closed else "nothing to adjudicate")
 
 
 @app.command()
@@ -127,7 +127,7 @@ def ingest(source: str = typer.Argument("-", help="a file with one RFC 5322 mess
     try:
         raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
     except OSError as exc:
-        typer.echo(f"gm: cannot read {source}: {exc}", err=True)
+        echo(f"gm: cannot read {source}: {exc}", err=True)
         raise typer.Exit(EX_TEMPFAIL)
     try:
         engine = open_engine()
@@ -135,9 +135,9 @@ def ingest(source: str = typer.Argument("-", help="a file with one RFC 5322 mess
     except typer.Exit:
         raise typer.Exit(EX_TEMPFAIL)
     except Exception as exc:  # could not store it: let the MTA try again later
-        typer.echo(f"gm: message not stored, try again later: {exc}", err=True)
+        echo(f"gm: message not stored, try again later: {exc}", err=True)
         raise typer.Exit(EX_TEMPFAIL)
-    typer.echo(f"{outcome.outcome}: {outcome.detail[:200]}")
+    echo(f"{outcome.outcome}: {outcome.detail[:200]}")
 
 
 @app.command("run")
@@ -147,7 +147,7 @@ def run_daemon(once: bool = typer.Option(False, "--once", help="process what is 
     try:
         daemon.run(engine, engine.config, once=once)
     except KeyboardInterrupt:
-        typer.echo("stopped")
+        echo("stopped")
 
 
 @app.command()
@@ -156,12 +156,12 @@ def outbox(all_: bool = typer.Option(False, "--all", help="also list delivered m
     engine = open_engine()
     rows = engine.store.outbox_listing(include_delivered=all_)
     if not rows:
-        typer.echo("the outbox is empty")
+        echo("the outbox is empty")
     for row in rows:
-        typer.echo(f"#{row['id']:<5} {row['status']:<7} {row['kind']:<8} {row['recipient']:<28} "
-                   f"{row['subject'][:60]}")
+        echo(f"#{row['id']:<5} {row['status']:<7} {row['kind']:<8} {row['recipient']:<28} "
+             f"{row['subject'][:60]}")
         if row["last_error"] and row["status"] != "sent":  # why it bounced, or why it is being retried
-            typer.echo(f"       {row['last_error'][:200]}")
+            echo(f"       {row['last_error'][:200]}")
 
 
 @app.command()
@@ -172,18 +172,18 @@ def inbox(failed: bool = typer.Option(False, "--failed", help="the messages set 
     engine = open_engine()
     if retry is not None:
         outcome = run(ingest_mail.retry, engine, retry)
-        typer.echo(f"#{retry}: {outcome.outcome}: {outcome.detail[:200]}")
+        echo(f"#{retry}: {outcome.outcome}: {outcome.detail[:200]}")
         return
     rows = engine.store.inbox_listing(only_failed=failed, limit=limit)
     if not rows:
-        typer.echo("no messages set aside" if failed else "the inbox is empty")
+        echo("no messages set aside" if failed else "the inbox is empty")
     for row in rows:
         detail = (row["detail"] or "").strip().splitlines()
-        typer.echo(f"#{row['id']:<5} {row['outcome']:<9} {(row['sender'] or '?')[:28]:<28} "
-                   f"{(row['subject'] or '')[:30]:<30} {(detail[-1] if detail else '')[:60]}")
+        echo(f"#{row['id']:<5} {row['outcome']:<9} {(row['sender'] or '?')[:28]:<28} "
+             f"{(row['subject'] or '')[:30]:<30} {(detail[-1] if detail else '')[:60]}")
 
 
 @app.command()
 def demo(seed: int = typer.Option(1, help="seed of the demo game")):
     """Play a whole Neighbors game through the inbox and outbox Maildirs."""
-    play_demo(open_engine(), seed, typer.echo)
+    play_demo(open_engine(), seed, echo)

@@ -11,15 +11,22 @@ never stalls, whatever bytes arrive:
 * size is checked on the raw bytes before anything is decoded or converted
   (max_bytes), and the MIME nesting is counted without recursion before the
   email package parses the body (MAX_MIME_DEPTH);
-* unknown or missing charsets decode with replacement characters, HTML-only
+* a body is decoded only with a text charset of gm.mail.charsets (decoders that take
+  time linear in their input: never punycode, whose decoder is quadratic, nor
+  a bytes-to-bytes codec such as base64 or zlib); a body in any other charset
+  is refused (``refuse``), so its sender is told gm could not read it;
+* a missing charset decodes with replacement characters, HTML-only
   mail is turned into text (at most MAX_HTML_CHARS of it), and quoted replies
   and signatures are cut off by string methods, in linear time, so that old
-  orders in a quote are never applied.
+  orders in a quote are never applied;
+* the text an Inbound holds (subject, sender's name, body) is cleaned once, here
+  (clean_at_the_door): no control character but tab and newline, no bidi
+  control, so that nothing downstream (orders, press, the store, the GM's
+  terminal, the feed) ever sees one.
 """
 
 from __future__ import annotations
 
-import codecs
 import email
 import email.errors
 import email.message
@@ -27,7 +34,9 @@ import email.utils
 from dataclasses import dataclass, field
 from email.header import decode_header, make_header
 
+from gm.core import text as safe_text
 from gm.mail import rawmail
+from gm.mail.charsets import MAX_CHARSET_NAME, decode_bytes, readable_charset, text_codec
 from gm.mail.html import MAX_HTML_CHARS, html_to_text, trim_html
 from gm.mail.quotes import strip_reply
 from gm.mail.robots import robot_reason
@@ -115,46 +124,24 @@ def header_text(value: object) -> str:
         words = decode_header(text)
     except Exception:
         return text
-    try:
-        return str(make_header(words))
-    except Exception:  # an unknown or bad charset: decode word by word
-        pass
+    if all(charset is None or text_codec(charset) for _, charset in words):
+        try:
+            return str(make_header(words))
+        except Exception:  # text not valid in its charset: decode word by word
+            pass
+    # Word by word: a charset that is not a text charset of ours reads as UTF-8, with
+    # replacement characters (the email package would run any codec it is given).
     out: list[str] = []
     for chunk, charset in words:
         if isinstance(chunk, str):
             out.append(chunk)
             continue
-        name = "raw-unicode-escape" if charset is None else charset
-        try:
-            codecs.lookup(name)
-        except (LookupError, TypeError, ValueError):
-            name = "utf-8"
+        name = "raw-unicode-escape" if charset is None else (text_codec(charset) or "utf-8")
         try:
             out.append(chunk.decode(name, "replace"))
         except Exception:
             out.append(chunk.decode("utf-8", "replace"))
     return " ".join(out)
-
-
-def decode_bytes(data: bytes, charset: str | None) -> tuple[str, str | None]:
-    """Decode with the declared charset; a bad or unknown one gives replacement characters."""
-    problem = None
-    name = (charset or "").strip().strip('"').lower() or None
-    if name:
-        try:
-            codecs.lookup(name)
-        except LookupError:
-            problem = f"unknown charset {charset!r}"
-            name = None
-    if name is None:
-        try:
-            return data.decode("utf-8"), problem
-        except UnicodeDecodeError:
-            return data.decode("utf-8", "replace"), problem or "undeclared charset, not UTF-8"
-    try:
-        return data.decode(name), problem
-    except UnicodeDecodeError:
-        return data.decode(name, "replace"), f"text not valid in {name}"
 
 
 def unflow(text: str, delsp: bool) -> str:
@@ -228,9 +215,11 @@ def walk(msg: email.message.Message):
             stack.extend(reversed([p for p in payload if isinstance(p, email.message.Message)]))
 
 
-def body_text(msg: email.message.Message, problems: list[str]) -> tuple[str, bool]:
-    """The best text of a message: text/plain first, else HTML as text; attachments ignored."""
+def body_text(msg: email.message.Message, problems: list[str]) -> tuple[str, bool, str | None]:
+    """The best text of a message: text/plain first, else HTML as text; attachments ignored.
+    The third value: the charset of that text's part when gm cannot read it (else None)."""
     plain = html = None
+    plain_charset = html_charset = None
     for part in walk(msg):
         if part.is_multipart():
             continue
@@ -239,19 +228,19 @@ def body_text(msg: email.message.Message, problems: list[str]) -> tuple[str, boo
             continue
         ctype = part.get_content_type()
         if ctype == "text/plain" and plain is None:
-            plain = _part_text(part, problems)
+            plain, plain_charset = _part_text(part, problems), _charset(part)
         elif ctype == "text/html" and html is None:
-            html = _part_text(part, problems)
+            html, html_charset = _part_text(part, problems), _charset(part)
         if plain is not None and html is not None:
             break
     if plain is not None and plain.strip():
-        return plain, False
+        return plain, False, None if readable_charset(plain_charset) else plain_charset
     if html is not None:
         html, cut = trim_html(html)
         if cut:
             problems.append(f"HTML body cut to its first {MAX_HTML_CHARS} characters")
-        return html_to_text(html), True
-    return plain or "", False
+        return html_to_text(html), True, None if readable_charset(html_charset) else html_charset
+    return plain or "", False, None
 
 
 def parse(raw: bytes, our_address: str = "", max_bytes: int = DEFAULT_MAX_BYTES) -> Inbound:
@@ -274,7 +263,18 @@ def parse(raw: bytes, our_address: str = "", max_bytes: int = DEFAULT_MAX_BYTES)
         if inbound.robot is None and inbound.refuse is None:
             inbound.refuse = "the message could not be read"
         inbound.text = inbound.full_text = ""
+    clean_at_the_door(inbound)
     return inbound
+
+
+def clean_at_the_door(inbound: Inbound) -> None:
+    """The one place where the text of a mail is cleaned (gm.core.text.clean): its subject, its
+    sender's name and its body, whence every order line and press text comes.  Addresses and
+    Message-IDs are checked as ASCII without controls where they are read (gm.mail.rawmail)."""
+    inbound.subject = safe_text.clean(inbound.subject)
+    inbound.sender_name = safe_text.clean(inbound.sender_name)
+    inbound.text = safe_text.clean(inbound.text)
+    inbound.full_text = safe_text.clean(inbound.full_text)
 
 
 def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> None:
@@ -334,7 +334,11 @@ def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> No
         except Exception as exc:
             inbound.problems.append(f"could not walk the MIME tree: {type(exc).__name__}")
         try:
-            inbound.full_text, inbound.html_only = body_text(msg, inbound.problems)
+            inbound.full_text, inbound.html_only, unreadable = body_text(msg, inbound.problems)
+            if unreadable is not None:  # never guessed at: the sender is told, nothing is done
+                inbound.refuse = (f"its character set {unreadable[:MAX_CHARSET_NAME]!r} is not one "
+                                  "gm can read; send it as UTF-8")
+                inbound.problems.append(inbound.refuse)
         except Exception as exc:  # a broken MIME structure must not stop the mail being answered
             inbound.problems.append(f"could not read the body: {type(exc).__name__}: {str(exc)[:200]}")
         inbound.text = strip_reply(inbound.full_text, html=inbound.html_only)

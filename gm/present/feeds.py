@@ -1,12 +1,16 @@
 """An Atom 1.0 feed of a game (RFC 4287): one entry per turn, so followers can watch it in a
 feed reader.  Written with xml.etree, which escapes every value; ids are tag: URIs
 (RFC 4151) made of the gm instance's domain, the game's start date, the game and the turn,
-so they never change when the site moves.  Links are relative to the feed's own address."""
+so they never change when the site moves.  Links are relative to the feed's own address.
+Every text passes gm.core.text.for_xml: a stored text holding a character XML 1.0 forbids
+(a NUL, an ESC...) leaves it out rather than make the feed unreadable."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from datetime import datetime, timezone
+
+from gm.core.text import for_xml
 
 ATOM = "http://www.w3.org/2005/Atom"
 
@@ -31,7 +35,7 @@ def atom(game: dict, domain: str) -> bytes:
     def sub(parent, name: str, text: str | None = None, **attrs) -> ET.Element:
         element = ET.SubElement(parent, f"{{{ATOM}}}{name}", attrs)
         if text is not None:
-            element.text = text
+            element.text = for_xml(text)
         return element
 
     feed = ET.Element(f"{{{ATOM}}}feed")

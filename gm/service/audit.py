@@ -247,7 +247,7 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
             item["picture_kept"] = drawn.get(item["turn"]) == item["seq"]
             item["picture"] = None if item["picture_kept"] else \
                 pictures.picture(rules, replayed[item["seq"]], present.OBSERVER)
-    for turn, text in reportmail.public_press(store.gm_press(view.id)):
+    for turn, text in reportmail.public_press(store.public_press(view.id)):
         entry(turn)["press"].append(text)
     ordered = [turns[t] for t in sorted(turns)]
     for i, item in enumerate(ordered):

@@ -8,6 +8,29 @@ from games import registry
 from gm.core.model import GameView, NotStarted, ServiceError, Status
 from gm.store import Store
 
+# A new game's id: typed by players, read in subjects and in reply addresses' local parts, and
+# shown in lists, so it is plain ASCII that cannot look like another (issue 27: 'nЬ1' with a
+# Cyrillic soft sign, fullwidth 'ＮＢ３').  Games made before keep their ids, '.' and '_' too.
+NEW_ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+NEW_ID_CHARS = NEW_ID_FIRST | {"-"}
+MAX_GAME_ID = 40  # characters: it is typed, and it is part of a reply address's local part
+
+
+def valid_new_game_id(game_id: str) -> str:
+    """The id of a game about to be made, as stored (lower case); ServiceError saying why not.
+    Checked before lower-casing: "\u212a".lower() is an ASCII "k"."""
+    game_id = game_id.strip()
+    rule = (f"a game id is 1 to {MAX_GAME_ID} ASCII letters, digits and '-', starting with a "
+            "letter or a digit (e.g. nb7)")
+    if not game_id or len(game_id) > MAX_GAME_ID:
+        raise ServiceError(rule)
+    odd = next((c for c in game_id if c.lower() not in NEW_ID_CHARS or not c.isascii()), None)
+    if odd is not None:
+        raise ServiceError(f"{rule}; {game_id!r} has {odd!r} (U+{ord(odd):04X}), which is not one")
+    if game_id[0].lower() not in NEW_ID_FIRST:
+        raise ServiceError(rule)
+    return game_id.lower()
+
 
 def load(store: Store, game_id: str) -> GameView:
     """The game as stored now; ServiceError if there is none."""

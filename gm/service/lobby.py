@@ -32,7 +32,6 @@ from gm.service.context import Context
 Welcome = Callable[[Context, GameView, Any, "str | None"], None]
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 MAX_NAME = 20  # characters of a player's name taken by JOIN
-MAX_GAME_ID = 40  # characters: it is typed, and it is part of a reply address's local part
 MAX_OPEN_CREATED = 3  # open games one address may have made by CREATE and still waiting
 RESERVED_NAMES = {"all", "gm"}  # PRESS TO ALL / GM mean something else
 
@@ -43,11 +42,8 @@ def is_open(ctx: Context, game_id: str) -> bool:
 
 
 def check_game_id(game_id: str) -> str:
-    """A game id as stored (lower case); ServiceError if it is not one."""
-    game_id = game_id.strip().lower()
-    if not game_id or len(game_id) > MAX_GAME_ID or not all(c.isalnum() or c in "_.-" for c in game_id):
-        raise ServiceError(f"a game id is at most {MAX_GAME_ID} letters, digits, '.', '_' or '-'")
-    return game_id
+    """A new game's id as stored (lower case); ServiceError if it is not one."""
+    return games.valid_new_game_id(game_id)
 
 
 def check_name(name: str) -> str | None:

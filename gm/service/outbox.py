@@ -124,10 +124,11 @@ class Outbox:
         return (("Reply-To", reply),) if reply else ()
 
     def archive(self, view: GameView, player: str | None, kind: str, body: str,
-                outbox_id: int | None) -> None:
-        """Keep what a player was sent (``player`` None: the archive's own copy)."""
+                outbox_id: int | None, audience: str | None = None) -> None:
+        """Keep what a player was sent (``player`` None: the archive's own copy); ``audience``:
+        who a press message went to (gm.service.press)."""
         self.store.add_report(view.id, view.turn, view.seq, player, kind, body, outbox_id,
-                              self.clock())
+                              self.clock(), audience=audience)
 
     # --- replies to a mail ------------------------------------------------------
     def begin_reply(self, inbound: Inbound) -> None:

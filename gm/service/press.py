@@ -9,6 +9,11 @@ named) or ``grey`` (the sender is hidden).  Each named player receives one
 copy; ``GM`` is the game master's address (config ``gm_address``).  Every
 press message is archived with the turn: one copy per player who received it
 and one archive copy (player NULL); the history log names the sender.
+
+Each copy keeps who the message went to as data (reports.audience): ALL (public:
+the archive, the Atom feed, observers and every player's HTML report show it),
+PLAYERS (named players, with or without the GM) or GM_ONLY (the game master
+alone).  Public views read that field, never the message's text.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from gm.service.context import Context
 
 MAX_PRESS = 20_000
 GM = "GM"
+# reports.audience of a press message (schema step 11).
+ALL, PLAYERS, GM_ONLY = "all", "players", "gm"
 # Grey press leaves after a random delay, never in the batch of mail that the sender's own
 # orders cause (a bid's news names its author, and the timing would name the press's).
 GREY_DELAY = (10 * 60, 40 * 60)  # seconds
@@ -45,7 +52,8 @@ def send(ctx: Context, view: GameView, player, targets: Sequence[str] | str, tex
                          kind="error")
         return
     to_gm = any(_is_gm(n) for n in names)
-    if any(n.upper() == "ALL" for n in names):
+    public = any(n.upper() == "ALL" for n in names)
+    if public:
         recipients, labels = [p for p in view.seated if p["name"] != sender], ["ALL"]
     else:
         recipients = []
@@ -53,6 +61,7 @@ def send(ctx: Context, view: GameView, player, targets: Sequence[str] | str, tex
             if all(found["name"] != p["name"] for p in recipients):
                 recipients.append(found)
         labels = [p["name"] for p in recipients]
+    audience = ALL if public else PLAYERS if recipients else GM_ONLY
     if to_gm:
         labels.append(GM)
     to_label = ", ".join(labels)
@@ -64,13 +73,13 @@ def send(ctx: Context, view: GameView, player, targets: Sequence[str] | str, tex
         later = ctx.clock() + secrets.SystemRandom().uniform(*GREY_DELAY)
     for p in recipients:
         oid = ctx.outbox.to_game(view, p["email"], f"Press from {shown}", body, not_before=later)
-        ctx.outbox.archive(view, p["name"], "press", body, oid)
-    if labels[:1] == ["ALL"]:  # public press: the observers read it too
+        ctx.outbox.archive(view, p["name"], "press", body, oid, audience=audience)
+    if audience == ALL:  # public press: the observers read it too
         observers.send(ctx, view, f"Press from {shown}", body, not_before=later)
     if to_gm:
         ctx.outbox.to_game(view, ctx.config.gm_address, f"Press from {shown}", body, not_before=later)
     # The archive's copy is what the recipients read; the history log names the sender.
-    ctx.outbox.archive(view, None, "press", body, None)
+    ctx.outbox.archive(view, None, "press", body, None, audience=audience)
     ctx.store.log(view.id, view.turn, sender, "press", f"to {to_label} ({mode})", ctx.clock())
     told = ", ".join(labels[:-1] + ["the game master"]) if to_gm else to_label
     confirm = ctx.outbox.notice_body(view, [f"Your press to {told} was delivered"

@@ -17,7 +17,7 @@ from gm.core.model import GameView
 from gm.mail.outbound import HtmlPart
 from gm.present import mailhtml, pictures
 from gm.present import reports as present
-from gm.service import deadlines
+from gm.service import deadlines, press
 from gm.service.context import Context
 
 FORMATS = ("html", "text")
@@ -30,10 +30,11 @@ def wants_html(player, settings: dict) -> bool:
 
 
 def public_press(rows) -> list[tuple[int, str]]:
-    """(turn, text) of each press message sent to everyone, from the archive's copies (as the
-    players read them: grey press without its sender)."""
+    """(turn, text) of each press message sent to everyone (its stored audience is ALL: never
+    judged from its text), from the archive's copies (as the players read them: grey press
+    without its sender), its footer left out."""
     return [(row["turn"], row["body"].split("\n--\n")[0].rstrip()) for row in rows
-            if "\nTo: ALL\n" in row["body"]]
+            if row["audience"] == press.ALL]
 
 
 class TurnMail:
@@ -63,7 +64,7 @@ class TurnMail:
         if self.html_readers:
             if settings["pictures"] == "on":
                 self.pictures = pictures.pictures_for(rules, state, self.html_readers)
-            self.press = [text for _, text in public_press(ctx.store.press_of_turns(view.id, view.turn - 1))]
+            self.press = [text for _, text in public_press(ctx.store.public_press(view.id, view.turn - 1))]
 
     def deadline(self, zone) -> str | None:
         return None if self.due is None else times.format_due(self.due, self.now, zone)

@@ -155,10 +155,12 @@ class MailQueries:
 
     # --- the archive of what was sent -------------------------------------------
     def add_report(self, game_id: str, turn: int, seq: int, player: str | None, kind: str,
-                   body: str, outbox_id: int | None, created: float) -> int:
-        """Archive a text sent to ``player`` (None: the GM's copy); returns its id."""
+                   body: str, outbox_id: int | None, created: float, audience: str | None = None) -> int:
+        """Archive a text sent to ``player`` (None: the GM's copy); returns its id.  ``audience``:
+        who a press message went to (gm.service.press: all, players or gm)."""
         return self.insert("reports", game_id=game_id, turn=turn, seq=seq, player=player,
-                           kind=kind, body=pack_text(body), outbox_id=outbox_id, created=created)
+                           kind=kind, body=pack_text(body), outbox_id=outbox_id, created=created,
+                           audience=audience)
 
     def reports_of(self, game_id: str, turn: int | None = None,
                    kind: str | None = None) -> list[dict]:
@@ -187,10 +189,12 @@ class MailQueries:
                         "AND kind IN ('report', 'press', 'notice') GROUP BY game_id ORDER BY game_id",
                         report_id)
 
-    def press_of_turns(self, game_id: str, first_turn: int) -> list[dict]:
-        """The archive's copies of a game's press from turn ``first_turn`` on, in the order sent."""
+    def public_press(self, game_id: str, first_turn: int = 0) -> list[dict]:
+        """The archive's copies of a game's press to everyone (audience 'all') from turn
+        ``first_turn`` on, in the order sent: what public views show."""
         return _unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
-                                  "AND player IS NULL AND turn >= ? ORDER BY id", game_id, first_turn))
+                                  "AND player IS NULL AND audience = 'all' AND turn >= ? ORDER BY id",
+                                  game_id, first_turn))
 
     def player_reports(self, game_id: str, player: str) -> list[sqlite3.Row]:
         """The reports and press a player was sent, by turn (a player's history)."""

@@ -19,6 +19,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Callable
 
+from gm.store.packing import unpack_text
+
 
 @dataclass(frozen=True)
 class Step:
@@ -327,6 +329,41 @@ CREATE TABLE bounce_holds (
 );
 """
 
+# Step 11 (issue 27): who a press message went to is data, set when it is sent: 'all' (PRESS TO
+# ALL: public, shown in the archive, the feed and every player's report), 'players' (named
+# players) or 'gm' (the game master alone); NULL for what is not press.  Public views read
+# only audience = 'all'.  Rows sent before this step are classified once, below.
+PRESS_AUDIENCE = """
+ALTER TABLE reports ADD COLUMN audience TEXT;
+"""
+
+
+def press_audience_of(body: str) -> str:
+    """The audience of a press message archived before step 11, read from the header gm's
+    press template wrote above the text (its "To:" line, before the first blank line), never
+    from the text below it, which the sender wrote."""
+    header = body.split("\n\n", 1)[0].split("\n")
+    if not header[0].startswith("Press in game "):
+        return "players"  # not gm's layout: never public
+    for i, line in enumerate(header):
+        if line.startswith("To: "):
+            rest = [more.strip() for more in header[i + 1:] if more.startswith(" ")]  # wrapped
+            labels = [label.strip() for label in " ".join([line[4:]] + rest).split(",")]
+            if labels[:1] == ["ALL"]:
+                return "all"
+            return "gm" if labels == ["GM"] else "players"
+    return "players"  # not gm's layout: never public
+
+
+def classify_old_press(db) -> None:
+    """Step 11's data: every press row archived before it gets its audience (SQL cannot read a
+    compressed body; gm.store.packing)."""
+    rows = db.execute("SELECT id, body FROM reports WHERE kind = 'press' AND audience IS NULL").fetchall()
+    for row in rows:
+        db.execute("UPDATE reports SET audience = ? WHERE id = ?",
+                   (press_audience_of(unpack_text(row[1])), row[0]))
+
+
 STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
     Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
@@ -342,6 +379,7 @@ ALTER TABLE players ADD COLUMN timezone TEXT;
     Step(8, "mail that carries a password or a code (outbox.secret)", SECRET_MAIL),
     Step(9, "credentials: token salts, every pending code, wrong passwords and lock-outs", CREDENTIALS),
     Step(10, "OBSERVE, JOIN and CREATE waiting for the address to confirm", OPT_IN),
+    Step(11, "who each press message went to (reports.audience)", PRESS_AUDIENCE, classify_old_press),
     Step(12, "the authentication of a mail set aside; bouncing=wait holds", SECRETS_AT_REST),
 ]
 

@@ -142,7 +142,7 @@ def messy(case: str, password: str, move: str, other: str) -> tuple[dict, bytes 
 
 
 MESSY = ["html-only", "plain-preferred-over-html", "quoted-reply-with-old-order", "bare-quote-lines",
-         "signature", "format-flowed", "quoted-printable", "base64", "unknown-charset",
+         "signature", "format-flowed", "quoted-printable", "base64",
          "missing-charset-latin1", "attachments-ignored"]
 
 
@@ -159,6 +159,20 @@ def test_messy_mail_is_read(game, case):
     assert order["accepted"] == 1 and order["canonical"] == move
     assert harness.states() == 2
     harness.smtp.wait_for(ADDRESS[mover], 2)  # welcome, then the report
+
+
+def test_mail_in_an_unknown_charset_is_refused_with_a_reply(game):
+    """Issue 27: a body in a charset gm cannot read is never guessed at (it was read as UTF-8
+    before); its sender is told, and nothing is done."""
+    harness, mover, password, legal = game
+    headers, body = messy("unknown-charset", password, legal[0], legal[-1])
+    harness.dovecot.append(mail({"From": ADDRESS[mover], **headers}, body))
+    harness.once()
+    assert harness.outcomes() == ["rejected"]
+    assert harness.states() == 1
+    (welcome, reply) = harness.smtp.wait_for(ADDRESS[mover], 2)
+    assert "character set 'x-no-such-charset' is not one gm can read" in " ".join(reply.get_content().split())
+    assert harness.dovecot.folder("INBOX") == {}
 
 
 def test_oversized_mail_refused_politely(game):
