@@ -131,7 +131,7 @@ def test_the_migration_classifies_old_press_once(tmp_path):
                    "VALUES ('g1', 1, 1, ?, 'press', ?, 0)", (player, pack_text(text)))
     db.execute("INSERT INTO reports (game_id, turn, seq, player, kind, body, created) "
                "VALUES ('g1', 1, 1, 'bob', 'report', 'To: ALL', 0)")
-    db.execute("PRAGMA user_version = 8")
+    db.execute("PRAGMA user_version = 10")
     db.commit()
     db.close()
     store = Store(path)
@@ -154,13 +154,17 @@ def test_the_migration_classifies_old_press_on_both_backends(store_target):
         for player, text in old:
             store.add_report("g1", 1, 1, player, "press", text, None, 0.0)
         store.add_report("g1", 1, 1, "bob", "report", "To: ALL", None, 0.0)
-    # Back to a database made before step 11: no audience column.
+    # Back to a database made before step 11: no audience column (nor step 12's changes).
     if isinstance(store, PostgresStore):
         store.db.raw("ALTER TABLE reports DROP COLUMN audience")
-        store.db.raw(f"UPDATE {VERSION_TABLE} SET version = 8")
+        store.db.raw("ALTER TABLE messages DROP COLUMN auth")  # and step 12's, which comes after
+        store.db.raw("DROP TABLE bounce_holds")
+        store.db.raw(f"UPDATE {VERSION_TABLE} SET version = 10")
     else:
         store.db.execute("ALTER TABLE reports DROP COLUMN audience")
-        store.db.execute("PRAGMA user_version = 8")
+        store.db.execute("ALTER TABLE messages DROP COLUMN auth")  # and step 12's, which comes after
+        store.db.execute("DROP TABLE bounce_holds")
+        store.db.execute("PRAGMA user_version = 10")
     store.close()
     store = Store(store_target)
     try:

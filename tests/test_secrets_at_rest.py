@@ -173,9 +173,14 @@ def test_passwords_codes_and_tokens_are_not_kept_once_handed_on(tmp_path):
     assert len(engine.load("nb1").state.moves) == 2
     assert sorted(to for to, _ in reports) == [ADA, BOB]
 
+    # PASSWORD RESET mails the registered address a code; sent back from there, a new password.
     room.deliver(order_mail(ADA, "PASSWORD RESET nb1"))
+    (asked,) = room.run()
+    assert asked[0] == ADA and "confirm your password reset" in asked[1]["Subject"]
+    reset_code = re.search(r"CONFIRM (\w+)", asked[1]["Subject"]).group(1)
+    room.deliver(order_mail(ADA, "Yes.", subject=f"Re: {asked[1]['Subject']}"))
     (reset,) = room.run()
-    assert reset[0] == ADA and "New password for nb1" in reset[1]["Subject"]
+    assert reset[0] == ADA and "new password" in reset[1]["Subject"].lower()
     new_password = re.search(r"\(seat ada\): (\w+)", text_of(reset[1])).group(1)
 
     room.deliver(order_mail(ADA, f"SET ADDRESS {NEW_ADA}", game_id="nb1", password=new_password))
@@ -186,12 +191,14 @@ def test_passwords_codes_and_tokens_are_not_kept_once_handed_on(tmp_path):
     sent = room.run()
     assert sorted(to for to, _ in sent) == [ADA, NEW_ADA]
     assert engine.load("nb1").player("ada")["email"] == NEW_ADA
-    assert room.outcomes() == ["applied", "applied", "help", "help", "help"]
-    assert sorted((to, m["Subject"]) for to, m in sent) == [
-        (ADA, "[nb1 T3] Your address changed"),
+    assert room.outcomes() == ["applied", "applied", "help", "help", "help", "help"]
+    subjects = sorted((to, m["Subject"]) for to, m in sent)
+    revert_code = re.search(r"CONFIRM (\w+)", subjects[0][1]).group(1)
+    assert subjects == [
+        (ADA, f"CONFIRM {revert_code}: your address changed; reply to undo it (nb1)"),
         (NEW_ADA, "[nb1 T3] Address changed: Re: CONFIRM [redacted]: confirm your new address")]
 
-    secrets = [passwords["ada"], passwords["bob"], new_password, code,
+    secrets = [passwords["ada"], passwords["bob"], new_password, code, reset_code, revert_code,
                ada_reply.split("@")[0].rpartition(".")[2], bob_reply.split("@")[0].rpartition(".")[2]]
     found = leaks(engine, secrets)
     assert found == [], found
@@ -210,7 +217,7 @@ def test_passwords_codes_and_tokens_are_not_kept_once_handed_on(tmp_path):
     for box in (room.config.inbox, room.config.outbox):
         assert mode(box) == 0o700 and all(mode(Path(box) / sub) == 0o700 for sub in ("tmp", "new", "cur"))
     written = list((Path(room.config.outbox) / "new").iterdir())
-    assert len(written) == 2 + 2 + 2 + 1 + 2 + 2 and all(mode(p) == 0o600 for p in written)
+    assert len(written) == 2 + 2 + 2 + 1 + 1 + 2 + 2 and all(mode(p) == 0o600 for p in written)
 
 
 def test_with_a_group_the_store_is_shared_with_it(tmp_path):
