@@ -32,7 +32,6 @@ carried a secret (outbox.secret): its header stays, its body becomes a note.
 
 from __future__ import annotations
 
-import codecs
 import email
 import email.message
 import email.policy
@@ -42,7 +41,9 @@ from dataclasses import dataclass
 from email.header import Header, decode_header, make_header
 
 from gm.mail import rawmail
+from gm.mail.charsets import text_codec
 from gm.mail.html import html_to_text, trim_html
+from gm.mail.inbound import walk
 
 MASK = "[redacted]"
 TOKEN_MASK = "redacted"  # in an address: no brackets, so the address still reads as one
@@ -56,10 +57,9 @@ MIN_CODE = 6  # a word after CONFIRM this long is taken for a code ("confirm you
 MIN_TOKEN_HEX = 16  # a reply token is 20 hex digits (gm.core.tokens); a VERP tag 16
 MAX_TOKEN_SCAN = 64  # characters looked at before an @ for a token
 _HEX = frozenset("0123456789abcdefABCDEF")
-# Charsets decoded as declared: text codecs, each linear in its input.  Anything else (punycode,
-# base64, zlib, unknown names) is read as UTF-8 with replacement characters.
-_TEXT_CODECS = ("utf", "ascii", "latin", "iso8859", "cp", "mac", "koi8", "gb", "big5", "shift_jis",
-                "euc", "iso2022", "hz", "johab", "tis", "kz", "ptcp", "hp_roman")
+# Charsets are decoded as declared only when gm.mail.charsets reads them (text codecs, each
+# linear in its input); anything else (punycode, base64, unknown names) as UTF-8 with
+# replacement characters.
 _DROPPED_PART_NOTE = "(this part was not kept: gm keeps only the text of the mail it receives)\n"
 
 
@@ -184,7 +184,7 @@ def redact(raw: bytes, max_bytes: int = MAX_BYTES) -> bytes:
         msg, why = _message(raw, max_bytes)
         if msg is None:
             return headers_only(raw, f"Its body was not kept: {why}.")
-        for part in _walk(msg):
+        for part in walk(msg):
             _mask_part_headers(part)
             if part.is_multipart():
                 continue
@@ -214,26 +214,6 @@ def _message(raw: bytes, max_bytes: int = MAX_BYTES) -> tuple[email.message.Mess
     return email.message_from_bytes(raw, policy=email.policy.compat32), ""
 
 
-def _walk(msg: email.message.Message):
-    """Every part, depth first, without recursion."""
-    stack = [msg]
-    while stack:
-        part = stack.pop()
-        yield part
-        payload = part.get_payload() if part.is_multipart() else None
-        if isinstance(payload, list):
-            stack.extend(reversed([p for p in payload if isinstance(p, email.message.Message)]))
-
-
-def _codec(charset: str | None) -> str:
-    name = (charset or "").strip().strip('"').lower()
-    try:
-        found = codecs.lookup(name).name if name else "utf-8"
-    except (LookupError, TypeError, ValueError):
-        return "utf-8"
-    return found if found.startswith(_TEXT_CODECS) else "utf-8"
-
-
 def _text_of(part: email.message.Message) -> str:
     """A text part's words, decoded from its transfer encoding and charset (HTML as its text)."""
     try:
@@ -247,7 +227,7 @@ def _text_of(part: email.message.Message) -> str:
         charset = part.get_content_charset()
     except Exception:
         charset = None
-    text = payload.decode(_codec(charset), "replace").replace("\r\n", "\n").replace("\r", "\n")
+    text = payload.decode(text_codec(charset) or "utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
     if part.get_content_subtype() == "html":
         text = html_to_text(trim_html(text)[0])
     return text
@@ -340,7 +320,7 @@ def plain_reading(raw: bytes) -> Reading:
         subject = fields.get("Subject") or ""
         reading.subject = " ".join((_decoded_header(subject) if "=?" in subject else subject or "").split())
         msg, _ = _message(raw)
-        for part in _walk(msg) if msg is not None else ():
+        for part in walk(msg) if msg is not None else ():
             if not part.is_multipart() and part.get_content_maintype() == "text" \
                     and not str(part.get("Content-Disposition", "")).lower().startswith("attachment"):
                 reading.text = _text_of(part)
