@@ -119,7 +119,7 @@ def test_the_migration_classifies_old_press_once(tmp_path):
     path = tmp_path / "gm.sqlite"
     db = sqlite3.connect(str(path))
     for step in schema.STEPS:
-        if step.number <= 8:
+        if step.number <= 10:  # a store made before step 11
             for statement in schema.statements(step.sql):
                 db.execute(statement)
     old = [(None, press_body("ALL", "public news")),
