@@ -318,3 +318,30 @@ def test_a_secret_mail_refused_for_good_is_blanked_too(engine, nb_game):
     rows = engine.store.all("SELECT status, secret FROM outbox ORDER BY id")
     assert [(r["status"], r["secret"]) for r in rows] == [("bounced", 1)] * 2
     assert leaks(engine, list(nb_game.values())) == []
+
+
+def test_opt_in_codes_and_a_joined_password_are_not_kept_once_handed_on(tmp_path):
+    """JOIN and OBSERVE by mail (issue 27's double opt-in): the code mailed to the address, its
+    reply to gm+confirm.<code>@, and the password the JOIN's answer carries are nowhere in the
+    store once the daemon has handed them on."""
+    from gm.service import lobby
+
+    room = Mailroom(tmp_path)
+    engine = room.engine
+    engine.create_game("neighbors", "nb1", PLAYERS, seed=5, options={"layout": EXAMPLE_LAYOUT})
+    lobby.open_game(engine, "neighbors", "open1", 2, seed=4)
+    room.run()
+    zoe = "zoe@example.net"
+    room.deliver(order_mail(zoe, "OBSERVE nb1\nJOIN open1 zoe"))
+    (asked,) = room.run()
+    assert asked[0] == zoe and asked[1]["Subject"].startswith("CONFIRM ")
+    code = asked[1]["Subject"].split(":")[0].split()[1]
+    assert code in asked[1]["Reply-To"]
+    room.deliver(order_mail(zoe, "", to=asked[1]["Reply-To"], subject="Re: " + asked[1]["Subject"]))
+    answers = room.run()
+    assert [to for to, _ in answers] == [zoe]
+    password = re.search(r"password[^:\n]*: (\w+)", text_of(answers[0][1]), re.I).group(1)
+    assert engine.store.observer("nb1", zoe) is not None
+    assert [p["name"] for p in engine.store.players("open1")] == ["zoe"]
+    found = leaks(engine, [code, password])
+    assert found == [], found

@@ -56,6 +56,8 @@ MAX_KEPT_FIELD = 8000  # characters of a field kept when only the header is kept
 MIN_CODE = 6  # a word after CONFIRM this long is taken for a code ("confirm your ..." is not)
 MIN_TOKEN_HEX = 16  # a reply token is 20 hex digits (gm.core.tokens); a VERP tag 16
 MAX_TOKEN_SCAN = 64  # characters looked at before an @ for a token
+CONFIRM_LOCAL = "confirm"  # gm+confirm.<code>@host: the reply-to-confirm address of a code (gm.service.optin)
+CONFIRM_PREFIX = f"+{CONFIRM_LOCAL}."
 _HEX = frozenset("0123456789abcdefABCDEF")
 # Charsets are decoded as declared only when gm.mail.charsets reads them (text codecs, each
 # linear in its input); anything else (punycode, base64, unknown names) as UTF-8 with
@@ -124,7 +126,8 @@ def mask_line(line: str, passwords: bool = True) -> str:
 
 
 def mask_tokens(text: str) -> str:
-    """Reply tokens in plus addresses masked: ``gm+nb1.ada.<hex>@host`` -> ``gm+nb1.ada.redacted@host``."""
+    """Reply tokens and confirmation codes in plus addresses masked: ``gm+nb1.ada.<hex>@host`` ->
+    ``gm+nb1.ada.redacted@host``, ``gm+confirm.<code>@host`` -> ``gm+confirm.redacted@host``."""
     out: list[str] = []
     start = 0
     at = text.find("@")
@@ -137,6 +140,13 @@ def mask_tokens(text: str) -> str:
                 and "+" in text[max(start, k - MAX_TOKEN_SCAN):k]:
             out.append(text[start:k] + TOKEN_MASK)
             start = at
+        else:  # a reply-to-confirm address, gm+confirm.<code>@host (gm.service.optin): its code
+            k = at
+            while k > floor and text[k - 1].isalnum():
+                k -= 1
+            if k < at and text[max(start, k - len(CONFIRM_PREFIX)):k].lower() == CONFIRM_PREFIX:
+                out.append(text[start:k] + TOKEN_MASK)
+                start = at
         at = text.find("@", at + 1)
     out.append(text[start:])
     return "".join(out)

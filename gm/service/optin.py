@@ -32,6 +32,7 @@ from gm.core.model import ServiceError
 from gm.core.passwords import ALPHABET, generate
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
+from gm.mail.redact import CONFIRM_LOCAL  # gm+confirm.<code>@host: the reply-to-confirm address
 from gm.service import lobby, observers, seats
 from gm.service.answers import refuse
 from gm.service.context import Context
@@ -42,7 +43,6 @@ log = logging.getLogger(__name__)
 CODE_LENGTH = order_mail.CODE_LENGTH  # the grammar knows a code by its shape in a reply's subject
 REQUEST_DAYS = 3  # an unconfirmed request dies after this
 DAY = 86400.0
-CONFIRM_LOCAL = "confirm"  # gm+confirm.<code>@host: the reply-to-confirm address
 REQUESTS: dict[str, Callable[[Context, str, str], str]] = {
     "OBSERVE": observers.observe_request, "JOIN": lobby.join_request, "CREATE": lobby.create_request}
 REFUSED = {"OBSERVE": "Not observing", "JOIN": "Not joined", "CREATE": "Not created"}
