@@ -33,6 +33,12 @@ near-delimiters), the punycode part 9.9 ms; --ingest floor 711 us, median 2.6
 ms, worst 259 ms (2.9 MB of References), the punycode part 11.7 ms, the
 slowest codec part 16.5 ms (idna).  Run while other benchmarks load the same
 cores, the ingest worst rose to 770 ms (References, the 20-deep nest).
+
+After all of issue 27 was merged (kept mail redacted, credentials checked,
+opt-in), on the same machine with two other test runs beside it: parse floor
+155 us, median 0.80 ms, worst 290 ms (the 20-deep nest); --ingest floor 777 us,
+median 3.9 ms, worst 368 ms (the 20-deep nest), each 900 KB codec part 29-41
+ms (punycode 31 ms).
 """
 
 from __future__ import annotations
