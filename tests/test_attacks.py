@@ -214,11 +214,11 @@ def test_a_reply_token_plays_but_cannot_change_or_leave_the_seat(tmp_path):
     mails = exchange(room, order_mail(EVE, "Rb4xd4\nPRESS TO bob\nhello\nENDPRESS", to=token,
                                       subject="Re: [nb1 T1] Welcome"))
     assert room.outcomes()[-1] == "applied" and len(room.engine.load("nb1").state.moves) == 1
-    told = sorted(m[1] for m in to(mails, ADA))
-    assert any("Orders from another address" in s for s in told)
-    assert any("Press from another address" in s for s in told)
-    assert any(EVE in m[2] for m in to(mails, ADA))
-    assert {m[0] for m in mails} == {ADA, BOB, EVE}
+    assert sorted((m[0], m[1]) for m in mails) == [
+        (ADA, "[nb1 T1] Orders from another address"), (ADA, "[nb1 T1] Press from another address"),
+        (ADA, "[nb1 T2] Neighbors report"), (BOB, "[nb1 T1] Press from ada"), (BOB, "[nb1 T2] Neighbors report"),
+        (EVE, "[nb1 T1] Press delivered: Re: [nb1 T1] Welcome")]
+    assert all(f"from {EVE}" in m[2] and "PASSWORD RESET nb1" in m[2] for m in mails if "another" in m[1])
 
 
 # --- 5. Tokens outlive their game ---------------------------------------------------------------------
@@ -239,7 +239,8 @@ def test_a_recreated_game_id_never_honours_the_old_games_tokens(tmp_path):
     fresh = welcome_reply_to(room, ADA, "nb3")
     assert fresh != old
     ((address, subject, text),) = exchange(room, order_mail(ADA, "Rb4xd4", to=old))
-    assert address == ADA and room.outcomes()[-1] == "rejected"
+    assert address == ADA and room.outcomes()[-1] == "rejected" and "Not done" in subject
+    assert "a reply address of game nb3 that is not valid" in text and "Nothing was changed." in text
     assert not room.engine.load("nb3").state.moves
     mails = exchange(room, order_mail(ADA, "Rb4xd4", to=fresh))
     assert room.outcomes()[-1] == "applied" and sorted(m[0] for m in mails) == [ADA, BOB]
@@ -259,8 +260,10 @@ def test_a_forged_password_reset_changes_nothing(tmp_path):
     assert address == ADA and "confirm your password reset" in subject
     assert password_is(room, secrets["ada"])
     # Strangers use up the hourly cap on answers to mail that needs no password ...
-    mails = exchange(room, *(order_mail(f"stranger{n}@example.net", "HELP") for n in range(5)))
-    assert len(mails) < 5
+    strangers = [f"stranger{n}@example.net" for n in range(5)]
+    mails = exchange(room, *(order_mail(s, "HELP") for s in strangers))
+    assert [m[0] for m in mails] == strangers[:3]  # the reset's code mail was the cap's first
+    assert "gm is answering too many mails this hour" in mails[-1][2]
     # ... and then a forged reset of bob's seat: no mail, nothing changed, the attempt recorded.
     assert exchange(room, order_mail(BOB, "PASSWORD RESET nb1")) == []
     assert password_is(room, secrets["bob"], "bob") and password_is(room, secrets["ada"])
