@@ -126,6 +126,24 @@ def without_password(text: str) -> str:
     return done + rest
 
 
+MASK = "***"
+SEPARATORS = ",;:"  # what may stand right after a password in a line ("PASSWORD: x, b4xd4")
+
+
+def mask_word(line: str, secret: str) -> str:
+    """``line`` with each whole-word ``secret`` (between spaces, the line's ends or a separator)
+    written as ***: the mail's password never becomes part of an order's text."""
+    out, start, at = [], 0, line.find(secret)
+    while at != -1:
+        end = at + len(secret)
+        if (at == 0 or line[at - 1].isspace() or line[at - 1] in ":=") \
+                and (end == len(line) or line[end].isspace() or line[end] in SEPARATORS):
+            out.append(line[start:at] + MASK)
+            start = end
+        at = line.find(secret, end)
+    return "".join(out) + line[start:]
+
+
 def _tag(subject: str) -> tuple[str, int] | None:
     """(game id, turn) of the first reply tag "[nb1 T3]" in a subject."""
     at = subject.find("[")
@@ -289,6 +307,8 @@ def read(subject: str, text: str) -> OrderMail:
         mail.order_lines.append(line)
     if press_to is not None:  # no ENDPRESS: the press runs to the end of the mail
         mail.press.append((press_to, "\n".join(press_lines).strip("\n")))
+    if mail.password:  # "GAME nb1 PASSWORD x b4xd4": the line is judged, stored and echoed as written
+        mail.order_lines = [mask_word(line, mail.password) for line in mail.order_lines]
     # Else the subject, read only as our reply tag "[nb1 T3]" or GAME <id> (PASSWORD <word>).
     subject = subject or ""
     tag = _tag(subject)

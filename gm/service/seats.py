@@ -85,7 +85,7 @@ def password_reset(ctx: Context, view, player, args: str, inbound: Inbound) -> N
     game_id, sender = words[1].lower(), inbound.sender
     named = words[2] if len(words) == 3 else None
     row = ctx.store.game(game_id) if sender else None
-    game = games.load(ctx.store, game_id) if row is not None and row["status"] != Status.OPEN else None
+    game = games.load_seats(ctx.store, game_id) if row is not None else None  # an open game's seats too
     mine: list = []
     if game is not None:
         if named is not None:
@@ -153,7 +153,7 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
     new address (the seat moves there), a revert (the seat moves back, with a new password), a
     reset (a new password)."""
     words = args.split()
-    row = ctx.store.address_code(credentials.code_hash(words[0])) if len(words) == 1 else None
+    row = credentials.find_code(ctx, words[0]) if len(words) == 1 else None
     if row is None or row["used"] or row["expires"] < ctx.clock() or row["new_email"] != inbound.sender:
         refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {args[:30]}: {NOT_CONFIRMED} Ask again "
                "with SET ADDRESS or PASSWORD RESET.")
