@@ -307,8 +307,6 @@ def read(subject: str, text: str) -> OrderMail:
         mail.order_lines.append(line)
     if press_to is not None:  # no ENDPRESS: the press runs to the end of the mail
         mail.press.append((press_to, "\n".join(press_lines).strip("\n")))
-    if mail.password:  # "GAME nb1 PASSWORD x b4xd4": the line is judged, stored and echoed as written
-        mail.order_lines = [mask_word(line, mail.password) for line in mail.order_lines]
     # Else the subject, read only as our reply tag "[nb1 T3]" or GAME <id> (PASSWORD <word>).
     subject = subject or ""
     tag = _tag(subject)
@@ -339,6 +337,8 @@ def read(subject: str, text: str) -> OrderMail:
             mail.commands.append("SUMMARY")
         else:
             mail.commands += _subject_commands(subject)
+    if mail.password:  # "GAME nb1 PASSWORD x b4xd4": the line is judged, stored and echoed as written
+        mail.order_lines = [mask_word(line, mail.password) for line in mail.order_lines]
     return mail
 
 
