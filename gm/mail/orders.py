@@ -22,6 +22,9 @@
 Every other line is a candidate order line, given in order in ``order_lines``;
 only the game's rules know its notation, so the service decides which of them
 are orders (greetings and sign-offs around the orders are set aside there).
+The mail's password, wherever it stands in an order line ("GAME nb1 PASSWORD x
+b4xd4" on one line), is written *** there: such a line is judged, stored and
+echoed as written, and must not carry it.
 The subject is read only for ``GAME <id>`` (with PASSWORD) or our own tag
 ``[<id> T<n>]``.  Quoted text and signatures are already cut off by
 gm.mail.inbound.

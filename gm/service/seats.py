@@ -76,7 +76,8 @@ def set_password(ctx: Context, view: GameView, player, value: str, inbound: Inbo
 def password_reset(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
     """PASSWORD RESET <id> [<seat>] (no password): nothing changes, but the registered address of
     the seat (the sender's own seats of that game, or the seat named) is mailed a code; the answer
-    to anyone else does not say whether the game, the seat or the address was wrong."""
+    to anyone else does not say whether the game, the seat or the address was wrong.  A seat of a
+    game not started yet is reset the same way (its password is what LEAVE needs)."""
     words = args.split()
     if len(words) not in (2, 3) or words[0].upper() != "RESET":
         refuse(ctx, inbound, None, "Password not reset", f"PASSWORD {args[:60]}: write PASSWORD RESET "
