@@ -203,3 +203,12 @@ def test_press_to_gm_without_a_gm_address_is_refused_clearly(engine):
     (reply,) = outbox(engine, start)
     assert reply["To"] == ADA
     assert "this game has no game master address" in " ".join(body(reply).split()).lower()
+
+
+def test_the_mails_password_is_masked_in_every_order_line_as_a_whole_word_only():
+    mail = orders.read("orders", "GAME nb1 PASSWORD kq7hz3xw2m b4xd4\nb4xd4 kq7hz3xw2m, kq7hz3xw2mx\nPASS")
+    assert mail.password == "kq7hz3xw2m"
+    assert mail.order_lines == ["GAME nb1 PASSWORD *** b4xd4", "b4xd4 ***, kq7hz3xw2mx", "PASS"]
+    mail = orders.read("GAME nb1 PASSWORD=kq7hz3xw2m", "b4xd4 password=kq7hz3xw2m")
+    assert mail.order_lines == ["b4xd4 password=***"]
+    assert orders.read("", "GAME nb1\nb4xd4").order_lines == ["b4xd4"]  # no password: as written

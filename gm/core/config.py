@@ -84,6 +84,9 @@ class Config:
     # tokens is kept in this file, outside the database (made 0600 on first use).
     reply_tokens: bool = True
     reply_token_secret_file: Path | None = None  # default: <data_dir>/reply-token.secret
+    # The key of the digests that confirmation codes are stored as (gm.core.codes), made 0600 on
+    # first use: outside the database, so a stolen one cannot be searched for its codes.
+    code_secret_file: Path | None = None  # default: <data_dir>/code-secret
     player_create_kinds: list[str] = field(default_factory=list)  # kinds players may CREATE by mail
     # Double opt-in (issue 27): OBSERVE, JOIN and CREATE wait for the address to answer a code.
     # Caps on those code mails, counted per address they go to and in total; reaching the total
@@ -115,6 +118,8 @@ class Config:
         self.reply_token_secret_file = (Path(self.reply_token_secret_file).expanduser()
                                         if self.reply_token_secret_file
                                         else self.data_dir / "reply-token.secret")
+        self.code_secret_file = (Path(self.code_secret_file).expanduser() if self.code_secret_file
+                                 else self.data_dir / "code-secret")
         if not isinstance(self.player_create_kinds, list) or not all(
                 isinstance(k, str) for k in self.player_create_kinds):
             raise ConfigError("player_create_kinds: a list of game kinds, e.g. [neighbors]")

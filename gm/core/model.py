@@ -64,6 +64,14 @@ class GameView:
         return [p["name"] for p in self.seated]
 
 
+class OpenGameView(GameView):
+    """An open game (gm.service.lobby): its seats and their credentials, no state yet; turn 0."""
+
+    @property
+    def turn(self) -> int:
+        return 0
+
+
 @dataclass
 class Outcome:
     """What became of one mail or order."""

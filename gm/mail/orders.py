@@ -22,6 +22,9 @@
 Every other line is a candidate order line, given in order in ``order_lines``;
 only the game's rules know its notation, so the service decides which of them
 are orders (greetings and sign-offs around the orders are set aside there).
+The mail's password, wherever it stands in an order line ("GAME nb1 PASSWORD x
+b4xd4" on one line), is written *** there: such a line is judged, stored and
+echoed as written, and must not carry it.
 The subject is read only for ``GAME <id>`` (with PASSWORD) or our own tag
 ``[<id> T<n>]``.  Quoted text and signatures are already cut off by
 gm.mail.inbound.
@@ -124,6 +127,24 @@ def without_password(text: str) -> str:
         done += rest[:at] + matched[: len(matched) - len(secret)] + "***"
         rest = rest[at + len(matched):]
     return done + rest
+
+
+MASK = "***"
+SEPARATORS = ",;:"  # what may stand right after a password in a line ("PASSWORD: x, b4xd4")
+
+
+def mask_word(line: str, secret: str) -> str:
+    """``line`` with each whole-word ``secret`` (between spaces, the line's ends or a separator)
+    written as ***: the mail's password never becomes part of an order's text."""
+    out, start, at = [], 0, line.find(secret)
+    while at != -1:
+        end = at + len(secret)
+        if (at == 0 or line[at - 1].isspace() or line[at - 1] in ":=") \
+                and (end == len(line) or line[end].isspace() or line[end] in SEPARATORS):
+            out.append(line[start:at] + MASK)
+            start = end
+        at = line.find(secret, end)
+    return "".join(out) + line[start:]
 
 
 def _tag(subject: str) -> tuple[str, int] | None:
@@ -319,6 +340,8 @@ def read(subject: str, text: str) -> OrderMail:
             mail.commands.append("SUMMARY")
         else:
             mail.commands += _subject_commands(subject)
+    if mail.password:  # "GAME nb1 PASSWORD x b4xd4": the line is judged, stored and echoed as written
+        mail.order_lines = [mask_word(line, mail.password) for line in mail.order_lines]
     return mail
 
 

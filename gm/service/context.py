@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from gm.core import filemodes
+from gm.core import filemodes, secrets
 from gm.core.config import Config
 from gm.mail import verp
 from gm.service.auth import PasswordChecker
@@ -29,6 +29,7 @@ class Context:
         self.outbox = Outbox(store, config, clock)
         self.passwords = PasswordChecker()
         self._verp: verp.Verp | None = None
+        self._code_secret: bytes | None = None
         self.asked = None  # gm.service.optin.Asked: the OBSERVE/JOIN/CREATE of the mail being handled
 
     @property
@@ -37,6 +38,13 @@ class Context:
         if self._verp is None:
             self._verp = verp.from_config(self.config)
         return self._verp
+
+    def code_secret(self) -> bytes:
+        """The key confirmation codes are stored under (gm.core.codes); its file is read, or
+        made, on first use."""
+        if self._code_secret is None:
+            self._code_secret = secrets.load_or_create(self.config.code_secret_file)
+        return self._code_secret
 
     def close(self) -> None:
         """Stop the password-check threads (the store stays open: it is the caller's)."""

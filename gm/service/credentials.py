@@ -28,10 +28,9 @@ confirmations, Django's reset tokens and GitHub's change notices:
 
 from __future__ import annotations
 
-import hashlib
 import logging
 
-from gm.core import passwords, times
+from gm.core import codes, passwords, times
 from gm.core.model import GameView
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
@@ -50,14 +49,16 @@ RESETS_PER_HOUR = 1  # confirmations one seat's address can be sent (by anyone's
 ADDRESS, REVERT, RESET = "address", "revert", "reset"
 
 
-def code_hash(code: str) -> str:
-    return hashlib.sha256(code.strip().lower().encode()).hexdigest()
+def find_code(ctx: Context, code: str):
+    """The row of a seat's code (address, revert, reset), used or not, or None."""
+    return codes.find(ctx.code_secret(), code, ctx.store.address_code)
 
 
 def _new_code(ctx: Context, game_id: str, name: str, purpose: str, email: str, lifetime: float) -> str:
     code = passwords.generate(CODE_LENGTH)
     now = ctx.clock()
-    ctx.store.add_credential_code(code_hash(code), game_id, name, purpose, email.lower(), now, now + lifetime)
+    ctx.store.add_credential_code(codes.digest(ctx.code_secret(), code), game_id, name, purpose, email.lower(),
+                                  now, now + lifetime)
     return code
 
 
@@ -143,7 +144,7 @@ def move(ctx: Context, view: GameView, seat, new: str, why: str, actor: str | No
 def confirm_address(ctx: Context, row) -> tuple[GameView, object] | str:
     """An address code confirmed from the new address: the seat moves there and the old address is
     mailed a revert code.  Returns (game, seat), or why not (a reset waits)."""
-    game = games.load(ctx.store, row["game_id"])
+    game = games.load_seats(ctx.store, row["game_id"])
     seat = game.player(row["player"])
     if seat is None or not seat["active"]:
         return "the seat is no longer in the game."
@@ -152,7 +153,7 @@ def confirm_address(ctx: Context, row) -> tuple[GameView, object] | str:
                 "registered to; no address change completes until it is confirmed or has expired.")
     ctx.store.end_code(row["code_hash"], "confirmed")
     old = move(ctx, game, seat, row["new_email"], "SET ADDRESS confirmed from the new address")
-    game = games.load(ctx.store, game.id)
+    game = games.load_seats(ctx.store, game.id)
     code = _new_code(ctx, game.id, seat["name"], REVERT, old, REVERT_DAYS * DAY)
     text = ctx.outbox.render("answer", game_id=None, lines=[
         f"Since {stamp(ctx)} your seat {seat['name']} of game {game.id} now receives its mail at "
@@ -172,7 +173,7 @@ def confirm_address(ctx: Context, row) -> tuple[GameView, object] | str:
 def revert(ctx: Context, row) -> tuple[GameView, object, str] | str:
     """A revert code confirmed from the old address: the seat moves back, as a reset.  Returns
     (game, seat, new password), or why not."""
-    game = games.load(ctx.store, row["game_id"])
+    game = games.load_seats(ctx.store, row["game_id"])
     seat = game.player(row["player"])
     if seat is None or not seat["active"]:
         return "the seat is no longer in the game."
@@ -185,7 +186,7 @@ def revert(ctx: Context, row) -> tuple[GameView, object, str] | str:
         if later["created"] >= row["created"]:
             ctx.store.end_code(later["code_hash"], "revoked by an earlier address's revert")
     secret = _renew(ctx, game, seat["name"], "revert")
-    game = games.load(ctx.store, game.id)
+    game = games.load_seats(ctx.store, game.id)
     if taken_from.lower() != row["new_email"]:
         tell_owner(ctx, game, taken_from, "Your seat moved back", [
             f"At {stamp(ctx)} the seat {seat['name']} moved back to the address it had before "
@@ -248,7 +249,7 @@ def request_reset(ctx: Context, view: GameView, seat, inbound: Inbound) -> str |
 
 def confirm_reset(ctx: Context, row, sender: str) -> tuple[GameView, object, str] | str:
     """A reset's code from the registered address: a new password (returned, to be mailed back)."""
-    game = games.load(ctx.store, row["game_id"])
+    game = games.load_seats(ctx.store, row["game_id"])
     seat = game.player(row["player"])
     if seat is None or not seat["active"]:
         return "the seat is no longer in the game."
@@ -258,7 +259,7 @@ def confirm_reset(ctx: Context, row, sender: str) -> tuple[GameView, object, str
     secret = _renew(ctx, game, seat["name"], "a confirmed PASSWORD RESET")
     ctx.store.log(game.id, game.turn, seat["name"], "password", "reset by PASSWORD RESET, confirmed "
                   "from the registered address", ctx.clock())
-    return games.load(ctx.store, game.id), seat, secret
+    return games.load_seats(ctx.store, game.id), seat, secret
 
 
 # --- the game master -----------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import registry
-from gm.core.model import GameView, NotStarted, ServiceError, Status
+from gm.core.model import GameView, NotStarted, OpenGameView, ServiceError, Status
 from gm.store import Store
 
 # A new game's id: typed by players, read in subjects and in reply addresses' local parts, and
@@ -44,6 +44,17 @@ def load(store: Store, game_id: str) -> GameView:
     latest = store.latest_state(row["id"])
     state = rules.load(store.state_data(latest))
     return GameView(row, rules, state, latest["seq"], store.players(row["id"]))
+
+
+def load_seats(store: Store, game_id: str) -> GameView:
+    """The game as load() gives it, or, for an open game (no state yet), its seats in an
+    OpenGameView (turn 0): what a seat's credentials are checked and changed on
+    (gm.service.guessing, credentials).  ServiceError if there is no such game."""
+    try:
+        return load(store, game_id)
+    except NotStarted:
+        row = store.game(game_id.strip().lower())
+        return OpenGameView(row, registry.get(row["kind"]), None, 0, store.players(row["id"]))
 
 
 def save_state(store: Store, view: GameView, state: Any, now: float) -> GameView:

@@ -105,7 +105,7 @@ def _set_aside(ctx: Context, raw: bytes, key: str, inbound: Inbound | None, now:
     error = traceback.format_exc()[-2000:]
     with ctx.store.write():
         if ctx.store.message_seen(key, None) is None:
-            auth = seat_auth(ctx, inbound, raw, authenticate)
+            auth = seat_auth(ctx, inbound, raw)
             ctx.store.add_message(key, inbound.message_id if inbound else None,
                                   inbound.sender if inbound else None,
                                   mask_text(inbound.subject) if inbound else None,
@@ -349,8 +349,3 @@ def _stale(ctx: Context, view: GameView, name: str, mail: order_mail.OrderMail, 
     ctx.outbox.reply(inbound, view, "Orders refused (old turn)", body, kind="error")
     return Outcome("rejected", error, view.id, [body])
 
-
-def authenticate(ctx: Context, view: GameView, sender: str, password: str | None):
-    """The seat whose password this is, or None (wrong, or refused by a lock-out: counted and
-    throttled in gm.service.credentials); the sender's own seat is tried first."""
-    return guessing.check_password(ctx, view, sender, password)[0]

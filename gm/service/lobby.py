@@ -25,7 +25,7 @@ from gm.core import passwords
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
 from gm.present.reports import OBSERVER
-from gm.service import deadlines, games, observers, reports
+from gm.service import deadlines, games, guessing, observers, reports
 from gm.service.answers import done, refuse
 from gm.service.context import Context
 
@@ -236,15 +236,22 @@ def wants_leave(commands: list[str]) -> bool:
 def game_mail(ctx: Context, inbound: Inbound, game_id: str, password: str | None,
               commands: list[str]) -> str:
     """A mail naming an open game (GAME nb7 PASSWORD ..., or LEAVE nb7): only LEAVE can be done
-    before the start.  Returns the outcome's detail."""
-    seat = next((p for p in ctx.store.players(game_id)
-                 if password and ctx.passwords.verify(password, p["pw_hash"])), None)
+    before the start.  Its password is checked as in a running game, wrong ones counted and
+    locked out (gm.service.guessing).  Returns the outcome's detail."""
+    view = games.load_seats(ctx.store, game_id)
+    seat, refused = guessing.check_password(ctx, view, inbound.sender, password)
     wants = wants_leave(commands)
     if seat is not None and wants:
-        leave(ctx, game_id, seat, inbound)
-        return f"{seat['name']} left {game_id}"
+        leave(ctx, view.id, seat, inbound)
+        return f"{seat['name']} left {view.id}"
+    game_id = view.id
     info = open_summary(ctx, game_id)
-    if wants:
+    if wants and refused == "locked":
+        text = (f"LEAVE {game_id}: nobody left the game. After {guessing.FAILURE_LIMIT} wrong "
+                "passwords within the hour, gm refuses passwords for this seat or from this address "
+                f"for an hour, the right one too. Send PASSWORD RESET {game_id} from the address "
+                "your seat is registered to, or try again in an hour.")
+    elif wants:
         text = (f"LEAVE {game_id}: the password is missing or wrong, so nobody left the game. "
                 "Write the password of your JOIN reply: GAME "
                 f"{game_id} PASSWORD <password>, and LEAVE on the next line.")

@@ -11,7 +11,7 @@ done (the observer added, the seat taken with its password in the answer, the
 game opened).  A confirmation counts for its own request only, never for the
 address at large: a forged JOIN from a player's address still needs that
 player's reply.  A request dies unconfirmed after REQUEST_DAYS; its code is
-stored as a sha256, never in clear.
+stored as a keyed digest (gm.core.codes), never in clear.
 
 What a forger can make gm send a stranger is capped, per address it goes to
 (counted without a +tag: victim+1@ and victim+2@ are one mailbox):
@@ -23,11 +23,11 @@ Past a cap nothing is sent and nothing recorded.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from dataclasses import dataclass, field
 from typing import Callable
 
+from gm.core import codes
 from gm.core.model import ServiceError
 from gm.core.passwords import ALPHABET, generate
 from gm.mail import orders as order_mail
@@ -55,10 +55,6 @@ class Asked:
     inbound: Inbound
     lines: list[str] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)  # (label, why)
-
-
-def code_hash(code: str) -> str:
-    return hashlib.sha256(code.strip().lower().encode()).hexdigest()
 
 
 def mailbox_of(address: str) -> str:
@@ -127,8 +123,8 @@ def finish(ctx: Context, inbound: Inbound) -> str | None:
         log.info("no confirmation mailed to %s: %s", address, capped)  # a flood: no log flood
         return f"not confirmed: {capped}"
     code, now = generate(CODE_LENGTH), ctx.clock()
-    ctx.store.add_pending_request(code_hash(code), address, mailbox_of(address), asked.lines, now,
-                                  now + REQUEST_DAYS * DAY)
+    ctx.store.add_pending_request(codes.digest(ctx.code_secret(), code), address, mailbox_of(address),
+                                  asked.lines, now, now + REQUEST_DAYS * DAY)
     _mail_code(ctx, inbound, code, asked)
     return "confirmation mailed for " + ", ".join(asked.lines)
 
@@ -208,7 +204,7 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: lo
     """CONFIRM <code> (a line, the subject, or a mail to gm+confirm.<code>@host): a pending
     request of this address is done; any other code is a seat's (seats.confirm)."""
     words = args.split()
-    row = ctx.store.pending_request(code_hash(words[0])) if len(words) == 1 else None
+    row = codes.find(ctx.code_secret(), words[0], ctx.store.pending_request) if len(words) == 1 else None
     if row is None:
         seats.confirm(ctx, view, player, args, inbound)
         return

@@ -76,7 +76,8 @@ def set_password(ctx: Context, view: GameView, player, value: str, inbound: Inbo
 def password_reset(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
     """PASSWORD RESET <id> [<seat>] (no password): nothing changes, but the registered address of
     the seat (the sender's own seats of that game, or the seat named) is mailed a code; the answer
-    to anyone else does not say whether the game, the seat or the address was wrong."""
+    to anyone else does not say whether the game, the seat or the address was wrong.  A seat of a
+    game not started yet is reset the same way (its password is what LEAVE needs)."""
     words = args.split()
     if len(words) not in (2, 3) or words[0].upper() != "RESET":
         refuse(ctx, inbound, None, "Password not reset", f"PASSWORD {args[:60]}: write PASSWORD RESET "
@@ -85,7 +86,7 @@ def password_reset(ctx: Context, view, player, args: str, inbound: Inbound) -> N
     game_id, sender = words[1].lower(), inbound.sender
     named = words[2] if len(words) == 3 else None
     row = ctx.store.game(game_id) if sender else None
-    game = games.load(ctx.store, game_id) if row is not None and row["status"] != Status.OPEN else None
+    game = games.load_seats(ctx.store, game_id) if row is not None else None  # an open game's seats too
     mine: list = []
     if game is not None:
         if named is not None:
@@ -153,7 +154,7 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
     new address (the seat moves there), a revert (the seat moves back, with a new password), a
     reset (a new password)."""
     words = args.split()
-    row = ctx.store.address_code(credentials.code_hash(words[0])) if len(words) == 1 else None
+    row = credentials.find_code(ctx, words[0]) if len(words) == 1 else None
     if row is None or row["used"] or row["expires"] < ctx.clock() or row["new_email"] != inbound.sender:
         refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {args[:30]}: {NOT_CONFIRMED} Ask again "
                "with SET ADDRESS or PASSWORD RESET.")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Callable
 
 from gm.core.model import NotStarted, ServiceError
 from gm.mail import orders as order_mail
@@ -24,7 +23,7 @@ from gm.mail import rawmail
 from gm.mail.inbound import Inbound, plus_recipient
 from gm.mail.quotes import strip_reply
 from gm.mail.redact import plain_reading
-from gm.service import games
+from gm.service import games, guessing
 from gm.service.context import Context
 
 log = logging.getLogger(__name__)
@@ -61,12 +60,11 @@ class SeatAuth:
 NOBODY = SeatAuth("none")
 
 
-def seat_auth(ctx: Context, inbound: Inbound | None, raw: bytes,
-              authenticate: Callable) -> SeatAuth:
-    """Whom the mail authenticates as, decided now (its password is about to be masked).
-
-    ``authenticate(ctx, view, sender, password)`` is the password check of gm.service.ingest.
-    Never raises: a fault here means nobody.
+def seat_auth(ctx: Context, inbound: Inbound | None, raw: bytes) -> SeatAuth:
+    """Whom the mail authenticates as, decided now (its password is about to be masked), by the
+    rules of gm.service.ingest.handle: the password (throttled: gm.service.guessing), else the
+    reply address's token when no password came or a lock-out refused it (only the token passes
+    a lock-out).  Never raises: a fault here means nobody.
     """
     try:
         if inbound is None or (not inbound.text and not inbound.subject):
@@ -82,10 +80,10 @@ def seat_auth(ctx: Context, inbound: Inbound | None, raw: bytes,
         if game_id is None:
             return NOBODY
         view = games.load(ctx.store, game_id)
-        player = authenticate(ctx, view, sender, mail.password)
+        player, refused = guessing.check_password(ctx, view, sender, mail.password)
         if player is not None:
             return SeatAuth("password", view.id, player["name"])
-        if addressed is not None and addressed[0] == view.id and not mail.password:
+        if addressed is not None and addressed[0] == view.id and (not mail.password or refused == "locked"):
             seat = ctx.outbox.tokens.seat(view.id, addressed[1], addressed[2])
             if seat is not None:
                 return SeatAuth("token", view.id, seat["name"])
