@@ -38,17 +38,22 @@ def archive_build(directory: Path = typer.Argument(..., help="where to write the
                   game: List[str] = typer.Option([], "--game", help="only these games")):
     """Write a static HTML site: an index of games and a page per game."""
     engine = open_engine()
-    ids = list(game) or [row["id"] for row in engine.store.games() if row["status"] != "open"]
+    rows = engine.store.games()
+    ids = list(game) or [row["id"] for row in rows if row["status"] != "open"]
     data = [run(audit.archive_data, engine, gid) for gid in ids]
-    echo(f"archive written: {site.build(directory, data, engine.clock(), engine.config.domain)}")
+    # The open games are in the index as recruiting (their free seats), with no page yet.
+    recruiting = [] if game else [audit.index_entry(engine, row["id"]) for row in rows if row["status"] == "open"]
+    echo(f"archive written: {site.build(directory, data, engine.clock(), engine.config.domain, recruiting)}")
 
 
 @archive_app.command("screenshot")
 def archive_screenshot(directory: Path, out: Path = typer.Argument(Path("archive.png")),
                        page: str = typer.Option("index.html", help="the page to photograph")):
-    """Take a PNG of an archive page with headless Chromium."""
+    """Take a PNG of an archive page with headless Chromium; fails if there is no such page."""
     try:
         browser.screenshot(directory / page, out)
-    except browser.BrowserMissing as exc:
+    except (browser.BrowserMissing, browser.PageMissing) as exc:
         fail(str(exc))
+    except RuntimeError as exc:  # Chromium itself failed: its last words, on one line
+        fail(" ".join(str(exc).split()))
     echo(f"screenshot: {out}")

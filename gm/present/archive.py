@@ -31,12 +31,14 @@ def picture_name(game_id: str, turn: int) -> str:
     return f"game-{game_id}-turn-{turn}.png"
 
 
-def build(directory: str | Path, data: list[dict], built_at: float, domain: str = "localhost") -> Path:
-    """Write the site for the games' ``data`` (gm.service.audit.archive_data); returns the index."""
+def build(directory: str | Path, data: list[dict], built_at: float, domain: str = "localhost",
+          recruiting: list[dict] = ()) -> Path:
+    """Write the site for the games' ``data`` (gm.service.audit.archive_data); returns the index,
+    which also lists the ``recruiting`` games (open, no page yet: gm.service.audit.index_entry)."""
     directory = Path(directory)
     for game in data:
         write_game(directory, game, built_at, domain)
-    return write_index(directory, data, built_at)
+    return write_index(directory, [*data, *recruiting], built_at)
 
 
 def write_game(directory: str | Path, game: dict, built_at: float, domain: str = "localhost") -> list[Path]:

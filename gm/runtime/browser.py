@@ -22,6 +22,18 @@ class BrowserMissing(RuntimeError):
     pass
 
 
+class PageMissing(FileNotFoundError):
+    """The page to load is not there (Chromium would show its own error page, and exit 0)."""
+
+
+def existing_page(page: str | Path) -> Path:
+    """The page, if it is a file; PageMissing (one line naming it) if not."""
+    page = Path(page)
+    if not page.is_file():
+        raise PageMissing(f"no page {page}: nothing to photograph (is the archive built there? gm archive build DIR)")
+    return page
+
+
 # --- the browser --------------------------------------------------------------------
 def find_browser() -> str:
     for name in (os.environ.get("GM_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"):
@@ -40,16 +52,17 @@ def _chromium(args: list[str], timeout: float = 60) -> subprocess.CompletedProce
 
 def dump_dom(page: str | Path) -> str:
     """The DOM of a page after Chromium loaded and laid it out."""
-    result = _chromium(["--dump-dom", Path(page).resolve().as_uri()])
+    result = _chromium(["--dump-dom", existing_page(page).resolve().as_uri()])
     if result.returncode != 0:
         raise RuntimeError(f"chromium failed: {result.stderr.decode(errors='replace')[-500:]}")
     return result.stdout.decode("utf-8", errors="replace")
 
 
 def screenshot(page: str | Path, out: str | Path, size: str = "1000,1400") -> Path:
-    """A PNG of a page, for a person to look at."""
+    """A PNG of a page, for a person to look at; PageMissing if there is no such page."""
+    page = existing_page(page)
     out = Path(out).resolve()
-    result = _chromium([f"--screenshot={out}", f"--window-size={size}", Path(page).resolve().as_uri()])
+    result = _chromium([f"--screenshot={out}", f"--window-size={size}", page.resolve().as_uri()])
     if result.returncode != 0 or not out.exists():
         raise RuntimeError(f"chromium failed: {result.stderr.decode(errors='replace')[-500:]}")
     return out
@@ -65,7 +78,7 @@ def main(argv: list[str]) -> int:
         page = directory
     try:
         print(screenshot(page, out))
-    except BrowserMissing as exc:
+    except (BrowserMissing, PageMissing, RuntimeError) as exc:
         print(f"gm: {exc}", file=sys.stderr)
         return 1
     return 0

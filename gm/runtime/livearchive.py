@@ -1,13 +1,18 @@
 """The archive site kept current by the daemon (config ``archive_dir``).
 
-After mail or a timer made a game archive something new (a turn report, press,
-a notice: gm.store ``archived_since``), the daemon rewrites that game's page,
-its Atom feed and the pictures of turns not drawn yet, then the index; files
-whose content did not change are left alone (gm.present.archive).  What was
-done is remembered in ``.gm-archive.json`` in the directory (the last archived
-row seen, and the state each picture shows), so a restarted daemon carries on
-where it stopped and a deleted directory is written again in full.  A fault
-while writing is logged and tried again later: it never stops the daemon.
+Each game is rendered again only when what its page shows changed: its status, its
+newest state, its newest report, press or notice, or (an open game) its seats taken
+(gm.store ``archive_marks``).  A changed game's page, Atom feed and the pictures of
+turns not drawn yet are rewritten, then the index, which lists every game, open
+ones as recruiting with their free seats; files whose content did not change are
+left alone (gm.present.archive).  What was rendered is remembered in
+``.gm-archive.json`` in the directory (each game's marks, and the state each
+picture shows), so a restarted daemon carries on where it stopped and a deleted
+directory is written again in full.
+
+The archive is a convenience: nothing in it may stop the daemon or the other games.
+A game that cannot be rendered is left out, logged once, and tried again when it
+changes; any other fault is logged once and the refresh tried again later.
 """
 
 from __future__ import annotations
@@ -34,19 +39,22 @@ class LiveArchive:
         self.directory = Path(directory)
         self.domain = engine.config.domain
         self.next_look = 0.0
-        self.seen, self.drawn = self._load()
+        self.rendered, self.drawn = self._load()  # game id -> marks; game id -> {turn: seq}
+        self.entries: dict[str, dict] = {}  # game id -> its index line, for the marks rendered
+        self.broken: dict[str, list] = {}  # game id -> the marks it could not be rendered at
+        self.fault: str | None = None  # the refresh's last fault, logged once
 
-    def _load(self) -> tuple[int, dict[str, dict[int, int]]]:
+    def _load(self) -> tuple[dict[str, list], dict[str, dict[int, int]]]:
         try:
             data = json.loads((self.directory / STATE_FILE).read_text())
             drawn = {gid: {int(t): int(seq) for t, seq in turns.items()} for gid, turns in data["drawn"].items()}
-            return int(data["seen"]), drawn
+            return {gid: list(marks) for gid, marks in data["rendered"].items()}, drawn
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return 0, {}  # no record (or a broken one): write everything again
+            return {}, {}  # no record (or a broken or older one): write everything again
 
     def _save(self) -> None:
         tmp = self.directory / f".{STATE_FILE}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps({"seen": self.seen, "drawn": self.drawn}))
+        tmp.write_text(json.dumps({"rendered": self.rendered, "drawn": self.drawn}))
         os.replace(tmp, self.directory / STATE_FILE)
 
     def maybe_refresh(self) -> list[str]:
@@ -55,28 +63,64 @@ class LiveArchive:
             return []
         self.next_look = time.monotonic() + EVERY
         try:
-            return self.refresh()
-        except Exception:  # the archive is a convenience: a fault must not stop the daemon
-            log.exception("the archive at %s could not be written; trying again later", self.directory)
+            changed = self.refresh()
+        except Exception as exc:  # the archive is a convenience: a fault must not stop the daemon
+            fault = f"{type(exc).__name__}: {exc}"
+            if fault != self.fault:  # once, not at every refresh while it lasts
+                log.exception("the archive at %s could not be written; trying again later", self.directory)
+            self.fault = fault
             return []
+        if self.fault is not None:
+            log.info("the archive at %s is written again", self.directory)
+            self.fault = None
+        return changed
 
     def refresh(self) -> list[str]:
-        """Rewrite the games changed since the last refresh, and the index; returns their ids."""
-        changed, newest = audit.reported_since(self.engine, self.seen)
+        """Render the games that changed since they were last rendered, then the index;
+        returns the ids of the games rendered."""
+        if not (self.directory / STATE_FILE).exists():
+            self.rendered, self.drawn = {}, {}  # a new or deleted directory: write it all
+        marks = {row["id"]: [row["status"], row["last_seq"], row["last_report"], row["seats_taken"]]
+                 for row in self.engine.store.archive_marks()}
+        changed = [gid for gid, mark in marks.items()
+                   if (self.rendered.get(gid) != mark or gid not in self.entries) and self.broken.get(gid) != mark]
         if not changed:
             return []
         self.directory.mkdir(parents=True, exist_ok=True)
-        for game_id in changed:
-            self.write_game(game_id)
-        games = [audit.index_entry(self.engine, row["id"]) for row in self.engine.store.games()]
+        rendered = [gid for gid in changed if self.render(gid, marks[gid])]
+        for gone in set(self.entries) - set(marks):
+            del self.entries[gone]
+        games = [self.entries[gid] for gid in marks if gid in self.entries]
         site.write_index(self.directory, games, max([g["updated_at"] for g in games], default=0.0))
-        self.seen = newest
         self._save()
-        log.info("archive: rewrote %s", ", ".join(changed))
-        return changed
+        if rendered:
+            log.info("archive: rewrote %s", ", ".join(rendered))
+        return rendered
 
-    def write_game(self, game_id: str) -> None:
-        """A game's page, feed and new pictures (pictures already drawn for a state are kept)."""
+    def render(self, game_id: str, mark: list) -> bool:
+        """A game's index line, and the files of a game that changed; False (logged, once
+        for these marks) if it cannot be rendered, so that the others still are."""
+        try:
+            if mark[0] == "open":
+                entry = audit.index_entry(self.engine, game_id)  # recruiting: no page yet
+            elif self.rendered.get(game_id) == mark:
+                entry = audit.index_entry(self.engine, game_id)  # rendered before a restart
+            else:
+                entry = self.write_game(game_id)
+        except Exception:  # one game's fault must not keep the others (or the index) unwritten
+            log.exception("archive: game %s could not be rendered; left out until it changes", game_id)
+            self.broken[game_id] = mark
+            self.entries.pop(game_id, None)
+            return False
+        self.broken.pop(game_id, None)
+        rewritten = self.rendered.get(game_id) != mark
+        self.rendered[game_id] = mark
+        self.entries[game_id] = {k: v for k, v in entry.items() if k != "turns"}
+        return rewritten
+
+    def write_game(self, game_id: str) -> dict:
+        """A game's page, feed and new pictures (pictures already drawn for a state are kept);
+        returns the game's data."""
         drawn = self.drawn.get(game_id, {})
         if not all((self.directory / site.picture_name(game_id, turn)).exists() for turn in drawn):
             drawn = {}  # someone removed a picture: draw them all again
@@ -84,6 +128,7 @@ class LiveArchive:
         site.write_game(self.directory, data, data["updated_at"], self.domain)
         self.drawn[game_id] = {t["turn"]: t["seq"] for t in data["turns"]
                                if t.get("picture") or t.get("picture_kept")}
+        return data
 
 
 def from_config(engine: Engine, config) -> LiveArchive | None:

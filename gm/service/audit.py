@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from games import registry
 from games.base import Event
+from gm.core.model import Status
 from gm.core.times import format_stamp
 from gm.present import pictures
 from gm.present import reports as present
@@ -186,7 +187,12 @@ def history_text(ctx: Context, game_id: str, turn: int | None = None, log_only: 
 # --- the archive site's data ---------------------------------------------------------
 def index_entry(ctx: Context, game_id: str, view=None) -> dict:
     """What the archive's index shows of a game (public facts, from the current state only):
-    kind, status, turn, players with scores, the result, and when it last changed."""
+    kind, status, turn, players with scores, the result, and when it last changed.  An open
+    game (no position yet) is listed as recruiting, with its free seats."""
+    if view is None:
+        row = ctx.store.game(game_id)
+        if row is not None and row["status"] == Status.OPEN:
+            return recruiting_entry(ctx, row)
     view = view or games.load(ctx.store, game_id)
     rules, state = view.rules, view.state
     scores = rules.scores(state)
@@ -213,6 +219,32 @@ def index_entry(ctx: Context, game_id: str, view=None) -> dict:
         "created_at": view.row["created"],
         "updated": format_stamp(changed),
         "updated_at": changed,
+    }
+
+
+def recruiting_entry(ctx: Context, row) -> dict:
+    """The index line of an open game: its seats, the names that took one (never an address),
+    how many are free; no page, no feed, no turn yet."""
+    seats = ctx.store.open_game(row["id"])
+    joined = ctx.store.players(row["id"])
+    total = seats["seats"] if seats is not None else len(joined)
+    return {
+        "id": row["id"],
+        "title": registry.get(row["kind"]).title,
+        "kind": row["kind"],
+        "status": "recruiting",
+        "recruiting": True,
+        "seats": total,
+        "free": max(total - len(joined), 0),
+        "over": False,
+        "turn": 0,
+        "players": [{"name": p["name"], "score": 0, "active": True, "winner": False} for p in joined],
+        "winners": [],
+        "reason": None,
+        "created": format_stamp(row["created"]),
+        "created_at": row["created"],
+        "updated": format_stamp(row["updated"]),
+        "updated_at": row["updated"],
     }
 
 
@@ -254,10 +286,3 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
         item["prev"] = ordered[i - 1]["turn"] if i > 0 else None
         item["next"] = ordered[i + 1]["turn"] if i + 1 < len(ordered) else None
     return {**index_entry(ctx, game_id, view), "turns": ordered}
-
-
-def reported_since(ctx: Context, report_id: int) -> tuple[list[str], int]:
-    """The games with a report, press or notice archived after ``report_id`` (what the archive
-    shows changed), and the newest such id."""
-    rows = ctx.store.archived_since(report_id)
-    return [r["game_id"] for r in rows], max([report_id] + [r["last"] for r in rows])

@@ -182,12 +182,18 @@ class MailQueries:
         return _unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
                                   "AND player IS NULL ORDER BY id", game_id))
 
-    def archived_since(self, report_id: int) -> list[sqlite3.Row]:
-        """(game_id, last id) of the games with a report, press or notice archived after
-        ``report_id``: what the archive site shows changed (the live archive)."""
-        return self.all("SELECT game_id, MAX(id) AS last FROM reports WHERE id > ? "
-                        "AND kind IN ('report', 'press', 'notice') GROUP BY game_id ORDER BY game_id",
-                        report_id)
+    def archive_marks(self) -> list[sqlite3.Row]:
+        """Every game (oldest first) with what its archive page and index line show changed by:
+        status, newest state seq, newest report, press or notice archived, seats taken (an
+        open game's seats fill with no state or report).  The live archive renders again only
+        the games whose marks differ from those it rendered."""
+        return self.all(
+            "SELECT g.id, g.status, "
+            "(SELECT MAX(s.seq) FROM states s WHERE s.game_id = g.id) AS last_seq, "
+            "(SELECT MAX(r.id) FROM reports r WHERE r.game_id = g.id "
+            "AND r.kind IN ('report', 'press', 'notice')) AS last_report, "
+            "(SELECT COUNT(*) FROM players p WHERE p.game_id = g.id) AS seats_taken "
+            "FROM games g ORDER BY g.created, g.id")
 
     def public_press(self, game_id: str, first_turn: int = 0) -> list[dict]:
         """The archive's copies of a game's press to everyone (audience 'all') from turn

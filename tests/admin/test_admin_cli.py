@@ -144,3 +144,20 @@ def test_cli_and_daemon_lose_no_update(setup, tmp_path):
     # Every state the daemon and the CLI wrote is in one unbroken sequence.
     seqs = [r["seq"] for r in engine.store.all("SELECT seq FROM states WHERE game_id = 'nb1' ORDER BY seq")]
     assert seqs == list(range(len(moves) + 1))
+
+
+def test_a_screenshot_of_a_missing_page_fails_clearly(setup, tmp_path):
+    """Chromium photographs its own error page and exits 0: gm checks the page first (issue 28)."""
+    from gm.runtime import browser
+
+    conf, _, _ = setup
+    empty, shot = tmp_path / "no-site", tmp_path / "shot.png"
+    empty.mkdir()
+    out = gm(conf, "archive", "screenshot", str(empty), str(shot), check=False)
+    assert out.returncode == 1 and not shot.exists()
+    assert out.stderr.strip().splitlines() == [out.stderr.strip()]  # one line...
+    assert f"no page {empty / 'index.html'}" in out.stderr  # ...naming the page
+    gm(conf, "archive", "build", str(empty))
+    out = gm(conf, "archive", "screenshot", str(empty), str(shot), "--page", "game-nb9.html", check=False)
+    assert out.returncode == 1 and f"no page {empty / 'game-nb9.html'}" in out.stderr and not shot.exists()
+    assert browser.main(["screenshot", str(tmp_path / "nowhere"), str(shot)]) == 1 and not shot.exists()

@@ -93,3 +93,79 @@ def test_the_feed_is_an_observers_view(engine, tmp_path):
     feed = (tmp_path / feeds.feed_name("fb1")).read_text()
     assert "K11" not in feed and "sealed" not in feed.lower()
     assert len(entries(tmp_path / feeds.feed_name("fb1"))) == 1
+
+
+# --- issue 28: the live archive never stalls -------------------------------------------------
+def refreshes(live: LiveArchive, times: int) -> list[list[str]]:
+    """What each of ``times`` refreshes as the daemon makes them (maybe_refresh, which logs a
+    fault instead of raising) rendered, the wait between them skipped."""
+    done = []
+    for _ in range(times):
+        live.next_look = 0.0
+        done.append(live.maybe_refresh())
+    return done
+
+
+def test_an_open_game_beside_running_ones_is_listed_as_recruiting(engine, tmp_path, caplog):
+    from test_open_games import confirmed
+
+    from gm.service import lobby
+
+    engine.create_game("neighbors", "nb1", PLAYERS, seed=3)
+    lobby.open_game(engine, "neighbors", "nb7", 3, min_seats=2, seed=4)
+    confirmed(engine, "zed@example.org", "JOIN nb7 zed")
+    live = LiveArchive(engine, tmp_path / "site")
+    assert refreshes(live, 3) == [["nb1", "nb7"], [], []]
+    assert not [r for r in caplog.records if "could not be written" in r.getMessage()]
+    index = (tmp_path / "site" / "index.html").read_text()
+    row = index[index.index('data-game="nb7"'):].split("</tr>")[0]
+    assert "recruiting" in row and "2 of 3 seats free" in row and "zed" in row
+    assert "zed@example.org" not in index and "@" not in row  # names, never addresses
+    assert 'href="game-nb7.html"' not in index and not (tmp_path / "site" / "game-nb7.html").exists()
+    assert 'href="game-nb1.html"' in index and (tmp_path / "site" / "game-nb1.html").exists()
+    confirmed(engine, "yan@example.org", "JOIN nb7 yan")  # a seat taken: the index says so
+    assert refreshes(live, 1) == [["nb7"]]
+    assert "1 of 3 seats free" in (tmp_path / "site" / "index.html").read_text()
+
+
+def test_a_game_that_cannot_be_rendered_is_skipped_and_logged_once(engine, tmp_path, caplog):
+    engine.create_game("neighbors", "nb1", PLAYERS, seed=3)
+    engine.create_game("neighbors", "nb2", PLAYERS, seed=4)
+    with engine.store.write():  # a stored state the rules can no longer read
+        engine.store.db.execute("UPDATE states SET state = 'not a state' WHERE game_id = 'nb2'")
+    live = LiveArchive(engine, tmp_path / "site")
+    site_dir = tmp_path / "site"
+    for turn in (2, 3, 4):
+        assert refreshes(live, 2)[0] == ["nb1"]
+        view = engine.load("nb1")
+        (mover,) = view.rules.to_move(view.state)
+        engine.gm_order("nb1", mover, view.rules.legal_orders(view.state, mover)[0])
+    assert refreshes(live, 1) == [["nb1"]]
+    about_nb2 = [r for r in caplog.records if "nb2" in r.getMessage()]
+    assert len(about_nb2) == 1 and about_nb2[0].levelname == "ERROR"
+    assert not [r for r in caplog.records if "could not be written" in r.getMessage()]
+    assert (site_dir / "game-nb1.html").read_text().count('<section class="turn"') == 4
+    index = (site_dir / "index.html").read_text()
+    assert 'data-game="nb1"' in index and 'data-game="nb2"' not in index
+    assert not (site_dir / "game-nb2.html").exists()
+
+
+def test_a_refresh_renders_only_the_game_that_moved(engine, tmp_path, monkeypatch):
+    from gm.service import lobby
+
+    engine.create_game("neighbors", "nb1", PLAYERS, seed=3)
+    engine.create_game("neighbors", "nb2", PLAYERS, seed=4)
+    lobby.open_game(engine, "neighbors", "nb7", 3, min_seats=2, seed=4)
+    rendered = []
+    real = audit.archive_data
+    monkeypatch.setattr(audit, "archive_data", lambda ctx, gid, **kw: rendered.append(gid) or real(ctx, gid, **kw))
+    live = LiveArchive(engine, tmp_path / "site")
+    refreshes(live, 3)
+    assert sorted(rendered) == ["nb1", "nb2"]  # each once, however many refreshes
+    rendered.clear()
+    view = engine.load("nb2")
+    (mover,) = view.rules.to_move(view.state)
+    engine.gm_order("nb2", mover, view.rules.legal_orders(view.state, mover)[0])
+    assert refreshes(live, 3) == [["nb2"], [], []]
+    assert rendered == ["nb2"]
+    assert (tmp_path / "site" / "game-nb2.html").read_text().count('<section class="turn"') == 2
