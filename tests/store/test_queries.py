@@ -141,6 +141,21 @@ def test_reports(store):
     assert bodies(store.player_reports("g1", "Ada")) == ["press ada", "r2 ada"]
 
 
+
+def test_archive_marks(store):
+    """What the live archive renders a game again for: its status, newest state, newest report,
+    press or notice (never a reply), and the seats taken."""
+    marks = lambda: {r["id"]: (r["status"], r["last_seq"], r["last_report"], r["seats_taken"])  # noqa: E731
+                     for r in store.archive_marks()}
+    assert marks() == {"g1": ("active", None, None, 2), "g2": ("paused", None, None, 0)}
+    assert [r["id"] for r in store.archive_marks()] == ["g1", "g2"]  # oldest first
+    with store.write():
+        store.add_state("g1", 1, {"b": 1}, T)
+        report = store.add_report("g1", 1, 0, "Ada", "report", "r1 ada", None, T)
+        store.add_report("g1", 1, 0, "Ada", "reply", "reply ada", None, T)
+        store.add_player("g2", 0, "cy", "cy@example.org", "hash-c")
+    assert marks() == {"g1": ("active", 0, report, 2), "g2": ("paused", None, None, 1)}
+
 def test_settings(store):
     with store.write():
         store.save_settings("g1", {"deadline": "72h", "press": "grey"})
