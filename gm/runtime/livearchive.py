@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 
 STATE_FILE = ".gm-archive.json"
 EVERY = 2.0  # seconds between looks at the database for changes
+AFTER_FAULT = 60.0  # seconds before a refresh that failed (a full disk, say) is tried again
 
 
 class LiveArchive:
@@ -69,6 +70,7 @@ class LiveArchive:
             if fault != self.fault:  # once, not at every refresh while it lasts
                 log.exception("the archive at %s could not be written; trying again later", self.directory)
             self.fault = fault
+            self.next_look = time.monotonic() + AFTER_FAULT  # not every pass, while it lasts
             return []
         if self.fault is not None:
             log.info("the archive at %s is written again", self.directory)

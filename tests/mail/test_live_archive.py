@@ -169,3 +169,16 @@ def test_a_refresh_renders_only_the_game_that_moved(engine, tmp_path, monkeypatc
     assert refreshes(live, 3) == [["nb2"], [], []]
     assert rendered == ["nb2"]
     assert (tmp_path / "site" / "game-nb2.html").read_text().count('<section class="turn"') == 2
+
+
+def test_a_fault_that_lasts_is_logged_once_and_the_archive_written_when_it_ends(engine, tmp_path, caplog):
+    caplog.set_level("INFO", logger="gm.runtime.livearchive")
+    engine.create_game("neighbors", "nb1", PLAYERS, seed=3)
+    site_dir = tmp_path / "site"
+    site_dir.write_text("a file where the directory should be")
+    live = LiveArchive(engine, site_dir)
+    assert refreshes(live, 3) == [[], [], []]
+    assert len([r for r in caplog.records if "could not be written" in r.getMessage()]) == 1
+    site_dir.unlink()
+    assert refreshes(live, 1) == [["nb1"]] and (site_dir / "index.html").exists()
+    assert [r for r in caplog.records if "is written again" in r.getMessage()]
