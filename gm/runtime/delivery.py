@@ -43,11 +43,11 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
     (TransportDown) the message keeps its place and the exception propagates,
     so that the caller waits before trying the whole queue again.
     ``outcome["refused"]`` counts the refusals recorded against an address, ``outcome["held"]``
-    the holds begun.
+    the holds begun, ``outcome["released"]`` the holds ended.
     """
     now = time.time() if now is None else now
     due = store.claim_outbox(now, limit)  # no other daemon sharing the store sends these meanwhile
-    due, waiting = refusals.gate(store, due, now, gm_address)
+    due, waiting, probes = refusals.gate(store, due, now, gm_address)
     store.release_outbox(waiting)  # held: not tried now
     sent = 0
     refused: list = []  # (row, exc): sorted once the batch is over (gm.runtime.refusals)
@@ -66,7 +66,9 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
             return
         copies = {row["id"]: sent_copy(row["raw"], bool(row.get("secret"))) for row, _ in accepted}
         with store.write(durable=False):  # lost only in an OS crash, and then resent
-            refusals.accepted(store, [row["recipient"] for row, _ in accepted], now)
+            counts["released"] = counts.get("released", 0) + refusals.accepted(
+                store, [row["recipient"] for row, _ in accepted], [probes[r["id"]] for r, _ in accepted
+                                                                   if r["id"] in probes], now)
             for row, at in accepted:
                 store.mark_sent(row["id"], at, row["attempts"] + 1)
                 kept = copies[row["id"]]
@@ -112,7 +114,7 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
         try:
             mark_sent()
             if refused:
-                record_refused(store, refused, now, backoff, counts)
+                record_refused(store, refused, now, backoff, counts, probes)
         finally:
             store.release_outbox(due)
     if down:  # the rest keep their place; the caller waits before trying again
@@ -120,9 +122,9 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
     return sent
 
 
-def record_refused(store: Store, refused: list, now: float, backoff, counts: dict) -> None:
+def record_refused(store: Store, refused: list, now: float, backoff, counts: dict, probes: dict) -> None:
     with store.write():
-        own, began = refusals.sort_refused(store, refused, now, backoff)
+        own, began = refusals.sort_refused(store, refused, now, backoff, probes)
         for row, exc in own:  # as a bounce that comes back later: gm.service.delivery_state settles it
             log.error("outbox #%s to %s refused for good: %s", row["id"], row["recipient"], exc)
             store.record_refusal(row["id"], row["recipient"], row["attempts"] + 1, str(exc), now)
@@ -177,7 +179,7 @@ class Sender:
                 except Exception:  # the next tick settles it anyway
                     log.exception("settling a refusal failed")
             sent += n
-            if n < 500:
+            if n < 500 and not outcome.get("released"):  # a hold ended: its mail goes now
                 return sent
             now = self.clock()
 

@@ -9,7 +9,8 @@ mail (scope 'domain:<d>').  None of these marks an address: only a refusal of
 one mailbox (any other 5xx at RCPT or DATA) is recorded against it, as before.
 
 A hold lets one message through at ``next_probe`` (backing off, capped); once
-the server accepts a message the hold covers, it ends by itself.  Mail to
+the server accepts that probe, the hold ends by itself (mail that no hold
+covers, to gm_address or another domain, proves nothing about it).  Mail to
 gm_address is never held, so the GM's alert (gm.service.holding.announce)
 goes out as soon as the server takes anything.  The GM can end a hold by hand
 (``gm players --clear``).
@@ -40,26 +41,27 @@ def scope_of(address: str, holds: dict) -> str | None:
     return scope if scope in holds else None
 
 
-def gate(store: Store, due: list, now: float, gm_address: str | None) -> tuple[list, list]:
-    """Split the claimed rows into those to try now and those a hold keeps waiting.
+def gate(store: Store, due: list, now: float, gm_address: str | None) -> tuple[list, list, dict]:
+    """Split the claimed rows into those to try now and those a hold keeps waiting; and the
+    probes among those tried (row id -> the hold's scope).
 
     A held scope whose probe is due lets its first row through; mail to gm_address always goes.
     """
     holds = {h["scope"]: h for h in store.holds()}
     if not holds:
-        return due, []
+        return due, [], {}
     send, wait = [], []
-    probing: set[str] = set()
+    probing: dict[str, int] = {}
     for row in due:
         scope = scope_of(row["recipient"], holds)
         if scope is None or (gm_address and row["recipient"].lower() == gm_address.lower()):
             send.append(row)
         elif scope not in probing and holds[scope]["next_probe"] <= now:
-            probing.add(scope)  # one message tries the server again
+            probing[scope] = row["id"]  # one message tries the server again
             send.append(row)
         else:
             wait.append(row)
-    return send, wait
+    return send, wait, {row_id: scope for scope, row_id in probing.items()}
 
 
 def hold(store: Store, scope: str, reason: str, words: str, now: float, backoff) -> bool:
@@ -76,16 +78,17 @@ def hold(store: Store, scope: str, reason: str, words: str, now: float, backoff)
     probes = row["probes"] + 1
     delay = backoff[min(probes, len(backoff) - 1)]
     store.probe_refused(scope, probes, now + delay, words)
-    log.warning("%s still held (%s); next try in %ss", scope, words, delay)
+    log.info("%s still held (%s); next try in %ss", scope, words, delay)  # no news: the GM was told
     return False
 
 
-def sort_refused(store: Store, refused: list, now: float, backoff) -> tuple[list, int]:
+def sort_refused(store: Store, refused: list, now: float, backoff, probes: dict) -> tuple[list, int]:
     """Settle the refusals of one batch (rows with their PermanentFailure or PolicyRefused).
 
     Returns the rows that are their recipient's own failure, for the caller to record (the
-    others keep their place in the queue, under a hold), and how many holds began.  Call inside
-    a write transaction.
+    others keep their place in the queue, under a hold), and how many holds began.  A probe
+    (``probes``: row id -> scope, from gate) refused but not for its own mailbox counts against
+    the hold it probed.  Call inside a write transaction.
     """
     began = 0
     domains: dict[str, set[str]] = {}
@@ -99,7 +102,12 @@ def sort_refused(store: Store, refused: list, now: float, backoff) -> tuple[list
         words = str(exc)
         key = signature(words)
         spread = domains[key]
-        if len(spread) >= 2 and not enhanced_status(words).startswith(MAILBOX_STATUSES):
+        own_mailbox = not isinstance(exc, PolicyRefused) and (
+            len(spread) < 2 or enhanced_status(words).startswith(MAILBOX_STATUSES))
+        if row["id"] in probes and not own_mailbox:
+            hold(store, probes[row["id"]], "refused again", words, now, backoff)  # the probe too: back off further
+            keep(store, row, words, probes[row["id"]])
+        elif len(spread) >= 2 and not enhanced_status(words).startswith(MAILBOX_STATUSES):
             began += hold(store, SENDER, f"the same refusal ({key}) for recipients at {len(spread)} domains: "
                                          "the server's, not theirs", words, now, backoff)
             keep(store, row, words, SENDER)
@@ -127,16 +135,18 @@ def keep(store: Store, row, words: str, scope: str) -> None:
     store.note_attempt(row["id"], row["attempts"] + 1, words[:500], next_attempt=store.hold(scope)["next_probe"])
 
 
-def accepted(store: Store, recipients: list[str], now: float) -> None:
-    """The server took mail to ``recipients``: the holds covering them are over, and an address
-    that was soft-failing is ok again.  Call inside a write transaction."""
-    holds = {h["scope"] for h in store.holds()}
+def accepted(store: Store, recipients: list[str], probed: list[str], now: float) -> int:
+    """The server took mail to ``recipients``, among them the probes of the holds ``probed``:
+    those holds are over, and an address that was soft-failing is ok again.  Returns how many
+    holds ended.  Call inside a write transaction."""
+    ended = 0
+    for scope in set(probed):
+        if store.end_hold(scope):
+            ended += 1
+            log.warning("%s: the server accepts gm's mail again; the held mail goes now", scope)
     soft = {r["address"] for r in store.addresses_in_state("soft-failing")}
     for address in {r.lower() for r in recipients}:
-        for scope in [s for s in (SENDER, f"domain:{domain_of(address)}") if s in holds]:
-            store.end_hold(scope)
-            holds.discard(scope)
-            log.warning("%s: the server accepts gm's mail again; the held mail goes now", scope)
         if address in soft:
             store.set_address_state(address, "ok", now, "a later message was accepted")
             soft.discard(address)
+    return ended

@@ -77,7 +77,8 @@ def announce(ctx) -> list[str]:
         if not ctx.config.gm_address:
             continue  # the log (gm.runtime.refusals) and gm players/gm outbox still show it
         scope = "sender" if row["scope"] == SENDER else "@" + row["scope"][7:]
-        ctx.outbox.queue(ctx.config.gm_address, f"[gm] Mail held: {described(row)[:60]}", "\n".join([
+        subject = "All mail held" if row["scope"] == SENDER else f"Mail to {row['scope'][7:]} held"
+        ctx.outbox.queue(ctx.config.gm_address, f"[gm] {subject}", "\n".join([
             described(row) + ".",
             f"The server said: {row['words']}",
             "",
