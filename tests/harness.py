@@ -265,11 +265,25 @@ class SmtpSink:
         self.messages: list[tuple[list[str], email.message.Message]] = []
         self.refuse: set[str] = set()  # recipients refused with a 550
         self.defer: set[str] = set()  # recipients refused for now with a 452
+        # A reply to MAIL FROM instead of 250 ("{sender}" is the envelope sender), as a relay that
+        # did not authenticate gm gives it; and replies at RCPT by address or "@domain".
+        self.sender_refusal: str | None = None
+        self.refuse_with: dict[str, str] = {}
         self.envelope_senders: list[tuple[str, str]] = []  # (MAIL FROM, Message-ID) of each message kept
         self.lock = threading.Lock()
         self.controller = None
 
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        if self.sender_refusal:
+            return self.sender_refusal.format(sender=address)
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        reply = self.refuse_with.get(address) or self.refuse_with.get("@" + address.rpartition("@")[2])
+        if reply:
+            return reply.format(rcpt=address)
         if address in self.refuse:
             return "550 5.1.1 no such user"
         if address in self.defer:

@@ -274,3 +274,13 @@ def test_set_address_leaves_the_old_address_bouncing_while_another_seat_uses_it(
     confirm_new_address(engine, game["bob"], "bob@phone.example", "bob@new.example")
     assert engine.load("nb1").player("bob")["email"] == "bob@new.example"
     assert state(engine, bob) == "bouncing"  # nb2's seat still gets nothing there
+
+
+def test_mail_to_gm_address_is_never_held(engine, game):
+    """Issue 28: even were gm_address marked bouncing, the GM's own mail is never held."""
+    with engine.store.write():
+        engine.store.set_address_state(REFEREE, "bouncing", 0.0, "a test")
+        engine.store.set_last_probe(REFEREE, engine.clock())  # no probe due either
+        first = engine.outbox.queue(REFEREE, "one", "x\n", kind="notice")
+        second = engine.outbox.queue(REFEREE, "two", "x\n", kind="notice")
+    assert [engine.store.outbox_row(i)["status"] for i in (first, second)] == ["queued", "queued"]

@@ -154,16 +154,18 @@ def test_the_migration_classifies_old_press_on_both_backends(store_target):
         for player, text in old:
             store.add_report("g1", 1, 1, player, "press", text, None, 0.0)
         store.add_report("g1", 1, 1, "bob", "report", "To: ALL", None, 0.0)
-    # Back to a database made before step 11: no audience column (nor step 12's changes).
+    # Back to a database made before step 11: no audience column (nor step 12's or 13's changes).
     if isinstance(store, PostgresStore):
         store.db.raw("ALTER TABLE reports DROP COLUMN audience")
         store.db.raw("ALTER TABLE messages DROP COLUMN auth")  # and step 12's, which comes after
         store.db.raw("DROP TABLE bounce_holds")
+        store.db.raw("DROP TABLE holds")  # step 13's
         store.db.raw(f"UPDATE {VERSION_TABLE} SET version = 10")
     else:
         store.db.execute("ALTER TABLE reports DROP COLUMN audience")
         store.db.execute("ALTER TABLE messages DROP COLUMN auth")  # and step 12's, which comes after
         store.db.execute("DROP TABLE bounce_holds")
+        store.db.execute("DROP TABLE holds")  # step 13's
         store.db.execute("PRAGMA user_version = 10")
     store.close()
     store = Store(store_target)

@@ -16,7 +16,9 @@ from games.base import GameError
 from gm.core import config as config_module
 from gm.core import filemodes
 from gm.core.text import for_terminal
+from gm.core import times
 from gm.core.model import ServiceError
+from gm.service import holding
 from gm.service.engine import Engine
 from gm.store import Store, StoreError
 
@@ -85,3 +87,15 @@ def run(action: Callable[..., T], *args, **kwargs) -> T:
 
 WHY = typer.Option(None, "--why", "-m", help="the reason, recorded in the history and told to the players")
 BY = typer.Option(None, "--by", help="who does this (default gm:$GM_USER or your login name)")
+
+
+def show_holds(engine) -> None:
+    """The holds first: while one lasts, the players' mail is waiting and it is not their fault."""
+    now = engine.clock()
+    for row in engine.store.holds():
+        target = "sender" if row["scope"] == "sender" else "@" + row["scope"][7:]
+        echo(f"HELD: {holding.described(row)} (since {times.format_stamp(row['since'])}, "
+             f"{times.format_span(now - row['since'])} ago; nobody is marked for it)")
+        echo(f"    the server said: {row['words']}")
+        echo(f"    next try {times.format_stamp(row['next_probe'])}; now: gm players --clear {target} -m WHY")
+

@@ -1,7 +1,9 @@
-"""What became of the mail gm sent: ``gm players [--bouncing]`` and ``gm deliveries ADDRESS``.
+"""What became of the mail gm sent: ``gm players [--bouncing | --clear X -m WHY]`` and
+``gm deliveries ADDRESS``.
 
 ``gm outbox`` (gm.cli.play) shows each message's delivery state; these show the
 addresses: which bounce and why (gm.service.delivery_state), and one address's history.
+Both begin with the mail held because the server refuses gm itself (gm.service.holding).
 """
 
 from __future__ import annotations
@@ -10,17 +12,28 @@ from typing import Optional
 
 import typer
 
-from gm.cli.common import app, echo, open_engine
+from gm.cli.common import BY, WHY, app, echo, fail, open_engine, show_holds
 from gm.core import times
 from gm.service import delivery_state
+from gm.service.lifecycle import default_actor
 
 
 @app.command()
 def players(game_id: Optional[str] = typer.Argument(None, help="one game (default: every game)"),
-            bouncing: bool = typer.Option(False, "--bouncing", help="only the addresses whose mail bounces")):
+            bouncing: bool = typer.Option(False, "--bouncing", help="only the addresses whose mail bounces"),
+            clear: Optional[str] = typer.Option(None, "--clear", metavar="ADDRESS",
+                                                help="end ADDRESS's bouncing state by hand and send its held "
+                                                     "mail; 'sender' or '@domain': end that hold"),
+            why: Optional[str] = WHY, by: Optional[str] = BY):
     """List the players and the delivery state of their addresses (ok, soft-failing, bouncing)."""
     engine = open_engine()
     now = engine.clock()
+    if clear is not None:
+        if not why:
+            fail("--clear needs -m WHY (it is recorded)")
+        echo(delivery_state.clear_by_hand(engine, clear, why, by or default_actor()))
+        return
+    show_holds(engine)
     if bouncing:
         rows = delivery_state.bouncing(engine)
         if not rows:

@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import typer
 
-from gm.cli.common import BY, EX_TEMPFAIL, WHY, app, echo, fail, open_engine, parse_pairs, run
+from gm.cli.common import BY, EX_TEMPFAIL, WHY, app, echo, fail, open_engine, parse_pairs, run, show_holds
 from gm.runtime import daemon
 from gm.runtime.demo import play_demo
 from gm.service import ingest as ingest_mail
@@ -154,6 +154,7 @@ def run_daemon(once: bool = typer.Option(False, "--once", help="process what is 
 def outbox(all_: bool = typer.Option(False, "--all", help="also list delivered mail")):
     """List mail and its delivery state: queued, sent, held (the address bounces), bounced (with why)."""
     engine = open_engine()
+    show_holds(engine)
     rows = engine.store.outbox_listing(include_delivered=all_)
     if not rows:
         echo("the outbox is empty")

@@ -13,6 +13,7 @@ from gm.runtime.livearchive import from_config as live_archive
 from gm.runtime.maildir import MaildirTransport, process_maildir
 from gm.runtime.sendprocess import ProcessTransport
 from gm.runtime.smtp import SmtpTransport
+from gm.service import delivery_state
 from gm.service.engine import Engine
 from gm.store import StoreError
 
@@ -45,7 +46,8 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
             raise SystemExit(f"gm: {exc}") from exc
         return
     backoff = (config.smtp.backoff if config.smtp is not None and config.smtp.backoff else None) or BACKOFF
-    sender = Sender(engine.store, transport, backoff=backoff, clock=engine.clock)
+    sender = Sender(engine.store, transport, backoff=backoff, clock=engine.clock, gm_address=config.gm_address,
+                    settle=lambda store: delivery_state.settle_now(engine))
     archive = live_archive(engine, config)
     next_tick = 0.0
     try:

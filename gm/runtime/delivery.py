@@ -13,8 +13,13 @@ import logging
 import threading
 import time
 from pathlib import Path
+from typing import Callable
 
-from gm.runtime.transport import PermanentFailure, TemporaryFailure, Transport, TransportDown, send_each
+from gm.runtime import refusals
+from gm.runtime.transport import (PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure, Transport,
+                                  TransportDown, send_each)
+from gm.service import delivery_state
+from gm.service.context import Context
 from gm.service.retention import sent_copy
 from gm.store import Store
 
@@ -25,19 +30,28 @@ MARK_EVERY = 16  # messages accepted by the server per "sent" transaction
 
 
 def flush(store: Store, transport: Transport, now: float | None = None, limit: int = 500,
-          backoff: tuple[float, ...] | list[float] = BACKOFF) -> int:
+          backoff: tuple[float, ...] | list[float] = BACKOFF, gm_address: str | None = None,
+          outcome: dict | None = None) -> int:
     """Send what is due; returns how many were sent.
 
     A message the server refuses for now is retried after ``backoff[attempts]``;
     one it refuses for good is marked bounced.  Either refusal of a recipient
     (4xx, 5xx) is recorded against the address, for gm.service.delivery_state
-    to settle.  When the server cannot be reached (TransportDown) the message
-    keeps its place and the exception propagates, so that the caller waits
-    before trying the whole queue again.
+    to settle.  A refusal that is not the recipient's (gm's sender refused, a
+    domain's policy: gm.runtime.refusals) marks nobody and holds the mail it
+    covers, but mail to ``gm_address``.  When the server cannot be reached
+    (TransportDown) the message keeps its place and the exception propagates,
+    so that the caller waits before trying the whole queue again.
+    ``outcome["refused"]`` counts the refusals recorded against an address, ``outcome["held"]``
+    the holds begun, ``outcome["released"]`` the holds ended.
     """
     now = time.time() if now is None else now
     due = store.claim_outbox(now, limit)  # no other daemon sharing the store sends these meanwhile
+    due, waiting, probes = refusals.gate(store, due, now, gm_address)
+    store.release_outbox(waiting)  # held: not tried now
     sent = 0
+    refused: list = []  # (row, exc): sorted once the batch is over (gm.runtime.refusals)
+    counts = {} if outcome is None else outcome
     down: list[TransportDown] = []
     accepted: list = []  # sent, not yet marked
 
@@ -52,6 +66,9 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
             return
         copies = {row["id"]: sent_copy(row["raw"], bool(row.get("secret"))) for row, _ in accepted}
         with store.write(durable=False):  # lost only in an OS crash, and then resent
+            counts["released"] = counts.get("released", 0) + refusals.accepted(
+                store, [row["recipient"] for row, _ in accepted], [probes[r["id"]] for r, _ in accepted
+                                                                   if r["id"] in probes], now)
             for row, at in accepted:
                 store.mark_sent(row["id"], at, row["attempts"] + 1)
                 kept = copies[row["id"]]
@@ -73,12 +90,11 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
             with store.write():
                 store.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500])
             down.append(exc)
-        elif isinstance(exc, PermanentFailure):
-            log.error("outbox #%s to %s refused for good: %s", row["id"], row["recipient"], exc)
-            with store.write():  # as a bounce that comes back later: gm.service.delivery_state settles it
-                store.record_refusal(row["id"], row["recipient"], row["attempts"] + 1, str(exc), now)
-                if row.get("secret"):  # never sent now: its secret need not be kept either
-                    store.blank_secret(row["id"], *sent_copy(row["raw"], True))
+        elif isinstance(exc, SenderRefused):
+            if refusals.sender_refused(store, row, exc, now, backoff):
+                counts["held"] = counts.get("held", 0) + 1
+        elif isinstance(exc, (PermanentFailure, PolicyRefused)):
+            refused.append((row, exc))  # whose fault it is shows once the batch is over
         else:  # any other transport fault: keep the mail, retry later
             delay = backoff[min(row["attempts"], len(backoff) - 1)]
             log.warning("outbox #%s to %s not sent (%s); retry in %ss", row["id"], row["recipient"], exc, delay)
@@ -97,6 +113,8 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
     finally:
         try:
             mark_sent()
+            if refused:
+                record_refused(store, refused, now, backoff, counts, probes)
         finally:
             store.release_outbox(due)
     if down:  # the rest keep their place; the caller waits before trying again
@@ -104,15 +122,34 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
     return sent
 
 
+def record_refused(store: Store, refused: list, now: float, backoff, counts: dict, probes: dict) -> None:
+    with store.write():
+        own, began = refusals.sort_refused(store, refused, now, backoff, probes)
+        for row, exc in own:  # as a bounce that comes back later: gm.service.delivery_state settles it
+            log.error("outbox #%s to %s refused for good: %s", row["id"], row["recipient"], exc)
+            store.record_refusal(row["id"], row["recipient"], row["attempts"] + 1, str(exc), now)
+            if row.get("secret"):  # never sent now: its secret need not be kept either
+                store.blank_secret(row["id"], *sent_copy(row["raw"], True))
+    counts["refused"] = counts.get("refused", 0) + len(own)
+    counts["held"] = counts.get("held", 0) + began
+
+
 class Sender:
     """The sender loop's state: flush the outbox, and back off while the server is down.
 
     ``pump()`` is cheap when there is nothing due (one indexed query), so the
-    daemon calls it on every wake and right after processing new mail.
+    daemon calls it on every wake and right after processing new mail.  Mail to
+    ``gm_address`` is never held; ``settle(store)``, if given, runs right after
+    a refusal was recorded against an address or a hold began, so that it is
+    listed, and the GM told, at once rather than at the next tick
+    (gm.service.delivery_state.settle_now).
     """
 
-    def __init__(self, store: Store, transport: Transport, backoff=BACKOFF, clock=time.time):
+    def __init__(self, store: Store, transport: Transport, backoff=BACKOFF, clock=time.time,
+                 gm_address: str | None = None, settle: Callable[[Store], object] | None = None):
         self.store = store
+        self.gm_address = gm_address
+        self.settle = settle
         self.transport = transport
         self.backoff = tuple(backoff) or BACKOFF
         self.clock = clock
@@ -125,8 +162,10 @@ class Sender:
             return 0
         sent = 0
         while True:  # until nothing due is left (flush sends at most `limit` per call)
+            outcome: dict = {}
             try:
-                n = flush(self.store, self.transport, now, backoff=self.backoff)
+                n = flush(self.store, self.transport, now, backoff=self.backoff, gm_address=self.gm_address,
+                          outcome=outcome)
             except TransportDown:
                 delay = self.backoff[min(self.failures, len(self.backoff) - 1)]
                 self.failures += 1
@@ -134,8 +173,13 @@ class Sender:
                 log.warning("mail server unreachable; next attempt in %ss", delay)
                 return sent
             self.failures = 0
+            if (outcome.get("refused") or outcome.get("held")) and self.settle is not None:
+                try:
+                    self.settle(self.store)
+                except Exception:  # the next tick settles it anyway
+                    log.exception("settling a refusal failed")
             sent += n
-            if n < 500:
+            if n < 500 and not outcome.get("released"):  # a hold ended: its mail goes now
                 return sent
             now = self.clock()
 
@@ -146,6 +190,11 @@ class Sender:
                 close()
             except Exception:  # closing politely is best effort
                 log.debug("closing the transport failed", exc_info=True)
+
+
+def settler(config, clock=time.time) -> Callable[[Store], object]:
+    """Sender's ``settle`` for a sender with a store of its own (the sender thread)."""
+    return lambda store: delivery_state.settle_now(Context(store, config, clock))
 
 
 class SenderThread:
@@ -159,8 +208,11 @@ class SenderThread:
     """
 
     def __init__(self, database: Path, transport: Transport, backoff=BACKOFF, clock=time.time,
-                 wake: float = 1.0):
+                 wake: float = 1.0, gm_address: str | None = None,
+                 settle: Callable[[Store], object] | None = None):
         self.database = database
+        self.gm_address = gm_address
+        self.settle = settle
         self.transport = transport
         self.backoff = backoff
         self.clock = clock
@@ -205,7 +257,8 @@ class SenderThread:
 
     def _run(self) -> None:
         store = Store(self.database)
-        self.sender = Sender(store, self.transport, backoff=self.backoff, clock=self.clock)
+        self.sender = Sender(store, self.transport, backoff=self.backoff, clock=self.clock,
+                             gm_address=self.gm_address, settle=self.settle)
         try:
             while not self._stopping.is_set():
                 self._nudged.wait(self.wake)

@@ -35,7 +35,7 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
 from gm.core.config import Config, ServerConfig
-from gm.runtime.delivery import BACKOFF, SenderThread, Transport
+from gm.runtime.delivery import BACKOFF, SenderThread, Transport, settler
 from gm.runtime.livearchive import from_config as live_archive
 from gm.runtime.tls import tls_context
 from gm.service.engine import Engine
@@ -205,7 +205,8 @@ class Daemon:
         self.wake = wake
         smtp_backoff = (config.smtp.backoff if config.smtp and config.smtp.backoff else None) or BACKOFF
         self.sender = SenderThread(engine.store.path, transport, backoff=smtp_backoff,
-                                   clock=engine.clock, wake=wake)
+                                   clock=engine.clock, wake=wake, gm_address=config.gm_address,
+                                   settle=settler(config, engine.clock))
         self.reconnect = tuple(self.server.backoff or RECONNECT)
         self.next_tick = 0.0
         self.connections = 0  # successful logins, for tests and logs

@@ -36,13 +36,15 @@ import sys
 from multiprocessing.connection import Connection
 from typing import Any, Callable
 
-from gm.runtime.transport import Done, PermanentFailure, TemporaryFailure, TransportDown, send_each
+from gm.runtime.transport import (Done, PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure,
+                                  TransportDown, send_each)
 
 log = logging.getLogger(__name__)
 
 END = "end"  # the child's last line for a batch
 # The refusals flush() tells apart, rebuilt from their names on this side of the pipe.
-KNOWN = {cls.__name__: cls for cls in (TransportDown, PermanentFailure, TemporaryFailure)}
+KNOWN = {cls.__name__: cls for cls in (TransportDown, PermanentFailure, TemporaryFailure, SenderRefused,
+                                       PolicyRefused)}
 
 
 def portable(exc: Exception | None) -> tuple[str, str] | None:

@@ -8,8 +8,11 @@ connection, in queue order, so a player never gets turn 5 before turn 4.
 
 Faults are sorted for the sender loop in gm.runtime.delivery: the server cannot be
 reached (TransportDown: stop the batch, wait, then retry the queue in order),
-the server refuses this message for good (PermanentFailure, a 5xx), or
-anything else (retry this message later).
+the server refuses gm's envelope sender (SenderRefused, a 5xx at MAIL FROM: stop
+the batch, hold the queue), the recipient's domain refuses gm's mail by policy
+(PolicyRefused, a 5.7.x at RCPT or DATA: hold that domain's mail), the server
+refuses this message for good (PermanentFailure, any other 5xx), or anything
+else (retry this message later).
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from typing import Callable
 import aiosmtplib
 
 from gm.core.config import ServerConfig
-from gm.runtime.transport import Done, PermanentFailure, TemporaryFailure, TransportDown
+from gm.runtime.transport import (Done, PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure,
+                                  TransportDown, is_policy)
 from gm.runtime.tls import tls_context
 
 log = logging.getLogger(__name__)
@@ -66,7 +70,7 @@ class SmtpTransport:
 
     # --- internals ------------------------------------------------------------------
     async def _send_lanes(self, lanes: dict[int, list], done: Done) -> None:
-        down = asyncio.Event()  # the server is unreachable: every lane stops
+        down = asyncio.Event()  # the server is unreachable, or refuses gm's sender: every lane stops
 
         async def run(lane: int, rows: list) -> None:
             for row in rows:
@@ -74,7 +78,7 @@ class SmtpTransport:
                     return
                 try:
                     await self._send(lane, row["recipient"], row["raw"], row["id"])
-                except TransportDown as exc:
+                except (TransportDown, SenderRefused) as exc:
                     if not down.is_set():
                         down.set()
                         done(row, exc)
@@ -124,7 +128,7 @@ class SmtpTransport:
                 self._drop(lane)
                 words = "; ".join(f"{e.code} {e.message}" for e in exc.recipients)  # as a bounce quotes them
                 if codes and all(500 <= c < 600 for c in codes):
-                    raise PermanentFailure(words) from exc
+                    raise (PolicyRefused if is_policy(words) else PermanentFailure)(words) from exc
                 if codes and all(400 <= c < 500 for c in codes):
                     raise TemporaryFailure(words) from exc
                 raise
@@ -136,8 +140,11 @@ class SmtpTransport:
             except aiosmtplib.SMTPResponseException as exc:
                 # After a refused transaction the connection may be mid-dialogue: start afresh.
                 self._drop(lane)
+                words = f"{exc.code} {exc.message}"
+                if 500 <= exc.code < 600 and isinstance(exc, aiosmtplib.SMTPSenderRefused):
+                    raise SenderRefused(words) from exc  # gm's return address, not the recipient
                 if 500 <= exc.code < 600:
-                    raise PermanentFailure(f"{exc.code} {exc.message}") from exc
+                    raise (PolicyRefused if is_policy(words) else PermanentFailure)(words) from exc
                 raise
             except (aiosmtplib.SMTPConnectError, aiosmtplib.SMTPTimeoutError, OSError,
                     asyncio.TimeoutError) as exc:

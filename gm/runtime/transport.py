@@ -6,6 +6,7 @@ client's own process (gm.runtime.sendprocess) loads no more than it sends with.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Protocol
 
 
@@ -28,7 +29,7 @@ def send_each(transport: Transport, rows: list, done: Done) -> None:
             transport.send(row["recipient"], row["raw"], row["id"])
         except Exception as exc:  # sorted by flush
             done(row, exc)
-            if isinstance(exc, TransportDown):
+            if isinstance(exc, (TransportDown, SenderRefused)):
                 return
             continue
         done(row, None)
@@ -45,3 +46,35 @@ class PermanentFailure(Exception):
 class TemporaryFailure(Exception):
     """The server refused this one message for now (a 4xx): retry it later, and count it against
     the address as a temporary failure (gm.service.delivery_state)."""
+
+
+class SenderRefused(Exception):
+    """The server refused gm's envelope sender (a 5xx at MAIL FROM): gm's set-up, not the
+    recipient's fault.  The queue is held (gm.runtime.delivery); nobody is marked."""
+
+
+class PolicyRefused(Exception):
+    """The server refused this message by policy (enhanced status 5.7.x at RCPT or DATA: DMARC,
+    spam filters): a refusal of gm's mail by the recipient's domain, not of the mailbox.  That
+    domain's mail is held and the GM told; nobody is marked."""
+
+
+ENHANCED = re.compile(r"\b([245])\.(\d{1,3})\.(\d{1,3})\b")
+CODE = re.compile(r"^\s*([245]\d\d)\b")
+
+
+def enhanced_status(words: str) -> str:
+    """The enhanced status code (RFC 3463, e.g. '5.7.26') in a server's words, or ''."""
+    found = ENHANCED.search(words)
+    return ".".join(found.groups()) if found else ""
+
+
+def signature(words: str) -> str:
+    """What makes two refusals "the same": the reply code and the enhanced status."""
+    code = CODE.match(words)
+    return f"{code.group(1) if code else '?'} {enhanced_status(words)}".strip()
+
+
+def is_policy(words: str) -> bool:
+    """A refusal for policy (security or policy status, 5.7.x), not of the mailbox."""
+    return enhanced_status(words).startswith("5.7.")

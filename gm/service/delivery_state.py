@@ -23,6 +23,7 @@ import logging
 
 from gm.service import games, reports
 from gm.service.context import Context
+from gm.service import holding
 from gm.service.holding import BOUNCING
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,15 @@ def settle(ctx: Context) -> list[str]:
             if change:
                 done.append(change)
             ctx.store.settle_event(event["id"])
+    return done
+
+
+def settle_now(ctx: Context) -> list[str]:
+    """settle(), and tell the GM of the holds begun (gm.service.holding.announce): what the
+    sender runs right after a refusal, so nothing waits for the next tick."""
+    done = settle(ctx)
+    with ctx.store.write():
+        done += holding.announce(ctx)
     return done
 
 
@@ -70,7 +80,8 @@ def become_bouncing(ctx: Context, address: str, reason: str, now: float) -> None
     """Mark an address bouncing, hold its mail, tell the GM and the other players (once)."""
     store = ctx.store
     store.set_address_state(address, BOUNCING, now, reason[:500])
-    held = store.hold_queued(address)
+    gm_address = ctx.config.gm_address
+    held = 0 if gm_address and address.lower() == gm_address.lower() else store.hold_queued(address)
     seats = [s for s in store.player_seats_at(address) if s["status"] == "active"]
     log.warning("%s is bouncing (%s); %d queued messages held", address, reason, held)
     _tell_gm(ctx, f"Mail to {address} bounces", [
@@ -117,6 +128,32 @@ def clear(ctx: Context, address: str, why: str, release: bool = True) -> bool:
             else "Its held messages stay held (see: gm outbox)." if not release else "No messages were held.",
         ])
     return True
+
+
+def clear_by_hand(ctx: Context, target: str, why: str, who: str) -> str:
+    """``gm players --clear``: end a bouncing state (an address) or a hold ('sender', '@domain')
+    by hand; the held mail goes now.  Recorded with who and why (the address's state, each of its
+    games' history; the log).  Returns what was done."""
+    target = target.strip()
+    reason = f"cleared by {who}: {why}"
+    scope = None  # an address
+    if target.lower() == "sender":
+        scope = "sender"
+    elif target.startswith("@"):
+        scope = f"domain:{target[1:].lower()}"
+    with ctx.store.write():
+        if scope is not None:
+            if not holding.end_hold(ctx, scope, reason):
+                return f"{target}: no mail is held for it"
+            log.warning("%s no longer held (%s)", scope, reason)
+            return f"{target}: no longer held ({reason}); its mail is tried again now"
+        if not clear(ctx, target, reason):
+            return f"{target}: not bouncing or soft-failing (nothing to clear)"
+        now = ctx.clock()
+        for seat in ctx.store.player_seats_at(target):
+            view = games.load(ctx.store, seat["game_id"])
+            ctx.store.log(view.id, view.turn, who, "cleared", f"{seat['name']} <{target.lower()}>: {why}"[:300], now)
+    return f"{target}: ok ({reason}); its held mail is queued again"
 
 
 def _tell_gm(ctx: Context, subject: str, lines: list[str]) -> None:

@@ -108,7 +108,7 @@ class Outbox:
         now = self.clock()
         return self.store.queue_outbox(message_id, to, subject, raw, kind=kind, now=now,
                                        game_id=game_id, turn=turn, not_before=not_before,
-                                       status=queue_status(self.store, to, now), secret=secret)
+                                       status=queue_status(self.store, to, now, self.config.gm_address), secret=secret)
 
     def to_game(self, view: GameView, to: str, label: str, body: str, *, kind: str = "notice",
                 headers: tuple[tuple[str, str], ...] = (), **threading: Any) -> int:

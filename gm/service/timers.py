@@ -32,7 +32,7 @@ def tick(ctx: Context) -> list[str]:
     """The deadlines and timers of every game with something due now; returns what was done."""
     done: list[str] = []
     try:
-        done += delivery_state.settle(ctx)  # refusals the sender thread recorded since the last tick
+        done += delivery_state.settle_now(ctx)  # refusals and holds the sender recorded since the last tick
     except Exception:  # never in the way of the deadlines
         log.exception("settling delivery events failed")
     for game_id in ctx.store.due_games(ctx.clock()):

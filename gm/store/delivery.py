@@ -88,3 +88,37 @@ class DeliveryQueries:
         return self.db.execute("UPDATE outbox SET status = 'queued', next_attempt = ? "
                                "WHERE status = 'held' AND lower(recipient) = ?",
                                (now, address.lower())).rowcount
+
+    # --- holds: the server refuses gm, not a recipient (gm.service.holding) ----------------------
+    def hold(self, scope: str) -> sqlite3.Row | None:
+        return self.one("SELECT * FROM holds WHERE scope = ?", scope)
+
+    def holds(self) -> list[sqlite3.Row]:
+        return self.all("SELECT * FROM holds ORDER BY since, scope")
+
+    def add_hold(self, scope: str, since: float, reason: str, words: str, refusal: str,
+                 next_probe: float) -> bool:
+        """Start holding ``scope``; False (nothing changed) if it is held already."""
+        if self.hold(scope) is not None:
+            return False
+        self.insert("holds", scope=scope, since=since, reason=reason[:MAX_WORDS], words=words[:MAX_WORDS],
+                    refusal=refusal, next_probe=next_probe)
+        return True
+
+    def probe_refused(self, scope: str, probes: int, next_probe: float, words: str) -> None:
+        self.update("holds", {"scope": scope}, probes=probes, next_probe=next_probe, words=words[:MAX_WORDS])
+
+    def hold_told(self, scope: str) -> None:
+        self.update("holds", {"scope": scope}, told=1)
+
+    def end_hold(self, scope: str) -> bool:
+        return self.db.execute("DELETE FROM holds WHERE scope = ?", (scope,)).rowcount > 0
+
+    def release_scope(self, scope: str, now: float) -> int:
+        """Make the queued mail a hold kept waiting due now (scope 'sender': all of it)."""
+        if scope == "sender":
+            return self.db.execute("UPDATE outbox SET next_attempt = ? WHERE status = 'queued' AND next_attempt > ?",
+                                   (now, now)).rowcount
+        pattern = "%@" + scope.partition(":")[2].lower()
+        return self.db.execute("UPDATE outbox SET next_attempt = ? WHERE status = 'queued' AND next_attempt > ? "
+                               "AND lower(recipient) LIKE ?", (now, now, pattern)).rowcount

@@ -364,6 +364,23 @@ def classify_old_press(db) -> None:
                    (press_audience_of(unpack_text(row[1])), row[0]))
 
 
+# Step 13 (issue 28): mail held because the server refuses gm itself, not a recipient: scope
+# 'sender' (a 5xx at MAIL FROM, or the same refusal for two or more domains: the whole queue
+# waits, but mail to gm_address) or 'domain:<d>' (a policy refusal, 5.7.x, by one domain).
+# One retry (a probe) at next_probe, backing off; told = 1 once the GM has been mailed.
+HOLDS = """
+CREATE TABLE holds (
+    scope TEXT PRIMARY KEY,          -- sender | domain:<domain, lower-cased>
+    since REAL NOT NULL,             -- the first refusal
+    reason TEXT NOT NULL,            -- what gm made of it
+    words TEXT NOT NULL,             -- the server's words, capped
+    refusal TEXT NOT NULL,           -- code and enhanced status, e.g. '554 5.7.1'
+    probes INTEGER NOT NULL DEFAULT 0,  -- retries refused so far
+    next_probe REAL NOT NULL,        -- when one message may be tried again
+    told INTEGER NOT NULL DEFAULT 0  -- 1: the GM has been mailed about it
+);
+"""
+
 STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
     Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
@@ -381,6 +398,7 @@ ALTER TABLE players ADD COLUMN timezone TEXT;
     Step(10, "OBSERVE, JOIN and CREATE waiting for the address to confirm", OPT_IN),
     Step(11, "who each press message went to (reports.audience)", PRESS_AUDIENCE, classify_old_press),
     Step(12, "the authentication of a mail set aside; bouncing=wait holds", SECRETS_AT_REST),
+    Step(13, "mail held while the server refuses gm's sender or a domain refuses gm (holds)", HOLDS),
 ]
 
 

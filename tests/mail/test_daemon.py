@@ -178,4 +178,7 @@ def test_mail_refused_for_good_is_marked_bounced(harness, dovecot, smtp):
     assert rows[ADDRESS["bob"]]["status"] == "bounced"  # as a bounce that came back (issue 19)
     assert "550" in rows[ADDRESS["bob"]]["last_error"]
     assert rows[ADDRESS["ada"]]["status"] == "sent"
-    assert len(smtp.to(ADDRESS["ada"])) == 1 and smtp.to(ADDRESS["bob"]) == []
+    # Issue 28: the refusal is settled at once, so ada is told in the same pass that bob gets nothing.
+    subjects = [m["Subject"] for m in smtp.to(ADDRESS["ada"])]
+    assert len(subjects) == 2 and "Welcome" in subjects[0] and "not receiving mail" in subjects[1]
+    assert smtp.to(ADDRESS["bob"]) == []

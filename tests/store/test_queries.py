@@ -297,3 +297,24 @@ def test_a_claimed_outbox_row_goes_to_one_sender_at_a_time(store, store_target):
         time.sleep(0.05)
     assert [r["id"] for r in taken] == [b]
     third.close()
+
+
+def test_holds_of_the_senders_refusals(store):
+    """Issue 28: a hold by scope; a second refusal backs it off; ending it makes its waiting mail due."""
+    with store.write():
+        early = store.queue_outbox("<1@x>", "cy@Example.NET", "s", b"raw", kind="notice", now=T)
+        other = store.queue_outbox("<2@x>", "ada@example.org", "s", b"raw", kind="notice", now=T)
+        assert store.add_hold("domain:example.net", T, "DMARC", "550 5.7.26 no", "550 5.7.26", T + 5)
+        assert not store.add_hold("domain:example.net", T + 1, "again", "550 5.7.26 no", "550 5.7.26", T + 6)
+        store.probe_refused("domain:example.net", 1, T + 20, "550 5.7.26 still no")
+        store.note_attempt(early, 1, "550 5.7.26", next_attempt=T + 20)
+        store.note_attempt(other, 1, "451", next_attempt=T + 20)
+    (row,) = store.holds()
+    assert (row["scope"], row["since"], row["probes"], row["next_probe"], row["told"]) == (
+        "domain:example.net", T, 1, T + 20, 0)
+    assert store.hold("sender") is None
+    with store.write():
+        store.hold_told("domain:example.net")
+        assert store.release_scope("domain:example.net", T + 2) == 1  # only the held domain's mail
+        assert store.end_hold("domain:example.net") and not store.end_hold("domain:example.net")
+    assert store.holds() == [] and [r["id"] for r in store.outbox_due(T + 2, 10)] == [early]

@@ -1,0 +1,152 @@
+"""Reading the server's refusals right: whose fault each is, and the mail held meanwhile.
+
+A 5xx is not always the recipient's.  Refused at MAIL FROM, it is gm's own
+return address (a relay that did not authenticate gm, say): the whole queue is
+held (scope 'sender').  The same refusal (code and enhanced status) for
+recipients at two or more domains is the server's too.  A policy refusal
+(enhanced status 5.7.x: DMARC, spam filters) by one domain holds that domain's
+mail (scope 'domain:<d>').  None of these marks an address: only a refusal of
+one mailbox (any other 5xx at RCPT or DATA) is recorded against it, as before.
+
+A hold lets one message through at ``next_probe`` (backing off, capped); once
+the server accepts that probe, the hold ends by itself (mail that no hold
+covers, to gm_address or another domain, proves nothing about it).  Mail to
+gm_address is never held, so the GM's alert (gm.service.holding.announce)
+goes out as soon as the server takes anything.  The GM can end a hold by hand
+(``gm players --clear``).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from gm.runtime.transport import PolicyRefused, SenderRefused, enhanced_status, signature
+from gm.store import Store
+
+log = logging.getLogger(__name__)
+
+SENDER = "sender"
+MAILBOX_STATUSES = ("5.1.", "5.2.")  # these name the mailbox: never the server's, however many
+
+
+def domain_of(address: str) -> str:
+    return address.rpartition("@")[2].lower()
+
+
+def scope_of(address: str, holds: dict) -> str | None:
+    """The hold that covers mail to ``address``, if any ('sender' covers everything)."""
+    if SENDER in holds:
+        return SENDER
+    scope = f"domain:{domain_of(address)}"
+    return scope if scope in holds else None
+
+
+def gate(store: Store, due: list, now: float, gm_address: str | None) -> tuple[list, list, dict]:
+    """Split the claimed rows into those to try now and those a hold keeps waiting; and the
+    probes among those tried (row id -> the hold's scope).
+
+    A held scope whose probe is due lets its first row through; mail to gm_address always goes.
+    """
+    holds = {h["scope"]: h for h in store.holds()}
+    if not holds:
+        return due, [], {}
+    send, wait = [], []
+    probing: dict[str, int] = {}
+    for row in due:
+        scope = scope_of(row["recipient"], holds)
+        if scope is None or (gm_address and row["recipient"].lower() == gm_address.lower()):
+            send.append(row)
+        elif scope not in probing and holds[scope]["next_probe"] <= now:
+            probing[scope] = row["id"]  # one message tries the server again
+            send.append(row)
+        else:
+            wait.append(row)
+    return send, wait, {row_id: scope for scope, row_id in probing.items()}
+
+
+def hold(store: Store, scope: str, reason: str, words: str, now: float, backoff) -> bool:
+    """Start holding ``scope`` (True), or (held already: a probe was refused) back off further.
+
+    Call inside a write transaction.
+    """
+    row = store.hold(scope)
+    if row is None:
+        store.add_hold(scope, now, reason, words, signature(words), now + backoff[0])
+        log.error("gm's mail %s is held: %s (%s); the GM is told, nobody is marked",
+                  "to every recipient" if scope == SENDER else f"to {scope[7:]}", reason, words)
+        return True
+    probes = row["probes"] + 1
+    delay = backoff[min(probes, len(backoff) - 1)]
+    store.probe_refused(scope, probes, now + delay, words)
+    log.info("%s still held (%s); next try in %ss", scope, words, delay)  # no news: the GM was told
+    return False
+
+
+def sort_refused(store: Store, refused: list, now: float, backoff, probes: dict) -> tuple[list, int]:
+    """Settle the refusals of one batch (rows with their PermanentFailure or PolicyRefused).
+
+    Returns the rows that are their recipient's own failure, for the caller to record (the
+    others keep their place in the queue, under a hold), and how many holds began.  A probe
+    (``probes``: row id -> scope, from gate) refused but not for its own mailbox counts against
+    the hold it probed.  Call inside a write transaction.
+    """
+    began = 0
+    domains: dict[str, set[str]] = {}
+    for h in store.holds():  # earlier refusals of other domains count too
+        if h["scope"].startswith("domain:"):
+            domains.setdefault(h["refusal"], set()).add(h["scope"][7:])
+    for row, exc in refused:
+        domains.setdefault(signature(str(exc)), set()).add(domain_of(row["recipient"]))
+    own = []
+    for row, exc in refused:
+        words = str(exc)
+        key = signature(words)
+        spread = domains[key]
+        own_mailbox = not isinstance(exc, PolicyRefused) and (
+            len(spread) < 2 or enhanced_status(words).startswith(MAILBOX_STATUSES))
+        if row["id"] in probes and not own_mailbox:
+            hold(store, probes[row["id"]], "refused again", words, now, backoff)  # the probe too: back off further
+            keep(store, row, words, probes[row["id"]])
+        elif len(spread) >= 2 and not enhanced_status(words).startswith(MAILBOX_STATUSES):
+            began += hold(store, SENDER, f"the same refusal ({key}) for recipients at {len(spread)} domains: "
+                                         "the server's, not theirs", words, now, backoff)
+            keep(store, row, words, SENDER)
+        elif isinstance(exc, PolicyRefused):
+            domain = domain_of(row["recipient"])
+            began += hold(store, f"domain:{domain}", f"{domain} refuses gm's mail by policy ({key})", words,
+                          now, backoff)
+            keep(store, row, words, f"domain:{domain}")
+        else:
+            own.append((row, exc))
+    return own, began
+
+
+def sender_refused(store: Store, row, exc: SenderRefused, now: float, backoff) -> bool:
+    """The server refused gm's envelope sender: the row keeps its place, the queue is held
+    (True if the hold began now)."""
+    with store.write():
+        began = hold(store, SENDER, "the server refuses gm's envelope sender (MAIL FROM)", str(exc), now, backoff)
+        keep(store, row, str(exc), SENDER)
+    return began
+
+
+def keep(store: Store, row, words: str, scope: str) -> None:
+    """A held row keeps its place; tried again no sooner than its hold's next probe."""
+    store.note_attempt(row["id"], row["attempts"] + 1, words[:500], next_attempt=store.hold(scope)["next_probe"])
+
+
+def accepted(store: Store, recipients: list[str], probed: list[str], now: float) -> int:
+    """The server took mail to ``recipients``, among them the probes of the holds ``probed``:
+    those holds are over, and an address that was soft-failing is ok again.  Returns how many
+    holds ended.  Call inside a write transaction."""
+    ended = 0
+    for scope in set(probed):
+        if store.end_hold(scope):
+            ended += 1
+            log.warning("%s: the server accepts gm's mail again; the held mail goes now", scope)
+    soft = {r["address"] for r in store.addresses_in_state("soft-failing")}
+    for address in {r.lower() for r in recipients}:
+        if address in soft:
+            store.set_address_state(address, "ok", now, "a later message was accepted")
+            soft.discard(address)
+    return ended
