@@ -27,12 +27,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 class ConfigError(ValueError):
     """What is wrong with a config: ``problems`` holds one line per mistake."""
 
-    def __init__(self, message: str, problems: list[str] | None = None):
+    def __init__(self, message: str, problems: list[str] | None = None, source: str | None = None):
         super().__init__(message)
         self.problems = problems or [message]
+        self.source = source
 
     def one_line(self) -> str:
-        return "; ".join(self.problems)
+        """Every problem on one line (gm ingest's stderr, which an MTA reports): the file named once."""
+        return (f"{self.source}: " if self.source else "") + "; ".join(self.problems)
 
 
 SERVER_STORE_SCHEMES = ("postgresql://", "postgres://")
@@ -328,6 +330,28 @@ def load(path: str | Path | None = None, to_make: tuple[str, ...] = ()) -> Confi
     except ValidationError as exc:
         problems = describe(exc) + problems
     if problems:
-        lines = [f"{source}: {p}" for p in problems]
-        raise ConfigError("\n".join(lines), lines)
+        raise ConfigError("\n".join(f"{source}: {p}" for p in problems), problems, source)
     return config
+
+
+def masked(target: object) -> str:
+    """A store target fit to print: a postgresql:// URL without its password."""
+    text = str(target)
+    if not is_server_store(text):
+        return text
+    scheme, _, rest = text.partition("://")
+    userinfo, at, host = rest.rpartition("@")
+    if not at or ":" not in userinfo:
+        return text
+    return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}"
+
+
+def effective(config: Config) -> dict:
+    """The config as gm uses it, defaults filled in, secrets masked: what `gm config check` prints.
+
+    Passwords never live in the YAML; a secret file is named, never read."""
+    data = config.model_dump(mode="json", exclude={"extra", "source"})
+    for key in ("database", "store"):
+        if data.get(key) is not None:
+            data[key] = masked(data[key])
+    return data
