@@ -131,3 +131,18 @@ def test_gm_init_makes_the_store_that_ingest_then_uses(tmp_path):
     assert (tmp_path / "data" / "gm.sqlite").is_file()
     done = postfix_runs(recipe_argv(conf), b"From: ada@example.org\nSubject: help\n\nhelp\n")
     assert done.returncode == 0, done.stderr
+
+
+def test_a_postgresql_store_is_never_made_by_ingest(tmp_path, pg_url):
+    import psycopg
+
+    conf = tmp_path / "gm.yaml"
+    conf.write_text(f"data_dir: {tmp_path}\nstore: {pg_url}\n")
+    refused = postfix_runs(recipe_argv(conf), b"From: ada@example.org\nSubject: help\n\nhelp\n")
+    assert refused.returncode == 75, refused.stderr
+    assert refused.stderr.count(b"\n") == 1 and b"no gm store in" in refused.stderr
+    with psycopg.connect(pg_url) as conn:  # the schema is as empty as it was
+        assert conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()").fetchone()[0] == 0
+    assert runner.invoke(app, ["--config", str(conf), "init"]).exit_code == 0
+    done = postfix_runs(recipe_argv(conf), b"From: ada@example.org\nSubject: help\n\nhelp\n")
+    assert done.returncode == 0, done.stderr
