@@ -247,8 +247,11 @@ def _expectation(loc: tuple) -> tuple[str, str | None]:
             break
         names.append(part)
         info = fields[part]
-        expected = next((m.text for m in info.metadata if isinstance(m, Expect)), expected)
         annotation = info.annotation
+        # Expect on the field itself, or inside an optional one (FilePath | None)
+        marks = [*info.metadata, *(m for a in getattr(annotation, "__args__", ())
+                                   for m in getattr(a, "__metadata__", ()))]
+        expected = next((m.text for m in marks if isinstance(m, Expect)), expected)
         model = next((a for a in getattr(annotation, "__args__", (annotation,)) if hasattr(a, "model_fields")),
                      None)
     return ".".join(names) or "the config", expected
