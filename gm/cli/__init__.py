@@ -11,6 +11,8 @@ from gm.cli import dkim  # noqa: F401  (gm dkim keygen)
 from gm.cli import delivery  # noqa: F401  (gm players, gm deliveries)
 from gm.cli import storecmd  # noqa: F401  (gm store copy)
 from gm.cli import seatcmd  # noqa: F401  (gm seat reset, gm seat address)
+from gm.cli import pipe  # noqa: F401  (gm ingest, gm init)
+from gm.cli import configcmd  # noqa: F401  (gm config check)
 from gm.cli.common import app
 
 

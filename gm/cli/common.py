@@ -34,26 +34,59 @@ state = {"config": None}
 EX_TEMPFAIL = 75
 
 
+LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
+QUIET_ON_STDERR = {"ingest"}  # run by an MTA, which copies stderr into delivery reports: logs to a file
+
+
 @app.callback()
 def main_options(
+    ctx: typer.Context,
     config: Optional[Path] = typer.Option(None, "--config", "-c", help="YAML config (default: $GM_CONFIG, "
                                           "./gm.yaml, or the embedded default)"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="log what the daemon does"),
 ):
     state["config"] = config
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    state["verbose"] = verbose
+    if ctx.invoked_subcommand not in QUIET_ON_STDERR:
+        logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format=LOG_FORMAT)
 
 
-def open_engine() -> Engine:
-    """The service on the configured database (opening it runs any pending migrations)."""
+def log_to_file(path: Path, level: int = logging.WARNING) -> logging.Handler | None:
+    """Send log lines (and tracebacks) to ``path`` as well; None if it cannot be opened.
+
+    The file is made 0600 (0660 in a shared data folder), never its folder."""
+    try:
+        if not Path(path).parent.is_dir():
+            return None
+        filemodes.create_file(Path(path))
+        handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError:
+        return None
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    handler.setLevel(level)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    if root.level > level or root.level == logging.NOTSET:
+        root.setLevel(level)
+    return handler
+
+
+def open_engine(create: bool = True) -> Engine:
+    """The service on the configured database (opening it runs any pending migrations).
+
+    ``create=False``: a store that does not exist yet is an error, never made (gm ingest).
+    """
     try:
         conf = config_module.load(state["config"])
-        if conf.group:  # before the store is made, so that it is made for the group
+        if create and conf.group:  # before the store is made, so that it is made for the group
             filemodes.prepare(conf.data_dir, conf.group)
-        return Engine(Store(conf.database), conf)
+        engine = Engine(Store(conf.database, create=create), conf)
     except (config_module.ConfigError, StoreError, filemodes.GroupError) as exc:
         fail(str(exc))
+    if conf.log_file is not None and state.get("config_logs") is None:
+        level = logging.INFO if state.get("verbose") else logging.WARNING
+        state["config_logs"] = log_to_file(conf.log_file, level)
+    return engine
 
 
 def echo(message: str = "", **kwargs) -> None:

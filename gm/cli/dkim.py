@@ -29,7 +29,7 @@ def keygen(bits: int = typer.Option(dkim_keys.DEFAULT_BITS, "--bits", help="the 
            force: bool = typer.Option(False, "--force", help="replace an existing key file")):
     """Write a new DKIM private key (mode 0600) and print the DNS TXT record to publish."""
     try:
-        conf = config_module.load(state["config"])
+        conf = config_module.load(state["config"], to_make=("dkim_key_file",))
     except config_module.ConfigError as exc:
         fail(str(exc))
     path = (out or conf.dkim_key_file or DEFAULT_KEY_FILE).expanduser()

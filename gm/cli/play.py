@@ -1,15 +1,13 @@
-"""The commands that run games: new, list, show, order, process, ingest, run, outbox, inbox, demo."""
+"""The commands that run games: new, list, show, order, process, run, outbox, inbox, demo (ingest: pipe)."""
 
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from gm.cli.common import BY, EX_TEMPFAIL, WHY, app, echo, fail, open_engine, parse_pairs, run, show_holds
+from gm.cli.common import BY, WHY, app, echo, fail, open_engine, parse_pairs, run, show_holds
 from gm.runtime import daemon
 from gm.runtime.demo import play_demo
 from gm.service import ingest as ingest_mail
@@ -119,25 +117,6 @@ def process(game_id: str):
     engine = open_engine()
     closed = run(engine.process, game_id)
     echo("turn adjudicated; reports queued" if closed else "nothing to adjudicate")
-
-
-@app.command()
-def ingest(source: str = typer.Argument("-", help="a file with one RFC 5322 message, or - for stdin")):
-    """Process one message (for procmail or an MTA pipe).  Exit 0 once stored, 75 if not."""
-    try:
-        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
-    except OSError as exc:
-        echo(f"gm: cannot read {source}: {exc}", err=True)
-        raise typer.Exit(EX_TEMPFAIL)
-    try:
-        engine = open_engine()
-        outcome = engine.ingest(raw)
-    except typer.Exit:
-        raise typer.Exit(EX_TEMPFAIL)
-    except Exception as exc:  # could not store it: let the MTA try again later
-        echo(f"gm: message not stored, try again later: {exc}", err=True)
-        raise typer.Exit(EX_TEMPFAIL)
-    echo(f"{outcome.outcome}: {outcome.detail[:200]}")
 
 
 @app.command("run")

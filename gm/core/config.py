@@ -1,21 +1,40 @@
-"""Settings: an embedded default that needs no mail account, or a YAML file.
+"""Settings: an embedded default that needs no mail account, or a YAML file, typed with pydantic.
 
 Without a config file gm keeps everything under ``./gm-data/``: the SQLite
 database, an inbox Maildir the daemon reads and an outbox Maildir that
 outgoing mail is written to instead of being sent.  config.example.yaml
 documents every key.
+
+Every key is typed with its range here, so that a mistake is refused when the
+file is loaded, all of them at once, naming the file, the key and what it
+takes, before anything starts or is made.  A key is one annotated line: its
+type carries ``Expect(...)``, the words an error uses.  Paths in a file are
+read against the file's own folder (an MTA runs ``gm ingest`` from anywhere);
+a path the GM gives must exist, or, for what gm makes itself (the data
+folder, the store, secret files), its folder must.  ``Config(...)`` built
+directly (tests, tools) checks types but looks at no file.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 
 class ConfigError(ValueError):
-    pass
+    """What is wrong with a config: ``problems`` holds one line per mistake."""
+
+    def __init__(self, message: str, problems: list[str] | None = None, source: str | None = None):
+        super().__init__(message)
+        self.problems = problems or [message]
+        self.source = source
+
+    def one_line(self) -> str:
+        """Every problem on one line (gm ingest's stderr, which an MTA reports): the file named once."""
+        return (f"{self.source}: " if self.source else "") + "; ".join(self.problems)
 
 
 SERVER_STORE_SCHEMES = ("postgresql://", "postgres://")
@@ -26,19 +45,63 @@ def is_server_store(target: object) -> bool:
     return isinstance(target, str) and target.startswith(SERVER_STORE_SCHEMES)
 
 
-@dataclass
-class ServerConfig:
+class Expect:
+    """What a key takes, in the words of the error when a value does not fit ("KEY must be ...")."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+
+Seconds = Annotated[float, Field(gt=0), Expect("a number of seconds above 0, e.g. 30")]
+Count = Annotated[int, Field(gt=0), Expect("a whole number above 0")]
+Cap = Annotated[int, Field(ge=0), Expect("a whole number, 0 or more")]
+Flag = Annotated[bool, Expect("true or false")]
+Text = Annotated[str, Field(min_length=1), Expect("some text")]
+Address = Annotated[str, Field(pattern=r"^[^@\s<>]+@[^@\s<>]+$"), Expect("a mail address, e.g. gm@example.org")]
+# Paths: READ ones must exist where a file gives them; MADE ones are made by gm, in a folder that exists.
+FilePath = Annotated[Path, Expect("a path to a file")]
+
+READ_PATHS = ("inbox", "dkim_key_file", "password_file")
+MADE_PATHS = ("data_dir", "database", "outbox", "archive_dir", "log_file", "reply_token_secret_file",
+              "code_secret_file", "verp_secret_file")
+
+
+def _place(value: Any, info: ValidationInfo) -> Any:
+    """A path read against the config file's folder, and checked to exist (only for a file)."""
+    if value is None or is_server_store(value):
+        return value
+    context = info.context or {}
+    path = Path(value).expanduser()
+    base = context.get("base")
+    if base is not None and not path.is_absolute():
+        path = Path(base) / path
+    if context.get("check_paths"):
+        if info.field_name in READ_PATHS and info.field_name not in context.get("to_make", ()):
+            if not path.exists():
+                raise ValueError(f"{path} does not exist")
+        elif not path.parent.is_dir() and path.parent != info.data.get("data_dir"):
+            raise ValueError(f"the folder {path.parent} does not exist (gm makes {path.name}, not its folder)")
+    return path
+
+
+class ServerConfig(BaseModel):
     """An IMAP or SMTP server.  The password never lives in the YAML itself."""
 
-    host: str = "127.0.0.1"
-    port: int = 0
-    user: str | None = None
-    password_env: str | None = None
-    password_file: str | None = None
-    tls: str = "none"  # implicit | starttls | none
-    tls_verify: bool = True  # check the server's certificate and name (turn off only for a test server)
-    timeout: float = 30.0  # seconds before a silent server counts as a connection fault
-    backoff: list[float] | None = None  # seconds to wait after the 1st, 2nd, ... fault in a row
+    model_config = ConfigDict(extra="forbid")
+
+    host: Text = "127.0.0.1"
+    port: Annotated[int, Field(ge=0, le=65535), Expect("a port number, 1 to 65535 (0: the default)")] = 0
+    user: Text | None = None
+    password_env: Annotated[str | None, Expect("the name of an environment variable")] = None
+    password_file: FilePath | None = None
+    tls: Annotated[Literal["implicit", "starttls", "none"], Expect("implicit, starttls or none")] = "none"
+    tls_verify: Flag = True  # check the server's certificate and name (turn off only for a test server)
+    timeout: Seconds = 30.0  # seconds before a silent server counts as a connection fault
+    # seconds to wait after the 1st, 2nd, ... fault in a row
+    backoff: Annotated[list[Annotated[float, Field(ge=0)]] | None, Field(min_length=1),
+                       Expect("a list of seconds, e.g. [1, 5, 30]")] = None
+
+    _placed = field_validator("password_file", mode="after")(_place)
 
     def default_port(self, implicit: int, plain: int) -> int:
         return self.port or (implicit if self.tls == "implicit" else plain)
@@ -54,57 +117,103 @@ class ServerConfig:
         return None
 
 
-@dataclass
-class Config:
-    data_dir: Path = Path("gm-data")
-    database: Path | str | None = None  # the SQLite file, or a postgresql:// URL (see store)
-    store: str | None = None  # where games are kept: a SQLite file path or postgresql://user@host/db
-    address: str = "gm@localhost"  # the mailbox players write to
-    name: str = "gm, the game master"
-    gm_address: str | None = None  # the human game master, copied on trouble
-    inbox: Path | None = None  # Maildir read when no IMAP server is configured
-    outbox: Path | None = None  # Maildir written when no SMTP server is configured
-    imap: ServerConfig | None = None
-    imap_folder: str = "INBOX"
-    imap_processed: str = "gm-processed"
-    imap_idle: bool = True  # wait with IDLE when the server offers it; false: poll
-    poll_seconds: float = 30.0
-    tick_seconds: float = 30.0  # how often the daemon looks for deadlines and timers that are due
-    smtp: ServerConfig | None = None
-    smtp_connections: int = 4  # SMTP connections used at once to send a batch of reports
-    smtp_process: bool = True  # the SMTP client in a child process (gm.runtime.sendprocess); false: a thread
-    max_message_bytes: int = 1_000_000
-    error_replies_per_hour: int = 10  # replies needing no password (help, errors), per address
-    unauthenticated_replies_per_hour: int = 500  # the same, to all addresses together
-    dkim_selector: str | None = None  # sign outgoing mail with DKIM (with dkim_key_file)
-    dkim_domain: str | None = None  # the signing domain, d= (default: the domain of address)
-    dkim_key_file: Path | None = None  # the RSA private key, PEM (gm dkim keygen makes one)
+DNS_NAME = Expect("a DNS name, e.g. gm2025 or example.org")
+
+
+class Config(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    data_dir: Annotated[Path, Expect("a folder (made if missing, in a folder that exists)")] = Path("gm-data")
+    database: Annotated[Path | str | None, Expect("a SQLite file or a postgresql:// URL")] = None
+    store: Annotated[str | None, Expect("a SQLite file or postgresql://user@host/db")] = None
+    address: Address = "gm@localhost"  # the mailbox players write to
+    name: Text = "gm, the game master"
+    gm_address: Address | None = None  # the human game master, copied on trouble
+    inbox: Annotated[Path | None, Expect("an existing Maildir folder")] = None  # read when no IMAP server
+    outbox: FilePath | None = None  # Maildir written when no SMTP server is configured
+    imap: Annotated[ServerConfig | None, Expect("a mapping of server settings (host, port, ...)")] = None
+    imap_folder: Text = "INBOX"
+    imap_processed: Text = "gm-processed"
+    imap_idle: Flag = True  # wait with IDLE when the server offers it; false: poll
+    poll_seconds: Seconds = 30.0
+    tick_seconds: Seconds = 30.0  # how often the daemon looks for deadlines and timers that are due
+    smtp: Annotated[ServerConfig | None, Expect("a mapping of server settings (host, port, ...)")] = None
+    smtp_connections: Count = 4  # SMTP connections used at once to send a batch of reports
+    smtp_process: Flag = True  # the SMTP client in a child process (gm.runtime.sendprocess); false: a thread
+    max_message_bytes: Annotated[int, Field(gt=0), Expect("a whole number of bytes above 0")] = 1_000_000
+    error_replies_per_hour: Cap = 10  # replies needing no password (help, errors), per address
+    unauthenticated_replies_per_hour: Cap = 500  # the same, to all addresses together
+    dkim_selector: Annotated[str | None, DNS_NAME] = None  # sign outgoing mail with DKIM (with dkim_key_file)
+    dkim_domain: Annotated[str | None, DNS_NAME] = None  # the signing domain, d= (default: address's domain)
+    dkim_key_file: FilePath | None = None  # the RSA private key, PEM (gm dkim keygen makes one)
     # Players help themselves (issue 18): replies to reports need no password when reply_tokens
     # is on (the mailbox must take plus addresses, gm+anything@host); the secret that signs the
     # tokens is kept in this file, outside the database (made 0600 on first use).
-    reply_tokens: bool = True
-    reply_token_secret_file: Path | None = None  # default: <data_dir>/reply-token.secret
+    reply_tokens: Flag = True
+    reply_token_secret_file: FilePath | None = None  # default: <data_dir>/reply-token.secret
     # The key of the digests that confirmation codes are stored as (gm.core.codes), made 0600 on
     # first use: outside the database, so a stolen one cannot be searched for its codes.
-    code_secret_file: Path | None = None  # default: <data_dir>/code-secret
-    player_create_kinds: list[str] = field(default_factory=list)  # kinds players may CREATE by mail
+    code_secret_file: FilePath | None = None  # default: <data_dir>/code-secret
+    # kinds players may CREATE by mail
+    player_create_kinds: Annotated[list[str], Expect("a list of game kinds, e.g. [neighbors]")] = Field(
+        default_factory=list)
     # Double opt-in (issue 27): OBSERVE, JOIN and CREATE wait for the address to answer a code.
     # Caps on those code mails, counted per address they go to and in total; reaching the total
     # mails gm_address once an hour.  max_observers: the observers one game takes.
-    confirmations_per_address_per_day: int = 3  # and never a 2nd while one sent today is unanswered
-    confirmations_per_hour: int = 100
-    max_observers: int = 50
-    verp: bool = True  # envelope sender <local>+bounce-<id>-<tag>@<domain>; false: no plus addressing
-    verp_secret_file: Path | None = None  # the VERP tags' key, made 0600 on first use (default data_dir/verp-secret)
-    message_id_domain: str | None = None  # the right-hand side of every Message-ID (default: address's domain)
-    archive_dir: Path | None = None  # the daemon keeps the archive site here, current after every turn
+    confirmations_per_address_per_day: Cap = 3  # and never a 2nd while one sent today is unanswered
+    confirmations_per_hour: Cap = 100
+    max_observers: Cap = 50
+    verp: Flag = True  # envelope sender <local>+bounce-<id>-<tag>@<domain>; false: no plus addressing
+    verp_secret_file: FilePath | None = None  # the VERP tags' key, made 0600 on first use (default: data_dir)
+    # the right-hand side of every Message-ID (default: address's domain)
+    message_id_domain: Annotated[str | None, Expect("a domain, e.g. example.org")] = None
+    archive_dir: FilePath | None = None  # the daemon keeps the archive site here, current after every turn
     # Files gm makes are 0600, folders 0700; with a group name, the data folder is given to that
-    # group (mode 2770) and files are 0660, so a GM's CLI can share the store with the daemon's user.
-    group: str | None = None
+    # group (mode 2770) and files are 0660, so a GM's CLI can share the store with the daemon.
+    group: Annotated[str | None, Expect("the name of a group, e.g. gm")] = None
+    # Where log lines and tracebacks go (default: stderr; for `gm ingest`, <data_dir>/gm.log, as the
+    # MTA copies stderr into delivery reports and bounces).
+    log_file: FilePath | None = None
     source: str = "embedded default"
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = Field(default_factory=dict)
 
-    def __post_init__(self):
+    _placed = field_validator(*(k for k in (*READ_PATHS, *MADE_PATHS) if k != "password_file"),
+                              mode="after")(_place)
+
+    @field_validator("store", mode="after")
+    @classmethod
+    def _store_placed(cls, value: Any, info: ValidationInfo) -> Any:
+        return value if value is None or is_server_store(value) else str(_place(value, info))
+
+    @field_validator("dkim_selector", "dkim_domain", mode="before")
+    @classmethod
+    def _dns_name(cls, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)  # YAML reads `dkim_selector: 2025` as a number
+        if value is not None and (not isinstance(value, str) or not value.strip() or not value.isascii()
+                                  or any(c.isspace() or c in ";=" for c in value.strip())):
+            raise ValueError("must be a DNS name, e.g. gm2025 or example.org")
+        return value
+
+    @field_validator("message_id_domain", mode="before")
+    @classmethod
+    def _domain(cls, value: Any) -> Any:
+        """Written into every Message-ID (<...@domain>): a domain, nothing a header could break on."""
+        if value is not None and (not isinstance(value, str) or not value.strip() or not value.isascii()
+                                  or any(c.isspace() or c in "<>@\"()[],;:\\" for c in value)):
+            raise ValueError("must be a domain, e.g. example.org")
+        return value
+
+    @field_validator("group", mode="before")
+    @classmethod
+    def _group(cls, value: Any) -> Any:
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise ValueError("must be the name of a group, e.g. gm")
+        return value
+
+    @model_validator(mode="after")
+    def _defaults(self) -> "Config":
+        """The paths that default to places inside data_dir."""
         self.data_dir = Path(self.data_dir)
         if self.store is not None:
             self.database = str(self.store)
@@ -114,21 +223,11 @@ class Config:
             self.database = Path(self.database) if self.database else self.data_dir / "gm.sqlite"
         self.inbox = Path(self.inbox) if self.inbox else self.data_dir / "inbox"
         self.outbox = Path(self.outbox) if self.outbox else self.data_dir / "outbox"
-        self.dkim_key_file = Path(self.dkim_key_file).expanduser() if self.dkim_key_file else None
-        self.reply_token_secret_file = (Path(self.reply_token_secret_file).expanduser()
-                                        if self.reply_token_secret_file
-                                        else self.data_dir / "reply-token.secret")
-        self.code_secret_file = (Path(self.code_secret_file).expanduser() if self.code_secret_file
-                                 else self.data_dir / "code-secret")
-        if not isinstance(self.player_create_kinds, list) or not all(
-                isinstance(k, str) for k in self.player_create_kinds):
-            raise ConfigError("player_create_kinds: a list of game kinds, e.g. [neighbors]")
+        self.reply_token_secret_file = self.reply_token_secret_file or self.data_dir / "reply-token.secret"
+        self.code_secret_file = self.code_secret_file or self.data_dir / "code-secret"
+        self.verp_secret_file = self.verp_secret_file or self.data_dir / "verp-secret"
         self.player_create_kinds = [k.strip().lower() for k in self.player_create_kinds]
-        self.verp_secret_file = (Path(self.verp_secret_file).expanduser() if self.verp_secret_file
-                                 else self.data_dir / "verp-secret")
-        self.archive_dir = Path(self.archive_dir).expanduser() if self.archive_dir else None
-        if isinstance(self.dkim_selector, int) and not isinstance(self.dkim_selector, bool):
-            self.dkim_selector = str(self.dkim_selector)  # YAML reads `dkim_selector: 2025` as a number
+        return self
 
     @property
     def domain(self) -> str:
@@ -136,54 +235,74 @@ class Config:
         return self.address.rpartition("@")[2] or "localhost"
 
 
-def _check_mail_names(config: Config, source: str) -> None:
-    """message_id_domain must be a domain: it is written into every Message-ID (<...@domain>)."""
-    value = config.message_id_domain
-    if value is not None and (not isinstance(value, str) or not value.strip() or not value.isascii()
-                              or any(c.isspace() or c in "<>@\"()[],;:\\" for c in value)):
-        raise ConfigError(f"{source}: message_id_domain must be a domain, e.g. example.org")
+# --- errors, in the GM's words -------------------------------------------------------------------
+def _expectation(loc: tuple) -> tuple[str, str | None]:
+    """The dotted key an error is about (imap.tls), and what that key takes."""
+    model: Any = Config
+    names: list[str] = []
+    expected = None
+    for part in loc:
+        fields = getattr(model, "model_fields", None)
+        if not isinstance(part, str) or fields is None or part not in fields:
+            break
+        names.append(part)
+        info = fields[part]
+        annotation = info.annotation
+        # Expect on the field itself, or inside an optional one (FilePath | None)
+        marks = [*info.metadata, *(m for a in getattr(annotation, "__args__", ())
+                                   for m in getattr(a, "__metadata__", ()))]
+        expected = next((m.text for m in marks if isinstance(m, Expect)), expected)
+        model = next((a for a in getattr(annotation, "__args__", (annotation,)) if hasattr(a, "model_fields")),
+                     None)
+    return ".".join(names) or "the config", expected
 
 
-def _check_dkim(config: Config, source: str) -> None:
-    """The DKIM keys' shape; the key file itself is read when the service starts (gm.mail.dkim)."""
-    for key in ("dkim_selector", "dkim_domain"):
-        value = getattr(config, key)
-        if value is not None and (not isinstance(value, str) or not value.strip() or not value.isascii()
-                                  or any(c.isspace() or c in ";=" for c in value.strip())):
-            raise ConfigError(f"{source}: {key} must be a DNS name, e.g. gm2025 or example.org")
-    if config.dkim_key_file and not config.dkim_selector:
-        raise ConfigError(f"{source}: dkim_key_file is set but dkim_selector is not")
-    if config.dkim_selector and not config.dkim_key_file:
-        raise ConfigError(f"{source}: dkim_selector is set but dkim_key_file is not "
-                          "(gm dkim keygen --out FILE makes a key)")
+def describe(exc: ValidationError) -> list[str]:
+    """One line per mistake: the key, and what it takes (unknown keys grouped per section)."""
+    lines, unknown = [], {}
+    for error in exc.errors(include_url=False):
+        loc = error["loc"]
+        if error["type"] == "extra_forbidden":
+            unknown.setdefault(".".join(str(p) for p in loc[:-1]), []).append(str(loc[-1]))
+            continue
+        key, expected = _expectation(loc)
+        if error["type"] == "value_error":
+            words = str(error["ctx"]["error"])
+            if words.startswith("must "):
+                lines.append(f"{key} {words}")
+            else:
+                lines.append(f"{key}: {words}" + (f" ({key} must be {expected})" if expected else ""))
+        else:
+            lines.append(f"{key} must be {expected or error['msg'].lower()}, not {error['input']!r}")
+    for section, keys in unknown.items():
+        lines.append(f"{section + ': ' if section else ''}unknown keys {sorted(keys)}")
+    return lines
 
 
-def _server(raw: Any, section: str) -> ServerConfig | None:
-    if raw is None:
-        return None
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{section}: expected a mapping")
-    if "password" in raw:
-        raise ConfigError(f"{section}: put the password in password_env or password_file, not the YAML")
-    known = set(ServerConfig.__dataclass_fields__)
-    unknown = set(raw) - known
-    if unknown:
-        raise ConfigError(f"{section}: unknown keys {sorted(unknown)}")
-    server = ServerConfig(**raw)
-    if server.tls not in {"implicit", "starttls", "none"}:
-        raise ConfigError(f"{section}.tls must be implicit, starttls or none")
-    if server.backoff is not None:
-        if not isinstance(server.backoff, list) or not server.backoff or not all(
-            isinstance(v, (int, float)) and v >= 0 for v in server.backoff
-        ):
-            raise ConfigError(f"{section}.backoff must be a list of seconds, e.g. [1, 5, 30]")
-    if server.user and not (server.password_env or server.password_file):
-        raise ConfigError(f"{section}: a user needs password_env or password_file")
-    return server
+def _cross_checks(raw: dict) -> list[str]:
+    """Keys that only make sense together, checked on what the file says (so even beside type errors)."""
+    problems = []
+    if raw.get("dkim_key_file") and not raw.get("dkim_selector"):
+        problems.append("dkim_key_file is set but dkim_selector is not")
+    if raw.get("dkim_selector") and not raw.get("dkim_key_file"):
+        problems.append("dkim_selector is set but dkim_key_file is not (gm dkim keygen --out FILE makes a key)")
+    for section in ("imap", "smtp"):
+        server = raw.get(section)
+        if not isinstance(server, dict):
+            continue
+        if "password" in server:
+            problems.append(f"{section}: put the password in password_env or password_file, not the YAML")
+        if server.get("user") and not (server.get("password_env") or server.get("password_file")):
+            problems.append(f"{section}: a user needs password_env or password_file")
+    return problems
 
 
-def load(path: str | Path | None = None) -> Config:
-    """The config at ``path``, $GM_CONFIG, ./gm.yaml, or the embedded default."""
+def load(path: str | Path | None = None, to_make: tuple[str, ...] = ()) -> Config:
+    """The config at ``path``, $GM_CONFIG, ./gm.yaml, or the embedded default.
+
+    ``to_make``: keys naming a file the command is about to make (gm dkim keygen), so only
+    its folder need exist.
+    """
     candidate = path or os.environ.get("GM_CONFIG")
     if candidate is None and Path("gm.yaml").exists():
         candidate = "gm.yaml"
@@ -197,17 +316,45 @@ def load(path: str | Path | None = None) -> Config:
         raise ConfigError(f"cannot read config {candidate}: {exc}") from exc
     if not isinstance(raw, dict):
         raise ConfigError(f"{candidate}: expected a mapping at the top")
-    raw = dict(raw)
-    imap = raw.pop("imap", None)
-    smtp = raw.pop("smtp", None)
-    imap_conf = _server(imap, "imap")
-    known = set(Config.__dataclass_fields__) - {"imap", "smtp", "source", "extra"}
-    unknown = set(raw) - known
-    if unknown:
-        raise ConfigError(f"{candidate}: unknown keys {sorted(unknown)}")
-    config = Config(**raw, imap=imap_conf, smtp=_server(smtp, "smtp"), source=str(candidate))
-    if config.group is not None and (not isinstance(config.group, str) or not config.group.strip()):
-        raise ConfigError(f"{candidate}: group must be the name of a group, e.g. gm")
-    _check_dkim(config, str(candidate))
-    _check_mail_names(config, str(candidate))
+    source = str(Path(candidate).absolute())
+    raw = {str(k): v for k, v in raw.items()}
+    problems = _cross_checks(raw)
+    for section in ("imap", "smtp"):
+        if isinstance(raw.get(section), dict):  # said above in better words than "unknown key"
+            raw[section] = {k: v for k, v in raw[section].items() if k != "password"}
+    reserved = sorted(k for k in ("source", "extra") if k in raw)
+    if reserved:
+        problems.append(f"unknown keys {reserved}")
+    context = {"base": Path(source).parent, "check_paths": True, "to_make": to_make}
+    config = None
+    try:
+        config = Config.model_validate({**{k: v for k, v in raw.items() if k not in reserved},
+                                        "source": source}, context=context)
+    except ValidationError as exc:
+        problems = describe(exc) + problems
+    if problems:
+        raise ConfigError("\n".join(f"{source}: {p}" for p in problems), problems, source)
     return config
+
+
+def masked(target: object) -> str:
+    """A store target fit to print: a postgresql:// URL without its password."""
+    text = str(target)
+    if not is_server_store(text):
+        return text
+    scheme, _, rest = text.partition("://")
+    userinfo, at, host = rest.rpartition("@")
+    if not at or ":" not in userinfo:
+        return text
+    return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}"
+
+
+def effective(config: Config) -> dict:
+    """The config as gm uses it, defaults filled in, secrets masked: what `gm config check` prints.
+
+    Passwords never live in the YAML; a secret file is named, never read."""
+    data = config.model_dump(mode="json", exclude={"extra", "source"})
+    for key in ("database", "store"):
+        if data.get(key) is not None:
+            data[key] = masked(data[key])
+    return data

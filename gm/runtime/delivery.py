@@ -81,6 +81,7 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
     def done(row, exc: Exception | None) -> None:
         nonlocal sent
         if exc is None:
+            log.info("mail out: outbox #%s to %s, accepted by %s", row["id"], row["recipient"], where)
             accepted.append((row, time.time()))
             sent += 1
             if len(accepted) >= MARK_EVERY:
@@ -104,6 +105,7 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
                 if isinstance(exc, TemporaryFailure):
                     store.add_delivery_event(row["recipient"], row["id"], now, False, "smtp", str(exc))
 
+    where = getattr(transport, "describe", type(transport).__name__)  # for `gm -v run`'s log
     send_many = getattr(transport, "send_many", None)
     try:
         if send_many is not None:

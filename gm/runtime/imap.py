@@ -179,7 +179,7 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
                         continue
                     # commits, or raises StoreError
                     outcome = engine.ingest(raw, box.key(uid), inbound=prepared[uid])
-                    log.info("uid %s: %s %s", uid, outcome.outcome, outcome.detail[:80])
+                    log.info("mail in: IMAP uid %s: %s %s", uid, outcome.outcome, outcome.detail[:80])
                     _crash_point("after-commit")
                     handled.append(uid)
                     results.append((uid, outcome.outcome))

@@ -25,6 +25,7 @@ class MaildirTransport:
 
     def __init__(self, path: Path):
         self.path = ensure_maildir(Path(path))
+        self.describe = f"the outbox Maildir {self.path}"  # named in `gm -v run`'s log
 
     def send(self, recipient: str, raw: bytes, outbox_id: int) -> None:
         # The name depends only on the outbox row, so a resend replaces, never duplicates.
@@ -55,7 +56,7 @@ def process_maildir(engine: Engine, inbox: Path) -> list[tuple[str, str]]:
         with open(path, "rb") as handle:  # as IMAP fetches it: enough to see one is too big
             raw = handle.read(engine.config.max_message_bytes + 1)
         outcome = engine.ingest(raw, maildir_key(path.name))
-        log.info("%s: %s %s", path.name, outcome.outcome, outcome.detail[:80])
+        log.info("mail in: Maildir %s: %s %s", path.name, outcome.outcome, outcome.detail[:80])
         os.replace(path, inbox / "cur" / (path.name.split(":", 1)[0] + ":2,S"))
         done.append((path.name, outcome.outcome))
     return done

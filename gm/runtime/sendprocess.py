@@ -122,6 +122,7 @@ class ProcessTransport:
     def __init__(self, factory: Callable[..., Any], envelope: Callable[[int], str]):
         self.factory = factory
         self.envelope = envelope
+        self.describe = "the SMTP client's child process"  # named in `gm -v run`'s log
         self.process: subprocess.Popen | None = None
         self.to_child: Connection | None = None
         self.from_child: Connection | None = None

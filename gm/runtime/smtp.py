@@ -43,6 +43,7 @@ class SmtpTransport:
         self.envelope = envelope or (lambda outbox_id: self.envelope_from)
         self.port = server.default_port(465, 587 if server.tls == "starttls" else 25)
         self.connections = max(1, connections)
+        self.describe = f"SMTP {server.host}:{self.port}"  # named in `gm -v run`'s log
         self._loop = asyncio.new_event_loop()
         self._clients: list[aiosmtplib.SMTP | None] = [None] * self.connections
 
@@ -109,23 +110,32 @@ class SmtpTransport:
             raise TransportDown(f"cannot reach {server.host}:{self.port}: {exc}") from exc
         return client
 
-    def _drop(self, lane: int) -> None:
-        if self._clients[lane] is not None:
-            self._clients[lane].close()
-        self._clients[lane] = None
+    async def _drop(self, lane: int, polite: bool = True) -> None:
+        """End a lane's session with QUIT (a bare close looks like a lost connection to the
+        server, and some count those against the client); close if the server is gone."""
+        client, self._clients[lane] = self._clients[lane], None
+        if client is None:
+            return
+        if polite and client.is_connected:
+            try:
+                await asyncio.wait_for(client.quit(), min(5, self.server.timeout))
+                return
+            except Exception:  # the server hung up or is mid-reply: drop the socket
+                pass
+        client.close()
 
     async def _send(self, lane: int, recipient: str, raw: bytes, outbox_id: int) -> None:
         for attempt in (1, 2):
             client = self._clients[lane]
             if client is None or not client.is_connected:
-                self._drop(lane)
+                await self._drop(lane)
                 client = self._clients[lane] = await self._connect()
             try:
                 await client.sendmail(self.envelope(outbox_id), [recipient], raw)
                 return
             except aiosmtplib.SMTPRecipientsRefused as exc:
                 codes = [e.code for e in exc.recipients]
-                self._drop(lane)
+                await self._drop(lane)
                 words = "; ".join(f"{e.code} {e.message}" for e in exc.recipients)  # as a bounce quotes them
                 if codes and all(500 <= c < 600 for c in codes):
                     raise (PolicyRefused if is_policy(words) else PermanentFailure)(words) from exc
@@ -134,12 +144,12 @@ class SmtpTransport:
                 raise
             except aiosmtplib.SMTPServerDisconnected as exc:
                 # An idle connection the server closed: reopen once, then call it down.
-                self._drop(lane)
+                await self._drop(lane)
                 if attempt == 2:
                     raise TransportDown(str(exc)) from exc
             except aiosmtplib.SMTPResponseException as exc:
                 # After a refused transaction the connection may be mid-dialogue: start afresh.
-                self._drop(lane)
+                await self._drop(lane)
                 words = f"{exc.code} {exc.message}"
                 if 500 <= exc.code < 600 and isinstance(exc, aiosmtplib.SMTPSenderRefused):
                     raise SenderRefused(words) from exc  # gm's return address, not the recipient
@@ -148,5 +158,5 @@ class SmtpTransport:
                 raise
             except (aiosmtplib.SMTPConnectError, aiosmtplib.SMTPTimeoutError, OSError,
                     asyncio.TimeoutError) as exc:
-                self._drop(lane)
+                await self._drop(lane, polite=False)  # a server that does not answer: no QUIT to wait on
                 raise TransportDown(str(exc)) from exc

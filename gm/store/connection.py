@@ -29,8 +29,11 @@ class SqliteStore(Store):
     def handles(cls, target: str | Path) -> bool:
         return not is_url(target)
 
-    def __init__(self, path: str | Path, timeout: float = 30.0):
+    def __init__(self, path: str | Path, timeout: float = 30.0, create: bool = True):
         self.path = Path(path)
+        if not create and not (self.path.is_file() and self.path.stat().st_size > 0):
+            # gm ingest (run by an MTA from anywhere) must never start a fresh, empty store
+            raise StoreError(f"no store at {self.path.absolute()} (gm init or gm new makes one)")
         # Made here, 0600 (0660 in a shared data folder: gm.core.filemodes), before SQLite opens it:
         # SQLite makes its -wal and -shm files with the database file's own mode.
         try:

@@ -122,13 +122,15 @@ class PostgresStore(Store):
     def handles(cls, target: str | Path) -> bool:
         return is_url(target)
 
-    def __init__(self, url: str, timeout: float = 30.0):
+    def __init__(self, url: str, timeout: float = 30.0, create: bool = True):
         self.path = url
         self.timeout = timeout
         self.depth = 0
         self.identity: dict[str, str | None] = {}
         self.db = PgConnection(url, timeout)
         try:
+            if not create and self.version_row() is None:  # gm ingest never starts a fresh store
+                raise StoreError(f"no gm store in {redacted(url)} (gm init or gm new makes one)")
             self.migrate()
         except BaseException:
             self.db.close()
