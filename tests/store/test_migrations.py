@@ -13,13 +13,17 @@ from gm.store import SchemaTooNew, Store, StoreError, migrations, schema
 from gm.store.errors import MigrationError
 
 LATEST = migrations.latest()
+# Step 13 belongs to another branch of issue 28 (this one, "outages", owns step 14); the lead
+# renumbers at the merge, and then this set is empty again.
+ELSEWHERE: set[int] = {13}
 TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports", "history",
           "game_settings", "deadlines", "absences", "state_overrides", "results", "timers",
           "open_games", "observers", "address_codes",  # step 5 (issue 18)
           "delivery_events", "addresses",  # step 6 (issue 19)
           "credential_failures", "credential_locks",  # step 9 (issue 27)
           "pending_requests",  # step 10 (issue 27)
-          "bounce_holds"}  # step 12 (issue 27)
+          "bounce_holds",  # step 12 (issue 27)
+          "daemons", "outages"}  # step 14 (issue 28)
 
 
 def layout(path) -> dict[str, str]:
@@ -51,14 +55,15 @@ def table_names(path) -> set[str]:
 # --- fresh databases --------------------------------------------------------------
 def test_fresh_database_gets_every_table_and_the_latest_version(tmp_path):
     store = Store(tmp_path / "gm.sqlite")
-    assert store.schema_version == LATEST == len(schema.STEPS)
+    assert store.schema_version == LATEST == len(schema.STEPS) + len(ELSEWHERE)
     store.close()
     assert table_names(tmp_path / "gm.sqlite") == TABLES  # no meta table any more
     assert user_version(tmp_path / "gm.sqlite") == LATEST
 
 
 def test_steps_are_numbered_one_by_one():
-    assert [s.number for s in schema.STEPS] == list(range(1, len(schema.STEPS) + 1))
+    expected = [n for n in range(1, len(schema.STEPS) + len(ELSEWHERE) + 1) if n not in ELSEWHERE]
+    assert [s.number for s in schema.STEPS] == expected
 
 
 def test_opening_twice_is_a_no_op(tmp_path):
