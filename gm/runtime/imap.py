@@ -343,7 +343,7 @@ class Daemon:
         except CONNECTION_FAULTS as exc:
             self.faults += 1
             delay = self.imap_weather.fault(exc)
-            log.info("IMAP connection fault (%s: %s); reconnecting in %ss", type(exc).__name__, exc, delay)
+            log.debug("IMAP connection fault (%s: %s); reconnecting in %ss", type(exc).__name__, exc, delay)
             if once:
                 self.housekeeping()
                 self.sender.drain()

@@ -67,7 +67,9 @@ def heartbeat(ctx: Context, me: DaemonIdentity, sending_down_since: float | None
     gap = None
     with store.write():
         last = store.last_heartbeat()
-        if look_for_gap and last is not None and now - last > away_after(ctx):
+        # A gap inside a sending outage that still lasts is part of it: counted once, when it ends.
+        if (look_for_gap and last is not None and now - last > away_after(ctx)
+                and store.open_outage_since() is None):
             gap = now - last
             store.add_outage(STOPPED, last, now)
             log.warning("gm was not running from %s to %s (%s): deadlines in between move",

@@ -64,9 +64,10 @@ class DaemonQueries:
         return self.all("SELECT * FROM outages ORDER BY id")
 
     def unsent_report_recipients(self, game_id: str, turn: int) -> set[str]:
-        """Addresses (lower case) a report of this turn is still waiting to reach: queued or held."""
-        rows = self.all("SELECT recipient FROM outbox WHERE game_id = ? AND turn = ? AND kind = 'report' "
-                        "AND status IN ('queued', 'held')", game_id, turn)
+        """Addresses (lower case) a report of this turn (the welcome, for the first) is still waiting
+        to reach: queued or held."""
+        rows = self.all("SELECT recipient FROM outbox WHERE game_id = ? AND turn = ? AND kind IN "
+                        "('report', 'welcome') AND status IN ('queued', 'held')", game_id, turn)
         return {r["recipient"].lower() for r in rows}
 
     def games_due_by(self, finish: float) -> list[str]:
