@@ -273,7 +273,7 @@ class Daemon:
                 outages.heartbeat(self.engine, self.me, self.sender.down_since, look_for_gap=not self.once)
                 closed = self.engine.tick()
                 if closed:
-                    log.info("turns closed by timer: %s", ", ".join(closed))
+                    log.info("done by the clock: %s", "; ".join(closed))
                 self.engine.trim_sent_mail()
             except StoreError as exc:
                 self.next_tick = time.time() + self.store_weather.fault(exc)

@@ -151,7 +151,7 @@ def apply(ctx: Context, kind: str, start: float, finish: float) -> list[str]:
         why = "gm could not send mail" if kind == SENDING else "gm was not running"
         span = times.format_span(length)
         reports.notice(ctx, view, list(view.seated_names), lambda zone: [
-            f"{why.capitalize()} from {times.format_stamp(start, zone)} to "
+            f"{why} from {times.format_stamp(start, zone)} to "
             f"{times.format_stamp(finish, zone)} ({span}).",
             f"The deadline of turn {view.turn} moves by {span}, to {times.format_due(due, now, zone)}."],
             "Deadline moved")
