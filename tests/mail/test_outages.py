@@ -52,13 +52,13 @@ def test_two_daemons_wait_out_a_postgres_restart(harness, dovecot, own_postgres)
             dovecot.append(stray_mail(n))
         wait_until(lambda: len(processed_ids(dovecot)) == 10, 30, interval=0.1, what="the first mails")
         own_postgres.stop()  # -m immediate
-        for n in range(10, 40):
-            dovecot.append(stray_mail(n))
+        for n in range(10, 110):  # a backlog both daemons read at once when the store is back: moving
+            dovecot.append(stray_mail(n))  # the same message from both sessions copied it twice
         time.sleep(2.0)  # several ticks (0.3 s) and IMAP passes with the store gone
         assert all(d.thread.is_alive() and d.error is None for d in daemons), [d.error for d in daemons]
         own_postgres.start_again()
         wait_until(lambda: not dovecot.folder("INBOX"), 60, interval=0.2, what="the inbox to empty")
-        wait_until(lambda: len(processed_ids(dovecot)) >= 40, 30, interval=0.2, what="all mails moved")
+        wait_until(lambda: len(processed_ids(dovecot)) >= 110, 60, interval=0.2, what="all mails moved")
         time.sleep(0.5)  # would a second copy follow?
         assert all(d.thread.is_alive() and d.error is None for d in daemons), [d.error for d in daemons]
     finally:
@@ -70,10 +70,10 @@ def test_two_daemons_wait_out_a_postgres_restart(harness, dovecot, own_postgres)
         beats = store.daemon_rows()
     finally:
         store.close()
-    assert len(ids) == len(set(ids)) == 40  # each processed once
-    assert {i.split("-")[1] for i in ids} == {str(n) for n in range(40)}
+    assert len(ids) == len(set(ids)) == 110  # each processed once
+    assert {i.split("-")[1] for i in ids} == {str(n) for n in range(110)}
     copies = collections.Counter(processed_ids(dovecot))
-    assert len(copies) == 40 and set(copies.values()) == {1}, copies  # each moved once
+    assert len(copies) == 110 and set(copies.values()) == {1}, copies  # each moved once
     assert len(beats) == 2  # one heartbeat row per daemon
 
 
