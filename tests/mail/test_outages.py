@@ -198,3 +198,50 @@ def test_a_deadline_moves_by_the_time_no_daemon_ran(harness, dovecot, smtp):
     assert not any(r["action"] == "late" for r in store.history_of("nb1"))
     for address in ADDRESS.values():
         assert len([m for m in smtp.to(address) if "Deadline moved" in m["Subject"]]) == 1
+
+
+def test_the_maildir_daemon_waits_out_a_postgres_restart(tmp_path, own_postgres, caplog):
+    from gm.core.config import Config
+    from gm.runtime import daemon as maildir_daemon
+
+    caplog.set_level("INFO")
+    config = Config(data_dir=tmp_path / "data", address="gm@localhost", store=own_postgres.url(), tick_seconds=0.3)
+    Store(config.database).close()  # the schema
+    new = config.inbox / "new"
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def main():
+        engine = Engine(Store(config.database), config)
+        try:
+            maildir_daemon.run(engine, config, stop=stop)
+        except BaseException as exc:  # noqa: BLE001 - asserted below
+            errors.append(exc)
+        finally:
+            engine.store.close()
+
+    thread = threading.Thread(target=main, daemon=True)
+    thread.start()
+    try:
+        wait_until(lambda: new.is_dir(), 10, what="the inbox Maildir")
+        own_postgres.stop()
+        for n in range(5):
+            (new / f"mail{n}").write_bytes(stray_mail(n))
+        time.sleep(2.0)  # ticks and passes with the store gone
+        assert thread.is_alive() and not errors, errors
+        own_postgres.start_again()
+        wait_until(lambda: not any(new.iterdir()), 30, interval=0.1, what="the inbox read")
+    finally:
+        stop.set()
+        thread.join(15)
+    assert not thread.is_alive() and not errors, errors
+    store = Store(config.database)
+    try:
+        assert store.one("SELECT count(*) AS n FROM messages")["n"] == 5
+    finally:
+        store.close()
+    # one line when it went down, one when it was back, from the daemon's loop (the thread's own
+    # Store, the sender's, says its own)
+    said = [r.getMessage() for r in caplog.records if r.name == "gm.runtime.weather"]
+    assert len([m for m in said if m.startswith("the store down")]) == 1, said
+    assert len([m for m in said if m.startswith("the store back")]) == 1, said
