@@ -71,6 +71,7 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
     archive = live_archive(engine, config)
     me = outages.DaemonIdentity.new(engine.clock())
     store_weather = Weather("the store", STORE_BACKOFF)
+    look_for_gap = not once  # the first heartbeat, and the first after the store was back (gm.runtime.imap)
     next_tick = 0.0
     try:
         while stop is None or not stop.is_set():
@@ -78,7 +79,8 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
                 # The tick (the heartbeat first) before the mail: a deadline that fell while no
                 # daemon ran moves before a message of its game could close the turn.
                 if time.time() >= next_tick:
-                    outages.heartbeat(engine, me, sender.down_since, look_for_gap=not once)
+                    outages.heartbeat(engine, me, sender.down_since, look_for_gap=look_for_gap)
+                    look_for_gap = False
                     engine.tick()
                     engine.trim_sent_mail()
                     next_tick = time.time() + config.tick_seconds
@@ -90,6 +92,7 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
                 if once:
                     raise
                 delay = store_weather.fault(exc)
+                look_for_gap = True
                 next_tick = time.time() + delay
                 _wait(stop, delay)
                 continue

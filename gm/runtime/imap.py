@@ -258,6 +258,9 @@ class Daemon:
         self.archive = live_archive(engine, config)  # the archive site kept current, if configured
         self.me = outages.DaemonIdentity.new(engine.clock())  # whose heartbeat row
         self.once = False
+        # Only a daemon's first heartbeat, or its first after the store was unreachable, looks for a
+        # gap: its own long pass over a backlog is work, not an outage.
+        self.look_for_gap = True
         self.store_weather = Weather("the store", STORE_BACKOFF)
         self.imap_weather = Weather(f"IMAP server {self.server.host}", self.reconnect)
 
@@ -270,12 +273,15 @@ class Daemon:
         now = time.time()
         if now >= self.next_tick:
             try:
-                outages.heartbeat(self.engine, self.me, self.sender.down_since, look_for_gap=not self.once)
+                outages.heartbeat(self.engine, self.me, self.sender.down_since,
+                                  look_for_gap=self.look_for_gap and not self.once)
+                self.look_for_gap = False
                 closed = self.engine.tick()
                 if closed:
                     log.info("done by the clock: %s", "; ".join(closed))
                 self.engine.trim_sent_mail()
             except StoreError as exc:
+                self.look_for_gap = True
                 self.next_tick = time.time() + self.store_weather.fault(exc)
             else:
                 self.store_weather.ok()
@@ -338,6 +344,7 @@ class Daemon:
         except StoreError as exc:  # the store, not the mailbox: wait for it (the session is closed)
             if once:
                 raise ImapFault(f"the store: {exc}") from exc
+            self.look_for_gap = True
             self.next_tick = time.time() + self.store_weather.fault(exc)
             return False
         except CONNECTION_FAULTS as exc:

@@ -60,8 +60,9 @@ def heartbeat(ctx: Context, me: DaemonIdentity, sending_down_since: float | None
               look_for_gap: bool = True) -> float | None:
     """Write this daemon's heartbeat; first, if no daemon ran for a while, record that outage.
 
-    Returns the length of the gap found, or None.  ``look_for_gap`` is off for `gm run --once`
-    (cron's schedule is not an outage).
+    Returns the length of the gap found, or None.  The daemon looks for a gap at its first beat
+    and at its first after the store was unreachable, never for `gm run --once` (cron's schedule
+    is not an outage) nor after its own long pass over a backlog (work, not an outage).
     """
     store, now = ctx.store, ctx.clock()
     gap = None
