@@ -72,6 +72,10 @@ class Postgres:
                         "--auth=trust", "--encoding=UTF8", "--no-sync", "--locale=C")
         if init.returncode != 0:
             raise RuntimeError(f"initdb failed: {init.stderr or init.stdout}")
+        self.start_again()
+
+    def start_again(self) -> None:
+        """Start the server on its data folder (after stop(): a restart, as an outage ends)."""
         options = (f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories='' "
                    "-c max_connections=200")
         if not self.durable:

@@ -160,12 +160,16 @@ def test_the_migration_classifies_old_press_on_both_backends(store_target):
         store.db.raw("ALTER TABLE messages DROP COLUMN auth")  # and step 12's, which comes after
         store.db.raw("DROP TABLE bounce_holds")
         store.db.raw("DROP TABLE holds")  # step 13's
+        store.db.raw("DROP TABLE daemons")  # and step 14's
+        store.db.raw("DROP TABLE outages")
         store.db.raw(f"UPDATE {VERSION_TABLE} SET version = 10")
     else:
         store.db.execute("ALTER TABLE reports DROP COLUMN audience")
         store.db.execute("ALTER TABLE messages DROP COLUMN auth")  # and step 12's, which comes after
         store.db.execute("DROP TABLE bounce_holds")
         store.db.execute("DROP TABLE holds")  # step 13's
+        store.db.execute("DROP TABLE daemons")  # and step 14's
+        store.db.execute("DROP TABLE outages")
         store.db.execute("PRAGMA user_version = 10")
     store.close()
     store = Store(store_target)

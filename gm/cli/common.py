@@ -71,6 +71,17 @@ def log_to_file(path: Path, level: int = logging.WARNING) -> logging.Handler | N
     return handler
 
 
+def load_config() -> config_module.Config:
+    """The config, made ready for the store (its group's folder); a mistake ends the command."""
+    try:
+        conf = config_module.load(state["config"])
+        if conf.group:  # before the store is made, so that it is made for the group
+            filemodes.prepare(conf.data_dir, conf.group)
+        return conf
+    except (config_module.ConfigError, filemodes.GroupError) as exc:
+        fail(str(exc))
+
+
 def open_engine(create: bool = True) -> Engine:
     """The service on the configured database (opening it runs any pending migrations).
 

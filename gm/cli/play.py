@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+import signal
+import threading
 from typing import List, Optional
 
 import typer
 
-from gm.cli.common import BY, WHY, app, echo, fail, open_engine, parse_pairs, run, show_holds
+from gm.cli.common import BY, WHY, app, echo, fail, load_config, open_engine, parse_pairs, run, show_holds
+from gm.store import StoreError
 from gm.runtime import daemon
 from gm.runtime.demo import play_demo
 from gm.service import ingest as ingest_mail
 from gm.service import lifecycle, lobby, turns
+from gm.service.engine import Engine
 
 
 @app.command()
@@ -121,12 +125,29 @@ def process(game_id: str):
 
 @app.command("run")
 def run_daemon(once: bool = typer.Option(False, "--once", help="process what is there, then exit")):
-    """The daemon: read the mailbox, judge, report, deliver."""
-    engine = open_engine()
+    """The daemon: read the mailbox, judge, report, deliver.
+
+    A store on a database server that is down is waited for (not with --once).  SIGTERM
+    finishes the mail in hand and exits 0."""
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    if once:
+        engine = open_engine()
+    else:
+        conf = load_config()
+        try:
+            store = daemon.open_store(conf.database, stop)
+        except StoreError as exc:
+            fail(str(exc))
+        if store is None:
+            return  # stopped while waiting
+        engine = Engine(store, conf)
     try:
-        daemon.run(engine, engine.config, once=once)
+        daemon.run(engine, engine.config, once=once, stop=stop)
     except KeyboardInterrupt:
         echo("stopped")
+    finally:
+        engine.store.close()
 
 
 @app.command()

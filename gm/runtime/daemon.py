@@ -13,9 +13,10 @@ from gm.runtime.livearchive import from_config as live_archive
 from gm.runtime.maildir import MaildirTransport, process_maildir
 from gm.runtime.sendprocess import ProcessTransport
 from gm.runtime.smtp import SmtpTransport
-from gm.service import delivery_state
+from gm.runtime.weather import STORE_BACKOFF, Weather
+from gm.service import delivery_state, outages
 from gm.service.engine import Engine
-from gm.store import StoreError
+from gm.store import SchemaTooNew, MigrationError, Store, StoreError, is_url
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,26 @@ def make_transport(config):
                                         connections=config.smtp_connections), envelope)
     return SmtpTransport(config.smtp, envelope_from=config.address, connections=config.smtp_connections,
                          envelope=envelope)
+
+
+def open_store(target, stop) -> Store | None:
+    """The store; a database server that is down or restarting is waited for, for as long as it
+    takes (said once when it is down and once when it is back).  None: stopped meanwhile.
+    A SQLite file that cannot be opened, or a schema gm cannot use, is no weather: raised."""
+    weather = Weather("the store", STORE_BACKOFF)
+    while not stop.is_set():
+        try:
+            store = Store(target)
+        except (SchemaTooNew, MigrationError):
+            raise
+        except StoreError as exc:
+            if not is_url(target):
+                raise
+            stop.wait(weather.fault(exc))
+            continue
+        weather.ok()
+        return store
+    return None
 
 
 def run(engine: Engine, config, once: bool = False, stop=None) -> None:
@@ -49,27 +70,44 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
     sender = Sender(engine.store, transport, backoff=backoff, clock=engine.clock, gm_address=config.gm_address,
                     settle=lambda store: delivery_state.settle_now(engine))
     archive = live_archive(engine, config)
+    me = outages.DaemonIdentity.new(engine.clock())
+    store_weather = Weather("the store", STORE_BACKOFF)
+    look_for_gap = not once  # the first heartbeat, and the first after the store was back (gm.runtime.imap)
     next_tick = 0.0
     try:
         while stop is None or not stop.is_set():
             try:
-                if process_maildir(engine, config.inbox):
+                # The tick (the heartbeat first) before the mail: a deadline that fell while no
+                # daemon ran moves before a message of its game could close the turn.
+                if time.time() >= next_tick:
+                    outages.heartbeat(engine, me, sender.down_since, look_for_gap=look_for_gap)
+                    look_for_gap = False
+                    engine.tick()
+                    engine.trim_sent_mail()
+                    next_tick = time.time() + config.tick_seconds
+                if process_maildir(engine, config.inbox, stop):
                     sender.pump()
-            except StoreError as exc:  # the database, not a message: wait and read again
+                sender.pump()
+                store_weather.ok()
+            except StoreError as exc:  # the database, not a message: the mail waits in the inbox
                 if once:
                     raise
-                log.error("the database cannot be written (%s); mail waits in the inbox", exc)
-                time.sleep(5.0)
+                delay = store_weather.fault(exc)
+                look_for_gap = True
+                next_tick = time.time() + delay
+                _wait(stop, delay)
                 continue
-            if time.time() >= next_tick:
-                engine.tick()
-                engine.trim_sent_mail()
-                next_tick = time.time() + 30
-            sender.pump()
             if archive is not None:
                 archive.maybe_refresh()
             if once:
                 return
-            time.sleep(1.0)
+            _wait(stop, 1.0)
     finally:
         sender.close()
+
+
+def _wait(stop, seconds: float) -> None:
+    if stop is None:
+        time.sleep(seconds)
+    else:
+        stop.wait(seconds)

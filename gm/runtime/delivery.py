@@ -18,15 +18,17 @@ from typing import Callable
 from gm.runtime import refusals
 from gm.runtime.transport import (PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure, Transport,
                                   TransportDown, send_each)
+from gm.runtime.weather import STORE_BACKOFF, Weather
 from gm.service import delivery_state
 from gm.service.context import Context
 from gm.service.retention import sent_copy
-from gm.store import Store
+from gm.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 
 BACKOFF = (5, 15, 60, 300, 900, 3600)  # seconds before retry n
 MARK_EVERY = 16  # messages accepted by the server per "sent" transaction
+DOWN_AFTER = 3  # failed connections in a row before gm counts as unable to send (deadlines wait)
 
 
 def flush(store: Store, transport: Transport, now: float | None = None, limit: int = 500,
@@ -87,7 +89,8 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
             if len(accepted) >= MARK_EVERY:
                 mark_sent()
         elif isinstance(exc, TransportDown):
-            log.warning("outbox #%s to %s not sent: server unreachable (%s)", row["id"], row["recipient"], exc)
+            # said once per outage by the Sender's Weather, not once per try
+            log.debug("outbox #%s to %s not sent: server unreachable (%s)", row["id"], row["recipient"], exc)
             with store.write():
                 store.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500])
             down.append(exc)
@@ -155,8 +158,18 @@ class Sender:
         self.transport = transport
         self.backoff = tuple(backoff) or BACKOFF
         self.clock = clock
-        self.failures = 0  # connection failures in a row
+        self.weather = Weather("mail server (SMTP)", self.backoff, clock)
         self.resume_at = 0.0
+
+    @property
+    def failures(self) -> int:
+        """Connection failures in a row."""
+        return self.weather.failures
+
+    @property
+    def down_since(self) -> float | None:
+        """Since when the server has been unreachable, try after try (DOWN_AFTER), or None."""
+        return self.weather.down_since if self.weather.failures >= DOWN_AFTER else None
 
     def pump(self) -> int:
         now = self.clock()
@@ -168,13 +181,10 @@ class Sender:
             try:
                 n = flush(self.store, self.transport, now, backoff=self.backoff, gm_address=self.gm_address,
                           outcome=outcome)
-            except TransportDown:
-                delay = self.backoff[min(self.failures, len(self.backoff) - 1)]
-                self.failures += 1
-                self.resume_at = self.clock() + delay
-                log.warning("mail server unreachable; next attempt in %ss", delay)
+            except TransportDown as exc:
+                self.resume_at = self.clock() + self.weather.fault(exc)
                 return sent
-            self.failures = 0
+            self.weather.ok()
             if (outcome.get("refused") or outcome.get("held")) and self.settle is not None:
                 try:
                     self.settle(self.store)
@@ -230,6 +240,12 @@ class SenderThread:
     def failures(self) -> int:
         return self.sender.failures if self.sender is not None else 0
 
+    @property
+    def down_since(self) -> float | None:
+        """See Sender.down_since; what the daemon's heartbeat says (gm.service.outages)."""
+        sender = self.sender
+        return sender.down_since if sender is not None else None
+
     def start(self) -> "SenderThread":
         warm = getattr(self.transport, "start", None)
         if warm is not None:  # a transport with a process of its own starts it now, while little is sent
@@ -257,10 +273,28 @@ class SenderThread:
         if self._thread.is_alive():
             self._thread.join()
 
+    def _open_store(self) -> Store | None:
+        """The thread's own connection; while the store is down, wait for it (None: stopped)."""
+        weather = Weather("the store (sender thread)", STORE_BACKOFF)
+        while not self._stopping.is_set():
+            try:
+                store = Store(self.database)
+            except StoreError as exc:
+                self._stopping.wait(weather.fault(exc))
+                continue
+            weather.ok()
+            return store
+        return None
+
     def _run(self) -> None:
-        store = Store(self.database)
+        store = self._open_store()
+        if store is None:
+            with self._rounds:
+                self._rounds.notify_all()
+            return
         self.sender = Sender(store, self.transport, backoff=self.backoff, clock=self.clock,
                              gm_address=self.gm_address, settle=self.settle)
+        store_weather = Weather("the store (sender thread)", STORE_BACKOFF)
         try:
             while not self._stopping.is_set():
                 self._nudged.wait(self.wake)
@@ -269,7 +303,10 @@ class SenderThread:
                     self._started += 1
                 try:
                     self.sender.pump()
-                except Exception:  # a database fault: keep the loop alive, try again next wake
+                    store_weather.ok()
+                except StoreError as exc:  # the database is down: said once, tried again next wake
+                    store_weather.fault(exc)
+                except Exception:  # any other fault: keep the loop alive, try again next wake
                     log.exception("sending the outbox failed")
                 with self._rounds:
                     self._finished += 1

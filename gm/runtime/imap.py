@@ -15,10 +15,25 @@ polls every ``poll_seconds``.  While it waits it still closes timed-out
 turns.  The outbox goes out from a sender thread (gm.runtime.delivery.SenderThread),
 nudged after every commit and backing off while the SMTP server is down.
 
-Faults.  A dropped socket, an AbortError in the middle of IDLE, a server
-restart or a locked database are logged and followed by a reconnect with
-backoff; the daemon keeps running.  ``once`` processes what is there, sends
-what it can and returns (for cron).
+Faults.  A dropped socket, an AbortError in the middle of IDLE or a server
+restart are followed by a reconnect with backoff; a store that cannot be used
+(PostgreSQL restarting, SQLite locked) is waited for with its own backoff, and
+the tick inside any wait catches its store errors too.  Each is logged once when
+it goes down and once when it is back (gm.runtime.weather); the daemon keeps
+running for as long as it takes.  ``once`` processes what is there, sends what
+it can and returns (for cron).
+
+Two daemons on one mailbox.  Both may judge the same message; the store lets one
+commit it and tells the other it is a duplicate.  The one that committed moves
+it; the other leaves it alone, and moves it only if it is still in the inbox
+DUPLICATE_WAIT seconds later (its judge died between commit and move).  Moving
+it from both sessions at once can copy it into the processed folder twice (a
+MOVE is a copy and an expunge).
+
+Heartbeat.  Every tick first writes this daemon's heartbeat row
+(gm.service.outages): after a restart gm knows how long no daemon ran, and the
+deadlines that fell in between move.  SIGTERM sets ``stop``: the message in
+hand is finished and moved, then the daemon returns.
 """
 
 from __future__ import annotations
@@ -38,6 +53,8 @@ from gm.core.config import Config, ServerConfig
 from gm.runtime.delivery import BACKOFF, SenderThread, Transport, settler
 from gm.runtime.livearchive import from_config as live_archive
 from gm.runtime.tls import tls_context
+from gm.runtime.weather import STORE_BACKOFF, Weather
+from gm.service import outages
 from gm.service.engine import Engine
 from gm.store import StoreError
 
@@ -49,9 +66,11 @@ IDLE_RENEW = 300.0  # leave IDLE, search, re-enter: well within RFC 2177's 29 mi
 # and a safety net should a wake-up ever be lost
 BATCH = 100  # messages fetched per FETCH command
 PROCESSED_KEYWORD = "$GmProcessed"
+DUPLICATE_WAIT = 5.0  # seconds a message another daemon committed may stay before this one moves it
 
-# Faults that mean "this connection is no good": reconnect with backoff.
-CONNECTION_FAULTS = (IMAPClientError, OSError, socket.timeout, ssl.SSLError, EOFError, StoreError)
+# Faults that mean "this connection is no good": reconnect with backoff.  (A StoreError is
+# the database's weather, not the mailbox's: waited for apart.)
+CONNECTION_FAULTS = (IMAPClientError, OSError, socket.timeout, ssl.SSLError, EOFError)
 
 # For the crash tests: GM_CRASH_AT=after-commit|after-flag ends the process at that point.
 CRASH_ENV = "GM_CRASH_AT"
@@ -111,6 +130,7 @@ class Mailbox:
         self.can_idle = b"IDLE" in caps
         flags = info.get(b"PERMANENTFLAGS", ())
         self.keywords = b"\\*" in flags
+        self.others: dict[int, float] = {}  # uid -> when found committed by another daemon
 
     def changed(self) -> bool:
         """NOOP: did new mail arrive since the last command?"""
@@ -152,17 +172,37 @@ class Mailbox:
             self.client.expunge()
 
 
+def ours_to_move(box: Mailbox, uid: int, outcome: str, now: float, wait: float) -> bool:
+    """Does this daemon move the message?  Yes unless another committed it just now (that one
+    moves it; both moving at once may copy it twice) and it has not stayed ``wait`` since."""
+    if outcome != "duplicate" or wait <= 0:
+        box.others.pop(uid, None)
+        return True
+    first = box.others.setdefault(uid, now)
+    if now - first >= wait:
+        del box.others[uid]
+        return True
+    return False
+
+
 def process_mailbox(engine: Engine, box: Mailbox, config: Config,
-                    committed: Callable[[], object] | None = None) -> list[tuple[int, str]]:
+                    committed: Callable[[], object] | None = None,
+                    stop: threading.Event | None = None,
+                    duplicate_wait: float = 0.0) -> list[tuple[int, str]]:
     """Ingest every message in the folder, then move each; returns (uid, outcome).
 
     ``committed`` is called after each message's transaction (the daemon nudges
     its sender there, so replies leave while the rest of the batch is judged).
+    With ``stop`` set, the message in hand is finished and moved, and the rest wait.
+    ``duplicate_wait``: how long a message another daemon committed is left to it (the
+    daemon: DUPLICATE_WAIT; `--once`, with no later pass, moves it at once).
     """
     results: list[tuple[int, str]] = []
     tried: set[int] = set()
-    while True:  # search again after each pass: more may have come meanwhile
-        fresh = [u for u in box.pending() if u not in tried]
+    while stop is None or not stop.is_set():  # search again after each pass: more may have come
+        pending = box.pending()
+        box.others = {u: at for u, at in box.others.items() if u in pending}  # forget what went
+        fresh = [u for u in pending if u not in tried]
         if not fresh:
             return results
         tried.update(fresh)
@@ -174,6 +214,8 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
             handled: list[int] = []
             try:
                 for uid in chunk:
+                    if stop is not None and stop.is_set():
+                        break  # the rest are read again by the next daemon
                     raw = messages.get(uid)
                     if raw is None:  # expunged by someone else meanwhile
                         continue
@@ -181,7 +223,8 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
                     outcome = engine.ingest(raw, box.key(uid), inbound=prepared[uid])
                     log.info("mail in: IMAP uid %s: %s %s", uid, outcome.outcome, outcome.detail[:80])
                     _crash_point("after-commit")
-                    handled.append(uid)
+                    if ours_to_move(box, uid, outcome.outcome, time.time(), duplicate_wait):
+                        handled.append(uid)
                     results.append((uid, outcome.outcome))
                     if committed is not None:
                         committed()
@@ -189,6 +232,7 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
                 # Whatever was committed is moved, even if a later message failed to store.
                 if handled:
                     box.done(handled)
+    return results
 
 
 class Daemon:
@@ -213,18 +257,38 @@ class Daemon:
         self.mailbox: Mailbox | None = None  # the current session
         self.faults = 0  # connection faults survived
         self.archive = live_archive(engine, config)  # the archive site kept current, if configured
+        self.me = outages.DaemonIdentity.new(engine.clock())  # whose heartbeat row
+        self.once = False
+        # Only a daemon's first heartbeat, or its first after the store was unreachable, looks for a
+        # gap: its own long pass over a backlog is work, not an outage.
+        self.look_for_gap = True
+        self.store_weather = Weather("the store", STORE_BACKOFF)
+        self.imap_weather = Weather(f"IMAP server {self.server.host}", self.reconnect)
 
-    # --- housekeeping: outbox and timers -----------------------------------------
+    # --- housekeeping: heartbeat, timers, outbox ---------------------------------------
     def housekeeping(self) -> None:
+        """The tick when it is due (the heartbeat first), and a nudge to the sender.
+
+        A store error here is the store's weather: said once, the tick tried again after the
+        store's back-off; it never leaves this method."""
         now = time.time()
         if now >= self.next_tick:
-            self.next_tick = now + self.config.tick_seconds
-            closed = self.engine.tick()
-            if closed:
-                log.info("turns closed by timer: %s", ", ".join(closed))
-            self.engine.trim_sent_mail()
+            try:
+                outages.heartbeat(self.engine, self.me, self.sender.down_since,
+                                  look_for_gap=self.look_for_gap and not self.once)
+                self.look_for_gap = False
+                closed = self.engine.tick()
+                if closed:
+                    log.info("done by the clock: %s", "; ".join(closed))
+                self.engine.trim_sent_mail()
+            except StoreError as exc:
+                self.look_for_gap = True
+                self.next_tick = time.time() + self.store_weather.fault(exc)
+            else:
+                self.store_weather.ok()
+                self.next_tick = now + self.config.tick_seconds
         self.sender.nudge()
-        if self.archive is not None:
+        if self.archive is not None and not self.store_weather.is_down:
             self.archive.maybe_refresh()
 
     def _sleep(self, seconds: float) -> None:
@@ -239,54 +303,74 @@ class Daemon:
 
     # --- the loop -------------------------------------------------------------------
     def run(self, once: bool = False) -> None:
-        failures = 0
+        self.once = once
         self.sender.start()
         try:
+            # The tick (and heartbeat) before any mail: a deadline that fell while no daemon
+            # ran moves before a message of its game could close the turn.
+            self.housekeeping()
             while not self.stop.is_set():
-                client = None
-                try:
-                    client = connect(self.server)
-                    box = Mailbox(client, self.config.imap_folder, self.config.imap_processed)
-                    self.connections += 1
-                    self.mailbox = box
-                    log.info("connected to %s as %s, folder %s (UIDVALIDITY %s, IDLE %s)",
-                             self.server.host, self.server.user, box.folder, box.uidvalidity,
-                             "yes" if box.can_idle else "no")
-                    failures = 0
-                    self._session(box, once)
-                    if once:
-                        self.sender.drain()  # send what can be sent before returning
-                    if once or self.stop.is_set():
-                        if client is not None:
-                            try:
-                                client.logout()
-                            except CONNECTION_FAULTS:
-                                pass
-                            client = None
-                        return
-                except CONNECTION_FAULTS as exc:
-                    self.faults += 1
-                    delay = self.reconnect[min(failures, len(self.reconnect) - 1)]
-                    failures += 1
-                    log.warning("IMAP connection fault (%s: %s); reconnecting in %ss",
-                                type(exc).__name__, exc, delay)
-                    if once:
-                        self.housekeeping()
-                        self.sender.drain()
-                        raise ImapFault(f"IMAP {self.server.host}: {exc}") from exc
-                    self._sleep(delay)
-                finally:
-                    _close(client)
+                if self.store_weather.is_down and not once:
+                    self._sleep(max(self.next_tick - time.time(), self.wake))  # its tick retries the store
+                    continue
+                if self._connection(once):
+                    return
         finally:
             self.sender.stop()
             self.engine.close()
 
+    def _connection(self, once: bool) -> bool:
+        """One IMAP session, to its end or its fault; True when the daemon is done."""
+        client = None
+        try:
+            client = connect(self.server)
+            box = Mailbox(client, self.config.imap_folder, self.config.imap_processed)
+            self.connections += 1
+            self.mailbox = box
+            self.imap_weather.ok()
+            log.info("connected to %s as %s, folder %s (UIDVALIDITY %s, IDLE %s)",
+                     self.server.host, self.server.user, box.folder, box.uidvalidity,
+                     "yes" if box.can_idle else "no")
+            self._session(box, once)
+            if once:
+                self.sender.drain()  # send what can be sent before returning
+            if once or self.stop.is_set():
+                try:
+                    client.logout()
+                except CONNECTION_FAULTS:
+                    pass
+                client = None
+                return True
+            return False
+        except StoreError as exc:  # the store, not the mailbox: wait for it (the session is closed)
+            if once:
+                raise ImapFault(f"the store: {exc}") from exc
+            self.look_for_gap = True
+            self.next_tick = time.time() + self.store_weather.fault(exc)
+            return False
+        except CONNECTION_FAULTS as exc:
+            self.faults += 1
+            delay = self.imap_weather.fault(exc)
+            log.debug("IMAP connection fault (%s: %s); reconnecting in %ss", type(exc).__name__, exc, delay)
+            if once:
+                self.housekeeping()
+                self.sender.drain()
+                raise ImapFault(f"IMAP {self.server.host}: {exc}") from exc
+            self._sleep(delay)
+            return False
+        finally:
+            _close(client)
+
     def _session(self, box: Mailbox, once: bool) -> None:
         while not self.stop.is_set():
-            process_mailbox(self.engine, box, self.config, committed=self.sender.nudge)
+            process_mailbox(self.engine, box, self.config, committed=self.sender.nudge, stop=self.stop,
+                            duplicate_wait=0.0 if once else DUPLICATE_WAIT)
             self.housekeeping()
             if once:
                 return
+            if box.others:  # left to the daemon that committed them: look again soon
+                self._sleep(min(1.0, DUPLICATE_WAIT))
+                continue
             if box.can_idle and self.config.imap_idle:
                 # Dovecot (and others) report nothing at the start of IDLE about mail
                 # that came during the pass above: ask once more, then idle.

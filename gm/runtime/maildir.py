@@ -42,15 +42,18 @@ def maildir_key(name: str) -> str:
     return "maildir:" + name.split(":", 1)[0]
 
 
-def process_maildir(engine: Engine, inbox: Path) -> list[tuple[str, str]]:
+def process_maildir(engine: Engine, inbox: Path, stop=None) -> list[tuple[str, str]]:
     """Ingest every new message, then mark it seen by moving it to cur/.
 
     The move comes after the commit: a crash in between leaves the file in
     new/, and the next pass finds its key already stored and only moves it.
+    With ``stop`` (a threading.Event) set, the message in hand is finished, the rest wait.
     """
     ensure_maildir(inbox)
     done = []
     for path in sorted((inbox / "new").iterdir()):
+        if stop is not None and stop.is_set():
+            break
         if path.name.startswith("."):
             continue
         with open(path, "rb") as handle:  # as IMAP fetches it: enough to see one is too big

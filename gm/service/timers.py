@@ -19,9 +19,10 @@ import logging
 
 from gm.core import times
 from gm.core.model import Status
-from gm.service import deadlines, delivery_state, games, lifecycle, reports, turns
+from gm.service import deadlines, delivery_state, games, lifecycle, outages, reports, turns
 from gm.service.holding import bouncing_players
 from gm.service.context import Context
+from gm.store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +34,16 @@ def tick(ctx: Context) -> list[str]:
     done: list[str] = []
     try:
         done += delivery_state.settle_now(ctx)  # refusals and holds the sender recorded since the last tick
+    except StoreError:
+        raise  # the database is down: the daemon waits for it (gm.runtime.weather)
     except Exception:  # never in the way of the deadlines
         log.exception("settling delivery events failed")
+    done += outages.settle(ctx)  # before any deadline: one that fell in an outage moves first
     for game_id in ctx.store.due_games(ctx.clock()):
         try:
             done += tick_game(ctx, game_id)
+        except StoreError:
+            raise  # not this game's fault: the database is down
         except Exception:  # one game's fault must not stop the others' deadlines
             log.exception("deadline processing of %s failed", game_id)
     return done
@@ -92,6 +98,8 @@ def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> l
         done += _remind(ctx, view, due, owing, conf, now)
     if now < due:
         return done
+    if not row["late"] and outages.postponed(ctx, due):
+        return done  # gm cannot send: the deadline waits, and moves once sending works again
     if not row["late"] and conf["bouncing"] == "wait":
         waiting = holdable(store, view, row["start_seq"], bouncing_players(store, view, owing), conf)
         if waiting:
@@ -104,6 +112,8 @@ def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> l
     if rules.simultaneous or row["grace_done"]:
         return done
     if now < due + times.parse_duration(conf["grace"] or "0"):
+        return done
+    if outages.postponed(ctx, due + times.parse_duration(conf["grace"] or "0")):
         return done
     return done + _grace_over(ctx, view, due, owing, conf, now)
 
@@ -209,6 +219,14 @@ def _grace_over(ctx, view, due, owing, conf, now) -> list[str]:
         if not owing:
             return [f"{view.id}: grace extended for {', '.join(spared)} (mail bounces)"]
     if conf["late"] == "forfeit" and owing:
+        dark = outages.unreached(ctx, view, owing)
+        if dark:  # the turn's report has not reached them (still queued or held): never forfeited
+            store.update_deadline(view.id, grace_done=0)  # asked again at the next tick
+            log.info("%s: %s not forfeited: the report of turn %s has not reached them",
+                        view.id, ", ".join(dark), turn)
+            owing = [name for name in owing if name not in dark]
+            if not owing:
+                return []
         for name in owing:
             lifecycle.forfeit(ctx, view, name, who="deadline",
                               why=f"no orders {times.format_span(now - due)} after the deadline")

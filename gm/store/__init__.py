@@ -14,6 +14,7 @@
     gm.store.selfservice open games, observers, address codes, token generations
     gm.store.delivery    delivery events, each address's delivery state (bounces)
     gm.store.optin       OBSERVE, JOIN, CREATE waiting for their address to confirm
+    gm.store.daemons     daemon heartbeats and outages (deadlines that wait for gm)
 
 The portable subset.  The store's SQL (the mixins' named queries, schema
 steps, Python steps through ``db.execute``) is written once, in SQLite's

@@ -18,6 +18,7 @@ from typing import Any, Iterator
 
 from gm.core.config import is_server_store
 from gm.store.credentials import CredentialQueries
+from gm.store.daemons import DaemonQueries
 from gm.store.delivery import DeliveryQueries
 from gm.store.games import GameQueries
 from gm.store.mail import MailQueries
@@ -30,7 +31,7 @@ is_url = is_server_store  # a postgresql:// URL, not a SQLite file
 
 
 class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQueries, DeliveryQueries,
-            CredentialQueries, OptInQueries):
+            CredentialQueries, OptInQueries, DaemonQueries):
     """The store; a back end is a subclass saying which targets it ``handles``."""
 
     kind = "?"  # "sqlite" | "postgresql"

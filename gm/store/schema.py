@@ -381,6 +381,30 @@ CREATE TABLE holds (
 );
 """
 
+# Step 14 (issue 28): outages are weather.  Each daemon writes its heartbeat row on every tick
+# (``sending_down_since``: when its sender thread found the SMTP server unreachable, NULL while it
+# sends), so that after a restart gm knows how long it was away.  ``outages``: each stretch of time
+# gm could not send or was not running; the deadlines that fell inside one move by its length once
+# it is over (``applied``).  ``finish`` is NULL while the outage lasts.
+OUTAGES = """
+CREATE TABLE daemons (
+    daemon_id TEXT PRIMARY KEY,      -- host:pid:random, one per running daemon
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    started REAL NOT NULL,
+    last_seen REAL NOT NULL,
+    sending_down_since REAL
+);
+CREATE TABLE outages (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,              -- sending | stopped
+    start REAL NOT NULL,
+    finish REAL,
+    applied INTEGER NOT NULL DEFAULT 0
+);
+"""
+
+
 STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
     Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
@@ -399,6 +423,7 @@ ALTER TABLE players ADD COLUMN timezone TEXT;
     Step(11, "who each press message went to (reports.audience)", PRESS_AUDIENCE, classify_old_press),
     Step(12, "the authentication of a mail set aside; bouncing=wait holds", SECRETS_AT_REST),
     Step(13, "mail held while the server refuses gm's sender or a domain refuses gm (holds)", HOLDS),
+    Step(14, "daemon heartbeats and outages (deadlines wait for gm)", OUTAGES),
 ]
 
 

@@ -13,7 +13,7 @@ from gm.core import options, times
 from gm.service import deadlines
 from gm.service.engine import Engine
 from gm.store import Store
-from support import PLAYERS, PLAYERS3, last_outbox_id, order_mail
+from support import PLAYERS, PLAYERS3, last_outbox_id, mark_all_sent, order_mail
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
 
@@ -110,6 +110,7 @@ def test_sequential_late_notice_then_wait_tells_the_gm(engine, clock):
 def test_sequential_forfeit_after_grace(engine, clock):
     engine.create_game("neighbors", "nb1", PLAYERS, seed=1,
                        options={"deadline": "48h", "grace": "12h", "late": "forfeit", "reminder": "0"})
+    mark_all_sent(engine)  # the welcomes reached the players (issue 28: else nobody forfeits)
     engine.tick()
     clock.advance(48 * H + 5)
     engine.tick()

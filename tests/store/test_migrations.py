@@ -20,7 +20,8 @@ TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports
           "credential_failures", "credential_locks",  # step 9 (issue 27)
           "pending_requests",  # step 10 (issue 27)
           "bounce_holds",  # step 12 (issue 27)
-          "holds"}  # step 13 (issue 28)
+          "holds",  # step 13 (issue 28)
+          "daemons", "outages"}  # step 14 (issue 28)
 
 
 def layout(path) -> dict[str, str]:

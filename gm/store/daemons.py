@@ -1,0 +1,77 @@
+"""Daemon heartbeats and outages (gm.service.outages): how long gm was away or could not send."""
+
+from __future__ import annotations
+
+import sqlite3
+
+
+class DaemonQueries:
+    """Mixed into Store: ``daemons`` (one heartbeat row per running daemon) and ``outages``."""
+
+    def beat(self, daemon_id: str, host: str, pid: int, started: float, now: float,
+             sending_down_since: float | None) -> None:
+        """This daemon's heartbeat: it ran at ``now`` (inside a write)."""
+        self._require_tx()
+        self.db.execute("INSERT OR REPLACE INTO daemons (daemon_id, host, pid, started, last_seen, "
+                        "sending_down_since) VALUES (?, ?, ?, ?, ?, ?)",
+                        (daemon_id, host, pid, started, now, sending_down_since))
+
+    def last_heartbeat(self) -> float | None:
+        """When any daemon last ran, or None where none ever did."""
+        row = self.one("SELECT max(last_seen) AS at FROM daemons")
+        return None if row is None or row["at"] is None else float(row["at"])
+
+    def forget_daemons(self, before: float) -> None:
+        """Drop the rows of daemons not seen since ``before`` (inside a write)."""
+        self._require_tx()
+        self.db.execute("DELETE FROM daemons WHERE last_seen < ?", (before,))
+
+    def daemon_rows(self) -> list[sqlite3.Row]:
+        return self.all("SELECT * FROM daemons ORDER BY started")
+
+    def sending_down_since(self, seen_after: float) -> float | None:
+        """The earliest time a daemon seen after ``seen_after`` says its SMTP server went down."""
+        row = self.one("SELECT min(sending_down_since) AS since FROM daemons WHERE last_seen >= ? "
+                       "AND sending_down_since IS NOT NULL", seen_after)
+        return None if row is None or row["since"] is None else float(row["since"])
+
+    # --- outages ----------------------------------------------------------------------------
+    def add_outage(self, kind: str, start: float, finish: float | None) -> int:
+        return self.insert("outages", kind=kind, start=start, finish=finish, applied=0)
+
+    def open_outage(self, kind: str) -> sqlite3.Row | None:
+        """The outage of this kind that still lasts, if any."""
+        return self.one("SELECT * FROM outages WHERE kind = ? AND finish IS NULL ORDER BY id", kind)
+
+    def open_outage_since(self) -> float | None:
+        """When the earliest outage that still lasts began, or None."""
+        row = self.one("SELECT min(start) AS since FROM outages WHERE finish IS NULL")
+        return None if row is None or row["since"] is None else float(row["since"])
+
+    def close_outage(self, outage_id: int, finish: float) -> None:
+        self._require_tx()
+        self.db.execute("UPDATE outages SET finish = ? WHERE id = ?", (finish, outage_id))
+
+    def outages_to_apply(self) -> list[sqlite3.Row]:
+        """Outages that are over and whose deadlines have not moved yet, oldest first."""
+        return self.all("SELECT * FROM outages WHERE finish IS NOT NULL AND applied = 0 ORDER BY start")
+
+    def mark_outage_applied(self, outage_id: int) -> None:
+        self._require_tx()
+        self.db.execute("UPDATE outages SET applied = 1 WHERE id = ?", (outage_id,))
+
+    def outage_rows(self) -> list[sqlite3.Row]:
+        return self.all("SELECT * FROM outages ORDER BY id")
+
+    def unsent_report_recipients(self, game_id: str, turn: int) -> set[str]:
+        """Addresses (lower case) a report of this turn (the welcome, for the first) is still waiting
+        to reach: queued or held."""
+        rows = self.all("SELECT recipient FROM outbox WHERE game_id = ? AND turn = ? AND kind IN "
+                        "('report', 'welcome') AND status IN ('queued', 'held')", game_id, turn)
+        return {r["recipient"].lower() for r in rows}
+
+    def games_due_by(self, finish: float) -> list[str]:
+        """Active games whose deadline (not yet past its grace) is at or before ``finish``."""
+        return [r["game_id"] for r in self.all(
+            "SELECT d.game_id FROM deadlines d JOIN games g ON g.id = d.game_id WHERE g.status = 'active' "
+            "AND d.due IS NOT NULL AND d.due <= ? AND d.grace_done = 0 ORDER BY d.game_id", finish)]
