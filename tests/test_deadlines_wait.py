@@ -89,3 +89,31 @@ def test_nobody_forfeits_a_turn_whose_report_did_not_reach_them(engine, clock, g
     send_everything(engine)  # the reports went out now
     engine.tick()
     assert history(engine, "forfeit") != []
+
+
+def test_a_deadline_waits_while_the_server_refuses_gms_sender_then_moves(engine, clock, game):
+    """The queue held by a refusal of gm's own return address (issue 28, "Refusals read right")
+    is an outage like a server that is down: no deadline expires inside it, and when the GM
+    ends the hold (gm players --clear sender) the deadline moves by its length."""
+    from gm.service import holding
+
+    start = clock.now
+    send_everything(engine)
+    clock.advance(5 * 60)
+    with engine.store.write():
+        engine.store.add_hold("sender", clock.now, "the server refuses gm's envelope sender (MAIL FROM)",
+                              "554 5.7.1 Sender address rejected", "554 5.7.1", clock.now + 300)
+    engine.tick()
+    assert outages.unavailable_since(engine) == start + 5 * 60
+    clock.advance(2 * H)  # past the deadline and its grace
+    engine.tick()
+    assert history(engine, "late") == [] and history(engine, "forfeit") == []
+    with engine.store.write():
+        assert holding.end_hold(engine, "sender", "relay login fixed")
+    engine.tick()
+    assert outages.unavailable_since(engine) is None
+    length = clock.now - (start + 5 * 60)
+    assert engine.store.deadline_row("nb1")["due"] == game + length
+    assert sorted(r["recipient"] for r in moved_notices(engine)) == ["ada@example.org", "bob@example.org"]
+    (row,) = engine.store.outage_rows()
+    assert row["kind"] == "sending" and row["applied"] == 1
