@@ -71,15 +71,23 @@ def log_to_file(path: Path, level: int = logging.WARNING) -> logging.Handler | N
     return handler
 
 
-def load_config() -> config_module.Config:
-    """The config, made ready for the store (its group's folder); a mistake ends the command."""
+def load_config(prepare: bool = True) -> config_module.Config:
+    """The config; a mistake ends the command.  ``prepare``: made ready for a store to be made
+    (its group's folder, before the store, so that the store is made for the group)."""
     try:
         conf = config_module.load(state["config"])
-        if conf.group:  # before the store is made, so that it is made for the group
+        if prepare and conf.group:
             filemodes.prepare(conf.data_dir, conf.group)
         return conf
     except (config_module.ConfigError, filemodes.GroupError) as exc:
         fail(str(exc))
+
+
+def log_to_config_file(conf: config_module.Config) -> None:
+    """Log to the config's ``log_file`` too (once a process), at INFO with -v."""
+    if conf.log_file is not None and state.get("config_logs") is None:
+        level = logging.INFO if state.get("verbose") else logging.WARNING
+        state["config_logs"] = log_to_file(conf.log_file, level)
 
 
 def open_engine(create: bool = True) -> Engine:
@@ -87,16 +95,12 @@ def open_engine(create: bool = True) -> Engine:
 
     ``create=False``: a store that does not exist yet is an error, never made (gm ingest).
     """
+    conf = load_config(prepare=create)
     try:
-        conf = config_module.load(state["config"])
-        if create and conf.group:  # before the store is made, so that it is made for the group
-            filemodes.prepare(conf.data_dir, conf.group)
         engine = Engine(Store(conf.database, create=create), conf)
-    except (config_module.ConfigError, StoreError, filemodes.GroupError) as exc:
+    except StoreError as exc:
         fail(str(exc))
-    if conf.log_file is not None and state.get("config_logs") is None:
-        level = logging.INFO if state.get("verbose") else logging.WARNING
-        state["config_logs"] = log_to_file(conf.log_file, level)
+    log_to_config_file(conf)
     return engine
 
 

@@ -9,7 +9,8 @@ from typing import List, Optional
 
 import typer
 
-from gm.cli.common import BY, WHY, app, echo, fail, load_config, open_engine, parse_pairs, run, show_holds
+from gm.cli.common import (BY, WHY, app, echo, fail, load_config, log_to_config_file, open_engine, parse_pairs, run,
+                           show_holds)
 from gm.store import StoreError
 from gm.runtime import daemon
 from gm.runtime.demo import play_demo
@@ -135,6 +136,7 @@ def run_daemon(once: bool = typer.Option(False, "--once", help="process what is 
         engine = open_engine()
     else:
         conf = load_config()
+        log_to_config_file(conf)
         try:
             store = daemon.open_store(conf.database, stop)
         except StoreError as exc:
