@@ -188,6 +188,18 @@ def test_one_mail_of_many_lines_gets_one_mail_back(engine, games):
     assert seats_of(engine, "open1") == [("vic", VICTIM)]
 
 
+def test_a_request_beside_other_commands_still_gets_one_mail_back(engine, games):
+    """HELP and LIST answered in the same mail as the code: one mail for one mail received."""
+    mails = send(engine, VICTIM, "HELP\nLIST\nOBSERVE nb1")
+    (mail,) = mails
+    assert mail["To"] == VICTIM and mail["Subject"].startswith("CONFIRM ")
+    text = flat(mail)
+    assert "(OBSERVE nb1)" in text and "LIST [<id>]" in text and "nb2" in text
+    assert engine.store.observer("nb1", VICTIM) is None
+    (answer,) = reply_to(engine, mail)
+    assert "You now follow game nb1" in flat(answer)
+
+
 def test_codes_are_stored_hashed_and_the_subject_alone_confirms(engine, games):
     (mail,) = send(engine, VICTIM, "OBSERVE nb1")
     code = code_of(mail)

@@ -36,7 +36,7 @@ from gm.mail.redact import CONFIRM_LOCAL  # gm+confirm.<code>@host: the reply-to
 from gm.service import lobby, observers, seats
 from gm.service.answers import refuse
 from gm.service.context import Context
-from gm.service.outbox import HOUR
+from gm.service.outbox import HOUR, ReplyPart, joined
 
 log = logging.getLogger(__name__)
 
@@ -178,14 +178,20 @@ def _mail_code(ctx: Context, inbound: Inbound, code: str, asked: Asked) -> None:
         lines += ["", "These lines of the mail were not taken (nothing was changed for them):"]
         lines += [f"  - {why}" for _, why in asked.refused]
     body = ctx.outbox.render("answer", lines=lines, game_id=None)
+    # The mail's other answers (HELP, LIST, a refused order...) ride below the code: one mail back
+    # for one mail received.
+    others = ctx.outbox.take_reply(inbound)
+    if others:
+        body = joined([ReplyPart(None, "", body, "confirm", None)] + others)
     reply = confirm_address(ctx.config.address, code)
     headers = (("Reply-To", reply),) if ctx.config.reply_tokens and len(reply.rpartition("@")[0]) <= 64 \
         else ()
     # No "[nb7 T3]" tag and no word "game" in the subject: a reply to it must read as CONFIRM
     # <code> from the subject (gm.mail.orders), not as a game mail needing a password.
-    ctx.outbox.queue(inbound.sender, f"CONFIRM {code}: confirm your request to gm", body, kind="confirm",
-                     in_reply_to=inbound.message_id, references=inbound.references,
-                     auto="auto-replied", headers=headers, secret=True)
+    oid = ctx.outbox.queue(inbound.sender, f"CONFIRM {code}: confirm your request to gm", body, kind="confirm",
+                           in_reply_to=inbound.message_id, references=inbound.references,
+                           auto="auto-replied", headers=headers, secret=True)
+    ctx.outbox.archive_parts(others, oid)
 
 
 def _what(line: str) -> str:

@@ -59,6 +59,11 @@ class PendingReply:
     parts: list[ReplyPart] = field(default_factory=list)
 
 
+def joined(parts: list[ReplyPart]) -> str:
+    """The bodies of several answers as one mail's text, a rule between each two."""
+    return PART_RULE.join(p.body.rstrip("\n") + "\n" for p in parts)
+
+
 class Outbox:
     def __init__(self, store: Store, config: Config, clock: Callable[[], float]):
         self.store = store
@@ -164,7 +169,7 @@ class Outbox:
             log.info("no reply: the mail has no usable From address")
             return None
         limited = all(p.kind in LIMITED_KINDS for p in parts)
-        body = PART_RULE.join(p.body.rstrip("\n") + "\n" for p in parts)
+        body = joined(parts)
         if limited:
             notice = self._limit_notice(to)
             if notice is None:
@@ -182,12 +187,24 @@ class Outbox:
                          auto="auto-replied", headers=self.reply_headers(view.id, to) if view else (),
                          html=first.html if len(parts) == 1 and not limited else None,
                          secret=any(p.secret for p in parts))
+        self.archive_parts(parts, oid)
+        return oid
+
+    def archive_parts(self, parts: list[ReplyPart], outbox_id: int | None) -> None:
+        """Keep what each answer about a game said, as part of the mail ``outbox_id``."""
         for part in parts:
             if part.view is not None:
                 self.archive(part.view, part.archive_player,
                              part.kind if part.kind not in LIMITED_KINDS else "reply",
-                             SECRET_NOTE if part.secret else part.body, oid)
-        return oid
+                             SECRET_NOTE if part.secret else part.body, outbox_id)
+
+    def take_reply(self, inbound: Inbound) -> list[ReplyPart]:
+        """The answers gathered for ``inbound`` so far, taken out of its reply: another mail to the
+        same sender carries them (one mail per mail received)."""
+        if self._pending is None or self._pending.inbound is not inbound:
+            return []
+        parts, self._pending.parts = self._pending.parts, []
+        return parts
 
     def _limit_notice(self, to: str) -> str | None:
         """None if a limit is reached; else "" or, for the last reply allowed, a note saying so."""
