@@ -15,7 +15,7 @@ from gm.store import StoreError
 from gm.runtime import daemon
 from gm.runtime.demo import play_demo
 from gm.service import ingest as ingest_mail
-from gm.service import lifecycle, lobby, turns
+from gm.service import gmturns, lifecycle, lobby
 from gm.service.engine import Engine
 
 
@@ -109,7 +109,7 @@ def order(game_id: str, text: str, as_name: str = typer.Option(..., "--as", help
     """Enter orders for a player (the GM's override), through the same path as mail; the
     players are told the game master entered them."""
     engine = open_engine()
-    outcome = run(turns.gm_order, engine, game_id, as_name, text, who=by or lifecycle.default_actor(),
+    outcome = run(gmturns.gm_order, engine, game_id, as_name, text, who=by or lifecycle.default_actor(),
                   why=why)
     if outcome.outcome == "rejected":
         fail(f"refused: {outcome.detail}")

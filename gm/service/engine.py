@@ -13,7 +13,7 @@ from typing import Any
 from games.base import Event
 from gm.core.model import GameView, Outcome
 from gm.mail.inbound import Inbound
-from gm.service import games, ingest, lifecycle, reports, retention, timers, turns
+from gm.service import games, gmturns, ingest, lifecycle, reports, retention, timers, turns
 from gm.service.context import Context
 
 
@@ -36,10 +36,10 @@ class Engine(Context):
 
     # --- turns -----------------------------------------------------------------------
     def gm_order(self, game_id: str, name: str, text: str) -> Outcome:
-        return turns.gm_order(self, game_id, name, text)
+        return gmturns.gm_order(self, game_id, name, text)
 
     def process(self, game_id: str) -> bool:
-        return turns.process(self, game_id)
+        return gmturns.process(self, game_id)
 
     def maybe_close(self, game_id: str, now: float | None = None, force: bool = False,
                     origin: str = "timer") -> bool:

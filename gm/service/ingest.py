@@ -201,6 +201,9 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
     except ServiceError:
         return _error(ctx, inbound, None, f"There is no game called {mail.game_id!r} here. "
                       "Check the game id in your welcome mail.")
+    # RULINGS G4: time is checked before orders.  A timer or deadline that ran out before this
+    # mail was judged closes its turn first (as it does for gm order and gm process).
+    view, turn_closed, _ = timers.settle(ctx, view.id, view)
     refused = None
     if trusted is not None:  # a retry: its password and token are masked, its authentication kept
         player, by_token = trusted.player(view), trusted.method == "token"
@@ -254,13 +257,7 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
         credentials.notify_press_elsewhere(ctx, view, player, inbound, [text for _, text in mail.press])
     if not mail.order_lines:
         return Outcome("help", "commands", view.id)
-    # RULINGS G4: time is checked before orders.  A timer or deadline that ran
-    # out before this mail was judged closes its turn first.
-    after = view
-    if timers.due_now(ctx, view.id):
-        timers.tick_game(ctx, view.id)
-        after = games.load(ctx.store, view.id)
-    turn_closed = view.turn if after.seq != view.seq else None
+    after = games.load(ctx.store, view.id) if mail.commands else view  # as the commands left it
     if mail.turn is not None and mail.turn != after.turn and after.status == Status.ACTIVE:
         return _stale(ctx, after, player["name"], mail, inbound, row_id, now, turn_closed)
     lines, not_read = order_lines(after, player["name"], mail.order_lines,

@@ -1,10 +1,11 @@
 """The clock: reminders, deadlines with grace and the late policy, and rules timers.
 
-``tick`` is called by the daemon every half minute, and ``tick_game`` before a
-game's mail is judged when something of that game is due (RULINGS G4: time
-is checked before orders).  Each step sets its flag in the deadline row in
-the same transaction as the mail it sends, so it happens exactly once, also
-across restarts.
+``tick`` is called by the daemon every half minute; ``settle`` is the one
+place that brings a game's clock up to now, and every path into a game calls
+it before anything is judged: mail (also retried mail), `gm order`, `gm
+process`, and the tick itself (RULINGS G4: time is checked before orders).
+Each step sets its flag in the deadline row in the same transaction as the
+mail it sends, so it happens exactly once, also across restarts.
 
 A tick reads only what is due: every game with something ahead of it has a
 row in ``timers`` with the moment it next needs the clock
@@ -18,7 +19,7 @@ from __future__ import annotations
 import logging
 
 from gm.core import times
-from gm.core.model import Status
+from gm.core.model import GameView, Status
 from gm.service import deadlines, delivery_state, games, lifecycle, outages, reports, turns
 from gm.service.holding import bouncing_players
 from gm.service.context import Context
@@ -41,7 +42,7 @@ def tick(ctx: Context) -> list[str]:
     done += outages.settle(ctx)  # before any deadline: one that fell in an outage moves first
     for game_id in ctx.store.due_games(ctx.clock()):
         try:
-            done += tick_game(ctx, game_id)
+            done += settle(ctx, game_id)[2]
         except StoreError:
             raise  # not this game's fault: the database is down
         except Exception:  # one game's fault must not stop the others' deadlines
@@ -53,6 +54,21 @@ def due_now(ctx: Context, game_id: str) -> bool:
     """Has this game something due (a deadline step or a rules timer)?"""
     due = ctx.store.timer_of(game_id)
     return due is not None and due <= ctx.clock()
+
+
+def settle(ctx: Context, game_id: str,
+           view: GameView | None = None) -> tuple[GameView, int | None, list[str]]:
+    """RULINGS G4: the open turn's deadline steps and rules timer, if any is due, before anything
+    of this game is judged.  Returns the game as it stands then, the turn the clock closed (None
+    if the position did not change) and what was done.  ``view``: the game, if the caller has
+    just loaded it in this transaction."""
+    with ctx.store.write():
+        if not due_now(ctx, game_id):
+            return (view or games.load(ctx.store, game_id)), None, []
+        before = view or games.load(ctx.store, game_id)
+        done = tick_game(ctx, game_id)
+        after = games.load(ctx.store, game_id)
+        return after, (before.turn if after.seq != before.seq else None), done
 
 
 def tick_game(ctx: Context, game_id: str) -> list[str]:

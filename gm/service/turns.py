@@ -7,7 +7,7 @@ record of the mail that caused it and the mail it queues.
 from __future__ import annotations
 
 from games.base import Event, NotYourTurnError, OrderError
-from gm.core.model import GameView, Outcome, ServiceError, Status
+from gm.core.model import GameView, Outcome, Status
 from gm.mail.inbound import Inbound
 from gm.present.reports import help_hint
 from gm.service import deadlines, games, reports
@@ -126,27 +126,3 @@ def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bo
         else:
             reports.queue_reports(ctx, after, result.events)
         return True
-
-
-def gm_order(ctx: Context, game_id: str, name: str, text: str, who: str | None = None,
-             why: str | None = None) -> Outcome:
-    """`gm order`: the GM enters a player's orders, through the same path as mail.
-
-    The players are told the game master entered them (see gm_note); ``why`` goes into the
-    history with them.
-    """
-    with ctx.store.write():
-        view = games.load(ctx.store, game_id)
-        detail = f"as {name}: {text}" + (f"; why: {why}" if why else "")
-        ctx.store.log(view.id, view.turn, who or "gm", "order", detail, ctx.clock())
-        return apply_order(ctx, view, name, text, origin="gm")
-
-
-def process(ctx: Context, game_id: str) -> bool:
-    """`gm process`: adjudicate a simultaneous turn now."""
-    view = games.load(ctx.store, game_id)
-    if not view.rules.simultaneous:
-        raise ServiceError(f"{view.rules.title} is sequential: there is no turn to close")
-    with ctx.store.write():
-        ctx.store.log(view.id, view.turn, "gm", "process", "", ctx.clock())
-        return close_if_due(ctx, game_id, force=True)
