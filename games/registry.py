@@ -2,9 +2,8 @@
 
 Modules are imported lazily so that the CLI starts quickly and a game that
 fails to import does not take the others down.  Each module exposes ``GAME``,
-an instance of ``games.base.Game``.  A game that is a package keeps its Game
-class and ``GAME`` in ``rules.py``, and the package re-exports them (a
-one-module game, ``games.neighbors``, holds them itself).
+an instance of ``games.base.Game``.  Each game is a package that keeps its
+Game class and ``GAME`` in ``rules.py``, and the package re-exports them.
 """
 
 from __future__ import annotations

@@ -14,6 +14,11 @@ string methods in linear time:
 * the server's words: the DSN's Diagnostic-Code, else the first line that
   reads like an SMTP reply.
 
+``read`` gives all of it in one value, a ``Bounce``: with our address and
+our Verp it also decodes the first VERP return address the bounce was
+delivered to and checks its tag, so the service acts on the value and asks
+nothing more of the mail layer.
+
 flufl.bounce's detectors use regular expressions, some of which search a
 line from every position; a hostile line would make that quadratic.  They
 are given a copy of the message with at most MAX_SCAN_BYTES and lines cut
@@ -28,9 +33,11 @@ import email
 import email.policy
 import email.utils
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gm.mail import rawmail
+from gm.mail.verp import Verp, VerpMatch, first_of_ours
 
 log = logging.getLogger(__name__)
 # flufl.bounce logs a line per detector it runs, and a traceback when one fails on strange input
@@ -45,21 +52,38 @@ RECIPIENT_FIELDS = ("delivered-to", "x-original-to", "envelope-to", "x-envelope-
 MAX_RECIPIENT_FIELD = 2000
 
 
-@dataclass
+@dataclass(frozen=True)
 class Bounce:
+    """A bounce as the service acts on it: what failed, which of gm's messages it returns, and how."""
+
     permanent: list[str] = field(default_factory=list)  # failing addresses, refused for good
     temporary: list[str] = field(default_factory=list)  # failing addresses, refused for now
     recipients: list[str] = field(default_factory=list)  # where the bounce was delivered (VERP)
     quoted_ids: list[str] = field(default_factory=list)  # Message-IDs of the returned original
     words: str = ""  # what the failing server said
+    verp_address: str | None = None  # the first recipient of our VERP form, if any (read given our address)
+    verp_match: VerpMatch | None = None  # the outbox row it names, and whether its tag checks
 
     @property
     def is_permanent(self) -> bool:
         return bool(self.permanent)
 
+    @property
+    def summary(self) -> str:
+        """The server's words, else which addresses failed (or were delayed)."""
+        failing = ", ".join(self.permanent or self.temporary)
+        return self.words or f"{'failed' if self.is_permanent else 'delayed'}: {failing}"
 
-def read(raw: bytes) -> Bounce | None:
-    """The bounce in ``raw``, or None if no failing address is found in it."""
+
+def read(raw: bytes, our_address: str | None = None, our_verp: Callable[[], Verp] | None = None
+         ) -> Bounce | None:
+    """The bounce in ``raw``, or None if no failing address is found in it.
+
+    Given ``our_address``, the first address the bounce was delivered to that has
+    our VERP form is ``verp_address``; given ``our_verp`` too, its outbox id and
+    whether its tag checks are ``verp_match``.  ``our_verp`` is called only for such an
+    address: making our Verp reads the secret, which other bounces never need.
+    """
     try:
         temporary, permanent = _failures(raw)
     except Exception as exc:  # a detector's fault on strange input: not a bounce gm can read
@@ -68,9 +92,12 @@ def read(raw: bytes) -> Bounce | None:
     if not temporary and not permanent:
         return None
     header, body_start = rawmail.read_header(raw)
+    delivered_to = recipients(header)
+    verp_address = first_of_ours(delivered_to, our_address) if our_address is not None else None
+    match = our_verp().match(verp_address) if verp_address is not None and our_verp is not None else None
     return Bounce(permanent=sorted(permanent), temporary=sorted(temporary - permanent),
-                  recipients=recipients(header), quoted_ids=quoted_message_ids(raw, body_start),
-                  words=diagnostic(raw, body_start))
+                  recipients=delivered_to, quoted_ids=quoted_message_ids(raw, body_start),
+                  words=diagnostic(raw, body_start), verp_address=verp_address, verp_match=match)
 
 
 def _failures(raw: bytes) -> tuple[set[str], set[str]]:

@@ -36,10 +36,12 @@ from email.header import decode_header, make_header
 
 from gm.core import text as safe_text
 from gm.mail import rawmail
+from gm.mail.bounces import recipients
 from gm.mail.charsets import MAX_CHARSET_NAME, decode_bytes, readable_charset, text_codec
 from gm.mail.html import MAX_HTML_CHARS, html_to_text, trim_html
 from gm.mail.quotes import strip_reply
 from gm.mail.robots import robot_reason
+from gm.mail.verp import first_of_ours
 
 DEFAULT_MAX_BYTES = 256 * 1024  # a message larger than this is not decoded at all (the service passes its own)
 MAX_MIME_DEPTH = 20  # deeper MIME trees are refused unread
@@ -61,6 +63,7 @@ class Inbound:
     sender_name: str = ""
     reply_to: str = ""  # the Reply-To addr-spec, parsed like From; never answered by itself (see reply_address)
     recipient: str = ""  # our plus address it came to (gm+...@host): Delivered-To, X-Original-To, else To
+    bounce_address: str = ""  # one of our VERP return addresses it was delivered to (only bounces go there)
     subject: str = ""
     message_id: str | None = None
     references: list[str] = field(default_factory=list)  # the last MAX_REFERENCES well-formed ones
@@ -280,6 +283,7 @@ def clean_at_the_door(inbound: Inbound) -> None:
 def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> None:
     header, body_start = rawmail.read_header(raw, max(max_bytes, MAX_HEADER_SCAN))
     fields = rawmail.Fields(header)
+    inbound.bounce_address = first_of_ours(recipients(header), our_address) or ""
 
     if fields.count("From") > 1:
         inbound.problems.append("From: more than one From field")

@@ -83,6 +83,14 @@ def parse(address: str, our_address: str) -> tuple[int, str] | None:
     return int(number), tag
 
 
+def first_of_ours(addresses: list[str], our_address: str) -> str | None:
+    """The first of ``addresses`` that has our VERP form (its tag not checked), else None."""
+    for address in addresses:
+        if parse(address, our_address) is not None:
+            return address
+    return None
+
+
 def from_config(config: Config) -> Verp:
     """Our Verp, its secret read from (or made in) the config's verp_secret_file."""
     return Verp(config.address, load_or_create(config.verp_secret_file), bool(config.verp))

@@ -1,0 +1,192 @@
+"""Neighbors (Rob Nierse): shared chess pieces, every move a capture.
+
+RULINGS NB1-NB5 and G1-G5.  Sequential; 2 to 6 players.
+
+A removed player (G5) is skipped in the turn order from then on: Neighbors
+has no missing order but a pass, and passing is not allowed (NB2), so the
+seat simply takes no more turns.  The game goes on while two or more
+players remain and ends when one remains: with fewer than two there is
+nobody to take turns with (NB3).  A removed player is never a winner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from games.base import (
+    Event,
+    Game,
+    IllegalOrderError,
+    Option,
+    Result,
+    parse_bool,
+    seeded_rng,
+    single_order_line,
+)
+
+from . import display, notation
+from .captures import Capture, has_capture, is_legal, legal_captures, legal_pairs, may_move_from, score_of
+from .state import (
+    PIECE_NAMES,
+    PIECE_SET,
+    SQUARE_NAMES,
+    Move,
+    NeighborsState,
+    dump_state,
+    load_state,
+    square_name,
+)
+
+
+class Neighbors(Game):
+    kind = "neighbors"
+    title = "Neighbors"
+    min_players = 2
+    max_players = 6
+    simultaneous = False
+    state_version = 1
+    options = {
+        "layout": Option(None, "42 characters, row 6 first, files a..g, QRBNF or '.'"),
+        "neighbors_rule": Option("false", "NB5: capture only from the last landing's file or row"),
+    }
+
+    def convert_options(self, raw):
+        layout = raw.get("layout")
+        return {
+            "layout": notation.parse_layout(layout) if layout else None,
+            "neighbors_rule": parse_bool("neighbors_rule", raw.get("neighbors_rule") or "false"),
+        }
+
+    def setup(self, players, options, seed):
+        self.check_players(list(players))
+        opts = self.check_options(options)
+        board = opts["layout"]
+        if board is None:
+            deal = list(PIECE_SET)
+            seeded_rng(seed, "deal").shuffle(deal)  # NB1, G1
+            board = tuple(deal)
+        return NeighborsState(
+            players=tuple(players),
+            seed=seed,
+            neighbors_rule=opts["neighbors_rule"],
+            board=board,
+            captured={p: "" for p in players},
+        )
+
+    # --- orders ---------------------------------------------------------------
+    def read_order(self, state, player, text):
+        line = single_order_line(
+            text, "no capture given; write it like b4xd4",
+            "one capture per mail, please; this mail has {count} order lines: {lines}",
+        )
+        return self.parse_capture(state, line)
+
+    def parse_capture(self, state: NeighborsState, text: str) -> Capture:
+        return notation.parse_capture(state, text)
+
+    def check(self, state: NeighborsState, capture: Capture) -> None:
+        """Raise IllegalOrderError, with the reason and the legal captures, unless legal."""
+        if is_legal(state, capture):
+            return
+        names = [str(c) for c in legal_captures(state)]
+        piece = state.at(capture.source)
+        src, dst = square_name(capture.source), square_name(capture.target)
+        if piece == ".":
+            reason = f"there is no piece on {src}"
+        elif capture.source == capture.target:
+            reason = "a piece cannot capture itself"
+        elif state.at(capture.target) == ".":
+            reason = f"{dst} is empty, and every move must be a capture"
+        elif not may_move_from(state, capture.source):
+            landing = square_name(state.moves[-1].target)
+            reason = (
+                f"the neighbors rule allows only pieces on the file or row of {landing}"
+            )
+        else:
+            reason = f"the {PIECE_NAMES[piece]} on {src} cannot capture on {dst}"
+        raise IllegalOrderError(f"{capture}: {reason}", legal=names)
+
+    def step(self, state, player, order, now):
+        self.check(state, order)
+        piece, taken = state.at(order.source), state.at(order.target)
+        board = list(state.board)
+        board[order.target[1] * 7 + order.target[0]] = piece
+        board[order.source[1] * 7 + order.source[0]] = "."
+        move = Move(player, piece, order.source, order.target, taken)
+        captured = dict(state.captured)
+        captured[player] = captured.get(player, "") + taken
+        new = replace(state, board=tuple(board), moves=state.moves + (move,), captured=captured)
+        events = [
+            Event(
+                f"{player}: {move.notation()} takes a {PIECE_NAMES[taken]}",
+                kind="capture",
+                data={"player": player, "move": move.notation(), "taken": taken},
+            )
+        ]
+        if self.is_over(new):
+            events.append(
+                Event(f"{new.player_to_move} has no legal capture: the game is over", kind="end")
+            )
+        return Result(new, events)
+
+    def legal_orders(self, state, player):
+        if self.is_over(state) or player != state.player_to_move:
+            return []
+        return [f"{SQUARE_NAMES[source]}x{SQUARE_NAMES[target]}" for source, target in legal_pairs(state)]
+
+    # --- questions ----------------------------------------------------------
+    def players(self, state):
+        return list(state.players)
+
+    def turn(self, state):
+        return state.turn
+
+    def to_move(self, state):
+        return [] if self.is_over(state) else [state.player_to_move]
+
+    def is_over(self, state):
+        # NB3; and with fewer than two players left there is nobody to take turns with.
+        return len(state.remaining) < 2 or not has_capture(state)
+
+    def leave(self, state, player, now):
+        """G5: the seat is skipped in the turn order; one player left ends the game."""
+        self.check_leave(state, player)
+        was_to_move = state.player_to_move == player
+        new = replace(state, left=state.left + (player,))
+        remaining = new.remaining
+        if len(remaining) < 2:
+            winners = self.winners(new)
+            text = (f"Only {remaining[0]} remains, so the game is over (NB3: nobody is "
+                    f"left to take turns with). {', '.join(winners)} wins."
+                    if remaining else "Nobody remains, so the game is over.")
+            return Result(new, [self.left_event(player),
+                                Event(text, kind="end", data={"winners": winners})])
+        events = [self.left_event(player, "Their seat is skipped in the turn order from now on.")]
+        if was_to_move:  # the board is unchanged, so captures are still left (NB3)
+            events.append(Event(f"{new.player_to_move} is to move.", kind="info",
+                                data={"player": new.player_to_move}))
+        return Result(new, events)
+
+    def scores(self, state):
+        return score_of(state)
+
+    # --- presentation -----------------------------------------------------
+    def render_board(self, state, viewer=None):
+        return display.render_board(state)
+
+    def view(self, state, viewer=None):
+        return display.view(state, over=self.is_over(state))
+
+    def help_text(self):
+        return display.help_text()
+
+    # --- JSON -----------------------------------------------------------------
+    def dump(self, state):
+        return dump_state(state, self.state_version)
+
+    def load(self, data):
+        self.check_version(data)
+        return load_state(data)
+
+
+GAME = Neighbors()
