@@ -214,7 +214,7 @@ def test_help_lists_trail(engine):
     engine.ingest(order_mail(ADA, "HELP", game_id="px1", password=secrets["ada"]))
     (reply,) = mails_to(engine, ADA, start)
     text = body(reply)
-    assert re.search(r"^ +TRAIL \[<id>\] +the full trail table", text, re.M)
+    assert re.search(r"^ +TRAIL \[<id>\] +the full trail table, every row", text, re.M)
     assert "send TRAIL (below your GAME" in text and "PX10." in text
 
 

@@ -260,8 +260,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("BOARD", "the current report again", _board),
     Command("HISTORY [ALL|N|N-M]", "the reports and press you were sent: the last "
             f"{HISTORY_TURNS} turns, ALL of them, turn N, or turns N to M", _history),
-    Command("TRAIL [<id>]", "the full trail table of every player, every row (games that keep "
-            "a trail; no password needed: TRAIL <id>, or TRAIL below GAME <id>)", _trail),
+    Command("TRAIL [<id>]", "the full trail table, every row, in a game that keeps one "
+            "(public: TRAIL <id> needs no password)", _trail),
     Command("ABSENCE <from> <to>", "(with your password) you are away (dates like 2025-03-07, or "
             "+3d); deadlines that fall inside move to its end", _absence),
     Command("PRESS TO <names|ALL|GM>", "a message to other players (or the game master): the "
