@@ -498,6 +498,12 @@ class Game(abc.ABC):
         """Order notation, examples and the rulings that apply, for HELP mails."""
         raise NotImplementedError
 
+    def full_trail(self, state: Any) -> list[str] | None:
+        """The full trail table of every player, every row (the TRAIL mail command and the
+        archive's game page), as lines sent as written, never wrapped; public, as every player
+        sees it.  None: the game keeps no trail (the default)."""
+        return None
+
     # --- JSON ---------------------------------------------------------------
     def dump(self, state: Any) -> dict:
         raise NotImplementedError

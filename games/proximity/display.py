@@ -148,6 +148,16 @@ def trail_table(state: State, index: int, full: bool = False) -> list[str]:
     return lines
 
 
+def full_trail(state: State) -> list[str]:
+    """RULINGS PX10's TRAIL: each suit's table with every live row (struck rows still one line
+    per promotion), the tables one after the other."""
+    lines = ["The full trail tables (PX10): every live row; each promotion's struck",
+             "rows are one line."]
+    for index in range(len(state.sides)):
+        lines += ["", *trail_table(state, index, full=True)]
+    return lines
+
+
 def _skipped(count: int) -> str:
     return f"    ... {count} live row{'' if count == 1 else 's'} not shown ..."
 
@@ -252,8 +262,9 @@ The report's trail table is your notepaper: each row is a tile your
 pawn entered, in order; a coin of age n goes next to row n+1 (struck
 rows skipped).  A promotion's struck rows show as one line; past 40
 live rows only the rows where pieces stand and the rows they go to
-next are shown, the rest counted (PX10).  The open sum is the total
-of every tile with no piece on it, throne included.
+next are shown, the rest counted (PX10); send TRAIL (below your GAME
+line) for the full table, every row.  The open sum is the total of
+every tile with no piece on it, throne included.
 """
 
 def help_text() -> str:

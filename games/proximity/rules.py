@@ -251,6 +251,9 @@ class Proximity(Game):
     def help_text(self) -> str:
         return display.help_text()
 
+    def full_trail(self, state: State) -> list[str]:
+        return display.full_trail(state)
+
     # --- JSON -----------------------------------------------------------------
     def dump(self, state: State) -> dict:
         from .state import dump_state

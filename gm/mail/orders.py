@@ -4,6 +4,8 @@
                                        the subject line works too)
     b4xd4                             (order lines, in the game's notation)
     HELP | BOARD | HISTORY [ALL|N|N-M] (commands, one per line)
+    TRAIL [<id>]                      (the full trail table; TRAIL <id> needs no GAME
+                                       line, a bare TRAIL names the mail's game)
     ABSENCE <from> <to>               (dates, e.g. ABSENCE 2025-03-07 2025-03-14)
     LIST [<id>] | SUMMARY | MY GAMES  (no GAME line needed: the games here, one game,
                                        the sender's games; MY GAMES is SUMMARY)
@@ -37,7 +39,9 @@ from dataclasses import dataclass, field
 from gm.core.passwords import ALPHABET
 from gm.mail.rawmail import ascii_lower
 
-COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN")
+COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN", "TRAIL")
+# Commands that may name one game after them ("LIST nb7"), read without a GAME line.
+GAME_ARGUMENT_COMMANDS = ("LIST", "TRAIL")
 # Commands whose line carries arguments: the whole line is the command ("SET FORMAT TEXT").
 ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET", "JOIN", "LEAVE", "CREATE", "OBSERVE", "UNOBSERVE",
                      "CONFIRM")
@@ -291,7 +295,7 @@ def read(subject: str, text: str) -> OrderMail:
             continue
         words = word.split()
         first = words[0]
-        if first in ARGUMENT_COMMANDS or (first == "LIST" and len(words) == 2):
+        if first in ARGUMENT_COMMANDS or (first in GAME_ARGUMENT_COMMANDS and len(words) == 2):
             mail.commands.append(first + " " + line[len(first):].strip())
             continue
         if words == ["MY", "GAMES"]:
@@ -340,6 +344,8 @@ def read(subject: str, text: str) -> OrderMail:
             mail.commands.append("SUMMARY")
         else:
             mail.commands += _subject_commands(subject)
+    if mail.game_id is not None:  # a bare TRAIL is of the mail's game, with a password or not
+        mail.commands = [f"TRAIL {mail.game_id}" if c == "TRAIL" else c for c in mail.commands]
     if mail.password:  # "GAME nb1 PASSWORD x b4xd4": the line is judged, stored and echoed as written
         mail.order_lines = [mask_word(line, mail.password) for line in mail.order_lines]
     return mail

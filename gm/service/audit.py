@@ -254,6 +254,7 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
     The archive is an observer's view: each turn's report is rendered again from the
     replayed state for present.OBSERVER (no player), with the events everyone was told,
     so no seat's private lines and no sealed order appear before the rules reveal them.
+    A game whose rules keep a trail table (Game.full_trail) shows it in full, as it stands now.
     ``drawn`` ({turn: seq}): pictures already written for those states, not drawn again
     (a turn whose picture is kept has ``picture`` None and ``picture_kept`` True).
     """
@@ -285,4 +286,8 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
     for i, item in enumerate(ordered):
         item["prev"] = ordered[i - 1]["turn"] if i > 0 else None
         item["next"] = ordered[i + 1]["turn"] if i + 1 < len(ordered) else None
-    return {**index_entry(ctx, game_id, view), "turns": ordered}
+    # The full trail table of the latest position (RULINGS PX10: kept in the archive), for a
+    # game whose rules keep one; public, as every report shows it.
+    trail = rules.full_trail(view.state)
+    return {**index_entry(ctx, game_id, view), "turns": ordered,
+            "trail": None if trail is None else "\n".join(trail)}

@@ -1,5 +1,5 @@
-"""The mail commands a player may put on a line of their own: HELP, BOARD, HISTORY, ABSENCE, SET,
-LIST, SUMMARY.
+"""The mail commands a player may put on a line of their own: HELP, BOARD, HISTORY, TRAIL, ABSENCE,
+SET, LIST, SUMMARY.
 
 One handler per command, in a table; ``run`` dispatches a command line, and
 ``without_game`` the commands a mail with no GAME line may hold (HELP, LIST,
@@ -16,6 +16,8 @@ from games import registry
 from games.base import GameError
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
+from gm.mail.rawmail import ascii_lower
+from gm.present.reports import help_hint
 from functools import partial
 
 from gm.service import deadlines, games, lobby, observers, optin, reports, seats, setcommands
@@ -191,6 +193,37 @@ def _history(ctx, view, player, args, inbound) -> None:
     ctx.outbox.reply(inbound, view, "History", body, kind="reply", archive_player=player["name"])
 
 
+def _trail(ctx, view, player, args, inbound) -> None:
+    """TRAIL [<id>]: the game's full trail table (Game.full_trail), every row.  It is public, as
+    every report shows it: anyone may ask, an observer too, with no password (then it is
+    rate-limited as help, like LIST <id>)."""
+    words = args.split()
+    if len(words) > 1 or (not words and view is None):
+        body = ctx.outbox.error_body(None, f"TRAIL {args[:60]}: write TRAIL below your GAME line, "
+                                     "or TRAIL <id> for the game <id>")
+        ctx.outbox.reply(inbound, None, "Trail", body, kind="error")
+        return
+    if words and (view is None or ascii_lower(words[0]) != view.id):
+        try:
+            view = games.load(ctx.store, words[0])
+        except ServiceError as exc:  # no such game, or one still waiting for players
+            body = ctx.outbox.error_body(None, f"TRAIL {words[0][:40]}: {exc}. Send LIST for the games here.")
+            ctx.outbox.reply(inbound, None, "No trail", body, kind="error")
+            return
+    lines = view.rules.full_trail(view.state)
+    if lines is None:
+        body = ctx.outbox.error_body(view, f"TRAIL: game {view.id} ({view.rules.title}) keeps no trail "
+                                     "table, so there is none to send. Send BOARD for the position.")
+        ctx.outbox.reply(inbound, view, "No trail", body, kind="error")
+        return
+    # The table goes as written, one line per row: a wrapped row would put its marks under
+    # the wrong piece.
+    body = ctx.outbox.render("table", game_id=view.id, turn=view.turn, lines=lines,
+                             hint=help_hint(view.id))
+    ctx.outbox.reply(inbound, view, "Trail", body, kind=_public_kind(player),
+                     archive_player=player["name"] if player is not None else None)
+
+
 def _absence(ctx, view, player, args, inbound) -> None:
     now = ctx.clock()
     try:
@@ -227,6 +260,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("BOARD", "the current report again", _board),
     Command("HISTORY [ALL|N|N-M]", "the reports and press you were sent: the last "
             f"{HISTORY_TURNS} turns, ALL of them, turn N, or turns N to M", _history),
+    Command("TRAIL [<id>]", "the full trail table, every row, in a game that keeps one "
+            "(public: TRAIL <id> needs no password)", _trail),
     Command("ABSENCE <from> <to>", "(with your password) you are away (dates like 2025-03-07, or "
             "+3d); deadlines that fall inside move to its end", _absence),
     Command("PRESS TO <names|ALL|GM>", "a message to other players (or the game master): the "
@@ -270,7 +305,7 @@ COMMANDS: tuple[Command, ...] = (
 )
 HANDLERS: dict[str, Handler] = {c.word: c.handler for c in COMMANDS if c.handler is not None}
 # The commands a mail without GAME/PASSWORD may hold, besides HELP.
-NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE", "PASSWORD", "CONFIRM")
+NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE", "PASSWORD", "CONFIRM", "TRAIL")
 
 
 def help_lines(width: int = 68) -> list[str]:
