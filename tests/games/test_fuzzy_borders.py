@@ -496,9 +496,16 @@ def test_fb8_empty_turns_option(value, expected):
     assert G.check_options({"empty_turns": value})["empty_turns"] == expected
 
 
+def test_fb8_empty_turns_is_among_the_options_gm_new_names():
+    assert G.options["empty_turns"].default == "3" and "FB8" in G.options["empty_turns"].help
+    with pytest.raises(OptionError, match="this game knows: empty_turns, max_turns, radius, "
+                                          "reopen, side"):
+        G.check_options({"colour": "red"})  # what gm new answers a mistyped option
+
+
 @pytest.mark.parametrize("value", ["0", "-1", "three", "2.5", "3 turns"])
 def test_fb8_empty_turns_option_refuses_bad_values(value):
-    with pytest.raises(OptionError, match="empty_turns"):
+    with pytest.raises(OptionError, match="^option empty_turns: "):  # not "unknown option"
         G.check_options({"empty_turns": value})
 
 
