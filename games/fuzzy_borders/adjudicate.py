@@ -1,4 +1,4 @@
-"""Closing a Fuzzy Borders turn: sealed claims in, placements and clashes out (FB5-FB7).
+"""Closing a Fuzzy Borders turn: sealed claims in, placements and clashes out (FB5-FB8).
 
 Where RULINGS FB6 is silent this module decides, and the HELP text says so:
 
@@ -123,7 +123,7 @@ def adjudicate(state: FBState, live: list[str], now: float) -> Result:
 
 def _finish(state: FBState, orders: dict, placed: dict[str, str], events: list[Event],
              uncontested: list[str]) -> Result:
-    """Place the claims, check the end of the game (FB7) and open the next turn."""
+    """Place the claims, check the end of the game (FB7, FB8) and open the next turn."""
     turn = state.turn
     # Uncontested placements first, in player order, above the clash lines.
     events[:0] = [
@@ -149,6 +149,14 @@ def _finish(state: FBState, orders: dict, placed: dict[str, str], events: list[E
         new.over = True
         events.append(Event(f"Turn {turn} was the last (max_turns): the game is over.",
                             kind="end", data={"turn": turn}))
+    elif state.empty_turns is not None and not placed \
+            and state.empty_run() + 1 >= state.empty_turns:
+        new.over = True
+        run = state.empty_run() + 1
+        events.append(Event(
+            f"No claim was placed on {'this turn' if run == 1 else f'the last {run} turns'}: "
+            f"{run} empty turn{'s' if run > 1 else ''} in a row end the game, scored as it "
+            "stands (FB8).", kind="end", data={"turn": turn, "empty_turns": run}))
     else:
         new.turn = turn + 1
     if new.over:

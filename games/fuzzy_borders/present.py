@@ -134,6 +134,9 @@ def view(state: FBState, viewer: str | None, scores: dict[str, int],
         "side": state.side,
         "radius": state.radius,
         "max_turns": state.max_turns,
+        # FB8: the empty turns in a row so far and how many end the game (None: never)
+        "empty_turns": state.empty_turns,
+        "empty_run": state.empty_run(),
         "turn": state.turn,
         "over": state.over,
         "left": list(state.left),
@@ -197,7 +200,9 @@ HOW THIS GM APPLIES FB6 WHERE IT IS SILENT
 
 Turn 1, k players clashing on one cell: the board turns only in steps of 60 degrees, so 4 players get the cell turned 0, 60, 180 and 240 degrees and 5 players 0, 60, 120, 180 and 240 degrees (2, 3 and 6 players get exactly 360/k). Seven or more players on one cell are treated like a later turn. A player given a turned cell that someone else also gets that turn is treated like a later-turn clash. In a re-opened turn any clash is the second clash.
 
-OPTIONS: side (default 10), radius (default 4), max_turns (default none), reopen (how long a re-opened turn stays open, default 24h).
+OPTIONS: side (default 10), radius (default 4), max_turns (default none), reopen (how long a re-opened turn stays open, default 24h), empty_turns (how many empty turns in a row end the game, FB8: default 3, or none for never).
+
+The report counts the empty turns in a row (turns on which no claim was placed) once there is one: "Empty turns in a row: 2 of 3". A turn re-opened after a clash (FB6) counts once, when it closes, and only if it places nothing.
 """
 
 

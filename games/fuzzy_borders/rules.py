@@ -1,6 +1,6 @@
 """Fuzzy Borders: simultaneous sealed claims on a hexagonal board.
 
-Rules: rules/fuzzy-borders.txt with RULINGS FB1-FB7 and G1-G5.  Every turn
+Rules: rules/fuzzy-borders.txt with RULINGS FB1-FB8 and G1-G5.  Every turn
 each live player seals one claim (FB5); ``close_turn`` adjudicates them all
 at once on the board as it stood at the start of the turn (G3), resolving
 clashes by FB6.  ``to_move`` lists every live player, those who have sent a
@@ -57,6 +57,13 @@ class Claim:
         return f"CLAIM {self.cell}"
 
 
+def _count_or_none(name: str, value) -> int | None:
+    """An option that is a whole number from 1, or none/off (also no, or left empty)."""
+    if value is None or str(value).strip().lower() in ("", "none", "no", "off"):
+        return None
+    return parse_int(name, value, 1)
+
+
 class FuzzyBorders(Game):
     kind = "fuzzy-borders"
     title = "Fuzzy Borders"
@@ -70,22 +77,19 @@ class FuzzyBorders(Game):
         "max_turns": Option(None, "end the game after this many turns (FB7); none by default"),
         "reopen": Option("24h", "how long a turn re-opened after a two-player clash "
                                 "stays open, e.g. 24h, 90m, 2d (FB6)"),
+        "empty_turns": Option("3", "end the game after this many empty turns in a row "
+                                   "(no claim placed); none: never (FB8)"),
     }
 
     # --- set-up -----------------------------------------------------------
     def convert_options(self, raw: dict) -> dict:
         side = parse_int("side", raw["side"], 2, MAX_SIDE)
-        radius = parse_int("radius", raw["radius"], 1, max_radius(side))
-        max_turns = raw["max_turns"]
-        if max_turns is None or str(max_turns).strip().lower() in ("", "none", "no", "off"):
-            max_turns = None
-        else:
-            max_turns = parse_int("max_turns", max_turns, 1)
         return {
             "side": side,
-            "radius": radius,
-            "max_turns": max_turns,
+            "radius": parse_int("radius", raw["radius"], 1, max_radius(side)),
+            "max_turns": _count_or_none("max_turns", raw["max_turns"]),
             "reopen": int(duration_option("reopen", raw["reopen"], unit_required=True)),
+            "empty_turns": _count_or_none("empty_turns", raw["empty_turns"]),
         }
 
     def setup(self, players: list[str], options: dict, seed: int) -> FBState:
@@ -99,6 +103,7 @@ class FuzzyBorders(Game):
             radius=opts["radius"],
             max_turns=opts["max_turns"],
             reopen=opts["reopen"],
+            empty_turns=opts["empty_turns"],
             seed=seed,
             claims={p: [] for p in players},
         )

@@ -34,6 +34,9 @@ class FBState:
     max_turns: int | None
     reopen: int  # seconds a re-opened turn stays open (FB6)
     seed: int
+    # FB8: the game ends after this many empty turns in a row; None: never (games begun
+    # before FB8 was built keep the rules they began with: gm.store.schema step 15).
+    empty_turns: int | None = None
     turn: int = 1  # the turn being played; once over, the last turn played
     # Placed claims per player, oldest first: (turn placed, cell name).
     claims: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
@@ -52,6 +55,18 @@ class FBState:
     _board: Board | None = field(default=None, compare=False, repr=False)
 
     # --- derived ------------------------------------------------------------
+    def empty_run(self) -> int:
+        """FB8: how many turns in a row closed with no claim placed, up to the last one closed.
+
+        Derived from the claims (each carries the turn it was placed), so that a GM's edit
+        or rollback can never leave a counter out of step with the board.  The turns closed
+        are those before ``turn`` (the open one), or up to ``turn`` itself once the game is
+        over; a re-opened turn has not closed yet (FB6).
+        """
+        last_placed = max((t for cs in self.claims.values() for t, _ in cs), default=0)
+        closed = self.turn if self.over else self.turn - 1
+        return max(0, closed - last_placed)
+
     def board(self) -> Board:
         """The analysed board; cached, since the claims of a state never change."""
         if self._board is None:
@@ -71,7 +86,8 @@ class FBState:
             last = {k: dict(v) if isinstance(v, dict) else v for k, v in last.items()}
         new = FBState(
             players=list(self.players), side=self.side, radius=self.radius,
-            max_turns=self.max_turns, reopen=self.reopen, seed=self.seed, turn=self.turn,
+            max_turns=self.max_turns, reopen=self.reopen, seed=self.seed,
+            empty_turns=self.empty_turns, turn=self.turn,
             claims={p: list(cs) for p, cs in self.claims.items()},  # tuples stay shared
             sealed=dict(self.sealed), reopened=self.reopened,
             reopen_until=self.reopen_until, last=last, over=self.over, left=self.left,
@@ -87,15 +103,18 @@ class FBState:
 
     # --- JSON ---------------------------------------------------------------
     def dump(self) -> dict:
+        options = {
+            "side": self.side,
+            "radius": self.radius,
+            "max_turns": self.max_turns,
+            "reopen": self.reopen,
+        }
+        if self.empty_turns is not None:  # absent: FB8 off, as in every state stored before it
+            options["empty_turns"] = self.empty_turns
         return dump_left({
             "version": STATE_VERSION,
             "players": list(self.players),
-            "options": {
-                "side": self.side,
-                "radius": self.radius,
-                "max_turns": self.max_turns,
-                "reopen": self.reopen,
-            },
+            "options": options,
             "seed": self.seed,
             "turn": self.turn,
             "claims": {
@@ -134,8 +153,9 @@ def load_state(data: Any) -> FBState:
     need(len(set(players)) == len(players), "player names must be different")
 
     options = data["options"]
-    need(isinstance(options, dict) and set(options) == {"side", "radius", "max_turns", "reopen"},
-          "options must hold exactly side, radius, max_turns and reopen")
+    need(isinstance(options, dict)
+         and set(options) - {"empty_turns"} == {"side", "radius", "max_turns", "reopen"},
+          "options must hold exactly side, radius, max_turns, reopen and, if FB8 is on, empty_turns")
     side, radius = options["side"], options["radius"]
     need(is_whole(side) and 2 <= side <= MAX_SIDE, f"side must be 2..{MAX_SIDE}")
     need(is_whole(radius) and 1 <= radius <= max_radius(side),
@@ -145,6 +165,9 @@ def load_state(data: Any) -> FBState:
           "max_turns must be null or a positive whole number")
     need(is_whole(options["reopen"]) and options["reopen"] > 0,
           "reopen must be a positive number of seconds")
+    empty_turns = options.get("empty_turns")
+    need(empty_turns is None or (is_whole(empty_turns) and empty_turns >= 1),
+          "empty_turns must be a positive whole number (leave it out for none)")
     need(is_whole(data["seed"]), "seed must be a whole number")
     turn = data["turn"]
     need(is_whole(turn) and turn >= 1, "turn must be a whole number from 1")
@@ -197,11 +220,14 @@ def load_state(data: Any) -> FBState:
 
     state = FBState(
         players=list(players), side=side, radius=radius, max_turns=max_turns,
-        reopen=options["reopen"], seed=data["seed"], turn=turn, claims=claims,
+        reopen=options["reopen"], seed=data["seed"], empty_turns=empty_turns, turn=turn,
+        claims=claims,
         sealed=sealed, reopened=reopened,
         reopen_until=float(until) if until is not None else None,
         last=_load_last(data["last"], players, side), over=data["over"], left=left,
     )
+    need(empty_turns is None or state.over or state.empty_run() < empty_turns,
+         f"{state.empty_run()} empty turns in a row reach empty_turns: the game is over (FB8)")
     board = state.board()
     for player, name in sealed.items():
         reason = board.why_not(player, state.cell(name))

@@ -15,6 +15,7 @@ lazily in those databases (gm.deadlines.ensure_schema), if at all, hence its
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import dataclass
 from typing import Callable
@@ -405,6 +406,21 @@ CREATE TABLE outages (
 """
 
 
+def fuzzy_borders_keep_their_rules(db) -> None:
+    """Step 15's data (issue 29): every Fuzzy Borders game begun before FB8 was built gets
+    ``empty_turns=none`` in its stored options, the rules it began with.  ``gm verify`` replays
+    a game from those options (gm.service.audit); without the key the replay would take FB8's
+    default, and its states and reports would differ from the stored ones.  A game not begun
+    yet (open, no state) takes the default when it starts, like any game made from now on."""
+    rows = db.execute("SELECT id, options FROM games WHERE kind = 'fuzzy-borders' AND EXISTS "
+                      "(SELECT 1 FROM states WHERE states.game_id = games.id)").fetchall()
+    for row in rows:
+        options = json.loads(row[1])
+        if "empty_turns" not in options:
+            options["empty_turns"] = "none"
+            db.execute("UPDATE games SET options = ? WHERE id = ?", (json.dumps(options), row[0]))
+
+
 STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
     Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
@@ -424,6 +440,8 @@ ALTER TABLE players ADD COLUMN timezone TEXT;
     Step(12, "the authentication of a mail set aside; bouncing=wait holds", SECRETS_AT_REST),
     Step(13, "mail held while the server refuses gm's sender or a domain refuses gm (holds)", HOLDS),
     Step(14, "daemon heartbeats and outages (deadlines wait for gm)", OUTAGES),
+    Step(15, "Fuzzy Borders games begun before FB8 keep empty_turns=none", "",
+         fuzzy_borders_keep_their_rules),
 ]
 
 

@@ -426,6 +426,153 @@ def test_fb7_max_turns_ends_the_game_earlier():
     assert G.is_over(state) and G.turn(state) == 2
 
 
+# --- FB8: empty turns in a row end the game -----------------------------------------
+
+def clash_twice(state, cell="J10", now=T0):
+    """A later turn of a two-player game on which both claim ``cell``, are re-opened (FB6) and
+    claim it again: the turn places nothing.  Returns the Result of the second close."""
+    reopened = play(state, {"ada": cell, "bob": cell}, now)
+    assert reopened.state.reopened
+    return play(reopened.state, {"ada": cell, "bob": cell}, now)
+
+
+def test_fb8_two_players_clashing_turn_after_turn_end_after_3_empty_turns():
+    state = play(new(), {"ada": "A10", "bob": "S10"}).state  # turn 1 places
+    scores = G.scores(state)
+    for turn in (2, 3):
+        state = clash_twice(state).state
+        assert not G.is_over(state) and G.turn(state) == turn + 1
+        assert state.empty_run() == turn - 1
+    result = clash_twice(state)
+    state = result.state
+    assert G.is_over(state) and G.turn(state) == 4 and G.to_move(state) == []
+    assert G.scores(state) == scores  # scored as it stands
+    texts = [e.text for e in result.events if e.kind == "end"]
+    assert texts[0] == ("No claim was placed on the last 3 turns: 3 empty turns in a row end "
+                        "the game, scored as it stands (FB8).")
+    # A10 and S10 mirror each other: a shared win (G2), as at FB7's end
+    assert texts[1] == f"Shared win (G2): ada and bob with {scores['ada']} points each."
+    assert G.winners(state) == ["ada", "bob"]
+    with pytest.raises(Exception, match="over"):
+        G.close_turn(state, T0)
+
+
+def test_fb8_a_placement_resets_the_run():
+    state = play(new(), {"ada": "A10", "bob": "S10"}).state
+    state = clash_twice(clash_twice(state).state).state
+    assert state.empty_run() == 2
+    state = play(state, {"ada": "A19", "bob": "S1"}).state  # turn 4 places: the run is over
+    assert state.empty_run() == 0 and not G.is_over(state)
+    state = clash_twice(clash_twice(state).state).state
+    assert state.empty_run() == 2 and not G.is_over(state) and G.turn(state) == 7
+    # one placing claim is enough: bob sends nothing, ada places
+    state = play(state, {"ada": "A11"}).state
+    assert state.empty_run() == 0 and not G.is_over(state)
+    assert G.is_over(clash_twice(clash_twice(clash_twice(state).state).state).state)
+
+
+def test_fb8_empty_turns_1_ends_at_the_first_empty_turn():
+    state = new(empty_turns=1)
+    result = G.close_turn(state, T0)  # nobody sent a claim (the GM closed the turn)
+    assert G.is_over(result.state) and G.turn(result.state) == 1
+    assert "No claim was placed on this turn: 1 empty turn in a row end" in result.events[-2].text
+
+
+def test_fb8_empty_turns_none_never_ends_the_game():
+    for off in ("none", "off"):
+        state = play(new(empty_turns=off), {"ada": "A10", "bob": "S10"}).state
+        assert state.empty_turns is None and "empty_turns" not in G.dump(state)["options"]
+        for _ in range(10):
+            state = clash_twice(state).state
+            state = G.close_turn(state, T0).state  # and turns nobody sends a claim for
+        assert not G.is_over(state) and G.turn(state) == 22 and state.empty_run() == 20
+        assert "empty_turns" not in G.view(state, "ada") or G.view(state, "ada")["empty_turns"] is None
+
+
+@pytest.mark.parametrize("value,expected", [("3", 3), ("1", 1), ("12", 12), (" 5 ", 5),
+                                            ("none", None), ("None", None), ("off", None),
+                                            ("no", None)])
+def test_fb8_empty_turns_option(value, expected):
+    assert G.check_options({"empty_turns": value})["empty_turns"] == expected
+
+
+def test_fb8_empty_turns_is_among_the_options_gm_new_names():
+    assert G.options["empty_turns"].default == "3" and "FB8" in G.options["empty_turns"].help
+    with pytest.raises(OptionError, match="this game knows: empty_turns, max_turns, radius, "
+                                          "reopen, side"):
+        G.check_options({"colour": "red"})  # what gm new answers a mistyped option
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "three", "2.5", "3 turns"])
+def test_fb8_empty_turns_option_refuses_bad_values(value):
+    with pytest.raises(OptionError, match="^option empty_turns: "):  # not "unknown option"
+        G.check_options({"empty_turns": value})
+
+
+def test_fb8_a_reopened_turn_that_places_nothing_counts_once():
+    state = play(new(empty_turns=2), {"ada": "A10", "bob": "S10"}).state
+    reopened = play(state, {"ada": "J10", "bob": "J10"}).state
+    assert reopened.reopened and reopened.empty_run() == 0  # a re-open is not a close
+    state = play(reopened, {"ada": "J10", "bob": "J10"}).state  # the second clash: empty
+    assert state.empty_run() == 1 and not G.is_over(state)
+    reopened = play(state, {"ada": "K10", "bob": "K10"}).state
+    assert reopened.empty_run() == 1 and not G.is_over(reopened)
+    # the re-opened turn places after all: not an empty turn
+    state = play(reopened, {"ada": "K10", "bob": "J10"}).state
+    assert state.empty_run() == 0 and not G.is_over(state)
+    assert claims_of(state) == {"ada": ["A10", "K10"], "bob": ["S10", "J10"]}
+    # a re-opened turn closed by its timer with a claim missing: empty, and the second ends it
+    state = clash_twice(state, "C16").state
+    reopened = play(state, {"ada": "D16", "bob": "D16"}).state
+    ada_only = G.submit(reopened, "ada", "CLAIM E16", T0).state
+    assert G.ready(ada_only, reopened.reopen_until)
+    result = G.close_turn(ada_only, reopened.reopen_until)
+    assert G.is_over(result.state) and G.turn(result.state) == 5
+    assert any("(FB8)" in e.text for e in result.events)
+
+
+def test_fb8_three_players_all_clashing_is_an_empty_turn_two_of_three_is_not():
+    state = play(new(["ada", "bob", "cy"]), {"ada": "A10", "bob": "S10", "cy": "J1"}).state
+    state = play(state, {"ada": "J10", "bob": "J10", "cy": "J19"}).state  # cy places
+    assert state.empty_run() == 0
+    for turn in (3, 4):
+        state = play(state, {"ada": "J10", "bob": "J10", "cy": "J10"}).state  # no re-open
+        assert not state.reopened and state.empty_run() == turn - 2 and not G.is_over(state)
+    # two clash and the third sends nothing: nobody places either
+    result = play(state, {"ada": "K10", "bob": "K10"})
+    assert G.is_over(result.state) and G.turn(result.state) == 5
+    assert claims_of(result.state) == {"ada": ["A10"], "bob": ["S10"], "cy": ["J1", "J19"]}
+    assert any("(FB8)" in e.text for e in result.events)
+    assert G.winners(result.state) == ["cy"]
+
+
+def test_fb8_turns_nobody_sends_a_claim_for_end_the_game():
+    state = play(new(["ada", "bob", "cy"]), {"ada": "A10", "bob": "S10", "cy": "J1"}).state
+    for _ in range(2):
+        state = G.close_turn(state, T0).state  # the GM closes, or the deadline passes
+        assert not G.is_over(state)
+    result = G.close_turn(state, T0)
+    assert G.is_over(result.state) and G.turn(result.state) == 4
+    assert "cy sent no claim and places nothing." in [e.text for e in result.events]
+    assert [e.kind for e in result.events][-2:] == ["end", "end"]
+
+
+def test_fb8_nobody_with_a_legal_cell_still_closes_the_turn():
+    # A hand-edited state (the GM's): side 2, cy on the centre leads the six other cells and
+    # has left the game (G5), so neither ada nor bob has a legal cell (FB5).  Nobody is waited
+    # for, so the rules are ready at once (the service's should_close asks rules.ready, and the
+    # daemon's tick or gm process closes it); the close places nothing and ends the game: with
+    # no empty cell left FB7 ends it before FB8 would need a run.
+    data = G.dump(new(["ada", "bob", "cy"], side=2, radius=1, empty_turns=3))
+    data["claims"]["cy"] = [{"turn": 1, "cell": "B2"}]
+    data["turn"], data["left"] = 2, ["cy"]
+    state = G.load(data)
+    assert G.to_move(state) == [] and G.ready(state, T0)
+    result = G.close_turn(state, T0)
+    assert G.is_over(result.state) and result.state.empty_run() == 1
+    assert "No empty cell is left: the game is over (FB7)." in [e.text for e in result.events]
+
+
 def test_g2_tie_is_a_shared_win():
     # side 2: A2 and C2 are opposite; B2 between them is a tie, so empty
     result = play(new(side=2, radius=1, max_turns=1), {"ada": "C2", "bob": "A2"})
@@ -500,20 +647,44 @@ def _broken(mutate):
     lambda d: d.update(players=["ada", "ada", "cy"]),
     lambda d: d["last"].update(outcome="maybe"),
     lambda d: d.update(seed="x"),
+    lambda d: d["options"].update(empty_turns=0),  # FB8: a whole number from 1
+    lambda d: d["options"].update(empty_turns="3"),
+    lambda d: d["options"].update(empty_turns=True),
+    lambda d: d.update(turn=5),  # turns 2-4 closed empty: 3 of 3, the game is over (FB8)
 ])
 def test_load_refuses_malformed_states(mutate):
     with pytest.raises(StateError):
         G.load(_broken(mutate))
 
 
+def test_fb8_states_without_empty_turns_load_as_off_and_dump_as_they_were():
+    state = new(["ada", "bob", "cy"], seed=3)
+    assert state.empty_turns == 3 and G.dump(state)["options"]["empty_turns"] == 3
+    state = play(state, {"ada": "A10", "bob": "S10", "cy": "J1"}).state
+    old = G.dump(state)
+    del old["options"]["empty_turns"]  # as every state stored before FB8 was built
+    loaded = G.load(json.loads(json.dumps(old)))
+    assert loaded.empty_turns is None and G.dump(loaded) == old
+    for _ in range(5):  # empty turns never end a game that began without FB8
+        loaded = G.close_turn(loaded, T0).state
+    assert not G.is_over(loaded) and G.dump(loaded)["options"] == old["options"]
+    old["options"]["empty_turns"] = None  # written out by hand: the same
+    assert G.load(old).empty_turns is None
+    edited = G.dump(state)
+    edited["turn"] = 3
+    assert G.load(edited).empty_run() == 1  # the run follows the claims, whatever the GM edits
+
+
 def test_load_accepts_the_unbroken_state():
     assert G.load(_broken(lambda d: None)).sealed == {"ada": "A11"}
+    assert G.load(_broken(lambda d: d.update(turn=4))).empty_run() == 2  # FB8: 2 of 3 is open
 
 
 # --- options ---------------------------------------------------------------------
 
 def test_options_defaults_and_errors():
-    assert G.check_options({}) == {"side": 10, "radius": 4, "max_turns": None, "reopen": DAY}
+    assert G.check_options({}) == {"side": 10, "radius": 4, "max_turns": None, "reopen": DAY,
+                                   "empty_turns": 3}
     assert G.check_options({"max_turns": "none"})["max_turns"] is None
     assert G.check_options({"max_turns": "40"})["max_turns"] == 40
     typed = G.check_options({"side": "5", "radius": "2", "reopen": "90m"})
@@ -714,11 +885,38 @@ def test_report_of_a_reopened_turn_and_of_the_end():
     assert max(len(line) for line in text.split("\n")) <= 72
 
 
+def test_fb8_report_counts_the_empty_turns_in_a_row():
+    from gm_parts import ReportInput, render_report
+
+    def report(state, events=()):
+        return render_report(ReportInput(game_id="t4", rules=G, state=state, viewer="ada",
+                                         events=list(events)))
+
+    state = play(new(), {"ada": "A10", "bob": "S10"}).state
+    assert "Empty turns in a row" not in report(state)  # none yet: no line
+    state = clash_twice(state).state
+    assert "Empty turns in a row: 1 of 3 (FB8: at 3 the game ends)." in report(state)
+    state = clash_twice(state).state
+    assert "Empty turns in a row: 2 of 3 (FB8: at 3 the game ends)." in report(state)
+    assert G.view(state, None)["empty_run"] == 2 and G.view(state, None)["empty_turns"] == 3
+    result = clash_twice(state)
+    text = report(result.state, result.events)
+    assert "Empty turns in a row: 3 of 3" in text
+    assert "3 empty turns in a row end the game, scored as it stands (FB8)." in " ".join(text.split())
+    assert "Shared win (G2)" in text
+    assert max(len(line) for line in text.split("\n")) <= 72
+    off = clash_twice(play(new(empty_turns="none"), {"ada": "A10", "bob": "S10"}).state).state
+    assert off.empty_run() == 1 and "Empty turns in a row" not in report(off)
+
+
 def test_help_text_shows_notation_and_every_ruling():
     text = G.help_text()
     assert "CLAIM K10" in text
-    for label in ["G1.", "G2.", "G3."] + [f"FB{i}." for i in range(1, 8)]:
+    for label in ["G1.", "G2.", "G3."] + [f"FB{i}." for i in range(1, 9)]:
         assert label in text
+    words = " ".join(text.split())
+    assert "empty_turns (how many empty turns in a row end the game, FB8: default 3" in words
+    assert '"Empty turns in a row: 2 of 3"' in words
     assert max(len(line) for line in text.split("\n")) <= 72
     check_help_quotes_rulings(text, "FB")  # G1-G5 and FB1-FB8 word for word
 
@@ -741,7 +939,8 @@ def _check_invariants(state, live_before=None):
         turns = [c["turn"] for c in placed]
         assert turns == sorted(set(turns)) and all(t <= G.turn(state) for t in turns)
     if G.is_over(state):
-        assert empty == 0 or G.turn(state) == data["options"]["max_turns"]
+        assert (empty == 0 or G.turn(state) == data["options"]["max_turns"]
+                or state.empty_run() == data["options"].get("empty_turns"))  # FB7 or FB8
         best = max(scores.values())
         assert G.winners(state) == [p for p in G.players(state) if scores[p] == best]
         assert G.to_move(state) == []
@@ -752,7 +951,7 @@ def _check_invariants(state, live_before=None):
 
 def test_random_play_many_games_to_the_end():
     rng = random.Random(20261121)
-    finished = reopened = clashes = 0
+    finished = reopened = clashes = empty_ends = 0
     for game in range(200):
         side = rng.choice([2, 3, 4, 5, 6, 7, 10])
         radius = rng.randint(1, min(4, 2 * (side - 1)))
@@ -795,6 +994,7 @@ def test_random_play_many_games_to_the_end():
             assert G.dump(state) == before
             assert all(e.to is None for e in result.events)
             clashes += any(e.kind == "clash" for e in result.events)
+            empty_ends += any(e.kind == "end" and "(FB8)" in e.text for e in result.events)
             if result.state.reopened:
                 reopened += 1
                 assert G.turn(result.state) == turn and G.timer(result.state) > now
@@ -804,6 +1004,7 @@ def test_random_play_many_games_to_the_end():
         finished += 1
     assert finished == 200
     assert reopened > 0 and clashes > 0  # the clash paths were exercised
+    assert empty_ends > 0  # and FB8's end
 
 
 def _random_game(seed, record=None, replay=None):

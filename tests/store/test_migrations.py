@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -257,3 +258,35 @@ def test_a_step_3_database_gets_the_self_service_tables_and_generation_0(tmp_pat
     assert store.player("nb1", "ada")["generation"] == 0 and store.player("nb1", "ada")["pw_hash"] == "scrypt$x"
     assert store.open_game("nb1") is None and store.observers_of("nb1") == []
     store.close()
+
+
+def test_a_step_14_database_keeps_its_begun_fuzzy_borders_games_at_empty_turns_none(tmp_path):
+    """Issue 29's step 15: a Fuzzy Borders game with a state keeps the rules it began with
+    (no FB8); a game not begun yet, and other kinds, are left as they were."""
+    path = tmp_path / "gm.sqlite"
+    db = sqlite3.connect(str(path))
+    for step in schema.STEPS[:14]:
+        for statement in schema.statements(step.sql):
+            db.execute(statement)
+    games = [("fb1", "fuzzy-borders", '{"side": "5"}', "active"),
+             ("fb2", "fuzzy-borders", "{}", "finished"),
+             ("fb3", "fuzzy-borders", '{"empty_turns": "2"}', "active"),  # given by hand: kept
+             ("fb4", "fuzzy-borders", "{}", "open"),  # no state yet
+             ("nb1", "neighbors", "{}", "active")]
+    for game_id, kind, options, status in games:
+        db.execute("INSERT INTO games (id, kind, seed, options, status, created, updated) "
+                   "VALUES (?, ?, 1, ?, ?, 0, 0)", (game_id, kind, options, status))
+        if status != "open":
+            db.execute("INSERT INTO states (game_id, seq, turn, state, created) VALUES (?, 0, 1, '{}', 0)",
+                       (game_id,))
+    db.execute("PRAGMA user_version = 14")
+    db.commit()
+    db.close()
+    store = Store(path)
+    try:
+        assert store.schema_version == LATEST
+        options = {r["id"]: json.loads(r["options"]) for r in store.all("SELECT id, options FROM games")}
+        assert options == {"fb1": {"side": "5", "empty_turns": "none"}, "fb2": {"empty_turns": "none"},
+                           "fb3": {"empty_turns": "2"}, "fb4": {}, "nb1": {}}
+    finally:
+        store.close()
