@@ -250,7 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(50):  # warm up
         timer(PLAIN, args.max_bytes)
     floor = statistics.median(timer(PLAIN, args.max_bytes) for _ in range(500))
-    print("timing", "gm.service.ingest.ingest (a store, a game, replies)" if args.ingest else "parse + orders.read")
+    print("timing", "gm.service.intake.ingest.ingest (a store, a game, replies)" if args.ingest
+          else "parse + orders.read")
 
     times = [(timer(raw, args.max_bytes), name, len(raw)) for name, raw in messages]
     times.sort()

@@ -12,7 +12,7 @@ service's own steps, in transactions of 10,000 games: store.add_game,
 store.add_player with ONE precomputed scrypt hash of one known password for
 every seat, store.add_state with the dumped set-up state of one of four seeds
 (computed once each), the settings as gm.core.options.split_options makes
-them, the "create" history line, then gm.service.deadlines.open_turn (the
+them, the "create" history line, then gm.service.table.deadlines.open_turn (the
 deadline row and the timers row, exactly as the service schedules them).
 Before building, the builder is checked against Engine.create_game: one game
 with a deadline and one without, made both ways at the same clock, fill the
@@ -39,7 +39,7 @@ The measures, each the median of --runs runs, the sizes interleaved run by run:
     the machine's other load and fsync jitter move less) and as the ratio to
     the smallest store.  Targets, on the wall time: <= 1.2 at 10,000 games,
     <= 1.3 at 100,000.
-(b) the tick with nothing due (gm.service.timers.tick, real clock; the
+(b) the tick with nothing due (gm.service.play.timers.tick, real clock; the
     deadline games are 29 days from their reminder): median of 200 calls on
     the store the mails left.  Target: under 10 ms at 100,000 games.
 (c) `gm run --once` wall time on a fresh copy with an empty inbox (a new
@@ -92,7 +92,8 @@ from gm.core import options as service_options  # noqa: E402
 from gm.core import passwords  # noqa: E402
 from gm.core.config import Config  # noqa: E402
 from gm.runtime.maildir import ensure_maildir, process_maildir  # noqa: E402
-from gm.service import deadlines, games, timers  # noqa: E402
+from gm.service.play import timers  # noqa: E402
+from gm.service.table import deadlines, games  # noqa: E402
 from gm.service.engine import Engine  # noqa: E402
 from gm.store import Store, migrations  # noqa: E402
 from support import GM_ADDRESS, order_mail  # noqa: E402

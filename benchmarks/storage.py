@@ -15,7 +15,7 @@ more than ~10 MB.
 
 Reports go as players get them by default: HTML with the board picture.
 Each move's mail is sent (to a Maildir) and the mail sent more than a day
-before is trimmed, as the daemon does every tick (gm.service.retention): the
+before is trimmed, as the daemon does every tick (gm.service.records.retention): the
 game is played as if its moves came a day apart, a brisk pace for play by
 mail.  ``--no-trim`` keeps every sent mail whole, for comparison.
 
@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gm.core.config import Config  # noqa: E402
 from gm.runtime.delivery import flush  # noqa: E402
 from gm.runtime.maildir import MaildirTransport  # noqa: E402
-from gm.service import retention  # noqa: E402
+from gm.service.records import retention  # noqa: E402
 from gm.service.engine import Engine  # noqa: E402
 from gm.store import Store  # noqa: E402
 from gm.store.turns import decode_state  # noqa: E402

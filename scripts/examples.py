@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from gm.core.config import Config  # noqa: E402
-from gm.service import lifecycle  # noqa: E402
+from gm.service.play import lifecycle  # noqa: E402
 from gm.service.engine import Engine  # noqa: E402
 from gm.store import Store  # noqa: E402
 from gm.store.packing import unpack_mail  # noqa: E402

@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 from bounce_fixtures import bounce, outbox_row
 from gm.cli import app
 from gm.core import passwords
-from gm.service import lobby, observers
+from gm.service.outgoing import observers
+from gm.service.people import lobby
 from mailroom import Mailroom, leaks, mode, text_of
 from support import EXAMPLE_LAYOUT, GM_ADDRESS, PLAYERS, PLAYERS3, Clock, order_mail
 

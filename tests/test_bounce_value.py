@@ -108,7 +108,7 @@ def test_the_value_is_frozen():
 
 
 def test_an_inbound_mail_knows_the_verp_address_it_was_delivered_to():
-    """What gm.service.bounces.to_bounce_address asks: read with the header, no second look."""
+    """What gm.service.outgoing.bounces.to_bounce_address asks: read with the header, no second look."""
     assert inbound.parse(bounce("not-a-bounce-out-of-office", ROW, VERP), VERP.address).bounce_address == RETURN
     assert inbound.parse(bounce("postfix", ROW, VERP, to=VERP.address), VERP.address).bounce_address == ""
     plain = b"From: ada@example.org\r\nTo: gm+nb1@example.test\r\nSubject: hi\r\n\r\nhello\r\n"

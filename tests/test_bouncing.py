@@ -1,4 +1,4 @@
-"""A game where one player's address bounces (gm.service.delivery_state, holding, timers):
+"""A game where one player's address bounces (gm.service.outgoing.delivery_state, holding, timers):
 the GM and the other players are told once, the mail is held but for a daily probe, the deadline
 waits (bouncing=wait) or not (proceed), and the player's next mail clears it all."""
 
@@ -11,7 +11,7 @@ import re
 import pytest
 
 from bounce_fixtures import bounce, outbox_row
-from gm.service import delivery_state
+from gm.service.outgoing import delivery_state
 from gm.store.packing import unpack_mail
 from support import PLAYERS, order_mail
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from gm.core import passwords, tokens
-from gm.service import credentials, guessing, lifecycle
+from gm.service.people import credentials, guessing
+from gm.service.play import lifecycle
 from support import EXAMPLE_LAYOUT, body, last_outbox_id, order_mail, outbox
 
 ADA, BOB = "ada@example.org", "bob@example.org"

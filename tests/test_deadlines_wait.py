@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from gm.service import outages
+from gm.service.outgoing import outages
 
 ON_BOTH_BACKENDS = True
 
@@ -95,7 +95,7 @@ def test_a_deadline_waits_while_the_server_refuses_gms_sender_then_moves(engine,
     """The queue held by a refusal of gm's own return address (issue 28, "Refusals read right")
     is an outage like a server that is down: no deadline expires inside it, and when the GM
     ends the hold (gm players --clear sender) the deadline moves by its length."""
-    from gm.service import holding
+    from gm.service.outgoing import holding
 
     start = clock.now
     send_everything(engine)

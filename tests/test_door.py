@@ -148,7 +148,7 @@ def test_the_feed_stays_xml_whatever_a_stored_text_holds(engine, nb_game, tmp_pa
     import xml.etree.ElementTree as ET
 
     from gm.present import archive as site
-    from gm.service import audit
+    from gm.service.records import audit
 
     with engine.store.write():  # as a row stored before the door cleaned mail could hold it
         engine.store.add_report("nb1", 1, 1, None, "press", f"Press in game nb1\nTo: ALL\n\n{HOSTILE}\ufffe",
@@ -207,7 +207,7 @@ def test_a_game_made_before_keeps_its_id_with_dots_and_underscores(engine):
 
     from games import registry
     from gm.core.passwords import hash_password
-    from gm.service import lobby, mailcommands
+    from gm.service.people import lobby, mailcommands
     from support import EXAMPLE_LAYOUT, PLAYERS, order_mail
 
     game_id, options, passwords = "old_game.1", {"layout": EXAMPLE_LAYOUT}, {"ada": "sesame1234", "bob": "bobpass123"}

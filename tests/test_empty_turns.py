@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 
-from gm.service import audit, lobby
+from gm.service.people import lobby
+from gm.service.records import audit
 from gm.service.engine import Engine
 from gm.store import Store, schema
 from support import PLAYERS, body, last_outbox_id, order_mail, outbox

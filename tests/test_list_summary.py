@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from gm.service import lifecycle, mailcommands
+from gm.service.people import mailcommands
+from gm.service.play import lifecycle
 from support import PLAYERS, body, last_outbox_id, order_mail, outbox
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL

@@ -7,7 +7,7 @@ import pytest
 
 from gm.core.model import ServiceError
 from gm.present.reports import OBSERVER
-from gm.service import observers
+from gm.service.outgoing import observers
 from support import PLAYERS, body, last_outbox_id, order_mail, outbox
 
 EVE = "eve@example.net"
@@ -125,7 +125,7 @@ def test_observers_none_and_approved(engine):
 
 
 def test_observers_of_an_open_game_get_the_first_report_at_the_start(engine):
-    from gm.service import lobby
+    from gm.service.people import lobby
 
     lobby.open_game(engine, "neighbors", "nb7", 2, seed=3)
     confirmed(engine, EVE, "OBSERVE nb7")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from gm.core.model import ServiceError
-from gm.service import lifecycle, lobby
+from gm.service.people import lobby
+from gm.service.play import lifecycle
 from support import body, last_outbox_id, order_mail, outbox
 
 

@@ -15,7 +15,8 @@ import pytest
 from gm.core import codes
 from gm.runtime.daemon import run
 from gm.runtime.maildir import ensure_maildir
-from gm.service import lobby, observers
+from gm.service.outgoing import observers
+from gm.service.people import lobby
 from support import PLAYERS, body, last_outbox_id, order_mail, outbox
 
 ON_BOTH_BACKENDS = True  # the pending_requests queries, on SQLite and PostgreSQL

@@ -6,7 +6,7 @@ import email
 import email.policy
 
 from gm.core import times
-from gm.service import audit
+from gm.service.records import audit
 from gm.store.packing import unpack_mail, unpack_text
 from support import PLAYERS, body, last_outbox_id, order_mail, outbox
 
@@ -120,7 +120,7 @@ def test_a_reminder_shows_the_readers_zone(engine, clock):
 
 
 def test_notices_and_confirmations_show_each_readers_zone(engine, clock):
-    from gm.service import lifecycle
+    from gm.service.play import lifecycle
     from support import PLAYERS3
 
     secrets = engine.create_game("fuzzy-borders", "fb1", PLAYERS3, seed=2, options={"deadline": "72h"})

@@ -12,7 +12,7 @@ import sqlite3
 import xml.etree.ElementTree as ET
 
 from gm.present import archive as site
-from gm.service import audit
+from gm.service.records import audit
 from gm.store import Store, schema
 from gm.store.packing import pack_text
 from support import PLAYERS3, last_outbox_id, order_mail, outbox

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gm.service import lifecycle
-from gm.service.press import GREY_DELAY
+from gm.service.play import lifecycle
+from gm.service.play.press import GREY_DELAY
 from support import last_outbox_id, order_mail
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL

@@ -3,7 +3,7 @@ and the game goes on as its rules say; a rollback to before the removal seats it
 
 from __future__ import annotations
 
-from gm.service import lifecycle, positions
+from gm.service.play import lifecycle, positions
 from support import last_outbox_id, order_mail, outbox
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL

@@ -151,7 +151,7 @@ def test_the_recipient_is_read_in_linear_time_from_hostile_headers():
 
 
 def test_gm_replace_revokes_the_old_players_reply_address(engine, nb_game):
-    from gm.service import lifecycle
+    from gm.service.play import lifecycle
 
     mover, order = mover_and_order(engine)
     old = reply_to(engine, f"{mover}@example.org")

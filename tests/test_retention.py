@@ -8,7 +8,7 @@ import time
 
 from gm.mail.outbound import ARCHIVED_NOTE, TRIMMED_NOTE, words_only
 from gm.runtime.delivery import flush
-from gm.service import retention
+from gm.service.records import retention
 from gm.store.packing import unpack_mail, unpack_text
 from support import last_outbox_id, order_mail
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from gm.mail import inbound as mail_in
-from gm.service import ingest
+from gm.service.intake import ingest
 from gm.runtime.delivery import flush
 from gm.runtime.maildir import MaildirTransport
 from gm.runtime.transport import PermanentFailure
@@ -233,7 +233,7 @@ def test_opt_in_codes_and_a_joined_password_are_not_kept_once_handed_on(tmp_path
     """JOIN and OBSERVE by mail (issue 27's double opt-in): the code mailed to the address, its
     reply to gm+confirm.<code>@, and the password the JOIN's answer carries are nowhere in the
     store once the daemon has handed them on."""
-    from gm.service import lobby
+    from gm.service.people import lobby
 
     room = Mailroom(tmp_path)
     engine = room.engine

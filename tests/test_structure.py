@@ -189,8 +189,8 @@ def test_a_circle_is_found(tree_copy):
 
 
 def test_private_names_across_modules_are_found():
-    source = ("from gm.service.ingest import _record\n"
-              "import gm.service.outbox as outbox\n"
+    source = ("from gm.service.intake.ingest import _record\n"
+              "import gm.service.outgoing.outbox as outbox\n"
               "def f(engine, other):\n"
               "    engine._archive(1)\n"
               "    return outbox._helper, other._cache\n"

@@ -2,7 +2,7 @@
 
 The mail path had it; `gm order`, `gm process` and mail with only commands or
 press did not (issue 29).  Each path now settles the open turn's timers and
-deadline first (gm.service.timers.settle).  The random-play test enters every
+deadline first (gm.service.play.timers.settle).  The random-play test enters every
 order through `gm order`, a share of them with the clock moved past the
 game's next timer or deadline, and checks the ruling after each one.
 """
@@ -15,7 +15,9 @@ import pytest
 
 from games import registry
 from gm.mail import inbound as mail_in
-from gm.service import audit, deadlines, ingest
+from gm.service.intake import ingest
+from gm.service.records import audit
+from gm.service.table import deadlines
 from support import last_outbox_id, mark_all_sent, order_mail, outbox, players_for
 
 DAY = 86400.0

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gm.service import games, lifecycle, timers
+from gm.service.play import lifecycle, timers
+from gm.service.table import games
 from gm.service.engine import Engine
 from gm.store import Store
 from support import order_mail

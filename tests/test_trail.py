@@ -1,6 +1,6 @@
 """The TRAIL mail command and the archive's trail table (issue 29, RULINGS PX10: the full table
 on request and kept in the archive), on long seeded Proximity games put in a store through the
-service (gm.service.positions.edit_state, as a GM would); and TRAIL where a game keeps no trail."""
+service (gm.service.play.positions.edit_state, as a GM would); and TRAIL where a game keeps no trail."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from games import registry
 from games.proximity import moves as px
 from gm.present import archive as site
 from gm.runtime import browser
-from gm.service import audit, positions
+from gm.service.play import positions
+from gm.service.records import audit
 from support import PLAYERS, body, last_outbox_id, order_mail, outbox
 
 PX = registry.get("proximity")

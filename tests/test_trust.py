@@ -13,7 +13,7 @@ from gm.cli import app
 from gm.core.model import ServiceError
 from gm.mail import inbound as mail_in
 from gm.mail.redact import redact
-from gm.service import positions
+from gm.service.play import positions
 from support import body, last_outbox_id, order_mail, outbox
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL

@@ -14,7 +14,8 @@ import stat
 
 from gm.core import secrets
 from gm.mail import inbound as mail_in
-from gm.service import guessing, ingest, lobby
+from gm.service.intake import ingest
+from gm.service.people import guessing, lobby
 from support import body, last_outbox_id, order_mail, outbox
 
 ADA, BOB, EVE = "ada@example.org", "bob@example.org", "eve@evil.example"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import email.utils
 
-from gm.service import lifecycle
+from gm.service.play import lifecycle
 from support import body, last_outbox_id, order_mail, outbox
 
 H = 3600.0

@@ -14,7 +14,9 @@ from typing import List, Optional
 import typer
 
 from gm.cli.common import BY, WHY, app, fail, open_engine, parse_pairs, run
-from gm.service import deadlines, lifecycle, observers, positions
+from gm.service.outgoing import observers
+from gm.service.play import lifecycle, positions
+from gm.service.table import deadlines
 
 
 @app.command()

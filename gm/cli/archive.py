@@ -10,7 +10,7 @@ import typer
 from gm.cli.common import HELP_STYLE, app, echo, fail, open_engine, run
 from gm.present import archive as site
 from gm.runtime import browser
-from gm.service import audit
+from gm.service.records import audit
 
 
 @app.command()

@@ -18,7 +18,7 @@ from gm.core import filemodes
 from gm.core.text import for_terminal
 from gm.core import times
 from gm.core.model import ServiceError
-from gm.service import holding
+from gm.service.outgoing import holding
 from gm.service.engine import Engine
 from gm.store import Store, StoreError
 

@@ -2,8 +2,8 @@
 ``gm deliveries ADDRESS``.
 
 ``gm outbox`` (gm.cli.play) shows each message's delivery state; these show the
-addresses: which bounce and why (gm.service.delivery_state), and one address's history.
-Both begin with the mail held because the server refuses gm itself (gm.service.holding).
+addresses: which bounce and why (gm.service.outgoing.delivery_state), and one address's history.
+Both begin with the mail held because the server refuses gm itself (gm.service.outgoing.holding).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import typer
 
 from gm.cli.common import BY, WHY, app, echo, fail, open_engine, show_holds
 from gm.core import times
-from gm.service import delivery_state
-from gm.service.lifecycle import default_actor
+from gm.service.outgoing import delivery_state
+from gm.service.play.lifecycle import default_actor
 
 
 @app.command()

@@ -14,8 +14,9 @@ from gm.cli.common import (BY, WHY, app, echo, fail, load_config, log_to_config_
 from gm.store import StoreError
 from gm.runtime import daemon
 from gm.runtime.demo import play_demo
-from gm.service import ingest as ingest_mail
-from gm.service import gmturns, lifecycle, lobby
+from gm.service.intake import ingest as ingest_mail
+from gm.service.people import lobby
+from gm.service.play import gmturns, lifecycle
 from gm.service.engine import Engine
 
 

@@ -1,6 +1,6 @@
 """gm seat reset / gm seat address: the game master's hand on a seat's credentials.
 
-Both go through gm.service.credentials like a player's own PASSWORD RESET and
+Both go through gm.service.people.credentials like a player's own PASSWORD RESET and
 SET ADDRESS, mail the registered (or old) address, and are recorded in the
 game's history with who (--by) and why (-m, required).  To give a seat to
 another player, gm replace.
@@ -13,7 +13,7 @@ from typing import Optional
 import typer
 
 from gm.cli.common import BY, HELP_STYLE, WHY, app, open_engine, run
-from gm.service import lifecycle
+from gm.service.play import lifecycle
 
 seat_app = typer.Typer(no_args_is_help=True, rich_markup_mode=HELP_STYLE,
                        help="A seat's password and address (the player keeps the seat).")

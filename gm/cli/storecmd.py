@@ -9,7 +9,7 @@ import typer
 from gm.cli.common import HELP_STYLE, app, fail, state
 from gm.core import config as config_module
 from gm.core.config import is_server_store
-from gm.service import storecopy
+from gm.service.records import storecopy
 from gm.store import Store, StoreError
 
 store_app = typer.Typer(no_args_is_help=True, rich_markup_mode=HELP_STYLE,

@@ -1,6 +1,6 @@
 """Confirmation codes as stored: a keyed digest, never the code, and how a code finds its row.
 
-A code (gm.service.credentials, gm.service.optin) is 10 letters of a 31-letter
+A code (gm.service.people.credentials, gm.service.people.optin) is 10 letters of a 31-letter
 alphabet, about 50 bits: a plain hash of it is brute-forced offline in hours
 from a stolen database.  So the row keeps HMAC-SHA256 of the code under a
 server secret kept outside the database (config ``code_secret_file``,
@@ -32,7 +32,7 @@ def find(secret: bytes, code: str, lookup: Callable[[str], Any]) -> Any:
     were stored under before codes were keyed.  They are honoured until they expire, then never
     match again (an expired row is refused by its caller anyway).  The fallback may go one
     release after the keyed digest shipped, once the longest-lived code then pending is
-    past its time: a revert code's 7 days (gm.service.credentials.REVERT_DAYS).
+    past its time: a revert code's 7 days (gm.service.people.credentials.REVERT_DAYS).
     """
     row = lookup(digest(secret, code))
     if row is None:

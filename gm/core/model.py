@@ -9,6 +9,11 @@ from typing import Any
 from games.base import Game
 
 
+# Who a press message went to, kept as data with each archived copy (reports.audience, schema
+# step 11): every public view (archive, feed, observers) shows only AUDIENCE_ALL.
+AUDIENCE_ALL, AUDIENCE_PLAYERS, AUDIENCE_GM = "all", "players", "gm"
+
+
 class ServiceError(Exception):
     """A use case that cannot be done (unknown game, unknown player, a refused override)."""
 
@@ -20,7 +25,7 @@ class NotStarted(ServiceError):
 class Status(str, Enum):
     """A game's status column."""
 
-    OPEN = "open"  # waiting for players to JOIN: seats, no state yet (gm.service.lobby)
+    OPEN = "open"  # waiting for players to JOIN: seats, no state yet (gm.service.people.lobby)
     ACTIVE = "active"
     PAUSED = "paused"
     FINISHED = "finished"
@@ -65,7 +70,7 @@ class GameView:
 
 
 class OpenGameView(GameView):
-    """An open game (gm.service.lobby): its seats and their credentials, no state yet; turn 0."""
+    """An open game (gm.service.people.lobby): its seats and their credentials, no state yet; turn 0."""
 
     @property
     def turn(self) -> int:

@@ -1,7 +1,7 @@
 """DKIM: signing the mail gm sends (RFC 6376), and making a key to sign it with.
 
 When the config names ``dkim_selector`` and ``dkim_key_file`` (``dkim_domain``
-defaults to the domain of ``address``), gm.service.outbox signs every message
+defaults to the domain of ``address``), gm.service.outgoing.outbox signs every message
 as it is queued, so the outbox stores the signed bytes and a retry sends
 exactly them.  Signing is dkimpy's: rsa-sha256, relaxed/relaxed, over the
 headers in SIGNED_HEADERS.

@@ -10,7 +10,7 @@
     LIST [<id>] | SUMMARY | MY GAMES  (no GAME line needed: the games here, one game,
                                        the sender's games; MY GAMES is SUMMARY)
     JOIN <id> <name> | CREATE ...     (no GAME line needed: players help themselves,
-    OBSERVE <id> | UNOBSERVE <id>      gm.service.lobby, observers, seats;
+    OBSERVE <id> | UNOBSERVE <id>      gm.service.people.lobby, observers, seats;
     PASSWORD RESET <id> [<seat>]      (read before PASSWORD <word>: a code to the seat's
     CONFIRM <code>                     address; CONFIRM sends a code back)
     LEAVE <id> | RESIGN               (LEAVE <id> names the game like a GAME line)
@@ -47,7 +47,7 @@ ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET", "JOIN", "LEAVE", "CREATE", "OB
                      "CONFIRM")
 # Commands a subject may hold (a List-Unsubscribe mailto, a reply to the address code's mail).
 SUBJECT_COMMANDS = ("UNOBSERVE", "CONFIRM")
-CODE_LENGTH = 10  # the address codes of SET ADDRESS (gm.service.seats), letters of passwords.ALPHABET
+CODE_LENGTH = 10  # the address codes of SET ADDRESS (gm.service.people.seats), letters of passwords.ALPHABET
 # Everything below is read with string methods, in time linear in the line:
 # no regular expression that a long line could make backtrack.
 _ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")

@@ -56,7 +56,7 @@ MAX_KEPT_FIELD = 8000  # characters of a field kept when only the header is kept
 MIN_CODE = 6  # a word after CONFIRM this long is taken for a code ("confirm your ..." is not)
 MIN_TOKEN_HEX = 16  # a reply token is 20 hex digits (gm.core.tokens); a VERP tag 16
 MAX_TOKEN_SCAN = 64  # characters looked at before an @ for a token
-CONFIRM_LOCAL = "confirm"  # gm+confirm.<code>@host: the reply-to-confirm address of a code (gm.service.optin)
+CONFIRM_LOCAL = "confirm"  # gm+confirm.<code>@host: the reply-to-confirm address of a code (gm.service.people.optin)
 CONFIRM_PREFIX = f"+{CONFIRM_LOCAL}."
 _HEX = frozenset("0123456789abcdefABCDEF")
 # Charsets are decoded as declared only when gm.mail.charsets reads them (text codecs, each
@@ -140,7 +140,7 @@ def mask_tokens(text: str) -> str:
                 and "+" in text[max(start, k - MAX_TOKEN_SCAN):k]:
             out.append(text[start:k] + TOKEN_MASK)
             start = at
-        else:  # a reply-to-confirm address, gm+confirm.<code>@host (gm.service.optin): its code
+        else:  # a reply-to-confirm address, gm+confirm.<code>@host (gm.service.people.optin): its code
             k = at
             while k > floor and text[k - 1].isalnum():
                 k -= 1

@@ -11,7 +11,7 @@ unforgeable: a bounce to an address whose tag does not check is ignored.
 Lower-case hex only: some servers fold the local part's case.  Mailboxes
 without plus addressing turn this off (``verp: false``); then the envelope
 sender is the plain address and bounces are matched by the Message-ID of
-the original that the bounce quotes (gm.service.bounces).
+the original that the bounce quotes (gm.service.outgoing.bounces).
 
 Reading an address is done with string methods, in time linear in its length.
 """

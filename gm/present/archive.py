@@ -1,6 +1,6 @@
 """The archive site: a static HTML page per game, an index, and an Atom feed per game.
 
-It renders the data gm.service.audit.archive_data gathers (``gm archive build
+It renders the data gm.service.records.audit.archive_data gathers (``gm archive build
 DIR``), and the daemon keeps it current (gm.runtime.livearchive) with the same
 functions: after a turn it writes that game's page, feed and new pictures and
 the index.  A game's page shows each turn's picture and report as an observer
@@ -33,8 +33,8 @@ def picture_name(game_id: str, turn: int) -> str:
 
 def build(directory: str | Path, data: list[dict], built_at: float, domain: str = "localhost",
           recruiting: list[dict] = ()) -> Path:
-    """Write the site for the games' ``data`` (gm.service.audit.archive_data); returns the index,
-    which also lists the ``recruiting`` games (open, no page yet: gm.service.audit.index_entry)."""
+    """Write the site for the games' ``data`` (gm.service.records.audit.archive_data); returns the index,
+    which also lists the ``recruiting`` games (open, no page yet: gm.service.records.audit.index_entry)."""
     directory = Path(directory)
     for game in data:
         write_game(directory, game, built_at, domain)
@@ -61,7 +61,7 @@ def write_game(directory: str | Path, game: dict, built_at: float, domain: str =
 
 
 def write_index(directory: str | Path, games: list[dict], built_at: float) -> Path:
-    """The index of games (gm.service.audit.index_entry each) and the style sheet."""
+    """The index of games (gm.service.records.audit.index_entry each) and the style sheet."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     env = environment(html=True)

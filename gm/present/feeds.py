@@ -29,7 +29,7 @@ def _tag(domain: str, game: dict, rest: str = "") -> str:
 
 
 def atom(game: dict, domain: str) -> bytes:
-    """The feed of ``game`` (gm.service.audit.archive_data, with "page" set) as UTF-8 XML."""
+    """The feed of ``game`` (gm.service.records.audit.archive_data, with "page" set) as UTF-8 XML."""
     ET.register_namespace("", ATOM)
 
     def sub(parent, name: str, text: str | None = None, **attrs) -> ET.Element:

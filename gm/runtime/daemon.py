@@ -14,7 +14,7 @@ from gm.runtime.maildir import MaildirTransport, process_maildir
 from gm.runtime.sendprocess import ProcessTransport
 from gm.runtime.smtp import SmtpTransport
 from gm.runtime.weather import STORE_BACKOFF, Weather
-from gm.service import delivery_state, outages
+from gm.service.outgoing import delivery_state, outages
 from gm.service.engine import Engine
 from gm.store import SchemaTooNew, MigrationError, Store, StoreError, is_url
 

@@ -19,9 +19,9 @@ from gm.runtime import refusals
 from gm.runtime.transport import (PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure, Transport,
                                   TransportDown, send_each)
 from gm.runtime.weather import STORE_BACKOFF, Weather
-from gm.service import delivery_state
+from gm.service.outgoing import delivery_state
 from gm.service.context import Context
-from gm.service.retention import sent_copy
+from gm.service.records.retention import sent_copy
 from gm.store import Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
 
     A message the server refuses for now is retried after ``backoff[attempts]``;
     one it refuses for good is marked bounced.  Either refusal of a recipient
-    (4xx, 5xx) is recorded against the address, for gm.service.delivery_state
+    (4xx, 5xx) is recorded against the address, for gm.service.outgoing.delivery_state
     to settle.  A refusal that is not the recipient's (gm's sender refused, a
     domain's policy: gm.runtime.refusals) marks nobody and holds the mail it
     covers, but mail to ``gm_address``.  When the server cannot be reached
@@ -63,7 +63,7 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
         # means those few are sent again, with their same Message-IDs.
         # A mail that carried a password or a code (outbox.secret) is blanked in the same
         # transaction: once it is handed on, the store keeps its header and a note, no secret;
-        # any other keeps its words, its reply token masked (gm.service.retention.sent_copy).
+        # any other keeps its words, its reply token masked (gm.service.records.retention.sent_copy).
         if not accepted:
             return
         copies = {row["id"]: sent_copy(row["raw"], bool(row.get("secret"))) for row, _ in accepted}
@@ -130,7 +130,7 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
 def record_refused(store: Store, refused: list, now: float, backoff, counts: dict, probes: dict) -> None:
     with store.write():
         own, began = refusals.sort_refused(store, refused, now, backoff, probes)
-        for row, exc in own:  # as a bounce that comes back later: gm.service.delivery_state settles it
+        for row, exc in own:  # as a bounce that comes back later: gm.service.outgoing.delivery_state settles it
             log.error("outbox #%s to %s refused for good: %s", row["id"], row["recipient"], exc)
             store.record_refusal(row["id"], row["recipient"], row["attempts"] + 1, str(exc), now)
             if row.get("secret"):  # never sent now: its secret need not be kept either
@@ -147,7 +147,7 @@ class Sender:
     ``gm_address`` is never held; ``settle(store)``, if given, runs right after
     a refusal was recorded against an address or a hold began, so that it is
     listed, and the GM told, at once rather than at the next tick
-    (gm.service.delivery_state.settle_now).
+    (gm.service.outgoing.delivery_state.settle_now).
     """
 
     def __init__(self, store: Store, transport: Transport, backoff=BACKOFF, clock=time.time,
@@ -242,7 +242,7 @@ class SenderThread:
 
     @property
     def down_since(self) -> float | None:
-        """See Sender.down_since; what the daemon's heartbeat says (gm.service.outages)."""
+        """See Sender.down_since; what the daemon's heartbeat says (gm.service.outgoing.outages)."""
         sender = self.sender
         return sender.down_since if sender is not None else None
 

@@ -31,7 +31,7 @@ it from both sessions at once can copy it into the processed folder twice (a
 MOVE is a copy and an expunge).
 
 Heartbeat.  Every tick first writes this daemon's heartbeat row
-(gm.service.outages): after a restart gm knows how long no daemon ran, and the
+(gm.service.outgoing.outages): after a restart gm knows how long no daemon ran, and the
 deadlines that fell in between move.  SIGTERM sets ``stop``: the message in
 hand is finished and moved, then the daemon returns.
 """
@@ -54,7 +54,7 @@ from gm.runtime.delivery import BACKOFF, SenderThread, Transport, settler
 from gm.runtime.livearchive import from_config as live_archive
 from gm.runtime.tls import tls_context
 from gm.runtime.weather import STORE_BACKOFF, Weather
-from gm.service import outages
+from gm.service.outgoing import outages
 from gm.service.engine import Engine
 from gm.store import StoreError
 

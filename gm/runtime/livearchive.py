@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from gm.present import archive as site
-from gm.service import audit
+from gm.service.records import audit
 from gm.service.engine import Engine
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ one mailbox (any other 5xx at RCPT or DATA) is recorded against it, as before.
 A hold lets one message through at ``next_probe`` (backing off, capped); once
 the server accepts that probe, the hold ends by itself (mail that no hold
 covers, to gm_address or another domain, proves nothing about it).  Mail to
-gm_address is never held, so the GM's alert (gm.service.holding.announce)
+gm_address is never held, so the GM's alert (gm.service.outgoing.holding.announce)
 goes out as soon as the server takes anything.  The GM can end a hold by hand
 (``gm players --clear``).
 """

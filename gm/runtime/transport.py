@@ -45,7 +45,7 @@ class PermanentFailure(Exception):
 
 class TemporaryFailure(Exception):
     """The server refused this one message for now (a 4xx): retry it later, and count it against
-    the address as a temporary failure (gm.service.delivery_state)."""
+    the address as a temporary failure (gm.service.outgoing.delivery_state)."""
 
 
 class SenderRefused(Exception):

@@ -9,7 +9,7 @@ from gm.core import filemodes, secrets
 from gm.core.config import Config
 from gm.mail import verp
 from gm.service.auth import PasswordChecker
-from gm.service.outbox import Outbox
+from gm.service.outgoing.outbox import Outbox
 from gm.store import Store
 
 
@@ -30,7 +30,7 @@ class Context:
         self.passwords = PasswordChecker()
         self._verp: verp.Verp | None = None
         self._code_secret: bytes | None = None
-        self.asked = None  # gm.service.optin.Asked: the OBSERVE/JOIN/CREATE of the mail being handled
+        self.asked = None  # gm.service.people.optin.Asked: the OBSERVE/JOIN/CREATE of the mail being handled
 
     @property
     def verp(self) -> verp.Verp:

@@ -13,7 +13,11 @@ from typing import Any
 from games.base import Event
 from gm.core.model import GameView, Outcome
 from gm.mail.inbound import Inbound
-from gm.service import games, gmturns, ingest, lifecycle, reports, retention, timers, turns
+from gm.service.intake import ingest
+from gm.service.outgoing import reports
+from gm.service.play import gmturns, lifecycle, timers, turns
+from gm.service.records import retention
+from gm.service.table import games
 from gm.service.context import Context
 
 

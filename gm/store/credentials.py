@@ -1,6 +1,6 @@
 """A seat's credentials at rest: its codes waiting for an answer, wrong passwords, lock-outs.
 
-Only gm.service.credentials writes these (and players.pw_hash, generation, email).
+Only gm.service.people.credentials writes these (and players.pw_hash, generation, email).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Daemon heartbeats and outages (gm.service.outages): how long gm was away or could not send."""
+"""Daemon heartbeats and outages (gm.service.outgoing.outages): how long gm was away or could not send."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ class DeliveryQueries:
 
     def record_refusal(self, outbox_id: int, address: str, attempts: int, words: str, at: float) -> None:
         """The SMTP server refused a message for good as it was sent (a 5xx): the sender thread
-        marks it bounced and leaves the event for the service to settle (gm.service.delivery_state)."""
+        marks it bounced and leaves the event for the service to settle (gm.service.outgoing.delivery_state)."""
         self.update("outbox", {"id": outbox_id}, status="bounced", attempts=attempts,
                     last_error=words[:MAX_WORDS])
         self.add_delivery_event(address, outbox_id, at, True, "smtp", words)
@@ -89,7 +89,7 @@ class DeliveryQueries:
                                "WHERE status = 'held' AND lower(recipient) = ?",
                                (now, address.lower())).rowcount
 
-    # --- holds: the server refuses gm, not a recipient (gm.service.holding) ----------------------
+    # --- holds: the server refuses gm, not a recipient (gm.service.outgoing.holding) ----------------------
     def hold(self, scope: str) -> sqlite3.Row | None:
         return self.one("SELECT * FROM holds WHERE scope = ?", scope)
 

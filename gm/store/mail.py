@@ -57,7 +57,7 @@ class MailQueries:
                      status: str = "queued", secret: bool = False) -> int:
         """Queue a composed mail for sending now (or from ``not_before``); returns its outbox id.
 
-        ``status`` 'held': kept, not sent, while its address bounces (gm.service.holding).
+        ``status`` 'held': kept, not sent, while its address bounces (gm.service.outgoing.holding).
         ``secret``: it carries a password or a code (outbox.secret)."""
         return self.insert("outbox", message_id=message_id, game_id=game_id, turn=turn,
                            kind=kind, recipient=recipient, subject=subject, raw=pack_mail(raw),
@@ -157,7 +157,7 @@ class MailQueries:
     def add_report(self, game_id: str, turn: int, seq: int, player: str | None, kind: str,
                    body: str, outbox_id: int | None, created: float, audience: str | None = None) -> int:
         """Archive a text sent to ``player`` (None: the GM's copy); returns its id.  ``audience``:
-        who a press message went to (gm.service.press: all, players or gm)."""
+        who a press message went to (gm.service.play.press: all, players or gm)."""
         return self.insert("reports", game_id=game_id, turn=turn, seq=seq, player=player,
                            kind=kind, body=pack_text(body), outbox_id=outbox_id, created=created,
                            audience=audience)

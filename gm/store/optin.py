@@ -1,4 +1,4 @@
-"""Requests waiting for their address to confirm them (OBSERVE, JOIN, CREATE: gm.service.optin)."""
+"""Requests waiting for their address to confirm them (OBSERVE, JOIN, CREATE: gm.service.people.optin)."""
 
 from __future__ import annotations
 

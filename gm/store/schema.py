@@ -246,7 +246,7 @@ CREATE INDEX addresses_state ON addresses(state);
 """
 
 # Step 7 (issue 16): a report with its picture is 30-40 KB, and a 975-move game sent 1,950 of
-# them; the store keeps a sent mail whole for a day, then as words (gm.service.retention).
+# them; the store keeps a sent mail whole for a day, then as words (gm.service.records.retention).
 # trimmed = 1: nothing more to leave out (a text mail from the start).  Rows from before this
 # step are looked at once.  reports_outbox: the archived words of a mail, found by its id.
 TRIMMED = """
@@ -261,7 +261,7 @@ SECRET_MAIL = """
 ALTER TABLE outbox ADD COLUMN secret INTEGER NOT NULL DEFAULT 0;
 """
 
-# Step 9 (issue 27): the credential model (gm.service.credentials).  games.token_salt: a random
+# Step 9 (issue 27): the credential model (gm.service.people.credentials).  games.token_salt: a random
 # value drawn when a game is made, under the HMAC of its reply tokens ('' for games made before,
 # whose tokens keep working).  address_codes holds every code a seat's credentials wait on:
 # purpose 'address' (to the new address), 'revert' (to the old one, 7 days), 'reset' (to the
@@ -297,7 +297,7 @@ CREATE INDEX credential_locks_sender ON credential_locks(sender, until);
 """
 
 # Step 10 (issue 27): double opt-in.  OBSERVE, JOIN and CREATE wait here until the address they
-# name answers the code mailed to it (gm.service.optin); only then is anything else recorded.
+# name answers the code mailed to it (gm.service.people.optin); only then is anything else recorded.
 # actions: the mail's command lines, one a line.  code_hash: sha256 of the code, never the code.
 OPT_IN = """
 CREATE TABLE pending_requests (
@@ -409,7 +409,7 @@ CREATE TABLE outages (
 def fuzzy_borders_keep_their_rules(db) -> None:
     """Step 15's data (issue 29): every Fuzzy Borders game begun before FB8 was built gets
     ``empty_turns=none`` in its stored options, the rules it began with.  ``gm verify`` replays
-    a game from those options (gm.service.audit); without the key the replay would take FB8's
+    a game from those options (gm.service.records.audit); without the key the replay would take FB8's
     default, and its states and reports would differ from the stored ones.  A game not begun
     yet (open, no state) takes the default when it starts, like any game made from now on."""
     rows = db.execute("SELECT id, options FROM games WHERE kind = 'fuzzy-borders' AND EXISTS "

@@ -13,8 +13,9 @@ from admin_helpers import body_of, history, neighbors_move, outbox
 from games import registry
 from gm.present import archive as site
 from gm.runtime import browser
-from gm.service import audit, positions
-from gm.service import lifecycle as overrides
+from gm.service.play import positions
+from gm.service.records import audit
+from gm.service.play import lifecycle as overrides
 from gm.store.packing import pack_text
 from support import PLAYERS, PLAYERS3, last_outbox_id, order_mail
 
@@ -113,7 +114,7 @@ def test_press(engine):
     assert history(engine, "nb1", "press")[-1]["actor"] == "ada"  # the GM can tell who wrote
     assert len(engine.store.all("SELECT * FROM reports WHERE kind = 'press'")) == 3  # 2 copies + archive
     # To one player, with white press: the sender is named.
-    from gm.service import deadlines
+    from gm.service.table import deadlines
 
     deadlines.save_settings(engine.store, "nb1", {"press": "white"})
     since = last_outbox_id(engine)

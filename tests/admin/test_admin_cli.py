@@ -117,7 +117,7 @@ def test_cli_and_daemon_lose_no_update(setup, tmp_path):
             (inbox / "tmp" / name).write_bytes(raw)
             (inbox / "tmp" / name).rename(inbox / "new" / name)
         # Meanwhile, in this process, the GM keeps changing the same game.
-        from gm.service import lifecycle as overrides
+        from gm.service.play import lifecycle as overrides
 
         for i in range(15):
             overrides.broadcast(engine, "nb1", f"note {i}", who="gm:cli")

@@ -10,7 +10,7 @@ from admin_helpers import T0, body_of, history, outbox
 from games import registry
 from games.base import OptionError
 from gm.core import options, times
-from gm.service import deadlines
+from gm.service.table import deadlines
 from gm.service.engine import Engine
 from gm.store import Store
 from support import PLAYERS, PLAYERS3, last_outbox_id, mark_all_sent, order_mail
@@ -221,7 +221,7 @@ def test_absence_moves_the_deadline(engine, clock):
 
 
 def test_pause_stops_the_clock(engine, clock):
-    from gm.service import lifecycle as overrides
+    from gm.service.play import lifecycle as overrides
 
     engine.create_game("neighbors", "nb1", PLAYERS, seed=1, options={"deadline": "72h"})
     engine.tick()

@@ -10,8 +10,8 @@ import pytest
 from admin_helpers import body_of, history, neighbors_move, outbox
 from games import registry
 from gm.core import passwords
-from gm.service import lifecycle as overrides
-from gm.service import positions
+from gm.service.play import lifecycle as overrides
+from gm.service.play import positions
 from gm.core.model import ServiceError
 from support import PLAYERS, PLAYERS3, last_outbox_id
 

@@ -4,7 +4,7 @@ no seat's private lines, never a BOARD reply."""
 from __future__ import annotations
 
 from gm.present import archive as site
-from gm.service import audit
+from gm.service.records import audit
 from support import PLAYERS, order_mail
 
 
@@ -39,7 +39,7 @@ def test_pivot_pawns_sealed_solution_never_reaches_the_archive(engine, tmp_path)
 
 
 def test_a_replaced_seats_welcome_never_reaches_the_archive(engine, tmp_path):
-    from gm.service import lifecycle
+    from gm.service.play import lifecycle
 
     secrets = engine.create_game("pivot-pawns", "pp1", PLAYERS, seed=5)
     engine.ingest(order_mail("ada@example.org", "BID 3: red/blue green/red red/black", game_id="pp1",
@@ -59,7 +59,7 @@ def test_the_archive_has_no_relative_times_that_go_stale(engine, tmp_path):
 
 
 def test_resuming_a_game_is_told_to_the_players(engine):
-    from gm.service import lifecycle
+    from gm.service.play import lifecycle
     from support import last_outbox_id, outbox
 
     engine.create_game("neighbors", "nb1", PLAYERS, seed=3)

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from gm.present import archive as site
 from gm.present import feeds
 from gm.runtime.livearchive import STATE_FILE, LiveArchive
-from gm.service import audit
+from gm.service.records import audit
 from harness import wait_until
 from support import PLAYERS, PLAYERS3, order_mail
 
@@ -109,7 +109,7 @@ def refreshes(live: LiveArchive, times: int) -> list[list[str]]:
 def test_an_open_game_beside_running_ones_is_listed_as_recruiting(engine, tmp_path, caplog):
     from test_open_games import confirmed
 
-    from gm.service import lobby
+    from gm.service.people import lobby
 
     engine.create_game("neighbors", "nb1", PLAYERS, seed=3)
     lobby.open_game(engine, "neighbors", "nb7", 3, min_seats=2, seed=4)
@@ -151,7 +151,7 @@ def test_a_game_that_cannot_be_rendered_is_skipped_and_logged_once(engine, tmp_p
 
 
 def test_a_refresh_renders_only_the_game_that_moved(engine, tmp_path, monkeypatch):
-    from gm.service import lobby
+    from gm.service.people import lobby
 
     engine.create_game("neighbors", "nb1", PLAYERS, seed=3)
     engine.create_game("neighbors", "nb2", PLAYERS, seed=4)

@@ -15,8 +15,8 @@ from gm.core.config import ServerConfig
 from gm.runtime.delivery import Sender
 from gm.runtime.smtp import SmtpTransport
 from gm.runtime.transport import PolicyRefused, SenderRefused
-from gm.service import delivery_state
-from gm.service.holding import sending_blocked_since
+from gm.service.outgoing import delivery_state
+from gm.service.outgoing.holding import sending_blocked_since
 
 REFEREE = "referee@example.test"
 ADA, BOB, CY = "ada@example.org", "bob@example.org", "cy@example.net"

@@ -198,7 +198,7 @@ def test_one_picture_is_drawn_for_all_who_see_the_same(engine, monkeypatch):
 
 
 def test_a_gm_can_turn_pictures_off(engine):
-    from gm.service import lifecycle
+    from gm.service.play import lifecycle
 
     since = last_outbox_id(engine)
     engine.create_game("neighbors", "nb1", PLAYERS, seed=5, options={"pictures": "off"})

@@ -31,7 +31,7 @@ def mover_and_order(harness, game_id):
 
 def test_an_open_game_filled_by_three_joins_starts_and_plays_by_replies_without_password(
         harness, dovecot, smtp):
-    from gm.service import lobby
+    from gm.service.people import lobby
 
     lobby.open_game(harness.engine, "neighbors", "nb7", 3, seed=3)
     daemon = harness.start()

@@ -1,0 +1,95 @@
+"""What a mail set aside with an error keeps of its credentials: whom it authenticated as, never how.
+
+The copy of a mail gm keeps has its password and reply token masked
+(gm.mail.redact), so ``gm inbox --retry`` cannot check them again.  When a
+mail is set aside, its authentication is decided once, while the password is
+still in hand, and kept in ``messages.auth``: ``password <game> <seat>``,
+``token <game> <seat>`` or ``none``.  A retry plays the mail as that seat (or
+as nobody); a row from before this (auth NULL) still holds its password and is
+checked as it always was.
+
+A mail the reader itself failed on is read for this plainly
+(gm.mail.redact.plain_reading: From, Subject and its first text part).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from gm.core.model import NotStarted, ServiceError
+from gm.mail import orders as order_mail
+from gm.mail import rawmail
+from gm.mail.inbound import Inbound, plus_recipient
+from gm.mail.quotes import strip_reply
+from gm.mail.redact import plain_reading
+from gm.service.people import guessing
+from gm.service.table import games
+from gm.service.context import Context
+
+log = logging.getLogger(__name__)
+
+METHODS = ("password", "token", "none")
+
+
+@dataclass(frozen=True)
+class SeatAuth:
+    """The result of a mail's authentication: ``method`` password, token or none."""
+
+    method: str
+    game_id: str | None = None
+    seat: str | None = None
+
+    def dump(self) -> str:
+        return "none" if self.method == "none" else f"{self.method} {self.game_id} {self.seat}"
+
+    @classmethod
+    def load(cls, text: str | None) -> "SeatAuth | None":
+        """The stored result, or None where none was stored (a row from before, password kept)."""
+        words = (text or "").split()
+        if len(words) == 3 and words[0] in METHODS[:2]:
+            return cls(words[0], words[1], words[2])
+        return cls("none") if words == ["none"] else None
+
+    def player(self, view):
+        """The seat's row in ``view``, if this authenticated one of its seats."""
+        if self.method == "none" or self.game_id != view.id:
+            return None
+        return view.player(self.seat)
+
+
+NOBODY = SeatAuth("none")
+
+
+def seat_auth(ctx: Context, inbound: Inbound | None, raw: bytes) -> SeatAuth:
+    """Whom the mail authenticates as, decided now (its password is about to be masked), by the
+    rules of gm.service.intake.ingest.handle: the password (throttled: gm.service.people.guessing), else the
+    reply address's token when no password came or a lock-out refused it (only the token passes
+    a lock-out).  Never raises: a fault here means nobody.
+    """
+    try:
+        if inbound is None or (not inbound.text and not inbound.subject):
+            reading = plain_reading(raw)
+            sender, subject, text = reading.sender, reading.subject, strip_reply(reading.text)
+            fields = rawmail.Fields(rawmail.read_header(raw)[0])
+            recipient = inbound.recipient if inbound is not None else plus_recipient(fields, ctx.config.address)
+        else:
+            sender, subject, text, recipient = inbound.sender, inbound.subject, inbound.text, inbound.recipient
+        mail = order_mail.read(subject, text)
+        addressed = ctx.outbox.tokens.addressed(recipient)
+        game_id = mail.game_id or (addressed[0] if addressed else None)
+        if game_id is None:
+            return NOBODY
+        view = games.load(ctx.store, game_id)
+        player, refused = guessing.check_password(ctx, view, sender, mail.password)
+        if player is not None:
+            return SeatAuth("password", view.id, player["name"])
+        if addressed is not None and addressed[0] == view.id and (not mail.password or refused == "locked"):
+            seat = ctx.outbox.tokens.seat(view.id, addressed[1], addressed[2])
+            if seat is not None:
+                return SeatAuth("token", view.id, seat["name"])
+    except (NotStarted, ServiceError):
+        return NOBODY
+    except Exception:  # the mail is set aside for a fault already; its credentials count for nothing
+        log.exception("checking the credentials of a mail set aside")
+    return NOBODY

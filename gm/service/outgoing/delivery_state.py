@@ -1,0 +1,175 @@
+"""Delivery state per address: ok, soft-failing or bouncing, from the failures recorded for it.
+
+A failure is an event (gm.store.delivery): a message refused for good as it
+was sent (a 5xx, recorded by the sender thread) or a bounce that came back
+(gm.service.outgoing.bounces).  settle() brings each address's state up to date with
+the events not yet taken into account:
+
+* one permanent failure, or temporary failures on SOFT_DAYS different UTC
+  days (since the address was last cleared), make it ``bouncing``; fewer
+  temporary ones make it ``soft-failing``;
+* becoming bouncing happens once per episode: the queued mail to it is held
+  (gm.service.outgoing.holding lets one probe a day through), the GM is told (a mail
+  to gm_address; ``gm players --bouncing``), and so are the other players of
+  every active game the address plays in, so nobody is forfeited in the dark;
+* clear() ends it: the player's next authenticated mail from that address
+  (gm.service.intake.ingest) queues the held mail again and tells the GM; SET ADDRESS
+  calls it for the OLD address with release=False.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from gm.service.outgoing import reports
+from gm.service.table import games
+from gm.service.context import Context
+from gm.service.outgoing import holding
+from gm.service.outgoing.holding import BOUNCING
+
+log = logging.getLogger(__name__)
+
+OK = "ok"
+SOFT = "soft-failing"
+SOFT_DAYS = 3  # temporary failures on this many different days make an address bouncing
+
+
+def settle(ctx: Context) -> list[str]:
+    """Take every recorded failure not yet settled into its address's state; returns what changed."""
+    done: list[str] = []
+    with ctx.store.write():
+        for event in ctx.store.unsettled_events():
+            change = _apply(ctx, event)
+            if change:
+                done.append(change)
+            ctx.store.settle_event(event["id"])
+    return done
+
+
+def settle_now(ctx: Context) -> list[str]:
+    """settle(), and tell the GM of the holds begun (gm.service.outgoing.holding.announce): what the
+    sender runs right after a refusal, so nothing waits for the next tick."""
+    done = settle(ctx)
+    with ctx.store.write():
+        done += holding.announce(ctx)
+    return done
+
+
+def _apply(ctx: Context, event) -> str | None:
+    store, address, at = ctx.store, event["address"], event["at"]
+    row = store.address_state(address)
+    state = row["state"] if row is not None else OK
+    if state == BOUNCING:
+        return None  # already told; later failures only add to the history
+    if row is not None and state == OK and at < row["since"]:
+        return None  # recorded before the address was cleared (the sender thread's, settled late)
+    what = f"outbox #{event['outbox_id']}: {event['words']}"
+    if event["permanent"]:
+        become_bouncing(ctx, address, f"refused for good ({event['source']}) {what}", at)
+        return f"{address}: bouncing"
+    since = row["since"] if row is not None else 0.0
+    days = store.temporary_failure_days(address, since)
+    if len(days) >= SOFT_DAYS:
+        become_bouncing(ctx, address, f"temporary failures on {len(days)} days, the last {what}", at)
+        return f"{address}: bouncing"
+    if state != SOFT:
+        store.set_address_state(address, SOFT, at, f"temporary failure {what}")
+    return f"{address}: soft-failing ({len(days)} day{'s' if len(days) != 1 else ''})"
+
+
+def become_bouncing(ctx: Context, address: str, reason: str, now: float) -> None:
+    """Mark an address bouncing, hold its mail, tell the GM and the other players (once)."""
+    store = ctx.store
+    store.set_address_state(address, BOUNCING, now, reason[:500])
+    gm_address = ctx.config.gm_address
+    held = 0 if gm_address and address.lower() == gm_address.lower() else store.hold_queued(address)
+    seats = [s for s in store.player_seats_at(address) if s["status"] == "active"]
+    log.warning("%s is bouncing (%s); %d queued messages held", address, reason, held)
+    _tell_gm(ctx, f"Mail to {address} bounces", [
+        f"gm's mail to {address} is not being delivered: {reason}",
+        "",
+        "gm now holds the mail to this address (one message a day still goes out as a probe)."
+        + (f" {held} queued messages are held." if held else ""),
+        "Seats at this address: " + (", ".join(f"{s['name']} in {s['game_id']}" for s in seats) or "none") + ".",
+        "It is cleared when the player mails gm from this address, or their seat gets a new address.",
+        "See: gm deliveries " + address,
+    ])
+    for seat in seats:
+        view = games.load(store, seat["game_id"])
+        others = [p["name"] for p in view.seated if p["email"].lower() != address.lower()]
+        reports.notice(ctx, view, others, [
+            f"gm's mail to {seat['name']} is bouncing: {seat['name']} is not receiving the reports "
+            "of this game.",
+            "The game master has been told.",
+        ], "Player not receiving mail")
+        store.log(view.id, view.turn, "gm", "bouncing", f"{seat['name']} <{address}>: {reason[:200]}", now)
+
+
+def clear(ctx: Context, address: str, why: str, release: bool = True) -> bool:
+    """The address is no longer bouncing: the GM is told, and (``release``) its held mail is
+    queued again.  False if it was ok.
+
+    Call inside a write transaction.  gm calls it on a player's authenticated
+    mail from the address.  SET ADDRESS (a seat moving to a new address) calls
+    it for the OLD address with ``release=False``: the held mail, addressed and
+    signed for the old address, stays held (``gm outbox`` lists it), and the
+    player is sent the position at the new address as SET ADDRESS does.
+    """
+    store, now = ctx.store, ctx.clock()
+    row = store.address_state(address)
+    if row is None or row["state"] == OK:
+        return False
+    store.set_address_state(address, OK, now, why[:500])
+    released = store.release_held(address, now) if release else 0
+    log.info("%s cleared (%s); %d held messages queued again", address, why, released)
+    if row["state"] == BOUNCING:
+        _tell_gm(ctx, f"Mail to {address} cleared", [
+            f"{address} is no longer marked as bouncing: {why}.",
+            f"{released} held messages are sent now." if released
+            else "Its held messages stay held (see: gm outbox)." if not release else "No messages were held.",
+        ])
+    return True
+
+
+def clear_by_hand(ctx: Context, target: str, why: str, who: str) -> str:
+    """``gm players --clear``: end a bouncing state (an address) or a hold ('sender', '@domain')
+    by hand; the held mail goes now.  Recorded with who and why (the address's state, each of its
+    games' history; the log).  Returns what was done."""
+    target = target.strip()
+    reason = f"cleared by {who}: {why}"
+    scope = None  # an address
+    if target.lower() == "sender":
+        scope = "sender"
+    elif target.startswith("@"):
+        scope = f"domain:{target[1:].lower()}"
+    with ctx.store.write():
+        if scope is not None:
+            if not holding.end_hold(ctx, scope, reason):
+                return f"{target}: no mail is held for it"
+            log.warning("%s no longer held (%s)", scope, reason)
+            return f"{target}: no longer held ({reason}); its mail is tried again now"
+        if not clear(ctx, target, reason):
+            return f"{target}: not bouncing or soft-failing (nothing to clear)"
+        now = ctx.clock()
+        for seat in ctx.store.player_seats_at(target):
+            view = games.load(ctx.store, seat["game_id"])
+            ctx.store.log(view.id, view.turn, who, "cleared", f"{seat['name']} <{target.lower()}>: {why}"[:300], now)
+    return f"{target}: ok ({reason}); its held mail is queued again"
+
+
+def _tell_gm(ctx: Context, subject: str, lines: list[str]) -> None:
+    address = ctx.config.gm_address
+    if not address:
+        log.warning("no gm_address in the config: the GM is not told (%s)", subject)
+        return
+    ctx.outbox.queue(address, f"[gm] {subject}", "\n".join(lines) + "\n", kind="notice")
+
+
+def bouncing(ctx: Context) -> list[dict]:
+    """Every bouncing address with its reason and seats, for ``gm players --bouncing``."""
+    out = []
+    for row in ctx.store.addresses_in_state(BOUNCING):
+        seats = ctx.store.player_seats_at(row["address"])
+        out.append({"address": row["address"], "since": row["since"], "reason": row["reason"],
+                    "seats": [(s["game_id"], s["name"]) for s in seats]})
+    return out

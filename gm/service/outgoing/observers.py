@@ -1,0 +1,137 @@
+"""Observers: addresses that follow a game without playing it (OBSERVE, UNOBSERVE).
+
+An observer receives what the archive shows: every report in the observer's
+view (gm.present.reports.OBSERVER: no seat's private lines or sealed orders)
+and public press (PRESS TO ALL); never a player's own mail, and it cannot
+order.  The game's ``observers`` option says who may: ``none``, ``open``
+(anyone; the default) or ``approved`` (the GM approves each with
+``gm observers ID --approve ADDRESS``).  OBSERVE needs no password (the From
+address is the observer), so it takes effect only when that address answers
+the code gm mails it (gm.service.people.optin: double opt-in), and a game takes at
+most config ``max_observers``.  UNOBSERVE needs nothing: it only removes.  Every
+mail to an observer carries ``List-Unsubscribe: <mailto:gm@host?subject=UNOBSERVE%20<id>>``,
+which a mail program turns into a one-click UNOBSERVE.
+"""
+
+from __future__ import annotations
+
+from gm.core.model import GameView, ServiceError, Status
+from gm.mail.inbound import Inbound
+from gm.service.table import deadlines
+from gm.service.outgoing.answers import done, refuse
+from gm.service.context import Context
+
+
+def unsubscribe_header(ctx: Context, game_id: str) -> tuple[str, str]:
+    """The List-Unsubscribe of an observer's mail: a mailto whose subject is UNOBSERVE <id>."""
+    return ("List-Unsubscribe", f"<mailto:{ctx.config.address}?subject=UNOBSERVE%20{game_id}>")
+
+
+def following(ctx: Context, game_id: str) -> list[str]:
+    """The addresses that receive this game's public mail now."""
+    return ctx.store.observers_of(game_id, approved=True)
+
+
+def send(ctx: Context, view: GameView, label: str, body: str, kind: str = "notice",
+         not_before: float | None = None) -> None:
+    """One public mail (a report in the observer's view, public press) to every observer."""
+    for address in following(ctx, view.id):
+        ctx.outbox.to_game(view, address, label, body, kind=kind, not_before=not_before,
+                           headers=(unsubscribe_header(ctx, view.id),))
+
+
+# --- OBSERVE / UNOBSERVE ---------------------------------------------------------------------
+def game_named(ctx: Context, args: str, command: str):
+    """The games row an OBSERVE/UNOBSERVE line names; ServiceError (the answer) if it names none."""
+    words = args.split()
+    if len(words) != 1:
+        raise ServiceError(f"{command} {args[:60]}: write {command} <game id>, e.g. {command} nb7. "
+                           "Send LIST for the games here.")
+    row = ctx.store.game(words[0].lower())
+    if row is None:
+        raise ServiceError(f"{command} {words[0][:40]}: there is no game called {words[0][:40]!r} "
+                           "here. Send LIST for the games here.")
+    return row
+
+
+def observe_request(ctx: Context, args: str, sender: str) -> str:
+    """The OBSERVE line to confirm (``OBSERVE <id>``) if the From address may follow that game
+    now; ServiceError (the answer) if not.  Checked again when the address confirms."""
+    row = game_named(ctx, args, "OBSERVE")
+    game_id = row["id"]
+    mode = deadlines.settings(ctx.store, game_id)["observers"]
+    if mode == "none":
+        raise ServiceError(f"Game {game_id} takes no observers.")
+    if any(p["active"] for p in ctx.store.players_at(game_id, sender)):
+        raise ServiceError(f"You play in game {game_id} from this address, so you get its mail already.")
+    if row["status"] == Status.FINISHED:
+        raise ServiceError(f"Game {game_id} is over; send LIST {game_id} for its result.")
+    known = ctx.store.observer(game_id, sender)
+    if known is not None:
+        state = "you follow it already" if known["approved"] else "your request waits for the game master"
+        raise ServiceError(f"Game {game_id}: {state}. UNOBSERVE {game_id} stops it.")
+    count = len(ctx.store.observers_of(game_id, True)) + len(ctx.store.observers_of(game_id, False))
+    if count >= ctx.config.max_observers:
+        raise ServiceError(f"Game {game_id} has as many observers as it takes "
+                           f"({ctx.config.max_observers}).")
+    return f"OBSERVE {game_id}"
+
+
+def add(ctx: Context, game_id: str, sender: str) -> str:
+    """The From address follows the game (it confirmed its OBSERVE); what to tell it.  Inside a
+    write; observe_request() has been checked."""
+    mode = deadlines.settings(ctx.store, game_id)["observers"]
+    ctx.store.add_observer(game_id, sender, mode == "open", ctx.clock())
+    ctx.store.log(game_id, 0, sender, "observe", "approved" if mode == "open" else "asks approval",
+                  ctx.clock())
+    if mode == "open":
+        return (f"You now follow game {game_id}: gm mails you every report as an observer sees it, "
+                "and the press sent to all players. Observers see no sealed order and cannot "
+                f"order. UNOBSERVE {game_id} stops it.")
+    return (f"Game {game_id} takes observers the game master approves: your request is "
+            "recorded, and gm tells you when it is approved.")
+
+
+def unobserve(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
+    """UNOBSERVE <id> (also the List-Unsubscribe mailto): the From address stops following."""
+    try:
+        row = game_named(ctx, args, "UNOBSERVE")
+    except ServiceError as exc:
+        refuse(ctx, inbound, None, "Not observing", str(exc))
+        return
+    if not ctx.store.remove_observer(row["id"], inbound.sender):
+        refuse(ctx, inbound, None, "Not observing", f"This address does not follow game {row['id']}.")
+        return
+    ctx.store.log(row["id"], 0, inbound.sender, "unobserve", "", ctx.clock())
+    done(ctx, inbound, None, "No longer observing", f"You no longer follow game {row['id']}; gm "
+         "sends you none of its mail from now on.", kind="help", game_id=row["id"])
+
+
+# --- the game master ----------------------------------------------------------------------
+def manage(ctx: Context, game_id: str, approve: list[str] = (), remove: list[str] = ()) -> str:
+    """`gm observers ID [--approve ADDRESS] [--remove ADDRESS]`: approve or drop observers; the
+    list of who follows and who waits."""
+    with ctx.store.write():
+        row = ctx.store.game(game_id.strip().lower())
+        if row is None:
+            raise ServiceError(f"no game called {game_id!r}")
+        game_id = row["id"]
+        for address in approve:
+            if not ctx.store.approve_observer(game_id, address):
+                raise ServiceError(f"{address} has not asked to observe game {game_id}; nothing changed")
+            ctx.store.log(game_id, 0, "gm", "observer approved", address.lower(), ctx.clock())
+            ctx.outbox.queue(address.lower(), f"[gm] You now follow game {game_id}",
+                             ctx.outbox.render("answer", lines=[
+                                 f"The game master approved you as an observer of game {game_id}: "
+                                 "gm mails you its reports from now on. UNOBSERVE "
+                                 f"{game_id} stops it."], game_id=None),
+                             kind="notice", game_id=game_id, headers=(unsubscribe_header(ctx, game_id),))
+        for address in remove:
+            if not ctx.store.remove_observer(game_id, address):
+                raise ServiceError(f"{address} does not observe game {game_id}; nothing changed")
+            ctx.store.log(game_id, 0, "gm", "observer removed", address.lower(), ctx.clock())
+    lines = [f"observers of {game_id}: " + (", ".join(following(ctx, game_id)) or "none")]
+    waiting = ctx.store.observers_of(game_id, approved=False)
+    if waiting:
+        lines.append("waiting for approval: " + ", ".join(waiting))
+    return "\n".join(lines)

@@ -1,0 +1,230 @@
+"""Queueing mail: compose it, store it in the outbox table, archive what a player was sent.
+
+Everything here runs inside the caller's write transaction, so a report is
+queued together with the state it reports, or not at all.
+
+Replies to an incoming mail are bounded: while a mail is handled its replies
+(help, errors, confirmations, board, history...) are gathered and leave as
+one message, to the address the mail came from (never Reply-To), once the
+mail is done.  Replies that need no password (help, errors) are rate-limited
+per address and in total per hour; the reply that reaches a limit says so,
+once, and after it nothing more is sent until the hour has passed.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from gm.core.config import Config
+from gm.core.model import GameView
+from gm.mail.dkim import SIGNATURE_RESERVE, Signer
+from gm.mail.inbound import Inbound
+from gm.mail.orders import without_password
+from gm.mail.outbound import HtmlPart, compose
+from gm.mail.redact import mask_text
+from gm.present import reports
+from gm.service.outgoing.holding import queue_status
+from gm.service.outgoing.replies import ReplyTokens
+from gm.store import Store
+
+log = logging.getLogger(__name__)
+
+HOUR = 3600.0
+LIMITED_KINDS = ("error", "help")  # replies anyone can make gm send, with or without a password
+PART_RULE = "\n" + "=" * 72 + "\n\n"
+# What the store keeps of a text that carried a password or a code, once it is sent (outbox.secret;
+# the archive of a secret part keeps only this).
+SECRET_NOTE = ("[This mail carried a password, a code or a reply address; gm keeps no copy of its "
+               "text once it is sent.]\n")
+
+
+@dataclass
+class ReplyPart:
+    view: GameView | None
+    label: str
+    body: str
+    kind: str
+    archive_player: str | None
+    html: HtmlPart | None = None  # the HTML alternative, sent when this is the reply's only part
+    secret: bool = False  # carries a password or a code: the stored copy is blanked once sent
+
+
+@dataclass
+class PendingReply:
+    """The answers to one incoming mail, sent together when it is done."""
+
+    inbound: Inbound
+    parts: list[ReplyPart] = field(default_factory=list)
+
+
+def joined(parts: list[ReplyPart]) -> str:
+    """The bodies of several answers as one mail's text, a rule between each two."""
+    return PART_RULE.join(p.body.rstrip("\n") + "\n" for p in parts)
+
+
+class Outbox:
+    def __init__(self, store: Store, config: Config, clock: Callable[[], float]):
+        self.store = store
+        self.config = config
+        self.clock = clock
+        self._pending: PendingReply | None = None
+        # Read the DKIM key now, at start: a bad key file is a ConfigError here, not at a message.
+        self.signer = Signer.from_config(config)
+        self.tokens = ReplyTokens(config, store)
+
+    # --- bodies -------------------------------------------------------------
+    def render(self, template: str, **context: Any) -> str:
+        """One of the mail templates, with our address filled in."""
+        context.setdefault("address", self.config.address)
+        return reports.render_text(template, **context)
+
+    def notice_body(self, view: GameView, lines: list[str]) -> str:
+        return self.render("notice", game_id=view.id, turn=view.turn, lines=lines,
+                           hint=reports.help_hint(view.id))
+
+    def error_body(self, view: GameView | None, message: str) -> str:
+        return self.render("error", message=message, game_id=view.id if view else None,
+                           hint=reports.help_hint(view.id) if view else None)
+
+    # --- queueing -------------------------------------------------------------
+    def queue(self, to: str, subject: str, body: str, *, kind: str, game_id: str | None = None,
+              turn: int | None = None, in_reply_to: str | None = None,
+              references=(), auto: str = "auto-generated", not_before: float | None = None,
+              headers: tuple[tuple[str, str], ...] = (), html: HtmlPart | None = None,
+              secret: bool = False) -> int:
+        """Compose one message and queue it (sent from ``not_before``, if given); returns its id.
+        With ``html`` it is multipart/alternative: ``body`` as text, then the HTML page.
+        ``secret``: the mail carries a password or a code, so its stored copy must not outlive
+        its sending (outbox.secret).
+
+        With DKIM configured the stored bytes are signed, so every retry sends the same signature.
+        """
+        message_id, raw = compose(
+            sender=self.config.address, sender_name=self.config.name, to=to, subject=subject,
+            body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
+            game_id=game_id, instance=self.config.address, headers=headers,
+            message_id_domain=self.config.message_id_domain,
+            reserve=SIGNATURE_RESERVE if self.signer is not None else 0, html=html,
+        )
+        if self.signer is not None:
+            raw = self.signer.sign(raw)
+        now = self.clock()
+        return self.store.queue_outbox(message_id, to, subject, raw, kind=kind, now=now,
+                                       game_id=game_id, turn=turn, not_before=not_before,
+                                       status=queue_status(self.store, to, now, self.config.gm_address), secret=secret)
+
+    def to_game(self, view: GameView, to: str, label: str, body: str, *, kind: str = "notice",
+                headers: tuple[tuple[str, str], ...] = (), **threading: Any) -> int:
+        """Queue a message about a game, its subject tagged ``[id Tn]`` so a reply names the game;
+        to a seat, with the seat's reply address (gm.service.outgoing.replies)."""
+        return self.queue(to, f"[{view.id} T{view.turn}] {label}", body, kind=kind,
+                          game_id=view.id, turn=view.turn,
+                          headers=tuple(headers) + self.reply_headers(view.id, to), **threading)
+
+    def reply_headers(self, game_id: str, to: str) -> tuple[tuple[str, str], ...]:
+        """Reply-To the seat's own reply address, when ``to`` holds a seat of the game."""
+        reply = self.tokens.reply_to(game_id, to)
+        return (("Reply-To", reply),) if reply else ()
+
+    def archive(self, view: GameView, player: str | None, kind: str, body: str,
+                outbox_id: int | None, audience: str | None = None) -> None:
+        """Keep what a player was sent (``player`` None: the archive's own copy); ``audience``:
+        who a press message went to (gm.service.play.press)."""
+        self.store.add_report(view.id, view.turn, view.seq, player, kind, body, outbox_id,
+                              self.clock(), audience=audience)
+
+    # --- replies to a mail ------------------------------------------------------
+    def begin_reply(self, inbound: Inbound) -> None:
+        """Gather the replies to ``inbound`` from here on; finish_reply() sends them as one."""
+        self._pending = PendingReply(inbound)
+
+    def reply(self, inbound: Inbound, view: GameView | None, label: str, body: str,
+              kind: str, archive_player: str | None = None, html: HtmlPart | None = None,
+              secret: bool = False) -> None:
+        """Answer a mail (gathered into one reply while begin_reply is in force).  ``html``: the
+        part's HTML alternative, used when the reply has no other part.  ``secret``: the part
+        carries a password or a code (the whole reply is then stored as secret)."""
+        part = ReplyPart(view, label, body, kind, archive_player, html, secret)
+        if self._pending is not None and self._pending.inbound is inbound:
+            self._pending.parts.append(part)
+            return
+        self._send_reply(inbound, [part])
+
+    def finish_reply(self) -> int | None:
+        """Send the gathered replies as one message; returns its outbox id (None: nothing sent)."""
+        pending, self._pending = self._pending, None
+        if pending is None or not pending.parts:
+            return None
+        return self._send_reply(pending.inbound, pending.parts)
+
+    def drop_reply(self) -> None:
+        """Forget the gathered replies (the mail's transaction failed)."""
+        self._pending = None
+
+    def _send_reply(self, inbound: Inbound, parts: list[ReplyPart]) -> int | None:
+        to = inbound.reply_address
+        if not to:
+            log.info("no reply: the mail has no usable From address")
+            return None
+        limited = all(p.kind in LIMITED_KINDS for p in parts)
+        body = joined(parts)
+        if limited:
+            notice = self._limit_notice(to)
+            if notice is None:
+                return None
+            body += notice
+        first = parts[0]
+        view = next((p.view for p in parts if p.view is not None), None)
+        label = first.label if len(parts) == 1 else f"{first.label} (and {len(parts) - 1} more)"
+        tag = f"[{view.id} T{view.turn}]" if view is not None else "[gm]"
+        subject = f"{tag} {label}: {mask_text(without_password(inbound.subject), passwords=False) or 'your mail'}"
+        kind = first.kind if len({p.kind for p in parts}) == 1 else "reply"
+        oid = self.queue(to, subject[:200], body, kind=kind,
+                         game_id=view.id if view else None, turn=view.turn if view else None,
+                         in_reply_to=inbound.message_id, references=inbound.references,
+                         auto="auto-replied", headers=self.reply_headers(view.id, to) if view else (),
+                         html=first.html if len(parts) == 1 and not limited else None,
+                         secret=any(p.secret for p in parts))
+        self.archive_parts(parts, oid)
+        return oid
+
+    def archive_parts(self, parts: list[ReplyPart], outbox_id: int | None) -> None:
+        """Keep what each answer about a game said, as part of the mail ``outbox_id``."""
+        for part in parts:
+            if part.view is not None:
+                self.archive(part.view, part.archive_player,
+                             part.kind if part.kind not in LIMITED_KINDS else "reply",
+                             SECRET_NOTE if part.secret else part.body, outbox_id)
+
+    def take_reply(self, inbound: Inbound) -> list[ReplyPart]:
+        """The answers gathered for ``inbound`` so far, taken out of its reply: another mail to the
+        same sender carries them (one mail per mail received)."""
+        if self._pending is None or self._pending.inbound is not inbound:
+            return []
+        parts, self._pending.parts = self._pending.parts, []
+        return parts
+
+    def _limit_notice(self, to: str) -> str | None:
+        """None if a limit is reached; else "" or, for the last reply allowed, a note saying so."""
+        since = self.clock() - HOUR
+        per_address = self.config.error_replies_per_hour
+        total = self.config.unauthenticated_replies_per_hour
+        sent_to = self.store.replies_since(LIMITED_KINDS, since, to)
+        sent_all = self.store.replies_since(LIMITED_KINDS, since)
+        if sent_to >= per_address:
+            log.warning("reply to %s suppressed: %d this hour", to, sent_to)
+            return None
+        if sent_all >= total:
+            log.warning("reply to %s suppressed: %d replies to strangers this hour", to, sent_all)
+            return None
+        if sent_to + 1 == per_address:
+            return (f"\n(This is the last answer gm sends to {to} this hour: it has answered "
+                    f"{per_address} mails from this address that needed no password. Mail sent "
+                    "within the hour is kept but not answered.)\n")
+        if sent_all + 1 == total:
+            log.warning("the hourly limit of %d replies to strangers is reached", total)
+            return ("\n(gm is answering too many mails this hour; mail sent within the hour is "
+                    "kept but not answered.)\n")
+        return ""

@@ -1,0 +1,332 @@
+"""A seat's credentials, changed here and nowhere else: its password, reply tokens, address and codes.
+
+The address a seat is registered to is the root of trust.  A password or a
+reply token (gm.core.tokens) speaks for a seat; a code mailed to an address
+proves that address answered.  The rules, after Mailman's pending
+confirmations, Django's reset tokens and GitHub's change notices:
+
+* PASSWORD RESET changes nothing: it mails the registered address a code
+  (at most one an hour per seat, and only if the mail can go now: the hourly
+  caps, an address that bounces; else nothing changes and the attempt is in
+  the history).  Confirmed from the registered address, the seat gets a new
+  generated password, mailed there, and every old credential dies at once:
+  the password, every token (a new generation), every pending code but the
+  revert codes (below).  While a reset waits, no address change completes
+  and none starts; nothing done with the password alone ends a reset.
+* SET ADDRESS mails the new address a code; confirmed from there, the seat
+  moves and the OLD address gets a revert code valid REVERT_DAYS: it moves
+  the seat back and acts as a reset.  A SET PASSWORD or a later SET ADDRESS
+  supersedes the address codes waiting; a revert code dies only by its age or
+  by a revert to an address the seat had before it (an attacker's later move
+  cannot void the owner's way back).
+* Every change mails the registered address (for a move, the old one) what
+  changed, when and from which address.  Best-effort: queued like any
+  notice, held if the address bounces, never a condition of the change.
+* Wrong passwords are counted, and locked out, in gm.service.people.guessing; a
+  confirmed reset ends the seat's lock.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from gm.core import codes, passwords, times
+from gm.core.model import GameView
+from gm.mail import orders as order_mail
+from gm.mail.inbound import Inbound
+from gm.service.outgoing import delivery_state, holding
+from gm.service.table import games
+from gm.service.context import Context
+from gm.service.outgoing.outbox import HOUR, LIMITED_KINDS
+
+log = logging.getLogger(__name__)
+
+CODE_LENGTH = order_mail.CODE_LENGTH  # the grammar knows a code by its shape in a reply's subject
+DAY = 86400.0
+ADDRESS_DAYS = 3  # a code to a new address works this long, once
+REVERT_DAYS = 7  # the old address's way back
+RESET_HOURS = 24  # a reset's code
+RESETS_PER_HOUR = 1  # confirmations one seat's address can be sent (by anyone's PASSWORD RESET)
+ADDRESS, REVERT, RESET = "address", "revert", "reset"
+
+
+def find_code(ctx: Context, code: str):
+    """The row of a seat's code (address, revert, reset), used or not, or None."""
+    return codes.find(ctx.code_secret(), code, ctx.store.address_code)
+
+
+def _new_code(ctx: Context, game_id: str, name: str, purpose: str, email: str, lifetime: float) -> str:
+    code = passwords.generate(CODE_LENGTH)
+    now = ctx.clock()
+    ctx.store.add_credential_code(codes.digest(ctx.code_secret(), code), game_id, name, purpose, email.lower(),
+                                  now, now + lifetime)
+    return code
+
+
+def _end_codes(ctx: Context, game_id: str, name: str, purposes: tuple[str, ...], why: str) -> int:
+    rows = ctx.store.pending_codes(game_id, name, purposes, ctx.clock())
+    for row in rows:
+        ctx.store.end_code(row["code_hash"], why)
+    return len(rows)
+
+
+def reset_waiting(ctx: Context, game_id: str, name: str) -> bool:
+    """A PASSWORD RESET of this seat waits for its confirmation: address changes are frozen."""
+    return bool(ctx.store.pending_codes(game_id, name, (RESET,), ctx.clock()))
+
+
+def stamp(ctx: Context) -> str:
+    return times.format_stamp(ctx.clock())
+
+
+def tell_owner(ctx: Context, view: GameView, address: str, label: str, lines: list[str]) -> None:
+    """A notice of a change to a seat's registered (or old) address; best-effort (held if it bounces)."""
+    if address:
+        ctx.outbox.to_game(view, address, label, ctx.outbox.notice_body(view, lines))
+
+
+def tell_gm(ctx: Context, subject: str, lines: list[str]) -> None:
+    if ctx.config.gm_address:
+        ctx.outbox.queue(ctx.config.gm_address, subject, "\n".join(lines) + "\n", kind="notice")
+
+
+def _to_other_address(inbound: Inbound | None, address: str) -> bool:
+    """The answer to this mail does not go to ``address`` (so the owner needs a notice of their own)."""
+    return inbound is None or inbound.reply_address.lower() != address.lower()
+
+
+# --- password ---------------------------------------------------------------------------
+def set_password(ctx: Context, view: GameView, seat, new: str, inbound: Inbound) -> None:
+    """SET PASSWORD with the old password (checked by the caller): a chosen password, hashed at its
+    cost; every token made before and every waiting address code die (a waiting reset does not)."""
+    name, address = seat["name"], seat["email"]
+    ctx.store.set_seat_password(view.id, name, passwords.hash_chosen(new))
+    ended = _end_codes(ctx, view.id, name, (ADDRESS,), "superseded by SET PASSWORD")
+    ctx.store.log(view.id, view.turn, name, "password", f"changed by SET PASSWORD from {inbound.sender}"
+                  + (f"; {ended} address code(s) superseded" if ended else ""), ctx.clock())
+    if _to_other_address(inbound, address):
+        tell_owner(ctx, view, address, "Your password was changed", [
+            f"The password of your seat {name} was changed at {stamp(ctx)} by a mail from "
+            f"{inbound.sender or 'an unknown address'}.",
+            "If this was not you, send PASSWORD RESET " + view.id + " from this address: gm mails "
+            "you a code, and its confirmation makes a new password that only you receive."])
+
+
+# --- address ----------------------------------------------------------------------------
+def start_address_change(ctx: Context, view: GameView, seat, new: str, inbound: Inbound) -> str:
+    """SET ADDRESS with the password (checked by the caller): supersede the codes waiting, mail a new
+    one to ``new`` (the caller does), tell the registered address.  Returns the code."""
+    name, address = seat["name"], seat["email"]
+    ended = _end_codes(ctx, view.id, name, (ADDRESS,), "superseded by a later SET ADDRESS")
+    code = _new_code(ctx, view.id, name, ADDRESS, new, ADDRESS_DAYS * DAY)
+    ctx.store.log(view.id, view.turn, name, "address", f"code sent to {new}, asked from {inbound.sender}"
+                  + (f"; {ended} earlier code(s) superseded" if ended else ""), ctx.clock())
+    if _to_other_address(inbound, address):
+        tell_owner(ctx, view, address, "A change of address was asked", [
+            f"At {stamp(ctx)} a mail from {inbound.sender or 'an unknown address'} asked to move your "
+            f"seat {name} to {new}. Nothing changes unless that address confirms it; if it does, "
+            "gm mails you here a code that moves the seat back.",
+            f"If this was not you, send PASSWORD RESET {view.id} from this address: once you confirm "
+            "it, the change cannot complete and your password and reply addresses are new."])
+    return code
+
+
+def move(ctx: Context, view: GameView, seat, new: str, why: str, actor: str | None = None) -> str:
+    """The seat's mail goes to ``new`` from now on; its tokens die.  Returns the old address."""
+    old = seat["email"]
+    ctx.store.set_seat_address(view.id, seat["name"], new)
+    ctx.store.log(view.id, view.turn, actor or seat["name"], "address", f"seat {seat['name']}: {old} -> "
+                  f"{new}; {why}", ctx.clock())
+    if not ctx.store.player_seats_at(old):  # its delivery state is settled once no seat is left there
+        delivery_state.clear(ctx, old, f"{seat['name']} of game {view.id} moved to {new}", release=False)
+    return old
+
+
+def confirm_address(ctx: Context, row) -> tuple[GameView, object] | str:
+    """An address code confirmed from the new address: the seat moves there and the old address is
+    mailed a revert code.  Returns (game, seat), or why not (a reset waits)."""
+    game = games.load_seats(ctx.store, row["game_id"])
+    seat = game.player(row["player"])
+    if seat is None or not seat["active"]:
+        return "the seat is no longer in the game."
+    if reset_waiting(ctx, game.id, seat["name"]):
+        return ("a PASSWORD RESET of this seat waits for its confirmation at the address the seat is "
+                "registered to; no address change completes until it is confirmed or has expired.")
+    ctx.store.end_code(row["code_hash"], "confirmed")
+    old = move(ctx, game, seat, row["new_email"], "SET ADDRESS confirmed from the new address")
+    game = games.load_seats(ctx.store, game.id)
+    code = _new_code(ctx, game.id, seat["name"], REVERT, old, REVERT_DAYS * DAY)
+    text = ctx.outbox.render("answer", game_id=None, lines=[
+        f"Since {stamp(ctx)} your seat {seat['name']} of game {game.id} now receives its mail at "
+        f"{row['new_email']}: the change asked by SET ADDRESS was confirmed from there. gm sends "
+        "nothing more here.", "",
+        "If this was not you, reply to this mail, or mail "
+        f"{ctx.config.address} a line: CONFIRM {code}", "",
+        f"That moves the seat back here and makes a new password, mailed here only; every password "
+        f"and reply address of the seat before it stops working. The code works once, for "
+        f"{REVERT_DAYS} days."])
+    # No "[nb7 T3]" tag and no word "game" in the subject: a reply must read as CONFIRM <code>.
+    ctx.outbox.queue(old, f"CONFIRM {code}: your address changed; reply to undo it ({game.id})", text,
+                     kind="notice", game_id=game.id, secret=True)
+    return game, game.player(seat["name"])
+
+
+def revert(ctx: Context, row) -> tuple[GameView, object, str] | str:
+    """A revert code confirmed from the old address: the seat moves back, as a reset.  Returns
+    (game, seat, new password), or why not."""
+    game = games.load_seats(ctx.store, row["game_id"])
+    seat = game.player(row["player"])
+    if seat is None or not seat["active"]:
+        return "the seat is no longer in the game."
+    ctx.store.end_code(row["code_hash"], "confirmed")
+    taken_from = seat["email"]
+    if taken_from.lower() != row["new_email"]:
+        move(ctx, game, seat, row["new_email"], "moved back by the revert code mailed to this address")
+    # The moves after this one are undone with it: their revert codes die; older ones stay.
+    for later in ctx.store.pending_codes(game.id, seat["name"], (REVERT,), ctx.clock()):
+        if later["created"] >= row["created"]:
+            ctx.store.end_code(later["code_hash"], "revoked by an earlier address's revert")
+    secret = _renew(ctx, game, seat["name"], "revert")
+    game = games.load_seats(ctx.store, game.id)
+    if taken_from.lower() != row["new_email"]:
+        tell_owner(ctx, game, taken_from, "Your seat moved back", [
+            f"At {stamp(ctx)} the seat {seat['name']} moved back to the address it had before "
+            "(with the code gm mailed there when it moved). Its password and reply addresses "
+            "changed; gm sends nothing more here."])
+    return game, game.player(seat["name"]), secret
+
+
+def _renew(ctx: Context, view: GameView, name: str, why: str) -> str:
+    """A new generated password; the old one, every token and every waiting code but the revert
+    codes die, and a lock on the seat ends.  Returns the password (mail it to the registered address)."""
+    secret = passwords.generate()
+    ctx.store.set_seat_password(view.id, name, passwords.hash_password(secret))
+    _end_codes(ctx, view.id, name, (ADDRESS, RESET), f"revoked by {why}")
+    ctx.store.end_seat_locks(view.id, name, ctx.clock())
+    return secret
+
+
+# --- reset ------------------------------------------------------------------------------
+def cannot_mail(ctx: Context, view: GameView, seat) -> str | None:
+    """Why a reset's code cannot be mailed to the seat's address now (nothing is changed then)."""
+    address, now = seat["email"].lower(), ctx.clock()
+    last = ctx.store.last_code_at(view.id, seat["name"], RESET)
+    if last is not None and last > now - HOUR / RESETS_PER_HOUR:
+        return "a confirmation was mailed to the seat's address within the hour"
+    if ctx.store.replies_since(LIMITED_KINDS, now - HOUR, address) >= ctx.config.error_replies_per_hour:
+        return "the hourly cap on mail to that address that needed no password is reached"
+    if ctx.store.replies_since(LIMITED_KINDS, now - HOUR) >= ctx.config.unauthenticated_replies_per_hour:
+        return "the hourly cap on mail that needed no password is reached"
+    if holding.is_bouncing(ctx.store, address):
+        return "the seat's address bounces"
+    return None
+
+
+def request_reset(ctx: Context, view: GameView, seat, inbound: Inbound) -> str | None:
+    """PASSWORD RESET for ``seat``: mail its registered address a code, or record why not (returned)."""
+    why_not = cannot_mail(ctx, view, seat)
+    asked = inbound.sender or "an unknown address"
+    if why_not:
+        ctx.store.log(view.id, view.turn, seat["name"], "reset", f"PASSWORD RESET from {asked} not "
+                      f"sent: {why_not}; nothing changed", ctx.clock())
+        log.warning("PASSWORD RESET of %s/%s from %s not sent: %s", view.id, seat["name"], asked, why_not)
+        return why_not
+    code = _new_code(ctx, view.id, seat["name"], RESET, seat["email"], RESET_HOURS * HOUR)
+    text = ctx.outbox.render("answer", game_id=None, lines=[
+        f"At {stamp(ctx)} a mail from {asked} asked for a new password for your seat {seat['name']} "
+        f"of game {view.id}. Nothing has changed yet.", "",
+        f"To get a new password, reply to this mail, or mail {ctx.config.address} a line: "
+        f"CONFIRM {code}", "",
+        "It must come from this address. Then gm mails the new password here, and the old "
+        "password, every reply address and every change of address still waiting stop working. "
+        f"The code works once, for {RESET_HOURS} hours; until then no change of address completes.",
+        "", "If you did not ask for this, ignore this mail: nothing changes."])
+    ctx.outbox.queue(seat["email"], f"CONFIRM {code}: confirm your password reset ({view.id})", text,
+                     kind="help", game_id=view.id, secret=True)
+    ctx.store.log(view.id, view.turn, seat["name"], "reset", f"asked from {asked}; a code was mailed "
+                  "to the registered address", ctx.clock())
+    return None
+
+
+def confirm_reset(ctx: Context, row, sender: str) -> tuple[GameView, object, str] | str:
+    """A reset's code from the registered address: a new password (returned, to be mailed back)."""
+    game = games.load_seats(ctx.store, row["game_id"])
+    seat = game.player(row["player"])
+    if seat is None or not seat["active"]:
+        return "the seat is no longer in the game."
+    if seat["email"].lower() != sender:
+        return "it must come from the address the seat is registered to."
+    ctx.store.end_code(row["code_hash"], "confirmed")
+    secret = _renew(ctx, game, seat["name"], "a confirmed PASSWORD RESET")
+    ctx.store.log(game.id, game.turn, seat["name"], "password", "reset by PASSWORD RESET, confirmed "
+                  "from the registered address", ctx.clock())
+    return games.load_seats(ctx.store, game.id), seat, secret
+
+
+# --- the game master -----------------------------------------------------------------------
+def gm_reset(ctx: Context, view: GameView, seat, who: str, why: str) -> None:
+    """`gm seat reset`: a new password mailed to the registered address; everything old dies."""
+    secret = _renew(ctx, view, seat["name"], "the game master's reset")
+    ctx.store.log(view.id, view.turn, who, "password", f"seat {seat['name']}: reset; why: {why}", ctx.clock())
+    _mail_password(ctx, games.load(ctx.store, view.id), seat["name"], secret, [
+        f"At {stamp(ctx)} the game master made a new password for your seat {seat['name']}.",
+        f"Reason: {why}"])
+
+
+def gm_move(ctx: Context, view: GameView, seat, new: str, who: str, why: str) -> None:
+    """`gm seat address`: the seat moves to ``new`` now, with a new password mailed there; the old
+    address is told, and every old credential dies (revert codes too: the GM decided)."""
+    secret = _renew(ctx, view, seat["name"], "the game master's change of address")
+    _end_codes(ctx, view.id, seat["name"], (REVERT,), "revoked by the game master's change of address")
+    old = move(ctx, view, seat, new, f"by the game master, with a new password; why: {why}", who)
+    after = games.load(ctx.store, view.id)
+    tell_owner(ctx, after, old, "Your seat moved", [
+        f"At {stamp(ctx)} the game master moved your seat {seat['name']} to {new}; gm sends nothing "
+        "more here, and its old password and reply addresses stop working.", f"Reason: {why}"])
+    _mail_password(ctx, after, seat["name"], secret, [
+        f"At {stamp(ctx)} the game master moved your seat {seat['name']} to this address (from "
+        f"{old}).", f"Reason: {why}"])
+
+
+def _mail_password(ctx: Context, view: GameView, name: str, secret: str, lines: list[str]) -> None:
+    seat = view.player(name)
+    body = ctx.outbox.notice_body(view, lines + ["", f"Your new password: {secret}", "",
+                                                 "The old password and reply addresses no longer work."])
+    ctx.outbox.to_game(view, seat["email"], "Your new password", body, secret=True)
+
+
+# --- what a reply token may do ----------------------------------------------------------------
+# A token travels in every mail to the seat and in every reply to it (quoted, forwarded): it may
+# play (orders, press), set how mail looks, and read.  What changes who holds the seat, or ends
+# or suspends it, needs the password.
+NEEDS_PASSWORD = ("SET PASSWORD", "SET ADDRESS", "RESIGN", "CONCEDE", "ABSENCE", "LEAVE")
+
+
+def needs_password(command: str) -> bool:
+    words = command.upper().split()
+    return bool(words) and (words[0] in NEEDS_PASSWORD or " ".join(words[:2]) in NEEDS_PASSWORD)
+
+
+def refuse_token(ctx: Context, view: GameView, command: str, inbound: Inbound) -> None:
+    """The answer to a command that needs the password, sent with only a reply token."""
+    word = " ".join(command.upper().split()[:2]) if command.upper().startswith("SET") \
+        else command.upper().split()[0]
+    body = ctx.outbox.error_body(view, f"{word} needs your password: a reply to a report (its reply "
+                                 "address) sends orders, press, SET FORMAT, SET TIMEZONE and the "
+                                 f"commands that only read, nothing more. Write GAME {view.id} "
+                                 f"PASSWORD <password> above it; PASSWORD RESET {view.id} mails a "
+                                 "new password to the address your seat is registered to.")
+    ctx.outbox.reply(inbound, view, f"{word} refused (no password)", body, kind="reply")
+
+
+def notify_press_elsewhere(ctx: Context, view: GameView, seat, inbound: Inbound, texts: list[str]) -> None:
+    """Press sent for a seat from another address than its own: the registered address is told,
+    as orders are (gm.service.outgoing.reports.notify_other_address)."""
+    if inbound.sender == seat["email"].lower():
+        return
+    shown = [line[:100] for text in texts for line in text.splitlines()[:20]]
+    tell_owner(ctx, view, seat["email"], "Press from another address", [
+        f"Press for your seat {seat['name']} came at {stamp(ctx)} from "
+        f"{inbound.sender or 'an unknown address'}, not from this address; it was handled as usual:",
+        ""] + ["    " + line for line in shown] + [
+        "", f"If this was not you, send PASSWORD RESET {view.id} from this address."])

@@ -1,0 +1,101 @@
+"""Wrong passwords: counted per seat and per sender, and locked out for an hour past a limit.
+
+FAILURE_LIMIT wrong passwords within an hour for a seat (from its own
+address, or from an address that holds no seat of the game: a guess at every
+seat) or from one sender lock passwords out for LOCK_SECONDS: the seat's
+password, the right one too, or every password from that sender.  The seat's
+address and the GM (config gm_address) get one notice per lock.  From can be
+forged, so no password lifts a lock; the seat's reply token (gm.core.tokens)
+still works, and a PASSWORD RESET confirmed from the registered address ends
+the seat's lock (gm.service.people.credentials).  A locked seat's password is not
+even checked, so guessing costs no scrypt either.
+"""
+
+from __future__ import annotations
+
+from gm.core import passwords, times
+from gm.core.model import GameView
+from gm.service.people import credentials
+from gm.service.context import Context
+from gm.service.outgoing.outbox import HOUR
+
+FAILURE_LIMIT = 10  # wrong passwords in an hour, per seat and per sender, before a lock
+LOCK_SECONDS = HOUR
+
+
+def locked_out(ctx: Context, game_id: str, sender: str) -> bool:
+    """Passwords from ``sender`` for its own seats of the game are refused now."""
+    return sender_locked(ctx, sender) or any(
+        seat_locked(ctx, game_id, p["name"]) for p in ctx.store.players_at(game_id, sender))
+
+
+def seat_locked(ctx: Context, game_id: str, name: str) -> bool:
+    until = ctx.store.seat_lock_until(game_id, name)
+    return until is not None and until > ctx.clock()
+
+
+def sender_locked(ctx: Context, sender: str) -> bool:
+    until = ctx.store.sender_lock_until(sender) if sender else None
+    return until is not None and until > ctx.clock()
+
+
+def check_password(ctx: Context, view: GameView, sender: str, password: str | None):
+    """(the seat whose password this is, None) or (None, "wrong" | "locked"); (None, None): none given.
+
+    The sender's own seat is tried first.  A locked seat's password is not tried (so not even
+    the right one passes), nor any password from a locked sender.  A password that matches no seat
+    tried is a failure, the sender's own seat's or (a stranger's) every seat's.
+    """
+    if not password:
+        return None, None
+    if sender_locked(ctx, sender):
+        return None, "locked"
+    seats = sorted(view.players, key=lambda p: p["email"].lower() != sender)
+    tried = [p for p in seats if not seat_locked(ctx, view.id, p["name"])]
+    for seat in tried:
+        if ctx.passwords.verify(password, seat["pw_hash"]):
+            if passwords.needs_rehash(password, seat["pw_hash"]):
+                ctx.store.rehash_seat_password(view.id, seat["name"], passwords.hash_chosen(password))
+            return seat, None
+    own = [p for p in seats if p["email"].lower() == sender]
+    if own and own[0] not in tried:
+        return None, "locked"
+    if tried:
+        _failure(ctx, view, own[0]["name"] if own else "", sender)
+    return None, "wrong" if tried else "locked"
+
+
+def _failure(ctx: Context, view: GameView, name: str, sender: str) -> None:
+    """Record a wrong password (``name`` "": from a stranger, so a guess at every seat) and lock
+    what has now had FAILURE_LIMIT of them within the hour since its last lock."""
+    now = ctx.clock()
+    ctx.store.add_credential_failure(view.id, name, sender, now)
+    for seat in [view.player(name)] if name else view.players:
+        last = ctx.store.seat_lock_until(view.id, seat["name"]) or 0.0
+        if last <= now and ctx.store.seat_failures_since(view.id, seat["name"], max(now - HOUR, last)) \
+                >= FAILURE_LIMIT:
+            _lock_seat(ctx, view, seat, now)
+    last = ctx.store.sender_lock_until(sender) or 0.0
+    if sender and last <= now and ctx.store.sender_failures_since(sender, max(now - HOUR, last)) \
+            >= FAILURE_LIMIT:
+        ctx.store.add_credential_lock("", "", sender, now, now + LOCK_SECONDS)
+        credentials.tell_gm(ctx, f"[gm] Passwords from {sender} refused for an hour", [
+            f"{FAILURE_LIMIT} wrong passwords came from {sender} within the hour (the last for game "
+            f"{view.id}); passwords from that address are refused until "
+            f"{times.format_stamp(now + LOCK_SECONDS)}. Reply addresses still work."])
+
+
+def _lock_seat(ctx: Context, view: GameView, seat, now: float) -> None:
+    until = now + LOCK_SECONDS
+    ctx.store.add_credential_lock(view.id, seat["name"], "", now, until)
+    ctx.store.log(view.id, view.turn, "gm", "locked", f"seat {seat['name']}: {FAILURE_LIMIT} wrong "
+                  f"passwords within the hour; passwords refused until {times.format_stamp(until)}", now)
+    credentials.tell_owner(ctx, view, seat["email"], "Wrong passwords for your seat", [
+        f"{FAILURE_LIMIT} mails with a wrong password for your seat {seat['name']} came within the "
+        f"hour (the last at {times.format_stamp(now)}). Until {times.format_stamp(until)} gm refuses "
+        "every password for this seat, the right one too.",
+        "Replying to a report gm sent you still works (its reply address is your seat's own). "
+        f"If someone may know your password, send PASSWORD RESET {view.id} from this address."])
+    credentials.tell_gm(ctx, f"[{view.id}] Passwords of seat {seat['name']} refused for an hour", [
+        f"Game {view.id}: {FAILURE_LIMIT} wrong passwords for seat {seat['name']} within the hour; "
+        f"its passwords are refused until {times.format_stamp(until)}. The player was told."])

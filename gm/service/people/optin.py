@@ -1,0 +1,244 @@
+"""Double opt-in for strangers: OBSERVE, JOIN and CREATE wait until their address confirms.
+
+These commands need no password, and anyone can forge a From line, so none of
+them does anything when it comes (Mailman 3's pending confirmations are the
+model).  The lines of one mail that may be done (gm.service.outgoing.observers and
+lobby check them) become ONE pending request with ONE code, and ONE mail goes
+to the From address: ``Subject: CONFIRM <code>: ...`` with ``Reply-To:
+gm+confirm.<code>@host``, so the address confirms by replying, by a line
+CONFIRM <code>, or by the subject.  Only then is each line checked again and
+done (the observer added, the seat taken with its password in the answer, the
+game opened).  A confirmation counts for its own request only, never for the
+address at large: a forged JOIN from a player's address still needs that
+player's reply.  A request dies unconfirmed after REQUEST_DAYS; its code is
+stored as a keyed digest (gm.core.codes), never in clear.
+
+What a forger can make gm send a stranger is capped, per address it goes to
+(counted without a +tag: victim+1@ and victim+2@ are one mailbox):
+no code mail while one sent there in the last day is unanswered, and at most
+config ``confirmations_per_address_per_day``; and in total, at most
+``confirmations_per_hour`` (reaching it mails ``gm_address``, once an hour).
+Past a cap nothing is sent and nothing recorded.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Callable
+
+from gm.core import codes
+from gm.core.model import ServiceError
+from gm.core.passwords import ALPHABET, generate
+from gm.mail import orders as order_mail
+from gm.mail.inbound import Inbound
+from gm.mail.redact import CONFIRM_LOCAL  # gm+confirm.<code>@host: the reply-to-confirm address
+from gm.service.outgoing import observers
+from gm.service.people import lobby, seats
+from gm.service.outgoing.answers import refuse
+from gm.service.context import Context
+from gm.service.outgoing.outbox import HOUR, ReplyPart, joined
+
+log = logging.getLogger(__name__)
+
+CODE_LENGTH = order_mail.CODE_LENGTH  # the grammar knows a code by its shape in a reply's subject
+REQUEST_DAYS = 3  # an unconfirmed request dies after this
+DAY = 86400.0
+REQUESTS: dict[str, Callable[[Context, str, str], str]] = {
+    "OBSERVE": observers.observe_request, "JOIN": lobby.join_request, "CREATE": lobby.create_request}
+REFUSED = {"OBSERVE": "Not observing", "JOIN": "Not joined", "CREATE": "Not created"}
+
+
+@dataclass
+class Asked:
+    """The OBSERVE/JOIN/CREATE lines of the mail being handled: those to confirm, those refused."""
+
+    inbound: Inbound
+    lines: list[str] = field(default_factory=list)
+    refused: list[tuple[str, str]] = field(default_factory=list)  # (label, why)
+
+
+def mailbox_of(address: str) -> str:
+    """What the caps count: the address without a +tag (victim+1@, victim+2@... are one mailbox,
+    so a forger cannot multiply the code mails one person gets by tagging her address)."""
+    local, at, domain = address.lower().rpartition("@")
+    return local.partition("+")[0] + at + domain if local else address.lower()
+
+
+def confirm_address(our_address: str, code: str) -> str:
+    """``gm+confirm.<code>@host`` for our address ``gm@host``."""
+    local, _, domain = our_address.rpartition("@")
+    return f"{local}+{CONFIRM_LOCAL}.{code}@{domain}"
+
+
+def code_addressed(ctx: Context, recipient: str) -> str | None:
+    """The code of a mail that came to a reply-to-confirm address of ours, or None."""
+    if not ctx.config.reply_tokens or not recipient:
+        return None
+    local, _, domain = ctx.config.address.lower().rpartition("@")
+    got_local, at, got_domain = recipient.lower().rpartition("@")
+    prefix = f"{local}+{CONFIRM_LOCAL}."
+    if not at or got_domain != domain or not got_local.startswith(prefix):
+        return None
+    code = got_local[len(prefix):]
+    return code if len(code) == CODE_LENGTH and all(c in ALPHABET for c in code) else None
+
+
+# --- a mail asks -------------------------------------------------------------------------
+def begin(ctx: Context, inbound: Inbound) -> None:
+    """Gather the OBSERVE/JOIN/CREATE lines of ``inbound`` from here on (finish() mails the code)."""
+    ctx.asked = Asked(inbound)
+
+
+def ask(word: str, ctx: Context, view, player, args: str, inbound: Inbound) -> None:
+    """An OBSERVE, JOIN or CREATE line (``word``): kept for the mail's one request if it may be
+    done now, else its refusal is kept; nothing changes here."""
+    asked = ctx.asked if ctx.asked is not None and ctx.asked.inbound is inbound else None
+    if asked is None:  # not inside handle_with_one_reply: this line is a request of its own
+        begin(ctx, inbound)
+        ask(word, ctx, view, player, args, inbound)
+        finish(ctx, inbound)
+        return
+    try:
+        line = REQUESTS[word](ctx, args, inbound.sender)
+    except ServiceError as exc:
+        asked.refused.append((REFUSED[word], str(exc)))
+        return
+    if line not in asked.lines:
+        asked.lines.append(line)
+
+
+def finish(ctx: Context, inbound: Inbound) -> str | None:
+    """Mail the one code for the lines gathered (with the refusals), unless a cap is reached;
+    with no line to confirm, send the refusals as before.  Returns what happened, for the log."""
+    asked, ctx.asked = ctx.asked, None
+    if asked is None or asked.inbound is not inbound:
+        return None
+    if not asked.lines:
+        for label, why in asked.refused:
+            refuse(ctx, inbound, None, label, why)
+        return None
+    address = inbound.sender
+    capped = _capped(ctx, address)
+    if capped:  # nothing sent, nothing recorded: a forged From gets a stranger no more mail
+        log.info("no confirmation mailed to %s: %s", address, capped)  # a flood: no log flood
+        return f"not confirmed: {capped}"
+    code, now = generate(CODE_LENGTH), ctx.clock()
+    ctx.store.add_pending_request(codes.digest(ctx.code_secret(), code), address, mailbox_of(address),
+                                  asked.lines, now, now + REQUEST_DAYS * DAY)
+    _mail_code(ctx, inbound, code, asked)
+    return "confirmation mailed for " + ", ".join(asked.lines)
+
+
+def _capped(ctx: Context, address: str) -> str | None:
+    """Why no code may be mailed to ``address`` now, or None."""
+    if not address:
+        return "no From address"
+    now, config = ctx.clock(), ctx.config
+    if ctx.store.pending_requests_since(now - HOUR) >= config.confirmations_per_hour:
+        _alert_gm(ctx, now)
+        return f"the limit of {config.confirmations_per_hour} confirmations an hour is reached"
+    mailbox = mailbox_of(address)
+    if ctx.store.pending_requests_since(now - DAY, mailbox, unconfirmed=True):
+        return "a confirmation sent there in the last day is unanswered"
+    if ctx.store.pending_requests_since(now - DAY, mailbox) >= config.confirmations_per_address_per_day:
+        return f"{config.confirmations_per_address_per_day} confirmations were sent there today"
+    return None
+
+
+def _alert_gm(ctx: Context, now: float) -> None:
+    """Tell the game master, once an hour, that the cap on confirmations is reached."""
+    to = ctx.config.gm_address
+    if not to:
+        log.info("the hourly cap on confirmations is reached; no gm_address to tell")
+        return
+    if ctx.store.replies_since(("alert",), now - HOUR, to.lower()):
+        return
+    log.warning("the hourly cap of %d confirmations is reached; telling %s",
+                ctx.config.confirmations_per_hour, to)
+    ctx.outbox.queue(to.lower(), "[gm] Too many OBSERVE/JOIN/CREATE requests", "\n".join([
+        f"gm has mailed {ctx.config.confirmations_per_hour} confirmation codes in the last hour "
+        "(config confirmations_per_hour), the most it sends.", "",
+        "Until the hour has passed, OBSERVE, JOIN and CREATE by mail are dropped without an answer. "
+        "Many requests from many addresses are often forged From lines: gm in use as a spam "
+        "amplifier. gm inbox lists the mails.", "",
+        "This is the only such mail this hour."]) + "\n", kind="alert")
+
+
+def _mail_code(ctx: Context, inbound: Inbound, code: str, asked: Asked) -> None:
+    """The one confirmation mail: what was asked, how to confirm, what was refused."""
+    lines = [f"A mail from this address ({inbound.sender}) asked gm to:", ""]
+    lines += [f"  - {_what(line)}" for line in asked.lines]
+    lines += ["", "Nothing is done until this address confirms. To confirm all of it, reply to "
+              f"this mail (nothing to write), or mail {ctx.config.address} this line:", "",
+              f"    CONFIRM {code}", "",
+              f"The code works once, for {REQUEST_DAYS} days. If you did not ask for this, ignore "
+              "this mail: nothing happens, and gm writes to this address about such requests at "
+              "most once a day."]
+    if asked.refused:
+        lines += ["", "These lines of the mail were not taken (nothing was changed for them):"]
+        lines += [f"  - {why}" for _, why in asked.refused]
+    body = ctx.outbox.render("answer", lines=lines, game_id=None)
+    # The mail's other answers (HELP, LIST, a refused order...) ride below the code: one mail back
+    # for one mail received.
+    others = ctx.outbox.take_reply(inbound)
+    if others:
+        body = joined([ReplyPart(None, "", body, "confirm", None)] + others)
+    reply = confirm_address(ctx.config.address, code)
+    headers = (("Reply-To", reply),) if ctx.config.reply_tokens and len(reply.rpartition("@")[0]) <= 64 \
+        else ()
+    # No "[nb7 T3]" tag and no word "game" in the subject: a reply to it must read as CONFIRM
+    # <code> from the subject (gm.mail.orders), not as a game mail needing a password.
+    oid = ctx.outbox.queue(inbound.sender, f"CONFIRM {code}: confirm your request to gm", body, kind="confirm",
+                           in_reply_to=inbound.message_id, references=inbound.references,
+                           auto="auto-replied", headers=headers, secret=True)
+    ctx.outbox.archive_parts(others, oid)
+
+
+def _what(line: str) -> str:
+    """A request line in words, with the line itself (never at a line's start: a reply that does
+    not quote must not ask again)."""
+    word, *args = line.split()
+    if word == "OBSERVE":
+        return f"follow game {args[0]} as an observer ({line})"
+    if word == "JOIN":
+        return f"take a seat in game {args[0]} as {args[1]} ({line})"
+    return f"open a {args[0]} game {args[1]} with {args[2]} seats ({line})"
+
+
+# --- the address confirms -----------------------------------------------------------------
+def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: lobby.Welcome) -> None:
+    """CONFIRM <code> (a line, the subject, or a mail to gm+confirm.<code>@host): a pending
+    request of this address is done; any other code is a seat's (seats.confirm)."""
+    words = args.split()
+    row = codes.find(ctx.code_secret(), words[0], ctx.store.pending_request) if len(words) == 1 else None
+    if row is None:
+        seats.confirm(ctx, view, player, args, inbound)
+        return
+    now = ctx.clock()
+    if row["confirmed"] is not None or row["expires"] < now or row["address"] != inbound.sender:
+        refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {args[:30]}: this code is used or "
+               "expired, or this is not the address it was sent to. Send the request again.")
+        return
+    ctx.store.confirm_pending_request(row["code_hash"], now)
+    parts, secret = [], False
+    for line in row["actions"].split("\n"):
+        word, _, rest = line.partition(" ")
+        try:
+            REQUESTS[word](ctx, rest, inbound.sender)  # checked again: things may have moved
+        except ServiceError as exc:
+            parts.append(f"{line}: not done: {exc}")
+            continue
+        parts.append(_do(ctx, word, rest.split(), inbound.sender, welcome))
+        secret = secret or word == "JOIN"
+    body = ctx.outbox.render("answer", lines="\n\n".join(parts).split("\n"), game_id=None)
+    # The answer of a JOIN holds the seat's password: its stored copy must not outlive its sending.
+    ctx.outbox.reply(inbound, None, "Confirmed", body, kind="reply", secret=secret)
+
+
+def _do(ctx: Context, word: str, args: list[str], sender: str, welcome: lobby.Welcome) -> str:
+    if word == "OBSERVE":
+        return observers.add(ctx, args[0], sender)
+    if word == "JOIN":
+        return "\n".join(lobby.take_seat(ctx, args[0], args[1], sender, welcome))
+    return lobby.create_game(ctx, args[0], args[1], int(args[2]), sender)

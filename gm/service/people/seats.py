@@ -1,0 +1,188 @@
+"""A player's own seat, by mail: RESIGN, SET PASSWORD, PASSWORD RESET, SET ADDRESS and CONFIRM.
+
+RESIGN, SET PASSWORD and SET ADDRESS need the seat's password (a reply token
+is refused for them: gm.service.intake.ingest); PASSWORD RESET and CONFIRM prove
+themselves otherwise, by a code mailed to an address.  These handlers read
+the command and answer the sender; every change to a seat's credentials is
+made by gm.service.people.credentials, which says the rules.
+"""
+
+from __future__ import annotations
+
+from gm.core import passwords
+from gm.core.model import GameView, Status
+from gm.mail.inbound import Inbound
+from gm.mail.rawmail import valid_addr_spec
+from gm.service.outgoing import reports
+from gm.service.people import credentials
+from gm.service.table import deadlines, games
+from gm.service.outgoing.answers import done, refuse
+from gm.service.context import Context
+
+CODE_DAYS = credentials.ADDRESS_DAYS  # a new address confirms within this
+
+
+def remove(ctx: Context, view: GameView, name: str, who: str, why: str) -> tuple[GameView, int]:
+    """Take a seat out of the game as its rules for leaving say (RULINGS G5): the rules' ``leave``
+    gives the state without it; the others get a report.  Inside a write; returns (the game after,
+    the seq of its new state).  When too few are left the one removed forfeits."""
+    rules, now = view.rules, ctx.clock()
+    ctx.store.deactivate_player(view.id, name)
+    result = rules.leave(view.state, name, now)
+    seq = games.save_gm_state(ctx.store, view, rules.dump(result.state), "edit", view.seq,
+                              f"{name} left", now)
+    after = games.load(ctx.store, view.id)
+    if rules.is_over(after.state):  # too few left: the one removed forfeits
+        reason = f"{name} forfeited: {why}"
+        ctx.store.set_result(view.id, reason, rules.winners(after.state) or None, now)
+        ctx.store.log(view.id, after.turn, who, "forfeit", reason, now)
+    deadlines.open_turn(ctx.store, after)
+    reports.queue_reports(ctx, after, result.events)
+    return after, seq
+
+
+# --- RESIGN -------------------------------------------------------------------------------
+def resign(ctx: Context, view: GameView, player, args: str, inbound: Inbound) -> None:
+    """RESIGN: the player leaves the game under way; the others are told (the GM can still
+    give the seat to someone else with gm replace)."""
+    name = player["name"]
+    if view.status == Status.FINISHED or view.rules.is_over(view.state):
+        refuse(ctx, inbound, view, "Not resigned", f"Game {view.id} is over; there is nothing to "
+               "resign from.")
+        return
+    ctx.store.log(view.id, view.turn, name, "resign", f"{name} resigned by mail", ctx.clock())
+    reports.notice(ctx, view, [n for n in view.seated_names if n != name],
+                   [f"{name} has resigned from the game."], f"{name} resigned")
+    after, _ = remove(ctx, view, name, name, "resigned")
+    over = after.rules.is_over(after.state)
+    done(ctx, inbound, view, "Resigned", f"You have resigned from game {view.id}. "
+         + ("Too few players are left: the game is over." if over else
+            "The game goes on without you; gm sends you no more of its mail, and orders from "
+            "your seat are refused."), archive_player=name)
+
+
+# --- passwords ------------------------------------------------------------------------------
+def set_password(ctx: Context, view: GameView, player, value: str, inbound: Inbound) -> None:
+    """SET PASSWORD <new> (with the old one): the seat's password changes, and its old password,
+    reply addresses and waiting address codes stop working; the registered address is told."""
+    problem = passwords.chosen_problem(value, (player["name"], view.id, player["email"].partition("@")[0]))
+    if problem:
+        refuse(ctx, inbound, view, "Password not changed", f"SET PASSWORD: {problem}")
+        return
+    credentials.set_password(ctx, view, player, value, inbound)
+    done(ctx, inbound, view, "Password changed", f"The password of your seat {player['name']} in game "
+         f"{view.id} is changed. Your old password, and the reply addresses of the reports sent "
+         "before, no longer work; the next reports carry new ones.", archive_player=player["name"])
+
+
+def password_reset(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
+    """PASSWORD RESET <id> [<seat>] (no password): nothing changes, but the registered address of
+    the seat (the sender's own seats of that game, or the seat named) is mailed a code; the answer
+    to anyone else does not say whether the game, the seat or the address was wrong.  A seat of a
+    game not started yet is reset the same way (its password is what LEAVE needs)."""
+    words = args.split()
+    if len(words) not in (2, 3) or words[0].upper() != "RESET":
+        refuse(ctx, inbound, None, "Password not reset", f"PASSWORD {args[:60]}: write PASSWORD RESET "
+               "<game id>, e.g. PASSWORD RESET nb7, from the address your seat is registered to.")
+        return
+    game_id, sender = words[1].lower(), inbound.sender
+    named = words[2] if len(words) == 3 else None
+    row = ctx.store.game(game_id) if sender else None
+    game = games.load_seats(ctx.store, game_id) if row is not None else None  # an open game's seats too
+    mine: list = []
+    if game is not None:
+        if named is not None:
+            mine = [p for p in game.seated if p["name"].lower() == named.lower()]
+        else:
+            mine = [p for p in game.seated if p["email"].lower() == sender]
+    for seat in mine:  # a code, or the attempt recorded in the history
+        credentials.request_reset(ctx, game, seat, inbound)
+    if mine and all(seat["email"].lower() == sender for seat in mine):
+        # The code's own mail is the answer.  When none was sent (one went within the hour, the
+        # caps, a bouncing address) nothing is sent either: From may be forged, and the owner
+        # must not receive more than the one confirmation an hour.
+        return
+    refuse(ctx, inbound, None, "Password not reset", f"PASSWORD RESET {game_id[:40]}: nothing was "
+           "reset. gm mails a code only to the address a seat of the game is registered to (the "
+           "seats of the sender's address, or the seat named: PASSWORD RESET <id> <seat>), and "
+           "changes the password only when that address sends the code back.")
+
+
+# --- address ---------------------------------------------------------------------------------
+def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbound) -> None:
+    """SET ADDRESS <new> (with the password): a code goes to the new address; the seat moves only
+    when that address sends it back (CONFIRM <code>, or a reply to the code's mail), within
+    CODE_DAYS days; the old address then gets a code that moves it back."""
+    new = value.strip().strip("<>").lower()
+    if len(value.split()) != 1 or not valid_addr_spec(new):
+        refuse(ctx, inbound, view, "Address not changed", f"SET ADDRESS {value[:60]}: write SET ADDRESS "
+               "name@example.org (one address).")
+        return
+    if new == player["email"].lower():
+        refuse(ctx, inbound, view, "Address not changed", f"Your seat is registered to {new} already.")
+        return
+    if any(p["email"].lower() == new and p["name"] != player["name"] for p in view.players):
+        refuse(ctx, inbound, view, "Address not changed", f"{new} is the address of another seat of "
+               f"game {view.id}; each seat needs an address of its own.")
+        return
+    if credentials.reset_waiting(ctx, view.id, player["name"]):
+        refuse(ctx, inbound, view, "Address not changed", "A PASSWORD RESET of your seat waits for its "
+               "confirmation at the address the seat is registered to; the address cannot change "
+               "until it is confirmed or has expired.")
+        return
+    code = credentials.start_address_change(ctx, view, player, new, inbound)
+    text = ctx.outbox.render("answer", game_id=None, lines=[
+        f"The player {player['name']} of game {view.id} asked gm to send their game mail to this "
+        "address from now on.", "",
+        f"To confirm, reply to this mail, or mail {ctx.config.address} a line: CONFIRM {code}", "",
+        f"The code works once, for {CODE_DAYS} days. If you did not ask for this, ignore this mail: "
+        "nothing changes."])
+    # No "[nb7 T3]" tag and no word "game" in the subject: a reply to it must read as CONFIRM
+    # <code> from the subject (gm.mail.orders), not as a game mail needing a password.
+    ctx.outbox.queue(new, f"CONFIRM {code}: confirm your new address ({view.id})", text, kind="notice",
+                     game_id=view.id, secret=True)
+    done(ctx, inbound, view, "Address change started", f"gm mailed a code to {new}. Your seat moves "
+         f"there when that address sends it back (a reply to the code's mail, or CONFIRM <code>) "
+         f"within {CODE_DAYS} days; until then nothing changes and your mail still comes here.",
+         archive_player=player["name"])
+
+
+NOT_CONFIRMED = ("this code is unknown, used or expired (a later SET ADDRESS, SET PASSWORD or "
+                 "PASSWORD RESET may have superseded it), or this is not the address it was sent to.")
+
+
+def confirm(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
+    """CONFIRM <code>: every code about a seat's credentials, from the address it was mailed to: a
+    new address (the seat moves there), a revert (the seat moves back, with a new password), a
+    reset (a new password)."""
+    words = args.split()
+    row = credentials.find_code(ctx, words[0]) if len(words) == 1 else None
+    if row is None or row["used"] or row["expires"] < ctx.clock() or row["new_email"] != inbound.sender:
+        refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {args[:30]}: {NOT_CONFIRMED} Ask again "
+               "with SET ADDRESS or PASSWORD RESET.")
+        return
+    purpose = row["purpose"]
+    if purpose == credentials.ADDRESS:
+        result = credentials.confirm_address(ctx, row)
+        if isinstance(result, str):
+            refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {words[0]}: nothing changed: {result}")
+            return
+        game, seat = result
+        done(ctx, inbound, game, "Address changed", f"Your seat {seat['name']} in game {game.id} now "
+             "receives its mail at this address. Send BOARD (with GAME "
+             f"{game.id}) for the position, or wait for the next report.", archive_player=seat["name"])
+        return
+    result = (credentials.revert(ctx, row) if purpose == credentials.REVERT
+              else credentials.confirm_reset(ctx, row, inbound.sender))
+    if isinstance(result, str):
+        refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {words[0]}: nothing changed: {result}")
+        return
+    game, seat, secret = result
+    what = ("Your seat is back at this address. " if purpose == credentials.REVERT else "")
+    body = ctx.outbox.render("answer", game_id=game.id, lines=[
+        f"{what}Your new password for game {game.id} (seat {seat['name']}): {secret}", "",
+        "Your old password, the reply addresses of the reports sent before and every change of "
+        "address still waiting no longer work; only this address received the new password."])
+    ctx.outbox.reply(inbound, game, f"New password for {game.id}", body, kind="reply",
+                     archive_player=None, secret=True)
+

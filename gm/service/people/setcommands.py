@@ -1,0 +1,61 @@
+"""SET <what> <value>: a player's own settings, one table of what can be set.
+
+``SET`` is one mail command (gm.service.people.mailcommands) whose second word picks a
+row of SETTERS; each row is what HELP shows for it and the handler that does
+it.  A handler is called like a mail command's, with the value (the words after
+``SET <what>``) as its argument.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from gm.core.model import GameView
+from gm.mail.inbound import Inbound
+from gm.service.people import playersettings, seats
+from gm.service.context import Context
+
+SetHandler = Callable[[Context, GameView, object, str, Inbound], None]
+
+
+@dataclass(frozen=True)
+class Setter:
+    usage: str  # as HELP shows it: "SET FORMAT TEXT|HTML"
+    does: str
+    handler: SetHandler
+
+    @property
+    def what(self) -> str:
+        return self.usage.split()[1]
+
+
+# The one table: HELP lists it and ``run`` dispatches from it.
+SETTERS: tuple[Setter, ...] = (
+    Setter("SET PASSWORD <new>", "your new password (10 to 64 characters, one word, not a common "
+           "one), with the old one in the GAME line (a reply address is not enough), e.g. SET "
+           "PASSWORD blue-heron-42; old passwords, reply addresses and waiting address changes "
+           "stop working, and your address is told", seats.set_password),
+    Setter("SET ADDRESS <new>", "(with your password) move your seat to another address: gm mails "
+           "that address a code, and the seat moves when it sends it back (CONFIRM <code>); the old "
+           "address then gets a code that undoes it for 7 days; e.g. SET ADDRESS ada@new.example",
+           seats.set_address),
+    Setter("SET FORMAT TEXT|HTML", "your reports as plain text only, or as text and a page with the "
+           "board picture", playersettings.set_format),
+    Setter("SET TIMEZONE <zone>", "show deadlines in your time zone, an IANA name such as "
+           "Europe/Berlin or America/New_York (with UTC beside)", playersettings.set_timezone),
+)
+BY_WHAT: dict[str, Setter] = {s.what: s for s in SETTERS}
+
+
+def run(ctx: Context, view: GameView, player, args: str, inbound: Inbound) -> None:
+    """Dispatch ``SET <what> <value>``; an unknown <what> gets a reply listing what can be set."""
+    what, _, value = args.strip().partition(" ")
+    setter = BY_WHAT.get(what.upper())
+    if setter is None:
+        known = ", ".join(s.usage for s in SETTERS) or "nothing yet"
+        body = ctx.outbox.error_body(view, f"SET {args[:60]}: gm knows no setting {what[:30]!r}. "
+                                     f"You can set: {known}.")
+        ctx.outbox.reply(inbound, view, "Nothing set", body, kind="error")
+        return
+    setter.handler(ctx, view, player, value.strip(), inbound)

@@ -1,0 +1,393 @@
+"""A game's life: creation, and the game master's overrides on status, seats, mail and deadline.
+
+Every override runs in one write transaction (BEGIN IMMEDIATE, so a daemon
+running at the same time loses no update and sees none half done), is
+recorded in the game's history with who, when and why, and mails the players
+it affects.  A refused override raises ServiceError (or GameError) and
+changes nothing.  Changes to the position itself are in gm.service.play.positions.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import random
+import re
+from email.utils import parseaddr
+
+from games import registry
+from games.base import GameError
+from gm.core import options as service_options
+from gm.core import passwords, times
+from gm.core.model import GameView, ServiceError, Status
+from gm.mail.rawmail import valid_addr_spec
+from gm.service.outgoing import reports
+from gm.service.people import credentials, lobby, mailcommands, seats
+from gm.service.table import deadlines, games
+from gm.service.context import Context
+
+NO_REASON = "(no reason given)"
+
+
+def default_actor() -> str:
+    try:
+        user = os.environ.get("GM_USER") or getpass.getuser()
+    except Exception:  # no login name in a container
+        user = "unknown"
+    return f"gm:{user}"
+
+
+def record(ctx: Context, view: GameView, action: str, detail: str, who: str | None,
+           why: str | None) -> None:
+    """The history line of an override: who, when, what and why."""
+    text = detail + ("; " if detail else "") + f"why: {why or NO_REASON}"
+    ctx.store.log(view.id, view.turn, who or default_actor(), action, text, ctx.clock())
+
+
+def gm_lines(text: str, why: str | None) -> list[str]:
+    return [text] + ([f"Reason: {why}"] if why else [])
+
+
+def reschedule(ctx: Context, game_id: str) -> None:
+    """After a change of status, seats or settings: when the game next needs the clock."""
+    deadlines.schedule(ctx.store, games.load(ctx.store, game_id))
+
+
+# --- creation -------------------------------------------------------------------
+# A player's name is what the others type after PRESS TO: one word.
+PLAYER_NAME = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def check_address(name: str, text: str, outcome: str = "no game was created") -> str:
+    """The addr-spec of a player's address (``ada@example.org`` or ``Ada <ada@example.org>``)."""
+    text = (text or "").strip()
+    address = parseaddr(text)[1]
+    if not text or "," in text or not valid_addr_spec(address) \
+            or text not in {address, f"<{address}>"} and not text.endswith(f"<{address}>"):
+        raise ServiceError(f"player {name}: {text!r} is not a mail address (write it as "
+                           f"name@example.org); {outcome}")
+    return address
+
+
+def check_players(players: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each seat's name and address, checked: a one-word name, a mail address, none twice."""
+    checked: list[tuple[str, str]] = []
+    names: dict[str, str] = {}
+    addresses: dict[str, str] = {}
+    for name, address in players:
+        name = (name or "").strip()
+        if not name:
+            raise ServiceError("a player needs a name (NAME=EMAIL); no game was created")
+        if not PLAYER_NAME.fullmatch(name):
+            raise ServiceError(f"player name {name!r}: a name is one word of letters, digits, '_' or "
+                               "'-' (players write it after PRESS TO); no game was created")
+        if name.lower() in names:
+            raise ServiceError(f"two players are called {names[name.lower()]} and {name} (names are "
+                               "compared without case): give each a name of their own; "
+                               "no game was created")
+        address = check_address(name, address)
+        if address.lower() in addresses:
+            raise ServiceError(f"{address} is given for both {addresses[address.lower()]} and {name}: "
+                               "each player needs an address of their own; no game was created")
+        names[name.lower()] = name
+        addresses[address.lower()] = name
+        checked.append((name, address))
+    return checked
+
+
+def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, str]],
+                seed: int | None = None, options: dict[str, str] | None = None) -> dict[str, str]:
+    """Set up a game and queue a welcome to each player.  Returns name -> password.
+
+    Refused (ServiceError, nothing created) for a malformed address, an empty name or one
+    that is not a single word, and a name or address given twice (compared without case).
+    """
+    rules = registry.get(kind)
+    game_id = lobby.check_game_id(game_id)
+    players = check_players(players)
+    seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    options = dict(options or {})
+    service = service_options.split_options(options)  # deadline, press...: not the rules'
+    names = [name for name, _ in players]
+    now = ctx.clock()
+    rules.setup(names, dict(options), seed)  # OptionError on bad options, before anything is stored
+    secrets_by_name = {name: passwords.generate() for name in names}
+    with ctx.store.write():
+        if ctx.store.game(game_id):
+            raise ServiceError(f"there is already a game {game_id}")
+        ctx.store.add_game(game_id, rules.kind, seed, json.dumps(options), now)
+        for seat, (name, address) in enumerate(players):
+            ctx.store.add_player(game_id, seat, name, address,
+                                 passwords.hash_password(secrets_by_name[name]))
+        deadlines.save_settings(ctx.store, game_id, service)
+        lobby.begin_play(ctx, rules, game_id, seed, options, names, mailcommands.send_welcome,
+                         secrets_by_name)
+    return secrets_by_name
+
+
+def start_open_game(ctx: Context, game_id: str, who: str | None = None) -> str:
+    """`gm start`: an open game starts with the players who joined, if at least its minimum."""
+    return lobby.start(ctx, game_id.strip().lower(), mailcommands.send_welcome, who or default_actor(),
+                       force=True)
+
+
+def change_settings(ctx: Context, game_id: str, values: dict[str, str], who: str | None = None,
+                    why: str | None = None) -> None:
+    """`gm settings ID key=value`: checked, saved and logged (with the reason, if given)."""
+    values = service_options.check_settings(values)
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        deadlines.save_settings(ctx.store, view.id, values)
+        changes = ", ".join(f"{k}={v}" for k, v in values.items())
+        detail = changes + (f"; why: {why}" if why else "")
+        ctx.store.log(view.id, view.turn, who or default_actor(), "settings", detail, ctx.clock())
+        reschedule(ctx, view.id)
+        if values:
+            reports.notice(ctx, view, view.seated_names,
+                           gm_lines(f"The game master changed this game's settings: {changes}.", why),
+                           "Settings changed")
+
+
+# --- status -------------------------------------------------------------------------
+def pause(ctx: Context, game_id: str, who: str | None = None, why: str | None = None) -> str:
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        if view.status != Status.ACTIVE:
+            raise ServiceError(f"game {view.id} is {view.status}, not active")
+        now = ctx.clock()
+        ctx.store.set_game_status(view.id, Status.PAUSED.value, now)
+        deadlines.current(ctx.store, view, create=True)
+        ctx.store.update_deadline(view.id, paused_at=now)
+        record(ctx, view, "pause", "", who, why)
+        reschedule(ctx, view.id)
+        reports.notice(ctx, view, view.seated_names,
+                       gm_lines("The game master has paused this game. Orders are not "
+                                "accepted until it resumes.", why), "Game paused")
+    return f"game {view.id} paused"
+
+
+def resume(ctx: Context, game_id: str, who: str | None = None, why: str | None = None) -> str:
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        if view.status != Status.PAUSED:
+            raise ServiceError(f"game {view.id} is {view.status}, not paused")
+        now = ctx.clock()
+        ctx.store.set_game_status(view.id, Status.ACTIVE.value, now)
+        view = games.load(ctx.store, view.id)
+        row = deadlines.current(ctx.store, view, create=True)
+        lines = gm_lines("The game master has resumed this game.", why)
+        due = None
+        if row["due"] is not None and row["paused_at"] is not None and not row["late"]:
+            due = row["due"] + max(0.0, now - row["paused_at"])  # the pause does not count
+            ctx.store.update_deadline(view.id, due=due, paused_at=None)
+        else:
+            ctx.store.update_deadline(view.id, paused_at=None)
+        record(ctx, view, "resume", "", who, why)
+        reschedule(ctx, view.id)
+        reports.notice(ctx, view, view.seated_names, lambda zone: lines + (
+            [f"Deadline: {times.format_due(due, now, zone)}."] if due is not None else []), "Game resumed")
+    return f"game {view.id} resumed"
+
+
+def end(ctx: Context, game_id: str, why: str, who: str | None = None,
+        winners: list[str] | None = None) -> str:
+    if not why or not why.strip():
+        raise ServiceError("gm end needs a reason")
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        if view.status == Status.FINISHED:
+            raise ServiceError(f"game {view.id} is already finished")
+        for name in winners or []:
+            if view.player(name) is None:
+                raise ServiceError(f"no player {name!r} in game {view.id}")
+        now = ctx.clock()
+        ctx.store.set_game_status(view.id, Status.FINISHED.value, now)
+        ctx.store.set_result(view.id, why, winners or None, now)
+        record(ctx, view, "end", f"winners: {', '.join(winners)}" if winners else "", who, why)
+        reschedule(ctx, view.id)
+        lines = gm_lines("The game master has ended this game.", why)
+        if winners:
+            lines.append(f"Result: {', '.join(winners)} win{'s' if len(winners) == 1 else ''}.")
+        reports.notice(ctx, view, view.seated_names, lines, "Game ended")
+    return f"game {view.id} ended"
+
+
+def forfeit(ctx: Context, view: GameView, name: str, who: str, why: str) -> None:
+    """A player forfeits (late policy, or eject from a game that cannot go on without them).
+
+    Must run inside a write.  The game ends; the others share the win.
+    """
+    others = [p for p in view.seated_names if p != name]
+    now = ctx.clock()
+    ctx.store.set_game_status(view.id, Status.FINISHED.value, now)
+    reason = f"{name} forfeited: {why}"
+    ctx.store.set_result(view.id, reason, others or None, now)
+    ctx.store.log(view.id, view.turn, who, "forfeit", reason, now)
+    reschedule(ctx, view.id)
+    reports.notice(ctx, view, view.seated_names,
+                   [f"{name} forfeits the game ({why}).",
+                    f"The game is over. Winner{'s' if len(others) != 1 else ''}: "
+                    f"{', '.join(others) or 'nobody'}."], "Game over")
+
+
+def set_deadline(ctx: Context, game_id: str, when: str, who: str | None = None,
+                 why: str | None = None) -> str:
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        if view.rules.is_over(view.state) or view.status == Status.FINISHED:
+            raise ServiceError(f"game {view.id} is over")
+        now = ctx.clock()
+        if when.strip().lower() in {"none", "off"}:
+            due = None
+        else:
+            try:
+                due = times.parse_when(when, now)
+            except GameError as exc:
+                raise ServiceError(str(exc)) from None
+            if due <= now:
+                raise ServiceError(f"{times.format_stamp(due)} is in the past")
+        deadlines.set_due(ctx.store, view, due, who or default_actor(), now)
+        def told(zone=None) -> str:
+            return ("The game master removed the deadline of this turn." if due is None else
+                    f"The game master set the deadline of turn {view.turn}: {times.format_due(due, now, zone)}.")
+        text = told()
+        record(ctx, view, "deadline", "none" if due is None else times.format_stamp(due), who, why)
+        reports.notice(ctx, view, view.seated_names, lambda zone: gm_lines(told(zone), why), "New deadline")
+    return text
+
+
+# --- seats ----------------------------------------------------------------------------
+def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None = None,
+            why: str | None = None) -> str:
+    """A new player takes over a seat: new address, new password, a welcome."""
+    email = check_address(name, email, "nothing changed")
+    secret = passwords.generate()
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        player = games.seat(view, name)
+        old = player["email"]
+        ctx.store.replace_seat(view.id, player["name"], email, passwords.hash_password(secret))
+        ctx.store.bump_generation(view.id, player["name"])  # the one who left loses their reply address
+        record(ctx, view, "replace", f"seat {player['name']}: {old} -> {email}", who, why)
+        view = games.load(ctx.store, view.id)
+        mailcommands.send_welcome(ctx, view, view.player(player["name"]), secret)
+        others = [n for n in view.seated_names if n != player["name"]]
+        reports.notice(ctx, view, others,
+                       gm_lines(f"A new player now plays the seat {player['name']}.", why), "New player")
+        if old.lower() != email.lower():  # the one who left is told too
+            body = ctx.outbox.notice_body(view, gm_lines(
+                f"The game master has given your seat {player['name']} to another player; "
+                "your password no longer works.", why))
+            ctx.outbox.to_game(view, old, "Your seat was given away", body)
+    return f"seat {player['name']} of game {view.id} now belongs to {email}; welcome queued"
+
+
+def reset_seat(ctx: Context, game_id: str, name: str, who: str | None = None, why: str | None = None) -> str:
+    """`gm seat reset`: a new password for a seat, mailed to its registered address; its old
+    password, reply addresses and waiting codes stop working (gm.service.people.credentials)."""
+    why = _required_reason(why, f"gm seat reset {game_id} {name}")
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        player = games.seat(view, name)
+        credentials.gm_reset(ctx, view, player, who or default_actor(), why)
+    return f"seat {player['name']} of game {view.id}: new password mailed to {player['email']}"
+
+
+def readdress_seat(ctx: Context, game_id: str, name: str, email: str, who: str | None = None,
+                   why: str | None = None) -> str:
+    """`gm seat address`: the same player, at a new address, now (no code): a new password is
+    mailed there and the old address is told (to give the seat to someone else: gm replace)."""
+    why = _required_reason(why, f"gm seat address {game_id} {name} {email}")
+    email = check_address(name, email, "nothing changed")
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        player = games.seat(view, name)
+        if player["email"].lower() == email.lower():
+            raise ServiceError(f"seat {player['name']} is registered to {email} already; nothing changed")
+        if any(p["email"].lower() == email.lower() for p in view.players):
+            raise ServiceError(f"{email} is the address of another seat of game {view.id}; nothing changed")
+        credentials.gm_move(ctx, view, player, email, who or default_actor(), why)
+    return f"seat {player['name']} of game {view.id} moved to {email}; new password mailed there"
+
+
+def _required_reason(why: str | None, command: str) -> str:
+    if why is None or not why.strip():
+        raise ServiceError(f"give the reason: {command} -m REASON (it is recorded and told to the player)")
+    return why.strip()
+
+
+def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: str | None = None) -> str:
+    """Remove a player as the game's rules for leaving say (RULINGS G5).
+
+    The rules' ``leave`` gives the state without the seat (skipped in the turn
+    order, its sealed orders withdrawn, never among the winners; the game ends
+    when the rules say too few are left).  The seat sends no orders and gets no
+    game mail from then on; the players still in are told and get a report.
+    """
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        player = games.seat(view, name)
+        if not player["active"]:
+            raise ServiceError(f"{player['name']} has already left game {view.id}")
+        if view.status == Status.FINISHED:
+            raise ServiceError(f"game {view.id} is over")
+        rules = view.rules
+        record(ctx, view, "eject", f"player {player['name']}", who, why)
+        reports.notice(ctx, view, view.seated_names,
+                       gm_lines(f"The game master has removed {player['name']} from the game.", why),
+                       "Player removed")
+        after, seq = seats.remove(ctx, view, player["name"], who or default_actor(),
+                                  why or "removed by the game master")
+    if rules.is_over(after.state):
+        return f"{player['name']} left game {view.id}; the game is over (state {seq})"
+    return f"{player['name']} left game {view.id}; the game goes on without them (state {seq})"
+
+
+# --- mail ------------------------------------------------------------------------------
+def resend(ctx: Context, game_id: str, name: str | None = None, who: str | None = None,
+           why: str | None = None) -> str:
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        targets = [games.seat(view, name)] if name else view.seated
+        for player in targets:
+            body = reports.report_body(ctx, view, player["name"], [])
+            oid = ctx.outbox.to_game(view, player["email"], f"{view.rules.title} report (again)",
+                                     body, kind="report")
+            ctx.outbox.archive(view, player["name"], "report", body, oid)
+        names = ", ".join(p["name"] for p in targets)
+        record(ctx, view, "resend", f"report of turn {view.turn} to {names}", who, why)
+    return f"report of turn {view.turn} queued again for {names}"
+
+
+def broadcast(ctx: Context, game_id: str, text: str, who: str | None = None) -> str:
+    if not text.strip():
+        raise ServiceError("nothing to broadcast")
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        record(ctx, view, "broadcast", text[:500], who, "announcement")
+        lines = ["Announcement from the game master:", ""] + text.strip().splitlines()
+        reports.notice(ctx, view, view.seated_names, lines, "Announcement")
+        ctx.outbox.archive(view, None, "notice", "\n".join(lines) + "\n", None)
+    return f"announcement queued for {len(view.seated_names)} player(s)"
+
+
+# --- a game made by mistake ------------------------------------------------------------
+def delete_game(ctx: Context, game_id: str, force: bool = False) -> str:
+    """`gm delete`: remove every row of a game (not the mail received or sent) in one write.
+
+    Refused for a game that has had an accepted order unless ``force``: a game that was
+    played is ended (gm end), not deleted.  Nothing of the game is kept, not even a history
+    line; the messages and outbox rows stay as the record of the mail.
+    """
+    with ctx.store.write():
+        row = ctx.store.game(game_id.strip().lower())  # an open game too: it has no state to load
+        if row is None:
+            raise ServiceError(f"no game called {game_id!r}")
+        played = ctx.store.accepted_order_count(row["id"])
+        if played and not force:
+            raise ServiceError(f"game {row['id']} has had {played} accepted order(s): end it with "
+                               f"gm end {row['id']} -m REASON, or delete it anyway with --force; "
+                               "nothing deleted")
+        removed = ctx.store.delete_game(row["id"])
+    return f"game {row['id']} deleted ({sum(removed.values())} rows; its mail is kept in the outbox and inbox)"

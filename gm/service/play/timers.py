@@ -1,0 +1,260 @@
+"""The clock: reminders, deadlines with grace and the late policy, and rules timers.
+
+``tick`` is called by the daemon every half minute; ``settle`` is the one
+place that brings a game's clock up to now, and every path into a game calls
+it before anything is judged: mail (also retried mail), `gm order`, `gm
+process`, and the tick itself (RULINGS G4: time is checked before orders).
+Each step sets its flag in the deadline row in the same transaction as the
+mail it sends, so it happens exactly once, also across restarts.
+
+A tick reads only what is due: every game with something ahead of it has a
+row in ``timers`` with the moment it next needs the clock
+(gm.service.table.deadlines.next_due), kept right in the same transaction as every
+change that moves it, and found by an index.  A store of 100,000 games with
+nothing due costs one indexed query.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from gm.core import times
+from gm.core.model import GameView, Status
+from gm.service.outgoing import delivery_state, outages, reports
+from gm.service.play import lifecycle, turns
+from gm.service.table import deadlines, games
+from gm.service.outgoing.holding import bouncing_players
+from gm.service.context import Context
+from gm.store import StoreError
+
+log = logging.getLogger(__name__)
+
+BOUNCE_WAIT = 86400.0  # bouncing=wait: the deadline moves this far at a time
+
+
+def tick(ctx: Context) -> list[str]:
+    """The deadlines and timers of every game with something due now; returns what was done."""
+    done: list[str] = []
+    try:
+        done += delivery_state.settle_now(ctx)  # refusals and holds the sender recorded since the last tick
+    except StoreError:
+        raise  # the database is down: the daemon waits for it (gm.runtime.weather)
+    except Exception:  # never in the way of the deadlines
+        log.exception("settling delivery events failed")
+    done += outages.settle(ctx)  # before any deadline: one that fell in an outage moves first
+    for game_id in ctx.store.due_games(ctx.clock()):
+        try:
+            done += settle(ctx, game_id)[2]
+        except StoreError:
+            raise  # not this game's fault: the database is down
+        except Exception:  # one game's fault must not stop the others' deadlines
+            log.exception("deadline processing of %s failed", game_id)
+    return done
+
+
+def due_now(ctx: Context, game_id: str) -> bool:
+    """Has this game something due (a deadline step or a rules timer)?"""
+    due = ctx.store.timer_of(game_id)
+    return due is not None and due <= ctx.clock()
+
+
+def settle(ctx: Context, game_id: str,
+           view: GameView | None = None) -> tuple[GameView, int | None, list[str]]:
+    """RULINGS G4: the open turn's deadline steps and rules timer, if any is due, before anything
+    of this game is judged.  Returns the game as it stands then, the turn the clock closed (None
+    if the position did not change) and what was done.  ``view``: the game, if the caller has
+    just loaded it in this transaction."""
+    with ctx.store.write():
+        if not due_now(ctx, game_id):
+            return (view or games.load(ctx.store, game_id)), None, []
+        before = view or games.load(ctx.store, game_id)
+        done = tick_game(ctx, game_id)
+        after = games.load(ctx.store, game_id)
+        return after, (before.turn if after.seq != before.seq else None), done
+
+
+def tick_game(ctx: Context, game_id: str) -> list[str]:
+    """One game's deadline steps, then its rules timer; then when it next needs the clock."""
+    with ctx.store.write():
+        done = _deadline_steps(ctx, game_id)
+        if turns.close_if_due(ctx, game_id):
+            done.append(f"{game_id}: turn closed by the rules' timer")
+        deadlines.schedule(ctx.store, games.load(ctx.store, game_id))
+    return done
+
+
+def _deadline_steps(ctx: Context, game_id: str) -> list[str]:
+    store = ctx.store
+    with store.write():
+        view = games.load(store, game_id)
+        if view.status != Status.ACTIVE or view.rules.is_over(view.state):
+            return []
+        now = ctx.clock()
+        row = deadlines.current(store, view, create=True)
+        owing = deadlines.missing(store, view, row["start_seq"])
+        if deadlines.everyone_left_is_in(store, view):
+            turns.close_if_due(ctx, game_id, now=now, force=True, origin="deadline")
+            store.log(game_id, view.turn, "deadline", "close", "every remaining player is in", now)
+            return [f"{game_id}: closed, every remaining player is in"]
+        if row["due"] is None:
+            return []
+        return _due_steps(ctx, view, row, owing, now)
+
+
+def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> list[str]:
+    """Absences, the reminder, the deadline, then the end of grace, each at most once."""
+    store, rules, turn = ctx.store, view.rules, view.turn
+    done: list[str] = []
+    due = row["due"]
+    moved = deadlines.absent_until(store, view.id, rules.to_move(view.state), due)
+    if moved != due and not row["late"]:
+        store.update_deadline(view.id, due=moved)
+        store.log(view.id, turn, "deadline", "moved", f"to {times.format_stamp(moved)} for an absence", now)
+        due = moved
+    conf = deadlines.settings(store, view.id)
+    if not row["reminded"]:
+        done += _remind(ctx, view, due, owing, conf, now)
+    if now < due:
+        return done
+    if not row["late"] and outages.postponed(ctx, due):
+        return done  # gm cannot send: the deadline waits, and moves once sending works again
+    if not row["late"] and conf["bouncing"] == "wait":
+        waiting = holdable(store, view, row["start_seq"], bouncing_players(store, view, owing), conf)
+        if waiting:
+            return done + _wait_for_bouncing(ctx, view, row["start_seq"], waiting, now)
+    if not row["late"]:
+        store.update_deadline(view.id, late=1)
+        if rules.simultaneous:
+            return done + _close_at_deadline(ctx, view, due, owing, now)
+        done += _late_notice(ctx, view, due, owing, conf, now)
+    if rules.simultaneous or row["grace_done"]:
+        return done
+    if now < due + times.parse_duration(conf["grace"] or "0"):
+        return done
+    if outages.postponed(ctx, due + times.parse_duration(conf["grace"] or "0")):
+        return done
+    return done + _grace_over(ctx, view, due, owing, conf, now)
+
+
+def holdable(store, view, start_seq: int, names: list[str], conf) -> dict[str, float]:
+    """Of ``names`` (owing players whose mail bounces), those bouncing=wait may still hold the
+    deadline for, with how long: at most once per turn, and for at most the game's absence_total
+    in all.  A player sees her own VERP return address, so she can make her mail bounce at
+    will; without these bounds she would never forfeit (issue 27)."""
+    allowed = times.parse_duration(conf["absence_total"])
+    out: dict[str, float] = {}
+    for name in names:
+        holds = store.bounce_holds_of(view.id, name)
+        if any(h["start_seq"] == start_seq for h in holds):
+            continue  # held once this turn already
+        left = allowed - sum(h["seconds"] for h in holds)
+        if left >= 60:
+            out[name] = min(BOUNCE_WAIT, left)
+    return out
+
+
+def _hold(ctx, view, start_seq: int, waiting: dict[str, float], now: float) -> float:
+    """Record the holds; returns how long the deadline waits (the longest of them)."""
+    for name, seconds in waiting.items():
+        ctx.store.add_bounce_hold(view.id, name, start_seq, seconds, now)
+    return max(waiting.values())
+
+
+def _wait_for_bouncing(ctx, view, start_seq: int, waiting: dict[str, float], now: float) -> list[str]:
+    """bouncing=wait: the deadline moves on (a day, or what is left of the absence total), as
+    for an absence, while an owing player's mail bounces; once per turn."""
+    due = now + _hold(ctx, view, start_seq, waiting, now)
+    names = ", ".join(waiting)
+    ctx.store.update_deadline(view.id, due=due)
+    ctx.store.log(view.id, view.turn, "deadline", "moved",
+                  f"to {times.format_stamp(due)}: mail to {names} bounces (bouncing=wait)", now)
+    return [f"{view.id}: deadline moved a day, waiting for {names} (mail bounces)"]
+
+
+def _remind(ctx, view, due, owing, conf, now) -> list[str]:
+    before = times.parse_duration(conf["reminder"] or "0")
+    if now >= due or not deadlines.reminder_has_room(ctx.store, view, due, before):
+        ctx.store.update_deadline(view.id, reminded=1)  # no reminder after the deadline, nor at the start
+        return []
+    if before <= 0 or now < due - before:
+        return []
+    if owing:
+        reports.notice(ctx, view, owing, lambda zone: [
+            f"Reminder: your orders for turn {view.turn} are not in yet.",
+            f"Deadline: {times.format_due(due, now, zone)}."], "Reminder")
+    ctx.store.update_deadline(view.id, reminded=1)
+    ctx.store.log(view.id, view.turn, "deadline", "reminder", ", ".join(owing) or "nobody missing", now)
+    return [f"{view.id}: reminded {', '.join(owing) or 'nobody'}"]
+
+
+def _close_at_deadline(ctx, view, due, owing, now) -> list[str]:
+    if owing:
+        reports.notice(ctx, view, owing,
+                       [f"The deadline of turn {view.turn} has passed and your orders were not in.",
+                        "The turn was adjudicated without them (as the rules say for "
+                        "missing orders)."], "Late")
+    ctx.store.log(view.id, view.turn, "deadline", "close",
+                  f"deadline {times.format_stamp(due)}; missing: {', '.join(owing) or 'none'}", now)
+    turns.close_if_due(ctx, view.id, now=now, force=True, origin="deadline")
+    return [f"{view.id}: turn {view.turn} adjudicated at the deadline"]
+
+
+def _late_notice(ctx, view, due, owing, conf, now) -> list[str]:
+    grace = times.parse_duration(conf["grace"] or "0")
+    lines = [f"The deadline of turn {view.turn} has passed and your orders are not in."]
+    if view.rules.timer(view.state) is not None:
+        lines.append("Your time bank is now being spent (RULINGS PX8).")
+    elif grace > 0:
+        then = ("you forfeit." if conf["late"] == "forfeit"
+                else "tells the game master." if ctx.config.gm_address else "keeps waiting.")
+        lines.append(f"gm waits {times.format_span(grace)} more "
+                     f"(until {times.format_stamp(due + grace)}), then {then}")
+    reports.notice(ctx, view, owing, lines, "Late")
+    ctx.store.log(view.id, view.turn, "deadline", "late", f"waiting for {', '.join(owing)}", now)
+    return [f"{view.id}: late notice to {', '.join(owing)}"]
+
+
+def _grace_over(ctx, view, due, owing, conf, now) -> list[str]:
+    store, turn = ctx.store, view.turn
+    store.update_deadline(view.id, grace_done=1)
+    if view.rules.timer(view.state) is not None:
+        # Proximity's time bank (PX8): the rules close the turn when it runs out.
+        store.log(view.id, turn, "deadline", "grace", "time bank running", now)
+        return []
+    spared: dict[str, float] = {}
+    if conf["bouncing"] == "wait":
+        start_seq = deadlines.current(store, view)["start_seq"]
+        spared = holdable(store, view, start_seq, bouncing_players(store, view, owing), conf)
+    if spared:  # became bouncing during the grace period: not forfeited in the dark, this once
+        owing = [name for name in owing if name not in spared]
+        wait = _hold(ctx, view, start_seq, spared, now)
+        store.update_deadline(view.id, due=now + wait - times.parse_duration(conf["grace"] or "0"),
+                              grace_done=0)
+        reports.tell_gm(ctx, view, [f"Turn {turn}: {', '.join(spared)} is late, but their mail bounces; "
+                                    "not forfeited yet (bouncing=wait: the grace period ends "
+                                    f"{times.format_span(wait)} later, once a turn)."], "Late player")
+        store.log(view.id, turn, "deadline", "waiting", f"{', '.join(spared)}: mail bounces", now)
+        if not owing:
+            return [f"{view.id}: grace extended for {', '.join(spared)} (mail bounces)"]
+    if conf["late"] == "forfeit" and owing:
+        dark = outages.unreached(ctx, view, owing)
+        if dark:  # the turn's report has not reached them (still queued or held): never forfeited
+            store.update_deadline(view.id, grace_done=0)  # asked again at the next tick
+            log.info("%s: %s not forfeited: the report of turn %s has not reached them",
+                        view.id, ", ".join(dark), turn)
+            owing = [name for name in owing if name not in dark]
+            if not owing:
+                return []
+        for name in owing:
+            lifecycle.forfeit(ctx, view, name, who="deadline",
+                              why=f"no orders {times.format_span(now - due)} after the deadline")
+        return [f"{view.id}: {', '.join(owing)} forfeited"]
+    if not ctx.config.gm_address:
+        store.log(view.id, turn, "deadline", "waiting",
+                  f"{', '.join(owing)} late past the grace period; no GM address to tell", now)
+        return [f"{view.id}: {', '.join(owing)} late past the grace period (no GM address)"]
+    reports.tell_gm(ctx, view, [f"Turn {turn}: {', '.join(owing)} is late; the grace period is over.",
+                                "gm keeps waiting (late policy: wait)."], "Late player")
+    store.log(view.id, turn, "deadline", "waiting",
+              f"{', '.join(owing)} late past the grace period; the GM was told", now)
+    return [f"{view.id}: GM told about {', '.join(owing)}"]

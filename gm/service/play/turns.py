@@ -1,0 +1,129 @@
+"""Orders and turns: apply one player's orders, and the one rule that closes a simultaneous turn.
+
+Everything runs inside the caller's write transaction, together with the
+record of the mail that caused it and the mail it queues.
+"""
+
+from __future__ import annotations
+
+from games.base import Event, NotYourTurnError, OrderError
+from gm.core.model import GameView, Outcome, Status
+from gm.mail.inbound import Inbound
+from gm.present.reports import help_hint
+from gm.service.outgoing import reports
+from gm.service.table import deadlines, games
+from gm.service.context import Context
+
+
+def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: str,
+                inbound: Inbound | None = None, message_row: int | None = None,
+                now: float | None = None, turn_closed: int | None = None) -> Outcome:
+    """Judge one player's orders (mail or GM override) and queue what they cause.
+
+    ``turn_closed``: the turn the sender wrote for, when its timer or deadline
+    closed it before these orders were judged (RULINGS G4); a refusal says so.
+    """
+    now = ctx.clock() if now is None else now
+    rules, state = view.rules, view.state
+    player = games.seat(view, name)
+    name = player["name"]
+    turn = rules.turn(state)
+    try:
+        if view.status == Status.FINISHED:
+            raise NotYourTurnError("the game is over")
+        if view.status == Status.PAUSED:
+            raise NotYourTurnError("the game is paused by the game master")
+        if not player["active"]:
+            raise NotYourTurnError("you have left this game")
+        order = rules.parse_order(state, name, text)
+        result = rules.submit(state, name, order, now)
+    except OrderError as exc:
+        error = str(exc)
+        if turn_closed is not None:
+            error = (f"turn {turn_closed} had closed before your orders were judged (its timer "
+                     f"or deadline had run out, RULINGS G4), and on turn {turn} they do not "
+                     f"stand: {error}")
+        return _refuse(ctx, view, name, text, exc, error, origin=origin, inbound=inbound,
+                       message_row=message_row, now=now)
+    after = games.save_state(ctx.store, view, result.state, now)
+    deadlines.open_turn(ctx.store, after)
+    ctx.store.add_order(view.id, "order", name, turn, text, accepted=True, origin=origin, at=now,
+                        canonical=str(order), message_row=message_row, seq=after.seq)
+    reports.notify_other_address(ctx, view, player, inbound, text)
+    note = gm_note([name], str(order)) if origin == "gm" else None
+    if rules.simultaneous:
+        private = [Event(note, kind="gm", to=(name,))] if note else []
+        reports.announce(ctx, after, result.events + private, name, inbound)
+        close_if_due(ctx, view.id, now=now)
+        return Outcome("sealed", str(order), view.id)
+    if note:
+        queue_noted_reports(ctx, after, result.events, note)
+    else:
+        reports.queue_reports(ctx, after, result.events, reply_to=(name, inbound))
+    return Outcome("applied", str(order), view.id)
+
+
+def gm_note(names: list[str], order: str | None = None) -> str:
+    """The line that tells the players the game master entered orders for them (gm order)."""
+    if order is not None:
+        return f"The game master entered this order for {names[0]}: {order}."
+    return f"The game master entered the orders of {', '.join(names)} this turn."
+
+
+def queue_noted_reports(ctx: Context, view: GameView, events: list[Event], note: str) -> None:
+    """The reports of reports.queue_reports, each mail opening with the GM's ``note``.
+
+    The archive keeps the report as rendered (what gm verify renders again from the replay)
+    and the note as a notice beside it, both naming the one mail they were sent in.
+    """
+    reports.queue_reports(ctx, view, events, note=note)
+
+
+def _refuse(ctx: Context, view: GameView, name: str, text: str, exc: OrderError, error: str, *,
+            origin: str,
+            inbound: Inbound | None, message_row: int | None, now: float) -> Outcome:
+    """Record a refused order and tell the sender why (with the legal orders, if known)."""
+    ctx.store.add_order(view.id, "order", name, view.turn, text, accepted=False, origin=origin,
+                        at=now, error=error, message_row=message_row)
+    body = ctx.outbox.render("rejected", game_id=view.id, text=text, error=error,
+                             kind=type(exc).__name__, legal=getattr(exc, "legal", None),
+                             hint=help_hint(view.id))
+    if inbound is not None:
+        ctx.outbox.reply(inbound, view, "Order refused", body, kind="error")
+    return Outcome("rejected", error, view.id, [body])
+
+
+def should_close(ctx: Context, view: GameView, now: float, force: bool = False) -> bool:
+    """The one rule for closing a turn: the GM or a deadline forces it, the rules say every
+    order is in, a rules timer ran out, or every player still in the game has sent orders."""
+    rules, state = view.rules, view.state
+    timer = rules.timer(state)
+    if (not rules.simultaneous and timer is None) or rules.is_over(state) \
+            or view.status != Status.ACTIVE:
+        return False
+    return (force or rules.ready(state, now) or (timer is not None and now >= timer)
+            or deadlines.everyone_left_is_in(ctx.store, view))
+
+
+def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bool = False,
+                 origin: str = "timer") -> bool:
+    """Close the open turn if should_close says so; queue the reports.  True if it closed."""
+    now = ctx.clock() if now is None else now
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        if not should_close(ctx, view, now, force):
+            return False
+        start_seq, _ = deadlines.turn_start(ctx.store, view.id)
+        by_gm = [name for name, how in ctx.store.order_origins_since(view.id, start_seq).items()
+                 if how == "gm"]
+        result = view.rules.close_turn(view.state, now)
+        after = games.save_state(ctx.store, view, result.state, now)
+        deadlines.open_turn(ctx.store, after)
+        ctx.store.add_order(view.id, "close", None, view.turn, "", accepted=True,
+                            origin="gm" if force and origin == "timer" else origin, at=now,
+                            seq=after.seq)
+        if by_gm:  # orders the GM entered (gm order) are named in the report of their turn
+            queue_noted_reports(ctx, after, result.events, gm_note(by_gm))
+        else:
+            reports.queue_reports(ctx, after, result.events)
+        return True

@@ -1,0 +1,294 @@
+"""Audit: `gm verify` (replay a game from its seed and orders, RULINGS G1, and compare),
+`gm history`, and the data of the archive site.
+
+Every stored state (seq 0, 1, ...) was made by exactly one thing: the set-up
+(seq 0), an accepted order or a turn close (the orders row whose ``seq`` it
+is, with the ``at`` the rules saw), or a GM override (gm.service.play.positions: a
+rollback restores an earlier state, an edit is taken as given).  The replay
+rebuilds each state from the one before it and compares it with the store;
+then every archived report is rendered again from the replayed state and
+compared with what was mailed (the deadline line, which depends on the hour
+of sending, is left out of the comparison).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from games import registry
+from games.base import Event
+from gm.core.model import Status
+from gm.core.times import format_stamp
+from gm.present import pictures
+from gm.present import reports as present
+from gm.service.outgoing import reportmail
+from gm.service.table import games
+from gm.service.context import Context
+
+
+@dataclass
+class VerifyReport:
+    game_id: str
+    states: int = 0
+    orders: int = 0
+    reports: int = 0
+    differences: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.differences
+
+    def text(self) -> str:
+        head = (f"game {self.game_id}: replayed {self.states} states from {self.orders} orders/closes; "
+                f"compared {self.reports} archived reports")
+        if self.ok:
+            return head + "\nOK: the replay matches the store and the archive.\n"
+        lines = [head, f"{len(self.differences)} difference(s):"]
+        lines += [f"  - {d}" for d in self.differences[:200]]
+        return "\n".join(lines) + "\n"
+
+
+def _first_difference(a, b, path: str = "") -> str:
+    if type(a) is not type(b):
+        return f"{path or 'state'}: {a!r} != {b!r}"[:300]
+    if isinstance(a, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if a.get(key) != b.get(key):
+                return _first_difference(a.get(key), b.get(key), f"{path}.{key}" if path else str(key))
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return f"{path}: {len(a)} items != {len(b)} items"
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+    return f"{path or 'state'}: {a!r} != {b!r}"[:300]
+
+
+def _strip_deadline(text: str) -> str:
+    return "\n".join(line for line in text.rstrip("\n").split("\n") if not line.startswith("Deadline: ")) + "\n"
+
+
+def verify(ctx: Context, game_id: str) -> VerifyReport:
+    """Replay every stored state from its cause, then render every archived report again."""
+    view = games.load(ctx.store, game_id)
+    report = VerifyReport(view.id)
+    replayed, events = _replay_states(ctx, view, report)
+    _compare_reports(ctx, view, replayed, events, report)
+    return report
+
+
+def _replay_states(ctx: Context, view, report: VerifyReport) -> tuple[dict[int, object], dict[int, list[Event]]]:
+    """Each stored state rebuilt from the one before it; differences go into ``report``."""
+    store, gid = ctx.store, view.id
+    rules = registry.get(view.row["kind"])
+    stored = {r["seq"]: store.state_data(r) for r in store.states_of(gid)}
+    by_seq = {r["seq"]: r for r in store.accepted_orders(gid)}
+    overrides = {r["seq"]: r for r in store.overrides_of(gid)}
+    replayed: dict[int, object] = {}
+    events: dict[int, list[Event]] = {}
+    current = None
+    for seq in sorted(stored):
+        events[seq] = []
+        try:
+            if seq == 0:
+                current = rules.start(rules.setup([p["name"] for p in view.players],
+                                                  json.loads(view.row["options"]), view.row["seed"]),
+                                      view.row["created"])
+            elif seq in overrides:
+                _check_rollback(rules, seq, overrides[seq], replayed, stored, report)
+                current = rules.load(stored[seq])  # the GM's state, taken as given
+            elif seq in by_seq:
+                result = _replay_cause(rules, current, by_seq[seq])
+                current, events[seq] = result.state, result.events
+                report.orders += 1
+            else:
+                report.differences.append(f"state {seq} has no recorded cause (no order, close or override)")
+                current = rules.load(stored[seq])
+        except Exception as exc:  # a replay that the rules refuse is a difference, not a crash
+            report.differences.append(f"state {seq}: the replay failed: {type(exc).__name__}: {exc}")
+            current = rules.load(stored[seq])
+        dumped = rules.dump(current)
+        if dumped != stored[seq]:
+            report.differences.append(f"state {seq} differs from the replay: "
+                                      + _first_difference(dumped, stored[seq]))
+        replayed[seq] = current
+        report.states += 1
+    return replayed, events
+
+
+def _replay_cause(rules, state, row):
+    """The rules' result of the recorded order or turn close, with the time the rules saw."""
+    if row["action"] == "close":
+        return rules.close_turn(state, row["at"])
+    order = rules.parse_order(state, row["player"], row["text"])
+    return rules.submit(state, row["player"], order, row["at"])
+
+
+def _check_rollback(rules, seq: int, override, replayed: dict, stored: dict, report: VerifyReport) -> None:
+    """A rollback must restore exactly the replayed state it names."""
+    source = override["source_seq"]
+    if override["action"] != "rollback" or source not in replayed:
+        return
+    restored = rules.dump(replayed[source])
+    if restored != stored[seq]:
+        report.differences.append(f"state {seq} (rollback to state {source}) differs from the replay: "
+                                  + _first_difference(restored, stored[seq]))
+
+
+def _compare_reports(ctx: Context, view, replayed: dict, events: dict, report: VerifyReport) -> None:
+    """The archive: each report as mailed, rendered again from the replayed state."""
+    rules, gid = registry.get(view.row["kind"]), view.id
+    overrides = ctx.store.override_seqs(gid)
+    for row in ctx.store.reports_of(gid, kind="report"):
+        state = replayed.get(row["seq"])
+        if state is None:
+            report.differences.append(f"report #{row['id']} refers to state {row['seq']}, which is not stored")
+            continue
+        report.reports += 1
+        archived = _strip_deadline(row["body"])
+        # as reported after the move, or as BOARD/resend sent it
+        matched = any(
+            _strip_deadline(present.render_report(present.ReportInput(gid, rules, state, row["player"], evs)))
+            == archived for evs in (events.get(row["seq"], []), []))
+        if not matched and row["seq"] in overrides:
+            # A GM override's report carries the GM's note as its event: compare the board.
+            matched = rules.render_board(state, row["player"]).strip("\n") in row["body"]
+        if not matched:
+            report.differences.append(
+                f"report #{row['id']} (turn {row['turn']}, to {row['player'] or 'GM'}) differs from "
+                "the replay")
+
+
+# --- gm history -----------------------------------------------------------------
+def history_text(ctx: Context, game_id: str, turn: int | None = None, log_only: bool = False) -> str:
+    """The game's history log (who, when, what) and every message it sent."""
+    view = games.load(ctx.store, game_id)
+    gid = view.id
+    out = [f"History of game {gid} ({view.rules.title}, {view.status})"
+           + (f", turn {turn}" if turn is not None else ""), ""]
+    out.append("Log (when, turn, who, what):")
+    for row in ctx.store.history_of(gid):
+        if turn is not None and row["turn"] != turn:
+            continue
+        out.append(f"  {format_stamp(row['at'])}  T{row['turn']:<3} {row['actor']:<14} "
+                   f"{row['action']:<10} {row['detail'] or ''}".rstrip())
+    if log_only:
+        return "\n".join(out) + "\n"
+    rows = ctx.store.reports_of(gid, turn=turn)
+    out += ["", f"Messages sent ({len(rows)}):"]
+    for row in rows:
+        out.append("")
+        out.append(f"----- turn {row['turn']}, {row['kind']} to {row['player'] or 'archive'}, "
+                   f"{format_stamp(row['created'])} -----")
+        out.append(row["body"].rstrip())
+    return "\n".join(out) + "\n"
+
+
+# --- the archive site's data ---------------------------------------------------------
+def index_entry(ctx: Context, game_id: str, view=None) -> dict:
+    """What the archive's index shows of a game (public facts, from the current state only):
+    kind, status, turn, players with scores, the result, and when it last changed.  An open
+    game (no position yet) is listed as recruiting, with its free seats."""
+    if view is None:
+        row = ctx.store.game(game_id)
+        if row is not None and row["status"] == Status.OPEN:
+            return recruiting_entry(ctx, row)
+    view = view or games.load(ctx.store, game_id)
+    rules, state = view.rules, view.state
+    scores = rules.scores(state)
+    winners = rules.winners(state) if rules.is_over(state) else []
+    result = ctx.store.result_of(view.id)
+    reason = None
+    if result is not None:
+        reason = result["reason"]
+        if result["winners"]:
+            winners = json.loads(result["winners"])
+    changed = max(view.row["updated"], ctx.store.last_state_time(view.id) or 0.0)
+    return {
+        "id": view.id,
+        "title": rules.title,
+        "kind": rules.kind,
+        "status": view.status,
+        "over": rules.is_over(state) or view.status == "finished",
+        "turn": view.turn,
+        "players": [{"name": p["name"], "score": scores.get(p["name"], 0), "active": bool(p["active"]),
+                     "winner": p["name"] in winners} for p in view.players],
+        "winners": winners,
+        "reason": reason,
+        "created": format_stamp(view.row["created"]),
+        "created_at": view.row["created"],
+        "updated": format_stamp(changed),
+        "updated_at": changed,
+    }
+
+
+def recruiting_entry(ctx: Context, row) -> dict:
+    """The index line of an open game: its seats, the names that took one (never an address),
+    how many are free; no page, no feed, no turn yet."""
+    seats = ctx.store.open_game(row["id"])
+    joined = ctx.store.players(row["id"])
+    total = seats["seats"] if seats is not None else len(joined)
+    return {
+        "id": row["id"],
+        "title": registry.get(row["kind"]).title,
+        "kind": row["kind"],
+        "status": "recruiting",
+        "recruiting": True,
+        "seats": total,
+        "free": max(total - len(joined), 0),
+        "over": False,
+        "turn": 0,
+        "players": [{"name": p["name"], "score": 0, "active": True, "winner": False} for p in joined],
+        "winners": [],
+        "reason": None,
+        "created": format_stamp(row["created"]),
+        "created_at": row["created"],
+        "updated": format_stamp(row["updated"]),
+        "updated_at": row["updated"],
+    }
+
+
+def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None) -> dict:
+    """What the archive page of a game shows: an observer's report of each turn, public press, result.
+
+    The archive is an observer's view: each turn's report is rendered again from the
+    replayed state for present.OBSERVER (no player), with the events everyone was told,
+    so no seat's private lines and no sealed order appear before the rules reveal them.
+    A game whose rules keep a trail table (Game.full_trail) shows it in full, as it stands now.
+    ``drawn`` ({turn: seq}): pictures already written for those states, not drawn again
+    (a turn whose picture is kept has ``picture`` None and ``picture_kept`` True).
+    """
+    view = games.load(ctx.store, game_id)
+    rules, store = view.rules, ctx.store
+    replayed, events = _replay_states(ctx, view, VerifyReport(view.id))
+    turns: dict[int, dict] = {}
+    drawn = drawn or {}
+
+    def entry(turn: int) -> dict:
+        return turns.setdefault(turn, {"turn": turn, "report": None, "press": [], "seq": -1, "at": None})
+
+    for row in store.turn_reports(view.id):  # the turns that had a report, and their latest state
+        item = entry(row["turn"])
+        if row["seq"] > item["seq"] and row["seq"] in replayed:
+            item["seq"] = row["seq"]
+        item["at"] = max(item["at"] or 0.0, row["created"])
+    for item in turns.values():
+        if item["seq"] >= 0:
+            public = [e for e in events.get(item["seq"], []) if e.to is None]
+            item["report"] = present.render_report(present.ReportInput(
+                view.id, rules, replayed[item["seq"]], present.OBSERVER, public))
+            item["picture_kept"] = drawn.get(item["turn"]) == item["seq"]
+            item["picture"] = None if item["picture_kept"] else \
+                pictures.picture(rules, replayed[item["seq"]], present.OBSERVER)
+    for turn, text in reportmail.public_press(store.public_press(view.id)):
+        entry(turn)["press"].append(text)
+    ordered = [turns[t] for t in sorted(turns)]
+    for i, item in enumerate(ordered):
+        item["prev"] = ordered[i - 1]["turn"] if i > 0 else None
+        item["next"] = ordered[i + 1]["turn"] if i + 1 < len(ordered) else None
+    # The full trail table of the latest position (RULINGS PX10: kept in the archive), for a
+    # game whose rules keep one; public, as every report shows it.
+    trail = rules.full_trail(view.state)
+    return {**index_entry(ctx, game_id, view), "turns": ordered,
+            "trail": None if trail is None else "\n".join(trail)}

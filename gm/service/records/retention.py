@@ -1,0 +1,74 @@
+"""Sent mail kept as words: a day after a report with a picture went out, the store's copy
+keeps its headers and its text.
+
+A report with its board picture is 30-40 KB, the picture most of it; a long game (Proximity's
+975 moves send 1,950 reports) grew the store by some 60 MB of pictures nobody reads again: the
+archive keeps the report's text, which is what ``gm verify`` compares, and a picture is a pure
+function of a stored state (gm.present.pictures), drawn again at will.  So a day after it was
+sent (long enough to look into a delivery problem), a mail's stored copy is trimmed to its
+headers and its text (gm.mail.outbound.words_only: the HTML page, itself the text report again
+with the picture round it, goes too), and to its headers alone where the archive keeps its
+words (the report and the GM's note, in ``reports`` under the mail's outbox id).  Mail not yet
+sent, held or bounced stays whole.
+
+The daemon trims a few rows each tick: the bytes are rewritten outside the write lock, and the
+short transaction that stores them leaves a row alone if it changed meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from gm.mail import rawmail
+from gm.mail.outbound import words_only
+from gm.mail.redact import blank, mask_header, masked_header
+from gm.service.outgoing.outbox import SECRET_NOTE
+from gm.store import Store
+
+log = logging.getLogger(__name__)
+
+KEEP_PICTURES = 86400.0  # seconds a sent mail is kept whole
+BATCH = 50  # rows trimmed per call: a few tens of milliseconds, once a tick
+
+
+def trim_sent(store: Store, now: float, limit: int = BATCH) -> int:
+    """Trim the mail sent more than KEEP_PICTURES ago to its words; returns how many rows."""
+    rows = store.sent_untrimmed(now - KEEP_PICTURES, limit)
+    if not rows:
+        return 0
+    trimmed = [(row["id"], trimmed_copy(row["id"], row["raw"], row["archived"])) for row in rows]  # no lock
+    with store.write(durable=False):  # lost only in an OS crash, and then done again
+        for outbox_id, raw in trimmed:
+            store.keep_trimmed(outbox_id, raw)
+    return len(trimmed)
+
+
+def trimmed_copy(outbox_id: int, raw: bytes, archived: bool) -> bytes:
+    """The copy to keep; a mail that cannot be read as MIME is kept as it is (and not tried again)."""
+    try:
+        return words_only(raw, keep_text=not archived)
+    except Exception:  # never a reason to stop the daemon's housekeeping
+        log.exception("outbox #%s could not be trimmed; kept whole", outbox_id)
+        return raw
+
+
+def blanked_copy(raw: bytes) -> tuple[bytes, str]:
+    """(the copy kept, its subject) of a sent mail that carried a secret (outbox.secret): its
+    header with any code or reply token masked, its body SECRET_NOTE.  Never raises."""
+    kept = blank(raw, SECRET_NOTE)
+    try:
+        subject = rawmail.Fields(rawmail.read_header(kept)[0]).get("Subject") or ""
+    except Exception:  # blank() wrote the header itself; this is only a guard
+        subject = ""
+    return kept, mask_header(subject)[:200]
+
+
+def sent_copy(raw: bytes, secret: bool) -> tuple[bytes, str | None] | None:
+    """What the store keeps of a mail just sent, if not the mail as it is: (raw, new subject or None).
+
+    A mail that carried a secret is blanked (blanked_copy); any other keeps its words, with the
+    reply token of its Reply-To masked (the token is a credential: the player has it now)."""
+    if secret:
+        return blanked_copy(raw)
+    masked = masked_header(raw)
+    return None if masked is None else (masked, None)

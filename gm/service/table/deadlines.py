@@ -1,0 +1,284 @@
+"""The turn now open: where it started, who still owes orders, its deadline, absences.
+
+One row per game in ``deadlines`` holds the deadline of the turn now open,
+keyed by the state seq that opened the turn, with flags for the reminder,
+the late notice (the deadline processed) and the end of grace.  Each flag is
+set in the same transaction as the mail and the adjudication it stands for
+(gm.service.play.timers), so a deadline is processed exactly once, also across
+daemon restarts.  Reading a deadline (for a report) never writes.
+"""
+
+from __future__ import annotations
+
+from games.base import OptionError
+from gm.core import options, times
+from gm.core.model import GameView
+from gm.store import Store
+
+
+# --- settings -------------------------------------------------------------------
+def settings(store: Store, game_id: str) -> dict[str, str | None]:
+    return options.with_defaults(store.settings_of(game_id))
+
+
+def save_settings(store: Store, game_id: str, values: dict[str, str]) -> None:
+    store.save_settings(game_id, values)
+
+
+# --- where a turn starts ------------------------------------------------------------
+def opens_turn(row, previous_turn: int | None, overrides: set[int]) -> bool:
+    """The rule: a turn opens when the turn number changes, and with every GM rollback or edit."""
+    return previous_turn is None or row["turn"] != previous_turn or row["seq"] in overrides
+
+
+def turn_runs(store: Store, game_id: str) -> list[tuple[int, int]]:
+    """(turn, first seq) of every stretch of states, oldest first."""
+    overrides = store.override_seqs(game_id)
+    runs, previous = [], None
+    for row in store.state_turns(game_id):
+        if opens_turn(row, previous, overrides):
+            runs.append((row["turn"], row["seq"]))
+        previous = row["turn"]
+    return runs
+
+
+def turn_start(store: Store, game_id: str) -> tuple[int, float]:
+    """(seq, time) of the state that opened the current turn.
+
+    Reads newest first and only as far back as the turn goes, so a long
+    game's history is not loaded on every order.
+    """
+    overrides = store.override_seqs(game_id)
+    rows = store.turn_states_desc(game_id)
+    start = next(rows)
+    for previous in rows:
+        if opens_turn(start, previous["turn"], overrides):
+            break
+        start = previous
+    rows.close()
+    return start["seq"], start["created"]
+
+
+# --- who owes orders ------------------------------------------------------------------
+def submitted(store: Store, game_id: str, start_seq: int) -> set[str]:
+    """Players with an accepted order since the turn opened."""
+    return store.accepted_players_since(game_id, start_seq)
+
+
+def awaited(view: GameView) -> list[str]:
+    """Players the rules wait for who are still in the game (RULINGS G5)."""
+    if view.rules.is_over(view.state):
+        return []
+    seated = set(view.seated_names)
+    return [p for p in view.rules.to_move(view.state) if p in seated]
+
+
+def missing(store: Store, view: GameView, start_seq: int) -> list[str]:
+    """Players who owe orders now and have sent none this turn."""
+    owing = awaited(view)
+    if view.rules.simultaneous:
+        done = submitted(store, view.id, start_seq)
+        owing = [p for p in owing if p not in done]
+    return owing
+
+
+def everyone_left_is_in(store: Store, view: GameView) -> bool:
+    """A simultaneous turn where a removed seat is awaited and every player still in has sent orders.
+
+    The rules wait for every seat; a seat the GM removed never sends orders,
+    and its orders count as missing (G5), so there is nothing left to wait for.
+    """
+    rules = view.rules
+    if not rules.simultaneous or rules.is_over(view.state):
+        return False
+    waiting = set(rules.to_move(view.state))
+    if not waiting - set(view.seated_names):
+        return False  # nobody removed is awaited: the rules decide alone
+    start_seq, _ = turn_start(store, view.id)
+    still = set(awaited(view))
+    return bool(still) and still <= submitted(store, view.id, start_seq)
+
+
+# --- the deadline ---------------------------------------------------------------------
+def absent_until(store: Store, game_id: str, players: list[str], due: float) -> float:
+    """Move ``due`` past every absence (of ``players``) it falls inside."""
+    names = {p.lower() for p in players}
+    rows = [r for r in store.absences_of(game_id) if r["player"].lower() in names]
+    for _ in range(100):
+        moved = False
+        for r in rows:
+            if r["start"] <= due < r["end"]:
+                due, moved = r["end"], True
+        if not moved:
+            break
+    return due
+
+
+def current(store: Store, view: GameView, create: bool = False) -> dict:
+    """The deadline row of the turn now open, as a dict.
+
+    With ``create`` (inside a write transaction) a new turn's row is stored;
+    without it a missing row is worked out but not stored.
+    """
+    start_seq, start_time = turn_start(store, view.id)
+    row = store.deadline_row(view.id)
+    if row is not None and row["start_seq"] == start_seq:
+        return dict(row)
+    conf = settings(store, view.id)
+    due = None
+    if conf["deadline"]:
+        due = times.due_after(conf["deadline"], start_time)
+        due = absent_until(store, view.id, view.rules.to_move(view.state), due)
+    new = {"game_id": view.id, "start_seq": start_seq, "turn": view.turn, "due": due,
+           "reminded": 0, "late": 0, "grace_done": 0, "paused_at": None, "set_by": "option"}
+    if create:
+        with store.write():
+            store.replace_deadline(new)
+    return new
+
+
+def open_turn(store: Store, view: GameView) -> None:
+    """Store the deadline row of the turn now open (if this state opened a new one), and schedule.
+
+    Called after every state the service saves, before the reports that show
+    the deadline are written; a report only reads it.
+    """
+    row = None
+    if view.status == "active" and not view.rules.is_over(view.state):
+        row = current(store, view, create=True)
+    schedule(store, view, row)
+
+
+# --- when a game next needs the clock ----------------------------------------------------
+def next_due(store: Store, view: GameView, row: dict | None = None) -> float | None:
+    """The earliest moment the tick has something to do for this game, or None.
+
+    The same steps gm.service.play.timers takes, each at its own time: the
+    reminder, the deadline, the end of grace (sequential games), the rules'
+    own timer (Pivot Pawns' bids, Fuzzy Borders' re-open, Proximity's time
+    bank), and at once a simultaneous turn where everyone still in has sent
+    orders.  Absences have already moved the deadline they fall on.  ``row``:
+    current()'s row, when the caller has just worked it out in this transaction.
+    """
+    rules, state = view.rules, view.state
+    if view.status != "active" or rules.is_over(state):
+        return None
+    candidates = []
+    timer = rules.timer(state)
+    if timer is not None:
+        candidates.append(timer)
+    if everyone_left_is_in(store, view):
+        candidates.append(0.0)
+    if row is None:
+        row = current(store, view)
+    if row["due"] is not None:
+        due = row["due"]
+        conf = settings(store, view.id)
+        if not row["reminded"]:
+            before = times.parse_duration(conf["reminder"] or "0")
+            room = reminder_has_room(store, view, due, before)
+            candidates.append(due - before if room else due)
+        if not row["late"]:
+            candidates.append(due)
+        elif not rules.simultaneous and not row["grace_done"]:
+            candidates.append(due + times.parse_duration(conf["grace"] or "0"))
+    return min(candidates) if candidates else None
+
+
+def reminder_has_room(store: Store, view: GameView, due: float, before: float) -> bool:
+    """A reminder is sent only if its time falls after the turn opened (a reminder as long as
+    the deadline would otherwise go out with the report that opened the turn)."""
+    return before > 0 and due - before > turn_start(store, view.id)[1]
+
+
+def schedule(store: Store, view: GameView, row: dict | None = None) -> None:
+    """Keep the game's row in ``timers`` right: called in every write that changes what is ahead
+    (``row``: the deadline row current() just gave, if the caller has it)."""
+    with store.write():
+        store.set_timer(view.id, next_due(store, view, row))
+
+
+def set_due(store: Store, view: GameView, due: float | None, set_by: str, now: float) -> dict:
+    """A new deadline for the turn now open (its flags reset)."""
+    with store.write():
+        row = current(store, view, create=True)
+        store.update_deadline(view.id, due=due, set_by=set_by,
+                              reminded=0 if due is None or due > now else row["reminded"],
+                              late=0, grace_done=0)
+        row.update(due=due, set_by=set_by, late=0, grace_done=0)
+        schedule(store, view)
+        return row
+
+
+def due_time(store: Store, view: GameView) -> float | None:
+    """When the open turn is due; None without a deadline (or with the game over or paused)."""
+    if view.rules.is_over(view.state) or view.status != "active":
+        return None
+    return current(store, view)["due"]
+
+
+def deadline_text(store: Store, view: GameView, now: float, tz=None) -> str | None:
+    """The deadline line of a report: the date (in the reader's zone ``tz``, if set) and the time
+    remaining; None without one."""
+    due = due_time(store, view)
+    return None if due is None else times.format_due(due, now, tz)
+
+
+def player_zone(player):
+    """The time zone a player set (SET TIMEZONE), or None for UTC."""
+    name = player["timezone"] if player is not None and "timezone" in player.keys() else None
+    return times.zone(name) if name else None
+
+
+# --- absences -------------------------------------------------------------------------
+def parse_absence(args: str, now: float) -> tuple[float, float]:
+    """``<from> <to>``: dates (2025-03-07 or 2025-03-07T18:00) or +durations from now."""
+    words = args.split()
+    if len(words) == 4 and times.is_clock_time(words[1]) and times.is_clock_time(words[3]):
+        words = [f"{words[0]} {words[1]}", f"{words[2]} {words[3]}"]
+    if len(words) != 2:
+        raise OptionError("write ABSENCE <from> <to>, e.g. ABSENCE 2025-03-07 2025-03-14")
+    start = now if words[0].lower() == "now" else times.parse_when(words[0], now)
+    end = times.parse_when(words[1], now)
+    if times.is_bare_date(words[1]):
+        end += 86400  # a bare date as the end means the end of that day
+    return start, end
+
+
+def absence_taken(store: Store, game_id: str, player: str) -> float:
+    """The length of all the absences ``player`` has declared in this game."""
+    return sum(r["end"] - r["start"] for r in store.absences_of(game_id)
+               if r["player"].lower() == player.lower())
+
+
+def declare_absence(store: Store, view: GameView, player: str, start: float, end: float,
+                    now: float) -> list[str]:
+    """Record an absence (inside a write); returns lines for the reply."""
+    if end <= start:
+        raise OptionError("the absence must end after it starts")
+    if end <= now:
+        raise OptionError("that absence is already over")
+    conf = settings(store, view.id)
+    longest = times.parse_duration(conf["absence_max"])
+    if end - start > longest:
+        raise OptionError(f"an absence may last at most {times.format_span(longest)} in this game")
+    allowed = times.parse_duration(conf["absence_total"])
+    taken = absence_taken(store, view.id, player)
+    if taken + (end - start) > allowed:
+        left = max(0.0, allowed - taken)
+        raise OptionError(f"your absences in this game may come to {times.format_span(allowed)} in all; "
+                          + (f"{times.format_span(left)} are left" if left >= 60 else "none is left"))
+    store.add_absence(view.id, player, start, end, now)
+    store.log(view.id, view.turn, player, "absence",
+              f"{times.format_stamp(start)} to {times.format_stamp(end)}", now)
+    lines = [f"Absence recorded: {times.format_stamp(start)} to {times.format_stamp(end)}."]
+    row = current(store, view, create=True)
+    if row["due"] is not None:
+        moved = absent_until(store, view.id, view.rules.to_move(view.state), row["due"])
+        if moved != row["due"]:
+            store.update_deadline(view.id, due=moved)
+            lines.append(f"The deadline of this turn moves to {times.format_due(moved, now)}.")
+            store.log(view.id, view.turn, "deadline", "moved",
+                      f"to {times.format_stamp(moved)} for {player}'s absence", now)
+    schedule(store, view)
+    return lines

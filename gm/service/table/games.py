@@ -1,0 +1,99 @@
+"""Loading a game as stored and saving the states the rules make."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import registry
+from gm.core.model import GameView, NotStarted, OpenGameView, ServiceError, Status
+from gm.store import Store
+
+# A new game's id: typed by players, read in subjects and in reply addresses' local parts, and
+# shown in lists, so it is plain ASCII that cannot look like another (issue 27: 'nЬ1' with a
+# Cyrillic soft sign, fullwidth 'ＮＢ３').  Games made before keep their ids, '.' and '_' too.
+NEW_ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+NEW_ID_CHARS = NEW_ID_FIRST | {"-"}
+MAX_GAME_ID = 40  # characters: it is typed, and it is part of a reply address's local part
+
+
+def valid_new_game_id(game_id: str) -> str:
+    """The id of a game about to be made, as stored (lower case); ServiceError saying why not.
+    Checked before lower-casing: "\u212a".lower() is an ASCII "k"."""
+    game_id = game_id.strip()
+    rule = (f"a game id is 1 to {MAX_GAME_ID} ASCII letters, digits and '-', starting with a "
+            "letter or a digit (e.g. nb7)")
+    if not game_id or len(game_id) > MAX_GAME_ID:
+        raise ServiceError(rule)
+    odd = next((c for c in game_id if c.lower() not in NEW_ID_CHARS or not c.isascii()), None)
+    if odd is not None:
+        raise ServiceError(f"{rule}; {game_id!r} has {odd!r} (U+{ord(odd):04X}), which is not one")
+    if game_id[0].lower() not in NEW_ID_FIRST:
+        raise ServiceError(rule)
+    return game_id.lower()
+
+
+def load(store: Store, game_id: str) -> GameView:
+    """The game as stored now; ServiceError if there is none."""
+    row = store.game(game_id.strip().lower())
+    if row is None:
+        raise ServiceError(f"no game called {game_id!r}")
+    if row["status"] == Status.OPEN:
+        raise NotStarted(f"game {row['id']} has not started: it waits for players (send LIST "
+                         f"{row['id']} to see its seats, JOIN {row['id']} <name> to take one)")
+    rules = registry.get(row["kind"])
+    latest = store.latest_state(row["id"])
+    state = rules.load(store.state_data(latest))
+    return GameView(row, rules, state, latest["seq"], store.players(row["id"]))
+
+
+def load_seats(store: Store, game_id: str) -> GameView:
+    """The game as load() gives it, or, for an open game (no state yet), its seats in an
+    OpenGameView (turn 0): what a seat's credentials are checked and changed on
+    (gm.service.people.guessing, credentials).  ServiceError if there is no such game."""
+    try:
+        return load(store, game_id)
+    except NotStarted:
+        row = store.game(game_id.strip().lower())
+        return OpenGameView(row, registry.get(row["kind"]), None, 0, store.players(row["id"]))
+
+
+def save_state(store: Store, view: GameView, state: Any, now: float) -> GameView:
+    """Store a state the rules made; the game is finished when the rules say so.
+
+    Returns the game after the change, without reading the state back.
+    """
+    rules = view.rules
+    seq = store.add_state(view.id, rules.turn(state), rules.dump(state), now)
+    status = Status.FINISHED.value if rules.is_over(state) else view.status
+    store.set_game_status(view.id, status, now)
+    row = {**dict(view.row), "status": status, "updated": now}  # as set_game_status wrote it
+    return GameView(row, rules, state, seq, view.players)
+
+
+def seat(view: GameView, name: str):
+    """The named player's row; ServiceError naming the players if there is none."""
+    player = view.player(name)
+    if player is None:
+        known = ", ".join(p["name"] for p in view.players)
+        raise ServiceError(f"no player {name!r} in game {view.id} (players: {known})")
+    return player
+
+
+def save_gm_state(store: Store, view: GameView, data: dict, action: str, source_seq: int | None,
+                  detail: str, now: float, status: str | None = None) -> int:
+    """Store a state the GM made (rollback, edit, a seat leaving); returns its seq.
+
+    It is marked in state_overrides so that a replay (gm verify) takes it as
+    given, and it re-opens the turn.  A result the GM declared is cleared.
+    """
+    rules = view.rules
+    state = rules.load(data)
+    seq = store.add_state(view.id, rules.turn(state), rules.dump(state), now)
+    store.add_override(view.id, seq, action, source_seq, detail)
+    if status is None:
+        status = Status.FINISHED.value if rules.is_over(state) else view.status
+        if view.status == Status.FINISHED and not rules.is_over(state):
+            status = Status.ACTIVE.value
+    store.set_game_status(view.id, status, now)
+    store.clear_result(view.id)
+    return seq
