@@ -14,15 +14,16 @@ from typing import List, Optional
 import typer
 
 from gm.cli.common import BY, WHY, app, fail, open_engine, parse_pairs, run
+from gm.core import times
 from gm.service import deadlines, lifecycle, observers, positions
 
 
 @app.command()
-def deadline(game_id: str, when: str = typer.Argument(..., help="+48h (from now), 'fri 18:00', "
-                                                       "2025-03-07 18:00 (UTC), or none"),
+def deadline(game_id: str, when: List[str] = typer.Argument(..., metavar="WHEN", help=f"{times.WHEN_FORMS}; "
+                                                             "none: no deadline"),
              why: Optional[str] = WHY, by: Optional[str] = BY):
-    """Set the deadline of the turn now open."""
-    typer.echo(run(lifecycle.set_deadline, open_engine(), game_id, when, who=by, why=why))
+    """Set the deadline of the turn now open: gm deadline ID tomorrow 18:00 -m REASON."""
+    typer.echo(run(lifecycle.set_deadline, open_engine(), game_id, " ".join(when), who=by, why=why))
 
 
 @app.command()
@@ -121,9 +122,9 @@ def delete(game_id: str,
 
 
 @app.command()
-def broadcast(game_id: str, text: str, by: Optional[str] = BY):
+def broadcast(game_id: str, text: str, why: Optional[str] = WHY, by: Optional[str] = BY):
     """Mail an announcement from the GM to every player."""
-    typer.echo(run(lifecycle.broadcast, open_engine(), game_id, text, who=by))
+    typer.echo(run(lifecycle.broadcast, open_engine(), game_id, text, who=by, why=why))
 
 
 @app.command()
