@@ -36,7 +36,8 @@ def new(
                                             "once this many have joined"),
 ):
     """Start a game and mail each player a welcome with their password (or, with --open, open
-    one whose seats players take by mail; it starts when they are all taken)."""
+    one whose seats players take by mail; it starts when they are all taken).  Every option a
+    kind takes (-o KEY=VALUE), with its default and meaning: gm options KIND."""
     engine = open_engine()
     options = dict(parse_pairs(option, "--option"))
     if open_seats is not None:
