@@ -14,6 +14,7 @@ from typing import List, Optional
 import typer
 
 from gm.cli.common import BY, WHY, app, fail, open_engine, parse_pairs, run
+from gm.core import options as game_options
 from gm.core import times
 from gm.service import deadlines, lifecycle, observers, positions
 
@@ -128,12 +129,10 @@ def broadcast(game_id: str, text: str, why: Optional[str] = WHY, by: Optional[st
 
 
 @app.command()
-def settings(game_id: str, pairs: List[str] = typer.Argument(None, help="key=value: deadline, reminder, "
-                                                             "grace, late, press, absence_max, format, "
-                                                             "pictures, observers, bouncing"),
+def settings(game_id: str, pairs: List[str] = typer.Argument(None, help="key=value: "
+                                                             + ", ".join(game_options.SERVICE)),
              why: Optional[str] = WHY, by: Optional[str] = BY):
-    """Show or change a game's service options (deadline, reminder, grace, late, press, absence_max,
-    format, pictures, observers, bouncing)."""
+    """Show or change a game's service options (what each means: gm options KIND)."""
     engine = open_engine()
     view = run(engine.load, game_id)
     if pairs:
