@@ -14,17 +14,19 @@ from typing import List, Optional
 import typer
 
 from gm.cli.common import BY, WHY, app, fail, open_engine, parse_pairs, run
+from gm.core import options as game_options
+from gm.core import times
 from gm.service.outgoing import observers
 from gm.service.play import lifecycle, positions
 from gm.service.table import deadlines
 
 
 @app.command()
-def deadline(game_id: str, when: str = typer.Argument(..., help="+48h (from now), 'fri 18:00', "
-                                                       "2025-03-07 18:00 (UTC), or none"),
+def deadline(game_id: str, when: List[str] = typer.Argument(..., metavar="WHEN", help=f"{times.WHEN_FORMS}; "
+                                                             "none: no deadline"),
              why: Optional[str] = WHY, by: Optional[str] = BY):
-    """Set the deadline of the turn now open."""
-    typer.echo(run(lifecycle.set_deadline, open_engine(), game_id, when, who=by, why=why))
+    """Set the deadline of the turn now open: gm deadline ID tomorrow 18:00 -m REASON."""
+    typer.echo(run(lifecycle.set_deadline, open_engine(), game_id, " ".join(when), who=by, why=why))
 
 
 @app.command()
@@ -123,18 +125,16 @@ def delete(game_id: str,
 
 
 @app.command()
-def broadcast(game_id: str, text: str, by: Optional[str] = BY):
+def broadcast(game_id: str, text: str, why: Optional[str] = WHY, by: Optional[str] = BY):
     """Mail an announcement from the GM to every player."""
-    typer.echo(run(lifecycle.broadcast, open_engine(), game_id, text, who=by))
+    typer.echo(run(lifecycle.broadcast, open_engine(), game_id, text, who=by, why=why))
 
 
 @app.command()
-def settings(game_id: str, pairs: List[str] = typer.Argument(None, help="key=value: deadline, reminder, "
-                                                             "grace, late, press, absence_max, format, "
-                                                             "pictures, observers, bouncing"),
+def settings(game_id: str, pairs: List[str] = typer.Argument(None, help="key=value: "
+                                                             + ", ".join(game_options.SERVICE)),
              why: Optional[str] = WHY, by: Optional[str] = BY):
-    """Show or change a game's service options (deadline, reminder, grace, late, press, absence_max,
-    format, pictures, observers, bouncing)."""
+    """Show or change a game's service options (what each means: gm options KIND)."""
     engine = open_engine()
     view = run(engine.load, game_id)
     if pairs:

@@ -11,6 +11,8 @@ import typer
 
 from gm.cli.common import (BY, WHY, app, echo, fail, load_config, log_to_config_file, open_engine, parse_pairs, run,
                            show_holds)
+from games import registry
+from gm.core import options as game_options
 from gm.store import StoreError
 from gm.runtime import daemon
 from gm.runtime.demo import play_demo
@@ -26,14 +28,17 @@ def new(
     game_id: str = typer.Option(..., "--id", help="a short id players will type, e.g. nb1"),
     player: List[str] = typer.Option([], "--player", "-p", help="NAME=EMAIL, in seat order"),
     seed: Optional[int] = typer.Option(None, help="seed for every random event (default: random)"),
-    option: List[str] = typer.Option([], "--option", "-o", help="game option key=value"),
+    option: List[str] = typer.Option([], "--option", "-o", help="an option key=value: the kind's own or a "
+                                     "service option (deadline, reminder, grace, late, press...); every "
+                                     "one, with its default and meaning: gm options KIND"),
     open_seats: Optional[int] = typer.Option(None, "--open", help="open the game with this many seats "
                                              "for players to take by mail (JOIN <id> <name>)"),
     min_seats: Optional[int] = typer.Option(None, "--min", help="with --open: gm start may start it "
                                             "once this many have joined"),
 ):
     """Start a game and mail each player a welcome with their password (or, with --open, open
-    one whose seats players take by mail; it starts when they are all taken)."""
+    one whose seats players take by mail; it starts when they are all taken).  Every option a
+    kind takes (-o KEY=VALUE), with its default and meaning: gm options KIND."""
     engine = open_engine()
     options = dict(parse_pairs(option, "--option"))
     if open_seats is not None:
@@ -50,10 +55,19 @@ def new(
     echo(f"game {game_id.lower()} started; welcome mails queued (see: gm outbox)")
 
 
+@app.command("options")
+def options_command(kind: str = typer.Argument(..., help="neighbors, fuzzy-borders, phalanx, proximity, "
+                                               "pivot-pawns")):
+    """Every option gm new -o KEY=VALUE takes for a kind: the game's and the service's, with
+    default and meaning."""
+    rules = run(registry.get, kind)
+    echo("\n".join(game_options.describe(f"{rules.title} ({rules.kind})", rules.options)))
+
+
 @app.command()
-def start(game_id: str):
+def start(game_id: str, why: Optional[str] = WHY, by: Optional[str] = BY):
     """Start an open game now with the players who joined (at least its --min)."""
-    echo(run(lifecycle.start_open_game, open_engine(), game_id))
+    echo(run(lifecycle.start_open_game, open_engine(), game_id, who=by, why=why))
 
 
 @app.command("list")
@@ -118,10 +132,10 @@ def order(game_id: str, text: str, as_name: str = typer.Option(..., "--as", help
 
 
 @app.command()
-def process(game_id: str):
+def process(game_id: str, why: Optional[str] = WHY, by: Optional[str] = BY):
     """Adjudicate a simultaneous turn now, with the orders that are in."""
     engine = open_engine()
-    closed = run(engine.process, game_id)
+    closed = run(gmturns.process, engine, game_id, who=by or lifecycle.default_actor(), why=why)
     echo("turn adjudicated; reports queued" if closed else "nothing to adjudicate")
 
 

@@ -1,50 +1,39 @@
 """A game's service options: the settings the service keeps, never handed to the rule module.
 
-    deadline     the turn deadline: a duration from the start of the turn
-                 (``72h``, ``3d``, ``1d12h``, ``90m``) or a weekday and time
-                 in UTC (``fri 18:00``); default none (no deadline)
-    reminder     how long before the deadline players whose orders are
-                 missing are reminded (default ``24h``; ``0`` for none)
-    grace        sequential games: how long after the deadline gm waits
-                 before applying the late policy (default ``24h``)
-    late         sequential games: ``wait`` (keep waiting, tell the GM) or
-                 ``forfeit`` (the late player forfeits; default ``wait``)
-    press        ``none``, ``white`` or ``grey`` (grey hides the sender;
-                 default ``white``)
-    absence_max  the longest absence a player may declare (default ``14d``)
-    absence_total  all of a player's absences in one game together (default ``30d``)
-    observers    who may follow the game by mail (OBSERVE): ``none``, ``open``
-                 (anyone; the default) or ``approved`` (the GM approves each one)
-    bouncing     ``wait`` (default): while a player's mail bounces, the deadline
-                 waits for them a day, at most once per turn and for at most
-                 absence_total in all (a player can make her own mail bounce);
-                 ``proceed``: the late policy as usual
-    format       report mail for players who set none (SET FORMAT): ``html`` (the
-                 text, and an HTML page with the picture) or ``text`` (default ``html``)
-    pictures     ``on`` or ``off``: whether HTML reports show the board picture
-                 (default ``on``)
+SERVICE holds each with its default and meaning (what ``gm options KIND`` prints); a game
+kind's own options are its rule module's ``options``.  ``gm new -o KEY=VALUE`` takes both.
 """
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
-from games.base import OptionError
+from games.base import Option, OptionError
 from gm.core.times import check_period, parse_duration
 
-DEFAULTS: dict[str, str | None] = {
-    "deadline": None,
-    "reminder": "24h",
-    "grace": "24h",
-    "late": "wait",
-    "press": "white",
-    "absence_max": "14d",
-    "absence_total": "30d",
-    "observers": "open",
-    "bouncing": "wait",
-    "format": "html",
-    "pictures": "on",
+SERVICE: dict[str, Option] = {
+    "deadline": Option(None, "the turn deadline: a duration from the start of the turn (72h, 3d, "
+                       "1d12h, 90m) or a weekday and time in UTC (fri 18:00); none: no deadline"),
+    "reminder": Option("24h", "how long before the deadline players whose orders are missing are "
+                       "reminded; 0 for none"),
+    "grace": Option("24h", "sequential games: how long after the deadline gm waits before applying "
+                    "the late policy"),
+    "late": Option("wait", "sequential games: wait (keep waiting, tell the GM) or forfeit (the late "
+                   "player forfeits)"),
+    "press": Option("white", "none, white or grey (grey hides the sender)"),
+    "absence_max": Option("14d", "the longest absence a player may declare"),
+    "absence_total": Option("30d", "all of a player's absences in one game together"),
+    "observers": Option("open", "who may follow the game by mail (OBSERVE): none, open (anyone) or "
+                        "approved (the GM approves each one)"),
+    "bouncing": Option("wait", "wait: while a player's mail bounces, the deadline waits for them a "
+                       "day, at most once per turn and for at most absence_total in all; proceed: "
+                       "the late policy as usual"),
+    "format": Option("html", "report mail for players who set none (SET FORMAT): html (the text, "
+                     "and an HTML page with the picture) or text"),
+    "pictures": Option("on", "on or off: whether HTML reports show the board picture"),
 }
+DEFAULTS: dict[str, str | None] = {key: option.default for key, option in SERVICE.items()}
 CHOICES = {"late": ("wait", "forfeit"), "bouncing": ("wait", "proceed"), "format": ("html", "text"),
            "pictures": ("on", "off"), "observers": ("none", "open", "approved")}  # options that are one word of a few
 
@@ -73,8 +62,12 @@ def check_settings(raw: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def split_options(options: dict[str, str]) -> dict[str, str]:
-    """Take the service options out of ``options`` (in place); return them checked."""
+def split_options(options: dict[str, str], game_options: dict[str, Option] | None = None) -> dict[str, str]:
+    """Take the service options out of ``options`` (in place); return them checked.
+
+    With ``game_options`` (the kind's own), a key that is neither is refused naming them all."""
+    if game_options is not None:
+        check_known(options, game_options)
     service = {k: options.pop(k) for k in list(options) if k in DEFAULTS}
     return check_settings(service)
 
@@ -86,3 +79,29 @@ def with_defaults(stored: dict[str, str]) -> dict[str, str | None]:
     if out["deadline"] in (None, "none"):
         out["deadline"] = None
     return out
+
+
+def check_known(options: dict[str, Any], game_options: dict[str, Option]) -> None:
+    """OptionError for a key that is neither one of the kind's options nor a service option;
+    the error names every option there is."""
+    unknown = [key for key in options if key not in game_options and key not in SERVICE]
+    if unknown:
+        own = ", ".join(sorted(game_options)) or "none"
+        raise OptionError(f"unknown option {unknown[0]!r}: this game's options are {own}; "
+                          f"the service's are {', '.join(SERVICE)} (see: gm options KIND)")
+
+
+def describe(title: str, game_options: dict[str, Option]) -> list[str]:
+    """The lines of ``gm options KIND``: every option, its default and what it means."""
+    lines = [f"{title}: the game's options"]
+    lines += _described(game_options) or ["  (none)"]
+    lines += ["", "Service options (every kind; gm settings changes them in a running game)"]
+    return lines + _described(SERVICE)
+
+
+def _described(table: dict[str, Option]) -> list[str]:
+    """One entry per option, wrapped at 78 columns under its name."""
+    width = max((len(key) for key in table), default=0)
+    return [line for key, option in table.items()
+            for line in textwrap.wrap(f"{key:<{width}}  {option.help} (default: {option.default or 'none'})",
+                                      78, initial_indent="  ", subsequent_indent=" " * (width + 4))]

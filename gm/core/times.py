@@ -1,11 +1,12 @@
 """Times and durations as the GM and players type and read them, in UTC or a player's time zone.
 
-Durations: ``72h``, ``3d``, ``1d12h``, ``90m``, ``3600`` (seconds).  Moments:
-``+48h`` (from now), a weekday and time ``fri 18:00``, or a date
-``2025-03-07 18:00``.  Everything typed is UTC; a player who set a time zone
-(SET TIMEZONE, an IANA name read with zoneinfo and the tzdata package) reads
-times as ``Tue 24 Nov 18:00 CET (17:00 UTC)``.  Pure functions; the clock is
-always passed in.
+Durations: ``72h``, ``3d``, ``1d12h``, ``90m``, ``3600`` (seconds).  Moments
+(WHEN_FORMS): ``+48h`` (from now), ``tomorrow 18:00``, a weekday and time
+``fri 18:00`` (or alone, ``friday``), or a date ``2025-03-07 18:00``.
+Everything typed is UTC; a player who set a time zone (SET TIMEZONE, an IANA
+name read with zoneinfo and the tzdata package) reads times as
+``Tue 24 Nov 18:00 CET (17:00 UTC)``.  Pure functions; the clock is always
+passed in.
 """
 
 from __future__ import annotations
@@ -68,12 +69,18 @@ def next_weekly(after: float, day: int, hour: int, minute: int) -> float:
 
 def parse_date(text: str) -> float:
     """An absolute UTC date: ``2025-03-07``, ``2025-03-07 18:00``, ISO 8601."""
-    raw = str(text).strip().replace("T", " ").rstrip("Z").replace(" UTC", "").strip()
+    raw = str(text).strip().removesuffix(" UTC").replace("T", " ").rstrip("Z").strip()
     for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d"):
         try:
             return datetime.strptime(raw, fmt).replace(tzinfo=timezone.utc).timestamp()
         except ValueError:
             continue
+    try:  # ISO 8601 with an offset: 2026-12-01T18:00+01:00
+        moment = datetime.fromisoformat(str(text).strip()[:40])
+    except ValueError:
+        moment = None
+    if moment is not None and moment.tzinfo is not None:
+        return moment.timestamp()
     raise OptionError(f"{text!r} is not a date like 2025-03-07 18:00 (UTC)")
 
 
@@ -86,15 +93,35 @@ def is_bare_date(text: str) -> bool:
     return len(text) == 10
 
 
+WHEN_FORMS = ("+48h (from now), tomorrow 18:00, fri 18:00, tomorrow or friday alone (at this time of day), "
+              "2026-12-01 18:00 or ISO 8601 2026-12-01T18:00; times in UTC")
+
+
 def parse_when(text: str, now: float) -> float:
-    """A moment the GM or a player types: ``+48h`` (from now), ``fri 18:00``, or a UTC date."""
+    """A moment the GM or a player types, in UTC (WHEN_FORMS): ``+48h`` (from now), ``tomorrow 18:00``,
+    ``today 18:00``, ``fri 18:00``, a day alone (``tomorrow``, ``friday``: at this time of day),
+    or a date ``2026-12-01 18:00`` (ISO 8601 too).  OptionError naming every form."""
     raw = str(text).strip()
-    if raw.startswith("+"):
-        return now + parse_duration(raw[1:])
-    weekly = parse_weekly(raw)
-    if weekly:
-        return next_weekly(now, *weekly)
-    return parse_date(raw)
+    try:
+        if raw.startswith("+"):
+            return now + parse_duration(raw[1:])
+        words = raw.split()
+        if not words or len(words) > 2 or not words[0].isalpha():
+            return parse_date(raw)
+        day_word = words[0].lower()
+        day = next((i for i, name in enumerate(WEEKDAYS) if day_word.startswith(name)), None)
+        if day is None and day_word not in ("today", "tomorrow"):
+            return parse_date(raw)
+        here = datetime.fromtimestamp(now, timezone.utc)
+        clock = _clock_time(words[1]) if len(words) == 2 else (here.hour, here.minute)
+        if clock is None or clock[0] > 23 or clock[1] > 59:
+            raise OptionError(f"{words[1]!r} is not a time of day")
+        if day is not None:
+            return next_weekly(now, day, *clock)
+        midnight = here.replace(hour=0, minute=0, second=0, microsecond=0)
+        return (midnight + timedelta(days=day_word == "tomorrow", hours=clock[0], minutes=clock[1])).timestamp()
+    except OptionError:
+        raise OptionError(f"{raw[:64]!r} is not a moment gm reads: write {WHEN_FORMS}") from None
 
 
 def check_period(text: str) -> str:

@@ -75,7 +75,7 @@ def check_open(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int
         raise ServiceError(f"{rules.title} takes {rules.min_players} to {rules.max_players} players: "
                            f"--open {seats} --min {min_seats} cannot be; no game was opened")
     options = dict(options or {})
-    service_options.split_options(options)
+    service_options.split_options(options, rules.options)
     for count in {seats, min_seats}:  # the options must hold for any number that may start
         rules.setup([f"seat{i}" for i in range(count)], dict(options), seed)  # OptionError if bad
     if ctx.store.game(game_id):

@@ -28,8 +28,8 @@ def gm_order(ctx: Context, game_id: str, name: str, text: str, who: str | None =
         return turns.apply_order(ctx, view, name, text, origin="gm", turn_closed=turn_closed)
 
 
-def process(ctx: Context, game_id: str) -> bool:
-    """`gm process`: adjudicate a simultaneous turn now.
+def process(ctx: Context, game_id: str, who: str | None = None, why: str | None = None) -> bool:
+    """`gm process`: adjudicate a simultaneous turn now; ``why`` goes into the history.
 
     If its timer or deadline had already run out, settling the clock closes it (as the timer or
     the late policy says, G4) and the turn that follows is left open: the GM asked for one turn.
@@ -39,9 +39,9 @@ def process(ctx: Context, game_id: str) -> bool:
         raise ServiceError(f"{view.rules.title} is sequential: there is no turn to close")
     with ctx.store.write():
         view, turn_closed, _ = timers.settle(ctx, game_id)
-        ctx.store.log(view.id, view.turn, "gm", "process",
-                      "" if turn_closed is None else f"turn {turn_closed} had closed by its clock",
-                      ctx.clock())
+        detail = "" if turn_closed is None else f"turn {turn_closed} had closed by its clock"
+        detail += ("; " if detail and why else "") + (f"why: {why}" if why else "")
+        ctx.store.log(view.id, view.turn, who or "gm", "process", detail, ctx.clock())
         if turn_closed is not None:
             return True
         return turns.close_if_due(ctx, game_id, force=True)

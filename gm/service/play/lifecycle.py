@@ -108,7 +108,7 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
     players = check_players(players)
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     options = dict(options or {})
-    service = service_options.split_options(options)  # deadline, press...: not the rules'
+    service = service_options.split_options(options, rules.options)  # deadline, press...: not the rules'
     names = [name for name, _ in players]
     now = ctx.clock()
     rules.setup(names, dict(options), seed)  # OptionError on bad options, before anything is stored
@@ -126,10 +126,14 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
     return secrets_by_name
 
 
-def start_open_game(ctx: Context, game_id: str, who: str | None = None) -> str:
+def start_open_game(ctx: Context, game_id: str, who: str | None = None, why: str | None = None) -> str:
     """`gm start`: an open game starts with the players who joined, if at least its minimum."""
-    return lobby.start(ctx, game_id.strip().lower(), mailcommands.send_welcome, who or default_actor(),
-                       force=True)
+    with ctx.store.write():
+        told = lobby.start(ctx, game_id.strip().lower(), mailcommands.send_welcome, who or default_actor(),
+                           force=True)
+        if why:
+            record(ctx, games.load(ctx.store, game_id), "start", "", who, why)
+    return told
 
 
 def change_settings(ctx: Context, game_id: str, values: dict[str, str], who: str | None = None,
@@ -360,12 +364,12 @@ def resend(ctx: Context, game_id: str, name: str | None = None, who: str | None 
     return f"report of turn {view.turn} queued again for {names}"
 
 
-def broadcast(ctx: Context, game_id: str, text: str, who: str | None = None) -> str:
+def broadcast(ctx: Context, game_id: str, text: str, who: str | None = None, why: str | None = None) -> str:
     if not text.strip():
         raise ServiceError("nothing to broadcast")
     with ctx.store.write():
         view = games.load(ctx.store, game_id)
-        record(ctx, view, "broadcast", text[:500], who, "announcement")
+        record(ctx, view, "broadcast", text[:500], who, why or "announcement")
         lines = ["Announcement from the game master:", ""] + text.strip().splitlines()
         reports.notice(ctx, view, view.seated_names, lines, "Announcement")
         ctx.outbox.archive(view, None, "notice", "\n".join(lines) + "\n", None)

@@ -16,6 +16,7 @@ import tempfile
 from typing import Any
 
 from games.base import GameError
+from gm.core import editing
 from gm.core.model import GameView, ServiceError
 from gm.service.outgoing import reports
 from gm.service.table import deadlines, games
@@ -103,23 +104,49 @@ def edit_state(ctx: Context, game_id: str, data: Any, who: str | None = None,
 
 def edit_interactive(ctx: Context, game_id: str, who: str | None = None, why: str | None = None,
                      editor: str | None = None) -> str:
-    """Open the state as JSON in $EDITOR, then save it unless the game changed meanwhile."""
+    """Open the state as JSON in $EDITOR, then save it unless the game changed meanwhile.
+
+    An edit that is not JSON or that the rules refuse is opened again as typed, under the error
+    (gm.core.editing); an empty file, or one saved unchanged, gives up."""
     view = games.load(ctx.store, game_id)
-    text = json.dumps(view.rules.dump(view.state), indent=2, sort_keys=True) + "\n"
-    with tempfile.NamedTemporaryFile("w", suffix=f"-{view.id}.json", delete=False) as handle:
+    original = json.dumps(view.rules.dump(view.state), indent=2, sort_keys=True) + "\n"
+    shown, error = original, None
+    for _ in range(EDIT_TRIES):
+        edited = run_editor(shown, view.id, editor)
+        body = editing.without_notes(edited)
+        if not body.strip():
+            return "edit abandoned (an empty file), nothing changed"
+        if edited == shown:
+            if error is None:
+                return "no change"
+            raise ServiceError(f"edit abandoned, nothing changed: {error}")
+        try:
+            data = json.loads(body)
+            validate_edit(view, data)
+        except json.JSONDecodeError as exc:
+            error = f"not JSON: {exc.msg}: line {exc.lineno} column {exc.colno} (of the JSON below)"
+        except GameError as exc:
+            error = str(exc)
+        except Exception as exc:  # a rule module that trips over a bad state
+            error = f"{type(exc).__name__}: {exc}"
+        else:
+            return edit_state(ctx, game_id, data, who, why, base_seq=view.seq)
+        shown = editing.with_notes(body, view.id, error)
+    raise ServiceError(f"edit refused {EDIT_TRIES} times, nothing changed: {error}")
+
+
+EDIT_TRIES = 20  # an $EDITOR that never gives up (a script) must not loop forever
+
+
+def run_editor(text: str, game_id: str, editor: str | None) -> str:
+    """What the GM saved after editing ``text`` in ``editor`` ($VISUAL, $EDITOR or vi)."""
+    with tempfile.NamedTemporaryFile("w", suffix=f"-{game_id}.json", delete=False) as handle:
         handle.write(text)
         path = handle.name
     try:
         command = editor or os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
         subprocess.run(f"{command} {shlex.quote(path)}", shell=True, check=True)
         with open(path) as handle:
-            edited = handle.read()
+            return handle.read()
     finally:
         os.unlink(path)
-    if edited == text:
-        return "no change"
-    try:
-        data = json.loads(edited)
-    except json.JSONDecodeError as exc:
-        raise ServiceError(f"edit refused, nothing changed: not JSON: {exc}") from None
-    return edit_state(ctx, game_id, data, who, why, base_seq=view.seq)
