@@ -143,7 +143,7 @@ def load_state(data: Any) -> FBState:
     need(isinstance(data, dict), "a state must be a JSON object")
     expected = {"version", "players", "options", "seed", "turn", "claims", "sealed",
                 "reopened", "reopen_until", "last", "over"}
-    missing, extra = expected - set(data), set(data) - expected - {"left"}  # left: optional
+    missing, extra = expected - set(data), set(data) - expected - {"left", "drawn"}  # optional
     need(not missing, f"state lacks {', '.join(sorted(missing))}")
     need(not extra, f"state has unknown keys {', '.join(sorted(extra))}")
 

@@ -145,8 +145,8 @@ def load_state(data: dict) -> PhalanxState:
         raise StateError("phalanx state: a game drawn by agreement is over (G6)")
     if left and phase != OVER:
         raise StateError("phalanx state: a game that a player has left is over (G5)")
-    if phase == OVER and left and not colours:
-        pass  # a player left during the pie opening, before colours were chosen
+    if phase == OVER and (left or drawn) and not colours:
+        pass  # a player left (or a draw was agreed) during the pie opening, before colours were chosen
     elif phase in (PLACE, CHOOSE):
         if colours:
             raise StateError("phalanx state: colours are chosen only after the pie")
