@@ -206,10 +206,8 @@ def end(ctx: Context, game_id: str, why: str, who: str | None = None,
         ctx.store.set_result(view.id, why, winners or None, now)
         record(ctx, view, "end", f"winners: {', '.join(winners)}" if winners else "", who, why)
         reschedule(ctx, view.id)
-        lines = gm_lines("The game master has ended this game.", why)
-        if winners:
-            lines.append(f"Result: {', '.join(winners)} win{'s' if len(winners) == 1 else ''}.")
-        lines += [""] + reports.final_standings(ctx, view)
+        # The result (the winners declared, if any) is the standings' last line.
+        lines = gm_lines("The game master has ended this game.", why) + [""] + reports.final_standings(ctx, view)
         reports.notice(ctx, view, view.seated_names, lines, "Game ended")
     return f"game {view.id} ended"
 
