@@ -272,6 +272,23 @@ def dump_left(data: dict, left: tuple[str, ...] | list[str]) -> dict:
     return data
 
 
+def load_drawn(data: dict) -> bool:
+    """Whether a state's game ended drawn by agreement (G6): the optional ``drawn`` key of its JSON.
+
+    Older states have no such key (not drawn); ``dump_drawn`` writes it only when set.
+    """
+    drawn = data.get("drawn", False)
+    need(isinstance(drawn, bool), f"drawn: expected true or false, got {drawn!r}")
+    return drawn
+
+
+def dump_drawn(data: dict, drawn: bool) -> dict:
+    """``data`` with the ``drawn`` key added when the game ended drawn (G6); returns ``data``."""
+    if drawn:
+        data["drawn"] = True
+    return data
+
+
 def json_object(value: Any, where: str) -> dict:
     need(isinstance(value, dict), f"{where}: expected an object, got {value!r}")
     return value
@@ -432,9 +449,10 @@ class Game(abc.ABC):
         """The players still in the game with the best score once it is over.
 
         A tie is a shared win (G2); a removed player is never a winner (G5),
-        though their score stays for the record.
+        though their score stays for the record; a game drawn by agreement has
+        no winner (G6).
         """
-        if not self.is_over(state):
+        if not self.is_over(state) or self.is_drawn(state):
             return []
         remaining = self.remaining(state)
         if not remaining:
@@ -484,6 +502,29 @@ class Game(abc.ABC):
         text = f"{player} has left the game."
         return Event(text + (f" {reason}" if reason else ""), kind="left",
                      data={"player": player})
+
+    # --- a draw by agreement (RULINGS G6) --------------------------------------
+    def is_drawn(self, state: Any) -> bool:
+        """The game ended drawn by agreement (G6).  Every game's state keeps it in ``drawn``
+        (a JSON key written only when set)."""
+        return bool(state.drawn)
+
+    def end_drawn(self, state: Any, now: float) -> Result:
+        """End the game drawn by agreement at ``now`` (G6): over, no winner, the scores as
+        they stand are the final standings.  The service decides *when* (every remaining
+        player has a standing proposal, or the GM says so) and records it, so that a replay
+        calls this again (G1).  Raises GameError for a game that is over."""
+        if self.is_over(state):
+            raise GameError("the game is over; it cannot end drawn")
+        new = self.mark_drawn(state)
+        return Result(new, [Event("The game ends drawn by agreement (RULINGS G6): no winner; the "
+                                  "scores as they stand are the final standings.", kind="end",
+                                  data={"winners": []})])
+
+    @abc.abstractmethod
+    def mark_drawn(self, state: Any) -> Any:
+        """A copy of ``state`` that is over and drawn (``is_over`` and ``is_drawn`` true): no
+        order is awaited, no sealed order or timer is left.  The input is never changed."""
 
     # --- presentation (pure functions of a state) ---------------------------
     def render_board(self, state: Any, viewer: str | None = None) -> str:

@@ -262,6 +262,14 @@ class FuzzyBorders(Game):
             return Result(closed.state, events + closed.events)
         return Result(new, events)
 
+    def mark_drawn(self, state: FBState) -> FBState:
+        """G6: over and drawn; a claim sealed this turn is withdrawn, a re-opened turn closed."""
+        new = state.copy(keep_board=True)
+        new.over, new.drawn = True, True
+        new.sealed = {}
+        new.reopened, new.reopen_until = False, None
+        return new
+
     def scores(self, state: FBState) -> dict[str, int]:
         return state.board().scores(state.players)
 

@@ -12,7 +12,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import StateError, dump_left, is_whole, load_left, need
+from games.base import StateError, dump_drawn, dump_left, is_whole, load_drawn, load_left, need
 from games.hexgrid import Cell, CellNameError
 
 from .board import Board, cells_by_name, grid
@@ -52,6 +52,7 @@ class FBState:
     # Players removed from the game (G5), in the order they left: their claims
     # stay on the board (FB2), they send no more claims (FB5: they place nothing).
     left: tuple[str, ...] = ()
+    drawn: bool = False  # over by agreement (G6)
     _board: Board | None = field(default=None, compare=False, repr=False)
 
     # --- derived ------------------------------------------------------------
@@ -90,7 +91,7 @@ class FBState:
             empty_turns=self.empty_turns, turn=self.turn,
             claims={p: list(cs) for p, cs in self.claims.items()},  # tuples stay shared
             sealed=dict(self.sealed), reopened=self.reopened,
-            reopen_until=self.reopen_until, last=last, over=self.over, left=self.left,
+            reopen_until=self.reopen_until, last=last, over=self.over, left=self.left, drawn=self.drawn,
             _board=self._board if keep_board else None,
         )
         return new
@@ -111,7 +112,7 @@ class FBState:
         }
         if self.empty_turns is not None:  # absent: FB8 off, as in every state stored before it
             options["empty_turns"] = self.empty_turns
-        return dump_left({
+        return dump_drawn(dump_left({
             "version": STATE_VERSION,
             "players": list(self.players),
             "options": options,
@@ -126,7 +127,7 @@ class FBState:
             "reopen_until": self.reopen_until,
             "last": copy.deepcopy(self.last),
             "over": self.over,
-        }, self.left)
+        }, self.left), self.drawn)
 
 
 def _cell_name(side: int, value: Any, where: str) -> str:
@@ -142,7 +143,7 @@ def load_state(data: Any) -> FBState:
     need(isinstance(data, dict), "a state must be a JSON object")
     expected = {"version", "players", "options", "seed", "turn", "claims", "sealed",
                 "reopened", "reopen_until", "last", "over"}
-    missing, extra = expected - set(data), set(data) - expected - {"left"}  # left: optional
+    missing, extra = expected - set(data), set(data) - expected - {"left", "drawn"}  # optional
     need(not missing, f"state lacks {', '.join(sorted(missing))}")
     need(not extra, f"state has unknown keys {', '.join(sorted(extra))}")
 
@@ -206,6 +207,8 @@ def load_state(data: Any) -> FBState:
     need(not (data["over"] and sealed), "a finished game holds no sealed claims")
 
     left = load_left(data, players)
+    drawn = load_drawn(data)
+    need(not drawn or data["over"], "a game drawn by agreement is over (G6)")
     need(not set(left) & set(sealed), "a player who has left holds no sealed claim (G5)")
     need(data["over"] or len(players) - len(left) >= 2,
          "a game with fewer than two players left is over (G5)")
@@ -225,6 +228,7 @@ def load_state(data: Any) -> FBState:
         sealed=sealed, reopened=reopened,
         reopen_until=float(until) if until is not None else None,
         last=_load_last(data["last"], players, side), over=data["over"], left=left,
+        drawn=drawn,
     )
     need(empty_turns is None or state.over or state.empty_run() < empty_turns,
          f"{state.empty_run()} empty turns in a row reach empty_turns: the game is over (FB8)")

@@ -145,8 +145,12 @@ class Neighbors(Game):
         return [] if self.is_over(state) else [state.player_to_move]
 
     def is_over(self, state):
-        # NB3; and with fewer than two players left there is nobody to take turns with.
-        return len(state.remaining) < 2 or not has_capture(state)
+        # NB3; with fewer than two players left there is nobody to take turns with (G7); G6.
+        return state.drawn or len(state.remaining) < 2 or not has_capture(state)
+
+    def mark_drawn(self, state):
+        """G6: over and drawn, the board as it stands."""
+        return replace(state, drawn=True)
 
     def leave(self, state, player, now):
         """G5: the seat is skipped in the turn order; one player left ends the game."""

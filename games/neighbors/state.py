@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.base import StateError, dump_left, load_left
+from games.base import StateError, dump_drawn, dump_left, load_drawn, load_left
 
 FILES = "abcdefg"
 ROWS = 6
@@ -61,6 +61,7 @@ class NeighborsState:
     moves: tuple[Move, ...] = ()
     captured: dict = field(default_factory=dict)  # player -> string of piece letters
     left: tuple[str, ...] = ()  # players removed from the game (G5), in the order they left
+    drawn: bool = False  # over by agreement (G6)
     # The legal captures, worked out once: a state never changes, and the service asks
     # "is it over? what may be played?" many times about the same one.  Not part of
     # the value (compare=False) and never copied by dataclasses.replace (init=False).
@@ -93,7 +94,7 @@ class NeighborsState:
 
 
 def dump_state(state: NeighborsState, version: int) -> dict:
-    return dump_left({
+    return dump_drawn(dump_left({
         "version": version,
         "players": list(state.players),
         "seed": state.seed,
@@ -105,7 +106,7 @@ def dump_state(state: NeighborsState, version: int) -> dict:
             for m in state.moves
         ],
         "captured": {p: state.captured.get(p, "") for p in state.players},
-    }, state.left)
+    }, state.left), state.drawn)
 
 
 def load_state(data: dict) -> NeighborsState:
@@ -121,6 +122,7 @@ def load_state(data: dict) -> NeighborsState:
         )
         captured = {p: str(data["captured"].get(p, "")) for p in players}
         left = load_left(data, players)
+        drawn = load_drawn(data)
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, StateError):
             raise
@@ -140,4 +142,5 @@ def load_state(data: dict) -> NeighborsState:
         moves=moves,
         captured=captured,
         left=left,
+        drawn=drawn,
     )

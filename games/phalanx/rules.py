@@ -121,6 +121,14 @@ class Phalanx(Game):
         new.last = [event.text for event in events]
         return Result(new, events)
 
+    def mark_drawn(self, state: PhalanxState) -> PhalanxState:
+        """G6: over and drawn, whatever the phase; the scores stay as they stand."""
+        new = state.copy()
+        new.phase, new.drawn = OVER, True
+        new.end_reason = "drawn by agreement"
+        new.last = ["The game ends drawn by agreement (RULINGS G6)."]
+        return new
+
     def scores(self, state: PhalanxState) -> dict[str, int]:
         """PH6: territory as if the game ended now, minus the opponent's prisoners."""
         if not state.colours:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from games.base import StateError, dump_left, is_whole, load_left, need, whole_number
+from games.base import StateError, dump_drawn, dump_left, is_whole, load_drawn, load_left, need, whole_number
 from games.hexgrid import Cell, CellNameError, HexGrid
 
 RED, YELLOW, WALL = "red", "yellow", "wall"
@@ -53,6 +53,7 @@ class PhalanxState:
     end_reason: str = ""
     last: list[str] = field(default_factory=list)  # what the last step did, for BOARD mails
     left: tuple[str, ...] = ()  # the player removed from the game (G5), if any
+    drawn: bool = False  # over by agreement (G6)
 
     @property
     def grid(self) -> HexGrid:
@@ -82,6 +83,7 @@ class PhalanxState:
             end_reason=self.end_reason,
             last=list(self.last),
             left=self.left,
+            drawn=self.drawn,
         )
 
 
@@ -91,7 +93,7 @@ def dump_state(state: PhalanxState, version: int) -> dict:
     def names(kind: str) -> list[str]:
         return sorted(grid.name(c) for c, k in state.cells.items() if k == kind)
 
-    return dump_left({
+    return dump_drawn(dump_left({
         "version": version,
         "players": list(state.players),
         "side": state.side,
@@ -110,7 +112,7 @@ def dump_state(state: PhalanxState, version: int) -> dict:
         "to_play": state.to_play,
         "end_reason": state.end_reason,
         "last": list(state.last),
-    }, state.left)
+    }, state.left), state.drawn)
 
 
 def _int(data: dict, key: str, low: int, high: int | None = None) -> int:
@@ -138,10 +140,13 @@ def load_state(data: dict) -> PhalanxState:
     if not isinstance(colours, dict):
         raise StateError("phalanx state: colours must be an object")
     left = load_left(data, players)
+    drawn = load_drawn(data)
+    if drawn and phase != OVER:
+        raise StateError("phalanx state: a game drawn by agreement is over (G6)")
     if left and phase != OVER:
         raise StateError("phalanx state: a game that a player has left is over (G5)")
-    if phase == OVER and left and not colours:
-        pass  # a player left during the pie opening, before colours were chosen
+    if phase == OVER and (left or drawn) and not colours:
+        pass  # a player left (or a draw was agreed) during the pie opening, before colours were chosen
     elif phase in (PLACE, CHOOSE):
         if colours:
             raise StateError("phalanx state: colours are chosen only after the pie")
@@ -198,4 +203,5 @@ def load_state(data: dict) -> PhalanxState:
         end_reason=end_reason,
         last=list(last),
         left=left,
+        drawn=drawn,
     )

@@ -52,6 +52,11 @@ def round_goal(state: PivotState) -> list[str]:
     """The round, its token and the pawn to move where; or that the game is over."""
     if state.token is None:
         return [f"All {ROUNDS} rounds are played."]
+    if state.drawn:
+        return [f"The game ended drawn by agreement in round {state.round}."]
+    if state.over and state.remaining:
+        return [f"The game ended in round {state.round}: only {state.remaining[0]} is left, and "
+                "wins."]
     if state.over:
         return [f"The game ended in round {state.round}: nobody is left to bid."]
     active = deck.COLOURS[deck.ICON_COLOUR[state.token]]

@@ -390,8 +390,9 @@ class PivotPawns(Game):
         or passed, here at once if they all have.  The timer keeps running
         from the first bid while other bids stand; it stops when none is left.
         Their tokens stay counted for the record, but they never win.  With
-        nobody left the game ends (nobody wins); one player may play on alone,
-        as Pivot Pawns allows a single player.
+        nobody left the game ends (nobody wins); with one player left of a game
+        begun with two or more, that player wins at once (G7).  A game begun
+        with one player (Pivot Pawns allows it) plays on until it leaves.
         """
         self.check_leave(state, player)
         new = states.copy_state(state)
@@ -413,12 +414,25 @@ class PivotPawns(Game):
             events.append(Event("Nobody is left to bid: the game is over, and nobody wins.",
                                 kind="end", data={"winners": []}))
             return Result(new, events)
+        if new.over:  # G7: one player left of a game begun with two or more wins at once
+            new.bids, new.passes, new.first_bid = {}, [], None
+            (winner,) = new.remaining
+            events.append(Event(f"Only {winner} is left: the game is over, and {winner} wins "
+                                "(RULINGS G7).", kind="end", data={"winners": [winner]}))
+            return Result(new, events)
         if self.ready(new, now):  # everyone still in has bid or passed: bidding closes
             events.append(Event("Every player still in has bid or passed, so bidding closes "
                                 "now (PP4).", kind="info"))
             closed = self.close_turn(new, now)
             return Result(closed.state, events + closed.events)
         return Result(new, events)
+
+    def mark_drawn(self, state: PivotState) -> PivotState:
+        """G6: over and drawn; the bids of the open round are never tried, no timer runs."""
+        new = states.copy_state(state)
+        new.drawn = True
+        new.bids, new.passes, new.first_bid = {}, [], None
+        return new
 
     def scores(self, state: PivotState) -> dict[str, int]:
         return {p: len(state.tokens[p]) for p in state.players}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from games.base import OrderSyntaxError, StateError, dump_left, json_number, load_left
+from games.base import OrderSyntaxError, StateError, dump_drawn, dump_left, json_number, load_drawn, load_left
 from games.pivot_pawns import deck
 from games.pivot_pawns.orders import PivotMove, parse_solution, solution_text
 
@@ -64,6 +64,7 @@ class PivotState:
     # Players removed from the game (G5), in the order they left: no bids, no
     # passes; their tokens stay for the record, but they never win.
     left: tuple[str, ...] = ()
+    drawn: bool = False  # over by agreement (G6)
 
     @property
     def remaining(self) -> list[str]:
@@ -71,8 +72,10 @@ class PivotState:
 
     @property
     def over(self) -> bool:
-        """After 15 rounds, or once nobody is left to bid (G5)."""
-        return self.token is None or not self.remaining
+        """After 15 rounds, once nobody is left to bid (G5), once one player is left of a game
+        begun with two or more (G7: that player wins), or drawn by agreement (G6)."""
+        return (self.token is None or not self.remaining or self.drawn
+                or len(self.remaining) < 2 <= len(self.players))
 
 
 def copy_state(state: PivotState) -> PivotState:
@@ -124,7 +127,7 @@ def dump(state: PivotState, version: int) -> dict:
     def coord(card: int) -> str:
         return card_coordinate(state, card)
 
-    return dump_left({
+    return dump_drawn(dump_left({
         "version": version,
         "seed": state.seed,
         "players": list(state.players),
@@ -163,7 +166,7 @@ def dump(state: PivotState, version: int) -> dict:
             }
             for r in state.history
         ],
-    }, state.left)
+    }, state.left), state.drawn)
 
 
 # --- load -------------------------------------------------------------------
@@ -282,6 +285,10 @@ def load(data: dict) -> PivotState:
     left = load_left(data, players)
     if any(p in sealed or p in passes for p in left):
         raise StateError("state: a player who has left has no bid and no pass (G5)")
+    drawn = load_drawn(data)
+    remaining = len(players) - len(left)
+    if (drawn or remaining < 2 <= len(players)) and (sealed or passes):
+        raise StateError("state: a finished game has no bids (G6, G7)")
     seq = _need(data, "seq", int, "the bid counter")
     if any(b.seq >= seq for b in sealed.values()):
         raise StateError("state: the bid counter must exceed every bid's seq")
@@ -301,6 +308,7 @@ def load(data: dict) -> PivotState:
         tokens=won,
         history=history,
         left=left,
+        drawn=drawn,
     )
 
 

@@ -189,7 +189,7 @@ def format_seconds(seconds: float) -> str:
 
 def view(state: State, viewer: str | None = None) -> dict:
     limit = open_sum(state)
-    over = state.winner is not None
+    over = state.winner is not None or state.drawn
     players = []
     for index, side in enumerate(state.sides):
         chain = side.chain()
@@ -235,7 +235,7 @@ def view(state: State, viewer: str | None = None) -> dict:
         "to_move": mover,
         "must_sacrifice": bool(orders) and isinstance(orders[0], Sacrifice),
         "last": list(state.last),
-        "winner": None if not over else state.sides[state.winner].name,
+        "winner": None if state.winner is None else state.sides[state.winner].name,
         "end_reason": state.end_reason,
         "time_bank": state.time_bank,
         "clock_start": state.clock_start,

@@ -182,7 +182,7 @@ class Proximity(Game):
 
     def timer(self, state: State) -> float | None:
         """When the mover's time bank runs out (PX8), or None."""
-        if state.winner is not None or state.time_bank is None or state.clock_start is None:
+        if self.is_over(state) or state.time_bank is None or state.clock_start is None:
             return None
         return state.clock_start + state.sides[state.mover].bank
 
@@ -200,7 +200,7 @@ class Proximity(Game):
 
     def legal_orders(self, state: State, player: str) -> list[str]:
         index = state.side_of(player)
-        if state.winner is not None or index != state.mover:
+        if self.is_over(state) or index != state.mover:
             return []
         return self._legal_text(state, index)
 
@@ -215,7 +215,15 @@ class Proximity(Game):
         return [] if self.is_over(state) else [state.sides[state.mover].name]
 
     def is_over(self, state: State) -> bool:
-        return state.winner is not None
+        return state.winner is not None or state.drawn
+
+    def mark_drawn(self, state: State) -> State:
+        """G6: over and drawn, nobody wins; no clock runs."""
+        new = state.clone()
+        new.drawn = True
+        new.end_reason = "drawn by agreement"
+        new.last = ["The game ends drawn by agreement (RULINGS G6)."]
+        return new
 
     def leave(self, state: State, player: str, now: float) -> Result:
         """G5: a two-player game cannot go on with one, so the other player wins.

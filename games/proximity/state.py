@@ -16,10 +16,12 @@ from dataclasses import dataclass, field, replace
 
 from games.base import (
     StateError,
+    dump_drawn,
     dump_left,
     json_list,
     json_number,
     json_object,
+    load_drawn,
     load_left,
     whole_number,
 )
@@ -150,6 +152,7 @@ class State:
     end_reason: str | None = None
     last: list[str] = field(default_factory=list)  # what the last move did
     left: tuple[str, ...] = ()  # the player removed from the game (G5), if any
+    drawn: bool = False  # over by agreement (G6): no winner
 
     def clone(self) -> "State":
         """A deep copy (tiles are immutable and shared); much faster than deepcopy."""
@@ -220,7 +223,7 @@ def _dump_side(side: Side) -> dict:
 
 
 def dump_state(state: State, version: int) -> dict:
-    return dump_left({
+    return dump_drawn(dump_left({
         "version": version,
         "seed": state.seed,
         "coins": state.coins,
@@ -234,7 +237,7 @@ def dump_state(state: State, version: int) -> dict:
         "winner": state.winner,
         "end_reason": state.end_reason,
         "last": list(state.last),
-    }, state.left)
+    }, state.left), state.drawn)
 
 
 def _seconds(value: object, where: str) -> float | None:
@@ -338,7 +341,10 @@ def _load(data: dict) -> State:
         end_reason=data.get("end_reason"),
         last=[str(t) for t in json_list(data.get("last", []), "last")],
         left=load_left(data, [side.name for side in sides]),
+        drawn=load_drawn(data),
     )
+    if state.drawn and state.winner is not None:
+        raise StateError("drawn: a game drawn by agreement has no winner (G6)")
     if state.left and (len(state.left) != 1 or state.winner is None
                        or state.sides[state.winner].name == state.left[0]):
         raise StateError("left: the player who left has lost, and the other has won (G5)")

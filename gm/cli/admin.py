@@ -58,6 +58,18 @@ def end(game_id: str,
 
 
 @app.command()
+def draw(game_id: str, why: Optional[str] = WHY, by: Optional[str] = BY):
+    """End a game drawn (RULINGS G6): no winner, the scores as they stand: gm draw ID -m REASON."""
+    typer.echo(run(lifecycle.draw, open_engine(), game_id, who=by, why=why))
+
+
+@app.command()
+def concede(game_id: str, name: str, why: Optional[str] = WHY, by: Optional[str] = BY):
+    """A player concedes (RULINGS G7): they leave as gm eject says; one left of two or more wins."""
+    typer.echo(run(lifecycle.concede, open_engine(), game_id, name, who=by, why=why))
+
+
+@app.command()
 def rollback(game_id: str, to: int = typer.Option(..., "--to", help="the turn to restore"),
              why: Optional[str] = WHY, by: Optional[str] = BY):
     """Restore the start of a turn, discard later orders, re-open the turn."""

@@ -168,6 +168,9 @@ class Config(BaseModel):
     # the right-hand side of every Message-ID (default: address's domain)
     message_id_domain: Annotated[str | None, Expect("a domain, e.g. example.org")] = None
     archive_dir: FilePath | None = None  # the daemon keeps the archive site here, current after every turn
+    # Where players read archive_dir on the web (e.g. https://example.org/games/): a game's end mail
+    # links its page there.  None: the archive is not public, and no mail links it.
+    archive_url: Annotated[str | None, Expect("a web address, e.g. https://example.org/games/")] = None
     # Files gm makes are 0600, folders 0700; with a group name, the data folder is given to that
     # group (mode 2770) and files are 0660, so a GM's CLI can share the store with the daemon.
     group: Annotated[str | None, Expect("the name of a group, e.g. gm")] = None
@@ -202,6 +205,16 @@ class Config(BaseModel):
         if value is not None and (not isinstance(value, str) or not value.strip() or not value.isascii()
                                   or any(c.isspace() or c in "<>@\"()[],;:\\" for c in value)):
             raise ValueError("must be a domain, e.g. example.org")
+        return value
+
+    @field_validator("archive_url", mode="before")
+    @classmethod
+    def _web_address(cls, value: Any) -> Any:
+        """Written into mail as it is: an http(s) address, one word of ASCII."""
+        if value is not None and (not isinstance(value, str) or not value.isascii()
+                                  or not value.startswith(("https://", "http://"))
+                                  or len(value.split()) != 1 or value.strip() != value):
+            raise ValueError("must be a web address, e.g. https://example.org/games/")
         return value
 
     @field_validator("group", mode="before")

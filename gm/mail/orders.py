@@ -13,7 +13,10 @@
     OBSERVE <id> | UNOBSERVE <id>      gm.service.people.lobby, observers, seats;
     PASSWORD RESET <id> [<seat>]      (read before PASSWORD <word>: a code to the seat's
     CONFIRM <code>                     address; CONFIRM sends a code back)
-    LEAVE <id> | RESIGN               (LEAVE <id> names the game like a GAME line)
+    LEAVE <id> | RESIGN | CONCEDE     (LEAVE <id> names the game like a GAME line;
+                                       CONCEDE is RESIGN, RULINGS G7)
+    DRAW | DRAW WITHDRAW              (propose a draw, alone or with orders, or take
+                                       the proposal back: RULINGS G6)
     TURN <n>                          (optional: the turn these orders are for;
                                        a reply to "[nb1 T12] ..." says turn 12)
     PRESS TO <names|ALL|GM>           (a message to other players, names
@@ -39,12 +42,12 @@ from dataclasses import dataclass, field
 from gm.core.passwords import ALPHABET
 from gm.mail.rawmail import ascii_lower
 
-COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN", "TRAIL")
+COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN", "CONCEDE", "DRAW", "TRAIL")
 # Commands that may name one game after them ("LIST nb7"), read without a GAME line.
 GAME_ARGUMENT_COMMANDS = ("LIST", "TRAIL")
 # Commands whose line carries arguments: the whole line is the command ("SET FORMAT TEXT").
 ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET", "JOIN", "LEAVE", "CREATE", "OBSERVE", "UNOBSERVE",
-                     "CONFIRM")
+                     "CONFIRM", "DRAW")
 # Commands a subject may hold (a List-Unsubscribe mailto, a reply to the address code's mail).
 SUBJECT_COMMANDS = ("UNOBSERVE", "CONFIRM")
 CODE_LENGTH = 10  # the address codes of SET ADDRESS (gm.service.people.seats), letters of passwords.ALPHABET

@@ -10,7 +10,7 @@
     gm.store.games       games, players, history        (mixed into Store)
     gm.store.turns       states, orders                  (mixed into Store)
     gm.store.mail        messages, outbox, reports       (mixed into Store)
-    gm.store.service     settings, deadlines, absences, overrides, results
+    gm.store.service     settings, deadlines, absences, overrides, results, draw proposals
     gm.store.selfservice open games, observers, address codes, token generations
     gm.store.delivery    delivery events, each address's delivery state (bounces)
     gm.store.optin       OBSERVE, JOIN, CREATE waiting for their address to confirm

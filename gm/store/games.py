@@ -54,7 +54,8 @@ class GameQueries:
     # ``messages`` and ``outbox`` are not here: they are the record of mail received and sent.
     GAME_TABLES = ("reports", "orders", "states", "players", "history", "game_settings", "deadlines",
                    "absences", "state_overrides", "results", "timers", "open_games", "observers",
-                   "address_codes", "credential_failures", "credential_locks", "bounce_holds", "games")
+                   "address_codes", "credential_failures", "credential_locks", "bounce_holds", "draw_proposals",
+                   "games")
 
     def accepted_order_count(self, game_id: str) -> int:
         """How many players' orders of a game went through the rules (turn closes not counted)."""

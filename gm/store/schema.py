@@ -421,6 +421,19 @@ def fuzzy_borders_keep_their_rules(db) -> None:
             db.execute("UPDATE games SET options = ? WHERE id = ?", (json.dumps(options), row[0]))
 
 
+# Step 16 (issue 31, RULINGS G6): the draw proposals standing in each game, one per player at
+# most; a proposal stands until the end of the turn after ``turn`` (gm.service.people.draws).
+DRAW_PROPOSALS = """
+CREATE TABLE draw_proposals (
+    game_id TEXT NOT NULL,
+    player TEXT NOT NULL,
+    turn INTEGER NOT NULL,           -- the turn it was made in
+    made REAL NOT NULL,
+    PRIMARY KEY (game_id, player)
+);
+"""
+
+
 STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
     Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
@@ -442,6 +455,7 @@ ALTER TABLE players ADD COLUMN timezone TEXT;
     Step(14, "daemon heartbeats and outages (deadlines wait for gm)", OUTAGES),
     Step(15, "Fuzzy Borders games begun before FB8 keep empty_turns=none", "",
          fuzzy_borders_keep_their_rules),
+    Step(16, "draw proposals standing (DRAW, RULINGS G6)", DRAW_PROPOSALS),
 ]
 
 

@@ -10,7 +10,8 @@ DEADLINE_COLUMNS = ("start_seq", "turn", "due", "reminded", "late", "grace_done"
 
 
 class ServiceQueries:
-    """Mixed into Store: ``game_settings``, ``deadlines``, ``absences``, ``state_overrides``, ``results``."""
+    """Mixed into Store: ``game_settings``, ``deadlines``, ``absences``, ``state_overrides``, ``results``,
+    ``draw_proposals``."""
 
     # --- settings ---------------------------------------------------------------
     def settings_of(self, game_id: str) -> dict[str, str]:
@@ -85,6 +86,26 @@ class ServiceQueries:
         """Mark state ``seq`` as made by the GM (``action``: rollback | edit)."""
         self.insert("state_overrides", game_id=game_id, seq=seq, action=action,
                     source_seq=source_seq, detail=detail)
+
+    # --- draw proposals (RULINGS G6) ---------------------------------------------
+    def draw_proposals(self, game_id: str) -> dict[str, int]:
+        """Each player of a game with a draw proposal on record: the turn it was made in."""
+        return {r["player"]: r["turn"] for r in
+                self.all("SELECT player, turn FROM draw_proposals WHERE game_id = ?", game_id)}
+
+    def propose_draw(self, game_id: str, player: str, turn: int, at: float) -> None:
+        """A player's draw proposal, made in ``turn`` (a new one replaces theirs)."""
+        self._require_tx()
+        self.db.execute("INSERT OR REPLACE INTO draw_proposals (game_id, player, turn, made) "
+                        "VALUES (?, ?, ?, ?)", (game_id, player, turn, at))
+
+    def withdraw_draw(self, game_id: str, player: str | None = None) -> int:
+        """Forget a player's draw proposal (None: every proposal of the game); how many went."""
+        self._require_tx()
+        if player is None:
+            return self.db.execute("DELETE FROM draw_proposals WHERE game_id = ?", (game_id,)).rowcount
+        return self.db.execute("DELETE FROM draw_proposals WHERE game_id = ? AND player = ?",
+                               (game_id, player)).rowcount
 
     # --- results ----------------------------------------------------------------
     def set_result(self, game_id: str, reason: str, winners: list[str] | None, at: float) -> None:

@@ -142,8 +142,9 @@ def view_key(state: State, viewer: str | None) -> str | None:
 
 def _caption(state: State, viewer: str | None) -> list[str]:
     moves = f"after {state.moves} move{'' if state.moves == 1 else 's'}"
-    if state.winner is not None:
-        over = f"Game over, {moves}: {state.sides[state.winner].name} wins"
+    if state.winner is not None or state.drawn:
+        who = "drawn by agreement" if state.winner is None else f"{state.sides[state.winner].name} wins"
+        over = f"Game over, {moves}: {who}"
         return [over + ("." if not state.end_reason else ":"), *([state.end_reason] if state.end_reason else [])]
     mover = state.sides[state.mover]
     you = " (you)" if viewer == mover.name else ""

@@ -42,9 +42,10 @@ class TurnMail:
     as for a BOARD reply)."""
 
     def __init__(self, ctx: Context, view: GameView, events: list[Event], note: str | None = None,
-                 only: list[str] | None = None):
+                 only: list[str] | None = None, head: str | None = None):
         rules, state = view.rules, view.state
         self.view, self.events, self.note = view, events, note
+        self.head = head  # lines above the report in its monospace block (the final standings)
         self.now = ctx.clock()
         self.domain = ctx.config.domain
         settings = deadlines.settings(ctx.store, view.id)
@@ -81,7 +82,7 @@ class TurnMail:
         cid = f"board.{self.view.id}.{self.view.seq}@{self.domain}" if picture else None
         zone = self.zones[name]
         page = mailhtml.ReportPage(
-            shared=self.shared, text=self.texts[name], viewer=name,
+            shared=self.shared, text=(f"{self.head}\n" if self.head else "") + self.texts[name], viewer=name,
             events=[e.text for e in self.events if e.visible_to(name)],
             date=times.format_stamp(self.now, zone), deadline=self.deadline(zone),
             picture_cid=cid, picture_size=pictures.size(picture) if picture else None,

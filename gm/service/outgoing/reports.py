@@ -7,11 +7,13 @@ the game receive game mail (RULINGS G5).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from games.base import Event
 from gm.core.model import GameView
 from gm.mail.inbound import Inbound
+from gm.present import archive, standings
 from gm.present import reports as present
 from gm.service.outgoing import observers, reportmail
 from gm.service.table import deadlines
@@ -34,8 +36,11 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
     opens each mail and is archived as a notice beside the report.  Observers get the report in
     the observer's view (no private line, no sealed order), as text."""
     rules = view.rules
-    label = "final report" if rules.is_over(view.state) else "report"
-    mail = reportmail.TurnMail(ctx, view, events, note)
+    over = rules.is_over(view.state)
+    label = "final report" if over else "report"
+    # The end mail: the final standings open it, archived beside the report as a notice.
+    head = "\n".join(final_standings(ctx, view)) + "\n" if over else None
+    mail = reportmail.TurnMail(ctx, view, events, note, head=head)
     note = present.fit_width(note) if note else None  # within 72 columns, like every line we send
     if observers.following(ctx, view.id):
         public = present.render_reports(view.id, rules, view.state, [present.OBSERVER], events,
@@ -47,12 +52,28 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
         threading: dict[str, Any] = {}
         if reply_to and reply_to[0] == name and reply_to[1] is not None:
             threading = {"in_reply_to": reply_to[1].message_id, "references": reply_to[1].references}
-        oid = ctx.outbox.to_game(view, player["email"], f"{rules.title} {label}",
-                                 f"{note}\n{body}" if note else body, kind="report",
+        text = "\n".join(part for part in (note, head, body) if part)
+        oid = ctx.outbox.to_game(view, player["email"], f"{rules.title} {label}", text, kind="report",
                                  html=mail.html(name), **threading)
-        if note:
-            ctx.outbox.archive(view, name, "notice", note, oid)
+        for part in (note, head):
+            if part:
+                ctx.outbox.archive(view, name, "notice", part, oid)
         ctx.outbox.archive(view, name, "report", body, oid)
+
+
+def game_page(ctx: Context, game_id: str) -> str | None:
+    """The address of a game's page in the public archive, if the config names one (archive_url)."""
+    base = ctx.config.archive_url
+    return None if not base else base.rstrip("/") + "/" + archive.page_name(game_id)
+
+
+def final_standings(ctx: Context, view: GameView) -> list[str]:
+    """The end mail's standings (gm.present.standings): every player with their score, "(left)"
+    for those removed, the result (winners the GM declared, else as the rules say) and the game's
+    page in the archive."""
+    row = ctx.store.result_of(view.id)
+    winners = json.loads(row["winners"]) if row is not None and row["winners"] else None
+    return standings.final_standings(view.rules, view.state, winners, game_page(ctx, view.id))
 
 
 def board_reply(ctx: Context, view: GameView, name: str):

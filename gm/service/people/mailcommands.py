@@ -8,6 +8,7 @@ SUMMARY: they need no password, so they answer anyone, rate-limited as help).
 
 from __future__ import annotations
 
+import json
 import textwrap
 from dataclasses import dataclass
 from typing import Callable
@@ -17,11 +18,12 @@ from games.base import GameError
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
 from gm.mail.rawmail import ascii_lower
+from gm.present import standings
 from gm.present.reports import help_hint
 from functools import partial
 
 from gm.service.outgoing import observers, reports
-from gm.service.people import lobby, optin, seats, setcommands
+from gm.service.people import draws, lobby, optin, seats, setcommands
 from gm.service.table import deadlines, games
 from gm.service.context import Context
 
@@ -119,7 +121,8 @@ def _list(ctx, view, player, args, inbound) -> None:
         shown.append({"id": game.id, "title": game.rules.title, "turn": game.turn,
                       "status": STATUS_WORDS.get(game.status, game.status),
                       "players": [p["name"] + ("" if p["active"] else " (left)")
-                                  for p in game.players]})
+                                  for p in game.players],
+                      "result": public_summary(ctx, game)["result"]})
     body = ctx.outbox.render("list", mode="list", games=shown,
                              more=ctx.store.game_count() - len(rows))
     ctx.outbox.reply(inbound, None, "Games", body, kind=kind)
@@ -160,11 +163,15 @@ def public_summary(ctx: Context, view: GameView) -> dict:
     over = rules.is_over(state) or view.status == Status.FINISHED  # by the rules or the GM
     scores = rules.scores(state)
     seated = set(view.seated_names)
+    declared = ctx.store.result_of(view.id)  # winners the GM declared (gm end --winner)
+    winners = (json.loads(declared["winners"]) if declared is not None and declared["winners"]
+               else rules.winners(state) if rules.is_over(state) else [])
     return {"id": view.id, "title": rules.title, "kind": rules.kind, "turn": view.turn,
             "status": STATUS_WORDS.get(view.status, view.status), "over": over,
             "players": [{"name": name, "score": scores.get(name, 0), "left": name not in seated}
                         for name in rules.players(state)],
-            "winners": rules.winners(state) if rules.is_over(state) else [],
+            "winners": winners,
+            "result": standings.result_line(winners, rules.is_drawn(state)) if over else None,
             "to_move": deadlines.awaited(view) if view.status == Status.ACTIVE and not over else [],
             "deadline": deadlines.deadline_text(ctx.store, view, ctx.clock())}
 
@@ -283,6 +290,12 @@ COMMANDS: tuple[Command, ...] = (
             "PASSWORD <yours>, then LEAVE); once it runs, RESIGN", lobby.leave_running),
     Command("RESIGN", "(under GAME nb7 PASSWORD ..., not by a reply address) leave this game for "
             "good; the game's rules say what becomes of your seat, the others are told", seats.resign),
+    Command("CONCEDE", "the same as RESIGN: you leave the game (RULINGS G7); when one player is "
+            "left of a game begun with two or more, that player wins", seats.resign),
+    Command("DRAW [WITHDRAW]", "propose a draw, alone or with your orders; the others are told a "
+            "draw was proposed, not by whom. It stands until the end of the next turn; the game "
+            "ends drawn when every player still in has one standing (RULINGS G6). DRAW WITHDRAW "
+            "takes yours back", draws.draw),
     Command("OBSERVE <id>", "(no password needed) follow a game you do not play: its reports "
             "as an observer sees them and its public press, never a sealed order; e.g. OBSERVE nb7 "
             "(once you reply to the code gm mails you)", partial(optin.ask, "OBSERVE")),

@@ -14,7 +14,7 @@ from gm.core.model import GameView, Status
 from gm.mail.inbound import Inbound
 from gm.mail.rawmail import valid_addr_spec
 from gm.service.outgoing import reports
-from gm.service.people import credentials
+from gm.service.people import credentials, draws
 from gm.service.table import deadlines, games
 from gm.service.outgoing.answers import done, refuse
 from gm.service.context import Context
@@ -25,7 +25,9 @@ CODE_DAYS = credentials.ADDRESS_DAYS  # a new address confirms within this
 def remove(ctx: Context, view: GameView, name: str, who: str, why: str) -> tuple[GameView, int]:
     """Take a seat out of the game as its rules for leaving say (RULINGS G5): the rules' ``leave``
     gives the state without it; the others get a report.  Inside a write; returns (the game after,
-    the seq of its new state).  When too few are left the one removed forfeits."""
+    the seq of its new state).  When too few are left the one removed forfeits (G7: one player
+    left of a game begun with two or more wins at once); when every player still in has a
+    standing draw proposal, the game ends drawn (G6)."""
     rules, now = view.rules, ctx.clock()
     ctx.store.deactivate_player(view.id, name)
     result = rules.leave(view.state, name, now)
@@ -38,13 +40,15 @@ def remove(ctx: Context, view: GameView, name: str, who: str, why: str) -> tuple
         ctx.store.log(view.id, after.turn, who, "forfeit", reason, now)
     deadlines.open_turn(ctx.store, after)
     reports.queue_reports(ctx, after, result.events)
+    if draws.settle(ctx, after, who):  # G6: everyone still in now has a standing proposal
+        after = games.load(ctx.store, view.id)
     return after, seq
 
 
-# --- RESIGN -------------------------------------------------------------------------------
+# --- RESIGN (CONCEDE) ----------------------------------------------------------------------
 def resign(ctx: Context, view: GameView, player, args: str, inbound: Inbound) -> None:
-    """RESIGN: the player leaves the game under way; the others are told (the GM can still
-    give the seat to someone else with gm replace)."""
+    """RESIGN, or CONCEDE (the same, RULINGS G7): the player leaves the game under way; the others
+    are told (the GM can still give the seat to someone else with gm replace)."""
     name = player["name"]
     if view.status == Status.FINISHED or view.rules.is_over(view.state):
         refuse(ctx, inbound, view, "Not resigned", f"Game {view.id} is over; there is nothing to "

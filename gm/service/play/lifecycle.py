@@ -23,7 +23,7 @@ from gm.core import passwords, times
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.rawmail import valid_addr_spec
 from gm.service.outgoing import reports
-from gm.service.people import credentials, lobby, mailcommands, seats
+from gm.service.people import credentials, draws, lobby, mailcommands, seats
 from gm.service.table import deadlines, games
 from gm.service.context import Context
 
@@ -210,11 +210,49 @@ def end(ctx: Context, game_id: str, why: str, who: str | None = None,
         ctx.store.set_result(view.id, why, winners or None, now)
         record(ctx, view, "end", f"winners: {', '.join(winners)}" if winners else "", who, why)
         reschedule(ctx, view.id)
-        lines = gm_lines("The game master has ended this game.", why)
-        if winners:
-            lines.append(f"Result: {', '.join(winners)} win{'s' if len(winners) == 1 else ''}.")
+        # The result (the winners declared, if any) is the standings' last line.
+        lines = gm_lines("The game master has ended this game.", why) + [""] + reports.final_standings(ctx, view)
         reports.notice(ctx, view, view.seated_names, lines, "Game ended")
     return f"game {view.id} ended"
+
+
+def draw(ctx: Context, game_id: str, who: str | None = None, why: str | None = None) -> str:
+    """`gm draw`: the game ends drawn now (RULINGS G6), as if every remaining player had agreed:
+    no winner, the scores as they stand are the final standings.  Recorded as a draw of the
+    rules (an orders row, origin gm), so gm verify replays it."""
+    why = _required_reason(why, f"gm draw {game_id}")
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        if view.status == Status.FINISHED or view.rules.is_over(view.state):
+            raise ServiceError(f"game {view.id} is over")
+        reports.notice(ctx, view, view.seated_names,
+                       gm_lines("The game master has ended this game drawn (RULINGS G6).", why),
+                       "Game drawn")
+        draws.end_drawn(ctx, view, who or default_actor(), "gm", f"the game master declared a draw; "
+                        f"why: {why}")
+    return f"game {view.id} ended drawn"
+
+
+def concede(ctx: Context, game_id: str, name: str, who: str | None = None, why: str | None = None) -> str:
+    """`gm concede`: the player concedes, as CONCEDE (or RESIGN) by mail would (RULINGS G7):
+    they leave the game as G5 says (eject's path, recorded the same way); when one player is
+    left of a game begun with two or more, that player wins."""
+    why = _required_reason(why, f"gm concede {game_id} {name}")
+    with ctx.store.write():
+        view = games.load(ctx.store, game_id)
+        player = games.seat(view, name)
+        if not player["active"]:
+            raise ServiceError(f"{player['name']} has already left game {view.id}")
+        if view.status == Status.FINISHED or view.rules.is_over(view.state):
+            raise ServiceError(f"game {view.id} is over")
+        name = player["name"]
+        record(ctx, view, "concede", f"player {name}", who, why)
+        reports.notice(ctx, view, view.seated_names,
+                       gm_lines(f"{name} has conceded the game (RULINGS G7).", why), f"{name} conceded")
+        after, _ = seats.remove(ctx, view, name, who or default_actor(), "conceded")
+    if after.rules.is_over(after.state):
+        return f"{name} conceded game {view.id}; the game is over"
+    return f"{name} conceded game {view.id}; the game goes on without them"
 
 
 def forfeit(ctx: Context, view: GameView, name: str, who: str, why: str) -> None:
@@ -232,7 +270,8 @@ def forfeit(ctx: Context, view: GameView, name: str, who: str, why: str) -> None
     reports.notice(ctx, view, view.seated_names,
                    [f"{name} forfeits the game ({why}).",
                     f"The game is over. Winner{'s' if len(others) != 1 else ''}: "
-                    f"{', '.join(others) or 'nobody'}."], "Game over")
+                    f"{', '.join(others) or 'nobody'}.", ""] + reports.final_standings(ctx, view),
+                   "Game over")
 
 
 def set_deadline(ctx: Context, game_id: str, when: str, who: str | None = None,

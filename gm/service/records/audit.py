@@ -2,8 +2,8 @@
 `gm history`, and the data of the archive site.
 
 Every stored state (seq 0, 1, ...) was made by exactly one thing: the set-up
-(seq 0), an accepted order or a turn close (the orders row whose ``seq`` it
-is, with the ``at`` the rules saw), or a GM override (gm.service.play.positions: a
+(seq 0), an accepted order, a turn close or a draw by agreement (the orders row
+whose ``seq`` it is, with the ``at`` the rules saw), or a GM override (gm.service.play.positions: a
 rollback restores an earlier state, an edit is taken as given).  The replay
 rebuilds each state from the one before it and compares it with the store;
 then every archived report is rendered again from the replayed state and
@@ -121,6 +121,8 @@ def _replay_cause(rules, state, row):
     """The rules' result of the recorded order or turn close, with the time the rules saw."""
     if row["action"] == "close":
         return rules.close_turn(state, row["at"])
+    if row["action"] == "draw":  # every remaining player agreed, or the GM said so (G6)
+        return rules.end_drawn(state, row["at"])
     order = rules.parse_order(state, row["player"], row["text"])
     return rules.submit(state, row["player"], order, row["at"])
 
@@ -215,6 +217,7 @@ def index_entry(ctx: Context, game_id: str, view=None) -> dict:
         "players": [{"name": p["name"], "score": scores.get(p["name"], 0), "active": bool(p["active"]),
                      "winner": p["name"] in winners} for p in view.players],
         "winners": winners,
+        "drawn": rules.is_drawn(state),
         "reason": reason,
         "created": format_stamp(view.row["created"]),
         "created_at": view.row["created"],
