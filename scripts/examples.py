@@ -5,8 +5,11 @@
 Plays short scripted games on a fresh store in a temp dir, with a fixed clock
 and seeds, through the same path as real mail (gm.service.engine.Engine.ingest
 for players' mails, the GM's commands for overrides), then writes each queued
-message's subject and text to DIR/<nn>-<what>.txt.  Run it after changing a
-template or a reply's words, and read the result.
+message's subject and text to DIR/<nn>-<what>.txt.  Passwords and codes come
+from a seeded generator, so a rerun writes the same files.  Run it after
+changing a template or a reply's words, read the result, and commit it:
+tests/test_examples.py checks that docs/examples/ is what this writes now, with
+no footer twice and no prose line over 78 columns.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from gm.core import passwords  # noqa: E402
 from gm.core.config import Config  # noqa: E402
+from gm.service.people import optin  # noqa: E402
 from gm.service.play import lifecycle  # noqa: E402
 from gm.service.engine import Engine  # noqa: E402
 from gm.store import Store  # noqa: E402
@@ -48,7 +52,7 @@ def last_id(engine: Engine) -> int:
 
 
 def fixed_passwords(seed: int = 31):
-    """Passwords drawn from a seeded generator, so that a rerun writes the same files."""
+    """Passwords and codes drawn from a seeded generator, so that a rerun writes the same files."""
     draw = random.Random(seed)
     return lambda length=passwords.GENERATED_LENGTH: "".join(draw.choice(passwords.ALPHABET)
                                                              for _ in range(length))
@@ -56,7 +60,7 @@ def fixed_passwords(seed: int = 31):
 
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else ROOT / "docs" / "examples"
-    passwords.generate = fixed_passwords()  # this script's own process only
+    passwords.generate = optin.generate = fixed_passwords()  # passwords and codes; this process only
     tmp = Path(tempfile.mkdtemp(prefix="gm-examples-"))
     clock = Clock()
     config = Config(data_dir=tmp, address="gm@example.org", gm_address="gm-human@example.org")

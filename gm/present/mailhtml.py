@@ -51,9 +51,8 @@ def news(events: list[str], note: str | None = None, names: list[str] = ()) -> l
             line = line[0].upper() + line[1:]
         # An event that introduces the next ones ("... claimed K10 (FB6, turn 1):") is a
         # sentence of its own here: the lines it introduces follow as sentences.
-        line = line.rstrip(":;, ")
-        if not line:
-            continue
+        if line.endswith(":"):
+            line = line.rstrip(": ") + "."
         sentences.append(line if line[-1] in ".!?)" else line + ".")
     return sentences
 

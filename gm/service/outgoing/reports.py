@@ -58,7 +58,7 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
 def board_reply(ctx: Context, view: GameView, name: str):
     """BOARD: the player's report now, and its HTML page for a player who reads HTML (or None)."""
     mail = reportmail.TurnMail(ctx, view, [], only=[name])
-    return mail.text(name), mail.html(name)
+    return mail.texts[name], mail.html(name)  # the reply it goes in has the footer
 
 
 def gm_reports(ctx: Context, view: GameView, note: str) -> None:
