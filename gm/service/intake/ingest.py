@@ -223,8 +223,9 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
         return Outcome("help", "commands without a password", view.id)  # PASSWORD RESET, LIST...
     if player is None and (passed := seats.given_away(ctx, view, inbound.sender)) is not None:
         return _error(ctx, inbound, view, f"Your seat {passed} in game {view.id} has passed on to "
-                      "another player (the game master gave it to them), so your mail was not "
-                      f"read. You no longer play in this game; send LIST {view.id} to see how it "
+                      "another player (the game master gave it to them), so your mail was not read"
+                      + ("; the reply address it came to is not valid any more" if by_token else "")
+                      + f". You no longer play in this game; send LIST {view.id} to see how it "
                       f"goes, or OBSERVE {view.id} to follow it.", label="Not read (your seat passed on)")
     if player is None and by_token:
         return _error(ctx, inbound, view, f"Your mail came to a reply address of game {view.id} that "
