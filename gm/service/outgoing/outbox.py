@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from gm.core.config import Config
-from gm.core.model import GameView
+from gm.core.model import GameView, Status
 from gm.mail.dkim import SIGNATURE_RESERVE, Signer
 from gm.mail.inbound import Inbound
 from gm.mail.orders import without_password
@@ -145,7 +145,7 @@ class Outbox:
         seat still in a game that is running (``replies``: the mail carries the seat's reply
         address); none for a game that is over or paused, a seat that left, an observer, the GM."""
         row = self.store.game(view.id)
-        if row is None or row["status"] != "active" or view.rules.is_over(view.state):
+        if row is None or row["status"] != Status.ACTIVE.value or view.rules.is_over(view.state):
             return ""
         if not any(p["active"] for p in self.store.players_at(view.id, to)):
             return ""
