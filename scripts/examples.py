@@ -91,7 +91,7 @@ def main(argv: list[str]) -> int:
     step("wrong-password")
     mail("bob@example.org", "b1xb2", game_id="nb1", password="guess")
     step("unknown-game")
-    mail("carol@example.net", "b1xb2", game_id="zz9", password="x")
+    mail("ada@example.org", "b1xb2", game_id="zz9", password="x")  # she plays nb1: named
     step("general-help")
     mail("carol@example.net", "HELP")
     step("list")

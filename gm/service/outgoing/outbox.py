@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from gm.core.config import Config
@@ -197,6 +197,12 @@ class Outbox:
             log.info("no reply: the mail has no usable From address")
             return None
         limited = all(p.kind in LIMITED_KINDS for p in parts)
+        view = next((p.view for p in parts if p.view is not None), None)
+        headers = self.reply_headers(view.id, to) if view else ()
+        if view is not None:  # one footer, under the last answer (and in its archived copy)
+            last = parts[-1]
+            parts = parts[:-1] + [replace(last, body=reports.with_footer(
+                last.body, self.footer(view, to, bool(headers))))]
         body = joined(parts)
         if limited:
             notice = self._limit_notice(to)
@@ -204,10 +210,6 @@ class Outbox:
                 return None
             body = with_notice(body, notice)
         first = parts[0]
-        view = next((p.view for p in parts if p.view is not None), None)
-        headers = self.reply_headers(view.id, to) if view else ()
-        if view is not None:
-            body = reports.with_footer(body, self.footer(view, to, bool(headers)))
         label = first.label if len(parts) == 1 else f"{first.label} (and {len(parts) - 1} more)"
         tag = f"[{view.id} T{view.turn}]" if view is not None else "[gm]"
         subject = f"{tag} {label}: {mask_text(without_password(inbound.subject), passwords=False) or 'your mail'}"
