@@ -5,14 +5,18 @@
 Plays short scripted games on a fresh store in a temp dir, with a fixed clock
 and seeds, through the same path as real mail (gm.service.engine.Engine.ingest
 for players' mails, the GM's commands for overrides), then writes each queued
-message's subject and text to DIR/<nn>-<what>.txt.  Run it after changing a
-template or a reply's words, and read the result.
+message's subject and text to DIR/<nn>-<what>.txt.  Passwords and codes come
+from a seeded generator, so a rerun writes the same files.  Run it after
+changing a template or a reply's words, read the result, and commit it:
+tests/test_examples.py checks that docs/examples/ is what this writes now, with
+no footer twice and no prose line over 78 columns.
 """
 
 from __future__ import annotations
 
 import email
 import email.policy
+import random
 import shutil
 import sys
 import tempfile
@@ -22,7 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from gm.core import passwords  # noqa: E402
 from gm.core.config import Config  # noqa: E402
+from gm.service.people import optin  # noqa: E402
 from gm.service.play import lifecycle  # noqa: E402
 from gm.service.engine import Engine  # noqa: E402
 from gm.store import Store  # noqa: E402
@@ -45,16 +51,24 @@ def last_id(engine: Engine) -> int:
     return engine.store.one("SELECT COALESCE(MAX(id), 0) AS n FROM outbox")["n"]
 
 
+def fixed_passwords(seed: int = 31):
+    """Passwords and codes drawn from a seeded generator, so that a rerun writes the same files."""
+    draw = random.Random(seed)
+    return lambda length=passwords.GENERATED_LENGTH: "".join(draw.choice(passwords.ALPHABET)
+                                                             for _ in range(length))
+
+
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else ROOT / "docs" / "examples"
+    passwords.generate = optin.generate = fixed_passwords()  # passwords and codes; this process only
     tmp = Path(tempfile.mkdtemp(prefix="gm-examples-"))
     clock = Clock()
     config = Config(data_dir=tmp, address="gm@example.org", gm_address="gm-human@example.org")
     engine = Engine(Store(config.database), config, clock=clock)
-    taken: list[tuple[str, int]] = []  # (name, first outbox id of that step)
+    taken: list[tuple[str, int, int]] = []  # (name, first outbox id of that step, mails kept)
 
-    def step(name: str) -> None:
-        taken.append((name, last_id(engine) + 1))
+    def step(name: str, keep: int = 2) -> None:
+        taken.append((name, last_id(engine) + 1, keep))
 
     def mail(sender: str, text: str, **kw) -> None:
         engine.ingest(order_mail(sender, text, to=config.address, **kw))
@@ -77,7 +91,7 @@ def main(argv: list[str]) -> int:
     step("wrong-password")
     mail("bob@example.org", "b1xb2", game_id="nb1", password="guess")
     step("unknown-game")
-    mail("carol@example.net", "b1xb2", game_id="zz9", password="x")
+    mail("ada@example.org", "b1xb2", game_id="zz9", password="x")  # she plays nb1: named
     step("general-help")
     mail("carol@example.net", "HELP")
     step("list")
@@ -117,18 +131,44 @@ def main(argv: list[str]) -> int:
     for kind, game_id in (("phalanx", "ph1"), ("proximity", "px1"), ("pivot-pawns", "pp1")):
         step(f"{kind}-welcome")
         engine.create_game(kind, game_id, PLAYERS, seed=3)
+    step("trail")
+    mail("carol@example.net", "TRAIL px1")
+    step("empty-mail")
+    mail("carol@example.net", "")
+    step("observe")
+    mail("carol@example.net", "OBSERVE fb1")
+    step("", keep=0)  # the answers before the last one an address gets this hour: not written
+    for _ in range(config.error_replies_per_hour - 1):
+        mail("dan@example.net", "HELP")
+    step("rate-limit-notice", keep=1)
+    mail("dan@example.net", "HELP")
+    three = PLAYERS + [("cy", "cy@example.org")]
+    fb2 = engine.create_game("fuzzy-borders", "fb2", three, seed=5)
+    step("removed-player", keep=-3)  # the notices: to the two left, then to the one removed
+    lifecycle.eject(engine, "fb2", "cy", who="gm:alice", why="no orders for a month")
+    step("seat-given-away", keep=3)  # the new player's welcome, the other player, the old owner
+    lifecycle.replace(engine, "fb2", "bob", "dora@example.org", who="gm:alice", why="bob asked")
+    step("old-owner-mails")
+    mail("bob@example.org", "J10", game_id="fb2", password=fb2["bob"])
     step("end")
     lifecycle.end(engine, "nb1", "the players agreed a draw", who="gm:alice")
-    taken.append(("", last_id(engine) + 1))
+    taken.append(("", last_id(engine) + 1, 0))
 
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    rows = engine.store.all("SELECT id, raw FROM outbox ORDER BY id")
+    rows = engine.store.all("SELECT id, kind, raw FROM outbox ORDER BY id")
     count = 0
-    for n, ((name, first), (_, after)) in enumerate(zip(taken, taken[1:]), 1):
+    n = 0
+    for (name, first, keep), (_, after, _) in zip(taken, taken[1:]):
+        if not keep:  # a stretch of mail not shown
+            continue
+        n += 1
         mails = [r for r in rows if first <= r["id"] < after]
-        for m, row in enumerate(mails[:2]):  # the first two of a step: usually one per player
+        if keep < 0:  # the step's notices, not the reports that follow them
+            mails, keep = [r for r in mails if r["kind"] != "report"], -keep
+        mails = mails[:keep]  # the first of a step: usually one per player
+        for m, row in enumerate(mails):
             msg = email.message_from_bytes(unpack_mail(row["raw"]), policy=email.policy.default)
             text = (f"To: {msg['To']}\nSubject: {msg['Subject']}\n\n"
                     + msg.get_body(("plain",)).get_content())

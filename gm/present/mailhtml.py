@@ -18,7 +18,7 @@ from gm.present.templates import environment
 
 @dataclass
 class ReportPage:
-    shared: dict  # gm.present.reports.shared_context: title, turn, scores, winners, to_move, help_hint
+    shared: dict  # gm.present.reports.shared_context: title, turn, scores, winners, to_move
     text: str  # the text report this reader gets (the mail's text/plain part)
     events: list[str]  # the turn's events this reader was told
     viewer: str | None
@@ -28,6 +28,7 @@ class ReportPage:
     picture_size: tuple[int, int] | None = None
     press: list[str] = field(default_factory=list)  # press to everyone of this turn, as received
     note: str | None = None  # the game master's note, when the GM entered orders
+    footer: str = ""  # how this reader sends orders (gm.present.reports.footer); "" when they cannot
 
 
 def _starts_with_name(line: str, names: list[str]) -> bool:
@@ -48,6 +49,10 @@ def news(events: list[str], note: str | None = None, names: list[str] = ()) -> l
             continue
         if not _starts_with_name(line, names):
             line = line[0].upper() + line[1:]
+        # An event that introduces the next ones ("... claimed K10 (FB6, turn 1):") is a
+        # sentence of its own here: the lines it introduces follow as sentences.
+        if line.endswith(":"):
+            line = line.rstrip(": ") + "."
         sentences.append(line if line[-1] in ".!?)" else line + ".")
     return sentences
 

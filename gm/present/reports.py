@@ -28,9 +28,40 @@ class ReportInput:
     deadline: str | None = None
 
 
-def help_hint(game_id: str) -> str:
-    return (f"Orders: mail a line GAME {game_id} PASSWORD <yours>, then orders.\n"
-            "Send HELP for the order format and rulings.")
+# How a reader who holds a seat sends orders: by replying (the mail carries the seat's reply
+# address, gm.service.outgoing.replies) or by a mail with the password in it.
+REPLY = "reply"
+PASSWORD = "password"
+
+
+def footer(game_id: str, channel: str | None) -> str:
+    """The last lines of a mail about a game: what its reader can do now, in their channel;
+    "" for a reader who can send nothing (the game is over, they left it, they only follow it)."""
+    if channel == REPLY:
+        first = "To send orders, reply to this mail and write them at the top."
+    elif channel == PASSWORD:
+        first = f"To send orders, mail a line GAME {game_id} PASSWORD <yours>, then the orders."
+    else:
+        return ""
+    return f"{first}\nSend HELP for the order format and rulings."
+
+
+def with_footer(body: str, lines: str) -> str:
+    """``body`` with ``lines`` at its end, under its own "--" line if it has one (one footer
+    a mail, never two)."""
+    body = body.rstrip("\n") + "\n"
+    if not lines or body.endswith("\n" + lines.rstrip("\n") + "\n"):  # it has it already
+        return body
+    if body.startswith("--\n") or "\n--\n" in body:
+        return body + lines.rstrip("\n") + "\n"
+    return body + "\n--\n" + lines.rstrip("\n") + "\n"
+
+
+def without_footer(text: str) -> str:
+    """``text`` up to its "--" line (the footer of a mail as archived before footers were the
+    mail's, not the report's)."""
+    head, _, _ = ("\n" + text).partition("\n--\n")
+    return head[1:].rstrip("\n") + "\n"
 
 
 def shared_context(game_id: str, rules, state, deadline: str | None = None) -> dict:
@@ -38,6 +69,7 @@ def shared_context(game_id: str, rules, state, deadline: str | None = None) -> d
     turn = rules.turn(state)
     over = rules.is_over(state)
     scores = rules.scores(state)
+    removed = set(rules.removed(state))  # RULINGS G5: shown "(left)" in the scores
     to_move = [] if over else rules.to_move(state)
     legal = None
     if not over and len(to_move) == 1:
@@ -51,13 +83,12 @@ def shared_context(game_id: str, rules, state, deadline: str | None = None) -> d
         "kind": rules.kind,
         "turn": turn,
         "title_line": title_line,
-        "scores": [{"name": p, "score": scores.get(p, 0)} for p in rules.players(state)],
+        "scores": [{"name": p, "score": scores.get(p, 0), "left": p in removed} for p in rules.players(state)],
         "winners": rules.winners(state) if over else [],
         "is_over": over,
         "to_move": to_move,
         "legal": legal,
         "deadline": deadline,
-        "help_hint": help_hint(game_id),
     }
 
 

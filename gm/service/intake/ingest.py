@@ -20,9 +20,8 @@ from gm.mail import inbound as mail_in
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
 from gm.mail.redact import mask_text, redact
-from gm.present.reports import help_hint
 from gm.service.outgoing import bounces, delivery_state, reports
-from gm.service.people import credentials, guessing, lobby, mailcommands, optin
+from gm.service.people import credentials, guessing, lobby, mailcommands, optin, seats
 from gm.service.play import press, timers, turns
 from gm.service.table import games
 from gm.service.context import Context
@@ -202,7 +201,7 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
                        mail.game_id)
     except ServiceError:
         return _error(ctx, inbound, None, f"There is no game called {mail.game_id!r} here. "
-                      "Check the game id in your welcome mail.")
+                      "Check the game id in your welcome mail." + _games_of(ctx, inbound.sender))
     # RULINGS G4: time is checked before orders.  A timer or deadline that ran out before this
     # mail was judged closes its turn first (as it does for gm order and gm process).
     view, turn_closed, _ = timers.settle(ctx, view.id, view)
@@ -222,6 +221,12 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
     if player is None and mail.commands and not mail.order_lines and not mail.press \
             and mailcommands.without_game(ctx, inbound, mail.commands, False):
         return Outcome("help", "commands without a password", view.id)  # PASSWORD RESET, LIST...
+    if player is None and (passed := seats.given_away(ctx, view, inbound.sender)) is not None:
+        return _error(ctx, inbound, view, f"Your seat {passed} in game {view.id} has passed on to "
+                      "another player (the game master gave it to them), so your mail was not read"
+                      + ("; the reply address it came to is not valid any more" if by_token else "")
+                      + f". You no longer play in this game; send LIST {view.id} to see how it "
+                      f"goes, or OBSERVE {view.id} to follow it.", label="Not read (your seat passed on)")
     if player is None and by_token:
         return _error(ctx, inbound, view, f"Your mail came to a reply address of game {view.id} that "
                       "is not valid (it is old: the seat's password or address has changed since "
@@ -237,7 +242,10 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
     if player is None:
         reason = "no password was given" if not mail.password else "the password is wrong"
         return _error(ctx, inbound, view, f"Your orders were not read: {reason} for game "
-                      f"{view.id}. Use the password from your welcome mail.")
+                      f"{view.id}. Use the password from your welcome mail, or reply to the latest "
+                      f"report gm sent you (no password needed). Lost it? Send PASSWORD RESET "
+                      f"{view.id} from the address your seat is registered to: gm mails a new one "
+                      "there.")
     if player["email"].lower() == inbound.sender:  # their own address works again, if it bounced
         delivery_state.clear(ctx, inbound.sender, f"{player['name']} mailed gm from it")
     if not player["active"]:  # resigned or removed (RULINGS G5): nothing of theirs is read
@@ -272,6 +280,18 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
                                 turn_closed=turn_closed)
     _not_read(ctx, inbound, after, player["name"], not_read)
     return outcome
+
+
+MAX_NAMED = 20  # games named in one unknown-game reply
+
+
+def _games_of(ctx: Context, sender: str) -> str:
+    """The sentence of the unknown-game reply that names the games this address plays: only the
+    sender's own (the From address can be forged: never anyone else's games)."""
+    ids = ctx.store.game_ids_of_address(sender, MAX_NAMED) if sender else []
+    if not ids:
+        return ""
+    return f" The games this address plays: {', '.join(ids)}."
 
 
 MAX_SCREENED = 50  # candidate lines screened one by one; a longer mail is judged as written
@@ -343,7 +363,7 @@ def _stale(ctx: Context, view: GameView, name: str, mail: order_mail.OrderMail, 
     ctx.store.add_order(view.id, "order", name, view.turn, text, accepted=False, origin="mail",
                         at=now, error=error, message_row=row_id)
     body = ctx.outbox.render("rejected", game_id=view.id, text=text, error=error, kind="StaleTurn",
-                             legal=None, hint=help_hint(view.id),
+                             legal=None,
                              report=reports.report_body(ctx, view, name, []))
     ctx.outbox.reply(inbound, view, "Orders refused (old turn)", body, kind="error")
     return Outcome("rejected", error, view.id, [body])

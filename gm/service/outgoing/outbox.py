@@ -14,11 +14,12 @@ once, and after it nothing more is sent until the hour has passed.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+import textwrap
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from gm.core.config import Config
-from gm.core.model import GameView
+from gm.core.model import GameView, Status
 from gm.mail.dkim import SIGNATURE_RESERVE, Signer
 from gm.mail.inbound import Inbound
 from gm.mail.orders import without_password
@@ -59,6 +60,19 @@ class PendingReply:
     parts: list[ReplyPart] = field(default_factory=list)
 
 
+def with_notice(body: str, notice: str) -> str:
+    """``body`` with ``notice`` (prose, wrapped) above its "--" footer, not under it."""
+    if not notice:
+        return body
+    text = body.rstrip("\n")
+    head, rule, tail = text.rpartition("\n--\n")
+    wrapped = textwrap.fill(notice.strip(), reports.MAX_WIDTH)
+    if not rule:
+        return f"{text}\n\n{wrapped}\n"
+    head = head.rstrip("\n")
+    return f"{head}\n\n{wrapped}\n\n--\n{tail}\n"
+
+
 def joined(parts: list[ReplyPart]) -> str:
     """The bodies of several answers as one mail's text, a rule between each two."""
     return PART_RULE.join(p.body.rstrip("\n") + "\n" for p in parts)
@@ -81,12 +95,10 @@ class Outbox:
         return reports.render_text(template, **context)
 
     def notice_body(self, view: GameView, lines: list[str]) -> str:
-        return self.render("notice", game_id=view.id, turn=view.turn, lines=lines,
-                           hint=reports.help_hint(view.id))
+        return self.render("notice", game_id=view.id, turn=view.turn, lines=lines)
 
     def error_body(self, view: GameView | None, message: str) -> str:
-        return self.render("error", message=message, game_id=view.id if view else None,
-                           hint=reports.help_hint(view.id) if view else None)
+        return self.render("error", message=message, game_id=view.id if view else None)
 
     # --- queueing -------------------------------------------------------------
     def queue(self, to: str, subject: str, body: str, *, kind: str, game_id: str | None = None,
@@ -119,9 +131,25 @@ class Outbox:
                 headers: tuple[tuple[str, str], ...] = (), **threading: Any) -> int:
         """Queue a message about a game, its subject tagged ``[id Tn]`` so a reply names the game;
         to a seat, with the seat's reply address (gm.service.outgoing.replies)."""
-        return self.queue(to, f"[{view.id} T{view.turn}] {label}", body, kind=kind,
-                          game_id=view.id, turn=view.turn,
-                          headers=tuple(headers) + self.reply_headers(view.id, to), **threading)
+        reply = self.reply_headers(view.id, to)
+        return self.queue(to, f"[{view.id} T{view.turn}] {label}",
+                          reports.with_footer(body, self.footer(view, to, bool(reply))), kind=kind,
+                          game_id=view.id, turn=view.turn, headers=tuple(headers) + reply, **threading)
+
+    def footer_to(self, view: GameView, to: str) -> str:
+        """The footer of a mail about ``view`` to ``to`` (see footer), its channel found here."""
+        return self.footer(view, to, bool(self.reply_headers(view.id, to)))
+
+    def footer(self, view: GameView, to: str, replies: bool) -> str:
+        """The footer of a mail about ``view`` to ``to``: how to send orders, for the address of a
+        seat still in a game that is running (``replies``: the mail carries the seat's reply
+        address); none for a game that is over or paused, a seat that left, an observer, the GM."""
+        row = self.store.game(view.id)
+        if row is None or row["status"] != Status.ACTIVE.value or view.rules.is_over(view.state):
+            return ""
+        if not any(p["active"] for p in self.store.players_at(view.id, to)):
+            return ""
+        return reports.footer(view.id, reports.REPLY if replies else reports.PASSWORD)
 
     def reply_headers(self, game_id: str, to: str) -> tuple[tuple[str, str], ...]:
         """Reply-To the seat's own reply address, when ``to`` holds a seat of the game."""
@@ -169,14 +197,19 @@ class Outbox:
             log.info("no reply: the mail has no usable From address")
             return None
         limited = all(p.kind in LIMITED_KINDS for p in parts)
+        view = next((p.view for p in parts if p.view is not None), None)
+        headers = self.reply_headers(view.id, to) if view else ()
+        if view is not None:  # one footer, under the last answer (and in its archived copy)
+            last = parts[-1]
+            parts = parts[:-1] + [replace(last, body=reports.with_footer(
+                last.body, self.footer(view, to, bool(headers))))]
         body = joined(parts)
         if limited:
             notice = self._limit_notice(to)
             if notice is None:
                 return None
-            body += notice
+            body = with_notice(body, notice)
         first = parts[0]
-        view = next((p.view for p in parts if p.view is not None), None)
         label = first.label if len(parts) == 1 else f"{first.label} (and {len(parts) - 1} more)"
         tag = f"[{view.id} T{view.turn}]" if view is not None else "[gm]"
         subject = f"{tag} {label}: {mask_text(without_password(inbound.subject), passwords=False) or 'your mail'}"
@@ -184,7 +217,7 @@ class Outbox:
         oid = self.queue(to, subject[:200], body, kind=kind,
                          game_id=view.id if view else None, turn=view.turn if view else None,
                          in_reply_to=inbound.message_id, references=inbound.references,
-                         auto="auto-replied", headers=self.reply_headers(view.id, to) if view else (),
+                         auto="auto-replied", headers=headers,
                          html=first.html if len(parts) == 1 and not limited else None,
                          secret=any(p.secret for p in parts))
         self.archive_parts(parts, oid)
@@ -220,11 +253,11 @@ class Outbox:
             log.warning("reply to %s suppressed: %d replies to strangers this hour", to, sent_all)
             return None
         if sent_to + 1 == per_address:
-            return (f"\n(This is the last answer gm sends to {to} this hour: it has answered "
+            return (f"(This is the last answer gm sends to {to} this hour: it has answered "
                     f"{per_address} mails from this address that needed no password. Mail sent "
-                    "within the hour is kept but not answered.)\n")
+                    "within the hour is kept but not answered.)")
         if sent_all + 1 == total:
             log.warning("the hourly limit of %d replies to strangers is reached", total)
-            return ("\n(gm is answering too many mails this hour; mail sent within the hour is "
-                    "kept but not answered.)\n")
+            return ("(gm is answering too many mails this hour; mail sent within the hour is "
+                    "kept but not answered.)")
         return ""

@@ -60,6 +60,8 @@ class TurnMail:
             names = [name for name in self.readers if self.zones[name] is zone]
             self.texts.update(present.render_reports(view.id, rules, state, names, events,
                                                      deadline=self.deadline(zone), shared=self.shared))
+        # How each reader sends orders, in their channel: under the text, and in the page
+        self.footers = {name: ctx.outbox.footer_to(view, p["email"]) for name, p in self.readers.items()}
         self.pictures: dict[str | None, bytes | None] = {}
         self.press: list[str] = []
         if self.html_readers:
@@ -71,8 +73,9 @@ class TurnMail:
         return None if self.due is None else times.format_due(self.due, self.now, zone)
 
     def text(self, name: str) -> str:
-        """The text report ``name`` gets (the text/plain part, and what the archive keeps)."""
-        return self.texts[name]
+        """The text report ``name`` gets, with its footer (the text/plain part, and what the
+        archive keeps)."""
+        return present.with_footer(self.texts[name], self.footers[name])
 
     def html(self, name: str) -> HtmlPart | None:
         """The HTML part of ``name``'s mail, with its picture; None for a player who reads text."""
@@ -82,9 +85,10 @@ class TurnMail:
         cid = f"board.{self.view.id}.{self.view.seq}@{self.domain}" if picture else None
         zone = self.zones[name]
         page = mailhtml.ReportPage(
-            shared=self.shared, text=(f"{self.head}\n" if self.head else "") + self.texts[name], viewer=name,
+            shared=self.shared, text=(f"{self.head}\n" if self.head else "") + self.texts[name],
+            viewer=name,  # the footer is the page's own
             events=[e.text for e in self.events if e.visible_to(name)],
             date=times.format_stamp(self.now, zone), deadline=self.deadline(zone),
             picture_cid=cid, picture_size=pictures.size(picture) if picture else None,
-            press=self.press, note=self.note)
+            press=self.press, note=self.note, footer=self.footers[name])
         return HtmlPart(mailhtml.render(page), ((cid, picture),) if picture else ())

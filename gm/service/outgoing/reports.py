@@ -79,7 +79,7 @@ def final_standings(ctx: Context, view: GameView) -> list[str]:
 def board_reply(ctx: Context, view: GameView, name: str):
     """BOARD: the player's report now, and its HTML page for a player who reads HTML (or None)."""
     mail = reportmail.TurnMail(ctx, view, [], only=[name])
-    return mail.text(name), mail.html(name)
+    return mail.texts[name], mail.html(name)  # the reply it goes in has the footer
 
 
 def gm_reports(ctx: Context, view: GameView, note: str) -> None:
@@ -94,7 +94,7 @@ def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
     public = [e.text for e in events if e.to is None]
     body = ctx.outbox.render("confirm", game_id=view.id, turn=view.turn,
                              lines=private or ["Orders received."],
-                             to_move=view.rules.to_move(view.state), hint=present.help_hint(view.id),
+                             to_move=view.rules.to_move(view.state),
                              deadline=deadlines.deadline_text(ctx.store, view, ctx.clock(),
                                                               deadlines.player_zone(view.player(sender))))
     if inbound is not None:
@@ -113,8 +113,7 @@ def notify_other_address(ctx: Context, view: GameView, player, inbound: Inbound 
     """An order from an unregistered address: tell the registered one what was done."""
     if inbound is None or inbound.sender == player["email"].lower():
         return
-    body = ctx.outbox.render("other_address", game_id=view.id, sender=inbound.sender, text=text,
-                             hint=present.help_hint(view.id))
+    body = ctx.outbox.render("other_address", game_id=view.id, sender=inbound.sender, text=text)
     ctx.outbox.to_game(view, player["email"], "Orders from another address", body, kind="notice")
 
 

@@ -19,7 +19,6 @@ from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
 from gm.mail.rawmail import ascii_lower
 from gm.present import standings
-from gm.present.reports import help_hint
 from functools import partial
 
 from gm.service.outgoing import observers, reports
@@ -47,11 +46,13 @@ def send_welcome(ctx: Context, view: GameView, player, password: str | None) -> 
                     press=PRESS_MODES.get(mode, mode))
 
 
-def general_help(ctx: Context, inbound: Inbound) -> None:
-    """HELP (or an empty mail) without a game: the format and the games played here."""
+def general_help(ctx: Context, inbound: Inbound, empty: bool = False) -> None:
+    """HELP (or an empty mail, ``empty``: said first) without a game: the format and the games
+    played here."""
     body = ctx.outbox.render("help", game=None, kinds=registry.available(), commands=help_lines(),
-                             press=None)
-    ctx.outbox.reply(inbound, None, "Help", body, kind="help")  # rate-limited: needs no password
+                             press=None, empty=empty)
+    ctx.outbox.reply(inbound, None, "Your mail was empty" if empty else "Help", body,
+                     kind="help")  # rate-limited: needs no password
 
 
 def each_once(commands: list[str], limit: int = MAX_WITHOUT_GAME) -> list[str]:
@@ -74,7 +75,7 @@ def without_game(ctx: Context, inbound: Inbound, commands: list[str], empty: boo
     for command in wanted:
         word, _, args = command.partition(" ")
         if word == "HELP":
-            general_help(ctx, inbound)
+            general_help(ctx, inbound, empty)
         else:
             HANDLERS[word](ctx, None, None, args, inbound)
     return bool(wanted)
@@ -227,8 +228,7 @@ def _trail(ctx, view, player, args, inbound) -> None:
         return
     # The table goes as written, one line per row: a wrapped row would put its marks under
     # the wrong piece.
-    body = ctx.outbox.render("table", game_id=view.id, turn=view.turn, lines=lines,
-                             hint=help_hint(view.id))
+    body = ctx.outbox.render("table", game_id=view.id, turn=view.turn, lines=lines)
     ctx.outbox.reply(inbound, view, "Trail", body, kind=_public_kind(player),
                      archive_player=player["name"] if player is not None else None)
 

@@ -22,6 +22,23 @@ from gm.service.context import Context
 CODE_DAYS = credentials.ADDRESS_DAYS  # a new address confirms within this
 
 
+def given_away(ctx: Context, view: GameView, address: str) -> str | None:
+    """The seat of ``view`` that the game master gave from ``address`` to another player (gm
+    replace: its history line "seat <name>: <old> -> <new>"), when no seat is at ``address`` now;
+    else None.  Such a sender can do nothing with the seat any more: PASSWORD RESET would mail
+    the new player, so they are told the seat passed on."""
+    if not address or any(p["email"].lower() == address.lower() for p in view.players):
+        return None
+    for row in reversed(ctx.store.history_of(view.id)):
+        if row["action"] != "replace" or not (row["detail"] or "").startswith("seat "):
+            continue
+        name, _, moved = row["detail"][len("seat "):].partition(": ")
+        old, _, _ = moved.partition(" -> ")
+        if old.strip().lower() == address.lower():
+            return name
+    return None
+
+
 def remove(ctx: Context, view: GameView, name: str, who: str, why: str) -> tuple[GameView, int]:
     """Take a seat out of the game as its rules for leaving say (RULINGS G5): the rules' ``leave``
     gives the state without it; the others get a report.  Inside a write; returns (the game after,

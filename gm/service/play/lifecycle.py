@@ -142,12 +142,17 @@ def change_settings(ctx: Context, game_id: str, values: dict[str, str], who: str
     values = service_options.check_settings(values)
     with ctx.store.write():
         view = games.load(ctx.store, game_id)
+        before = deadlines.settings(ctx.store, view.id)
         deadlines.save_settings(ctx.store, view.id, values)
         changes = ", ".join(f"{k}={v}" for k, v in values.items())
         detail = changes + (f"; why: {why}" if why else "")
         ctx.store.log(view.id, view.turn, who or default_actor(), "settings", detail, ctx.clock())
         reschedule(ctx, view.id)
-        if values:
+        # The players hear of what changed; a value set to what it was is no news.
+        after = deadlines.settings(ctx.store, view.id)
+        changed = {k: v for k, v in values.items() if str(before.get(k)) != str(after.get(k))}
+        changes = ", ".join(f"{k}={v}" for k, v in changed.items())
+        if changed:
             reports.notice(ctx, view, view.seated_names,
                            gm_lines(f"The game master changed this game's settings: {changes}.", why),
                            "Settings changed")
@@ -319,9 +324,11 @@ def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None =
         reports.notice(ctx, view, others,
                        gm_lines(f"A new player now plays the seat {player['name']}.", why), "New player")
         if old.lower() != email.lower():  # the one who left is told too
-            body = ctx.outbox.notice_body(view, gm_lines(
-                f"The game master has given your seat {player['name']} to another player; "
-                "your password no longer works.", why))
+            body = ctx.outbox.notice_body(view, [
+                f"Your seat {player['name']} in game {view.id} has passed on to another player:",
+                "the game master gave it to them.  Your password and reply addresses",
+                "for it no longer work, and you play no more in this game."]
+                + gm_lines("", why)[1:])
             ctx.outbox.to_game(view, old, "Your seat was given away", body)
     return f"seat {player['name']} of game {view.id} now belongs to {email}; welcome queued"
 
@@ -377,14 +384,20 @@ def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: st
             raise ServiceError(f"game {view.id} is over")
         rules = view.rules
         record(ctx, view, "eject", f"player {player['name']}", who, why)
-        reports.notice(ctx, view, view.seated_names,
+        others = [n for n in view.seated_names if n != player["name"]]
+        reports.notice(ctx, view, others,
                        gm_lines(f"The game master has removed {player['name']} from the game.", why),
                        "Player removed")
-        after, seq = seats.remove(ctx, view, player["name"], who or default_actor(),
-                                  why or "removed by the game master")
+        after, _ = seats.remove(ctx, view, player["name"], who or default_actor(),
+                                why or "removed by the game master")
+        # The one removed is spoken to, not about; after the removal, so the mail offers them no
+        # orders to send.
+        reports.notice(ctx, view, [player["name"]],
+                       gm_lines(f"You were removed from game {view.id} by the game master.", why),
+                       "You were removed")
     if rules.is_over(after.state):
-        return f"{player['name']} left game {view.id}; the game is over (state {seq})"
-    return f"{player['name']} left game {view.id}; the game goes on without them (state {seq})"
+        return f"{player['name']} left game {view.id}; the game is over"
+    return f"{player['name']} left game {view.id}; the game goes on without them"
 
 
 # --- mail ------------------------------------------------------------------------------

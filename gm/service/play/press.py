@@ -24,7 +24,6 @@ from typing import Sequence
 
 from gm.core.model import AUDIENCE_ALL, AUDIENCE_GM, AUDIENCE_PLAYERS, GameView
 from gm.mail.inbound import Inbound
-from gm.present.reports import help_hint
 from gm.service.outgoing import observers
 from gm.service.table import deadlines
 from gm.service.context import Context
@@ -67,7 +66,7 @@ def send(ctx: Context, view: GameView, player, targets: Sequence[str] | str, tex
     to_label = ", ".join(labels)
     shown = "anonymous (grey press)" if mode == "grey" else sender
     body = ctx.outbox.render("press", game_id=view.id, turn=view.turn, sender=shown, to=to_label,
-                             text=text, hint=help_hint(view.id))
+                             text=text)
     later = None
     if mode == "grey":
         later = ctx.clock() + secrets.SystemRandom().uniform(*GREY_DELAY)

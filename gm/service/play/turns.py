@@ -9,7 +9,6 @@ from __future__ import annotations
 from games.base import Event, NotYourTurnError, OrderError
 from gm.core.model import GameView, Outcome, Status
 from gm.mail.inbound import Inbound
-from gm.present.reports import help_hint
 from gm.service.outgoing import reports
 from gm.service.table import deadlines, games
 from gm.service.context import Context
@@ -86,8 +85,7 @@ def _refuse(ctx: Context, view: GameView, name: str, text: str, exc: OrderError,
     ctx.store.add_order(view.id, "order", name, view.turn, text, accepted=False, origin=origin,
                         at=now, error=error, message_row=message_row)
     body = ctx.outbox.render("rejected", game_id=view.id, text=text, error=error,
-                             kind=type(exc).__name__, legal=getattr(exc, "legal", None),
-                             hint=help_hint(view.id))
+                             kind=type(exc).__name__, legal=getattr(exc, "legal", None))
     if inbound is not None:
         ctx.outbox.reply(inbound, view, "Order refused", body, kind="error")
     return Outcome("rejected", error, view.id, [body])
