@@ -421,6 +421,18 @@ def fuzzy_borders_keep_their_rules(db) -> None:
             db.execute("UPDATE games SET options = ? WHERE id = ?", (json.dumps(options), row[0]))
 
 
+# SET ... ALL: the settings an address gives every seat it holds and every seat it takes later
+# (a new seat starts with them: gm.store.games.add_player).  ``address`` lower-cased.
+ADDRESS_SETTINGS = """
+CREATE TABLE address_settings (
+    address TEXT PRIMARY KEY,
+    format TEXT, -- html or text; NULL: each game's option
+    timezone TEXT, -- an IANA name; NULL: UTC
+    updated REAL NOT NULL
+);
+"""
+
+
 STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
     Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
@@ -442,6 +454,10 @@ ALTER TABLE players ADD COLUMN timezone TEXT;
     Step(14, "daemon heartbeats and outages (deadlines wait for gm)", OUTAGES),
     Step(15, "Fuzzy Borders games begun before FB8 keep empty_turns=none", "",
          fuzzy_borders_keep_their_rules),
+    # Step 16 is the draws' (issue 31); kept empty here so the steps stay numbered 1, 2, 3...
+    Step(16, "(reserved for draws and concessions)", ""),
+    Step(17, "a player's settings for all their games (SET FORMAT ... ALL, SET TIMEZONE ... ALL)",
+         ADDRESS_SETTINGS),
 ]
 
 

@@ -22,7 +22,8 @@ TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports
           "pending_requests",  # step 10 (issue 27)
           "bounce_holds",  # step 12 (issue 27)
           "holds",  # step 13 (issue 28)
-          "daemons", "outages"}  # step 14 (issue 28)
+          "daemons", "outages",  # step 14 (issue 28)
+          "address_settings"}  # step 17 (issue 31)
 
 
 def layout(path) -> dict[str, str]:
