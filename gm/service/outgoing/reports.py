@@ -125,12 +125,14 @@ def tell_gm(ctx: Context, view: GameView, lines: list[str], label: str) -> None:
 
 
 def welcome(ctx: Context, view: GameView, player, password: str | None, commands: list[str] = (),
-            press: str | None = None) -> None:
+            press: str | None = None, mail: reportmail.TurnMail | None = None) -> None:
     """The first mail of a seat: the password, the mail commands (``commands``: HELP's lines,
     from gm.service.people.mailcommands), the game's press mode, and the starting report; for a
-    player who reads HTML, with the report's page and picture (the letter above it)."""
+    player who reads HTML, with the report's page and picture (the letter above it).  ``mail``:
+    the reports of the game as it stands, when several seats are welcomed at once."""
     rules, name = view.rules, player["name"]
-    mail = reportmail.TurnMail(ctx, view, [], only=[name])
+    if mail is None or name not in mail.readers:
+        mail = reportmail.TurnMail(ctx, view, [], only=[name])
     report = mail.text(name)
 
     def letter(report: str) -> str:

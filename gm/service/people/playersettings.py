@@ -23,6 +23,7 @@ FORMAT_DONE = {"text": "Your reports {where} now come as plain text only.",
                "html": "Your reports {where} now come as text and as a page with the board picture "
                        "(your mail program shows the one it prefers)."}
 ALL = "ALL"
+FORMAT_SHOWN = {"text": "plain text", "html": "text and HTML"}
 
 
 def value_and_scope(value: str) -> tuple[str, bool]:
@@ -90,3 +91,21 @@ def set_timezone(ctx: Context, view: GameView, player, value: str, inbound: Inbo
     lines.append(f"Deadline: {deadline}." if deadline else "This turn has no deadline.")
     ctx.outbox.reply(inbound, view, "Time zone set", ctx.outbox.notice_body(view, lines),
                      kind="reply", archive_player=player["name"])
+
+
+def in_force(ctx: Context, game_id: str, player) -> str:
+    """MY GAMES: the format and time zone a seat's mail comes in, and where each comes from."""
+    own = player["format"]
+    fmt = own or deadlines.settings(ctx.store, game_id)["format"]
+    source = "" if own else " (the game's)"
+    return f"{FORMAT_SHOWN.get(fmt, fmt)}{source}, times in {player['timezone'] or 'UTC'}"
+
+
+def for_all_games(ctx: Context, address: str) -> str | None:
+    """MY GAMES: what SET ... ALL set for ``address`` (None: nothing)."""
+    row = ctx.store.address_settings(address)
+    if row is None:
+        return None
+    shown = ([f"{FORMAT_SHOWN[row['format']]}"] if row["format"] else []) + \
+        ([f"times in {row['timezone']}"] if row["timezone"] else [])
+    return ", ".join(shown) or None
