@@ -155,7 +155,8 @@ def _summary(ctx, view, player, args, inbound) -> None:
     for game_id in ctx.store.game_ids_observed_by(sender, LIST_MAX) if sender else []:
         if not lobby.is_open(ctx, game_id):  # an open game has nothing to follow yet
             info = public_summary(ctx, games.load(ctx.store, game_id))
-            shown.append({**info, "owes": False, "status": info["status"] + ", you observe it"})
+            shown.append({**info, "owes": False, "status": info["status"] + ", you observe it",
+                          "settings": []})
     body = ctx.outbox.render("list", mode="summary", games=shown, sender=sender,
                              every_game=playersettings.for_all_games(ctx, sender) if sender else None)
     ctx.outbox.reply(inbound, None, "Your games", body, kind=_public_kind(player))
