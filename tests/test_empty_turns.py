@@ -63,6 +63,8 @@ def test_a_game_begun_before_fb8_keeps_its_rules_across_the_upgrade(config, cloc
     # A store at step 14, as the gm before FB8 left it: a Fuzzy Borders game whose stored
     # options lack empty_turns and whose states have no such key, played through empty turns.
     monkeypatch.setattr(schema, "STEPS", schema.STEPS[:14])
+    # That gm gave a new seat no address settings (SET ... ALL, step 17): it had none.
+    monkeypatch.setattr(Store, "address_defaults", lambda self, email: {"format": None, "timezone": None})
     store = Store(config.database)
     engine = Engine(store, config, clock=clock)
     try:

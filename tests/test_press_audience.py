@@ -163,6 +163,7 @@ def test_the_migration_classifies_old_press_on_both_backends(store_target):
         store.db.raw("DROP TABLE daemons")  # and step 14's
         store.db.raw("DROP TABLE outages")
         store.db.raw("DROP TABLE draw_proposals")  # step 16's
+        store.db.raw("DROP TABLE address_settings")  # and step 17's
         store.db.raw(f"UPDATE {VERSION_TABLE} SET version = 10")
     else:
         store.db.execute("ALTER TABLE reports DROP COLUMN audience")
@@ -172,6 +173,7 @@ def test_the_migration_classifies_old_press_on_both_backends(store_target):
         store.db.execute("DROP TABLE daemons")  # and step 14's
         store.db.execute("DROP TABLE outages")
         store.db.execute("DROP TABLE draw_proposals")  # step 16's
+        store.db.execute("DROP TABLE address_settings")  # and step 17's
         store.db.execute("PRAGMA user_version = 10")
     store.close()
     store = Store(store_target)

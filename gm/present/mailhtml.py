@@ -29,6 +29,7 @@ class ReportPage:
     press: list[str] = field(default_factory=list)  # press to everyone of this turn, as received
     note: str | None = None  # the game master's note, when the GM entered orders
     footer: str = ""  # how this reader sends orders (gm.present.reports.footer); "" when they cannot
+    letter: str | None = None  # a welcome's text above its report (password, commands), as sent
 
 
 def _starts_with_name(line: str, names: list[str]) -> bool:

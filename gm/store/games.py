@@ -95,8 +95,9 @@ class GameQueries:
         )
 
     def add_player(self, game_id: str, seat: int, name: str, email: str, pw_hash: str) -> None:
-        """Seat a player in a new game."""
-        self.insert("players", game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash)
+        """Seat a player in a new game, with the settings its address gave all its games (SET ... ALL)."""
+        self.insert("players", game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash,
+                    **self.address_defaults(email))
 
     def pw_hash_by_email(self, game_id: str, email: str) -> str | None:
         """The password hash of the player of ``game_id`` at ``email`` (lower-cased), or None."""
@@ -105,9 +106,10 @@ class GameQueries:
         return None if row is None else row["pw_hash"]
 
     def replace_seat(self, game_id: str, name: str, email: str, pw_hash: str) -> None:
-        """Give a seat to a new player: new address and password, active again."""
+        """Give a seat to a new player: new address and password, active again, and the new player's
+        settings (SET ... ALL; none: the game's), never the one who left."""
         self.update("players", {"game_id": game_id, "name": name},
-                    email=email, pw_hash=pw_hash, active=1)
+                    email=email, pw_hash=pw_hash, active=1, **self.address_defaults(email))
 
     def reactivate_player(self, game_id: str, name: str) -> None:
         """Seat a removed player again (a rollback to before they left)."""
@@ -120,6 +122,31 @@ class GameQueries:
     def set_player_timezone(self, game_id: str, name: str, zone: str | None) -> None:
         """A player's time zone (an IANA name; None: UTC), SET TIMEZONE."""
         self.update("players", {"game_id": game_id, "name": name}, timezone=zone)
+
+    # --- settings of an address (SET ... ALL) -------------------------------------
+    def address_settings(self, email: str) -> sqlite3.Row | None:
+        """The address_settings row (format, timezone) of ``email``, or None."""
+        return self.one("SELECT * FROM address_settings WHERE address = ?", email.strip().lower())
+
+    def address_defaults(self, email: str) -> dict[str, str | None]:
+        """format and timezone a new seat of ``email`` starts with (None: the game's, UTC)."""
+        row = self.address_settings(email)
+        return {"format": row["format"] if row else None, "timezone": row["timezone"] if row else None}
+
+    def set_address_setting(self, email: str, column: str, value: str | None, now: float) -> list[str]:
+        """SET FORMAT|TIMEZONE ... ALL: ``column`` (format | timezone) for the address's seats to come
+        and every seat it holds; returns the ids of the games whose seats changed."""
+        if column not in ("format", "timezone"):
+            raise ValueError(column)
+        self._require_tx()
+        values = {**self.address_defaults(email), column: value}
+        self.db.execute("INSERT OR REPLACE INTO address_settings (address, format, timezone, updated) "
+                        "VALUES (?, ?, ?, ?)", (email.strip().lower(), values["format"],
+                                                values["timezone"], now))
+        rows = self.all("SELECT game_id, name FROM players WHERE lower(email) = lower(?)", email.strip())
+        for row in rows:
+            self.update("players", {"game_id": row["game_id"], "name": row["name"]}, **{column: value})
+        return sorted({row["game_id"] for row in rows})
 
     def deactivate_player(self, game_id: str, name: str) -> None:
         """Mark a player as having left the game (gm eject)."""

@@ -433,6 +433,17 @@ CREATE TABLE draw_proposals (
 );
 """
 
+# SET ... ALL: the settings an address gives every seat it holds and every seat it takes later
+# (a new seat starts with them: gm.store.games.add_player).  ``address`` lower-cased.
+ADDRESS_SETTINGS = """
+CREATE TABLE address_settings (
+    address TEXT PRIMARY KEY,
+    format TEXT, -- html or text; NULL: each game's option
+    timezone TEXT, -- an IANA name; NULL: UTC
+    updated REAL NOT NULL
+);
+"""
+
 
 STEPS: list[Step] = [
     Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
@@ -456,6 +467,8 @@ ALTER TABLE players ADD COLUMN timezone TEXT;
     Step(15, "Fuzzy Borders games begun before FB8 keep empty_turns=none", "",
          fuzzy_borders_keep_their_rules),
     Step(16, "draw proposals standing (DRAW, RULINGS G6)", DRAW_PROPOSALS),
+    Step(17, "a player's settings for all their games (SET FORMAT ... ALL, SET TIMEZONE ... ALL)",
+         ADDRESS_SETTINGS),
 ]
 
 

@@ -23,7 +23,8 @@ TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports
           "bounce_holds",  # step 12 (issue 27)
           "holds",  # step 13 (issue 28)
           "daemons", "outages",  # step 14 (issue 28)
-          "draw_proposals"}  # step 16 (issue 31)
+          "draw_proposals",  # step 16 (issue 31)
+          "address_settings"}  # step 17 (issue 31)
 
 
 def layout(path) -> dict[str, str]:

@@ -145,16 +145,36 @@ def tell_gm(ctx: Context, view: GameView, lines: list[str], label: str) -> None:
 
 
 def welcome(ctx: Context, view: GameView, player, password: str | None, commands: list[str] = (),
-            press: str | None = None) -> None:
+            press: str | None = None, mail: reportmail.TurnMail | None = None) -> None:
     """The first mail of a seat: the password, the mail commands (``commands``: HELP's lines,
-    from gm.service.people.mailcommands), the game's press mode, and the starting report."""
-    rules = view.rules
-    report = report_body(ctx, view, player["name"], [])
-    body = ctx.outbox.render("welcome", game_id=view.id, title=rules.title, name=player["name"],
-                             password=password,
-                             opponents=[p["name"] for p in view.seated if p["name"] != player["name"]],
-                             address=ctx.config.address, report=report, commands=list(commands),
-                             press=press, replies=ctx.config.reply_tokens)
-    oid = ctx.outbox.to_game(view, player["email"], f"Welcome to {rules.title}", body, kind="welcome",
+    from gm.service.people.mailcommands), the game's press mode, and the starting report; for a
+    player who reads HTML, with the report's page and picture (the letter above it).  ``mail``:
+    the reports of the game as it stands, when several seats are welcomed at once."""
+    rules, name = view.rules, player["name"]
+    if mail is None or name not in mail.readers:
+        mail = reportmail.TurnMail(ctx, view, [], only=[name])
+    report = mail.text(name)
+
+    def letter(report: str) -> str:
+        return ctx.outbox.render("welcome", game_id=view.id, title=rules.title, name=name,
+                                 password=password,
+                                 opponents=[p["name"] for p in view.seated if p["name"] != name],
+                                 address=ctx.config.address, report=report, commands=list(commands),
+                                 press=press, replies=ctx.config.reply_tokens)
+
+    html = mail.html(name, letter=letter("")) if name in mail.html_readers else None
+    oid = ctx.outbox.to_game(view, player["email"], f"Welcome to {rules.title}", letter(report),
+                             kind="welcome", html=html,
                              secret=True)  # the password, and the reply address: blanked once sent
-    ctx.outbox.archive(view, player["name"], "report", report, oid)
+    ctx.outbox.archive(view, name, "report", report, oid)
+
+
+def resend(ctx: Context, view: GameView, names: list[str]) -> None:
+    """gm resend: the report of the game as it stands to each of ``names``, as a report to them
+    would be (their format, picture and time zone)."""
+    mail = reportmail.TurnMail(ctx, view, [], only=names)
+    for name in names:
+        player, body = view.player(name), mail.text(name)
+        oid = ctx.outbox.to_game(view, player["email"], f"{view.rules.title} report (again)", body,
+                                 kind="report", html=mail.html(name))
+        ctx.outbox.archive(view, name, "report", body, oid)

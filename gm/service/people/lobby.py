@@ -25,13 +25,14 @@ from gm.core import passwords
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
 from gm.present.reports import OBSERVER
-from gm.service.outgoing import observers, reports
+from gm.service.outgoing import observers, reportmail, reports
 from gm.service.people import guessing
 from gm.service.table import deadlines, games
 from gm.service.outgoing.answers import done, refuse
 from gm.service.context import Context
 
-Welcome = Callable[[Context, GameView, Any, "str | None"], None]
+# (ctx, view, seat, password or None, the reports of the start when several seats are welcomed)
+Welcome = Callable[[Context, GameView, Any, "str | None", "reportmail.TurnMail | None"], None]
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 MAX_NAME = 20  # characters of a player's name taken by JOIN
 MAX_OPEN_CREATED = 3  # open games one address may have made by CREATE and still waiting
@@ -301,8 +302,9 @@ def begin_play(ctx: Context, rules, game_id: str, seed: int, options: dict, name
                   f"{rules.kind} for {', '.join(names)}, seed {seed}", now)
     view = games.load(ctx.store, game_id)
     deadlines.open_turn(ctx.store, view)
+    start_reports = reportmail.TurnMail(ctx, view, [])  # each picture drawn once for every welcome
     for player in view.players:
-        welcome(ctx, view, player, secrets.get(player["name"]))
+        welcome(ctx, view, player, secrets.get(player["name"]), start_reports)
     if observers.following(ctx, game_id):  # they followed the open game: the first report
         observers.send(ctx, view, f"{rules.title} report",
                        reports.report_body(ctx, view, OBSERVER, []), kind="report")

@@ -21,8 +21,8 @@ from gm.mail.rawmail import ascii_lower
 from gm.present import standings
 from functools import partial
 
-from gm.service.outgoing import observers, reports
-from gm.service.people import draws, lobby, optin, seats, setcommands
+from gm.service.outgoing import observers, reportmail, reports
+from gm.service.people import draws, lobby, optin, playersettings, seats, setcommands
 from gm.service.table import deadlines, games
 from gm.service.context import Context
 
@@ -38,12 +38,14 @@ PRESS_MODES = {"none": "off in this game", "white": "on; your name is shown",
 Handler = Callable[[Context, GameView | None, object, str, Inbound], None]
 
 
-def send_welcome(ctx: Context, view: GameView, player, password: str | None) -> None:
+def send_welcome(ctx: Context, view: GameView, player, password: str | None,
+                 start_reports: reportmail.TurnMail | None = None) -> None:
     """A seat's welcome, with the mail commands (HELP's own lines) and the game's press mode;
-    ``password`` None: the player has it already (from their JOIN reply)."""
+    ``password`` None: the player has it already (from their JOIN reply).  ``start_reports``: the
+    reports of the game's start, made once for every seat welcomed."""
     mode = deadlines.settings(ctx.store, view.id)["press"]
     reports.welcome(ctx, view, player, password, commands=help_lines(),
-                    press=PRESS_MODES.get(mode, mode))
+                    press=PRESS_MODES.get(mode, mode), mail=start_reports)
 
 
 def general_help(ctx: Context, inbound: Inbound, empty: bool = False) -> None:
@@ -135,25 +137,32 @@ def _summary(ctx, view, player, args, inbound) -> None:
     sender = inbound.sender
     shown = []
     for game_id in ctx.store.game_ids_of_address(sender, LIST_MAX) if sender else []:
+        own = [p for p in ctx.store.players(game_id) if p["active"] and p["email"].lower() == sender]
+        settings = [playersettings.in_force(ctx, game_id, p) for p in own]
         if lobby.is_open(ctx, game_id):
             info = lobby.open_summary(ctx, game_id)
             shown.append({"id": game_id, "title": info["title"], "turn": "-", "owes": False,
                           "status": f"open, {info['free']} seat(s) still free", "to_move": [],
-                          "deadline": None})
+                          "deadline": None, "settings": settings})
             continue
         game = games.load(ctx.store, game_id)
         info = public_summary(ctx, game)
-        seats = {p["name"] for p in game.seated if p["email"].lower() == sender}
+        if own:  # the deadline in the zone of the reader's seat
+            info["deadline"] = deadlines.deadline_text(ctx.store, game, ctx.clock(),
+                                                       deadlines.player_zone(own[0]))
+        seats = {p["name"] for p in own}
         owes = False
         if game.status == Status.ACTIVE and not info["over"]:
             start_seq, _ = deadlines.turn_start(ctx.store, game.id)
             owes = bool(seats & set(deadlines.missing(ctx.store, game, start_seq)))
-        shown.append({**info, "owes": owes})
+        shown.append({**info, "owes": owes, "settings": settings})
     for game_id in ctx.store.game_ids_observed_by(sender, LIST_MAX) if sender else []:
         if not lobby.is_open(ctx, game_id):  # an open game has nothing to follow yet
             info = public_summary(ctx, games.load(ctx.store, game_id))
-            shown.append({**info, "owes": False, "status": info["status"] + ", you observe it"})
-    body = ctx.outbox.render("list", mode="summary", games=shown, sender=sender)
+            shown.append({**info, "owes": False, "status": info["status"] + ", you observe it",
+                          "settings": []})
+    body = ctx.outbox.render("list", mode="summary", games=shown, sender=sender,
+                             every_game=playersettings.for_all_games(ctx, sender) if sender else None)
     ctx.outbox.reply(inbound, None, "Your games", body, kind=_public_kind(player))
 
 

@@ -1,9 +1,12 @@
-"""SET FORMAT and SET TIMEZONE: a player's own report format and time zone in one game.
+"""SET FORMAT and SET TIMEZONE: a player's own report format and time zone, in one game or, with
+ALL after the value, in every game of the seat's address and the games it takes a seat in later.
 
-Both are stored on the player's seat (players.format, players.timezone) in the
-transaction of the mail that asks; a bad value gets one reply saying what to
-write and changes nothing.  gm.service.outgoing.reportmail reads the format,
-gm.service.table.deadlines.player_zone the zone.
+The value of one game is stored on the seat (players.format, players.timezone);
+ALL stores it for the address too (address_settings), and every seat of that
+address takes it, now and when it is created (gm.store.games.add_player,
+replace_seat).  All in the transaction of the mail that asks; a bad value gets
+one reply saying what to write and changes nothing.
+gm.service.outgoing.reportmail reads the format, gm.service.table.deadlines.player_zone the zone.
 """
 
 from __future__ import annotations
@@ -16,39 +19,93 @@ from gm.service.table import deadlines
 from gm.service.context import Context
 
 FORMAT_WORDS = {"TEXT": "text", "HTML": "html"}
-FORMAT_DONE = {"text": "Your reports in this game now come as plain text only.",
-               "html": "Your reports in this game now come as text and as a page with the board picture "
+FORMAT_DONE = {"text": "Your reports {where} now come as plain text only.",
+               "html": "Your reports {where} now come as text and as a page with the board picture "
                        "(your mail program shows the one it prefers)."}
+ALL = "ALL"
+FORMAT_SHOWN = {"text": "plain text", "html": "text and HTML"}
+
+
+def value_and_scope(value: str) -> tuple[str, bool]:
+    """(the value, whether it is for every game): ``TEXT ALL`` -> ("TEXT", True)."""
+    words = value.split()
+    if len(words) > 1 and words[-1].upper() == ALL:
+        return " ".join(words[:-1]), True
+    return value, False
+
+
+def where(player, every: bool, games: list[str] = ()) -> str:
+    """Which games a change reaches, as the reply says it."""
+    if not every:
+        return "in this game"
+    return (f"in every game of {player['email']} ({', '.join(games)}) and in the games it joins "
+            "later")
+
+
+def save(ctx: Context, view: GameView, player, column: str, value: str, every: bool) -> list[str]:
+    """Store one setting, for this seat or (``every``) for its address; the games it changed."""
+    if every:
+        games = ctx.store.set_address_setting(player["email"], column, value, ctx.clock())
+    else:
+        games = [view.id]
+        if column == "format":
+            ctx.store.set_player_format(view.id, player["name"], value)
+        else:
+            ctx.store.set_player_timezone(view.id, player["name"], value)
+    ctx.store.log(view.id, view.turn, player["name"], "set",
+                  f"{column} {value}" + (f" ALL (games {', '.join(games)})" if every else ""), ctx.clock())
+    return games
 
 
 def set_format(ctx: Context, view: GameView, player, value: str, inbound: Inbound) -> None:
-    """SET FORMAT TEXT|HTML."""
+    """SET FORMAT TEXT|HTML [ALL]."""
+    value, every = value_and_scope(value)
     fmt = FORMAT_WORDS.get(value.upper())
     if fmt is None:
         body = ctx.outbox.error_body(view, f"SET FORMAT {value[:40]}: write SET FORMAT TEXT (plain text "
-                                     "only) or SET FORMAT HTML (text and a page with the picture).")
+                                     "only) or SET FORMAT HTML (text and a page with the picture); "
+                                     "add ALL for every game you play, e.g. SET FORMAT TEXT ALL.")
         ctx.outbox.reply(inbound, view, "Format not set", body, kind="error")
         return
-    ctx.store.set_player_format(view.id, player["name"], fmt)
-    ctx.store.log(view.id, view.turn, player["name"], "set", f"format {fmt}", ctx.clock())
-    ctx.outbox.reply(inbound, view, "Format set", ctx.outbox.notice_body(view, [FORMAT_DONE[fmt]]),
+    games = save(ctx, view, player, "format", fmt, every)
+    done = FORMAT_DONE[fmt].format(where=where(player, every, games))
+    ctx.outbox.reply(inbound, view, "Format set", ctx.outbox.notice_body(view, [done]),
                      kind="reply", archive_player=player["name"])
 
 
 def set_timezone(ctx: Context, view: GameView, player, value: str, inbound: Inbound) -> None:
-    """SET TIMEZONE <IANA name>: deadlines and dates shown in that zone, with UTC beside them."""
+    """SET TIMEZONE <IANA name> [ALL]: deadlines and dates shown in that zone, with UTC beside them."""
+    value, every = value_and_scope(value)
     try:
         name = times.zone_name(value)
     except OptionError as exc:
         body = ctx.outbox.error_body(view, f"SET TIMEZONE {value[:64]}: {exc}")
         ctx.outbox.reply(inbound, view, "Time zone not set", body, kind="error")
         return
-    ctx.store.set_player_timezone(view.id, player["name"], name)
-    ctx.store.log(view.id, view.turn, player["name"], "set", f"timezone {name}", ctx.clock())
+    games = save(ctx, view, player, "timezone", name, every)
     zone = times.zone(name)
     now = ctx.clock()
-    lines = [f"Your time zone in this game is now {name}: it is {times.format_stamp(now, zone)}."]
+    lines = [f"Your time zone {where(player, every, games)} is now {name}: it is "
+             f"{times.format_stamp(now, zone)}."]
     deadline = deadlines.deadline_text(ctx.store, view, now, zone)
     lines.append(f"Deadline: {deadline}." if deadline else "This turn has no deadline.")
     ctx.outbox.reply(inbound, view, "Time zone set", ctx.outbox.notice_body(view, lines),
                      kind="reply", archive_player=player["name"])
+
+
+def in_force(ctx: Context, game_id: str, player) -> str:
+    """MY GAMES: the format and time zone a seat's mail comes in, and where each comes from."""
+    own = player["format"]
+    fmt = own or deadlines.settings(ctx.store, game_id)["format"]
+    source = "" if own else " (the game's)"
+    return f"{FORMAT_SHOWN.get(fmt, fmt)}{source}, times in {player['timezone'] or 'UTC'}"
+
+
+def for_all_games(ctx: Context, address: str) -> str | None:
+    """MY GAMES: what SET ... ALL set for ``address`` (None: nothing)."""
+    row = ctx.store.address_settings(address)
+    if row is None:
+        return None
+    shown = ([f"{FORMAT_SHOWN[row['format']]}"] if row["format"] else []) + \
+        ([f"times in {row['timezone']}"] if row["timezone"] else [])
+    return ", ".join(shown) or None

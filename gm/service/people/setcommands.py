@@ -40,10 +40,12 @@ SETTERS: tuple[Setter, ...] = (
            "that address a code, and the seat moves when it sends it back (CONFIRM <code>); the old "
            "address then gets a code that undoes it for 7 days; e.g. SET ADDRESS ada@new.example",
            seats.set_address),
-    Setter("SET FORMAT TEXT|HTML", "your reports as plain text only, or as text and a page with the "
-           "board picture", playersettings.set_format),
-    Setter("SET TIMEZONE <zone>", "show deadlines in your time zone, an IANA name such as "
-           "Europe/Berlin or America/New_York (with UTC beside)", playersettings.set_timezone),
+    Setter("SET FORMAT TEXT|HTML [ALL]", "your reports as plain text only, or as text and a page "
+           "with the board picture; in this game, or with ALL in every game you play from this "
+           "address and those you join later, e.g. SET FORMAT TEXT ALL", playersettings.set_format),
+    Setter("SET TIMEZONE <zone> [ALL]", "show deadlines in your time zone, an IANA name such as "
+           "Europe/Berlin or America/New_York (with UTC beside); ALL as for SET FORMAT, e.g. SET "
+           "TIMEZONE Europe/Berlin ALL", playersettings.set_timezone),
 )
 BY_WHAT: dict[str, Setter] = {s.what: s for s in SETTERS}
 

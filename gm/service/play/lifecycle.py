@@ -406,11 +406,7 @@ def resend(ctx: Context, game_id: str, name: str | None = None, who: str | None 
     with ctx.store.write():
         view = games.load(ctx.store, game_id)
         targets = [games.seat(view, name)] if name else view.seated
-        for player in targets:
-            body = reports.report_body(ctx, view, player["name"], [])
-            oid = ctx.outbox.to_game(view, player["email"], f"{view.rules.title} report (again)",
-                                     body, kind="report")
-            ctx.outbox.archive(view, player["name"], "report", body, oid)
+        reports.resend(ctx, view, [p["name"] for p in targets])
         names = ", ".join(p["name"] for p in targets)
         record(ctx, view, "resend", f"report of turn {view.turn} to {names}", who, why)
     return f"report of turn {view.turn} queued again for {names}"
