@@ -19,6 +19,7 @@ from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
 from gm.mail.rawmail import ascii_lower
 from gm.present import standings
+from gm.present.reports import without_footer
 from functools import partial
 
 from gm.service.outgoing import observers, reportmail, reports
@@ -384,7 +385,7 @@ def history_for_player(ctx: Context, view: GameView, name: str,
     for turn in shown:
         parts.append(f"===== Turn {turn} =====")
         if turn in latest:
-            parts.append(latest[turn]["body"].rstrip())
+            parts.append(without_footer(latest[turn]["body"]).rstrip())  # one footer: the reply's
         for row in press.get(turn, []):
             parts += ["", row["body"].rstrip()]
         parts.append("")
