@@ -44,9 +44,14 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
     for player in view.seated:
         name = player["name"]
         body = mail.text(name)
+        inbound = reply_to[1] if reply_to and reply_to[0] == name else None
+        if note is None and ctx.outbox.replying_to(inbound):  # the sender's report is the one reply to their mail
+            ctx.outbox.reply_report(inbound, view, f"{rules.title} {label}", body, player=name,
+                                    html=mail.html(name))
+            continue
         threading: dict[str, Any] = {}
-        if reply_to and reply_to[0] == name and reply_to[1] is not None:
-            threading = {"in_reply_to": reply_to[1].message_id, "references": reply_to[1].references}
+        if inbound is not None:
+            threading = {"in_reply_to": inbound.message_id, "references": inbound.references}
         oid = ctx.outbox.to_game(view, player["email"], f"{rules.title} {label}",
                                  f"{note}\n{body}" if note else body, kind="report",
                                  html=mail.html(name), **threading)
@@ -71,9 +76,11 @@ def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
     """Simultaneous games: confirm a sealed order privately, publish what is public."""
     private = [e.text for e in events if e.to is not None and sender in e.to]
     public = [e.text for e in events if e.to is None]
+    start_seq, _ = deadlines.turn_start(ctx.store, view.id)
     body = ctx.outbox.render("confirm", game_id=view.id, turn=view.turn,
-                             lines=private or ["Orders received."],
-                             to_move=view.rules.to_move(view.state), hint=present.help_hint(view.id),
+                             lines=private + public or ["Orders received."],
+                             waiting=deadlines.missing(ctx.store, view, start_seq),
+                             hint=present.help_hint(view.id),
                              deadline=deadlines.deadline_text(ctx.store, view, ctx.clock(),
                                                               deadlines.player_zone(view.player(sender))))
     if inbound is not None:
@@ -82,8 +89,16 @@ def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
         oid = ctx.outbox.to_game(view, view.player(sender)["email"], "Orders received", body,
                                  kind="reply")
         ctx.outbox.archive(view, sender, "reply", body, oid)
+    publish(ctx, view, events, sender)
+
+
+def publish(ctx: Context, view: GameView, events: list[Event], sender: str) -> None:
+    """The public events of a sealed order, as news to the other players and to observers (the
+    sender reads them in the reply to their mail)."""
+    public = [e.text for e in events if e.to is None]
     if public:
-        notice(ctx, view, view.seated_names, public, f"{view.rules.title} news")
+        others = [n for n in view.seated_names if n != sender]
+        notice(ctx, view, others, public, f"{view.rules.title} news")
         observers.send(ctx, view, f"{view.rules.title} news", ctx.outbox.notice_body(view, public))
 
 

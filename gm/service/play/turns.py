@@ -53,6 +53,12 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
     note = gm_note([name], str(order)) if origin == "gm" else None
     if rules.simultaneous:
         private = [Event(note, kind="gm", to=(name,))] if note else []
+        if inbound is not None and should_close(ctx, after, now):
+            # The order that completes the turn: its sender's reply is the turn's report, not a
+            # confirmation that the order may be replaced (the turn is judged in this step).
+            reports.publish(ctx, after, result.events, name)
+            close_if_due(ctx, view.id, now=now, reply_to=(name, inbound))
+            return Outcome("sealed", str(order), view.id)
         reports.announce(ctx, after, result.events + private, name, inbound)
         close_if_due(ctx, view.id, now=now)
         return Outcome("sealed", str(order), view.id)
@@ -106,8 +112,9 @@ def should_close(ctx: Context, view: GameView, now: float, force: bool = False) 
 
 
 def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bool = False,
-                 origin: str = "timer") -> bool:
-    """Close the open turn if should_close says so; queue the reports.  True if it closed."""
+                 origin: str = "timer", reply_to: tuple[str, Inbound] | None = None) -> bool:
+    """Close the open turn if should_close says so; queue the reports (``reply_to``: the player
+    whose mail completed the turn, whose report is the reply to it).  True if it closed."""
     now = ctx.clock() if now is None else now
     with ctx.store.write():
         view = games.load(ctx.store, game_id)
@@ -125,5 +132,5 @@ def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bo
         if by_gm:  # orders the GM entered (gm order) are named in the report of their turn
             queue_noted_reports(ctx, after, result.events, gm_note(by_gm))
         else:
-            reports.queue_reports(ctx, after, result.events)
+            reports.queue_reports(ctx, after, result.events, reply_to=reply_to)
         return True

@@ -1,0 +1,128 @@
+"""Issue 31: exactly one reply per mail, through the daemon's path (tests/mailroom.py), and a
+simultaneous turn's mail naming whom it waits for.
+
+A reply is the mail to the sender caused by that mail; the reports the other players get, and
+the news of a sealed order, are not replies.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from mailroom import Mailroom, text_of
+from support import Clock, order_mail
+
+ADA, BOB, CY = "ada@example.org", "bob@example.org", "cy@example.org"
+SEATS = [("ada", ADA), ("bob", BOB), ("cy", CY)]
+
+
+def room_with_games(tmp_path):
+    room = Mailroom(tmp_path, clock=Clock())
+    engine = room.engine
+    secrets = {
+        "nb1": engine.create_game("neighbors", "nb1", SEATS[:2], seed=5),
+        "fb1": engine.create_game("fuzzy-borders", "fb1", SEATS, seed=2),
+        "pp1": engine.create_game("pivot-pawns", "pp1", SEATS, seed=3),
+    }
+    room.run()  # the welcomes
+    return room, secrets
+
+
+def one_reply(room, raw: bytes, sender: str):
+    """Deliver ``raw``, run the daemon once: the one mail to ``sender``, and every mail written."""
+    room.deliver(raw)
+    sent = room.run()
+    mine = [msg for to, msg in sent if to == sender]
+    message_id = re.search(rb"Message-ID: (<[^>]+>)", raw).group(1).decode()
+    assert len(mine) == 1, [m["Subject"] for m in mine]
+    assert mine[0]["In-Reply-To"] == message_id
+    return mine[0], sent
+
+
+def first_legal(room, game: str, name: str, skip: tuple[str, ...] = ()) -> str:
+    view = room.engine.load(game)
+    return next(o for o in view.rules.legal_orders(view.state, name) if o not in skip)
+
+
+def waiting_line(text: str) -> str:
+    (line,) = [x for x in text.splitlines() if x.startswith("Waiting for:")]
+    return line
+
+
+def test_a_corpus_of_mixed_mails_gets_one_reply_each(tmp_path):
+    room, secrets = room_with_games(tmp_path)
+    nb = secrets["nb1"]
+
+    def nb_mail(sender, name, text):
+        return order_mail(sender, text, game_id="nb1", password=nb[name])
+
+    # an order and a thanks: the report, with the line not read in it
+    move = first_legal(room, "nb1", "ada")
+    reply, sent = one_reply(room, nb_mail(ADA, "ada", f"{move}\nthanks!"), ADA)
+    text = text_of(reply)
+    assert reply["Subject"] == "[nb1 T2] Neighbors report"
+    assert "Neighbors game nb1, turn 2" in text and "Not read (not orders)" in text and "thanks!" in text
+    assert text.index("Neighbors game nb1, turn 2") < text.index("Not read")  # the report leads
+    assert sorted(to for to, _ in sent) == [ADA, BOB]  # bob's report is not a reply
+    # an order and BOARD
+    move = first_legal(room, "nb1", "bob")
+    reply, _ = one_reply(room, nb_mail(BOB, "bob", f"BOARD\n{move}"), BOB)
+    assert reply["Subject"] == "[nb1 T3] Neighbors report"
+    # commands only; a bad order; a greeting only; HELP without a game; a wrong password
+    for sender, raw in [(ADA, nb_mail(ADA, "ada", "BOARD\nSET FORMAT TEXT")),
+                        (ADA, nb_mail(ADA, "ada", "Zz9xq1")),
+                        (BOB, nb_mail(BOB, "bob", "thanks!")),
+                        (CY, order_mail(CY, "HELP")),
+                        (CY, order_mail(CY, "LIST\nthanks!")),
+                        (BOB, order_mail(BOB, "b2", game_id="nb1", password="wrong")),
+                        (ADA, order_mail(ADA, "", game_id="nb1", password=nb["ada"]))]:
+        one_reply(room, raw, sender)
+
+
+def test_the_order_that_completes_a_simultaneous_turn_is_answered_by_its_report(tmp_path):
+    room, secrets = room_with_games(tmp_path)
+    fb = secrets["fb1"]
+    cells: list[str] = []
+
+    def claim(sender, name, extra=""):
+        order = first_legal(room, "fb1", name, skip=tuple(cells))
+        cells.append(order)
+        return order_mail(sender, f"{order}{extra}", game_id="fb1", password=fb[name])
+
+    reply, sent = one_reply(room, claim(ADA, "ada"), ADA)
+    text = text_of(reply)
+    assert "[fb1 T1] Orders received" in reply["Subject"]
+    assert waiting_line(text) == "Waiting for: bob, cy"
+    assert "ada" not in waiting_line(text) and "Players who may still send orders" not in text
+    reply, _ = one_reply(room, claim(BOB, "bob", "\nthanks!"), BOB)
+    assert waiting_line(text_of(reply)) == "Waiting for: cy"
+    assert "Not read (not orders)" in text_of(reply)
+    # gm show names whom the turn waits for too (the GM's report)
+    view = room.engine.load("fb1")
+    shown = room.engine.report_body(view, view.state, None, [])
+    assert waiting_line(shown) == "Waiting for: cy"
+
+    reply, sent = one_reply(room, claim(CY, "cy", "\nthanks!"), CY)
+    text = text_of(reply)
+    assert reply["Subject"] == "[fb1 T2] Fuzzy Borders report"
+    assert "You may replace" not in text and "Orders received" not in text
+    assert "Fuzzy Borders game fb1, turn 2" in text and "Not read (not orders)" in text
+    assert waiting_line(text) == "Waiting for: ada, bob, cy"  # a new turn: nobody has sent orders
+    assert sorted(to for to, _ in sent) == [ADA, BOB, CY]  # everyone's report, once each
+    html = reply.get_body(("html",))
+    if html is not None:  # the HTML part carries the answer too
+        assert "Not read (not orders)" in html.get_content()
+
+
+def test_a_bid_is_confirmed_once_and_its_news_goes_to_the_others(tmp_path):
+    room, secrets = room_with_games(tmp_path)
+    view = room.engine.load("pp1")
+    order = view.rules.random_order(view.state, "ada", random.Random(1))  # a bid or a pass
+    reply, sent = one_reply(room, order_mail(ADA, f"{order}\nthanks!", game_id="pp1",
+                                             password=secrets["pp1"]["ada"]), ADA)
+    text = text_of(reply)
+    assert waiting_line(text) == "Waiting for: bob, cy"
+    assert "Not read (not orders)" in text
+    news = [to for to, msg in sent if "news" in msg["Subject"]]
+    assert sorted(news) == [BOB, CY]
