@@ -61,7 +61,8 @@ def with_answers(page_html: str, answers: list[str]) -> str:
     has them) in a box under the masthead: a reader of the HTML part sees them too."""
     boxes = "".join(f'<pre style="white-space:pre-wrap;background:#f6f2e8;padding:8px;margin:0 0 8px;">'
                     f"{escape(text.rstrip())}</pre>\n" for text in answers)
-    section = f'<div id="answers" style="margin:12px 0;">\n<p style="margin:0 0 8px;">About your mail:</p>\n{boxes}</div>'
+    section = (f'<div id="answers" style="margin:12px 0;">\n'
+               f'<p style="margin:0 0 8px;">About your mail:</p>\n{boxes}</div>')
     return page_html.replace(ANSWERS_MARK, section, 1)
 
 
