@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 import re
 
+from gm.core import times
+from gm.service.records import audit
 from mailroom import Mailroom, text_of
 from support import Clock, order_mail
 
@@ -76,8 +78,21 @@ def test_a_corpus_of_mixed_mails_gets_one_reply_each(tmp_path):
                         (CY, order_mail(CY, "HELP")),
                         (CY, order_mail(CY, "LIST\nthanks!")),
                         (BOB, order_mail(BOB, "b2", game_id="nb1", password="wrong")),
-                        (ADA, order_mail(ADA, "", game_id="nb1", password=nb["ada"]))]:
+                        (ADA, order_mail(ADA, "", game_id="nb1", password=nb["ada"])),
+                        (ADA, nb_mail(ADA, "ada", "ABSENCE +1h +2h\nthanks!")),
+                        (ADA, nb_mail(ADA, "ada", "PRESS TO bob\nHello bob.\nENDPRESS\nHISTORY"))]:
         one_reply(room, raw, sender)
+    # press and an order in one mail: the report, the press confirmed in it; bob gets both
+    move = first_legal(room, "nb1", "ada")
+    reply, sent = one_reply(room, nb_mail(ADA, "ada", f"PRESS TO ALL\nYour move.\nENDPRESS\n{move}"), ADA)
+    assert reply["Subject"] == "[nb1 T4] Neighbors report" and "press" in text_of(reply).lower()
+    assert sorted(to for to, _ in sent) == [ADA, BOB, BOB]
+    # a sealed claim with press, then RESIGN from a simultaneous game
+    fb = secrets["fb1"]
+    claim = first_legal(room, "fb1", "ada")
+    one_reply(room, order_mail(ADA, f"PRESS TO ALL\nHi.\nENDPRESS\n{claim}\nthanks!", game_id="fb1",
+                               password=fb["ada"]), ADA)
+    one_reply(room, order_mail(CY, "RESIGN", game_id="fb1", password=fb["cy"]), CY)
 
 
 def test_the_order_that_completes_a_simultaneous_turn_is_answered_by_its_report(tmp_path):
@@ -110,9 +125,9 @@ def test_the_order_that_completes_a_simultaneous_turn_is_answered_by_its_report(
     assert "Fuzzy Borders game fb1, turn 2" in text and "Not read (not orders)" in text
     assert waiting_line(text) == "Waiting for: ada, bob, cy"  # a new turn: nobody has sent orders
     assert sorted(to for to, _ in sent) == [ADA, BOB, CY]  # everyone's report, once each
-    html = reply.get_body(("html",))
-    if html is not None:  # the HTML part carries the answer too
-        assert "Not read (not orders)" in html.get_content()
+    html = reply.get_body(("html",)).get_content()  # the HTML part carries the answer too
+    assert "Not read (not orders)" in html and "thanks!" in html
+    assert "Waiting for: ada, bob, cy." in html and "<!-- answers -->" not in html
 
 
 def test_a_bid_is_confirmed_once_and_its_news_goes_to_the_others(tmp_path):
@@ -126,3 +141,42 @@ def test_a_bid_is_confirmed_once_and_its_news_goes_to_the_others(tmp_path):
     assert "Not read (not orders)" in text
     news = [to for to, msg in sent if "news" in msg["Subject"]]
     assert sorted(news) == [BOB, CY]
+
+
+def test_a_confirmation_names_whom_it_waits_for_and_the_deadline_in_the_readers_zone(tmp_path):
+    clock = Clock()
+    room = Mailroom(tmp_path, clock=clock)
+    secrets = room.engine.create_game("fuzzy-borders", "fb1", SEATS, seed=2, options={"deadline": "72h"})
+    room.run()
+    order = first_legal(room, "fb1", "ada")
+    reply, _ = one_reply(room, order_mail(ADA, f"SET TIMEZONE Europe/Berlin\n{order}", game_id="fb1",
+                                          password=secrets["ada"]), ADA)
+    text = text_of(reply)
+    due = room.engine.store.deadline_row("fb1")["due"]
+    local = times.format_due(due, clock(), times.zone("Europe/Berlin"))
+    assert "CET" in local
+    assert waiting_line(text) == "Waiting for: bob, cy"
+    assert f"Deadline: {local}" in text  # in ada's zone, set by the same mail
+    reply, _ = one_reply(room, order_mail(BOB, "BOARD", game_id="fb1", password=secrets["bob"]), BOB)
+    assert waiting_line(text_of(reply)) == "Waiting for: bob, cy"  # a report mid-turn says it too
+    assert f"Deadline: {times.format_due(due, clock())}" in text_of(reply)  # bob reads UTC
+
+
+def test_the_folded_reports_are_archived_as_every_report_is(tmp_path):
+    room, secrets = room_with_games(tmp_path)
+    cells: list[str] = []
+    for sender, name in [(ADA, "ada"), (BOB, "bob"), (CY, "cy")]:
+        order = first_legal(room, "fb1", name, skip=tuple(cells))
+        cells.append(order)
+        one_reply(room, order_mail(sender, f"{order}\nthanks!", game_id="fb1", password=secrets["fb1"][name]),
+                  sender)
+    nb_move = first_legal(room, "nb1", "ada")
+    one_reply(room, order_mail(ADA, f"Hi!\n{nb_move}", game_id="nb1", password=secrets["nb1"]["ada"]), ADA)
+    for game in ("fb1", "nb1"):
+        result = audit.verify(room.engine, game)
+        assert result.ok, result.differences
+        last = room.engine.store.one("SELECT MAX(outbox_id) AS n FROM reports WHERE game_id = ? AND player = ?",
+                                     game, "cy" if game == "fb1" else "ada")["n"]
+        kept = room.engine.store.all("SELECT kind, turn FROM reports WHERE outbox_id = ? ORDER BY id", last)
+        # one mail: the report of turn 2 and the note of the mail read on turn 1 beside it
+        assert [(r["kind"], r["turn"]) for r in kept] == [("report", 2), ("reply", 1)]
