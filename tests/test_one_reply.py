@@ -7,9 +7,13 @@ the news of a sealed order, are not replies.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
+from typer.testing import CliRunner
+
+from gm.cli import app
 from gm.core import times
 from gm.service.records import audit
 from mailroom import Mailroom, text_of
@@ -114,9 +118,10 @@ def test_the_order_that_completes_a_simultaneous_turn_is_answered_by_its_report(
     assert waiting_line(text_of(reply)) == "Waiting for: cy"
     assert "Not read (not orders)" in text_of(reply)
     # gm show names whom the turn waits for too (the GM's report)
-    view = room.engine.load("fb1")
-    shown = room.engine.report_body(view, view.state, None, [])
-    assert waiting_line(shown) == "Waiting for: cy"
+    shown = CliRunner().invoke(app, ["--config", room.conf, "show", "fb1"])
+    assert shown.exit_code == 0 and waiting_line(shown.output) == "Waiting for: cy"
+    shown = CliRunner().invoke(app, ["--config", room.conf, "show", "fb1", "--json"])
+    assert json.loads(shown.output)["waiting_for"] == ["cy"]
 
     reply, sent = one_reply(room, claim(CY, "cy", "\nthanks!"), CY)
     text = text_of(reply)
