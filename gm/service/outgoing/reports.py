@@ -45,7 +45,8 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
         name = player["name"]
         body = mail.text(name)
         inbound = reply_to[1] if reply_to and reply_to[0] == name else None
-        if note is None and ctx.outbox.replying_to(inbound):  # the sender's report is the one reply to their mail
+        if note is None and from_seat(player, inbound) and ctx.outbox.replying_to(inbound):
+            # the sender's report is the one reply to their mail
             ctx.outbox.reply_report(inbound, view, f"{rules.title} {label}", body, player=name,
                                     html=mail.html(name))
             continue
@@ -58,6 +59,12 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
         if note:
             ctx.outbox.archive(view, name, "notice", note, oid)
         ctx.outbox.archive(view, name, "report", body, oid)
+
+
+def from_seat(player, inbound: Inbound | None) -> bool:
+    """The mail came from the seat's own address (its report may answer it; a mail from another
+    address gets its own answers, and the seat's address is told: notify_other_address)."""
+    return inbound is not None and inbound.sender == player["email"].lower()
 
 
 def board_reply(ctx: Context, view: GameView, name: str):
@@ -105,7 +112,7 @@ def publish(ctx: Context, view: GameView, events: list[Event], sender: str) -> N
 def notify_other_address(ctx: Context, view: GameView, player, inbound: Inbound | None,
                          text: str) -> None:
     """An order from an unregistered address: tell the registered one what was done."""
-    if inbound is None or inbound.sender == player["email"].lower():
+    if inbound is None or from_seat(player, inbound):
         return
     body = ctx.outbox.render("other_address", game_id=view.id, sender=inbound.sender, text=text,
                              hint=present.help_hint(view.id))

@@ -53,7 +53,7 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
     note = gm_note([name], str(order)) if origin == "gm" else None
     if rules.simultaneous:
         private = [Event(note, kind="gm", to=(name,))] if note else []
-        if inbound is not None and should_close(ctx, after, now):
+        if reports.from_seat(player, inbound) and should_close(ctx, after, now):
             # The order that completes the turn: its sender's reply is the turn's report, not a
             # confirmation that the order may be replaced (the turn is judged in this step).
             reports.publish(ctx, after, result.events, name)
