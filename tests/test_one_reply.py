@@ -185,3 +185,21 @@ def test_the_folded_reports_are_archived_as_every_report_is(tmp_path):
         kept = room.engine.store.all("SELECT kind, turn FROM reports WHERE outbox_id = ? ORDER BY id", last)
         # one mail: the report of turn 2 and the note of the mail read on turn 1 beside it
         assert [(r["kind"], r["turn"]) for r in kept] == [("report", 2), ("reply", 1)]
+
+
+def test_the_completing_order_after_a_gm_order_gets_one_report_with_the_gms_note(tmp_path):
+    room, secrets = room_with_games(tmp_path)
+    fb = secrets["fb1"]
+    ada_claim = first_legal(room, "fb1", "ada")
+    room.engine.gm_order("fb1", "ada", ada_claim)
+    room.run()
+    bob_claim = first_legal(room, "fb1", "bob", skip=(ada_claim,))
+    one_reply(room, order_mail(BOB, bob_claim, game_id="fb1", password=fb["bob"]), BOB)
+    cy_claim = first_legal(room, "fb1", "cy", skip=(ada_claim, bob_claim))
+    reply, sent = one_reply(room, order_mail(CY, f"{cy_claim}\nthanks!", game_id="fb1", password=fb["cy"]), CY)
+    text = text_of(reply)
+    assert reply["Subject"] == "[fb1 T2] Fuzzy Borders report"
+    assert "The game master entered the orders of ada this turn." in " ".join(text.split())
+    assert "Not read (not orders)" in text and "You may replace" not in text
+    assert sorted(to for to, _ in sent) == [ADA, BOB, CY]
+    assert audit.verify(room.engine, "fb1").ok

@@ -45,10 +45,12 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
         name = player["name"]
         body = mail.text(name)
         inbound = reply_to[1] if reply_to and reply_to[0] == name else None
-        if note is None and from_seat(player, inbound) and ctx.outbox.replying_to(inbound):
-            # the sender's report is the one reply to their mail
+        if from_seat(player, inbound) and ctx.outbox.replying_to(inbound):
+            # the sender's report is the one reply to their mail (the GM's note, if any, in it)
             ctx.outbox.reply_report(inbound, view, f"{rules.title} {label}", body, player=name,
                                     html=mail.html(name))
+            if note:
+                ctx.outbox.reply(inbound, view, "Note", note, kind="notice", archive_player=name)
             continue
         threading: dict[str, Any] = {}
         if inbound is not None:

@@ -76,13 +76,14 @@ def gm_note(names: list[str], order: str | None = None) -> str:
     return f"The game master entered the orders of {', '.join(names)} this turn."
 
 
-def queue_noted_reports(ctx: Context, view: GameView, events: list[Event], note: str) -> None:
+def queue_noted_reports(ctx: Context, view: GameView, events: list[Event], note: str,
+                        reply_to: tuple[str, Inbound] | None = None) -> None:
     """The reports of reports.queue_reports, each mail opening with the GM's ``note``.
 
     The archive keeps the report as rendered (what gm verify renders again from the replay)
     and the note as a notice beside it, both naming the one mail they were sent in.
     """
-    reports.queue_reports(ctx, view, events, note=note)
+    reports.queue_reports(ctx, view, events, note=note, reply_to=reply_to)
 
 
 def _refuse(ctx: Context, view: GameView, name: str, text: str, exc: OrderError, error: str, *,
@@ -130,7 +131,7 @@ def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bo
                             origin="gm" if force and origin == "timer" else origin, at=now,
                             seq=after.seq)
         if by_gm:  # orders the GM entered (gm order) are named in the report of their turn
-            queue_noted_reports(ctx, after, result.events, gm_note(by_gm))
+            queue_noted_reports(ctx, after, result.events, gm_note(by_gm), reply_to=reply_to)
         else:
             reports.queue_reports(ctx, after, result.events, reply_to=reply_to)
         return True
