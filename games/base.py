@@ -439,6 +439,12 @@ class Game(abc.ABC):
     def to_move(self, state: Any) -> list[str]:
         raise NotImplementedError
 
+    def waiting(self, state: Any) -> list[str]:
+        """Of ``to_move``, the players who have sent no orders this turn (never what the others
+        sent).  A sequential game applies an order at once, so it waits for ``to_move``; a
+        simultaneous game leaves out the players whose orders are sealed in the state."""
+        return self.to_move(state)
+
     def is_over(self, state: Any) -> bool:
         raise NotImplementedError
 

@@ -431,7 +431,10 @@ def test_escape_sequences_in_mail_never_reach_the_gms_terminal_or_the_feed(tmp_p
     mails = exchange(room, order_mail(f"Ada {HIDE}<{ADA}>", f"PRESS TO ALL\n{HOSTILE}\nENDPRESS\nRb4xd4",
                                       game_id="nb1", password=secrets["ada"], subject=f"orders {TITLE}{HIDE}x"))
     assert room.outcomes() == ["applied"]
-    assert sorted(m[0] for m in mails) == [ADA, ADA, BOB, BOB]  # the press and its copy, the reports
+    # the press and the reports; ada's report is her one reply, the press confirmed in it (issue 31)
+    assert sorted(m[0] for m in mails) == [ADA, BOB, BOB]
+    ((_, subject, text),) = to(mails, ADA)
+    assert subject == "[nb1 T2] Neighbors report" and "Your press to" in text
     for m in mails:
         assert not any(c in "".join(m) for c in "\x1b\x07\x00\x9b\u202e"), m[1]
     (press,) = [m for m in to(mails, BOB) if "Press" in m[1]]

@@ -181,7 +181,9 @@ def test_trail_in_a_mail_with_an_order_is_a_command_never_an_order_line(engine):
                                        game_id="px1", password=secrets["bob"]))
     assert outcome.outcome == "applied", outcome.detail
     assert seq(engine, "px1") == before + 1
-    (reply,) = [m for m in mails_to(engine, "bob@example.org", start) if "Trail" in m["Subject"]]
+    # one reply: bob's report, the trail table and the lines not read after it (issue 31)
+    (reply,) = mails_to(engine, "bob@example.org", start)
+    assert "Proximity report" in reply["Subject"]
     text = body(reply)
     # Commands are done before orders (as BOARD is): the table of the position the order met.
     assert "\n".join(PX.full_trail(state)) in text

@@ -224,6 +224,9 @@ class FuzzyBorders(Game):
         board = state.board()
         return [p for p in state.players if p not in state.left and board.claimable_by(p)]
 
+    def waiting(self, state: FBState) -> list[str]:
+        return [p for p in self.to_move(state) if p not in state.sealed]
+
     def is_over(self, state: FBState) -> bool:
         return state.over
 

@@ -378,6 +378,10 @@ class PivotPawns(Game):
         """Every player while the round is open: anyone may bid, lower or pass."""
         return [] if state.over else state.remaining
 
+    def waiting(self, state: PivotState) -> list[str]:
+        """Who has neither bid nor passed this round (a bidder may still lower their bid)."""
+        return [p for p in self.to_move(state) if p not in state.bids and p not in state.passes]
+
     def is_over(self, state: PivotState) -> bool:
         return state.over
 

@@ -97,6 +97,7 @@ def _show_json(view) -> dict:
         "turn": rules.turn(st),
         "seq": view.seq,  # the change this state is: gm edit --file refuses to save over a later one
         "to_move": to_move,
+        "waiting_for": rules.waiting(st) if rules.simultaneous and not over else to_move,
         "players": [{"name": p["name"], "email": p["email"], "score": scores.get(p["name"], 0)}
                     for p in view.players],
         "winners": rules.winners(st) if over else [],

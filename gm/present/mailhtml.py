@@ -12,6 +12,7 @@ blocks remote content.  The text part stays the canonical report.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from html import escape
 
 from gm.present.templates import environment
 
@@ -56,6 +57,19 @@ def news(events: list[str], note: str | None = None, names: list[str] = ()) -> l
             line = line.rstrip(": ") + "."
         sentences.append(line if line[-1] in ".!?)" else line + ".")
     return sentences
+
+
+ANSWERS_MARK = "<!-- answers -->"  # in mail/report.html.j2, below the masthead
+
+
+def with_answers(page_html: str, answers: list[str]) -> str:
+    """A report page with the other answers to the reader's mail (their text, as the text part
+    has them) in a box under the masthead: a reader of the HTML part sees them too."""
+    boxes = "".join(f'<pre style="white-space:pre-wrap;background:#f6f2e8;padding:8px;margin:0 0 8px;">'
+                    f"{escape(text.rstrip())}</pre>\n" for text in answers)
+    section = (f'<div id="answers" style="margin:12px 0;">\n'
+               f'<p style="margin:0 0 8px;">About your mail:</p>\n{boxes}</div>')
+    return page_html.replace(ANSWERS_MARK, section, 1)
 
 
 def render(page: ReportPage) -> str:

@@ -87,6 +87,8 @@ def shared_context(game_id: str, rules, state, deadline: str | None = None) -> d
         "winners": rules.winners(state) if over else [],
         "is_over": over,
         "to_move": to_move,
+        # A simultaneous turn names who has not sent orders yet (never what the others sent).
+        "waiting": rules.waiting(state) if rules.simultaneous and not over else None,
         "legal": legal,
         "deadline": deadline,
     }

@@ -54,9 +54,13 @@ def test_whole_game_by_mail(harness, dovecot, smtp):
     processed = dovecot.folder("gm-processed")
     assert len(processed) == orders
     assert all(b"\\Seen" in m["flags"] for m in processed.values())
-    # Reports thread under the order they answer.
+    # Reports thread under the order they answer.  The mover's is the one reply to their order
+    # (issue 31), so it is auto-replied; the other player's is auto-generated, as every report.
     last = smtp.to(ADDRESS[mover])[-1]
-    assert last["Auto-Submitted"] == "auto-generated" and last["X-GM-Instance"] == GM_ADDRESS
+    assert last["Auto-Submitted"] == "auto-replied" and last["X-GM-Instance"] == GM_ADDRESS
+    other = next(address for _, address in PLAYERS if address != ADDRESS[mover])
+    assert smtp.to(other)[-1]["Auto-Submitted"] == "auto-generated"
+    assert smtp.to(other)[-1]["X-GM-Instance"] == GM_ADDRESS
 
 
 @pytest.mark.parametrize("point", ["after-commit", "after-flag"])

@@ -6,7 +6,9 @@ queued together with the state it reports, or not at all.
 Replies to an incoming mail are bounded: while a mail is handled its replies
 (help, errors, confirmations, board, history...) are gathered and leave as
 one message, to the address the mail came from (never Reply-To), once the
-mail is done.  Replies that need no password (help, errors) are rate-limited
+mail is done.  When the mail moved a game, the report its sender gets is that
+message: it leads, and every other answer follows it (in the text, and in a
+box of the HTML page).  Replies that need no password (help, errors) are rate-limited
 per address and in total per hour; the reply that reaches a limit says so,
 once, and after it nothing more is sent until the hour has passed.
 """
@@ -26,6 +28,7 @@ from gm.mail.orders import without_password
 from gm.mail.outbound import HtmlPart, compose
 from gm.mail.redact import mask_text
 from gm.present import reports
+from gm.present.mailhtml import with_answers
 from gm.service.outgoing.holding import queue_status
 from gm.service.outgoing.replies import ReplyTokens
 from gm.store import Store
@@ -50,6 +53,7 @@ class ReplyPart:
     archive_player: str | None
     html: HtmlPart | None = None  # the HTML alternative, sent when this is the reply's only part
     secret: bool = False  # carries a password or a code: the stored copy is blanked once sent
+    report: bool = False  # the sender's report of the move the mail made: it leads the reply
 
 
 @dataclass
@@ -180,6 +184,17 @@ class Outbox:
             return
         self._send_reply(inbound, [part])
 
+    def replying_to(self, inbound: Inbound | None) -> bool:
+        """Answers to ``inbound`` are being gathered (begin_reply) and not yet sent."""
+        return inbound is not None and self._pending is not None and self._pending.inbound is inbound
+
+    def reply_report(self, inbound: Inbound, view: GameView, label: str, body: str, *,
+                     player: str, html: HtmlPart | None = None) -> None:
+        """The report ``player`` gets of the move their mail made, as the lead of its one reply
+        (replying_to must hold); archived as their report when the reply is sent."""
+        assert self._pending is not None and self._pending.inbound is inbound
+        self._pending.parts.insert(0, ReplyPart(view, label, body, "report", player, html, report=True))
+
     def finish_reply(self) -> int | None:
         """Send the gathered replies as one message; returns its outbox id (None: nothing sent)."""
         pending, self._pending = self._pending, None
@@ -196,6 +211,7 @@ class Outbox:
         if not to:
             log.info("no reply: the mail has no usable From address")
             return None
+        lead = parts[0] if parts[0].report else None
         limited = all(p.kind in LIMITED_KINDS for p in parts)
         view = next((p.view for p in parts if p.view is not None), None)
         headers = self.reply_headers(view.id, to) if view else ()
@@ -210,15 +226,22 @@ class Outbox:
                 return None
             body = with_notice(body, notice)
         first = parts[0]
-        label = first.label if len(parts) == 1 else f"{first.label} (and {len(parts) - 1} more)"
-        tag = f"[{view.id} T{view.turn}]" if view is not None else "[gm]"
-        subject = f"{tag} {label}: {mask_text(without_password(inbound.subject), passwords=False) or 'your mail'}"
-        kind = first.kind if len({p.kind for p in parts}) == 1 else "reply"
+        if lead is not None:  # the report of the move, as every player gets it, with the answers after
+            subject, html = f"[{view.id} T{view.turn}] {lead.label}", lead.html
+            if html is not None and len(parts) > 1:
+                html = HtmlPart(with_answers(html.html, [p.body for p in parts[1:]]), html.images)
+        else:
+            label = first.label if len(parts) == 1 else f"{first.label} (and {len(parts) - 1} more)"
+            tag = f"[{view.id} T{view.turn}]" if view is not None else "[gm]"
+            subject = (f"{tag} {label}: "
+                       f"{mask_text(without_password(inbound.subject), passwords=False) or 'your mail'}")
+            html = first.html if len(parts) == 1 and not limited else None
+        kinds = {p.kind for p in parts}
+        kind = "report" if lead is not None else first.kind if len(kinds) == 1 else "reply"
         oid = self.queue(to, subject[:200], body, kind=kind,
                          game_id=view.id if view else None, turn=view.turn if view else None,
                          in_reply_to=inbound.message_id, references=inbound.references,
-                         auto="auto-replied", headers=headers,
-                         html=first.html if len(parts) == 1 and not limited else None,
+                         auto="auto-replied", headers=headers, html=html,
                          secret=any(p.secret for p in parts))
         self.archive_parts(parts, oid)
         return oid

@@ -49,9 +49,19 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
     for player in view.seated:
         name = player["name"]
         body = mail.text(name)
+        inbound = reply_to[1] if reply_to and reply_to[0] == name else None
+        if from_seat(player, inbound) and ctx.outbox.replying_to(inbound):
+            # the sender's report is the one reply to their mail (the GM's note, if any, in it)
+            # (its footer is the reply's, under the last answer: the report goes in without one)
+            ctx.outbox.reply_report(inbound, view, f"{rules.title} {label}", mail.texts[name],
+                                    player=name, html=mail.html(name))
+            for title, part in (("Note", note), ("Final standings", head)):
+                if part:
+                    ctx.outbox.reply(inbound, view, title, part, kind="notice", archive_player=name)
+            continue
         threading: dict[str, Any] = {}
-        if reply_to and reply_to[0] == name and reply_to[1] is not None:
-            threading = {"in_reply_to": reply_to[1].message_id, "references": reply_to[1].references}
+        if inbound is not None:
+            threading = {"in_reply_to": inbound.message_id, "references": inbound.references}
         text = "\n".join(part for part in (note, head, body) if part)
         oid = ctx.outbox.to_game(view, player["email"], f"{rules.title} {label}", text, kind="report",
                                  html=mail.html(name), **threading)
@@ -76,6 +86,12 @@ def final_standings(ctx: Context, view: GameView) -> list[str]:
     return standings.final_standings(view.rules, view.state, winners, game_page(ctx, view.id))
 
 
+def from_seat(player, inbound: Inbound | None) -> bool:
+    """The mail came from the seat's own address (its report may answer it; a mail from another
+    address gets its own answers, and the seat's address is told: notify_other_address)."""
+    return inbound is not None and inbound.sender == player["email"].lower()
+
+
 def board_reply(ctx: Context, view: GameView, name: str):
     """BOARD: the player's report now, and its HTML page for a player who reads HTML (or None)."""
     mail = reportmail.TurnMail(ctx, view, [], only=[name])
@@ -92,9 +108,10 @@ def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
     """Simultaneous games: confirm a sealed order privately, publish what is public."""
     private = [e.text for e in events if e.to is not None and sender in e.to]
     public = [e.text for e in events if e.to is None]
+    start_seq, _ = deadlines.turn_start(ctx.store, view.id)
     body = ctx.outbox.render("confirm", game_id=view.id, turn=view.turn,
-                             lines=private or ["Orders received."],
-                             to_move=view.rules.to_move(view.state),
+                             lines=private + public or ["Orders received."],
+                             waiting=deadlines.missing(ctx.store, view, start_seq),
                              deadline=deadlines.deadline_text(ctx.store, view, ctx.clock(),
                                                               deadlines.player_zone(view.player(sender))))
     if inbound is not None:
@@ -103,15 +120,23 @@ def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
         oid = ctx.outbox.to_game(view, view.player(sender)["email"], "Orders received", body,
                                  kind="reply")
         ctx.outbox.archive(view, sender, "reply", body, oid)
+    publish(ctx, view, events, sender)
+
+
+def publish(ctx: Context, view: GameView, events: list[Event], sender: str) -> None:
+    """The public events of a sealed order, as news to the other players and to observers (the
+    sender reads them in the reply to their mail)."""
+    public = [e.text for e in events if e.to is None]
     if public:
-        notice(ctx, view, view.seated_names, public, f"{view.rules.title} news")
+        others = [n for n in view.seated_names if n != sender]
+        notice(ctx, view, others, public, f"{view.rules.title} news")
         observers.send(ctx, view, f"{view.rules.title} news", ctx.outbox.notice_body(view, public))
 
 
 def notify_other_address(ctx: Context, view: GameView, player, inbound: Inbound | None,
                          text: str) -> None:
     """An order from an unregistered address: tell the registered one what was done."""
-    if inbound is None or inbound.sender == player["email"].lower():
+    if inbound is None or from_seat(player, inbound):
         return
     body = ctx.outbox.render("other_address", game_id=view.id, sender=inbound.sender, text=text)
     ctx.outbox.to_game(view, player["email"], "Orders from another address", body, kind="notice")

@@ -52,6 +52,12 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
     note = gm_note([name], str(order)) if origin == "gm" else None
     if rules.simultaneous:
         private = [Event(note, kind="gm", to=(name,))] if note else []
+        if reports.from_seat(player, inbound) and should_close(ctx, after, now):
+            # The order that completes the turn: its sender's reply is the turn's report, not a
+            # confirmation that the order may be replaced (the turn is judged in this step).
+            reports.publish(ctx, after, result.events, name)
+            close_if_due(ctx, view.id, now=now, reply_to=(name, inbound))
+            return Outcome("sealed", str(order), view.id)
         reports.announce(ctx, after, result.events + private, name, inbound)
         close_if_due(ctx, view.id, now=now)
         return Outcome("sealed", str(order), view.id)
@@ -69,13 +75,14 @@ def gm_note(names: list[str], order: str | None = None) -> str:
     return f"The game master entered the orders of {', '.join(names)} this turn."
 
 
-def queue_noted_reports(ctx: Context, view: GameView, events: list[Event], note: str) -> None:
+def queue_noted_reports(ctx: Context, view: GameView, events: list[Event], note: str,
+                        reply_to: tuple[str, Inbound] | None = None) -> None:
     """The reports of reports.queue_reports, each mail opening with the GM's ``note``.
 
     The archive keeps the report as rendered (what gm verify renders again from the replay)
     and the note as a notice beside it, both naming the one mail they were sent in.
     """
-    reports.queue_reports(ctx, view, events, note=note)
+    reports.queue_reports(ctx, view, events, note=note, reply_to=reply_to)
 
 
 def _refuse(ctx: Context, view: GameView, name: str, text: str, exc: OrderError, error: str, *,
@@ -104,8 +111,9 @@ def should_close(ctx: Context, view: GameView, now: float, force: bool = False) 
 
 
 def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bool = False,
-                 origin: str = "timer") -> bool:
-    """Close the open turn if should_close says so; queue the reports.  True if it closed."""
+                 origin: str = "timer", reply_to: tuple[str, Inbound] | None = None) -> bool:
+    """Close the open turn if should_close says so; queue the reports (``reply_to``: the player
+    whose mail completed the turn, whose report is the reply to it).  True if it closed."""
     now = ctx.clock() if now is None else now
     with ctx.store.write():
         view = games.load(ctx.store, game_id)
@@ -121,7 +129,7 @@ def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bo
                             origin="gm" if force and origin == "timer" else origin, at=now,
                             seq=after.seq)
         if by_gm:  # orders the GM entered (gm order) are named in the report of their turn
-            queue_noted_reports(ctx, after, result.events, gm_note(by_gm))
+            queue_noted_reports(ctx, after, result.events, gm_note(by_gm), reply_to=reply_to)
         else:
-            reports.queue_reports(ctx, after, result.events)
+            reports.queue_reports(ctx, after, result.events, reply_to=reply_to)
         return True
