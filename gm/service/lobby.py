@@ -49,8 +49,8 @@ def check_game_id(game_id: str) -> str:
 def check_name(name: str) -> str | None:
     """Why ``name`` cannot be a player's name, or None (a name is typed after PRESS TO)."""
     if not name or len(name) > MAX_NAME or not all(c in NAME_CHARS for c in name):
-        return (f"a player's name is one word of at most {MAX_NAME} letters, digits, '_' or '-' "
-                "(the others type it after PRESS TO)")
+        return (f"a player's name is one word of at most {MAX_NAME} ASCII letters, digits, - and _ "
+                "(no spaces, no accents: the others type it after PRESS TO)")
     if name.lower() in RESERVED_NAMES:
         return f"{name} means something else in PRESS TO; choose another name"
     return None

@@ -129,7 +129,9 @@ def welcome(ctx: Context, view: GameView, player, password: str | None, commands
     from gm.service.mailcommands), the game's press mode, and the starting report."""
     rules = view.rules
     report = report_body(ctx, view, player["name"], [])
+    shown = player["display_name"] if "display_name" in player.keys() else ""
     body = ctx.outbox.render("welcome", game_id=view.id, title=rules.title, name=player["name"],
+                             display_name=shown,
                              password=password,
                              opponents=[p["name"] for p in view.seated if p["name"] != player["name"]],
                              address=ctx.config.address, report=report, commands=list(commands),

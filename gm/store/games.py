@@ -93,9 +93,11 @@ class GameQueries:
             "SELECT * FROM players WHERE game_id = ? AND lower(name) = lower(?)", game_id, name
         )
 
-    def add_player(self, game_id: str, seat: int, name: str, email: str, pw_hash: str) -> None:
-        """Seat a player in a new game."""
-        self.insert("players", game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash)
+    def add_player(self, game_id: str, seat: int, name: str, email: str, pw_hash: str,
+                   display_name: str = "") -> None:
+        """Seat a player in a new game (``display_name``: as their address was given, if it was)."""
+        self.insert("players", game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash,
+                    display_name=display_name)
 
     def pw_hash_by_email(self, game_id: str, email: str) -> str | None:
         """The password hash of the player of ``game_id`` at ``email`` (lower-cased), or None."""

@@ -424,6 +424,10 @@ ALTER TABLE players ADD COLUMN timezone TEXT;
     Step(12, "the authentication of a mail set aside; bouncing=wait holds", SECRETS_AT_REST),
     Step(13, "mail held while the server refuses gm's sender or a domain refuses gm (holds)", HOLDS),
     Step(14, "daemon heartbeats and outages (deadlines wait for gm)", OUTAGES),
+    Step(15, "a seat's display name, as its address was given (players.display_name)", """
+-- 'Zoë Ångström' of "Zoë Ångström <zoë@example.org>", cleaned (gm.core.addresses); '' for none
+ALTER TABLE players ADD COLUMN display_name TEXT NOT NULL DEFAULT '';
+"""),
 ]
 
 
