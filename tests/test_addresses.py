@@ -16,6 +16,8 @@ from typer.testing import CliRunner
 
 from gm.cli import app
 from gm.core import addresses
+from gm.core import config as config_module
+from gm.core.config import ConfigError
 from mailroom import Mailroom, text_of
 from support import EXAMPLE_LAYOUT, GM_ADDRESS
 
@@ -111,8 +113,20 @@ def test_join_takes_a_utf8_address(tmp_path):
     room.deliver(utf8_mail("Zoë <zoë@bücher.example>", "JOIN open1 zoe"))
     (asked,) = room.run()
     assert asked[0] == ZOE and asked[1]["Subject"].startswith("CONFIRM ")
-    room.deliver(utf8_mail("zoë@xn--bcher-kva.example", "", to=asked[1]["Reply-To"],
+    room.deliver(utf8_mail("Zoë Ångström <zoë@xn--bcher-kva.example>", "", to=asked[1]["Reply-To"],
                            subject="Re: " + asked[1]["Subject"]))
     (joined,) = room.run()
     assert joined[0] == ZOE
-    assert [p["email"] for p in room.engine.store.players("open1")] == [ZOE]
+    assert [(p["email"], p["display_name"]) for p in room.engine.store.players("open1")] == [
+        (ZOE, "Zoë Ångström")]
+
+
+def test_config_addresses_are_kept_in_the_same_form(tmp_path):
+    conf = tmp_path / "gm.yaml"
+    conf.write_text(f"data_dir: {tmp_path}\naddress: GM@Bücher.example\ngm_address: Zoë@Bücher.example\n",
+                    encoding="utf-8")
+    config = config_module.load(conf)
+    assert (config.address, config.gm_address) == ("gm@xn--bcher-kva.example", ZOE)
+    conf.write_text(f"data_dir: {tmp_path}\naddress: zoë@bücher.example\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="address must be a mail address.*ASCII local part"):
+        config_module.load(conf)
