@@ -130,3 +130,10 @@ def test_config_addresses_are_kept_in_the_same_form(tmp_path):
     conf.write_text(f"data_dir: {tmp_path}\naddress: zoë@bücher.example\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="address must be a mail address.*ASCII local part"):
         config_module.load(conf)
+
+
+def test_a_bounce_names_addresses_in_the_same_form():
+    from gm.mail import bounces
+
+    assert bounces.recipients([("to", "Zoë <ZOË@Bücher.example>"), ("to", "Bea@XN--BCHER-KVA.example")]) == [
+        ZOE, "bea@xn--bcher-kva.example"]

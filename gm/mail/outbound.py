@@ -7,7 +7,8 @@ multipart/related of an HTML part and the pictures it shows by ``cid:``.  A
 message of the second shape that would be larger than MAX_HTML_MESSAGE_BYTES
 goes out as the first shape: the text alone is the report.  For these shapes the headers
 are written out directly (non-ASCII ones as RFC 2047 encoded words through
-email.header) and the body is encoded by binascii; the email package's
+email.header, but a To address with a UTF-8 local part, written in UTF-8 as RFC 6532
+says, for a server offering SMTPUTF8) and the body is encoded by binascii; the email package's
 generator gives the same message at eight times the cost, and every order
 queues a report to each player.  tests/test_mailout.py reads our output back
 with the email package to keep the two in agreement.
