@@ -260,8 +260,9 @@ def stop_dovecot(server: Dovecot) -> None:
 class SmtpSink:
     """A real SMTP server (aiosmtpd) on 127.0.0.1 that keeps what it accepts."""
 
-    def __init__(self):
+    def __init__(self, smtputf8: bool = True):
         self.port = free_port()
+        self.smtputf8 = smtputf8  # offer SMTPUTF8 (RFC 6531) in the EHLO reply, as aiosmtpd does by default
         self.messages: list[tuple[list[str], email.message.Message]] = []
         self.refuse: set[str] = set()  # recipients refused with a 550
         self.defer: set[str] = set()  # recipients refused for now with a 452
@@ -302,7 +303,8 @@ class SmtpSink:
     def start(self) -> None:
         from aiosmtpd.controller import Controller
 
-        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port,
+                                     enable_SMTPUTF8=self.smtputf8)
         self.controller.start()
 
     def stop(self) -> None:

@@ -154,7 +154,7 @@ def test_the_migration_classifies_old_press_on_both_backends(store_target):
         for player, text in old:
             store.add_report("g1", 1, 1, player, "press", text, None, 0.0)
         store.add_report("g1", 1, 1, "bob", "report", "To: ALL", None, 0.0)
-    # Back to a database made before step 11: no audience column (nor step 12's or 13's changes).
+    # Back to a database made before step 11: no audience column (nor the changes of steps 12 to 15).
     if isinstance(store, PostgresStore):
         store.db.raw("ALTER TABLE reports DROP COLUMN audience")
         store.db.raw("ALTER TABLE messages DROP COLUMN auth")  # and step 12's, which comes after
@@ -164,6 +164,7 @@ def test_the_migration_classifies_old_press_on_both_backends(store_target):
         store.db.raw("DROP TABLE outages")
         store.db.raw("DROP TABLE draw_proposals")  # step 16's
         store.db.raw("DROP TABLE address_settings")  # and step 17's
+        store.db.raw("ALTER TABLE players DROP COLUMN display_name")  # and step 18's
         store.db.raw(f"UPDATE {VERSION_TABLE} SET version = 10")
     else:
         store.db.execute("ALTER TABLE reports DROP COLUMN audience")
@@ -174,6 +175,7 @@ def test_the_migration_classifies_old_press_on_both_backends(store_target):
         store.db.execute("DROP TABLE outages")
         store.db.execute("DROP TABLE draw_proposals")  # step 16's
         store.db.execute("DROP TABLE address_settings")  # and step 17's
+        store.db.execute("ALTER TABLE players DROP COLUMN display_name")  # and step 18's
         store.db.execute("PRAGMA user_version = 10")
     store.close()
     store = Store(store_target)

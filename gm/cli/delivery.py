@@ -13,7 +13,7 @@ from typing import Optional
 import typer
 
 from gm.cli.common import BY, WHY, app, echo, fail, open_engine, show_holds
-from gm.core import times
+from gm.core import addresses, times
 from gm.service.outgoing import delivery_state
 from gm.service.play.lifecycle import default_actor
 
@@ -58,6 +58,7 @@ def players(game_id: Optional[str] = typer.Argument(None, help="one game (defaul
 def deliveries(address: str, limit: int = typer.Option(50, help="at most this many events, newest first")):
     """An address's delivery state and history: each refusal and bounce, its message, the server's words."""
     engine = open_engine()
+    address = addresses.normal(address) or address  # as gm keeps it: an IDN domain in A-label form
     state = engine.store.address_state(address)
     if state is None:
         echo(f"{address}: ok (no failure recorded)")

@@ -23,6 +23,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from gm.core import addresses
+
 
 class ConfigError(ValueError):
     """What is wrong with a config: ``problems`` holds one line per mistake."""
@@ -216,6 +218,19 @@ class Config(BaseModel):
                                   or len(value.split()) != 1 or value.strip() != value):
             raise ValueError("must be a web address, e.g. https://example.org/games/")
         return value
+
+    @field_validator("address", "gm_address", mode="after")
+    @classmethod
+    def _address(cls, value: Any, info: ValidationInfo) -> Any:
+        """In the form gm keeps every address (gm.core.addresses: an IDN domain in A-label form).
+        gm's own address must be ASCII: its plus addresses are on every mail gm sends."""
+        if value is None:
+            return value
+        kept = addresses.normal(value)
+        if kept is None or (info.field_name == "address" and not kept.isascii()):
+            raise ValueError("must be a mail address, e.g. gm@example.org"
+                             + (" (gm's own with an ASCII local part)" if info.field_name == "address" else ""))
+        return kept
 
     @field_validator("group", mode="before")
     @classmethod

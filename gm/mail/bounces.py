@@ -36,6 +36,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from gm.core import addresses
 from gm.mail import rawmail
 from gm.mail.verp import Verp, VerpMatch, first_of_ours
 
@@ -111,7 +112,15 @@ def _failures(raw: bytes) -> tuple[set[str], set[str]]:
 
 
 def _addresses(found) -> set[str]:
-    return {a.decode("ascii", "replace").strip().lower() for a in found if a}
+    return {kept_form(a.decode("utf-8", "replace")) for a in found if a}
+
+
+def kept_form(address: str) -> str:
+    """An address a bounce names, in the form gm keeps (gm.core.addresses), so that a bounce
+    naming zoë@bücher.example finds the seat at zoë@xn--bcher-kva.example; as written if it is
+    not one."""
+    address = address.strip()
+    return addresses.normal(address) or address.lower()
 
 
 def _bounded(raw: bytes) -> bytes:
@@ -131,7 +140,7 @@ def recipients(header: list[tuple[str, str]]) -> list[str]:
                 pairs = email.utils.getaddresses([value])
             except Exception:  # a malformed field names nobody
                 continue
-            found += [addr.strip().lower() for _, addr in pairs if "@" in addr]
+            found += [kept_form(addr) for _, addr in pairs if "@" in addr]
     return list(dict.fromkeys(found))
 
 

@@ -8,6 +8,7 @@ never stalls, whatever bytes arrive:
   email package's header objects;
 * addresses are read from the raw From and Reply-To before any RFC 2047
   decoding, and a From without exactly one valid addr-spec gives no sender;
+  a UTF-8 local part or an IDN domain is valid (gm.core.addresses.normal);
 * size is checked on the raw bytes before anything is decoded or converted
   (max_bytes), and the MIME nesting is counted without recursion before the
   email package parses the body (MAX_MIME_DEPTH);
@@ -59,7 +60,7 @@ _ADDRESS_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-/=?^_`{
 @dataclass
 class Inbound:
     raw: bytes
-    sender: str = ""  # the From addr-spec, lower-cased; "" unless From holds exactly one valid one
+    sender: str = ""  # the From addr-spec in gm's form (gm.core.addresses); "" unless From holds exactly one
     sender_name: str = ""
     reply_to: str = ""  # the Reply-To addr-spec, parsed like From; never answered by itself (see reply_address)
     recipient: str = ""  # our plus address it came to (gm+...@host): Delivered-To, X-Original-To, else To
@@ -291,13 +292,13 @@ def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> No
         name, address, problem = rawmail.mailbox(fields.get("From"))
         if problem:
             inbound.problems.append(f"From: {problem}")
-        inbound.sender = address.lower()
+        inbound.sender = address
         inbound.sender_name = " ".join(header_text(name).split()) if address else ""
     if "Reply-To" in fields:
         _, reply_to, problem = rawmail.mailbox(fields.get("Reply-To"))
         if problem:
             inbound.problems.append(f"Reply-To: {problem}")
-        inbound.reply_to = reply_to.lower()
+        inbound.reply_to = reply_to
     inbound.recipient = plus_recipient(fields, our_address)
     inbound.subject = " ".join(header_text(fields.get("Subject")).split())
     inbound.message_id = rawmail.first_message_id(fields.get("Message-ID"))

@@ -7,7 +7,8 @@ multipart/related of an HTML part and the pictures it shows by ``cid:``.  A
 message of the second shape that would be larger than MAX_HTML_MESSAGE_BYTES
 goes out as the first shape: the text alone is the report.  For these shapes the headers
 are written out directly (non-ASCII ones as RFC 2047 encoded words through
-email.header) and the body is encoded by binascii; the email package's
+email.header, but a To address with a UTF-8 local part, written in UTF-8 as RFC 6532
+says, for a server offering SMTPUTF8) and the body is encoded by binascii; the email package's
 generator gives the same message at eight times the cost, and every order
 queues a report to each player.  tests/test_mailout.py reads our output back
 with the email package to keep the two in agreement.
@@ -145,7 +146,6 @@ def compose(
     message_id = f"<{time.time_ns()}.{secrets.token_hex(12)}@{domain}>"
     fields = [
         ("From", email.utils.formataddr((sender_name, sender), charset="utf-8")),
-        ("To", to),
         ("Subject", subject),
         ("Date", email.utils.format_datetime(datetime.now(timezone.utc))),  # +0000, not -0000
         ("Message-ID", message_id),
@@ -162,14 +162,17 @@ def compose(
         fields.append(("X-GM-Game", game_id))
     fields += list(headers)
     fields.append(("MIME-Version", "1.0"))
-    head = "\n".join(_header(name, value) for name, value in fields)
+    # An address with a UTF-8 local part is written as it is (RFC 6532: such a message goes only
+    # with SMTPUTF8, gm.runtime.smtp); an encoded word is never an address.
+    to_line = f"To: {' '.join(to.split())}" if not to.isascii() else _header("To", to)
+    head = "\n".join([_header(*fields[0]), to_line] + [_header(name, value) for name, value in fields[1:]])
     if not body.endswith("\n"):
         body += "\n"
     if html is not None:
         raw = _alternative(head, body, html, MAX_HTML_MESSAGE_BYTES - reserve)
         if raw is not None:
             return message_id, raw
-    head_bytes = (head + "\n" + TEXT_PLAIN).encode("ascii")
+    head_bytes = (head + "\n" + TEXT_PLAIN).encode("utf-8")
     encoded = _cut_body(body, MAX_OUTGOING_BYTES - reserve - len(head_bytes) - 2)
     return message_id, head_bytes + b"\n\n" + encoded
 
@@ -195,7 +198,7 @@ def _alternative(head: str, body: str, html: HtmlPart, limit: int) -> bytes | No
                   f'Content-Disposition: inline; filename="{content_id.split("@")[0].split(".")[0]}.png"',
                   "", _base64_lines(png)]
     parts += [f"--{inner}--", f"--{outer}--", ""]
-    raw = "\n".join(parts).encode("ascii")
+    raw = "\n".join(parts).encode("utf-8")
     return raw if len(raw) <= limit else None
 
 

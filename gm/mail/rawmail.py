@@ -14,6 +14,8 @@ import email.message
 import email.utils
 from collections.abc import Iterator
 
+from gm.core import addresses
+
 MAX_ADDRESS_HEADER = 2_000  # a From or Reply-To longer than this is not read (RFC 5322 lines are <= 998)
 MAX_ADDR_SPEC = 254  # RFC 5321 4.5.3.1.3 (a path of 256 with its brackets)
 MAX_MESSAGE_ID = 250  # one Message-ID; RFC 5322 lines are <= 998, real ones < 100
@@ -145,7 +147,9 @@ def valid_addr_spec(address: str) -> bool:
 
 
 def mailbox(value: str | None) -> tuple[str, str, str | None]:
-    """(display name, addr-spec, problem) from the RAW text of a From or Reply-To field.
+    """(display name, addr-spec, problem) from the RAW text of a From or Reply-To field; the
+    addr-spec in the form gm keeps (gm.core.addresses.normal: a UTF-8 local part and an IDN
+    domain are a person's address too, the domain in A-label form).
 
     The field is read with email.utils.getaddresses before any RFC 2047
     decoding, so an encoded word cannot smuggle in an address.  It must hold
@@ -164,7 +168,8 @@ def mailbox(value: str | None) -> tuple[str, str, str | None]:
     # The addr-spec must stand in the field as written: getaddresses also joins "a@exa mple.org"
     # into a@example.org and closes "a@[1.2.3.4", and neither is an address anyone wrote.
     low = value.lower()
-    valid = [(name, addr) for name, addr in pairs if valid_addr_spec(addr) and addr.lower() in low]
+    valid = [(name, addresses.normal(addr)) for name, addr in pairs if addr.lower() in low]
+    valid = [(name, addr) for name, addr in valid if addr is not None]
     if len(valid) == 1:
         return valid[0][0], valid[0][1], None
     if not valid:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gm.core import addresses
 from gm.mail import rawmail
 
 OUR_HEADER = "X-GM-Instance"  # on every message gm sends: one coming back is our own
@@ -33,7 +34,7 @@ def robot_sender(sender: str) -> bool:
 def robot_reason(fields: rawmail.Fields, sender: str, our_address: str, subject: str = "",
                  content_types: frozenset[str] = frozenset()) -> str | None:
     """Why we must not answer this mail (RFC 3834 and the robots that ignore it), or None for a person."""
-    if OUR_HEADER in fields or (our_address and sender == our_address.lower()):
+    if OUR_HEADER in fields or (our_address and sender == addresses.normal(our_address)):
         return "our own mail"
     auto = (fields.get("Auto-Submitted") or "").split(";")[0].strip().lower()
     if auto and auto != "no":

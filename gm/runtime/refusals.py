@@ -26,7 +26,9 @@ from gm.store import Store
 log = logging.getLogger(__name__)
 
 SENDER = "sender"
-MAILBOX_STATUSES = ("5.1.", "5.2.")  # these name the mailbox: never the server's, however many
+# These name the mailbox: never the server's, however many.  5.6.7: a UTF-8 address the server
+# cannot carry (no SMTPUTF8): mail to ASCII addresses still goes, so nothing is held.
+MAILBOX_STATUSES = ("5.1.", "5.2.", "5.6.7")
 
 
 def domain_of(address: str) -> str:

@@ -11,7 +11,8 @@ reached (TransportDown: stop the batch, wait, then retry the queue in order),
 the server refuses gm's envelope sender (SenderRefused, a 5xx at MAIL FROM: stop
 the batch, hold the queue), the recipient's domain refuses gm's mail by policy
 (PolicyRefused, a 5.7.x at RCPT or DATA: hold that domain's mail), the server
-refuses this message for good (PermanentFailure, any other 5xx), or anything
+refuses this message for good (PermanentFailure, any other 5xx; and mail to an
+address with a UTF-8 local part when the server does not offer SMTPUTF8), or anything
 else (retry this message later).
 """
 
@@ -24,6 +25,7 @@ from typing import Callable
 
 import aiosmtplib
 
+from gm.core.addresses import needs_smtputf8
 from gm.core.config import ServerConfig
 from gm.runtime.transport import (Done, PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure,
                                   TransportDown, is_policy)
@@ -32,6 +34,9 @@ from gm.runtime.tls import tls_context
 log = logging.getLogger(__name__)
 
 CONNECTIONS = 4  # parallel SMTP connections when the config gives none
+# What gm says, as a server would (RFC 6531 3.5), of mail to a UTF-8 address that the server
+# cannot carry: a refusal of that address (gm.runtime.refusals), never a hold of the queue.
+NO_SMTPUTF8 = "553 5.6.7"
 
 
 class SmtpTransport:
@@ -131,8 +136,13 @@ class SmtpTransport:
                 await self._drop(lane)
                 client = self._clients[lane] = await self._connect()
             try:
-                await client.sendmail(self.envelope(outbox_id), [recipient], raw)
+                await client.sendmail(self.envelope(outbox_id), [recipient], raw,
+                                      mail_options=["SMTPUTF8"] if needs_smtputf8(recipient) else ())
                 return
+            except aiosmtplib.SMTPNotSupported as exc:  # checked against EHLO before anything is sent
+                raise PermanentFailure(f"{NO_SMTPUTF8} {self.describe} does not offer SMTPUTF8, which mail "
+                                       f"to {recipient} needs (its local part is not ASCII); enable "
+                                       "SMTPUTF8 on the server, or give the seat an ASCII address") from exc
             except aiosmtplib.SMTPRecipientsRefused as exc:
                 codes = [e.code for e in exc.recipients]
                 await self._drop(lane)

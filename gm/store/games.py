@@ -94,10 +94,12 @@ class GameQueries:
             "SELECT * FROM players WHERE game_id = ? AND lower(name) = lower(?)", game_id, name
         )
 
-    def add_player(self, game_id: str, seat: int, name: str, email: str, pw_hash: str) -> None:
-        """Seat a player in a new game, with the settings its address gave all its games (SET ... ALL)."""
+    def add_player(self, game_id: str, seat: int, name: str, email: str, pw_hash: str,
+                   display_name: str = "") -> None:
+        """Seat a player in a new game, with the settings its address gave all its games (SET ... ALL);
+        ``display_name``: as their address was given, if it was."""
         self.insert("players", game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash,
-                    **self.address_defaults(email))
+                    display_name=display_name, **self.address_defaults(email))
 
     def pw_hash_by_email(self, game_id: str, email: str) -> str | None:
         """The password hash of the player of ``game_id`` at ``email`` (lower-cased), or None."""

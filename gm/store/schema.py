@@ -469,6 +469,10 @@ ALTER TABLE players ADD COLUMN timezone TEXT;
     Step(16, "draw proposals standing (DRAW, RULINGS G6)", DRAW_PROPOSALS),
     Step(17, "a player's settings for all their games (SET FORMAT ... ALL, SET TIMEZONE ... ALL)",
          ADDRESS_SETTINGS),
+    Step(18, "a seat's display name, as its address was given (players.display_name)", """
+-- 'Zoë Ångström' of "Zoë Ångström <zoë@example.org>", cleaned (gm.core.addresses); '' for none
+ALTER TABLE players ADD COLUMN display_name TEXT NOT NULL DEFAULT '';
+"""),
 ]
 
 

@@ -83,6 +83,13 @@ def test_an_encoded_display_name_is_decoded():
     assert (inbound.sender, inbound.sender_name) == ("zoe@example.org", "Zoë")
 
 
+def test_a_utf8_address_is_a_person_with_its_domain_in_a_label_form():
+    # Issue 31: this From gave no sender (a robot's mail, "no sender address") before.
+    inbound = mailin.parse(msg(sender="Jörg Ünal <JÖRG@Bücher.example>".encode()), GM)
+    assert (inbound.sender, inbound.sender_name) == ("jörg@xn--bcher-kva.example", "Jörg Ünal")
+    assert inbound.robot is None and inbound.reply_address == "jörg@xn--bcher-kva.example"
+
+
 @pytest.mark.parametrize("sender", [
     b"",
     b"not an address",
@@ -90,7 +97,8 @@ def test_an_encoded_display_name_is_decoded():
     b"Ada <ada@>",
     b"<@example.org>",
     b"ada@exa mple.org",
-    b"j\xc3\xb6rg@example.org",
+    b"j\xf6rg@example.org",  # Latin-1, not UTF-8: a replacement character is never an address
+    b"j\xc3\xb6rg@exa\xffmple.org",
     b"(" * 5_000,
     b"a:b," * 2_000,
     b"x" * 10_000 + b" <ada@example.org>",

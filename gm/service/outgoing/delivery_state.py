@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 
+from gm.core import addresses
 from gm.service.outgoing import reports
 from gm.service.table import games
 from gm.service.context import Context
@@ -141,7 +142,9 @@ def clear_by_hand(ctx: Context, target: str, why: str, who: str) -> str:
     if target.lower() == "sender":
         scope = "sender"
     elif target.startswith("@"):
-        scope = f"domain:{target[1:].lower()}"
+        scope = f"domain:{addresses.a_label_domain(target[1:]) or target[1:].lower()}"
+    else:
+        target = addresses.normal(target) or target  # as gm keeps it: bücher.example is xn--bcher-kva
     with ctx.store.write():
         if scope is not None:
             if not holding.end_hold(ctx, scope, reason):

@@ -179,10 +179,11 @@ def welcome(ctx: Context, view: GameView, player, password: str | None, commands
     if mail is None or name not in mail.readers:
         mail = reportmail.TurnMail(ctx, view, [], only=[name])
     report = mail.text(name)
+    shown = player["display_name"] if "display_name" in player.keys() else ""
 
     def letter(report: str) -> str:
         return ctx.outbox.render("welcome", game_id=view.id, title=rules.title, name=name,
-                                 password=password,
+                                 display_name=shown, password=password,
                                  opponents=[p["name"] for p in view.seated if p["name"] != name],
                                  address=ctx.config.address, report=report, commands=list(commands),
                                  press=press, replies=ctx.config.reply_tokens)

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from games import registry
 from games.base import GameError
 from gm.core import options as service_options
-from gm.core import passwords
+from gm.core import addresses, passwords
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
 from gm.present.reports import OBSERVER
@@ -52,8 +52,8 @@ def check_game_id(game_id: str) -> str:
 def check_name(name: str) -> str | None:
     """Why ``name`` cannot be a player's name, or None (a name is typed after PRESS TO)."""
     if not name or len(name) > MAX_NAME or not all(c in NAME_CHARS for c in name):
-        return (f"a player's name is one word of at most {MAX_NAME} letters, digits, '_' or '-' "
-                "(the others type it after PRESS TO)")
+        return (f"a player's name is one word of at most {MAX_NAME} ASCII letters, digits, - and _ "
+                "(no spaces, no accents: the others type it after PRESS TO)")
     if name.lower() in RESERVED_NAMES:
         return f"{name} means something else in PRESS TO; choose another name"
     return None
@@ -134,12 +134,15 @@ def join_request(ctx: Context, args: str, sender: str) -> str:
     return f"JOIN {game_id} {name}"
 
 
-def take_seat(ctx: Context, game_id: str, name: str, sender: str, welcome: Welcome) -> list[str]:
-    """The confirmed JOIN: the seat is the sender's; the lines of the answer, with the seat's
-    password (the caller sends it as a secret).  Starts the game when it is full."""
+def take_seat(ctx: Context, game_id: str, name: str, sender: str, welcome: Welcome,
+              sender_name: str = "") -> list[str]:
+    """The confirmed JOIN: the seat is the sender's (with the display name of their From); the
+    lines of the answer, with the seat's password (the caller sends it as a secret).  Starts the
+    game when it is full."""
     secret = passwords.generate()
     taken = ctx.store.players(game_id)
-    ctx.store.add_player(game_id, len(taken), name, sender, passwords.hash_password(secret))
+    ctx.store.add_player(game_id, len(taken), name, sender, passwords.hash_password(secret),
+                         display_name=addresses.display_name(sender_name))
     ctx.store.log(game_id, 0, sender, "join", f"{name} took seat {len(taken) + 1}", ctx.clock())
     info = open_summary(ctx, game_id)
     lines = [f"You have joined game {game_id} ({info['title']}) as {name}.", "",

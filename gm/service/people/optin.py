@@ -229,16 +229,17 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: lo
         except ServiceError as exc:
             parts.append(f"{line}: not done: {exc}")
             continue
-        parts.append(_do(ctx, word, rest.split(), inbound.sender, welcome))
+        parts.append(_do(ctx, word, rest.split(), inbound.sender, welcome, inbound.sender_name))
         secret = secret or word == "JOIN"
     body = ctx.outbox.render("answer", lines="\n\n".join(parts).split("\n"), game_id=None)
     # The answer of a JOIN holds the seat's password: its stored copy must not outlive its sending.
     ctx.outbox.reply(inbound, None, "Confirmed", body, kind="reply", secret=secret)
 
 
-def _do(ctx: Context, word: str, args: list[str], sender: str, welcome: lobby.Welcome) -> str:
+def _do(ctx: Context, word: str, args: list[str], sender: str, welcome: lobby.Welcome,
+        sender_name: str = "") -> str:
     if word == "OBSERVE":
         return observers.add(ctx, args[0], sender)
-    if word == "JOIN":
-        return "\n".join(lobby.take_seat(ctx, args[0], args[1], sender, welcome))
+    if word == "JOIN":  # the seat keeps the display name of the From that confirmed it
+        return "\n".join(lobby.take_seat(ctx, args[0], args[1], sender, welcome, sender_name))
     return lobby.create_game(ctx, args[0], args[1], int(args[2]), sender)

@@ -9,10 +9,9 @@ made by gm.service.people.credentials, which says the rules.
 
 from __future__ import annotations
 
-from gm.core import passwords
+from gm.core import addresses, passwords
 from gm.core.model import GameView, Status
 from gm.mail.inbound import Inbound
-from gm.mail.rawmail import valid_addr_spec
 from gm.service.outgoing import reports
 from gm.service.people import credentials, draws
 from gm.service.table import deadlines, games
@@ -134,15 +133,15 @@ def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbou
     """SET ADDRESS <new> (with the password): a code goes to the new address; the seat moves only
     when that address sends it back (CONFIRM <code>, or a reply to the code's mail), within
     CODE_DAYS days; the old address then gets a code that moves it back."""
-    new = value.strip().strip("<>").lower()
-    if len(value.split()) != 1 or not valid_addr_spec(new):
+    new = addresses.normal(value.strip().strip("<>"))
+    if len(value.split()) != 1 or new is None:
         refuse(ctx, inbound, view, "Address not changed", f"SET ADDRESS {value[:60]}: write SET ADDRESS "
                "name@example.org (one address).")
         return
-    if new == player["email"].lower():
+    if addresses.same(player["email"], new):
         refuse(ctx, inbound, view, "Address not changed", f"Your seat is registered to {new} already.")
         return
-    if any(p["email"].lower() == new and p["name"] != player["name"] for p in view.players):
+    if any(addresses.same(p["email"], new) and p["name"] != player["name"] for p in view.players):
         refuse(ctx, inbound, view, "Address not changed", f"{new} is the address of another seat of "
                f"game {view.id}; each seat needs an address of its own.")
         return

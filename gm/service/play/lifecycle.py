@@ -19,9 +19,8 @@ from email.utils import parseaddr
 from games import registry
 from games.base import GameError
 from gm.core import options as service_options
-from gm.core import passwords, times
+from gm.core import addresses, passwords, times
 from gm.core.model import GameView, ServiceError, Status
-from gm.mail.rawmail import valid_addr_spec
 from gm.service.outgoing import reports
 from gm.service.people import credentials, draws, lobby, mailcommands, seats
 from gm.service.table import deadlines, games
@@ -57,42 +56,52 @@ def reschedule(ctx: Context, game_id: str) -> None:
 # --- creation -------------------------------------------------------------------
 # A player's name is what the others type after PRESS TO: one word.
 PLAYER_NAME = re.compile(r"[A-Za-z0-9_-]+")
+NAME_RULE = "a name is one word of ASCII letters, digits, - and _ (no spaces, no accents)"
+
+
+def check_mailbox(name: str, text: str, outcome: str = "no game was created") -> tuple[str, str]:
+    """(address, display name) of a player's address as the GM wrote it (``zoë@bücher.example``,
+    ``<ada@example.org>`` or ``Ada Lovelace <ada@example.org>``): the address in the form gm keeps
+    (gm.core.addresses.normal: IDN domains in A-label form), the display name cleaned."""
+    text = (text or "").strip()
+    shown, written = parseaddr(text)
+    address = addresses.normal(written)
+    if not text or "," in text or address is None \
+            or text not in {written, f"<{written}>"} and not text.endswith(f"<{written}>"):
+        raise ServiceError(f"player {name}: {text!r} is not a mail address (write it as "
+                           f"name@example.org or Name <name@example.org>); {outcome}")
+    return address, addresses.display_name(shown)
 
 
 def check_address(name: str, text: str, outcome: str = "no game was created") -> str:
-    """The addr-spec of a player's address (``ada@example.org`` or ``Ada <ada@example.org>``)."""
-    text = (text or "").strip()
-    address = parseaddr(text)[1]
-    if not text or "," in text or not valid_addr_spec(address) \
-            or text not in {address, f"<{address}>"} and not text.endswith(f"<{address}>"):
-        raise ServiceError(f"player {name}: {text!r} is not a mail address (write it as "
-                           f"name@example.org); {outcome}")
-    return address
+    """The address of check_mailbox, without its display name."""
+    return check_mailbox(name, text, outcome)[0]
 
 
-def check_players(players: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Each seat's name and address, checked: a one-word name, a mail address, none twice."""
-    checked: list[tuple[str, str]] = []
+def check_players(players: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+    """Each seat's name, address and display name, checked: a one-word name, a mail address,
+    none twice."""
+    checked: list[tuple[str, str, str]] = []
     names: dict[str, str] = {}
-    addresses: dict[str, str] = {}
-    for name, address in players:
+    seen: dict[str, str] = {}
+    for name, text in players:
         name = (name or "").strip()
         if not name:
             raise ServiceError("a player needs a name (NAME=EMAIL); no game was created")
         if not PLAYER_NAME.fullmatch(name):
-            raise ServiceError(f"player name {name!r}: a name is one word of letters, digits, '_' or "
-                               "'-' (players write it after PRESS TO); no game was created")
+            raise ServiceError(f"player name {name!r}: {NAME_RULE} (players write it after PRESS TO); "
+                               "no game was created")
         if name.lower() in names:
             raise ServiceError(f"two players are called {names[name.lower()]} and {name} (names are "
                                "compared without case): give each a name of their own; "
                                "no game was created")
-        address = check_address(name, address)
-        if address.lower() in addresses:
-            raise ServiceError(f"{address} is given for both {addresses[address.lower()]} and {name}: "
+        address, shown = check_mailbox(name, text)
+        if address in seen:
+            raise ServiceError(f"{address} is given for both {seen[address]} and {name}: "
                                "each player needs an address of their own; no game was created")
         names[name.lower()] = name
-        addresses[address.lower()] = name
-        checked.append((name, address))
+        seen[address] = name
+        checked.append((name, address, shown))
     return checked
 
 
@@ -109,7 +118,7 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     options = dict(options or {})
     service = service_options.split_options(options, rules.options)  # deadline, press...: not the rules'
-    names = [name for name, _ in players]
+    names = [name for name, _, _ in players]
     now = ctx.clock()
     rules.setup(names, dict(options), seed)  # OptionError on bad options, before anything is stored
     secrets_by_name = {name: passwords.generate() for name in names}
@@ -117,9 +126,9 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
         if ctx.store.game(game_id):
             raise ServiceError(f"there is already a game {game_id}")
         ctx.store.add_game(game_id, rules.kind, seed, json.dumps(options), now)
-        for seat, (name, address) in enumerate(players):
+        for seat, (name, address, shown) in enumerate(players):
             ctx.store.add_player(game_id, seat, name, address,
-                                 passwords.hash_password(secrets_by_name[name]))
+                                 passwords.hash_password(secrets_by_name[name]), display_name=shown)
         deadlines.save_settings(ctx.store, game_id, service)
         lobby.begin_play(ctx, rules, game_id, seed, options, names, mailcommands.send_welcome,
                          secrets_by_name)
@@ -323,7 +332,7 @@ def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None =
         others = [n for n in view.seated_names if n != player["name"]]
         reports.notice(ctx, view, others,
                        gm_lines(f"A new player now plays the seat {player['name']}.", why), "New player")
-        if old.lower() != email.lower():  # the one who left is told too
+        if not addresses.same(old, email):  # the one who left is told too
             body = ctx.outbox.notice_body(view, [
                 f"Your seat {player['name']} in game {view.id} has passed on to another player:",
                 "the game master gave it to them.  Your password and reply addresses",
@@ -353,9 +362,9 @@ def readdress_seat(ctx: Context, game_id: str, name: str, email: str, who: str |
     with ctx.store.write():
         view = games.load(ctx.store, game_id)
         player = games.seat(view, name)
-        if player["email"].lower() == email.lower():
+        if addresses.same(player["email"], email):
             raise ServiceError(f"seat {player['name']} is registered to {email} already; nothing changed")
-        if any(p["email"].lower() == email.lower() for p in view.players):
+        if any(addresses.same(p["email"], email) for p in view.players):
             raise ServiceError(f"{email} is the address of another seat of game {view.id}; nothing changed")
         credentials.gm_move(ctx, view, player, email, who or default_actor(), why)
     return f"seat {player['name']} of game {view.id} moved to {email}; new password mailed there"
