@@ -59,12 +59,18 @@ def test_two_players_clashing_by_mail_end_after_three_empty_turns(engine):
     assert audit.verify(engine, "fb1").ok
 
 
+def seat_as_before(store, game_id, seat, name, email, pw_hash, display_name=""):
+    store.insert("players", game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash)
+
+
 def test_a_game_begun_before_fb8_keeps_its_rules_across_the_upgrade(config, clock, monkeypatch):
     # A store at step 14, as the gm before FB8 left it: a Fuzzy Borders game whose stored
     # options lack empty_turns and whose states have no such key, played through empty turns.
     monkeypatch.setattr(schema, "STEPS", schema.STEPS[:14])
     # That gm gave a new seat no address settings (SET ... ALL, step 17): it had none.
     monkeypatch.setattr(Store, "address_defaults", lambda self, email: {"format": None, "timezone": None})
+    # ...and seats a player as that gm did: no display name (step 18) nor address settings (step 17)
+    monkeypatch.setattr(Store, "add_player", seat_as_before)
     store = Store(config.database)
     engine = Engine(store, config, clock=clock)
     try:

@@ -6,6 +6,8 @@ import secrets
 import sqlite3
 import time
 
+from gm.core import addresses
+
 
 class GameQueries:
     """Mixed into Store: reads and writes of ``games``, ``players`` and ``history``."""
@@ -128,7 +130,7 @@ class GameQueries:
     # --- settings of an address (SET ... ALL) -------------------------------------
     def address_settings(self, email: str) -> sqlite3.Row | None:
         """The address_settings row (format, timezone) of ``email``, or None."""
-        return self.one("SELECT * FROM address_settings WHERE address = ?", email.strip().lower())
+        return self.one("SELECT * FROM address_settings WHERE address = ?", settings_key(email))
 
     def address_defaults(self, email: str) -> dict[str, str | None]:
         """format and timezone a new seat of ``email`` starts with (None: the game's, UTC)."""
@@ -143,7 +145,7 @@ class GameQueries:
         self._require_tx()
         values = {**self.address_defaults(email), column: value}
         self.db.execute("INSERT OR REPLACE INTO address_settings (address, format, timezone, updated) "
-                        "VALUES (?, ?, ?, ?)", (email.strip().lower(), values["format"],
+                        "VALUES (?, ?, ?, ?)", (settings_key(email), values["format"],
                                                 values["timezone"], now))
         rows = self.all("SELECT game_id, name FROM players WHERE lower(email) = lower(?)", email.strip())
         for row in rows:
@@ -164,3 +166,8 @@ class GameQueries:
     def history_of(self, game_id: str) -> list[sqlite3.Row]:
         """A game's history lines, oldest first."""
         return self.all("SELECT * FROM history WHERE game_id = ? ORDER BY id", game_id)
+
+
+def settings_key(email: str) -> str:
+    """The key of an address's settings: the one form gm keeps addresses in (gm.core.addresses)."""
+    return addresses.normal(email) or email.strip().lower()

@@ -39,7 +39,7 @@ def test_an_idn_address_goes_in_a_label_form_without_smtputf8(tmp_path, dovecot,
     harness.once()
     (welcome,) = sink_without_smtputf8.to("bea@xn--bcher-kva.example")
     assert welcome["To"] == "bea@xn--bcher-kva.example"
-    assert "Welcome to Neighbors, Bea!" in welcome.get_content()
+    assert "Welcome to Neighbors, Bea!" in welcome.get_body(("plain",)).get_content()
     envelopes = [rcpt for rcpt, _ in sink_without_smtputf8.messages]
     assert sorted(envelopes) == [["ada@example.org"], ["bea@xn--bcher-kva.example"]]
     harness.engine.store.close()
@@ -50,8 +50,8 @@ def test_a_utf8_local_part_goes_with_smtputf8_where_the_server_offers_it(harness
     harness.once()
     (welcome,) = smtp.to(ZOE)
     assert welcome["To"] == ZOE  # the address itself in UTF-8 (RFC 6532), never an encoded word
-    assert "Welcome to Neighbors, Zoë Ångström!" in welcome.get_content()
-    assert "as zoe" in welcome.get_content()
+    assert "Welcome to Neighbors, Zoë Ångström!" in welcome.get_body(("plain",)).get_content()
+    assert "as zoe" in welcome.get_body(("plain",)).get_content()
     assert harness.engine.store.one("SELECT status FROM outbox WHERE recipient = ?", ZOE)["status"] == "sent"
 
 
