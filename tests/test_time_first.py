@@ -18,7 +18,7 @@ from gm.mail import inbound as mail_in
 from gm.service.intake import ingest
 from gm.service.records import audit
 from gm.service.table import deadlines
-from support import last_outbox_id, mark_all_sent, order_mail, outbox, players_for
+from support import body, last_outbox_id, mark_all_sent, order_mail, outbox, players_for
 
 DAY = 86400.0
 PLAYERS = [("ada", "ada@example.org"), ("bob", "bob@example.org")]
@@ -80,8 +80,11 @@ def test_g4_gm_process_after_the_deadline_closes_that_turn_as_the_deadline_does_
     assert engine.process("fb1") is True
     assert engine.load("fb1").turn == 2  # turn 2 stays open: the GM asked for one turn
     assert accepted(engine, "fb1")[-1] == ("close", None, 1, "deadline")
-    late = [m for m in outbox(engine, start) if m["To"] == "bob@example.org" and "Late" in m["Subject"]]
-    assert len(late) == 1  # bob is told his orders were not in, as at any deadline
+    to_bob = [m for m in outbox(engine, start) if m["To"] == "bob@example.org"]
+    late = [m for m in to_bob if "your orders were not in" in " ".join(body(m).split())]
+    assert len(late) == 1 and len(to_bob) == 1  # bob reads his orders were not in, in the report
+    html = late[0].get_body(("html",)).get_content()  # the HTML part says it too, above the news
+    assert "your orders were not in" in " ".join(html.split()) and "For you" in html
 
 
 def test_g4_gm_process_after_the_bid_timer_closes_the_round_by_its_timer(engine, clock):

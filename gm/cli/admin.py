@@ -160,6 +160,8 @@ def settings(game_id: str, pairs: List[str] = typer.Argument(None, help="key=val
 def observers_command(game_id: str,
                       approve: List[str] = typer.Option([], "--approve", help="approve this address "
                                                         "(a game with observers=approved)"),
-                      remove: List[str] = typer.Option([], "--remove", help="stop sending to this address")):
-    """List a game's observers; approve or remove some."""
-    typer.echo(run(observers.manage, open_engine(), game_id, list(approve), list(remove)))
+                      remove: List[str] = typer.Option([], "--remove", help="stop sending to this address"),
+                      why: Optional[str] = WHY, by: Optional[str] = BY):
+    """List a game's observers; approve or remove some (the reason, -m, goes into the history)."""
+    typer.echo(run(observers.manage, open_engine(), game_id, list(approve), list(remove),
+                   who=by or lifecycle.default_actor(), why=why))

@@ -31,6 +31,24 @@ def picture_name(game_id: str, turn: int) -> str:
     return f"game-{game_id}-turn-{turn}.png"
 
 
+# Each game's rules in gm's own words (docs/rules/, issue 31), published beside the pages as
+# text when gm runs from its repository; an installed gm without docs/ links none.
+RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
+
+
+def rules_name(kind: str) -> str:
+    return f"rules-{kind}.txt"
+
+
+def write_rules(directory: Path, kind: str) -> tuple[str | None, list[Path]]:
+    """The rules page of ``kind`` beside the game pages: (its file name, or None where gm has
+    no docs/rules/; the files written)."""
+    source = RULES_DIR / f"{kind}.md"
+    if not source.is_file():
+        return None, []
+    return rules_name(kind), _write_bytes(directory / rules_name(kind), source.read_bytes())
+
+
 def build(directory: str | Path, data: list[dict], built_at: float, domain: str = "localhost",
           recruiting: list[dict] = ()) -> Path:
     """Write the site for the games' ``data`` (gm.service.records.audit.archive_data); returns the index,
@@ -54,6 +72,8 @@ def write_game(directory: str | Path, game: dict, built_at: float, domain: str =
             turn["image"] = picture_name(game["id"], turn["turn"])
         if turn.get("picture"):
             written += _write_bytes(directory / turn["image"], turn["picture"])
+    game["rules_page"], rules_written = write_rules(directory, game["kind"]) if "kind" in game else (None, [])
+    written += rules_written
     html = environment(html=True).get_template("archive/game.html.j2").render(game=game, built=format_stamp(built_at))
     written += _write_bytes(directory / game["page"], html.encode("utf-8"))
     written += _write_bytes(directory / game["feed"], feeds.atom(game, domain))

@@ -31,6 +31,7 @@ class ReportPage:
     note: str | None = None  # the game master's note, when the GM entered orders
     footer: str = ""  # how this reader sends orders (gm.present.reports.footer); "" when they cannot
     letter: str | None = None  # a welcome's text above its report (password, commands), as sent
+    letter_title: str = "Welcome"  # the heading of ``letter`` ("For you": a line for this reader)
 
 
 def _starts_with_name(line: str, names: list[str]) -> bool:

@@ -57,10 +57,18 @@ def with_footer(body: str, lines: str) -> str:
     return body + "\n--\n" + lines.rstrip("\n") + "\n"
 
 
+# How every footer gm ever wrote begins (today's two, and help_hint's of earlier versions).
+FOOTER_STARTS = ("To send orders, ", "Send HELP for the order format", "Orders: mail a line GAME ")
+
+
 def without_footer(text: str) -> str:
-    """``text`` up to its "--" line (the footer of a mail as archived before footers were the
-    mail's, not the report's)."""
-    head, _, _ = ("\n" + text).partition("\n--\n")
+    """``text`` without its footer: the lines after its last "--" line, when each of them is a
+    footer line (FOOTER_STARTS); any other text after a "--" line is kept, so gm verify still
+    sees a change made there."""
+    head, mark, tail = ("\n" + text.rstrip("\n")).rpartition("\n--\n")
+    if not mark or not tail.strip() or not all(line.startswith(FOOTER_STARTS)
+                                               for line in tail.split("\n") if line.strip()):
+        return text.rstrip("\n") + "\n"
     return head[1:].rstrip("\n") + "\n"
 
 

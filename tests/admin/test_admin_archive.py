@@ -6,6 +6,7 @@ import json
 import random
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -156,6 +157,16 @@ def test_archive_files(engine, tmp_path):
     page2 = (tmp_path / "site" / "game-nb2.html").read_text()
     assert "&lt;b&gt;hello&lt;/b&gt; &amp; bye" in page2  # press is escaped, never markup
     assert "players agreed" in page2
+
+
+def test_a_game_page_links_its_rules_in_gms_words(engine, tmp_path):
+    """Issue 31: the rules pages (docs/rules/) are linked from the archive, published beside it."""
+    build_site(engine, tmp_path)
+    page = (tmp_path / "site" / "game-nb1.html").read_text()
+    assert 'href="rules-neighbors.txt"' in page
+    rules = (tmp_path / "site" / "rules-neighbors.txt").read_text()
+    assert rules == (Path(__file__).resolve().parents[2] / "docs" / "rules" / "neighbors.md").read_text()
+    assert "Rulings in force" in rules
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -148,8 +148,13 @@ def test_simultaneous_deadline_adjudicates_once(engine, clock):
     engine.tick()
     engine.tick()
     assert [c["origin"] for c in closes(engine, "fb1")] == ["deadline"]
-    late = [m for m in outbox(engine, since=since) if "Late" in m["subject"]]
+    # The players whose claims were not in are told so in the turn's report (issue 31: one mail,
+    # no "Late" notice beside it); ada, who sent hers, is not.
+    late = [m for m in outbox(engine, since=since)
+            if "your orders were not in" in " ".join(body_of(m).split())]
     assert sorted(m["recipient"] for m in late) == ["bob@example.org", "cy@example.org"]
+    assert all(m["kind"] == "report" for m in late)
+    assert not [m for m in outbox(engine, since=since) if "Late" in m["subject"]]
     assert engine.load("fb1").rules.turn(engine.load("fb1").state) == 2
     # The next turn has its own deadline, 72 hours after it opened.
     row = engine.store.one("SELECT * FROM deadlines WHERE game_id = 'fb1'")

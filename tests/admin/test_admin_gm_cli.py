@@ -89,7 +89,7 @@ def test_an_unknown_option_names_every_option_the_game_and_the_service_take(conf
 # --- -m/--why on every override ----------------------------------------------------------------------
 OVERRIDES = [["deadline"], ["pause"], ["resume"], ["end"], ["rollback"], ["replace"], ["eject"], ["edit"],
              ["resend"], ["settings"], ["order"], ["process"], ["broadcast"], ["start"], ["seat", "reset"],
-             ["seat", "address"], ["players"]]
+             ["seat", "address"], ["players"], ["draw"], ["concede"], ["observers"]]
 
 
 def test_every_override_takes_m_why(conf):
@@ -118,6 +118,17 @@ def test_gm_broadcast_and_start_m_go_into_the_history(conf, store):
     started = gm(conf, "start", "nb2", "-m", "bob never came")
     assert started.exit_code == 0, started.stderr
     assert log_of(store, "nb2", "start")[-1]["detail"] == "why: bob never came"
+
+
+def test_gm_observers_m_goes_into_the_history(conf, store):
+    new_game(conf)
+    with store.write():  # cy asked to observe (as by a confirmed OBSERVE) in a game with observers=approved
+        store.add_observer("nb1", "cy@example.org", False, 0.0)
+    done = gm(conf, "observers", "nb1", "--approve", "cy@example.org", "-m", "cy is ada's coach",
+              "--by", "gm:lee")
+    assert done.exit_code == 0, done.stderr
+    (row,) = log_of(store, "nb1", "observer approved")
+    assert row["detail"] == "cy@example.org; why: cy is ada's coach" and row["actor"] == "gm:lee"
 
 
 # --- gm edit: an edit that cannot be saved is opened again, as typed ----------------------------------

@@ -108,9 +108,11 @@ def unobserve(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
 
 
 # --- the game master ----------------------------------------------------------------------
-def manage(ctx: Context, game_id: str, approve: list[str] = (), remove: list[str] = ()) -> str:
+def manage(ctx: Context, game_id: str, approve: list[str] = (), remove: list[str] = (),
+           who: str = "gm", why: str | None = None) -> str:
     """`gm observers ID [--approve ADDRESS] [--remove ADDRESS]`: approve or drop observers; the
-    list of who follows and who waits."""
+    list of who follows and who waits.  ``who`` and ``why`` go into the game's history."""
+    because = f"; why: {why}" if why else ""
     with ctx.store.write():
         row = ctx.store.game(game_id.strip().lower())
         if row is None:
@@ -119,7 +121,7 @@ def manage(ctx: Context, game_id: str, approve: list[str] = (), remove: list[str
         for address in approve:
             if not ctx.store.approve_observer(game_id, address):
                 raise ServiceError(f"{address} has not asked to observe game {game_id}; nothing changed")
-            ctx.store.log(game_id, 0, "gm", "observer approved", address.lower(), ctx.clock())
+            ctx.store.log(game_id, 0, who, "observer approved", address.lower() + because, ctx.clock())
             ctx.outbox.queue(address.lower(), f"[gm] You now follow game {game_id}",
                              ctx.outbox.render("answer", lines=[
                                  f"The game master approved you as an observer of game {game_id}: "
@@ -129,7 +131,7 @@ def manage(ctx: Context, game_id: str, approve: list[str] = (), remove: list[str
         for address in remove:
             if not ctx.store.remove_observer(game_id, address):
                 raise ServiceError(f"{address} does not observe game {game_id}; nothing changed")
-            ctx.store.log(game_id, 0, "gm", "observer removed", address.lower(), ctx.clock())
+            ctx.store.log(game_id, 0, who, "observer removed", address.lower() + because, ctx.clock())
     lines = [f"observers of {game_id}: " + (", ".join(following(ctx, game_id)) or "none")]
     waiting = ctx.store.observers_of(game_id, approved=False)
     if waiting:

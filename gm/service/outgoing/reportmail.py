@@ -77,7 +77,8 @@ class TurnMail:
         archive keeps)."""
         return present.with_footer(self.texts[name], self.footers[name])
 
-    def html(self, name: str, letter: str | None = None) -> HtmlPart | None:
+    def html(self, name: str, letter: str | None = None,
+             letter_title: str = "Welcome") -> HtmlPart | None:
         """The HTML part of ``name``'s mail, with its picture; None for a player who reads text.
         ``letter``: a welcome's text, shown above the report."""
         if name not in self.html_readers:
@@ -91,5 +92,6 @@ class TurnMail:
             events=[e.text for e in self.events if e.visible_to(name)],
             date=times.format_stamp(self.now, zone), deadline=self.deadline(zone),
             picture_cid=cid, picture_size=pictures.size(picture) if picture else None,
-            press=self.press, note=self.note, footer=self.footers[name], letter=letter)
+            press=self.press, note=self.note, footer=self.footers[name], letter=letter,
+            letter_title=letter_title)
         return HtmlPart(mailhtml.render(page), ((cid, picture),) if picture else ())

@@ -30,12 +30,16 @@ def report_body(ctx: Context, view: GameView, viewer: str | None, events: list[E
 
 
 def queue_reports(ctx: Context, view: GameView, events: list[Event],
-                  reply_to: tuple[str, Inbound | None] | None = None, note: str | None = None) -> None:
+                  reply_to: tuple[str, Inbound | None] | None = None, note: str | None = None,
+                  own_notes: dict[str, str] | None = None) -> None:
     """A report to every player still in the game, threaded under the mail that caused it: text,
     or text and HTML with the picture (gm.service.outgoing.reportmail).  ``note`` (the GM entered orders)
     opens each mail and is archived as a notice beside the report.  Observers get the report in
-    the observer's view (no private line, no sealed order), as text."""
+    the observer's view (no private line, no sealed order), as text.  ``own_notes``: lines for
+    one player each (a late player is told so in the report, not in a mail of its own), shown
+    above their report and archived as a notice beside it."""
     rules = view.rules
+    own_notes = own_notes or {}
     over = rules.is_over(view.state)
     label = "final report" if over else "report"
     # The end mail: the final standings open it, archived beside the report as a notice.
@@ -62,10 +66,12 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
         threading: dict[str, Any] = {}
         if inbound is not None:
             threading = {"in_reply_to": inbound.message_id, "references": inbound.references}
-        text = "\n".join(part for part in (note, head, body) if part)
+        own = own_notes.get(name)
+        text = "\n".join(part for part in (note, own, head, body) if part)
         oid = ctx.outbox.to_game(view, player["email"], f"{rules.title} {label}", text, kind="report",
-                                 html=mail.html(name), **threading)
-        for part in (note, head):
+                                 html=mail.html(name, letter=own, letter_title="For you") if own else mail.html(name),
+                                 **threading)
+        for part in (note, own, head):
             if part:
                 ctx.outbox.archive(view, name, "notice", part, oid)
         ctx.outbox.archive(view, name, "report", body, oid)

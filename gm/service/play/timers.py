@@ -20,6 +20,7 @@ import logging
 
 from gm.core import times
 from gm.core.model import GameView, Status
+from gm.present import reports as present
 from gm.service.outgoing import delivery_state, outages, reports
 from gm.service.play import lifecycle, turns
 from gm.service.table import deadlines, games
@@ -188,14 +189,14 @@ def _remind(ctx, view, due, owing, conf, now) -> list[str]:
 
 
 def _close_at_deadline(ctx, view, due, owing, now) -> list[str]:
-    if owing:
-        reports.notice(ctx, view, owing,
-                       [f"The deadline of turn {view.turn} has passed and your orders were not in.",
-                        "The turn was adjudicated without them (as the rules say for "
-                        "missing orders)."], "Late")
+    """The deadline closes a simultaneous turn; each player whose orders were not in reads so at
+    the top of that turn's report (one mail, not a "Late" notice beside it)."""
+    late = ("The deadline of turn {turn} passed and your orders were not in; the turn was "
+            "adjudicated without them (as the rules say for missing orders).\n")
     ctx.store.log(view.id, view.turn, "deadline", "close",
                   f"deadline {times.format_stamp(due)}; missing: {', '.join(owing) or 'none'}", now)
-    turns.close_if_due(ctx, view.id, now=now, force=True, origin="deadline")
+    turns.close_if_due(ctx, view.id, now=now, force=True, origin="deadline",
+                       own_notes={name: present.fit_width(late.format(turn=view.turn)) for name in owing})
     return [f"{view.id}: turn {view.turn} adjudicated at the deadline"]
 
 

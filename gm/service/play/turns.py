@@ -76,13 +76,14 @@ def gm_note(names: list[str], order: str | None = None) -> str:
 
 
 def queue_noted_reports(ctx: Context, view: GameView, events: list[Event], note: str,
-                        reply_to: tuple[str, Inbound] | None = None) -> None:
+                        reply_to: tuple[str, Inbound] | None = None,
+                        own_notes: dict[str, str] | None = None) -> None:
     """The reports of reports.queue_reports, each mail opening with the GM's ``note``.
 
     The archive keeps the report as rendered (what gm verify renders again from the replay)
     and the note as a notice beside it, both naming the one mail they were sent in.
     """
-    reports.queue_reports(ctx, view, events, note=note, reply_to=reply_to)
+    reports.queue_reports(ctx, view, events, note=note, reply_to=reply_to, own_notes=own_notes)
 
 
 def _refuse(ctx: Context, view: GameView, name: str, text: str, exc: OrderError, error: str, *,
@@ -111,9 +112,12 @@ def should_close(ctx: Context, view: GameView, now: float, force: bool = False) 
 
 
 def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bool = False,
-                 origin: str = "timer", reply_to: tuple[str, Inbound] | None = None) -> bool:
+                 origin: str = "timer", reply_to: tuple[str, Inbound] | None = None,
+                 own_notes: dict[str, str] | None = None) -> bool:
     """Close the open turn if should_close says so; queue the reports (``reply_to``: the player
-    whose mail completed the turn, whose report is the reply to it).  True if it closed."""
+    whose mail completed the turn, whose report is the reply to it; ``own_notes``: a line for
+    some players, opening their report, e.g. that the deadline passed without their orders).
+    True if it closed."""
     now = ctx.clock() if now is None else now
     with ctx.store.write():
         view = games.load(ctx.store, game_id)
@@ -129,7 +133,8 @@ def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bo
                             origin="gm" if force and origin == "timer" else origin, at=now,
                             seq=after.seq)
         if by_gm:  # orders the GM entered (gm order) are named in the report of their turn
-            queue_noted_reports(ctx, after, result.events, gm_note(by_gm), reply_to=reply_to)
+            queue_noted_reports(ctx, after, result.events, gm_note(by_gm), reply_to=reply_to,
+                                own_notes=own_notes)
         else:
-            reports.queue_reports(ctx, after, result.events, reply_to=reply_to)
+            reports.queue_reports(ctx, after, result.events, reply_to=reply_to, own_notes=own_notes)
         return True
