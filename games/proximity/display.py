@@ -270,7 +270,7 @@ every tile with no piece on it, throne included.
 def help_text() -> str:
     return (
         NOTATION
-        + "\nRulings that apply to this game (RULINGS.md):\n\n"
+        + "\nRulings that apply to this game:\n\n"
         + rulings.help_block("PX", WIDTH - 2)
         + "\nThe time bank (PX8), when the game has one: your bank runs from the\n"
         "moment the report after the previous move goes out until your order\n"
