@@ -41,3 +41,16 @@ def neighbors_move(engine, game_id: str) -> tuple[str, str]:
     loaded = engine.load(game_id)
     (mover,) = loaded.rules.to_move(loaded.state)
     return mover, loaded.rules.legal_orders(loaded.state, mover)[0]
+
+
+def run_gm(conf, *args, env=None):
+    """`gm --config CONF ARGS...` as the GM "tester" runs it; a crash (not an exit) is raised."""
+    from typer.testing import CliRunner
+
+    from gm.cli import app
+
+    result = CliRunner().invoke(app, ["--config", str(conf), *args],
+                                env={"GM_USER": "tester", **(env or {})})
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result

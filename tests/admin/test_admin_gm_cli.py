@@ -9,37 +9,17 @@ import sys
 import textwrap
 
 import pytest
-from typer.testing import CliRunner
 
+from admin_helpers import run_gm as gm
 from admin_helpers import T0
 from games import registry
-from gm.cli import app
 from gm.core import options, times
-from gm.core.config import Config
-from gm.store import Store
 
 
-@pytest.fixture
-def conf(tmp_path):
-    path = tmp_path / "gm.yaml"
-    path.write_text(f"data_dir: {tmp_path / 'data'}\naddress: gm@localhost\n")
-    return path
 
 
-@pytest.fixture
-def store(conf, tmp_path):
-    gm(conf, "list")  # creates the database
-    opened = Store(Config(data_dir=tmp_path / "data").database)
-    yield opened
-    opened.close()
 
 
-def gm(conf, *args, env=None):
-    result = CliRunner().invoke(app, ["--config", str(conf), *args],
-                                env={"GM_USER": "tester", **(env or {})})
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result
 
 
 def new_game(conf, kind="neighbors", game_id="nb1", extra=()):

@@ -14,8 +14,7 @@ from typer.testing import CliRunner
 
 from games import registry
 from gm.cli import app
-from gm.core.config import Config
-from gm.store import Store
+from admin_helpers import run_gm as gm
 from gm.store.packing import unpack_mail
 from support import PLAYERS3
 
@@ -25,26 +24,10 @@ GAME_TABLES = ("games", "players", "states", "orders", "history", "game_settings
                "absences", "state_overrides", "results", "timers", "reports")
 
 
-@pytest.fixture
-def conf(tmp_path):
-    path = tmp_path / "gm.yaml"
-    path.write_text(f"data_dir: {tmp_path / 'data'}\naddress: gm@localhost\n")
-    return path
 
 
-@pytest.fixture
-def store(conf, tmp_path):
-    gm(conf, "list")  # creates the database
-    opened = Store(Config(data_dir=tmp_path / "data").database)
-    yield opened
-    opened.close()
 
 
-def gm(conf, *args):
-    result = CliRunner().invoke(app, ["--config", str(conf), *args], env={"GM_USER": "tester"})
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result
 
 
 def new(conf, *players, game_id="nb1", kind="neighbors", extra=()):
