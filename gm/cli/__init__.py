@@ -9,7 +9,7 @@ from gm.cli import play  # noqa: F401  (registers the commands; playing first in
 from gm.cli import admin, archive  # noqa: F401
 from gm.cli import dkim  # noqa: F401  (gm dkim keygen)
 from gm.cli import delivery  # noqa: F401  (gm players, gm deliveries)
-from gm.cli import storecmd  # noqa: F401  (gm store copy)
+from gm.cli import storecmd  # noqa: F401  (gm store copy, gm backup, gm restore)
 from gm.cli import seatcmd  # noqa: F401  (gm seat reset, gm seat address)
 from gm.cli import pipe  # noqa: F401  (gm ingest, gm init)
 from gm.cli import configcmd  # noqa: F401  (gm config check)

@@ -1,4 +1,4 @@
-"""gm store copy: move a GM's games between stores (a SQLite file and a PostgreSQL database)."""
+"""gm store copy, gm backup, gm restore: a GM's games between stores (SQLite files, PostgreSQL databases)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,14 @@ from pathlib import Path
 
 import typer
 
-from gm.cli.common import HELP_STYLE, app, fail, state
+from gm.cli.common import HELP_STYLE, app, echo, fail, load_config, state
+from gm.cli.progress import Counter
 from gm.core import config as config_module
 from gm.core.config import is_server_store
 from gm.service.records import storecopy
 from gm.store import Store, StoreError
+from gm.store import backup as backups
+from gm.store.postgres import redacted
 
 store_app = typer.Typer(no_args_is_help=True, rich_markup_mode=HELP_STYLE,
                         help="The store: where games are kept (a SQLite file or PostgreSQL).")
@@ -37,12 +40,53 @@ def copy(source: str = typer.Argument(..., help="the store to copy: a SQLite fil
         src.close()
         fail(str(exc))
     try:
-        report = storecopy.copy_store(src, dst, conf)
+        with Counter() as progress:
+            report = storecopy.copy_store(src, dst, conf, progress=progress)
     except StoreError as exc:
         fail(str(exc))
     finally:
         src.close()
         dst.close()
     typer.echo(report.text(), nl=False)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def open_configured_store() -> Store:
+    conf = load_config()
+    try:
+        return Store(conf.database)
+    except StoreError as exc:
+        fail(str(exc))
+
+
+@app.command("backup")
+def backup(file: Path = typer.Argument(..., help="the backup to write (a SQLite file; replaced if it exists)")):
+    """Write the store to one SQLite file, consistent while the daemon runs (gm restore reads it back)."""
+    store = open_configured_store()
+    try:
+        with Counter() as progress:
+            games = backups.backup(store, file, progress)
+    except StoreError as exc:
+        fail(str(exc))
+    finally:
+        store.close()
+    echo(f"backup of {redacted(str(store.path))} written to {file}: {games} games")
+
+
+@app.command("restore")
+def restore(file: Path = typer.Argument(..., help="a file gm backup wrote"),
+            force: bool = typer.Option(False, "--force", help="replace the games of a store that has some")):
+    """Put a backup's games into the configured store (stop the daemon first), then gm verify each."""
+    conf = load_config()
+    store = open_configured_store()
+    try:
+        with backups.opened(file) as saved, Counter() as progress:
+            report = storecopy.restore(saved, store, conf, force=force, progress=progress)
+    except StoreError as exc:
+        fail(str(exc))
+    finally:
+        store.close()
+    echo(report.text(), nl=False)
     if not report.ok:
         raise typer.Exit(1)

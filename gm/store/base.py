@@ -126,6 +126,24 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
             self.depth = 0
             self.commit()
 
+    @contextmanager
+    def snapshot(self) -> Iterator[Any]:
+        """One read-only transaction: every read inside sees the store at one moment.
+
+        It takes no writer lock, so a daemon goes on writing meanwhile (gm backup, gm store copy);
+        what it commits after the first read is not seen."""
+        self.begin_snapshot()
+        try:
+            yield self.db
+        finally:
+            self.end_snapshot()
+
+    def begin_snapshot(self) -> None:
+        raise NotImplementedError
+
+    def end_snapshot(self) -> None:
+        raise NotImplementedError
+
     @property
     def in_transaction(self) -> bool:
         return self.depth > 0

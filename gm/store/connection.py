@@ -105,6 +105,14 @@ class SqliteStore(Store):
             self.relaxed = False
             self.db.execute("PRAGMA synchronous=FULL")
 
+    def begin_snapshot(self) -> None:
+        # A deferred BEGIN: in WAL mode a reader holds its snapshot from its first read on, and
+        # neither waits for a writer nor holds one up.
+        self.db.execute("BEGIN")
+
+    def end_snapshot(self) -> None:
+        self.db.execute("COMMIT")
+
     @property
     def schema_version(self) -> int:
         """The schema step this database is at (PRAGMA user_version)."""

@@ -1,19 +1,23 @@
-"""Every row of one store into another (gm store copy): SQLite <-> PostgreSQL, or alike.
+"""Every row of one store into another (gm store copy, gm backup, gm restore): SQLite <-> PostgreSQL, or alike.
 
 Both stores are open, so both are at this gm's schema step.  The source is
-read inside its own write transaction (no daemon changes it meanwhile: the
-copy is one consistent moment) and the destination is written in one
-transaction, so a failed copy leaves it empty.  Rows keep their ids; the
+read inside one snapshot (Store.snapshot: one consistent moment, while a
+daemon may go on writing) and the destination is written in one
+transaction, so a failed copy leaves it as it was.  Rows keep their ids; the
 destination then numbers new rows after them.  A destination that already
-holds rows is refused: the copy would mix two GMs' games.
+holds rows is refused (the copy would mix two GMs' games) unless told to
+``replace`` them: gm restore --force empties it in that same transaction.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from gm.store.base import Store
 from gm.store.errors import StoreError
+
+Progress = Callable[[int, int, str], None]  # (done, total, what): long work tells how far it is
 
 
 @dataclass
@@ -26,16 +30,23 @@ def nonempty_tables(store: Store) -> list[str]:
     return [t for t in store.table_names() if store.one(f"SELECT 1 AS x FROM {t} LIMIT 1") is not None]
 
 
-def copy_rows(source: Store, destination: Store) -> Copied:
+def quiet(done: int, total: int, what: str) -> None:
+    """No progress shown."""
+
+
+def copy_rows(source: Store, destination: Store, replace: bool = False, progress: Progress = quiet) -> Copied:
     """Copy every table's rows (parents first: the destination's table order); see the module doc."""
     full = nonempty_tables(destination)
-    if full:
+    if full and not replace:
         raise StoreError(f"the destination already holds rows (in {', '.join(full)}): copy into an empty store")
     tables = destination.table_names()
     copied = Copied(skipped=[t for t in source.table_names() if t not in tables])
     present = set(source.table_names())
-    with source.write(), destination.write():
-        for table in tables:
+    with source.snapshot(), destination.write():
+        for table in reversed(tables if full else []):  # children before the parents they refer to
+            destination.db.execute(f"DELETE FROM {table}")
+        for done, table in enumerate(tables):
+            progress(done, len(tables), f"copying {table}")
             if table not in present:
                 continue
             rows = source.all(f"SELECT * FROM {table}")

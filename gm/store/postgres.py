@@ -161,6 +161,15 @@ class PostgresStore(Store):
             return  # the server already dropped the transaction with the connection
         self.db.raw("ROLLBACK")
 
+    def begin_snapshot(self) -> None:
+        # REPEATABLE READ: every statement sees the snapshot of the first; no advisory lock, so the
+        # daemons' writes go on meanwhile.
+        self.db.raw("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+
+    def end_snapshot(self) -> None:
+        if not (self.db.conn.closed or self.db.conn.broken):
+            self.db.raw("COMMIT")
+
     # --- the schema ---------------------------------------------------------------------------
     def version_row(self) -> int | None:
         """The step in gm_schema_version, or None where there is no such table yet."""

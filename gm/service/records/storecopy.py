@@ -1,4 +1,4 @@
-"""`gm store copy SRC DST`: move a GM's games to another store, then replay each one there."""
+"""`gm store copy SRC DST` and `gm restore FILE`: a GM's games into another store, then each replayed there."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from gm.core.config import Config
 from gm.service.records import audit
 from gm.service.context import Context
-from gm.store import Store
-from gm.store.copy import Copied, copy_rows
+from gm.store import Store, StoreError
+from gm.store.copy import Copied, Progress, copy_rows, nonempty_tables, quiet
 
 
 @dataclass
@@ -30,12 +30,29 @@ class CopyReport:
         return "\n".join(lines) + "\n"
 
 
-def copy_store(source: Store, destination: Store, config: Config) -> CopyReport:
+def copy_store(source: Store, destination: Store, config: Config, replace: bool = False,
+               progress: Progress = quiet) -> CopyReport:
     """Copy every row, then gm verify every game of the destination (replay and archive)."""
-    copied = copy_rows(source, destination)
+    copied = copy_rows(source, destination, replace=replace, progress=progress)
     ctx = Context(destination, config)
     try:
-        verified = [audit.verify(ctx, row["id"]) for row in destination.games()]
+        games = destination.games()
+        verified = []
+        for done, row in enumerate(games):
+            progress(done, len(games), f"verifying {row['id']}")
+            verified.append(audit.verify(ctx, row["id"]))
     finally:
         ctx.close()
     return CopyReport(copied, verified)
+
+
+def restore(backup: Store, destination: Store, config: Config, force: bool = False,
+            progress: Progress = quiet) -> CopyReport:
+    """gm restore: the backup's rows into the configured store, then every game verified there.
+
+    A store that holds rows is replaced only with ``force`` (in the one transaction of the copy)."""
+    full = nonempty_tables(destination)
+    if full and not force:
+        raise StoreError(f"the store already holds rows (in {', '.join(full)}): gm restore replaces them "
+                         "only with --force")
+    return copy_store(backup, destination, config, replace=force, progress=progress)
