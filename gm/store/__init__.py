@@ -7,6 +7,7 @@
     gm.store.schema      every table, as the ordered migration steps
     gm.store.migrations  the step a database is at; runs the missing steps on open
     gm.store.copy        gm store copy: every row from one store into another
+    gm.store.backup      gm backup, gm restore: a store as one SQLite file and back
     gm.store.games       games, players, history        (mixed into Store)
     gm.store.turns       states, orders                  (mixed into Store)
     gm.store.mail        messages, outbox, reports       (mixed into Store)
