@@ -8,6 +8,7 @@ from typing import List, Optional
 import typer
 
 from gm.cli.common import HELP_STYLE, app, echo, fail, open_engine, run
+from gm.cli.progress import Counter
 from gm.present import archive as site
 from gm.runtime import browser
 from gm.service.records import audit
@@ -40,7 +41,11 @@ def archive_build(directory: Path = typer.Argument(..., help="where to write the
     engine = open_engine()
     rows = engine.store.games()
     ids = list(game) or [row["id"] for row in rows if row["status"] != "open"]
-    data = [run(audit.archive_data, engine, gid) for gid in ids]
+    data = []
+    with Counter() as progress:
+        for done, gid in enumerate(ids):
+            progress(done, len(ids), f"reading {gid}")
+            data.append(run(audit.archive_data, engine, gid))
     # The open games are in the index as recruiting (their free seats), with no page yet.
     recruiting = [] if game else [audit.index_entry(engine, row["id"]) for row in rows if row["status"] == "open"]
     echo(f"archive written: {site.build(directory, data, engine.clock(), engine.config.domain, recruiting)}")
