@@ -35,6 +35,8 @@ from gm.store.errors import StoreError
 def backup(store: Store, path: str | Path, progress: Progress = quiet) -> int:
     """Write ``store`` to the SQLite file ``path`` (replacing it); returns the games in the backup."""
     path = Path(path)
+    if isinstance(store, SqliteStore) and path.resolve() == store.path.resolve():
+        raise StoreError(f"{path} is the store itself: write the backup to another file")
     part = path.with_name(path.name + ".part")
     part.unlink(missing_ok=True)
     try:

@@ -111,3 +111,16 @@ def test_a_file_that_is_not_a_backup_is_refused(tmp_path):
     sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.close()
     assert "is not a gm backup" in gm(path, "restore", other).output
     assert "no backup at" in gm(path, "restore", tmp_path / "missing.sqlite").output
+
+
+def test_a_backup_never_overwrites_the_store_itself(tmp_path):
+    path = config_file(tmp_path, "gm")
+    database = Config(data_dir=tmp_path / "gm").database
+    assert gm(path, "new", "neighbors", "--id", "g0", "--player", "ada=ada@example.org",
+              "--player", "bob=bob@example.org").exit_code == 0
+    result = gm(path, "backup", database)
+    assert result.exit_code == 1
+    assert "is the store itself" in result.output
+    store = Store(database)
+    assert [row["id"] for row in store.games()] == ["g0"]
+    store.close()
