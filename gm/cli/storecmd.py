@@ -71,7 +71,7 @@ def backup(file: Path = typer.Argument(..., help="the backup to write (a SQLite 
         fail(str(exc))
     finally:
         store.close()
-    echo(f"backup of {redacted(str(store.path))} written to {file}: {games} games")
+    echo(f"backup of {redacted(str(store.path))} written to {file}: {games} game{'' if games == 1 else 's'}")
 
 
 @app.command("restore")
