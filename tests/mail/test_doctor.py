@@ -132,3 +132,33 @@ def test_dkim_comparison_with_records_passed_in():
     assert doctor.dkim_check(KEY, "gm", "example.org", lambda name: []).verdict == doctor.WARN
     assert doctor.dkim_check(KEY, "gm", "example.org", None).verdict == doctor.WARN
 
+
+
+def test_outbox_backlog_and_bouncing_addresses_are_shown(harness):
+    harness.new_game()  # its welcome mails wait in the outbox
+    with harness.engine.store.write():
+        harness.engine.store.set_address_state("gone@example.org", "bouncing", 0.0, "550 no such user")
+    code, output = doctor_run(harness)
+    print(output)
+    assert code == 0, output
+    assert re.search(r"outbox\s+\d+ queued, oldest", output)
+    assert verdicts(output)["bouncing addresses"] == "warn" and "gone@example.org" in output
+
+
+def test_a_postgresql_store_is_checked(harness, pg_url):
+    from gm.store import Store
+
+    Store(pg_url).close()  # made and migrated, as gm init would
+    code, output = doctor_run(harness, store=pg_url)
+    print(output)
+    assert code == 0, output
+    assert verdicts(output)["store writable"] == "ok" and "postgresql://" in output
+
+
+def test_an_unreachable_postgresql_store_fails(harness):
+    from harness import free_port
+
+    code, output = doctor_run(harness, store=f"postgresql://gm@127.0.0.1:{free_port()}/nothing")
+    print(output)
+    assert code == 1
+    assert verdicts(output)["store"] == "FAIL"
