@@ -25,6 +25,8 @@ BACKLOG_WARN_SECONDS = 3600
 
 def folder_writable(name: str, path: Path) -> Check:
     """Whether gm can make a file in ``path`` (made if missing, as gm would)."""
+    if path.exists() and not path.is_dir():
+        return Check(name, FAIL, f"{path}: not a folder", "name a folder gm's user may write in")
     try:
         path.mkdir(parents=True, exist_ok=True)
         probe = path / f".gm-doctor-{os.getpid()}"

@@ -26,13 +26,19 @@ class Check:
     advice: str = ""
 
 
+def words(exc: BaseException) -> str:
+    """What a server said, as text (imaplib's errors carry bytes)."""
+    said = exc.args[0] if exc.args else exc
+    return said.decode("utf-8", "replace") if isinstance(said, bytes) else str(exc)
+
+
 def imap_checks(server: ServerConfig, folder: str, processed: str, want_idle: bool) -> list[Check]:
     """Login, the inbox and processed folders, IDLE."""
     where = f"{server.host}:{server.default_port(993, 143)}"
     try:
         client = imap.connect(server)
     except Exception as exc:
-        return [Check("IMAP login", FAIL, f"{where}: {exc}",
+        return [Check("IMAP login", FAIL, f"{where}: {words(exc)}",
                       "check imap host, port, tls, user and the password file or variable")]
     checks = [Check("IMAP login", OK, f"{where} as {server.user}")]
     try:
