@@ -1,0 +1,131 @@
+"""gm doctor: a set-up checked line by line before the first player writes (exit 1 on any FAIL)."""
+
+from __future__ import annotations
+
+import os
+import time
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from gm.cli.common import app, echo, state
+from gm.core import config as config_module
+from gm.core import times
+from gm.mail import dkim as dkim_keys
+from gm.mail import verp
+from gm.runtime import doctor
+from gm.runtime.doctor import FAIL, OK, WARN, Check
+from gm.store import Store
+
+CLOCK_FLOOR = 1_700_000_000  # 2023-11-14: a clock before this was never set
+BACKLOG_WARN_SECONDS = 3600
+
+
+def folder_writable(name: str, path: Path) -> Check:
+    """Whether gm can make a file in ``path`` (made if missing, as gm would)."""
+    if path.exists() and not path.is_dir():
+        return Check(name, FAIL, f"{path}: not a folder", "name a folder gm's user may write in")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".gm-doctor-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        return Check(name, FAIL, f"{path}: {exc.strerror or exc}", "make it writable by gm's user")
+    return Check(name, OK, str(path))
+
+
+def store_checks(conf: config_module.Config) -> list[Check]:
+    """Reachable and migrated (opening migrates), writable, the outbox and bouncing addresses."""
+    try:
+        store = Store(conf.database, create=False)
+    except Exception as exc:
+        return [Check("store", FAIL, str(exc), "gm init makes it; check store: and its permissions")]
+    checks = [Check("store reachable, migrated", OK, config_module.masked(conf.database))]
+    try:
+        try:
+            with store.write():
+                store.db.execute("UPDATE outbox SET attempts = attempts WHERE id = -1")
+            checks.append(Check("store writable", OK))
+        except Exception as exc:
+            checks.append(Check("store writable", FAIL, str(exc), "give gm's user write access to the store"))
+        row = store.one("SELECT COUNT(*) AS n, MIN(created) AS oldest FROM outbox WHERE status = 'queued'")
+        if not row["n"]:
+            checks.append(Check("outbox", OK, "nothing waiting"))
+        else:
+            age = time.time() - row["oldest"]
+            verdict = WARN if age > BACKLOG_WARN_SECONDS else OK
+            checks.append(Check("outbox", verdict, f"{row['n']} queued, oldest {times.format_span(age)} old",
+                                "see gm deliveries and gm players" if verdict == WARN else ""))
+        bouncing = [r["address"] for r in store.addresses_in_state("bouncing")]
+        checks.append(Check("bouncing addresses", WARN if bouncing else OK,
+                            ", ".join(bouncing) or "none", "gm players shows them" if bouncing else ""))
+    finally:
+        store.close()
+    return checks
+
+
+def dkim_check(conf: config_module.Config, use_dns: bool) -> Check | None:
+    if not conf.dkim_key_file:
+        return None
+    try:
+        pem = Path(conf.dkim_key_file).read_bytes()
+    except OSError as exc:
+        return Check("DKIM key", FAIL, f"{conf.dkim_key_file}: {exc.strerror or exc}", "gm dkim keygen makes one")
+    selector = conf.dkim_selector or "gm"
+    return doctor.dkim_check(pem, selector, conf.dkim_domain or dkim_keys.domain_of(conf.address),
+                             doctor.dns_txt if use_dns else None)
+
+
+def test_mail(conf: config_module.Config, to: str) -> bytes:
+    message = EmailMessage()
+    message["From"] = conf.address
+    message["To"] = to
+    message["Subject"] = "gm doctor: a test mail"
+    message.set_content("gm doctor sent this to check the SMTP relay.\n")
+    return bytes(message)
+
+
+def all_checks(send_test: str | None, use_dns: bool = True) -> list[Check]:
+    try:
+        conf = config_module.load(state["config"])
+    except config_module.ConfigError as exc:
+        return [Check("config", FAIL, str(exc).replace("\n", "; "), "gm config check shows it whole")]
+    checks = [Check("config", OK, str(conf.source))]
+    now = time.time()
+    checks.append(Check("clock", OK if now > CLOCK_FLOOR else FAIL, times.format_stamp(now),
+                        "" if now > CLOCK_FLOOR else "set the system clock (NTP)"))
+    checks.extend(store_checks(conf))
+    if conf.imap is not None:
+        checks.extend(doctor.imap_checks(conf.imap, conf.imap_folder, conf.imap_processed, conf.imap_idle))
+    if conf.smtp is not None:
+        sender = verp.from_config(conf).envelope(1)
+        raw = test_mail(conf, send_test) if send_test else None
+        checks.extend(doctor.smtp_checks(conf.smtp, sender, send_test, raw))
+    dkim = dkim_check(conf, use_dns)
+    if dkim is not None:
+        checks.append(dkim)
+    if conf.archive_dir is not None:
+        checks.append(folder_writable("archive folder", Path(conf.archive_dir)))
+    return checks
+
+
+@app.command("doctor")
+def doctor_command(send_test: Optional[str] = typer.Option(None, "--send-test", metavar="ADDRESS",
+                                                           help="also send one test mail to ADDRESS"),
+                   no_dns: bool = typer.Option(False, "--no-dns", help="do not look up the DKIM record; "
+                                               "print the record to publish")):
+    """Check the set-up, one line a check (ok / warn / FAIL with advice); exit 1 on any FAIL."""
+    checks = all_checks(send_test, use_dns=not no_dns)
+    width = max(len(c.name) for c in checks)
+    for check in checks:
+        line = f"{check.verdict:<4}  {check.name:<{width}}  {check.detail}".rstrip()
+        echo(line)
+        if check.advice and check.verdict != OK:
+            echo(f"{'':<4}  {'':<{width}}  -> {check.advice}")
+    failed = sum(c.verdict == FAIL for c in checks)
+    echo(f"\n{failed} failed, {sum(c.verdict == WARN for c in checks)} warnings")
+    if failed:
+        raise typer.Exit(1)
