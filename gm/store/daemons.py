@@ -35,6 +35,25 @@ class DaemonQueries:
                        "AND sending_down_since IS NOT NULL", seen_after)
         return None if row is None or row["since"] is None else float(row["since"])
 
+    # --- gm status --------------------------------------------------------------------------
+    def outbox_counts(self) -> dict[str, int]:
+        """How many outbox rows are in each status (queued, held, sent, failed)."""
+        return {r["status"]: int(r["n"]) for r in self.all("SELECT status, count(*) AS n FROM outbox GROUP BY status")}
+
+    def oldest_queued(self) -> float | None:
+        """When the oldest mail still waiting to be sent (queued) was queued, or None."""
+        row = self.one("SELECT min(created) AS at FROM outbox WHERE status = 'queued'")
+        return None if row is None or row["at"] is None else float(row["at"])
+
+    def errors_since(self, since: float) -> int:
+        """Incoming mail whose handling failed (outcome error) received at or after ``since``."""
+        row = self.one("SELECT count(*) AS n FROM messages WHERE outcome = 'error' AND received >= ?", since)
+        return 0 if row is None else int(row["n"])
+
+    def next_timers(self, limit: int) -> list[sqlite3.Row]:
+        """The soonest timers (game_id, due), soonest first."""
+        return self.all("SELECT game_id, due FROM timers ORDER BY due, game_id LIMIT ?", limit)
+
     # --- outages ----------------------------------------------------------------------------
     def add_outage(self, kind: str, start: float, finish: float | None) -> int:
         return self.insert("outages", kind=kind, start=start, finish=finish, applied=0)

@@ -1,0 +1,57 @@
+"""``gm status`` (issue 32): the health check on a real store with a Maildir daemon pass (tests/mailroom.py)."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from gm.cli import app
+from mailroom import Mailroom
+from support import EXAMPLE_LAYOUT, PLAYERS
+
+
+def gm_status(room: Mailroom, *args: str):
+    result = CliRunner().invoke(app, ["--config", room.conf, "status", *args], env={"GM_USER": "tester"})
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+def test_status_is_healthy_after_a_daemon_pass_and_unhealthy_when_the_beat_is_stale(tmp_path):
+    room = Mailroom(tmp_path)
+    room.engine.create_game("neighbors", "nb1", PLAYERS, seed=5,
+                            options={"layout": EXAMPLE_LAYOUT, "deadline": "72h"})
+    assert len(room.run()) == 2  # gm run --once: the welcomes sent, and a heartbeat written
+
+    healthy = gm_status(room)
+    print(healthy.output)
+    assert healthy.exit_code == 0, healthy.output
+    assert "health:     ok" in healthy.output and "1 alive of 1" in healthy.output
+    assert "0 queued, 0 held, 0 failed, 2 sent" in healthy.output and "next:       nb1 at" in healthy.output
+    shown = json.loads(gm_status(room, "--json").output)
+    assert shown["healthy"] is True and shown["outbox"]["sent"] == 2 and shown["inbox_unread"] == 0
+    assert [d["game_id"] for d in shown["next_deadlines"]] == ["nb1"]
+
+    with room.engine.store.write():  # the daemon stopped two hours ago; mail is waiting and one failed
+        room.engine.store.db.execute("UPDATE daemons SET last_seen = last_seen - 7200")
+        room.engine.store.db.execute("UPDATE outbox SET status = 'queued', created = created - 7200 "
+                                     "WHERE id = (SELECT min(id) FROM outbox)")
+        room.engine.store.db.execute("UPDATE outbox SET status = 'failed' WHERE id = (SELECT max(id) FROM outbox)")
+        room.engine.store.db.execute("UPDATE messages SET outcome = 'error'")
+    room.deliver(b"From: someone@example.test\r\nSubject: hi\r\n\r\nhello\r\n")
+
+    broken = gm_status(room)
+    print(broken.output)
+    assert broken.exit_code == 1, broken.output
+    assert "health:     UNHEALTHY" in broken.output and "0 alive of 1" in broken.output
+    assert "no daemon beat for 72" in broken.output and "the oldest queued mail waits 72" in broken.output
+    assert "1 outgoing mail failed for good" in broken.output and "1 unread in the Maildir" in broken.output
+    shown = json.loads(gm_status(room, "--json").output)
+    assert shown["healthy"] is False and len(shown["problems"]) == 3
+
+
+def test_status_of_a_store_no_daemon_ever_ran_on_is_unhealthy(tmp_path):
+    room = Mailroom(tmp_path)
+    result = gm_status(room)
+    assert result.exit_code == 1 and "no daemon has ever run" in result.output
