@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import json
+import socket
+import threading
+import time
+import urllib.request
 
+import pytest
 from typer.testing import CliRunner
 
 from gm.cli import app
+from gm.runtime import daemon
+from gm.service.engine import Engine
+from gm.store import Store
 from mailroom import Mailroom
-from support import EXAMPLE_LAYOUT, PLAYERS
+from support import EXAMPLE_LAYOUT, PLAYERS, order_mail
+
+ADA, BOB = dict(PLAYERS)["ada"], dict(PLAYERS)["bob"]
 
 
 def gm_status(room: Mailroom, *args: str):
@@ -55,3 +65,48 @@ def test_status_of_a_store_no_daemon_ever_ran_on_is_unhealthy(tmp_path):
     room = Mailroom(tmp_path)
     result = gm_status(room)
     assert result.exit_code == 1 and "no daemon has ever run" in result.output
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def scrape(port: int) -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+        return response.read().decode()
+
+
+def test_the_daemon_serves_metrics_on_loopback_and_its_counters_move(tmp_path):
+    pytest.importorskip("prometheus_client")
+    port = free_port()
+    room = Mailroom(tmp_path, f"metrics_port: {port}\n")
+    passwords = room.engine.create_game("neighbors", "nb1", PLAYERS, seed=5, options={"layout": EXAMPLE_LAYOUT})
+    view = room.engine.load("nb1")
+    ada_move = view.rules.legal_orders(view.state, "ada")[0]
+    room.deliver(order_mail(ADA, ada_move, game_id="nb1", password=passwords["ada"]))
+    room.deliver(order_mail(BOB, "nonsense order", game_id="nb1", password=passwords["bob"]))
+    stop = threading.Event()
+    runner = threading.Thread(target=lambda: daemon.run(Engine(Store(room.config.database), room.config),
+                                                        room.config, stop=stop))
+    runner.start()
+    try:
+        shown = ""
+        for _ in range(100):  # the first pass handles both mails and sends the mail they make
+            time.sleep(0.05)
+            try:
+                shown = scrape(port)
+            except OSError:  # not listening yet
+                continue
+            if 'gm_orders_total{result="refused"} 1.0' in shown and "gm_mails_out_total 0.0" not in shown:
+                break
+    finally:
+        stop.set()
+        runner.join(10)
+    assert 'gm_orders_total{result="applied"} 1.0' in shown and 'gm_orders_total{result="refused"} 1.0' in shown
+    assert 'gm_mails_in_total{outcome="applied"} 1.0' in shown, shown
+    assert "gm_mails_out_total 0.0" not in shown and "gm_mails_out_total" in shown
+    assert "gm_judging_seconds_count 1.0" in shown and "gm_outbox_depth 0.0" in shown
+    with pytest.raises(OSError):  # served on loopback only, and no longer once the daemon stopped
+        scrape(port)

@@ -54,6 +54,26 @@ class DaemonQueries:
         """The soonest timers (game_id, due), soonest first."""
         return self.all("SELECT game_id, due FROM timers ORDER BY due, game_id LIMIT ?", limit)
 
+    # --- metrics (gm.runtime.metrics): what happened since the marks it last saw ----------
+    def metric_marks(self) -> dict[str, int]:
+        """The newest row ids of messages, orders and delivery events (0 where none)."""
+        row = self.one("SELECT (SELECT max(id) FROM messages) AS messages, (SELECT max(id) FROM orders) AS orders, "
+                       "(SELECT max(id) FROM delivery_events) AS events")
+        return {key: int(row[key] or 0) for key in ("messages", "orders", "events")}
+
+    def message_outcomes_after(self, row_id: int) -> list[sqlite3.Row]:
+        return self.all("SELECT id, outcome FROM messages WHERE id > ? ORDER BY id", row_id)
+
+    def orders_after(self, row_id: int) -> list[sqlite3.Row]:
+        return self.all("SELECT id, accepted FROM orders WHERE id > ? ORDER BY id", row_id)
+
+    def delivery_events_after(self, row_id: int) -> list[sqlite3.Row]:
+        return self.all("SELECT id, permanent FROM delivery_events WHERE id > ? ORDER BY id", row_id)
+
+    def sent_since(self, since: float) -> int:
+        row = self.one("SELECT count(*) AS n FROM outbox WHERE status = 'sent' AND sent >= ?", since)
+        return 0 if row is None else int(row["n"])
+
     # --- outages ----------------------------------------------------------------------------
     def add_outage(self, kind: str, start: float, finish: float | None) -> int:
         return self.insert("outages", kind=kind, start=start, finish=finish, applied=0)
