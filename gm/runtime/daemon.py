@@ -71,7 +71,7 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
     sender = Sender(engine.store, transport, backoff=backoff, clock=engine.clock, gm_address=config.gm_address,
                     settle=lambda store: delivery_state.settle_now(engine))
     archive = live_archive(engine, config)
-    metrics = metrics_from_config(engine.store, config)
+    metrics = metrics_from_config(engine.store, config, engine.clock())
     me = outages.DaemonIdentity.new(engine.clock())
     store_weather = Weather("the store", STORE_BACKOFF)
     look_for_gap = not once  # the first heartbeat, and the first after the store was back (gm.runtime.imap)

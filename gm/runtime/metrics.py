@@ -8,7 +8,6 @@ sent mail) and moves the counters; the HTTP thread only serves the registry, nev
 from __future__ import annotations
 
 import logging
-import time
 
 from gm.store import Store
 
@@ -18,7 +17,7 @@ log = logging.getLogger(__name__)
 class Metrics:
     """The daemon's counters, served on ``host:port`` from their own registry."""
 
-    def __init__(self, store: Store, host: str, port: int):
+    def __init__(self, store: Store, host: str, port: int, now: float):
         try:
             import prometheus_client as prom
         except ImportError as exc:
@@ -34,7 +33,7 @@ class Metrics:
         self.judging = prom.Histogram("gm_judging_seconds", "Seconds a pass over newly arrived mail took",
                                       registry=self.registry)
         self.marks = store.metric_marks()
-        self.started = self.sent_mark = time.time()
+        self.started = now  # mail sent from now on is counted (the store's clock)
         self.sent_counted = 0
         self.server, self.thread = prom.start_http_server(port, addr=host, registry=self.registry)
         log.info("metrics on http://%s:%d/metrics", host, port)
@@ -64,5 +63,7 @@ class Metrics:
         self.server.server_close()
 
 
-def from_config(store: Store, config) -> Metrics | None:
-    return None if config.metrics_port is None else Metrics(store, config.metrics_host, config.metrics_port)
+def from_config(store: Store, config, now: float) -> Metrics | None:
+    if config.metrics_port is None:
+        return None
+    return Metrics(store, config.metrics_host, config.metrics_port, now)
