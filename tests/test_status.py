@@ -32,15 +32,18 @@ def test_status_is_healthy_after_a_daemon_pass_and_unhealthy_when_the_beat_is_st
     room = Mailroom(tmp_path)
     room.engine.create_game("neighbors", "nb1", PLAYERS, seed=5,
                             options={"layout": EXAMPLE_LAYOUT, "deadline": "72h"})
-    assert len(room.run()) == 2  # gm run --once: the welcomes sent, and a heartbeat written
+    room.deliver(b"From: someone@example.test\r\nTo: gm@example.test\r\nSubject: hi\r\n\r\nhello\r\n")
+    assert len(room.run()) >= 2  # gm run --once: the welcomes sent, the mail answered, a heartbeat written
+    assert len(room.outcomes()) == 1
 
     healthy = gm_status(room)
     print(healthy.output)
     assert healthy.exit_code == 0, healthy.output
     assert "health:     ok" in healthy.output and "1 alive of 1" in healthy.output
-    assert "0 queued, 0 held, 0 failed, 2 sent" in healthy.output and "next:       nb1 at" in healthy.output
+    assert "0 queued, 0 held, 0 failed, " in healthy.output and "errors:     0 in the last hour" in healthy.output
+    assert "next:       nb1 at" in healthy.output
     shown = json.loads(gm_status(room, "--json").output)
-    assert shown["healthy"] is True and shown["outbox"]["sent"] == 2 and shown["inbox_unread"] == 0
+    assert shown["healthy"] is True and shown["outbox"]["sent"] >= 2 and shown["inbox_unread"] == 0
     assert [d["game_id"] for d in shown["next_deadlines"]] == ["nb1"]
 
     with room.engine.store.write():  # the daemon stopped two hours ago; mail is waiting and one failed
@@ -57,8 +60,9 @@ def test_status_is_healthy_after_a_daemon_pass_and_unhealthy_when_the_beat_is_st
     assert "health:     UNHEALTHY" in broken.output and "0 alive of 1" in broken.output
     assert "no daemon beat for 72" in broken.output and "the oldest queued mail waits 72" in broken.output
     assert "1 outgoing mail failed for good" in broken.output and "1 unread in the Maildir" in broken.output
+    assert "1 incoming mail ended in an error in the last hour" in broken.output
     shown = json.loads(gm_status(room, "--json").output)
-    assert shown["healthy"] is False and len(shown["problems"]) == 3
+    assert shown["healthy"] is False and len(shown["problems"]) == 4
 
 
 def test_status_of_a_store_no_daemon_ever_ran_on_is_unhealthy(tmp_path):
