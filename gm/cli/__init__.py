@@ -14,6 +14,7 @@ from gm.cli import seatcmd  # noqa: F401  (gm seat reset, gm seat address)
 from gm.cli import pipe  # noqa: F401  (gm ingest, gm init)
 from gm.cli import configcmd  # noqa: F401  (gm config check)
 from gm.cli import doctor  # noqa: F401  (gm doctor)
+from gm.cli import statuscmd  # noqa: F401  (gm status)
 from gm.cli.common import app
 
 

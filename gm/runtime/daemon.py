@@ -11,6 +11,7 @@ from gm.runtime.delivery import BACKOFF, Sender
 from gm.runtime.imap import ImapFault, run_imap
 from gm.runtime.livearchive import from_config as live_archive
 from gm.runtime.maildir import MaildirTransport, process_maildir
+from gm.runtime.metrics import from_config as metrics_from_config
 from gm.runtime.sendprocess import ProcessTransport
 from gm.runtime.smtp import SmtpTransport
 from gm.runtime.weather import STORE_BACKOFF, Weather
@@ -70,6 +71,7 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
     sender = Sender(engine.store, transport, backoff=backoff, clock=engine.clock, gm_address=config.gm_address,
                     settle=lambda store: delivery_state.settle_now(engine))
     archive = live_archive(engine, config)
+    metrics = metrics_from_config(engine.store, config, engine.clock())
     me = outages.DaemonIdentity.new(engine.clock())
     store_weather = Weather("the store", STORE_BACKOFF)
     look_for_gap = not once  # the first heartbeat, and the first after the store was back (gm.runtime.imap)
@@ -85,9 +87,14 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
                     engine.tick()
                     engine.trim_sent_mail()
                     next_tick = time.time() + config.tick_seconds
+                began = time.monotonic()
                 if process_maildir(engine, config.inbox, stop):
+                    if metrics is not None:
+                        metrics.judged(time.monotonic() - began)
                     sender.pump()
                 sender.pump()
+                if metrics is not None:
+                    metrics.update(engine.store)
                 store_weather.ok()
             except StoreError as exc:  # the database, not a message: the mail waits in the inbox
                 if once:
@@ -104,6 +111,8 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
             _wait(stop, 1.0)
     finally:
         sender.close()
+        if metrics is not None:
+            metrics.close()
 
 
 def _wait(stop, seconds: float) -> None:

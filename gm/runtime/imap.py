@@ -52,6 +52,7 @@ from imapclient.exceptions import IMAPClientError
 from gm.core.config import Config, ServerConfig
 from gm.runtime.delivery import BACKOFF, SenderThread, Transport, settler
 from gm.runtime.livearchive import from_config as live_archive
+from gm.runtime.metrics import from_config as metrics_from_config
 from gm.runtime.tls import tls_context
 from gm.runtime.weather import STORE_BACKOFF, Weather
 from gm.service.outgoing import outages
@@ -257,6 +258,7 @@ class Daemon:
         self.mailbox: Mailbox | None = None  # the current session
         self.faults = 0  # connection faults survived
         self.archive = live_archive(engine, config)  # the archive site kept current, if configured
+        self.metrics = metrics_from_config(engine.store, config, engine.clock())  # Prometheus metrics, if metrics_port
         self.me = outages.DaemonIdentity.new(engine.clock())  # whose heartbeat row
         self.once = False
         # Only a daemon's first heartbeat, or its first after the store was unreachable, looks for a
@@ -287,6 +289,11 @@ class Daemon:
             else:
                 self.store_weather.ok()
                 self.next_tick = now + self.config.tick_seconds
+        if self.metrics is not None and not self.store_weather.is_down:
+            try:  # what the sender thread sent meanwhile shows on the next look
+                self.metrics.update(self.engine.store)
+            except StoreError as exc:
+                log.debug("metrics not updated: %s", exc)
         self.sender.nudge()
         if self.archive is not None and not self.store_weather.is_down:
             self.archive.maybe_refresh()
@@ -317,6 +324,8 @@ class Daemon:
                     return
         finally:
             self.sender.stop()
+            if self.metrics is not None:
+                self.metrics.close()
             self.engine.close()
 
     def _connection(self, once: bool) -> bool:
@@ -363,8 +372,11 @@ class Daemon:
 
     def _session(self, box: Mailbox, once: bool) -> None:
         while not self.stop.is_set():
-            process_mailbox(self.engine, box, self.config, committed=self.sender.nudge, stop=self.stop,
-                            duplicate_wait=0.0 if once else DUPLICATE_WAIT)
+            began = time.monotonic()
+            handled = process_mailbox(self.engine, box, self.config, committed=self.sender.nudge, stop=self.stop,
+                                      duplicate_wait=0.0 if once else DUPLICATE_WAIT)
+            if self.metrics is not None and handled:
+                self.metrics.judged(time.monotonic() - began)
             self.housekeeping()
             if once:
                 return

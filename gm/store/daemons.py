@@ -35,6 +35,45 @@ class DaemonQueries:
                        "AND sending_down_since IS NOT NULL", seen_after)
         return None if row is None or row["since"] is None else float(row["since"])
 
+    # --- gm status --------------------------------------------------------------------------
+    def outbox_counts(self) -> dict[str, int]:
+        """How many outbox rows are in each status (queued, held, sent, failed)."""
+        return {r["status"]: int(r["n"]) for r in self.all("SELECT status, count(*) AS n FROM outbox GROUP BY status")}
+
+    def oldest_queued(self) -> float | None:
+        """When the oldest mail still waiting to be sent (queued) was queued, or None."""
+        row = self.one("SELECT min(created) AS at FROM outbox WHERE status = 'queued'")
+        return None if row is None or row["at"] is None else float(row["at"])
+
+    def errors_since(self, since: float) -> int:
+        """Incoming mail whose handling failed (outcome error) received at or after ``since``."""
+        row = self.one("SELECT count(*) AS n FROM messages WHERE outcome = 'error' AND received >= ?", since)
+        return 0 if row is None else int(row["n"])
+
+    def next_timers(self, limit: int) -> list[sqlite3.Row]:
+        """The soonest timers (game_id, due), soonest first."""
+        return self.all("SELECT game_id, due FROM timers ORDER BY due, game_id LIMIT ?", limit)
+
+    # --- metrics (gm.runtime.metrics): what happened since the marks it last saw ----------
+    def metric_marks(self) -> dict[str, int]:
+        """The newest row ids of messages, orders and delivery events (0 where none)."""
+        row = self.one("SELECT (SELECT max(id) FROM messages) AS messages, (SELECT max(id) FROM orders) AS orders, "
+                       "(SELECT max(id) FROM delivery_events) AS events")
+        return {key: int(row[key] or 0) for key in ("messages", "orders", "events")}
+
+    def message_outcomes_after(self, row_id: int) -> list[sqlite3.Row]:
+        return self.all("SELECT id, outcome FROM messages WHERE id > ? ORDER BY id", row_id)
+
+    def orders_after(self, row_id: int) -> list[sqlite3.Row]:
+        return self.all("SELECT id, accepted FROM orders WHERE id > ? ORDER BY id", row_id)
+
+    def delivery_events_after(self, row_id: int) -> list[sqlite3.Row]:
+        return self.all("SELECT id, permanent FROM delivery_events WHERE id > ? ORDER BY id", row_id)
+
+    def sent_since(self, since: float) -> int:
+        row = self.one("SELECT count(*) AS n FROM outbox WHERE status = 'sent' AND sent >= ?", since)
+        return 0 if row is None else int(row["n"])
+
     # --- outages ----------------------------------------------------------------------------
     def add_outage(self, kind: str, start: float, finish: float | None) -> int:
         return self.insert("outages", kind=kind, start=start, finish=finish, applied=0)
