@@ -140,3 +140,15 @@ def test_a_report_whose_digest_shows_another_position_score_result_or_turn_fails
     result = audit.verify(played, "nb1")
     assert not result.ok
     assert [d for d in result.differences if f"report #{row['id']}" in d and f"shows {field} " in d]
+
+
+def test_a_store_from_before_migrations_verifies_and_copies(tmp_path):
+    """The schema-0 store of store_legacy.py (its report in the words of that gm) too."""
+    import store_legacy
+
+    path = tmp_path / "v0.sqlite"
+    store_legacy.build(path)
+    result = gm("store", "copy", path, tmp_path / "copy.sqlite")
+    assert result.exit_code == 0, result.output
+    assert "1 of 1 games verified in the destination" in result.output
+    assert f"game {store_legacy.GAME}: replayed 2 states" in result.output
