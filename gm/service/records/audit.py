@@ -164,21 +164,22 @@ def _compare_reports(ctx: Context, view, replayed: dict, events: dict, report: V
         report.differences += [f"{which} {problem}" for problem in _shown_differences(rules, state, row, report)]
         if _worded_as_today(gid, rules, state, row, events, overrides):
             continue
-        if row["gm_version"] == version:
+        if row.get("gm_version") == version:
             report.differences.append(f"{which} differs from the replay")
         else:
-            by = f"gm {row['gm_version']}" if row["gm_version"] else "a gm from before report versions"
+            by = f"gm {row['gm_version']}" if row.get("gm_version") else "a gm from before report versions"
             report.notes.append(f"{which} is worded as {by} wrote it, not as gm {version}: "
                                 "what it shows matches the replay")
 
 
 def _shown_differences(rules, state, row, report: VerifyReport) -> list[str]:
     """What a report shows against the replay: its digest where it has one; a report stored before
-    digests, its turn and the stored state of its seq (checked against the replay above)."""
+    digests, its turn and the stored state of its seq (checked against the replay above).  (.get:
+    a store still at an earlier schema step, read before it is migrated, has no such columns.)"""
     replayed = digest.report_digest(rules, state)
-    if row["digest"]:
+    if row.get("digest"):
         return [f"shows {d} (stored digest != replay)"
-                for d in digest.differences(json.loads(row["digest"]), replayed)]
+                for d in digest.differences(json.loads(row.get("digest")), replayed)]
     problems = [] if row["turn"] == replayed["turn"] else [f"is of turn {row['turn']}, the replay's {replayed['turn']}"]
     if row["seq"] in report.differing_states:
         problems.append(f"shows state {row['seq']}, which differs from the replay")
