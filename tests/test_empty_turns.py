@@ -63,6 +63,14 @@ def seat_as_before(store, game_id, seat, name, email, pw_hash, display_name=""):
     store.insert("players", game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash)
 
 
+ARCHIVE_TODAY = Store.add_report
+
+
+def archive_as_before(store, *args, gm_version=None, digest=None, **kwargs):
+    """A report as gm archived it before step 19: no version, no digest."""
+    return ARCHIVE_TODAY(store, *args, **kwargs)
+
+
 def test_a_game_begun_before_fb8_keeps_its_rules_across_the_upgrade(config, clock, monkeypatch):
     # A store at step 14, as the gm before FB8 left it: a Fuzzy Borders game whose stored
     # options lack empty_turns and whose states have no such key, played through empty turns.
@@ -71,6 +79,7 @@ def test_a_game_begun_before_fb8_keeps_its_rules_across_the_upgrade(config, cloc
     monkeypatch.setattr(Store, "address_defaults", lambda self, email: {"format": None, "timezone": None})
     # ...and seats a player as that gm did: no display name (step 18) nor address settings (step 17)
     monkeypatch.setattr(Store, "add_player", seat_as_before)
+    monkeypatch.setattr(Store, "add_report", archive_as_before)  # ...and archived reports as it did
     store = Store(config.database)
     engine = Engine(store, config, clock=clock)
     try:

@@ -165,6 +165,8 @@ def test_the_migration_classifies_old_press_on_both_backends(store_target):
         store.db.raw("DROP TABLE draw_proposals")  # step 16's
         store.db.raw("DROP TABLE address_settings")  # and step 17's
         store.db.raw("ALTER TABLE players DROP COLUMN display_name")  # and step 18's
+        store.db.raw("ALTER TABLE reports DROP COLUMN gm_version")  # and step 19's
+        store.db.raw("ALTER TABLE reports DROP COLUMN digest")
         store.db.raw(f"UPDATE {VERSION_TABLE} SET version = 10")
     else:
         store.db.execute("ALTER TABLE reports DROP COLUMN audience")
@@ -176,6 +178,8 @@ def test_the_migration_classifies_old_press_on_both_backends(store_target):
         store.db.execute("DROP TABLE draw_proposals")  # step 16's
         store.db.execute("DROP TABLE address_settings")  # and step 17's
         store.db.execute("ALTER TABLE players DROP COLUMN display_name")  # and step 18's
+        store.db.execute("ALTER TABLE reports DROP COLUMN gm_version")  # and step 19's
+        store.db.execute("ALTER TABLE reports DROP COLUMN digest")
         store.db.execute("PRAGMA user_version = 10")
     store.close()
     store = Store(store_target)

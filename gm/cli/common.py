@@ -17,6 +17,7 @@ from gm.core import config as config_module
 from gm.core import filemodes
 from gm.core.text import for_terminal
 from gm.core import times
+from gm.core.version import gm_version
 from gm.core.model import ServiceError
 from gm.service.outgoing import holding
 from gm.service.engine import Engine
@@ -38,12 +39,20 @@ LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
 QUIET_ON_STDERR = {"ingest"}  # run by an MTA, which copies stderr into delivery reports: logs to a file
 
 
+def show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"gm {gm_version()}")
+        raise typer.Exit()
+
+
 @app.callback()
 def main_options(
     ctx: typer.Context,
     config: Optional[Path] = typer.Option(None, "--config", "-c", help="YAML config (default: $GM_CONFIG, "
                                           "./gm.yaml, or the embedded default)"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="log what the daemon does"),
+    version: bool = typer.Option(False, "--version", callback=show_version, is_eager=True,
+                                 help="print gm's version (docs/CHANGELOG.md says what each changed)"),
 ):
     state["config"] = config
     state["verbose"] = verbose

@@ -155,12 +155,16 @@ class MailQueries:
 
     # --- the archive of what was sent -------------------------------------------
     def add_report(self, game_id: str, turn: int, seq: int, player: str | None, kind: str,
-                   body: str, outbox_id: int | None, created: float, audience: str | None = None) -> int:
+                   body: str, outbox_id: int | None, created: float, audience: str | None = None,
+                   gm_version: str | None = None, digest: str | None = None) -> int:
         """Archive a text sent to ``player`` (None: the GM's copy); returns its id.  ``audience``:
-        who a press message went to (gm.service.play.press: all, players or gm)."""
+        who a press message went to (gm.service.play.press: all, players or gm); ``gm_version``
+        and ``digest``: the version that rendered a report and what it shows (gm.core.digest)."""
+        # named only when given, so the words of an earlier gm (tests) still fit its schema
+        rendered = {"gm_version": gm_version, "digest": digest} if gm_version or digest else {}
         return self.insert("reports", game_id=game_id, turn=turn, seq=seq, player=player,
                            kind=kind, body=pack_text(body), outbox_id=outbox_id, created=created,
-                           audience=audience)
+                           audience=audience, **rendered)
 
     def reports_of(self, game_id: str, turn: int | None = None,
                    kind: str | None = None) -> list[dict]:

@@ -473,6 +473,13 @@ ALTER TABLE players ADD COLUMN timezone TEXT;
 -- 'Zoë Ångström' of "Zoë Ångström <zoë@example.org>", cleaned (gm.core.addresses); '' for none
 ALTER TABLE players ADD COLUMN display_name TEXT NOT NULL DEFAULT '';
 """),
+    Step(19, "the version of gm that rendered each report and a digest of what it shows", """
+-- gm_version: gm --version when rendered, digest: JSON of turn, position hash, scores, result
+-- (gm.core.digest).  NULL in reports stored before this step: verify checks those against the
+-- states rows and the replay instead, RULINGS G1
+ALTER TABLE reports ADD COLUMN gm_version TEXT;
+ALTER TABLE reports ADD COLUMN digest TEXT;
+"""),
 ]
 
 

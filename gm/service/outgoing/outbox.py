@@ -20,7 +20,9 @@ import textwrap
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
+from gm.core import digest
 from gm.core.config import Config
+from gm.core.version import gm_version
 from gm.core.model import GameView, Status
 from gm.mail.dkim import SIGNATURE_RESERVE, Signer
 from gm.mail.inbound import Inbound
@@ -163,9 +165,11 @@ class Outbox:
     def archive(self, view: GameView, player: str | None, kind: str, body: str,
                 outbox_id: int | None, audience: str | None = None) -> None:
         """Keep what a player was sent (``player`` None: the archive's own copy); ``audience``:
-        who a press message went to (gm.service.play.press)."""
+        who a press message went to (gm.service.play.press).  A report keeps the version that
+        rendered it and the digest of what it shows (RULINGS G1: gm verify checks it)."""
+        shown = digest.dumps(digest.report_digest(view.rules, view.state)) if kind == "report" else None
         self.store.add_report(view.id, view.turn, view.seq, player, kind, body, outbox_id,
-                              self.clock(), audience=audience)
+                              self.clock(), audience=audience, gm_version=gm_version(), digest=shown)
 
     # --- replies to a mail ------------------------------------------------------
     def begin_reply(self, inbound: Inbound) -> None:

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 
 from games import registry
 from games.base import Event
+from gm.core import digest
 from gm.core.model import Status
+from gm.core.version import gm_version
 from gm.core.times import format_stamp
 from gm.present import pictures
 from gm.present import reports as present
@@ -34,6 +36,8 @@ class VerifyReport:
     orders: int = 0
     reports: int = 0
     differences: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # wording of another version: not a failure (G1)
+    differing_states: set[int] = field(default_factory=set)
 
     @property
     def ok(self) -> bool:
@@ -42,9 +46,10 @@ class VerifyReport:
     def text(self) -> str:
         head = (f"game {self.game_id}: replayed {self.states} states from {self.orders} orders/closes; "
                 f"compared {self.reports} archived reports")
+        notes = [f"{len(self.notes)} note(s):"] + [f"  - {n}" for n in self.notes[:200]] if self.notes else []
         if self.ok:
-            return head + "\nOK: the replay matches the store and the archive.\n"
-        lines = [head, f"{len(self.differences)} difference(s):"]
+            return "\n".join([head, *notes, "OK: the replay matches the store and the archive."]) + "\n"
+        lines = [head, *notes, f"{len(self.differences)} difference(s):"]
         lines += [f"  - {d}" for d in self.differences[:200]]
         return "\n".join(lines) + "\n"
 
@@ -113,6 +118,7 @@ def _replay_states(ctx: Context, view, report: VerifyReport) -> tuple[dict[int, 
             current = rules.load(stored[seq])
         dumped = rules.dump(current)
         if dumped != stored[seq]:
+            report.differing_states.add(seq)
             report.differences.append(f"state {seq} differs from the replay: "
                                       + _first_difference(dumped, stored[seq]))
         replayed[seq] = current
@@ -142,27 +148,53 @@ def _check_rollback(rules, seq: int, override, replayed: dict, stored: dict, rep
 
 
 def _compare_reports(ctx: Context, view, replayed: dict, events: dict, report: VerifyReport) -> None:
-    """The archive: each report as mailed, rendered again from the replayed state."""
+    """The archive: what each report shows (turn, position, scores, result) must be the replay's;
+    its words must be today's when this version rendered it, and may differ (a note) when an
+    earlier one did (RULINGS G1)."""
     rules, gid = registry.get(view.row["kind"]), view.id
     overrides = ctx.store.override_seqs(gid)
+    version = gm_version()
     for row in ctx.store.reports_of(gid, kind="report"):
         state = replayed.get(row["seq"])
         if state is None:
             report.differences.append(f"report #{row['id']} refers to state {row['seq']}, which is not stored")
             continue
         report.reports += 1
-        archived = _strip_deadline(row["body"])
-        # as reported after the move, or as BOARD/resend sent it
-        matched = any(
-            _strip_deadline(present.render_report(present.ReportInput(gid, rules, state, row["player"], evs)))
-            == archived for evs in (events.get(row["seq"], []), []))
-        if not matched and row["seq"] in overrides:
-            # A GM override's report carries the GM's note as its event: compare the board.
-            matched = rules.render_board(state, row["player"]).strip("\n") in row["body"]
-        if not matched:
-            report.differences.append(
-                f"report #{row['id']} (turn {row['turn']}, to {row['player'] or 'GM'}) differs from "
-                "the replay")
+        which = f"report #{row['id']} (turn {row['turn']}, to {row['player'] or 'GM'})"
+        report.differences += [f"{which} {problem}" for problem in _shown_differences(rules, state, row, report)]
+        if _worded_as_today(gid, rules, state, row, events, overrides):
+            continue
+        if row.get("gm_version") == version:
+            report.differences.append(f"{which} differs from the replay")
+        else:
+            by = f"gm {row['gm_version']}" if row.get("gm_version") else "a gm from before report versions"
+            report.notes.append(f"{which} is worded as {by} wrote it, not as gm {version}: "
+                                "what it shows matches the replay")
+
+
+def _shown_differences(rules, state, row, report: VerifyReport) -> list[str]:
+    """What a report shows against the replay: its digest where it has one; a report stored before
+    digests, its turn and the stored state of its seq (checked against the replay above).  (.get:
+    a store still at an earlier schema step, read before it is migrated, has no such columns.)"""
+    replayed = digest.report_digest(rules, state)
+    if row.get("digest"):
+        return [f"shows {d} (stored digest != replay)"
+                for d in digest.differences(json.loads(row.get("digest")), replayed)]
+    problems = [] if row["turn"] == replayed["turn"] else [f"is of turn {row['turn']}, the replay's {replayed['turn']}"]
+    if row["seq"] in report.differing_states:
+        problems.append(f"shows state {row['seq']}, which differs from the replay")
+    return problems
+
+
+def _worded_as_today(gid: str, rules, state, row, events: dict, overrides) -> bool:
+    """The report rendered again from the replayed state reads as archived (less its deadline)."""
+    archived = _strip_deadline(row["body"])
+    # as reported after the move, or as BOARD/resend sent it
+    if any(_strip_deadline(present.render_report(present.ReportInput(gid, rules, state, row["player"], evs)))
+           == archived for evs in (events.get(row["seq"], []), [])):
+        return True
+    # A GM override's report carries the GM's note as its event: compare the board.
+    return row["seq"] in overrides and rules.render_board(state, row["player"]).strip("\n") in row["body"]
 
 
 # --- gm history -----------------------------------------------------------------
