@@ -144,6 +144,22 @@ def test_the_migration_classifies_old_press_once(tmp_path):
         store.close()
 
 
+# What steps 11 to 19 made, undone (written once for both back ends).
+UNDO_AFTER_STEP_10 = (
+    "ALTER TABLE reports DROP COLUMN audience",  # step 11's
+    "ALTER TABLE messages DROP COLUMN auth",  # step 12's
+    "DROP TABLE bounce_holds",
+    "DROP TABLE holds",  # step 13's
+    "DROP TABLE daemons",  # step 14's
+    "DROP TABLE outages",
+    "DROP TABLE draw_proposals",  # step 16's
+    "DROP TABLE address_settings",  # step 17's
+    "ALTER TABLE players DROP COLUMN display_name",  # step 18's
+    "ALTER TABLE reports DROP COLUMN gm_version",  # step 19's
+    "ALTER TABLE reports DROP COLUMN digest",
+)
+
+
 def test_the_migration_classifies_old_press_on_both_backends(store_target):
     from gm.store.postgres import VERSION_TABLE, PostgresStore
 
@@ -154,33 +170,12 @@ def test_the_migration_classifies_old_press_on_both_backends(store_target):
         for player, text in old:
             store.add_report("g1", 1, 1, player, "press", text, None, 0.0)
         store.add_report("g1", 1, 1, "bob", "report", "To: ALL", None, 0.0)
-    # Back to a database made before step 11: no audience column (nor the changes of steps 12 to 15).
-    if isinstance(store, PostgresStore):
-        store.db.raw("ALTER TABLE reports DROP COLUMN audience")
-        store.db.raw("ALTER TABLE messages DROP COLUMN auth")  # and step 12's, which comes after
-        store.db.raw("DROP TABLE bounce_holds")
-        store.db.raw("DROP TABLE holds")  # step 13's
-        store.db.raw("DROP TABLE daemons")  # and step 14's
-        store.db.raw("DROP TABLE outages")
-        store.db.raw("DROP TABLE draw_proposals")  # step 16's
-        store.db.raw("DROP TABLE address_settings")  # and step 17's
-        store.db.raw("ALTER TABLE players DROP COLUMN display_name")  # and step 18's
-        store.db.raw("ALTER TABLE reports DROP COLUMN gm_version")  # and step 19's
-        store.db.raw("ALTER TABLE reports DROP COLUMN digest")
-        store.db.raw(f"UPDATE {VERSION_TABLE} SET version = 10")
-    else:
-        store.db.execute("ALTER TABLE reports DROP COLUMN audience")
-        store.db.execute("ALTER TABLE messages DROP COLUMN auth")  # and step 12's, which comes after
-        store.db.execute("DROP TABLE bounce_holds")
-        store.db.execute("DROP TABLE holds")  # step 13's
-        store.db.execute("DROP TABLE daemons")  # and step 14's
-        store.db.execute("DROP TABLE outages")
-        store.db.execute("DROP TABLE draw_proposals")  # step 16's
-        store.db.execute("DROP TABLE address_settings")  # and step 17's
-        store.db.execute("ALTER TABLE players DROP COLUMN display_name")  # and step 18's
-        store.db.execute("ALTER TABLE reports DROP COLUMN gm_version")  # and step 19's
-        store.db.execute("ALTER TABLE reports DROP COLUMN digest")
-        store.db.execute("PRAGMA user_version = 10")
+    # Back to a database made before step 11: no audience column, nor what the later steps made.
+    run = store.db.raw if isinstance(store, PostgresStore) else store.db.execute
+    for statement in UNDO_AFTER_STEP_10:
+        run(statement)
+    run(f"UPDATE {VERSION_TABLE} SET version = 10" if isinstance(store, PostgresStore)
+        else "PRAGMA user_version = 10")
     store.close()
     store = Store(store_target)
     try:
