@@ -1,4 +1,5 @@
-"""Long CLI work (gm store copy, gm backup, gm archive build) counts on a terminal and stays quiet when piped."""
+"""Long CLI work (gm store copy, gm backup, gm archive build, gm verify of every game) counts on a
+terminal and stays quiet when piped."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ COMMANDS = {  # each long command, and a word of its progress line
     "store copy": (lambda src, out: ["store", "copy", src, out / "copy.sqlite"], "verifying g1"),
     "backup": (lambda src, out: ["backup", out / "saved.sqlite"], "pages"),
     "archive build": (lambda src, out: ["archive", "build", out / "site"], "reading g1"),
+    "verify": (lambda src, out: ["verify"], "verifying g1"),
 }
 
 
@@ -73,3 +75,11 @@ def test_long_work_counts_on_a_terminal_and_is_quiet_when_piped(played, tmp_path
     piped = CliRunner().invoke(app, ["--config", str(path), *map(str, make_args(source, tmp_path / "piped"))])
     assert piped.exit_code == 0, piped.output
     assert word not in piped.output and "\r" not in piped.output
+
+
+def test_gm_verify_without_a_game_verifies_every_game(played):
+    path, _ = played
+    result = CliRunner().invoke(app, ["--config", str(path), "verify"])
+    assert result.exit_code == 0, result.output
+    assert "game g0:" in result.output and "game g1:" in result.output
+    assert result.output.endswith("2 of 2 games verified\n")

@@ -22,11 +22,21 @@ def history(game_id: str, turn: Optional[int] = typer.Option(None, "--turn", hel
 
 
 @app.command()
-def verify(game_id: str):
-    """Replay the game from its seed and orders; report any difference from the store and archive."""
-    report = run(audit.verify, open_engine(), game_id)
-    echo(report.text(), nl=False)
-    if not report.ok:
+def verify(game_id: Optional[str] = typer.Argument(None, help="the game; without it, every game in the store")):
+    """Replay a game (or every game) from its seed and orders; report any difference from the store and archive."""
+    engine = open_engine()
+    ids = [game_id] if game_id else [row["id"] for row in engine.store.games()]
+    reports = []
+    with Counter() as progress:
+        for done, gid in enumerate(ids):
+            progress(done, len(ids), f"verifying {gid}")
+            reports.append(run(audit.verify, engine, gid))
+    for report in reports:
+        echo(report.text(), nl=False)
+    if not game_id:
+        ok = sum(report.ok for report in reports)
+        echo(f"{ok} of {len(reports)} game{'' if len(reports) == 1 else 's'} verified")
+    if not all(report.ok for report in reports):
         raise typer.Exit(1)
 
 

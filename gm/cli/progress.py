@@ -1,4 +1,4 @@
-"""A one-line counter on stderr while long work runs (gm store copy, gm archive build, gm backup).
+"""A one-line counter on stderr while long work runs (gm store copy, gm archive build, gm backup, gm verify).
 
 Shown only when stderr is a terminal: piped, from cron or in a test it
 prints nothing, so the output stays what a script reads.
