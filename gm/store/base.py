@@ -1,7 +1,8 @@
 """Store: the one interface of gm's storage, whatever database is behind it.
 
 ``Store(target)`` opens the back end the target names: a postgresql:// (or
-postgres://) URL opens gm.store.postgres.PostgresStore, anything else is a
+postgres://) URL opens gm.store.postgres.PostgresStore (psycopg, the optional
+extra gm[postgres]: ``require_driver`` says so when it is missing), anything else is a
 SQLite file (gm.store.connection.SqliteStore).  Both bring the schema up to
 date on opening, run the same named queries (the mixins) and the same
 migration steps, and give rows read by column name or index.
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from gm.core.config import is_server_store
+from gm.store.errors import StoreError
 from gm.store.credentials import CredentialQueries
 from gm.store.daemons import DaemonQueries
 from gm.store.delivery import DeliveryQueries
@@ -28,6 +30,18 @@ from gm.store.service import ServiceQueries
 from gm.store.turns import TurnQueries
 
 is_url = is_server_store  # a postgresql:// URL, not a SQLite file
+POSTGRES_EXTRA = "pip install 'gm[postgres]'"
+
+
+def require_driver(target: str | Path) -> None:
+    """A postgresql:// store needs psycopg, an optional extra (gm on SQLite runs without it):
+    without it, one clear error saying how to get it, not an ImportError from deep inside."""
+    if not is_url(target):
+        return
+    try:
+        import psycopg  # noqa: F401
+    except ImportError as exc:
+        raise StoreError(f"a postgresql:// store needs psycopg, which is not installed: {POSTGRES_EXTRA}") from exc
 
 
 class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQueries, DeliveryQueries,
@@ -38,6 +52,7 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
 
     def __new__(cls, target: str | Path, *args: Any, **kwargs: Any):
         if cls is Store:
+            require_driver(target)
             cls = next((sub for sub in Store.__subclasses__() if sub.handles(target)), None)
             if cls is None:
                 raise ValueError(f"no store back end for {target!r}")
