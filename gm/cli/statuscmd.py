@@ -17,6 +17,17 @@ def stamp(at: float | None, now: float) -> str:
         "ago)" if at <= now else "from now)")
 
 
+def backlog(shown: dict) -> str:
+    """The inbox backlog the last poll left, and what it handled."""
+    figures = shown["inbox_backlog"]
+    if figures is None:
+        return "not measured (no live daemon has polled the inbox)"
+    text = f"{figures['left']} left in the inbox after the last poll, which handled {figures['handled']}"
+    if figures["since"] is not None:
+        text += f"; mail left after every poll since {stamp(figures['since'], shown['now'])}"
+    return text
+
+
 @app.command()
 def status(as_json: bool = typer.Option(False, "--json", help="print the status as JSON")):
     """Daemons alive, last beat, inbox backlog, outbox, bouncing addresses, next deadlines, errors;
@@ -34,6 +45,7 @@ def status(as_json: bool = typer.Option(False, "--json", help="print the status 
         echo(f"daemons:    {alive} alive of {len(shown['daemons'])}; last beat {stamp(shown['last_beat'], now)}")
         if shown["inbox_unread"] is not None:
             echo(f"inbox:      {shown['inbox_unread']} unread in the Maildir")
+        echo(f"backlog:    {backlog(shown)}")
         box = shown["outbox"]
         echo(f"outbox:     {box['queued']} queued, {box['held']} held, {box['failed']} failed, {box['sent']} sent; "
              f"oldest queued {stamp(box['oldest_queued'], now)}")

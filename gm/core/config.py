@@ -141,6 +141,7 @@ class Config(BaseModel):
     tick_seconds: Seconds = 30.0  # how often the daemon looks for deadlines and timers that are due
     status_beat_seconds: Seconds = 600.0  # gm status: unhealthy when no daemon beat (or gm run --once) this long
     status_outbox_seconds: Seconds = 3600.0  # gm status: unhealthy when the oldest queued mail waits this long
+    status_inbox_seconds: Seconds = 600.0  # gm status: unhealthy when every poll has left mail in the inbox this long
     metrics_port: Annotated[int, Field(ge=1, le=65535), Expect("a port number, 1 to 65535")] | None = None
     metrics_host: Text = "127.0.0.1"  # where metrics_port listens (Prometheus metrics; pip install gm[metrics])
     smtp: Annotated[ServerConfig | None, Expect("a mapping of server settings (host, port, ...)")] = None

@@ -16,6 +16,7 @@ from gm.runtime.sendprocess import ProcessTransport
 from gm.runtime.smtp import SmtpTransport
 from gm.runtime.weather import STORE_BACKOFF, Weather
 from gm.service.outgoing import delivery_state, outages
+from gm.service.outgoing.status import InboxBacklog, unread_maildir
 from gm.service.engine import Engine
 from gm.store import SchemaTooNew, MigrationError, Store, StoreError, is_url
 
@@ -73,6 +74,7 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
     archive = live_archive(engine, config)
     metrics = metrics_from_config(engine.store, config, engine.clock())
     me = outages.DaemonIdentity.new(engine.clock())
+    backlog = InboxBacklog(me.daemon_id)
     store_weather = Weather("the store", STORE_BACKOFF)
     look_for_gap = not once  # the first heartbeat, and the first after the store was back (gm.runtime.imap)
     next_tick = 0.0
@@ -88,7 +90,9 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
                     engine.trim_sent_mail()
                     next_tick = time.time() + config.tick_seconds
                 began = time.monotonic()
-                if process_maildir(engine, config.inbox, stop):
+                handled = process_maildir(engine, config.inbox, stop)
+                backlog.record(engine, len(handled), unread_maildir(config.inbox))
+                if handled:
                     if metrics is not None:
                         metrics.judged(time.monotonic() - began)
                     sender.pump()

@@ -56,6 +56,7 @@ from gm.runtime.metrics import from_config as metrics_from_config
 from gm.runtime.tls import tls_context
 from gm.runtime.weather import STORE_BACKOFF, Weather
 from gm.service.outgoing import outages
+from gm.service.outgoing.status import InboxBacklog
 from gm.service.engine import Engine
 from gm.store import StoreError
 
@@ -260,6 +261,7 @@ class Daemon:
         self.archive = live_archive(engine, config)  # the archive site kept current, if configured
         self.metrics = metrics_from_config(engine.store, config, engine.clock())  # Prometheus metrics, if metrics_port
         self.me = outages.DaemonIdentity.new(engine.clock())  # whose heartbeat row
+        self.backlog = InboxBacklog(self.me.daemon_id)  # the inbox a poll left, in that row
         self.once = False
         # Only a daemon's first heartbeat, or its first after the store was unreachable, looks for a
         # gap: its own long pass over a backlog is work, not an outage.
@@ -377,6 +379,8 @@ class Daemon:
                                       duplicate_wait=0.0 if once else DUPLICATE_WAIT)
             if self.metrics is not None and handled:
                 self.metrics.judged(time.monotonic() - began)
+            # What the poll left in the folder: mail come meanwhile, or left to another daemon.
+            self.backlog.record(self.engine, len(handled), len(box.pending()))
             self.housekeeping()
             if once:
                 return

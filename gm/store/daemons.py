@@ -10,11 +10,21 @@ class DaemonQueries:
 
     def beat(self, daemon_id: str, host: str, pid: int, started: float, now: float,
              sending_down_since: float | None) -> None:
-        """This daemon's heartbeat: it ran at ``now`` (inside a write)."""
+        """This daemon's heartbeat: it ran at ``now`` (inside a write).  An update where its row
+        exists, so the inbox figures of its last poll (record_inbox) stay."""
         self._require_tx()
-        self.db.execute("INSERT OR REPLACE INTO daemons (daemon_id, host, pid, started, last_seen, "
-                        "sending_down_since) VALUES (?, ?, ?, ?, ?, ?)",
-                        (daemon_id, host, pid, started, now, sending_down_since))
+        if not self.update("daemons", {"daemon_id": daemon_id}, last_seen=now, sending_down_since=sending_down_since):
+            self.db.execute("INSERT INTO daemons (daemon_id, host, pid, started, last_seen, sending_down_since) "
+                            "VALUES (?, ?, ?, ?, ?, ?)", (daemon_id, host, pid, started, now, sending_down_since))
+
+    def daemon_row(self, daemon_id: str) -> sqlite3.Row | None:
+        return self.one("SELECT * FROM daemons WHERE daemon_id = ?", daemon_id)
+
+    def record_inbox(self, daemon_id: str, handled: int, left: int, backlog_since: float | None) -> None:
+        """What this daemon's last poll handled and left in the inbox (inside a write)."""
+        self._require_tx()
+        self.update("daemons", {"daemon_id": daemon_id}, inbox_handled=handled, inbox_left=left,
+                    backlog_since=backlog_since)
 
     def last_heartbeat(self) -> float | None:
         """When any daemon last ran, or None where none ever did."""

@@ -480,6 +480,14 @@ ALTER TABLE players ADD COLUMN display_name TEXT NOT NULL DEFAULT '';
 ALTER TABLE reports ADD COLUMN gm_version TEXT;
 ALTER TABLE reports ADD COLUMN digest TEXT;
 """),
+    Step(20, "each daemon's inbox backlog after its last poll (gm status)", """
+-- inbox_handled: messages its last poll handled, inbox_left: messages still in the inbox when it
+-- ended (come meanwhile, or left to another daemon), backlog_since: since when every poll has
+-- ended with mail left (NULL when the last one emptied the inbox).  NULL before its first poll
+ALTER TABLE daemons ADD COLUMN inbox_handled INTEGER;
+ALTER TABLE daemons ADD COLUMN inbox_left INTEGER;
+ALTER TABLE daemons ADD COLUMN backlog_since REAL;
+"""),
 ]
 
 
