@@ -273,6 +273,7 @@ class SmtpSink:
         self.envelope_senders: list[tuple[str, str]] = []  # (MAIL FROM, Message-ID) of each message kept
         self.lock = threading.Lock()
         self.controller = None
+        self.ident: str | None = None  # the greeting's words after the host name (aiosmtpd's own if None)
 
     async def handle_MAIL(self, server, session, envelope, address, mail_options):
         if self.sender_refusal:
@@ -303,8 +304,9 @@ class SmtpSink:
     def start(self) -> None:
         from aiosmtpd.controller import Controller
 
+        extra = {"ident": self.ident} if self.ident else {}
         self.controller = Controller(self, hostname="127.0.0.1", port=self.port,
-                                     enable_SMTPUTF8=self.smtputf8)
+                                     enable_SMTPUTF8=self.smtputf8, **extra)
         self.controller.start()
 
     def stop(self) -> None:

@@ -45,6 +45,7 @@ def store_checks(conf: config_module.Config) -> list[Check]:
         return [Check("store", FAIL, str(exc), "gm init makes it; check store: and its permissions")]
     checks = [Check("store reachable, migrated", OK, config_module.masked(conf.database))]
     try:
+        checks.append(clock_against_store(store, time.time()))
         try:
             with store.write():
                 store.db.execute("UPDATE outbox SET attempts = attempts WHERE id = -1")
@@ -65,6 +66,20 @@ def store_checks(conf: config_module.Config) -> list[Check]:
     finally:
         store.close()
     return checks
+
+
+def clock_against_store(store: Store, now: float) -> Check:
+    """The clock did not go back behind the newest time in the store (a game's last change, mail
+    queued or read, a daemon's beat): deadlines and heartbeats would be read wrong."""
+    newest = store.newest_time()
+    if newest is None:
+        return Check("clock vs store", OK, "the store holds no times yet")
+    at, column = newest
+    ahead = at - now
+    if ahead <= doctor.CLOCK_OK:
+        return Check("clock vs store", OK, f"newest time in the store {times.format_stamp(at)} ({column})")
+    return Check("clock vs store", FAIL, f"{column} holds {times.format_stamp(at)}, {times.format_span(ahead)} "
+                 "ahead of this clock: the clock went back, or was ahead when that was written", doctor.CLOCK_ADVICE)
 
 
 def dkim_check(conf: config_module.Config, use_dns: bool) -> Check | None:

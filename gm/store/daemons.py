@@ -45,6 +45,18 @@ class DaemonQueries:
                        "AND sending_down_since IS NOT NULL", seen_after)
         return None if row is None or row["since"] is None else float(row["since"])
 
+    # --- gm doctor: the clock did not go back behind what the store holds ---------------------
+    NEWEST_TIMES = {"games.updated": "SELECT max(updated) AS at FROM games",
+                    "outbox.created": "SELECT max(created) AS at FROM outbox",
+                    "messages.received": "SELECT max(received) AS at FROM messages",
+                    "daemons.last_seen": "SELECT max(last_seen) AS at FROM daemons"}
+
+    def newest_time(self) -> tuple[float, str] | None:
+        """The newest time the store holds, and the column that holds it (None: an empty store)."""
+        found = [(float(row["at"]), column) for column, sql in self.NEWEST_TIMES.items()
+                 if (row := self.one(sql)) is not None and row["at"] is not None]
+        return max(found) if found else None
+
     # --- gm status --------------------------------------------------------------------------
     def outbox_counts(self) -> dict[str, int]:
         """How many outbox rows are in each status (queued, held, sent, failed)."""

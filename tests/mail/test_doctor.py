@@ -162,3 +162,54 @@ def test_an_unreachable_postgresql_store_fails(harness):
     print(output)
     assert code == 1
     assert verdicts(output)["store"] == "FAIL"
+
+
+def test_the_clock_is_read_against_the_imap_server_and_the_store_and_the_probe_is_gone(harness):
+    harness.new_game()  # times in the store: the game, its welcomes
+    code, output = doctor_run(harness)
+    print(output)
+    assert code == 0, output
+    seen = verdicts(output)
+    assert seen["clock vs IMAP"] == "ok" and seen["clock vs store"] == "ok"
+    assert re.search(r"clock vs IMAP\s+the server's INTERNALDATE \S+: this clock is (ahead|behind) by [0-2] s", output)
+    assert "newest time in the store" in output
+    assert harness.dovecot.folder("INBOX") == {}  # the probe expunged, nothing left for gm to read
+    harness.once()  # the processed folder made: the probe goes there, and is gone from it too
+    code, output = doctor_run(harness)
+    assert verdicts(output)["clock vs IMAP"] == "ok", output
+    assert harness.dovecot.folder("gm-processed") == {}
+
+
+def test_a_store_written_by_a_clock_ahead_of_this_one_fails(harness):
+    harness.new_game()
+    with harness.engine.store.write():  # the clock went back an hour since gm last wrote
+        harness.engine.store.db.execute("UPDATE games SET updated = updated + 3600")
+    code, output = doctor_run(harness)
+    print(output)
+    assert code == 1
+    assert verdicts(output)["clock vs store"] == "FAIL"
+    assert "games.updated holds" in output and "ahead of this clock: the clock went back" in output
+    assert "set the system clock (NTP)" in output
+
+
+def test_an_smtp_greeting_with_a_date_is_read_as_the_servers_clock(harness):
+    import email.utils
+    import time
+
+    for offset, verdict in ((0, "ok"), (-600, "warn"), (-7200, "FAIL")):
+        harness.smtp.stop()
+        harness.smtp.ident = f"ESMTP Sendmail 8.17; {email.utils.formatdate(time.time() + offset)}"
+        harness.smtp.start()
+        code, output = doctor_run(harness)
+        print(output)
+        assert verdicts(output)["clock vs SMTP"] == verdict, output
+        assert code == (1 if verdict == "FAIL" else 0)
+    assert "this clock is ahead by 7" in output
+
+
+def test_clock_verdicts_and_dates_in_greetings():
+    assert doctor.clock_check("c", 1000.0, 1100.0, "x").verdict == doctor.OK
+    assert doctor.clock_check("c", 1000.0, 1000.0 - 600, "x").verdict == doctor.WARN
+    assert doctor.clock_check("c", 1000.0, 1000.0 + 901, "x").verdict == doctor.FAIL
+    assert doctor.date_in("mx.example.org ESMTP Sendmail 8.15.2; Wed, 25 Nov 2026 23:40:00 +0000") == 1795650000.0
+    assert doctor.date_in("127.0.0.1 ESMTP Postfix") is None
