@@ -141,6 +141,7 @@ def doctor_command(send_test: Optional[str] = typer.Option(None, "--send-test", 
         if check.advice and check.verdict != OK:
             echo(f"{'':<4}  {'':<{width}}  -> {check.advice}")
     failed = sum(c.verdict == FAIL for c in checks)
-    echo(f"\n{failed} failed, {sum(c.verdict == WARN for c in checks)} warnings")
+    warned = sum(c.verdict == WARN for c in checks)
+    echo(f"\n{failed} failed, {warned} warning{'' if warned == 1 else 's'}")
     if failed:
         raise typer.Exit(1)

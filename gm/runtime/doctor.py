@@ -45,8 +45,11 @@ class Check:
 
 
 def words(exc: BaseException) -> str:
-    """What a server said, as text (imaplib's errors carry bytes)."""
+    """What a server said, as text (imaplib's errors carry bytes, which imapclient's login error
+    hands on as their repr: b'...')."""
     said = exc.args[0] if exc.args else exc
+    if isinstance(said, str) and re.fullmatch(r"b(['\"]).*\1", said, re.S):
+        said = said[2:-1].encode("latin-1", "replace")
     return said.decode("utf-8", "replace") if isinstance(said, bytes) else str(exc)
 
 

@@ -58,6 +58,8 @@ def test_wrong_imap_password_fails(harness, tmp_path):
     print(result.output)
     assert result.exit_code == 1
     assert verdicts(result.output)["IMAP login"] == "FAIL"
+    assert "Authentication failed" in result.output and "b'" not in result.output  # the server's words, as text
+    assert "\n1 failed, 0 warnings\n" in result.output
 
 
 def test_relay_refusing_the_verp_sender_fails_with_advice(harness):
