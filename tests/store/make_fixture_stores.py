@@ -1,11 +1,14 @@
 """The fixture stores in data/store_stepNN.sqlite: one made by the real gm of each earlier schema step.
 
 For each step that shipped as the latest of a gm revision on main, REVISIONS names the last
-such revision (the first parent of the merge that brought the next step).  Steps that came in
-one merge share a store (9 with 10, 11 with 12; 1 and 2 made together).  Each store is made by
-that revision's own code, checked out with ``git worktree add --detach`` and imported instead
-of today's gm (PYTHONPATH), playing a few turns of small games of the kinds it knew with random
-legal orders (seeded: the same store every time), then VACUUMed to a few tens of KB.
+such revision (the first parent of the commit on main's first-parent line that brought the next
+step; ``git log --first-parent -- gm/store/schema.py`` lists them).  Steps that came in one
+commit share a store (1 with 2, 4 with 5, 9 with 10, 11 with 12); step 0 is store_legacy.py's,
+step 19 today's.  Each store is made by that revision's own code, checked out with ``git
+worktree add --detach`` and imported instead of today's gm (PYTHONPATH), playing a few turns of
+small games of the kinds it knew with random legal orders (seeded: the same store every time);
+the mails as sent keep their headers only, and the file is VACUUMed with 1 KB pages (some 140 to
+185 KB each: sixty-odd tables and indexes, and some fifty to seventy reports).
 
 Run from the repository, with the venv's python (the old revisions need no other packages):
 ``python tests/store/make_fixture_stores.py [STEP ...]`` writes them all, or those steps.
