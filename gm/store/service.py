@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from gm.store import tables
+
 import json
 import sqlite3
 
@@ -16,8 +18,11 @@ class ServiceQueries:
     # --- settings ---------------------------------------------------------------
     def settings_of(self, game_id: str) -> dict[str, str]:
         """The service options stored for a game (defaults are the caller's)."""
-        return {r["key"]: r["value"] for r in
-                self.all("SELECT key, value FROM game_settings WHERE game_id = ?", game_id)}
+        if self.core:  # spike (issue 33): the Core statement, through SQLAlchemy
+            rows = self.db.execute(tables.SETTINGS_OF_GAME, {"game_id": game_id}).fetchall()
+        else:
+            rows = self.all("SELECT key, value FROM game_settings WHERE game_id = ?", game_id)
+        return {r["key"]: r["value"] for r in rows}
 
     def save_setting(self, game_id: str, key: str, value: str) -> None:
         """Set one service option of a game."""
