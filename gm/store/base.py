@@ -92,7 +92,6 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
 
     # --- transactions -------------------------------------------------------------------------
     depth = 0
-    core = False  # spike (issue 33): db is gm.store.sqla's SQLAlchemy connection
 
     @contextmanager
     def write(self, durable: bool = True) -> Iterator[Any]:

@@ -11,7 +11,6 @@ the database's schema up to date (gm.store.migrations).
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -42,14 +41,8 @@ class SqliteStore(Store):
         except OSError as exc:
             raise StoreError(f"cannot create {self.path}: {exc}") from exc
         # isolation_level=None: we issue BEGIN ourselves, never implicitly.
-        if os.environ.get("GM_STORE_ENGINE") == "sqlalchemy":  # spike (issue 33), measured by scale.py
-            from gm.store.sqla import SqlaConnection
-
-            self.db = SqlaConnection(self.path, timeout)
-            self.core = True
-        else:
-            self.db = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None)
-            self.db.row_factory = sqlite3.Row
+        self.db = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None)
+        self.db.row_factory = sqlite3.Row
         self.depth = 0
         self.relaxed = False  # this transaction commits without fsync (write(durable=False))
         self.timeout = timeout

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from gm.store import tables
-
 import sqlite3
 
 MAX_WORDS = 500  # characters of a server's words kept per event
@@ -46,8 +44,6 @@ class DeliveryQueries:
 
     # --- the state of an address ------------------------------------------------------
     def address_state(self, address: str) -> sqlite3.Row | None:
-        if self.core:  # spike (issue 33): the Core statement, through SQLAlchemy
-            return self.db.execute(tables.ADDRESS, {"address": address.lower()}).fetchone()
         return self.one("SELECT * FROM addresses WHERE address = ?", address.lower())
 
     def set_address_state(self, address: str, state: str, since: float, reason: str | None) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from gm.store import tables
-
 import secrets
 import sqlite3
 import time
@@ -17,8 +15,6 @@ class GameQueries:
     # --- games ------------------------------------------------------------------
     def game(self, game_id: str) -> sqlite3.Row | None:
         """The games row of ``game_id``, or None."""
-        if self.core:  # spike (issue 33): the Core statement, through SQLAlchemy
-            return self.db.execute(tables.GAME_BY_ID, {"game_id": game_id}).fetchone()
         return self.one("SELECT * FROM games WHERE id = ?", game_id)
 
     def games(self) -> list[sqlite3.Row]:

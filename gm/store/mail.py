@@ -5,7 +5,6 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from gm.store import tables
 from gm.store.packing import has_pictures, pack_mail, pack_text, unpack_mail, unpack_text
 
 
@@ -20,10 +19,7 @@ class MailQueries:
     # --- inbound ----------------------------------------------------------------
     def message_seen(self, source_key: str, message_id: str | None) -> sqlite3.Row | None:
         """The stored message with this source key, else with this Message-ID (not a duplicate)."""
-        if self.core:  # spike (issue 33): the Core statement, through SQLAlchemy
-            row = self.db.execute(tables.MESSAGE_BY_SOURCE, {"source_key": source_key}).fetchone()
-        else:
-            row = self.one("SELECT * FROM messages WHERE source_key = ?", source_key)
+        row = self.one("SELECT * FROM messages WHERE source_key = ?", source_key)
         if row is None and message_id:
             row = self.one(
                 "SELECT * FROM messages WHERE message_id = ? AND outcome != 'duplicate'", message_id

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from gm.store import tables
-
 import sqlite3
 
 
@@ -41,8 +39,6 @@ class SelfServiceQueries:
     # --- seats --------------------------------------------------------------------
     def players_at(self, game_id: str, email: str) -> list[sqlite3.Row]:
         """The seats of a game registered to ``email`` (compared lower-cased)."""
-        if self.core:  # spike (issue 33): the Core statement, through SQLAlchemy
-            return self.db.execute(tables.SEATS_OF_ADDRESS, {"game_id": game_id, "email": email}).fetchall()
         return self.all("SELECT * FROM players WHERE game_id = ? AND lower(email) = lower(?) "
                         "ORDER BY seat", game_id, email)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from gm.store import tables
-
 import json
 import sqlite3
 
@@ -18,11 +16,8 @@ class ServiceQueries:
     # --- settings ---------------------------------------------------------------
     def settings_of(self, game_id: str) -> dict[str, str]:
         """The service options stored for a game (defaults are the caller's)."""
-        if self.core:  # spike (issue 33): the Core statement, through SQLAlchemy
-            rows = self.db.execute(tables.SETTINGS_OF_GAME, {"game_id": game_id}).fetchall()
-        else:
-            rows = self.all("SELECT key, value FROM game_settings WHERE game_id = ?", game_id)
-        return {r["key"]: r["value"] for r in rows}
+        return {r["key"]: r["value"] for r in
+                self.all("SELECT key, value FROM game_settings WHERE game_id = ?", game_id)}
 
     def save_setting(self, game_id: str, key: str, value: str) -> None:
         """Set one service option of a game."""
