@@ -8,9 +8,10 @@ a longer one.  Reads go by that column, never by the bytes: a report that
 begins with "x^" (zlib's header, as text) reads back as the text it is.
 Stores made before step 21 held text or bytes in one column, told apart by
 SQLite's storage class or, on PostgreSQL, by the bytes themselves
-(legacy_packed: used by the migration only).  A mail in the outbox is stored as MAIL_MARK and its compressed
-bytes; a message never starts with a NUL, so rows queued before compression
-read back as they are.  What was stored either way reads back exactly.
+(legacy_packed: used by the migration only).  A mail in the outbox is stored
+as MAIL_MARK and its compressed bytes; a message never starts with a NUL, so
+rows queued before compression read back as they are.  What was stored either
+way reads back exactly.
 
 Mail and reports use level 1: a few tens of microseconds each, on the path of
 every order, for nearly the size level 6 gives on text this repetitive.  A
@@ -34,7 +35,6 @@ MAIL_MARK = b"\0z"
 
 UTF8 = "utf8"  # the packing column's values
 ZLIB = "zlib"
-PACKINGS = (UTF8, ZLIB)
 
 
 def pack_text(text: str, level: int = LEVEL) -> tuple[bytes, str]:
