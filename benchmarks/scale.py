@@ -61,6 +61,12 @@ with nothing due 13 us at every size (one indexed query); `gm run --once`
 pages).
 On this machine one run in three can be 20% off either way, so a single
 3-run figure near 1.2 is noise before it is a cost; --runs 9 settles it.
+Issue 33 (2026-11-25, --sizes 10,10000 --mails 100, 3 runs, a machine shared
+by five engineers, so the wall times swung 11-62 ms and only CPU time is
+compared): sqlite3 10.5-12.1 ms CPU per mail in four runs; the spike through
+SQLAlchemy 2.1 (commit 73efea0) 11.9-14.8 ms in three, kept out (see
+gm.store.dialect); packed columns typed (steps 21, 22) 11.8-12.8 ms in two,
+interleaved with a sqlite3 run of 11.9-12.1 ms.
 No cost in gm grows with the number of games on this path (--profile: a
 quarter of the time in sqlite3 execute, mostly the commit's fsync; the rest
 parsing, rendering and composing mail).
@@ -158,6 +164,7 @@ def table_rows(store: Store) -> dict[str, list]:
         rows = [dict(r) for r in store.all(f"SELECT * FROM {table}")]
         for row in rows:
             row.pop("pw_hash", None)  # salted: differs by construction
+            row.pop("token_salt", None)  # random per game (gm.core.tokens): differs by construction
         out[table] = sorted(repr(sorted(r.items())) for r in rows)
     return out
 

@@ -98,9 +98,9 @@ def measure(kind: str, seed: int, cap: int, trim: bool = True) -> dict:
     moves = play(engine, "g1", random.Random(seed), cap, lambda: deliver(engine, transport, trim))
     store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     after = config.database.stat().st_size
-    rows = store.all("SELECT state FROM states WHERE game_id = 'g1'")
+    rows = store.all("SELECT state, state_packing FROM states WHERE game_id = 'g1'")
     stored = sum(len(r["state"]) for r in rows)
-    text = sum(len(json.dumps(decode_state(r["state"]), sort_keys=True)) for r in rows)
+    text = sum(len(json.dumps(decode_state(r["state"], r["state_packing"]), sort_keys=True)) for r in rows)
     reports = store.one("SELECT SUM(LENGTH(body)) AS n FROM reports")["n"] or 0
     mail = store.one("SELECT SUM(LENGTH(raw)) AS n FROM outbox")["n"] or 0
     store.close()

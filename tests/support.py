@@ -7,13 +7,15 @@ puts it there itself.  Fixtures live in the conftest files, never here.
 from __future__ import annotations
 
 import email
+import json
+import time
 import email.message
 import email.policy
 import email.utils
 import uuid
 from pathlib import Path
 
-from gm.store.packing import unpack_mail
+from gm.store.packing import LEVEL, STATE_LEVEL, UTF8, legacy_packed, pack_text, unpack_mail, unpack_text
 
 EML = Path(__file__).parent / "fixtures" / "eml"
 
@@ -125,3 +127,33 @@ def mark_all_sent(engine) -> None:
     with engine.store.write():
         for row in engine.store.all("SELECT id FROM outbox WHERE status = 'queued'"):
             engine.store.mark_sent(row["id"], engine.clock(), 1)
+
+
+# --- a store as gm wrote it before schema steps 21 and 22 (packed texts without their packing) ---
+def packed_as_before(text: str, level: int = LEVEL) -> str | bytes:
+    """A packed text as gm stored it before steps 21 and 22: the text, or its zlib bytes when long."""
+    packed, packing = pack_text(text, level)
+    return packed.decode("utf-8") if packing == UTF8 else packed
+
+
+def read_as_before(value) -> str:
+    """A packed column's value as written before steps 21 and 22, read as that gm read it."""
+    return unpack_text(*legacy_packed(value))
+
+
+def write_states_as_before(monkeypatch) -> None:
+    """The store stores and reads states as gm did before step 21 (no ``state_packing``)."""
+    from gm.store import Store
+
+    def add_state(store, game_id, turn, state, now=None):
+        last = store.one("SELECT MAX(seq) AS seq FROM states WHERE game_id = ?", game_id)
+        seq = 0 if last is None or last["seq"] is None else last["seq"] + 1
+        store.insert("states", game_id=game_id, seq=seq, turn=turn, created=now or time.time(),
+                     state=packed_as_before(json.dumps(state, sort_keys=True), STATE_LEVEL))
+        return seq
+
+    monkeypatch.setattr(Store, "add_state", add_state)
+    monkeypatch.setattr(Store, "states_of", lambda store, game_id: store.all(
+        "SELECT seq, state FROM states WHERE game_id = ? ORDER BY seq", game_id))
+    monkeypatch.setattr(Store, "state_data", staticmethod(lambda row: json.loads(read_as_before(row["state"]))))
+    monkeypatch.setattr(Store, "report_body", staticmethod(lambda row: read_as_before(row["body"])))

@@ -11,7 +11,7 @@ from gm.service.people import lobby
 from gm.service.records import audit
 from gm.service.engine import Engine
 from gm.store import Store, schema
-from support import PLAYERS, body, last_outbox_id, order_mail, outbox
+from support import PLAYERS, body, last_outbox_id, order_mail, outbox, packed_as_before, write_states_as_before
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
 
@@ -63,12 +63,11 @@ def seat_as_before(store, game_id, seat, name, email, pw_hash, display_name=""):
     store.insert("players", game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash)
 
 
-ARCHIVE_TODAY = Store.add_report
-
-
-def archive_as_before(store, *args, gm_version=None, digest=None, **kwargs):
-    """A report as gm archived it before step 19: no version, no digest."""
-    return ARCHIVE_TODAY(store, *args, **kwargs)
+def archive_as_before(store, game_id, turn, seq, player, kind, body, outbox_id, created, audience=None,
+                      gm_version=None, digest=None):
+    """A report as gm archived it before step 19: no version, no digest (nor, step 22, packing)."""
+    return store.insert("reports", game_id=game_id, turn=turn, seq=seq, player=player, kind=kind,
+                        body=packed_as_before(body), outbox_id=outbox_id, created=created, audience=audience)
 
 
 def test_a_game_begun_before_fb8_keeps_its_rules_across_the_upgrade(config, clock, monkeypatch):
@@ -80,6 +79,7 @@ def test_a_game_begun_before_fb8_keeps_its_rules_across_the_upgrade(config, cloc
     # ...and seats a player as that gm did: no display name (step 18) nor address settings (step 17)
     monkeypatch.setattr(Store, "add_player", seat_as_before)
     monkeypatch.setattr(Store, "add_report", archive_as_before)  # ...and archived reports as it did
+    write_states_as_before(monkeypatch)  # ...and states, and read both as it did (steps 21, 22)
     store = Store(config.database)
     engine = Engine(store, config, clock=clock)
     try:

@@ -53,8 +53,9 @@ def test_set_format_text_then_html(engine, nb_game):
     (to_bob,) = reports_to(engine, "bob@example.org", since)
     assert to_ada.get_content_type() == "text/plain" and not to_ada.is_multipart()
     assert to_bob.get_content_type() == "multipart/alternative"
-    archived = unpack_text(engine.store.one("SELECT body FROM reports WHERE player = 'ada' AND kind = 'report' "
-                                            "ORDER BY id DESC LIMIT 1")["body"])
+    row = engine.store.one("SELECT body, body_packing FROM reports WHERE player = 'ada' AND kind = 'report' "
+                           "ORDER BY id DESC LIMIT 1")
+    archived = unpack_text(row["body"], row["body_packing"])
     assert to_ada.get_content() == archived
     mail(engine, nb_game, "SET FORMAT HTML")
     assert seat(engine)["format"] == "html"

@@ -14,8 +14,7 @@ import xml.etree.ElementTree as ET
 from gm.present import archive as site
 from gm.service.records import audit
 from gm.store import Store, schema
-from gm.store.packing import pack_text
-from support import PLAYERS3, last_outbox_id, order_mail, outbox
+from support import PLAYERS3, last_outbox_id, order_mail, outbox, packed_as_before
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
 
@@ -128,7 +127,7 @@ def test_the_migration_classifies_old_press_once(tmp_path):
            (None, press_body("ALL", "long public news " * 200))]  # stored compressed
     for player, text in old:
         db.execute("INSERT INTO reports (game_id, turn, seq, player, kind, body, created) "
-                   "VALUES ('g1', 1, 1, ?, 'press', ?, 0)", (player, pack_text(text)))
+                   "VALUES ('g1', 1, 1, ?, 'press', ?, 0)", (player, packed_as_before(text)))
     db.execute("INSERT INTO reports (game_id, turn, seq, player, kind, body, created) "
                "VALUES ('g1', 1, 1, 'bob', 'report', 'To: ALL', 0)")
     db.execute("PRAGMA user_version = 10")
@@ -144,7 +143,7 @@ def test_the_migration_classifies_old_press_once(tmp_path):
         store.close()
 
 
-# What steps 11 to 19 made, undone (written once for both back ends).
+# What steps 11 to 22 made, undone (written once for both back ends).
 UNDO_AFTER_STEP_10 = (
     "ALTER TABLE reports DROP COLUMN audience",  # step 11's
     "ALTER TABLE messages DROP COLUMN auth",  # step 12's
@@ -157,6 +156,8 @@ UNDO_AFTER_STEP_10 = (
     "ALTER TABLE players DROP COLUMN display_name",  # step 18's
     "ALTER TABLE reports DROP COLUMN gm_version",  # step 19's
     "ALTER TABLE reports DROP COLUMN digest",
+    "ALTER TABLE states DROP COLUMN state_packing",  # step 21's
+    "ALTER TABLE reports DROP COLUMN body_packing",  # step 22's
 )
 
 

@@ -67,8 +67,9 @@ def test_a_day_after_sending_a_report_the_copy_keeps_its_headers_and_the_archive
             assert old.get_content() and new.get_payload() == ""
             if old.get_content_type() == "text/plain":  # the report: its words are in the archive
                 assert new["X-GM-Trimmed"] == ARCHIVED_NOTE
-                archived = engine.store.one("SELECT body FROM reports WHERE outbox_id = ? AND kind = 'report'", i)
-                assert unpack_text(archived["body"]) == old.get_content()
+                archived = engine.store.one("SELECT body, body_packing FROM reports WHERE outbox_id = ? "
+                                            "AND kind = 'report'", i)
+                assert unpack_text(archived["body"], archived["body_packing"]) == old.get_content()
             else:  # the HTML page and its picture
                 assert new["X-GM-Trimmed"] == TRIMMED_NOTE
     assert engine.trim_sent_mail() == 0  # nothing is trimmed twice

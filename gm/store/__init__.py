@@ -36,9 +36,9 @@ gm.store.dialect translates it for PostgreSQL mechanically:
   length; no strftime/datetime/julianday (pass times in as parameters: they
   are REAL seconds), no ``||`` on non-text, no GLOB, no ``rowid``;
 - values of a column's own type (a str for TEXT, an int for INTEGER; a bool
-  is stored as 0/1); the columns that hold text or bytes (gm.store.packing)
-  are ``states.state`` and ``reports.body`` (dialect.MIXED: add any new such
-  column there);
+  is stored as 0/1); packed texts (gm.store.packing) are bytes with their
+  packing in the column beside them, ``states.state`` and ``reports.body``
+  (dialect.PACKED: add any new such column there);
 - schema steps: CREATE TABLE / INDEX [IF NOT EXISTS], ALTER TABLE ADD COLUMN,
   DROP, INSERT ... SELECT; nothing that needs SQLite's table rebuild.  No
   PRAGMA or sqlite_master anywhere but gm.store.connection and migrations.

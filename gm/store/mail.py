@@ -8,13 +8,17 @@ import time
 from gm.store.packing import has_pictures, pack_mail, pack_text, unpack_mail, unpack_text
 
 
-def _unpacked(rows: list[sqlite3.Row]) -> list[dict]:
-    """Reports rows as dicts whose body is the text as sent (stored compressed when long)."""
-    return [{**dict(row), "body": unpack_text(row["body"])} for row in rows]
-
-
 class MailQueries:
     """Mixed into Store: reads and writes of ``messages``, ``outbox`` and ``reports``."""
+
+    @staticmethod
+    def report_body(row: sqlite3.Row) -> str:
+        """The text of a reports row as sent (its body, by the packing recorded beside it)."""
+        return unpack_text(row["body"], row["body_packing"])
+
+    def _unpacked(self, rows: list[sqlite3.Row]) -> list[dict]:
+        """Reports rows as dicts whose body is the text as sent (stored compressed when long)."""
+        return [{**dict(row), "body": self.report_body(row)} for row in rows]
 
     # --- inbound ----------------------------------------------------------------
     def message_seen(self, source_key: str, message_id: str | None) -> sqlite3.Row | None:
@@ -162,8 +166,9 @@ class MailQueries:
         and ``digest``: the version that rendered a report and what it shows (gm.core.digest)."""
         # named only when given, so the words of an earlier gm (tests) still fit its schema
         rendered = {"gm_version": gm_version, "digest": digest} if gm_version or digest else {}
+        packed, packing = pack_text(body)
         return self.insert("reports", game_id=game_id, turn=turn, seq=seq, player=player,
-                           kind=kind, body=pack_text(body), outbox_id=outbox_id, created=created,
+                           kind=kind, body=packed, body_packing=packing, outbox_id=outbox_id, created=created,
                            audience=audience, **rendered)
 
     def reports_of(self, game_id: str, turn: int | None = None,
@@ -174,16 +179,16 @@ class MailQueries:
             sql, args = sql + " AND turn = ?", args + [turn]
         if kind is not None:
             sql, args = sql + " AND kind = ?", args + [kind]
-        return _unpacked(self.all(sql + " ORDER BY id", *args))
+        return self._unpacked(self.all(sql + " ORDER BY id", *args))
 
     def turn_reports(self, game_id: str) -> list[sqlite3.Row]:
         """A game's turn reports (kind 'report') by state seq, then as sent (the site)."""
-        return _unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'report' "
+        return self._unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'report' "
                                   "ORDER BY seq, id", game_id))
 
     def gm_press(self, game_id: str) -> list[sqlite3.Row]:
         """The GM's copies of a game's press, in the order sent."""
-        return _unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
+        return self._unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
                                   "AND player IS NULL ORDER BY id", game_id))
 
     def archive_marks(self) -> list[sqlite3.Row]:
@@ -202,11 +207,11 @@ class MailQueries:
     def public_press(self, game_id: str, first_turn: int = 0) -> list[dict]:
         """The archive's copies of a game's press to everyone (audience 'all') from turn
         ``first_turn`` on, in the order sent: what public views show."""
-        return _unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
+        return self._unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
                                   "AND player IS NULL AND audience = 'all' AND turn >= ? ORDER BY id",
                                   game_id, first_turn))
 
     def player_reports(self, game_id: str, player: str) -> list[sqlite3.Row]:
         """The reports and press a player was sent, by turn (a player's history)."""
-        return _unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND player = ? "
+        return self._unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND player = ? "
                                   "AND kind IN ('report', 'press') ORDER BY turn, id", game_id, player))

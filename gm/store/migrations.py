@@ -6,6 +6,13 @@ migrate() on opening: every missing step, and the new user_version, in one
 ``BEGIN IMMEDIATE`` transaction, so a failing step leaves the database
 exactly as it was and two processes opening at once migrate it only once.
 A database at a step above the last one this gm knows is refused.
+
+Numbered steps, not Alembic (issue 33): the store kept sqlite3 and psycopg
+(gm.store.dialect says why), and Alembic runs on SQLAlchemy; its SQLite
+ALTERs need batch mode (a table copy per change, where the steps keep to
+ADD COLUMN), and its alembic_version table would be a third record of the
+step beside PRAGMA user_version and gm_schema_version, which every store
+made so far holds and which must keep upgrading from any step.
 """
 
 from __future__ import annotations

@@ -1,10 +1,17 @@
 """Long texts kept compressed: states' JSON, the archive of reports, and queued mail.
 
-A text longer than COMPRESS_OVER is stored as its zlib-compressed UTF-8 (a
-BLOB), a shorter one as the text itself, so small rows stay readable in the
-database.  A mail in the outbox is stored as MAIL_MARK and its compressed
-bytes; a message never starts with a NUL, so rows queued before compression
-read back as they are.  What was stored either way reads back exactly.
+A packed text (``states.state``, ``reports.body``) is always bytes, with how
+it was packed recorded in the column beside it (``state_packing``,
+``body_packing``; schema steps 21 and 22): UTF8, the text's UTF-8 bytes, for
+a text up to COMPRESS_OVER characters; ZLIB, its zlib-compressed UTF-8, for
+a longer one.  Reads go by that column, never by the bytes: a report that
+begins with "x^" (zlib's header, as text) reads back as the text it is.
+Stores made before step 21 held text or bytes in one column, told apart by
+SQLite's storage class or, on PostgreSQL, by the bytes themselves
+(legacy_packed: used by the migration only).  A mail in the outbox is stored
+as MAIL_MARK and its compressed bytes; a message never starts with a NUL, so
+rows queued before compression read back as they are.  What was stored either
+way reads back exactly.
 
 Mail and reports use level 1: a few tens of microseconds each, on the path of
 every order, for nearly the size level 6 gives on text this repetitive.  A
@@ -26,18 +33,47 @@ STATE_LEVEL = 6
 MAIL_MARK = b"\0z"
 
 
-def pack_text(text: str, level: int = LEVEL) -> str | bytes:
-    """``text`` as stored: itself, or zlib-compressed when long."""
+UTF8 = "utf8"  # the packing column's values
+ZLIB = "zlib"
+
+
+def pack_text(text: str, level: int = LEVEL) -> tuple[bytes, str]:
+    """``text`` as stored, and its packing: its UTF-8 bytes, or zlib-compressed when long."""
+    data = text.encode("utf-8")
     if len(text) <= COMPRESS_OVER:
-        return text
-    return zlib.compress(text.encode("utf-8"), level)
+        return data, UTF8
+    return zlib.compress(data, level), ZLIB
 
 
-def unpack_text(value: Any) -> str:
-    """A stored text (text, or compressed bytes) as it was written."""
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return zlib.decompress(bytes(value)).decode("utf-8")
-    return value
+def unpack_text(value: Any, packing: str) -> str:
+    """A stored text as it was written, by the packing recorded beside it."""
+    data = bytes(value)  # a str here is a row written without packing: refused, not guessed
+    if packing == ZLIB:
+        data = zlib.decompress(data)
+    elif packing != UTF8:
+        raise ValueError(f"unknown packing {packing!r}")
+    return data.decode("utf-8")
+
+
+def legacy_packed(value: Any) -> tuple[bytes, str]:
+    """A value stored before step 21 in a column of text or bytes, as (bytes, packing).
+
+    The one place that looks at the bytes to decide, once, in the migration:
+    SQLite gave a text back as str and a compressed one as bytes; PostgreSQL
+    held both as bytes, so a value is ZLIB only if it decompresses, to UTF-8
+    (zlib's Adler-32 check makes a text that happens to pass unthinkable),
+    not merely because it starts with zlib's header, as the reads once
+    decided: a short report beginning "x^" was misread so.
+    """
+    if isinstance(value, str):
+        return value.encode("utf-8"), UTF8
+    data = bytes(value)
+    try:
+        zlib.decompress(data).decode("utf-8")
+    except (zlib.error, UnicodeDecodeError):
+        data.decode("utf-8")  # neither zlib nor text: fail the migration, never store a guess
+        return data, UTF8
+    return data, ZLIB
 
 
 BASE64_PART = b"\nContent-Transfer-Encoding: base64"

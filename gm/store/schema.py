@@ -20,7 +20,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Callable
 
-from gm.store.packing import unpack_text
+from gm.store.packing import legacy_packed, unpack_text
 
 
 @dataclass(frozen=True)
@@ -362,7 +362,7 @@ def classify_old_press(db) -> None:
     rows = db.execute("SELECT id, body FROM reports WHERE kind = 'press' AND audience IS NULL").fetchall()
     for row in rows:
         db.execute("UPDATE reports SET audience = ? WHERE id = ?",
-                   (press_audience_of(unpack_text(row[1])), row[0]))
+                   (press_audience_of(unpack_text(*legacy_packed(row[1]))), row[0]))
 
 
 # Step 13 (issue 28): mail held because the server refuses gm itself, not a recipient: scope
@@ -404,6 +404,51 @@ CREATE TABLE outages (
     applied INTEGER NOT NULL DEFAULT 0
 );
 """
+
+
+# Steps 21 and 22 (issue 33): a packed text is always bytes, and how it was packed is recorded
+# beside it (gm.store.packing: utf8 | zlib).  Before, the column held the text itself or its
+# compressed bytes, and reads told them apart by the bytes: on PostgreSQL a short report
+# beginning "x^" (zlib's header, as text) read as compressed data.  The DEFAULT only lets SQLite
+# add a NOT NULL column; every writer names the packing, and the step's data below sets it for
+# every row there is.  (On SQLite the columns keep their declared type TEXT: changing it means a
+# table rebuild, outside the portable subset (gm.store); what they hold is BLOBs from now on.)
+PACKING_COLUMN = ("ALTER TABLE {table} ADD COLUMN {column} TEXT NOT NULL DEFAULT 'utf8' "
+                  "CHECK ({column} IN ('utf8', 'zlib'));")
+BATCH = 500  # rows converted per read, so a large store's states are never all in memory
+
+
+def repack(db, table: str, keys: tuple[str, ...], column: str) -> None:
+    """Every row's packed ``column`` as bytes, with its packing (decided, this once, by
+    gm.store.packing.legacy_packed), read in batches in the order of the table's key."""
+    names = ", ".join(keys)
+    after: tuple = ()
+    while True:
+        if after:  # the rows after the last one done, by the key (a row value, as both take it)
+            marks = ", ".join("?" for _ in keys)
+            where = f"WHERE ({names}) > ({marks}) " if len(keys) > 1 else f"WHERE {names} > ? "
+        else:
+            where = ""
+        rows = db.execute(f"SELECT {names}, {column} FROM {table} {where}ORDER BY {names} LIMIT {BATCH}",
+                          after).fetchall()
+        for row in rows:
+            packed, packing = legacy_packed(row[len(keys)])
+            cond = " AND ".join(f"{k} = ?" for k in keys)
+            db.execute(f"UPDATE {table} SET {column} = ?, {column}_packing = ? WHERE {cond}",
+                       (packed, packing, *tuple(row)[:len(keys)]))
+        if len(rows) < BATCH:
+            return
+        after = tuple(rows[-1])[:len(keys)]
+
+
+def pack_states(db) -> None:
+    """Step 21's data: every state as bytes with its packing."""
+    repack(db, "states", ("game_id", "seq"), "state")
+
+
+def pack_reports(db) -> None:
+    """Step 22's data: every archived report's body as bytes with its packing."""
+    repack(db, "reports", ("id",), "body")
 
 
 def fuzzy_borders_keep_their_rules(db) -> None:
@@ -488,6 +533,10 @@ ALTER TABLE daemons ADD COLUMN inbox_handled INTEGER;
 ALTER TABLE daemons ADD COLUMN inbox_left INTEGER;
 ALTER TABLE daemons ADD COLUMN backlog_since REAL;
 """),
+    Step(21, "a state is always bytes, its packing recorded (states.state_packing)",
+         PACKING_COLUMN.format(table="states", column="state_packing"), pack_states),
+    Step(22, "an archived report is always bytes, its packing recorded (reports.body_packing)",
+         PACKING_COLUMN.format(table="reports", column="body_packing"), pack_reports),
 ]
 
 

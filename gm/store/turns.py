@@ -17,14 +17,14 @@ from typing import Any, Iterator
 from gm.store.packing import STATE_LEVEL, pack_text, unpack_text
 
 
-def encode_state(state: dict) -> str | bytes:
-    """A dumped state as stored: its JSON text, compressed when long (gm.store.packing)."""
+def encode_state(state: dict) -> tuple[bytes, str]:
+    """A dumped state as stored, and its packing: its JSON, compressed when long (gm.store.packing)."""
     return pack_text(json.dumps(state, sort_keys=True), STATE_LEVEL)
 
 
-def decode_state(value: Any) -> dict:
-    """A stored state (text, or compressed bytes) as the rules dumped it."""
-    return json.loads(unpack_text(value))
+def decode_state(value: Any, packing: str) -> dict:
+    """A stored state (by the packing recorded beside it) as the rules dumped it."""
+    return json.loads(unpack_text(value, packing))
 
 
 class TurnQueries:
@@ -40,15 +40,15 @@ class TurnQueries:
     @staticmethod
     def state_data(row: sqlite3.Row) -> dict:
         """The state of a states row, as the rules dumped it (see decode_state)."""
-        return decode_state(row["state"])
+        return decode_state(row["state"], row["state_packing"])
 
     def state_at(self, game_id: str, seq: int) -> sqlite3.Row | None:
         """The states row ``seq`` of a game."""
         return self.one("SELECT * FROM states WHERE game_id = ? AND seq = ?", game_id, seq)
 
     def states_of(self, game_id: str) -> list[sqlite3.Row]:
-        """(seq, state) of every state of a game, in order (read the state with state_data)."""
-        return self.all("SELECT seq, state FROM states WHERE game_id = ? ORDER BY seq", game_id)
+        """(seq, state, state_packing) of every state of a game, in order (read with state_data)."""
+        return self.all("SELECT seq, state, state_packing FROM states WHERE game_id = ? ORDER BY seq", game_id)
 
     def last_state_time(self, game_id: str) -> float | None:
         """When a game's newest state was made (its last change of position)."""
@@ -76,7 +76,8 @@ class TurnQueries:
         """Store the next state of a game (``state`` as the rules dumped it); returns its seq."""
         last = self.one("SELECT MAX(seq) AS seq FROM states WHERE game_id = ?", game_id)
         seq = 0 if last is None or last["seq"] is None else last["seq"] + 1
-        self.insert("states", game_id=game_id, seq=seq, turn=turn, state=encode_state(state),
+        packed, packing = encode_state(state)
+        self.insert("states", game_id=game_id, seq=seq, turn=turn, state=packed, state_packing=packing,
                     created=now or time.time())
         return seq
 

@@ -70,14 +70,15 @@ def test_verify_a_clean_game_then_a_tampered_one(engine):
     assert result.states == 10 and result.orders == 8 and result.reports > 10
     # Tamper with a stored state and an archived report: both are found.
     with engine.store.write():
-        row = engine.store.one("SELECT state FROM states WHERE game_id = 'nb1' AND seq = 3")
+        row = engine.store.one("SELECT state, state_packing FROM states WHERE game_id = 'nb1' AND seq = 3")
         data = engine.store.state_data(row)
         data["board"] = "." + data["board"][1:] if data["board"][0] != "." else "F" + data["board"][1:]
-        engine.store.db.execute("UPDATE states SET state = ? WHERE game_id = 'nb1' AND seq = 3",
-                                (json.dumps(data),))
+        engine.store.db.execute("UPDATE states SET state = ?, state_packing = ? WHERE game_id = 'nb1' AND seq = 3",
+                                pack_text(json.dumps(data)))
         rid = engine.store.one("SELECT MAX(id) AS n FROM reports WHERE kind = 'report'")["n"]
         (body,) = [r["body"] for r in engine.store.reports_of("nb1", kind="report") if r["id"] == rid]
-        engine.store.db.execute("UPDATE reports SET body = ? WHERE id = ?", (pack_text(body + "extra"), rid))
+        engine.store.db.execute("UPDATE reports SET body = ?, body_packing = ? WHERE id = ?",
+                                (*pack_text(body + "extra"), rid))
     result = audit.verify(engine, "nb1")
     assert not result.ok
     assert any("state 3 differs" in d for d in result.differences)

@@ -98,7 +98,8 @@ def test_deadline_override(engine, nb, clock):
 def test_rollback(engine, nb):
     play(engine, "nb1", 4)
     assert engine.load("nb1").rules.turn(engine.load("nb1").state) == 5
-    target = engine.store.one("SELECT state FROM states WHERE game_id = 'nb1' AND turn = 3 ORDER BY seq LIMIT 1")
+    target = engine.store.one("SELECT state, state_packing FROM states WHERE game_id = 'nb1' AND turn = 3 "
+                              "ORDER BY seq LIMIT 1")
     since = last_outbox_id(engine)
     with pytest.raises(ServiceError, match="future"):
         positions.rollback(engine, "nb1", 6)

@@ -51,8 +51,9 @@ def parts(msg):
 
 
 def archived_report(engine, outbox_id: int, player: str) -> str:
-    return unpack_text(engine.store.one("SELECT body FROM reports WHERE outbox_id = ? AND player = ? "
-                                        "AND kind = 'report'", outbox_id, player)["body"])
+    row = engine.store.one("SELECT body, body_packing FROM reports WHERE outbox_id = ? AND player = ? "
+                           "AND kind = 'report'", outbox_id, player)
+    return unpack_text(row["body"], row["body_packing"])
 
 
 def report_now(engine, game_id: str):
@@ -264,7 +265,8 @@ def test_a_board_reply_has_the_page_and_the_players_own_picture(engine):
     text, html, images = parts(msg)
     view = engine.load("fb1")
     assert list(images.values()) == [pictures.picture(view.rules, view.state, "ada")]
-    assert text == unpack_text(engine.store.one("SELECT body FROM reports WHERE outbox_id = ?", row["id"])["body"])
+    archived = engine.store.one("SELECT body, body_packing FROM reports WHERE outbox_id = ?", row["id"])
+    assert text == unpack_text(archived["body"], archived["body_packing"])
     assert "K11" in text and "K11" in html
     # with another answer in the same reply, or for a player who reads text: text alone
     since = last_outbox_id(engine)

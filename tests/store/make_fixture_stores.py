@@ -3,7 +3,7 @@
 For each step that shipped as the latest of a gm revision on main, REVISIONS names the last
 such revision (the first parent of the commit on main's first-parent line that brought the next
 step; ``git log --first-parent -- gm/store/schema.py`` lists them).  Steps that came in one
-commit share a store (1 with 2, 4 with 5, 9 with 10, 11 with 12: SHARED); step 0 is
+commit share a store (1 with 2, 4 with 5, 9 with 10, 11 with 12, 21 with 22: SHARED); step 0 is
 store_legacy.py's.  Each store is made by that revision's own code, checked out with ``git
 worktree add --detach`` and imported instead of today's gm (PYTHONPATH), playing a few turns of
 small games of the kinds it knew with random legal orders (seeded: the same store every time);
@@ -47,10 +47,11 @@ REVISIONS = {
     17: "0928e19",  # per-player settings for all games
     18: "1a6e99f",  # display names (the step-18 store of store_v18.py has old wording besides)
     19: "cc5bbfa",  # report digests and versions: the release before issues 32-34's later steps
+    20: "cdfffe8",  # each daemon's inbox backlog (issue 32)
 }
 
 # steps that were never the latest of a revision on main: each came in one commit with the next
-SHARED = {1, 4, 9, 11}
+SHARED = {1, 4, 9, 11, 21}
 
 # (kind, game id, seed, rounds): short games of every kind, so the stores stay small
 GAMES = [("neighbors", "nb1", 1, 3), ("fuzzy-borders", "fb1", 2, 1), ("phalanx", "ph1", 3, 2),

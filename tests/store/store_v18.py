@@ -39,11 +39,13 @@ def build(path: str | Path) -> None:
         play_game(engine, kind, game_id, seed=seed, max_steps=steps)
     with store.write():
         for row in store.all("SELECT id FROM reports WHERE kind = 'report'"):
-            (body,) = [r["body"] for r in store.all("SELECT body FROM reports WHERE id = ?", row["id"])]
-            old = unpack_text(body)
+            (body,) = [unpack_text(r["body"], r["body_packing"])
+                       for r in store.all("SELECT body, body_packing FROM reports WHERE id = ?", row["id"])]
+            old = body
             for new, was in OLD_WORDING:
                 old = old.replace(new, was)
-            store.db.execute("UPDATE reports SET body = ? WHERE id = ?", (pack_text(old), row["id"]))
+            store.db.execute("UPDATE reports SET body = ?, body_packing = ? WHERE id = ?",
+                             (*pack_text(old), row["id"]))
         # The mails as sent keep only their headers (their pictures made the file megabytes);
         # verify reads the archived reports, not these.
         for row in store.all("SELECT id, raw FROM outbox"):

@@ -58,9 +58,10 @@ def test_a_store_goes_to_postgresql_and_back_unchanged_and_verified(played, pg_u
                                                      "reports", "history", "messages", "deadlines"}
     assert rows(middle) == original
     assert rows(returned) == original
-    # states long enough to be compressed came through as bytes, the short ones as text
-    kinds_of_state = {type(r["state"]) for r in middle.all("SELECT state FROM states")}
-    assert kinds_of_state == {str, bytes}
+    # states came through as bytes, those long enough to be compressed with their packing saying so
+    kinds_of_state = {(type(r["state"]), r["state_packing"])
+                      for r in middle.all("SELECT state, state_packing FROM states")}
+    assert kinds_of_state == {(bytes, "utf8"), (bytes, "zlib")}
     # the copies go on numbering after the copied rows
     top = source.one("SELECT max(id) AS n FROM history")["n"]
     with middle.write():

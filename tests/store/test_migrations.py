@@ -12,6 +12,7 @@ from gm.core.config import Config
 from gm.service.engine import Engine
 from gm.store import SchemaTooNew, Store, StoreError, migrations, schema
 from gm.store.errors import MigrationError
+from gm.store.packing import unpack_text
 
 LATEST = migrations.latest()
 TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports", "history",
@@ -92,8 +93,14 @@ def test_the_deadlines_module_schema_still_applies_on_top(tmp_path):
 
 # --- databases made before migrations ------------------------------------------------
 def _rows(store: Store, table: str, like: dict) -> list[dict]:
-    cols = ", ".join(like)
-    return [dict(r) for r in store.all(f"SELECT {cols} FROM {table} ORDER BY rowid")]
+    """The rows as written: a packed text (steps 21, 22: bytes now) read by its recorded packing."""
+    packed = {("states", "state"), ("reports", "body")} & {(table, c) for c in like}
+    cols = ", ".join([*like, *(f"{c}_packing" for _, c in packed)])
+    rows = [dict(r) for r in store.all(f"SELECT {cols} FROM {table} ORDER BY rowid")]
+    for _, column in packed:
+        for row in rows:
+            row[column] = unpack_text(row[column], row.pop(f"{column}_packing"))
+    return rows
 
 
 @pytest.mark.parametrize("service_tables", ["all", "some", "none"])

@@ -221,8 +221,10 @@ def test_long_states_are_stored_compressed_and_read_back_exactly(store_target):
         store.add_state("g1", 1, short, T)
         store.add_state("g1", 1, long, T + 1)
     rows = store.states_of("g1")
-    assert isinstance(rows[0]["state"], str)  # short: readable text, as before
+    # short: its JSON's UTF-8 bytes, readable in the database; long: compressed; each says which
+    assert (bytes(rows[0]["state"]), rows[0]["state_packing"]) == (json.dumps(short).encode(), "utf8")
     assert isinstance(rows[1]["state"], bytes) and len(rows[1]["state"]) < len(json.dumps(long)) / 5
+    assert rows[1]["state_packing"] == "zlib"
     assert [store.state_data(r) for r in rows] == [short, long]
     assert store.state_data(store.latest_state("g1")) == long
     store.close()
@@ -234,9 +236,10 @@ def test_long_archived_reports_are_stored_compressed_and_read_back_exactly(store
     with store.write():
         for i, body in enumerate((short, long)):
             store.add_report("g1", 1, i, "ada", "report", body, None, T)
-    stored = store.all("SELECT body FROM reports ORDER BY id")
-    assert isinstance(stored[0]["body"], str)  # short: readable text
+    stored = store.all("SELECT body, body_packing FROM reports ORDER BY id")
+    assert (bytes(stored[0]["body"]), stored[0]["body_packing"]) == (short.encode(), "utf8")  # readable
     assert isinstance(stored[1]["body"], bytes) and len(stored[1]["body"]) < len(long) / 5
+    assert stored[1]["body_packing"] == "zlib"
     for rows in (store.reports_of("g1"), store.turn_reports("g1"), store.player_reports("g1", "ada")):
         assert [r["body"] for r in rows] == [short, long]
     store.close()

@@ -80,10 +80,11 @@ def test_an_old_report_of_another_turn_or_a_tampered_state_still_fails(v18, tmp_
     with store.write():
         rid = store.one("SELECT MIN(id) AS n FROM reports WHERE game_id = 'ph1' AND kind = 'report'")["n"]
         store.db.execute("UPDATE reports SET turn = turn + 1 WHERE id = ?", (rid,))
-        row = store.one("SELECT state FROM states WHERE game_id = 'nb1' AND seq = 2")
+        row = store.one("SELECT state, state_packing FROM states WHERE game_id = 'nb1' AND seq = 2")
         data = store.state_data(row)
         data["board"] = ("." if data["board"][0] != "." else "F") + data["board"][1:]
-        store.db.execute("UPDATE states SET state = ? WHERE game_id = 'nb1' AND seq = 2", (json.dumps(data),))
+        store.db.execute("UPDATE states SET state = ?, state_packing = ? WHERE game_id = 'nb1' AND seq = 2",
+                         pack_text(json.dumps(data)))
     store.close()
     results = verify_all(v18, tmp_path)
     assert results["fb1"].ok and results["pp1"].ok
@@ -118,8 +119,8 @@ def test_each_report_records_its_version_and_what_it_shows(played):
 def test_wording_from_another_version_is_a_note_but_the_same_version_must_match(played):
     row = last_report(played)
     with played.store.write():
-        played.store.db.execute("UPDATE reports SET body = ?, gm_version = '0.0.9' WHERE id = ?",
-                                (pack_text(row["body"].replace("Turn", "TURN") + "Board as of old\n"), row["id"]))
+        played.store.db.execute("UPDATE reports SET body = ?, body_packing = ?, gm_version = '0.0.9' WHERE id = ?",
+                                (*pack_text(row["body"].replace("Turn", "TURN") + "Board as of old\n"), row["id"]))
     result = audit.verify(played, "nb1")
     assert result.ok, result.text()
     assert [n for n in result.notes if f"report #{row['id']}" in n and "gm 0.0.9" in n]
