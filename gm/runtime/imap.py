@@ -23,7 +23,10 @@ it goes down and once when it is back (gm.runtime.weather); the daemon keeps
 running for as long as it takes.  ``once`` processes what is there, sends what
 it can and returns (for cron).
 
-Two daemons on one mailbox.  Both may judge the same message; the store lets one
+Two daemons on one mailbox.  Each claims a message for its transaction (a try-lock
+on PostgreSQL); one another daemon is judging now is "busy", skipped and looked
+at again soon, so the daemons share the batch and judge different games at the
+same time.  If both still judge the same message, the store lets one
 commit it and tells the other it is a duplicate.  The one that committed moves
 it; the other leaves it alone, and moves it only if it is still in the inbox
 DUPLICATE_WAIT seconds later (its judge died between commit and move).  Moving
@@ -175,7 +178,12 @@ class Mailbox:
 
 def ours_to_move(box: Mailbox, uid: int, outcome: str, now: float, wait: float) -> bool:
     """Does this daemon move the message?  Yes unless another committed it just now (that one
-    moves it; both moving at once may copy it twice) and it has not stayed ``wait`` since."""
+    moves it; both moving at once may copy it twice) and it has not stayed ``wait`` since.  Never
+    one another daemon is judging now (busy): looked at again soon, it is a duplicate or, if that
+    daemon died, judged here."""
+    if outcome == "busy":
+        box.others.setdefault(uid, now)
+        return False
     if outcome != "duplicate" or wait <= 0:
         box.others.pop(uid, None)
         return True

@@ -5,15 +5,15 @@ in autocommit mode with explicit transactions, as the SQLite back end.  The
 SQL is the store's SQLite-style SQL, translated by gm.store.dialect (the
 portable subset is documented in gm.store).
 
-Transactions.  ``write()`` runs BEGIN and then takes one transaction-scoped
-advisory lock (WRITER_LOCK and the schema's name: a store is one schema), the
-counterpart of SQLite's BEGIN IMMEDIATE: one writer at a time over every
-process and host sharing the store, so a
-daemon's read-modify-write of a game never interleaves with another's, and a
-message, a timer step or an outbox claim is decided by the first transaction
-to get there; the next sees it done.  A daemon that dies mid-transaction
-leaves nothing: the server rolls back its transaction and frees the lock.
-Reads outside a transaction see the last committed state (READ COMMITTED).
+Transactions.  ``write()`` runs BEGIN and then takes the store lock
+(gm.store.pglocks): exclusively, the counterpart of SQLite's BEGIN IMMEDIATE,
+or, for ``write(scoped=True)``, in shared mode, and then the transaction locks
+the games and shared rows it changes, so daemons judge different games at the
+same time.  A message, a timer step or an outbox claim is decided by the first
+transaction to get there; the next sees it done.  A daemon that dies
+mid-transaction leaves nothing: the server rolls back its transaction and
+frees its locks.  Reads outside a transaction see the last committed state
+(READ COMMITTED).
 
 The outbox.  A sender claims the rows it sends with a session-level advisory
 lock each (pg_try_advisory_lock: another daemon skips them), and gives them
@@ -30,11 +30,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gm.store import dialect, migrations, schema
+from gm.store import dialect, migrations, pglocks, schema
 from gm.store.base import Store, is_url
-from gm.store.errors import MigrationError, StoreError
+from gm.store.errors import MigrationError, StoreConflict, StoreError
 
-WRITER_LOCK = 0x676D5F77  # pg_advisory_xact_lock's first key ("gm_w"); the second: the store's schema
 VERSION_TABLE = "gm_schema_version"
 OUTBOX_LOCKS = "SELECT hashtext(current_schema() || ':outbox')"  # the first key of an outbox row's lock
 
@@ -71,6 +70,8 @@ class PgConnection:
             try:
                 return self.conn.execute(sql, params)
             except self.psycopg.OperationalError as exc:
+                if pglocks.is_conflict(exc):
+                    raise StoreConflict(str(exc)) from exc
                 if not (idle and self.conn.broken):
                     raise StoreError(f"database unavailable: {exc}") from exc
         self.conn.close()
@@ -139,13 +140,33 @@ class PostgresStore(Store):
     # --- transactions (Store.write) -------------------------------------------------------
     def begin(self, durable: bool) -> None:
         self.db.raw("BEGIN")
+        self.store_wide = not self.scoped
         try:
             if not durable:
                 self.db.raw("SET LOCAL synchronous_commit = off")
-            self.db.raw("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (WRITER_LOCK,))
+            pglocks.lock_store(self.db.raw, shared=self.scoped)
         except BaseException:
             self.rollback()
             raise
+
+    def lock_games(self, *game_ids: str) -> None:
+        if not self.store_wide:
+            pglocks.lock_names(self.db.raw, "game", [g for g in game_ids if g])
+
+    def try_lock_games(self, *game_ids: str) -> bool:
+        return self.store_wide or pglocks.try_lock_names(self.db.raw, "game", [g for g in game_ids if g])
+
+    def lock_shared(self, *names: str) -> None:
+        if not self.store_wide:
+            pglocks.lock_names(self.db.raw, "shared", [n for n in names if n])
+
+    def lock_store(self) -> None:
+        if not self.store_wide:
+            pglocks.lock_store(self.db.raw, shared=False)
+            self.store_wide = True
+
+    def try_lock_message(self, *keys: str | None) -> bool:
+        return pglocks.try_lock_names(self.db.raw, "message", [k for k in keys if k])
 
     def commit(self) -> None:
         try:
