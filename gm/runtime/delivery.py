@@ -223,8 +223,10 @@ class SenderThread:
 
     def __init__(self, database: Path, transport: Transport, backoff=BACKOFF, clock=time.time,
                  wake: float = 1.0, gm_address: str | None = None,
-                 settle: Callable[[Store], object] | None = None):
+                 settle: Callable[[Store], object] | None = None,
+                 claimant: str | None = None):
         self.database = database
+        self.claimant = claimant  # the daemon's id, noted on what it claims (Store.claimant)
         self.gm_address = gm_address
         self.settle = settle
         self.transport = transport
@@ -294,6 +296,8 @@ class SenderThread:
             with self._rounds:
                 self._rounds.notify_all()
             return
+        if self.claimant is not None:  # whose claims these are: failover shows in gm status
+            store.claimant = self.claimant
         self.sender = Sender(store, self.transport, backoff=self.backoff, clock=self.clock,
                              gm_address=self.gm_address, settle=self.settle)
         store_weather = Weather("the store (sender thread)", STORE_BACKOFF)

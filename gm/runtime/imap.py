@@ -257,9 +257,11 @@ class Daemon:
         self.stop = stop or threading.Event()
         self.wake = wake
         smtp_backoff = (config.smtp.backoff if config.smtp and config.smtp.backoff else None) or BACKOFF
+        self.me = outages.DaemonIdentity.new(engine.clock())  # whose heartbeat row, whose claims
         self.sender = SenderThread(engine.store.path, transport, backoff=smtp_backoff,
                                    clock=engine.clock, wake=wake, gm_address=config.gm_address,
-                                   settle=settler(config, engine.clock))
+                                   settle=settler(config, engine.clock),
+                                   claimant=self.me.daemon_id)
         self.reconnect = tuple(self.server.backoff or RECONNECT)
         self.next_tick = 0.0
         self.connections = 0  # successful logins, for tests and logs
@@ -267,7 +269,6 @@ class Daemon:
         self.faults = 0  # connection faults survived
         self.archive = live_archive(engine, config)  # the archive site kept current, if configured
         self.metrics = metrics_from_config(engine.store, config, engine.clock())  # Prometheus metrics, if metrics_port
-        self.me = outages.DaemonIdentity.new(engine.clock())  # whose heartbeat row
         self.once = False
         # Only a daemon's first heartbeat, or its first after the store was unreachable, looks for a
         # gap: its own long pass over a backlog is work, not an outage.

@@ -94,6 +94,8 @@ class MailQueries:
         """
         return self.outbox_due(now, limit)
 
+    claimant: str | None = None  # the daemon (daemons.daemon_id) whose sender claims, if one does
+
     def release_outbox(self, rows: list) -> None:
         """Claimed rows are done with (marked sent or failed, or not tried): others may take them."""
 

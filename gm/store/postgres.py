@@ -273,12 +273,26 @@ class PostgresStore(Store):
             f"SELECT id FROM unnest(%s::bigint[]) AS id WHERE pg_try_advisory_lock(({OUTBOX_LOCKS}), id::int)",
             (ids,))}
         # Locked now, but another sender may have marked a row sent just before letting it go.
-        still = {r[0] for r in self.db.raw("SELECT id FROM outbox WHERE id = ANY(%s) AND status = 'queued'",
-                                           (list(locked),))}
+        if self.claimant is None:
+            still = {r[0] for r in self.db.raw("SELECT id FROM outbox WHERE id = ANY(%s) AND status = 'queued'",
+                                               (list(locked),))}
+        else:  # the same look, noting this daemon as the rows' claimant (and who claimed them before)
+            rows = self.db.raw("UPDATE outbox o SET claimed_by = %s FROM outbox prev WHERE o.id = prev.id "
+                               "AND o.id = ANY(%s) AND o.status = 'queued' RETURNING o.id, prev.claimed_by",
+                               (self.claimant, list(locked))).fetchall()
+            still = {r[0] for r in rows}
+            self.note_takeover(self.claimant, {r[1] for r in rows if r[1] not in (None, self.claimant)}, now)
         self.release_outbox([r for r in due if r["id"] in locked - still])
         return [r for r in due if r["id"] in still]
 
     def release_outbox(self, rows: list) -> None:
-        if rows and not self.db.conn.broken:  # a dead session's locks went with it
-            self.db.raw(f"SELECT pg_advisory_unlock(({OUTBOX_LOCKS}), id::int) FROM unnest(%s::bigint[]) AS id",
-                        ([r["id"] for r in rows],))
+        if not rows or self.db.conn.broken:  # a dead session's locks went with it
+            return
+        ids = [r["id"] for r in rows]
+        # Let go of by a living sender, an unsent row is claimed by nobody: a claimant found on it
+        # later died holding it (note_takeover).
+        forget = ("WITH unclaimed AS (UPDATE outbox SET claimed_by = NULL WHERE id = ANY(%s) "
+                  "AND status <> 'sent' AND claimed_by = %s) " if self.claimant else "")
+        args = (ids, self.claimant, ids) if self.claimant else (ids,)
+        self.db.raw(f"{forget}SELECT pg_advisory_unlock(({OUTBOX_LOCKS}), id::int) FROM unnest(%s::bigint[]) AS id",
+                    args)

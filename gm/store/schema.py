@@ -405,6 +405,14 @@ CREATE TABLE outages (
 );
 """
 
+TAKEOVERS = """
+-- the daemon (daemons.daemon_id) that last claimed the row to send it; NULL: none yet, or SQLite
+ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+-- the last dead daemon whose claimed, unsent mail this daemon sent, and when it claimed it
+ALTER TABLE daemons ADD COLUMN took_over_from TEXT;
+ALTER TABLE daemons ADD COLUMN took_over_at REAL;
+"""
+
 
 def fuzzy_borders_keep_their_rules(db) -> None:
     """Step 15's data (issue 29): every Fuzzy Borders game begun before FB8 was built gets
@@ -480,6 +488,12 @@ ALTER TABLE players ADD COLUMN display_name TEXT NOT NULL DEFAULT '';
 ALTER TABLE reports ADD COLUMN gm_version TEXT;
 ALTER TABLE reports ADD COLUMN digest TEXT;
 """),
+    # 20-22: numbers given to other branches of issue 33's work; empty here so that the steps stay
+    # numbered one by one, and replaced by theirs (this branch's step renumbered) when merged.
+    Step(20, "reserved (issue 33)", ""),
+    Step(21, "reserved (issue 33)", ""),
+    Step(22, "reserved (issue 33)", ""),
+    Step(23, "which daemon claimed each outbox row, and which took over a dead one's work", TAKEOVERS),
 ]
 
 

@@ -36,7 +36,10 @@ def gather(ctx: Context) -> dict:
         "now": now,
         "daemons": [{"daemon_id": r["daemon_id"], "host": r["host"], "pid": r["pid"],
                      "started": r["started"], "last_seen": r["last_seen"],
-                     "alive": now - r["last_seen"] <= config.status_beat_seconds} for r in store.daemon_rows()],
+                     "alive": now - r["last_seen"] <= config.status_beat_seconds,
+                     # the dead daemon whose claimed, unsent mail this one sent (failover)
+                     "took_over_from": r["took_over_from"], "took_over_at": r["took_over_at"]}
+                    for r in store.daemon_rows()],
         "last_beat": last,
         "inbox_unread": unread_maildir(config.inbox) if config.imap is None else None,
         "outbox": {"queued": counts.get("queued", 0), "held": counts.get("held", 0),
