@@ -69,6 +69,7 @@ WAKE = 1.0  # seconds between housekeeping passes while waiting for mail
 IDLE_RENEW = 300.0  # leave IDLE, search, re-enter: well within RFC 2177's 29 minutes,
 # and a safety net should a wake-up ever be lost
 BATCH = 100  # messages fetched per FETCH command
+AHEAD = 8  # messages read (their password checks begun) ahead of the one being judged
 PROCESSED_KEYWORD = "$GmProcessed"
 DUPLICATE_WAIT = 5.0  # seconds a message another daemon committed may stay before this one moves it
 
@@ -218,18 +219,18 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
         for start in range(0, len(fresh), BATCH):
             chunk = fresh[start:start + BATCH]
             messages = box.fetch(chunk, config.max_message_bytes)
-            # Read them all first: password checks then run ahead on other cores.
-            prepared = {uid: engine.prepare(raw) for uid, raw in messages.items()}
+            prepared: dict[int, object] = {}
             handled: list[int] = []
             try:
-                for uid in chunk:
+                for i, uid in enumerate(chunk):
                     if stop is not None and stop.is_set():
                         break  # the rest are read again by the next daemon
                     raw = messages.get(uid)
                     if raw is None:  # expunged by someone else meanwhile
                         continue
+                    prepare_ahead(engine, box, messages, chunk[i:i + AHEAD], prepared)
                     # commits, or raises StoreError
-                    outcome = engine.ingest(raw, box.key(uid), inbound=prepared[uid])
+                    outcome = engine.ingest(raw, box.key(uid), inbound=prepared.pop(uid, None))
                     log.info("mail in: IMAP uid %s: %s %s", uid, outcome.outcome, outcome.detail[:80])
                     _crash_point("after-commit")
                     if ours_to_move(box, uid, outcome.outcome, time.time(), duplicate_wait):
@@ -242,6 +243,19 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
                 if handled:
                     box.done(handled)
     return results
+
+
+def prepare_ahead(engine: Engine, box: Mailbox, messages: dict[int, bytes], window: list[int],
+                  prepared: dict[int, object]) -> None:
+    """Read the next few messages ahead of judging them, so that their password checks run on
+    other cores meanwhile; not those already stored (another daemon sharing the mailbox judged
+    them: each would only be found a duplicate), whose reading would be work thrown away."""
+    todo = [uid for uid in window if uid not in prepared and uid in messages]
+    if not todo:
+        return
+    stored = engine.store.stored_source_keys([box.key(uid) for uid in todo])
+    for uid in todo:
+        prepared[uid] = None if box.key(uid) in stored else engine.prepare(messages[uid])
 
 
 class Daemon:

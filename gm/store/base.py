@@ -164,9 +164,10 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
     def lock_store(self) -> None:
         """This transaction changes more than it can name: nothing else writes until it ends."""
 
-    def try_lock_message(self, *keys: str | None) -> bool:
+    def try_lock_message(self, *keys: str | None, game: str | None = None) -> bool:
         """Claim an inbound message (its source key, its Message-ID) for this transaction, without
-        waiting; False: another daemon is judging it now."""
+        waiting; False: another daemon is judging it now.  ``game``: the game it names, locked
+        (waited for) once the message is claimed, in the same step (gm.store.pglocks.claim_message)."""
         return True
 
     def end_snapshot(self) -> None:

@@ -81,6 +81,20 @@ def try_lock_names(raw: Callable, kind: str, names: Iterable[str]) -> bool:
     return bool(row[0])
 
 
+def claim_message(raw: Callable, keys: Iterable[str], game: str | None) -> bool:
+    """try_lock_names of the message's keys and, if they were free, the lock of its game, waited
+    for in the same statement: a daemon that finds the message taken (and goes on to the next
+    mail of the same game) queues for the game behind the one judging it, so one player's mails
+    are judged in the order they came."""
+    names = sorted(set(keys))
+    row = raw(f"SELECT CASE WHEN NOT ok THEN false WHEN %s::text IS NULL THEN true "
+              f"ELSE (SELECT true FROM pg_advisory_xact_lock({space('game')}, hashtext(%s))) END FROM "
+              f"(SELECT coalesce(bool_and(pg_try_advisory_xact_lock({space('message')}, hashtext(n))), true) AS ok "
+              "FROM (SELECT n FROM unnest(%s::text[]) AS n ORDER BY n OFFSET 0) AS sorted) AS claim",
+              (game, game, names)).fetchone()
+    return bool(row[0])
+
+
 def retry_conflicts(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``work`` (which opens its own write transaction), run again while PostgreSQL aborts it to
     break a deadlock; logged once.  On SQLite no conflict is ever raised."""

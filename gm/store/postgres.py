@@ -141,6 +141,7 @@ class PostgresStore(Store):
     def begin(self, durable: bool) -> None:
         self.db.raw("BEGIN")
         self.store_wide = not self.scoped
+        self.games_held: set[str] = set()
         try:
             if not durable:
                 self.db.raw("SET LOCAL synchronous_commit = off")
@@ -150,11 +151,19 @@ class PostgresStore(Store):
             raise
 
     def lock_games(self, *game_ids: str) -> None:
-        if not self.store_wide:
-            pglocks.lock_names(self.db.raw, "game", [g for g in game_ids if g])
+        wanted = {g for g in game_ids if g} - self.games_held
+        if not self.store_wide and wanted:
+            pglocks.lock_names(self.db.raw, "game", wanted)
+            self.games_held |= wanted
 
     def try_lock_games(self, *game_ids: str) -> bool:
-        return self.store_wide or pglocks.try_lock_names(self.db.raw, "game", [g for g in game_ids if g])
+        wanted = {g for g in game_ids if g} - self.games_held
+        if self.store_wide or not wanted:
+            return True
+        if not pglocks.try_lock_names(self.db.raw, "game", wanted):
+            return False
+        self.games_held |= wanted
+        return True
 
     def lock_shared(self, *names: str) -> None:
         if not self.store_wide:
@@ -165,8 +174,13 @@ class PostgresStore(Store):
             pglocks.lock_store(self.db.raw, shared=False)
             self.store_wide = True
 
-    def try_lock_message(self, *keys: str | None) -> bool:
-        return pglocks.try_lock_names(self.db.raw, "message", [k for k in keys if k])
+    def try_lock_message(self, *keys: str | None, game: str | None = None) -> bool:
+        game = None if self.store_wide else game
+        if not pglocks.claim_message(self.db.raw, [k for k in keys if k], game):
+            return False
+        if game:
+            self.games_held.add(game)
+        return True
 
     def commit(self) -> None:
         try:

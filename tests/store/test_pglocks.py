@@ -213,3 +213,24 @@ def test_the_locks_are_no_ops_on_sqlite(tmp_path):
         store.add_outage("x", 0.0, None)
     assert [r["kind"] for r in store.outage_rows()] == ["x"]
     store.close()
+
+
+def test_a_claimed_message_holds_its_game_so_the_next_mail_of_that_game_waits(pg_url):
+    """The message and its game in one step: a daemon that finds a mail taken and goes on to the
+    next mail of the same game queues behind the one judging the first (mail order kept)."""
+    first = Store(pg_url)
+    with first.write(scoped=True):
+        assert first.try_lock_message("imap:1:1", None, game="gamea")
+        later = Attempt(pg_url, games=["gamea"])
+        wait_until(lambda: waiting_advisory(pg_url) == 1, 10, interval=0.05, what="the next mail to wait")
+        assert not later.done.is_set()
+        first.lock_games("gamea")  # held already: no second lock, no wait
+    later.finish()
+    with first.write(scoped=True):  # a message taken: its game is not locked by the failed claim
+        other = Store(pg_url)
+        with other.write(scoped=True):
+            assert other.try_lock_message("imap:1:2", None)
+            assert not first.try_lock_message("imap:1:2", None, game="gameb")
+            assert other.try_lock_games("gameb")
+        other.close()
+    first.close()

@@ -94,8 +94,9 @@ def ingest(ctx: Context, raw: bytes, source_key: str | None = None,
 def _judge(ctx: Context, inbound: Inbound, key: str, now: float) -> Outcome:
     """The message's one transaction.  Scoped (gm.store.pglocks): handle() locks the game the
     mail is for, or everything when it cannot name what it changes."""
+    game = _named_game(ctx, inbound)
     with ctx.store.write(scoped=True):
-        if not ctx.store.try_lock_message(key, inbound.message_id):
+        if not ctx.store.try_lock_message(key, inbound.message_id, game=game):
             # another daemon judges it now: it commits it (and moves it), or dies and it comes again
             return Outcome("busy", "another daemon is judging it")
         seen = ctx.store.message_seen(key, inbound.message_id)
@@ -108,6 +109,22 @@ def _judge(ctx: Context, inbound: Inbound, key: str, now: float) -> Outcome:
         ctx.store.set_message_outcome(row_id, outcome.outcome, outcome.detail[:2000],
                                       outcome.game_id)
         return outcome
+
+
+def _named_game(ctx: Context, inbound: Inbound) -> str | None:
+    """The game an order mail names (its GAME line, else its reply address), locked with the
+    message; None where it has commands (handle() may lock the whole store for them) or none."""
+    if inbound.robot or inbound.too_large or inbound.refuse:
+        return None
+    try:
+        mail = order_mail.read(inbound.subject, inbound.text)
+    except Exception:  # handle() reads it again and says what is wrong
+        return None
+    if mail.commands:
+        return None
+    addressed = ctx.outbox.tokens.addressed(inbound.recipient)
+    game = mail.game_id or (addressed[0] if addressed else None)
+    return game.strip().lower() if game else None
 
 
 def _set_aside(ctx: Context, raw: bytes, key: str, inbound: Inbound | None, now: float) -> None:
