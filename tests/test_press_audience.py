@@ -157,6 +157,7 @@ UNDO_AFTER_STEP_10 = (
     "ALTER TABLE players DROP COLUMN display_name",  # step 18's
     "ALTER TABLE reports DROP COLUMN gm_version",  # step 19's
     "ALTER TABLE reports DROP COLUMN digest",
+    "ALTER TABLE outbox DROP COLUMN claimed_by",  # step 23's (daemons went with step 14's)
 )
 
 
