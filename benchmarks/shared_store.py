@@ -1,7 +1,8 @@
 """The PostgreSQL store: daemons' throughput beside SQLite's, and the per-order cost at 10 and 10,000 games.
 
     .venv/bin/python benchmarks/shared_store.py [--games 20] [--per-game 5] [--sizes 10,10000]
-                                                [--mails 200] [--runs 3] [--only throughput|scale]
+                                                [--mails 200] [--runs 3] [--cap-games 100] [--cap-per-game 2]
+                                                [--smtp-delay 0.05] [--only throughput|scale|capacity]
 
 Starts, in one run, a Dovecot and an SMTP sink in a process of its own (as
 benchmarks/turnaround.py, whose helpers it uses) and a PostgreSQL server with
@@ -22,6 +23,11 @@ fsync and synchronous commit ON, as in production (tests/pgserver.py, Debian's
     the daemon's path (process_maildir), each run on a fresh copy
     (CREATE DATABASE ... TEMPLATE); median of --runs, the ratio to the
     smallest store, and SQLite's smallest store beside it.
+(c) capacity: the SMTP server waits --smtp-delay (50 ms) before it accepts each
+    message, as a real relay does; --cap-games games, each with players of its
+    own, --cap-per-game orders each, judged by 1, 2 and 4 `gm run` daemons on
+    one PostgreSQL store and one mailbox; each printed as its ratio to one
+    daemon and to the floor (one sender sending the same messages).
 """
 
 from __future__ import annotations
@@ -52,20 +58,24 @@ from gm.service.engine import Engine  # noqa: E402
 from gm.store import Store  # noqa: E402
 from gm.store.packing import unpack_mail  # noqa: E402
 from harness import Harness, start_dovecot, stop_dovecot  # noqa: E402
-from support import GM_ADDRESS  # noqa: E402
+from support import GM_ADDRESS, order_mail  # noqa: E402
+
+
+VERBOSE = "-v" in sys.argv  # say when the last order was judged, beside the last report sent
 
 
 # --- (a) throughput -------------------------------------------------------------------------
 def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daemons: int,
-                       store: str | None) -> tuple[float, int, list[bytes], list[bytes]]:
+                       store: str | None, plan=None) -> tuple[float, int, list[bytes], list[bytes]]:
     """Seconds from the first APPEND to the last report accepted, reports sent, the mails, and
-    the messages the daemons sent for them (for the floor to send the same bytes)."""
+    the messages the daemons sent for them (for the floor to send the same bytes).  ``plan``: makes
+    the games and writes their orders (turnaround.plan_games: every game the same two players)."""
     tmp.mkdir()
     h = Harness(tmp, account, sink)
     if store is not None:
         h.reconfigure(store=store)
     welcomes = len(sink.times)
-    mails = turnaround.plan_games(h, games, per_game, "html")  # what players get by default
+    mails = (plan or turnaround.plan_games)(h, games, per_game, "html")  # what players get by default
     queued = h.engine.store.one("SELECT COALESCE(MAX(id), 0) AS n FROM outbox")["n"]  # the welcomes
     h.engine.store.close()
     procs = [subprocess.Popen([sys.executable, "-m", "gm.cli", "--config", str(h.config_path), "run"],
@@ -85,9 +95,63 @@ def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daem
             proc.terminate()
             proc.wait(30)
     done = Store(h.config.database)
+    judged = done.one("SELECT max(received) AS at FROM messages")["at"]
+    if VERBOSE:
+        print(f"    (last order judged {judged - start:.2f} s after the first APPEND, "
+              f"last report {last - start:.2f} s)")
     sent = [unpack_mail(r["raw"]) for r in done.all("SELECT raw FROM outbox WHERE id > ? ORDER BY id", queued)]
     done.close()
     return last - start, expected - before, mails, sent
+
+
+def plan_spread(h: Harness, games: int, per_game: int, report_format: str) -> list[bytes]:
+    """As turnaround.plan_games, but each game has players of its own (no address in two games)."""
+    from games import registry
+
+    rounds: list[list[bytes]] = [[] for _ in range(per_game)]
+    rules = registry.get("neighbors")
+    for g in range(games):
+        game_id = f"sp{g}"
+        players = [(name, f"{name}{g}@example.org") for name in ("ada", "bob")]
+        passwords = h.engine.create_game("neighbors", game_id, players, seed=2000 + g,
+                                         options={"format": report_format})
+        state = h.engine.load(game_id).state
+        for r in range(per_game):
+            (mover,) = rules.to_move(state)
+            text = rules.legal_orders(state, mover)[0]
+            state = rules.submit(state, mover, rules.parse_order(state, mover, text), time.time()).state
+            rounds[r].append(order_mail(dict(players)[mover], text, game_id=game_id, password=passwords[mover]))
+    return [raw for batch in rounds for raw in batch]
+
+
+def capacity(args, server: pgserver.Postgres, tmp: Path) -> None:
+    """(c) 1, 2 and 4 daemons on one PostgreSQL store, the SMTP server waiting --smtp-delay a message."""
+    dovecot = start_dovecot()
+    sink = turnaround.SinkProcess(delay=args.smtp_delay)
+    results = {}
+    try:
+        for count in [int(n) for n in args.cap_daemons.split(",")]:
+            schema = f"cap{count}"
+            with psycopg.connect(server.url(), autocommit=True) as conn:
+                conn.execute(f"CREATE SCHEMA {schema}")
+            results[count] = daemons_throughput(tmp / schema, dovecot.add_user(), sink, args.cap_games,
+                                                args.cap_per_game, count, server.url(schema), plan_spread)
+            print(f"  PostgreSQL, {count} daemon(s), SMTP {args.smtp_delay * 1000:.0f} ms: "
+                  f"{results[count][0]:.2f} s", flush=True)
+        _, _, mails, messages = results[min(results)]
+        meter = turnaround.CpuMeter(sink.proc.pid, dovecot.proc.pid)
+        floor = turnaround.floor_throughput(dovecot.add_user(), sink, mails, messages, meter).wall
+    finally:
+        sink.stop()
+        stop_dovecot(dovecot)
+    n = len(mails)
+    print(f"\n(c) capacity: {n} orders across {args.cap_games} games (players of their own), the SMTP server "
+          f"waiting {args.smtp_delay * 1000:.0f} ms a message; `gm run` daemons on one PostgreSQL store")
+    print(f"    {'floor (one sender)':<24} {floor:6.2f} s {n / floor:7.1f} orders/s")
+    one = results[min(results)][0]
+    for count, (elapsed, _, _, _) in results.items():
+        print(f"    {f'{count} daemon(s)':<24} {elapsed:6.2f} s {n / elapsed:7.1f} orders/s   "
+              f"{one / elapsed:5.2f}x {min(results)} daemon(s)   {floor / elapsed:5.2f} of the floor")
 
 
 # --- (b) the per-order cost by store size -------------------------------------------------------
@@ -150,17 +214,24 @@ def main() -> int:
     parser.add_argument("--sizes", default="10,10000")
     parser.add_argument("--mails", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--only", choices=("throughput", "scale"))
+    parser.add_argument("--cap-games", type=int, default=100)
+    parser.add_argument("--cap-per-game", type=int, default=2)
+    parser.add_argument("--smtp-delay", type=float, default=0.05)
+    parser.add_argument("--cap-daemons", default="1,2,4")
+    parser.add_argument("-v", action="store_true", help="say when each run judged its last order")
+    parser.add_argument("--only", choices=("throughput", "scale", "capacity"))
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     tmp = Path(tempfile.mkdtemp(prefix="gm-shared-"))
     server = pgserver.start_postgres(durable=True)
     print(f"PostgreSQL on 127.0.0.1:{server.port} (fsync on)", flush=True)
     try:
-        if args.only != "scale":
+        if args.only in (None, "throughput"):
             throughput(args, server, tmp)
-        if args.only != "throughput":
+        if args.only in (None, "scale"):
             by_size(args, server, tmp)
+        if args.only in (None, "capacity"):
+            capacity(args, server, tmp)
     finally:
         pgserver.stop_postgres(server)
         shutil.rmtree(tmp, ignore_errors=True)

@@ -94,10 +94,11 @@ class SinkProcess:
     The child prints the time it accepted each message; a thread here reads them.
     """
 
-    def __init__(self):
+    def __init__(self, delay: float = 0.0):
         import subprocess
 
-        self.proc = subprocess.Popen([sys.executable, __file__, "--smtp-sink"], stdout=subprocess.PIPE,
+        # ``delay``: seconds the server waits before it accepts each message (a real relay's latency)
+        self.proc = subprocess.Popen([sys.executable, __file__, "--smtp-sink", str(delay)], stdout=subprocess.PIPE,
                                      text=True, bufsize=1)
         self.port = int(self.proc.stdout.readline())
         self.times: list[float] = []
@@ -117,9 +118,13 @@ class SinkProcess:
         self.proc.wait(10)
 
 
-def serve_smtp_sink() -> int:
+def serve_smtp_sink(delay: float = 0.0) -> int:
+    import asyncio
+
     class Printing(TimedSink):
         async def handle_DATA(self, server, session, envelope):
+            if delay:
+                await asyncio.sleep(delay)
             result = await super().handle_DATA(server, session, envelope)
             print(repr(time.time()), flush=True)
             self.messages.clear()  # nobody reads them here
@@ -370,8 +375,8 @@ def floor_throughput(account, sink: TimedSink, mails: list[bytes], messages: lis
 
 
 def main() -> int:
-    if sys.argv[1:] == ["--smtp-sink"]:
-        return serve_smtp_sink()
+    if sys.argv[1:2] == ["--smtp-sink"]:
+        return serve_smtp_sink(float(sys.argv[2]) if len(sys.argv) > 2 else 0.0)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--orders", type=int, default=200, help="orders timed for turnaround")
     parser.add_argument("--games", type=int, default=100)

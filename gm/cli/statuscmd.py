@@ -43,6 +43,11 @@ def status(as_json: bool = typer.Option(False, "--json", help="print the status 
             echo(f"  - {problem}")
         alive = sum(1 for d in shown["daemons"] if d["alive"])
         echo(f"daemons:    {alive} alive of {len(shown['daemons'])}; last beat {stamp(shown['last_beat'], now)}")
+        for d in shown["daemons"]:
+            took = (f"; took over from {d['took_over_from']} at {stamp(d['took_over_at'], now)}"
+                    if d["took_over_from"] else "")
+            echo(f"  {d['daemon_id']}: {'alive' if d['alive'] else 'not alive'}, "
+                 f"last seen {stamp(d['last_seen'], now)}{took}")
         if shown["inbox_unread"] is not None:
             echo(f"inbox:      {shown['inbox_unread']} unread in the Maildir")
         echo(f"backlog:    {backlog(shown)}")

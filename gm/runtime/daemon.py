@@ -75,6 +75,7 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
     metrics = metrics_from_config(engine.store, config, engine.clock())
     me = outages.DaemonIdentity.new(engine.clock())
     backlog = InboxBacklog(me.daemon_id)
+    engine.store.claimant = me.daemon_id  # noted on the outbox rows it claims (failover in gm status)
     store_weather = Weather("the store", STORE_BACKOFF)
     look_for_gap = not once  # the first heartbeat, and the first after the store was back (gm.runtime.imap)
     next_tick = 0.0

@@ -67,7 +67,9 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
         if not accepted:
             return
         copies = {row["id"]: sent_copy(row["raw"], bool(row.get("secret"))) for row, _ in accepted}
-        with store.write(durable=False):  # lost only in an OS crash, and then resent
+        # lost only in an OS crash, and then resent; scoped: the rows are this sender's claims, and
+        # refusals.accepted locks the addresses and holds it changes (gm.store.pglocks)
+        with store.write(durable=False, scoped=True):
             counts["released"] = counts.get("released", 0) + refusals.accepted(
                 store, [row["recipient"] for row, _ in accepted], [probes[r["id"]] for r, _ in accepted
                                                                    if r["id"] in probes], now)
@@ -91,7 +93,7 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
         elif isinstance(exc, TransportDown):
             # said once per outage by the Sender's Weather, not once per try
             log.debug("outbox #%s to %s not sent: server unreachable (%s)", row["id"], row["recipient"], exc)
-            with store.write():
+            with store.write(scoped=True):  # a row this sender claimed
                 store.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500])
             down.append(exc)
         elif isinstance(exc, SenderRefused):
@@ -221,8 +223,10 @@ class SenderThread:
 
     def __init__(self, database: Path, transport: Transport, backoff=BACKOFF, clock=time.time,
                  wake: float = 1.0, gm_address: str | None = None,
-                 settle: Callable[[Store], object] | None = None):
+                 settle: Callable[[Store], object] | None = None,
+                 claimant: str | None = None):
         self.database = database
+        self.claimant = claimant  # the daemon's id, noted on what it claims (Store.claimant)
         self.gm_address = gm_address
         self.settle = settle
         self.transport = transport
@@ -292,6 +296,8 @@ class SenderThread:
             with self._rounds:
                 self._rounds.notify_all()
             return
+        if self.claimant is not None:  # whose claims these are: failover shows in gm status
+            store.claimant = self.claimant
         self.sender = Sender(store, self.transport, backoff=self.backoff, clock=self.clock,
                              gm_address=self.gm_address, settle=self.settle)
         store_weather = Weather("the store (sender thread)", STORE_BACKOFF)

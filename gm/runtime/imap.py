@@ -23,7 +23,10 @@ it goes down and once when it is back (gm.runtime.weather); the daemon keeps
 running for as long as it takes.  ``once`` processes what is there, sends what
 it can and returns (for cron).
 
-Two daemons on one mailbox.  Both may judge the same message; the store lets one
+Two daemons on one mailbox.  Each claims a message for its transaction (a try-lock
+on PostgreSQL); one another daemon is judging now is "busy", skipped and looked
+at again soon, so the daemons share the batch and judge different games at the
+same time.  If both still judge the same message, the store lets one
 commit it and tells the other it is a duplicate.  The one that committed moves
 it; the other leaves it alone, and moves it only if it is still in the inbox
 DUPLICATE_WAIT seconds later (its judge died between commit and move).  Moving
@@ -67,6 +70,7 @@ WAKE = 1.0  # seconds between housekeeping passes while waiting for mail
 IDLE_RENEW = 300.0  # leave IDLE, search, re-enter: well within RFC 2177's 29 minutes,
 # and a safety net should a wake-up ever be lost
 BATCH = 100  # messages fetched per FETCH command
+AHEAD = 8  # messages read (their password checks begun) ahead of the one being judged
 PROCESSED_KEYWORD = "$GmProcessed"
 DUPLICATE_WAIT = 5.0  # seconds a message another daemon committed may stay before this one moves it
 
@@ -176,7 +180,12 @@ class Mailbox:
 
 def ours_to_move(box: Mailbox, uid: int, outcome: str, now: float, wait: float) -> bool:
     """Does this daemon move the message?  Yes unless another committed it just now (that one
-    moves it; both moving at once may copy it twice) and it has not stayed ``wait`` since."""
+    moves it; both moving at once may copy it twice) and it has not stayed ``wait`` since.  Never
+    one another daemon is judging now (busy): looked at again soon, it is a duplicate or, if that
+    daemon died, judged here."""
+    if outcome == "busy":
+        box.others.setdefault(uid, now)
+        return False
     if outcome != "duplicate" or wait <= 0:
         box.others.pop(uid, None)
         return True
@@ -211,18 +220,18 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
         for start in range(0, len(fresh), BATCH):
             chunk = fresh[start:start + BATCH]
             messages = box.fetch(chunk, config.max_message_bytes)
-            # Read them all first: password checks then run ahead on other cores.
-            prepared = {uid: engine.prepare(raw) for uid, raw in messages.items()}
+            prepared: dict[int, object] = {}
             handled: list[int] = []
             try:
-                for uid in chunk:
+                for i, uid in enumerate(chunk):
                     if stop is not None and stop.is_set():
                         break  # the rest are read again by the next daemon
                     raw = messages.get(uid)
                     if raw is None:  # expunged by someone else meanwhile
                         continue
+                    prepare_ahead(engine, box, messages, chunk[i:i + AHEAD], prepared)
                     # commits, or raises StoreError
-                    outcome = engine.ingest(raw, box.key(uid), inbound=prepared[uid])
+                    outcome = engine.ingest(raw, box.key(uid), inbound=prepared.pop(uid, None))
                     log.info("mail in: IMAP uid %s: %s %s", uid, outcome.outcome, outcome.detail[:80])
                     _crash_point("after-commit")
                     if ours_to_move(box, uid, outcome.outcome, time.time(), duplicate_wait):
@@ -235,6 +244,19 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
                 if handled:
                     box.done(handled)
     return results
+
+
+def prepare_ahead(engine: Engine, box: Mailbox, messages: dict[int, bytes], window: list[int],
+                  prepared: dict[int, object]) -> None:
+    """Read the next few messages ahead of judging them, so that their password checks run on
+    other cores meanwhile; not those already stored (another daemon sharing the mailbox judged
+    them: each would only be found a duplicate), whose reading would be work thrown away."""
+    todo = [uid for uid in window if uid not in prepared and uid in messages]
+    if not todo:
+        return
+    stored = engine.store.stored_source_keys([box.key(uid) for uid in todo])
+    for uid in todo:
+        prepared[uid] = None if box.key(uid) in stored else engine.prepare(messages[uid])
 
 
 class Daemon:
@@ -250,9 +272,11 @@ class Daemon:
         self.stop = stop or threading.Event()
         self.wake = wake
         smtp_backoff = (config.smtp.backoff if config.smtp and config.smtp.backoff else None) or BACKOFF
+        self.me = outages.DaemonIdentity.new(engine.clock())  # whose heartbeat row, whose claims
         self.sender = SenderThread(engine.store.path, transport, backoff=smtp_backoff,
                                    clock=engine.clock, wake=wake, gm_address=config.gm_address,
-                                   settle=settler(config, engine.clock))
+                                   settle=settler(config, engine.clock),
+                                   claimant=self.me.daemon_id)
         self.reconnect = tuple(self.server.backoff or RECONNECT)
         self.next_tick = 0.0
         self.connections = 0  # successful logins, for tests and logs
@@ -260,7 +284,6 @@ class Daemon:
         self.faults = 0  # connection faults survived
         self.archive = live_archive(engine, config)  # the archive site kept current, if configured
         self.metrics = metrics_from_config(engine.store, config, engine.clock())  # Prometheus metrics, if metrics_port
-        self.me = outages.DaemonIdentity.new(engine.clock())  # whose heartbeat row
         self.backlog = InboxBacklog(self.me.daemon_id)  # the inbox a poll left, in that row
         self.once = False
         # Only a daemon's first heartbeat, or its first after the store was unreachable, looks for a

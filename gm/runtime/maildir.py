@@ -60,6 +60,8 @@ def process_maildir(engine: Engine, inbox: Path, stop=None) -> list[tuple[str, s
             raw = handle.read(engine.config.max_message_bytes + 1)
         outcome = engine.ingest(raw, maildir_key(path.name))
         log.info("mail in: Maildir %s: %s %s", path.name, outcome.outcome, outcome.detail[:80])
+        if outcome.outcome == "busy":  # another daemon judges it now, and moves it
+            continue
         os.replace(path, inbox / "cur" / (path.name.split(":", 1)[0] + ":2,S"))
         done.append((path.name, outcome.outcome))
     return done

@@ -142,13 +142,13 @@ def accepted(store: Store, recipients: list[str], probed: list[str], now: float)
     those holds are over, and an address that was soft-failing is ok again.  Returns how many
     holds ended.  Call inside a write transaction."""
     ended = 0
+    soft = {r["address"] for r in store.addresses_in_state("soft-failing")}
+    changed = soft & {r.lower() for r in recipients}
+    store.lock_shared(*[f"address:{a}" for a in changed], *[f"hold:{s}" for s in probed])
     for scope in set(probed):
         if store.end_hold(scope):
             ended += 1
             log.warning("%s: the server accepts gm's mail again; the held mail goes now", scope)
-    soft = {r["address"] for r in store.addresses_in_state("soft-failing")}
-    for address in {r.lower() for r in recipients}:
-        if address in soft:
-            store.set_address_state(address, "ok", now, "a later message was accepted")
-            soft.discard(address)
+    for address in changed:
+        store.set_address_state(address, "ok", now, "a later message was accepted")
     return ended

@@ -3,6 +3,7 @@
     gm.store.base        Store: the one interface; Store(target) opens the back end it names
     gm.store.connection  SQLite (a file path; the embedded default): WAL, BEGIN IMMEDIATE
     gm.store.postgres    PostgreSQL (a postgresql:// URL): a store several daemons share
+    gm.store.pglocks     its locks: per game, per shared row, store-wide; deadlocks run again
     gm.store.dialect     the SQLite-style SQL translated for PostgreSQL; rows like sqlite3.Row
     gm.store.schema      every table, as the ordered migration steps
     gm.store.migrations  the step a database is at; runs the missing steps on open

@@ -108,13 +108,21 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
     # --- transactions -------------------------------------------------------------------------
     depth = 0
 
+    scoped = False  # the transaction being opened locks what it changes (lock_games, lock_shared)
+
     @contextmanager
-    def write(self, durable: bool = True) -> Iterator[Any]:
+    def write(self, durable: bool = True, scoped: bool = False) -> Iterator[Any]:
         """One write transaction; nested uses join the outer one.
 
         Only one write transaction runs at a time on a store, across every
         process and host that shares it, so the read-modify-write of a game
         state never interleaves with another's and loses an update.
+
+        ``scoped=True`` (the outermost write decides): on PostgreSQL this
+        transaction runs beside other scoped ones, and must lock the games and
+        shared rows it changes before it reads them (lock_games, lock_shared,
+        or lock_store for all; gm.store.pglocks).  On SQLite those locks are
+        no-ops: BEGIN IMMEDIATE already lets one writer at a time.
 
         ``durable=False`` may skip the flush to disk at commit: the transaction
         still survives the process being killed, and only an operating-system
@@ -129,6 +137,7 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
             finally:
                 self.depth -= 1
             return
+        self.scoped = scoped
         self.begin(durable)
         self.depth = 1
         try:
@@ -155,6 +164,26 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
 
     def begin_snapshot(self) -> None:
         raise NotImplementedError
+
+    # --- locks inside a scoped write (PostgreSQL; gm.store.pglocks) --------------------------
+    def lock_games(self, *game_ids: str) -> None:
+        """Wait until no other transaction changes these games (sorted: one fixed order)."""
+
+    def try_lock_games(self, *game_ids: str) -> bool:
+        """lock_games if no other transaction holds any of them, without waiting; False: skip them."""
+        return True
+
+    def lock_shared(self, *names: str) -> None:
+        """Wait for rows shared across games ("address:<address>", "hold:<scope>"), after the games."""
+
+    def lock_store(self) -> None:
+        """This transaction changes more than it can name: nothing else writes until it ends."""
+
+    def try_lock_message(self, *keys: str | None, game: str | None = None) -> bool:
+        """Claim an inbound message (its source key, its Message-ID) for this transaction, without
+        waiting; False: another daemon is judging it now.  ``game``: the game it names, locked
+        (waited for) once the message is claimed, in the same step (gm.store.pglocks.claim_message)."""
+        return True
 
     def end_snapshot(self) -> None:
         raise NotImplementedError

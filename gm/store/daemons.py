@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
+
+log = logging.getLogger(__name__)
 
 
 class DaemonQueries:
@@ -35,6 +38,19 @@ class DaemonQueries:
         """Drop the rows of daemons not seen since ``before`` (inside a write)."""
         self._require_tx()
         self.db.execute("DELETE FROM daemons WHERE last_seen < ?", (before,))
+
+    def note_takeover(self, me: str, claimed_before: set[str], now: float) -> str | None:
+        """``me`` claimed unsent mail still marked as claimed by these daemons: a living sender
+        unmarks what it lets go of, so each of them died holding it (killed, its host or its
+        session gone).  One is recorded, at ``now``, as the daemon ``me`` took over from."""
+        if not claimed_before:
+            return None
+        dead = sorted(claimed_before)
+        with self.write(scoped=True):  # this daemon's own row
+            self.db.execute("UPDATE daemons SET took_over_from = ?, took_over_at = ? WHERE daemon_id = ?",
+                            (dead[-1], now, me))
+        log.warning("daemon %s took over the mail daemon %s had claimed and not sent", me, ", ".join(dead))
+        return dead[-1]
 
     def daemon_rows(self) -> list[sqlite3.Row]:
         return self.all("SELECT * FROM daemons ORDER BY started")

@@ -18,3 +18,9 @@ class SchemaTooNew(StoreError):
 
 class MigrationError(StoreError):
     """A migration step failed; the database was left as it was."""
+
+
+class StoreConflict(StoreError):
+    """PostgreSQL aborted the transaction to break a deadlock (40P01) or a serialisation failure
+    (40001): nothing of it was kept, and running it again from the start is safe
+    (gm.store.pglocks.retry_conflicts)."""

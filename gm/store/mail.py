@@ -30,6 +30,14 @@ class MailQueries:
             )
         return row
 
+    def stored_source_keys(self, keys: list[str]) -> set[str]:
+        """Which of these source keys a stored message has (judged, by this daemon or another)."""
+        if not keys:
+            return set()
+        marks = ", ".join("?" for _ in keys)
+        return {r["source_key"] for r in self.all(f"SELECT source_key FROM messages WHERE source_key IN ({marks})",
+                                                  *keys)}
+
     def add_message(self, source_key: str, message_id: str | None, sender: str | None,
                     subject: str | None, raw: bytes, received: float, outcome: str,
                     detail: str = "", game_id: str | None = None, auth: str | None = None) -> int:
@@ -97,6 +105,8 @@ class MailQueries:
         several daemons (gm.store.postgres) holds each row for the claiming session.
         """
         return self.outbox_due(now, limit)
+
+    claimant: str | None = None  # the daemon (daemons.daemon_id) whose sender claims, if one does
 
     def release_outbox(self, rows: list) -> None:
         """Claimed rows are done with (marked sent or failed, or not tried): others may take them."""

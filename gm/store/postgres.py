@@ -5,15 +5,15 @@ in autocommit mode with explicit transactions, as the SQLite back end.  The
 SQL is the store's SQLite-style SQL, translated by gm.store.dialect (the
 portable subset is documented in gm.store).
 
-Transactions.  ``write()`` runs BEGIN and then takes one transaction-scoped
-advisory lock (WRITER_LOCK and the schema's name: a store is one schema), the
-counterpart of SQLite's BEGIN IMMEDIATE: one writer at a time over every
-process and host sharing the store, so a
-daemon's read-modify-write of a game never interleaves with another's, and a
-message, a timer step or an outbox claim is decided by the first transaction
-to get there; the next sees it done.  A daemon that dies mid-transaction
-leaves nothing: the server rolls back its transaction and frees the lock.
-Reads outside a transaction see the last committed state (READ COMMITTED).
+Transactions.  ``write()`` runs BEGIN and then takes the store lock
+(gm.store.pglocks): exclusively, the counterpart of SQLite's BEGIN IMMEDIATE,
+or, for ``write(scoped=True)``, in shared mode, and then the transaction locks
+the games and shared rows it changes, so daemons judge different games at the
+same time.  A message, a timer step or an outbox claim is decided by the first
+transaction to get there; the next sees it done.  A daemon that dies
+mid-transaction leaves nothing: the server rolls back its transaction and
+frees its locks.  Reads outside a transaction see the last committed state
+(READ COMMITTED).
 
 The outbox.  A sender claims the rows it sends with a session-level advisory
 lock each (pg_try_advisory_lock: another daemon skips them), and gives them
@@ -30,11 +30,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gm.store import dialect, migrations, schema
+from gm.store import dialect, migrations, pglocks, schema
 from gm.store.base import Store, is_url
-from gm.store.errors import MigrationError, StoreError
+from gm.store.errors import MigrationError, StoreConflict, StoreError
 
-WRITER_LOCK = 0x676D5F77  # pg_advisory_xact_lock's first key ("gm_w"); the second: the store's schema
 VERSION_TABLE = "gm_schema_version"
 OUTBOX_LOCKS = "SELECT hashtext(current_schema() || ':outbox')"  # the first key of an outbox row's lock
 
@@ -71,6 +70,8 @@ class PgConnection:
             try:
                 return self.conn.execute(sql, params)
             except self.psycopg.OperationalError as exc:
+                if pglocks.is_conflict(exc):
+                    raise StoreConflict(str(exc)) from exc
                 if not (idle and self.conn.broken):
                     raise StoreError(f"database unavailable: {exc}") from exc
         self.conn.close()
@@ -139,13 +140,47 @@ class PostgresStore(Store):
     # --- transactions (Store.write) -------------------------------------------------------
     def begin(self, durable: bool) -> None:
         self.db.raw("BEGIN")
+        self.store_wide = not self.scoped
+        self.games_held: set[str] = set()
         try:
             if not durable:
                 self.db.raw("SET LOCAL synchronous_commit = off")
-            self.db.raw("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (WRITER_LOCK,))
+            pglocks.lock_store(self.db.raw, shared=self.scoped)
         except BaseException:
             self.rollback()
             raise
+
+    def lock_games(self, *game_ids: str) -> None:
+        wanted = {g for g in game_ids if g} - self.games_held
+        if not self.store_wide and wanted:
+            pglocks.lock_names(self.db.raw, "game", wanted)
+            self.games_held |= wanted
+
+    def try_lock_games(self, *game_ids: str) -> bool:
+        wanted = {g for g in game_ids if g} - self.games_held
+        if self.store_wide or not wanted:
+            return True
+        if not pglocks.try_lock_names(self.db.raw, "game", wanted):
+            return False
+        self.games_held |= wanted
+        return True
+
+    def lock_shared(self, *names: str) -> None:
+        if not self.store_wide:
+            pglocks.lock_names(self.db.raw, "shared", [n for n in names if n])
+
+    def lock_store(self) -> None:
+        if not self.store_wide:
+            pglocks.lock_store(self.db.raw, shared=False)
+            self.store_wide = True
+
+    def try_lock_message(self, *keys: str | None, game: str | None = None) -> bool:
+        game = None if self.store_wide else game
+        if not pglocks.claim_message(self.db.raw, [k for k in keys if k], game):
+            return False
+        if game:
+            self.games_held.add(game)
+        return True
 
     def commit(self) -> None:
         try:
@@ -252,12 +287,26 @@ class PostgresStore(Store):
             f"SELECT id FROM unnest(%s::bigint[]) AS id WHERE pg_try_advisory_lock(({OUTBOX_LOCKS}), id::int)",
             (ids,))}
         # Locked now, but another sender may have marked a row sent just before letting it go.
-        still = {r[0] for r in self.db.raw("SELECT id FROM outbox WHERE id = ANY(%s) AND status = 'queued'",
-                                           (list(locked),))}
+        if self.claimant is None:
+            still = {r[0] for r in self.db.raw("SELECT id FROM outbox WHERE id = ANY(%s) AND status = 'queued'",
+                                               (list(locked),))}
+        else:  # the same look, noting this daemon as the rows' claimant (and who claimed them before)
+            rows = self.db.raw("UPDATE outbox o SET claimed_by = %s FROM outbox prev WHERE o.id = prev.id "
+                               "AND o.id = ANY(%s) AND o.status = 'queued' RETURNING o.id, prev.claimed_by",
+                               (self.claimant, list(locked))).fetchall()
+            still = {r[0] for r in rows}
+            self.note_takeover(self.claimant, {r[1] for r in rows if r[1] not in (None, self.claimant)}, now)
         self.release_outbox([r for r in due if r["id"] in locked - still])
         return [r for r in due if r["id"] in still]
 
     def release_outbox(self, rows: list) -> None:
-        if rows and not self.db.conn.broken:  # a dead session's locks went with it
-            self.db.raw(f"SELECT pg_advisory_unlock(({OUTBOX_LOCKS}), id::int) FROM unnest(%s::bigint[]) AS id",
-                        ([r["id"] for r in rows],))
+        if not rows or self.db.conn.broken:  # a dead session's locks went with it
+            return
+        ids = [r["id"] for r in rows]
+        # Let go of by a living sender, an unsent row is claimed by nobody: a claimant found on it
+        # later died holding it (note_takeover).
+        forget = ("WITH unclaimed AS (UPDATE outbox SET claimed_by = NULL WHERE id = ANY(%s) "
+                  "AND status <> 'sent' AND claimed_by = %s) " if self.claimant else "")
+        args = (ids, self.claimant, ids) if self.claimant else (ids,)
+        self.db.raw(f"{forget}SELECT pg_advisory_unlock(({OUTBOX_LOCKS}), id::int) FROM unnest(%s::bigint[]) AS id",
+                    args)

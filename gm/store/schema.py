@@ -405,6 +405,14 @@ CREATE TABLE outages (
 );
 """
 
+TAKEOVERS = """
+-- the daemon (daemons.daemon_id) that last claimed the row to send it; NULL: none yet, or SQLite
+ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+-- the last dead daemon whose claimed, unsent mail this daemon sent, and when it claimed it
+ALTER TABLE daemons ADD COLUMN took_over_from TEXT;
+ALTER TABLE daemons ADD COLUMN took_over_at REAL;
+"""
+
 
 # Steps 21 and 22 (issue 33): a packed text is always bytes, and how it was packed is recorded
 # beside it (gm.store.packing: utf8 | zlib).  Before, the column held the text itself or its
@@ -537,6 +545,7 @@ ALTER TABLE daemons ADD COLUMN backlog_since REAL;
          PACKING_COLUMN.format(table="states", column="state_packing"), pack_states),
     Step(22, "an archived report is always bytes, its packing recorded (reports.body_packing)",
          PACKING_COLUMN.format(table="reports", column="body_packing"), pack_reports),
+    Step(23, "which daemon claimed each outbox row, and which took over a dead one's work", TAKEOVERS),
 ]
 
 

@@ -48,6 +48,7 @@ REVISIONS = {
     18: "1a6e99f",  # display names (the step-18 store of store_v18.py has old wording besides)
     19: "cc5bbfa",  # report digests and versions: the release before issues 32-34's later steps
     20: "cdfffe8",  # each daemon's inbox backlog (issue 32)
+    22: "181a2c0",  # packed texts typed (21 and 22 came in one merge)
 }
 
 # steps that were never the latest of a revision on main: each came in one commit with the next

@@ -68,6 +68,9 @@ def test_a_store_from_before_step_21_is_converted_and_reads_back_exactly(store_t
         run("UPDATE states SET state = CAST(state AS TEXT) WHERE state_packing = 'utf8'")
         run("UPDATE reports SET body = CAST(body AS TEXT) WHERE body_packing = 'utf8'")
         assert {r[0] for r in run("SELECT typeof(body) FROM reports")} == {"text", "blob"}
+    for column in ("took_over_at", "took_over_from"):  # step 23's, undone first
+        run(f"ALTER TABLE daemons DROP COLUMN {column}")
+    run("ALTER TABLE outbox DROP COLUMN claimed_by")
     run("ALTER TABLE states DROP COLUMN state_packing")  # back to step 20
     run("ALTER TABLE reports DROP COLUMN body_packing")
     run(f"UPDATE {VERSION_TABLE} SET version = 20" if pg else "PRAGMA user_version = 20")

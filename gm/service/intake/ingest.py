@@ -27,6 +27,7 @@ from gm.service.table import games
 from gm.service.context import Context
 from gm.service.intake.setaside import SeatAuth, seat_auth
 from gm.store import StoreError
+from gm.store.pglocks import retry_conflicts
 
 log = logging.getLogger(__name__)
 
@@ -81,23 +82,49 @@ def ingest(ctx: Context, raw: bytes, source_key: str | None = None,
             if seen is not None:
                 return Outcome("duplicate", f"already processed as #{seen['id']}")
             inbound = read(ctx, raw)
-        with ctx.store.write():
-            seen = ctx.store.message_seen(key, inbound.message_id)
-            if seen is not None:
-                if seen["source_key"] != key:
-                    _record(ctx, inbound, key, now, "duplicate", f"same Message-ID as #{seen['id']}")
-                return Outcome("duplicate", f"already processed as #{seen['id']}")
-            row_id = _record(ctx, inbound, key, now, "pending", "")
-            outcome = handle_with_one_reply(ctx, inbound, row_id, now)
-            ctx.store.set_message_outcome(row_id, outcome.outcome, outcome.detail[:2000],
-                                          outcome.game_id)
-            return outcome
+        return retry_conflicts(_judge, ctx, inbound, key, now)
     except StoreError:
         raise
     except Exception as exc:  # a fault must not lose the message: keep it, marked, for the GM
         log.exception("processing %s failed", key)
         _set_aside(ctx, raw, key, inbound, now)
         return Outcome("error", f"{type(exc).__name__}: {exc}")
+
+
+def _judge(ctx: Context, inbound: Inbound, key: str, now: float) -> Outcome:
+    """The message's one transaction.  Scoped (gm.store.pglocks): handle() locks the game the
+    mail is for, or everything when it cannot name what it changes."""
+    game = _named_game(ctx, inbound)
+    with ctx.store.write(scoped=True):
+        if not ctx.store.try_lock_message(key, inbound.message_id, game=game):
+            # another daemon judges it now: it commits it (and moves it), or dies and it comes again
+            return Outcome("busy", "another daemon is judging it")
+        seen = ctx.store.message_seen(key, inbound.message_id)
+        if seen is not None:
+            if seen["source_key"] != key:
+                _record(ctx, inbound, key, now, "duplicate", f"same Message-ID as #{seen['id']}")
+            return Outcome("duplicate", f"already processed as #{seen['id']}")
+        row_id = _record(ctx, inbound, key, now, "pending", "")
+        outcome = handle_with_one_reply(ctx, inbound, row_id, now)
+        ctx.store.set_message_outcome(row_id, outcome.outcome, outcome.detail[:2000],
+                                      outcome.game_id)
+        return outcome
+
+
+def _named_game(ctx: Context, inbound: Inbound) -> str | None:
+    """The game an order mail names (its GAME line, else its reply address), locked with the
+    message; None where it has commands (handle() may lock the whole store for them) or none."""
+    if inbound.robot or inbound.too_large or inbound.refuse:
+        return None
+    try:
+        mail = order_mail.read(inbound.subject, inbound.text)
+    except Exception:  # handle() reads it again and says what is wrong
+        return None
+    if mail.commands:
+        return None
+    addressed = ctx.outbox.tokens.addressed(inbound.recipient)
+    game = mail.game_id or (addressed[0] if addressed else None)
+    return game.strip().lower() if game else None
 
 
 def _set_aside(ctx: Context, raw: bytes, key: str, inbound: Inbound | None, now: float) -> None:
@@ -166,9 +193,12 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
     masked, and whom it authenticated as when it came (gm.service.intake.setaside)."""
     robot = inbound.robot or bounces.to_bounce_address(ctx, inbound)
     if robot:
+        ctx.store.lock_store()  # a bounce changes delivery states and holds across games
         log.info("not answering %s: %s", inbound.sender or "?", robot)
         bounce = bounces.read(ctx, inbound, row_id, now)  # never answered either way
         return Outcome("robot", robot + (f"; {bounce}" if bounce else ""))
+    if inbound.too_large or inbound.refuse:
+        ctx.store.lock_shared(_address_lock(inbound.sender))  # its replies' throttle
     if inbound.too_large:  # its body was never read (checked on the raw bytes)
         return _error(ctx, inbound, None, f"Your mail is too large for gm to read (limit "
                       f"{ctx.config.max_message_bytes} bytes). Send orders as plain text without "
@@ -185,6 +215,12 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
         mail.game_id = addressed[0]
     if trusted is not None and trusted.game_id and mail.game_id is None:  # its reply address is masked
         mail.game_id = trusted.game_id
+    if mail.game_id is None or mail.commands:
+        ctx.store.lock_store()  # commands and mail for no game may change any game or address
+    else:
+        # orders and press: this game, then the sender's address (its failures, throttle, state)
+        ctx.store.lock_games(mail.game_id.strip().lower())
+        ctx.store.lock_shared(_address_lock(inbound.sender))
     if mail.game_id is None:  # HELP, LIST, SUMMARY need no game and no password
         if mailcommands.without_game(ctx, inbound, mail.commands, mail.empty):
             return Outcome("help", "general help" if not mail.commands or mail.commands == ["HELP"]
@@ -194,6 +230,7 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
     try:
         view = games.load(ctx.store, mail.game_id)
     except NotStarted:  # seats to fill, no position yet: only LEAVE can be done
+        ctx.store.lock_store()  # the lobby: seats, open games, opt-ins
         if not lobby.wants_leave(mail.commands) and mailcommands.without_game(ctx, inbound, mail.commands,
                                                                              False):
             return Outcome("help", "commands", mail.game_id)
@@ -280,6 +317,11 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
                                 turn_closed=turn_closed)
     _not_read(ctx, inbound, after, player["name"], not_read)
     return outcome
+
+
+def _address_lock(address: str | None) -> str:
+    """The shared lock of an address's rows: its settings, delivery state, throttles, failures."""
+    return f"address:{(address or '').lower()}"
 
 
 MAX_NAMED = 20  # games named in one unknown-game reply

@@ -56,7 +56,9 @@ def daemon_status(row, now: float, config) -> dict:
     return {"daemon_id": row["daemon_id"], "host": row["host"], "pid": row["pid"], "started": row["started"],
             "last_seen": row["last_seen"], "alive": now - row["last_seen"] <= config.status_beat_seconds,
             "inbox_handled": row["inbox_handled"], "inbox_left": row["inbox_left"],
-            "backlog_since": row["backlog_since"]}
+            "backlog_since": row["backlog_since"],
+            # the dead daemon whose claimed, unsent mail this one sent (failover)
+            "took_over_from": row["took_over_from"], "took_over_at": row["took_over_at"]}
 
 
 def gather(ctx: Context) -> dict:

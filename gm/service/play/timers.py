@@ -27,6 +27,7 @@ from gm.service.table import deadlines, games
 from gm.service.outgoing.holding import bouncing_players
 from gm.service.context import Context
 from gm.store import StoreError
+from gm.store.pglocks import retry_conflicts
 
 log = logging.getLogger(__name__)
 
@@ -45,12 +46,22 @@ def tick(ctx: Context) -> list[str]:
     done += outages.settle(ctx)  # before any deadline: one that fell in an outage moves first
     for game_id in ctx.store.due_games(ctx.clock()):
         try:
-            done += settle(ctx, game_id)[2]
+            done += retry_conflicts(_settle_claimed, ctx, game_id)
         except StoreError:
             raise  # not this game's fault: the database is down
         except Exception:  # one game's fault must not stop the others' deadlines
             log.exception("deadline processing of %s failed", game_id)
     return done
+
+
+def _settle_claimed(ctx: Context, game_id: str) -> list[str]:
+    """settle() in a transaction that locks only this game (gm.store.pglocks), so daemons tick
+    different games at once; skipped while another transaction has the game (a daemon ticking or
+    judging it settles it there: a step happens once)."""
+    with ctx.store.write(scoped=True):
+        if not ctx.store.try_lock_games(game_id):
+            return []
+        return settle(ctx, game_id)[2]
 
 
 def due_now(ctx: Context, game_id: str) -> bool:

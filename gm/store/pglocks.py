@@ -1,0 +1,110 @@
+"""Locks on a PostgreSQL store shared by several daemons: per game, per shared row, store-wide.
+
+Two kinds of write transaction (gm.store.base.Store.write):
+
+- store-wide (the default): holds the store lock exclusively, as SQLite's
+  BEGIN IMMEDIATE does: nothing else writes meanwhile.  Schema steps,
+  retention, store copy and every path not written for locking by game take it,
+  so a path that was never taught to lock its games is still correct.
+- scoped (``write(scoped=True)``): holds the store lock in shared mode, so
+  scoped transactions run side by side and any store-wide one waits for them
+  all (and they for it).  Before it reads the state it will change, a scoped
+  transaction locks what it changes: its games (``lock_games``) and the rows it
+  shares with other games (``lock_shared``: "address:<address>" for an
+  address's settings, delivery state, throttles and credential failures;
+  "hold:<scope>" for a delivery hold).  A path that finds it must change more
+  than it can name (a bounce, a mail command, the lobby) escalates with
+  ``lock_store``.
+
+One fixed order, so that two transactions never wait for each other in a
+circle: the store lock first, then games sorted by id, then shared names
+sorted.  A transaction that locks more later (a second game, an escalation)
+may still meet another in a circle; PostgreSQL then aborts one of them
+(40P01), which gm.store.errors.StoreConflict carries to ``retry_conflicts``
+at the use case's edge (one mail, one game's timers), which runs it again.
+
+All locks are transaction-scoped advisory locks: a daemon that dies, or a
+server that restarts, frees them with the transaction, which leaves nothing.
+Every key is two 32-bit numbers, the first naming the kind and the store (its
+schema), the second hashing the game, name or message; two names that hash
+alike only share a lock (and wait for each other needlessly).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable, Iterable, TypeVar
+
+from gm.store.errors import StoreConflict
+
+log = logging.getLogger(__name__)
+
+STORE_LOCK = 0x676D5F77  # the store lock's first key ("gm_w"); the second: the store's schema
+STORE_KEY = f"{STORE_LOCK}, hashtext(current_schema())"
+RETRYABLE = {"40P01", "40001"}  # deadlock detected, serialisation failure
+RETRIES = 5  # runs of one use case before a conflict is raised after all
+
+T = TypeVar("T")
+
+
+def space(kind: str) -> str:
+    """The first key of a lock of this kind ('game', 'shared', 'message') in this store."""
+    return f"hashtext(current_schema() || ':{kind}')"
+
+
+def is_conflict(exc: BaseException) -> bool:
+    return getattr(exc, "sqlstate", None) in RETRYABLE
+
+
+def lock_store(raw: Callable, shared: bool) -> None:
+    mode = "_shared" if shared else ""
+    raw(f"SELECT pg_advisory_xact_lock{mode}({STORE_KEY})", ())
+
+
+def lock_names(raw: Callable, kind: str, names: Iterable[str]) -> None:
+    """Wait for the locks of these names, in sorted order (the subquery sorts before the locks)."""
+    names = sorted(set(names))
+    if len(names) == 1:
+        raw(f"SELECT pg_advisory_xact_lock({space(kind)}, hashtext(%s))", (names[0],))
+    elif names:
+        raw(f"SELECT pg_advisory_xact_lock({space(kind)}, hashtext(n)) FROM "
+            "(SELECT n FROM unnest(%s::text[]) AS n ORDER BY n OFFSET 0) AS sorted", (names,))
+
+
+def try_lock_names(raw: Callable, kind: str, names: Iterable[str]) -> bool:
+    """Take the locks of these names if no other transaction holds any: never waits."""
+    names = sorted(set(names))
+    if not names:
+        return True
+    row = raw(f"SELECT bool_and(pg_try_advisory_xact_lock({space(kind)}, hashtext(n))) FROM "
+              "(SELECT n FROM unnest(%s::text[]) AS n ORDER BY n OFFSET 0) AS sorted", (names,)).fetchone()
+    return bool(row[0])
+
+
+def claim_message(raw: Callable, keys: Iterable[str], game: str | None) -> bool:
+    """try_lock_names of the message's keys and, if they were free, the lock of its game, waited
+    for in the same statement: a daemon that finds the message taken (and goes on to the next
+    mail of the same game) queues for the game behind the one judging it, so one player's mails
+    are judged in the order they came."""
+    names = sorted(set(keys))
+    row = raw(f"SELECT CASE WHEN NOT ok THEN false WHEN %s::text IS NULL THEN true "
+              f"ELSE (SELECT true FROM pg_advisory_xact_lock({space('game')}, hashtext(%s))) END FROM "
+              f"(SELECT coalesce(bool_and(pg_try_advisory_xact_lock({space('message')}, hashtext(n))), true) AS ok "
+              "FROM (SELECT n FROM unnest(%s::text[]) AS n ORDER BY n OFFSET 0) AS sorted) AS claim",
+              (game, game, names)).fetchone()
+    return bool(row[0])
+
+
+def retry_conflicts(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``work`` (which opens its own write transaction), run again while PostgreSQL aborts it to
+    break a deadlock; logged once.  On SQLite no conflict is ever raised."""
+    for attempt in range(1, RETRIES + 1):
+        try:
+            return work(*args, **kwargs)
+        except StoreConflict as exc:
+            if attempt == RETRIES:
+                raise
+            if attempt == 1:
+                log.info("%s met another daemon's transaction (%s): run again",
+                         getattr(work, "__name__", "a transaction"), str(exc).splitlines()[0])
+    raise AssertionError("unreachable")
