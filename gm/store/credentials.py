@@ -57,8 +57,9 @@ class CredentialQueries:
 
     def seat_lock_until(self, game_id: str, name: str) -> float | None:
         """The end of the seat's latest lock (None: never locked)."""
-        row = self.one("SELECT max(until) AS until FROM credential_locks WHERE game_id = ? AND "
-                       "lower(player) = lower(?) AND sender = ''", game_id, name)
+        row = self.remembered("credential_locks", ("seat", game_id, name), lambda: self.one(
+            "SELECT max(until) AS until FROM credential_locks WHERE game_id = ? AND lower(player) = lower(?) "
+            "AND sender = ''", game_id, name))
         return row["until"] if row is not None else None
 
     def sender_lock_until(self, sender: str) -> float | None:

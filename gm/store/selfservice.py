@@ -39,8 +39,8 @@ class SelfServiceQueries:
     # --- seats --------------------------------------------------------------------
     def players_at(self, game_id: str, email: str) -> list[sqlite3.Row]:
         """The seats of a game registered to ``email`` (compared lower-cased)."""
-        return self.all("SELECT * FROM players WHERE game_id = ? AND lower(email) = lower(?) "
-                        "ORDER BY seat", game_id, email)
+        return self.remembered("players", ("at", game_id, email), lambda: self.all(
+            "SELECT * FROM players WHERE game_id = ? AND lower(email) = lower(?) ORDER BY seat", game_id, email))
 
     def set_seat_password(self, game_id: str, name: str, pw_hash: str) -> None:
         """A new password for a seat; its reply tokens made before stop working."""

@@ -16,8 +16,8 @@ class ServiceQueries:
     # --- settings ---------------------------------------------------------------
     def settings_of(self, game_id: str) -> dict[str, str]:
         """The service options stored for a game (defaults are the caller's)."""
-        return {r["key"]: r["value"] for r in
-                self.all("SELECT key, value FROM game_settings WHERE game_id = ?", game_id)}
+        return self.remembered("game_settings", ("game", game_id), lambda: {r["key"]: r["value"] for r in
+                               self.all("SELECT key, value FROM game_settings WHERE game_id = ?", game_id)})
 
     def save_setting(self, game_id: str, key: str, value: str) -> None:
         """Set one service option of a game."""
@@ -74,8 +74,8 @@ class ServiceQueries:
     # --- states the GM made -----------------------------------------------------
     def override_seqs(self, game_id: str) -> set[int]:
         """The seqs of a game's states made by the GM (rollback, edit), not by the rules."""
-        return {r["seq"] for r in
-                self.all("SELECT seq FROM state_overrides WHERE game_id = ?", game_id)}
+        return self.remembered("state_overrides", ("seqs", game_id), lambda: {r["seq"] for r in
+                               self.all("SELECT seq FROM state_overrides WHERE game_id = ?", game_id)})
 
     def overrides_of(self, game_id: str) -> list[sqlite3.Row]:
         """The state_overrides rows of a game."""
