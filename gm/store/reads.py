@@ -56,20 +56,27 @@ class WatchedConnection:
 class TransactionReads:
     """Mixed into Store: ``remembered`` and the bookkeeping behind it."""
 
-    reads: dict | None = None  # (table, key...) -> value; None: nothing remembered
+    reads: dict | None = None  # (tables, key...) -> value; None: nothing remembered
 
-    def remembered(self, table: str, key: tuple, read: Callable[[], Any]) -> Any:
-        """``read()``, or what it returned earlier in this write transaction while ``table`` was
-        not written since.  Lists, dicts and sets come back as copies: a caller may change its own."""
+    def remembered(self, tables: str | tuple[str, ...], key: tuple, read: Callable[[], Any]) -> Any:
+        """``read()``, or what it returned earlier in this write transaction while none of
+        ``tables`` (what the read depends on) was written since.  Lists, dicts and sets come back
+        as copies: a caller may change its own."""
         if not self.depth:
             return read()
         if self.reads is None:
             self.reads = {}
-        entry = (table, *key)
+        entry = ((tables,) if isinstance(tables, str) else tables, *key)
         if entry not in self.reads:
             self.reads[entry] = read()
-        value = self.reads[entry]
-        return type(value)(value) if isinstance(value, (list, dict, set)) else value
+        return copied(self.reads[entry])
+
+    def remember_written(self, table: str, key: tuple, value: Any) -> None:
+        """What this transaction just wrote, as ``remembered(table, key, ...)`` would read it back."""
+        if self.depth:
+            if self.reads is None:
+                self.reads = {}
+            self.reads[((table,), *key)] = copied(value)
 
     def wrote(self, sql: str) -> None:
         """A statement that is not a SELECT ran: forget the reads it may have changed."""
@@ -80,8 +87,12 @@ class TransactionReads:
             self.reads = None
             return
         table = match.group(1).lower()
-        self.reads = {entry: value for entry, value in self.reads.items() if entry[0] != table}
+        self.reads = {entry: value for entry, value in self.reads.items() if table not in entry[0]}
 
     def forget_reads(self) -> None:
         """The transaction began or ended."""
         self.reads = None
+
+
+def copied(value: Any) -> Any:
+    return type(value)(value) if isinstance(value, (list, dict, set)) else value

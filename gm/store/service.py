@@ -34,13 +34,18 @@ class ServiceQueries:
     # --- the deadline of the turn now open --------------------------------------
     def deadline_row(self, game_id: str) -> sqlite3.Row | None:
         """A game's deadlines row (the turn now open, or the last one stored)."""
-        return self.one("SELECT * FROM deadlines WHERE game_id = ?", game_id)
+        return self.remembered("deadlines", ("game", game_id),
+                               lambda: self.one("SELECT * FROM deadlines WHERE game_id = ?", game_id))
 
     def replace_deadline(self, row: dict) -> None:
         """Store ``row`` (a full deadlines row with its game_id) in place of the game's old one."""
         self._require_tx()
-        self.db.execute("DELETE FROM deadlines WHERE game_id = ?", (row["game_id"],))
-        self.insert("deadlines", **row)
+        if set(row) != {"game_id", *DEADLINE_COLUMNS}:
+            raise ValueError(f"not a full deadlines row: {', '.join(sorted(row))}")
+        columns = ["game_id", *DEADLINE_COLUMNS]
+        self.db.execute(f"INSERT OR REPLACE INTO deadlines ({', '.join(columns)}) "
+                        f"VALUES ({', '.join('?' for _ in columns)})", tuple(row[c] for c in columns))
+        self.remember_written("deadlines", ("game", row["game_id"]), dict(row))
 
     def update_deadline(self, game_id: str, **values) -> None:
         """Change fields of a game's deadline row: due, reminded, late, grace_done, paused_at, set_by."""
