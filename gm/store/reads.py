@@ -71,6 +71,13 @@ class TransactionReads:
             self.reads[entry] = read()
         return copied(self.reads[entry])
 
+    def already_read(self, table: str, key: tuple) -> tuple[bool, Any]:
+        """(True, the value) when ``remembered(table, key, ...)`` would read nothing now."""
+        entry = ((table,), *key)
+        if self.depth and self.reads and entry in self.reads:
+            return True, copied(self.reads[entry])
+        return False, None
+
     def remember_written(self, table: str, key: tuple, value: Any) -> None:
         """What this transaction just wrote, as ``remembered(table, key, ...)`` would read it back."""
         if self.depth:

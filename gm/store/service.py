@@ -137,12 +137,16 @@ class ServiceQueries:
 
     def timer_of(self, game_id: str) -> float | None:
         """When a game next needs the clock, or None if nothing is ahead of it."""
-        row = self.one("SELECT due FROM timers WHERE game_id = ?", game_id)
+        row = self.remembered("timers", ("due", game_id),
+                              lambda: self.one("SELECT due FROM timers WHERE game_id = ?", game_id))
         return None if row is None else row["due"]
 
     def set_timer(self, game_id: str, due: float | None) -> None:
         """Set (or, with None, clear) the moment a game next needs the clock."""
         self._require_tx()
+        known, row = self.already_read("timers", ("due", game_id))
+        if known and (row["due"] if row is not None else None) == due:
+            return  # already so: read in this transaction and not written since
         if due is None:
             self.db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
         else:
