@@ -16,7 +16,7 @@ them, the "create" history line, then gm.service.table.deadlines.open_turn (the
 deadline row and the timers row, exactly as the service schedules them).
 Before building, the builder is checked against Engine.create_game: one game
 with a deadline and one without, made both ways at the same clock, fill the
-same tables with the same rows (the password hash, and the welcome mails in
+same tables with the same rows (the password hash and the token salt, and the welcome mails in
 ``outbox`` and ``reports``, aside); the run stops if they differ.  The ten
 mailed games g0..g9 exist, identical, in every store, and are inserted at
 evenly spread places (g{j} is the (j*N/10)-th game inserted).  Built stores

@@ -74,12 +74,13 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
                 store, [row["recipient"] for row, _ in accepted], [probes[r["id"]] for r, _ in accepted
                                                                    if r["id"] in probes], now)
             for row, at in accepted:
-                store.mark_sent(row["id"], at, row["attempts"] + 1)
                 kept = copies[row["id"]]
-                if kept is not None and kept[1] is not None:
+                if kept is not None and kept[1] is None:
+                    store.mark_sent_keeping(row["id"], at, row["attempts"] + 1, kept[0])
+                    continue
+                store.mark_sent(row["id"], at, row["attempts"] + 1)
+                if kept is not None:
                     store.blank_secret(row["id"], *kept)
-                elif kept is not None:
-                    store.keep_sent_copy(row["id"], kept[0])
         accepted.clear()
 
     def done(row, exc: Exception | None) -> None:

@@ -17,6 +17,7 @@
     gm.store.delivery    delivery events, each address's delivery state (bounces)
     gm.store.optin       OBSERVE, JOIN, CREATE waiting for their address to confirm
     gm.store.daemons     daemon heartbeats and outages (deadlines that wait for gm)
+    gm.store.reads       reads remembered within one write transaction, forgotten on a write
 
 The portable subset.  The store's SQL (the mixins' named queries, schema
 steps, Python steps through ``db.execute``) is written once, in SQLite's

@@ -25,6 +25,7 @@ from gm.store.delivery import DeliveryQueries
 from gm.store.games import GameQueries
 from gm.store.mail import MailQueries
 from gm.store.optin import OptInQueries
+from gm.store.reads import TransactionReads, WatchedConnection
 from gm.store.selfservice import SelfServiceQueries
 from gm.store.service import ServiceQueries
 from gm.store.turns import TurnQueries
@@ -45,7 +46,7 @@ def require_driver(target: str | Path) -> None:
 
 
 class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQueries, DeliveryQueries,
-            CredentialQueries, OptInQueries, DaemonQueries):
+            CredentialQueries, OptInQueries, DaemonQueries, TransactionReads):
     """The store; a back end is a subclass saying which targets it ``handles``."""
 
     kind = "?"  # "sqlite" | "postgresql"
@@ -63,7 +64,16 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         return False
 
     # --- what a back end provides ---------------------------------------------------------
-    db: Any  # has execute(sql, params) -> a cursor (fetchone, fetchall, rowcount, iteration)
+    @property
+    def db(self) -> Any:
+        """The back end's connection: execute(sql, params) -> a cursor (fetchone, fetchall, rowcount,
+        iteration); watched, so that a write forgets the reads it changes (gm.store.reads)."""
+        return self.watched
+
+    @db.setter
+    def db(self, connection: Any) -> None:
+        self.watched = WatchedConnection(connection, self.wrote)
+
     path: str | Path  # what Store() opens again (another thread's own connection)
 
     def close(self) -> None:
@@ -139,15 +149,18 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
             return
         self.scoped = scoped
         self.begin(durable)
+        self.forget_reads()
         self.depth = 1
         try:
             yield self.db
         except BaseException:
             self.depth = 0
+            self.forget_reads()
             self.rollback()
             raise
         else:
             self.depth = 0
+            self.forget_reads()
             self.commit()
 
     @contextmanager

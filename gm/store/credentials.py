@@ -57,9 +57,20 @@ class CredentialQueries:
 
     def seat_lock_until(self, game_id: str, name: str) -> float | None:
         """The end of the seat's latest lock (None: never locked)."""
-        row = self.one("SELECT max(until) AS until FROM credential_locks WHERE game_id = ? AND "
-                       "lower(player) = lower(?) AND sender = ''", game_id, name)
+        row = self.remembered("credential_locks", ("seat", game_id, name), lambda: self.one(
+            "SELECT max(until) AS until FROM credential_locks WHERE game_id = ? AND lower(player) = lower(?) "
+            "AND sender = ''", game_id, name))
         return row["until"] if row is not None else None
+
+    def locks_until(self, game_id: str, sender: str) -> tuple[float | None, dict[str, float | None]]:
+        """sender_lock_until(sender), and seat_lock_until of every seat of the game by its name,
+        in one statement."""
+        rows = self.all("SELECT p.name AS name, (SELECT max(c.until) FROM credential_locks c WHERE "
+                        "c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = '') AS until "
+                        "FROM players p WHERE p.game_id = ? UNION ALL SELECT NULL AS name, (SELECT max(until) "
+                        "FROM credential_locks WHERE sender = ? AND player = '') AS until", game_id, sender)
+        seats = {r["name"]: r["until"] for r in rows if r["name"] is not None}
+        return next(r["until"] for r in rows if r["name"] is None), seats
 
     def sender_lock_until(self, sender: str) -> float | None:
         row = self.one("SELECT max(until) AS until FROM credential_locks WHERE sender = ? AND "

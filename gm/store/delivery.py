@@ -44,7 +44,8 @@ class DeliveryQueries:
 
     # --- the state of an address ------------------------------------------------------
     def address_state(self, address: str) -> sqlite3.Row | None:
-        return self.one("SELECT * FROM addresses WHERE address = ?", address.lower())
+        return self.remembered("addresses", ("address", address.lower()), lambda: self.one(
+            "SELECT * FROM addresses WHERE address = ?", address.lower()))
 
     def set_address_state(self, address: str, state: str, since: float, reason: str | None) -> None:
         self.db.execute("INSERT INTO addresses(address, state, since, reason) VALUES (?, ?, ?, ?) "

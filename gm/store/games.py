@@ -15,7 +15,8 @@ class GameQueries:
     # --- games ------------------------------------------------------------------
     def game(self, game_id: str) -> sqlite3.Row | None:
         """The games row of ``game_id``, or None."""
-        return self.one("SELECT * FROM games WHERE id = ?", game_id)
+        return self.remembered("games", ("id", game_id),
+                               lambda: self.one("SELECT * FROM games WHERE id = ?", game_id))
 
     def games(self) -> list[sqlite3.Row]:
         """Every game, oldest first."""
@@ -88,7 +89,8 @@ class GameQueries:
     # --- players ----------------------------------------------------------------
     def players(self, game_id: str) -> list[sqlite3.Row]:
         """A game's players in seat order (ejected ones too: see ``active``)."""
-        return self.all("SELECT * FROM players WHERE game_id = ? ORDER BY seat", game_id)
+        return self.remembered("players", ("game", game_id),
+                               lambda: self.all("SELECT * FROM players WHERE game_id = ? ORDER BY seat", game_id))
 
     def player(self, game_id: str, name: str) -> sqlite3.Row | None:
         """One player of a game by name, case-insensitively."""

@@ -23,12 +23,12 @@ class MailQueries:
     # --- inbound ----------------------------------------------------------------
     def message_seen(self, source_key: str, message_id: str | None) -> sqlite3.Row | None:
         """The stored message with this source key, else with this Message-ID (not a duplicate)."""
-        row = self.one("SELECT * FROM messages WHERE source_key = ?", source_key)
-        if row is None and message_id:
-            row = self.one(
-                "SELECT * FROM messages WHERE message_id = ? AND outcome != 'duplicate'", message_id
-            )
-        return row
+        if not message_id:
+            return self.one("SELECT * FROM messages WHERE source_key = ?", source_key)
+        # One statement for both: the source key's row first, else the first by this Message-ID.
+        return self.one("SELECT * FROM messages WHERE source_key = ? OR (message_id = ? AND outcome != 'duplicate') "
+                        "ORDER BY CASE WHEN source_key = ? THEN 0 ELSE 1 END, id LIMIT 1",
+                        source_key, message_id, source_key)
 
     def stored_source_keys(self, keys: list[str]) -> set[str]:
         """Which of these source keys a stored message has (judged, by this daemon or another)."""
@@ -115,6 +115,12 @@ class MailQueries:
         """A mail went out at ``at`` (``attempts``: the count including this one)."""
         self.update("outbox", {"id": outbox_id}, status="sent", sent=at, attempts=attempts,
                     last_error=None)
+
+    def mark_sent_keeping(self, outbox_id: int, at: float, attempts: int, raw: bytes) -> None:
+        """mark_sent and keep_sent_copy in one statement."""
+        self._require_tx()
+        self.db.execute("UPDATE outbox SET status = 'sent', sent = ?, attempts = ?, last_error = NULL, raw = ? "
+                        "WHERE id = ?", (at, attempts, pack_mail(raw), outbox_id))
 
     def blank_secret(self, outbox_id: int, raw: bytes, subject: str) -> None:
         """Keep ``raw`` (its body blanked, gm.mail.redact.blank) as the copy of a sent mail that

@@ -16,8 +16,8 @@ class ServiceQueries:
     # --- settings ---------------------------------------------------------------
     def settings_of(self, game_id: str) -> dict[str, str]:
         """The service options stored for a game (defaults are the caller's)."""
-        return {r["key"]: r["value"] for r in
-                self.all("SELECT key, value FROM game_settings WHERE game_id = ?", game_id)}
+        return self.remembered("game_settings", ("game", game_id), lambda: {r["key"]: r["value"] for r in
+                               self.all("SELECT key, value FROM game_settings WHERE game_id = ?", game_id)})
 
     def save_setting(self, game_id: str, key: str, value: str) -> None:
         """Set one service option of a game."""
@@ -34,13 +34,18 @@ class ServiceQueries:
     # --- the deadline of the turn now open --------------------------------------
     def deadline_row(self, game_id: str) -> sqlite3.Row | None:
         """A game's deadlines row (the turn now open, or the last one stored)."""
-        return self.one("SELECT * FROM deadlines WHERE game_id = ?", game_id)
+        return self.remembered("deadlines", ("game", game_id),
+                               lambda: self.one("SELECT * FROM deadlines WHERE game_id = ?", game_id))
 
     def replace_deadline(self, row: dict) -> None:
         """Store ``row`` (a full deadlines row with its game_id) in place of the game's old one."""
         self._require_tx()
-        self.db.execute("DELETE FROM deadlines WHERE game_id = ?", (row["game_id"],))
-        self.insert("deadlines", **row)
+        if set(row) != {"game_id", *DEADLINE_COLUMNS}:
+            raise ValueError(f"not a full deadlines row: {', '.join(sorted(row))}")
+        columns = ["game_id", *DEADLINE_COLUMNS]
+        self.db.execute(f"INSERT OR REPLACE INTO deadlines ({', '.join(columns)}) "
+                        f"VALUES ({', '.join('?' for _ in columns)})", tuple(row[c] for c in columns))
+        self.remember_written("deadlines", ("game", row["game_id"]), dict(row))
 
     def update_deadline(self, game_id: str, **values) -> None:
         """Change fields of a game's deadline row: due, reminded, late, grace_done, paused_at, set_by."""
@@ -74,8 +79,8 @@ class ServiceQueries:
     # --- states the GM made -----------------------------------------------------
     def override_seqs(self, game_id: str) -> set[int]:
         """The seqs of a game's states made by the GM (rollback, edit), not by the rules."""
-        return {r["seq"] for r in
-                self.all("SELECT seq FROM state_overrides WHERE game_id = ?", game_id)}
+        return self.remembered("state_overrides", ("seqs", game_id), lambda: {r["seq"] for r in
+                               self.all("SELECT seq FROM state_overrides WHERE game_id = ?", game_id)})
 
     def overrides_of(self, game_id: str) -> list[sqlite3.Row]:
         """The state_overrides rows of a game."""
@@ -132,12 +137,16 @@ class ServiceQueries:
 
     def timer_of(self, game_id: str) -> float | None:
         """When a game next needs the clock, or None if nothing is ahead of it."""
-        row = self.one("SELECT due FROM timers WHERE game_id = ?", game_id)
+        row = self.remembered("timers", ("due", game_id),
+                              lambda: self.one("SELECT due FROM timers WHERE game_id = ?", game_id))
         return None if row is None else row["due"]
 
     def set_timer(self, game_id: str, due: float | None) -> None:
         """Set (or, with None, clear) the moment a game next needs the clock."""
         self._require_tx()
+        known, row = self.already_read("timers", ("due", game_id))
+        if known and (row["due"] if row is not None else None) == due:
+            return  # already so: read in this transaction and not written since
         if due is None:
             self.db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
         else:

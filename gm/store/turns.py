@@ -33,9 +33,8 @@ class TurnQueries:
     # --- states -----------------------------------------------------------------
     def latest_state(self, game_id: str) -> sqlite3.Row | None:
         """The newest states row of a game."""
-        return self.one(
-            "SELECT * FROM states WHERE game_id = ? ORDER BY seq DESC LIMIT 1", game_id
-        )
+        return self.remembered("states", ("latest", game_id), lambda: self.one(
+            "SELECT * FROM states WHERE game_id = ? ORDER BY seq DESC LIMIT 1", game_id))
 
     @staticmethod
     def state_data(row: sqlite3.Row) -> dict:
@@ -74,8 +73,8 @@ class TurnQueries:
 
     def add_state(self, game_id: str, turn: int, state: dict, now: float | None = None) -> int:
         """Store the next state of a game (``state`` as the rules dumped it); returns its seq."""
-        last = self.one("SELECT MAX(seq) AS seq FROM states WHERE game_id = ?", game_id)
-        seq = 0 if last is None or last["seq"] is None else last["seq"] + 1
+        last = self.latest_state(game_id)  # most often read already in this transaction
+        seq = 0 if last is None else last["seq"] + 1
         packed, packing = encode_state(state)
         self.insert("states", game_id=game_id, seq=seq, turn=turn, state=packed, state_packing=packing,
                     created=now or time.time())

@@ -48,10 +48,16 @@ def check_password(ctx: Context, view: GameView, sender: str, password: str | No
     """
     if not password:
         return None, None
-    if sender_locked(ctx, sender):
+    sender_until, seat_until = ctx.store.locks_until(view.id, sender or "")
+    now = ctx.clock()
+    if sender and sender_until is not None and sender_until > now:
         return None, "locked"
     seats = sorted(view.players, key=lambda p: p["email"].lower() != sender)
-    tried = [p for p in seats if not seat_locked(ctx, view.id, p["name"])]
+
+    def locked(name: str) -> bool:  # every seat's lock came with the sender's; a seat not found: asked
+        return (seat_until[name] or 0.0) > now if name in seat_until else seat_locked(ctx, view.id, name)
+
+    tried = [p for p in seats if not locked(p["name"])]
     for seat in tried:
         if ctx.passwords.verify(password, seat["pw_hash"]):
             if passwords.needs_rehash(password, seat["pw_hash"]):

@@ -46,8 +46,14 @@ def turn_start(store: Store, game_id: str) -> tuple[int, float]:
     """(seq, time) of the state that opened the current turn.
 
     Reads newest first and only as far back as the turn goes, so a long
-    game's history is not loaded on every order.
+    game's history is not loaded on every order.  Worked out once per write transaction
+    while neither the game's states nor its overrides change (Store.remembered).
     """
+    return store.remembered(("states", "state_overrides"), ("turn_start", game_id),
+                            lambda: read_turn_start(store, game_id))
+
+
+def read_turn_start(store: Store, game_id: str) -> tuple[int, float]:
     overrides = store.override_seqs(game_id)
     rows = store.turn_states_desc(game_id)
     start = next(rows)

@@ -1,0 +1,105 @@
+"""Reads remembered for the length of one write transaction.
+
+Inside ``store.write()`` no other writer changes the store (the writer lock:
+BEGIN IMMEDIATE, or PostgreSQL's advisory lock), so a row read once stays
+what it was until this transaction writes its table.  The service reads the
+same rows many times while it judges one mail and writes its replies (the
+game row, the seats of an address, an address's delivery state, a game's
+settings): each named query wrapped in ``remembered`` goes to the database
+once per transaction, which on PostgreSQL is one round trip saved each time.
+
+What the transaction writes is never read stale: every statement goes through
+WatchedConnection, and one that is not a SELECT forgets what was remembered
+of the table it writes (of every table, when its table cannot be told:
+DDL, PRAGMA, BEGIN).  Nothing is remembered outside a write transaction, or
+from one transaction to the next.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+WRITTEN_TABLE = re.compile(r"\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.IGNORECASE)
+
+
+class WatchedConnection:
+    """The back end's connection, telling the store which table each write statement touches."""
+
+    __slots__ = ("inner", "wrote")
+
+    def __init__(self, inner: Any, wrote: Callable[[str], None]):
+        object.__setattr__(self, "inner", inner)
+        object.__setattr__(self, "wrote", wrote)
+
+    def execute(self, sql: str, params: Any = ()) -> Any:
+        if not sql.startswith("SELECT"):
+            self.wrote(sql)
+        return self.inner.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Any) -> Any:
+        self.wrote(sql)
+        return self.inner.executemany(sql, rows)
+
+    def raw(self, sql: str, params: Any = ()) -> Any:  # PostgreSQL's own SQL (gm.store.postgres)
+        if not sql.startswith("SELECT"):
+            self.wrote(sql)
+        return self.inner.raw(sql, params)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self.inner, name, value)
+
+
+class TransactionReads:
+    """Mixed into Store: ``remembered`` and the bookkeeping behind it."""
+
+    reads: dict | None = None  # (tables, key...) -> value; None: nothing remembered
+
+    def remembered(self, tables: str | tuple[str, ...], key: tuple, read: Callable[[], Any]) -> Any:
+        """``read()``, or what it returned earlier in this write transaction while none of
+        ``tables`` (what the read depends on) was written since.  Lists, dicts and sets come back
+        as copies: a caller may change its own."""
+        if not self.depth:
+            return read()
+        if self.reads is None:
+            self.reads = {}
+        entry = ((tables,) if isinstance(tables, str) else tables, *key)
+        if entry not in self.reads:
+            self.reads[entry] = read()
+        return copied(self.reads[entry])
+
+    def already_read(self, table: str, key: tuple) -> tuple[bool, Any]:
+        """(True, the value) when ``remembered(table, key, ...)`` would read nothing now."""
+        entry = ((table,), *key)
+        if self.depth and self.reads and entry in self.reads:
+            return True, copied(self.reads[entry])
+        return False, None
+
+    def remember_written(self, table: str, key: tuple, value: Any) -> None:
+        """What this transaction just wrote, as ``remembered(table, key, ...)`` would read it back."""
+        if self.depth:
+            if self.reads is None:
+                self.reads = {}
+            self.reads[((table,), *key)] = copied(value)
+
+    def wrote(self, sql: str) -> None:
+        """A statement that is not a SELECT ran: forget the reads it may have changed."""
+        if not self.reads:
+            return
+        match = WRITTEN_TABLE.match(sql)
+        if match is None:
+            self.reads = None
+            return
+        table = match.group(1).lower()
+        self.reads = {entry: value for entry, value in self.reads.items() if table not in entry[0]}
+
+    def forget_reads(self) -> None:
+        """The transaction began or ended."""
+        self.reads = None
+
+
+def copied(value: Any) -> Any:
+    return type(value)(value) if isinstance(value, (list, dict, set)) else value
