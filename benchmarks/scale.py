@@ -158,6 +158,7 @@ def table_rows(store: Store) -> dict[str, list]:
         rows = [dict(r) for r in store.all(f"SELECT * FROM {table}")]
         for row in rows:
             row.pop("pw_hash", None)  # salted: differs by construction
+            row.pop("token_salt", None)  # random per game, as that salt
         out[table] = sorted(repr(sorted(r.items())) for r in rows)
     return out
 
