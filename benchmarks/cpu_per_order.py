@@ -71,6 +71,7 @@ GM_ENV["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "gm-cpu-per-or
 @dataclass
 class Run:
     cpu: float  # user + sys seconds, its reaped children included
+    sys: float  # of which in the kernel (file writes, fsync)
     maxrss_kb: int
 
 
@@ -78,6 +79,7 @@ class Run:
 class Round:
     orders: int
     gm_cpu: float  # seconds beyond the empty run
+    gm_sys: float  # of which in the kernel
     unit_cpu: float  # the reference loop's seconds
     sent_bytes: int
     maxrss_kb: int
@@ -92,7 +94,7 @@ def gm_once(conf: Path, profile: Path | None = None) -> Run:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode:
         raise SystemExit(f"gm run --once exited with {proc.returncode}")
-    return Run(usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+    return Run(usage.ru_utime + usage.ru_stime, usage.ru_stime, usage.ru_maxrss)
 
 
 class Table:
@@ -180,8 +182,8 @@ def play_round(table: Table, profile: Path | None = None) -> Round:
         "SELECT outcome FROM messages ORDER BY id DESC LIMIT ?", len(mails))]
     if done.count("applied") != len(mails):
         raise SystemExit(f"not every order applied: {sorted(set(done))}")
-    return Round(len(mails), judged.cpu - empty.cpu, reference_cpu(mails, sent), sum(map(len, sent)),
-                 judged.maxrss_kb)
+    return Round(len(mails), judged.cpu - empty.cpu, judged.sys - empty.sys, reference_cpu(mails, sent),
+                 sum(map(len, sent)), judged.maxrss_kb)
 
 
 def set_text_format(table: Table) -> None:
@@ -196,11 +198,13 @@ def show(label: str, rounds: list[Round]) -> dict[str, float]:
     orders = sum(r.orders for r in rounds)
     gm_ms = sum(r.gm_cpu for r in rounds) / orders * 1000
     unit_ms = sum(r.unit_cpu for r in rounds) / orders * 1000
-    figures = {"gm_ms": gm_ms, "unit_ms": unit_ms, "units": gm_ms / unit_ms,
+    sys_ms = sum(r.gm_sys for r in rounds) / orders * 1000
+    figures = {"gm_ms": gm_ms, "sys_ms": sys_ms, "unit_ms": unit_ms, "units": gm_ms / unit_ms,
                "kb": sum(r.sent_bytes for r in rounds) / orders / 1024,
                "rss_mb": max(r.maxrss_kb for r in rounds) / 1024}
     per_round = ", ".join(f"{r.gm_cpu / r.orders * 1000:.2f} ms" for r in rounds)
-    print(f"{label}: gm {gm_ms:.2f} ms an order (rounds: {per_round}), reference unit {unit_ms:.2f} ms, "
+    print(f"{label}: gm {gm_ms:.2f} ms an order (rounds: {per_round}; {sys_ms:.2f} ms of it in the kernel), "
+          f"reference unit {unit_ms:.2f} ms, "
           f"{figures['units']:.2f} units (target <= {TARGETS[label]}); {figures['kb']:.1f} KB sent an order; "
           f"peak RSS {figures['rss_mb']:.1f} MB", flush=True)
     return figures
