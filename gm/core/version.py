@@ -3,9 +3,11 @@ report gm renders, so that `gm verify` knows a report worded by another version.
 
 from __future__ import annotations
 
+import functools
 from importlib import metadata
 
 
+@functools.cache  # read once per process: each read parses the METADATA file (1.5 ms, issue 34's profile)
 def gm_version() -> str:
     try:
         return metadata.version("gm")
