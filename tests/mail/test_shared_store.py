@@ -134,8 +134,11 @@ def orders_under_kills(harness, url: str, tmp_path, count: int, restart=None) ->
     finally:
         daemons.stop()
     assert daemons.kills >= 10
-    for i in range(count):  # every daemon judged mail: the work was shared
-        assert ": applied" in (tmp_path / f"daemon{i}.log").read_text(errors="replace")
+    # the work was shared: with two daemons each judged mail; with four, killed every 0.2-1 s
+    # between them, one may be killed each time before its start-up ends (a second or two on a
+    # loaded host), so at least two did
+    judged = [i for i in range(count) if ": applied" in (tmp_path / f"daemon{i}.log").read_text(errors="replace")]
+    assert len(judged) >= min(count, 2), judged
 
     # every order mail: one stored message, applied, one accepted order, one state each
     messages = store.all("SELECT id, message_id, outcome FROM messages")
