@@ -78,10 +78,16 @@ def ingest(ctx: Context, raw: bytes, source_key: str | None = None,
     now = ctx.clock()
     try:
         if inbound is None:
-            seen = ctx.store.message_seen(key, None)  # even one set aside: not read again
-            if seen is not None:
-                return Outcome("duplicate", f"already processed as #{seen['id']}")
-            inbound = read(ctx, raw)
+            # Read first: a mail seen before is found in its transaction (_judge), so the common
+            # case, a new mail, costs no look-up of its own.  One that cannot be read is looked
+            # up here: even one set aside is not set aside again.
+            try:
+                inbound = read(ctx, raw)
+            except Exception:
+                seen = ctx.store.message_seen(key, None)
+                if seen is not None:
+                    return Outcome("duplicate", f"already processed as #{seen['id']}")
+                raise
         return retry_conflicts(_judge, ctx, inbound, key, now)
     except StoreError:
         raise
@@ -96,7 +102,9 @@ def _judge(ctx: Context, inbound: Inbound, key: str, now: float) -> Outcome:
     mail is for, or everything when it cannot name what it changes."""
     game = _named_game(ctx, inbound)
     with ctx.store.write(scoped=True):
-        if not ctx.store.try_lock_message(key, inbound.message_id, game=game):
+        # the game's mail also locks its sender's address (as handle() does), in the same statement
+        shared = (_address_lock(inbound.sender),) if game and inbound.sender else ()
+        if not ctx.store.try_lock_message(key, inbound.message_id, game=game, shared=shared):
             # another daemon judges it now: it commits it (and moves it), or dies and it comes again
             return Outcome("busy", "another daemon is judging it")
         seen = ctx.store.message_seen(key, inbound.message_id)
@@ -283,6 +291,9 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
                       f"report gm sent you (no password needed). Lost it? Send PASSWORD RESET "
                       f"{view.id} from the address your seat is registered to: gm mails a new one "
                       "there.")
+    # the delivery states of the game's addresses, read together: this one's now, the others' as
+    # the reports to them are queued (gm.service.outgoing.holding)
+    ctx.store.read_address_states([p["email"] for p in view.players])
     if player["email"].lower() == inbound.sender:  # their own address works again, if it bounced
         delivery_state.clear(ctx, inbound.sender, f"{player['name']} mailed gm from it")
     if not player["active"]:  # resigned or removed (RULINGS G5): nothing of theirs is read
