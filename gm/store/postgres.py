@@ -30,7 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gm.store import dialect, migrations, pglocks, schema
+from gm.store import dialect, migrations, pglocks, reads, schema
 from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreConflict, StoreError
 from gm.store.packing import unpack_mail
@@ -300,16 +300,28 @@ class PostgresStore(Store):
                  "AS v(id, sent, attempts, raw) WHERE outbox.id = v.id", tuple(map(list, zip(*rows))))]
 
     def run_deferred(self, statements: list[tuple[str, tuple]]) -> None:
-        """One statement for all: the first ones as data-modifying WITH clauses of the last.  They
-        see one snapshot and none reads what another writes: each writes other rows (a table's rows
-        go in one of them, gm.store.deferred), and a row they refer to was written before."""
-        if len(statements) == 1:
-            self.db.execute(*statements[0])
-            return
-        parts = [(self.db.translator.sql(sql), dialect.params(params)) for sql, params in statements]
-        *clauses, (last, _) = parts
-        sql = "WITH " + ", ".join(f"w{i} AS ({part})" for i, (part, _) in enumerate(clauses)) + " " + last
-        self.db.raw(sql, tuple(value for _, params in parts for value in params))
+        """One statement for each table's first, its second...: the first ones as data-modifying
+        WITH clauses of the last.  They see one snapshot and none reads what another writes: each
+        writes another table (gm.store.deferred), and a row they refer to was written before.  The
+        clauses run in no set order, so a table's second statement (more rows than one INSERT
+        takes, whose ids must follow the first's) goes in the next one."""
+        batches: list[list[tuple[str, tuple]]] = []
+        tables: set[str] = set()
+        for sql, params in statements:
+            table = reads.WRITTEN_TABLE.match(sql).group(1).lower()
+            if not batches or table in tables:
+                batches.append([])
+                tables = set()
+            batches[-1].append((sql, params))
+            tables.add(table)
+        for batch in batches:
+            if len(batch) == 1:
+                self.db.execute(*batch[0])
+                continue
+            parts = [(self.db.translator.sql(sql), dialect.params(params)) for sql, params in batch]
+            *clauses, (last, _) = parts
+            sql = "WITH " + ", ".join(f"w{i} AS ({part})" for i, (part, _) in enumerate(clauses)) + " " + last
+            self.db.raw(sql, tuple(value for _, params in parts for value in params))
 
     def storable_rows(self, table: str, columns: list[str], rows: list[tuple]) -> list[tuple]:
         return [tuple(dialect.storable(table, c, v) for c, v in zip(columns, row)) for row in rows]
