@@ -94,6 +94,11 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         """Insert one row; returns its id (its INTEGER PRIMARY KEY), where it has one."""
         raise NotImplementedError
 
+    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple) -> int | None:
+        """Insert one row unless the query ``exists`` (with ``params``) finds a row, in one
+        statement; returns its id, or None where nothing was inserted."""
+        raise NotImplementedError
+
     def insert_many(self, table: str, columns: list[str], rows: list[tuple]) -> None:
         """Insert many rows of the same columns at once (gm store copy)."""
         self._require_tx()

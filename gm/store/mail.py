@@ -8,6 +8,9 @@ import time
 from gm.store.packing import has_pictures, pack_mail, pack_text, unpack_mail, unpack_text
 
 
+SEEN = "source_key = ? OR (message_id = ? AND outcome != 'duplicate')"  # a message stored before
+
+
 class MailQueries:
     """Mixed into Store: reads and writes of ``messages``, ``outbox`` and ``reports``."""
 
@@ -26,9 +29,17 @@ class MailQueries:
         if not message_id:
             return self.one("SELECT * FROM messages WHERE source_key = ?", source_key)
         # One statement for both: the source key's row first, else the first by this Message-ID.
-        return self.one("SELECT * FROM messages WHERE source_key = ? OR (message_id = ? AND outcome != 'duplicate') "
-                        "ORDER BY CASE WHEN source_key = ? THEN 0 ELSE 1 END, id LIMIT 1",
-                        source_key, message_id, source_key)
+        return self.one(f"SELECT * FROM messages WHERE {SEEN} ORDER BY CASE WHEN source_key = ? THEN 0 ELSE 1 END, "
+                        "id LIMIT 1", source_key, message_id, source_key)
+
+    def add_new_message(self, source_key: str, message_id: str | None, sender: str | None,
+                        subject: str | None, raw: bytes, received: float, outcome: str, detail: str = "") -> int | None:
+        """add_message, unless message_seen would find one (then None, and nothing is stored): one
+        statement for the look-up and the insert, the common case of a mail never seen."""
+        values = dict(source_key=source_key, message_id=message_id, sender=sender, subject=subject, raw=raw,
+                      received=received, game_id=None, outcome=outcome, detail=detail, auth=None)
+        return self.insert_unless("messages", values, f"SELECT 1 FROM messages WHERE {SEEN}",
+                                  (source_key, message_id or None))
 
     def stored_source_keys(self, keys: list[str]) -> set[str]:
         """Which of these source keys a stored message has (judged, by this daemon or another)."""

@@ -292,6 +292,14 @@ class PostgresStore(Store):
         row = self.db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks}){returning}", args)
         return int(row.fetchone()[0]) if key else 0
 
+    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple) -> int | None:
+        self._require_tx()
+        marks = ", ".join("?" for _ in values)
+        args = tuple(dialect.storable(table, c, v) for c, v in values.items())
+        row = self.db.execute(f"INSERT INTO {table} ({', '.join(values)}) SELECT {marks} WHERE NOT EXISTS ({exists}) "
+                              f"RETURNING {self.identity_column(table)}", (*args, *params)).fetchone()
+        return None if row is None else int(row[0])
+
     def sent_statements(self, rows: list[tuple]) -> list[tuple[str, tuple]]:
         """One UPDATE from a list of values, whatever the number of rows (each row once: its last)."""
         rows = list({row[0]: row for row in rows}.values())
