@@ -10,8 +10,9 @@ Transactions.  ``write()`` runs BEGIN and then takes the store lock
 or, for ``write(scoped=True)``, in shared mode (owed until, and taken before,
 the transaction's first statement; a mail's claim takes it in the same
 statement), and then the transaction locks the games and shared rows it
-changes, so daemons judge different games at the same time.  A message, a timer step or an outbox claim is decided by the first
-transaction to get there; the next sees it done.  A daemon that dies
+changes, so daemons judge different games at the same time.  A message, a
+timer step or an outbox claim is decided by the first transaction to get
+there; the next sees it done.  A daemon that dies
 mid-transaction leaves nothing: the server rolls back its transaction and
 frees its locks.  Reads outside a transaction see the last committed state
 (READ COMMITTED).
