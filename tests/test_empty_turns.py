@@ -79,6 +79,7 @@ def test_a_game_begun_before_fb8_keeps_its_rules_across_the_upgrade(config, cloc
     # ...and seats a player as that gm did: no display name (step 18) nor address settings (step 17)
     monkeypatch.setattr(Store, "add_player", seat_as_before)
     monkeypatch.setattr(Store, "add_report", archive_as_before)  # ...and archived reports as it did
+    monkeypatch.setattr(Store, "archive_report", archive_as_before)  # (the service's way, its id not read)
     write_states_as_before(monkeypatch)  # ...and states, and read both as it did (steps 21, 22)
     store = Store(config.database)
     engine = Engine(store, config, clock=clock)

@@ -21,6 +21,7 @@ from gm.core.config import is_server_store
 from gm.store.errors import StoreError
 from gm.store.credentials import CredentialQueries
 from gm.store.daemons import DaemonQueries
+from gm.store.deferred import DeferredWrites
 from gm.store.delivery import DeliveryQueries
 from gm.store.games import GameQueries
 from gm.store.mail import MailQueries
@@ -46,7 +47,7 @@ def require_driver(target: str | Path) -> None:
 
 
 class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQueries, DeliveryQueries,
-            CredentialQueries, OptInQueries, DaemonQueries, TransactionReads):
+            CredentialQueries, OptInQueries, DaemonQueries, TransactionReads, DeferredWrites):
     """The store; a back end is a subclass saying which targets it ``handles``."""
 
     kind = "?"  # "sqlite" | "postgresql"
@@ -72,7 +73,7 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
 
     @db.setter
     def db(self, connection: Any) -> None:
-        self.watched = WatchedConnection(connection, self.wrote)
+        self.watched = WatchedConnection(connection, self.wrote, self.before_statement)
 
     path: str | Path  # what Store() opens again (another thread's own connection)
 
@@ -91,6 +92,11 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
 
     def insert(self, table: str, **values: Any) -> int:
         """Insert one row; returns its id (its INTEGER PRIMARY KEY), where it has one."""
+        raise NotImplementedError
+
+    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple) -> int | None:
+        """Insert one row unless the query ``exists`` (with ``params``) finds a row, in one
+        statement; returns its id, or None where nothing was inserted."""
         raise NotImplementedError
 
     def insert_many(self, table: str, columns: list[str], rows: list[tuple]) -> None:
@@ -150,12 +156,15 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         self.scoped = scoped
         self.begin(durable)
         self.forget_reads()
+        self.drop_deferred()
         self.depth = 1
         try:
             yield self.db
+            self.flush_deferred()  # the rows written together (gm.store.deferred), before the commit
         except BaseException:
             self.depth = 0
             self.forget_reads()
+            self.drop_deferred()
             self.rollback()
             raise
         else:
@@ -192,10 +201,11 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
     def lock_store(self) -> None:
         """This transaction changes more than it can name: nothing else writes until it ends."""
 
-    def try_lock_message(self, *keys: str | None, game: str | None = None) -> bool:
+    def try_lock_message(self, *keys: str | None, game: str | None = None, shared: tuple[str, ...] = ()) -> bool:
         """Claim an inbound message (its source key, its Message-ID) for this transaction, without
         waiting; False: another daemon is judging it now.  ``game``: the game it names, locked
-        (waited for) once the message is claimed, in the same step (gm.store.pglocks.claim_message)."""
+        (waited for) once the message is claimed, and then ``shared`` (lock_shared's names), in the
+        same step (gm.store.pglocks.claim_message)."""
         return True
 
     def end_snapshot(self) -> None:

@@ -128,3 +128,10 @@ class SqliteStore(Store):
         marks = ", ".join("?" for _ in values)
         cur = self.db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks})", tuple(values.values()))
         return int(cur.lastrowid)
+
+    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple) -> int | None:
+        self._require_tx()
+        marks = ", ".join("?" for _ in values)
+        cur = self.db.execute(f"INSERT INTO {table} ({', '.join(values)}) SELECT {marks} WHERE NOT EXISTS ({exists})",
+                              (*values.values(), *params))
+        return int(cur.lastrowid) if cur.rowcount == 1 else None

@@ -47,6 +47,20 @@ class DeliveryQueries:
         return self.remembered("addresses", ("address", address.lower()), lambda: self.one(
             "SELECT * FROM addresses WHERE address = ?", address.lower()))
 
+    def read_address_states(self, addresses: list[str]) -> None:
+        """Read the states of these addresses in one statement, remembered for address_state in
+        this write transaction (a game's mail goes to several: gm.store.reads)."""
+        if not self.depth:
+            return  # nothing is remembered outside a write transaction
+        wanted = sorted(a for a in {a.lower() for a in addresses if a}
+                        if not self.already_read("addresses", ("address", a))[0])
+        if not wanted:
+            return
+        marks = ", ".join("?" for _ in wanted)
+        found = {r["address"]: r for r in self.all(f"SELECT * FROM addresses WHERE address IN ({marks})", *wanted)}
+        for address in wanted:
+            self.remember_written("addresses", ("address", address), found.get(address))
+
     def set_address_state(self, address: str, state: str, since: float, reason: str | None) -> None:
         self.db.execute("INSERT INTO addresses(address, state, since, reason) VALUES (?, ?, ?, ?) "
                         "ON CONFLICT(address) DO UPDATE SET state = excluded.state, since = excluded.since, "

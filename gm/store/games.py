@@ -7,6 +7,7 @@ import sqlite3
 import time
 
 from gm.core import addresses
+from gm.store.reads import changed
 
 
 class GameQueries:
@@ -51,7 +52,11 @@ class GameQueries:
 
     def set_game_status(self, game_id: str, status: str, now: float) -> None:
         """Set a game's status (active | paused | finished) and its updated time."""
-        self.update("games", {"id": game_id}, status=status, updated=now)
+        known, row = self.already_read("games", ("id", game_id))
+        self.defer("games", "status", lambda rows: [  # at the transaction's end (gm.store.deferred)
+            ("UPDATE games SET status = ?, updated = ? WHERE id = ?", row) for row in rows], (status, now, game_id))
+        if known and row is not None:  # written through: the game is not read again for it
+            self.remember_written("games", ("id", game_id), changed(row, status=status, updated=now))
 
     # Every table that holds rows of one game, children before ``games`` itself (foreign keys).
     # ``messages`` and ``outbox`` are not here: they are the record of mail received and sent.

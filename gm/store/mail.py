@@ -8,6 +8,9 @@ import time
 from gm.store.packing import has_pictures, pack_mail, pack_text, unpack_mail, unpack_text
 
 
+SEEN = "source_key = ? OR (message_id = ? AND outcome != 'duplicate')"  # a message stored before
+
+
 class MailQueries:
     """Mixed into Store: reads and writes of ``messages``, ``outbox`` and ``reports``."""
 
@@ -26,9 +29,17 @@ class MailQueries:
         if not message_id:
             return self.one("SELECT * FROM messages WHERE source_key = ?", source_key)
         # One statement for both: the source key's row first, else the first by this Message-ID.
-        return self.one("SELECT * FROM messages WHERE source_key = ? OR (message_id = ? AND outcome != 'duplicate') "
-                        "ORDER BY CASE WHEN source_key = ? THEN 0 ELSE 1 END, id LIMIT 1",
-                        source_key, message_id, source_key)
+        return self.one(f"SELECT * FROM messages WHERE {SEEN} ORDER BY CASE WHEN source_key = ? THEN 0 ELSE 1 END, "
+                        "id LIMIT 1", source_key, message_id, source_key)
+
+    def add_new_message(self, source_key: str, message_id: str | None, sender: str | None,
+                        subject: str | None, raw: bytes, received: float, outcome: str, detail: str = "") -> int | None:
+        """add_message, unless message_seen would find one (then None, and nothing is stored): one
+        statement for the look-up and the insert, the common case of a mail never seen."""
+        values = dict(source_key=source_key, message_id=message_id, sender=sender, subject=subject, raw=raw,
+                      received=received, game_id=None, outcome=outcome, detail=detail, auth=None)
+        return self.insert_unless("messages", values, f"SELECT 1 FROM messages WHERE {SEEN}",
+                                  (source_key, message_id or None))
 
     def stored_source_keys(self, keys: list[str]) -> set[str]:
         """Which of these source keys a stored message has (judged, by this daemon or another)."""
@@ -49,8 +60,10 @@ class MailQueries:
 
     def set_message_outcome(self, row_id: int, outcome: str, detail: str,
                             game_id: str | None) -> None:
-        """Record what became of an inbound message."""
-        self.update("messages", {"id": row_id}, outcome=outcome, detail=detail, game_id=game_id)
+        """Record what became of an inbound message (at the transaction's end: gm.store.deferred)."""
+        self.defer("messages", "outcome", lambda rows: [  # a row's last outcome only: one statement may not
+            ("UPDATE messages SET outcome = ?, detail = ?, game_id = ? WHERE id = ?", row)  # change it twice
+            for row in {r[3]: r for r in rows}.values()], (outcome, detail, game_id, row_id))
 
     def message(self, row_id: int) -> sqlite3.Row | None:
         """One stored inbound message by its row id."""
@@ -117,10 +130,14 @@ class MailQueries:
                     last_error=None)
 
     def mark_sent_keeping(self, outbox_id: int, at: float, attempts: int, raw: bytes) -> None:
-        """mark_sent and keep_sent_copy in one statement."""
-        self._require_tx()
-        self.db.execute("UPDATE outbox SET status = 'sent', sent = ?, attempts = ?, last_error = NULL, raw = ? "
-                        "WHERE id = ?", (at, attempts, pack_mail(raw), outbox_id))
+        """mark_sent and keep_sent_copy in one statement, with the other rows marked so in this
+        transaction (deferred: gm.store.deferred)."""
+        self.defer("outbox", "sent", self.sent_statements, (outbox_id, at, attempts, pack_mail(raw)))
+
+    def sent_statements(self, rows: list[tuple]) -> list[tuple[str, tuple]]:
+        """The statements marking (id, sent, attempts, packed raw) outbox rows sent (mark_sent_keeping)."""
+        return [("UPDATE outbox SET status = 'sent', sent = ?, attempts = ?, last_error = NULL, raw = ? WHERE id = ?",
+                 (at, attempts, raw, oid)) for oid, at, attempts, raw in rows]
 
     def blank_secret(self, outbox_id: int, raw: bytes, subject: str) -> None:
         """Keep ``raw`` (its body blanked, gm.mail.redact.blank) as the copy of a sent mail that
@@ -180,12 +197,16 @@ class MailQueries:
         """Archive a text sent to ``player`` (None: the GM's copy); returns its id.  ``audience``:
         who a press message went to (gm.service.play.press: all, players or gm); ``gm_version``
         and ``digest``: the version that rendered a report and what it shows (gm.core.digest)."""
-        # named only when given, so the words of an earlier gm (tests) still fit its schema
-        rendered = {"gm_version": gm_version, "digest": digest} if gm_version or digest else {}
-        packed, packing = pack_text(body)
-        return self.insert("reports", game_id=game_id, turn=turn, seq=seq, player=player,
-                           kind=kind, body=packed, body_packing=packing, outbox_id=outbox_id, created=created,
-                           audience=audience, **rendered)
+        return self.insert("reports", **report_values(game_id, turn, seq, player, kind, body, outbox_id, created,
+                                                      audience, gm_version, digest))
+
+    def archive_report(self, game_id: str, turn: int, seq: int, player: str | None, kind: str,
+                       body: str, outbox_id: int | None, created: float, audience: str | None = None,
+                       gm_version: str | None = None, digest: str | None = None) -> None:
+        """add_report, its id not wanted: written with the transaction's other reports, in one
+        statement at its end (gm.store.deferred)."""
+        values = report_values(game_id, turn, seq, player, kind, body, outbox_id, created, audience, gm_version, digest)
+        self.defer_insert("reports", values)
 
     def reports_of(self, game_id: str, turn: int | None = None,
                    kind: str | None = None) -> list[dict]:
@@ -231,3 +252,14 @@ class MailQueries:
         """The reports and press a player was sent, by turn (a player's history)."""
         return self._unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND player = ? "
                                   "AND kind IN ('report', 'press') ORDER BY turn, id", game_id, player))
+
+
+def report_values(game_id: str, turn: int, seq: int, player: str | None, kind: str, body: str,
+                  outbox_id: int | None, created: float, audience: str | None, gm_version: str | None,
+                  digest: str | None) -> dict:
+    """A reports row's columns, its body packed (gm.store.packing)."""
+    # named only when given, so the words of an earlier gm (tests) still fit its schema
+    rendered = {"gm_version": gm_version, "digest": digest} if gm_version or digest else {}
+    packed, packing = pack_text(body)
+    return dict(game_id=game_id, turn=turn, seq=seq, player=player, kind=kind, body=packed, body_packing=packing,
+                outbox_id=outbox_id, created=created, audience=audience, **rendered)

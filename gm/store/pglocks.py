@@ -56,9 +56,19 @@ def is_conflict(exc: BaseException) -> bool:
     return getattr(exc, "sqlstate", None) in RETRYABLE
 
 
-def lock_store(raw: Callable, shared: bool) -> None:
+def store_lock(shared: bool, relaxed: bool = False) -> str:
+    """The statement taking the store lock.  ``relaxed``: the transaction also commits without
+    waiting for the flush (write(durable=False)), set in the same statement (SET LOCAL's function form)."""
     mode = "_shared" if shared else ""
-    raw(f"SELECT pg_advisory_xact_lock{mode}({STORE_KEY})", ())
+    relax = "set_config('synchronous_commit', 'off', true), " if relaxed else ""
+    return f"SELECT {relax}pg_advisory_xact_lock{mode}({STORE_KEY})"
+
+
+SHARED_STORE_LOCK = store_lock(shared=True)  # a scoped transaction's, as claim_message can take it
+
+
+def lock_store(raw: Callable, shared: bool, relaxed: bool = False) -> None:
+    raw(store_lock(shared, relaxed), ())
 
 
 def lock_names(raw: Callable, kind: str, names: Iterable[str]) -> None:
@@ -81,17 +91,23 @@ def try_lock_names(raw: Callable, kind: str, names: Iterable[str]) -> bool:
     return bool(row[0])
 
 
-def claim_message(raw: Callable, keys: Iterable[str], game: str | None) -> bool:
-    """try_lock_names of the message's keys and, if they were free, the lock of its game, waited
-    for in the same statement: a daemon that finds the message taken (and goes on to the next
-    mail of the same game) queues for the game behind the one judging it, so one player's mails
-    are judged in the order they came."""
+def claim_message(raw: Callable, keys: Iterable[str], game: str | None, shared: Iterable[str] = (),
+                  store_lock: bool = False) -> bool:
+    """try_lock_names of the message's keys and, if they were free, the lock of its game and then
+    the shared names' locks, waited for in the same statement: a daemon that finds the message
+    taken (and goes on to the next mail of the same game) queues for the game behind the one
+    judging it, so one player's mails are judged in the order they came.  ``store_lock``: the
+    store lock (shared) is taken first, in the same statement (the filter on the keys' scan is
+    evaluated once, before it)."""
     names = sorted(set(keys))
+    first = f"(SELECT true FROM pg_advisory_xact_lock_shared({STORE_KEY}))" if store_lock else "true"
     row = raw(f"SELECT CASE WHEN NOT ok THEN false WHEN %s::text IS NULL THEN true "
-              f"ELSE (SELECT true FROM pg_advisory_xact_lock({space('game')}, hashtext(%s))) END FROM "
+              f"ELSE CASE WHEN (SELECT true FROM pg_advisory_xact_lock({space('game')}, hashtext(%s))) THEN "
+              f"(SELECT count(taken) >= 0 FROM (SELECT pg_advisory_xact_lock({space('shared')}, hashtext(s)) AS taken "
+              "FROM (SELECT s FROM unnest(%s::text[]) AS s ORDER BY s OFFSET 0) AS sorted) AS locks) END END FROM "
               f"(SELECT coalesce(bool_and(pg_try_advisory_xact_lock({space('message')}, hashtext(n))), true) AS ok "
-              "FROM (SELECT n FROM unnest(%s::text[]) AS n ORDER BY n OFFSET 0) AS sorted) AS claim",
-              (game, game, names)).fetchone()
+              f"FROM (SELECT n FROM unnest(%s::text[]) AS n WHERE {first} ORDER BY n OFFSET 0) AS sorted) AS claim",
+              (game, game, sorted(set(shared)), names)).fetchone()
     return bool(row[0])
 
 

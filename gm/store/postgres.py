@@ -7,10 +7,12 @@ portable subset is documented in gm.store).
 
 Transactions.  ``write()`` runs BEGIN and then takes the store lock
 (gm.store.pglocks): exclusively, the counterpart of SQLite's BEGIN IMMEDIATE,
-or, for ``write(scoped=True)``, in shared mode, and then the transaction locks
-the games and shared rows it changes, so daemons judge different games at the
-same time.  A message, a timer step or an outbox claim is decided by the first
-transaction to get there; the next sees it done.  A daemon that dies
+or, for ``write(scoped=True)``, in shared mode (owed until, and taken before,
+the transaction's first statement; a mail's claim takes it in the same
+statement), and then the transaction locks the games and shared rows it
+changes, so daemons judge different games at the same time.  A message, a
+timer step or an outbox claim is decided by the first transaction to get
+there; the next sees it done.  A daemon that dies
 mid-transaction leaves nothing: the server rolls back its transaction and
 frees its locks.  Reads outside a transaction see the last committed state
 (READ COMMITTED).
@@ -30,9 +32,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gm.store import dialect, migrations, pglocks, schema
+from gm.store import dialect, migrations, pglocks, reads, schema
 from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreConflict, StoreError
+from gm.store.packing import unpack_mail
 
 VERSION_TABLE = "gm_schema_version"
 OUTBOX_LOCKS = "SELECT hashtext(current_schema() || ':outbox')"  # the first key of an outbox row's lock
@@ -60,8 +63,19 @@ class PgConnection:
     def execute(self, sql: str, params: tuple | list = ()) -> Any:
         return self.raw(self.translator.sql(sql), dialect.params(params))
 
+    before_next: str | None = None  # a statement owed before the next one (a scoped write's store lock)
+
     def raw(self, sql: str, params: tuple = ()) -> Any:
-        """PostgreSQL's own SQL, untranslated (catalog look-ups, locks)."""
+        """PostgreSQL's own SQL, untranslated (catalog look-ups, locks); ``before_next`` first."""
+        self.pay_owed()
+        return self.run(sql, params)
+
+    def pay_owed(self) -> None:
+        if self.before_next is not None:
+            owed, self.before_next = self.before_next, None
+            self.run(owed, ())
+
+    def run(self, sql: str, params: tuple) -> Any:
         # A session that died (server restart, failover, idle cut) between transactions, or in
         # one whose failure was already raised, is replaced: nothing open on it is lost.
         dead = self.conn.broken
@@ -83,6 +97,7 @@ class PgConnection:
 
     def executemany(self, sql: str, rows: list[tuple]) -> None:
         """One statement for many rows (psycopg sends them in one pipeline)."""
+        self.pay_owed()
         try:
             with self.conn.cursor() as cursor:
                 cursor.executemany(self.translator.sql(sql), [dialect.params(r) for r in rows])
@@ -142,10 +157,13 @@ class PostgresStore(Store):
         self.db.raw("BEGIN")
         self.store_wide = not self.scoped
         self.games_held: set[str] = set()
+        self.shared_held: set[str] = set()
+        lock = pglocks.store_lock(shared=self.scoped, relaxed=not durable)
+        if self.scoped:  # taken by the transaction's first statement: the claim of a mail takes it itself
+            self.db.before_next = lock
+            return
         try:
-            if not durable:
-                self.db.raw("SET LOCAL synchronous_commit = off")
-            pglocks.lock_store(self.db.raw, shared=self.scoped)
+            self.db.raw(lock)
         except BaseException:
             self.rollback()
             raise
@@ -166,23 +184,31 @@ class PostgresStore(Store):
         return True
 
     def lock_shared(self, *names: str) -> None:
-        if not self.store_wide:
-            pglocks.lock_names(self.db.raw, "shared", [n for n in names if n])
+        wanted = {n for n in names if n} - self.shared_held
+        if not self.store_wide and wanted:
+            pglocks.lock_names(self.db.raw, "shared", wanted)
+            self.shared_held |= wanted
 
     def lock_store(self) -> None:
         if not self.store_wide:
             pglocks.lock_store(self.db.raw, shared=False)
             self.store_wide = True
 
-    def try_lock_message(self, *keys: str | None, game: str | None = None) -> bool:
+    def try_lock_message(self, *keys: str | None, game: str | None = None, shared: tuple[str, ...] = ()) -> bool:
         game = None if self.store_wide else game
-        if not pglocks.claim_message(self.db.raw, [k for k in keys if k], game):
+        shared = tuple(shared) if game else ()
+        store_lock = self.db.before_next == pglocks.SHARED_STORE_LOCK
+        if store_lock:
+            self.db.before_next = None
+        if not pglocks.claim_message(self.db.raw, [k for k in keys if k], game, shared, store_lock):
             return False
         if game:
             self.games_held.add(game)
+            self.shared_held |= set(shared)
         return True
 
     def commit(self) -> None:
+        self.db.before_next = None  # a transaction that ran no statement needs no lock
         try:
             self.db.raw("COMMIT")
         except StoreError:
@@ -192,6 +218,7 @@ class PostgresStore(Store):
             raise StoreError(f"commit failed: {exc}") from exc
 
     def rollback(self) -> None:
+        self.db.before_next = None
         if self.db.conn.closed or self.db.conn.broken:
             return  # the server already dropped the transaction with the connection
         self.db.raw("ROLLBACK")
@@ -267,6 +294,45 @@ class PostgresStore(Store):
         row = self.db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks}){returning}", args)
         return int(row.fetchone()[0]) if key else 0
 
+    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple) -> int | None:
+        self._require_tx()
+        marks = ", ".join("?" for _ in values)
+        args = tuple(dialect.storable(table, c, v) for c, v in values.items())
+        row = self.db.execute(f"INSERT INTO {table} ({', '.join(values)}) SELECT {marks} WHERE NOT EXISTS ({exists}) "
+                              f"RETURNING {self.identity_column(table)}", (*args, *params)).fetchone()
+        return None if row is None else int(row[0])
+
+    def sent_statements(self, rows: list[tuple]) -> list[tuple[str, tuple]]:
+        """One UPDATE from a list of values, whatever the number of rows (each row once: its last)."""
+        rows = list({row[0]: row for row in rows}.values())
+        return [("UPDATE outbox SET status = 'sent', sent = v.sent, attempts = v.attempts, last_error = NULL, "
+                 "raw = v.raw FROM unnest(?::bigint[], ?::double precision[], ?::bigint[], ?::bytea[]) "
+                 "AS v(id, sent, attempts, raw) WHERE outbox.id = v.id", tuple(map(list, zip(*rows))))]
+
+    def run_deferred(self, statements: list[tuple[str, tuple]]) -> None:
+        """One statement for each table's first, its second...: the first ones as data-modifying
+        WITH clauses of the last.  They see one snapshot and none reads what another writes: each
+        writes another table (gm.store.deferred), and a row they refer to was written before.  The
+        clauses run in no set order, so a table's second statement (more rows than one INSERT
+        takes, whose ids must follow the first's) goes in the next one."""
+        batches: list[list[tuple[str, tuple]]] = []
+        tables: set[str] = set()
+        for sql, params in statements:
+            table = reads.WRITTEN_TABLE.match(sql).group(1).lower()
+            if not batches or table in tables:
+                batches.append([])
+                tables = set()
+            batches[-1].append((sql, params))
+            tables.add(table)
+        for batch in batches:
+            if len(batch) == 1:
+                self.db.execute(*batch[0])
+                continue
+            parts = [(self.db.translator.sql(sql), dialect.params(params)) for sql, params in batch]
+            *clauses, (last, _) = parts
+            sql = "WITH " + ", ".join(f"w{i} AS ({part})" for i, (part, _) in enumerate(clauses)) + " " + last
+            self.db.raw(sql, tuple(value for _, params in parts for value in params))
+
     def storable_rows(self, table: str, columns: list[str], rows: list[tuple]) -> list[tuple]:
         return [tuple(dialect.storable(table, c, v) for c, v in zip(columns, row)) for row in rows]
 
@@ -279,25 +345,27 @@ class PostgresStore(Store):
     # --- the outbox, shared by several senders ----------------------------------------
     def claim_outbox(self, now: float, limit: int) -> list:
         """The due rows this session could lock and that are still queued once locked."""
-        due = self.outbox_due(now, limit)
-        if not due:
+        # Due and locked in one statement (the LIMIT keeps the lock from being tried on rows past
+        # it), then read again: another sender may have marked a row sent, after this statement
+        # saw it queued, and let it go just before it was locked here.
+        locked = [r[0] for r in self.db.raw(
+            f"SELECT id FROM (SELECT id FROM outbox WHERE status = 'queued' AND next_attempt <= %s "
+            f"ORDER BY id LIMIT %s) AS due WHERE pg_try_advisory_lock(({OUTBOX_LOCKS}), id::int)", (now, limit))]
+        if not locked:
             return []
-        ids = [r["id"] for r in due]
-        locked = {r[0] for r in self.db.raw(
-            f"SELECT id FROM unnest(%s::bigint[]) AS id WHERE pg_try_advisory_lock(({OUTBOX_LOCKS}), id::int)",
-            (ids,))}
-        # Locked now, but another sender may have marked a row sent just before letting it go.
         if self.claimant is None:
-            still = {r[0] for r in self.db.raw("SELECT id FROM outbox WHERE id = ANY(%s) AND status = 'queued'",
-                                               (list(locked),))}
+            rows = self.db.raw("SELECT id, recipient, raw, attempts, secret FROM outbox "
+                               "WHERE id = ANY(%s) AND status = 'queued' ORDER BY id", (locked,)).fetchall()
         else:  # the same look, noting this daemon as the rows' claimant (and who claimed them before)
             rows = self.db.raw("UPDATE outbox o SET claimed_by = %s FROM outbox prev WHERE o.id = prev.id "
-                               "AND o.id = ANY(%s) AND o.status = 'queued' RETURNING o.id, prev.claimed_by",
-                               (self.claimant, list(locked))).fetchall()
-            still = {r[0] for r in rows}
-            self.note_takeover(self.claimant, {r[1] for r in rows if r[1] not in (None, self.claimant)}, now)
-        self.release_outbox([r for r in due if r["id"] in locked - still])
-        return [r for r in due if r["id"] in still]
+                               "AND o.id = ANY(%s) AND o.status = 'queued' RETURNING o.id, o.recipient, o.raw, "
+                               "o.attempts, o.secret, prev.claimed_by", (self.claimant, locked)).fetchall()
+            rows.sort(key=lambda r: r["id"])
+            self.note_takeover(self.claimant, {r["claimed_by"] for r in rows} - {None, self.claimant}, now)
+        still = {r["id"] for r in rows}
+        self.release_outbox([{"id": i} for i in locked if i not in still])
+        return [{"id": r["id"], "recipient": r["recipient"], "raw": unpack_mail(r["raw"]),
+                 "attempts": r["attempts"], "secret": r["secret"]} for r in rows]
 
     def release_outbox(self, rows: list) -> None:
         if not rows or self.db.conn.broken:  # a dead session's locks went with it

@@ -20,28 +20,35 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from gm.store.dialect import Row
+
 WRITTEN_TABLE = re.compile(r"\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.IGNORECASE)
 
 
 class WatchedConnection:
-    """The back end's connection, telling the store which table each write statement touches."""
+    """The back end's connection, telling the store which table each write statement touches
+    (and letting the rows deferred for a table it names go first: gm.store.deferred)."""
 
-    __slots__ = ("inner", "wrote")
+    __slots__ = ("inner", "wrote", "before")
 
-    def __init__(self, inner: Any, wrote: Callable[[str], None]):
+    def __init__(self, inner: Any, wrote: Callable[[str], None], before: Callable[[str], None]):
         object.__setattr__(self, "inner", inner)
         object.__setattr__(self, "wrote", wrote)
+        object.__setattr__(self, "before", before)  # the rows deferred for its tables go first
 
     def execute(self, sql: str, params: Any = ()) -> Any:
+        self.before(sql)
         if not sql.startswith("SELECT"):
             self.wrote(sql)
         return self.inner.execute(sql, params)
 
     def executemany(self, sql: str, rows: Any) -> Any:
+        self.before(sql)
         self.wrote(sql)
         return self.inner.executemany(sql, rows)
 
     def raw(self, sql: str, params: Any = ()) -> Any:  # PostgreSQL's own SQL (gm.store.postgres)
+        self.before(sql)
         if not sql.startswith("SELECT"):
             self.wrote(sql)
         return self.inner.raw(sql, params)
@@ -103,3 +110,19 @@ class TransactionReads:
 
 def copied(value: Any) -> Any:
     return type(value)(value) if isinstance(value, (list, dict, set)) else value
+
+
+def changed(row: Any, **values: Any) -> Row:
+    """``row`` (read by a statement, on either back end) with these columns set to these values,
+    as a read after an UPDATE of them would give it (a remembered row written through)."""
+    names = list(row.keys())
+    index = {name.lower(): i for i, name in enumerate(names)}
+    unknown = {k.lower() for k in values} - set(index)
+    if unknown:
+        raise KeyError(f"no such column: {', '.join(sorted(unknown))}")
+    new = [row[i] for i in range(len(names))]
+    for key, value in values.items():
+        old = new[index[key.lower()]]
+        # a REAL column reads back a float, whatever number was written
+        new[index[key.lower()]] = float(value) if isinstance(old, float) and type(value) is int else value
+    return Row(tuple(new), index)

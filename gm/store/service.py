@@ -43,8 +43,10 @@ class ServiceQueries:
         if set(row) != {"game_id", *DEADLINE_COLUMNS}:
             raise ValueError(f"not a full deadlines row: {', '.join(sorted(row))}")
         columns = ["game_id", *DEADLINE_COLUMNS]
-        self.db.execute(f"INSERT OR REPLACE INTO deadlines ({', '.join(columns)}) "
-                        f"VALUES ({', '.join('?' for _ in columns)})", tuple(row[c] for c in columns))
+        sql = f"INSERT OR REPLACE INTO deadlines ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
+        # at the transaction's end (gm.store.deferred): a game's last row only, as REPLACE leaves it
+        self.defer("deadlines", "replace", lambda rows: [(sql, r) for r in {r[0]: r for r in rows}.values()],
+                   tuple(row[c] for c in columns))
         self.remember_written("deadlines", ("game", row["game_id"]), dict(row))
 
     def update_deadline(self, game_id: str, **values) -> None:

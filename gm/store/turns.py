@@ -59,13 +59,15 @@ class TurnQueries:
         return self.all("SELECT seq, turn FROM states WHERE game_id = ? ORDER BY seq", game_id)
 
     def turn_states_desc(self, game_id: str) -> Iterator[sqlite3.Row]:
-        """(seq, turn, created) of a game's states, newest first, read lazily.
+        """(seq, turn, created, overridden) of a game's states, newest first, read lazily;
+        ``overridden``: the GM made the state (a rollback or edit: state_overrides), not the rules.
 
         Stop iterating as soon as you have gone back far enough: a long game's
         history is then not loaded.
         """
         cur = self.db.execute(
-            "SELECT seq, turn, created FROM states WHERE game_id = ? ORDER BY seq DESC", (game_id,))
+            "SELECT seq, turn, created, EXISTS (SELECT 1 FROM state_overrides o WHERE o.game_id = s.game_id "
+            "AND o.seq = s.seq) AS overridden FROM states s WHERE game_id = ? ORDER BY seq DESC", (game_id,))
         try:
             yield from cur
         finally:
@@ -84,11 +86,12 @@ class TurnQueries:
     def add_order(self, game_id: str, action: str, player: str | None, turn: int, text: str, *,
                   accepted: bool, origin: str, at: float, canonical: str | None = None,
                   error: str | None = None, message_row: int | None = None,
-                  seq: int | None = None) -> int:
-        """Record an order (action 'order') or a turn close (action 'close'); returns its id."""
-        return self.insert("orders", game_id=game_id, action=action, player=player, turn=turn,
-                           text=text, canonical=canonical, accepted=int(bool(accepted)),
-                           error=error, message_row=message_row, origin=origin, at=at, seq=seq)
+                  seq: int | None = None) -> None:
+        """Record an order (action 'order') or a turn close (action 'close'), with the transaction's
+        other writes at its end (gm.store.deferred)."""
+        self.defer_insert("orders", dict(game_id=game_id, action=action, player=player, turn=turn, text=text,
+                                         canonical=canonical, accepted=int(bool(accepted)), error=error,
+                                         message_row=message_row, origin=origin, at=at, seq=seq))
 
     def accepted_players_since(self, game_id: str, seq: int) -> set[str]:
         """Players with an accepted order that produced state ``seq`` or a later one."""

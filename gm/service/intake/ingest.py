@@ -78,10 +78,16 @@ def ingest(ctx: Context, raw: bytes, source_key: str | None = None,
     now = ctx.clock()
     try:
         if inbound is None:
-            seen = ctx.store.message_seen(key, None)  # even one set aside: not read again
-            if seen is not None:
-                return Outcome("duplicate", f"already processed as #{seen['id']}")
-            inbound = read(ctx, raw)
+            # Read first: a mail seen before is found in its transaction (_judge), so the common
+            # case, a new mail, costs no look-up of its own.  One that cannot be read is looked
+            # up here: even one set aside is not set aside again.
+            try:
+                inbound = read(ctx, raw)
+            except Exception:
+                seen = ctx.store.message_seen(key, None)
+                if seen is not None:
+                    return Outcome("duplicate", f"already processed as #{seen['id']}")
+                raise
         return retry_conflicts(_judge, ctx, inbound, key, now)
     except StoreError:
         raise
@@ -96,15 +102,17 @@ def _judge(ctx: Context, inbound: Inbound, key: str, now: float) -> Outcome:
     mail is for, or everything when it cannot name what it changes."""
     game = _named_game(ctx, inbound)
     with ctx.store.write(scoped=True):
-        if not ctx.store.try_lock_message(key, inbound.message_id, game=game):
+        # the game's mail also locks its sender's address (as handle() does), in the same statement
+        shared = (_address_lock(inbound.sender),) if game and inbound.sender else ()
+        if not ctx.store.try_lock_message(key, inbound.message_id, game=game, shared=shared):
             # another daemon judges it now: it commits it (and moves it), or dies and it comes again
             return Outcome("busy", "another daemon is judging it")
-        seen = ctx.store.message_seen(key, inbound.message_id)
-        if seen is not None:
+        row_id = _record(ctx, inbound, key, now, "pending", "", unless_seen=True)
+        if row_id is None:  # stored before: looked at once more, for what to say
+            seen = ctx.store.message_seen(key, inbound.message_id)
             if seen["source_key"] != key:
                 _record(ctx, inbound, key, now, "duplicate", f"same Message-ID as #{seen['id']}")
             return Outcome("duplicate", f"already processed as #{seen['id']}")
-        row_id = _record(ctx, inbound, key, now, "pending", "")
         outcome = handle_with_one_reply(ctx, inbound, row_id, now)
         ctx.store.set_message_outcome(row_id, outcome.outcome, outcome.detail[:2000],
                                       outcome.game_id)
@@ -155,11 +163,14 @@ def retry(ctx: Context, message_row: int) -> Outcome:
     return outcome
 
 
-def _record(ctx: Context, inbound: Inbound, key: str, now: float, outcome: str, detail: str) -> int:
+def _record(ctx: Context, inbound: Inbound, key: str, now: float, outcome: str, detail: str,
+            unless_seen: bool = False) -> int | None:
     """Store the mail as it is kept: its passwords, codes and tokens masked (gm.mail.redact).  The
-    mail is handled from ``inbound``, in this transaction; the source key is of the bytes that came."""
-    return ctx.store.add_message(key, inbound.message_id, inbound.sender, mask_text(inbound.subject),
-                                 redact(inbound.raw, ctx.config.max_message_bytes), now, outcome, detail)
+    mail is handled from ``inbound``, in this transaction; the source key is of the bytes that came.
+    ``unless_seen``: not if a mail of this source key or Message-ID was stored (None then)."""
+    add = ctx.store.add_new_message if unless_seen else ctx.store.add_message
+    return add(key, inbound.message_id, inbound.sender, mask_text(inbound.subject),
+               redact(inbound.raw, ctx.config.max_message_bytes), now, outcome, detail)
 
 
 def _error(ctx: Context, inbound: Inbound, view: GameView | None, message: str,
@@ -283,6 +294,9 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
                       f"report gm sent you (no password needed). Lost it? Send PASSWORD RESET "
                       f"{view.id} from the address your seat is registered to: gm mails a new one "
                       "there.")
+    # the delivery states of the game's addresses, read together: this one's now, the others' as
+    # the reports to them are queued (gm.service.outgoing.holding)
+    ctx.store.read_address_states([p["email"] for p in view.players])
     if player["email"].lower() == inbound.sender:  # their own address works again, if it bounced
         delivery_state.clear(ctx, inbound.sender, f"{player['name']} mailed gm from it")
     if not player["active"]:  # resigned or removed (RULINGS G5): nothing of theirs is read

@@ -168,7 +168,7 @@ class Outbox:
         who a press message went to (gm.service.play.press).  A report keeps the version that
         rendered it and the digest of what it shows (RULINGS G1: gm verify checks it)."""
         shown = digest.dumps(digest.report_digest(view.rules, view.state)) if kind == "report" else None
-        self.store.add_report(view.id, view.turn, view.seq, player, kind, body, outbox_id,
+        self.store.archive_report(view.id, view.turn, view.seq, player, kind, body, outbox_id,
                               self.clock(), audience=audience, gm_version=gm_version(), digest=shown)
 
     # --- replies to a mail ------------------------------------------------------

@@ -54,11 +54,10 @@ def turn_start(store: Store, game_id: str) -> tuple[int, float]:
 
 
 def read_turn_start(store: Store, game_id: str) -> tuple[int, float]:
-    overrides = store.override_seqs(game_id)
-    rows = store.turn_states_desc(game_id)
+    rows = store.turn_states_desc(game_id)  # each marked whether the GM made it: one statement
     start = next(rows)
     for previous in rows:
-        if opens_turn(start, previous["turn"], overrides):
+        if opens_turn(start, previous["turn"], {start["seq"]} if start["overridden"] else set()):
             break
         start = previous
     rows.close()

@@ -1,0 +1,104 @@
+"""Writes held back until the transaction commits: fewer statements, each a round trip saved.
+
+One order mail stores its state, order, deadline, the game's status, the
+message's outcome and a report per recipient: on PostgreSQL each written
+alone is a round trip the daemon waits for.  A write whose result nobody
+reads at once (no id handed back) is ``defer``red instead: its rows wait in
+the store, and go just before the transaction commits, a table's rows in one
+statement (a multi-row INSERT, an UPDATE from a list of values) and, on
+PostgreSQL, every table's in one statement (gm.store.postgres: data-modifying
+WITH clauses).
+
+Nothing reads around them: a deferred write forgets what the transaction
+remembered of its table (gm.store.reads), and before any statement that names
+a table with rows waiting (as a word: a read, a write, a join), those rows
+are written first.  A transaction that rolls back drops them with the rest.
+Until the commit no other connection could see them anyway.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+Statements = list[tuple[str, tuple]]  # (SQL in the store's dialect, its parameters)
+Build = Callable[[list[tuple]], Statements]  # the statements writing these rows, in order
+
+
+class DeferredWrites:
+    """Mixed into Store: ``defer`` and the flushes behind it."""
+
+    deferred: dict[str, tuple[Any, Build, list[tuple]]] | None = None  # table -> (kind, build, rows)
+    waiting_names: re.Pattern | None = None  # the tables with rows waiting, as words
+    depth = 0
+
+    def defer(self, table: str, kind: Any, build: Build, row: tuple) -> None:
+        """Write ``row`` to ``table`` with ``build``'s statements (given every row of this kind
+        waiting, in order) before the next statement naming ``table``, or at the commit.  ``kind``:
+        rows of another kind (another statement, other columns) are not built together: the rows
+        waiting are written first.  Only inside a write transaction."""
+        if not self.depth:
+            raise RuntimeError("writes must run inside Store.write()")
+        self.wrote(f"UPDATE {table}")  # what was remembered of the table is stale from here
+        if self.deferred is None:
+            self.deferred = {}
+        waiting = self.deferred.get(table)
+        if waiting is not None and waiting[0] != kind:
+            self.flush_deferred(table)
+            waiting = None
+        if waiting is None:
+            self.deferred[table] = waiting = (kind, build, [])
+            self.waiting_names = names_of(self.deferred)
+        waiting[2].append(row)
+
+    def defer_insert(self, table: str, values: dict[str, Any]) -> None:
+        """Insert a row whose id nobody reads, with the table's other such rows of the same columns."""
+        columns = tuple(values)
+        self.defer(table, columns, lambda rows: self.insert_statements(table, columns, rows), tuple(values.values()))
+
+    def insert_statements(self, table: str, columns: tuple[str, ...], rows: list[tuple]) -> Statements:
+        """Multi-row INSERTs of these rows, in order."""
+        rows = self.storable_rows(table, list(columns), rows)
+        marks = "(" + ", ".join("?" for _ in columns) + ")"
+        return [(f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join(marks for _ in chunk)}",
+                 tuple(value for row in chunk for value in row))
+                for chunk in (rows[i:i + ROWS_AT_ONCE] for i in range(0, len(rows), ROWS_AT_ONCE))]
+
+    def before_statement(self, sql: str) -> None:
+        """``sql`` is about to run: write first the rows waiting for a table it names."""
+        if self.deferred and self.waiting_names is not None and self.waiting_names.search(sql):
+            for table in [t for t in self.deferred if re.search(rf"\b{t}\b", sql, re.IGNORECASE)]:
+                self.flush_deferred(table)
+
+    def flush_deferred(self, table: str | None = None) -> None:
+        """Write the rows waiting for ``table``, or for every table (in one run_deferred)."""
+        if not self.deferred:
+            return
+        tables = [table] if table is not None else list(self.deferred)
+        statements: Statements = []
+        for name in tables:
+            waiting = self.deferred.pop(name, None)
+            if waiting is not None:
+                statements += waiting[1](waiting[2])
+        self.waiting_names = names_of(self.deferred)
+        if statements:
+            self.run_deferred(statements)
+
+    def run_deferred(self, statements: Statements) -> None:
+        """Run these statements (in order); a back end may join them (gm.store.postgres)."""
+        for sql, params in statements:
+            self.db.execute(sql, params)
+
+    def drop_deferred(self) -> None:
+        """The transaction began or rolled back: nothing waits."""
+        self.deferred = None
+        self.waiting_names = None
+
+
+# Rows in one multi-row INSERT: within SQLite's oldest limit of parameters (999) for a table's
+# columns, and far within PostgreSQL's (65,535).
+ROWS_AT_ONCE = 60
+
+
+def names_of(deferred: dict | None) -> re.Pattern | None:
+    return re.compile(r"\b(?:%s)\b" % "|".join(deferred), re.IGNORECASE) if deferred else None

@@ -1,0 +1,86 @@
+"""Writes deferred to the end of their transaction (gm.store.deferred), on each back end.
+
+A deferred write must be read back by any statement of its transaction that
+names its table, be committed with the transaction (on PostgreSQL, every
+table's rows in one statement) and vanish with a rollback."""
+
+from __future__ import annotations
+
+import pytest
+
+from gm.store import Store
+
+T = 1_700_000_000.0
+
+
+@pytest.fixture
+def store(store_target):
+    s = Store(store_target)
+    with s.write():
+        s.add_game("g1", "neighbors", 7, "{}", T)
+        s.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
+        s.add_state("g1", 1, {"n": 0}, T)
+        s.message_row = s.add_message("k1", "<m1@x>", "ada@example.org", "orders", b"raw", T, "pending")
+        s.outbox_id = s.queue_outbox("<o1@gm>", "ada@example.org", "report", b"mail", kind="report", now=T)
+    yield s
+    s.close()
+
+
+def reports(store: Store) -> list[tuple]:
+    return [(r["player"], r["kind"], r["body"], r["outbox_id"]) for r in store.reports_of("g1")]
+
+
+def test_deferred_rows_are_read_back_in_their_transaction(store):
+    with store.write():
+        store.archive_report("g1", 1, 0, "Ada", "report", "r1", store.outbox_id, T)
+        store.add_order("g1", "order", "Ada", 1, "N", accepted=True, origin="mail", at=T, seq=0,
+                        message_row=store.message_row)
+        assert store.deferred  # waiting, not yet written
+        assert reports(store) == [("Ada", "report", "r1", store.outbox_id)]  # the read names reports
+        assert store.accepted_players_since("g1", 0) == {"Ada"}  # and orders
+        assert not store.deferred
+
+
+def test_everything_deferred_is_committed_together(store):
+    with store.write():
+        store.archive_report("g1", 1, 0, "Ada", "report", "r1", store.outbox_id, T)
+        store.archive_report("g1", 1, 0, None, "press", "p1", None, T, audience="all")
+        store.set_message_outcome(store.message_row, "pending", "first", None)
+        store.set_message_outcome(store.message_row, "applied", "done", "g1")  # the last one stays
+        store.set_game_status("g1", "finished", T + 5)
+        assert store.game("g1")["status"] == "finished"  # written through, not read again
+        store.add_order("g1", "order", "Ada", 1, "N", accepted=True, origin="mail", at=T, seq=0)
+        store.mark_sent_keeping(store.outbox_id, T + 1, 1, b"kept")
+        store.mark_sent_keeping(store.outbox_id, T + 2, 2, b"kept again")
+    assert reports(store) == [("Ada", "report", "r1", store.outbox_id), (None, "press", "p1", None)]
+    message = store.message(store.message_row)
+    assert (message["outcome"], message["detail"], message["game_id"]) == ("applied", "done", "g1")
+    assert (store.game("g1")["status"], store.game("g1")["updated"]) == ("finished", T + 5)
+    assert store.accepted_order_count("g1") == 1
+    sent = store.outbox_row(store.outbox_id)
+    assert (sent["status"], sent["sent"]) == ("sent", T + 2)
+
+
+def test_a_rollback_drops_what_was_deferred(store):
+    with pytest.raises(RuntimeError):
+        with store.write():
+            store.archive_report("g1", 1, 0, "Ada", "report", "r1", store.outbox_id, T)
+            store.set_game_status("g1", "paused", T + 5)
+            raise RuntimeError("the mail's handling failed")
+    assert store.deferred is None
+    with store.write():
+        store.set_message_outcome(store.message_row, "applied", "", "g1")
+    assert reports(store) == [] and store.game("g1")["status"] == "active"
+    assert store.message(store.message_row)["outcome"] == "applied"
+
+
+def test_many_rows_go_in_chunks(store):
+    with store.write():
+        for n in range(150):  # more than one multi-row INSERT holds
+            store.archive_report("g1", 1, n, "Ada", "report", f"r{n}", None, T)
+    assert [r[2] for r in reports(store)] == [f"r{n}" for n in range(150)]
+
+
+def test_deferring_needs_a_transaction(store):
+    with pytest.raises(RuntimeError):
+        store.archive_report("g1", 1, 0, "Ada", "report", "r1", None, T)
