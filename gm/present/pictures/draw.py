@@ -87,14 +87,14 @@ def text_patch(words: str, size: int, anchor: str, stroke: int, table: bytes) ->
 def blend_entries(image: Image.Image, fill: Colour, box: tuple[int, int, int, int]) -> bytes | None:
     """For text in ``fill`` over ``box`` of a palette canvas, the entry of each coverage value,
     if one colour lies under all of ``box``; else None."""
-    under = image.crop(box).getcolors(1)
-    if under is None:
+    lowest, under = image.crop(box).getextrema()  # in C (getcolors counts in Python: 7 us)
+    if lowest != under:
         return None
-    key = (fill, under[0][1])
+    key = (fill, under)
     table = image.gm_entries.get(key)
     if table is None:
         entries = [0] * 256
-        under_colour = tuple(image.palette.palette[3 * under[0][1]:3 * under[0][1] + 3])
+        under_colour = tuple(image.palette.palette[3 * under:3 * under + 3])
         for level, colour in zip(LEVELS, blends(fill, under_colour)):
             entries[level] = entry(image, colour)
         table = image.gm_entries[key] = bytes(entries)
