@@ -170,7 +170,7 @@ def test_a_board_drawn_on_a_palette_has_the_pixels_of_the_board_drawn_in_rgb():
                                0.0).state
             drawn = neighbors.draw(rules, state, None)
             assert drawn.mode == "P"
-            assert drawn.convert("RGB").tobytes() == neighbors.drawn_on(canvas, rules, state).tobytes()
+            assert drawn.convert("RGB").tobytes() == neighbors.drawn_on(canvas, rules, state, None).tobytes()
 
 
 def test_text_on_a_palette_canvas_blends_as_on_rgb_over_one_colour_or_several():
@@ -201,7 +201,7 @@ def test_a_picture_of_more_than_256_colours_is_drawn_in_rgb(monkeypatch):
 
     monkeypatch.setattr(draw, "palette_canvas", crowded)
     drawn = neighbors.draw(rules, state, None)
-    assert drawn.mode == "RGB" and drawn.tobytes() == neighbors.drawn_on(draw.canvas, rules, state).tobytes()
+    assert drawn.mode == "RGB" and drawn.tobytes() == neighbors.drawn_on(draw.canvas, rules, state, None).tobytes()
 
 
 def test_a_palette_mapping_that_moves_a_colour_is_caught_and_the_picture_goes_as_rgb(monkeypatch):
@@ -219,3 +219,21 @@ def test_a_palette_mapping_that_moves_a_colour_is_caught_and_the_picture_goes_as
         assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == image.tobytes()
     finally:
         draw.palette_plan.cache_clear()
+
+
+@pytest.mark.parametrize("kind", sorted(pictures.PAINTERS))
+def test_every_game_drawn_on_a_palette_has_the_pixels_it_has_drawn_in_rgb(kind):
+    """Each painter draws on a palette canvas (draw.drawn): for every viewer, the picture is the one
+    its drawing on an RGB canvas gives, pixel for pixel (the same checked over a whole game by
+    test_report_golden)."""
+    import importlib
+
+    from gm.present.pictures.draw import canvas
+
+    painter = importlib.import_module(f"gm.present.pictures.{kind.replace('-', '_')}")
+    rules = registry.get(kind)
+    state = rules.start(rules.setup(NAMES, {}, 3), 1_000.0)
+    for viewer in (None, NAMES[0], OBSERVER):
+        drawn = painter.draw(rules, state, viewer)
+        assert drawn.mode == "P"
+        assert drawn.convert("RGB").tobytes() == painter.drawn_on(canvas, rules, state, viewer).tobytes()

@@ -77,10 +77,10 @@ def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
 
     Drawn on a palette (draw.palette_canvas: no mapping of colours afterwards), or in RGB
     should it ever need more than 256 colours (draw.drawn)."""
-    return drawn(lambda new_canvas: drawn_on(new_canvas, rules, state))
+    return drawn(lambda new_canvas: drawn_on(new_canvas, rules, state, viewer))
 
 
-def drawn_on(new_canvas: Any, rules: Any, state: Any) -> Image.Image:
+def drawn_on(new_canvas: Any, rules: Any, state: Any, viewer: str | None) -> Image.Image:
     image, pen = new_canvas(*image_size(len(state.players)))
     last = state.moves[-1] if state.moves else None
     tints = {}
