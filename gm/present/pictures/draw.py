@@ -203,10 +203,16 @@ _SPRITES: dict = {}  # sprite key -> the sprite on a palette of its own colours
 
 
 def sprite_on_palette(key: object, sprite: Image.Image) -> Image.Image:
+    """The RGB ``sprite`` on a palette of its colours, made once per key pixel by pixel: not by
+    as_palette, whose kept plan holds Pillow's 0.5 MB colour cache for each set of colours."""
     if key not in _SPRITES:
-        own = as_palette(sprite)
-        if own is None:
+        rgb = sprite.tobytes()
+        pixels = [rgb[i:i + 3] for i in range(0, len(rgb), 3)]
+        colours = {colour: i for i, colour in enumerate(dict.fromkeys(pixels))}
+        if len(colours) > 256:
             raise TooManyColours(f"sprite {key!r}")
+        own = Image.frombytes("P", sprite.size, bytes(colours[colour] for colour in pixels))
+        own.putpalette(b"".join(colours))
         _SPRITES[key] = own
     return _SPRITES[key]
 
