@@ -76,7 +76,7 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
             for row, at in accepted:
                 kept = copies[row["id"]]
                 if kept is not None and kept[1] is None:
-                    store.mark_sent_keeping(row["id"], at, row["attempts"] + 1, kept[0])
+                    store.mark_sent_keeping(row["id"], at, row["attempts"] + 1, kept[0], row)  # a masked header
                     continue
                 store.mark_sent(row["id"], at, row["attempts"] + 1)
                 if kept is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from gm.store.packing import has_pictures, pack_mail, pack_text, unpack_mail, unpack_text
+from gm.store.packing import has_pictures, pack_mail, pack_text, repack_mail, unpack_mail, unpack_text
 
 
 SEEN = "source_key = ? OR (message_id = ? AND outcome != 'duplicate')"  # a message stored before
@@ -105,10 +105,11 @@ class MailQueries:
                         (pack_mail(raw), outbox_id))
 
     def outbox_due(self, now: float, limit: int) -> list[dict]:
-        """(id, recipient, raw, attempts, secret) of the queued mail due by ``now``, oldest first."""
+        """(id, recipient, raw, attempts, secret) of the queued mail due by ``now``, oldest first;
+        ``packed``: raw as stored (for mark_sent_keeping)."""
         rows = self.all("SELECT id, recipient, raw, attempts, secret FROM outbox WHERE status = 'queued' "
                         "AND next_attempt <= ? ORDER BY id LIMIT ?", now, limit)
-        return [{**dict(row), "raw": unpack_mail(row["raw"])} for row in rows]
+        return [{**dict(row), "raw": unpack_mail(row["raw"]), "packed": row["raw"]} for row in rows]
 
     def claim_outbox(self, now: float, limit: int) -> list[sqlite3.Row]:
         """The mail due by ``now`` (as outbox_due) that this sender, and no other, may send now.
@@ -129,10 +130,13 @@ class MailQueries:
         self.update("outbox", {"id": outbox_id}, status="sent", sent=at, attempts=attempts,
                     last_error=None)
 
-    def mark_sent_keeping(self, outbox_id: int, at: float, attempts: int, raw: bytes) -> None:
+    def mark_sent_keeping(self, outbox_id: int, at: float, attempts: int, raw: bytes,
+                          due: dict | None = None) -> None:
         """mark_sent and keep_sent_copy in one statement, with the other rows marked so in this
-        transaction (deferred: gm.store.deferred)."""
-        self.defer("outbox", "sent", self.sent_statements, (outbox_id, at, attempts, pack_mail(raw)))
+        transaction (deferred: gm.store.deferred); ``due``: the row as outbox_due gave it, when
+        ``raw`` differs from it in the header alone (its packed body is reused: repack_mail)."""
+        packed = pack_mail(raw) if due is None else repack_mail(due["packed"], due["raw"], raw)
+        self.defer("outbox", "sent", self.sent_statements, (outbox_id, at, attempts, packed))
 
     def sent_statements(self, rows: list[tuple]) -> list[tuple[str, tuple]]:
         """The statements marking (id, sent, attempts, packed raw) outbox rows sent (mark_sent_keeping)."""

@@ -85,11 +85,45 @@ def has_pictures(raw: bytes) -> bool:
 
 
 def pack_mail(raw: bytes) -> bytes:
-    """A composed message as the outbox stores it."""
-    if has_pictures(raw):
-        packer = zlib.compressobj(LEVEL, zlib.DEFLATED, zlib.MAX_WBITS, 8, zlib.Z_RLE)
-        return MAIL_MARK + packer.compress(raw) + packer.flush()
-    return MAIL_MARK + zlib.compress(raw, LEVEL)
+    """A composed message as the outbox stores it: one zlib stream, flushed in full after the
+    header (see repack_mail)."""
+    head = header_end(raw)
+    packer = mail_packer(raw)
+    return MAIL_MARK + packer.compress(raw[:head]) + packer.flush(zlib.Z_FULL_FLUSH) + packer.compress(
+        raw[head:]) + packer.flush()
+
+
+def mail_packer(raw: bytes):  # zlib.Compress: Z_RLE for a mail with pictures (see the module's note)
+    strategy = zlib.Z_RLE if has_pictures(raw) else zlib.Z_DEFAULT_STRATEGY
+    return zlib.compressobj(LEVEL, zlib.DEFLATED, zlib.MAX_WBITS, 8, strategy)
+
+
+def header_end(raw: bytes) -> int:
+    """Where a message's header ends (before its blank line), as gm.mail.redact.masked_header splits it."""
+    end = raw.find(b"\r\n\r\n")
+    end = raw.find(b"\n\n") if end < 0 else end
+    return len(raw) if end < 0 else end
+
+
+def repack_mail(packed: bytes, raw: bytes, new_raw: bytes) -> bytes:
+    """pack_mail(new_raw) for a mail whose header alone differs from ``raw``, packed as ``packed``
+    (a sent mail's copy, its reply token masked): its body's compressed bytes are reused.
+
+    A full flush leaves the deflate stream byte-aligned with nothing after it referring back,
+    so the new header's compressed bytes, flushed in full, may stand before the old body's
+    bytes; zlib's trailer (Adler-32 of the whole) is computed again.  The old header's bytes
+    are made again to find where the body's begin: when they differ (a row packed before the
+    flush, another zlib), or the bodies differ, new_raw is packed whole."""
+    head, new_head = header_end(raw), header_end(new_raw)
+    packed = bytes(packed)
+    old_packer, new_packer = mail_packer(raw), mail_packer(new_raw)
+    old_prefix = MAIL_MARK + old_packer.compress(raw[:head]) + old_packer.flush(zlib.Z_FULL_FLUSH)
+    if (raw[head:] != new_raw[new_head:] or has_pictures(raw) != has_pictures(new_raw)
+            or not packed.startswith(old_prefix) or len(packed) < len(old_prefix) + 4):
+        return pack_mail(new_raw)
+    body = packed[len(old_prefix):-4]  # the body's deflate blocks, the last one final
+    return (MAIL_MARK + new_packer.compress(new_raw[:new_head]) + new_packer.flush(zlib.Z_FULL_FLUSH) + body
+            + zlib.adler32(new_raw).to_bytes(4, "big"))
 
 
 def unpack_mail(value: Any) -> bytes:

@@ -157,4 +157,5 @@ def test_the_png_is_a_palette_png_of_exactly_the_picture_drawn():
         drawn = picture.draw(get("pivot-pawns"), state, viewer)
         data = shared.png(drawn)
         assert data[25] == 3  # the PNG's colour type: a palette
-        assert decode(data).tobytes() == drawn.tobytes()
+        in_rgb = picture.drawn_on(shared.canvas, get("pivot-pawns"), state, viewer)  # as drawn before a palette
+        assert decode(data).tobytes() == drawn.convert("RGB").tobytes() == in_rgb.tobytes()

@@ -151,8 +151,57 @@ def test_a_neighbors_board_is_a_palette_png_of_exactly_the_picture_drawn():
     drawn = neighbors.draw(rules, state, None)
     data = png(drawn)
     assert data[25] == 3
-    assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == drawn.tobytes()
+    assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == drawn.convert("RGB").tobytes()
     assert len(data) < 20_000  # a third of the RGB PNG's 30 KB
+
+
+def test_a_board_drawn_on_a_palette_has_the_pixels_of_the_board_drawn_in_rgb():
+    """Neighbors draws on a palette canvas: shapes, text (on one colour and over two) and sprites
+    take the entries of the colours the RGB canvas gets, long names are cut at the same letter."""
+    from gm.present.pictures import neighbors
+    from gm.present.pictures.draw import canvas
+
+    rules = registry.get("neighbors")
+    for names in (NAMES, ["a player with a very long name indeed", "bob", "Zoë Ångström"]):
+        state = rules.start(rules.setup(names, {}, 3), 1_000.0)
+        for turn in range(6):
+            (mover,) = rules.to_move(state)
+            state = rules.step(state, mover, rules.read_order(state, mover, rules.legal_orders(state, mover)[0]),
+                               0.0).state
+            drawn = neighbors.draw(rules, state, None)
+            assert drawn.mode == "P"
+            assert drawn.convert("RGB").tobytes() == neighbors.drawn_on(canvas, rules, state, None).tobytes()
+
+
+def test_text_on_a_palette_canvas_blends_as_on_rgb_over_one_colour_or_several():
+    from gm.present.pictures.draw import INK, canvas, palette_canvas, text
+
+    rgb, rgb_pen = canvas(120, 40)
+    pal, pal_pen = palette_canvas(120, 40)
+    for pen in (rgb_pen, pal_pen):
+        pen.rectangle((0, 0, 40, 39), fill=(250, 200, 70))  # under the first word only
+        pen.rectangle((60, 0, 62, 39), fill=(0, 114, 178))  # a bar the second word crosses
+    for image in (rgb, pal):
+        text(image, (5, 20), "Qx", 15, INK, "lm")  # on one colour
+        text(image, (30, 20), "over two", 15, (213, 94, 0), "lm")  # over three
+    assert pal.mode == "P" and pal.convert("RGB").tobytes() == rgb.tobytes()
+
+
+def test_a_picture_of_more_than_256_colours_is_drawn_in_rgb(monkeypatch):
+    from gm.present.pictures import draw, neighbors
+
+    rules = registry.get("neighbors")
+    state = rules.start(rules.setup(NAMES, {}, 3), 1_000.0)
+    full = draw.palette_canvas
+
+    def crowded(width, height):  # a palette with one entry left: filled by the background
+        image, pen = full(width, height)
+        image.putpalette(bytes(range(255)) * 3)
+        return image, pen
+
+    monkeypatch.setattr(draw, "palette_canvas", crowded)
+    drawn = neighbors.draw(rules, state, None)
+    assert drawn.mode == "RGB" and drawn.tobytes() == neighbors.drawn_on(draw.canvas, rules, state, None).tobytes()
 
 
 def test_a_palette_mapping_that_moves_a_colour_is_caught_and_the_picture_goes_as_rgb(monkeypatch):
@@ -170,3 +219,21 @@ def test_a_palette_mapping_that_moves_a_colour_is_caught_and_the_picture_goes_as
         assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == image.tobytes()
     finally:
         draw.palette_plan.cache_clear()
+
+
+@pytest.mark.parametrize("kind", sorted(pictures.PAINTERS))
+def test_every_game_drawn_on_a_palette_has_the_pixels_it_has_drawn_in_rgb(kind):
+    """Each painter draws on a palette canvas (draw.drawn): for every viewer, the picture is the one
+    its drawing on an RGB canvas gives, pixel for pixel (the same checked over a whole game by
+    test_report_golden)."""
+    import importlib
+
+    from gm.present.pictures.draw import canvas
+
+    painter = importlib.import_module(f"gm.present.pictures.{kind.replace('-', '_')}")
+    rules = registry.get(kind)
+    state = rules.start(rules.setup(NAMES, {}, 3), 1_000.0)
+    for viewer in (None, NAMES[0], OBSERVER):
+        drawn = painter.draw(rules, state, viewer)
+        assert drawn.mode == "P"
+        assert drawn.convert("RGB").tobytes() == painter.drawn_on(canvas, rules, state, viewer).tobytes()

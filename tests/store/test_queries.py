@@ -321,3 +321,36 @@ def test_holds_of_the_senders_refusals(store):
         assert store.release_scope("domain:example.net", T + 2) == 1  # only the held domain's mail
         assert store.end_hold("domain:example.net") and not store.end_hold("domain:example.net")
     assert store.holds() == [] and [r["id"] for r in store.outbox_due(T + 2, 10)] == [early]
+
+
+def test_a_sent_copy_with_its_header_changed_reuses_the_packed_body(store_target):
+    import base64
+    import os
+    import zlib
+
+    from gm.store.packing import MAIL_MARK, unpack_mail
+
+    store = Store(store_target)
+    picture = base64.encodebytes(os.urandom(30_000))
+    body = (b"\r\n\r\n--x\r\nContent-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+            + picture + b"--x--\r\n")
+    raw = b"From: gm@example.org\r\nReply-To: gm+s3cr3t@example.org\r\nSubject: Report" + body
+    masked = raw.replace(b"s3cr3t", b"[token]")
+    with store.write():
+        kept = store.queue_outbox("<a@x>", "ada@example.org", "Report", raw, kind="report", now=T)
+        whole = store.queue_outbox("<b@x>", "bob@example.org", "Report", raw, kind="report", now=T)
+        old = store.queue_outbox("<c@x>", "cyd@example.org", "Report", raw, kind="report", now=T)
+        # queued by a gm that packed a mail as one stream, with no flush after the header
+        store.db.execute("UPDATE outbox SET raw = ? WHERE id = ?", (MAIL_MARK + zlib.compress(raw, 1), old))
+    due = {row["id"]: row for row in store.outbox_due(T, 10)}
+    with store.write():
+        store.mark_sent_keeping(kept, T, 1, masked, due[kept])
+        store.mark_sent_keeping(whole, T, 1, masked.replace(b"--x--", b"--y--"), due[whole])  # the body changed
+        store.mark_sent_keeping(old, T, 1, masked, due[old])
+    stored = {row["id"]: bytes(row["raw"]) for row in store.all("SELECT id, raw FROM outbox")}
+    assert unpack_mail(stored[kept]) == masked and b"s3cr3t" not in zlib.decompress(stored[kept][2:])
+    assert bytes(due[kept]["packed"])[-2000:-4] in stored[kept]  # the body's deflate bytes, reused
+    assert unpack_mail(stored[whole]) == masked.replace(b"--x--", b"--y--")
+    assert unpack_mail(stored[old]) == masked
+    assert [row["status"] for row in store.all("SELECT status FROM outbox")] == ["sent"] * 3
+    store.close()

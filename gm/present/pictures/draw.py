@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import io
 import math
+from typing import Callable
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -65,7 +66,51 @@ def text(image: Image.Image, xy: tuple[int, int], words: str, size: int, fill: C
     """ImageDraw.text(xy, words, fill, font(size), anchor, stroke_width=stroke, stroke_fill=fill) for
     whole-pixel ``xy``, from a kept text_stamp: the same pixels but for coverage in coarse() levels."""
     stamp, (dx, dy) = text_stamp(words, size, anchor, stroke)
-    image.paste(fill, (xy[0] + dx, xy[1] + dy, xy[0] + dx + stamp.width, xy[1] + dy + stamp.height), stamp)
+    box = (xy[0] + dx, xy[1] + dy, xy[0] + dx + stamp.width, xy[1] + dy + stamp.height)
+    if image.mode != "P":
+        image.paste(fill, box, stamp)
+        return
+    if not (stamp.width and stamp.height):  # an empty line: nothing drawn
+        return
+    table = blend_entries(image, fill, box)
+    if table is None:  # text over more than one colour (seldom): blended in RGB, then entered
+        paste_on_palette(image, fill, box, stamp)
+    else:  # the pixels of each coverage level of the stamp, as this palette's entries
+        image.paste(text_patch(words, size, anchor, stroke, table), box)
+
+
+@functools.lru_cache(maxsize=1024)
+def text_patch(words: str, size: int, anchor: str, stroke: int, table: bytes) -> Image.Image:
+    """text_stamp's coverage as the entries ``table`` gives each level (kept: a painter's colours
+    take the same entries picture after picture, and its labels repeat)."""
+    return entries_image(text_stamp(words, size, anchor, stroke)[0], table)
+
+
+def blend_entries(image: Image.Image, fill: Colour, box: tuple[int, int, int, int]) -> bytes | None:
+    """For text in ``fill`` over ``box`` of a palette canvas, the entry of each coverage value,
+    if one colour lies under all of ``box``; else None."""
+    lowest, under = image.crop(box).getextrema()  # in C (getcolors counts in Python: 7 us)
+    if lowest != under:
+        return None
+    key = (fill, under)
+    table = image.gm_entries.get(key)
+    if table is None:
+        entries = [0] * 256
+        under_colour = tuple(image.palette.palette[3 * under:3 * under + 3])
+        for level, colour in zip(LEVELS, blends(fill, under_colour)):
+            entries[level] = entry(image, colour)
+        table = image.gm_entries[key] = bytes(entries)
+    return table
+
+
+def paste_on_palette(image: Image.Image, fill: Colour, box: tuple[int, int, int, int], coverage: Image.Image) -> None:
+    """image.paste(fill, box, coverage) on a palette canvas, pixel by pixel: blended in RGB and
+    each colour entered."""
+    region = image.crop(box).convert("RGB")
+    region.paste(fill, (0, 0, *region.size), coverage)
+    rgb = region.tobytes()
+    image.paste(entries_image(Image.frombytes("L", region.size, bytes(
+        entry(image, tuple(rgb[i:i + 3])) for i in range(0, len(rgb), 3))), bytes(range(256))), box)
 
 
 def canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -73,14 +118,114 @@ def canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     return image, ImageDraw.Draw(image)
 
 
+# --- drawing on a palette ----------------------------------------------------------------------
+# A painter may draw on palette_canvas() instead: its PNG needs no mapping of colours to a
+# palette afterwards (as_palette: 1.4 ms for a Neighbors board, a third of its picture).
+# ImageDraw gives a "P" image's shapes the same pixels as an RGB one's, each new colour taking
+# the next palette entry; text (anti-aliased: blends of its colour and what lies under it) and
+# sprites (RGB images of their own) are pasted by paste_on_palette and paste_sprite, which
+# give each pixel the palette entry of the colour the RGB canvas would have had there.  A
+# painter draws through drawn(), which falls back on canvas() for a picture of too many colours.
+LEVELS = sorted(set(_COARSE))  # the coverage values a text_stamp holds
+
+
+class TooManyColours(ValueError):  # a ValueError, as ImageDraw's own for a 257th colour
+    """A palette canvas was asked for a 257th colour."""
+
+
+def palette_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """canvas() on a palette image (BACKGROUND its first entry), with its kept look-ups (entries)."""
+    image = Image.new("P", (width, height), 0)
+    image.putpalette(BACKGROUND)
+    image.gm_entries = {}  # (fill, entry under it) or (sprite key) -> its table, for this palette
+    return image, ImageDraw.Draw(image)  # its textlength() is not RGB's: measure with font().getlength
+
+
+def drawn(paint: Callable[[Callable[[int, int], tuple[Image.Image, ImageDraw.ImageDraw]]], Image.Image]) -> Image.Image:
+    """paint(palette_canvas), or paint(canvas) if the picture asks for a 257th colour or fills
+    the palette: with all 256 entries taken, Pillow gives a new colour an entry that no pixel
+    uses yet (ImagePalette.getcolor), which a table kept in gm_entries may still name."""
+    try:
+        image = paint(palette_canvas)
+        if len(image.palette.palette) < 3 * 256:
+            return image
+    except ValueError:  # TooManyColours, or ImageDraw's own
+        pass
+    return paint(canvas)
+
+
+def entry(image: Image.Image, colour: Colour) -> int:
+    """The palette entry of ``colour`` in a palette canvas, a new one if need be."""
+    try:
+        return image.palette.getcolor(colour, image)
+    except ValueError as exc:  # Pillow's "cannot allocate more than 256 colors"
+        raise TooManyColours(str(exc)) from exc
+
+
+@functools.lru_cache(maxsize=1024)
+def blends(fill: Colour, under: Colour) -> tuple[Colour, ...]:
+    """The colour of each LEVELS coverage of ``fill`` pasted on ``under``, by Pillow's own blend."""
+    strip = Image.new("RGB", (len(LEVELS), 1), under)
+    strip.paste(fill, (0, 0, len(LEVELS), 1), Image.frombytes("L", (len(LEVELS), 1), bytes(LEVELS)))
+    return tuple(strip.getpixel((x, 0)) for x in range(len(LEVELS)))
+
+
+def entries_image(image: Image.Image, table: bytes) -> Image.Image:
+    """A "P" image of ``table``'s byte for each pixel value of an L or P ``image`` (to paste as
+    palette entries; its own palette unused).  Not Image.point: it rounds its table in Python
+    (30 us a call, the price of a whole label)."""
+    return Image.frombytes("P", image.size, image.tobytes().translate(table))
+
+
+def paste_sprite(image: Image.Image, key: object, sprite: Image.Image, xy: tuple[int, int],
+                 footprint: Image.Image) -> None:
+    """image.paste(sprite, xy, footprint) for an RGB ``sprite`` of at most 256 colours and a
+    footprint of 0s and 255s; ``key`` names the sprite (its entries are kept per canvas)."""
+    if image.mode != "P":
+        image.paste(sprite, xy, footprint)
+        return
+    table = image.gm_entries.get(key)
+    if table is None:
+        colours = sprite_on_palette(key, sprite).getpalette()
+        entries = [entry(image, tuple(colours[i:i + 3])) for i in range(0, len(colours), 3)]
+        table = image.gm_entries[key] = bytes(entries + [0] * (256 - len(entries)))
+    image.paste(sprite_patch(key, table), xy, footprint)
+
+
+@functools.lru_cache(maxsize=256)
+def sprite_patch(key: object, table: bytes) -> Image.Image:
+    """The sprite ``key`` (sprite_on_palette's) as the entries ``table`` gives its colours (kept,
+    as text_patch)."""
+    return entries_image(_SPRITES[key], table)
+
+
+_SPRITES: dict = {}  # sprite key -> the sprite on a palette of its own colours
+
+
+def sprite_on_palette(key: object, sprite: Image.Image) -> Image.Image:
+    """The RGB ``sprite`` on a palette of its colours, made once per key pixel by pixel: not by
+    as_palette, whose kept plan holds Pillow's 0.5 MB colour cache for each set of colours."""
+    if key not in _SPRITES:
+        rgb = sprite.tobytes()
+        pixels = [rgb[i:i + 3] for i in range(0, len(rgb), 3)]
+        colours = {colour: i for i, colour in enumerate(dict.fromkeys(pixels))}
+        if len(colours) > 256:
+            raise TooManyColours(f"sprite {key!r}")
+        own = Image.frombytes("P", sprite.size, bytes(colours[colour] for colour in pixels))
+        own.putpalette(b"".join(colours))
+        _SPRITES[key] = own
+    return _SPRITES[key]
+
+
 def png(image: Image.Image) -> bytes:
     """The image as PNG bytes: no time stamp or other chunk that varies between runs.
 
-    On a palette of its own colours when it has at most 256 (as_palette), else as RGB.
+    A palette canvas's image goes as it is; an RGB one on a palette of its own colours when it
+    has at most 256 (as_palette), else as RGB.
     zlib level 6, not 9: an RGB board is about 10% larger and made in a third of the time
     (15-20 ms instead of 50-75 ms), and a turn's reports wait for their pictures."""
     out = io.BytesIO()
-    (as_palette(image) or image).save(out, format="PNG", compress_level=6)
+    (image if image.mode == "P" else as_palette(image) or image).save(out, format="PNG", compress_level=6)
     return out.getvalue()
 
 

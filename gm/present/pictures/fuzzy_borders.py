@@ -21,14 +21,13 @@ from PIL import Image, ImageDraw
 
 from games.fuzzy_borders.present import symbols
 from games.hexgrid import Cell, HexGrid
-from gm.present.pictures.draw import (
+from gm.present.pictures.draw import (drawn,
     EMPTY,
     GRID,
     INK,
     Colour,
     axial_centre,
     blend,
-    canvas,
     font,
     hexagon,
     player_colour,
@@ -194,7 +193,13 @@ class Legend:
 
 
 def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
-    """The position as ``viewer`` may see it (None: the GM; a non-player: an observer)."""
+    """The position as ``viewer`` may see it (None: the GM; a non-player: an observer).
+
+    Drawn on a palette (draw.palette_canvas), or in RGB should it need more than 256 colours (draw.drawn)."""
+    return drawn(lambda new_canvas: drawn_on(new_canvas, rules, state, viewer))
+
+
+def drawn_on(new_canvas: Any, rules: Any, state: Any, viewer: str | None) -> Image.Image:
     hexes = layout(state)
     board = state.board()
     marks = symbols(state.players)
@@ -215,7 +220,7 @@ def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
     entries.append((None, "Filled with a mark: claimed (10); shaded with a number: led, worth 1-5; "
                           "ring with ?: a sealed claim of this turn (only your own)."))
     legend = Legend(entries, hexes.width, max(14, round(hexes.radius * 0.9)))
-    image, pen = canvas(hexes.width, hexes.height + legend.height)
+    image, pen = new_canvas(hexes.width, hexes.height + legend.height)
 
     for cell in hexes.grid.cells:
         here = board[cell]

@@ -20,7 +20,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from games.neighbors import FILES, PIECE_NAMES, ROWS, parse_square
-from gm.present.pictures.draw import BACKGROUND, EMPTY, GRID, INK, blend, canvas, font, player_colour, text
+from gm.present.pictures.draw import (BACKGROUND, EMPTY, GRID, INK, blend, canvas, drawn, font, paste_sprite,
+                                      player_colour, text)
 
 SQUARE = 72  # pixels per square
 MARGIN = 28  # room for the file letters and row numbers round the board
@@ -72,8 +73,15 @@ def square_colour(square_name: str) -> tuple[int, int, int]:
 
 
 def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
-    """The position as a picture; ``viewer`` is unused (nothing in Neighbors is hidden)."""
-    image, pen = canvas(*image_size(len(state.players)))
+    """The position as a picture; ``viewer`` is unused (nothing in Neighbors is hidden).
+
+    Drawn on a palette (draw.palette_canvas: no mapping of colours afterwards), or in RGB
+    should it ever need more than 256 colours (draw.drawn)."""
+    return drawn(lambda new_canvas: drawn_on(new_canvas, rules, state, viewer))
+
+
+def drawn_on(new_canvas: Any, rules: Any, state: Any, viewer: str | None) -> Image.Image:
+    image, pen = new_canvas(*image_size(len(state.players)))
     last = state.moves[-1] if state.moves else None
     tints = {}
     if last is not None:
@@ -116,7 +124,8 @@ def _board(image: Image.Image, pen: ImageDraw.ImageDraw, state: Any, tints: dict
 def _disc(image: Image.Image, x: int, y: int, radius: int, piece: str, letter_size: int, ring: int) -> None:
     """A piece centred at (x, y): pasted from disc_sprite, the same pixels draw_disc gives."""
     sprite, footprint = disc_sprite(radius, piece, letter_size, ring)
-    image.paste(sprite, (x - radius, y - radius), footprint)
+    paste_sprite(image, ("neighbors disc", radius, piece, letter_size, ring), sprite, (x - radius, y - radius),
+                 footprint)
 
 
 @functools.lru_cache(maxsize=None)
@@ -154,11 +163,12 @@ def _arrow(pen: ImageDraw.ImageDraw, source: str, target: str, colour: tuple[int
                 fill=colour)
 
 
-def _fit(pen: ImageDraw.ImageDraw, text: str, face: Any, width: float) -> str:
-    """``text``, shortened with an ellipsis to fit ``width`` pixels."""
-    if pen.textlength(text, font=face) <= width:
+def _fit(text: str, face: Any, width: float) -> str:
+    """``text``, shortened with an ellipsis to fit ``width`` pixels (measured as on an RGB image:
+    ImageDraw measures a palette image's text unsmoothed, a few pixels wider)."""
+    if face.getlength(text) <= width:
         return text
-    while text and pen.textlength(text + "…", font=face) > width:
+    while text and face.getlength(text + "…") > width:
         text = text[:-1]
     return text + "…"
 
@@ -178,7 +188,7 @@ def _legend(image: Image.Image, pen: ImageDraw.ImageDraw, rules: Any, state: Any
     elif view["restriction"]:
         parts.append(f"next from {view['restriction']}")
     info_y = LEGEND_TOP + INFO_HEIGHT // 2 - 4
-    text(image, (BOARD_LEFT, info_y), _fit(pen, " · ".join(parts), face, BOARD_RIGHT - BOARD_LEFT), 15, INK, "lm")
+    text(image, (BOARD_LEFT, info_y), _fit(" · ".join(parts), face, BOARD_RIGHT - BOARD_LEFT), 15, INK, "lm")
 
     scores = rules.scores(state)
     to_move = set(rules.to_move(state))
@@ -192,7 +202,7 @@ def _legend(image: Image.Image, pen: ImageDraw.ImageDraw, rules: Any, state: Any
         pen.ellipse((BOARD_LEFT + 16, y - 7, BOARD_LEFT + 30, y + 7),
                     fill=blend(colour, 0.4) if gone else colour)
         name = player + (" (left)" if gone else "")
-        text(image, (BOARD_LEFT + 38, y), _fit(pen, name, face, 140), 15, ink, "lm")
+        text(image, (BOARD_LEFT + 38, y), _fit(name, face, 140), 15, ink, "lm")
         captured = state.captured.get(player, "")
         for i, piece in enumerate(PIECE_ORDER):
             x = BOARD_LEFT + 200 + i * 50

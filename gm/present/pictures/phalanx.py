@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 from games.hexgrid import Cell, CellNameError, add, direction_between
 from games.phalanx.board import neighbours, territory
 from games.phalanx.state import CHOOSE, COLOURS, EXTRA, OVER, PLACE, PLAY, RED, WALL, YELLOW
-from gm.present.pictures.draw import EMPTY, INK, Colour, blend, canvas
+from gm.present.pictures.draw import drawn, EMPTY, INK, Colour, blend
 from gm.present.pictures.fuzzy_borders import Entry, HexLayout, Legend, cell_centre, cell_radius, layout  # noqa: F401 (one hex layout for both games)
 
 MAN_COLOURS: dict[str, Colour] = {RED: (204, 37, 41), YELLOW: (242, 196, 0)}
@@ -125,7 +125,13 @@ def _status(state: Any) -> str:
 
 
 def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
-    """The position; Phalanx has nothing sealed, so ``viewer`` changes nothing."""
+    """The position; Phalanx has nothing sealed, so ``viewer`` changes nothing.
+
+    Drawn on a palette (draw.palette_canvas), or in RGB should it need more than 256 colours (draw.drawn)."""
+    return drawn(lambda new_canvas: drawn_on(new_canvas, rules, state, viewer))
+
+
+def drawn_on(new_canvas: Any, rules: Any, state: Any, viewer: str | None) -> Image.Image:
     hexes = layout(state)
     land = territory_cells(state) if state.phase == OVER else {}
     scores = rules.scores(state)
@@ -146,7 +152,7 @@ def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
     entries.append((("box", WALL_COLOUR, ""), "wall;  arrow: a move of the last turn (old head to new head);  "
                     "white dot: a new man of the last turn;  tint: territory (when the game is over)"))
     legend = Legend(entries, hexes.width, max(14, round(hexes.radius * 0.8)))
-    image, pen = canvas(hexes.width, hexes.height + legend.height)
+    image, pen = new_canvas(hexes.width, hexes.height + legend.height)
     for cell in state.grid.cells:
         kind = state.cells.get(cell)
         if kind == WALL:

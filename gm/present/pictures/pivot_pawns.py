@@ -17,13 +17,15 @@ only in that sealed line.
 
 from __future__ import annotations
 
+from typing import Any
+
 from PIL import Image, ImageDraw
 
 from games.pivot_pawns import deck
 from games.pivot_pawns.board import bid_order, pawns_line, round_goal
 from games.pivot_pawns.orders import solution_text
 from games.pivot_pawns.state import PivotState, coordinate, position_of
-from gm.present.pictures.draw import BACKGROUND, GRID, INK, Colour, blend, canvas, font, text
+from gm.present.pictures.draw import drawn, BACKGROUND, GRID, INK, Colour, blend, font, text
 
 # The five deck colours (red, green, blue, yellow, black), for discs and bands ...
 COLOUR_FILL: tuple[Colour, ...] = ((200, 30, 30), (0, 140, 60), (20, 80, 200), (235, 180, 0), (20, 20, 20))
@@ -187,12 +189,18 @@ def _sealed_caption(pen: ImageDraw.ImageDraw, state: PivotState, viewer: str | N
 
 
 def draw(rules: object, state: PivotState, viewer: str | None) -> Image.Image:
-    """The position as ``viewer`` may see it (None: the GM; a non-player: an observer)."""
+    """The position as ``viewer`` may see it (None: the GM; a non-player: an observer).
+
+    Drawn on a palette (draw.palette_canvas), or in RGB should it need more than 256 colours (draw.drawn)."""
+    return drawn(lambda new_canvas: drawn_on(new_canvas, rules, state, viewer))
+
+
+def drawn_on(new_canvas: Any, rules: object, state: PivotState, viewer: str | None) -> Image.Image:
     scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     public = _public_caption(scratch, state)
     sealed = _sealed_caption(scratch, state, viewer)
     height = CAPTION_TOP + LINE * (len(public) + len(sealed)) + 6 + 12
-    image, pen = canvas(WIDTH, height)
+    image, pen = new_canvas(WIDTH, height)
     for column, letter in enumerate("ABCDE"):
         x, _ = _origin(column)
         text(image, (x + CARD_W // 2, TOP // 2), letter, 15, INK, "mm")

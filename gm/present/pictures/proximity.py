@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from games.proximity.moves import open_sum
 from games.proximity.state import BOARD_SQUARES, NULL_SQUARES, SUIT_NAME, Piece, State, Tile
-from gm.present.pictures.draw import BACKGROUND, GRID, INK, blend, canvas, font, player_colour, text
+from gm.present.pictures.draw import drawn, BACKGROUND, GRID, INK, blend, font, player_colour, text
 
 Colour = tuple[int, int, int]
 
@@ -153,8 +153,14 @@ def _caption(state: State, viewer: str | None) -> list[str]:
 
 
 def draw(rules: Any, state: State, viewer: str | None) -> Image.Image:
-    """The position as a picture (``rules`` and ``viewer`` do not change what is shown)."""
-    image, pen = canvas(WIDTH, HEIGHT)
+    """The position as a picture (``rules`` and ``viewer`` do not change what is shown).
+
+    Drawn on a palette (draw.palette_canvas), or in RGB should it need more than 256 colours (draw.drawn)."""
+    return drawn(lambda new_canvas: drawn_on(new_canvas, rules, state, viewer))
+
+
+def drawn_on(new_canvas: Any, rules: Any, state: State, viewer: str | None) -> Image.Image:
+    image, pen = new_canvas(WIDTH, HEIGHT)
     # The row numbers left of the board and the file letters under it.
     for row in "123":
         _, cy = tile_centre(f"a{row}")
