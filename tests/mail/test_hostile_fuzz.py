@@ -30,9 +30,9 @@ from gm.store import Store
 from gm.store.packing import unpack_mail
 
 GM = "gm@example.test"
-# A stall guard on each example: this process's CPU time (time.process_time: the password
-# checks on gm.service.auth's threads count too), which a loaded
-# machine does not stretch as it does the wall clock (hypothesis's own deadline, off).
+# A stall guard on each example: this process's CPU time (time.process_time: the password checks
+# on gm.service.auth's threads count too), which a loaded machine does not stretch as it does
+# the wall clock (hypothesis's own deadline, which is wall clock, is off).
 DEADLINE_MS = 2_000
 FUZZ = settings(
     deadline=None,
