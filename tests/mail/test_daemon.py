@@ -134,9 +134,13 @@ def test_killed_mid_delivery(harness, dovecot, smtp):
     assert proc.returncode == 0, output
     outbox = harness.engine.store.all("SELECT message_id, status FROM outbox")
     assert len(outbox) == 2 and {r["status"] for r in outbox} == {"sent"}
-    # Each mail once after the restart, plus the copy the server kept before the kill.
-    assert Counter(smtp.message_ids()) == {r["message_id"]: 1 + before[r["message_id"]] for r in outbox}
-    assert sum(before.values()) >= 1
+    # Each mail once after the restart, plus the copy the server kept before the kill: those seen
+    # then twice, the others once or twice (a mail wholly sent as the kill came may be kept by the
+    # server a moment after ``before`` was read: the welcomes go out on parallel connections).
+    sent = Counter(smtp.message_ids())
+    assert set(sent) == {r["message_id"] for r in outbox}
+    assert all(sent[mid] == 2 for mid in before) and sum(before.values()) >= 1
+    assert all(1 <= n <= 2 for n in sent.values())
 
 
 def test_smtp_down_then_back(harness, dovecot, smtp):
