@@ -17,6 +17,7 @@ benchmarks/turnaround.py, which puts ``tests/`` on sys.path.
 
 from __future__ import annotations
 
+import asyncio
 import email
 import email.message
 import email.policy
@@ -271,6 +272,10 @@ class SmtpSink:
         self.sender_refusal: str | None = None
         self.refuse_with: dict[str, str] = {}
         self.envelope_senders: list[tuple[str, str]] = []  # (MAIL FROM, Message-ID) of each message kept
+        # Cleared: each message is kept, but its 250 waits until it is set again (the instant
+        # a client can die between the server's acceptance and hearing of it).
+        self.answering = threading.Event()
+        self.answering.set()
         self.lock = threading.Lock()
         self.controller = None
         self.ident: str | None = None  # the greeting's words after the host name (aiosmtpd's own if None)
@@ -299,6 +304,8 @@ class SmtpSink:
         with self.lock:
             self.messages.append((list(envelope.rcpt_tos), msg))
             self.envelope_senders.append((envelope.mail_from, msg["Message-ID"]))
+        while not self.answering.is_set():
+            await asyncio.sleep(0.01)
         return "250 OK"
 
     def start(self) -> None:

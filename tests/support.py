@@ -28,6 +28,30 @@ PLAYERS = [("ada", "ada@example.org"), ("bob", "bob@example.org")]
 PLAYERS3 = PLAYERS + [("cy", "cy@example.org")]
 
 
+# A test proves work linear (no regex backtracking on a long line, no rescan per line) by
+# giving it an input four times larger: linear work then costs about 4 times the CPU, quadratic
+# 16 times, a backtracking regex far more.  Twice the linear figure leaves room for noise.
+LINEAR_4X = 8.0
+CPU_FLOOR = 0.002  # seconds: less CPU than this is noise, not a measure (a quick refusal)
+
+
+def cpu_seconds(run, arg, repeat: int = 3) -> float:
+    """This thread's CPU time for ``run(arg)``, the best of ``repeat``.  Not the wall clock: other
+    processes on a busy machine hardly change it (speed targets belong in benchmarks/)."""
+    best = float("inf")
+    for _ in range(repeat):
+        began = time.thread_time()
+        run(arg)
+        best = min(best, time.thread_time() - began)
+    return best
+
+
+def growth(run, small, large, repeat: int = 3) -> float:
+    """How many times more CPU ``run(large)`` takes than ``run(small)`` (at least CPU_FLOOR each)."""
+    return (max(cpu_seconds(run, large, repeat), CPU_FLOOR)
+            / max(cpu_seconds(run, small, repeat), CPU_FLOOR))
+
+
 class Clock:
     """A clock the tests move by hand."""
 

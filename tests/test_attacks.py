@@ -310,10 +310,10 @@ def test_a_punycode_or_base64_charset_is_answered_at_once_and_changes_nothing(tm
     hostile = mail_in_charset("punycode", b"b" * 900_000)
     assert len(hostile) < room.config.max_message_bytes  # read, not refused as too large
     base64_mail = mail_in_charset("base64", f"GAME nb1 PASSWORD {secrets['ada']}\r\nb4xd4\r\n".encode())
-    began = time.perf_counter()
+    began = time.process_time()  # CPU, which a loaded machine does not stretch as it does the wall clock
     with at_most(10):
         mails = exchange(room, hostile, base64_mail)
-    assert time.perf_counter() - began < 2.0
+    assert time.process_time() - began < 2.0
     assert [m[0] for m in mails] == [ADA, ADA]
     for (_, _, text), charset in zip(mails, ("punycode", "base64")):
         assert f"gm could not read your mail (its character set '{charset}' is not one gm can read" in text

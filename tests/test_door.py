@@ -41,9 +41,9 @@ def test_a_900_kb_punycode_part_is_answered_at_once(engine, nb_game):
     start, before = last_outbox_id(engine), seq(engine)
     raw = mail_in_charset("punycode", b"b" * 900_000)
     assert len(raw) < engine.config.max_message_bytes  # read, not refused as too large
-    began = time.perf_counter()
+    began = time.process_time()  # CPU, which a loaded machine does not stretch as it does the wall clock
     outcome = engine.ingest(raw)
-    elapsed = time.perf_counter() - began
+    elapsed = time.process_time() - began
     assert elapsed < 0.5, elapsed
     assert_refused_for_its_charset(engine, start, before, outcome, "punycode")
 

@@ -30,9 +30,12 @@ from gm.store import Store
 from gm.store.packing import unpack_mail
 
 GM = "gm@example.test"
+# A stall guard on each example: this process's CPU time (time.process_time: the password checks
+# on gm.service.auth's threads count too), which a loaded machine does not stretch as it does
+# the wall clock (hypothesis's own deadline, which is wall clock, is off).
 DEADLINE_MS = 2_000
 FUZZ = settings(
-    deadline=DEADLINE_MS,
+    deadline=None,
     max_examples=int(os.environ.get("GM_FUZZ_EXAMPLES", "800")),
     derandomize=os.environ.get("GM_FUZZ_RANDOM") != "1",
     database=None,
@@ -168,9 +171,9 @@ def messages(draw):
 
 
 def _timed_parse(raw: bytes, max_bytes: int) -> mailin.Inbound:
-    start = time.perf_counter()
+    start = time.process_time()
     inbound = mailin.parse(raw, GM, max_bytes=max_bytes)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert elapsed < DEADLINE_MS / 1000, f"{elapsed:.2f}s for {len(raw)} bytes"
     return inbound
 
@@ -233,9 +236,9 @@ order_text = st.one_of(
 @FUZZ
 @given(order_text, order_text)
 def test_orders_read_never_raises_or_stalls(subject, text):
-    start = time.perf_counter()
+    start = time.process_time()
     mail = orders.read(subject, text)
-    assert time.perf_counter() - start < DEADLINE_MS / 1000
+    assert time.process_time() - start < DEADLINE_MS / 1000
     assert isinstance(mail, orders.OrderMail)
     assert mail.game_id is None or mail.game_id == mail.game_id.lower()
 
@@ -261,9 +264,9 @@ def test_ingest_never_raises_and_replies_at_most_once_only_to_from_never_to_a_ro
     before = engine.store.one("SELECT COALESCE(MAX(id), 0) AS n FROM outbox")["n"]
     states = engine.store.one("SELECT COUNT(*) AS n FROM states")["n"]
     locks = engine.store.one("SELECT COALESCE(MAX(id), 0) AS n FROM credential_locks")["n"]
-    start = time.perf_counter()
+    start = time.process_time()
     outcome = engine.ingest(raw)  # must not raise
-    assert time.perf_counter() - start < DEADLINE_MS / 1000
+    assert time.process_time() - start < DEADLINE_MS / 1000
     assert outcome.outcome != "error", outcome.detail  # nothing in the service broke on it
     # Besides the one reply, only a lock-out (issue 27: wrong passwords, from every example's
     # strangers together) mails anyone: one notice to each seat it locked (no gm_address here).
