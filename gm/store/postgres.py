@@ -344,7 +344,7 @@ class PostgresStore(Store):
 
     # --- the outbox, shared by several senders ----------------------------------------
     def claim_outbox(self, now: float, limit: int) -> list:
-        """The due rows this session could lock and that are still queued once locked."""
+        """The due rows this session could lock and that are still queued once locked (as outbox_due)."""
         # Due and locked in one statement (the LIMIT keeps the lock from being tried on rows past
         # it), then read again: another sender may have marked a row sent, after this statement
         # saw it queued, and let it go just before it was locked here.
@@ -364,7 +364,8 @@ class PostgresStore(Store):
             self.note_takeover(self.claimant, {r["claimed_by"] for r in rows} - {None, self.claimant}, now)
         still = {r["id"] for r in rows}
         self.release_outbox([{"id": i} for i in locked if i not in still])
-        return [{"id": r["id"], "recipient": r["recipient"], "raw": unpack_mail(r["raw"]),
+        # as outbox_due: ``packed``, raw as stored, lets the sent copy reuse its packed body
+        return [{"id": r["id"], "recipient": r["recipient"], "raw": unpack_mail(r["raw"]), "packed": bytes(r["raw"]),
                  "attempts": r["attempts"], "secret": r["secret"]} for r in rows]
 
     def release_outbox(self, rows: list) -> None:
