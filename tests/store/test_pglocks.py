@@ -92,22 +92,20 @@ def test_a_game_locked_by_one_transaction_blocks_that_game_and_not_another(pg_ur
 
 def test_store_wide_writes_wait_for_game_writers_and_game_writers_for_them(pg_url):
     Store(pg_url).close()
-    holder = Holder(pg_url, games=["gamea"])
+    waits(pg_url, held={"games": ["gamea"]}, attempt={"store_wide": True}, what="the store-wide write to wait")
+    waits(pg_url, held={"store_wide": True}, attempt={"games": ["gameb"]}, what="the game write to wait")
+
+
+def waits(pg_url: str, held: dict, attempt: dict, what: str) -> None:
+    """A write taking ``attempt``'s locks waits while another holds ``held``'s, and ends after."""
+    holder = Holder(pg_url, **held)
     try:
-        wide = Attempt(pg_url, store_wide=True)
-        wait_until(lambda: waiting_advisory(pg_url) == 1, 10, interval=0.05, what="the store-wide write to wait")
-        assert not wide.done.is_set()
+        waiting = Attempt(pg_url, **attempt)
+        wait_until(lambda: waiting_advisory(pg_url) == 1, 10, interval=0.05, what=what)
+        assert not waiting.done.is_set()
     finally:
         holder.release()
-    wide.finish()
-    holder = Holder(pg_url, store_wide=True)
-    try:
-        game = Attempt(pg_url, games=["gameb"])
-        wait_until(lambda: waiting_advisory(pg_url) == 1, 10, interval=0.05, what="the game write to wait")
-        assert not game.done.is_set()
-    finally:
-        holder.release()
-    game.finish()
+    waiting.finish()
 
 
 def test_shared_rows_lock_by_name(pg_url):
