@@ -58,7 +58,7 @@ from gm.service.engine import Engine  # noqa: E402
 from gm.store import Store  # noqa: E402
 from gm.store.packing import unpack_mail  # noqa: E402
 from harness import Harness, start_dovecot, stop_dovecot  # noqa: E402
-from support import GM_ADDRESS, order_mail  # noqa: E402
+from support import GM_ADDRESS  # noqa: E402
 
 
 VERBOSE = "-v" in sys.argv  # say when the last order was judged, beside the last report sent
@@ -106,22 +106,7 @@ def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daem
 
 def plan_spread(h: Harness, games: int, per_game: int, report_format: str) -> list[bytes]:
     """As turnaround.plan_games, but each game has players of its own (no address in two games)."""
-    from games import registry
-
-    rounds: list[list[bytes]] = [[] for _ in range(per_game)]
-    rules = registry.get("neighbors")
-    for g in range(games):
-        game_id = f"sp{g}"
-        players = [(name, f"{name}{g}@example.org") for name in ("ada", "bob")]
-        passwords = h.engine.create_game("neighbors", game_id, players, seed=2000 + g,
-                                         options={"format": report_format})
-        state = h.engine.load(game_id).state
-        for r in range(per_game):
-            (mover,) = rules.to_move(state)
-            text = rules.legal_orders(state, mover)[0]
-            state = rules.submit(state, mover, rules.parse_order(state, mover, text), time.time()).state
-            rounds[r].append(order_mail(dict(players)[mover], text, game_id=game_id, password=passwords[mover]))
-    return [raw for batch in rounds for raw in batch]
+    return turnaround.plan_games(h, games, per_game, report_format, own_players=True)
 
 
 def capacity(args, server: pgserver.Postgres, tmp: Path) -> None:

@@ -254,22 +254,25 @@ def our_turnaround(h: Harness, sink: TimedSink, orders: int, label: str) -> list
     return latencies
 
 
-def plan_games(h: Harness, games: int, per_game: int, report_format: str) -> list[bytes]:
-    """Create the games and write each game's orders ahead (rules run locally)."""
+def plan_games(h: Harness, games: int, per_game: int, report_format: str,
+               own_players: bool = False) -> list[bytes]:
+    """Create the games and write each game's orders ahead (rules run locally).  Every game has
+    the same two players, or with ``own_players`` players of its own (no address in two games)."""
     from games import registry
 
     rounds: list[list[bytes]] = [[] for _ in range(per_game)]
     rules = registry.get("neighbors")
     for g in range(games):
-        game_id = f"tp{g}"
-        passwords = h.engine.create_game("neighbors", game_id, PLAYERS, seed=1000 + g,
+        game_id, seed = (f"sp{g}", 2000 + g) if own_players else (f"tp{g}", 1000 + g)
+        players = [(name, f"{name}{g}@example.org") for name, _ in PLAYERS] if own_players else PLAYERS
+        passwords = h.engine.create_game("neighbors", game_id, players, seed=seed,
                                          options={"format": report_format})
         state = h.engine.load(game_id).state
         for r in range(per_game):
             (mover,) = rules.to_move(state)
             text = rules.legal_orders(state, mover)[0]
             state = rules.submit(state, mover, rules.parse_order(state, mover, text), time.time()).state
-            rounds[r].append(order_mail(ADDRESS[mover], text, game_id=game_id, password=passwords[mover]))
+            rounds[r].append(order_mail(dict(players)[mover], text, game_id=game_id, password=passwords[mover]))
     return [raw for batch in rounds for raw in batch]  # round by round: UID order is game order
 
 
