@@ -30,8 +30,9 @@ BACKOFF = (5, 15, 60, 300, 900, 3600)  # seconds before retry n
 MARK_EVERY = 16  # messages accepted by the server per "sent" transaction
 DOWN_AFTER = 3  # failed connections in a row before gm counts as unable to send (deadlines wait)
 # Mails a flush claims at once in Sender.pump: each claimed row is held whole (and packed) until
-# its batch is marked, so a round of 200 reports with pictures flushed at once held 15 MB more
-# at the daemon's peak than batches of 64 do; the SMTP lanes keep their connections between batches.
+# its batch is marked, so 200 reports with pictures claimed at once were a daemon's peak memory,
+# some 8 MB above judging them (batches of 64: 5 MB less at the peak, cpu_per_order); the SMTP
+# lanes keep their connections from batch to batch.
 FLUSH_BATCH = 64
 
 
