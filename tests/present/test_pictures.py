@@ -250,3 +250,10 @@ def test_pillow_is_imported_at_the_first_picture_not_with_the_daemon():
              "print(before, 'PIL' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]
+
+
+@pytest.mark.parametrize("kind", sorted(pictures.PAINTERS))
+def test_a_painter_with_a_view_key_is_listed_in_view_keys(kind):
+    """A painter whose picture differs by viewer says so (view_key) and is in VIEW_KEYS, or every
+    viewer would get the first viewer's picture."""
+    assert hasattr(pictures.painter(kind), "view_key") == (kind in pictures.VIEW_KEYS)
