@@ -25,7 +25,7 @@ package (policy=default) reading each order mail of the round and reading and
 re-writing (``as_bytes()``) each mail gm sent in the round, per order, the
 CPU time of that loop (time.process_time, best of 3 passes).  Printed per
 round and per format (the sums over the format's rounds): ms and units, KB sent
-per order, and the peak RSS (ru_maxrss) of the judging run.
+per order, and the peak RSS (ru_maxrss) of the judging run (its own: see LAUNCHER).
 
 Targets (issue 34): HTML <= 0.53 units, text <= 1.0 unit; printed as
 ratios, never asserted.  CPU time moves less than wall time with the machine's
@@ -85,16 +85,33 @@ class Round:
     maxrss_kb: int
 
 
+# A child's ru_maxrss counts the memory of the process it was forked from: Linux keeps the larger
+# of the RSS the forked copy had before its execve and the program's own.  Forked from this process
+# (the store, the engine, every mail read: 60-70 MB by the text rounds), `gm run --once` would show
+# this process's size where it is the larger.  So a small launcher (an interpreter with no site
+# packages, about 10 MB) forks gm and reports gm's own rusage: CPU (its reaped children counted)
+# and peak RSS.
+LAUNCHER = """import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+_, status, u = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as out:
+    out.write(f"{os.waitstatus_to_exitcode(status)} {u.ru_utime} {u.ru_stime} {u.ru_maxrss}")
+"""
+
+
 def gm_once(conf: Path, profile: Path | None = None) -> Run:
-    """One `gm run --once` subprocess; its CPU and peak RSS from os.wait4 (under cProfile, writing
-    ``profile``, if given)."""
+    """One `gm run --once` subprocess (under cProfile, writing ``profile``, if given); its CPU and
+    peak RSS from os.wait4, taken by LAUNCHER."""
     under = [sys.executable, "-m", "cProfile", "-o", str(profile)] if profile else []
-    proc = subprocess.Popen([*under, GM, "--config", str(conf), "run", "--once"], env=GM_ENV)
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode:
-        raise SystemExit(f"gm run --once exited with {proc.returncode}")
-    return Run(usage.ru_utime + usage.ru_stime, usage.ru_stime, usage.ru_maxrss)
+    with tempfile.NamedTemporaryFile("r", prefix="gm-rusage-") as report:
+        subprocess.run([sys.executable, "-S", "-c", LAUNCHER, report.name,
+                        *under, GM, "--config", str(conf), "run", "--once"], env=GM_ENV, check=True)
+        code, utime, stime, maxrss = report.read().split()
+    if int(code):
+        raise SystemExit(f"gm run --once exited with {code}")
+    return Run(float(utime) + float(stime), float(stime), int(maxrss))
 
 
 class Table:

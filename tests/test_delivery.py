@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from gm.runtime import delivery
-from gm.runtime.delivery import SenderThread, flush
+from gm.runtime.delivery import Sender, SenderThread, flush
 
 
 class Recording:
@@ -54,6 +54,44 @@ def test_an_interrupted_batch_leaves_what_was_sent_marked_sent(engine, nb_game, 
     assert flush(engine.store, transport, now=clock()) == 4
     assert set(statuses(engine).values()) == {"sent"}
     assert transport.sent == list(range(1, 11))  # each exactly once
+
+
+class Claims(Recording):
+    """Recording, and how many rows each flush claimed (the store's claim_outbox, counted)."""
+
+    def __init__(self, store, refuse: set[int] = frozenset()):
+        super().__init__()
+        self.claims: list[int] = []
+        self.refuse = refuse
+        claim = store.claim_outbox
+        store.claim_outbox = lambda now, limit: self.claims.append(len(rows := claim(now, limit))) or rows
+
+    def send(self, recipient, raw, outbox_id):
+        if outbox_id in self.refuse:
+            raise delivery.TemporaryFailure("451 try again later")
+        super().send(recipient, raw, outbox_id)
+
+
+def test_a_pump_sends_the_whole_queue_in_batches_of_flush_batch(engine, nb_game, clock, monkeypatch):
+    # Each claimed row is held whole until its batch is marked: the daemon's peak memory is a
+    # batch, not the queue.  One pump still sends everything due, each mail once.
+    monkeypatch.setattr(delivery, "FLUSH_BATCH", 4)
+    queue(engine, 8)  # ten in all with the two welcomes
+    transport = Claims(engine.store)
+    assert Sender(engine.store, transport, clock=clock).pump() == 10
+    assert transport.claims == [4, 4, 2]
+    assert transport.sent == list(range(1, 11))
+    assert set(statuses(engine).values()) == {"sent"}
+
+
+def test_a_refused_mail_in_a_full_batch_does_not_stop_the_pump(engine, nb_game, clock, monkeypatch):
+    monkeypatch.setattr(delivery, "FLUSH_BATCH", 4)
+    queue(engine, 8)
+    transport = Claims(engine.store, refuse={2})  # refused for now: retried after the backoff
+    assert Sender(engine.store, transport, clock=clock).pump() == 9
+    assert transport.claims == [4, 4, 2]  # mail 2 is due again only after its backoff
+    assert transport.sent == [1, *range(3, 11)]
+    assert statuses(engine)[2] == "queued"
 
 
 def test_the_sender_thread_sends_when_nudged_and_drain_waits_for_a_whole_pass(engine, nb_game, clock):

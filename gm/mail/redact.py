@@ -39,6 +39,7 @@ import html
 import quopri
 from dataclasses import dataclass
 from email.header import Header, decode_header, make_header
+from email.policy import Compat32
 
 from gm.mail import rawmail
 from gm.mail.charsets import text_codec
@@ -187,6 +188,25 @@ def _mask_part_headers(part: email.message.Message) -> None:
 
 
 # --- the whole mail -------------------------------------------------------------------------------
+class KeptCopyPolicy(Compat32):
+    """compat32, as the kept copy is parsed and written, writing a short plain header line as it is.
+
+    compat32 folds every header line through email.header.Header, a fifth of what reading and
+    keeping an order mail cost; a line that is printable ASCII, with no space at either end and
+    within max_line_length, is one Header leaves as it is (tests/mail/test_redact.py compares the
+    two over such lines and their edges), so it is written directly."""
+
+    def fold_binary(self, name: str, value) -> bytes:
+        if (isinstance(value, str) and name.isascii() and value.isascii() and value.isprintable()
+                and value == value.strip()
+                and len(name) + 2 + len(value) <= (self.max_line_length or 0)):
+            return f"{name}: {value}{self.linesep}".encode("ascii")
+        return super().fold_binary(name, value)
+
+
+KEPT_COPY = KeptCopyPolicy()
+
+
 def redact(raw: bytes, max_bytes: int = MAX_BYTES) -> bytes:
     """The mail ``raw`` as kept once read: re-serialised with every secret masked.  Never raises.
     A mail over ``max_bytes`` (one gm did not read past its header) keeps its header alone."""
@@ -202,7 +222,7 @@ def redact(raw: bytes, max_bytes: int = MAX_BYTES) -> bytes:
                 _set_text(part, mask_text(_text_of(part)))
             else:
                 _drop_payload(part)
-        return msg.as_bytes()
+        return msg.as_bytes(policy=KEPT_COPY)
     except Exception as exc:  # never a reason to keep the secrets: keep less
         return headers_only(raw, f"Its body was not kept: it could not be written again "
                                  f"({type(exc).__name__}).")

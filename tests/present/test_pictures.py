@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 
 import pytest
 from PIL import Image
@@ -237,3 +239,21 @@ def test_every_game_drawn_on_a_palette_has_the_pixels_it_has_drawn_in_rgb(kind):
         drawn = painter.draw(rules, state, viewer)
         assert drawn.mode == "P"
         assert drawn.convert("RGB").tobytes() == painter.drawn_on(canvas, rules, state, viewer).tobytes()
+
+
+def test_pillow_is_imported_at_the_first_picture_not_with_the_daemon():
+    """A round of text reports draws nothing: Pillow and the painters (some 4 MB) stay out of a
+    daemon's memory until a picture is wanted."""
+    probe = ("import sys, gm.cli, gm.present.pictures as p; before = 'PIL' in sys.modules; "
+             "from games import registry; rules = registry.get('neighbors'); "
+             "p.picture(rules, rules.start(rules.setup(['ada', 'bob'], {}, 3), 1000.0), None); "
+             "print(before, 'PIL' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True"]
+
+
+@pytest.mark.parametrize("kind", sorted(pictures.PAINTERS))
+def test_a_painter_with_a_view_key_is_listed_in_view_keys(kind):
+    """A painter whose picture differs by viewer says so (view_key) and is in VIEW_KEYS, or every
+    viewer would get the first viewer's picture."""
+    assert hasattr(pictures.painter(kind), "view_key") == (kind in pictures.VIEW_KEYS)

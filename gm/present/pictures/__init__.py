@@ -17,34 +17,36 @@ drawn once.  A game not in VIEW_KEYS draws one picture for everyone.
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
 from typing import Any, Callable
 
-from PIL import Image
-
-from gm.present.pictures import fuzzy_borders, neighbors, phalanx, pivot_pawns, proximity
-from gm.present.pictures.draw import png
-
-Painter = Callable[[Any, Any, "str | None"], Image.Image]
-PAINTERS: dict[str, Painter] = {  # kind -> draw(rules, state, viewer)
-    "fuzzy-borders": fuzzy_borders.draw,
-    "neighbors": neighbors.draw,
-    "phalanx": phalanx.draw,
-    "proximity": proximity.draw,
-    "pivot-pawns": pivot_pawns.draw,
+# kind -> the module of this package that draws it: draw(rules, state, viewer) -> a Pillow image,
+# and view_key(state, viewer) where its picture shows a viewer something of their own (VIEW_KEYS).
+# Imported when a picture is first wanted: Pillow and the painters are some 4 MB of a daemon's
+# peak memory that a round of text reports (no pictures) never uses.
+PAINTERS: dict[str, str] = {
+    "fuzzy-borders": "fuzzy_borders",
+    "neighbors": "neighbors",
+    "phalanx": "phalanx",
+    "proximity": "proximity",
+    "pivot-pawns": "pivot_pawns",
 }
 
+# The kinds whose painter has view_key(state, viewer): equal keys, equal pictures (the painter's
+# own rule for the viewer).
+VIEW_KEYS = frozenset({"fuzzy-borders", "pivot-pawns", "proximity"})
 
-# kind -> view_key(state, viewer): equal keys, equal pictures (the painter's own rule for the viewer).
-VIEW_KEYS: dict[str, Callable[[Any, "str | None"], Any]] = {
-    "fuzzy-borders": fuzzy_borders.view_key,
-    "pivot-pawns": pivot_pawns.view_key,
-    "proximity": proximity.view_key,
-}
+
+def painter(kind: str) -> ModuleType:
+    """The module drawing ``kind`` (one of PAINTERS), imported at its first picture."""
+    return importlib.import_module(f"{__name__}.{PAINTERS[kind]}")
 
 
 def pictures_for(rules: Any, state: Any, viewers: list[str | None]) -> dict[str | None, bytes | None]:
     """The picture each viewer may see, each distinct picture drawn once (see VIEW_KEYS)."""
-    key_of = VIEW_KEYS.get(rules.kind, lambda state, viewer: ())
+    key_of: Callable[[Any, str | None], Any] = (painter(rules.kind).view_key if rules.kind in VIEW_KEYS
+                                                 else lambda state, viewer: ())
     drawn: dict[Any, bytes | None] = {}
     out = {}
     for viewer in viewers:
@@ -62,5 +64,8 @@ def size(png_bytes: bytes) -> tuple[int, int]:
 
 def picture(rules: Any, state: Any, viewer: str | None) -> bytes | None:
     """A PNG of the position as ``viewer`` may see it, or None for a kind with no picture."""
-    draw = PAINTERS.get(rules.kind)
-    return None if draw is None else png(draw(rules, state, viewer))
+    if rules.kind not in PAINTERS:
+        return None
+    from gm.present.pictures.draw import png  # with Pillow, at the first picture (see PAINTERS)
+
+    return png(painter(rules.kind).draw(rules, state, viewer))
