@@ -208,6 +208,13 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         same step (gm.store.pglocks.claim_message)."""
         return True
 
+    def read_game(self, game_id: str, sender: str) -> None:
+        """Read at once what judging a mail of ``game_id`` from ``sender`` reads of its game (its
+        row, newest state, players, timer, deadline, settings, observers, credential locks and the
+        players' delivery states), remembered for this write transaction (gm.store.reads) as the
+        methods reading each would read it.  Only after the game is locked.  SQLite: nothing (its
+        reads are calls in the process); PostgreSQL: one statement for all (gm.store.gameload)."""
+
     def end_snapshot(self) -> None:
         raise NotImplementedError
 

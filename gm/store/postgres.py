@@ -32,7 +32,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gm.store import dialect, migrations, pglocks, reads, schema
+from gm.store import dialect, gameload, migrations, pglocks, reads, schema
 from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreConflict, StoreError
 from gm.store.packing import unpack_mail
@@ -206,6 +206,27 @@ class PostgresStore(Store):
             self.games_held.add(game)
             self.shared_held |= set(shared)
         return True
+
+    def read_game(self, game_id: str, sender: str) -> None:
+        if not self.depth:
+            return  # nothing is remembered outside a write transaction
+        cursor = self.db.raw(*gameload.statement(game_id, sender))
+        sets = gameload.split([c.name for c in cursor.description], cursor.fetchall())
+        remember = self.remember_written
+        remember("games", ("id", game_id), next(iter(sets["games"]), None))
+        remember("states", ("latest", game_id), next(iter(sets["states"]), None))
+        remember("players", ("game", game_id), sets["players"])
+        remember("timers", ("due", game_id), next(iter(sets["timers"]), None))
+        remember("deadlines", ("game", game_id), next(iter(sets["deadlines"]), None))
+        remember("game_settings", ("game", game_id), {r["key"]: r["value"] for r in sets["game_settings"]})
+        remember("observers", ("of", game_id, True), [r["email"] for r in sets["observers"]])
+        remember(("players", "credential_locks"), ("locks_until", game_id, sender), sets["locks"])
+        columns = {name: i - 1 for name, i in sets["addresses"][0].index.items() if i} if sets["addresses"] else {}
+        for row in sets["addresses"]:  # as read_address_states: a row, or None (no row for it)
+            emails = {p["email"].lower() for p in sets["players"] if p["email"].lower() == row["#key"]}
+            if emails:  # an address the database lower-cases as Python does
+                remember("addresses", ("address", row["#key"]),
+                         None if row["address"] is None else dialect.Row(tuple(row)[1:], columns))
 
     def commit(self) -> None:
         self.db.before_next = None  # a transaction that ran no statement needs no lock

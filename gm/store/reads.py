@@ -85,12 +85,13 @@ class TransactionReads:
             return True, copied(self.reads[entry])
         return False, None
 
-    def remember_written(self, table: str, key: tuple, value: Any) -> None:
-        """What this transaction just wrote, as ``remembered(table, key, ...)`` would read it back."""
+    def remember_written(self, tables: str | tuple[str, ...], key: tuple, value: Any) -> None:
+        """What this transaction just wrote (or read with other rows: Store.read_game), as
+        ``remembered(tables, key, ...)`` would read it back."""
         if self.depth:
             if self.reads is None:
                 self.reads = {}
-            self.reads[((table,), *key)] = copied(value)
+            self.reads[((tables,) if isinstance(tables, str) else tables, *key)] = copied(value)
 
     def wrote(self, sql: str) -> None:
         """A statement that is not a SELECT ran: forget the reads it may have changed."""

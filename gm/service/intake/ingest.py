@@ -113,6 +113,8 @@ def _judge(ctx: Context, inbound: Inbound, key: str, now: float) -> Outcome:
             if seen["source_key"] != key:
                 _record(ctx, inbound, key, now, "duplicate", f"same Message-ID as #{seen['id']}")
             return Outcome("duplicate", f"already processed as #{seen['id']}")
+        if game:  # what judging reads of it, at once (one statement on PostgreSQL)
+            ctx.store.read_game(game, inbound.sender or "")
         outcome = handle_with_one_reply(ctx, inbound, row_id, now)
         ctx.store.set_message_outcome(row_id, outcome.outcome, outcome.detail[:2000],
                                       outcome.game_id)

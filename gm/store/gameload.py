@@ -1,0 +1,71 @@
+"""What judging a mail reads of its game, in one statement on PostgreSQL (Store.read_game).
+
+An order mail reads its game's row, newest state, players, timer, deadline,
+settings and approved observers, the credential locks of its seats and of
+its sender, and the delivery states of the players' addresses: on SQLite each
+is a cheap call in the process, on PostgreSQL each a round trip.  Here they
+are one SELECT, whose rows the store then remembers for the transaction
+(gm.store.reads) under the same keys as the methods reading them one by one,
+so that each of those finds its answer already read.
+
+One statement for row sets of different tables: each set is a subquery, and
+the subqueries are FULL JOINed ON false, so every result row carries one
+set's columns (its own types, as its own SELECT would give them) and NULLs in
+all the others'.  Each set leads with a marker column, its row's number in
+the set's order (``"#players"``...), which tells the sets apart, orders them,
+and says where each set's columns begin.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gm.store.dialect import Row
+
+# name -> (the set's SELECT after its marker column, the marker's order, its parameters by name)
+SETS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "games": ("* FROM games WHERE id = %s", "id", ("game",)),
+    "states": ("* FROM (SELECT * FROM states WHERE game_id = %s ORDER BY seq DESC LIMIT 1) AS s", "seq",
+               ("game",)),
+    "players": ("* FROM players WHERE game_id = %s", "seat", ("game",)),
+    "timers": ("due FROM timers WHERE game_id = %s", "due", ("game",)),
+    "deadlines": ("* FROM deadlines WHERE game_id = %s", "game_id", ("game",)),
+    "game_settings": ("key, value FROM game_settings WHERE game_id = %s", "key", ("game",)),
+    "observers": ("email FROM observers WHERE game_id = %s AND approved = 1", "since, email", ("game",)),
+    # gm.store.credentials.locks_until's statement
+    "locks": ("name, until FROM (SELECT p.name AS name, (SELECT max(c.until) FROM credential_locks c WHERE "
+              "c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = '') AS until "
+              "FROM players p WHERE p.game_id = %s UNION ALL SELECT NULL AS name, (SELECT max(until) "
+              "FROM credential_locks WHERE sender = %s AND player = '') AS until) AS l", "name NULLS LAST",
+              ("game", "sender")),
+    # the players' addresses as the database lower-cases them, each with its addresses row (or NULLs)
+    "addresses": ("k.address AS \"#key\", a.* FROM (SELECT DISTINCT lower(email) AS address FROM players "
+                  "WHERE game_id = %s) AS k LEFT JOIN addresses a ON a.address = k.address", "k.address",
+                  ("game",)),
+}
+
+
+def statement(game_id: str, sender: str) -> tuple[str, tuple]:
+    """The one SELECT of every set, and its parameters."""
+    values = {"game": game_id, "sender": sender}
+    parts, params = [], []
+    for name, (select, order, wanted) in SETS.items():
+        parts.append(f"(SELECT row_number() OVER (ORDER BY {order}) AS \"#{name}\", {select}) AS \"{name}\"")
+        params += [values[w] for w in wanted]
+    return "SELECT * FROM " + " FULL JOIN ".join(
+        part if i == 0 else f"{part} ON false" for i, part in enumerate(parts)), tuple(params)
+
+
+def split(names: list[str], rows: list[Any]) -> dict[str, list[Row]]:
+    """The result's rows, set by set (in each set's order), as Rows of the set's own columns."""
+    starts = [(i, name[1:]) for i, name in enumerate(names) if name.startswith("#") and name[1:] in SETS]
+    bounds = [(set_name, first + 1, starts[k + 1][0] if k + 1 < len(starts) else len(names))
+              for k, (first, set_name) in enumerate(starts)]
+    found: dict[str, list[tuple[int, Row]]] = {name: [] for name in SETS}
+    for name, begin, end in bounds:
+        index = {column.lower(): i for i, column in enumerate(names[begin:end])}
+        marker = begin - 1
+        for row in rows:
+            if row[marker] is not None:
+                found[name].append((row[marker], Row(tuple(row[begin:end]), index)))
+    return {name: [row for _, row in sorted(pairs, key=lambda pair: pair[0])] for name, pairs in found.items()}

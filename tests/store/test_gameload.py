@@ -1,0 +1,83 @@
+"""Store.read_game: what judging reads of a game, read at once (one statement on PostgreSQL,
+gm.store.gameload), must be exactly what the methods read one by one, on each back end."""
+
+from __future__ import annotations
+
+import pytest
+
+from gm.store import Store
+
+T = 1_700_000_000.0
+SENDER = "ada@example.org"
+
+
+@pytest.fixture
+def store(store_target):
+    s = Store(store_target)
+    with s.write():
+        s.add_game("g1", "neighbors", 7, "{}", T)
+        s.add_player("g1", 1, "bob", "bob@example.org", "hash-b")
+        s.add_player("g1", 0, "Ada", "Ada@Example.org", "hash-a")  # seat order is not insert order
+        s.add_player("g1", 2, "Cy", "cy@example.org", "hash-c")
+        s.add_state("g1", 1, {"n": 0}, T)
+        s.add_state("g1", 1, {"n": 1}, T + 1)
+        s.set_timer("g1", T + 50.5)
+        s.replace_deadline({"game_id": "g1", "start_seq": 1, "turn": 1, "due": T + 50.5, "reminded": 0, "late": 0,
+                            "grace_done": 0, "paused_at": None, "set_by": "gm"})
+        s.save_setting("g1", "deadline", "3d")
+        s.save_setting("g1", "press", "white")
+        s.add_observer("g1", "zed@example.org", True, T + 2)
+        s.add_observer("g1", "amy@example.org", True, T + 3)
+        s.add_observer("g1", "wait@example.org", False, T + 1)
+        s.add_credential_lock("g1", "bob", "", T, T + 3600)
+        s.add_credential_lock("g1", "", SENDER, T, T + 60)
+        s.set_address_state("bob@example.org", "soft-failing", T, "a 4xx")
+        s.add_game("g2", "neighbors", 8, "{}", T)  # another game's rows are not read
+        s.add_player("g2", 0, "Ada", "ada@example.org", "hash-x")
+        s.save_setting("g2", "deadline", "1d")
+    yield s
+    s.close()
+
+
+def every_read(store: Store, game_id: str, sender: str) -> dict:
+    players = store.players(game_id)
+    return {"game": store.game(game_id), "latest": store.latest_state(game_id), "players": players,
+            "timer": store.timer_of(game_id), "deadline": store.deadline_row(game_id),
+            "settings": store.settings_of(game_id), "observers": store.observers_of(game_id),
+            "locks": store.locks_until(game_id, sender),
+            "addresses": {p["email"].lower(): store.address_state(p["email"]) for p in players}}
+
+
+@pytest.mark.parametrize("game_id", ["g1", "g2", "nosuch"])
+def test_read_game_reads_what_each_method_reads(store, game_id):
+    with store.write():
+        one_by_one = every_read(store, game_id, SENDER)
+    with store.write():
+        store.read_game(game_id, SENDER)
+        if store.kind == "postgresql":  # every read was answered by the one statement
+            assert store.already_read("games", ("id", game_id))[0]
+            assert store.already_read("players", ("game", game_id))[0]
+            assert store.already_read("observers", ("of", game_id, True))[0]
+            assert len(store.reads) >= 8
+        at_once = every_read(store, game_id, SENDER)
+    assert at_once == one_by_one
+    if game_id == "g1":
+        assert [p["name"] for p in at_once["players"]] == ["Ada", "bob", "Cy"]
+        assert at_once["observers"] == ["zed@example.org", "amy@example.org"]
+        assert at_once["settings"] == {"deadline": "3d", "press": "white"}
+        assert at_once["locks"] == (T + 60, {"Ada": None, "bob": T + 3600, "Cy": None})
+        assert at_once["addresses"]["bob@example.org"]["state"] == "soft-failing"
+        assert at_once["addresses"]["ada@example.org"] is None
+        assert store.state_data(at_once["latest"]) == {"n": 1}
+
+
+def test_what_the_transaction_writes_after_read_game_is_read_back(store):
+    with store.write():
+        store.read_game("g1", SENDER)
+        store.add_observer("g1", "new@example.org", True, T + 9)
+        store.save_setting("g1", "deadline", "5d")
+        store.set_address_state("ada@example.org", "bouncing", T + 9, "5xx")
+        assert store.observers_of("g1")[-1] == "new@example.org"
+        assert store.settings_of("g1")["deadline"] == "5d"
+        assert store.address_state("ada@example.org")["state"] == "bouncing"
+    assert store.reads is None  # nothing outlives the transaction
