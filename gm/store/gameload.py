@@ -14,12 +14,20 @@ set's columns (its own types, as its own SELECT would give them) and NULLs in
 all the others'.  Each set leads with a marker column, its row's number in
 the set's order (``"#players"``...), which tells the sets apart, orders them,
 and says where each set's columns begin.
+
+The same statement draws the ids of the outbox rows judging will queue (one
+per active seat and approved observer, and one more): a row given one ahead
+waits for the commit (gm.store.deferred) and goes in the statement of the
+reports that name it, not in an INSERT of its own for the id.  An id drawn
+and not used is a gap in the outbox's numbering, as a rolled-back insert
+leaves one; the ids stay ascending in the order the rows are queued.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from gm.store.deferred import ROWS_AT_ONCE
 from gm.store.dialect import Row
 
 # name -> (the set's SELECT after its marker column, the marker's order, its parameters by name)
@@ -42,12 +50,22 @@ SETS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "addresses": ("k.address AS \"#key\", a.* FROM (SELECT DISTINCT lower(email) AS address FROM players "
                   "WHERE game_id = %s) AS k LEFT JOIN addresses a ON a.address = k.address", "k.address",
                   ("game",)),
+    # outbox ids drawn ahead for the mail judging it queues (Store.queue_outbox): one a seat and an
+    # observer, and one more (a reply to a stranger, the GM's copy), at most OUTBOX_IDS
+    "outbox_ids": ("id FROM (SELECT nextval(pg_get_serial_sequence('outbox', 'id')) AS id FROM generate_series(1, "
+                   "LEAST((SELECT count(*) FROM players WHERE game_id = %s AND active = 1) + (SELECT count(*) "
+                   "FROM observers WHERE game_id = %s AND approved = 1) + 1, %s))) AS ids", "id",
+                   ("game", "game", "most")),
 }
+
+# Outbox ids drawn at most: within one multi-row INSERT (gm.store.deferred.ROWS_AT_ONCE), so that
+# the rows go in the statement of the reports that name them.
+OUTBOX_IDS = ROWS_AT_ONCE
 
 
 def statement(game_id: str, sender: str) -> tuple[str, tuple]:
     """The one SELECT of every set, and its parameters."""
-    values = {"game": game_id, "sender": sender}
+    values = {"game": game_id, "sender": sender, "most": OUTBOX_IDS}
     parts, params = [], []
     for name, (select, order, wanted) in SETS.items():
         parts.append(f"(SELECT row_number() OVER (ORDER BY {order}) AS \"#{name}\", {select}) AS \"{name}\"")

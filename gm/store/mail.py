@@ -84,10 +84,14 @@ class MailQueries:
 
         ``status`` 'held': kept, not sent, while its address bounces (gm.service.outgoing.holding).
         ``secret``: it carries a password or a code (outbox.secret)."""
-        return self.insert("outbox", message_id=message_id, game_id=game_id, turn=turn,
-                           kind=kind, recipient=recipient, subject=subject, raw=pack_mail(raw),
-                           status=status, next_attempt=max(now, not_before or now), created=now,
-                           trimmed=0 if has_pictures(raw) else 1, secret=int(secret))
+        return self.add_outbox_row(dict(message_id=message_id, game_id=game_id, turn=turn, kind=kind,
+                                        recipient=recipient, subject=subject, raw=pack_mail(raw), status=status,
+                                        next_attempt=max(now, not_before or now), created=now,
+                                        trimmed=0 if has_pictures(raw) else 1, secret=int(secret)))
+
+    def add_outbox_row(self, values: dict) -> int:
+        """Insert an outbox row; its id.  (PostgreSQL: with an id drawn ahead, at the commit.)"""
+        return self.insert("outbox", **values)
 
     def sent_untrimmed(self, before: float, limit: int) -> list[dict]:
         """(id, raw, archived) of mail sent before ``before`` that may still hold pictures, oldest

@@ -154,6 +154,7 @@ class PostgresStore(Store):
 
     # --- transactions (Store.write) -------------------------------------------------------
     def begin(self, durable: bool) -> None:
+        self.outbox_ids = []  # ids drawn in an earlier transaction may be used by none
         self.db.raw("BEGIN")
         self.store_wide = not self.scoped
         self.games_held: set[str] = set()
@@ -212,6 +213,7 @@ class PostgresStore(Store):
             return  # nothing is remembered outside a write transaction
         cursor = self.db.raw(*gameload.statement(game_id, sender))
         sets = gameload.split([c.name for c in cursor.description], cursor.fetchall())
+        self.outbox_ids = [r["id"] for r in sets["outbox_ids"]]
         remember = self.remember_written
         remember("games", ("id", game_id), next(iter(sets["games"]), None))
         remember("states", ("latest", game_id), next(iter(sets["states"]), None))
@@ -227,6 +229,17 @@ class PostgresStore(Store):
             if emails:  # an address the database lower-cases as Python does
                 remember("addresses", ("address", row["#key"]),
                          None if row["address"] is None else dialect.Row(tuple(row)[1:], columns))
+
+    outbox_ids: list[int] = []  # drawn ahead for this transaction's outbox rows (read_game)
+
+    def add_outbox_row(self, values: dict) -> int:
+        """With an id drawn ahead, the row waits for the commit (gm.store.deferred), in the same
+        statement as the reports naming it; else inserted now, for the id it is given."""
+        if not self.outbox_ids:
+            return super().add_outbox_row(values)
+        outbox_id = self.outbox_ids.pop(0)
+        self.defer_insert("outbox", {"id": outbox_id, **values})
+        return outbox_id
 
     def commit(self) -> None:
         self.db.before_next = None  # a transaction that ran no statement needs no lock

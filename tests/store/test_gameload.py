@@ -81,3 +81,44 @@ def test_what_the_transaction_writes_after_read_game_is_read_back(store):
         assert store.settings_of("g1")["deadline"] == "5d"
         assert store.address_state("ada@example.org")["state"] == "bouncing"
     assert store.reads is None  # nothing outlives the transaction
+
+
+def queue(store: Store, n: int) -> int:
+    return store.queue_outbox(f"<m{n}@gm>", f"p{n}@example.org", f"mail {n}", b"Subject: x\r\n\r\nhi\r\n",
+                              kind="report", now=T, game_id="g1", turn=1)
+
+
+def test_outbox_rows_queued_after_read_game_get_ascending_ids_and_their_reports_name_them(store):
+    with store.write():
+        store.read_game("g1", SENDER)  # on PostgreSQL: 3 active seats + 2 observers + 1 ids drawn ahead
+        ids = [queue(store, n) for n in range(8)]  # more than were drawn: the rest inserted at once
+        for n, oid in enumerate(ids):
+            store.archive_report("g1", 1, 1, None, "report", f"body {n}", oid, T)
+        assert store.outbox_row(ids[0])["message_id"] == "<m0@gm>"  # a read of the outbox sees them
+        later = [queue(store, n) for n in range(8, 10)]
+        for n, oid in zip(range(8, 10), later):
+            store.archive_report("g1", 1, 1, None, "report", f"body {n}", oid, T)
+    ids += later
+    assert ids == sorted(set(ids))  # ascending as queued, each once
+    rows = store.all("SELECT id, message_id FROM outbox WHERE game_id = ? ORDER BY id", "g1")
+    assert [(r["id"], r["message_id"]) for r in rows] == [(oid, f"<m{n}@gm>") for n, oid in enumerate(ids)]
+    named = store.all("SELECT r.outbox_id, o.message_id FROM reports r JOIN outbox o ON o.id = r.outbox_id "
+                      "WHERE r.game_id = ? ORDER BY r.id", "g1")
+    assert [(r["outbox_id"], r["message_id"]) for r in named] == [(oid, f"<m{n}@gm>") for n, oid in enumerate(ids)]
+
+
+def test_ids_drawn_ahead_serve_one_transaction_only(store):
+    with store.write():
+        store.read_game("g1", SENDER)
+    with store.write():  # no read_game: inserted at once, with a fresh id
+        first = queue(store, 0)
+        assert store.outbox_row(first)["message_id"] == "<m0@gm>"
+    with store.write():
+        store.read_game("g1", SENDER)
+        queue(store, 1)
+    with pytest.raises(ZeroDivisionError):
+        with store.write():
+            store.read_game("g1", SENDER)
+            queue(store, 2)
+            1 / 0
+    assert [r["message_id"] for r in store.all("SELECT message_id FROM outbox ORDER BY id")] == ["<m0@gm>", "<m1@gm>"]
