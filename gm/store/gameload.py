@@ -74,12 +74,13 @@ def statement(game_id: str, sender: str) -> tuple[str, tuple]:
         part if i == 0 else f"{part} ON false" for i, part in enumerate(parts)), tuple(params)
 
 
-def split(names: list[str], rows: list[Any]) -> dict[str, list[Row]]:
-    """The result's rows, set by set (in each set's order), as Rows of the set's own columns."""
-    starts = [(i, name[1:]) for i, name in enumerate(names) if name.startswith("#") and name[1:] in SETS]
+def split(names: list[str], rows: list[Any], sets: tuple[str, ...] = tuple(SETS)) -> dict[str, list[Row]]:
+    """The result's rows, set by set (in each set's order), as Rows of the set's own columns
+    (``sets``: the names of the sets, as their markers name them)."""
+    starts = [(i, name[1:]) for i, name in enumerate(names) if name.startswith("#") and name[1:] in sets]
     bounds = [(set_name, first + 1, starts[k + 1][0] if k + 1 < len(starts) else len(names))
               for k, (first, set_name) in enumerate(starts)]
-    found: dict[str, list[tuple[int, Row]]] = {name: [] for name in SETS}
+    found: dict[str, list[tuple[int, Row]]] = {name: [] for name in sets}
     for name, begin, end in bounds:
         index = {column.lower(): i for i, column in enumerate(names[begin:end])}
         marker = begin - 1
