@@ -94,9 +94,11 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         """Insert one row; returns its id (its INTEGER PRIMARY KEY), where it has one."""
         raise NotImplementedError
 
-    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple) -> int | None:
+    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple,
+                      read_game: tuple[str, str] | None = None) -> int | None:
         """Insert one row unless the query ``exists`` (with ``params``) finds a row, in one
-        statement; returns its id, or None where nothing was inserted."""
+        statement; returns its id, or None where nothing was inserted.  ``read_game``: then
+        read_game(*read_game) (on PostgreSQL in the same statement)."""
         raise NotImplementedError
 
     def insert_many(self, table: str, columns: list[str], rows: list[tuple]) -> None:

@@ -33,13 +33,15 @@ class MailQueries:
                         "id LIMIT 1", source_key, message_id, source_key)
 
     def add_new_message(self, source_key: str, message_id: str | None, sender: str | None,
-                        subject: str | None, raw: bytes, received: float, outcome: str, detail: str = "") -> int | None:
+                        subject: str | None, raw: bytes, received: float, outcome: str, detail: str = "",
+                        read_game: tuple[str, str] | None = None) -> int | None:
         """add_message, unless message_seen would find one (then None, and nothing is stored): one
-        statement for the look-up and the insert, the common case of a mail never seen."""
+        statement for the look-up and the insert, the common case of a mail never seen.
+        ``read_game``: (game, sender), Store.read_game's, done too (on PostgreSQL in the same statement)."""
         values = dict(source_key=source_key, message_id=message_id, sender=sender, subject=subject, raw=raw,
                       received=received, game_id=None, outcome=outcome, detail=detail, auth=None)
         return self.insert_unless("messages", values, f"SELECT 1 FROM messages WHERE {SEEN}",
-                                  (source_key, message_id or None))
+                                  (source_key, message_id or None), read_game)
 
     def stored_source_keys(self, keys: list[str]) -> set[str]:
         """Which of these source keys a stored message has (judged, by this daemon or another)."""

@@ -214,10 +214,13 @@ class PostgresStore(Store):
         return True
 
     def read_game(self, game_id: str, sender: str) -> None:
-        if not self.depth:
-            return  # nothing is remembered outside a write transaction
-        cursor = self.db.raw(*gameload.statement(game_id, sender))
-        sets = gameload.split([c.name for c in cursor.description], cursor.fetchall())
+        if self.depth:  # nothing is remembered outside a write transaction
+            self.remember_game(self.db.raw(*gameload.statement(game_id, sender)), game_id, sender)
+
+    def remember_game(self, cursor: Any, game_id: str, sender: str) -> list:
+        """Remember the sets of read_game's statement (run by ``cursor``); the rows of its
+        "inserted" set, if it has one (insert_unless)."""
+        sets = gameload.split([c.name for c in cursor.description], cursor.fetchall(), (*gameload.SETS, "inserted"))
         self.outbox_ids = [r["id"] for r in sets["outbox_ids"]]
         remember = self.remember_written
         remember("games", ("id", game_id), next(iter(sets["games"]), None))
@@ -234,6 +237,7 @@ class PostgresStore(Store):
             if emails:  # an address the database lower-cases as Python does
                 remember("addresses", ("address", row["#key"]),
                          None if row["address"] is None else dialect.Row(tuple(row)[1:], columns))
+        return sets["inserted"]
 
     outbox_ids: list[int] = []  # drawn ahead for this transaction's outbox rows (read_game)
 
@@ -333,13 +337,24 @@ class PostgresStore(Store):
         row = self.db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks}){returning}", args)
         return int(row.fetchone()[0]) if key else 0
 
-    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple) -> int | None:
+    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple,
+                      read_game: tuple[str, str] | None = None) -> int | None:
         self._require_tx()
         marks = ", ".join("?" for _ in values)
         args = tuple(dialect.storable(table, c, v) for c, v in values.items())
-        row = self.db.execute(f"INSERT INTO {table} ({', '.join(values)}) SELECT {marks} WHERE NOT EXISTS ({exists}) "
-                              f"RETURNING {self.identity_column(table)}", (*args, *params)).fetchone()
-        return None if row is None else int(row[0])
+        sql = (f"INSERT INTO {table} ({', '.join(values)}) SELECT {marks} WHERE NOT EXISTS ({exists}) "
+               f"RETURNING {self.identity_column(table)}")
+        if read_game is None:
+            row = self.db.execute(sql, (*args, *params)).fetchone()
+            return None if row is None else int(row[0])
+        # the game read as one more set of the same statement: the insert's id, if it made a row
+        # (its snapshot is taken after the claim's locks, as a statement of its own would be)
+        load, load_params = gameload.statement(*read_game)
+        sql = (f"WITH inserted AS ({self.db.translator.sql(sql)}) {load} "
+               f'FULL JOIN (SELECT 1 AS "#inserted", * FROM inserted) AS i ON false')
+        inserted = self.remember_game(self.db.raw(sql, (*dialect.params((*args, *params)), *load_params)),
+                                      *read_game)
+        return int(inserted[0][0]) if inserted else None
 
     def sent_statements(self, rows: list[tuple]) -> list[tuple[str, tuple]]:
         """One UPDATE from a list of values, whatever the number of rows (each row once: its last)."""

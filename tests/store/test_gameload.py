@@ -122,3 +122,23 @@ def test_ids_drawn_ahead_serve_one_transaction_only(store):
             queue(store, 2)
             1 / 0
     assert [r["message_id"] for r in store.all("SELECT message_id FROM outbox ORDER BY id")] == ["<m0@gm>", "<m1@gm>"]
+
+
+def test_a_new_message_stored_with_its_game_read(store):
+    with store.write():
+        one_by_one = every_read(store, "g1", SENDER)
+    with store.write():
+        row_id = store.add_new_message("k1", "<m1@x>", SENDER, "orders", b"raw", T, "pending",
+                                       read_game=("g1", SENDER))
+        assert row_id is not None and store.message(row_id)["source_key"] == "k1"
+        if store.kind == "postgresql":  # read in the insert's statement
+            assert store.already_read("games", ("id", "g1"))[0]
+        assert every_read(store, "g1", SENDER) == one_by_one
+    with store.write():  # seen before (its source key, then its Message-ID): nothing stored, the game read still
+        assert store.add_new_message("k1", "<m2@x>", SENDER, "orders", b"raw", T, "pending",
+                                     read_game=("g1", SENDER)) is None
+        assert store.add_new_message("k2", "<m1@x>", SENDER, "orders", b"raw", T, "pending",
+                                     read_game=("g1", SENDER)) is None
+        assert every_read(store, "g1", SENDER) == one_by_one
+        assert store.add_new_message("k3", "<m3@x>", SENDER, "orders", b"raw", T, "pending") == row_id + 1
+    assert [r["source_key"] for r in store.all("SELECT source_key FROM messages ORDER BY id")] == ["k1", "k3"]
