@@ -2,7 +2,8 @@
 
 An order mail reads its game's row, newest state, players, timer, deadline,
 settings and approved observers, the credential locks of its seats and of
-its sender, and the delivery states of the players' addresses: on SQLite each
+its sender, the delivery states of the players' addresses and the public
+press a report shows: on SQLite each
 is a cheap call in the process, on PostgreSQL each a round trip.  Here they
 are one SELECT, whose rows the store then remembers for the transaction
 (gm.store.reads) under the same keys as the methods reading them one by one,
@@ -50,6 +51,11 @@ SETS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "addresses": ("k.address AS \"#key\", a.* FROM (SELECT DISTINCT lower(email) AS address FROM players "
                   "WHERE game_id = %s) AS k LEFT JOIN addresses a ON a.address = k.address", "k.address",
                   ("game",)),
+    # the public press since the turn before the newest state's (MailQueries.public_press: a report on
+    # the turn this mail opens shows the press from the turn before it, which is no earlier)
+    "press": ("* FROM reports WHERE game_id = %s AND kind = 'press' AND player IS NULL AND audience = 'all' "
+              "AND turn >= (SELECT turn FROM states WHERE game_id = %s ORDER BY seq DESC LIMIT 1) - 1", "id",
+              ("game", "game")),
     # outbox ids drawn ahead for the mail judging it queues (Store.queue_outbox): one a seat and an
     # observer, and one more (a reply to a stranger, the GM's copy), at most OUTBOX_IDS
     "outbox_ids": ("id FROM (SELECT nextval(pg_get_serial_sequence('outbox', 'id')) AS id FROM generate_series(1, "

@@ -254,6 +254,9 @@ class MailQueries:
     def public_press(self, game_id: str, first_turn: int = 0) -> list[dict]:
         """The archive's copies of a game's press to everyone (audience 'all') from turn
         ``first_turn`` on, in the order sent: what public views show."""
+        known, since = self.already_read("reports", ("public_press", game_id))  # (turn, rows): Store.read_game's
+        if known and since[0] <= first_turn:
+            return self._unpacked([row for row in since[1] if row["turn"] >= first_turn])
         return self._unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
                                   "AND player IS NULL AND audience = 'all' AND turn >= ? ORDER BY id",
                                   game_id, first_turn))

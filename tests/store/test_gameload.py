@@ -142,3 +142,22 @@ def test_a_new_message_stored_with_its_game_read(store):
         assert every_read(store, "g1", SENDER) == one_by_one
         assert store.add_new_message("k3", "<m3@x>", SENDER, "orders", b"raw", T, "pending") == row_id + 1
     assert [r["source_key"] for r in store.all("SELECT source_key FROM messages ORDER BY id")] == ["k1", "k3"]
+
+
+def test_the_public_press_read_with_the_game_serves_its_turn_and_later(store):
+    with store.write():
+        for turn in (0, 1, 2, 0):
+            store.archive_report("g1", turn, 1, None, "press", f"to all in {turn}", None, T, audience="all")
+        store.archive_report("g1", 1, 1, None, "press", "to the players", None, T, audience="players")
+        store.archive_report("g1", 1, 1, "Ada", "press", "Ada's copy", None, T, audience="all")
+        store.add_state("g1", 3, {"n": 2}, T + 5)  # the newest state's turn: 3, so the press from 2 on
+    with store.write():
+        one_by_one = {turn: store.public_press("g1", turn) for turn in (-1, 0, 1, 2, 3)}
+    assert [p["body"] for p in one_by_one[2]] == ["to all in 2"]
+    with store.write():
+        store.read_game("g1", SENDER)
+        if store.kind == "postgresql":
+            assert store.already_read("reports", ("public_press", "g1"))[1][0] == 2
+        assert {turn: store.public_press("g1", turn) for turn in (-1, 0, 1, 2, 3)} == one_by_one
+        store.archive_report("g1", 3, 2, None, "press", "new", None, T, audience="all")  # written: read again
+        assert [p["body"] for p in store.public_press("g1", 3)] == ["new"]
