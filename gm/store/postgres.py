@@ -235,8 +235,8 @@ class PostgresStore(Store):
         remember(("players", "credential_locks"), ("locks_until", game_id, sender), sets["locks"])
         columns = {name: i - 1 for name, i in sets["addresses"][0].index.items() if i} if sets["addresses"] else {}
         for row in sets["addresses"]:  # as read_address_states: a row, or None (no row for it)
-            emails = {p["email"].lower() for p in sets["players"] if p["email"].lower() == row["#key"]}
-            if emails:  # an address the database lower-cases as Python does
+            if any((p["email"] or "").lower() == row["#key"] for p in sets["players"]):
+                # an address the database lower-cases as Python does (read_address_states' key)
                 remember("addresses", ("address", row["#key"]),
                          None if row["address"] is None else dialect.Row(tuple(row)[1:], columns))
         return sets["inserted"]
