@@ -71,11 +71,12 @@ class TransactionReads:
         as copies: a caller may change its own."""
         if not self.depth:
             return read()
-        if self.reads is None:
-            self.reads = {}
         entry = ((tables,) if isinstance(tables, str) else tables, *key)
-        if entry not in self.reads:
-            self.reads[entry] = read()
+        if self.reads is None or entry not in self.reads:
+            value = read()  # its statement may first write rows waiting (gm.store.deferred), forgetting reads
+            if self.reads is None:
+                self.reads = {}
+            self.reads[entry] = value
         return copied(self.reads[entry])
 
     def already_read(self, table: str, key: tuple) -> tuple[bool, Any]:
