@@ -11,8 +11,9 @@ WITH clauses).
 
 Nothing reads around them: a deferred write forgets what the transaction
 remembered of its table (gm.store.reads), and before any statement that names
-a table with rows waiting (as a word: a read, a write, a join), those rows
-are written first.  A transaction that rolls back drops them with the rest.
+a table with rows waiting (as a word: a read, a write, a join), the rows
+waiting are written first, every table's (a row may name another's: a report
+its outbox row, gm.store.postgres.add_outbox_row).  A transaction that rolls back drops them with the rest.
 Until the commit no other connection could see them anyway.
 """
 

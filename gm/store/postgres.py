@@ -18,8 +18,10 @@ frees its locks.  Reads outside a transaction see the last committed state
 (READ COMMITTED).
 
 The outbox.  A sender claims the rows it sends with a session-level advisory
-lock each (pg_try_advisory_lock: another daemon skips them), and gives them
-back once they are marked; a daemon that dies loses its session and so its
+lock each (pg_try_advisory_lock: another daemon skips them), taken while the
+claim row-locks them (FOR NO KEY UPDATE SKIP LOCKED), and gives them back once
+they are marked (in the "sent" UPDATE's own statement: its row locks keep
+other claims off until it commits); a daemon that dies loses its session and so its
 claims at once, and another sends those rows again with the same Message-ID.
 
 Schema version.  PostgreSQL has no user_version: the step a database is at is
