@@ -94,9 +94,11 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         """Insert one row; returns its id (its INTEGER PRIMARY KEY), where it has one."""
         raise NotImplementedError
 
-    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple) -> int | None:
+    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple,
+                      read_game: tuple[str, str] | None = None) -> int | None:
         """Insert one row unless the query ``exists`` (with ``params``) finds a row, in one
-        statement; returns its id, or None where nothing was inserted."""
+        statement; returns its id, or None where nothing was inserted.  ``read_game``: then
+        read_game(*read_game) (on PostgreSQL in the same statement)."""
         raise NotImplementedError
 
     def insert_many(self, table: str, columns: list[str], rows: list[tuple]) -> None:
@@ -207,6 +209,13 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         (waited for) once the message is claimed, and then ``shared`` (lock_shared's names), in the
         same step (gm.store.pglocks.claim_message)."""
         return True
+
+    def read_game(self, game_id: str, sender: str) -> None:
+        """Read at once what judging a mail of ``game_id`` from ``sender`` reads of its game (its
+        row, newest state, players, timer, deadline, settings, observers, credential locks and the
+        players' delivery states), remembered for this write transaction (gm.store.reads) as the
+        methods reading each would read it.  Only after the game is locked.  SQLite: nothing (its
+        reads are calls in the process); PostgreSQL: one statement for all (gm.store.gameload)."""
 
     def end_snapshot(self) -> None:
         raise NotImplementedError

@@ -129,9 +129,12 @@ class SqliteStore(Store):
         cur = self.db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks})", tuple(values.values()))
         return int(cur.lastrowid)
 
-    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple) -> int | None:
+    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple,
+                      read_game: tuple[str, str] | None = None) -> int | None:
         self._require_tx()
         marks = ", ".join("?" for _ in values)
         cur = self.db.execute(f"INSERT INTO {table} ({', '.join(values)}) SELECT {marks} WHERE NOT EXISTS ({exists})",
                               (*values.values(), *params))
+        if read_game is not None:
+            self.read_game(*read_game)
         return int(cur.lastrowid) if cur.rowcount == 1 else None

@@ -65,10 +65,11 @@ class CredentialQueries:
     def locks_until(self, game_id: str, sender: str) -> tuple[float | None, dict[str, float | None]]:
         """sender_lock_until(sender), and seat_lock_until of every seat of the game by its name,
         in one statement."""
-        rows = self.all("SELECT p.name AS name, (SELECT max(c.until) FROM credential_locks c WHERE "
-                        "c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = '') AS until "
-                        "FROM players p WHERE p.game_id = ? UNION ALL SELECT NULL AS name, (SELECT max(until) "
-                        "FROM credential_locks WHERE sender = ? AND player = '') AS until", game_id, sender)
+        rows = self.remembered(("players", "credential_locks"), ("locks_until", game_id, sender), lambda: self.all(
+            "SELECT p.name AS name, (SELECT max(c.until) FROM credential_locks c WHERE "
+            "c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = '') AS until "
+            "FROM players p WHERE p.game_id = ? UNION ALL SELECT NULL AS name, (SELECT max(until) "
+            "FROM credential_locks WHERE sender = ? AND player = '') AS until", game_id, sender))
         seats = {r["name"]: r["until"] for r in rows if r["name"] is not None}
         return next(r["until"] for r in rows if r["name"] is None), seats
 

@@ -11,8 +11,9 @@ WITH clauses).
 
 Nothing reads around them: a deferred write forgets what the transaction
 remembered of its table (gm.store.reads), and before any statement that names
-a table with rows waiting (as a word: a read, a write, a join), those rows
-are written first.  A transaction that rolls back drops them with the rest.
+a table with rows waiting (as a word: a read, a write, a join), the rows
+waiting are written first, every table's (a row may name another's: a report
+its outbox row, gm.store.postgres.add_outbox_row).  A transaction that rolls back drops them with the rest.
 Until the commit no other connection could see them anyway.
 """
 
@@ -44,7 +45,7 @@ class DeferredWrites:
             self.deferred = {}
         waiting = self.deferred.get(table)
         if waiting is not None and waiting[0] != kind:
-            self.flush_deferred(table)
+            self.flush_deferred()  # every table's, as before_statement
             waiting = None
         if waiting is None:
             self.deferred[table] = waiting = (kind, build, [])
@@ -65,10 +66,12 @@ class DeferredWrites:
                 for chunk in (rows[i:i + ROWS_AT_ONCE] for i in range(0, len(rows), ROWS_AT_ONCE))]
 
     def before_statement(self, sql: str) -> None:
-        """``sql`` is about to run: write first the rows waiting for a table it names."""
+        """``sql`` is about to run: write first the rows waiting, if it names a table of theirs.
+        Every table's, not only those it names: rows of one table may name rows of another waiting
+        too (a report its outbox row: gm.store.postgres.add_outbox_row), and on PostgreSQL they go
+        in one statement anyway."""
         if self.deferred and self.waiting_names is not None and self.waiting_names.search(sql):
-            for table in [t for t in self.deferred if re.search(rf"\b{t}\b", sql, re.IGNORECASE)]:
-                self.flush_deferred(table)
+            self.flush_deferred()
 
     def flush_deferred(self, table: str | None = None) -> None:
         """Write the rows waiting for ``table``, or for every table (in one run_deferred)."""

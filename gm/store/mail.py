@@ -33,13 +33,15 @@ class MailQueries:
                         "id LIMIT 1", source_key, message_id, source_key)
 
     def add_new_message(self, source_key: str, message_id: str | None, sender: str | None,
-                        subject: str | None, raw: bytes, received: float, outcome: str, detail: str = "") -> int | None:
+                        subject: str | None, raw: bytes, received: float, outcome: str, detail: str = "",
+                        read_game: tuple[str, str] | None = None) -> int | None:
         """add_message, unless message_seen would find one (then None, and nothing is stored): one
-        statement for the look-up and the insert, the common case of a mail never seen."""
+        statement for the look-up and the insert, the common case of a mail never seen.
+        ``read_game``: (game, sender), Store.read_game's, done too (on PostgreSQL in the same statement)."""
         values = dict(source_key=source_key, message_id=message_id, sender=sender, subject=subject, raw=raw,
                       received=received, game_id=None, outcome=outcome, detail=detail, auth=None)
         return self.insert_unless("messages", values, f"SELECT 1 FROM messages WHERE {SEEN}",
-                                  (source_key, message_id or None))
+                                  (source_key, message_id or None), read_game)
 
     def stored_source_keys(self, keys: list[str]) -> set[str]:
         """Which of these source keys a stored message has (judged, by this daemon or another)."""
@@ -84,10 +86,14 @@ class MailQueries:
 
         ``status`` 'held': kept, not sent, while its address bounces (gm.service.outgoing.holding).
         ``secret``: it carries a password or a code (outbox.secret)."""
-        return self.insert("outbox", message_id=message_id, game_id=game_id, turn=turn,
-                           kind=kind, recipient=recipient, subject=subject, raw=pack_mail(raw),
-                           status=status, next_attempt=max(now, not_before or now), created=now,
-                           trimmed=0 if has_pictures(raw) else 1, secret=int(secret))
+        return self.add_outbox_row(dict(message_id=message_id, game_id=game_id, turn=turn, kind=kind,
+                                        recipient=recipient, subject=subject, raw=pack_mail(raw), status=status,
+                                        next_attempt=max(now, not_before or now), created=now,
+                                        trimmed=0 if has_pictures(raw) else 1, secret=int(secret)))
+
+    def add_outbox_row(self, values: dict) -> int:
+        """Insert an outbox row; its id.  (PostgreSQL: with an id drawn ahead, at the commit.)"""
+        return self.insert("outbox", **values)
 
     def sent_untrimmed(self, before: float, limit: int) -> list[dict]:
         """(id, raw, archived) of mail sent before ``before`` that may still hold pictures, oldest
@@ -248,6 +254,9 @@ class MailQueries:
     def public_press(self, game_id: str, first_turn: int = 0) -> list[dict]:
         """The archive's copies of a game's press to everyone (audience 'all') from turn
         ``first_turn`` on, in the order sent: what public views show."""
+        known, since = self.already_read("reports", ("public_press", game_id))  # (turn, rows): Store.read_game's
+        if known and since[0] <= first_turn:
+            return self._unpacked([row for row in since[1] if row["turn"] >= first_turn])
         return self._unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
                                   "AND player IS NULL AND audience = 'all' AND turn >= ? ORDER BY id",
                                   game_id, first_turn))

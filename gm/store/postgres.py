@@ -18,8 +18,10 @@ frees its locks.  Reads outside a transaction see the last committed state
 (READ COMMITTED).
 
 The outbox.  A sender claims the rows it sends with a session-level advisory
-lock each (pg_try_advisory_lock: another daemon skips them), and gives them
-back once they are marked; a daemon that dies loses its session and so its
+lock each (pg_try_advisory_lock: another daemon skips them), taken while the
+claim row-locks them (FOR NO KEY UPDATE SKIP LOCKED), and gives them back once
+they are marked (in the "sent" UPDATE's own statement: its row locks keep
+other claims off until it commits); a daemon that dies loses its session and so its
 claims at once, and another sends those rows again with the same Message-ID.
 
 Schema version.  PostgreSQL has no user_version: the step a database is at is
@@ -32,12 +34,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gm.store import dialect, migrations, pglocks, reads, schema
+from gm.store import dialect, gameload, migrations, pglocks, reads, schema
 from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreConflict, StoreError
 from gm.store.packing import unpack_mail
 
 VERSION_TABLE = "gm_schema_version"
+SENT = "UPDATE outbox SET status = 'sent'"  # sent_statements' UPDATE begins so
 OUTBOX_LOCKS = "SELECT hashtext(current_schema() || ':outbox')"  # the first key of an outbox row's lock
 
 
@@ -75,7 +78,10 @@ class PgConnection:
             owed, self.before_next = self.before_next, None
             self.run(owed, ())
 
+    count = 0  # statements run on this connection
+
     def run(self, sql: str, params: tuple) -> Any:
+        self.count += 1
         # A session that died (server restart, failover, idle cut) between transactions, or in
         # one whose failure was already raised, is replaced: nothing open on it is lost.
         dead = self.conn.broken
@@ -143,6 +149,7 @@ class PostgresStore(Store):
         self.timeout = timeout
         self.depth = 0
         self.identity: dict[str, str | None] = {}
+        self.claimed: set[int] = set()  # the outbox rows this session holds the lock of (claim_outbox)
         self.db = PgConnection(url, timeout)
         try:
             if not create and self.version_row() is None:  # gm ingest never starts a fresh store
@@ -154,6 +161,7 @@ class PostgresStore(Store):
 
     # --- transactions (Store.write) -------------------------------------------------------
     def begin(self, durable: bool) -> None:
+        self.outbox_ids = []  # ids drawn in an earlier transaction may be used by none
         self.db.raw("BEGIN")
         self.store_wide = not self.scoped
         self.games_held: set[str] = set()
@@ -206,6 +214,45 @@ class PostgresStore(Store):
             self.games_held.add(game)
             self.shared_held |= set(shared)
         return True
+
+    def read_game(self, game_id: str, sender: str) -> None:
+        if self.depth:  # nothing is remembered outside a write transaction
+            self.remember_game(self.db.raw(*gameload.statement(game_id, sender)), game_id, sender)
+
+    def remember_game(self, cursor: Any, game_id: str, sender: str) -> list:
+        """Remember the sets of read_game's statement (run by ``cursor``); the rows of its
+        "inserted" set, if it has one (insert_unless)."""
+        sets = gameload.split([c.name for c in cursor.description], cursor.fetchall(), (*gameload.SETS, "inserted"))
+        self.outbox_ids = [r["id"] for r in sets["outbox_ids"]]
+        remember = self.remember_written
+        remember("games", ("id", game_id), next(iter(sets["games"]), None))
+        remember("states", ("latest", game_id), next(iter(sets["states"]), None))
+        remember("players", ("game", game_id), sets["players"])
+        remember("timers", ("due", game_id), next(iter(sets["timers"]), None))
+        remember("deadlines", ("game", game_id), next(iter(sets["deadlines"]), None))
+        remember("game_settings", ("game", game_id), {r["key"]: r["value"] for r in sets["game_settings"]})
+        remember("observers", ("of", game_id, True), [r["email"] for r in sets["observers"]])
+        if sets["states"]:  # the press from the turn before the newest state's on
+            remember("reports", ("public_press", game_id), (sets["states"][0]["turn"] - 1, sets["press"]))
+        remember(("players", "credential_locks"), ("locks_until", game_id, sender), sets["locks"])
+        columns = {name: i - 1 for name, i in sets["addresses"][0].index.items() if i} if sets["addresses"] else {}
+        for row in sets["addresses"]:  # as read_address_states: a row, or None (no row for it)
+            if any((p["email"] or "").lower() == row["#key"] for p in sets["players"]):
+                # an address the database lower-cases as Python does (read_address_states' key)
+                remember("addresses", ("address", row["#key"]),
+                         None if row["address"] is None else dialect.Row(tuple(row)[1:], columns))
+        return sets["inserted"]
+
+    outbox_ids: list[int] = []  # drawn ahead for this transaction's outbox rows (read_game)
+
+    def add_outbox_row(self, values: dict) -> int:
+        """With an id drawn ahead, the row waits for the commit (gm.store.deferred), in the same
+        statement as the reports naming it; else inserted now, for the id it is given."""
+        if not self.outbox_ids:
+            return super().add_outbox_row(values)
+        outbox_id = self.outbox_ids.pop(0)
+        self.defer_insert("outbox", {"id": outbox_id, **values})
+        return outbox_id
 
     def commit(self) -> None:
         self.db.before_next = None  # a transaction that ran no statement needs no lock
@@ -294,18 +341,29 @@ class PostgresStore(Store):
         row = self.db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks}){returning}", args)
         return int(row.fetchone()[0]) if key else 0
 
-    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple) -> int | None:
+    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple,
+                      read_game: tuple[str, str] | None = None) -> int | None:
         self._require_tx()
         marks = ", ".join("?" for _ in values)
         args = tuple(dialect.storable(table, c, v) for c, v in values.items())
-        row = self.db.execute(f"INSERT INTO {table} ({', '.join(values)}) SELECT {marks} WHERE NOT EXISTS ({exists}) "
-                              f"RETURNING {self.identity_column(table)}", (*args, *params)).fetchone()
-        return None if row is None else int(row[0])
+        sql = (f"INSERT INTO {table} ({', '.join(values)}) SELECT {marks} WHERE NOT EXISTS ({exists}) "
+               f"RETURNING {self.identity_column(table)}")
+        if read_game is None:
+            row = self.db.execute(sql, (*args, *params)).fetchone()
+            return None if row is None else int(row[0])
+        # the game read as one more set of the same statement: the insert's id, if it made a row
+        # (its snapshot is taken after the claim's locks, as a statement of its own would be)
+        load, load_params = gameload.statement(*read_game)
+        sql = (f"WITH inserted AS ({self.db.translator.sql(sql)}) {load} "
+               f'FULL JOIN (SELECT 1 AS "#inserted", * FROM inserted) AS i ON false')
+        inserted = self.remember_game(self.db.raw(sql, (*dialect.params((*args, *params)), *load_params)),
+                                      *read_game)
+        return int(inserted[0][0]) if inserted else None
 
     def sent_statements(self, rows: list[tuple]) -> list[tuple[str, tuple]]:
         """One UPDATE from a list of values, whatever the number of rows (each row once: its last)."""
         rows = list({row[0]: row for row in rows}.values())
-        return [("UPDATE outbox SET status = 'sent', sent = v.sent, attempts = v.attempts, last_error = NULL, "
+        return [(SENT + ", sent = v.sent, attempts = v.attempts, last_error = NULL, "
                  "raw = v.raw FROM unnest(?::bigint[], ?::double precision[], ?::bigint[], ?::bytea[]) "
                  "AS v(id, sent, attempts, raw) WHERE outbox.id = v.id", tuple(map(list, zip(*rows))))]
 
@@ -325,10 +383,21 @@ class PostgresStore(Store):
             batches[-1].append((sql, params))
             tables.add(table)
         for batch in batches:
-            if len(batch) == 1:
+            sent = [params[0] for sql, params in batch if sql.startswith(SENT)]
+            letting_go = sorted({i for i in (sent[0] if sent else ()) if i in self.claimed})
+            if len(batch) == 1 and not letting_go:
                 self.db.execute(*batch[0])
                 continue
             parts = [(self.db.translator.sql(sql), dialect.params(params)) for sql, params in batch]
+            if letting_go:  # the rows marked sent are let go of once marked (claim_outbox), in the same statement
+                clauses = [(f"sent AS ({part} RETURNING outbox.id)" if sql.startswith(SENT) else f"w{i} AS ({part})",
+                            params) for i, ((part, params), (sql, _)) in enumerate(zip(parts, batch))]
+                last = (f"SELECT pg_advisory_unlock(({OUTBOX_LOCKS}), id::int) FROM sent WHERE id = ANY(%s)",
+                        (letting_go,))
+                self.db.raw("WITH " + ", ".join(c for c, _ in clauses) + " " + last[0],
+                            tuple(v for _, params in [*clauses, last] for v in params))
+                self.claimed -= set(letting_go)
+                continue
             *clauses, (last, _) = parts
             sql = "WITH " + ", ".join(f"w{i} AS ({part})" for i, (part, _) in enumerate(clauses)) + " " + last
             self.db.raw(sql, tuple(value for _, params in parts for value in params))
@@ -343,35 +412,55 @@ class PostgresStore(Store):
                         f"max({key}) IS NOT NULL) FROM {table}", (table, key))
 
     # --- the outbox, shared by several senders ----------------------------------------
+    holds_with_claim: tuple[int, list] | None = None  # (statements run then, the holds read by the claim)
+
     def claim_outbox(self, now: float, limit: int) -> list:
-        """The due rows this session could lock and that are still queued once locked (as outbox_due)."""
-        # Due and locked in one statement (the LIMIT keeps the lock from being tried on rows past
-        # it), then read again: another sender may have marked a row sent, after this statement
-        # saw it queued, and let it go just before it was locked here.
-        locked = [r[0] for r in self.db.raw(
-            f"SELECT id FROM (SELECT id FROM outbox WHERE status = 'queued' AND next_attempt <= %s "
-            f"ORDER BY id LIMIT %s) AS due WHERE pg_try_advisory_lock(({OUTBOX_LOCKS}), id::int)", (now, limit))]
-        if not locked:
-            return []
+        """The due rows this session could lock and that are still queued once locked (as outbox_due).
+
+        One statement: the due rows, each row-locked for the statement (FOR NO KEY UPDATE SKIP
+        LOCKED: a row another sender is marking sent, its UPDATE not yet committed, is skipped; one
+        marked sent and committed since the statement began is seen so, and left out), then its
+        outbox lock tried (the LIMIT keeps it from being tried on rows past it).  A sender lets go
+        of its outbox lock once its "sent" UPDATE has run (sent_statements), before that commits:
+        the row lock the UPDATE holds until then keeps another claim off the row.  The same
+        statement reads the holds, for the holds() that follows (gm.runtime.refusals.gate)."""
+        due = ("SELECT id, recipient, raw, attempts, secret, claimed_by FROM (SELECT id, recipient, raw, attempts, "
+               "secret, claimed_by FROM outbox WHERE status = 'queued' AND next_attempt <= %s ORDER BY id LIMIT %s "
+               f"FOR NO KEY UPDATE SKIP LOCKED) AS due WHERE pg_try_advisory_lock(({OUTBOX_LOCKS}), id::int)")
+        holds = 'SELECT row_number() OVER (ORDER BY since, scope) AS "#holds", * FROM holds'
         if self.claimant is None:
-            rows = self.db.raw("SELECT id, recipient, raw, attempts, secret FROM outbox "
-                               "WHERE id = ANY(%s) AND status = 'queued' ORDER BY id", (locked,)).fetchall()
-        else:  # the same look, noting this daemon as the rows' claimant (and who claimed them before)
-            rows = self.db.raw("UPDATE outbox o SET claimed_by = %s FROM outbox prev WHERE o.id = prev.id "
-                               "AND o.id = ANY(%s) AND o.status = 'queued' RETURNING o.id, o.recipient, o.raw, "
-                               "o.attempts, o.secret, prev.claimed_by", (self.claimant, locked)).fetchall()
-            rows.sort(key=lambda r: r["id"])
+            sql = (f'SELECT * FROM (SELECT id AS "#claim", * FROM ({due}) AS d) AS claim '
+                   f"FULL JOIN ({holds}) AS h ON false")
+            args: tuple = (now, limit)
+        else:  # noting this daemon as the rows' claimant (and who claimed them before)
+            sql = (f"WITH d AS ({due}), c AS (UPDATE outbox o SET claimed_by = %s FROM d WHERE o.id = d.id "
+                   "RETURNING o.id, o.recipient, o.raw, o.attempts, o.secret, d.claimed_by) "
+                   f'SELECT * FROM (SELECT id AS "#claim", * FROM c) AS claim FULL JOIN ({holds}) AS h ON false')
+            args = (now, limit, self.claimant)
+        cursor = self.db.raw(sql, args)
+        sets = gameload.split([c.name for c in cursor.description], cursor.fetchall(), ("claim", "holds"))
+        self.holds_with_claim = (self.db.count, sets["holds"])
+        rows = sets["claim"]
+        self.claimed |= {r["id"] for r in rows}
+        if self.claimant is not None:
             self.note_takeover(self.claimant, {r["claimed_by"] for r in rows} - {None, self.claimant}, now)
-        still = {r["id"] for r in rows}
-        self.release_outbox([{"id": i} for i in locked if i not in still])
         # as outbox_due: ``packed``, raw as stored, lets the sent copy reuse its packed body
         return [{"id": r["id"], "recipient": r["recipient"], "raw": unpack_mail(r["raw"]), "packed": bytes(r["raw"]),
                  "attempts": r["attempts"], "secret": r["secret"]} for r in rows]
 
+    def holds(self) -> list:
+        """As the claim read them, when nothing ran on this connection since: the holds the claimed
+        rows are checked against (gm.runtime.refusals.gate) cost no statement of their own."""
+        seen, self.holds_with_claim = self.holds_with_claim, None
+        if seen is not None and seen[0] == self.db.count and not self.depth:
+            return seen[1]
+        return super().holds()
+
     def release_outbox(self, rows: list) -> None:
-        if not rows or self.db.conn.broken:  # a dead session's locks went with it
+        ids = [r["id"] for r in rows if r["id"] in self.claimed]
+        self.claimed -= set(ids)
+        if not ids or self.db.conn.broken:  # let go of already (marked sent), or a dead session's
             return
-        ids = [r["id"] for r in rows]
         # Let go of by a living sender, an unsent row is claimed by nobody: a claimant found on it
         # later died holding it (note_takeover).
         forget = ("WITH unclaimed AS (UPDATE outbox SET claimed_by = NULL WHERE id = ANY(%s) "

@@ -71,11 +71,12 @@ class TransactionReads:
         as copies: a caller may change its own."""
         if not self.depth:
             return read()
-        if self.reads is None:
-            self.reads = {}
         entry = ((tables,) if isinstance(tables, str) else tables, *key)
-        if entry not in self.reads:
-            self.reads[entry] = read()
+        if self.reads is None or entry not in self.reads:
+            value = read()  # its statement may first write rows waiting (gm.store.deferred), forgetting reads
+            if self.reads is None:
+                self.reads = {}
+            self.reads[entry] = value
         return copied(self.reads[entry])
 
     def already_read(self, table: str, key: tuple) -> tuple[bool, Any]:
@@ -85,12 +86,13 @@ class TransactionReads:
             return True, copied(self.reads[entry])
         return False, None
 
-    def remember_written(self, table: str, key: tuple, value: Any) -> None:
-        """What this transaction just wrote, as ``remembered(table, key, ...)`` would read it back."""
+    def remember_written(self, tables: str | tuple[str, ...], key: tuple, value: Any) -> None:
+        """What this transaction just wrote (or read with other rows: Store.read_game), as
+        ``remembered(tables, key, ...)`` would read it back."""
         if self.depth:
             if self.reads is None:
                 self.reads = {}
-            self.reads[((table,), *key)] = copied(value)
+            self.reads[((tables,) if isinstance(tables, str) else tables, *key)] = copied(value)
 
     def wrote(self, sql: str) -> None:
         """A statement that is not a SELECT ran: forget the reads it may have changed."""

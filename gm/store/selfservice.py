@@ -83,8 +83,9 @@ class SelfServiceQueries:
 
     def observers_of(self, game_id: str, approved: bool = True) -> list[str]:
         """The addresses following a game (approved ones, or those waiting for the GM)."""
-        return [r["email"] for r in self.all("SELECT email FROM observers WHERE game_id = ? AND "
-                                             "approved = ? ORDER BY since, email", game_id, int(approved))]
+        return self.remembered("observers", ("of", game_id, bool(approved)), lambda: [
+            r["email"] for r in self.all("SELECT email FROM observers WHERE game_id = ? AND "
+                                         "approved = ? ORDER BY since, email", game_id, int(approved))])
 
     def game_ids_observed_by(self, email: str, limit: int) -> list[str]:
         """The games (newest first) this address follows as an approved observer (SUMMARY)."""

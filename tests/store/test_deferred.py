@@ -84,3 +84,16 @@ def test_many_rows_go_in_chunks(store):
 def test_deferring_needs_a_transaction(store):
     with pytest.raises(RuntimeError):
         store.archive_report("g1", 1, 0, "Ada", "report", "r1", None, T)
+
+
+def test_a_remembered_read_that_writes_the_rows_waiting_first_is_remembered(store):
+    """Naming one table with rows waiting writes every table's (on PostgreSQL in one WITH
+    statement, which forgets every read): the read running then is still answered, and remembered."""
+    with store.write():
+        assert store.players("g1")  # something remembered already
+        store.set_game_status("g1", "paused", T + 1)  # games: waiting (the game was not read)
+        store.add_order("g1", "order", "Ada", 1, "a1", accepted=True, origin="mail", at=T + 1, seq=0)  # orders too
+        assert store.game("g1")["status"] == "paused"  # names games: both tables written, then read
+        assert not store.deferred
+        assert store.already_read("games", ("id", "g1"))[1]["status"] == "paused"
+    assert store.game("g1")["status"] == "paused" and store.accepted_order_count("g1") == 1

@@ -107,7 +107,9 @@ def _judge(ctx: Context, inbound: Inbound, key: str, now: float) -> Outcome:
         if not ctx.store.try_lock_message(key, inbound.message_id, game=game, shared=shared):
             # another daemon judges it now: it commits it (and moves it), or dies and it comes again
             return Outcome("busy", "another daemon is judging it")
-        row_id = _record(ctx, inbound, key, now, "pending", "", unless_seen=True)
+        # what judging reads of the game (Store.read_game) is read with the insert
+        row_id = _record(ctx, inbound, key, now, "pending", "", unless_seen=True,
+                         read_game=(game, inbound.sender or "") if game else None)
         if row_id is None:  # stored before: looked at once more, for what to say
             seen = ctx.store.message_seen(key, inbound.message_id)
             if seen["source_key"] != key:
@@ -164,13 +166,16 @@ def retry(ctx: Context, message_row: int) -> Outcome:
 
 
 def _record(ctx: Context, inbound: Inbound, key: str, now: float, outcome: str, detail: str,
-            unless_seen: bool = False) -> int | None:
+            unless_seen: bool = False, read_game: tuple[str, str] | None = None) -> int | None:
     """Store the mail as it is kept: its passwords, codes and tokens masked (gm.mail.redact).  The
     mail is handled from ``inbound``, in this transaction; the source key is of the bytes that came.
-    ``unless_seen``: not if a mail of this source key or Message-ID was stored (None then)."""
-    add = ctx.store.add_new_message if unless_seen else ctx.store.add_message
-    return add(key, inbound.message_id, inbound.sender, mask_text(inbound.subject),
-               redact(inbound.raw, ctx.config.max_message_bytes), now, outcome, detail)
+    ``unless_seen``: not if a mail of this source key or Message-ID was stored (None then);
+    ``read_game``: (game, sender) whose reads Store.read_game does with it."""
+    args = (key, inbound.message_id, inbound.sender, mask_text(inbound.subject),
+            redact(inbound.raw, ctx.config.max_message_bytes), now, outcome, detail)
+    if unless_seen:
+        return ctx.store.add_new_message(*args, read_game=read_game)
+    return ctx.store.add_message(*args)
 
 
 def _error(ctx: Context, inbound: Inbound, view: GameView | None, message: str,

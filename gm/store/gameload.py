@@ -1,0 +1,96 @@
+"""What judging a mail reads of its game, in one statement on PostgreSQL (Store.read_game).
+
+An order mail reads its game's row, newest state, players, timer, deadline,
+settings and approved observers, the credential locks of its seats and of
+its sender, the delivery states of the players' addresses and the public
+press a report shows: on SQLite each
+is a cheap call in the process, on PostgreSQL each a round trip.  Here they
+are one SELECT, whose rows the store then remembers for the transaction
+(gm.store.reads) under the same keys as the methods reading them one by one,
+so that each of those finds its answer already read.
+
+One statement for row sets of different tables: each set is a subquery, and
+the subqueries are FULL JOINed ON false, so every result row carries one
+set's columns (its own types, as its own SELECT would give them) and NULLs in
+all the others'.  Each set leads with a marker column, its row's number in
+the set's order (``"#players"``...), which tells the sets apart, orders them,
+and says where each set's columns begin.
+
+The same statement draws the ids of the outbox rows judging will queue (one
+per active seat and approved observer, and one more): a row given one ahead
+waits for the commit (gm.store.deferred) and goes in the statement of the
+reports that name it, not in an INSERT of its own for the id.  An id drawn
+and not used is a gap in the outbox's numbering, as a rolled-back insert
+leaves one; the ids stay ascending in the order the rows are queued.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gm.store.deferred import ROWS_AT_ONCE
+from gm.store.dialect import Row
+
+# name -> (the set's SELECT after its marker column, the marker's order, its parameters by name)
+SETS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "games": ("* FROM games WHERE id = %s", "id", ("game",)),
+    "states": ("* FROM (SELECT * FROM states WHERE game_id = %s ORDER BY seq DESC LIMIT 1) AS s", "seq",
+               ("game",)),
+    "players": ("* FROM players WHERE game_id = %s", "seat", ("game",)),
+    "timers": ("due FROM timers WHERE game_id = %s", "due", ("game",)),
+    "deadlines": ("* FROM deadlines WHERE game_id = %s", "game_id", ("game",)),
+    "game_settings": ("key, value FROM game_settings WHERE game_id = %s", "key", ("game",)),
+    "observers": ("email FROM observers WHERE game_id = %s AND approved = 1", "since, email", ("game",)),
+    # gm.store.credentials.locks_until's statement
+    "locks": ("name, until FROM (SELECT p.name AS name, (SELECT max(c.until) FROM credential_locks c WHERE "
+              "c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = '') AS until "
+              "FROM players p WHERE p.game_id = %s UNION ALL SELECT NULL AS name, (SELECT max(until) "
+              "FROM credential_locks WHERE sender = %s AND player = '') AS until) AS l", "name NULLS LAST",
+              ("game", "sender")),
+    # the players' addresses as the database lower-cases them, each with its addresses row (or NULLs)
+    "addresses": ("k.address AS \"#key\", a.* FROM (SELECT DISTINCT lower(email) AS address FROM players "
+                  "WHERE game_id = %s) AS k LEFT JOIN addresses a ON a.address = k.address", "k.address",
+                  ("game",)),
+    # the public press since the turn before the newest state's (MailQueries.public_press: a report on
+    # the turn this mail opens shows the press from the turn before it, which is no earlier)
+    "press": ("* FROM reports WHERE game_id = %s AND kind = 'press' AND player IS NULL AND audience = 'all' "
+              "AND turn >= (SELECT turn FROM states WHERE game_id = %s ORDER BY seq DESC LIMIT 1) - 1", "id",
+              ("game", "game")),
+    # outbox ids drawn ahead for the mail judging it queues (Store.queue_outbox): one a seat and an
+    # observer, and one more (a reply to a stranger, the GM's copy), at most OUTBOX_IDS
+    "outbox_ids": ("id FROM (SELECT nextval(pg_get_serial_sequence('outbox', 'id')) AS id FROM generate_series(1, "
+                   "LEAST((SELECT count(*) FROM players WHERE game_id = %s AND active = 1) + (SELECT count(*) "
+                   "FROM observers WHERE game_id = %s AND approved = 1) + 1, %s))) AS ids", "id",
+                   ("game", "game", "most")),
+}
+
+# Outbox ids drawn at most: within one multi-row INSERT (gm.store.deferred.ROWS_AT_ONCE), so that
+# the rows go in the statement of the reports that name them.
+OUTBOX_IDS = ROWS_AT_ONCE
+
+
+def statement(game_id: str, sender: str) -> tuple[str, tuple]:
+    """The one SELECT of every set, and its parameters."""
+    values = {"game": game_id, "sender": sender, "most": OUTBOX_IDS}
+    parts, params = [], []
+    for name, (select, order, wanted) in SETS.items():
+        parts.append(f"(SELECT row_number() OVER (ORDER BY {order}) AS \"#{name}\", {select}) AS \"{name}\"")
+        params += [values[w] for w in wanted]
+    return "SELECT * FROM " + " FULL JOIN ".join(
+        part if i == 0 else f"{part} ON false" for i, part in enumerate(parts)), tuple(params)
+
+
+def split(names: list[str], rows: list[Any], sets: tuple[str, ...] = tuple(SETS)) -> dict[str, list[Row]]:
+    """The result's rows, set by set (in each set's order), as Rows of the set's own columns
+    (``sets``: the names of the sets, as their markers name them)."""
+    starts = [(i, name[1:]) for i, name in enumerate(names) if name.startswith("#") and name[1:] in sets]
+    bounds = [(set_name, first + 1, starts[k + 1][0] if k + 1 < len(starts) else len(names))
+              for k, (first, set_name) in enumerate(starts)]
+    found: dict[str, list[tuple[int, Row]]] = {name: [] for name in sets}
+    for name, begin, end in bounds:
+        index = {column.lower(): i for i, column in enumerate(names[begin:end])}
+        marker = begin - 1
+        for row in rows:
+            if row[marker] is not None:
+                found[name].append((row[marker], Row(tuple(row[begin:end]), index)))
+    return {name: [row for _, row in sorted(pairs, key=lambda pair: pair[0])] for name, pairs in found.items()}
