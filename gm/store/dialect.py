@@ -36,8 +36,16 @@ on a shared 2-core machine) gave 10.5-11.9 ms of CPU per mail before and
 11.9-14.8 ms after (about +25%; the wall times swung 11-62 ms with the
 machine's load and decide nothing).  So the SQL stays written once in
 SQLite's dialect and translated here; typed columns replaced the sniffing
-all the same (steps 21 and 22).  Measure again before porting: fewer
-statements per mail (issue 33's "Statements") shrink the difference.
+all the same (steps 21 and 22).  Measured again after issue 33's statement
+cuts (2026-11-26, SQLAlchemy 2.1.9, one indexed SELECT by key, best of 5 x
+20,000, process time): sqlite3 4.4 us, a cached Core select 16.5 us,
+exec_driver_sql 18.1 us.  The cuts were PostgreSQL's (13 statements an order
+mail there); SQLite still runs 31 (22 judging, 9 sending: in-process they
+cost little), so an Engine would add some 0.37 ms to a mail whose whole CPU
+is 5.4 ms (benchmarks/scale.py) or 3.3 ms (a text order in
+benchmarks/cpu_per_order.py): +7% to +11%, still over the 5%.  What would
+meet both: Core constructs compiled once per dialect and run on the driver's
+own cursor (4.4 us, the same as sqlite3), a port of every statement and step.
 """
 
 from __future__ import annotations
