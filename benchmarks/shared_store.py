@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import shutil
 import statistics
 import subprocess
@@ -54,6 +55,7 @@ import scale  # noqa: E402
 import turnaround  # noqa: E402
 from gm.core.config import Config  # noqa: E402
 from gm.runtime.maildir import process_maildir  # noqa: E402
+from gm.runtime.profiling import PROFILE_ENV  # noqa: E402
 from gm.service.engine import Engine  # noqa: E402
 from gm.store import Store  # noqa: E402
 from gm.store.packing import unpack_mail  # noqa: E402
@@ -66,10 +68,13 @@ VERBOSE = "-v" in sys.argv  # say when the last order was judged, beside the las
 
 # --- (a) throughput -------------------------------------------------------------------------
 def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daemons: int,
-                       store: str | None, plan=None) -> tuple[float, int, list[bytes], list[bytes]]:
+                       store: str | None, plan=None, cpu: dict | None = None,
+                       env: dict | None = None) -> tuple[float, int, list[bytes], list[bytes]]:
     """Seconds from the first APPEND to the last report accepted, reports sent, the mails, and
     the messages the daemons sent for them (for the floor to send the same bytes).  ``plan``: makes
-    the games and writes their orders (turnaround.plan_games: every game the same two players)."""
+    the games and writes their orders (turnaround.plan_games: every game the same two players).
+    ``cpu``: a Parties to read; the CPU each party spent over the same span is put in it as ``spent``.
+    ``env``: the daemons' environment (e.g. GM_PROFILE_DIR)."""
     tmp.mkdir()
     h = Harness(tmp, account, sink)
     if store is not None:
@@ -79,17 +84,22 @@ def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daem
     queued = h.engine.store.one("SELECT COALESCE(MAX(id), 0) AS n FROM outbox")["n"]  # the welcomes
     h.engine.store.close()
     procs = [subprocess.Popen([sys.executable, "-m", "gm.cli", "--config", str(h.config_path), "run"],
-                              cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
              for _ in range(daemons)]
     try:
         sink.wait_count(welcomes + 2 * games, timeout=120)  # the daemons are up and sent the welcomes
         before = len(sink.times)
+        if cpu is not None:
+            cpu["daemons"] = [p.pid for p in procs]
+            began = cpu["meter"].read(cpu["daemons"])
         start = time.time()
         with account.client() as client:
             for raw in mails:
                 client.append("INBOX", raw)
         expected = before + 2 * len(mails)  # a report to each player per order
         last = sink.wait_count(expected, timeout=600)
+        if cpu is not None:
+            cpu["spent"] = cpu["meter"].since(began, cpu["daemons"])
     finally:
         for proc in procs:
             proc.terminate()
@@ -109,34 +119,86 @@ def plan_spread(h: Harness, games: int, per_game: int, report_format: str) -> li
     return turnaround.plan_games(h, games, per_game, report_format, own_players=True)
 
 
+class Parties:
+    """CPU seconds spent by each party of a capacity run, from /proc (turnaround.tree_cpu: a process,
+    the children it reaped and its living descendants): the `gm run` daemons with their sender
+    child processes, the PostgreSQL server (the postmaster: its backends, the WAL writer, the
+    checkpointer), Dovecot, the SMTP sink, and this process (the APPENDs)."""
+
+    def __init__(self, postgres: pgserver.Postgres, dovecot_pid: int, sink_pid: int):
+        postmaster = int((postgres.data / "postmaster.pid").read_text().split()[0])
+        self.pids = {"PostgreSQL": postmaster, "Dovecot": dovecot_pid, "SMTP sink": sink_pid}
+
+    def read(self, daemons: list[int]) -> dict[str, float]:
+        spent = {"gm daemons": sum(turnaround.tree_cpu(pid) for pid in daemons)}
+        spent.update({name: turnaround.tree_cpu(pid) for name, pid in self.pids.items()})
+        spent["benchmark"] = turnaround.tree_cpu(os.getpid(), (*daemons, *self.pids.values()))
+        return spent
+
+    def since(self, before: dict[str, float], daemons: list[int]) -> dict[str, float]:
+        now = self.read(daemons)
+        return {name: now[name] - before[name] for name in now}
+
+
+TARGETS = {2: 1.8, 4: 2.5}  # issue 33: N daemons' throughput at least this many times one's
+
+
 def capacity(args, server: pgserver.Postgres, tmp: Path) -> None:
     """(c) 1, 2 and 4 daemons on one PostgreSQL store, the SMTP server waiting --smtp-delay a message."""
     dovecot = start_dovecot()
     sink = turnaround.SinkProcess(delay=args.smtp_delay)
+    meter = Parties(server, dovecot.proc.pid, sink.proc.pid)
+    env = dict(os.environ)
+    if args.profile:
+        env[PROFILE_ENV] = args.profile
     results = {}
+    spent = {}
     try:
         for count in [int(n) for n in args.cap_daemons.split(",")]:
-            schema = f"cap{count}"
+            schema = f"cap{count}_{os.getpid()}"
             with psycopg.connect(server.url(), autocommit=True) as conn:
                 conn.execute(f"CREATE SCHEMA {schema}")
+            cpu = {"meter": meter}
+            if args.profile:
+                env[PROFILE_ENV] = str(Path(args.profile) / f"{count}")
             results[count] = daemons_throughput(tmp / schema, dovecot.add_user(), sink, args.cap_games,
-                                                args.cap_per_game, count, server.url(schema), plan_spread)
+                                                args.cap_per_game, count, server.url(schema), plan_spread,
+                                                cpu=cpu, env=env)
+            spent[count] = cpu["spent"]
             print(f"  PostgreSQL, {count} daemon(s), SMTP {args.smtp_delay * 1000:.0f} ms: "
                   f"{results[count][0]:.2f} s", flush=True)
         _, _, mails, messages = results[min(results)]
-        meter = turnaround.CpuMeter(sink.proc.pid, dovecot.proc.pid)
-        floor = turnaround.floor_throughput(dovecot.add_user(), sink, mails, messages, meter).wall
+        floor_meter = turnaround.CpuMeter(sink.proc.pid, dovecot.proc.pid)
+        floor = turnaround.floor_throughput(dovecot.add_user(), sink, mails, messages, floor_meter).wall
     finally:
         sink.stop()
         stop_dovecot(dovecot)
     n = len(mails)
+    cores = os.cpu_count() or 1
     print(f"\n(c) capacity: {n} orders across {args.cap_games} games (players of their own), the SMTP server "
-          f"waiting {args.smtp_delay * 1000:.0f} ms a message; `gm run` daemons on one PostgreSQL store")
+          f"waiting {args.smtp_delay * 1000:.0f} ms a message; `gm run` daemons on one PostgreSQL store; "
+          f"load average {os.getloadavg()[0]:.2f} at the end")
     print(f"    {'floor (one sender)':<24} {floor:6.2f} s {n / floor:7.1f} orders/s")
     one = results[min(results)][0]
     for count, (elapsed, _, _, _) in results.items():
         print(f"    {f'{count} daemon(s)':<24} {elapsed:6.2f} s {n / elapsed:7.1f} orders/s   "
               f"{one / elapsed:5.2f}x {min(results)} daemon(s)   {floor / elapsed:5.2f} of the floor")
+    print(f"    CPU per order (ms) by party, and the ceiling {cores} cores allow "
+          f"(orders/s at most = cores / all parties' CPU per order):")
+    names = list(next(iter(spent.values())))
+    print(f"    {'':<12}" + "".join(f"{name:>12}" for name in names) + f"{'all':>8}{'busy':>7}{'ceiling':>10}"
+          f"{'best':>7}{'target':>8}{'got':>6}")
+    for count, (elapsed, _, _, _) in results.items():
+        used = spent[count]
+        total = sum(used.values())
+        ceiling = cores / (total / n)
+        best = ceiling / (n / one)  # the most this many daemons could give, as a ratio to one daemon's run
+        target = f"{TARGETS[count]:.1f}x" if count in TARGETS else "-"
+        print(f"    {f'{count} daemon(s)':<12}" + "".join(f"{used[k] / n * 1000:12.1f}" for k in names)
+              + f"{total / n * 1000:8.1f}{total / elapsed / cores:6.0%}{ceiling:7.1f}/s{best:6.2f}x{target:>8}"
+              f"{one / elapsed:5.2f}x")
+    print("    (busy: the share of the cores these parties kept busy; best: the ceiling over one daemon's "
+          "orders/s, the ratio the machine allows at that CPU per order)")
 
 
 # --- (b) the per-order cost by store size -------------------------------------------------------
@@ -203,6 +265,8 @@ def main() -> int:
     parser.add_argument("--cap-per-game", type=int, default=2)
     parser.add_argument("--smtp-delay", type=float, default=0.05)
     parser.add_argument("--cap-daemons", default="1,2,4")
+    parser.add_argument("--profile", metavar="DIR",
+                        help="capacity: each daemon writes a cProfile of its run to DIR/<daemons>/ (GM_PROFILE_DIR)")
     parser.add_argument("-v", action="store_true", help="say when each run judged its last order")
     parser.add_argument("--only", choices=("throughput", "scale", "capacity"))
     args = parser.parse_args()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from gm.runtime import refusals
+from gm.runtime.profiling import profiled
 from gm.runtime.transport import (PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure, Transport,
                                   TransportDown, send_each)
 from gm.runtime.weather import STORE_BACKOFF, Weather
@@ -292,6 +293,10 @@ class SenderThread:
         return None
 
     def _run(self) -> None:
+        with profiled("sender"):
+            self._send_until_stopped()
+
+    def _send_until_stopped(self) -> None:
         store = self._open_store()
         if store is None:
             with self._rounds:

@@ -41,6 +41,7 @@ hand is finished and moved, then the daemon returns.
 
 from __future__ import annotations
 
+import email.utils
 import logging
 import os
 import socket
@@ -56,6 +57,8 @@ from gm.core.config import Config, ServerConfig
 from gm.runtime.delivery import BACKOFF, SenderThread, Transport, settler
 from gm.runtime.livearchive import from_config as live_archive
 from gm.runtime.metrics import from_config as metrics_from_config
+from gm.runtime.profiling import profiled
+from gm.runtime.slices import Slices
 from gm.runtime.tls import tls_context
 from gm.runtime.weather import STORE_BACKOFF, Weather
 from gm.service.outgoing import outages
@@ -137,6 +140,7 @@ class Mailbox:
         flags = info.get(b"PERMANENTFLAGS", ())
         self.keywords = b"\\*" in flags
         self.others: dict[int, float] = {}  # uid -> when found committed by another daemon
+        self.senders: dict[int, str] = {}  # uid -> its From address, lower case (gm.runtime.slices)
 
     def changed(self) -> bool:
         """NOOP: did new mail arrive since the last command?"""
@@ -159,6 +163,18 @@ class Mailbox:
             if raw is not None:
                 out[uid] = bytes(raw)
         return out
+
+    def senders_of(self, uids: list[int]) -> dict[int, str]:
+        """The From address of each message (lower case; "" where it has none), fetched once
+        (the header only, not the body) and kept while the message is in the inbox."""
+        todo = [uid for uid in uids if uid not in self.senders]
+        if todo:
+            part = "BODY.PEEK[HEADER.FIELDS (FROM)]"
+            for uid, data in self.client.fetch(todo, [part]).items():
+                header = next((v for k, v in data.items() if k.startswith(b"BODY[")), b"") or b""
+                text = bytes(header).decode("ascii", "replace").partition(":")[2]
+                self.senders[uid] = email.utils.parseaddr(" ".join(text.split()))[1].lower()
+        return {uid: self.senders[uid] for uid in uids if uid in self.senders}
 
     def done(self, uids: list[int]) -> None:
         """Flag the processed messages and move them out of the inbox."""
@@ -199,7 +215,7 @@ def ours_to_move(box: Mailbox, uid: int, outcome: str, now: float, wait: float) 
 def process_mailbox(engine: Engine, box: Mailbox, config: Config,
                     committed: Callable[[], object] | None = None,
                     stop: threading.Event | None = None,
-                    duplicate_wait: float = 0.0) -> list[tuple[int, str]]:
+                    duplicate_wait: float = 0.0, slices: Slices | None = None) -> list[tuple[int, str]]:
     """Ingest every message in the folder, then move each; returns (uid, outcome).
 
     ``committed`` is called after each message's transaction (the daemon nudges
@@ -207,16 +223,25 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
     With ``stop`` set, the message in hand is finished and moved, and the rest wait.
     ``duplicate_wait``: how long a message another daemon committed is left to it (the
     daemon: DUPLICATE_WAIT; `--once`, with no later pass, moves it at once).
+    ``slices``: where other daemons share the mailbox, only this daemon's slice is fetched and
+    judged, and what it leaves to them is noted there (gm.runtime.slices).
     """
     results: list[tuple[int, str]] = []
     tried: set[int] = set()
     while stop is None or not stop.is_set():  # search again after each pass: more may have come
         pending = box.pending()
-        box.others = {u: at for u, at in box.others.items() if u in pending}  # forget what went
+        still = set(pending)
+        box.others = {u: at for u, at in box.others.items() if u in still}  # forget what went
+        box.senders = {u: a for u, a in box.senders.items() if u in still}
         fresh = [u for u in pending if u not in tried]
         if not fresh:
             return results
         tried.update(fresh)
+        if slices is not None:
+            slices.forget(still)
+            slices.look(engine.store.daemon_rows())
+            if not slices.alone:
+                fresh = slices.mine(fresh, box.senders_of(fresh))
         for start in range(0, len(fresh), BATCH):
             chunk = fresh[start:start + BATCH]
             messages = box.fetch(chunk, config.max_message_bytes)
@@ -285,6 +310,7 @@ class Daemon:
         self.archive = live_archive(engine, config)  # the archive site kept current, if configured
         self.metrics = metrics_from_config(engine.store, config, engine.clock())  # Prometheus metrics, if metrics_port
         self.backlog = InboxBacklog(self.me.daemon_id)  # the inbox a poll left, in that row
+        self.slices = Slices(self.me.daemon_id, config.tick_seconds)  # its share of a mailbox shared
         self.once = False
         # Only a daemon's first heartbeat, or its first after the store was unreachable, looks for a
         # gap: its own long pass over a backlog is work, not an outage.
@@ -399,7 +425,8 @@ class Daemon:
         while not self.stop.is_set():
             began = time.monotonic()
             handled = process_mailbox(self.engine, box, self.config, committed=self.sender.nudge, stop=self.stop,
-                                      duplicate_wait=0.0 if once else DUPLICATE_WAIT)
+                                      duplicate_wait=0.0 if once else DUPLICATE_WAIT,
+                                      slices=None if once else self.slices)
             if self.metrics is not None and handled:
                 self.metrics.judged(time.monotonic() - began)
             # What the poll left in the folder: mail come meanwhile, or left to another daemon.
@@ -410,17 +437,20 @@ class Daemon:
             if box.others:  # left to the daemon that committed them: look again soon
                 self._sleep(min(1.0, DUPLICATE_WAIT))
                 continue
+            due = self.slices.next_look()  # mail left to another daemon: taken here when due
             if box.can_idle and self.config.imap_idle:
                 # Dovecot (and others) report nothing at the start of IDLE about mail
                 # that came during the pass above: ask once more, then idle.
                 if not box.changed():
-                    self._idle(box)
+                    self._idle(box, IDLE_RENEW if due is None else due)
+            elif due is not None:
+                self._sleep(min(due, self.config.poll_seconds))
             else:
                 self._sleep(self.config.poll_seconds)
                 box.client.noop()  # notices a dead connection; the search comes next
 
-    def _idle(self, box: Mailbox) -> None:
-        """Wait in IDLE until the server reports a change; only a wake-up."""
+    def _idle(self, box: Mailbox, renew: float = IDLE_RENEW) -> None:
+        """Wait in IDLE until the server reports a change, or ``renew`` seconds; only a wake-up."""
         client = box.client
         client.idle()
         started = time.time()
@@ -435,7 +465,7 @@ class Daemon:
                 # The socket was readable yet held no line: imapclient swallows EOF here.
                 break
             self.housekeeping()
-            if time.time() - started > IDLE_RENEW:
+            if time.time() - started >= renew:
                 break
         client.idle_done()  # raises AbortError if the connection died meanwhile
 
@@ -443,5 +473,6 @@ class Daemon:
 def run_imap(engine: Engine, config: Config, transport: Transport, once: bool = False,
              stop: threading.Event | None = None) -> Daemon:
     daemon = Daemon(engine, config, transport, stop=stop)
-    daemon.run(once=once)
+    with profiled("judge"):
+        daemon.run(once=once)
     return daemon
