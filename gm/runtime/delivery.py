@@ -29,10 +29,12 @@ log = logging.getLogger(__name__)
 
 BACKOFF = (5, 15, 60, 300, 900, 3600)  # seconds before retry n
 MARK_EVERY = 16  # messages accepted by the server per "sent" transaction
+FLUSH_LIMIT = 500  # rows claimed per flush, where the transport says nothing of its lanes
+PER_LANE = 4  # rows claimed per flush and SMTP connection: see Sender
 DOWN_AFTER = 3  # failed connections in a row before gm counts as unable to send (deadlines wait)
 
 
-def flush(store: Store, transport: Transport, now: float | None = None, limit: int = 500,
+def flush(store: Store, transport: Transport, now: float | None = None, limit: int = FLUSH_LIMIT,
           backoff: tuple[float, ...] | list[float] = BACKOFF, gm_address: str | None = None,
           outcome: dict | None = None) -> int:
     """Send what is due; returns how many were sent.
@@ -152,11 +154,19 @@ class Sender:
     a refusal was recorded against an address or a hold began, so that it is
     listed, and the GM told, at once rather than at the next tick
     (gm.service.outgoing.delivery_state.settle_now).
+
+    A flush claims at most ``batch`` rows: over SMTP, PER_LANE per connection.  Daemons sharing a
+    store claim from one outbox, and a sender that claimed every due row (500) kept the others'
+    connections idle while its own few carried all the mail, a batch at a time; in small bites
+    each daemon's sender claims its share and every connection has mail in flight.
     """
 
     def __init__(self, store: Store, transport: Transport, backoff=BACKOFF, clock=time.time,
-                 gm_address: str | None = None, settle: Callable[[Store], object] | None = None):
+                 gm_address: str | None = None, settle: Callable[[Store], object] | None = None,
+                 batch: int | None = None):
         self.store = store
+        lanes = getattr(transport, "connections", None)
+        self.batch = batch or (PER_LANE * lanes if isinstance(lanes, int) else FLUSH_LIMIT)
         self.gm_address = gm_address
         self.settle = settle
         self.transport = transport
@@ -183,8 +193,8 @@ class Sender:
         while True:  # until nothing due is left (flush sends at most `limit` per call)
             outcome: dict = {}
             try:
-                n = flush(self.store, self.transport, now, backoff=self.backoff, gm_address=self.gm_address,
-                          outcome=outcome)
+                n = flush(self.store, self.transport, now, limit=self.batch, backoff=self.backoff,
+                          gm_address=self.gm_address, outcome=outcome)
             except TransportDown as exc:
                 self.resume_at = self.clock() + self.weather.fault(exc)
                 return sent
@@ -195,7 +205,7 @@ class Sender:
                 except Exception:  # the next tick settles it anyway
                     log.exception("settling a refusal failed")
             sent += n
-            if n < 500 and not outcome.get("released"):  # a hold ended: its mail goes now
+            if n < self.batch and not outcome.get("released"):  # a hold ended: its mail goes now
                 return sent
             now = self.clock()
 
