@@ -107,8 +107,15 @@ def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daem
     done = Store(h.config.database)
     judged = done.one("SELECT max(received) AS at FROM messages")["at"]
     if VERBOSE:
+        outcomes = {r["outcome"]: r["n"] for r in done.all("SELECT outcome, count(*) AS n FROM messages GROUP BY 1")}
         print(f"    (last order judged {judged - start:.2f} s after the first APPEND, "
-              f"last report {last - start:.2f} s)")
+              f"last report {last - start:.2f} s; outcomes {outcomes})")
+        received = [r["received"] - start for r in done.all("SELECT received FROM messages")]
+        sent_at = [t - start for t in sink.times[before:expected]]
+        print("    (per second: judged " + " ".join(str(sum(1 for t in received if k <= t < k + 1))
+                                                 for k in range(int(last - start) + 1))
+              + "; sent " + " ".join(str(sum(1 for t in sent_at if k <= t < k + 1))
+                                     for k in range(int(last - start) + 1)) + ")")
     sent = [unpack_mail(r["raw"]) for r in done.all("SELECT raw FROM outbox WHERE id > ? ORDER BY id", queued)]
     done.close()
     return last - start, expected - before, mails, sent

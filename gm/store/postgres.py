@@ -39,6 +39,7 @@ from gm.store.packing import unpack_mail
 
 VERSION_TABLE = "gm_schema_version"
 OUTBOX_LOCKS = "SELECT hashtext(current_schema() || ':outbox')"  # the first key of an outbox row's lock
+CLAIM_PAST = 500  # rows held by other senders a claim looks past (claim_outbox)
 
 
 class PgConnection:
@@ -345,12 +346,15 @@ class PostgresStore(Store):
     # --- the outbox, shared by several senders ----------------------------------------
     def claim_outbox(self, now: float, limit: int) -> list:
         """The due rows this session could lock and that are still queued once locked (as outbox_due)."""
-        # Due and locked in one statement (the LIMIT keeps the lock from being tried on rows past
-        # it), then read again: another sender may have marked a row sent, after this statement
-        # saw it queued, and let it go just before it was locked here.
+        # Due and locked in one statement (the outer LIMIT keeps the lock from being tried on rows
+        # past it; the inner one lets the scan pass up to CLAIM_PAST rows other senders hold, which
+        # would otherwise fill a small claim and leave this sender nothing), then read again: another
+        # sender may have marked a row sent, after this statement saw it queued, and let it go just
+        # before it was locked here.
         locked = [r[0] for r in self.db.raw(
             f"SELECT id FROM (SELECT id FROM outbox WHERE status = 'queued' AND next_attempt <= %s "
-            f"ORDER BY id LIMIT %s) AS due WHERE pg_try_advisory_lock(({OUTBOX_LOCKS}), id::int)", (now, limit))]
+            f"ORDER BY id LIMIT %s) AS due WHERE pg_try_advisory_lock(({OUTBOX_LOCKS}), id::int) LIMIT %s",
+            (now, limit + CLAIM_PAST, limit))]
         if not locked:
             return []
         if self.claimant is None:

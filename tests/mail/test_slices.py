@@ -13,6 +13,7 @@ from gm.runtime.delivery import PER_LANE, Sender
 from gm.runtime.sendprocess import ProcessTransport
 from gm.runtime.slices import WAIT, Slices, living, owner
 from gm.runtime.smtp import SmtpTransport, lanes_of
+from gm.store import Store
 from harness import wait_until
 from support import order_mail
 
@@ -172,3 +173,19 @@ def test_a_sender_claims_a_few_rows_per_connection_so_other_daemons_get_theirs(h
     assert transport.batches == [2 * PER_LANE, 12 - 2 * PER_LANE]
     assert harness.engine.store.one("SELECT count(*) AS n FROM outbox WHERE status = 'queued'")["n"] == 0
     assert ProcessTransport(partial(SmtpTransport, ServerConfig(port=1), connections=3), str).connections == 3
+
+
+def test_a_small_claim_passes_the_rows_other_senders_hold(pg_url):
+    """With PER_LANE rows a claim, a second sender must look past the first one's rows, not find
+    the oldest due rows all held and go without (gm.store.postgres.claim_outbox)."""
+    first, second, third = Store(pg_url), Store(pg_url), Store(pg_url)
+    try:
+        with first.write():
+            ids = [first.queue_outbox(f"<c{n}@gm>", f"p{n}@example.org", "s", b"raw", kind="report", now=10.0)
+                   for n in range(6)]
+        assert [r["id"] for r in first.claim_outbox(11.0, 2)] == ids[:2]
+        assert [r["id"] for r in second.claim_outbox(11.0, 2)] == ids[2:4]
+        assert [r["id"] for r in third.claim_outbox(11.0, 10)] == ids[4:]  # none the others hold
+    finally:
+        for store in (first, second, third):
+            store.close()
