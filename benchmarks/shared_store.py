@@ -92,14 +92,20 @@ def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daem
         if cpu is not None:
             cpu["daemons"] = [p.pid for p in procs]
             began = cpu["meter"].read(cpu["daemons"])
+            machine_began = cpu["meter"].machine()
+        waits = Waits(store) if VERBOSE and store is not None and store.startswith("postgres") else None
         start = time.time()
         with account.client() as client:
             for raw in mails:
                 client.append("INBOX", raw)
         expected = before + 2 * len(mails)  # a report to each player per order
         last = sink.wait_count(expected, timeout=600)
+        if waits is not None:
+            print(f"    (PostgreSQL backends, sampled: {waits.report()})")
         if cpu is not None:
             cpu["spent"] = cpu["meter"].since(began, cpu["daemons"])
+            busy, idle = cpu["meter"].machine()
+            cpu["machine"] = (busy - machine_began[0], idle - machine_began[1])
     finally:
         for proc in procs:
             proc.terminate()
@@ -126,6 +132,36 @@ def plan_spread(h: Harness, games: int, per_game: int, report_format: str) -> li
     return turnaround.plan_games(h, games, per_game, report_format, own_players=True)
 
 
+class Waits:
+    """With -v: what PostgreSQL's backends of the run were doing, sampled every 20 ms from
+    pg_stat_activity (Lock: waiting for another transaction's lock; IO/WALSync: the commit's
+    flush; Client: waiting for the daemon's next statement)."""
+
+    def __init__(self, url: str):
+        import collections
+        import threading
+
+        self.url = url
+        self.counts: collections.Counter = collections.Counter()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._sample, daemon=True)
+        self.thread.start()
+
+    def _sample(self) -> None:
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            while not self.stop.wait(0.02):
+                for state, kind, event in conn.execute(
+                        "SELECT state, wait_event_type, wait_event FROM pg_stat_activity "
+                        "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"):
+                    self.counts[f"{state}/{kind}:{event}" if kind else f"{state}/running"] += 1
+
+    def report(self) -> str:
+        self.stop.set()
+        self.thread.join()
+        total = sum(self.counts.values()) or 1
+        return ", ".join(f"{k} {n / total:.0%}" for k, n in self.counts.most_common(6))
+
+
 class Parties:
     """CPU seconds spent by each party of a capacity run, from /proc (turnaround.tree_cpu: a process,
     the children it reaped and its living descendants): the `gm run` daemons with their sender
@@ -135,6 +171,14 @@ class Parties:
     def __init__(self, postgres: pgserver.Postgres, dovecot_pid: int, sink_pid: int):
         postmaster = int((postgres.data / "postmaster.pid").read_text().split()[0])
         self.pids = {"PostgreSQL": postmaster, "Dovecot": dovecot_pid, "SMTP sink": sink_pid}
+
+    @staticmethod
+    def machine() -> tuple[float, float]:
+        """CPU seconds the whole machine spent busy and idle so far (/proc/stat: every process,
+        other engineers' too)."""
+        fields = [int(v) for v in open("/proc/stat").readline().split()[1:8]]
+        idle = fields[3] + fields[4]  # idle, iowait
+        return (sum(fields) - idle) / turnaround.TICKS, idle / turnaround.TICKS
 
     def read(self, daemons: list[int]) -> dict[str, float]:
         spent = {"gm daemons": sum(turnaround.tree_cpu(pid) for pid in daemons)}
@@ -160,6 +204,7 @@ def capacity(args, server: pgserver.Postgres, tmp: Path) -> None:
         env[PROFILE_ENV] = args.profile
     results = {}
     spent = {}
+    machine = {}  # (busy, idle) CPU seconds of the whole machine in each run
     try:
         for count in [int(n) for n in args.cap_daemons.split(",")]:
             schema = f"cap{count}_{os.getpid()}"
@@ -172,6 +217,7 @@ def capacity(args, server: pgserver.Postgres, tmp: Path) -> None:
                                                 args.cap_per_game, count, server.url(schema), plan_spread,
                                                 cpu=cpu, env=env)
             spent[count] = cpu["spent"]
+            machine[count] = cpu["machine"]
             print(f"  PostgreSQL, {count} daemon(s), SMTP {args.smtp_delay * 1000:.0f} ms: "
                   f"{results[count][0]:.2f} s", flush=True)
         _, _, mails, messages = results[min(results)]
@@ -193,8 +239,8 @@ def capacity(args, server: pgserver.Postgres, tmp: Path) -> None:
     print(f"    CPU per order (ms) by party, and the ceiling {cores} cores allow "
           f"(orders/s at most = cores / all parties' CPU per order):")
     names = list(next(iter(spent.values())))
-    print(f"    {'':<12}" + "".join(f"{name:>12}" for name in names) + f"{'all':>8}{'busy':>7}{'ceiling':>10}"
-          f"{'best':>7}{'target':>8}{'got':>6}")
+    print(f"    {'':<12}" + "".join(f"{name:>12}" for name in names) + f"{'all':>8}{'ours':>6}{'machine':>8}"
+          f"{'ceiling':>10}{'best':>7}{'target':>8}{'got':>6}")
     for count, (elapsed, _, _, _) in results.items():
         used = spent[count]
         total = sum(used.values())
@@ -202,10 +248,11 @@ def capacity(args, server: pgserver.Postgres, tmp: Path) -> None:
         best = ceiling / (n / one)  # the most this many daemons could give, as a ratio to one daemon's run
         target = f"{TARGETS[count]:.1f}x" if count in TARGETS else "-"
         print(f"    {f'{count} daemon(s)':<12}" + "".join(f"{used[k] / n * 1000:12.1f}" for k in names)
-              + f"{total / n * 1000:8.1f}{total / elapsed / cores:6.0%}{ceiling:7.1f}/s{best:6.2f}x{target:>8}"
-              f"{one / elapsed:5.2f}x")
-    print("    (busy: the share of the cores these parties kept busy; best: the ceiling over one daemon's "
-          "orders/s, the ratio the machine allows at that CPU per order)")
+              + f"{total / n * 1000:8.1f}{total / elapsed / cores:6.0%}{machine[count][0] / sum(machine[count]):8.0%}"
+              f"{ceiling:7.1f}/s{best:6.2f}x{target:>8}{one / elapsed:5.2f}x")
+    print("    (ours: the share of the cores these parties kept busy; machine: the share every process kept busy,\n"
+          "     other users' too; best: the ceiling over one daemon's orders/s, the ratio the machine allows\n"
+          "     at that CPU per order if gm had both cores to itself)")
 
 
 # --- (b) the per-order cost by store size -------------------------------------------------------
