@@ -41,7 +41,6 @@ hand is finished and moved, then the daemon returns.
 
 from __future__ import annotations
 
-import email.utils
 import logging
 import os
 import socket
@@ -140,7 +139,7 @@ class Mailbox:
         flags = info.get(b"PERMANENTFLAGS", ())
         self.keywords = b"\\*" in flags
         self.others: dict[int, float] = {}  # uid -> when found committed by another daemon
-        self.senders: dict[int, str] = {}  # uid -> its From address, lower case (gm.runtime.slices)
+        self.slice_keys: dict[int, str] = {}  # uid -> what slices divide the mailbox by (gm.runtime.slices)
 
     def changed(self) -> bool:
         """NOOP: did new mail arrive since the last command?"""
@@ -163,18 +162,6 @@ class Mailbox:
             if raw is not None:
                 out[uid] = bytes(raw)
         return out
-
-    def senders_of(self, uids: list[int]) -> dict[int, str]:
-        """The From address of each message (lower case; "" where it has none), fetched once
-        (the header only, not the body) and kept while the message is in the inbox."""
-        todo = [uid for uid in uids if uid not in self.senders]
-        if todo:
-            part = "BODY.PEEK[HEADER.FIELDS (FROM)]"
-            for uid, data in self.client.fetch(todo, [part]).items():
-                header = next((v for k, v in data.items() if k.startswith(b"BODY[")), b"") or b""
-                text = bytes(header).decode("ascii", "replace").partition(":")[2]
-                self.senders[uid] = email.utils.parseaddr(" ".join(text.split()))[1].lower()
-        return {uid: self.senders[uid] for uid in uids if uid in self.senders}
 
     def done(self, uids: list[int]) -> None:
         """Flag the processed messages and move them out of the inbox."""
@@ -232,19 +219,27 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
         pending = box.pending()
         still = set(pending)
         box.others = {u: at for u, at in box.others.items() if u in still}  # forget what went
-        box.senders = {u: a for u, a in box.senders.items() if u in still}
+        box.slice_keys = {u: k for u, k in box.slice_keys.items() if u in still}
         fresh = [u for u in pending if u not in tried]
         if not fresh:
             return results
         tried.update(fresh)
+        fetched: dict[int, bytes] = {}  # bodies read to find their slice, kept for judging
         if slices is not None:
             slices.forget(still)
             slices.look(engine.store.daemon_rows())
             if not slices.alone:
-                fresh = slices.mine(fresh, box.senders_of(fresh))
+                unknown = [u for u in fresh if u not in box.slice_keys]
+                for start in range(0, len(unknown), BATCH):
+                    fetched.update(box.fetch(unknown[start:start + BATCH], config.max_message_bytes))
+                box.slice_keys.update({u: engine.slice_key(raw) for u, raw in fetched.items()})
+                fresh = slices.mine(fresh, box.slice_keys)
+                fetched = {u: fetched[u] for u in fresh if u in fetched}
         for start in range(0, len(fresh), BATCH):
             chunk = fresh[start:start + BATCH]
-            messages = box.fetch(chunk, config.max_message_bytes)
+            messages = {u: fetched.pop(u) for u in chunk if u in fetched}
+            if len(messages) < len(chunk):
+                messages.update(box.fetch([u for u in chunk if u not in messages], config.max_message_bytes))
             prepared: dict[int, object] = {}
             handled: list[int] = []
             try:

@@ -3,12 +3,16 @@
 Without slices every daemon fetched, read (its password checks run) and tried
 every message, and all but one found it taken by another or already stored:
 with N daemons N times the reading, and the store's claim met N times a mail.
-Now each daemon judges the messages whose sender falls in its own slice: the
-living daemons are the rows of the heartbeat table (gm.service.outgoing.outages)
-seen within a few ticks, and a sender belongs to the daemon with the highest
-hash of (daemon, sender) (rendezvous hashing: when a daemon comes or goes, only
-its own senders move).  One sender's mails stay with one daemon, which judges
-them in the order they came.
+Now each daemon judges the messages whose key falls in its own slice: the key is
+the game a mail names, else its sender (gm.service.intake.ingest.slice_key: the
+body is fetched and read, a fraction of a millisecond; the password check and
+the judging are what is saved); the living daemons are the rows of the heartbeat
+table (gm.service.outgoing.outages) seen within a few ticks, and a key belongs
+to the daemon with the highest hash of (daemon, key) (rendezvous hashing: when a
+daemon comes or goes, only its own keys move).  One game's mail stays with one
+daemon, which judges it in the order it came: a key by sender alone let a
+second-round order of a game be judged, and refused, before the first-round one
+that another daemon had not reached yet.
 
 Slices only share the work; they guarantee nothing.  Exactly once is still the
 store's claim on the message (gm.store.pglocks.claim_message) and its stored key,
@@ -30,9 +34,9 @@ FRESH_TICKS = 3  # a daemon whose heartbeat is older than this many ticks (and F
 FRESH_AT_LEAST = 10.0  # seconds
 
 
-def owner(members: list[str], sender: str) -> str:
-    """The daemon among ``members`` (never empty) whose slice holds mail from ``sender``."""
-    return max(members, key=lambda daemon: (zlib.crc32(f"{daemon}\n{sender}".encode()), daemon))
+def owner(members: list[str], key: str) -> str:
+    """The daemon among ``members`` (never empty) whose slice holds mail of ``key``."""
+    return max(members, key=lambda daemon: (zlib.crc32(f"{daemon}\n{key}".encode()), daemon))
 
 
 def living(rows: Iterable, me: str, now: float, tick_seconds: float) -> list[str]:
@@ -60,13 +64,13 @@ class Slices:
     def alone(self) -> bool:
         return self.members == [self.me]
 
-    def mine(self, uids: list[int], senders: dict[int, str]) -> list[int]:
-        """Of these messages (``senders``: uid -> sender address, lower case; one missing falls by
-        its uid), those to judge here now: its slice's, and those left to another for ``wait``."""
+    def mine(self, uids: list[int], keys: dict[int, str]) -> list[int]:
+        """Of these messages (``keys``: uid -> its slice key; one missing or empty falls by its
+        uid), those to judge here now: its slice's, and those left to another for ``wait``."""
         now = self.clock()
         out = []
         for uid in uids:
-            if self.alone or owner(self.members, senders.get(uid) or f"uid:{uid}") == self.me:
+            if self.alone or owner(self.members, keys.get(uid) or f"uid:{uid}") == self.me:
                 self.left.pop(uid, None)
                 out.append(uid)
                 continue

@@ -73,18 +73,21 @@ def test_lanes_keep_each_recipients_mail_together_in_order_and_end_together():
     assert sizes[-1] - sizes[0] <= 2, sizes  # the biggest recipient group is 2 mails
 
 
-def games_with_own_players(harness, games: int) -> tuple[list[bytes], list[str]]:
-    """``games`` games, each with two players of its own; the first order of each game, and who sent it."""
-    mails, senders = [], []
+def games_with_own_players(harness, games: int, rounds: int = 1) -> list[bytes]:
+    """``games`` games, each with two players of its own; each game's first ``rounds`` orders, written
+    ahead (so the second is the other player's, valid only after the first), round by round."""
+    by_round: list[list[bytes]] = [[] for _ in range(rounds)]
     for n in range(games):
         players = [(f"a{n}", f"a{n}@example.org"), (f"b{n}", f"b{n}@example.org")]
         secrets = harness.new_game(f"s{n}", seed=n, players=players)
         view = harness.engine.load(f"s{n}")
-        (mover,) = view.rules.to_move(view.state)
-        order = view.rules.legal_orders(view.state, mover)[0]
-        senders.append(dict(players)[mover])
-        mails.append(order_mail(senders[-1], order, game_id=f"s{n}", password=secrets[mover]))
-    return mails, senders
+        rules, state = view.rules, view.state
+        for r in range(rounds):
+            (mover,) = rules.to_move(state)
+            order = rules.legal_orders(state, mover)[0]
+            state = rules.submit(state, mover, rules.parse_order(state, mover, order), time.time()).state
+            by_round[r].append(order_mail(dict(players)[mover], order, game_id=f"s{n}", password=secrets[mover]))
+    return [raw for batch in by_round for raw in batch]
 
 
 def ingested(caplog) -> dict[str, list[str]]:
@@ -96,16 +99,25 @@ def ingested(caplog) -> dict[str, list[str]]:
     return out
 
 
+def test_a_games_mail_from_either_player_falls_in_one_slice(harness):
+    mails = games_with_own_players(harness, 2, rounds=2)  # s0 by a0, s1, then s0 by b0, s1
+    keys = [harness.engine.slice_key(raw) for raw in mails]
+    assert keys == ["game:s0", "game:s1", "game:s0", "game:s1"]
+    assert harness.engine.slice_key(order_mail("Cy@Example.org", "HELP")) == "from:cy@example.org"
+
+
 def test_two_daemons_each_judge_their_own_slice_and_no_mail_twice(harness, pg_url, caplog):
+    """Both rounds of each game at once: the second order (the other player's) is valid only after
+    the first, and is judged after it, by the same daemon."""
     harness.reconfigure(store=pg_url)
-    mails, _ = games_with_own_players(harness, 12)
+    mails = games_with_own_players(harness, 12, rounds=2)
     caplog.set_level(logging.INFO, logger="gm.runtime.imap")
     daemons = [harness.start(), harness.start()]
     try:
         wait_until(lambda: len(harness.engine.store.daemon_rows()) == 2, 20, what="both heartbeats")
         for raw in mails:
             harness.dovecot.append(raw)
-        wait_until(lambda: all(harness.states(f"s{n}") == 2 for n in range(12)), 60, interval=0.1,
+        wait_until(lambda: all(harness.states(f"s{n}") == 3 for n in range(12)), 60, interval=0.1,
                    what="every order applied")
         wait_until(lambda: not harness.dovecot.folder("INBOX"), 20, interval=0.1, what="the inbox to empty")
     finally:
@@ -121,7 +133,7 @@ def test_mail_in_a_dead_daemons_slice_is_judged_by_a_living_one(harness, pg_url,
     """A daemon killed an instant ago still has a fresh heartbeat row, so the living one leaves
     its slice to it at first; after slices.WAIT it judges that mail too."""
     harness.reconfigure(store=pg_url)
-    mails, senders = games_with_own_players(harness, 12)
+    mails = games_with_own_players(harness, 12)
     ghost = "ghost:1:dead"
     with harness.engine.store.write():
         harness.engine.store.beat(ghost, "ghost", 1, time.time(), time.time(), None)
@@ -130,7 +142,7 @@ def test_mail_in_a_dead_daemons_slice_is_judged_by_a_living_one(harness, pg_url,
     try:
         wait_until(lambda: len(harness.engine.store.daemon_rows()) == 2, 20, what="the living heartbeat")
         me = next(r["daemon_id"] for r in harness.engine.store.daemon_rows() if r["daemon_id"] != ghost)
-        left = [n for n in range(12) if owner([ghost, me], senders[n]) == ghost]
+        left = [n for n in range(12) if owner([ghost, me], f"game:s{n}") == ghost]
         assert left, "some mail falls in the dead daemon's slice"
         began = time.time()
         for raw in mails:
