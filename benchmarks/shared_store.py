@@ -62,8 +62,8 @@ fsync and synchronous commit ON, as in production (tests/pgserver.py, Debian's
       past rows other senders hold, and lanes are dealt out by load: with 4
       daemons ~40-50 reports/s before, 100-160/s after.  One daemon stays
       bounded by its own 4 connections: it judges 200 orders in 3.4-3.6 s and
-      sends the 400 reports in 8.4 s (~52 mails/s against a 50 ms relay), its
-      two cores 37-39 % busy.  The ratio to one daemon therefore mostly
+      sends the 400 reports in 8.4 s (~52 mails/s against a 50 ms relay), the
+      parties keeping 37-39 % of the two cores busy.  The ratio to one daemon therefore mostly
       measures added SMTP connections, and at the CPU per order measured the
       two cores allow 2.3-2.8x one daemon's run at most: 2.5x for 4 daemons is
       at the machine's limit, not reachable with any other work on it.
