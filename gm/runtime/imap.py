@@ -140,6 +140,7 @@ class Mailbox:
         self.keywords = b"\\*" in flags
         self.others: dict[int, float] = {}  # uid -> when found committed by another daemon
         self.slice_keys: dict[int, str] = {}  # uid -> what slices divide the mailbox by (gm.runtime.slices)
+        self.arrived: dict[int, float] = {}  # uid -> when the server says it came (INTERNALDATE)
 
     def changed(self) -> bool:
         """NOOP: did new mail arrive since the last command?"""
@@ -154,13 +155,17 @@ class Mailbox:
         return sorted(self.client.search(["NOT", "DELETED"]))
 
     def fetch(self, uids: list[int], limit: int) -> dict[int, bytes]:
-        """The messages, each cut at limit + 1 bytes: enough to see one is too big."""
+        """The messages, each cut at limit + 1 bytes: enough to see one is too big; when each
+        came is noted in ``arrived``."""
         part = f"BODY.PEEK[]<0.{limit + 1}>"
         out = {}
-        for uid, data in self.client.fetch(uids, [part]).items():
+        for uid, data in self.client.fetch(uids, [part, "INTERNALDATE"]).items():
             raw = next((v for k, v in data.items() if k.startswith(b"BODY[")), None)
             if raw is not None:
                 out[uid] = bytes(raw)
+            came = data.get(b"INTERNALDATE")
+            if came is not None:
+                self.arrived[uid] = came.timestamp()
         return out
 
     def done(self, uids: list[int]) -> None:
@@ -220,6 +225,7 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
         still = set(pending)
         box.others = {u: at for u, at in box.others.items() if u in still}  # forget what went
         box.slice_keys = {u: k for u, k in box.slice_keys.items() if u in still}
+        box.arrived = {u: at for u, at in box.arrived.items() if u in still}
         fresh = [u for u in pending if u not in tried]
         if not fresh:
             return results
@@ -233,7 +239,7 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
                 for start in range(0, len(unknown), BATCH):
                     fetched.update(box.fetch(unknown[start:start + BATCH], config.max_message_bytes))
                 box.slice_keys.update({u: engine.slice_key(raw) for u, raw in fetched.items()})
-                fresh = slices.mine(fresh, box.slice_keys)
+                fresh = slices.mine(fresh, box.slice_keys, box.arrived)
                 fetched = {u: fetched[u] for u in fresh if u in fetched}
         for start in range(0, len(fresh), BATCH):
             chunk = fresh[start:start + BATCH]

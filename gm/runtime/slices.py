@@ -19,8 +19,8 @@ store's claim on the message (gm.store.pglocks.claim_message) and its stored key
 as before: two daemons that disagree for a moment about who lives (one started
 or died between their looks) may both try a message, and one finds it busy or
 a duplicate.  A message left to another daemon that is still in the inbox
-``wait`` seconds after this daemon first saw it is taken here too: its owner died
-(its heartbeat row is still fresh) or is behind with a backlog.
+``wait`` seconds after it came (or this daemon first saw it) is taken here too:
+its owner died (its heartbeat row is still fresh) or is behind with a backlog.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import time
 import zlib
 from typing import Callable, Iterable
 
-WAIT = 5.0  # seconds a message in another daemon's slice may stay before this daemon takes it too
+WAIT = 2.0  # seconds a message in another daemon's slice may stay before this daemon takes it too
 FRESH_TICKS = 3  # a daemon whose heartbeat is older than this many ticks (and FRESH_AT_LEAST) is gone
 FRESH_AT_LEAST = 10.0  # seconds
 
@@ -64,17 +64,21 @@ class Slices:
     def alone(self) -> bool:
         return self.members == [self.me]
 
-    def mine(self, uids: list[int], keys: dict[int, str]) -> list[int]:
+    def mine(self, uids: list[int], keys: dict[int, str], arrived: dict[int, float] | None = None) -> list[int]:
         """Of these messages (``keys``: uid -> its slice key; one missing or empty falls by its
-        uid), those to judge here now: its slice's, and those left to another for ``wait``."""
+        uid), those to judge here now: its slice's, and those left to another for ``wait``: since
+        they came (``arrived``: the server's INTERNALDATE), so that a daemon started just now takes
+        at once what waited for a dead one, or since this daemon first saw them."""
         now = self.clock()
+        arrived = arrived or {}
         out = []
         for uid in uids:
             if self.alone or owner(self.members, keys.get(uid) or f"uid:{uid}") == self.me:
                 self.left.pop(uid, None)
                 out.append(uid)
                 continue
-            first = self.left.setdefault(uid, now)
+            first = min(self.left.setdefault(uid, now), arrived.get(uid, now))
+            self.left[uid] = first
             if now - first >= self.wait:
                 out.append(uid)  # its owner is gone or behind: taken here (the claim keeps it once)
         return out
