@@ -75,8 +75,8 @@ fsync and synchronous commit ON, as in production (tests/pgserver.py, Debian's
       WAIT became 2 s from the mail's arrival.)  The targets are missed: 2 daemons are bounded
       by their 8 SMTP connections (judging ends at 2.6-2.8 s, the last report at 5.3 s), 4 by
       the CPU (72-75 % of both cores busy, ceiling 2.3-2.5x).  Earlier in the sitting, with
-      the machine 96-100 % busy from other work, 4 daemons gave 0.9x one before and 1.07-1.46x
-      after: figures taken under load say more about the load than about gm.
+      the machine 96-100 % busy from other work, 4 daemons gave 0.9x one before and 0.9-1.7x
+      with the branch's intermediate states: figures taken under load say more about the load.
 """
 
 from __future__ import annotations
