@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from gm.runtime import refusals
+from gm.runtime.profiling import profiled
 from gm.runtime.transport import (PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure, Transport,
                                   TransportDown, send_each)
 from gm.runtime.weather import STORE_BACKOFF, Weather
@@ -28,6 +29,8 @@ log = logging.getLogger(__name__)
 
 BACKOFF = (5, 15, 60, 300, 900, 3600)  # seconds before retry n
 MARK_EVERY = 16  # messages accepted by the server per "sent" transaction
+FLUSH_LIMIT = 500  # rows claimed per flush, where the transport says nothing of its lanes
+PER_LANE = 4  # rows claimed per flush and SMTP connection: see Sender
 DOWN_AFTER = 3  # failed connections in a row before gm counts as unable to send (deadlines wait)
 # Mails a flush claims at once in Sender.pump: each claimed row is held whole (and packed) until
 # its batch is marked, so 200 reports with pictures claimed at once were a daemon's peak memory,
@@ -36,7 +39,7 @@ DOWN_AFTER = 3  # failed connections in a row before gm counts as unable to send
 FLUSH_BATCH = 64
 
 
-def flush(store: Store, transport: Transport, now: float | None = None, limit: int = 500,
+def flush(store: Store, transport: Transport, now: float | None = None, limit: int = FLUSH_LIMIT,
           backoff: tuple[float, ...] | list[float] = BACKOFF, gm_address: str | None = None,
           outcome: dict | None = None) -> int:
     """Send what is due; returns how many were sent.
@@ -158,11 +161,19 @@ class Sender:
     a refusal was recorded against an address or a hold began, so that it is
     listed, and the GM told, at once rather than at the next tick
     (gm.service.outgoing.delivery_state.settle_now).
+
+    A flush claims at most ``batch`` rows: over SMTP, PER_LANE per connection, else FLUSH_BATCH.
+    Daemons sharing a store claim from one outbox, and a sender that claimed every due row (500)
+    kept the others' connections idle while its own few carried all the mail, a batch at a time;
+    in small bites each daemon's sender claims its share and every connection has mail in flight.
     """
 
     def __init__(self, store: Store, transport: Transport, backoff=BACKOFF, clock=time.time,
-                 gm_address: str | None = None, settle: Callable[[Store], object] | None = None):
+                 gm_address: str | None = None, settle: Callable[[Store], object] | None = None,
+                 batch: int | None = None):
         self.store = store
+        lanes = getattr(transport, "connections", None)
+        self.batch = batch or (PER_LANE * lanes if isinstance(lanes, int) else FLUSH_BATCH)
         self.gm_address = gm_address
         self.settle = settle
         self.transport = transport
@@ -186,10 +197,10 @@ class Sender:
         if now < self.resume_at:
             return 0
         sent = 0
-        while True:  # until nothing due is left (flush sends at most FLUSH_BATCH per call)
+        while True:  # until nothing due is left (flush sends at most self.batch per call)
             outcome: dict = {}
             try:
-                n = flush(self.store, self.transport, now, limit=FLUSH_BATCH, backoff=self.backoff,
+                n = flush(self.store, self.transport, now, limit=self.batch, backoff=self.backoff,
                           gm_address=self.gm_address, outcome=outcome)
             except TransportDown as exc:
                 self.resume_at = self.clock() + self.weather.fault(exc)
@@ -204,7 +215,7 @@ class Sender:
             # Another batch while this one was full and went (some of it: a mail refused or held
             # leaves the batch, and each batch sends one at least, so this ends); a hold ended:
             # its mail goes now.
-            if (outcome["claimed"] < FLUSH_BATCH or n == 0) and not outcome.get("released"):
+            if (outcome["claimed"] < self.batch or n == 0) and not outcome.get("released"):
                 return sent
             now = self.clock()
 
@@ -302,6 +313,10 @@ class SenderThread:
         return None
 
     def _run(self) -> None:
+        with profiled("sender"):
+            self._send_until_stopped()
+
+    def _send_until_stopped(self) -> None:
         store = self._open_store()
         if store is None:
             with self._rounds:

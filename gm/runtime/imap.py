@@ -56,6 +56,8 @@ from gm.core.config import Config, ServerConfig
 from gm.runtime.delivery import BACKOFF, SenderThread, Transport, settler
 from gm.runtime.livearchive import from_config as live_archive
 from gm.runtime.metrics import from_config as metrics_from_config
+from gm.runtime.profiling import profiled
+from gm.runtime.slices import Slices
 from gm.runtime.tls import tls_context
 from gm.runtime.weather import STORE_BACKOFF, Weather
 from gm.service.outgoing import outages
@@ -137,6 +139,8 @@ class Mailbox:
         flags = info.get(b"PERMANENTFLAGS", ())
         self.keywords = b"\\*" in flags
         self.others: dict[int, float] = {}  # uid -> when found committed by another daemon
+        self.slice_keys: dict[int, str] = {}  # uid -> what slices divide the mailbox by (gm.runtime.slices)
+        self.arrived: dict[int, float] = {}  # uid -> when the server says it came (INTERNALDATE)
 
     def changed(self) -> bool:
         """NOOP: did new mail arrive since the last command?"""
@@ -151,13 +155,17 @@ class Mailbox:
         return sorted(self.client.search(["NOT", "DELETED"]))
 
     def fetch(self, uids: list[int], limit: int) -> dict[int, bytes]:
-        """The messages, each cut at limit + 1 bytes: enough to see one is too big."""
+        """The messages, each cut at limit + 1 bytes: enough to see one is too big; when each
+        came is noted in ``arrived``."""
         part = f"BODY.PEEK[]<0.{limit + 1}>"
         out = {}
-        for uid, data in self.client.fetch(uids, [part]).items():
+        for uid, data in self.client.fetch(uids, [part, "INTERNALDATE"]).items():
             raw = next((v for k, v in data.items() if k.startswith(b"BODY[")), None)
             if raw is not None:
                 out[uid] = bytes(raw)
+            came = data.get(b"INTERNALDATE")
+            if came is not None:
+                self.arrived[uid] = came.timestamp()
         return out
 
     def done(self, uids: list[int]) -> None:
@@ -199,7 +207,7 @@ def ours_to_move(box: Mailbox, uid: int, outcome: str, now: float, wait: float) 
 def process_mailbox(engine: Engine, box: Mailbox, config: Config,
                     committed: Callable[[], object] | None = None,
                     stop: threading.Event | None = None,
-                    duplicate_wait: float = 0.0) -> list[tuple[int, str]]:
+                    duplicate_wait: float = 0.0, slices: Slices | None = None) -> list[tuple[int, str]]:
     """Ingest every message in the folder, then move each; returns (uid, outcome).
 
     ``committed`` is called after each message's transaction (the daemon nudges
@@ -207,19 +215,37 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
     With ``stop`` set, the message in hand is finished and moved, and the rest wait.
     ``duplicate_wait``: how long a message another daemon committed is left to it (the
     daemon: DUPLICATE_WAIT; `--once`, with no later pass, moves it at once).
+    ``slices``: where other daemons share the mailbox, only this daemon's slice is fetched and
+    judged, and what it leaves to them is noted there (gm.runtime.slices).
     """
     results: list[tuple[int, str]] = []
     tried: set[int] = set()
     while stop is None or not stop.is_set():  # search again after each pass: more may have come
         pending = box.pending()
-        box.others = {u: at for u, at in box.others.items() if u in pending}  # forget what went
+        still = set(pending)
+        box.others = {u: at for u, at in box.others.items() if u in still}  # forget what went
+        box.slice_keys = {u: k for u, k in box.slice_keys.items() if u in still}
+        box.arrived = {u: at for u, at in box.arrived.items() if u in still}
         fresh = [u for u in pending if u not in tried]
         if not fresh:
             return results
         tried.update(fresh)
+        fetched: dict[int, bytes] = {}  # bodies read to find their slice, kept for judging
+        if slices is not None:
+            slices.forget(still)
+            slices.look(engine.store.daemon_rows())
+            if not slices.alone:
+                unknown = [u for u in fresh if u not in box.slice_keys]
+                for start in range(0, len(unknown), BATCH):
+                    fetched.update(box.fetch(unknown[start:start + BATCH], config.max_message_bytes))
+                box.slice_keys.update({u: engine.slice_key(raw) for u, raw in fetched.items()})
+                fresh = slices.mine(fresh, box.slice_keys, box.arrived)
+                fetched = {u: fetched[u] for u in fresh if u in fetched}
         for start in range(0, len(fresh), BATCH):
             chunk = fresh[start:start + BATCH]
-            messages = box.fetch(chunk, config.max_message_bytes)
+            messages = {u: fetched.pop(u) for u in chunk if u in fetched}
+            if len(messages) < len(chunk):
+                messages.update(box.fetch([u for u in chunk if u not in messages], config.max_message_bytes))
             prepared: dict[int, object] = {}
             handled: list[int] = []
             try:
@@ -285,6 +311,7 @@ class Daemon:
         self.archive = live_archive(engine, config)  # the archive site kept current, if configured
         self.metrics = metrics_from_config(engine.store, config, engine.clock())  # Prometheus metrics, if metrics_port
         self.backlog = InboxBacklog(self.me.daemon_id)  # the inbox a poll left, in that row
+        self.slices = Slices(self.me.daemon_id, config.tick_seconds)  # its share of a mailbox shared
         self.once = False
         # Only a daemon's first heartbeat, or its first after the store was unreachable, looks for a
         # gap: its own long pass over a backlog is work, not an outage.
@@ -399,7 +426,8 @@ class Daemon:
         while not self.stop.is_set():
             began = time.monotonic()
             handled = process_mailbox(self.engine, box, self.config, committed=self.sender.nudge, stop=self.stop,
-                                      duplicate_wait=0.0 if once else DUPLICATE_WAIT)
+                                      duplicate_wait=0.0 if once else DUPLICATE_WAIT,
+                                      slices=None if once else self.slices)
             if self.metrics is not None and handled:
                 self.metrics.judged(time.monotonic() - began)
             # What the poll left in the folder: mail come meanwhile, or left to another daemon.
@@ -410,17 +438,20 @@ class Daemon:
             if box.others:  # left to the daemon that committed them: look again soon
                 self._sleep(min(1.0, DUPLICATE_WAIT))
                 continue
+            due = self.slices.next_look()  # mail left to another daemon: taken here when due
             if box.can_idle and self.config.imap_idle:
                 # Dovecot (and others) report nothing at the start of IDLE about mail
                 # that came during the pass above: ask once more, then idle.
                 if not box.changed():
-                    self._idle(box)
+                    self._idle(box, IDLE_RENEW if due is None else due)
+            elif due is not None:
+                self._sleep(min(due, self.config.poll_seconds))
             else:
                 self._sleep(self.config.poll_seconds)
                 box.client.noop()  # notices a dead connection; the search comes next
 
-    def _idle(self, box: Mailbox) -> None:
-        """Wait in IDLE until the server reports a change; only a wake-up."""
+    def _idle(self, box: Mailbox, renew: float = IDLE_RENEW) -> None:
+        """Wait in IDLE until the server reports a change, or ``renew`` seconds; only a wake-up."""
         client = box.client
         client.idle()
         started = time.time()
@@ -435,7 +466,7 @@ class Daemon:
                 # The socket was readable yet held no line: imapclient swallows EOF here.
                 break
             self.housekeeping()
-            if time.time() - started > IDLE_RENEW:
+            if time.time() - started >= renew:
                 break
         client.idle_done()  # raises AbortError if the connection died meanwhile
 
@@ -443,5 +474,6 @@ class Daemon:
 def run_imap(engine: Engine, config: Config, transport: Transport, once: bool = False,
              stop: threading.Event | None = None) -> Daemon:
     daemon = Daemon(engine, config, transport, stop=stop)
-    daemon.run(once=once)
+    with profiled("judge"):
+        daemon.run(once=once)
     return daemon

@@ -123,6 +123,8 @@ class ProcessTransport:
         self.factory = factory
         self.envelope = envelope
         self.describe = "the SMTP client's child process"  # named in `gm -v run`'s log
+        # the connections the child's transport sends over at once (its factory's), for the batch size
+        self.connections = getattr(factory, "keywords", {}).get("connections")
         self.process: subprocess.Popen | None = None
         self.to_child: Connection | None = None
         self.from_child: Connection | None = None

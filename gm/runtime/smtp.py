@@ -3,8 +3,9 @@
 The daemon is synchronous (imapclient), so the transport keeps its own event
 loop.  A batch from the outbox goes out over up to ``connections`` SMTP
 connections at once, each reused from batch to batch and reopened when the
-server has closed it.  Each recipient's mail always takes the same
-connection, in queue order, so a player never gets turn 5 before turn 4.
+server has closed it.  Within a batch each recipient's mail takes one
+connection, in queue order, and a batch ends before the next begins, so a
+player never gets turn 5 before turn 4 (lanes_of).
 
 Faults are sorted for the sender loop in gm.runtime.delivery: the server cannot be
 reached (TransportDown: stop the batch, wait, then retry the queue in order),
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import zlib
 from typing import Callable
 
 import aiosmtplib
@@ -37,6 +37,27 @@ CONNECTIONS = 4  # parallel SMTP connections when the config gives none
 # What gm says, as a server would (RFC 6531 3.5), of mail to a UTF-8 address that the server
 # cannot carry: a refusal of that address (gm.runtime.refusals), never a hold of the queue.
 NO_SMTPUTF8 = "553 5.6.7"
+
+
+def lanes_of(rows: list, connections: int) -> dict[int, list]:
+    """The batch split over the connections: each recipient's rows in one lane, in queue order
+    (flush waits for the whole batch before the next, so order holds across batches too), and
+    the recipients dealt out most rows first to the lane with the fewest, so that the lanes end
+    together.  (A hash of the recipient left one lane with twice the mean of a 20-mail batch
+    while the others idled: fewer messages in flight against a relay that takes 50 ms each.)"""
+    by_recipient: dict[str, list] = {}
+    for row in rows:
+        by_recipient.setdefault(row["recipient"].lower(), []).append(row)
+    loads = [0] * max(1, connections)
+    lanes: dict[int, list] = {}
+    for recipient in sorted(by_recipient, key=lambda r: (-len(by_recipient[r]), by_recipient[r][0]["id"])):
+        lane = min(range(len(loads)), key=lambda n: (loads[n], n))
+        loads[lane] += len(by_recipient[recipient])
+        lanes.setdefault(lane, []).extend(by_recipient[recipient])
+    place = {id(row): n for n, row in enumerate(rows)}
+    for lane_rows in lanes.values():
+        lane_rows.sort(key=lambda row: place[id(row)])  # queue order within the lane
+    return lanes
 
 
 class SmtpTransport:
@@ -58,11 +79,7 @@ class SmtpTransport:
 
     def send_many(self, rows: list, done: Done) -> None:
         """Send a batch over parallel connections; see gm.runtime.delivery.flush for ``done``."""
-        lanes: dict[int, list] = {}
-        for row in rows:
-            lane = zlib.crc32(row["recipient"].lower().encode()) % self.connections
-            lanes.setdefault(lane, []).append(row)
-        self._loop.run_until_complete(self._send_lanes(lanes, done))
+        self._loop.run_until_complete(self._send_lanes(lanes_of(rows, self.connections), done))
 
     def close(self) -> None:
         for lane, client in enumerate(self._clients):

@@ -34,6 +34,9 @@ class Engine(Context):
     def prepare(self, raw: bytes) -> Inbound | None:
         return ingest.prepare(self, raw)
 
+    def slice_key(self, raw: bytes) -> str:
+        return ingest.slice_key(self, raw)
+
     def ingest(self, raw: bytes, source_key: str | None = None,
                inbound: Inbound | None = None) -> Outcome:
         return ingest.ingest(self, raw, source_key, inbound)

@@ -42,6 +42,7 @@ from gm.store.packing import unpack_mail
 VERSION_TABLE = "gm_schema_version"
 SENT = "UPDATE outbox SET status = 'sent'"  # sent_statements' UPDATE begins so
 OUTBOX_LOCKS = "SELECT hashtext(current_schema() || ':outbox')"  # the first key of an outbox row's lock
+CLAIM_PAST = 500  # rows held by other senders a claim looks past (claim_outbox)
 
 
 class PgConnection:
@@ -423,20 +424,24 @@ class PostgresStore(Store):
         outbox lock tried (the LIMIT keeps it from being tried on rows past it).  A sender lets go
         of its outbox lock once its "sent" UPDATE has run (sent_statements), before that commits:
         the row lock the UPDATE holds until then keeps another claim off the row.  The same
-        statement reads the holds, for the holds() that follows (gm.runtime.refusals.gate)."""
+        statement reads the holds, for the holds() that follows (gm.runtime.refusals.gate).
+
+        The outer LIMIT stops the scan (and the locking) once ``limit`` rows are claimed; the inner
+        one lets it pass up to CLAIM_PAST rows other senders hold, which would otherwise fill a
+        small claim and leave this sender nothing (gm.runtime.delivery.PER_LANE)."""
         due = ("SELECT id, recipient, raw, attempts, secret, claimed_by FROM (SELECT id, recipient, raw, attempts, "
                "secret, claimed_by FROM outbox WHERE status = 'queued' AND next_attempt <= %s ORDER BY id LIMIT %s "
-               f"FOR NO KEY UPDATE SKIP LOCKED) AS due WHERE pg_try_advisory_lock(({OUTBOX_LOCKS}), id::int)")
+               f"FOR NO KEY UPDATE SKIP LOCKED) AS due WHERE pg_try_advisory_lock(({OUTBOX_LOCKS}), id::int) LIMIT %s")
         holds = 'SELECT row_number() OVER (ORDER BY since, scope) AS "#holds", * FROM holds'
         if self.claimant is None:
             sql = (f'SELECT * FROM (SELECT id AS "#claim", * FROM ({due}) AS d) AS claim '
                    f"FULL JOIN ({holds}) AS h ON false")
-            args: tuple = (now, limit)
+            args: tuple = (now, limit + CLAIM_PAST, limit)
         else:  # noting this daemon as the rows' claimant (and who claimed them before)
             sql = (f"WITH d AS ({due}), c AS (UPDATE outbox o SET claimed_by = %s FROM d WHERE o.id = d.id "
                    "RETURNING o.id, o.recipient, o.raw, o.attempts, o.secret, d.claimed_by) "
                    f'SELECT * FROM (SELECT id AS "#claim", * FROM c) AS claim FULL JOIN ({holds}) AS h ON false')
-            args = (now, limit, self.claimant)
+            args = (now, limit + CLAIM_PAST, limit, self.claimant)
         cursor = self.db.raw(sql, args)
         sets = gameload.split([c.name for c in cursor.description], cursor.fetchall(), ("claim", "holds"))
         self.holds_with_claim = (self.db.count, sets["holds"])

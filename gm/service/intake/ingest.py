@@ -63,6 +63,17 @@ def prepare(ctx: Context, raw: bytes) -> Inbound | None:
     return inbound
 
 
+def slice_key(ctx: Context, raw: bytes) -> str:
+    """What daemons sharing a mailbox divide it by (gm.runtime.slices): the game the mail names,
+    else its sender; so a game's mail, and a sender's, is judged by one daemon in the order it came."""
+    try:
+        inbound = read(ctx, raw)
+    except Exception:  # ingest() sets it aside; any daemon may
+        return ""
+    game = named_game(ctx, inbound)
+    return f"game:{game}" if game else f"from:{(inbound.sender or '').lower()}"
+
+
 def source_key_of(raw: bytes) -> str:
     return "sha256:" + hashlib.sha256(raw).hexdigest()
 
@@ -100,7 +111,7 @@ def ingest(ctx: Context, raw: bytes, source_key: str | None = None,
 def _judge(ctx: Context, inbound: Inbound, key: str, now: float) -> Outcome:
     """The message's one transaction.  Scoped (gm.store.pglocks): handle() locks the game the
     mail is for, or everything when it cannot name what it changes."""
-    game = _named_game(ctx, inbound)
+    game = named_game(ctx, inbound)
     with ctx.store.write(scoped=True):
         # the game's mail also locks its sender's address (as handle() does), in the same statement
         shared = (_address_lock(inbound.sender),) if game and inbound.sender else ()
@@ -121,7 +132,7 @@ def _judge(ctx: Context, inbound: Inbound, key: str, now: float) -> Outcome:
         return outcome
 
 
-def _named_game(ctx: Context, inbound: Inbound) -> str | None:
+def named_game(ctx: Context, inbound: Inbound) -> str | None:
     """The game an order mail names (its GAME line, else its reply address), locked with the
     message; None where it has commands (handle() may lock the whole store for them) or none."""
     if inbound.robot or inbound.too_large or inbound.refuse:
