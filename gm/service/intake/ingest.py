@@ -66,12 +66,12 @@ def prepare(ctx: Context, raw: bytes) -> Inbound | None:
 def slice_key(ctx: Context, raw: bytes) -> str:
     """What daemons sharing a mailbox divide it by (gm.runtime.slices): the game the mail names,
     else its sender; so a game's mail, and a sender's, is judged by one daemon in the order it came."""
-    try:
+    try:  # hostile mail must not stop the mailbox here either
         inbound = read(ctx, raw)
-    except Exception:  # ingest() sets it aside; any daemon may
+        game = named_game(ctx, inbound)
+        return f"game:{game}" if game else f"from:{(inbound.sender or '').lower()}"
+    except Exception:  # ingest() sets it aside, or judges it; any daemon may
         return ""
-    game = named_game(ctx, inbound)
-    return f"game:{game}" if game else f"from:{(inbound.sender or '').lower()}"
 
 
 def source_key_of(raw: bytes) -> str:
