@@ -106,6 +106,18 @@ def test_a_games_mail_from_either_player_falls_in_one_slice(harness):
     assert harness.engine.slice_key(order_mail("Cy@Example.org", "HELP")) == "from:cy@example.org"
 
 
+def test_a_mail_whose_slice_cannot_be_worked_out_falls_to_any_daemon(harness, monkeypatch):
+    from gm.service.intake import ingest
+
+    assert harness.engine.slice_key(b"\xff\x00 not a mail at all") in ("", "from:")
+
+    def broken(ctx, inbound):
+        raise ValueError("a header no one foresaw")
+
+    monkeypatch.setattr(ingest, "named_game", broken)
+    assert harness.engine.slice_key(order_mail("cy@example.org", "HELP")) == ""
+
+
 def test_two_daemons_each_judge_their_own_slice_and_no_mail_twice(harness, pg_url, caplog):
     """Both rounds of each game at once: the second order (the other player's) is valid only after
     the first, and is judged after it, by the same daemon."""
