@@ -73,6 +73,9 @@ IDLE_RENEW = 300.0  # leave IDLE, search, re-enter: well within RFC 2177's 29 mi
 # and a safety net should a wake-up ever be lost
 BATCH = 100  # messages fetched per FETCH command
 AHEAD = 8  # messages read (their password checks begun) ahead of the one being judged
+# Bodies fetched to find their slice and kept for judging, at most (gm.runtime.slices): a backlog
+# of large mail is fetched again when judged rather than held whole in memory.
+KEEP_BYTES = 16 * 1024 * 1024
 PROCESSED_KEYWORD = "$GmProcessed"
 DUPLICATE_WAIT = 5.0  # seconds a message another daemon committed may stay before this one moves it
 
@@ -236,9 +239,13 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
             slices.look(engine.store.daemon_rows())
             if not slices.alone:
                 unknown = [u for u in fresh if u not in box.slice_keys]
+                kept = 0
                 for start in range(0, len(unknown), BATCH):
-                    fetched.update(box.fetch(unknown[start:start + BATCH], config.max_message_bytes))
-                box.slice_keys.update({u: engine.slice_key(raw) for u, raw in fetched.items()})
+                    for uid, raw in box.fetch(unknown[start:start + BATCH], config.max_message_bytes).items():
+                        box.slice_keys[uid] = engine.slice_key(raw)
+                        if kept + len(raw) <= KEEP_BYTES:
+                            fetched[uid] = raw
+                            kept += len(raw)
                 fresh = slices.mine(fresh, box.slice_keys, box.arrived)
                 fetched = {u: fetched[u] for u in fresh if u in fetched}
         for start in range(0, len(fresh), BATCH):

@@ -8,7 +8,10 @@ import logging
 import time
 from functools import partial
 
+import pytest
+
 from gm.core.config import ServerConfig
+from gm.runtime import imap
 from gm.runtime.delivery import PER_LANE, Sender
 from gm.runtime.sendprocess import ProcessTransport
 from gm.runtime.slices import WAIT, Slices, living, owner
@@ -118,9 +121,13 @@ def test_a_mail_whose_slice_cannot_be_worked_out_falls_to_any_daemon(harness, mo
     assert harness.engine.slice_key(order_mail("cy@example.org", "HELP")) == ""
 
 
-def test_two_daemons_each_judge_their_own_slice_and_no_mail_twice(harness, pg_url, caplog):
+@pytest.mark.parametrize("keep_bytes", [imap.KEEP_BYTES, 0], ids=["bodies-kept", "bodies-fetched-again"])
+def test_two_daemons_each_judge_their_own_slice_and_no_mail_twice(harness, pg_url, caplog, monkeypatch,
+                                                                 keep_bytes):
     """Both rounds of each game at once: the second order (the other player's) is valid only after
-    the first, and is judged after it, by the same daemon."""
+    the first, and is judged after it, by the same daemon.  With no body kept from the look at the
+    slices (a backlog larger than KEEP_BYTES), each is fetched again to be judged."""
+    monkeypatch.setattr(imap, "KEEP_BYTES", keep_bytes)
     harness.reconfigure(store=pg_url)
     mails = games_with_own_players(harness, 12, rounds=2)
     caplog.set_level(logging.INFO, logger="gm.runtime.imap")
