@@ -123,12 +123,13 @@ def serve_smtp_sink(delay: float = 0.0) -> int:
 
     class Printing(TimedSink):
         async def handle_DATA(self, server, session, envelope):
+            # As a relay: the bytes are taken, not parsed (the tests' sink parses each message for
+            # their assertions; here nobody reads them, and parsing a report with pictures cost the
+            # sink 4 ms a message, on the cores the daemons under test share)
             if delay:
                 await asyncio.sleep(delay)
-            result = await super().handle_DATA(server, session, envelope)
             print(repr(time.time()), flush=True)
-            self.messages.clear()  # nobody reads them here
-            return result
+            return "250 OK"
 
     sink = Printing()
     sink.start()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from gm.runtime import refusals
+from gm.runtime.lanes import PER_LANE
 from gm.runtime.profiling import profiled
 from gm.runtime.transport import (PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure, Transport,
                                   TransportDown, send_each)
@@ -30,7 +31,6 @@ log = logging.getLogger(__name__)
 BACKOFF = (5, 15, 60, 300, 900, 3600)  # seconds before retry n
 MARK_EVERY = 16  # messages accepted by the server per "sent" transaction
 FLUSH_LIMIT = 500  # rows claimed per flush, where the transport says nothing of its lanes
-PER_LANE = 4  # rows claimed per flush and SMTP connection: see Sender
 DOWN_AFTER = 3  # failed connections in a row before gm counts as unable to send (deadlines wait)
 # Mails a flush claims at once in Sender.pump: each claimed row is held whole (and packed) until
 # its batch is marked, so 200 reports with pictures claimed at once were a daemon's peak memory,
@@ -41,7 +41,7 @@ FLUSH_BATCH = 64
 
 def flush(store: Store, transport: Transport, now: float | None = None, limit: int = FLUSH_LIMIT,
           backoff: tuple[float, ...] | list[float] = BACKOFF, gm_address: str | None = None,
-          outcome: dict | None = None) -> int:
+          outcome: dict | None = None, most: int = FLUSH_LIMIT) -> int:
     """Send what is due; returns how many were sent.
 
     A message the server refuses for now is retried after ``backoff[attempts]``;
@@ -52,19 +52,43 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
     covers, but mail to ``gm_address``.  When the server cannot be reached
     (TransportDown) the message keeps its place and the exception propagates,
     so that the caller waits before trying the whole queue again.
+
+    ``limit`` rows are claimed first; a transport that streams (``streams``: gm.runtime.smtp) asks
+    for more as its connections empty, up to ``most`` rows in all, so that mail queued meanwhile
+    goes in the same flush and no connection waits for the others.
     ``outcome["refused"]`` counts the refusals recorded against an address, ``outcome["held"]``
     the holds begun, ``outcome["released"]`` the holds ended, ``outcome["claimed"]`` the rows
-    claimed (``limit`` of them: more may be due).
+    claimed to send, ``outcome["full"]`` whether the last claim found as many as it asked for (more
+    may be due).
     """
     now = time.time() if now is None else now
-    due = store.claim_outbox(now, limit)  # no other daemon sharing the store sends these meanwhile
-    due, waiting, probes = refusals.gate(store, due, now, gm_address)
-    store.release_outbox(waiting)  # held: not tried now
+    started = time.monotonic()
+    due: list = []  # every row claimed: given back at the end, but those marked sent meanwhile
+    probes: dict = {}
+    counts = {} if outcome is None else outcome
+    counts["claimed"] = 0
+    down: list[TransportDown] = []
+
+    def claim(n: int) -> list:
+        # no other daemon sharing the store sends these meanwhile; the clock moves on as the stream
+        # goes (mail judged meanwhile is due), from the ``now`` given (a test's clock)
+        at = now + (time.monotonic() - started)
+        rows = store.claim_outbox(at, n)
+        rows, waiting, seen = refusals.gate(store, rows, at, gm_address)
+        store.release_outbox(waiting)  # held: not tried now
+        due.extend(rows)
+        probes.update(seen)
+        counts["claimed"] += len(rows)
+        counts["full"] = len(rows) + len(waiting) >= n  # as many as asked for: more may be due
+        return rows
+
+    def more(n: int) -> list:
+        n = min(n, most - len(due))
+        return claim(n) if n > 0 and not down else []
+
+    first = claim(limit)
     sent = 0
     refused: list = []  # (row, exc): sorted once the batch is over (gm.runtime.refusals)
-    counts = {} if outcome is None else outcome
-    counts["claimed"] = len(due)
-    down: list[TransportDown] = []
     accepted: list = []  # sent, not yet marked
 
     def mark_sent() -> None:
@@ -124,10 +148,12 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
     where = getattr(transport, "describe", type(transport).__name__)  # for `gm -v run`'s log
     send_many = getattr(transport, "send_many", None)
     try:
-        if send_many is not None:
-            send_many(due, done)
+        if send_many is not None and getattr(transport, "streams", False):
+            send_many(first, done, more)
+        elif send_many is not None:
+            send_many(first, done)
         else:
-            send_each(transport, due, done)
+            send_each(transport, first, done)
     finally:
         try:
             mark_sent()
@@ -197,7 +223,7 @@ class Sender:
         if now < self.resume_at:
             return 0
         sent = 0
-        while True:  # until nothing due is left (flush sends at most self.batch per call)
+        while True:  # until nothing due is left (a flush claims self.batch, and more as it streams)
             outcome: dict = {}
             try:
                 n = flush(self.store, self.transport, now, limit=self.batch, backoff=self.backoff,
@@ -215,7 +241,7 @@ class Sender:
             # Another batch while this one was full and went (some of it: a mail refused or held
             # leaves the batch, and each batch sends one at least, so this ends); a hold ended:
             # its mail goes now.
-            if (outcome["claimed"] < self.batch or n == 0) and not outcome.get("released"):
+            if (not outcome["full"] or n == 0) and not outcome.get("released"):
                 return sent
             now = self.clock()
 

@@ -26,6 +26,7 @@ after the daemon died could never be marked sent, and would go out twice.
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import ctypes.util
 import logging
@@ -42,6 +43,7 @@ from gm.runtime.transport import (Done, PermanentFailure, PolicyRefused, SenderR
 log = logging.getLogger(__name__)
 
 END = "end"  # the child's last line for a batch
+WANT = "want"  # (WANT, n): the child's connections would take n more rows of a streaming batch
 # The refusals flush() tells apart, rebuilt from their names on this side of the pipe.
 KNOWN = {cls.__name__: cls for cls in (TransportDown, PermanentFailure, TemporaryFailure, SenderRefused,
                                        PolicyRefused)}
@@ -77,7 +79,8 @@ def die_with(parent: int) -> None:
 
 def serve(inbound: Connection, outbound: Connection, parent: int | None = None) -> None:
     """The child: make the transport the first message names, then send each batch that
-    arrives and answer each row, until told to stop."""
+    arrives and answer each row, until told to stop.  A batch that streams asks for more rows
+    (WANT, n) as the transport's connections empty, and the parent answers with rows (or none)."""
     envelopes: dict[int, str] = {}
     try:
         transport = inbound.recv()(envelope=envelopes.__getitem__)
@@ -88,7 +91,7 @@ def serve(inbound: Connection, outbound: Connection, parent: int | None = None) 
             batch = inbound.recv()
             if batch is None:
                 return
-            rows, batch_envelopes = batch
+            rows, batch_envelopes, streaming = batch
             envelopes.clear()
             envelopes.update(batch_envelopes)
 
@@ -97,8 +100,17 @@ def serve(inbound: Connection, outbound: Connection, parent: int | None = None) 
                     raise SystemExit(0)
                 outbound.send((row["id"], portable(exc)))
 
+            async def ask(n: int) -> list:
+                outbound.send((WANT, n))
+                more, more_envelopes = await asyncio.get_running_loop().run_in_executor(None, inbound.recv)
+                envelopes.update(more_envelopes)
+                return more
+
+            stream = getattr(transport, "stream", None)
             send_many = getattr(transport, "send_many", None)
-            if send_many is not None:
+            if streaming and stream is not None:
+                stream(rows, done, ask)
+            elif send_many is not None:
                 send_many(rows, done)
             else:
                 send_each(transport, rows, done)
@@ -123,6 +135,7 @@ class ProcessTransport:
         self.factory = factory
         self.envelope = envelope
         self.describe = "the SMTP client's child process"  # named in `gm -v run`'s log
+        self.streams = True  # send_many takes ``more`` (gm.runtime.delivery.flush)
         # the connections the child's transport sends over at once (its factory's), for the batch size
         self.connections = getattr(factory, "keywords", {}).get("connections")
         self.process: subprocess.Popen | None = None
@@ -168,28 +181,44 @@ class ProcessTransport:
         if failures:
             raise failures[0]
 
-    def send_many(self, rows: list, done: Done) -> None:
-        """Send a batch in the child; ``done`` is called here, as the child answers each row."""
+    def send_many(self, rows: list, done: Done, more: Callable[[int], list] | None = None) -> None:
+        """Send rows in the child; ``done`` is called here, as the child answers each row, and
+        ``more`` (see gm.runtime.smtp.SmtpTransport.send_many) as the child asks for more."""
         if not rows:
             return
-        by_id = {row["id"]: row for row in rows}
-        batch = ([{"id": r["id"], "recipient": r["recipient"], "raw": r["raw"], "attempts": r["attempts"]}
-                  for r in rows], {r["id"]: self.envelope(r["id"]) for r in rows})
+        by_id: dict[int, Any] = {}
         answered: set[int] = set()
+        broken = False  # ``more`` failed: the stream ends with what it has
+
+        def batch(rows: list) -> tuple[list, dict]:
+            by_id.update((row["id"], row) for row in rows)
+            return ([{"id": r["id"], "recipient": r["recipient"], "raw": r["raw"], "attempts": r["attempts"]}
+                     for r in rows], {r["id"]: self.envelope(r["id"]) for r in rows})
+
         try:
             to_child, from_child = self._child()
-            to_child.send(batch)
+            to_child.send((*batch(rows), more is not None))
             while True:
                 answer = from_child.recv()
                 if answer == END:
                     return
+                if answer[0] == WANT:
+                    got: list = []
+                    if more is not None and not broken:
+                        try:
+                            got = more(answer[1])
+                        except Exception:  # the store: said once, the rows claimed so far go
+                            log.exception("claiming more mail to send failed")
+                            broken = True
+                    to_child.send(batch(got))
+                    continue
                 outbox_id, outcome = answer
                 answered.add(outbox_id)
                 done(by_id[outbox_id], rebuilt(outcome))
         except (EOFError, OSError) as exc:
             log.error("the SMTP process stopped (%s); unsent mail keeps its place", exc)
             self._discard()
-            left = [row for row in rows if row["id"] not in answered]
+            left = [row for row in by_id.values() if row["id"] not in answered]
             if left:
                 done(left[0], TransportDown(f"the SMTP process stopped: {exc}"))
 

@@ -1,11 +1,14 @@
 """Sending the outbox over SMTP with aiosmtplib.
 
 The daemon is synchronous (imapclient), so the transport keeps its own event
-loop.  A batch from the outbox goes out over up to ``connections`` SMTP
-connections at once, each reused from batch to batch and reopened when the
-server has closed it.  Within a batch each recipient's mail takes one
-connection, in queue order, and a batch ends before the next begins, so a
-player never gets turn 5 before turn 4 (lanes_of).
+loop.  The outbox goes out over up to ``connections`` SMTP connections at
+once, each kept from mail to mail and reopened when the server has closed it.
+Each recipient's mail takes one connection, in queue order, so a player never
+gets turn 5 before turn 4 (gm.runtime.lanes); a connection that has sent its
+last queued mail asks the sender for more while that mail is still in flight,
+so that no connection waits for the slowest of a batch (a relay that takes
+50 ms a message kept the connections of a batch-at-a-time sender idle a third
+of the time: benchmarks/shared_store.py, capacity).
 
 Faults are sorted for the sender loop in gm.runtime.delivery: the server cannot be
 reached (TransportDown: stop the batch, wait, then retry the queue in order),
@@ -21,12 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Callable
+from typing import Awaitable, Callable
 
 import aiosmtplib
 
 from gm.core.addresses import needs_smtputf8
 from gm.core.config import ServerConfig
+from gm.runtime.lanes import PER_LANE, Lanes
 from gm.runtime.transport import (Done, PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure,
                                   TransportDown, is_policy)
 from gm.runtime.tls import tls_context
@@ -39,27 +43,6 @@ CONNECTIONS = 4  # parallel SMTP connections when the config gives none
 NO_SMTPUTF8 = "553 5.6.7"
 
 
-def lanes_of(rows: list, connections: int) -> dict[int, list]:
-    """The batch split over the connections: each recipient's rows in one lane, in queue order
-    (flush waits for the whole batch before the next, so order holds across batches too), and
-    the recipients dealt out most rows first to the lane with the fewest, so that the lanes end
-    together.  (A hash of the recipient left one lane with twice the mean of a 20-mail batch
-    while the others idled: fewer messages in flight against a relay that takes 50 ms each.)"""
-    by_recipient: dict[str, list] = {}
-    for row in rows:
-        by_recipient.setdefault(row["recipient"].lower(), []).append(row)
-    loads = [0] * max(1, connections)
-    lanes: dict[int, list] = {}
-    for recipient in sorted(by_recipient, key=lambda r: (-len(by_recipient[r]), by_recipient[r][0]["id"])):
-        lane = min(range(len(loads)), key=lambda n: (loads[n], n))
-        loads[lane] += len(by_recipient[recipient])
-        lanes.setdefault(lane, []).extend(by_recipient[recipient])
-    place = {id(row): n for n, row in enumerate(rows)}
-    for lane_rows in lanes.values():
-        lane_rows.sort(key=lambda row: place[id(row)])  # queue order within the lane
-    return lanes
-
-
 class SmtpTransport:
     def __init__(self, server: ServerConfig, envelope_from: str = "", connections: int = CONNECTIONS,
                  envelope: Callable[[int], str] | None = None):
@@ -70,6 +53,7 @@ class SmtpTransport:
         self.port = server.default_port(465, 587 if server.tls == "starttls" else 25)
         self.connections = max(1, connections)
         self.describe = f"SMTP {server.host}:{self.port}"  # named in `gm -v run`'s log
+        self.streams = True  # send_many takes ``more`` (gm.runtime.delivery.flush)
         self._loop = asyncio.new_event_loop()
         self._clients: list[aiosmtplib.SMTP | None] = [None] * self.connections
 
@@ -77,9 +61,20 @@ class SmtpTransport:
     def send(self, recipient: str, raw: bytes, outbox_id: int) -> None:
         self._loop.run_until_complete(self._send(0, recipient, raw, outbox_id))
 
-    def send_many(self, rows: list, done: Done) -> None:
-        """Send a batch over parallel connections; see gm.runtime.delivery.flush for ``done``."""
-        self._loop.run_until_complete(self._send_lanes(lanes_of(rows, self.connections), done))
+    def send_many(self, rows: list, done: Done, more: Callable[[int], list] | None = None) -> None:
+        """Send rows over parallel connections; see gm.runtime.delivery.flush for ``done``.
+
+        ``more(n)``, if given, claims up to n more rows to send (none: nothing is due): it is asked
+        whenever a lane has sent its last queued row, so that the lanes never wait for one another."""
+        ask = None
+        if more is not None:
+            async def ask(n: int) -> list:
+                return more(n)
+        self.stream(rows, done, ask)
+
+    def stream(self, rows: list, done: Done, ask: Callable[[int], Awaitable[list]] | None = None) -> None:
+        """send_many, with an ``ask`` that may wait (the child process asks its parent for rows)."""
+        self._loop.run_until_complete(self._stream(rows, done, ask))
 
     def close(self) -> None:
         for lane, client in enumerate(self._clients):
@@ -92,26 +87,74 @@ class SmtpTransport:
         self._loop.close()
 
     # --- internals ------------------------------------------------------------------
-    async def _send_lanes(self, lanes: dict[int, list], done: Done) -> None:
+    async def _stream(self, rows: list, done: Done, ask: Callable[[int], Awaitable[list]] | None) -> None:
+        """Each lane sends its queue; a lane whose queue runs empty asks for more (one ask at a
+        time, for PER_LANE rows each empty lane) while its last row is still in flight.  The stream
+        ends when every lane is idle and the last ask found nothing, or at once for every lane when
+        the server is unreachable or refuses gm's sender."""
+        lanes = Lanes(self.connections)
+        lanes.deal(rows)
         down = asyncio.Event()  # the server is unreachable, or refuses gm's sender: every lane stops
+        changed = asyncio.Condition()  # rows dealt, a row finished, or an ask came back
+        # the ask in flight; the last ask found nothing; an ask failed (no more are made)
+        state = {"asking": None, "dry": ask is None, "broken": False}
 
-        async def run(lane: int, rows: list) -> None:
-            for row in rows:
-                if down.is_set():
-                    return
+        async def refill() -> None:
+            try:
+                got = await ask(PER_LANE * lanes.empty())
+            except Exception:  # claiming failed (the store): the stream ends with what it has
+                log.exception("claiming more mail to send failed")
+                state["broken"] = True
+                got = []
+            if down.is_set():
+                got = []  # not sent: the sender gives back every row it claimed and did not send
+            lanes.deal(got)
+            state["dry"] = not got
+            state["asking"] = None
+            async with changed:
+                changed.notify_all()
+
+        def want_more() -> None:
+            if ask is not None and state["asking"] is None and not state["dry"] and not down.is_set():
+                state["asking"] = asyncio.ensure_future(refill())
+
+        async def run(lane: int) -> None:
+            while not down.is_set():
+                row = lanes.take(lane)
+                if row is None:
+                    if state["asking"] is None and (state["dry"] or ask is None) and lanes.idle():
+                        async with changed:
+                            changed.notify_all()  # the others see the end too
+                        return
+                    want_more()
+                    async with changed:
+                        await changed.wait()
+                    continue
+                if not lanes.queues[lane]:
+                    want_more()  # the next rows are claimed while this one is sent
                 try:
                     await self._send(lane, row["recipient"], row["raw"], row["id"])
                 except (TransportDown, SenderRefused) as exc:
+                    lanes.finished(lane, row)
                     if not down.is_set():
                         down.set()
                         done(row, exc)
+                    async with changed:
+                        changed.notify_all()
                     return
                 except Exception as exc:  # sorted by flush: failed for good, or retry later
+                    lanes.finished(lane, row)
                     done(row, exc)
-                    continue
-                done(row, None)
+                else:
+                    lanes.finished(lane, row)
+                    done(row, None)
+                state["dry"] = state["broken"]  # time has passed: more may be due now
+                async with changed:
+                    changed.notify_all()
 
-        await asyncio.gather(*(run(lane, rows) for lane, rows in lanes.items()))
+        await asyncio.gather(*(run(lane) for lane in range(len(lanes.queues))))
+        if state["asking"] is not None:  # its answer must be read before the next batch begins
+            await state["asking"]
 
     async def _connect(self) -> aiosmtplib.SMTP:
         server = self.server

@@ -44,6 +44,7 @@ class SqliteStore(Store):
         self.db = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         self.depth = 0
+        self.claimed: set[int] = set()  # the outbox rows this connection's sender holds (claim_outbox)
         self.relaxed = False  # this transaction commits without fsync (write(durable=False))
         self.timeout = timeout
         self.gate = gate_for(self.path)  # this process's writers to the file take turns (gm.store.gate)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from typing import Iterable
 
 from gm.store.packing import has_pictures, pack_mail, pack_text, repack_mail, unpack_mail, unpack_text
 
@@ -110,26 +111,32 @@ class MailQueries:
         self.db.execute("UPDATE outbox SET raw = ?, trimmed = 1 WHERE id = ? AND status = 'sent' AND trimmed = 0",
                         (pack_mail(raw), outbox_id))
 
-    def outbox_due(self, now: float, limit: int) -> list[dict]:
-        """(id, recipient, raw, attempts, secret) of the queued mail due by ``now``, oldest first;
-        ``packed``: raw as stored (for mark_sent_keeping)."""
+    def outbox_due(self, now: float, limit: int, skip: Iterable[int] = ()) -> list[dict]:
+        """(id, recipient, raw, attempts, secret) of the queued mail due by ``now``, oldest first,
+        but the rows ``skip`` names; ``packed``: raw as stored (for mark_sent_keeping)."""
+        skip = sorted(skip)
+        others = f"AND id NOT IN ({', '.join('?' * len(skip))}) " if skip else ""
         rows = self.all("SELECT id, recipient, raw, attempts, secret FROM outbox WHERE status = 'queued' "
-                        "AND next_attempt <= ? ORDER BY id LIMIT ?", now, limit)
+                        f"AND next_attempt <= ? {others}ORDER BY id LIMIT ?", now, *skip, limit)
         return [{**dict(row), "raw": unpack_mail(row["raw"]), "packed": row["raw"]} for row in rows]
 
     def claim_outbox(self, now: float, limit: int) -> list[sqlite3.Row]:
         """The mail due by ``now`` (as outbox_due) that this sender, and no other, may send now.
 
         Give every claimed row back with release_outbox() once it is marked (or not
-        tried).  SQLite: one host, one sender, so every due row; a store shared by
-        several daemons (gm.store.postgres) holds each row for the claiming session.
+        tried).  SQLite: one host, one sender, so every due row this connection has not
+        claimed already (a sender claims more while it sends: gm.runtime.delivery.flush); a
+        store shared by several daemons (gm.store.postgres) holds each row for the claiming session.
         """
-        return self.outbox_due(now, limit)
+        rows = self.outbox_due(now, limit, self.claimed)
+        self.claimed |= {row["id"] for row in rows}
+        return rows
 
     claimant: str | None = None  # the daemon (daemons.daemon_id) whose sender claims, if one does
 
     def release_outbox(self, rows: list) -> None:
         """Claimed rows are done with (marked sent or failed, or not tried): others may take them."""
+        self.claimed -= {row["id"] for row in rows}
 
     def mark_sent(self, outbox_id: int, at: float, attempts: int) -> None:
         """A mail went out at ``at`` (``attempts``: the count including this one)."""

@@ -430,18 +430,22 @@ class PostgresStore(Store):
         one lets it pass up to CLAIM_PAST rows other senders hold, which would otherwise fill a
         small claim and leave this sender nothing (gm.runtime.delivery.PER_LANE)."""
         due = ("SELECT id, recipient, raw, attempts, secret, claimed_by FROM (SELECT id, recipient, raw, attempts, "
-               "secret, claimed_by FROM outbox WHERE status = 'queued' AND next_attempt <= %s ORDER BY id LIMIT %s "
+               "secret, claimed_by FROM outbox WHERE status = 'queued' AND next_attempt <= %s "
+               "AND NOT id = ANY(%s::bigint[]) ORDER BY id LIMIT %s "
                f"FOR NO KEY UPDATE SKIP LOCKED) AS due WHERE pg_try_advisory_lock(({OUTBOX_LOCKS}), id::int) LIMIT %s")
         holds = 'SELECT row_number() OVER (ORDER BY since, scope) AS "#holds", * FROM holds'
+        # rows this session holds already (a sender claims more while it sends): its advisory locks
+        # would be taken again, not refused
+        held = sorted(self.claimed)
         if self.claimant is None:
             sql = (f'SELECT * FROM (SELECT id AS "#claim", * FROM ({due}) AS d) AS claim '
                    f"FULL JOIN ({holds}) AS h ON false")
-            args: tuple = (now, limit + CLAIM_PAST, limit)
+            args: tuple = (now, held, limit + CLAIM_PAST, limit)
         else:  # noting this daemon as the rows' claimant (and who claimed them before)
             sql = (f"WITH d AS ({due}), c AS (UPDATE outbox o SET claimed_by = %s FROM d WHERE o.id = d.id "
                    "RETURNING o.id, o.recipient, o.raw, o.attempts, o.secret, d.claimed_by) "
                    f'SELECT * FROM (SELECT id AS "#claim", * FROM c) AS claim FULL JOIN ({holds}) AS h ON false')
-            args = (now, limit + CLAIM_PAST, limit, self.claimant)
+            args = (now, held, limit + CLAIM_PAST, limit, self.claimant)
         cursor = self.db.raw(sql, args)
         sets = gameload.split([c.name for c in cursor.description], cursor.fetchall(), ("claim", "holds"))
         self.holds_with_claim = (self.db.count, sets["holds"])

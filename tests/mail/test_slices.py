@@ -1,5 +1,5 @@
 """Daemons sharing one store and mailbox: each takes the mailbox by slices (gm.runtime.slices);
-a batch's reports are dealt out to the SMTP connections by load (gm.runtime.smtp.lanes_of), and
+a batch's reports are dealt out to the SMTP connections by load (gm.runtime.lanes.lanes_of), and
 a sender claims a few rows per connection at a time (gm.runtime.delivery.Sender)."""
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from gm.runtime import imap
 from gm.runtime.delivery import PER_LANE, Sender
 from gm.runtime.sendprocess import ProcessTransport
 from gm.runtime.slices import WAIT, Slices, living, owner
-from gm.runtime.smtp import SmtpTransport, lanes_of
+from gm.runtime.lanes import lanes_of
+from gm.runtime.smtp import SmtpTransport
 from gm.store import Store
 from harness import wait_until
 from support import order_mail
@@ -178,20 +179,30 @@ def test_mail_in_a_dead_daemons_slice_is_judged_by_a_living_one(harness, pg_url,
 
 
 class CountingSmtp(SmtpTransport):
-    """The SMTP transport, noting the size of each batch it is handed."""
+    """The SMTP transport, noting the size of each claim it sends: the first batch, and each
+    ``more`` its connections ask for as they empty."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.batches: list[int] = []
+        self.asked: list[int] = []
 
-    def send_many(self, rows, done):
+    def send_many(self, rows, done, more=None):
         self.batches.append(len(rows))
-        super().send_many(rows, done)
+
+        def counted(n: int) -> list:
+            self.asked.append(n)
+            got = more(n)
+            self.batches.append(len(got))
+            return got
+
+        super().send_many(rows, done, counted if more is not None else None)
 
 
 def test_a_sender_claims_a_few_rows_per_connection_so_other_daemons_get_theirs(harness):
     """Daemons sharing a store claim from one outbox: a flush takes PER_LANE rows a connection,
-    not every due row; the sender keeps on until nothing is due, and everything goes."""
+    not every due row, and a connection that empties asks for PER_LANE more; the sender keeps on
+    until nothing is due, and everything goes."""
     for n in range(6):
         harness.new_game(f"w{n}", seed=n)  # two welcomes each
     queued = harness.engine.store.one("SELECT count(*) AS n FROM outbox WHERE status = 'queued'")["n"]
@@ -202,7 +213,10 @@ def test_a_sender_claims_a_few_rows_per_connection_so_other_daemons_get_theirs(h
     finally:
         transport.close()
     assert sent == 12
-    assert transport.batches == [2 * PER_LANE, 12 - 2 * PER_LANE]
+    assert transport.batches[0] == 2 * PER_LANE
+    assert sum(transport.batches) == 12
+    assert all(n <= 2 * PER_LANE for n in transport.asked), transport.asked  # a few per connection
+    assert transport.asked and transport.asked[0] == PER_LANE  # the first lane to empty asks for its own
     assert harness.engine.store.one("SELECT count(*) AS n FROM outbox WHERE status = 'queued'")["n"] == 0
     assert ProcessTransport(partial(SmtpTransport, ServerConfig(port=1), connections=3), str).connections == 3
 
