@@ -100,8 +100,9 @@ class SmtpTransport:
         state = {"asking": None, "dry": ask is None, "broken": False}
 
         async def refill() -> None:
+            asked = PER_LANE * lanes.empty()
             try:
-                got = await ask(PER_LANE * lanes.empty())
+                got = await ask(asked)
             except Exception:  # claiming failed (the store): the stream ends with what it has
                 log.exception("claiming more mail to send failed")
                 state["broken"] = True
@@ -109,7 +110,9 @@ class SmtpTransport:
             if down.is_set():
                 got = []  # not sent: the sender gives back every row it claimed and did not send
             lanes.deal(got)
-            state["dry"] = not got
+            # Fewer than asked for: the queue is drained, and asking again before a row is sent
+            # would mostly find nothing (a statement for each empty lane as the judge trickles in)
+            state["dry"] = len(got) < asked
             state["asking"] = None
             async with changed:
                 changed.notify_all()
