@@ -115,6 +115,8 @@ def test_press_audience_of_reads_the_header_never_the_text():
 
 
 def test_the_migration_classifies_old_press_once(tmp_path):
+    """A step-10 file built with plain sqlite3, as that gm left it; the same migration on both back
+    ends is test_the_migration_classifies_old_press_on_both_backends."""
     path = tmp_path / "gm.sqlite"
     db = sqlite3.connect(str(path))
     for step in schema.STEPS:

@@ -100,8 +100,9 @@ def test_restore_replaces_a_store_with_games_only_with_force(live, tmp_path):
     assert rows(store) == before
 
 
-def test_a_file_that_is_not_a_backup_is_refused(tmp_path):
-    path = config_file(tmp_path, "gm")
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_file_that_is_not_a_backup_is_refused(tmp_path, backend, request):
+    path = config_file(tmp_path, "gm", fresh_target(request, backend))
     text = tmp_path / "notes.txt"
     text.write_text("not a database at all, just some words to fill a page " * 40)
     result = gm(path, "restore", text)
@@ -114,6 +115,7 @@ def test_a_file_that_is_not_a_backup_is_refused(tmp_path):
 
 
 def test_a_backup_never_overwrites_the_store_itself(tmp_path):
+    """SQLite's alone: a backup is a file, and only a SQLite store is one (PostgreSQL's is a URL)."""
     path = config_file(tmp_path, "gm")
     database = Config(data_dir=tmp_path / "gm").database
     assert gm(path, "new", "neighbors", "--id", "g0", "--player", "ada=ada@example.org",

@@ -1,4 +1,7 @@
-"""gm.store.gate: the writers of one process take turns on a SQLite file, first come first served."""
+"""gm.store.gate: the writers of one process take turns on a SQLite file, first come first served.
+
+SQLite's alone: the gate is SQLite's in-process writer queue (PostgreSQL's writers wait on the
+server's locks instead: test_pglocks.py)."""
 
 from __future__ import annotations
 

@@ -1,18 +1,25 @@
-"""Schema migrations: fresh databases, databases made before migrations, refusals, rollback."""
+"""Schema migrations: fresh databases, databases made before migrations, refusals, rollback; on
+each back end (store_target), but for what is SQLite's alone: a database made before migrations
+(schema 0, with its meta table: PostgreSQL came in at step 4) and a file that is not a database."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import closing
 
+import psycopg
 import pytest
 
 import store_legacy
 from gm.core.config import Config
 from gm.service.engine import Engine
 from gm.store import SchemaTooNew, Store, StoreError, migrations, schema
+from gm.store.base import is_url
 from gm.store.errors import MigrationError
 from gm.store.packing import unpack_text
+from gm.store.postgres import VERSION_TABLE, PgConnection
+from old_stores import store_at
 
 LATEST = migrations.latest()
 TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports", "history",
@@ -28,8 +35,36 @@ TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports
           "address_settings"}  # step 17 (issue 31)
 
 
+FIRST_PG_STEP = 4  # the step gm was at when the PostgreSQL back end came in
+
+
+def pg_rows(url: str, sql: str, params: tuple = ()) -> list[tuple]:
+    """PostgreSQL's own SQL on a connection of its own, as sqlite3.connect is below."""
+    with closing(psycopg.connect(url, autocommit=True)) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def pg_layout(url: str) -> dict[str, str]:
+    """name -> every table's columns (type, null, default, identity), every index and constraint."""
+    found: dict[str, str] = {}
+    for table, column, kind, nullable, default, identity in pg_rows(
+            url, "SELECT table_name, column_name, data_type, is_nullable, column_default, is_identity "
+                 "FROM information_schema.columns WHERE table_schema = current_schema() "
+                 "ORDER BY table_name, ordinal_position"):
+        found[table] = found.get(table, "") + f"{column} {kind} {nullable} {default} {identity}; "
+    for name, definition in pg_rows(url, "SELECT indexname, indexdef FROM pg_indexes "
+                                         "WHERE schemaname = current_schema()"):
+        found[name] = definition
+    for name, definition in pg_rows(url, "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
+                                         "WHERE connamespace = current_schema()::regnamespace"):
+        found[f"constraint {name}"] = definition
+    return found
+
+
 def layout(path) -> dict[str, str]:
     """name -> normalised CREATE statement of every table and index (not SQLite's own)."""
+    if is_url(path):
+        return pg_layout(path)
     db = sqlite3.connect(str(path))
     try:
         return {name: " ".join(sql.split()) for name, sql in db.execute(
@@ -39,6 +74,10 @@ def layout(path) -> dict[str, str]:
 
 
 def user_version(path) -> int:
+    if is_url(path):  # PostgreSQL's is the row of gm_schema_version (gm.store.postgres)
+        if pg_rows(path, "SELECT to_regclass(%s)", (VERSION_TABLE,))[0][0] is None:
+            return 0
+        return pg_rows(path, f"SELECT version FROM {VERSION_TABLE}")[0][0]
     db = sqlite3.connect(str(path))
     try:
         return db.execute("PRAGMA user_version").fetchone()[0]
@@ -46,7 +85,19 @@ def user_version(path) -> int:
         db.close()
 
 
+def set_user_version(path, version: int) -> None:
+    """As a newer gm would leave it."""
+    if is_url(path):
+        pg_rows(path, f"UPDATE {VERSION_TABLE} SET version = %s RETURNING version", (version,))
+        return
+    db = sqlite3.connect(str(path))
+    db.execute(f"PRAGMA user_version = {version}")
+    db.close()
+
+
 def table_names(path) -> set[str]:
+    if is_url(path):
+        return {r[0] for r in pg_rows(path, "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
     db = sqlite3.connect(str(path))
     try:
         return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -55,40 +106,48 @@ def table_names(path) -> set[str]:
 
 
 # --- fresh databases --------------------------------------------------------------
-def test_fresh_database_gets_every_table_and_the_latest_version(tmp_path):
-    store = Store(tmp_path / "gm.sqlite")
+def test_fresh_database_gets_every_table_and_the_latest_version(store_target):
+    store = Store(store_target)
     assert store.schema_version == LATEST == len(schema.STEPS)
     store.close()
-    assert table_names(tmp_path / "gm.sqlite") == TABLES  # no meta table any more
-    assert user_version(tmp_path / "gm.sqlite") == LATEST
+    if is_url(store_target):  # its step in a table of its own
+        assert table_names(store_target) == TABLES | {VERSION_TABLE}
+    else:
+        assert table_names(store_target) == TABLES  # no meta table any more
+    assert user_version(store_target) == LATEST
 
 
 def test_steps_are_numbered_one_by_one():
     assert [s.number for s in schema.STEPS] == list(range(1, len(schema.STEPS) + 1))
 
 
-def test_opening_twice_is_a_no_op(tmp_path):
-    path = tmp_path / "gm.sqlite"
+def test_opening_twice_is_a_no_op(store_target):
+    path = store_target
     Store(path).close()
     before = layout(path)
     store = Store(path)
-    assert migrations.pending(store.db) == []
-    assert migrations.migrate(store.db) == []
+    if is_url(path):
+        assert migrations.steps_after(store.schema_version) == []
+        assert store.migrate() == []
+        assert pg_rows(path, f"SELECT count(*) FROM {VERSION_TABLE}") == [(1,)]
+    else:
+        assert migrations.pending(store.db) == []
+        assert migrations.migrate(store.db) == []
     assert store.schema_version == LATEST
     store.close()
     assert layout(path) == before
 
 
-def test_the_deadlines_module_schema_still_applies_on_top(tmp_path):
+def test_the_deadlines_module_schema_still_applies_on_top(store_target):
     # The service still runs deadlines.ensure_schema (CREATE TABLE IF NOT EXISTS).
-    store = Store(tmp_path / "gm.sqlite")
-    before = layout(tmp_path / "gm.sqlite")
+    store = Store(store_target)
+    before = layout(store_target)
     with store.write():
         for statement in store_legacy.DEADLINES_SQL.read_text().split(";"):
             if statement.strip():
                 store.db.execute(statement)
     store.close()
-    assert layout(tmp_path / "gm.sqlite") == before
+    assert layout(store_target) == before
 
 
 # --- databases made before migrations ------------------------------------------------
@@ -105,6 +164,7 @@ def _rows(store: Store, table: str, like: dict) -> list[dict]:
 
 @pytest.mark.parametrize("service_tables", ["all", "some", "none"])
 def test_an_old_database_is_upgraded_with_every_row_intact(tmp_path, service_tables):
+    """SQLite's alone: schema 0 (before migrations) predates the PostgreSQL back end (step 4)."""
     path = tmp_path / "old.sqlite"
     written = store_legacy.build(path, service_tables)
     assert user_version(path) == 0
@@ -135,6 +195,7 @@ def test_an_old_database_is_upgraded_with_every_row_intact(tmp_path, service_tab
 
 
 def test_an_upgraded_old_database_has_the_same_schema_as_a_fresh_one(tmp_path):
+    """SQLite's alone: schema 0 (before migrations) predates the PostgreSQL back end (step 4)."""
     # Migrations and schema agree whichever way a database got here.
     store_legacy.build(tmp_path / "old.sqlite", "some")
     Store(tmp_path / "old.sqlite").close()
@@ -145,6 +206,7 @@ def test_an_upgraded_old_database_has_the_same_schema_as_a_fresh_one(tmp_path):
 
 
 def test_the_passwords_of_an_old_database_still_verify(tmp_path):
+    """SQLite's alone: schema 0 (before migrations) predates the PostgreSQL back end (step 4)."""
     try:
         from gm.passwords import verify
     except ImportError:
@@ -160,6 +222,7 @@ def test_the_passwords_of_an_old_database_still_verify(tmp_path):
 
 
 def test_an_old_game_still_loads_and_accepts_a_legal_order(tmp_path):
+    """SQLite's alone: schema 0 (before migrations) predates the PostgreSQL back end (step 4)."""
     path = tmp_path / "gm-data" / "old.sqlite"
     path.parent.mkdir()
     store_legacy.build(path)
@@ -180,12 +243,10 @@ def test_an_old_game_still_loads_and_accepts_a_legal_order(tmp_path):
 
 
 # --- refusals and failures --------------------------------------------------------------
-def test_a_database_from_a_newer_gm_is_refused(tmp_path):
-    path = tmp_path / "gm.sqlite"
+def test_a_database_from_a_newer_gm_is_refused(store_target):
+    path = store_target
     Store(path).close()
-    db = sqlite3.connect(str(path))
-    db.execute(f"PRAGMA user_version = {LATEST + 3}")
-    db.close()
+    set_user_version(path, LATEST + 3)
     with pytest.raises(SchemaTooNew) as caught:
         Store(path)
     assert isinstance(caught.value, StoreError)
@@ -194,22 +255,26 @@ def test_a_database_from_a_newer_gm_is_refused(tmp_path):
     assert user_version(path) == LATEST + 3
 
 
-def test_a_failing_step_rolls_everything_back(tmp_path, monkeypatch):
-    path = tmp_path / "old.sqlite"
-    store_legacy.build(path, "none")
+def test_a_failing_step_rolls_everything_back(store_target, monkeypatch):
+    """On SQLite from a database made before migrations, on PostgreSQL from the step it came in at."""
+    path = store_target
+    if is_url(path):
+        store_at(path, FIRST_PG_STEP)
+    else:
+        store_legacy.build(path, "none")
     before = layout(path)
     bad = schema.Step(LATEST + 1, "broken", "CREATE TABLE extra (x INTEGER);\n"
                                             "ALTER TABLE no_such_table ADD COLUMN y TEXT;\n")
     monkeypatch.setattr(schema, "STEPS", [*schema.STEPS, bad])
     with pytest.raises(MigrationError, match=f"schema step {LATEST + 1} .broken. failed"):
         Store(path)
-    # Every step from 2 on and the version all undone: the database is as it was.
-    assert user_version(path) == 0
+    # Every step from 2 (PostgreSQL: 5) on and the version all undone: the database is as it was.
+    assert user_version(path) == (FIRST_PG_STEP if is_url(path) else 0)
     assert layout(path) == before
 
 
-def test_a_failing_python_step_rolls_back_too(tmp_path, monkeypatch):
-    path = tmp_path / "gm.sqlite"
+def test_a_failing_python_step_rolls_back_too(store_target, monkeypatch):
+    path = store_target
     Store(path).close()
     before = layout(path)
 
@@ -224,14 +289,19 @@ def test_a_failing_python_step_rolls_back_too(tmp_path, monkeypatch):
     assert layout(path) == before
 
 
-def test_a_later_step_runs_on_a_database_at_the_previous_one(tmp_path, monkeypatch):
-    path = tmp_path / "gm.sqlite"
+def test_a_later_step_runs_on_a_database_at_the_previous_one(store_target, monkeypatch):
+    path = store_target
     Store(path).close()
     step = schema.Step(LATEST + 1, "failed flag", "ALTER TABLE outbox ADD COLUMN failed REAL;")
     monkeypatch.setattr(schema, "STEPS", [*schema.STEPS, step])
     store = Store(path)
     assert store.schema_version == LATEST + 1
-    assert "failed" in {r["name"] for r in store.all("PRAGMA table_info(outbox)")}
+    if is_url(path):
+        assert ("failed", "double precision") in pg_rows(
+            path, "SELECT column_name, data_type FROM information_schema.columns "
+                  "WHERE table_schema = current_schema() AND table_name = 'outbox'")
+    else:
+        assert "failed" in {r["name"] for r in store.all("PRAGMA table_info(outbox)")}
     store.close()
 
 
@@ -244,24 +314,41 @@ def test_statements_split_on_complete_statements_only():
 
 
 def test_not_a_database_is_a_store_error(tmp_path):
+    """SQLite's alone: a file that is not a database (a PostgreSQL server that cannot be reached is
+    test_postgres.py's test_an_unreachable_server_is_a_store_error)."""
     path = tmp_path / "junk.sqlite"
     path.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(StoreError):
         Store(path)
 
 
-def test_a_step_3_database_gets_the_self_service_tables_and_generation_0(tmp_path):
-    """Issue 18's step: seats of games made before it keep their passwords, at generation 0."""
-    path = tmp_path / "gm.sqlite"
+def at_step(path, step: int):
+    """A connection to a new database at schema ``step``, taking the store's SQLite-style SQL
+    (on PostgreSQL gm.store.postgres.PgConnection, each statement committed as it runs)."""
+    if is_url(path):
+        store_at(path, step)
+        return PgConnection(path, 10)
     db = sqlite3.connect(str(path))
-    for step in schema.STEPS[:3]:
-        for statement in schema.statements(step.sql):
+    for s in schema.STEPS[:step]:
+        for statement in schema.statements(s.sql):
             db.execute(statement)
+    return db
+
+
+def done_at_step(db, step: int) -> None:
+    if isinstance(db, sqlite3.Connection):
+        db.execute(f"PRAGMA user_version = {step}")
+        db.commit()
+    db.close()
+
+
+def test_a_step_3_database_gets_the_self_service_tables_and_generation_0(store_target):
+    """Issue 18's step: seats of games made before it keep their passwords, at generation 0."""
+    path = store_target
+    db = at_step(path, 3)
     db.execute("INSERT INTO games VALUES ('nb1', 'neighbors', 1, '{}', 'active', 0, 0)")
     db.execute("INSERT INTO players VALUES ('nb1', 0, 'ada', 'ada@example.org', 'scrypt$x', 1)")
-    db.execute("PRAGMA user_version = 3")
-    db.commit()
-    db.close()
+    done_at_step(db, 3)
     store = Store(path)
     assert store.schema_version == LATEST
     assert store.player("nb1", "ada")["generation"] == 0 and store.player("nb1", "ada")["pw_hash"] == "scrypt$x"
@@ -269,14 +356,11 @@ def test_a_step_3_database_gets_the_self_service_tables_and_generation_0(tmp_pat
     store.close()
 
 
-def test_a_step_14_database_keeps_its_begun_fuzzy_borders_games_at_empty_turns_none(tmp_path):
+def test_a_step_14_database_keeps_its_begun_fuzzy_borders_games_at_empty_turns_none(store_target):
     """Issue 29's step 15: a Fuzzy Borders game with a state keeps the rules it began with
     (no FB8); a game not begun yet, and other kinds, are left as they were."""
-    path = tmp_path / "gm.sqlite"
-    db = sqlite3.connect(str(path))
-    for step in schema.STEPS[:14]:
-        for statement in schema.statements(step.sql):
-            db.execute(statement)
+    path = store_target
+    db = at_step(path, 14)
     games = [("fb1", "fuzzy-borders", '{"side": "5"}', "active"),
              ("fb2", "fuzzy-borders", "{}", "finished"),
              ("fb3", "fuzzy-borders", '{"empty_turns": "2"}', "active"),  # given by hand: kept
@@ -288,9 +372,7 @@ def test_a_step_14_database_keeps_its_begun_fuzzy_borders_games_at_empty_turns_n
         if status != "open":
             db.execute("INSERT INTO states (game_id, seq, turn, state, created) VALUES (?, 0, 1, '{}', 0)",
                        (game_id,))
-    db.execute("PRAGMA user_version = 14")
-    db.commit()
-    db.close()
+    done_at_step(db, 14)
     store = Store(path)
     try:
         assert store.schema_version == LATEST

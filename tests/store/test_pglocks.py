@@ -202,6 +202,7 @@ def test_a_conflict_outside_retry_is_a_store_error(pg_url):
 
 
 def test_the_locks_are_no_ops_on_sqlite(tmp_path):
+    """SQLite's alone by its subject: there BEGIN IMMEDIATE locks the whole file, and these do nothing."""
     store = Store(tmp_path / "gm.sqlite")
     with store.write(scoped=True):
         store.lock_games("b", "a")

@@ -1,6 +1,8 @@
 """Upgrades keep RULINGS G1: a store made by an earlier schema version, its reports worded by
 older templates, opens, migrates and verifies (notes, no differences); `gm store copy` of it
-succeeds; a report whose position, score, result or turn differs from the replay still fails."""
+succeeds; a report whose position, score, result or turn differs from the replay still fails.
+On each back end: the step-18 store on PostgreSQL is its rows put there at step 18
+(old_stores.onto_postgresql)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ from gm.service.engine import Engine
 from gm.service.records import audit
 from gm.store import Store
 from gm.store.packing import pack_text
-from support import Clock, play_game
+from old_stores import onto_postgresql
+from support import BACKENDS, Clock, play_game
 
 ROOT = Path(__file__).parent.parent.parent
 V18 = Path(__file__).parent / "data" / "store_v18.sqlite"  # written by store_v18.py at schema step 18
@@ -31,14 +34,19 @@ def gm(*args) -> object:
     return runner.invoke(app, [*map(str, args)])
 
 
-@pytest.fixture
-def v18(tmp_path) -> Path:
+@pytest.fixture(params=BACKENDS)
+def v18(tmp_path, request) -> Path | str:
+    """The step-18 store: a copy of the file, or its rows in a PostgreSQL store at step 18."""
     path = tmp_path / "v18.sqlite"
     shutil.copyfile(V18, path)
+    if request.param == "postgresql":
+        url = request.getfixturevalue("pg_url")
+        assert onto_postgresql(path, url) == 18
+        return url
     return path
 
 
-def verify_all(path: Path, tmp_path: Path) -> dict[str, audit.VerifyReport]:
+def verify_all(path: Path | str, tmp_path: Path) -> dict[str, audit.VerifyReport]:
     store = Store(str(path))
     ctx = Context(store, Config(data_dir=tmp_path / "data", address="gm@example.test"))
     try:
@@ -92,9 +100,10 @@ def test_an_old_report_of_another_turn_or_a_tampered_state_still_fails(v18, tmp_
     assert any("shows state 2, which differs from the replay" in d for d in results["nb1"].differences)
 
 
-@pytest.fixture
-def played(tmp_path):
-    config = Config(data_dir=tmp_path / "data", address="gm@example.test")
+@pytest.fixture(params=BACKENDS)
+def played(tmp_path, request):
+    url = request.getfixturevalue("pg_url") if request.param == "postgresql" else None
+    config = Config(data_dir=tmp_path / "data", address="gm@example.test", store=url)
     engine = Engine(Store(config.database), config, clock=Clock())
     play_game(engine, "neighbors", "nb1", seed=4, max_steps=8)
     yield engine
@@ -144,7 +153,8 @@ def test_a_report_whose_digest_shows_another_position_score_result_or_turn_fails
 
 
 def test_a_store_from_before_migrations_verifies_and_copies(tmp_path):
-    """The schema-0 store of store_legacy.py (its report in the words of that gm) too."""
+    """The schema-0 store of store_legacy.py (its report in the words of that gm) too.
+    SQLite's alone: schema 0 (before migrations) predates the PostgreSQL back end (step 4)."""
     import store_legacy
 
     path = tmp_path / "v0.sqlite"
