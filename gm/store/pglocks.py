@@ -32,6 +32,7 @@ alike only share a lock (and wait for each other needlessly).
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any, Callable, Iterable, TypeVar
 
@@ -50,6 +51,16 @@ T = TypeVar("T")
 def space(kind: str) -> str:
     """The first key of a lock of this kind ('game', 'shared', 'message') in this store."""
     return f"hashtext(current_schema() || ':{kind}')"
+
+
+def address_lock(address: str | None) -> str:
+    """The shared name of an address's rows (settings, delivery state, throttles, failures)."""
+    return f"address:{(address or '').lower()}"
+
+
+def hold_lock(scope: str) -> str:
+    """The shared name of a delivery hold ('sender', 'domain:<d>', an address)."""
+    return f"hold:{scope}"
 
 
 def is_conflict(exc: BaseException) -> bool:
@@ -124,3 +135,15 @@ def retry_conflicts(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
                 log.info("%s met another daemon's transaction (%s): run again",
                          getattr(work, "__name__", "a transaction"), str(exc).splitlines()[0])
     raise AssertionError("unreachable")
+
+
+def retried(work: Callable[..., T]) -> Callable[..., T]:
+    """``work(ctx_or_store, ...)`` under retry_conflicts when it opens its own transaction: a GM
+    command, run again from the start if PostgreSQL aborts it to break a deadlock.  Called inside
+    another transaction it is run once: the conflict aborts that one, whose caller retries it."""
+    @functools.wraps(work)
+    def run(first: Any, *args: Any, **kwargs: Any) -> T:
+        if getattr(first, "store", first).depth:
+            return work(first, *args, **kwargs)
+        return retry_conflicts(work, first, *args, **kwargs)
+    return run
