@@ -12,9 +12,14 @@ Two kinds of write transaction (gm.store.base.Store.write):
   transaction locks what it changes: its games (``lock_games``) and the rows it
   shares with other games (``lock_shared``: "address:<address>" for an
   address's settings, delivery state, throttles and credential failures;
-  "hold:<scope>" for a delivery hold).  A path that finds it must change more
-  than it can name (a bounce, a mail command, the lobby) escalates with
-  ``lock_store``.
+  "hold:<scope>" for a delivery hold).  ``write(games=[...])`` is a scoped
+  write that locks those games first (a GM command on one game).  What is
+  found only by reading (a bounce's address and its games, the games a mail's
+  commands name) is read, locked, and where it may have moved, read again
+  under the lock.  A path that changes more than it can name (a mail naming
+  games by the hundred) escalates with ``lock_store``; store-wide by nature:
+  schema steps, retention, store copy, outages, settling every address's
+  delivery failures.
 
 One fixed order, so that two transactions never wait for each other in a
 circle: the store lock first, then games sorted by id, then shared names

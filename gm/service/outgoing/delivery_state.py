@@ -56,7 +56,7 @@ def settle_now(ctx: Context) -> list[str]:
     """settle(), and tell the GM of the holds begun (gm.service.outgoing.holding.announce): what the
     sender runs right after a refusal, so nothing waits for the next tick."""
     done = settle(ctx)
-    with ctx.store.write():
+    with ctx.store.write():  # store-wide: the holds begun since, whatever their scope
         done += holding.announce(ctx)
     return done
 
