@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from gm.core.config import is_server_store
 from gm.store.errors import StoreError
+from gm.store.pglocks import address_lock
 from gm.store.credentials import CredentialQueries
 from gm.store.daemons import DaemonQueries
 from gm.store.deferred import DeferredWrites
@@ -129,7 +130,7 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
     scoped = False  # the transaction being opened locks what it changes (lock_games, lock_shared)
 
     @contextmanager
-    def write(self, durable: bool = True, scoped: bool = False) -> Iterator[Any]:
+    def write(self, durable: bool = True, scoped: bool = False, games: Iterable[str] = ()) -> Iterator[Any]:
         """One write transaction; nested uses join the outer one.
 
         Only one write transaction runs at a time on a store, across every
@@ -147,20 +148,27 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         crash or power cut can undo it.  For records whose loss merely repeats
         work, such as "this mail was sent" (a resend carries the same
         Message-ID); never for anything that records what a player did.
+
+        ``games``: the transaction changes these games (and what only they own): it is scoped,
+        and locks them before anything is read (lock_games; joining an outer transaction, it
+        locks them there: under a store-wide one that is nothing).
         """
+        games = [g.strip().lower() for g in games if g]
         if self.depth:
             self.depth += 1
             try:
+                self.lock_games(*games)
                 yield self.db
             finally:
                 self.depth -= 1
             return
-        self.scoped = scoped
+        self.scoped = scoped or bool(games)
         self.begin(durable)
         self.forget_reads()
         self.drop_deferred()
         self.depth = 1
         try:
+            self.lock_games(*games)
             yield self.db
             self.flush_deferred()  # the rows written together (gm.store.deferred), before the commit
         except BaseException:
@@ -199,6 +207,10 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
 
     def lock_shared(self, *names: str) -> None:
         """Wait for rows shared across games ("address:<address>", "hold:<scope>"), after the games."""
+
+    def lock_addresses(self, *addresses: str | None) -> None:
+        """lock_shared of these addresses' rows (their settings, delivery state, throttles)."""
+        self.lock_shared(*[address_lock(a) for a in addresses if a])
 
     def lock_store(self) -> None:
         """This transaction changes more than it can name: nothing else writes until it ends."""

@@ -42,7 +42,7 @@ def copy_rows(source: Store, destination: Store, replace: bool = False, progress
     tables = destination.table_names()
     copied = Copied(skipped=[t for t in source.table_names() if t not in tables])
     present = set(source.table_names())
-    with source.snapshot(), destination.write():
+    with source.snapshot(), destination.write():  # the whole store: store-wide by nature
         for table in reversed(tables if full else []):  # children before the parents they refer to
             destination.db.execute(f"DELETE FROM {table}")
         for done, table in enumerate(tables):

@@ -24,7 +24,11 @@ class DeliveryQueries:
                     last_error=words[:MAX_WORDS])
         self.add_delivery_event(address, outbox_id, at, True, "smtp", words)
 
-    def unsettled_events(self, limit: int = 100) -> list[sqlite3.Row]:
+    def unsettled_events(self, limit: int = 100, address: str | None = None) -> list[sqlite3.Row]:
+        """The failures not yet taken into their address's state (``address``: of that one only)."""
+        if address is not None:
+            return self.all("SELECT * FROM delivery_events WHERE settled = 0 AND address = ? ORDER BY id LIMIT ?",
+                            address.lower(), limit)
         return self.all("SELECT * FROM delivery_events WHERE settled = 0 ORDER BY id LIMIT ?", limit)
 
     def settle_event(self, event_id: int) -> None:

@@ -12,9 +12,14 @@ Two kinds of write transaction (gm.store.base.Store.write):
   transaction locks what it changes: its games (``lock_games``) and the rows it
   shares with other games (``lock_shared``: "address:<address>" for an
   address's settings, delivery state, throttles and credential failures;
-  "hold:<scope>" for a delivery hold).  A path that finds it must change more
-  than it can name (a bounce, a mail command, the lobby) escalates with
-  ``lock_store``.
+  "hold:<scope>" for a delivery hold).  ``write(games=[...])`` is a scoped
+  write that locks those games first (a GM command on one game).  What is
+  found only by reading (a bounce's address and its games, the games a mail's
+  commands name) is read, locked, and where it may have moved, read again
+  under the lock.  A path that changes more than it can name (a mail naming
+  games by the hundred) escalates with ``lock_store``; store-wide by nature:
+  schema steps, retention, store copy, outages, settling every address's
+  delivery failures.
 
 One fixed order, so that two transactions never wait for each other in a
 circle: the store lock first, then games sorted by id, then shared names
@@ -32,6 +37,7 @@ alike only share a lock (and wait for each other needlessly).
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any, Callable, Iterable, TypeVar
 
@@ -50,6 +56,16 @@ T = TypeVar("T")
 def space(kind: str) -> str:
     """The first key of a lock of this kind ('game', 'shared', 'message') in this store."""
     return f"hashtext(current_schema() || ':{kind}')"
+
+
+def address_lock(address: str | None) -> str:
+    """The shared name of an address's rows (settings, delivery state, throttles, failures)."""
+    return f"address:{(address or '').lower()}"
+
+
+def hold_lock(scope: str) -> str:
+    """The shared name of a delivery hold ('sender', 'domain:<d>', an address)."""
+    return f"hold:{scope}"
 
 
 def is_conflict(exc: BaseException) -> bool:
@@ -124,3 +140,15 @@ def retry_conflicts(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
                 log.info("%s met another daemon's transaction (%s): run again",
                          getattr(work, "__name__", "a transaction"), str(exc).splitlines()[0])
     raise AssertionError("unreachable")
+
+
+def retried(work: Callable[..., T]) -> Callable[..., T]:
+    """``work(ctx_or_store, ...)`` under retry_conflicts when it opens its own transaction: a GM
+    command, run again from the start if PostgreSQL aborts it to break a deadlock.  Called inside
+    another transaction it is run once: the conflict aborts that one, whose caller retries it."""
+    @functools.wraps(work)
+    def run(first: Any, *args: Any, **kwargs: Any) -> T:
+        if getattr(first, "store", first).depth:
+            return work(first, *args, **kwargs)
+        return retry_conflicts(work, first, *args, **kwargs)
+    return run

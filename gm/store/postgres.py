@@ -177,11 +177,14 @@ class PostgresStore(Store):
             self.rollback()
             raise
 
+    # A lock taken after reads (a game or address found by reading): what was remembered of them
+    # (gm.store.reads) may have changed before the lock was granted, so it is read again.
     def lock_games(self, *game_ids: str) -> None:
         wanted = {g for g in game_ids if g} - self.games_held
         if not self.store_wide and wanted:
             pglocks.lock_names(self.db.raw, "game", wanted)
             self.games_held |= wanted
+            self.forget_reads()
 
     def try_lock_games(self, *game_ids: str) -> bool:
         wanted = {g for g in game_ids if g} - self.games_held
@@ -197,11 +200,13 @@ class PostgresStore(Store):
         if not self.store_wide and wanted:
             pglocks.lock_names(self.db.raw, "shared", wanted)
             self.shared_held |= wanted
+            self.forget_reads()
 
     def lock_store(self) -> None:
         if not self.store_wide:
             pglocks.lock_store(self.db.raw, shared=False)
             self.store_wide = True
+            self.forget_reads()
 
     def try_lock_message(self, *keys: str | None, game: str | None = None, shared: tuple[str, ...] = ()) -> bool:
         game = None if self.store_wide else game

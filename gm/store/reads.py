@@ -2,7 +2,9 @@
 
 Inside ``store.write()`` no other writer changes the store (the writer lock:
 BEGIN IMMEDIATE, or PostgreSQL's advisory lock), so a row read once stays
-what it was until this transaction writes its table.  The service reads the
+what it was until this transaction writes its table.  On PostgreSQL a scoped
+write (gm.store.pglocks) reads what it changes only once it has locked it,
+and a lock taken after reads forgets them (gm.store.postgres).  The service reads the
 same rows many times while it judges one mail and writes its replies (the
 game row, the seats of an address, an address's delivery state, a game's
 settings): each named query wrapped in ``remembered`` goes to the database

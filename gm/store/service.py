@@ -27,7 +27,7 @@ class ServiceQueries:
 
     def save_settings(self, game_id: str, settings: dict[str, str]) -> None:
         """Set several service options of a game, in one transaction."""
-        with self.write():
+        with self.write(games=[game_id]):
             for key, value in settings.items():
                 self.save_setting(game_id, key, value)
 

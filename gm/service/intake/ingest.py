@@ -21,13 +21,13 @@ from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
 from gm.mail.redact import mask_text, redact
 from gm.service.outgoing import bounces, delivery_state, reports
-from gm.service.people import credentials, guessing, lobby, mailcommands, optin, seats
+from gm.service.people import commandlocks, credentials, guessing, lobby, mailcommands, optin, seats
 from gm.service.play import press, timers, turns
 from gm.service.table import games
 from gm.service.context import Context
 from gm.service.intake.setaside import SeatAuth, seat_auth
 from gm.store import StoreError
-from gm.store.pglocks import retry_conflicts
+from gm.store.pglocks import address_lock, retry_conflicts
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ def _judge(ctx: Context, inbound: Inbound, key: str, now: float) -> Outcome:
     game = named_game(ctx, inbound)
     with ctx.store.write(scoped=True):
         # the game's mail also locks its sender's address (as handle() does), in the same statement
-        shared = (_address_lock(inbound.sender),) if game and inbound.sender else ()
+        shared = (address_lock(inbound.sender),) if game and inbound.sender else ()
         if not ctx.store.try_lock_message(key, inbound.message_id, game=game, shared=shared):
             # another daemon judges it now: it commits it (and moves it), or dies and it comes again
             return Outcome("busy", "another daemon is judging it")
@@ -152,7 +152,7 @@ def _set_aside(ctx: Context, raw: bytes, key: str, inbound: Inbound | None, now:
     """Keep a mail that could not be handled, masked as every kept mail is, with whom it
     authenticated as (its password is masked: gm.service.intake.setaside)."""
     error = traceback.format_exc()[-2000:]
-    with ctx.store.write():
+    with ctx.store.write():  # store-wide: rare, and after a fault whose reach is not known
         if ctx.store.message_seen(key, None) is None:
             auth = seat_auth(ctx, inbound, raw)
             ctx.store.add_message(key, inbound.message_id if inbound else None,
@@ -169,7 +169,12 @@ def retry(ctx: Context, message_row: int) -> Outcome:
         raise ServiceError(f"no message #{message_row} set aside with an error")
     now = ctx.clock()
     inbound = read(ctx, bytes(row["raw"]))  # its secrets masked: as whom it authenticated is kept
-    with ctx.store.write():
+    return retry_conflicts(_judge_again, ctx, inbound, row, now)
+
+
+def _judge_again(ctx: Context, inbound: Inbound, row, now: float) -> Outcome:
+    """retry()'s transaction: scoped, as a mail's, handle() locking what the mail changes."""
+    with ctx.store.write(scoped=True):
         outcome = handle_with_one_reply(ctx, inbound, row["id"], now, SeatAuth.load(row["auth"]))
         ctx.store.set_message_outcome(row["id"], outcome.outcome, outcome.detail[:2000],
                                       outcome.game_id)
@@ -219,13 +224,12 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
     """Decide what one stored mail does (inside its transaction).  ``trusted``: a retry's mail,
     masked, and whom it authenticated as when it came (gm.service.intake.setaside)."""
     robot = inbound.robot or bounces.to_bounce_address(ctx, inbound)
-    if robot:
-        ctx.store.lock_store()  # a bounce changes delivery states and holds across games
+    if robot:  # a bounce locks the address it returns and that address's games (bounces.read)
         log.info("not answering %s: %s", inbound.sender or "?", robot)
         bounce = bounces.read(ctx, inbound, row_id, now)  # never answered either way
         return Outcome("robot", robot + (f"; {bounce}" if bounce else ""))
     if inbound.too_large or inbound.refuse:
-        ctx.store.lock_shared(_address_lock(inbound.sender))  # its replies' throttle
+        ctx.store.lock_addresses(inbound.sender)  # its replies' throttle
     if inbound.too_large:  # its body was never read (checked on the raw bytes)
         return _error(ctx, inbound, None, f"Your mail is too large for gm to read (limit "
                       f"{ctx.config.max_message_bytes} bytes). Send orders as plain text without "
@@ -243,11 +247,12 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
     if trusted is not None and trusted.game_id and mail.game_id is None:  # its reply address is masked
         mail.game_id = trusted.game_id
     if mail.game_id is None or mail.commands:
-        ctx.store.lock_store()  # commands and mail for no game may change any game or address
+        # the games its lines name (JOIN nb7, a CONFIRM's code...), then the addresses it may change
+        commandlocks.lock(ctx, inbound.sender, mail.game_id, mail.commands)
     else:
         # orders and press: this game, then the sender's address (its failures, throttle, state)
         ctx.store.lock_games(mail.game_id.strip().lower())
-        ctx.store.lock_shared(_address_lock(inbound.sender))
+        ctx.store.lock_addresses(inbound.sender)
     if mail.game_id is None:  # HELP, LIST, SUMMARY need no game and no password
         if mailcommands.without_game(ctx, inbound, mail.commands, mail.empty):
             return Outcome("help", "general help" if not mail.commands or mail.commands == ["HELP"]
@@ -257,7 +262,7 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
     try:
         view = games.load(ctx.store, mail.game_id)
     except NotStarted:  # seats to fill, no position yet: only LEAVE can be done
-        ctx.store.lock_store()  # the lobby: seats, open games, opt-ins
+        # the open game and the sender's address are locked above: a LEAVE changes no more
         if not lobby.wants_leave(mail.commands) and mailcommands.without_game(ctx, inbound, mail.commands,
                                                                              False):
             return Outcome("help", "commands", mail.game_id)
@@ -347,11 +352,6 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
                                 turn_closed=turn_closed)
     _not_read(ctx, inbound, after, player["name"], not_read)
     return outcome
-
-
-def _address_lock(address: str | None) -> str:
-    """The shared lock of an address's rows: its settings, delivery state, throttles, failures."""
-    return f"address:{(address or '').lower()}"
 
 
 MAX_NAMED = 20  # games named in one unknown-game reply

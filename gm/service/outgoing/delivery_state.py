@@ -27,6 +27,7 @@ from gm.service.table import games
 from gm.service.context import Context
 from gm.service.outgoing import holding
 from gm.service.outgoing.holding import BOUNCING
+from gm.store.pglocks import hold_lock, retried
 
 log = logging.getLogger(__name__)
 
@@ -35,11 +36,15 @@ SOFT = "soft-failing"
 SOFT_DAYS = 3  # temporary failures on this many different days make an address bouncing
 
 
-def settle(ctx: Context) -> list[str]:
-    """Take every recorded failure not yet settled into its address's state; returns what changed."""
+def settle(ctx: Context, address: str | None = None) -> list[str]:
+    """Take every recorded failure not yet settled into its address's state; returns what changed.
+
+    ``address``: that address's failures only, inside a caller's transaction that has locked it
+    and its games (lock_for_address).  Without: every address's, store-wide on PostgreSQL (the
+    addresses, and the games told of one that bounces, are only known as the events are read)."""
     done: list[str] = []
     with ctx.store.write():
-        for event in ctx.store.unsettled_events():
+        for event in ctx.store.unsettled_events(address=address):
             change = _apply(ctx, event)
             if change:
                 done.append(change)
@@ -51,7 +56,7 @@ def settle_now(ctx: Context) -> list[str]:
     """settle(), and tell the GM of the holds begun (gm.service.outgoing.holding.announce): what the
     sender runs right after a refusal, so nothing waits for the next tick."""
     done = settle(ctx)
-    with ctx.store.write():
+    with ctx.store.write():  # store-wide: the holds begun since, whatever their scope
         done += holding.announce(ctx)
     return done
 
@@ -76,6 +81,17 @@ def _apply(ctx: Context, event) -> str | None:
     if state != SOFT:
         store.set_address_state(address, SOFT, at, f"temporary failure {what}")
     return f"{address}: soft-failing ({len(days)} day{'s' if len(days) != 1 else ''})"
+
+
+def lock_for_address(ctx: Context, address: str) -> None:
+    """Lock what a change of ``address``'s state may change, in the one order: the games it plays
+    in (told when it becomes bouncing), then the address.  Its seats are read before the locks:
+    a seat that moved there meanwhile (rare) is locked late, after checking again under them."""
+    seated = {s["game_id"] for s in ctx.store.player_seats_at(address)}
+    ctx.store.lock_games(*seated)
+    ctx.store.lock_addresses(address)
+    moved_in = {s["game_id"] for s in ctx.store.player_seats_at(address)} - seated
+    ctx.store.lock_games(*moved_in)  # out of order: a deadlock it meets is run again (retry_conflicts)
 
 
 def become_bouncing(ctx: Context, address: str, reason: str, now: float) -> None:
@@ -117,6 +133,7 @@ def clear(ctx: Context, address: str, why: str, release: bool = True) -> bool:
     player is sent the position at the new address as SET ADDRESS does.
     """
     store, now = ctx.store, ctx.clock()
+    store.lock_addresses(address)  # held already where the caller knew it (its sender's address)
     row = store.address_state(address)
     if row is None or row["state"] == OK:
         return False
@@ -132,6 +149,7 @@ def clear(ctx: Context, address: str, why: str, release: bool = True) -> bool:
     return True
 
 
+@retried
 def clear_by_hand(ctx: Context, target: str, why: str, who: str) -> str:
     """``gm players --clear``: end a bouncing state (an address) or a hold ('sender', '@domain')
     by hand; the held mail goes now.  Recorded with who and why (the address's state, each of its
@@ -145,12 +163,14 @@ def clear_by_hand(ctx: Context, target: str, why: str, who: str) -> str:
         scope = f"domain:{addresses.a_label_domain(target[1:]) or target[1:].lower()}"
     else:
         target = addresses.normal(target) or target  # as gm keeps it: bücher.example is xn--bcher-kva
-    with ctx.store.write():
+    with ctx.store.write(scoped=True):  # the hold, or the address and its games: not the store
         if scope is not None:
+            ctx.store.lock_shared(hold_lock(scope))
             if not holding.end_hold(ctx, scope, reason):
                 return f"{target}: no mail is held for it"
             log.warning("%s no longer held (%s)", scope, reason)
             return f"{target}: no longer held ({reason}); its mail is tried again now"
+        lock_for_address(ctx, target)
         if not clear(ctx, target, reason):
             return f"{target}: not bouncing or soft-failing (nothing to clear)"
         now = ctx.clock()

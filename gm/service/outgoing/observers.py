@@ -20,6 +20,7 @@ from gm.mail.inbound import Inbound
 from gm.service.table import deadlines
 from gm.service.outgoing.answers import done, refuse
 from gm.service.context import Context
+from gm.store.pglocks import retried
 
 
 def unsubscribe_header(ctx: Context, game_id: str) -> tuple[str, str]:
@@ -108,12 +109,13 @@ def unobserve(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
 
 
 # --- the game master ----------------------------------------------------------------------
+@retried
 def manage(ctx: Context, game_id: str, approve: list[str] = (), remove: list[str] = (),
            who: str = "gm", why: str | None = None) -> str:
     """`gm observers ID [--approve ADDRESS] [--remove ADDRESS]`: approve or drop observers; the
     list of who follows and who waits.  ``who`` and ``why`` go into the game's history."""
     because = f"; why: {why}" if why else ""
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         row = ctx.store.game(game_id.strip().lower())
         if row is None:
             raise ServiceError(f"no game called {game_id!r}")

@@ -67,7 +67,7 @@ def heartbeat(ctx: Context, me: DaemonIdentity, sending_down_since: float | None
     """
     store, now = ctx.store, ctx.clock()
     gap = None
-    with store.write():
+    with store.write():  # store-wide: an outage it finds moves every game's deadlines
         last = store.last_heartbeat()
         # A gap inside a sending outage that still lasts is part of it: counted once, when it ends.
         if (look_for_gap and last is not None and now - last > away_after(ctx)
@@ -105,7 +105,7 @@ def settle(ctx: Context) -> list[str]:
     store, now = ctx.store, ctx.clock()
     since = unavailable_since(ctx)
     done: list[str] = []
-    with store.write():
+    with store.write():  # store-wide: an outage over moves the deadlines of every game in it
         current = store.open_outage(SENDING)
         if since is not None and current is None:
             store.add_outage(SENDING, since, None)

@@ -43,7 +43,7 @@ class InboxBacklog:
         if self.written == (handled, left):
             return
         store = ctx.store
-        with store.write():
+        with store.write(scoped=True):  # this daemon's own row: no other writes it
             row = store.daemon_row(self.daemon_id)
             if row is None:  # no beat yet (the store was down): the next poll writes it
                 return

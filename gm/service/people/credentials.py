@@ -210,6 +210,7 @@ def _renew(ctx: Context, view: GameView, name: str, why: str) -> str:
 def cannot_mail(ctx: Context, view: GameView, seat) -> str | None:
     """Why a reset's code cannot be mailed to the seat's address now (nothing is changed then)."""
     address, now = seat["email"].lower(), ctx.clock()
+    ctx.store.lock_addresses(address)  # its throttle: locked by the mail already, unless it moved since
     last = ctx.store.last_code_at(view.id, seat["name"], RESET)
     if last is not None and last > now - HOUR / RESETS_PER_HOUR:
         return "a confirmation was mailed to the seat's address within the hour"

@@ -30,6 +30,7 @@ from gm.service.people import guessing
 from gm.service.table import deadlines, games
 from gm.service.outgoing.answers import done, refuse
 from gm.service.context import Context
+from gm.store.pglocks import retried
 
 # (ctx, view, seat, password or None, the reports of the start when several seats are welcomed)
 Welcome = Callable[[Context, GameView, Any, "str | None", "reportmail.TurnMail | None"], None]
@@ -84,6 +85,7 @@ def check_open(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int
     return rules, game_id, min_seats
 
 
+@retried
 def open_game(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int | None = None,
               seed: int | None = None, options: dict[str, str] | None = None,
               created_by: str = "gm") -> str:
@@ -94,7 +96,7 @@ def open_game(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int 
     options = dict(options or {})
     service = service_options.split_options(options)
     now = ctx.clock()
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):  # the new game's id: a second opener of it waits
         if ctx.store.game(game_id):
             raise ServiceError(f"there is already a game {game_id}")
         ctx.store.add_game(game_id, rules.kind, seed, json.dumps(options), now, status=Status.OPEN.value)
@@ -274,7 +276,7 @@ def game_mail(ctx: Context, inbound: Inbound, game_id: str, password: str | None
 def start(ctx: Context, game_id: str, welcome: Welcome, who: str = "gm", force: bool = False) -> str:
     """Start an open game with the players who joined (all seats, or at least min with ``force``:
     gm start).  Runs in the caller's transaction, or its own."""
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         row, open_row = ctx.store.game(game_id), ctx.store.open_game(game_id)
         if row is None:
             raise ServiceError(f"no game called {game_id!r}")

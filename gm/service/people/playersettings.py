@@ -45,6 +45,7 @@ def where(player, every: bool, games: list[str] = ()) -> str:
 def save(ctx: Context, view: GameView, player, column: str, value: str, every: bool) -> list[str]:
     """Store one setting, for this seat or (``every``) for its address; the games it changed."""
     if every:
+        ctx.store.lock_addresses(player["email"])  # the sender's, locked already, unless by a reply address
         games = ctx.store.set_address_setting(player["email"], column, value, ctx.clock())
     else:
         games = [view.id]

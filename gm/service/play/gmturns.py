@@ -12,8 +12,10 @@ from gm.core.model import Outcome, ServiceError
 from gm.service.play import timers, turns
 from gm.service.table import games
 from gm.service.context import Context
+from gm.store.pglocks import retried
 
 
+@retried
 def gm_order(ctx: Context, game_id: str, name: str, text: str, who: str | None = None,
              why: str | None = None) -> Outcome:
     """`gm order`: the GM enters a player's orders, through the same path as mail.
@@ -21,13 +23,14 @@ def gm_order(ctx: Context, game_id: str, name: str, text: str, who: str | None =
     The players are told the game master entered them (see turns.gm_note); ``why`` goes into
     the history with them.
     """
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view, turn_closed, _ = timers.settle(ctx, game_id)
         detail = f"as {name}: {text}" + (f"; why: {why}" if why else "")
         ctx.store.log(view.id, view.turn, who or "gm", "order", detail, ctx.clock())
         return turns.apply_order(ctx, view, name, text, origin="gm", turn_closed=turn_closed)
 
 
+@retried
 def process(ctx: Context, game_id: str, who: str | None = None, why: str | None = None) -> bool:
     """`gm process`: adjudicate a simultaneous turn now; ``why`` goes into the history.
 
@@ -37,7 +40,7 @@ def process(ctx: Context, game_id: str, who: str | None = None, why: str | None 
     view = games.load(ctx.store, game_id)
     if not view.rules.simultaneous:
         raise ServiceError(f"{view.rules.title} is sequential: there is no turn to close")
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view, turn_closed, _ = timers.settle(ctx, game_id)
         detail = "" if turn_closed is None else f"turn {turn_closed} had closed by its clock"
         detail += ("; " if detail and why else "") + (f"why: {why}" if why else "")

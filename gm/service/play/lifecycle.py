@@ -1,6 +1,7 @@
 """A game's life: creation, and the game master's overrides on status, seats, mail and deadline.
 
-Every override runs in one write transaction (BEGIN IMMEDIATE, so a daemon
+Every override runs in one write transaction (BEGIN IMMEDIATE; on PostgreSQL one
+that locks its game before reading it, and is run again on a deadlock: so a daemon
 running at the same time loses no update and sees none half done), is
 recorded in the game's history with who, when and why, and mails the players
 it affects.  A refused override raises ServiceError (or GameError) and
@@ -25,6 +26,7 @@ from gm.service.outgoing import reports
 from gm.service.people import credentials, draws, lobby, mailcommands, seats
 from gm.service.table import deadlines, games
 from gm.service.context import Context
+from gm.store.pglocks import retried
 
 NO_REASON = "(no reason given)"
 
@@ -105,6 +107,7 @@ def check_players(players: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
     return checked
 
 
+@retried
 def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, str]],
                 seed: int | None = None, options: dict[str, str] | None = None) -> dict[str, str]:
     """Set up a game and queue a welcome to each player.  Returns name -> password.
@@ -122,7 +125,7 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
     now = ctx.clock()
     rules.setup(names, dict(options), seed)  # OptionError on bad options, before anything is stored
     secrets_by_name = {name: passwords.generate() for name in names}
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):  # this game only (gm.store.pglocks)
         if ctx.store.game(game_id):
             raise ServiceError(f"there is already a game {game_id}")
         ctx.store.add_game(game_id, rules.kind, seed, json.dumps(options), now)
@@ -135,9 +138,10 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
     return secrets_by_name
 
 
+@retried
 def start_open_game(ctx: Context, game_id: str, who: str | None = None, why: str | None = None) -> str:
     """`gm start`: an open game starts with the players who joined, if at least its minimum."""
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         told = lobby.start(ctx, game_id.strip().lower(), mailcommands.send_welcome, who or default_actor(),
                            force=True)
         if why:
@@ -145,11 +149,12 @@ def start_open_game(ctx: Context, game_id: str, who: str | None = None, why: str
     return told
 
 
+@retried
 def change_settings(ctx: Context, game_id: str, values: dict[str, str], who: str | None = None,
                     why: str | None = None) -> None:
     """`gm settings ID key=value`: checked, saved and logged (with the reason, if given)."""
     values = service_options.check_settings(values)
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         before = deadlines.settings(ctx.store, view.id)
         deadlines.save_settings(ctx.store, view.id, values)
@@ -168,8 +173,9 @@ def change_settings(ctx: Context, game_id: str, values: dict[str, str], who: str
 
 
 # --- status -------------------------------------------------------------------------
+@retried
 def pause(ctx: Context, game_id: str, who: str | None = None, why: str | None = None) -> str:
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         if view.status != Status.ACTIVE:
             raise ServiceError(f"game {view.id} is {view.status}, not active")
@@ -185,8 +191,9 @@ def pause(ctx: Context, game_id: str, who: str | None = None, why: str | None = 
     return f"game {view.id} paused"
 
 
+@retried
 def resume(ctx: Context, game_id: str, who: str | None = None, why: str | None = None) -> str:
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         if view.status != Status.PAUSED:
             raise ServiceError(f"game {view.id} is {view.status}, not paused")
@@ -208,11 +215,12 @@ def resume(ctx: Context, game_id: str, who: str | None = None, why: str | None =
     return f"game {view.id} resumed"
 
 
+@retried
 def end(ctx: Context, game_id: str, why: str, who: str | None = None,
         winners: list[str] | None = None) -> str:
     if not why or not why.strip():
         raise ServiceError("gm end needs a reason")
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         if view.status == Status.FINISHED:
             raise ServiceError(f"game {view.id} is already finished")
@@ -230,12 +238,13 @@ def end(ctx: Context, game_id: str, why: str, who: str | None = None,
     return f"game {view.id} ended"
 
 
+@retried
 def draw(ctx: Context, game_id: str, who: str | None = None, why: str | None = None) -> str:
     """`gm draw`: the game ends drawn now (RULINGS G6), as if every remaining player had agreed:
     no winner, the scores as they stand are the final standings.  Recorded as a draw of the
     rules (an orders row, origin gm), so gm verify replays it."""
     why = _required_reason(why, f"gm draw {game_id}")
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         if view.status == Status.FINISHED or view.rules.is_over(view.state):
             raise ServiceError(f"game {view.id} is over")
@@ -247,12 +256,13 @@ def draw(ctx: Context, game_id: str, who: str | None = None, why: str | None = N
     return f"game {view.id} ended drawn"
 
 
+@retried
 def concede(ctx: Context, game_id: str, name: str, who: str | None = None, why: str | None = None) -> str:
     """`gm concede`: the player concedes, as CONCEDE (or RESIGN) by mail would (RULINGS G7):
     they leave the game as G5 says (eject's path, recorded the same way); when one player is
     left of a game begun with two or more, that player wins."""
     why = _required_reason(why, f"gm concede {game_id} {name}")
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         player = games.seat(view, name)
         if not player["active"]:
@@ -288,9 +298,10 @@ def forfeit(ctx: Context, view: GameView, name: str, who: str, why: str) -> None
                    "Game over")
 
 
+@retried
 def set_deadline(ctx: Context, game_id: str, when: str, who: str | None = None,
                  why: str | None = None) -> str:
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         if view.rules.is_over(view.state) or view.status == Status.FINISHED:
             raise ServiceError(f"game {view.id} is over")
@@ -315,12 +326,13 @@ def set_deadline(ctx: Context, game_id: str, when: str, who: str | None = None,
 
 
 # --- seats ----------------------------------------------------------------------------
+@retried
 def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None = None,
             why: str | None = None) -> str:
     """A new player takes over a seat: new address, new password, a welcome."""
     email = check_address(name, email, "nothing changed")
     secret = passwords.generate()
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         player = games.seat(view, name)
         old = player["email"]
@@ -342,24 +354,26 @@ def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None =
     return f"seat {player['name']} of game {view.id} now belongs to {email}; welcome queued"
 
 
+@retried
 def reset_seat(ctx: Context, game_id: str, name: str, who: str | None = None, why: str | None = None) -> str:
     """`gm seat reset`: a new password for a seat, mailed to its registered address; its old
     password, reply addresses and waiting codes stop working (gm.service.people.credentials)."""
     why = _required_reason(why, f"gm seat reset {game_id} {name}")
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         player = games.seat(view, name)
         credentials.gm_reset(ctx, view, player, who or default_actor(), why)
     return f"seat {player['name']} of game {view.id}: new password mailed to {player['email']}"
 
 
+@retried
 def readdress_seat(ctx: Context, game_id: str, name: str, email: str, who: str | None = None,
                    why: str | None = None) -> str:
     """`gm seat address`: the same player, at a new address, now (no code): a new password is
     mailed there and the old address is told (to give the seat to someone else: gm replace)."""
     why = _required_reason(why, f"gm seat address {game_id} {name} {email}")
     email = check_address(name, email, "nothing changed")
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         player = games.seat(view, name)
         if addresses.same(player["email"], email):
@@ -376,6 +390,7 @@ def _required_reason(why: str | None, command: str) -> str:
     return why.strip()
 
 
+@retried
 def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: str | None = None) -> str:
     """Remove a player as the game's rules for leaving say (RULINGS G5).
 
@@ -384,7 +399,7 @@ def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: st
     when the rules say too few are left).  The seat sends no orders and gets no
     game mail from then on; the players still in are told and get a report.
     """
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         player = games.seat(view, name)
         if not player["active"]:
@@ -410,9 +425,10 @@ def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: st
 
 
 # --- mail ------------------------------------------------------------------------------
+@retried
 def resend(ctx: Context, game_id: str, name: str | None = None, who: str | None = None,
            why: str | None = None) -> str:
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         targets = [games.seat(view, name)] if name else view.seated
         reports.resend(ctx, view, [p["name"] for p in targets])
@@ -421,10 +437,11 @@ def resend(ctx: Context, game_id: str, name: str | None = None, who: str | None 
     return f"report of turn {view.turn} queued again for {names}"
 
 
+@retried
 def broadcast(ctx: Context, game_id: str, text: str, who: str | None = None, why: str | None = None) -> str:
     if not text.strip():
         raise ServiceError("nothing to broadcast")
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         record(ctx, view, "broadcast", text[:500], who, why or "announcement")
         lines = ["Announcement from the game master:", ""] + text.strip().splitlines()
@@ -434,6 +451,7 @@ def broadcast(ctx: Context, game_id: str, text: str, who: str | None = None, why
 
 
 # --- a game made by mistake ------------------------------------------------------------
+@retried
 def delete_game(ctx: Context, game_id: str, force: bool = False) -> str:
     """`gm delete`: remove every row of a game (not the mail received or sent) in one write.
 
@@ -441,7 +459,7 @@ def delete_game(ctx: Context, game_id: str, force: bool = False) -> str:
     played is ended (gm end), not deleted.  Nothing of the game is kept, not even a history
     line; the messages and outbox rows stay as the record of the mail.
     """
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         row = ctx.store.game(game_id.strip().lower())  # an open game too: it has no state to load
         if row is None:
             raise ServiceError(f"no game called {game_id!r}")

@@ -21,13 +21,15 @@ from gm.core.model import GameView, ServiceError
 from gm.service.outgoing import reports
 from gm.service.table import deadlines, games
 from gm.service.context import Context
+from gm.store.pglocks import retried
 from gm.service.play.lifecycle import record
 
 
+@retried
 def rollback(ctx: Context, game_id: str, to_turn: int, who: str | None = None,
              why: str | None = None) -> str:
     """Restore the start of a turn, discard later orders, re-open the turn."""
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         if to_turn > view.turn:
             raise ServiceError(f"turn {to_turn} is in the future: game {view.id} is at turn {view.turn}")
@@ -71,10 +73,11 @@ def validate_edit(view: GameView, data: Any) -> Any:
     return state
 
 
+@retried
 def edit_state(ctx: Context, game_id: str, data: Any, who: str | None = None,
                why: str | None = None, *, base_seq: int) -> str:
     """Save an edited state, if the game is still at change ``base_seq`` (the one edited)."""
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         if view.seq != base_seq:
             raise ServiceError(

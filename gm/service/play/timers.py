@@ -76,7 +76,7 @@ def settle(ctx: Context, game_id: str,
     of this game is judged.  Returns the game as it stands then, the turn the clock closed (None
     if the position did not change) and what was done.  ``view``: the game, if the caller has
     just loaded it in this transaction."""
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         if not due_now(ctx, game_id):
             return (view or games.load(ctx.store, game_id)), None, []
         before = view or games.load(ctx.store, game_id)
@@ -87,7 +87,7 @@ def settle(ctx: Context, game_id: str,
 
 def tick_game(ctx: Context, game_id: str) -> list[str]:
     """One game's deadline steps, then its rules timer; then when it next needs the clock."""
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         done = _deadline_steps(ctx, game_id)
         if turns.close_if_due(ctx, game_id):
             done.append(f"{game_id}: turn closed by the rules' timer")
@@ -97,7 +97,7 @@ def tick_game(ctx: Context, game_id: str) -> list[str]:
 
 def _deadline_steps(ctx: Context, game_id: str) -> list[str]:
     store = ctx.store
-    with store.write():
+    with store.write(games=[game_id]):
         view = games.load(store, game_id)
         if view.status != Status.ACTIVE or view.rules.is_over(view.state):
             return []

@@ -119,7 +119,7 @@ def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bo
     some players, opening their report, e.g. that the deadline passed without their orders).
     True if it closed."""
     now = ctx.clock() if now is None else now
-    with ctx.store.write():
+    with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         if not should_close(ctx, view, now, force):
             return False

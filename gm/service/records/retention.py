@@ -37,7 +37,8 @@ def trim_sent(store: Store, now: float, limit: int = BATCH) -> int:
     if not rows:
         return 0
     trimmed = [(row["id"], trimmed_copy(row["id"], row["raw"], row["archived"])) for row in rows]  # no lock
-    with store.write(durable=False):  # lost only in an OS crash, and then done again
+    # store-wide on PostgreSQL, as retention is by nature; lost only in an OS crash, and then done again
+    with store.write(durable=False):
         for outbox_id, raw in trimmed:
             store.keep_trimmed(outbox_id, raw)
     return len(trimmed)

@@ -137,7 +137,7 @@ def current(store: Store, view: GameView, create: bool = False) -> dict:
     new = {"game_id": view.id, "start_seq": start_seq, "turn": view.turn, "due": due,
            "reminded": 0, "late": 0, "grace_done": 0, "paused_at": None, "set_by": "option"}
     if create:
-        with store.write():
+        with store.write(games=[view.id]):
             store.replace_deadline(new)
     return new
 
@@ -199,13 +199,13 @@ def reminder_has_room(store: Store, view: GameView, due: float, before: float) -
 def schedule(store: Store, view: GameView, row: dict | None = None) -> None:
     """Keep the game's row in ``timers`` right: called in every write that changes what is ahead
     (``row``: the deadline row current() just gave, if the caller has it)."""
-    with store.write():
+    with store.write(games=[view.id]):
         store.set_timer(view.id, next_due(store, view, row))
 
 
 def set_due(store: Store, view: GameView, due: float | None, set_by: str, now: float) -> dict:
     """A new deadline for the turn now open (its flags reset)."""
-    with store.write():
+    with store.write(games=[view.id]):
         row = current(store, view, create=True)
         store.update_deadline(view.id, due=due, set_by=set_by,
                               reminded=0 if due is None or due > now else row["reminded"],

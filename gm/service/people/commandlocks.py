@@ -1,0 +1,70 @@
+"""What a mail's commands may change, locked before they run (PostgreSQL; gm.store.pglocks).
+
+A mail with commands, or for no game, is judged in a scoped transaction like an
+order mail: it locks the games its lines name and the addresses whose rows it
+may change, in the one order (games sorted, then addresses sorted), not the
+store.  Each game is named by the line itself (JOIN nb7 ada, OBSERVE nb7,
+CREATE neighbors nb9 3, PASSWORD RESET nb7), or by the code a CONFIRM sends
+back (read here: a code's game and actions never change).  The addresses:
+the sender's (its replies' throttle, its settings, its pending requests), a
+SET ADDRESS's new one, and the seats' of a game where a code goes to a seat's
+registered address or a seat moves (PASSWORD RESET, a seat's CONFIRM), read
+before the locks.  Where that read went stale before the locks were granted,
+the code that changes the row locks it again, late (credentials.cannot_mail,
+delivery_state.clear, playersettings.save): a deadlock that meets is run again
+by the mail's retry (gm.service.intake.ingest).  Reading needs no lock: LIST,
+TRAIL, SUMMARY, HELP lock only the sender's address.
+"""
+
+from __future__ import annotations
+
+from gm.core import addresses, codes
+from gm.service.context import Context
+from gm.service.people import credentials
+
+GAME_AT = {"JOIN": 0, "OBSERVE": 0, "UNOBSERVE": 0, "LEAVE": 0, "CREATE": 1}  # the word naming the game
+MANY = 20  # games named by one mail past which it locks the store instead (a flood, not a player)
+
+
+def lock(ctx: Context, sender: str | None, game_id: str | None, commands: list[str]) -> None:
+    """Lock what a mail from ``sender`` for ``game_id`` (or none) with these command lines may change."""
+    named = {game_id.strip().lower()} if game_id else set()
+    seats_of: set[str] = set()  # games whose seats' addresses a line may mail or move
+    mailboxes = {sender} if sender else set()
+    for command in commands:
+        word, *args = command.split() or [""]
+        word = word.upper()
+        if word in GAME_AT and len(args) > GAME_AT[word]:
+            named.add(args[GAME_AT[word]].lower())
+        elif word == "PASSWORD" and len(args) >= 2:  # PASSWORD RESET <id> [<seat>]
+            named.add(args[1].lower())
+            seats_of.add(args[1].lower())
+        elif word == "CONFIRM" and len(args) == 1:
+            named |= confirmed_games(ctx, args[0], seats_of)
+        elif word == "SET" and len(args) == 2 and args[0].upper() == "ADDRESS":
+            mailboxes.add(addresses.normal(args[1].strip("<>")))
+    if len(named) + len(seats_of) > MANY:
+        ctx.store.lock_store()  # one mail naming games by the hundred: not worth a lock each
+        return
+    for game in seats_of:
+        mailboxes |= {p["email"] for p in ctx.store.players(game)}
+    ctx.store.lock_games(*named)
+    ctx.store.lock_addresses(*mailboxes)
+
+
+def confirmed_games(ctx: Context, code: str, seats_of: set[str]) -> set[str]:
+    """The games a CONFIRM of ``code`` changes: a pending request's (its JOIN, OBSERVE and CREATE
+    lines), or a seat code's game (added to ``seats_of``: the seat moves, or its address is told)."""
+    request = codes.find(ctx.code_secret(), code, ctx.store.pending_request)
+    if request is not None:
+        found = set()
+        for line in request["actions"].split("\n"):
+            word, *args = line.split() or [""]
+            if word in GAME_AT and len(args) > GAME_AT[word]:
+                found.add(args[GAME_AT[word]].lower())
+        return found
+    seat_code = credentials.find_code(ctx, code)
+    if seat_code is None:
+        return set()
+    seats_of.add(seat_code["game_id"])
+    return {seat_code["game_id"]}

@@ -1,0 +1,235 @@
+"""The paths that used to lock the whole PostgreSQL store lock only what they change (issue 33):
+the GM's commands on one game, bounces, mail commands, the lobby.
+
+Each test holds a game's or an address's lock in one connection (test_pglocks.Holder) and
+runs a real use case on another engine of the same store in a thread: it ends while an
+unrelated lock is held, and waits (seen in pg_locks, never by timing) while its own is.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import pytest
+
+from bounce_fixtures import bounce, outbox_row
+from gm.core.config import Config
+from gm.core.model import ServiceError
+from gm.service.engine import Engine
+from gm.service.people import lobby
+from gm.service.play import lifecycle
+from gm.store import Store
+from gm.store.pglocks import retry_conflicts
+from harness import wait_until
+from support import Clock, last_outbox_id, order_mail, outbox
+from test_pglocks import Holder, waiting_advisory
+
+GAME_A = [("ada", "ada@example.org"), ("bob", "bob@example.org")]
+GAME_B = [("cy", "cy@example.org"), ("dee", "dee@example.org")]
+
+
+class Engines:
+    """Engines on one PostgreSQL store (one connection each), sharing a data dir (secrets)."""
+
+    def __init__(self, url: str, tmp_path):
+        self.url = url
+        self.config = Config(data_dir=tmp_path / "gm-data", address="gm@localhost", store=url)
+        self.opened: list[Store] = []
+
+    def new(self) -> Engine:
+        store = Store(self.url)
+        self.opened.append(store)
+        return Engine(store, self.config, clock=Clock())
+
+    def close(self) -> None:
+        for store in self.opened:
+            store.close()
+
+
+@pytest.fixture
+def engines(pg_url, tmp_path):
+    made = Engines(pg_url, tmp_path)
+    main = made.new()
+    main.create_game("neighbors", "ga", GAME_A, seed=5)
+    main.create_game("neighbors", "gb", GAME_B, seed=6)
+    yield made
+    made.close()
+
+
+class Run:
+    """``work(engine)`` on an engine of its own, in a thread: done, or waiting for a lock."""
+
+    def __init__(self, engines: Engines, work):
+        self.engine = engines.new()
+        self.done = threading.Event()
+        self.result = None
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self.run, args=(work,))
+        self.thread.start()
+
+    def run(self, work) -> None:
+        try:
+            self.result = work(self.engine)
+        except BaseException as exc:  # noqa: BLE001 - seen by the test
+            self.error = exc
+        self.done.set()
+
+    def finish(self):
+        assert self.done.wait(15), "still waiting"
+        self.thread.join(10)
+        return self.result
+
+
+def goes_through(engines: Engines, work, **held):
+    """``work`` ends while another transaction holds ``held`` (games=..., shared=...)."""
+    holder = Holder(engines.url, **held)
+    try:
+        run = Run(engines, work)
+        assert run.done.wait(15), f"waited for an unrelated lock {held}"
+    finally:
+        holder.release()
+    assert run.error is None, run.error
+    return run.result
+
+
+def waits_for(engines: Engines, work, **held):
+    """``work`` waits while another transaction holds ``held``, and ends after."""
+    holder = Holder(engines.url, **held)
+    try:
+        run = Run(engines, work)
+        wait_until(lambda: waiting_advisory(engines.url) == 1, 10, interval=0.05, what=f"a wait for {held}")
+        assert not run.done.is_set()
+    finally:
+        holder.release()
+    result = run.finish()
+    assert run.error is None, run.error
+    return result
+
+
+def test_a_gm_command_on_one_game_goes_through_while_another_game_is_locked(engines):
+    goes_through(engines, lambda e: lifecycle.pause(e, "ga", why="test"), games=["gb"])
+    assert engines.new().load("ga").status == "paused"
+    waits_for(engines, lambda e: lifecycle.resume(e, "ga", why="test"), games=["ga"])
+    assert engines.new().load("ga").status == "active"
+    goes_through(engines, lambda e: lifecycle.broadcast(e, "ga", "hello"), games=["gb"],
+                 shared=["address:cy@example.org"])
+
+
+def test_two_gm_commands_on_the_same_game_serialise_and_the_second_sees_the_first(engines):
+    """Both pause the game while its lock is held elsewhere: one pauses it, the other then finds
+    it paused (were they not serialised, both would read it active and both pause it)."""
+    holder = Holder(engines.url, games=["ga"])
+    try:
+        runs = [Run(engines, lambda e: lifecycle.pause(e, "ga", why="test")) for _ in range(2)]
+        wait_until(lambda: waiting_advisory(engines.url) == 2, 10, interval=0.05, what="both to wait")
+    finally:
+        holder.release()
+    for run in runs:
+        assert run.done.wait(15)
+    errors = [run.error for run in runs]
+    assert sum(e is None for e in errors) == 1
+    assert any(isinstance(e, ServiceError) and "not active" in str(e) for e in errors)
+    history = engines.new().store.all("SELECT * FROM history WHERE game_id = 'ga' AND action = 'pause'")
+    assert len(history) == 1
+
+
+def test_a_bounce_does_not_wait_for_an_unrelated_game_or_address(engines):
+    main = engines.new()
+    row = outbox_row(main.store, "ada@example.org")
+    raw = bounce("postfix", row, main.verp)
+    outcome = goes_through(engines, lambda e: e.ingest(raw), games=["gb"],
+                           shared=["address:cy@example.org", "address:zed@example.org"])
+    assert outcome.outcome == "robot" and "bounce of outbox" in outcome.detail
+    assert main.store.address_state("ada@example.org")["state"] == "bouncing"
+    # a bounce of the other player of game A waits for it: that game's players are told of it
+    other = bounce("postfix", outbox_row(main.store, "bob@example.org"), main.verp)
+    other = other.replace(b".4Zt9kQ3mTzz9sWV@", b".2x@", 1)  # a notice of its own (Message-Id)
+    outcome = waits_for(engines, lambda e: e.ingest(other), games=["ga"])
+    assert outcome.outcome == "robot" and "bounce of outbox" in outcome.detail
+    assert main.store.address_state("bob@example.org")["state"] == "bouncing"
+
+
+def test_a_mail_command_does_not_wait_for_a_game_the_sender_does_not_play(engines):
+    start = last_outbox_id(engines.new())
+    goes_through(engines, lambda e: e.ingest(order_mail("ada@example.org", "SUMMARY")), games=["gb"],
+                 shared=["address:cy@example.org"])
+    goes_through(engines, lambda e: e.ingest(order_mail("ada@example.org", "PASSWORD RESET ga")),
+                 games=["gb"])
+    sent = outbox(engines.new(), start)
+    assert any(m["To"] == "ada@example.org" and m["Subject"].startswith("CONFIRM ") for m in sent)
+    # its own game and its own address are waited for
+    waits_for(engines, lambda e: e.ingest(order_mail("ada@example.org", "PASSWORD RESET ga ada")),
+              games=["ga"])
+    waits_for(engines, lambda e: e.ingest(order_mail("ada@example.org", "SUMMARY")),
+              shared=["address:ada@example.org"])
+
+
+def code_of(mail) -> str:
+    word, code = mail["Subject"].split(":")[0].split()
+    assert word == "CONFIRM"
+    return code
+
+
+def test_joining_an_open_game_does_not_wait_for_an_unrelated_game(engines):
+    main = engines.new()
+    lobby.open_game(main, "neighbors", "op1", 3, min_seats=2, seed=4)
+    start = last_outbox_id(main)
+    goes_through(engines, lambda e: e.ingest(order_mail("eve@example.org", "JOIN op1 eve")), games=["gb"])
+    (asked,) = [m for m in outbox(main, start) if m["To"] == "eve@example.org"]
+    goes_through(engines, lambda e: e.ingest(order_mail("eve@example.org", f"CONFIRM {code_of(asked)}")),
+                 games=["ga", "gb"], shared=["address:ada@example.org"])
+    assert [p["name"] for p in main.store.players("op1")] == ["eve"]
+    # the open game's own lock is waited for: a second join queues behind it
+    start = last_outbox_id(main)
+    waits_for(engines, lambda e: e.ingest(order_mail("fay@example.org", "JOIN op1 fay")), games=["op1"])
+    (asked,) = [m for m in outbox(main, start) if m["To"] == "fay@example.org"]
+    waits_for(engines, lambda e: e.ingest(order_mail("fay@example.org", f"CONFIRM {code_of(asked)}")),
+              games=["op1"])
+    assert [p["name"] for p in main.store.players("op1")] == ["eve", "fay"]
+    # creating a game locks the new game's id
+    waits_for(engines, lambda e: lobby.open_game(e, "neighbors", "op2", 2, seed=1), games=["op2"])
+    assert main.store.game("op2")["status"] == "open"
+
+
+def test_a_deadlock_between_a_gm_command_and_another_order_is_retried_and_both_apply(engines, caplog):
+    """`gm seat address` locks game A, then (late) the seat's old address.  Another transaction
+    holds that address and then wants game A: one of the two is aborted (40P01) and run again;
+    both end applied.  The other is hand-made (no path of gm locks an address before a game)."""
+    caplog.set_level(logging.INFO, logger="gm.store.pglocks")
+    holds_address = threading.Event()
+    runs = {"other": 0}
+    errors: list[BaseException] = []
+
+    def other(store: Store) -> None:
+        runs["other"] += 1
+        with store.write(scoped=True):
+            store.lock_shared("address:ada@example.org")
+            if runs["other"] == 1:
+                holds_address.set()
+                wait_until(lambda: waiting_advisory(engines.url) == 1, 10, interval=0.05,
+                           what="the GM command to wait for the address")
+            store.lock_games("ga")
+            store.add_outage("other", float(runs["other"]), None)
+
+    def run_other() -> None:
+        store = Store(engines.url)
+        try:
+            retry_conflicts(other, store)
+        except BaseException as exc:  # noqa: BLE001 - seen by the test
+            errors.append(exc)
+        finally:
+            store.close()
+
+    thread = threading.Thread(target=run_other)
+    thread.start()
+    assert holds_address.wait(10)
+    command = Run(engines, lambda e: lifecycle.readdress_seat(e, "ga", "ada", "ada@new.example", why="moved"))
+    command.finish()
+    thread.join(30)
+    assert command.error is None, command.error
+    assert errors == []
+    main = engines.new()
+    assert main.load("ga").player("ada")["email"] == "ada@new.example"
+    assert [r["kind"] for r in main.store.outage_rows()] == ["other"]
+    assert any("met another daemon's transaction" in r.getMessage() for r in caplog.records)  # one ran twice
