@@ -25,6 +25,7 @@ from gm.service.outgoing import delivery_state
 from gm.service.context import Context
 from gm.service.records.retention import sent_copy
 from gm.store import Store, StoreError
+from gm.store.pglocks import address_lock, hold_lock
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +140,8 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
         else:  # any other transport fault: keep the mail, retry later
             delay = backoff[min(row["attempts"], len(backoff) - 1)]
             log.warning("outbox #%s to %s not sent (%s); retry in %ss", row["id"], row["recipient"], exc, delay)
-            with store.write():
+            with store.write(scoped=True):  # a row this sender claimed, and its recipient's delivery events
+                store.lock_addresses(row["recipient"])
                 store.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500],
                                    next_attempt=now + delay)
                 if isinstance(exc, TemporaryFailure):
@@ -167,7 +169,11 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
 
 
 def record_refused(store: Store, refused: list, now: float, backoff, counts: dict, probes: dict) -> None:
-    with store.write():
+    # scoped: the rows are this sender's claims; what a refusal may change is named up front (its
+    # recipient's address, the holds it may begin or back off: gm's sender, its domain, a probe's)
+    with store.write(scoped=True):
+        store.lock_shared(*{address_lock(row["recipient"]) for row, _ in refused},
+                          *{hold_lock(scope) for scope in refusals.scopes_of(refused, probes)})
         own, began = refusals.sort_refused(store, refused, now, backoff, probes)
         for row, exc in own:  # as a bounce that comes back later: gm.service.outgoing.delivery_state settles it
             log.error("outbox #%s to %s refused for good: %s", row["id"], row["recipient"], exc)

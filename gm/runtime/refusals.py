@@ -22,6 +22,7 @@ import logging
 
 from gm.runtime.transport import PolicyRefused, SenderRefused, enhanced_status, signature
 from gm.store import Store
+from gm.store.pglocks import address_lock, hold_lock
 
 log = logging.getLogger(__name__)
 
@@ -123,10 +124,18 @@ def sort_refused(store: Store, refused: list, now: float, backoff, probes: dict)
     return own, began
 
 
+def scopes_of(refused: list, probes: dict) -> set[str]:
+    """The holds sort_refused may begin or back off for these refused rows: gm's sender's, each
+    recipient's domain's, and the holds the probes among them tried."""
+    return ({SENDER} | {f"domain:{domain_of(row['recipient'])}" for row, _ in refused}
+            | {probes[row["id"]] for row, _ in refused if row["id"] in probes})
+
+
 def sender_refused(store: Store, row, exc: SenderRefused, now: float, backoff) -> bool:
     """The server refused gm's envelope sender: the row keeps its place, the queue is held
     (True if the hold began now)."""
-    with store.write():
+    with store.write(scoped=True):  # the sender's hold, and a row this sender claimed
+        store.lock_shared(hold_lock(SENDER))
         began = hold(store, SENDER, "the server refuses gm's envelope sender (MAIL FROM)", str(exc), now, backoff)
         keep(store, row, str(exc), SENDER)
     return began
@@ -144,7 +153,7 @@ def accepted(store: Store, recipients: list[str], probed: list[str], now: float)
     ended = 0
     soft = {r["address"] for r in store.addresses_in_state("soft-failing")}
     changed = soft & {r.lower() for r in recipients}
-    store.lock_shared(*[f"address:{a}" for a in changed], *[f"hold:{s}" for s in probed])
+    store.lock_shared(*[address_lock(a) for a in changed], *[hold_lock(s) for s in probed])
     for scope in set(probed):
         if store.end_hold(scope):
             ended += 1

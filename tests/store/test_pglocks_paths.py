@@ -16,6 +16,8 @@ import pytest
 from bounce_fixtures import bounce, outbox_row
 from gm.core.config import Config
 from gm.core.model import ServiceError
+from gm.runtime.delivery import flush
+from gm.runtime.transport import PermanentFailure, SenderRefused
 from gm.service.engine import Engine
 from gm.service.people import lobby
 from gm.service.play import lifecycle
@@ -233,3 +235,37 @@ def test_a_deadlock_between_a_gm_command_and_another_order_is_retried_and_both_a
     assert main.load("ga").player("ada")["email"] == "ada@new.example"
     assert [r["kind"] for r in main.store.outage_rows()] == ["other"]
     assert any("met another daemon's transaction" in r.getMessage() for r in caplog.records)  # one ran twice
+
+
+class Refusing:
+    """A transport that refuses, for good, every mail to one address, and takes the rest."""
+
+    def __init__(self, refused: str, exc=None):
+        self.refused = refused
+        self.exc = exc or PermanentFailure("550 5.1.1 no such user")
+
+    def send(self, recipient, raw, outbox_id):
+        if recipient == self.refused:
+            raise self.exc
+
+
+def test_the_senders_refusals_lock_their_address_and_holds_not_the_store(engines):
+    """A refusal recorded against an address (record_refused) and gm's sender refused
+    (refusals.sender_refused) lock what they change: the address, the holds; not the store."""
+    main = engines.new()
+    now = main.clock() + 1
+    goes_through(engines, lambda e: flush(e.store, Refusing("ada@example.org"), now=now),
+                 games=["ga", "gb"], shared=["address:cy@example.org", "hold:domain:example.net"])
+    assert outbox_row(main.store, "ada@example.org")["status"] == "bounced"
+    assert outbox_row(main.store, "cy@example.org")["status"] == "sent"
+    with main.store.write():
+        main.outbox.queue("bob@example.org", "note", "text\n", kind="notice")
+    waits_for(engines, lambda e: flush(e.store, Refusing("bob@example.org"), now=now),
+              shared=["address:bob@example.org"])
+    assert outbox_row(main.store, "bob@example.org")["status"] == "bounced"
+    with main.store.write():
+        main.outbox.queue("dee@example.org", "note", "text\n", kind="notice")
+    refused = Refusing("dee@example.org", SenderRefused("550 5.7.1 sender not allowed"))
+    waits_for(engines, lambda e: flush(e.store, refused, now=now), shared=["hold:sender"])
+    assert outbox_row(main.store, "dee@example.org")["status"] == "queued"  # held, not marked
+    assert main.store.hold("sender") is not None
