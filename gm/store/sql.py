@@ -70,10 +70,11 @@ class Prepared:
 
     def run(self, store: Any, **params: Any) -> Any:
         """Run on the store's connection (inside its transaction, if one is open); the cursor."""
-        sql, constants = self.sql(store.kind)
+        kind = store.kind
+        sql, constants = self.compiled.get(kind) or self.sql(kind)
         if constants:
-            params = {**constants, **params}
-        if store.kind == "postgresql":  # PostgreSQL's own SQL, past the translator; booleans as 0/1
+            params.update(constants)  # their names (status_1, ...) are never a caller's
+        if kind == "postgresql":  # PostgreSQL's own SQL, past the translator; booleans as 0/1
             return store.db.raw(sql, {k: int(v) if isinstance(v, bool) else v for k, v in params.items()})
         return store.db.execute(sql, params)
 
