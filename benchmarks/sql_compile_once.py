@@ -16,6 +16,13 @@ an aggregate), each run ``--calls`` times, best of ``--runs``, in process time, 
 printed in microseconds and as ratios to raw.  The UPDATE runs inside one transaction per run,
 rolled back, so no commit is timed.  The issue's bar (dialect.py's note): SQLite within 5% of
 the hand-written SQL, where SQLAlchemy's execution layer cost 16.5 us against sqlite3's 4.4 us.
+
+Last run (2026-11-26, SQLite 3.40.1, SQLAlchemy 2.1.9, a shared 2-core machine under load),
+us per call, ratio to raw: row by key 3.79 / compiled 3.62 (0.95x) / store text 3.91 (1.03x) /
+store 4.32 (1.14x) / engine 13.45 (3.55x); heartbeat UPDATE 1.57 / 1.80 (1.15x) / 1.96 (1.25x) /
+2.63 (1.68x) / 11.03 (7.03x); max() 1.85 / 1.85 (1.00x) / 2.18 (1.17x) / 2.41 (1.30x) /
+11.37 (6.13x).  The compiled text costs what the hand-written one does, bar named parameters
+(sqlite3 looks each up in the dict: +0.2 us); Prepared.run adds 0.2-0.7 us to the store's path.
 """
 
 from __future__ import annotations
