@@ -6,6 +6,8 @@
     gm.store.pglocks     its locks: per game, per shared row, store-wide; deadlocks run again
     gm.store.dialect     the SQLite-style SQL translated for PostgreSQL; rows like sqlite3.Row
     gm.store.schema      every table, as the ordered migration steps
+    gm.store.tables      every table declared once (SQLAlchemy Core), held to the steps by a test
+    gm.store.sql         Core statements compiled once per dialect, run on the store's connection
     gm.store.migrations  the step a database is at; runs the missing steps on open
     gm.store.copy        gm store copy: every row from one store into another
     gm.store.backup      gm backup, gm restore: a store as one SQLite file and back

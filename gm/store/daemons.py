@@ -1,11 +1,76 @@
-"""Daemon heartbeats and outages (gm.service.outgoing.outages): how long gm was away or could not send."""
+"""Daemon heartbeats and outages (gm.service.outgoing.outages): how long gm was away or could not send.
+
+The pilot of gm.store.sql (issue 33): every statement here is a SQLAlchemy Core construct on the
+tables of gm.store.tables, compiled once per back end and run on the store's own connection.
+This module was chosen because its statements are the simplest (one table each, bar two reads),
+and because the daemon runs only a few of them, once a tick; SQLAlchemy is loaded at a
+statement's first run, never at start-up (tests/test_startup_imports.py).
+"""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
 
+from gm.store.sql import prepared
+
 log = logging.getLogger(__name__)
+
+BEAT = prepared(lambda sa, t: sa.update(t.daemons).where(t.daemons.c.daemon_id == sa.bindparam("me")).values(
+    last_seen=sa.bindparam("now"), sending_down_since=sa.bindparam("down")))
+FIRST_BEAT = prepared(lambda sa, t: sa.insert(t.daemons).values(
+    daemon_id=sa.bindparam("me"), host=sa.bindparam("on"), pid=sa.bindparam("process"), started=sa.bindparam("at"),
+    last_seen=sa.bindparam("now"), sending_down_since=sa.bindparam("down")))
+DAEMON = prepared(lambda sa, t: sa.select(t.daemons).where(t.daemons.c.daemon_id == sa.bindparam("me")))
+INBOX = prepared(lambda sa, t: sa.update(t.daemons).where(t.daemons.c.daemon_id == sa.bindparam("me")).values(
+    inbox_handled=sa.bindparam("handled"), inbox_left=sa.bindparam("left"), backlog_since=sa.bindparam("since")))
+LAST_HEARTBEAT = prepared(lambda sa, t: sa.select(sa.func.max(t.daemons.c.last_seen).label("at")))
+FORGET = prepared(lambda sa, t: sa.delete(t.daemons).where(t.daemons.c.last_seen < sa.bindparam("before")))
+TAKEOVER = prepared(lambda sa, t: sa.update(t.daemons).where(t.daemons.c.daemon_id == sa.bindparam("me")).values(
+    took_over_from=sa.bindparam("dead"), took_over_at=sa.bindparam("now")))
+DAEMONS = prepared(lambda sa, t: sa.select(t.daemons).order_by(t.daemons.c.started))
+SENDING_DOWN = prepared(lambda sa, t: sa.select(sa.func.min(t.daemons.c.sending_down_since).label("since")).where(
+    t.daemons.c.last_seen >= sa.bindparam("seen_after"), t.daemons.c.sending_down_since.is_not(None)))
+NEWEST_TIMES = {f"{table}.{column}": prepared(lambda sa, t, table=table, column=column: sa.select(
+    sa.func.max(t.metadata.tables[table].c[column]).label("at"))) for table, column in (
+    ("games", "updated"), ("outbox", "created"), ("messages", "received"), ("daemons", "last_seen"))}
+OUTBOX_COUNTS = prepared(lambda sa, t: sa.select(t.outbox.c.status, sa.func.count().label("n")).group_by(
+    t.outbox.c.status))
+OLDEST_QUEUED = prepared(lambda sa, t: sa.select(sa.func.min(t.outbox.c.created).label("at")).where(
+    t.outbox.c.status == "queued"))
+ERRORS_SINCE = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(t.messages).where(
+    t.messages.c.outcome == "error", t.messages.c.received >= sa.bindparam("since")))
+NEXT_TIMERS = prepared(lambda sa, t: sa.select(t.timers.c.game_id, t.timers.c.due).order_by(
+    t.timers.c.due, t.timers.c.game_id).limit(sa.bindparam("most")))
+METRIC_MARKS = prepared(lambda sa, t: sa.select(*(
+    sa.select(sa.func.max(table.c.id)).scalar_subquery().label(name)
+    for name, table in (("messages", t.messages), ("orders", t.orders), ("events", t.delivery_events)))))
+OUTCOMES_AFTER = prepared(lambda sa, t: sa.select(t.messages.c.id, t.messages.c.outcome).where(
+    t.messages.c.id > sa.bindparam("after")).order_by(t.messages.c.id))
+ORDERS_AFTER = prepared(lambda sa, t: sa.select(t.orders.c.id, t.orders.c.accepted).where(
+    t.orders.c.id > sa.bindparam("after")).order_by(t.orders.c.id))
+EVENTS_AFTER = prepared(lambda sa, t: sa.select(t.delivery_events.c.id, t.delivery_events.c.permanent).where(
+    t.delivery_events.c.id > sa.bindparam("after")).order_by(t.delivery_events.c.id))
+SENT_SINCE = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(t.outbox).where(
+    t.outbox.c.status == "sent", t.outbox.c.sent >= sa.bindparam("since")))
+OPEN_OUTAGE = prepared(lambda sa, t: sa.select(t.outages).where(
+    t.outages.c.kind == sa.bindparam("what"), t.outages.c.finish.is_(None)).order_by(t.outages.c.id))
+OPEN_OUTAGE_SINCE = prepared(lambda sa, t: sa.select(sa.func.min(t.outages.c.start).label("since")).where(
+    t.outages.c.finish.is_(None)))
+CLOSE_OUTAGE = prepared(lambda sa, t: sa.update(t.outages).where(t.outages.c.id == sa.bindparam("outage")).values(
+    finish=sa.bindparam("ended")))
+OUTAGES_TO_APPLY = prepared(lambda sa, t: sa.select(t.outages).where(
+    t.outages.c.finish.is_not(None), t.outages.c.applied == 0).order_by(t.outages.c.start))
+OUTAGE_APPLIED = prepared(lambda sa, t: sa.update(t.outages).where(t.outages.c.id == sa.bindparam("outage")).values(
+    applied=1))
+OUTAGES = prepared(lambda sa, t: sa.select(t.outages).order_by(t.outages.c.id))
+UNSENT_REPORTS = prepared(lambda sa, t: sa.select(t.outbox.c.recipient).where(
+    t.outbox.c.game_id == sa.bindparam("game"), t.outbox.c.turn == sa.bindparam("number"),
+    t.outbox.c.kind.in_(("report", "welcome")), t.outbox.c.status.in_(("queued", "held"))))
+GAMES_DUE_BY = prepared(lambda sa, t: sa.select(t.deadlines.c.game_id).join(
+    t.games, t.games.c.id == t.deadlines.c.game_id).where(
+    t.games.c.status == "active", t.deadlines.c.due.is_not(None), t.deadlines.c.due <= sa.bindparam("by"),
+    t.deadlines.c.grace_done == 0).order_by(t.deadlines.c.game_id))
 
 
 class DaemonQueries:
@@ -16,28 +81,26 @@ class DaemonQueries:
         """This daemon's heartbeat: it ran at ``now`` (inside a write).  An update where its row
         exists, so the inbox figures of its last poll (record_inbox) stay."""
         self._require_tx()
-        if not self.update("daemons", {"daemon_id": daemon_id}, last_seen=now, sending_down_since=sending_down_since):
-            self.db.execute("INSERT INTO daemons (daemon_id, host, pid, started, last_seen, sending_down_since) "
-                            "VALUES (?, ?, ?, ?, ?, ?)", (daemon_id, host, pid, started, now, sending_down_since))
+        if not BEAT.run(self, me=daemon_id, now=now, down=sending_down_since).rowcount:
+            FIRST_BEAT.run(self, me=daemon_id, on=host, process=pid, at=started, now=now, down=sending_down_since)
 
     def daemon_row(self, daemon_id: str) -> sqlite3.Row | None:
-        return self.one("SELECT * FROM daemons WHERE daemon_id = ?", daemon_id)
+        return DAEMON.run(self, me=daemon_id).fetchone()
 
     def record_inbox(self, daemon_id: str, handled: int, left: int, backlog_since: float | None) -> None:
         """What this daemon's last poll handled and left in the inbox (inside a write)."""
         self._require_tx()
-        self.update("daemons", {"daemon_id": daemon_id}, inbox_handled=handled, inbox_left=left,
-                    backlog_since=backlog_since)
+        INBOX.run(self, me=daemon_id, handled=handled, left=left, since=backlog_since)
 
     def last_heartbeat(self) -> float | None:
         """When any daemon last ran, or None where none ever did."""
-        row = self.one("SELECT max(last_seen) AS at FROM daemons")
+        row = LAST_HEARTBEAT.run(self).fetchone()
         return None if row is None or row["at"] is None else float(row["at"])
 
     def forget_daemons(self, before: float) -> None:
         """Drop the rows of daemons not seen since ``before`` (inside a write)."""
         self._require_tx()
-        self.db.execute("DELETE FROM daemons WHERE last_seen < ?", (before,))
+        FORGET.run(self, before=before)
 
     def note_takeover(self, me: str, claimed_before: set[str], now: float) -> str | None:
         """``me`` claimed unsent mail still marked as claimed by these daemons: a living sender
@@ -47,69 +110,61 @@ class DaemonQueries:
             return None
         dead = sorted(claimed_before)
         with self.write(scoped=True):  # this daemon's own row
-            self.db.execute("UPDATE daemons SET took_over_from = ?, took_over_at = ? WHERE daemon_id = ?",
-                            (dead[-1], now, me))
+            TAKEOVER.run(self, me=me, dead=dead[-1], now=now)
         log.warning("daemon %s took over the mail daemon %s had claimed and not sent", me, ", ".join(dead))
         return dead[-1]
 
     def daemon_rows(self) -> list[sqlite3.Row]:
-        return self.all("SELECT * FROM daemons ORDER BY started")
+        return DAEMONS.run(self).fetchall()
 
     def sending_down_since(self, seen_after: float) -> float | None:
         """The earliest time a daemon seen after ``seen_after`` says its SMTP server went down."""
-        row = self.one("SELECT min(sending_down_since) AS since FROM daemons WHERE last_seen >= ? "
-                       "AND sending_down_since IS NOT NULL", seen_after)
+        row = SENDING_DOWN.run(self, seen_after=seen_after).fetchone()
         return None if row is None or row["since"] is None else float(row["since"])
 
     # --- gm doctor: the clock did not go back behind what the store holds ---------------------
-    NEWEST_TIMES = {"games.updated": "SELECT max(updated) AS at FROM games",
-                    "outbox.created": "SELECT max(created) AS at FROM outbox",
-                    "messages.received": "SELECT max(received) AS at FROM messages",
-                    "daemons.last_seen": "SELECT max(last_seen) AS at FROM daemons"}
-
     def newest_time(self) -> tuple[float, str] | None:
         """The newest time the store holds, and the column that holds it (None: an empty store)."""
-        found = [(float(row["at"]), column) for column, sql in self.NEWEST_TIMES.items()
-                 if (row := self.one(sql)) is not None and row["at"] is not None]
+        found = [(float(row["at"]), column) for column, statement in NEWEST_TIMES.items()
+                 if (row := statement.run(self).fetchone()) is not None and row["at"] is not None]
         return max(found) if found else None
 
     # --- gm status --------------------------------------------------------------------------
     def outbox_counts(self) -> dict[str, int]:
         """How many outbox rows are in each status (queued, held, sent, failed)."""
-        return {r["status"]: int(r["n"]) for r in self.all("SELECT status, count(*) AS n FROM outbox GROUP BY status")}
+        return {r["status"]: int(r["n"]) for r in OUTBOX_COUNTS.run(self).fetchall()}
 
     def oldest_queued(self) -> float | None:
         """When the oldest mail still waiting to be sent (queued) was queued, or None."""
-        row = self.one("SELECT min(created) AS at FROM outbox WHERE status = 'queued'")
+        row = OLDEST_QUEUED.run(self).fetchone()
         return None if row is None or row["at"] is None else float(row["at"])
 
     def errors_since(self, since: float) -> int:
         """Incoming mail whose handling failed (outcome error) received at or after ``since``."""
-        row = self.one("SELECT count(*) AS n FROM messages WHERE outcome = 'error' AND received >= ?", since)
+        row = ERRORS_SINCE.run(self, since=since).fetchone()
         return 0 if row is None else int(row["n"])
 
     def next_timers(self, limit: int) -> list[sqlite3.Row]:
         """The soonest timers (game_id, due), soonest first."""
-        return self.all("SELECT game_id, due FROM timers ORDER BY due, game_id LIMIT ?", limit)
+        return NEXT_TIMERS.run(self, most=limit).fetchall()
 
     # --- metrics (gm.runtime.metrics): what happened since the marks it last saw ----------
     def metric_marks(self) -> dict[str, int]:
         """The newest row ids of messages, orders and delivery events (0 where none)."""
-        row = self.one("SELECT (SELECT max(id) FROM messages) AS messages, (SELECT max(id) FROM orders) AS orders, "
-                       "(SELECT max(id) FROM delivery_events) AS events")
+        row = METRIC_MARKS.run(self).fetchone()
         return {key: int(row[key] or 0) for key in ("messages", "orders", "events")}
 
     def message_outcomes_after(self, row_id: int) -> list[sqlite3.Row]:
-        return self.all("SELECT id, outcome FROM messages WHERE id > ? ORDER BY id", row_id)
+        return OUTCOMES_AFTER.run(self, after=row_id).fetchall()
 
     def orders_after(self, row_id: int) -> list[sqlite3.Row]:
-        return self.all("SELECT id, accepted FROM orders WHERE id > ? ORDER BY id", row_id)
+        return ORDERS_AFTER.run(self, after=row_id).fetchall()
 
     def delivery_events_after(self, row_id: int) -> list[sqlite3.Row]:
-        return self.all("SELECT id, permanent FROM delivery_events WHERE id > ? ORDER BY id", row_id)
+        return EVENTS_AFTER.run(self, after=row_id).fetchall()
 
     def sent_since(self, since: float) -> int:
-        row = self.one("SELECT count(*) AS n FROM outbox WHERE status = 'sent' AND sent >= ?", since)
+        row = SENT_SINCE.run(self, since=since).fetchone()
         return 0 if row is None else int(row["n"])
 
     # --- outages ----------------------------------------------------------------------------
@@ -118,37 +173,33 @@ class DaemonQueries:
 
     def open_outage(self, kind: str) -> sqlite3.Row | None:
         """The outage of this kind that still lasts, if any."""
-        return self.one("SELECT * FROM outages WHERE kind = ? AND finish IS NULL ORDER BY id", kind)
+        return OPEN_OUTAGE.run(self, what=kind).fetchone()
 
     def open_outage_since(self) -> float | None:
         """When the earliest outage that still lasts began, or None."""
-        row = self.one("SELECT min(start) AS since FROM outages WHERE finish IS NULL")
+        row = OPEN_OUTAGE_SINCE.run(self).fetchone()
         return None if row is None or row["since"] is None else float(row["since"])
 
     def close_outage(self, outage_id: int, finish: float) -> None:
         self._require_tx()
-        self.db.execute("UPDATE outages SET finish = ? WHERE id = ?", (finish, outage_id))
+        CLOSE_OUTAGE.run(self, outage=outage_id, ended=finish)
 
     def outages_to_apply(self) -> list[sqlite3.Row]:
         """Outages that are over and whose deadlines have not moved yet, oldest first."""
-        return self.all("SELECT * FROM outages WHERE finish IS NOT NULL AND applied = 0 ORDER BY start")
+        return OUTAGES_TO_APPLY.run(self).fetchall()
 
     def mark_outage_applied(self, outage_id: int) -> None:
         self._require_tx()
-        self.db.execute("UPDATE outages SET applied = 1 WHERE id = ?", (outage_id,))
+        OUTAGE_APPLIED.run(self, outage=outage_id)
 
     def outage_rows(self) -> list[sqlite3.Row]:
-        return self.all("SELECT * FROM outages ORDER BY id")
+        return OUTAGES.run(self).fetchall()
 
     def unsent_report_recipients(self, game_id: str, turn: int) -> set[str]:
         """Addresses (lower case) a report of this turn (the welcome, for the first) is still waiting
         to reach: queued or held."""
-        rows = self.all("SELECT recipient FROM outbox WHERE game_id = ? AND turn = ? AND kind IN "
-                        "('report', 'welcome') AND status IN ('queued', 'held')", game_id, turn)
-        return {r["recipient"].lower() for r in rows}
+        return {r["recipient"].lower() for r in UNSENT_REPORTS.run(self, game=game_id, number=turn).fetchall()}
 
     def games_due_by(self, finish: float) -> list[str]:
         """Active games whose deadline (not yet past its grace) is at or before ``finish``."""
-        return [r["game_id"] for r in self.all(
-            "SELECT d.game_id FROM deadlines d JOIN games g ON g.id = d.game_id WHERE g.status = 'active' "
-            "AND d.due IS NOT NULL AND d.due <= ? AND d.grace_done = 0 ORDER BY d.game_id", finish)]
+        return [r["game_id"] for r in GAMES_DUE_BY.run(self, by=finish).fetchall()]

@@ -46,6 +46,11 @@ is 5.4 ms (benchmarks/scale.py) or 3.3 ms (a text order in
 benchmarks/cpu_per_order.py): +7% to +11%, still over the 5%.  What would
 meet both: Core constructs compiled once per dialect and run on the driver's
 own cursor (4.4 us, the same as sqlite3), a port of every statement and step.
+That path now exists: gm.store.tables declares every table once (tests/store/test_tables.py holds
+the steps to it on both back ends) and gm.store.sql compiles a Core statement once per dialect
+and runs it on the store's own connection, piloted by gm.store.daemons, whose statements no
+longer pass through this translator (benchmarks/sql_compile_once.py: +0-17% a statement on raw
+sqlite3, against +270-600% through a SQLAlchemy Connection).  Every other module's SQL still does.
 """
 
 from __future__ import annotations
