@@ -147,6 +147,7 @@ def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daem
         with account.client() as client:
             for raw in mails:
                 client.append("INBOX", raw)
+        appended = time.time() - start
         expected = before + 2 * len(mails)  # a report to each player per order
         last = sink.wait_count(expected, timeout=600)
         if waits is not None:
@@ -163,7 +164,7 @@ def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daem
     judged = done.one("SELECT max(received) AS at FROM messages")["at"]
     if VERBOSE:
         outcomes = {r["outcome"]: r["n"] for r in done.all("SELECT outcome, count(*) AS n FROM messages GROUP BY 1")}
-        print(f"    (last order judged {judged - start:.2f} s after the first APPEND, "
+        print(f"    (the {len(mails)} APPENDs took {appended:.2f} s; last order judged {judged - start:.2f} s after the first, "
               f"last report {last - start:.2f} s; outcomes {outcomes})")
         received = [r["received"] - start for r in done.all("SELECT received FROM messages")]
         sent_at = [t - start for t in sink.times[before:expected]]

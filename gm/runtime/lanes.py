@@ -63,9 +63,9 @@ class Lanes:
             if entry[1] <= 0:
                 del self.owner[recipient]
 
-    def empty(self) -> int:
-        """Lanes with nothing queued (one may still have a row in flight)."""
-        return sum(1 for queue in self.queues if not queue)
+    def room(self, per_lane: int) -> int:
+        """Rows that would top every lane up to ``per_lane`` queued."""
+        return sum(max(0, per_lane - len(queue)) for queue in self.queues)
 
     def idle(self) -> bool:
         """Nothing queued and nothing in flight on any lane."""

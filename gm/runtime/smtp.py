@@ -89,7 +89,7 @@ class SmtpTransport:
     # --- internals ------------------------------------------------------------------
     async def _stream(self, rows: list, done: Done, ask: Callable[[int], Awaitable[list]] | None) -> None:
         """Each lane sends its queue; a lane whose queue runs empty asks for more (one ask at a
-        time, for PER_LANE rows each empty lane) while its last row is still in flight.  The stream
+        time, topping every lane up to PER_LANE rows) while its last row is still in flight.  The stream
         ends when every lane is idle and the last ask found nothing, or at once for every lane when
         the server is unreachable or refuses gm's sender."""
         lanes = Lanes(self.connections)
@@ -100,7 +100,7 @@ class SmtpTransport:
         state = {"asking": None, "dry": ask is None, "broken": False}
 
         async def refill() -> None:
-            asked = PER_LANE * lanes.empty()
+            asked = lanes.room(PER_LANE)  # one claim tops every lane up: fewer, fuller claims
             try:
                 got = await ask(asked)
             except Exception:  # claiming failed (the store): the stream ends with what it has

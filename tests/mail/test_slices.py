@@ -216,7 +216,7 @@ def test_a_sender_claims_a_few_rows_per_connection_so_other_daemons_get_theirs(h
     assert transport.batches[0] == 2 * PER_LANE
     assert sum(transport.batches) == 12
     assert all(n <= 2 * PER_LANE for n in transport.asked), transport.asked  # a few per connection
-    assert transport.asked and transport.asked[0] == PER_LANE  # the first lane to empty asks for its own
+    assert transport.asked and transport.asked[0] >= PER_LANE  # the first lane to empty tops every lane up
     assert harness.engine.store.one("SELECT count(*) AS n FROM outbox WHERE status = 'queued'")["n"] == 0
     assert ProcessTransport(partial(SmtpTransport, ServerConfig(port=1), connections=3), str).connections == 3
 
