@@ -3,8 +3,8 @@
 The pilot of gm.store.sql (issue 33): every statement here is a SQLAlchemy Core construct on the
 tables of gm.store.tables, compiled once per back end and run on the store's own connection.
 This module was chosen because its statements are the simplest (one table each, bar two reads),
-and because the daemon runs only a few of them, once a tick; SQLAlchemy is loaded at a
-statement's first run, never at start-up (tests/test_startup_imports.py).
+and because the daemon runs only a few of them, once a tick; their SQL is compiled ahead into
+gm/store/compiled_sql.py, so the daemon never loads SQLAlchemy (tests/store/test_sql.py).
 """
 
 from __future__ import annotations

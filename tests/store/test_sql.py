@@ -3,6 +3,9 @@ run with a dict on the store's own connection (no SQLAlchemy Engine), on both ba
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import sqlalchemy
 
 from gm.store import Store
@@ -53,3 +56,38 @@ def test_a_statement_runs_on_the_stores_own_connection_and_sees_its_writes(store
         assert store.unsent_report_recipients("g1", 1) == {"a@x.org", "b@x.org"}
     finally:
         store.close()
+
+
+def test_compiled_sql_holds_what_every_statement_compiles_to_now():
+    """gm/store/compiled_sql.py is what each statement held at module level compiles to on both
+    dialects: a statement changed (or added) without `python -m gm.store.sql` fails here."""
+    from gm.store import compiled_sql, sql
+
+    fresh = sql.compiled_ahead()
+    assert fresh, "no statement found at module level"
+    stale = sorted(name for name in fresh.keys() | compiled_sql.STATEMENTS.keys()
+                   if fresh.get(name) != compiled_sql.STATEMENTS.get(name))
+    assert not stale, f"gm/store/compiled_sql.py is stale for {stale}: run `python -m gm.store.sql`"
+
+
+def test_a_statement_held_at_module_level_runs_from_compiled_sql_without_sqlalchemy(tmp_path):
+    """The daemon's heartbeat (gm.store.daemons) runs on a fresh store in a process that never
+    imports SQLAlchemy: its SQL is read from gm/store/compiled_sql.py by its name."""
+    probe = ("import sys\nfrom gm.store import Store\ns = Store(sys.argv[1])\nfor now in (11.0, 12.0):\n"
+             "    with s.write():\n        s.beat('host:1:ab', 'host', 1, 10.0, now, None)\n"
+             "print([dict(r)['last_seen'] for r in s.daemon_rows()], 'sqlalchemy' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "gm.sqlite")], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[12.0]", "False"]
+
+
+def test_a_statement_not_held_at_module_level_is_compiled_at_its_first_run():
+    from gm.store import sql
+
+    inner = prepared(lambda sa, t: sa.select(t.games.c.id))
+    assert sql.name_of(inner) is None
+    assert inner.sql("sqlite")[0].startswith("SELECT games.id")
+    from gm.store import daemons
+
+    assert sql.name_of(daemons.BEAT) == "gm.store.daemons:BEAT"
