@@ -151,3 +151,12 @@ def test_a_dialect_may_have_a_builder_of_its_own(store_target):
     finally:
         store.close()
 
+
+
+def test_a_partial_index_condition_is_written_as_constants_not_bound():
+    from gm.store.delivery import UNSETTLED
+    from gm.store.mail import SENT_UNTRIMMED
+
+    for dialect in ("sqlite", "postgresql"):
+        assert "outbox.trimmed = 0 AND outbox.status = 'sent'" in SENT_UNTRIMMED.sql(dialect)[0]
+        assert "delivery_events.settled = 0" in UNSETTLED.sql(dialect)[0]
