@@ -321,9 +321,9 @@ STATEMENTS = {
             {'kind_1': 'error'}),
     },
     'gm.store.mail:GM_PRESS': {
-        'sqlite': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = :game AND reports.kind = :kind_1 AND reports.player IS NULL ORDER BY reports.id',
+        'sqlite': ('SELECT * \nFROM reports \nWHERE reports.game_id = :game AND reports.kind = :kind_1 AND reports.player IS NULL ORDER BY reports.id',
             {'kind_1': 'press'}),
-        'postgresql': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.kind = %(kind_1)s AND reports.player IS NULL ORDER BY reports.id',
+        'postgresql': ('SELECT * \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.kind = %(kind_1)s AND reports.player IS NULL ORDER BY reports.id',
             {'kind_1': 'press'}),
     },
     'gm.store.mail:INBOX[False]': {
@@ -381,15 +381,15 @@ STATEMENTS = {
             {'status_1': 'sent'}),
     },
     'gm.store.mail:PLAYER_REPORTS': {
-        'sqlite': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = :game AND reports.player = :player AND reports.kind IN (:kind_1_1, :kind_1_2) ORDER BY reports.turn, reports.id',
+        'sqlite': ('SELECT * \nFROM reports \nWHERE reports.game_id = :game AND reports.player = :player AND reports.kind IN (:kind_1_1, :kind_1_2) ORDER BY reports.turn, reports.id',
             {'kind_1_1': 'report', 'kind_1_2': 'press'}),
-        'postgresql': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.player = %(player)s AND reports.kind IN (%(kind_1_1)s, %(kind_1_2)s) ORDER BY reports.turn, reports.id',
+        'postgresql': ('SELECT * \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.player = %(player)s AND reports.kind IN (%(kind_1_1)s, %(kind_1_2)s) ORDER BY reports.turn, reports.id',
             {'kind_1_1': 'report', 'kind_1_2': 'press'}),
     },
     'gm.store.mail:PUBLIC_PRESS': {
-        'sqlite': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = :game AND reports.kind = :kind_1 AND reports.player IS NULL AND reports.audience = :audience_1 AND reports.turn >= :first ORDER BY reports.id',
+        'sqlite': ('SELECT * \nFROM reports \nWHERE reports.game_id = :game AND reports.kind = :kind_1 AND reports.player IS NULL AND reports.audience = :audience_1 AND reports.turn >= :first ORDER BY reports.id',
             {'kind_1': 'press', 'audience_1': 'all'}),
-        'postgresql': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.kind = %(kind_1)s AND reports.player IS NULL AND reports.audience = %(audience_1)s AND reports.turn >= %(first)s ORDER BY reports.id',
+        'postgresql': ('SELECT * \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.kind = %(kind_1)s AND reports.player IS NULL AND reports.audience = %(audience_1)s AND reports.turn >= %(first)s ORDER BY reports.id',
             {'kind_1': 'press', 'audience_1': 'all'}),
     },
     'gm.store.mail:REPLIES[False]': {
@@ -405,27 +405,27 @@ STATEMENTS = {
             {}),
     },
     'gm.store.mail:REPORTS_OF[(False, False)]': {
-        'sqlite': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = :game ORDER BY reports.id',
+        'sqlite': ('SELECT * \nFROM reports \nWHERE reports.game_id = :game ORDER BY reports.id',
             {}),
-        'postgresql': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = %(game)s ORDER BY reports.id',
+        'postgresql': ('SELECT * \nFROM reports \nWHERE reports.game_id = %(game)s ORDER BY reports.id',
             {}),
     },
     'gm.store.mail:REPORTS_OF[(False, True)]': {
-        'sqlite': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = :game AND reports.kind = :kind ORDER BY reports.id',
+        'sqlite': ('SELECT * \nFROM reports \nWHERE reports.game_id = :game AND reports.kind = :kind ORDER BY reports.id',
             {}),
-        'postgresql': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.kind = %(kind)s ORDER BY reports.id',
+        'postgresql': ('SELECT * \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.kind = %(kind)s ORDER BY reports.id',
             {}),
     },
     'gm.store.mail:REPORTS_OF[(True, False)]': {
-        'sqlite': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = :game AND reports.turn = :turn ORDER BY reports.id',
+        'sqlite': ('SELECT * \nFROM reports \nWHERE reports.game_id = :game AND reports.turn = :turn ORDER BY reports.id',
             {}),
-        'postgresql': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.turn = %(turn)s ORDER BY reports.id',
+        'postgresql': ('SELECT * \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.turn = %(turn)s ORDER BY reports.id',
             {}),
     },
     'gm.store.mail:REPORTS_OF[(True, True)]': {
-        'sqlite': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = :game AND reports.turn = :turn AND reports.kind = :kind ORDER BY reports.id',
+        'sqlite': ('SELECT * \nFROM reports \nWHERE reports.game_id = :game AND reports.turn = :turn AND reports.kind = :kind ORDER BY reports.id',
             {}),
-        'postgresql': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.turn = %(turn)s AND reports.kind = %(kind)s ORDER BY reports.id',
+        'postgresql': ('SELECT * \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.turn = %(turn)s AND reports.kind = %(kind)s ORDER BY reports.id',
             {}),
     },
     'gm.store.mail:SENT_COUNT': {
@@ -447,9 +447,9 @@ STATEMENTS = {
             {}),
     },
     'gm.store.mail:TURN_REPORTS': {
-        'sqlite': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = :game AND reports.kind = :kind_1 ORDER BY reports.seq, reports.id',
+        'sqlite': ('SELECT * \nFROM reports \nWHERE reports.game_id = :game AND reports.kind = :kind_1 ORDER BY reports.seq, reports.id',
             {'kind_1': 'report'}),
-        'postgresql': ('SELECT reports.id, reports.game_id, reports.turn, reports.seq, reports.player, reports.kind, reports.body, reports.outbox_id, reports.created, reports.audience, reports.gm_version, reports.digest, reports.body_packing \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.kind = %(kind_1)s ORDER BY reports.seq, reports.id',
+        'postgresql': ('SELECT * \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.kind = %(kind_1)s ORDER BY reports.seq, reports.id',
             {'kind_1': 'report'}),
     },
 }
