@@ -212,6 +212,15 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         """lock_shared of these addresses' rows (their settings, delivery state, throttles)."""
         self.lock_shared(*[address_lock(a) for a in addresses if a])
 
+    def hold_alive(self, daemon_id: str) -> None:
+        """Show this daemon alive to the others sharing the store for as long as this connection
+        lives (PostgreSQL: gm.store.pglocks.hold_alive); nothing to show on SQLite."""
+
+    def alive_daemons(self, daemon_ids: list[str]) -> set[str]:
+        """Which of these other daemons are alive now, as far as the store can tell (none on
+        SQLite, which cannot: gm.runtime.slices then waits for their mail as for a dead one's)."""
+        return set()
+
     def lock_store(self) -> None:
         """This transaction changes more than it can name: nothing else writes until it ends."""
 
