@@ -145,9 +145,7 @@ def held_statements() -> Iterator[tuple[str, Prepared]]:
     import importlib
     import pkgutil
 
-    import gm.store
-
-    for info in sorted(pkgutil.iter_modules(gm.store.__path__), key=lambda i: i.name):
+    for info in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda i: i.name):
         if info.name == "compiled_sql":
             continue
         module = importlib.import_module(f"gm.store.{info.name}")
