@@ -2,6 +2,66 @@
 edit.  Each statement's SQL on each dialect, and the constants it binds."""
 
 STATEMENTS = {
+    'gm.store.credentials:END_SEAT_LOCKS': {
+        'sqlite': ('UPDATE credential_locks SET until=:now WHERE credential_locks.game_id = :game AND lower(credential_locks.player) = lower(:seat) AND credential_locks.sender = :sender_1 AND credential_locks.until > :now',
+            {'sender_1': ''}),
+        'postgresql': ('UPDATE credential_locks SET until=%(now)s WHERE credential_locks.game_id = %(game)s AND lower(credential_locks.player) = lower(%(seat)s) AND credential_locks.sender = %(sender_1)s AND credential_locks.until > %(now)s',
+            {'sender_1': ''}),
+    },
+    'gm.store.credentials:LAST_CODE_AT': {
+        'sqlite': ('SELECT max(address_codes.created) AS at \nFROM address_codes \nWHERE address_codes.game_id = :game AND lower(address_codes.player) = lower(:seat) AND address_codes.purpose = :what',
+            {}),
+        'postgresql': ('SELECT max(address_codes.created) AS at \nFROM address_codes \nWHERE address_codes.game_id = %(game)s AND lower(address_codes.player) = lower(%(seat)s) AND address_codes.purpose = %(what)s',
+            {}),
+    },
+    'gm.store.credentials:LOCKS_UNTIL': {
+        'sqlite': ('SELECT p.name AS name, (SELECT max(c.until) AS max_1 \nFROM credential_locks AS c \nWHERE c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = :sender_1) AS until \nFROM players AS p \nWHERE p.game_id = :game UNION ALL SELECT NULL AS name, (SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = :address AND credential_locks.player = :player_1) AS until',
+            {'sender_1': '', 'player_1': ''}),
+        'postgresql': ('SELECT p.name AS name, (SELECT max(c.until) AS max_1 \nFROM credential_locks AS c \nWHERE c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = %(sender_1)s) AS until \nFROM players AS p \nWHERE p.game_id = %(game)s UNION ALL SELECT NULL AS name, (SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = %(address)s AND credential_locks.player = %(player_1)s) AS until',
+            {'sender_1': '', 'player_1': ''}),
+    },
+    'gm.store.credentials:PENDING_CODES[1]': {
+        'sqlite': ('SELECT address_codes.code_hash, address_codes.game_id, address_codes.player, address_codes.new_email, address_codes.expires, address_codes.used, address_codes.purpose, address_codes.created, address_codes.ended \nFROM address_codes \nWHERE address_codes.game_id = :game AND lower(address_codes.player) = lower(:seat) AND address_codes.purpose IN (:purpose0) AND address_codes.used = :used_1 AND address_codes.expires > :now ORDER BY address_codes.created, address_codes.code_hash',
+            {'used_1': 0}),
+        'postgresql': ('SELECT address_codes.code_hash, address_codes.game_id, address_codes.player, address_codes.new_email, address_codes.expires, address_codes.used, address_codes.purpose, address_codes.created, address_codes.ended \nFROM address_codes \nWHERE address_codes.game_id = %(game)s AND lower(address_codes.player) = lower(%(seat)s) AND address_codes.purpose IN (%(purpose0)s) AND address_codes.used = %(used_1)s AND address_codes.expires > %(now)s ORDER BY address_codes.created, address_codes.code_hash',
+            {'used_1': 0}),
+    },
+    'gm.store.credentials:PENDING_CODES[2]': {
+        'sqlite': ('SELECT address_codes.code_hash, address_codes.game_id, address_codes.player, address_codes.new_email, address_codes.expires, address_codes.used, address_codes.purpose, address_codes.created, address_codes.ended \nFROM address_codes \nWHERE address_codes.game_id = :game AND lower(address_codes.player) = lower(:seat) AND address_codes.purpose IN (:purpose0, :purpose1) AND address_codes.used = :used_1 AND address_codes.expires > :now ORDER BY address_codes.created, address_codes.code_hash',
+            {'used_1': 0}),
+        'postgresql': ('SELECT address_codes.code_hash, address_codes.game_id, address_codes.player, address_codes.new_email, address_codes.expires, address_codes.used, address_codes.purpose, address_codes.created, address_codes.ended \nFROM address_codes \nWHERE address_codes.game_id = %(game)s AND lower(address_codes.player) = lower(%(seat)s) AND address_codes.purpose IN (%(purpose0)s, %(purpose1)s) AND address_codes.used = %(used_1)s AND address_codes.expires > %(now)s ORDER BY address_codes.created, address_codes.code_hash',
+            {'used_1': 0}),
+    },
+    'gm.store.credentials:PENDING_CODES[3]': {
+        'sqlite': ('SELECT address_codes.code_hash, address_codes.game_id, address_codes.player, address_codes.new_email, address_codes.expires, address_codes.used, address_codes.purpose, address_codes.created, address_codes.ended \nFROM address_codes \nWHERE address_codes.game_id = :game AND lower(address_codes.player) = lower(:seat) AND address_codes.purpose IN (:purpose0, :purpose1, :purpose2) AND address_codes.used = :used_1 AND address_codes.expires > :now ORDER BY address_codes.created, address_codes.code_hash',
+            {'used_1': 0}),
+        'postgresql': ('SELECT address_codes.code_hash, address_codes.game_id, address_codes.player, address_codes.new_email, address_codes.expires, address_codes.used, address_codes.purpose, address_codes.created, address_codes.ended \nFROM address_codes \nWHERE address_codes.game_id = %(game)s AND lower(address_codes.player) = lower(%(seat)s) AND address_codes.purpose IN (%(purpose0)s, %(purpose1)s, %(purpose2)s) AND address_codes.used = %(used_1)s AND address_codes.expires > %(now)s ORDER BY address_codes.created, address_codes.code_hash',
+            {'used_1': 0}),
+    },
+    'gm.store.credentials:SEAT_FAILURES': {
+        'sqlite': ('SELECT count(*) AS n \nFROM credential_failures \nWHERE credential_failures.game_id = :game AND (lower(credential_failures.player) = lower(:seat) OR credential_failures.player = :player_1) AND credential_failures.at > :since',
+            {'player_1': ''}),
+        'postgresql': ('SELECT count(*) AS n \nFROM credential_failures \nWHERE credential_failures.game_id = %(game)s AND (lower(credential_failures.player) = lower(%(seat)s) OR credential_failures.player = %(player_1)s) AND credential_failures.at > %(since)s',
+            {'player_1': ''}),
+    },
+    'gm.store.credentials:SEAT_LOCK_UNTIL': {
+        'sqlite': ('SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.game_id = :game AND lower(credential_locks.player) = lower(:seat) AND credential_locks.sender = :sender_1',
+            {'sender_1': ''}),
+        'postgresql': ('SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.game_id = %(game)s AND lower(credential_locks.player) = lower(%(seat)s) AND credential_locks.sender = %(sender_1)s',
+            {'sender_1': ''}),
+    },
+    'gm.store.credentials:SENDER_FAILURES': {
+        'sqlite': ('SELECT count(*) AS n \nFROM credential_failures \nWHERE credential_failures.sender = :address AND credential_failures.at > :since',
+            {}),
+        'postgresql': ('SELECT count(*) AS n \nFROM credential_failures \nWHERE credential_failures.sender = %(address)s AND credential_failures.at > %(since)s',
+            {}),
+    },
+    'gm.store.credentials:SENDER_LOCK_UNTIL': {
+        'sqlite': ('SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = :address AND credential_locks.player = :player_1',
+            {'player_1': ''}),
+        'postgresql': ('SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = %(address)s AND credential_locks.player = %(player_1)s',
+            {'player_1': ''}),
+    },
     'gm.store.daemons:BEAT': {
         'sqlite': ('UPDATE daemons SET last_seen=:now, sending_down_since=:down WHERE daemons.daemon_id = :me',
             {}),
