@@ -242,4 +242,40 @@ STATEMENTS = {
         'postgresql': ('SELECT outbox.recipient \nFROM outbox \nWHERE outbox.game_id = %(game)s AND outbox.turn = %(number)s AND outbox.kind IN (%(kind_1_1)s, %(kind_1_2)s) AND outbox.status IN (%(status_1_1)s, %(status_1_2)s)',
             {'kind_1_1': 'report', 'kind_1_2': 'welcome', 'status_1_1': 'queued', 'status_1_2': 'held'}),
     },
+    'gm.store.optin:CONFIRM': {
+        'sqlite': ('UPDATE pending_requests SET confirmed=:now WHERE pending_requests.code_hash = :code AND pending_requests.confirmed IS NULL',
+            {}),
+        'postgresql': ('UPDATE pending_requests SET confirmed=%(now)s WHERE pending_requests.code_hash = %(code)s AND pending_requests.confirmed IS NULL',
+            {}),
+    },
+    'gm.store.optin:REQUEST': {
+        'sqlite': ('SELECT pending_requests.code_hash, pending_requests.address, pending_requests.mailbox, pending_requests.actions, pending_requests.created, pending_requests.expires, pending_requests.confirmed \nFROM pending_requests \nWHERE pending_requests.code_hash = :code',
+            {}),
+        'postgresql': ('SELECT pending_requests.code_hash, pending_requests.address, pending_requests.mailbox, pending_requests.actions, pending_requests.created, pending_requests.expires, pending_requests.confirmed \nFROM pending_requests \nWHERE pending_requests.code_hash = %(code)s',
+            {}),
+    },
+    'gm.store.optin:REQUESTS_SINCE[(False, False)]': {
+        'sqlite': ('SELECT count(*) AS n \nFROM pending_requests \nWHERE pending_requests.created >= :since',
+            {}),
+        'postgresql': ('SELECT count(*) AS n \nFROM pending_requests \nWHERE pending_requests.created >= %(since)s',
+            {}),
+    },
+    'gm.store.optin:REQUESTS_SINCE[(False, True)]': {
+        'sqlite': ('SELECT count(*) AS n \nFROM pending_requests \nWHERE pending_requests.created >= :since AND pending_requests.confirmed IS NULL',
+            {}),
+        'postgresql': ('SELECT count(*) AS n \nFROM pending_requests \nWHERE pending_requests.created >= %(since)s AND pending_requests.confirmed IS NULL',
+            {}),
+    },
+    'gm.store.optin:REQUESTS_SINCE[(True, False)]': {
+        'sqlite': ('SELECT count(*) AS n \nFROM pending_requests \nWHERE pending_requests.created >= :since AND pending_requests.mailbox = :to',
+            {}),
+        'postgresql': ('SELECT count(*) AS n \nFROM pending_requests \nWHERE pending_requests.created >= %(since)s AND pending_requests.mailbox = %(to)s',
+            {}),
+    },
+    'gm.store.optin:REQUESTS_SINCE[(True, True)]': {
+        'sqlite': ('SELECT count(*) AS n \nFROM pending_requests \nWHERE pending_requests.created >= :since AND pending_requests.mailbox = :to AND pending_requests.confirmed IS NULL',
+            {}),
+        'postgresql': ('SELECT count(*) AS n \nFROM pending_requests \nWHERE pending_requests.created >= %(since)s AND pending_requests.mailbox = %(to)s AND pending_requests.confirmed IS NULL',
+            {}),
+    },
 }
