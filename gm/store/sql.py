@@ -60,10 +60,12 @@ class Prepared:
                 from gm.store import tables
 
                 self.statement = self.build(sqlalchemy, tables)
+            compiled = self.statement.compile(dialect=dialect_named(dialect))
             callers = {b.key for b in iter_binds(self.statement) if b.required}  # given at each run
+            # and those a traversal does not reach (the rows of a multi-row INSERT's VALUES)
+            callers |= {key for key, b in compiled.binds.items() if b.required}
             # a constant IN list is spelled out here, once, as parameters of its own
-            expanded = self.statement.compile(dialect=dialect_named(dialect)).construct_expanded_state(
-                {key: None for key in callers})
+            expanded = compiled.construct_expanded_state({key: None for key in callers})
             constants = {k: v for k, v in expanded.parameters.items() if k not in callers}
             done = self.compiled[dialect] = (expanded.statement, constants)
         return done
