@@ -30,7 +30,7 @@ from gm.store.optin import OptInQueries
 from gm.store.reads import TransactionReads, WatchedConnection
 from gm.store.selfservice import SelfServiceQueries
 from gm.store.service import ServiceQueries
-from gm.store.sql import Prepared, prepared
+from gm.store.sql import Prepared, prepared, table_named
 from gm.store.turns import TurnQueries
 
 is_url = is_server_store  # a postgresql:// URL, not a SQLite file
@@ -252,11 +252,18 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
             raise RuntimeError("writes must run inside Store.write()")
 
     def update(self, table: str, where: dict[str, Any], **values: Any) -> int:
-        """Set ``values`` in the rows of ``table`` whose columns equal ``where``'s (= as SQL's: a
-        None matches no row); how many rows changed."""
+        """Set ``values`` in the rows of ``table`` whose columns equal ``where``'s; how many rows changed.
+
+        Still SQL text, not a gm.store.sql statement: gm ingest (one process a mail) runs it (a
+        bounce, a code used, a player's setting) and must not import SQLAlchemy
+        (tests/test_startup_imports.py), which a Core statement needs at its first run."""
         self._require_tx()
-        statement, names = update_rows(table, tuple(values), tuple(where))
-        return statement.run(self, **dict(zip(names, (*values.values(), *where.values())))).rowcount
+        sets = ", ".join(f"{k} = ?" for k in values)
+        cond = " AND ".join(f"{k} = ?" for k in where)
+        cur = self.db.execute(
+            f"UPDATE {table} SET {sets} WHERE {cond}", (*values.values(), *where.values())
+        )
+        return cur.rowcount
 
     # --- gm doctor ----------------------------------------------------------------------------
     def prove_writable(self) -> None:
@@ -266,43 +273,14 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
 
 
 # --- statements built from names (the generic helpers), once per distinct shape ----------------
-# Bound parameters are numbered (v0.., w0.., p0_0..): a column may be both set and matched.
 SHAPES: dict[tuple, tuple[Prepared, tuple[str, ...]]] = {}  # shape -> (statement, its parameters in order)
 
 # Parameters in one multi-row INSERT of insert_many: within SQLite's oldest limit (999).
 PARAMETERS_AT_ONCE = 900
 
 
-def table_named(sa: Any, t: Any, name: str, columns: Iterable[str] = ()) -> Any:
-    """The table ``name`` as gm.store.tables declares it; where it lacks one of ``columns`` (a
-    store at an older schema step: tests/store/old_stores.py fills those), the bare names given."""
-    table = t.metadata.tables.get(name)
-    columns = tuple(columns)
-    if table is not None and all(c in table.c for c in columns):
-        return table
-    return sa.table(name, *(sa.column(c) for c in columns))
-
-
-def update_rows(table: str, values: tuple[str, ...], where: tuple[str, ...]) -> tuple[Prepared, tuple[str, ...]]:
-    """UPDATE table SET each of ``values`` WHERE each of ``where`` equals its parameter."""
-    key = ("update", table, values, where)
-    done = SHAPES.get(key)
-    if done is None:
-        sets = [f"v{i}" for i in range(len(values))]
-        matches = [f"w{i}" for i in range(len(where))]
-
-        def build(sa: Any, t: Any) -> Any:
-            target = table_named(sa, t, table, (*values, *where))
-            # == a bindparam stays "= :w0" for a None, as the hand-written SQL (never IS NULL)
-            return sa.update(target).where(*(target.c[c] == sa.bindparam(m) for c, m in zip(where, matches))).values(
-                {c: sa.bindparam(v) for c, v in zip(values, sets)})
-
-        done = SHAPES[key] = (prepared(build), (*sets, *matches))
-    return done
-
-
 def insert_rows(table: str, columns: tuple[str, ...], count: int) -> tuple[Prepared, tuple[str, ...]]:
-    """INSERT INTO table (columns) VALUES, ``count`` rows of them."""
+    """INSERT INTO table (columns) VALUES, ``count`` rows of them (parameters p<row>_<column>)."""
     key = ("insert", table, columns, count)
     done = SHAPES.get(key)
     if done is None:

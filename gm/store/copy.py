@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from gm.store.base import Store, table_named
-from gm.store.sql import Prepared, prepared
+from gm.store.base import Store
+from gm.store.sql import Prepared, prepared, table_named
 from gm.store.errors import StoreError
 
 Progress = Callable[[int, int, str], None]  # (done, total, what): long work tells how far it is
