@@ -2,6 +2,18 @@
 edit.  Each statement's SQL on each dialect, and the constants it binds."""
 
 STATEMENTS = {
+    'gm.store.backup:GAMES': {
+        'sqlite': ('SELECT count(*) AS n \nFROM games',
+            {}),
+        'postgresql': ('SELECT count(*) AS n \nFROM games',
+            {}),
+    },
+    'gm.store.base:NO_CHANGE': {
+        'sqlite': ('UPDATE outbox SET attempts=outbox.attempts WHERE outbox.id = :id_1',
+            {'id_1': -1}),
+        'postgresql': ('UPDATE outbox SET attempts=outbox.attempts WHERE outbox.id = %(id_1)s',
+            {'id_1': -1}),
+    },
     'gm.store.credentials:END_SEAT_LOCKS': {
         'sqlite': ('UPDATE credential_locks SET until=:now WHERE credential_locks.game_id = :game AND lower(credential_locks.player) = lower(:seat) AND credential_locks.sender = :sender_1 AND credential_locks.until > :now',
             {'sender_1': ''}),
