@@ -10,6 +10,8 @@ from gm.present.reports import OBSERVER
 from gm.service.outgoing import observers
 from support import PLAYERS, body, last_outbox_id, order_mail, outbox
 
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL (gm.store.selfservice)
+
 EVE = "eve@example.net"
 
 

@@ -10,6 +10,8 @@ from gm.service.people import lobby
 from gm.service.play import lifecycle
 from support import body, last_outbox_id, order_mail, outbox
 
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL (gm.store.selfservice)
+
 
 def ask(engine, sender, text, **kwargs):
     """Send one mail; its one reply (to the sender), as text."""

@@ -48,17 +48,17 @@ def store_checks(conf: config_module.Config) -> list[Check]:
         checks.append(clock_against_store(store, time.time()))
         try:
             with store.write(scoped=True):  # it changes no row: no daemon need wait for it
-                store.db.execute("UPDATE outbox SET attempts = attempts WHERE id = -1")
+                store.prove_writable()
             checks.append(Check("store writable", OK))
         except Exception as exc:
             checks.append(Check("store writable", FAIL, str(exc), "give gm's user write access to the store"))
-        row = store.one("SELECT COUNT(*) AS n, MIN(created) AS oldest FROM outbox WHERE status = 'queued'")
-        if not row["n"]:
+        queued, oldest = store.outbox_counts().get("queued", 0), store.oldest_queued()
+        if not queued or oldest is None:  # (None: sent between the two reads)
             checks.append(Check("outbox", OK, "nothing waiting"))
         else:
-            age = time.time() - row["oldest"]
+            age = time.time() - oldest
             verdict = WARN if age > BACKLOG_WARN_SECONDS else OK
-            checks.append(Check("outbox", verdict, f"{row['n']} queued, oldest {times.format_span(age)} old",
+            checks.append(Check("outbox", verdict, f"{queued} queued, oldest {times.format_span(age)} old",
                                 "see gm deliveries and gm players" if verdict == WARN else ""))
         bouncing = [r["address"] for r in store.addresses_in_state("bouncing")]
         checks.append(Check("bouncing addresses", WARN if bouncing else OK,

@@ -246,7 +246,8 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
                         if kept + len(raw) <= KEEP_BYTES:
                             fetched[uid] = raw
                             kept += len(raw)
-                fresh = slices.mine(fresh, box.slice_keys, box.arrived)
+                alive = engine.store.alive_daemons(slices.others())  # their mail waits longer
+                fresh = slices.mine(fresh, box.slice_keys, box.arrived, alive)
                 fetched = {u: fetched[u] for u in fresh if u in fetched}
         for start in range(0, len(fresh), BATCH):
             chunk = fresh[start:start + BATCH]

@@ -30,6 +30,9 @@ from gm.store.base import Store
 from gm.store.connection import SqliteStore
 from gm.store.copy import Progress, copy_rows, quiet
 from gm.store.errors import StoreError
+from gm.store.sql import prepared
+
+GAMES = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(t.games))
 
 
 def backup(store: Store, path: str | Path, progress: Progress = quiet) -> int:
@@ -67,7 +70,7 @@ def backup(store: Store, path: str | Path, progress: Progress = quiet) -> int:
 def count_games(path: Path) -> int:
     db = sqlite3.connect(str(path))
     try:
-        return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
+        return int(db.execute(*GAMES.sql("sqlite")).fetchone()[0])  # a file, not (yet) a store
     finally:
         db.close()
 

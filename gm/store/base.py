@@ -22,7 +22,7 @@ from gm.store.errors import StoreError
 from gm.store.pglocks import address_lock
 from gm.store.credentials import CredentialQueries
 from gm.store.daemons import DaemonQueries
-from gm.store.deferred import DeferredWrites
+from gm.store.deferred import ROWS_AT_ONCE, DeferredWrites
 from gm.store.delivery import DeliveryQueries
 from gm.store.games import GameQueries
 from gm.store.mail import MailQueries
@@ -30,6 +30,7 @@ from gm.store.optin import OptInQueries
 from gm.store.reads import TransactionReads, WatchedConnection
 from gm.store.selfservice import SelfServiceQueries
 from gm.store.service import ServiceQueries
+from gm.store.sql import Prepared, prepared, table_named
 from gm.store.turns import TurnQueries
 
 is_url = is_server_store  # a postgresql:// URL, not a SQLite file
@@ -103,11 +104,14 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         raise NotImplementedError
 
     def insert_many(self, table: str, columns: list[str], rows: list[tuple]) -> None:
-        """Insert many rows of the same columns at once (gm store copy)."""
+        """Insert many rows of the same columns at once (gm store copy): multi-row INSERTs."""
         self._require_tx()
-        marks = ", ".join("?" for _ in columns)
-        self.db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
-                            self.storable_rows(table, columns, rows))
+        rows = self.storable_rows(table, columns, rows)
+        most = max(1, min(ROWS_AT_ONCE, PARAMETERS_AT_ONCE // max(1, len(columns))))
+        for start in range(0, len(rows), most):
+            chunk = rows[start:start + most]
+            statement, names = insert_rows(table, tuple(columns), len(chunk))
+            statement.run(self, **dict(zip(names, (value for row in chunk for value in row))))
 
     def storable_rows(self, table: str, columns: list[str], rows: list[tuple]) -> list[tuple]:
         """Rows as the back end stores them (PostgreSQL: gm.store.dialect.storable)."""
@@ -212,6 +216,15 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         """lock_shared of these addresses' rows (their settings, delivery state, throttles)."""
         self.lock_shared(*[address_lock(a) for a in addresses if a])
 
+    def hold_alive(self, daemon_id: str) -> None:
+        """Show this daemon alive to the others sharing the store for as long as this connection
+        lives (PostgreSQL: gm.store.pglocks.hold_alive); nothing to show on SQLite."""
+
+    def alive_daemons(self, daemon_ids: list[str]) -> set[str]:
+        """Which of these other daemons are alive now, as far as the store can tell (none on
+        SQLite, which cannot: gm.runtime.slices then waits for their mail as for a dead one's)."""
+        return set()
+
     def lock_store(self) -> None:
         """This transaction changes more than it can name: nothing else writes until it ends."""
 
@@ -248,6 +261,11 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
             raise RuntimeError("writes must run inside Store.write()")
 
     def update(self, table: str, where: dict[str, Any], **values: Any) -> int:
+        """Set ``values`` in the rows of ``table`` whose columns equal ``where``'s; how many rows changed.
+
+        Still SQL text, not a gm.store.sql statement: gm ingest (one process a mail) runs it (a
+        bounce, a code used, a player's setting) and must not import SQLAlchemy
+        (tests/test_startup_imports.py), which a Core statement needs at its first run."""
         self._require_tx()
         sets = ", ".join(f"{k} = ?" for k in values)
         cond = " AND ".join(f"{k} = ?" for k in where)
@@ -255,3 +273,36 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
             f"UPDATE {table} SET {sets} WHERE {cond}", (*values.values(), *where.values())
         )
         return cur.rowcount
+
+    # --- gm doctor ----------------------------------------------------------------------------
+    def prove_writable(self) -> None:
+        """A write that changes no row (inside a write): raises where the store takes no writes."""
+        self._require_tx()
+        NO_CHANGE.run(self)
+
+
+# --- statements built from names (the generic helpers), once per distinct shape ----------------
+SHAPES: dict[tuple, tuple[Prepared, tuple[str, ...]]] = {}  # shape -> (statement, its parameters in order)
+
+# Parameters in one multi-row INSERT of insert_many: within SQLite's oldest limit (999).
+PARAMETERS_AT_ONCE = 900
+
+
+def insert_rows(table: str, columns: tuple[str, ...], count: int) -> tuple[Prepared, tuple[str, ...]]:
+    """INSERT INTO table (columns) VALUES, ``count`` rows of them (parameters p<row>_<column>)."""
+    key = ("insert", table, columns, count)
+    done = SHAPES.get(key)
+    if done is None:
+        names = [[f"p{r}_{i}" for i in range(len(columns))] for r in range(count)]
+
+        def build(sa: Any, t: Any) -> Any:
+            return sa.insert(table_named(sa, t, table, columns)).values(
+                [{c: sa.bindparam(n) for c, n in zip(columns, row)} for row in names])
+
+        done = SHAPES[key] = (prepared(build), tuple(n for row in names for n in row))
+    return done
+
+
+# gm doctor's proof that the store takes writes: an UPDATE of no row (no id is -1)
+NO_CHANGE = prepared(lambda sa, t: sa.update(t.outbox).where(t.outbox.c.id == -1).values(
+    attempts=t.outbox.c.attempts))

@@ -12,9 +12,10 @@ holds rows is refused (the copy would mix two GMs' games) unless told to
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from gm.store.base import Store
+from gm.store.sql import Prepared, prepared, table_named
 from gm.store.errors import StoreError
 
 Progress = Callable[[int, int, str], None]  # (done, total, what): long work tells how far it is
@@ -27,7 +28,27 @@ class Copied:
 
 
 def nonempty_tables(store: Store) -> list[str]:
-    return [t for t in store.table_names() if store.one(f"SELECT 1 AS x FROM {t} LIMIT 1") is not None]
+    return [t for t in store.table_names() if statement("any", t).run(store).fetchone() is not None]
+
+
+STATEMENTS: dict[tuple[str, str], Prepared] = {}  # (what, table) -> its statement, built at first use
+
+
+def statement(what: str, table: str) -> Prepared:
+    """``what`` of ``table``: "any" (a row, if it has one), "all" (its rows, every column it
+    has) or "empty" (delete them)."""
+    done = STATEMENTS.get((what, table))
+    if done is None:
+        def build(sa: Any, t: Any) -> Any:
+            target = table_named(sa, t, table)
+            if what == "any":
+                return sa.select(sa.literal_column("1").label("x")).select_from(target).limit(1)
+            if what == "all":  # every column the source has: it may be at an older step (gm store copy)
+                return sa.select(sa.literal_column("*")).select_from(target)
+            return sa.delete(target)
+
+        done = STATEMENTS[what, table] = prepared(build)
+    return done
 
 
 def quiet(done: int, total: int, what: str) -> None:
@@ -44,12 +65,12 @@ def copy_rows(source: Store, destination: Store, replace: bool = False, progress
     present = set(source.table_names())
     with source.snapshot(), destination.write():  # the whole store: store-wide by nature
         for table in reversed(tables if full else []):  # children before the parents they refer to
-            destination.db.execute(f"DELETE FROM {table}")
+            statement("empty", table).run(destination)
         for done, table in enumerate(tables):
             progress(done, len(tables), f"copying {table}")
             if table not in present:
                 continue
-            rows = source.all(f"SELECT * FROM {table}")
+            rows = statement("all", table).run(source).fetchall()
             if rows:
                 destination.insert_many(table, list(rows[0].keys()), [tuple(row) for row in rows])
             destination.ids_restored(table)

@@ -1,11 +1,64 @@
 """A seat's credentials at rest: its codes waiting for an answer, wrong passwords, lock-outs.
 
 Only gm.service.people.credentials writes these (and players.pw_hash, generation, email).
+
+Every statement is a SQLAlchemy Core construct on gm.store.tables, compiled once per back end
+(gm.store.sql, as gm.store.daemons).  A seat's name is compared as SQL's lower() has it on both.
 """
 
 from __future__ import annotations
 
 import sqlite3
+
+from gm.store.sql import prepared
+
+
+def same_name(sa, column, key: str):
+    """``column`` names the seat of parameter ``key``, case-insensitively (SQL's lower())."""
+    return sa.func.lower(column) == sa.func.lower(sa.bindparam(key))
+
+
+# One statement per number of purposes asked for (parameters purpose0, purpose1, ...), each held
+# here so that it is compiled ahead (gm.store.sql): there are three purposes.
+PENDING_CODES = {count: prepared(lambda sa, t, count=count: sa.select(t.address_codes).where(
+    t.address_codes.c.game_id == sa.bindparam("game"), same_name(sa, t.address_codes.c.player, "seat"),
+    t.address_codes.c.purpose.in_([sa.bindparam(f"purpose{i}") for i in range(count)]),
+    t.address_codes.c.used == 0, t.address_codes.c.expires > sa.bindparam("now")).order_by(
+    t.address_codes.c.created, t.address_codes.c.code_hash)) for count in (1, 2, 3)}
+LAST_CODE_AT = prepared(lambda sa, t: sa.select(sa.func.max(t.address_codes.c.created).label("at")).where(
+    t.address_codes.c.game_id == sa.bindparam("game"), same_name(sa, t.address_codes.c.player, "seat"),
+    t.address_codes.c.purpose == sa.bindparam("what")))
+SEAT_FAILURES = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(
+    t.credential_failures).where(
+    t.credential_failures.c.game_id == sa.bindparam("game"),
+    sa.or_(same_name(sa, t.credential_failures.c.player, "seat"), t.credential_failures.c.player == ""),
+    t.credential_failures.c.at > sa.bindparam("since")))
+SENDER_FAILURES = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(
+    t.credential_failures).where(
+    t.credential_failures.c.sender == sa.bindparam("address"), t.credential_failures.c.at > sa.bindparam("since")))
+SEAT_LOCK_UNTIL = prepared(lambda sa, t: sa.select(sa.func.max(t.credential_locks.c.until).label("until")).where(
+    t.credential_locks.c.game_id == sa.bindparam("game"), same_name(sa, t.credential_locks.c.player, "seat"),
+    t.credential_locks.c.sender == ""))
+SENDER_LOCK_UNTIL = prepared(lambda sa, t: sa.select(sa.func.max(t.credential_locks.c.until).label("until")).where(
+    t.credential_locks.c.sender == sa.bindparam("address"), t.credential_locks.c.player == ""))
+
+
+def build_locks_until(sa, t):
+    """Each seat of a game with the end of its latest lock, then (name NULL) the sender's."""
+    seat, lock = t.players.alias("p"), t.credential_locks.alias("c")
+    seat_until = sa.select(sa.func.max(lock.c.until)).where(
+        lock.c.game_id == seat.c.game_id, sa.func.lower(lock.c.player) == sa.func.lower(seat.c.name),
+        lock.c.sender == "").scalar_subquery()
+    return sa.union_all(
+        sa.select(seat.c.name.label("name"), seat_until.label("until")).where(seat.c.game_id == sa.bindparam("game")),
+        sa.select(sa.null().label("name"), SENDER_LOCK_UNTIL.build(sa, t).scalar_subquery().label("until")))
+
+
+LOCKS_UNTIL = prepared(build_locks_until)
+END_SEAT_LOCKS = prepared(lambda sa, t: sa.update(t.credential_locks).where(
+    t.credential_locks.c.game_id == sa.bindparam("game"), same_name(sa, t.credential_locks.c.player, "seat"),
+    t.credential_locks.c.sender == "", t.credential_locks.c.until > sa.bindparam("now")).values(
+    until=sa.bindparam("now")))
 
 
 class CredentialQueries:
@@ -20,15 +73,19 @@ class CredentialQueries:
 
     def pending_codes(self, game_id: str, name: str, purposes: tuple[str, ...], now: float) -> list[sqlite3.Row]:
         """A seat's codes of these purposes still waiting (unused, unexpired), oldest first."""
-        marks = ", ".join("?" for _ in purposes)
-        return self.all(f"SELECT * FROM address_codes WHERE game_id = ? AND lower(player) = lower(?) "
-                        f"AND purpose IN ({marks}) AND used = 0 AND expires > ? ORDER BY created, code_hash",
-                        game_id, name, *purposes, now)
+        purposes = tuple(dict.fromkeys(purposes))
+        statement = PENDING_CODES.get(len(purposes))
+        if statement is not None:
+            return statement.run(self, game=game_id, seat=name, now=now, **{
+                f"purpose{i}": purpose for i, purpose in enumerate(purposes)}).fetchall()
+        # none, or more than the three there are: each purpose's, in the same order
+        rows = [row for purpose in purposes for row in PENDING_CODES[1].run(
+            self, game=game_id, seat=name, now=now, purpose0=purpose).fetchall()]
+        return sorted(rows, key=lambda row: (row["created"], row["code_hash"]))
 
     def last_code_at(self, game_id: str, name: str, purpose: str) -> float | None:
         """When the seat's latest code of ``purpose`` was made (None: never)."""
-        row = self.one("SELECT max(created) AS at FROM address_codes WHERE game_id = ? AND "
-                       "lower(player) = lower(?) AND purpose = ?", game_id, name, purpose)
+        row = LAST_CODE_AT.run(self, game=game_id, seat=name, what=purpose).fetchone()
         return row["at"] if row is not None else None
 
     def end_code(self, code_hash: str, why: str) -> None:
@@ -41,13 +98,11 @@ class CredentialQueries:
 
     def seat_failures_since(self, game_id: str, name: str, since: float) -> int:
         """Wrong passwords aimed at this seat since ``since`` (from its address or a stranger's)."""
-        row = self.one("SELECT count(*) AS n FROM credential_failures WHERE game_id = ? AND "
-                       "(lower(player) = lower(?) OR player = '') AND at > ?", game_id, name, since)
+        row = SEAT_FAILURES.run(self, game=game_id, seat=name, since=since).fetchone()
         return int(row["n"])
 
     def sender_failures_since(self, sender: str, since: float) -> int:
-        row = self.one("SELECT count(*) AS n FROM credential_failures WHERE sender = ? AND at > ?",
-                       sender, since)
+        row = SENDER_FAILURES.run(self, address=sender, since=since).fetchone()
         return int(row["n"])
 
     def add_credential_lock(self, game_id: str, player: str, sender: str, since: float,
@@ -57,32 +112,26 @@ class CredentialQueries:
 
     def seat_lock_until(self, game_id: str, name: str) -> float | None:
         """The end of the seat's latest lock (None: never locked)."""
-        row = self.remembered("credential_locks", ("seat", game_id, name), lambda: self.one(
-            "SELECT max(until) AS until FROM credential_locks WHERE game_id = ? AND lower(player) = lower(?) "
-            "AND sender = ''", game_id, name))
+        row = self.remembered("credential_locks", ("seat", game_id, name), lambda: SEAT_LOCK_UNTIL.run(
+            self, game=game_id, seat=name).fetchone())
         return row["until"] if row is not None else None
 
     def locks_until(self, game_id: str, sender: str) -> tuple[float | None, dict[str, float | None]]:
         """sender_lock_until(sender), and seat_lock_until of every seat of the game by its name,
         in one statement."""
-        rows = self.remembered(("players", "credential_locks"), ("locks_until", game_id, sender), lambda: self.all(
-            "SELECT p.name AS name, (SELECT max(c.until) FROM credential_locks c WHERE "
-            "c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = '') AS until "
-            "FROM players p WHERE p.game_id = ? UNION ALL SELECT NULL AS name, (SELECT max(until) "
-            "FROM credential_locks WHERE sender = ? AND player = '') AS until", game_id, sender))
+        rows = self.remembered(("players", "credential_locks"), ("locks_until", game_id, sender),
+                               lambda: LOCKS_UNTIL.run(self, game=game_id, address=sender).fetchall())
         seats = {r["name"]: r["until"] for r in rows if r["name"] is not None}
         return next(r["until"] for r in rows if r["name"] is None), seats
 
     def sender_lock_until(self, sender: str) -> float | None:
-        row = self.one("SELECT max(until) AS until FROM credential_locks WHERE sender = ? AND "
-                       "player = ''", sender)
+        row = SENDER_LOCK_UNTIL.run(self, address=sender).fetchone()
         return row["until"] if row is not None else None
 
     def end_seat_locks(self, game_id: str, name: str, now: float) -> None:
         """A reset confirmed from the registered address: the seat's lock ends now."""
         self._require_tx()
-        self.db.execute("UPDATE credential_locks SET until = ? WHERE game_id = ? AND lower(player) = "
-                        "lower(?) AND sender = '' AND until > ?", (now, game_id, name, now))
+        END_SEAT_LOCKS.run(self, game=game_id, seat=name, now=now)
 
     # --- the seat's password hash --------------------------------------------------
     def rehash_seat_password(self, game_id: str, name: str, pw_hash: str) -> None:

@@ -58,7 +58,9 @@ class DeferredWrites:
         self.defer(table, columns, lambda rows: self.insert_statements(table, columns, rows), tuple(values.values()))
 
     def insert_statements(self, table: str, columns: tuple[str, ...], rows: list[tuple]) -> Statements:
-        """Multi-row INSERTs of these rows, in order."""
+        """Multi-row INSERTs of these rows, in order.  SQL text, not a gm.store.sql statement: gm
+        ingest (one process a mail) writes its rows here and must not import SQLAlchemy
+        (tests/test_startup_imports.py); and on PostgreSQL run_deferred reads SQLite's dialect."""
         rows = self.storable_rows(table, list(columns), rows)
         marks = "(" + ", ".join("?" for _ in columns) + ")"
         return [(f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join(marks for _ in chunk)}",

@@ -22,6 +22,11 @@ waits for the commit (gm.store.deferred) and goes in the statement of the
 reports that name it, not in an INSERT of its own for the id.  An id drawn
 and not used is a gap in the outbox's numbering, as a rolled-back insert
 leaves one; the ids stay ascending in the order the rows are queued.
+
+It stays PostgreSQL's own SQL text, not a gm.store.sql statement (issue 33): it runs past the
+translator already, gm.store.postgres splices it into a larger statement (insert_unless, the
+claim of a message), and gm ingest, one process a mail, runs it on PostgreSQL and must not
+import SQLAlchemy (tests/test_startup_imports.py), which a Core statement needs at its first run.
 """
 
 from __future__ import annotations

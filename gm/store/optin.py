@@ -1,8 +1,38 @@
-"""Requests waiting for their address to confirm them (OBSERVE, JOIN, CREATE: gm.service.people.optin)."""
+"""Requests waiting for their address to confirm them (OBSERVE, JOIN, CREATE: gm.service.people.optin).
+
+Every statement is a SQLAlchemy Core construct on gm.store.tables, compiled once per back end
+(gm.store.sql, as gm.store.daemons).
+"""
 
 from __future__ import annotations
 
 import sqlite3
+
+from gm.store.sql import prepared
+
+REQUEST = prepared(lambda sa, t: sa.select(t.pending_requests).where(
+    t.pending_requests.c.code_hash == sa.bindparam("code")))
+CONFIRM = prepared(lambda sa, t: sa.update(t.pending_requests).where(
+    t.pending_requests.c.code_hash == sa.bindparam("code"), t.pending_requests.c.confirmed.is_(None)).values(
+    confirmed=sa.bindparam("now")))
+
+
+def build_requests_since(sa, t, to_mailbox: bool, unconfirmed: bool):
+    """How many requests since ``since`` (to mailbox ``to``; only the unconfirmed)."""
+    requests = t.pending_requests
+    statement = sa.select(sa.func.count().label("n")).select_from(requests).where(
+        requests.c.created >= sa.bindparam("since"))
+    if to_mailbox:
+        statement = statement.where(requests.c.mailbox == sa.bindparam("to"))
+    if unconfirmed:
+        statement = statement.where(requests.c.confirmed.is_(None))
+    return statement
+
+
+# one statement per shape (to one mailbox, only the unconfirmed), each held here to be compiled ahead
+REQUESTS_SINCE = {(to_mailbox, unconfirmed): prepared(
+    lambda sa, t, to_mailbox=to_mailbox, unconfirmed=unconfirmed: build_requests_since(sa, t, to_mailbox, unconfirmed))
+    for to_mailbox in (False, True) for unconfirmed in (False, True)}
 
 
 class OptInQueries:
@@ -15,20 +45,17 @@ class OptInQueries:
                     expires=expires)
 
     def pending_request(self, code_hash: str) -> sqlite3.Row | None:
-        return self.one("SELECT * FROM pending_requests WHERE code_hash = ?", code_hash)
+        return REQUEST.run(self, code=code_hash).fetchone()
 
     def confirm_pending_request(self, code_hash: str, now: float) -> int:
         """Mark a request confirmed (once: 0 when it was already)."""
         self._require_tx()
-        return self.db.execute("UPDATE pending_requests SET confirmed = ? WHERE code_hash = ? AND "
-                               "confirmed IS NULL", (now, code_hash)).rowcount
+        return CONFIRM.run(self, code=code_hash, now=now).rowcount
 
     def pending_requests_since(self, since: float, mailbox: str | None = None,
                                unconfirmed: bool = False) -> int:
         """How many requests were made since ``since`` (to ``mailbox``; only unconfirmed ones)."""
-        sql, args = "SELECT count(*) AS n FROM pending_requests WHERE created >= ?", [since]
-        if mailbox is not None:
-            sql, args = sql + " AND mailbox = ?", args + [mailbox.lower()]
-        if unconfirmed:
-            sql += " AND confirmed IS NULL"
-        return int(self.one(sql, *args)["n"])
+        statement = REQUESTS_SINCE[mailbox is not None, bool(unconfirmed)]
+        if mailbox is None:
+            return int(statement.run(self, since=since).fetchone()["n"])
+        return int(statement.run(self, since=since, to=mailbox.lower()).fetchone()["n"])

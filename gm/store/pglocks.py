@@ -87,6 +87,24 @@ def lock_store(raw: Callable, shared: bool, relaxed: bool = False) -> None:
     raw(store_lock(shared, relaxed), ())
 
 
+def hold_alive(raw: Callable, daemon_id: str) -> None:
+    """This session holds its daemon's liveness lock (session-level: kept across transactions, and
+    let go of only when the session ends, so by a daemon's death or its server's restart)."""
+    raw(f"SELECT pg_try_advisory_lock({space('daemon')}, hashtext(%s))", (daemon_id,))
+
+
+def alive_among(raw: Callable, daemon_ids: Iterable[str]) -> set[str]:
+    """The daemons among these whose liveness lock some session holds.  A free one is taken for
+    the statement's transaction, so call it outside a write: autocommit lets it go at once; and
+    never for this session's own daemon (its own lock would be taken again, and look free)."""
+    ids = sorted(set(daemon_ids))
+    if not ids:
+        return set()
+    rows = raw(f"SELECT d FROM unnest(%s::text[]) AS d WHERE NOT pg_try_advisory_xact_lock({space('daemon')}, "
+               "hashtext(d))", (ids,)).fetchall()
+    return {row[0] for row in rows}
+
+
 def lock_names(raw: Callable, kind: str, names: Iterable[str]) -> None:
     """Wait for the locks of these names, in sorted order (the subquery sorts before the locks)."""
     names = sorted(set(names))

@@ -202,6 +202,16 @@ class PostgresStore(Store):
             self.shared_held |= wanted
             self.forget_reads()
 
+    alive_on: Any = None  # the session holding this daemon's liveness lock (hold_alive)
+
+    def hold_alive(self, daemon_id: str) -> None:
+        if self.alive_on is not self.db.conn:  # once a session: a session that died took its lock along
+            pglocks.hold_alive(self.db.raw, daemon_id)
+            self.alive_on = self.db.conn
+
+    def alive_daemons(self, daemon_ids: list[str]) -> set[str]:
+        return pglocks.alive_among(self.db.raw, daemon_ids) if not self.depth else set(daemon_ids)
+
     def lock_store(self) -> None:
         if not self.store_wide:
             pglocks.lock_store(self.db.raw, shared=False)

@@ -1,8 +1,52 @@
-"""What players change by mail themselves: open games, observers, address codes, token generations."""
+"""What players change by mail themselves: open games, observers, address codes, token generations.
+
+Every statement is a SQLAlchemy Core construct on gm.store.tables, compiled once per back end
+(gm.store.sql, as gm.store.daemons).
+"""
 
 from __future__ import annotations
 
 import sqlite3
+
+from gm.store.sql import prepared
+
+
+def game_and_seat(sa, t):
+    """The players row of parameters ``game`` and ``seat`` (its exact name)."""
+    return sa.and_(t.players.c.game_id == sa.bindparam("game"), t.players.c.name == sa.bindparam("seat"))
+
+
+def game_and_observer(sa, t):
+    """The observers row of parameter ``game`` and address ``address`` (lower-cased by SQL)."""
+    return sa.and_(t.observers.c.game_id == sa.bindparam("game"),
+                   t.observers.c.email == sa.func.lower(sa.bindparam("address")))
+
+
+OPEN_GAME = prepared(lambda sa, t: sa.select(t.open_games).where(t.open_games.c.game_id == sa.bindparam("game")))
+OPEN_GAMES_BY = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(t.open_games).where(
+    t.open_games.c.created_by == sa.bindparam("address")))
+CLOSE_OPEN_GAME = prepared(lambda sa, t: sa.delete(t.open_games).where(t.open_games.c.game_id == sa.bindparam("game")))
+REMOVE_PLAYER = prepared(lambda sa, t: sa.delete(t.players).where(game_and_seat(sa, t)))
+PLAYERS_AT = prepared(lambda sa, t: sa.select(t.players).where(
+    t.players.c.game_id == sa.bindparam("game"),
+    sa.func.lower(t.players.c.email) == sa.func.lower(sa.bindparam("address"))).order_by(t.players.c.seat))
+SET_PASSWORD = prepared(lambda sa, t: sa.update(t.players).where(game_and_seat(sa, t)).values(
+    pw_hash=sa.bindparam("hashed"), generation=t.players.c.generation + sa.literal_column("1")))
+SET_ADDRESS = prepared(lambda sa, t: sa.update(t.players).where(game_and_seat(sa, t)).values(
+    email=sa.bindparam("address"), generation=t.players.c.generation + sa.literal_column("1")))
+BUMP_GENERATION = prepared(lambda sa, t: sa.update(t.players).where(game_and_seat(sa, t)).values(
+    generation=t.players.c.generation + sa.literal_column("1")))
+OBSERVER = prepared(lambda sa, t: sa.select(t.observers).where(game_and_observer(sa, t)))
+REMOVE_OBSERVER = prepared(lambda sa, t: sa.delete(t.observers).where(game_and_observer(sa, t)))
+OBSERVERS_OF = prepared(lambda sa, t: sa.select(t.observers.c.email).where(
+    t.observers.c.game_id == sa.bindparam("game"), t.observers.c.approved == sa.bindparam("yes")).order_by(
+    t.observers.c.since, t.observers.c.email))
+GAMES_OBSERVED_BY = prepared(lambda sa, t: sa.select(t.observers.c.game_id).join(
+    t.games, t.games.c.id == t.observers.c.game_id).where(
+    t.observers.c.email == sa.func.lower(sa.bindparam("address")), t.observers.c.approved == 1).order_by(
+    t.games.c.created.desc(), t.games.c.id.desc()).limit(sa.bindparam("most")))
+ADDRESS_CODE = prepared(lambda sa, t: sa.select(t.address_codes).where(
+    t.address_codes.c.code_hash == sa.bindparam("code")))
 
 
 class SelfServiceQueries:
@@ -11,7 +55,7 @@ class SelfServiceQueries:
     # --- open games ---------------------------------------------------------------
     def open_game(self, game_id: str) -> sqlite3.Row | None:
         """The open_games row (seats, min_seats, created_by) of a game waiting for players."""
-        return self.one("SELECT * FROM open_games WHERE game_id = ?", game_id)
+        return OPEN_GAME.run(self, game=game_id).fetchone()
 
     def add_open_game(self, game_id: str, seats: int, min_seats: int, created_by: str) -> None:
         self.insert("open_games", game_id=game_id, seats=seats, min_seats=min_seats,
@@ -19,17 +63,17 @@ class SelfServiceQueries:
 
     def open_games_created_by(self, created_by: str) -> int:
         """How many games still waiting for players were opened by ``created_by`` (CREATE)."""
-        return int(self.one("SELECT count(*) AS n FROM open_games WHERE created_by = ?", created_by)["n"])
+        return int(OPEN_GAMES_BY.run(self, address=created_by).fetchone()["n"])
 
     def close_open_game(self, game_id: str) -> None:
         """The game has started: it no longer waits for players."""
         self._require_tx()
-        self.db.execute("DELETE FROM open_games WHERE game_id = ?", (game_id,))
+        CLOSE_OPEN_GAME.run(self, game=game_id)
 
     def remove_player(self, game_id: str, name: str) -> None:
         """Free a seat of a game that has not started (LEAVE)."""
         self._require_tx()
-        self.db.execute("DELETE FROM players WHERE game_id = ? AND name = ?", (game_id, name))
+        REMOVE_PLAYER.run(self, game=game_id, seat=name)
 
     def renumber_seats(self, game_id: str) -> None:
         """Seats 0, 1, 2... in the order joined (after a LEAVE left a gap)."""
@@ -45,30 +89,27 @@ class SelfServiceQueries:
             seats = self.players(game_id)
             if all(p["email"].isascii() for p in seats):
                 return [p for p in seats if p["email"].lower() == email.lower()]
-        return self.remembered("players", ("at", game_id, email), lambda: self.all(
-            "SELECT * FROM players WHERE game_id = ? AND lower(email) = lower(?) ORDER BY seat", game_id, email))
+        return self.remembered("players", ("at", game_id, email), lambda: PLAYERS_AT.run(
+            self, game=game_id, address=email).fetchall())
 
     def set_seat_password(self, game_id: str, name: str, pw_hash: str) -> None:
         """A new password for a seat; its reply tokens made before stop working."""
         self._require_tx()
-        self.db.execute("UPDATE players SET pw_hash = ?, generation = generation + 1 "
-                        "WHERE game_id = ? AND name = ?", (pw_hash, game_id, name))
+        SET_PASSWORD.run(self, game=game_id, seat=name, hashed=pw_hash)
 
     def set_seat_address(self, game_id: str, name: str, email: str) -> None:
         """A seat moves to a new address; its reply tokens made before stop working."""
         self._require_tx()
-        self.db.execute("UPDATE players SET email = ?, generation = generation + 1 "
-                        "WHERE game_id = ? AND name = ?", (email, game_id, name))
+        SET_ADDRESS.run(self, game=game_id, seat=name, address=email)
 
     def bump_generation(self, game_id: str, name: str) -> None:
         """Revoke a seat's reply tokens (a new player took it)."""
         self._require_tx()
-        self.db.execute("UPDATE players SET generation = generation + 1 WHERE game_id = ? AND name = ?",
-                        (game_id, name))
+        BUMP_GENERATION.run(self, game=game_id, seat=name)
 
     # --- observers ----------------------------------------------------------------
     def observer(self, game_id: str, email: str) -> sqlite3.Row | None:
-        return self.one("SELECT * FROM observers WHERE game_id = ? AND email = lower(?)", game_id, email)
+        return OBSERVER.run(self, game=game_id, address=email).fetchone()
 
     def add_observer(self, game_id: str, email: str, approved: bool, now: float) -> None:
         self.insert("observers", game_id=game_id, email=email.lower(), approved=int(approved), since=now)
@@ -78,22 +119,17 @@ class SelfServiceQueries:
 
     def remove_observer(self, game_id: str, email: str) -> int:
         self._require_tx()
-        return self.db.execute("DELETE FROM observers WHERE game_id = ? AND email = lower(?)",
-                               (game_id, email)).rowcount
+        return REMOVE_OBSERVER.run(self, game=game_id, address=email).rowcount
 
     def observers_of(self, game_id: str, approved: bool = True) -> list[str]:
         """The addresses following a game (approved ones, or those waiting for the GM)."""
         return self.remembered("observers", ("of", game_id, bool(approved)), lambda: [
-            r["email"] for r in self.all("SELECT email FROM observers WHERE game_id = ? AND "
-                                         "approved = ? ORDER BY since, email", game_id, int(approved))])
+            r["email"] for r in OBSERVERS_OF.run(self, game=game_id, yes=int(approved)).fetchall()])
 
     def game_ids_observed_by(self, email: str, limit: int) -> list[str]:
         """The games (newest first) this address follows as an approved observer (SUMMARY)."""
-        rows = self.all("SELECT o.game_id FROM observers o JOIN games g ON g.id = o.game_id "
-                        "WHERE o.email = lower(?) AND o.approved = 1 ORDER BY g.created DESC, g.id DESC "
-                        "LIMIT ?", email, limit)
-        return [r["game_id"] for r in rows]
+        return [r["game_id"] for r in GAMES_OBSERVED_BY.run(self, address=email, most=limit).fetchall()]
 
     # --- codes waiting for an answer (written by gm.store.credentials) ----------------
     def address_code(self, code_hash: str) -> sqlite3.Row | None:
-        return self.one("SELECT * FROM address_codes WHERE code_hash = ?", code_hash)
+        return ADDRESS_CODE.run(self, code=code_hash).fetchone()

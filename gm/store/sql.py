@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 DIALECTS = ("sqlite", "postgresql")
 UNKNOWN = object()  # a statement's name, not yet looked for
@@ -108,9 +108,11 @@ class Prepared:
         if expanding != set(self.lists):
             raise ValueError(f"the lists named {sorted(self.lists)} are not the statement's {sorted(expanding)}")
         values = {key: [None] for key in expanding} | (lists or {})
+        compiled = statement.compile(dialect=dialect_named(dialect))
+        # and those a traversal does not reach (the rows of a multi-row INSERT's VALUES)
+        callers |= {key for key, b in compiled.binds.items() if b.required}
         # a constant IN list is spelled out here, once, as parameters of its own
-        expanded = statement.compile(dialect=dialect_named(dialect)).construct_expanded_state(
-            {key: values.get(key) for key in callers})
+        expanded = compiled.construct_expanded_state({key: values.get(key) for key in callers})
         given = callers | {name for key in expanding for name in expanded.parameter_expansion.get(key, ())}
         return expanded.statement, {k: v for k, v in expanded.parameters.items() if k not in given}
 
@@ -172,6 +174,16 @@ def prepared(build: Callable[[Any, Any], Any], lists: tuple[str, ...] = (),
     caller's expanding parameters; ``builders``: a dialect's own (``postgresql=...``), where its
     statement differs."""
     return Prepared(build, lists, **builders)
+
+
+def table_named(sa: Any, t: Any, name: str, columns: Iterable[str] = ()) -> Any:
+    """The table ``name`` as gm.store.tables declares it; where it lacks one of ``columns`` (a
+    store at an older schema step: tests/store/old_stores.py fills those), the bare names given."""
+    table = t.metadata.tables.get(name)
+    columns = tuple(columns)
+    if table is not None and all(c in table.c for c in columns):
+        return table
+    return sa.table(name, *(sa.column(c) for c in columns))
 
 
 def name_of(statement: Prepared) -> str | None:

@@ -246,3 +246,50 @@ def test_a_daemon_started_late_takes_at_once_what_waited_its_time_for_another():
     assert theirs
     arrived = {uid: clock[0] - WAIT for uid in theirs[:3]}  # came WAIT ago, before this daemon started
     assert late.mine(theirs, keys, arrived) == theirs[:3]
+
+
+def test_mail_of_an_owner_the_store_shows_alive_waits_longer_than_a_dead_ones():
+    """Two daemons, one busy (alive), one dead: the busy one's mail is not taken after WAIT, while
+    it may still be judging it (both would read it and check its password), only after WAIT_ALIVE."""
+    clock = [100.0]
+    me = Slices("me", tick_seconds=30, clock=lambda: clock[0], wait_alive=60.0)
+    me.look([{"daemon_id": d, "last_seen": 99.0} for d in ("busy", "dead", "me")])
+    keys = {uid: f"game:g{uid}" for uid in range(60)}
+    busy = [u for u in keys if owner(["busy", "dead", "me"], keys[u]) == "busy"]
+    dead = [u for u in keys if owner(["busy", "dead", "me"], keys[u]) == "dead"]
+    assert busy and dead and me.others() == ["busy", "dead"]
+    assert me.mine(busy + dead, keys, alive={"busy"}) == []
+    assert me.next_look() == WAIT
+    clock[0] += WAIT
+    assert me.mine(busy + dead, keys, alive={"busy"}) == dead  # its owner's session is gone
+    me.forget(busy)  # the dead one's mail, judged here, left the inbox
+    assert me.next_look() == 60.0 - WAIT
+    clock[0] += 60.0 - WAIT
+    assert me.mine(busy, keys, alive={"busy"}) == busy  # alive, but a minute behind
+
+
+def test_the_store_shows_a_daemon_alive_while_its_connection_lives(pg_url):
+    """Store.hold_alive holds a session lock; another store sees the daemon alive until that
+    session ends, and a daemon it never heard of as not alive."""
+    first, second = Store(pg_url), Store(pg_url)
+    try:
+        first.hold_alive("host:1:aa")
+        first.hold_alive("host:1:aa")  # once a session
+        assert second.alive_daemons(["host:1:aa", "host:2:bb"]) == {"host:1:aa"}
+        assert second.alive_daemons(["host:1:aa"]) == {"host:1:aa"}  # looking took nothing
+        first.close()
+        deadline = time.monotonic() + 10
+        while second.alive_daemons(["host:1:aa"]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert second.alive_daemons(["host:1:aa"]) == set()
+    finally:
+        second.close()
+
+
+def test_sqlite_shows_no_daemon_alive(tmp_path):
+    store = Store(tmp_path / "gm.sqlite")
+    try:
+        store.hold_alive("host:1:aa")
+        assert store.alive_daemons(["host:1:aa"]) == set()  # it cannot tell: a dead owner's wait
+    finally:
+        store.close()

@@ -79,3 +79,20 @@ def test_a_store_that_holds_rows_is_not_copied_into(played, pg_url):
     store = Store(pg_url)
     assert store.game_count() == len(registry.available()) + 1  # nothing doubled
     store.close()
+
+
+def test_insert_many_writes_more_rows_than_one_insert_takes_on_both_back_ends(store_target):
+    """Store.insert_many (gm store copy's writes) goes in multi-row INSERTs of at most 60 rows: 130 rows
+    with their own ids arrive whole and in order, Nones and all, and a row inserted after numbers past them."""
+    store = Store(store_target)
+    try:
+        given = [(n, "smtp" if n % 2 else "imap", float(n), None if n % 3 else n + 0.5, n % 2) for n in range(1, 131)]
+        with store.write():
+            store.insert_many("outages", ["id", "kind", "start", "finish", "applied"], given)
+            store.ids_restored("outages")
+            after = store.insert("outages", kind="smtp", start=999.0, finish=None, applied=0)
+        assert [tuple(r) for r in store.all("SELECT id, kind, start, finish, applied FROM outages WHERE id <= 130 "
+                                            "ORDER BY id")] == given
+        assert after == 131
+    finally:
+        store.close()

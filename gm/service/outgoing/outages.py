@@ -78,6 +78,7 @@ def heartbeat(ctx: Context, me: DaemonIdentity, sending_down_since: float | None
                         times.format_stamp(last), times.format_stamp(now), times.format_span(gap))
         store.forget_daemons(now - FORGET_AFTER)
         store.beat(me.daemon_id, me.host, me.pid, me.started, now, sending_down_since)
+        store.hold_alive(me.daemon_id)  # for as long as this connection lives (gm.runtime.slices)
     return gap
 
 
