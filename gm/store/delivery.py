@@ -1,10 +1,106 @@
-"""Delivery: what became of each message after it left (refusals, bounces) and each address's state."""
+"""Delivery: what became of each message after it left (refusals, bounces) and each address's state.
+
+Its statements are SQLAlchemy Core constructs on gm.store.tables, compiled once per back end
+(gm.store.sql); set_address_state's upsert is each dialect's own INSERT ... ON CONFLICT.
+"""
 
 from __future__ import annotations
 
 import sqlite3
 
+from gm.store.sql import constant, prepared
+
 MAX_WORDS = 500  # characters of a server's words kept per event
+
+UNSETTLED = prepared(lambda sa, t: sa.select(t.delivery_events).where(
+    t.delivery_events.c.settled == constant(sa, 0)).order_by(t.delivery_events.c.id).limit(sa.bindparam("most")))
+UNSETTLED_OF = prepared(lambda sa, t: sa.select(t.delivery_events).where(
+    t.delivery_events.c.settled == constant(sa, 0), t.delivery_events.c.address == sa.bindparam("address")).order_by(
+    t.delivery_events.c.id).limit(sa.bindparam("most")))
+
+
+def events_of(sa, t):
+    e, o = t.delivery_events, t.outbox
+    return sa.select(e, o.c.subject, o.c.game_id, o.c.status).select_from(
+        e.outerjoin(o, o.c.id == e.c.outbox_id)).where(e.c.address == sa.bindparam("address")).order_by(
+        e.c.at.desc(), e.c.id.desc()).limit(sa.bindparam("most"))
+
+
+EVENTS_OF = prepared(events_of)
+# CAST as before on each back end: SQLite truncates, PostgreSQL rounds
+FAILURE_DAYS = prepared(lambda sa, t: sa.select(sa.cast(
+    t.delivery_events.c.at.op("/")(sa.literal_column("86400")), sa.Integer).label("day")).distinct().where(
+    t.delivery_events.c.address == sa.bindparam("address"), t.delivery_events.c.permanent == 0,
+    t.delivery_events.c.at >= sa.bindparam("since")))
+ADDRESS = prepared(lambda sa, t: sa.select(t.addresses).where(t.addresses.c.address == sa.bindparam("address")))
+ADDRESSES = prepared(lambda sa, t: sa.select(t.addresses).where(
+    t.addresses.c.address.in_(sa.bindparam("addresses", expanding=True))), lists=("addresses",))
+
+
+def address_upsert(insert):
+    """The builder of set_address_state's upsert with this dialect's ``insert``: a new state forgets the last probe."""
+    def build(sa, t):
+        new = insert(t.addresses).values(address=sa.bindparam("address"), state=sa.bindparam("state"),
+                                         since=sa.bindparam("since"), reason=sa.bindparam("reason"))
+        return new.on_conflict_do_update(index_elements=[t.addresses.c.address], set_=dict(
+            state=new.excluded.state, since=new.excluded.since, reason=new.excluded.reason, last_probe=sa.null()))
+    return build
+
+
+def sqlite_insert(table):
+    from sqlalchemy.dialects.sqlite import insert
+
+    return insert(table)
+
+
+def postgresql_insert(table):
+    from sqlalchemy.dialects.postgresql import insert
+
+    return insert(table)
+
+
+SET_ADDRESS_STATE = prepared(address_upsert(sqlite_insert), postgresql=address_upsert(postgresql_insert))
+IN_STATE = prepared(lambda sa, t: sa.select(t.addresses).where(t.addresses.c.state == sa.bindparam("state")).order_by(
+    t.addresses.c.since))
+
+
+def seats_at(sa, t):
+    p, g = t.players, t.games
+    return sa.select(p.c.game_id, p.c.name, g.c.status).select_from(p.join(g, g.c.id == p.c.game_id)).where(
+        p.c.active == 1, sa.func.lower(p.c.email) == sa.bindparam("address")).order_by(p.c.game_id, p.c.seat)
+
+
+SEATS_AT = prepared(seats_at)
+
+
+def outbox_row(sa, t, by):
+    o = t.outbox.c
+    return sa.select(o.id, o.message_id, o.game_id, o.turn, o.kind, o.recipient, o.subject, o.status, o.sent).where(
+        o[by] == sa.bindparam("key"))
+
+
+OUTBOX_ROW = {by: prepared(lambda sa, t, by=by: outbox_row(sa, t, by)) for by in ("id", "message_id")}
+HOLD_QUEUED = prepared(lambda sa, t: sa.update(t.outbox).where(
+    t.outbox.c.status == "queued", sa.func.lower(t.outbox.c.recipient) == sa.bindparam("address")).values(
+    status="held"))
+RELEASE_HELD = prepared(lambda sa, t: sa.update(t.outbox).where(
+    t.outbox.c.status == "held", sa.func.lower(t.outbox.c.recipient) == sa.bindparam("address")).values(
+    status="queued", next_attempt=sa.bindparam("now")))
+HOLD = prepared(lambda sa, t: sa.select(t.holds).where(t.holds.c.scope == sa.bindparam("scope")))
+HOLDS = prepared(lambda sa, t: sa.select(t.holds).order_by(t.holds.c.since, t.holds.c.scope))
+END_HOLD = prepared(lambda sa, t: sa.delete(t.holds).where(t.holds.c.scope == sa.bindparam("scope")))
+
+
+def hurry(sa, t, pattern: bool):
+    """Make the queued mail kept waiting past ``now`` due now (where ``pattern``: to the addresses it matches)."""
+    o = t.outbox.c
+    update = sa.update(t.outbox).where(o.status == "queued", o.next_attempt > sa.bindparam("now"))
+    # SQLite's LIKE ignores ASCII case, as PostgreSQL's ILIKE does
+    update = update.where(o.recipient.ilike(sa.bindparam("pattern"))) if pattern else update
+    return update.values(next_attempt=sa.bindparam("now"))
+
+
+HURRY = {pattern: prepared(lambda sa, t, pattern=pattern: hurry(sa, t, pattern)) for pattern in (False, True)}
 
 
 class DeliveryQueries:
@@ -27,29 +123,24 @@ class DeliveryQueries:
     def unsettled_events(self, limit: int = 100, address: str | None = None) -> list[sqlite3.Row]:
         """The failures not yet taken into their address's state (``address``: of that one only)."""
         if address is not None:
-            return self.all("SELECT * FROM delivery_events WHERE settled = 0 AND address = ? ORDER BY id LIMIT ?",
-                            address.lower(), limit)
-        return self.all("SELECT * FROM delivery_events WHERE settled = 0 ORDER BY id LIMIT ?", limit)
+            return UNSETTLED_OF.run(self, address=address.lower(), most=limit).fetchall()
+        return UNSETTLED.run(self, most=limit).fetchall()
 
     def settle_event(self, event_id: int) -> None:
         self.update("delivery_events", {"id": event_id}, settled=1)
 
     def delivery_events(self, address: str, limit: int = 100) -> list[sqlite3.Row]:
         """An address's events, newest first, each with its message's subject and game."""
-        return self.all("SELECT e.*, o.subject, o.game_id, o.status FROM delivery_events e "
-                        "LEFT JOIN outbox o ON o.id = e.outbox_id WHERE e.address = ? "
-                        "ORDER BY e.at DESC, e.id DESC LIMIT ?", address.lower(), limit)
+        return EVENTS_OF.run(self, address=address.lower(), most=limit).fetchall()
 
     def temporary_failure_days(self, address: str, since: float) -> set[int]:
         """The UTC days (as day numbers) with a temporary failure of ``address`` since ``since``."""
-        rows = self.all("SELECT DISTINCT CAST(at / 86400 AS INTEGER) AS day FROM delivery_events "
-                        "WHERE address = ? AND permanent = 0 AND at >= ?", address.lower(), since)
-        return {r["day"] for r in rows}
+        return {r["day"] for r in FAILURE_DAYS.run(self, address=address.lower(), since=since).fetchall()}
 
     # --- the state of an address ------------------------------------------------------
     def address_state(self, address: str) -> sqlite3.Row | None:
-        return self.remembered("addresses", ("address", address.lower()), lambda: self.one(
-            "SELECT * FROM addresses WHERE address = ?", address.lower()))
+        return self.remembered("addresses", ("address", address.lower()), lambda: ADDRESS.run(
+            self, address=address.lower()).fetchone())
 
     def read_address_states(self, addresses: list[str]) -> None:
         """Read the states of these addresses in one statement, remembered for address_state in
@@ -60,37 +151,29 @@ class DeliveryQueries:
                         if not self.already_read("addresses", ("address", a))[0])
         if not wanted:
             return
-        marks = ", ".join("?" for _ in wanted)
-        found = {r["address"]: r for r in self.all(f"SELECT * FROM addresses WHERE address IN ({marks})", *wanted)}
+        found = {r["address"]: r for r in ADDRESSES.run(self, addresses=wanted).fetchall()}
         for address in wanted:
             self.remember_written("addresses", ("address", address), found.get(address))
 
     def set_address_state(self, address: str, state: str, since: float, reason: str | None) -> None:
-        self.db.execute("INSERT INTO addresses(address, state, since, reason) VALUES (?, ?, ?, ?) "
-                        "ON CONFLICT(address) DO UPDATE SET state = excluded.state, since = excluded.since, "
-                        "reason = excluded.reason, last_probe = NULL",
-                        (address.lower(), state, since, reason))
+        SET_ADDRESS_STATE.run(self, address=address.lower(), state=state, since=since, reason=reason)
 
     def set_last_probe(self, address: str, at: float) -> None:
         self.update("addresses", {"address": address.lower()}, last_probe=at)
 
     def addresses_in_state(self, state: str) -> list[sqlite3.Row]:
-        return self.all("SELECT * FROM addresses WHERE state = ? ORDER BY since", state)
+        return IN_STATE.run(self, state=state).fetchall()
 
     def player_seats_at(self, address: str) -> list[sqlite3.Row]:
         """(game_id, name, status) of every seat still in a game registered to ``address``."""
-        return self.all("SELECT p.game_id, p.name, g.status FROM players p JOIN games g ON g.id = p.game_id "
-                        "WHERE p.active = 1 AND lower(p.email) = ? ORDER BY p.game_id, p.seat",
-                        address.lower())
+        return SEATS_AT.run(self, address=address.lower()).fetchall()
 
     # --- the outbox rows -------------------------------------------------------------------
     def outbox_row(self, outbox_id: int) -> sqlite3.Row | None:
-        return self.one("SELECT id, message_id, game_id, turn, kind, recipient, subject, status, sent "
-                        "FROM outbox WHERE id = ?", outbox_id)
+        return OUTBOX_ROW["id"].run(self, key=outbox_id).fetchone()
 
     def outbox_by_message_id(self, message_id: str) -> sqlite3.Row | None:
-        return self.one("SELECT id, message_id, game_id, turn, kind, recipient, subject, status, sent "
-                        "FROM outbox WHERE message_id = ?", message_id)
+        return OUTBOX_ROW["message_id"].run(self, key=message_id).fetchone()
 
     def mark_bounced(self, outbox_id: int, words: str) -> None:
         """A message refused for good, at send time or by a bounce that came back."""
@@ -99,21 +182,18 @@ class DeliveryQueries:
     def hold_queued(self, address: str) -> int:
         """Hold every queued message to ``address`` (any case; it bounces); returns how many."""
         # By status first (the outbox_queue index): few rows are queued or held at any time.
-        return self.db.execute("UPDATE outbox SET status = 'held' WHERE status = 'queued' AND lower(recipient) = ?",
-                               (address.lower(),)).rowcount
+        return HOLD_QUEUED.run(self, address=address.lower()).rowcount
 
     def release_held(self, address: str, now: float) -> int:
         """Queue again every held message to ``address`` (any case), due now; returns how many."""
-        return self.db.execute("UPDATE outbox SET status = 'queued', next_attempt = ? "
-                               "WHERE status = 'held' AND lower(recipient) = ?",
-                               (now, address.lower())).rowcount
+        return RELEASE_HELD.run(self, now=now, address=address.lower()).rowcount
 
     # --- holds: the server refuses gm, not a recipient (gm.service.outgoing.holding) ----------------------
     def hold(self, scope: str) -> sqlite3.Row | None:
-        return self.one("SELECT * FROM holds WHERE scope = ?", scope)
+        return HOLD.run(self, scope=scope).fetchone()
 
     def holds(self) -> list[sqlite3.Row]:
-        return self.all("SELECT * FROM holds ORDER BY since, scope")
+        return HOLDS.run(self).fetchall()
 
     def add_hold(self, scope: str, since: float, reason: str, words: str, refusal: str,
                  next_probe: float) -> bool:
@@ -131,13 +211,10 @@ class DeliveryQueries:
         self.update("holds", {"scope": scope}, told=1)
 
     def end_hold(self, scope: str) -> bool:
-        return self.db.execute("DELETE FROM holds WHERE scope = ?", (scope,)).rowcount > 0
+        return END_HOLD.run(self, scope=scope).rowcount > 0
 
     def release_scope(self, scope: str, now: float) -> int:
         """Make the queued mail a hold kept waiting due now (scope 'sender': all of it)."""
         if scope == "sender":
-            return self.db.execute("UPDATE outbox SET next_attempt = ? WHERE status = 'queued' AND next_attempt > ?",
-                                   (now, now)).rowcount
-        pattern = "%@" + scope.partition(":")[2].lower()
-        return self.db.execute("UPDATE outbox SET next_attempt = ? WHERE status = 'queued' AND next_attempt > ? "
-                               "AND lower(recipient) LIKE ?", (now, now, pattern)).rowcount
+            return HURRY[False].run(self, now=now).rowcount
+        return HURRY[True].run(self, now=now, pattern="%@" + scope.partition(":")[2].lower()).rowcount

@@ -1,4 +1,11 @@
-"""Mail: inbound messages, the outbox, and the archive of what was sent (reports)."""
+"""Mail: inbound messages, the outbox, and the archive of what was sent (reports).
+
+Its statements are SQLAlchemy Core constructs on gm.store.tables, compiled once per back end
+(gm.store.sql), but three kept in SQLite's dialect because they go through an interface that
+takes SQLite's SQL text: SEEN (the look-up of Store.insert_unless) and the deferred UPDATEs of
+set_message_outcome and sent_statements (gm.store.deferred, which PostgreSQL's run_deferred
+translates and joins into one statement).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +14,125 @@ import time
 from typing import Iterable
 
 from gm.store.packing import has_pictures, pack_mail, pack_text, repack_mail, unpack_mail, unpack_text
+from gm.store.sql import constant, prepared
+
+SEEN = "source_key = ? OR (message_id = ? AND outcome != 'duplicate')"  # a message stored before (insert_unless)
 
 
-SEEN = "source_key = ? OR (message_id = ? AND outcome != 'duplicate')"  # a message stored before
+def seen(sa, t):
+    """SEEN: the message with the source key ``key``, or one with the Message-ID ``mid``, not a duplicate."""
+    m = t.messages.c
+    return sa.or_(m.source_key == sa.bindparam("key"), sa.and_(m.message_id == sa.bindparam("mid"),
+                                                                 m.outcome != "duplicate"))
+
+
+MESSAGE_BY_KEY = prepared(lambda sa, t: sa.select(t.messages).where(t.messages.c.source_key == sa.bindparam("key")))
+# the source key's row first, else the first by this Message-ID
+MESSAGE_SEEN = prepared(lambda sa, t: sa.select(t.messages).where(seen(sa, t)).order_by(
+    sa.case((t.messages.c.source_key == sa.bindparam("key"), sa.literal_column("0")), else_=sa.literal_column("1")),
+    t.messages.c.id).limit(1))
+STORED_KEYS = prepared(lambda sa, t: sa.select(t.messages.c.source_key).where(
+    t.messages.c.source_key.in_(sa.bindparam("keys", expanding=True))), lists=("keys",))
+MESSAGE = prepared(lambda sa, t: sa.select(t.messages).where(t.messages.c.id == sa.bindparam("row")))
+
+
+def inbox(sa, t, only_failed: bool):
+    m = t.messages.c
+    query = sa.select(m.id, m.sender, m.subject, m.received, m.outcome, m.detail, m.game_id)
+    return (query.where(m.outcome == "error") if only_failed else query).order_by(m.id.desc()).limit(
+        sa.bindparam("most"))
+
+
+INBOX = {only_failed: prepared(lambda sa, t, only_failed=only_failed: inbox(sa, t, only_failed))
+         for only_failed in (False, True)}
+SENT_UNTRIMMED = prepared(lambda sa, t: sa.select(
+    t.outbox.c.id, t.outbox.c.raw, sa.exists().where(t.reports.c.outbox_id == t.outbox.c.id).label("archived")).where(
+    t.outbox.c.trimmed == constant(sa, 0), t.outbox.c.status == constant(sa, "sent"),
+    t.outbox.c.sent < sa.bindparam("before")).order_by(t.outbox.c.sent).limit(sa.bindparam("most")))
+KEEP_TRIMMED = prepared(lambda sa, t: sa.update(t.outbox).where(
+    t.outbox.c.id == sa.bindparam("row"), t.outbox.c.status == "sent", t.outbox.c.trimmed == 0).values(
+    raw=sa.bindparam("packed"), trimmed=1))
+
+
+def due(sa, t, skipping: bool):
+    """The queued rows due by ``now``, oldest first (but those in ``skip``, where ``skipping``)."""
+    o = t.outbox.c
+    query = sa.select(o.id, o.recipient, o.raw, o.attempts, o.secret).where(
+        o.status == "queued", o.next_attempt <= sa.bindparam("now"))
+    if skipping:
+        query = query.where(o.id.not_in(sa.bindparam("skip", expanding=True)))
+    return query.order_by(o.id).limit(sa.bindparam("most"))
+
+
+DUE = {skipping: prepared(lambda sa, t, skipping=skipping: due(sa, t, skipping), lists=("skip",) if skipping else ())
+       for skipping in (False, True)}
+BLANK_SECRET = prepared(lambda sa, t: sa.update(t.outbox).where(
+    t.outbox.c.id == sa.bindparam("row"), t.outbox.c.secret == 1).values(
+    raw=sa.bindparam("packed"), subject=sa.bindparam("title"), trimmed=1))
+KEEP_SENT_COPY = prepared(lambda sa, t: sa.update(t.outbox).where(
+    t.outbox.c.id == sa.bindparam("row"), t.outbox.c.status == "sent").values(raw=sa.bindparam("packed")))
+OUTBOX_ALL = prepared(lambda sa, t: sa.select(t.outbox).order_by(t.outbox.c.id))
+OUTBOX_RECENT = prepared(lambda sa, t: sa.select(t.outbox).where(sa.or_(
+    t.outbox.c.status != "sent", t.outbox.c.sent >= sa.bindparam("since"))).order_by(t.outbox.c.id))
+SENT_COUNT = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(t.outbox).where(
+    t.outbox.c.game_id == sa.bindparam("game"), t.outbox.c.status == "sent"))
+ERROR_REPLIES = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(t.outbox).where(
+    t.outbox.c.kind == "error", t.outbox.c.recipient == sa.bindparam("to"),
+    t.outbox.c.created >= sa.bindparam("since")))
+
+
+def replies(sa, t, to_one: bool):
+    o = t.outbox.c
+    query = sa.select(sa.func.count().label("n")).select_from(t.outbox).where(
+        o.kind.in_(sa.bindparam("kinds", expanding=True)), o.created >= sa.bindparam("since"))
+    return query.where(o.recipient == sa.bindparam("to")) if to_one else query
+
+
+REPLIES = {to_one: prepared(lambda sa, t, to_one=to_one: replies(sa, t, to_one), lists=("kinds",))
+           for to_one in (False, True)}
+
+
+def reports_rows(sa, t):
+    """Every column of reports, as the store has them (``*``): the archive is read by the gm of
+    today in tests of a store an older gm left (tests/test_empty_turns.py: at step 14, before
+    gm_version, digest and body_packing), as it was before this SQL was Core."""
+    return sa.select(sa.literal_column("*")).select_from(t.reports)
+
+
+def reports_where(sa, t, *conditions):
+    """Reports rows of the game ``game`` meeting these conditions, in the order sent."""
+    return reports_rows(sa, t).where(t.reports.c.game_id == sa.bindparam("game"), *conditions).order_by(
+        t.reports.c.id)
+
+
+REPORTS_OF = {(by_turn, by_kind): prepared(lambda sa, t, by_turn=by_turn, by_kind=by_kind: reports_where(
+    sa, t, *([t.reports.c.turn == sa.bindparam("turn")] if by_turn else []),
+    *([t.reports.c.kind == sa.bindparam("kind")] if by_kind else [])))
+    for by_turn in (False, True) for by_kind in (False, True)}
+TURN_REPORTS = prepared(lambda sa, t: reports_rows(sa, t).where(
+    t.reports.c.game_id == sa.bindparam("game"), t.reports.c.kind == "report").order_by(
+    t.reports.c.seq, t.reports.c.id))
+GM_PRESS = prepared(lambda sa, t: reports_where(sa, t, t.reports.c.kind == "press", t.reports.c.player.is_(None)))
+PUBLIC_PRESS = prepared(lambda sa, t: reports_where(
+    sa, t, t.reports.c.kind == "press", t.reports.c.player.is_(None), t.reports.c.audience == "all",
+    t.reports.c.turn >= sa.bindparam("first")))
+PLAYER_REPORTS = prepared(lambda sa, t: reports_rows(sa, t).where(
+    t.reports.c.game_id == sa.bindparam("game"), t.reports.c.player == sa.bindparam("player"),
+    t.reports.c.kind.in_(("report", "press"))).order_by(t.reports.c.turn, t.reports.c.id))
+
+
+def archive_marks(sa, t):
+    g, s, r, p = t.games, t.states.alias("s"), t.reports.alias("r"), t.players.alias("p")
+    return sa.select(
+        g.c.id, g.c.status,
+        sa.select(sa.func.max(s.c.seq)).where(s.c.game_id == g.c.id).scalar_subquery().label("last_seq"),
+        sa.select(sa.func.max(r.c.id)).where(r.c.game_id == g.c.id, r.c.kind.in_(("report", "press", "notice")))
+        .scalar_subquery().label("last_report"),
+        sa.select(sa.func.count()).select_from(p).where(p.c.game_id == g.c.id).scalar_subquery().label("seats_taken"),
+    ).order_by(g.c.created, g.c.id)
+
+
+ARCHIVE_MARKS = prepared(archive_marks)
 
 
 class MailQueries:
@@ -28,10 +151,8 @@ class MailQueries:
     def message_seen(self, source_key: str, message_id: str | None) -> sqlite3.Row | None:
         """The stored message with this source key, else with this Message-ID (not a duplicate)."""
         if not message_id:
-            return self.one("SELECT * FROM messages WHERE source_key = ?", source_key)
-        # One statement for both: the source key's row first, else the first by this Message-ID.
-        return self.one(f"SELECT * FROM messages WHERE {SEEN} ORDER BY CASE WHEN source_key = ? THEN 0 ELSE 1 END, "
-                        "id LIMIT 1", source_key, message_id, source_key)
+            return MESSAGE_BY_KEY.run(self, key=source_key).fetchone()
+        return MESSAGE_SEEN.run(self, key=source_key, mid=message_id).fetchone()  # one statement for both
 
     def add_new_message(self, source_key: str, message_id: str | None, sender: str | None,
                         subject: str | None, raw: bytes, received: float, outcome: str, detail: str = "",
@@ -48,9 +169,7 @@ class MailQueries:
         """Which of these source keys a stored message has (judged, by this daemon or another)."""
         if not keys:
             return set()
-        marks = ", ".join("?" for _ in keys)
-        return {r["source_key"] for r in self.all(f"SELECT source_key FROM messages WHERE source_key IN ({marks})",
-                                                  *keys)}
+        return {r["source_key"] for r in STORED_KEYS.run(self, keys=keys).fetchall()}
 
     def add_message(self, source_key: str, message_id: str | None, sender: str | None,
                     subject: str | None, raw: bytes, received: float, outcome: str,
@@ -70,13 +189,11 @@ class MailQueries:
 
     def message(self, row_id: int) -> sqlite3.Row | None:
         """One stored inbound message by its row id."""
-        return self.one("SELECT * FROM messages WHERE id = ?", row_id)
+        return MESSAGE.run(self, row=row_id).fetchone()
 
     def inbox_listing(self, only_failed: bool = False, limit: int = 50) -> list[sqlite3.Row]:
         """Received mail, newest first, for ``gm inbox``; ``only_failed``: the ones set aside."""
-        where = "WHERE outcome = 'error' " if only_failed else ""
-        return self.all("SELECT id, sender, subject, received, outcome, detail, game_id FROM messages "
-                        + where + "ORDER BY id DESC LIMIT ?", limit)
+        return INBOX[bool(only_failed)].run(self, most=limit).fetchall()
 
     # --- outbox -----------------------------------------------------------------
     def queue_outbox(self, message_id: str, recipient: str, subject: str, raw: bytes, *,
@@ -99,25 +216,23 @@ class MailQueries:
     def sent_untrimmed(self, before: float, limit: int) -> list[dict]:
         """(id, raw, archived) of mail sent before ``before`` that may still hold pictures, oldest
         first; ``archived``: its words are kept in ``reports`` too (the rows naming its id)."""
-        rows = self.all("SELECT id, raw, EXISTS (SELECT 1 FROM reports WHERE reports.outbox_id = outbox.id) "
-                        "AS archived FROM outbox WHERE trimmed = 0 AND status = 'sent' AND sent < ? "
-                        "ORDER BY sent LIMIT ?", before, limit)
+        rows = SENT_UNTRIMMED.run(self, before=before, most=limit).fetchall()
         return [{"id": row["id"], "raw": unpack_mail(row["raw"]), "archived": bool(row["archived"])}
                 for row in rows]
 
     def keep_trimmed(self, outbox_id: int, raw: bytes) -> None:
         """Keep ``raw`` as the stored copy of a sent mail, with nothing more to leave out."""
         self._require_tx()
-        self.db.execute("UPDATE outbox SET raw = ?, trimmed = 1 WHERE id = ? AND status = 'sent' AND trimmed = 0",
-                        (pack_mail(raw), outbox_id))
+        KEEP_TRIMMED.run(self, packed=pack_mail(raw), row=outbox_id)
 
     def outbox_due(self, now: float, limit: int, skip: Iterable[int] = ()) -> list[dict]:
         """(id, recipient, raw, attempts, secret) of the queued mail due by ``now``, oldest first,
         but the rows ``skip`` names; ``packed``: raw as stored (for mark_sent_keeping)."""
         skip = sorted(skip)
-        others = f"AND id NOT IN ({', '.join('?' * len(skip))}) " if skip else ""
-        rows = self.all("SELECT id, recipient, raw, attempts, secret FROM outbox WHERE status = 'queued' "
-                        f"AND next_attempt <= ? {others}ORDER BY id LIMIT ?", now, *skip, limit)
+        if skip:
+            rows = DUE[True].run(self, now=now, skip=skip, most=limit).fetchall()
+        else:
+            rows = DUE[False].run(self, now=now, most=limit).fetchall()
         return [{**dict(row), "raw": unpack_mail(row["raw"]), "packed": row["raw"]} for row in rows]
 
     def claim_outbox(self, now: float, limit: int) -> list[sqlite3.Row]:
@@ -160,13 +275,12 @@ class MailQueries:
         """Keep ``raw`` (its body blanked, gm.mail.redact.blank) as the copy of a sent mail that
         carried a secret; only a row marked secret is ever blanked."""
         self._require_tx()
-        self.db.execute("UPDATE outbox SET raw = ?, subject = ?, trimmed = 1 WHERE id = ? AND secret = 1",
-                        (pack_mail(raw), subject, outbox_id))
+        BLANK_SECRET.run(self, packed=pack_mail(raw), title=subject, row=outbox_id)
 
     def keep_sent_copy(self, outbox_id: int, raw: bytes) -> None:
         """Keep ``raw`` (its reply token masked) as the copy of a mail just sent."""
         self._require_tx()
-        self.db.execute("UPDATE outbox SET raw = ? WHERE id = ? AND status = 'sent'", (pack_mail(raw), outbox_id))
+        KEEP_SENT_COPY.run(self, packed=pack_mail(raw), row=outbox_id)
 
     def mark_failed(self, outbox_id: int, attempts: int, error: str) -> None:
         """The server refused a mail for good: it is not tried again."""
@@ -184,28 +298,22 @@ class MailQueries:
     def outbox_listing(self, include_delivered: bool = False) -> list[sqlite3.Row]:
         """The outbox for ``gm outbox``: unsent mail and mail sent in the last day (or all)."""
         if include_delivered:
-            return self.all("SELECT * FROM outbox ORDER BY id")
-        return self.all("SELECT * FROM outbox WHERE status != 'sent' OR sent >= ? ORDER BY id",
-                        time.time() - 86400)
+            return OUTBOX_ALL.run(self).fetchall()
+        return OUTBOX_RECENT.run(self, since=time.time() - 86400).fetchall()
 
     def sent_count(self, game_id: str) -> int:
         """How many mails of a game have been sent."""
-        return self.one("SELECT COUNT(*) AS n FROM outbox WHERE game_id = ? AND status = 'sent'",
-                        game_id)["n"]
+        return SENT_COUNT.run(self, game=game_id).fetchone()["n"]
 
     def error_replies_since(self, address: str, since: float) -> int:
         """How many error replies were queued to ``address`` since ``since`` (rate limit)."""
-        return self.one("SELECT COUNT(*) AS n FROM outbox WHERE kind = 'error' AND recipient = ? "
-                        "AND created >= ?", address, since)["n"]
+        return ERROR_REPLIES.run(self, to=address, since=since).fetchone()["n"]
 
     def replies_since(self, kinds: tuple[str, ...], since: float, address: str | None = None) -> int:
         """How many mails of these kinds were queued since ``since`` (to ``address``, if given)."""
-        marks = ", ".join("?" for _ in kinds)
-        sql = f"SELECT COUNT(*) AS n FROM outbox WHERE kind IN ({marks}) AND created >= ?"
-        args: list = [*kinds, since]
         if address is not None:
-            sql, args = sql + " AND recipient = ?", args + [address]
-        return self.one(sql, *args)["n"]
+            return REPLIES[True].run(self, kinds=kinds, since=since, to=address).fetchone()["n"]
+        return REPLIES[False].run(self, kinds=kinds, since=since).fetchone()["n"]
 
     # --- the archive of what was sent -------------------------------------------
     def add_report(self, game_id: str, turn: int, seq: int, player: str | None, kind: str,
@@ -228,35 +336,24 @@ class MailQueries:
     def reports_of(self, game_id: str, turn: int | None = None,
                    kind: str | None = None) -> list[dict]:
         """A game's archived texts in the order sent, of one turn and/or kind if given."""
-        sql, args = "SELECT * FROM reports WHERE game_id = ?", [game_id]
-        if turn is not None:
-            sql, args = sql + " AND turn = ?", args + [turn]
-        if kind is not None:
-            sql, args = sql + " AND kind = ?", args + [kind]
-        return self._unpacked(self.all(sql + " ORDER BY id", *args))
+        given = {name: value for name, value in (("turn", turn), ("kind", kind)) if value is not None}
+        statement = REPORTS_OF[turn is not None, kind is not None]
+        return self._unpacked(statement.run(self, game=game_id, **given).fetchall())
 
     def turn_reports(self, game_id: str) -> list[sqlite3.Row]:
         """A game's turn reports (kind 'report') by state seq, then as sent (the site)."""
-        return self._unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'report' "
-                                  "ORDER BY seq, id", game_id))
+        return self._unpacked(TURN_REPORTS.run(self, game=game_id).fetchall())
 
     def gm_press(self, game_id: str) -> list[sqlite3.Row]:
         """The GM's copies of a game's press, in the order sent."""
-        return self._unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
-                                  "AND player IS NULL ORDER BY id", game_id))
+        return self._unpacked(GM_PRESS.run(self, game=game_id).fetchall())
 
     def archive_marks(self) -> list[sqlite3.Row]:
         """Every game (oldest first) with what its archive page and index line show changed by:
         status, newest state seq, newest report, press or notice archived, seats taken (an
         open game's seats fill with no state or report).  The live archive renders again only
         the games whose marks differ from those it rendered."""
-        return self.all(
-            "SELECT g.id, g.status, "
-            "(SELECT MAX(s.seq) FROM states s WHERE s.game_id = g.id) AS last_seq, "
-            "(SELECT MAX(r.id) FROM reports r WHERE r.game_id = g.id "
-            "AND r.kind IN ('report', 'press', 'notice')) AS last_report, "
-            "(SELECT COUNT(*) FROM players p WHERE p.game_id = g.id) AS seats_taken "
-            "FROM games g ORDER BY g.created, g.id")
+        return ARCHIVE_MARKS.run(self).fetchall()
 
     def public_press(self, game_id: str, first_turn: int = 0) -> list[dict]:
         """The archive's copies of a game's press to everyone (audience 'all') from turn
@@ -264,14 +361,11 @@ class MailQueries:
         known, since = self.already_read("reports", ("public_press", game_id))  # (turn, rows): Store.read_game's
         if known and since[0] <= first_turn:
             return self._unpacked([row for row in since[1] if row["turn"] >= first_turn])
-        return self._unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND kind = 'press' "
-                                  "AND player IS NULL AND audience = 'all' AND turn >= ? ORDER BY id",
-                                  game_id, first_turn))
+        return self._unpacked(PUBLIC_PRESS.run(self, game=game_id, first=first_turn).fetchall())
 
     def player_reports(self, game_id: str, player: str) -> list[sqlite3.Row]:
         """The reports and press a player was sent, by turn (a player's history)."""
-        return self._unpacked(self.all("SELECT * FROM reports WHERE game_id = ? AND player = ? "
-                                  "AND kind IN ('report', 'press') ORDER BY turn, id", game_id, player))
+        return self._unpacked(PLAYER_REPORTS.run(self, game=game_id, player=player).fetchall())
 
 
 def report_values(game_id: str, turn: int, seq: int, player: str | None, kind: str, body: str,

@@ -17,6 +17,12 @@ and gm.store.tables, building it when it is first needed::
 Constants in a statement (``== 0``, ``.in_(("a", "b"))``) are bound at compile time and passed
 along with every run; parameters named with ``bindparam`` are the caller's.
 
+A statement that differs by dialect (the dialect's own ``insert(...).on_conflict_do_update``) is
+given one builder per dialect: ``prepared(build, postgresql=build_pg)``.  A list the caller gives
+for ``IN`` is ``sa.bindparam("ids", expanding=True)``, named at ``prepared(..., lists=("ids",))``:
+compiled (and compiled ahead) for one item, ``:ids_1``, and spelled out at a run for as many items
+as given, ``:ids_1, :ids_2...``, as SQLAlchemy spells it (an empty list is compiled by SQLAlchemy).
+
 Compiled ahead.  Importing SQLAlchemy costs a process 0.17 s of CPU and 29 MB (2026-11-26), and an
 MTA runs `gm ingest` once per mail, so the SQL of every statement held at module level (a global,
 or a value of a global dict) is compiled for both dialects into gm/store/compiled_sql.py, which a
@@ -27,6 +33,7 @@ the statements compile to; write it again with ``python -m gm.store.sql``.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -55,13 +62,17 @@ def dialect_named(name: str) -> Any:
 class Prepared:
     """One Core statement: built at first use, compiled once per dialect, run with a dict."""
 
-    __slots__ = ("build", "statement", "compiled", "name")
+    __slots__ = ("build", "statement", "compiled", "name", "builders", "lists", "spelled")
 
-    def __init__(self, build: Callable[[Any, Any], Any]):
+    def __init__(self, build: Callable[[Any, Any], Any], lists: tuple[str, ...] = (),
+                 **builders: Callable[[Any, Any], Any]):
         self.build = build
         self.statement: Any = None
         self.compiled: dict[str, tuple[str, dict[str, Any]]] = {}  # dialect -> (SQL, constants)
         self.name: Any = UNKNOWN
+        self.builders = builders  # dialect -> its own builder, where its statement differs
+        self.lists = lists  # the caller's expanding parameters
+        self.spelled: dict[tuple, str] = {}  # (dialect, each list's length) -> the SQL spelled out
 
     def sql(self, dialect: str) -> tuple[str, dict[str, Any]]:
         """The statement's SQL text on this dialect, and the values of the constants it binds."""
@@ -74,31 +85,79 @@ class Prepared:
             self.compiled[dialect] = done
         return done
 
-    def compile(self, dialect: str) -> tuple[str, dict[str, Any]]:
-        """The SQL text compiled now by SQLAlchemy (imported here), and the constants' values."""
+    def built(self, dialect: str) -> Any:
+        """The Core statement on this dialect (its own builder's, if it has one)."""
+        import sqlalchemy
+
+        from gm.store import tables
+
+        own = self.builders.get(dialect)
+        if own is not None:
+            return own(sqlalchemy, tables)
         if self.statement is None:
-            import sqlalchemy
-
-            from gm.store import tables
-
             self.statement = self.build(sqlalchemy, tables)
-        compiled = self.statement.compile(dialect=dialect_named(dialect))
-        callers = {b.key for b in iter_binds(self.statement) if b.required}  # given at each run
+        return self.statement
+
+    def compile(self, dialect: str, lists: dict[str, list] | None = None) -> tuple[str, dict[str, Any]]:
+        """The SQL text compiled now by SQLAlchemy (imported here), and the constants' values;
+        each of the caller's lists spelled out for one item (``lists``: for these items)."""
+        statement = self.built(dialect)
+        binds = list(iter_binds(statement))
+        callers = {b.key for b in binds if b.required}  # given at each run
+        expanding = {b.key for b in binds if b.required and b.expanding}
+        if expanding != set(self.lists):
+            raise ValueError(f"the lists named {sorted(self.lists)} are not the statement's {sorted(expanding)}")
+        values = {key: [None] for key in expanding} | (lists or {})
+        compiled = statement.compile(dialect=dialect_named(dialect))
         # and those a traversal does not reach (the rows of a multi-row INSERT's VALUES)
         callers |= {key for key, b in compiled.binds.items() if b.required}
         # a constant IN list is spelled out here, once, as parameters of its own
-        expanded = compiled.construct_expanded_state({key: None for key in callers})
-        return expanded.statement, {k: v for k, v in expanded.parameters.items() if k not in callers}
+        expanded = compiled.construct_expanded_state({key: values.get(key) for key in callers})
+        given = callers | {name for key in expanding for name in expanded.parameter_expansion.get(key, ())}
+        return expanded.statement, {k: v for k, v in expanded.parameters.items() if k not in given}
+
+    def spell_out(self, dialect: str, sql: str, params: dict[str, Any]) -> str:
+        """``sql`` with each list in ``params`` spelled out, one parameter an item (``name_1...``)."""
+        lists = {name: list(params.pop(name)) for name in self.lists}
+        shape = (dialect, *(len(items) for items in lists.values()))
+        done = self.spelled.get(shape)
+        if done is None:
+            if not all(lists.values()):  # SQLAlchemy's empty IN, a condition of its own per dialect
+                done = self.compile(dialect, lists)[0]
+            else:
+                done = sql
+                for name, items in lists.items():
+                    done = re.sub(re.escape(mark(dialect, f"{name}_1")) + r"(?!\w)", ", ".join(
+                        mark(dialect, f"{name}_{i}") for i in range(1, len(items) + 1)), done)
+            self.spelled[shape] = done
+        for name, items in lists.items():
+            params.update({f"{name}_{i}": item for i, item in enumerate(items, 1)})
+        return done
 
     def run(self, store: Any, **params: Any) -> Any:
         """Run on the store's connection (inside its transaction, if one is open); the cursor."""
         kind = store.kind
         sql, constants = self.compiled.get(kind) or self.sql(kind)
+        if self.lists:
+            sql = self.spell_out(kind, sql, params)
         if constants:
             params.update(constants)  # their names (status_1, ...) are never a caller's
         if kind == "postgresql":  # PostgreSQL's own SQL, past the translator; booleans as 0/1
             return store.db.raw(sql, {k: int(v) if isinstance(v, bool) else v for k, v in params.items()})
         return store.db.execute(sql, params)
+
+
+def mark(dialect: str, name: str) -> str:
+    """A parameter as the dialect's driver style writes it."""
+    return f"%({name})s" if dialect == "postgresql" else f":{name}"
+
+
+def constant(sa: Any, value: Any) -> Any:
+    """A constant written into the SQL text, not bound: a partial index (outbox_untrimmed,
+    delivery_events_unsettled) serves a query that states its condition with the same constants,
+    which a prepared statement's generic plan on PostgreSQL (psycopg prepares one run five
+    times) cannot tell of a parameter."""
+    return sa.literal(value, literal_execute=True)
 
 
 def iter_binds(statement: Any) -> Any:
@@ -109,9 +168,12 @@ def iter_binds(statement: Any) -> Any:
     return (node for node in visitors.iterate(statement) if isinstance(node, BindParameter))
 
 
-def prepared(build: Callable[[Any, Any], Any]) -> Prepared:
-    """A statement built by ``build(sqlalchemy, gm.store.tables)`` at its first use."""
-    return Prepared(build)
+def prepared(build: Callable[[Any, Any], Any], lists: tuple[str, ...] = (),
+             **builders: Callable[[Any, Any], Any]) -> Prepared:
+    """A statement built by ``build(sqlalchemy, gm.store.tables)`` at its first use; ``lists``: the
+    caller's expanding parameters; ``builders``: a dialect's own (``postgresql=...``), where its
+    statement differs."""
+    return Prepared(build, lists, **builders)
 
 
 def table_named(sa: Any, t: Any, name: str, columns: Iterable[str] = ()) -> Any:
@@ -157,6 +219,7 @@ def held_statements() -> Iterator[tuple[str, Prepared]]:
     import importlib
     import pkgutil
 
+    # the package's folder, not the package imported: gm.store imports this module (an import circle)
     for info in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda i: i.name):
         if info.name == "compiled_sql":
             continue

@@ -94,3 +94,72 @@ def test_a_statement_not_held_at_module_level_is_compiled_at_its_first_run():
     from gm.store import daemons
 
     assert sql.name_of(daemons.BEAT) == "gm.store.daemons:BEAT"
+
+
+def test_a_list_given_for_in_is_spelled_out_once_per_length(store_target):
+    store = Store(store_target)
+    try:
+        by_ids = prepared(lambda sa, t: sa.select(t.outbox.c.recipient).where(
+            t.outbox.c.id.in_(sa.bindparam("ids", expanding=True)), t.outbox.c.status.in_(("queued", "held"))
+        ).order_by(t.outbox.c.id), lists=("ids",))
+        with store.write():
+            ids = [store.insert("outbox", message_id=f"<{n}@gm>", game_id="g1", turn=1, kind="report",
+                                recipient=f"{n}@x.org", subject="s", raw=b"x", status=status, next_attempt=T,
+                                created=T) for n, status in enumerate(["queued", "held", "sent", "queued"])]
+        found = {n: [r["recipient"] for r in by_ids.run(store, ids=ids[:n]).fetchall()] for n in (0, 1, 3, 4)}
+        assert found == {0: [], 1: ["0@x.org"], 3: ["0@x.org", "1@x.org"], 4: ["0@x.org", "1@x.org", "3@x.org"]}
+        # the same length again, other items: the same SQL, the items its own
+        assert [r["recipient"] for r in by_ids.run(store, ids=[ids[3]]).fetchall()] == ["3@x.org"]
+        assert sorted(by_ids.spelled) == [(store.kind, n) for n in (0, 1, 3, 4)]  # each length spelled once
+        # as SQLAlchemy itself spells a list of three out
+        from gm.store.sql import dialect_named
+
+        own = by_ids.built(store.kind).compile(dialect=dialect_named(store.kind)).construct_expanded_state(
+            {"ids": ids[:3]}).statement
+        assert by_ids.spelled[store.kind, 3] == own
+    finally:
+        store.close()
+
+
+def test_a_list_not_named_at_prepared_is_refused():
+    unnamed = prepared(lambda sa, t: sa.select(t.outbox.c.id).where(
+        t.outbox.c.id.in_(sa.bindparam("ids", expanding=True))))
+    try:
+        unnamed.sql("sqlite")
+    except ValueError as exc:
+        assert "ids" in str(exc)
+    else:
+        raise AssertionError("a list not named at prepared() compiled")
+
+
+def test_a_dialect_may_have_a_builder_of_its_own(store_target):
+    def upsert(dialect):
+        def build(sa, t):
+            insert = __import__(f"sqlalchemy.dialects.{dialect}", fromlist=["insert"]).insert
+            new = insert(t.holds).values(scope=sa.bindparam("scope"), since=T, reason="r", words="w",
+                                         refusal="sender", next_probe=sa.bindparam("probe"))
+            return new.on_conflict_do_update(index_elements=[t.holds.c.scope],
+                                             set_={"next_probe": new.excluded.next_probe})
+        return build
+
+    statement = prepared(upsert("sqlite"), postgresql=upsert("postgresql"))
+    assert "ON CONFLICT (scope) DO UPDATE SET next_probe = excluded.next_probe" in statement.sql("sqlite")[0]
+    assert "%(probe)s" in statement.sql("postgresql")[0]
+    store = Store(store_target)
+    try:
+        with store.write():
+            statement.run(store, scope="sender", probe=T + 1)
+            statement.run(store, scope="sender", probe=T + 2)
+        assert [(h["scope"], h["next_probe"]) for h in store.holds()] == [("sender", T + 2)]
+    finally:
+        store.close()
+
+
+
+def test_a_partial_index_condition_is_written_as_constants_not_bound():
+    from gm.store.delivery import UNSETTLED
+    from gm.store.mail import SENT_UNTRIMMED
+
+    for dialect in ("sqlite", "postgresql"):
+        assert "outbox.trimmed = 0 AND outbox.status = 'sent'" in SENT_UNTRIMMED.sql(dialect)[0]
+        assert "delivery_events.settled = 0" in UNSETTLED.sql(dialect)[0]
