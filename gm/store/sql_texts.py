@@ -1,0 +1,125 @@
+"""SQL compiled ahead by gm.store.sql.write_texts: do not edit; write it again."""
+# ruff: noqa: E501
+
+TEXTS = {
+    '05ffe652f8fbce697db953735e05d07934727223': {
+        'sqlite': ('SELECT daemons.daemon_id, daemons.host, daemons.pid, daemons.started, daemons.last_seen, daemons.sending_down_since, daemons.inbox_handled, daemons.inbox_left, daemons.backlog_since, daemons.took_over_from, daemons.took_over_at \nFROM daemons ORDER BY daemons.started', {}),
+        'postgresql': ('SELECT daemons.daemon_id, daemons.host, daemons.pid, daemons.started, daemons.last_seen, daemons.sending_down_since, daemons.inbox_handled, daemons.inbox_left, daemons.backlog_since, daemons.took_over_from, daemons.took_over_at \nFROM daemons ORDER BY daemons.started', {}),
+    },
+    '0edca1e03b1eba2315ba20ac47ade5da9aae8ed5': {
+        'sqlite': ('UPDATE daemons SET last_seen=:now, sending_down_since=:down WHERE daemons.daemon_id = :me', {}),
+        'postgresql': ('UPDATE daemons SET last_seen=%(now)s, sending_down_since=%(down)s WHERE daemons.daemon_id = %(me)s', {}),
+    },
+    '0ef777b5f5d7d9948637bbdfed3be110e1fa618c': {
+        'sqlite': ('SELECT daemons.daemon_id, daemons.host, daemons.pid, daemons.started, daemons.last_seen, daemons.sending_down_since, daemons.inbox_handled, daemons.inbox_left, daemons.backlog_since, daemons.took_over_from, daemons.took_over_at \nFROM daemons \nWHERE daemons.daemon_id = :me', {}),
+        'postgresql': ('SELECT daemons.daemon_id, daemons.host, daemons.pid, daemons.started, daemons.last_seen, daemons.sending_down_since, daemons.inbox_handled, daemons.inbox_left, daemons.backlog_since, daemons.took_over_from, daemons.took_over_at \nFROM daemons \nWHERE daemons.daemon_id = %(me)s', {}),
+    },
+    '16d0d2cb0b47e5b2884599bb80eeaba84f08d95c': {
+        'sqlite': ('UPDATE daemons SET took_over_from=:dead, took_over_at=:now WHERE daemons.daemon_id = :me', {}),
+        'postgresql': ('UPDATE daemons SET took_over_from=%(dead)s, took_over_at=%(now)s WHERE daemons.daemon_id = %(me)s', {}),
+    },
+    '268ccdaf4f56b37c779210cd7920a53afc7e92ec': {
+        'sqlite': ('SELECT outages.id, outages.kind, outages.start, outages.finish, outages.applied \nFROM outages \nWHERE outages.finish IS NOT NULL AND outages.applied = :applied_1 ORDER BY outages.start', {'applied_1': 0}),
+        'postgresql': ('SELECT outages.id, outages.kind, outages.start, outages.finish, outages.applied \nFROM outages \nWHERE outages.finish IS NOT NULL AND outages.applied = %(applied_1)s ORDER BY outages.start', {'applied_1': 0}),
+    },
+    '312559165fef8a484adf78ca7ab091f8a3339b25': {
+        'sqlite': ('UPDATE daemons SET inbox_handled=:handled, inbox_left=:left, backlog_since=:since WHERE daemons.daemon_id = :me', {}),
+        'postgresql': ('UPDATE daemons SET inbox_handled=%(handled)s, inbox_left=%(left)s, backlog_since=%(since)s WHERE daemons.daemon_id = %(me)s', {}),
+    },
+    '323ac75dd6d4c02c4d3f04a3c25ec4dde5482a4e': {
+        'sqlite': ('SELECT min(daemons.sending_down_since) AS since \nFROM daemons \nWHERE daemons.last_seen >= :seen_after AND daemons.sending_down_since IS NOT NULL', {}),
+        'postgresql': ('SELECT min(daemons.sending_down_since) AS since \nFROM daemons \nWHERE daemons.last_seen >= %(seen_after)s AND daemons.sending_down_since IS NOT NULL', {}),
+    },
+    '32463b2d28767e9e683f82d70ceb262f848e1482': {
+        'sqlite': ('SELECT deadlines.game_id \nFROM deadlines JOIN games ON games.id = deadlines.game_id \nWHERE games.status = :status_1 AND deadlines.due IS NOT NULL AND deadlines.due <= :by AND deadlines.grace_done = :grace_done_1 ORDER BY deadlines.game_id', {'status_1': 'active', 'grace_done_1': 0}),
+        'postgresql': ('SELECT deadlines.game_id \nFROM deadlines JOIN games ON games.id = deadlines.game_id \nWHERE games.status = %(status_1)s AND deadlines.due IS NOT NULL AND deadlines.due <= %(by)s AND deadlines.grace_done = %(grace_done_1)s ORDER BY deadlines.game_id', {'status_1': 'active', 'grace_done_1': 0}),
+    },
+    '3493c4df9d7646e7c23e756055c0393ebe3d53ac': {
+        'sqlite': ('SELECT (SELECT max(messages.id) AS max_1 \nFROM messages) AS messages, (SELECT max(orders.id) AS max_2 \nFROM orders) AS orders, (SELECT max(delivery_events.id) AS max_3 \nFROM delivery_events) AS events', {}),
+        'postgresql': ('SELECT (SELECT max(messages.id) AS max_1 \nFROM messages) AS messages, (SELECT max(orders.id) AS max_2 \nFROM orders) AS orders, (SELECT max(delivery_events.id) AS max_3 \nFROM delivery_events) AS events', {}),
+    },
+    '36b23004c87080ae76183f0a83e78e2757691c7b': {
+        'sqlite': ('SELECT count(*) AS n \nFROM messages \nWHERE messages.outcome = :outcome_1 AND messages.received >= :since', {'outcome_1': 'error'}),
+        'postgresql': ('SELECT count(*) AS n \nFROM messages \nWHERE messages.outcome = %(outcome_1)s AND messages.received >= %(since)s', {'outcome_1': 'error'}),
+    },
+    '3bbfe81a3a47b9d9bc50f20a6479efa6ccf83dbf': {
+        'sqlite': ('SELECT outbox.status, count(*) AS n \nFROM outbox GROUP BY outbox.status', {}),
+        'postgresql': ('SELECT outbox.status, count(*) AS n \nFROM outbox GROUP BY outbox.status', {}),
+    },
+    '483ea3d4baf7abab7eecba945f410d35e60be483': {
+        'sqlite': ('SELECT outbox.recipient \nFROM outbox \nWHERE outbox.game_id = :game AND outbox.turn = :number AND outbox.kind IN (:kind_1_1, :kind_1_2) AND outbox.status IN (:status_1_1, :status_1_2)', {'kind_1_1': 'report', 'kind_1_2': 'welcome', 'status_1_1': 'queued', 'status_1_2': 'held'}),
+        'postgresql': ('SELECT outbox.recipient \nFROM outbox \nWHERE outbox.game_id = %(game)s AND outbox.turn = %(number)s AND outbox.kind IN (%(kind_1_1)s, %(kind_1_2)s) AND outbox.status IN (%(status_1_1)s, %(status_1_2)s)', {'kind_1_1': 'report', 'kind_1_2': 'welcome', 'status_1_1': 'queued', 'status_1_2': 'held'}),
+    },
+    '530db82da761763559a7d1a9e22c2de4730fa293': {
+        'sqlite': ('SELECT orders.id, orders.accepted \nFROM orders \nWHERE orders.id > :after ORDER BY orders.id', {}),
+        'postgresql': ('SELECT orders.id, orders.accepted \nFROM orders \nWHERE orders.id > %(after)s ORDER BY orders.id', {}),
+    },
+    '62b7766398c9ae09d26f1ab3f820b04e1456fae8': {
+        'sqlite': ('SELECT outages.id, outages.kind, outages.start, outages.finish, outages.applied \nFROM outages \nWHERE outages.kind = :what AND outages.finish IS NULL ORDER BY outages.id', {}),
+        'postgresql': ('SELECT outages.id, outages.kind, outages.start, outages.finish, outages.applied \nFROM outages \nWHERE outages.kind = %(what)s AND outages.finish IS NULL ORDER BY outages.id', {}),
+    },
+    '66ac1c54498482bceb9c3c81b3d8345910849b39': {
+        'sqlite': ('SELECT messages.id, messages.outcome \nFROM messages \nWHERE messages.id > :after ORDER BY messages.id', {}),
+        'postgresql': ('SELECT messages.id, messages.outcome \nFROM messages \nWHERE messages.id > %(after)s ORDER BY messages.id', {}),
+    },
+    '68ae2ab0089277211b5e17a2a8e52a91fa64bffd': {
+        'sqlite': ('DELETE FROM daemons WHERE daemons.last_seen < :before', {}),
+        'postgresql': ('DELETE FROM daemons WHERE daemons.last_seen < %(before)s', {}),
+    },
+    '6c02686eddbbda6077f517d18dbf29c4648fe5f2': {
+        'sqlite': ('SELECT max(outbox.created) AS at \nFROM outbox', {}),
+        'postgresql': ('SELECT max(outbox.created) AS at \nFROM outbox', {}),
+    },
+    '7e337b9bc8adb71b678cbcf0d803cf4d931f7493': {
+        'sqlite': ('SELECT max(daemons.last_seen) AS at \nFROM daemons', {}),
+        'postgresql': ('SELECT max(daemons.last_seen) AS at \nFROM daemons', {}),
+    },
+    '82718c9521d042ac6d0e4afb4766dfa0499d093e': {
+        'sqlite': ('SELECT count(*) AS n \nFROM outbox \nWHERE outbox.status = :status_1 AND outbox.sent >= :since', {'status_1': 'sent'}),
+        'postgresql': ('SELECT count(*) AS n \nFROM outbox \nWHERE outbox.status = %(status_1)s AND outbox.sent >= %(since)s', {'status_1': 'sent'}),
+    },
+    '8276d983fa337da4245d65dd924881c9aacc2f7c': {
+        'sqlite': ('SELECT min(outages.start) AS since \nFROM outages \nWHERE outages.finish IS NULL', {}),
+        'postgresql': ('SELECT min(outages.start) AS since \nFROM outages \nWHERE outages.finish IS NULL', {}),
+    },
+    '91a87d4f2041094040997b48efb15ddd8a6f9ca0': {
+        'sqlite': ('INSERT INTO daemons (daemon_id, host, pid, started, last_seen, sending_down_since) VALUES (:me, :on, :process, :at, :now, :down)', {}),
+        'postgresql': ('INSERT INTO daemons (daemon_id, host, pid, started, last_seen, sending_down_since) VALUES (%(me)s, %(on)s, %(process)s, %(at)s, %(now)s, %(down)s)', {}),
+    },
+    '97b1e1a36b31e3bb83edc77273f87e72dcb39f8b': {
+        'sqlite': ('SELECT max(messages.received) AS at \nFROM messages', {}),
+        'postgresql': ('SELECT max(messages.received) AS at \nFROM messages', {}),
+    },
+    'a1b512845c6b35e1079446c39f4a55656d58a1db': {
+        'sqlite': ('SELECT delivery_events.id, delivery_events.permanent \nFROM delivery_events \nWHERE delivery_events.id > :after ORDER BY delivery_events.id', {}),
+        'postgresql': ('SELECT delivery_events.id, delivery_events.permanent \nFROM delivery_events \nWHERE delivery_events.id > %(after)s ORDER BY delivery_events.id', {}),
+    },
+    'b5be7b44286d1d933ffd0e1cefebe2fe568daa24': {
+        'sqlite': ('UPDATE outages SET applied=:applied WHERE outages.id = :outage', {'applied': 1}),
+        'postgresql': ('UPDATE outages SET applied=%(applied)s WHERE outages.id = %(outage)s', {'applied': 1}),
+    },
+    'b692b8e159beca69ccdb9d509431508e2255b64a': {
+        'sqlite': ('SELECT max(games.updated) AS at \nFROM games', {}),
+        'postgresql': ('SELECT max(games.updated) AS at \nFROM games', {}),
+    },
+    'c12c268eb7e4e75892242f4562bbe53869cc6194': {
+        'sqlite': ('SELECT max(daemons.last_seen) AS at \nFROM daemons', {}),
+        'postgresql': ('SELECT max(daemons.last_seen) AS at \nFROM daemons', {}),
+    },
+    'c3f512f0fc0c6a668acbd21a489ed785a977efe4': {
+        'sqlite': ('SELECT outages.id, outages.kind, outages.start, outages.finish, outages.applied \nFROM outages ORDER BY outages.id', {}),
+        'postgresql': ('SELECT outages.id, outages.kind, outages.start, outages.finish, outages.applied \nFROM outages ORDER BY outages.id', {}),
+    },
+    'ccb14088050f1539dac976f76af5409c332a30f7': {
+        'sqlite': ('SELECT min(outbox.created) AS at \nFROM outbox \nWHERE outbox.status = :status_1', {'status_1': 'queued'}),
+        'postgresql': ('SELECT min(outbox.created) AS at \nFROM outbox \nWHERE outbox.status = %(status_1)s', {'status_1': 'queued'}),
+    },
+    'cdae20ee2fd35edda06ce040045164580ab0034a': {
+        'sqlite': ('UPDATE outages SET finish=:ended WHERE outages.id = :outage', {}),
+        'postgresql': ('UPDATE outages SET finish=%(ended)s WHERE outages.id = %(outage)s', {}),
+    },
+    'daae1e5c50f93207dc0e6177c76105035e32c19e': {
+        'sqlite': ('SELECT timers.game_id, timers.due \nFROM timers ORDER BY timers.due, timers.game_id\n LIMIT :most OFFSET :param_1', {'param_1': 0}),
+        'postgresql': ('SELECT timers.game_id, timers.due \nFROM timers ORDER BY timers.due, timers.game_id \n LIMIT %(most)s', {}),
+    },
+}
