@@ -6,6 +6,10 @@ TEXTS = {
         'sqlite': ('SELECT daemons.daemon_id, daemons.host, daemons.pid, daemons.started, daemons.last_seen, daemons.sending_down_since, daemons.inbox_handled, daemons.inbox_left, daemons.backlog_since, daemons.took_over_from, daemons.took_over_at \nFROM daemons ORDER BY daemons.started', {}),
         'postgresql': ('SELECT daemons.daemon_id, daemons.host, daemons.pid, daemons.started, daemons.last_seen, daemons.sending_down_since, daemons.inbox_handled, daemons.inbox_left, daemons.backlog_since, daemons.took_over_from, daemons.took_over_at \nFROM daemons ORDER BY daemons.started', {}),
     },
+    '0cab2a7fd173638670d587f2727b31f709548565': {
+        'sqlite': ('SELECT draw_proposals.player, draw_proposals.turn \nFROM draw_proposals \nWHERE draw_proposals.game_id = :game', {}),
+        'postgresql': ('SELECT draw_proposals.player, draw_proposals.turn \nFROM draw_proposals \nWHERE draw_proposals.game_id = %(game)s', {}),
+    },
     '0edca1e03b1eba2315ba20ac47ade5da9aae8ed5': {
         'sqlite': ('UPDATE daemons SET last_seen=:now, sending_down_since=:down WHERE daemons.daemon_id = :me', {}),
         'postgresql': ('UPDATE daemons SET last_seen=%(now)s, sending_down_since=%(down)s WHERE daemons.daemon_id = %(me)s', {}),
@@ -13,6 +17,10 @@ TEXTS = {
     '0ef777b5f5d7d9948637bbdfed3be110e1fa618c': {
         'sqlite': ('SELECT daemons.daemon_id, daemons.host, daemons.pid, daemons.started, daemons.last_seen, daemons.sending_down_since, daemons.inbox_handled, daemons.inbox_left, daemons.backlog_since, daemons.took_over_from, daemons.took_over_at \nFROM daemons \nWHERE daemons.daemon_id = :me', {}),
         'postgresql': ('SELECT daemons.daemon_id, daemons.host, daemons.pid, daemons.started, daemons.last_seen, daemons.sending_down_since, daemons.inbox_handled, daemons.inbox_left, daemons.backlog_since, daemons.took_over_from, daemons.took_over_at \nFROM daemons \nWHERE daemons.daemon_id = %(me)s', {}),
+    },
+    '15bff5d8ab757b2b82a668a1f019e48f088b233a': {
+        'sqlite': ('INSERT INTO draw_proposals (game_id, player, turn, made) VALUES (:game_id, :player, :turn, :made) ON CONFLICT (game_id, player) DO UPDATE SET turn = excluded.turn, made = excluded.made', {}),
+        'postgresql': ('INSERT INTO draw_proposals (game_id, player, turn, made) VALUES (%(game_id)s, %(player)s, %(turn)s, %(made)s) ON CONFLICT (game_id, player) DO UPDATE SET turn = excluded.turn, made = excluded.made', {}),
     },
     '16d0d2cb0b47e5b2884599bb80eeaba84f08d95c': {
         'sqlite': ('UPDATE daemons SET took_over_from=:dead, took_over_at=:now WHERE daemons.daemon_id = :me', {}),
@@ -34,6 +42,10 @@ TEXTS = {
         'sqlite': ('SELECT deadlines.game_id \nFROM deadlines JOIN games ON games.id = deadlines.game_id \nWHERE games.status = :status_1 AND deadlines.due IS NOT NULL AND deadlines.due <= :by AND deadlines.grace_done = :grace_done_1 ORDER BY deadlines.game_id', {'status_1': 'active', 'grace_done_1': 0}),
         'postgresql': ('SELECT deadlines.game_id \nFROM deadlines JOIN games ON games.id = deadlines.game_id \nWHERE games.status = %(status_1)s AND deadlines.due IS NOT NULL AND deadlines.due <= %(by)s AND deadlines.grace_done = %(grace_done_1)s ORDER BY deadlines.game_id', {'status_1': 'active', 'grace_done_1': 0}),
     },
+    '33114eec6ec296d83471781621037c413285a433': {
+        'sqlite': ('DELETE FROM timers WHERE timers.game_id = :game', {}),
+        'postgresql': ('DELETE FROM timers WHERE timers.game_id = %(game)s', {}),
+    },
     '3493c4df9d7646e7c23e756055c0393ebe3d53ac': {
         'sqlite': ('SELECT (SELECT max(messages.id) AS max_1 \nFROM messages) AS messages, (SELECT max(orders.id) AS max_2 \nFROM orders) AS orders, (SELECT max(delivery_events.id) AS max_3 \nFROM delivery_events) AS events', {}),
         'postgresql': ('SELECT (SELECT max(messages.id) AS max_1 \nFROM messages) AS messages, (SELECT max(orders.id) AS max_2 \nFROM orders) AS orders, (SELECT max(delivery_events.id) AS max_3 \nFROM delivery_events) AS events', {}),
@@ -50,9 +62,21 @@ TEXTS = {
         'sqlite': ('SELECT outbox.recipient \nFROM outbox \nWHERE outbox.game_id = :game AND outbox.turn = :number AND outbox.kind IN (:kind_1_1, :kind_1_2) AND outbox.status IN (:status_1_1, :status_1_2)', {'kind_1_1': 'report', 'kind_1_2': 'welcome', 'status_1_1': 'queued', 'status_1_2': 'held'}),
         'postgresql': ('SELECT outbox.recipient \nFROM outbox \nWHERE outbox.game_id = %(game)s AND outbox.turn = %(number)s AND outbox.kind IN (%(kind_1_1)s, %(kind_1_2)s) AND outbox.status IN (%(status_1_1)s, %(status_1_2)s)', {'kind_1_1': 'report', 'kind_1_2': 'welcome', 'status_1_1': 'queued', 'status_1_2': 'held'}),
     },
+    '495f0ad6a5231568152f29a666c5d90de2d35f77': {
+        'sqlite': ('INSERT INTO results (game_id, reason, winners, at) VALUES (:game_id, :reason, :winners, :at) ON CONFLICT (game_id) DO UPDATE SET reason = excluded.reason, winners = excluded.winners, at = excluded.at', {}),
+        'postgresql': ('INSERT INTO results (game_id, reason, winners, at) VALUES (%(game_id)s, %(reason)s, %(winners)s, %(at)s) ON CONFLICT (game_id) DO UPDATE SET reason = excluded.reason, winners = excluded.winners, at = excluded.at', {}),
+    },
     '530db82da761763559a7d1a9e22c2de4730fa293': {
         'sqlite': ('SELECT orders.id, orders.accepted \nFROM orders \nWHERE orders.id > :after ORDER BY orders.id', {}),
         'postgresql': ('SELECT orders.id, orders.accepted \nFROM orders \nWHERE orders.id > %(after)s ORDER BY orders.id', {}),
+    },
+    '55051e0d9a21fedc6c90ccd9ddb9ccb9ce5fbe0b': {
+        'sqlite': ('INSERT INTO timers (game_id, due) VALUES (:game_id, :due) ON CONFLICT (game_id) DO UPDATE SET due = excluded.due', {}),
+        'postgresql': ('INSERT INTO timers (game_id, due) VALUES (%(game_id)s, %(due)s) ON CONFLICT (game_id) DO UPDATE SET due = excluded.due', {}),
+    },
+    '612cf4809b724713a1b7e791d47c56eec48b99a7': {
+        'sqlite': ('DELETE FROM draw_proposals WHERE draw_proposals.game_id = :game AND draw_proposals.player = :player', {}),
+        'postgresql': ('DELETE FROM draw_proposals WHERE draw_proposals.game_id = %(game)s AND draw_proposals.player = %(player)s', {}),
     },
     '62b7766398c9ae09d26f1ab3f820b04e1456fae8': {
         'sqlite': ('SELECT outages.id, outages.kind, outages.start, outages.finish, outages.applied \nFROM outages \nWHERE outages.kind = :what AND outages.finish IS NULL ORDER BY outages.id', {}),
@@ -70,9 +94,21 @@ TEXTS = {
         'sqlite': ('SELECT max(outbox.created) AS at \nFROM outbox', {}),
         'postgresql': ('SELECT max(outbox.created) AS at \nFROM outbox', {}),
     },
+    '6ee34c0a2185d69fdd35d06f70eb13bd103c2248': {
+        'sqlite': ('SELECT state_overrides.game_id, state_overrides.seq, state_overrides.action, state_overrides.source_seq, state_overrides.detail \nFROM state_overrides \nWHERE state_overrides.game_id = :game', {}),
+        'postgresql': ('SELECT state_overrides.game_id, state_overrides.seq, state_overrides.action, state_overrides.source_seq, state_overrides.detail \nFROM state_overrides \nWHERE state_overrides.game_id = %(game)s', {}),
+    },
+    '7341fcdc1b23aa1c2adbe9c1d0eff688993dcb72': {
+        'sqlite': ('SELECT game_settings."key", game_settings.value \nFROM game_settings \nWHERE game_settings.game_id = :game', {}),
+        'postgresql': ('SELECT game_settings.key, game_settings.value \nFROM game_settings \nWHERE game_settings.game_id = %(game)s', {}),
+    },
     '7e337b9bc8adb71b678cbcf0d803cf4d931f7493': {
         'sqlite': ('SELECT max(daemons.last_seen) AS at \nFROM daemons', {}),
         'postgresql': ('SELECT max(daemons.last_seen) AS at \nFROM daemons', {}),
+    },
+    '7f406e9af996b73194cf905f6e0ae33684cd2529': {
+        'sqlite': ('SELECT state_overrides.seq \nFROM state_overrides \nWHERE state_overrides.game_id = :game', {}),
+        'postgresql': ('SELECT state_overrides.seq \nFROM state_overrides \nWHERE state_overrides.game_id = %(game)s', {}),
     },
     '82718c9521d042ac6d0e4afb4766dfa0499d093e': {
         'sqlite': ('SELECT count(*) AS n \nFROM outbox \nWHERE outbox.status = :status_1 AND outbox.sent >= :since', {'status_1': 'sent'}),
@@ -93,6 +129,26 @@ TEXTS = {
     'a1b512845c6b35e1079446c39f4a55656d58a1db': {
         'sqlite': ('SELECT delivery_events.id, delivery_events.permanent \nFROM delivery_events \nWHERE delivery_events.id > :after ORDER BY delivery_events.id', {}),
         'postgresql': ('SELECT delivery_events.id, delivery_events.permanent \nFROM delivery_events \nWHERE delivery_events.id > %(after)s ORDER BY delivery_events.id', {}),
+    },
+    'a2592a172cf408ff117baa9b3df2821949e166bd': {
+        'sqlite': ('DELETE FROM draw_proposals WHERE draw_proposals.game_id = :game', {}),
+        'postgresql': ('DELETE FROM draw_proposals WHERE draw_proposals.game_id = %(game)s', {}),
+    },
+    'a9e7c5735276f31a5792f91af97d39ce574339dc': {
+        'sqlite': ('INSERT INTO game_settings (game_id, "key", value) VALUES (:game_id, :key, :value) ON CONFLICT (game_id, "key") DO UPDATE SET value = excluded.value', {}),
+        'postgresql': ('INSERT INTO game_settings (game_id, key, value) VALUES (%(game_id)s, %(key)s, %(value)s) ON CONFLICT (game_id, key) DO UPDATE SET value = excluded.value', {}),
+    },
+    'acc0b15152e7b5fc3c6c3999298aa261b91205f2': {
+        'sqlite': ('SELECT deadlines.game_id, deadlines.start_seq, deadlines.turn, deadlines.due, deadlines.reminded, deadlines.late, deadlines.grace_done, deadlines.paused_at, deadlines.set_by \nFROM deadlines \nWHERE deadlines.game_id = :game', {}),
+        'postgresql': ('SELECT deadlines.game_id, deadlines.start_seq, deadlines.turn, deadlines.due, deadlines.reminded, deadlines.late, deadlines.grace_done, deadlines.paused_at, deadlines.set_by \nFROM deadlines \nWHERE deadlines.game_id = %(game)s', {}),
+    },
+    'ad56f5cdc1ff3761535defab112db505bd65c971': {
+        'sqlite': ('SELECT timers.game_id \nFROM timers \nWHERE timers.due <= :now ORDER BY timers.due, timers.game_id', {}),
+        'postgresql': ('SELECT timers.game_id \nFROM timers \nWHERE timers.due <= %(now)s ORDER BY timers.due, timers.game_id', {}),
+    },
+    'b2af63a79927c080314191e91791254d3c8ee16d': {
+        'sqlite': ('SELECT bounce_holds.start_seq, bounce_holds.seconds \nFROM bounce_holds \nWHERE bounce_holds.game_id = :game AND bounce_holds.player = :player', {}),
+        'postgresql': ('SELECT bounce_holds.start_seq, bounce_holds.seconds \nFROM bounce_holds \nWHERE bounce_holds.game_id = %(game)s AND bounce_holds.player = %(player)s', {}),
     },
     'b5be7b44286d1d933ffd0e1cefebe2fe568daa24': {
         'sqlite': ('UPDATE outages SET applied=:applied WHERE outages.id = :outage', {'applied': 1}),
@@ -118,8 +174,24 @@ TEXTS = {
         'sqlite': ('UPDATE outages SET finish=:ended WHERE outages.id = :outage', {}),
         'postgresql': ('UPDATE outages SET finish=%(ended)s WHERE outages.id = %(outage)s', {}),
     },
+    'd7a41f43ae3148cd58f5e951c6e0cd48d6bca499': {
+        'sqlite': ('SELECT timers.due \nFROM timers \nWHERE timers.game_id = :game', {}),
+        'postgresql': ('SELECT timers.due \nFROM timers \nWHERE timers.game_id = %(game)s', {}),
+    },
     'daae1e5c50f93207dc0e6177c76105035e32c19e': {
         'sqlite': ('SELECT timers.game_id, timers.due \nFROM timers ORDER BY timers.due, timers.game_id\n LIMIT :most OFFSET :param_1', {'param_1': 0}),
         'postgresql': ('SELECT timers.game_id, timers.due \nFROM timers ORDER BY timers.due, timers.game_id \n LIMIT %(most)s', {}),
+    },
+    'fac58de56e0ed2e047a73fe6955813008f00ccd3': {
+        'sqlite': ('DELETE FROM results WHERE results.game_id = :game', {}),
+        'postgresql': ('DELETE FROM results WHERE results.game_id = %(game)s', {}),
+    },
+    'fb076a5c5fc6a601573a4434c00abf0bf466b660': {
+        'sqlite': ('SELECT absences.player, absences.start, absences."end" \nFROM absences \nWHERE absences.game_id = :game', {}),
+        'postgresql': ('SELECT absences.player, absences.start, absences."end" \nFROM absences \nWHERE absences.game_id = %(game)s', {}),
+    },
+    'fc4b49ac6a0b8c057e0bf42ced5bc186cdae2d88': {
+        'sqlite': ('SELECT results.game_id, results.reason, results.winners, results.at \nFROM results \nWHERE results.game_id = :game', {}),
+        'postgresql': ('SELECT results.game_id, results.reason, results.winners, results.at \nFROM results \nWHERE results.game_id = %(game)s', {}),
     },
 }
