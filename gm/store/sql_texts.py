@@ -18,6 +18,10 @@ TEXTS = {
         'sqlite': ('SELECT daemons.daemon_id, daemons.host, daemons.pid, daemons.started, daemons.last_seen, daemons.sending_down_since, daemons.inbox_handled, daemons.inbox_left, daemons.backlog_since, daemons.took_over_from, daemons.took_over_at \nFROM daemons \nWHERE daemons.daemon_id = :me', {}),
         'postgresql': ('SELECT daemons.daemon_id, daemons.host, daemons.pid, daemons.started, daemons.last_seen, daemons.sending_down_since, daemons.inbox_handled, daemons.inbox_left, daemons.backlog_since, daemons.took_over_from, daemons.took_over_at \nFROM daemons \nWHERE daemons.daemon_id = %(me)s', {}),
     },
+    '15b61d70d79c61ed69b494c4ca7dd5078f40ab5c': {
+        'sqlite': ('SELECT states.game_id, states.seq, states.turn, states.state, states.created, states.state_packing \nFROM states \nWHERE states.game_id = :game ORDER BY states.seq DESC\n LIMIT :param_1 OFFSET :param_2', {'param_1': 1, 'param_2': 0}),
+        'postgresql': ('SELECT states.game_id, states.seq, states.turn, states.state, states.created, states.state_packing \nFROM states \nWHERE states.game_id = %(game)s ORDER BY states.seq DESC \n LIMIT %(param_1)s', {'param_1': 1}),
+    },
     '15bff5d8ab757b2b82a668a1f019e48f088b233a': {
         'sqlite': ('INSERT INTO draw_proposals (game_id, player, turn, made) VALUES (:game_id, :player, :turn, :made) ON CONFLICT (game_id, player) DO UPDATE SET turn = excluded.turn, made = excluded.made', {}),
         'postgresql': ('INSERT INTO draw_proposals (game_id, player, turn, made) VALUES (%(game_id)s, %(player)s, %(turn)s, %(made)s) ON CONFLICT (game_id, player) DO UPDATE SET turn = excluded.turn, made = excluded.made', {}),
@@ -29,6 +33,10 @@ TEXTS = {
     '268ccdaf4f56b37c779210cd7920a53afc7e92ec': {
         'sqlite': ('SELECT outages.id, outages.kind, outages.start, outages.finish, outages.applied \nFROM outages \nWHERE outages.finish IS NOT NULL AND outages.applied = :applied_1 ORDER BY outages.start', {'applied_1': 0}),
         'postgresql': ('SELECT outages.id, outages.kind, outages.start, outages.finish, outages.applied \nFROM outages \nWHERE outages.finish IS NOT NULL AND outages.applied = %(applied_1)s ORDER BY outages.start', {'applied_1': 0}),
+    },
+    '2bb5c5d2c43aa9f6bf9bfb419b52449c18ac49a4': {
+        'sqlite': ('SELECT orders.id, orders.game_id, orders.action, orders.player, orders.turn, orders.text, orders.canonical, orders.accepted, orders.error, orders.message_row, orders.origin, orders.at, orders.seq \nFROM orders \nWHERE orders.game_id = :game AND orders.accepted = :accepted_1 AND orders.seq IS NOT NULL ORDER BY orders.id', {'accepted_1': 1}),
+        'postgresql': ('SELECT orders.id, orders.game_id, orders.action, orders.player, orders.turn, orders.text, orders.canonical, orders.accepted, orders.error, orders.message_row, orders.origin, orders.at, orders.seq \nFROM orders \nWHERE orders.game_id = %(game)s AND orders.accepted = %(accepted_1)s AND orders.seq IS NOT NULL ORDER BY orders.id', {'accepted_1': 1}),
     },
     '312559165fef8a484adf78ca7ab091f8a3339b25': {
         'sqlite': ('UPDATE daemons SET inbox_handled=:handled, inbox_left=:left, backlog_since=:since WHERE daemons.daemon_id = :me', {}),
@@ -54,9 +62,21 @@ TEXTS = {
         'sqlite': ('SELECT count(*) AS n \nFROM messages \nWHERE messages.outcome = :outcome_1 AND messages.received >= :since', {'outcome_1': 'error'}),
         'postgresql': ('SELECT count(*) AS n \nFROM messages \nWHERE messages.outcome = %(outcome_1)s AND messages.received >= %(since)s', {'outcome_1': 'error'}),
     },
+    '3b1d0088deb6ab1c004b47f18191ceafaf466eb3': {
+        'sqlite': ('SELECT states.seq, states.turn, states.created, EXISTS (SELECT * \nFROM state_overrides \nWHERE state_overrides.game_id = states.game_id AND state_overrides.seq = states.seq) AS overridden \nFROM states \nWHERE states.game_id = :game ORDER BY states.seq DESC', {}),
+        'postgresql': ('SELECT states.seq, states.turn, states.created, EXISTS (SELECT * \nFROM state_overrides \nWHERE state_overrides.game_id = states.game_id AND state_overrides.seq = states.seq) AS overridden \nFROM states \nWHERE states.game_id = %(game)s ORDER BY states.seq DESC', {}),
+    },
     '3bbfe81a3a47b9d9bc50f20a6479efa6ccf83dbf': {
         'sqlite': ('SELECT outbox.status, count(*) AS n \nFROM outbox GROUP BY outbox.status', {}),
         'postgresql': ('SELECT outbox.status, count(*) AS n \nFROM outbox GROUP BY outbox.status', {}),
+    },
+    '3f7ab90426bf0d3eb8eb24735e253add24985e2e': {
+        'sqlite': ('SELECT states.seq, states.state, states.state_packing \nFROM states \nWHERE states.game_id = :game ORDER BY states.seq', {}),
+        'postgresql': ('SELECT states.seq, states.state, states.state_packing \nFROM states \nWHERE states.game_id = %(game)s ORDER BY states.seq', {}),
+    },
+    '458b2cf147958885bc530f85180b80e8eaa699a9': {
+        'sqlite': ('SELECT max(states.created) AS at \nFROM states \nWHERE states.game_id = :game', {}),
+        'postgresql': ('SELECT max(states.created) AS at \nFROM states \nWHERE states.game_id = %(game)s', {}),
     },
     '483ea3d4baf7abab7eecba945f410d35e60be483': {
         'sqlite': ('SELECT outbox.recipient \nFROM outbox \nWHERE outbox.game_id = :game AND outbox.turn = :number AND outbox.kind IN (:kind_1_1, :kind_1_2) AND outbox.status IN (:status_1_1, :status_1_2)', {'kind_1_1': 'report', 'kind_1_2': 'welcome', 'status_1_1': 'queued', 'status_1_2': 'held'}),
@@ -73,6 +93,10 @@ TEXTS = {
     '55051e0d9a21fedc6c90ccd9ddb9ccb9ce5fbe0b': {
         'sqlite': ('INSERT INTO timers (game_id, due) VALUES (:game_id, :due) ON CONFLICT (game_id) DO UPDATE SET due = excluded.due', {}),
         'postgresql': ('INSERT INTO timers (game_id, due) VALUES (%(game_id)s, %(due)s) ON CONFLICT (game_id) DO UPDATE SET due = excluded.due', {}),
+    },
+    '582aeb31786ea44d692292ae716ec27b62a891b0': {
+        'sqlite': ('SELECT states.seq, states.turn \nFROM states \nWHERE states.game_id = :game ORDER BY states.seq', {}),
+        'postgresql': ('SELECT states.seq, states.turn \nFROM states \nWHERE states.game_id = %(game)s ORDER BY states.seq', {}),
     },
     '612cf4809b724713a1b7e791d47c56eec48b99a7': {
         'sqlite': ('DELETE FROM draw_proposals WHERE draw_proposals.game_id = :game AND draw_proposals.player = :player', {}),
@@ -146,6 +170,10 @@ TEXTS = {
         'sqlite': ('SELECT timers.game_id \nFROM timers \nWHERE timers.due <= :now ORDER BY timers.due, timers.game_id', {}),
         'postgresql': ('SELECT timers.game_id \nFROM timers \nWHERE timers.due <= %(now)s ORDER BY timers.due, timers.game_id', {}),
     },
+    'ae6c3eb2ad2786624d0f4e83056f1ef530850512': {
+        'sqlite': ('SELECT states.game_id, states.seq, states.turn, states.state, states.created, states.state_packing \nFROM states \nWHERE states.game_id = :game AND states.seq = :seq', {}),
+        'postgresql': ('SELECT states.game_id, states.seq, states.turn, states.state, states.created, states.state_packing \nFROM states \nWHERE states.game_id = %(game)s AND states.seq = %(seq)s', {}),
+    },
     'b2af63a79927c080314191e91791254d3c8ee16d': {
         'sqlite': ('SELECT bounce_holds.start_seq, bounce_holds.seconds \nFROM bounce_holds \nWHERE bounce_holds.game_id = :game AND bounce_holds.player = :player', {}),
         'postgresql': ('SELECT bounce_holds.start_seq, bounce_holds.seconds \nFROM bounce_holds \nWHERE bounce_holds.game_id = %(game)s AND bounce_holds.player = %(player)s', {}),
@@ -174,6 +202,10 @@ TEXTS = {
         'sqlite': ('UPDATE outages SET finish=:ended WHERE outages.id = :outage', {}),
         'postgresql': ('UPDATE outages SET finish=%(ended)s WHERE outages.id = %(outage)s', {}),
     },
+    'd3702d04bba5020ac078c904b5d1282f9d8b6200': {
+        'sqlite': ('SELECT orders.id \nFROM orders \nWHERE orders.game_id = :game AND orders.accepted = :accepted_1 AND orders.seq > :seq', {'accepted_1': 1}),
+        'postgresql': ('SELECT orders.id \nFROM orders \nWHERE orders.game_id = %(game)s AND orders.accepted = %(accepted_1)s AND orders.seq > %(seq)s', {'accepted_1': 1}),
+    },
     'd7a41f43ae3148cd58f5e951c6e0cd48d6bca499': {
         'sqlite': ('SELECT timers.due \nFROM timers \nWHERE timers.game_id = :game', {}),
         'postgresql': ('SELECT timers.due \nFROM timers \nWHERE timers.game_id = %(game)s', {}),
@@ -181,6 +213,10 @@ TEXTS = {
     'daae1e5c50f93207dc0e6177c76105035e32c19e': {
         'sqlite': ('SELECT timers.game_id, timers.due \nFROM timers ORDER BY timers.due, timers.game_id\n LIMIT :most OFFSET :param_1', {'param_1': 0}),
         'postgresql': ('SELECT timers.game_id, timers.due \nFROM timers ORDER BY timers.due, timers.game_id \n LIMIT %(most)s', {}),
+    },
+    'eb80fdf8a4598ce1bd0a2c40f269fc69cfa1819a': {
+        'sqlite': ('SELECT DISTINCT orders.player \nFROM orders \nWHERE orders.game_id = :game AND orders.action = :action_1 AND orders.accepted = :accepted_1 AND orders.seq >= :seq', {'action_1': 'order', 'accepted_1': 1}),
+        'postgresql': ('SELECT DISTINCT orders.player \nFROM orders \nWHERE orders.game_id = %(game)s AND orders.action = %(action_1)s AND orders.accepted = %(accepted_1)s AND orders.seq >= %(seq)s', {'action_1': 'order', 'accepted_1': 1}),
     },
     'fac58de56e0ed2e047a73fe6955813008f00ccd3': {
         'sqlite': ('DELETE FROM results WHERE results.game_id = :game', {}),
