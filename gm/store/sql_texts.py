@@ -2,9 +2,17 @@
 # ruff: noqa: E501
 
 TEXTS = {
+    '030a0e3706999e6fead86350b4af51f938d6e955': {
+        'sqlite': ('DELETE FROM deadlines WHERE deadlines.game_id = :game', {}),
+        'postgresql': ('DELETE FROM deadlines WHERE deadlines.game_id = %(game)s', {}),
+    },
     '05ffe652f8fbce697db953735e05d07934727223': {
         'sqlite': ('SELECT daemons.daemon_id, daemons.host, daemons.pid, daemons.started, daemons.last_seen, daemons.sending_down_since, daemons.inbox_handled, daemons.inbox_left, daemons.backlog_since, daemons.took_over_from, daemons.took_over_at \nFROM daemons ORDER BY daemons.started', {}),
         'postgresql': ('SELECT daemons.daemon_id, daemons.host, daemons.pid, daemons.started, daemons.last_seen, daemons.sending_down_since, daemons.inbox_handled, daemons.inbox_left, daemons.backlog_since, daemons.took_over_from, daemons.took_over_at \nFROM daemons ORDER BY daemons.started', {}),
+    },
+    '0b96f94c98550e9e562e4dcc39e4fe3ee9ea04e6': {
+        'sqlite': ('SELECT players.game_id, players.name \nFROM players \nWHERE lower(players.email) = lower(:email)', {}),
+        'postgresql': ('SELECT players.game_id, players.name \nFROM players \nWHERE lower(players.email) = lower(%(email)s)', {}),
     },
     '0cab2a7fd173638670d587f2727b31f709548565': {
         'sqlite': ('SELECT draw_proposals.player, draw_proposals.turn \nFROM draw_proposals \nWHERE draw_proposals.game_id = :game', {}),
@@ -18,6 +26,10 @@ TEXTS = {
         'sqlite': ('SELECT daemons.daemon_id, daemons.host, daemons.pid, daemons.started, daemons.last_seen, daemons.sending_down_since, daemons.inbox_handled, daemons.inbox_left, daemons.backlog_since, daemons.took_over_from, daemons.took_over_at \nFROM daemons \nWHERE daemons.daemon_id = :me', {}),
         'postgresql': ('SELECT daemons.daemon_id, daemons.host, daemons.pid, daemons.started, daemons.last_seen, daemons.sending_down_since, daemons.inbox_handled, daemons.inbox_left, daemons.backlog_since, daemons.took_over_from, daemons.took_over_at \nFROM daemons \nWHERE daemons.daemon_id = %(me)s', {}),
     },
+    '100caf1d50a2a172dc70215e1ab8642e98781640': {
+        'sqlite': ('SELECT address_settings.address, address_settings.format, address_settings.timezone, address_settings.updated \nFROM address_settings \nWHERE address_settings.address = :address', {}),
+        'postgresql': ('SELECT address_settings.address, address_settings.format, address_settings.timezone, address_settings.updated \nFROM address_settings \nWHERE address_settings.address = %(address)s', {}),
+    },
     '15b61d70d79c61ed69b494c4ca7dd5078f40ab5c': {
         'sqlite': ('SELECT states.game_id, states.seq, states.turn, states.state, states.created, states.state_packing \nFROM states \nWHERE states.game_id = :game ORDER BY states.seq DESC\n LIMIT :param_1 OFFSET :param_2', {'param_1': 1, 'param_2': 0}),
         'postgresql': ('SELECT states.game_id, states.seq, states.turn, states.state, states.created, states.state_packing \nFROM states \nWHERE states.game_id = %(game)s ORDER BY states.seq DESC \n LIMIT %(param_1)s', {'param_1': 1}),
@@ -30,13 +42,33 @@ TEXTS = {
         'sqlite': ('UPDATE daemons SET took_over_from=:dead, took_over_at=:now WHERE daemons.daemon_id = :me', {}),
         'postgresql': ('UPDATE daemons SET took_over_from=%(dead)s, took_over_at=%(now)s WHERE daemons.daemon_id = %(me)s', {}),
     },
+    '25e9645aafdea0dfb390e5d7ffea71837df6bdef': {
+        'sqlite': ('DELETE FROM open_games WHERE open_games.game_id = :game', {}),
+        'postgresql': ('DELETE FROM open_games WHERE open_games.game_id = %(game)s', {}),
+    },
     '268ccdaf4f56b37c779210cd7920a53afc7e92ec': {
         'sqlite': ('SELECT outages.id, outages.kind, outages.start, outages.finish, outages.applied \nFROM outages \nWHERE outages.finish IS NOT NULL AND outages.applied = :applied_1 ORDER BY outages.start', {'applied_1': 0}),
         'postgresql': ('SELECT outages.id, outages.kind, outages.start, outages.finish, outages.applied \nFROM outages \nWHERE outages.finish IS NOT NULL AND outages.applied = %(applied_1)s ORDER BY outages.start', {'applied_1': 0}),
     },
+    '28670d2d2cfedac3f1b084da15b25403b971030c': {
+        'sqlite': ('DELETE FROM states WHERE states.game_id = :game', {}),
+        'postgresql': ('DELETE FROM states WHERE states.game_id = %(game)s', {}),
+    },
     '2bb5c5d2c43aa9f6bf9bfb419b52449c18ac49a4': {
         'sqlite': ('SELECT orders.id, orders.game_id, orders.action, orders.player, orders.turn, orders.text, orders.canonical, orders.accepted, orders.error, orders.message_row, orders.origin, orders.at, orders.seq \nFROM orders \nWHERE orders.game_id = :game AND orders.accepted = :accepted_1 AND orders.seq IS NOT NULL ORDER BY orders.id', {'accepted_1': 1}),
         'postgresql': ('SELECT orders.id, orders.game_id, orders.action, orders.player, orders.turn, orders.text, orders.canonical, orders.accepted, orders.error, orders.message_row, orders.origin, orders.at, orders.seq \nFROM orders \nWHERE orders.game_id = %(game)s AND orders.accepted = %(accepted_1)s AND orders.seq IS NOT NULL ORDER BY orders.id', {'accepted_1': 1}),
+    },
+    '2e50f02f797c83819bbd8f568fe03f1b399c1b9b': {
+        'sqlite': ('SELECT count(*) AS n \nFROM orders \nWHERE orders.game_id = :game AND orders.action = :action_1 AND orders.accepted = :accepted_1', {'action_1': 'order', 'accepted_1': 1}),
+        'postgresql': ('SELECT count(*) AS n \nFROM orders \nWHERE orders.game_id = %(game)s AND orders.action = %(action_1)s AND orders.accepted = %(accepted_1)s', {'action_1': 'order', 'accepted_1': 1}),
+    },
+    '2e84f6ad175f4935a0a572d0231a0bf8ed01a342': {
+        'sqlite': ('DELETE FROM orders WHERE orders.game_id = :game', {}),
+        'postgresql': ('DELETE FROM orders WHERE orders.game_id = %(game)s', {}),
+    },
+    '2ef3d4ca9415bba0e68bca9545b97c1d738aca67': {
+        'sqlite': ('SELECT * \nFROM players \nWHERE players.game_id = :game AND lower(players.name) = lower(:name)', {}),
+        'postgresql': ('SELECT * \nFROM players \nWHERE players.game_id = %(game)s AND lower(players.name) = lower(%(name)s)', {}),
     },
     '312559165fef8a484adf78ca7ab091f8a3339b25': {
         'sqlite': ('UPDATE daemons SET inbox_handled=:handled, inbox_left=:left, backlog_since=:since WHERE daemons.daemon_id = :me', {}),
@@ -62,6 +94,14 @@ TEXTS = {
         'sqlite': ('SELECT count(*) AS n \nFROM messages \nWHERE messages.outcome = :outcome_1 AND messages.received >= :since', {'outcome_1': 'error'}),
         'postgresql': ('SELECT count(*) AS n \nFROM messages \nWHERE messages.outcome = %(outcome_1)s AND messages.received >= %(since)s', {'outcome_1': 'error'}),
     },
+    '3a5b0603d7595a2cda031f9067f24456bb43873a': {
+        'sqlite': ('DELETE FROM game_settings WHERE game_settings.game_id = :game', {}),
+        'postgresql': ('DELETE FROM game_settings WHERE game_settings.game_id = %(game)s', {}),
+    },
+    '3a7caf1f1903de2fe9fbcd233cbc159f80d0e78a': {
+        'sqlite': ('SELECT history.id, history.game_id, history.turn, history.actor, history.action, history.detail, history.at \nFROM history \nWHERE history.game_id = :game ORDER BY history.id', {}),
+        'postgresql': ('SELECT history.id, history.game_id, history.turn, history.actor, history.action, history.detail, history.at \nFROM history \nWHERE history.game_id = %(game)s ORDER BY history.id', {}),
+    },
     '3b1d0088deb6ab1c004b47f18191ceafaf466eb3': {
         'sqlite': ('SELECT states.seq, states.turn, states.created, EXISTS (SELECT * \nFROM state_overrides \nWHERE state_overrides.game_id = states.game_id AND state_overrides.seq = states.seq) AS overridden \nFROM states \nWHERE states.game_id = :game ORDER BY states.seq DESC', {}),
         'postgresql': ('SELECT states.seq, states.turn, states.created, EXISTS (SELECT * \nFROM state_overrides \nWHERE state_overrides.game_id = states.game_id AND state_overrides.seq = states.seq) AS overridden \nFROM states \nWHERE states.game_id = %(game)s ORDER BY states.seq DESC', {}),
@@ -70,9 +110,25 @@ TEXTS = {
         'sqlite': ('SELECT outbox.status, count(*) AS n \nFROM outbox GROUP BY outbox.status', {}),
         'postgresql': ('SELECT outbox.status, count(*) AS n \nFROM outbox GROUP BY outbox.status', {}),
     },
+    '3c2968c8242857e779aa517139c023aa5323c5d8': {
+        'sqlite': ('DELETE FROM games WHERE games.id = :game', {}),
+        'postgresql': ('DELETE FROM games WHERE games.id = %(game)s', {}),
+    },
+    '3dc6031c64d7deb1cf3b54414b6c9e340772c019': {
+        'sqlite': ('INSERT INTO address_settings (address, format, timezone, updated) VALUES (:address, :format, :timezone, :updated) ON CONFLICT (address) DO UPDATE SET format = excluded.format, timezone = excluded.timezone, updated = excluded.updated', {}),
+        'postgresql': ('INSERT INTO address_settings (address, format, timezone, updated) VALUES (%(address)s, %(format)s, %(timezone)s, %(updated)s) ON CONFLICT (address) DO UPDATE SET format = excluded.format, timezone = excluded.timezone, updated = excluded.updated', {}),
+    },
     '3f7ab90426bf0d3eb8eb24735e253add24985e2e': {
         'sqlite': ('SELECT states.seq, states.state, states.state_packing \nFROM states \nWHERE states.game_id = :game ORDER BY states.seq', {}),
         'postgresql': ('SELECT states.seq, states.state, states.state_packing \nFROM states \nWHERE states.game_id = %(game)s ORDER BY states.seq', {}),
+    },
+    '401b4f207e9859eae99289f162da5fc74527a78e': {
+        'sqlite': ('SELECT orders.player, orders.origin \nFROM orders \nWHERE orders.game_id = :game AND orders.action = :action_1 AND orders.accepted = :accepted_1 AND orders.seq >= :seq ORDER BY orders.id', {'action_1': 'order', 'accepted_1': 1}),
+        'postgresql': ('SELECT orders.player, orders.origin \nFROM orders \nWHERE orders.game_id = %(game)s AND orders.action = %(action_1)s AND orders.accepted = %(accepted_1)s AND orders.seq >= %(seq)s ORDER BY orders.id', {'action_1': 'order', 'accepted_1': 1}),
+    },
+    '42ca6a992ee6dbcb5aefb5d7a7c8667e85731779': {
+        'sqlite': ('SELECT players.pw_hash \nFROM players \nWHERE players.game_id = :game AND lower(players.email) = :email', {}),
+        'postgresql': ('SELECT players.pw_hash \nFROM players \nWHERE players.game_id = %(game)s AND lower(players.email) = %(email)s', {}),
     },
     '458b2cf147958885bc530f85180b80e8eaa699a9': {
         'sqlite': ('SELECT max(states.created) AS at \nFROM states \nWHERE states.game_id = :game', {}),
@@ -93,6 +149,10 @@ TEXTS = {
     '55051e0d9a21fedc6c90ccd9ddb9ccb9ce5fbe0b': {
         'sqlite': ('INSERT INTO timers (game_id, due) VALUES (:game_id, :due) ON CONFLICT (game_id) DO UPDATE SET due = excluded.due', {}),
         'postgresql': ('INSERT INTO timers (game_id, due) VALUES (%(game_id)s, %(due)s) ON CONFLICT (game_id) DO UPDATE SET due = excluded.due', {}),
+    },
+    '551882eaf40796084cf5db02ee27e4c9c8b02515': {
+        'sqlite': ('DELETE FROM address_codes WHERE address_codes.game_id = :game', {}),
+        'postgresql': ('DELETE FROM address_codes WHERE address_codes.game_id = %(game)s', {}),
     },
     '582aeb31786ea44d692292ae716ec27b62a891b0': {
         'sqlite': ('SELECT states.seq, states.turn \nFROM states \nWHERE states.game_id = :game ORDER BY states.seq', {}),
@@ -118,9 +178,21 @@ TEXTS = {
         'sqlite': ('SELECT max(outbox.created) AS at \nFROM outbox', {}),
         'postgresql': ('SELECT max(outbox.created) AS at \nFROM outbox', {}),
     },
+    '6c94f50549ac83db913b5034050c0d2c18ad0010': {
+        'sqlite': ('DELETE FROM results WHERE results.game_id = :game', {}),
+        'postgresql': ('DELETE FROM results WHERE results.game_id = %(game)s', {}),
+    },
     '6ee34c0a2185d69fdd35d06f70eb13bd103c2248': {
         'sqlite': ('SELECT state_overrides.game_id, state_overrides.seq, state_overrides.action, state_overrides.source_seq, state_overrides.detail \nFROM state_overrides \nWHERE state_overrides.game_id = :game', {}),
         'postgresql': ('SELECT state_overrides.game_id, state_overrides.seq, state_overrides.action, state_overrides.source_seq, state_overrides.detail \nFROM state_overrides \nWHERE state_overrides.game_id = %(game)s', {}),
+    },
+    '6f05095c0048996381d4ec59bc805b5c095e1ea1': {
+        'sqlite': ('DELETE FROM absences WHERE absences.game_id = :game', {}),
+        'postgresql': ('DELETE FROM absences WHERE absences.game_id = %(game)s', {}),
+    },
+    '7306b31e9fafab96fefb3c3dfd58eae234c4b934': {
+        'sqlite': ('DELETE FROM state_overrides WHERE state_overrides.game_id = :game', {}),
+        'postgresql': ('DELETE FROM state_overrides WHERE state_overrides.game_id = %(game)s', {}),
     },
     '7341fcdc1b23aa1c2adbe9c1d0eff688993dcb72': {
         'sqlite': ('SELECT game_settings."key", game_settings.value \nFROM game_settings \nWHERE game_settings.game_id = :game', {}),
@@ -142,6 +214,30 @@ TEXTS = {
         'sqlite': ('SELECT min(outages.start) AS since \nFROM outages \nWHERE outages.finish IS NULL', {}),
         'postgresql': ('SELECT min(outages.start) AS since \nFROM outages \nWHERE outages.finish IS NULL', {}),
     },
+    '8479aebc38b2fe68acb1f9ee21aa2ebbc222aaa3': {
+        'sqlite': ('DELETE FROM credential_locks WHERE credential_locks.game_id = :game', {}),
+        'postgresql': ('DELETE FROM credential_locks WHERE credential_locks.game_id = %(game)s', {}),
+    },
+    '85ccfc8bc31e41cc9c7d92228cd45d84fdb04186': {
+        'sqlite': ('DELETE FROM players WHERE players.game_id = :game', {}),
+        'postgresql': ('DELETE FROM players WHERE players.game_id = %(game)s', {}),
+    },
+    '87c29f6d15b20e60f3bb9fc4b37916364b4e4c90': {
+        'sqlite': ('DELETE FROM credential_failures WHERE credential_failures.game_id = :game', {}),
+        'postgresql': ('DELETE FROM credential_failures WHERE credential_failures.game_id = %(game)s', {}),
+    },
+    '8a334887c34b8c5acd88c320e0c4867d3b01975b': {
+        'sqlite': ('SELECT games.id \nFROM games \nWHERE games.status = :status_1', {'status_1': 'active'}),
+        'postgresql': ('SELECT games.id \nFROM games \nWHERE games.status = %(status_1)s', {'status_1': 'active'}),
+    },
+    '8d7a9ca876f29384c3f50c31ddeda4b8b3ef77e3': {
+        'sqlite': ('SELECT * \nFROM players \nWHERE players.game_id = :game ORDER BY players.seat', {}),
+        'postgresql': ('SELECT * \nFROM players \nWHERE players.game_id = %(game)s ORDER BY players.seat', {}),
+    },
+    '8dd351df94edfd043907cd0e6eeff86b0d5e240d': {
+        'sqlite': ('DELETE FROM bounce_holds WHERE bounce_holds.game_id = :game', {}),
+        'postgresql': ('DELETE FROM bounce_holds WHERE bounce_holds.game_id = %(game)s', {}),
+    },
     '91a87d4f2041094040997b48efb15ddd8a6f9ca0': {
         'sqlite': ('INSERT INTO daemons (daemon_id, host, pid, started, last_seen, sending_down_since) VALUES (:me, :on, :process, :at, :now, :down)', {}),
         'postgresql': ('INSERT INTO daemons (daemon_id, host, pid, started, last_seen, sending_down_since) VALUES (%(me)s, %(on)s, %(process)s, %(at)s, %(now)s, %(down)s)', {}),
@@ -157,6 +253,10 @@ TEXTS = {
     'a2592a172cf408ff117baa9b3df2821949e166bd': {
         'sqlite': ('DELETE FROM draw_proposals WHERE draw_proposals.game_id = :game', {}),
         'postgresql': ('DELETE FROM draw_proposals WHERE draw_proposals.game_id = %(game)s', {}),
+    },
+    'a3a68ac12d070503474cf6711421f4857c43adf1': {
+        'sqlite': ('DELETE FROM observers WHERE observers.game_id = :game', {}),
+        'postgresql': ('DELETE FROM observers WHERE observers.game_id = %(game)s', {}),
     },
     'a9e7c5735276f31a5792f91af97d39ce574339dc': {
         'sqlite': ('INSERT INTO game_settings (game_id, "key", value) VALUES (:game_id, :key, :value) ON CONFLICT (game_id, "key") DO UPDATE SET value = excluded.value', {}),
@@ -190,17 +290,33 @@ TEXTS = {
         'sqlite': ('SELECT max(daemons.last_seen) AS at \nFROM daemons', {}),
         'postgresql': ('SELECT max(daemons.last_seen) AS at \nFROM daemons', {}),
     },
+    'c3b36a8e5d81189b48d06642c0f0de0c31594062': {
+        'sqlite': ('DELETE FROM history WHERE history.game_id = :game', {}),
+        'postgresql': ('DELETE FROM history WHERE history.game_id = %(game)s', {}),
+    },
     'c3f512f0fc0c6a668acbd21a489ed785a977efe4': {
         'sqlite': ('SELECT outages.id, outages.kind, outages.start, outages.finish, outages.applied \nFROM outages ORDER BY outages.id', {}),
         'postgresql': ('SELECT outages.id, outages.kind, outages.start, outages.finish, outages.applied \nFROM outages ORDER BY outages.id', {}),
+    },
+    'caca075c2e134074ad6975456d14f7141f85102f': {
+        'sqlite': ('DELETE FROM timers WHERE timers.game_id = :game', {}),
+        'postgresql': ('DELETE FROM timers WHERE timers.game_id = %(game)s', {}),
     },
     'ccb14088050f1539dac976f76af5409c332a30f7': {
         'sqlite': ('SELECT min(outbox.created) AS at \nFROM outbox \nWHERE outbox.status = :status_1', {'status_1': 'queued'}),
         'postgresql': ('SELECT min(outbox.created) AS at \nFROM outbox \nWHERE outbox.status = %(status_1)s', {'status_1': 'queued'}),
     },
+    'cd3db6f4c3f8abc5c98df967fb0f8be03f63fa84': {
+        'sqlite': ('SELECT games.id, games.kind, games.seed, games.options, games.status, games.created, games.updated, games.token_salt \nFROM games ORDER BY games.created, games.id', {}),
+        'postgresql': ('SELECT games.id, games.kind, games.seed, games.options, games.status, games.created, games.updated, games.token_salt \nFROM games ORDER BY games.created, games.id', {}),
+    },
     'cdae20ee2fd35edda06ce040045164580ab0034a': {
         'sqlite': ('UPDATE outages SET finish=:ended WHERE outages.id = :outage', {}),
         'postgresql': ('UPDATE outages SET finish=%(ended)s WHERE outages.id = %(outage)s', {}),
+    },
+    'd0664ff8426ea873df9d891c4618cf3cac2ea4da': {
+        'sqlite': ('DELETE FROM draw_proposals WHERE draw_proposals.game_id = :game', {}),
+        'postgresql': ('DELETE FROM draw_proposals WHERE draw_proposals.game_id = %(game)s', {}),
     },
     'd3702d04bba5020ac078c904b5d1282f9d8b6200': {
         'sqlite': ('SELECT orders.id \nFROM orders \nWHERE orders.game_id = :game AND orders.accepted = :accepted_1 AND orders.seq > :seq', {'accepted_1': 1}),
@@ -214,9 +330,29 @@ TEXTS = {
         'sqlite': ('SELECT timers.game_id, timers.due \nFROM timers ORDER BY timers.due, timers.game_id\n LIMIT :most OFFSET :param_1', {'param_1': 0}),
         'postgresql': ('SELECT timers.game_id, timers.due \nFROM timers ORDER BY timers.due, timers.game_id \n LIMIT %(most)s', {}),
     },
+    'e0b0dfa3e92be4b8d0e36672223bdd544e520673': {
+        'sqlite': ('SELECT games.id \nFROM games \nWHERE EXISTS (SELECT * \nFROM players \nWHERE players.game_id = games.id AND players.active = :active_1 AND lower(players.email) = lower(:email)) ORDER BY games.created DESC, games.id DESC\n LIMIT :most OFFSET :param_1', {'active_1': 1, 'param_1': 0}),
+        'postgresql': ('SELECT games.id \nFROM games \nWHERE EXISTS (SELECT * \nFROM players \nWHERE players.game_id = games.id AND players.active = %(active_1)s AND lower(players.email) = lower(%(email)s)) ORDER BY games.created DESC, games.id DESC \n LIMIT %(most)s', {'active_1': 1}),
+    },
+    'e58dbaba84fb25c909ed844b85362f20fbe847ce': {
+        'sqlite': ('SELECT count(*) AS n \nFROM games', {}),
+        'postgresql': ('SELECT count(*) AS n \nFROM games', {}),
+    },
     'eb80fdf8a4598ce1bd0a2c40f269fc69cfa1819a': {
         'sqlite': ('SELECT DISTINCT orders.player \nFROM orders \nWHERE orders.game_id = :game AND orders.action = :action_1 AND orders.accepted = :accepted_1 AND orders.seq >= :seq', {'action_1': 'order', 'accepted_1': 1}),
         'postgresql': ('SELECT DISTINCT orders.player \nFROM orders \nWHERE orders.game_id = %(game)s AND orders.action = %(action_1)s AND orders.accepted = %(accepted_1)s AND orders.seq >= %(seq)s', {'action_1': 'order', 'accepted_1': 1}),
+    },
+    'edd0f1f814bc16fec6c43826399c41f76467137a': {
+        'sqlite': ('SELECT games.id, games.kind, games.seed, games.options, games.status, games.created, games.updated, games.token_salt \nFROM games ORDER BY games.created DESC, games.id DESC\n LIMIT :most OFFSET :param_1', {'param_1': 0}),
+        'postgresql': ('SELECT games.id, games.kind, games.seed, games.options, games.status, games.created, games.updated, games.token_salt \nFROM games ORDER BY games.created DESC, games.id DESC \n LIMIT %(most)s', {}),
+    },
+    'f1d19098f83f491b3988c0d183684a2d00ae070f': {
+        'sqlite': ('DELETE FROM reports WHERE reports.game_id = :game', {}),
+        'postgresql': ('DELETE FROM reports WHERE reports.game_id = %(game)s', {}),
+    },
+    'f8c230b1283c144669687a9d9bd2628a1db5f236': {
+        'sqlite': ('SELECT games.id, games.kind, games.seed, games.options, games.status, games.created, games.updated, games.token_salt \nFROM games \nWHERE games.id = :game', {}),
+        'postgresql': ('SELECT games.id, games.kind, games.seed, games.options, games.status, games.created, games.updated, games.token_salt \nFROM games \nWHERE games.id = %(game)s', {}),
     },
     'fac58de56e0ed2e047a73fe6955813008f00ccd3': {
         'sqlite': ('DELETE FROM results WHERE results.game_id = :game', {}),
