@@ -8,12 +8,12 @@ import time
 
 from gm.core import addresses
 from gm.store.reads import changed
-from gm.store.sql import prepared, upsert
+from gm.store.sql import prepared, upsert, whole_rows
 
-GAME = prepared(lambda sa, t: sa.select(t.games).where(t.games.c.id == sa.bindparam("game")))
-GAMES = prepared(lambda sa, t: sa.select(t.games).order_by(t.games.c.created, t.games.c.id))
-NEWEST_GAMES = prepared(lambda sa, t: sa.select(t.games).order_by(t.games.c.created.desc(), t.games.c.id.desc()).limit(
-    sa.bindparam("most")))
+GAME = prepared(lambda sa, t: whole_rows(sa, t.games).where(t.games.c.id == sa.bindparam("game")))
+GAMES = prepared(lambda sa, t: whole_rows(sa, t.games).order_by(t.games.c.created, t.games.c.id))
+NEWEST_GAMES = prepared(lambda sa, t: whole_rows(sa, t.games).order_by(
+    t.games.c.created.desc(), t.games.c.id.desc()).limit(sa.bindparam("most")))
 GAME_COUNT = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(t.games))
 GAMES_OF_ADDRESS = prepared(lambda sa, t: sa.select(t.games.c.id).where(sa.exists().where(
     t.players.c.game_id == t.games.c.id, t.players.c.active == 1,
@@ -25,21 +25,19 @@ ACCEPTED_ORDER_COUNT = prepared(lambda sa, t: sa.select(sa.func.count().label("n
 ORDER_ORIGINS_SINCE = prepared(lambda sa, t: sa.select(t.orders.c.player, t.orders.c.origin).where(
     t.orders.c.game_id == sa.bindparam("game"), t.orders.c.action == "order", t.orders.c.accepted == 1,
     t.orders.c.seq >= sa.bindparam("seq")).order_by(t.orders.c.id))
-# A seat's whole row as the store holds it (*), not tables.py's columns: a store made at step 5
-# (tests/store/data/store_step05.sqlite) reaches step 23 without players.format and timezone.
-PLAYERS = prepared(lambda sa, t: sa.select(sa.literal_column("*")).select_from(t.players).where(
+PLAYERS = prepared(lambda sa, t: whole_rows(sa, t.players).where(
     t.players.c.game_id == sa.bindparam("game")).order_by(t.players.c.seat))
-PLAYER = prepared(lambda sa, t: sa.select(sa.literal_column("*")).select_from(t.players).where(
+PLAYER = prepared(lambda sa, t: whole_rows(sa, t.players).where(
     t.players.c.game_id == sa.bindparam("game"),
     sa.func.lower(t.players.c.name) == sa.func.lower(sa.bindparam("name"))))
 PW_HASH_BY_EMAIL = prepared(lambda sa, t: sa.select(t.players.c.pw_hash).where(
     t.players.c.game_id == sa.bindparam("game"), sa.func.lower(t.players.c.email) == sa.bindparam("email")))
-ADDRESS_SETTINGS = prepared(lambda sa, t: sa.select(t.address_settings).where(
+ADDRESS_SETTINGS = prepared(lambda sa, t: whole_rows(sa, t.address_settings).where(
     t.address_settings.c.address == sa.bindparam("address")))
 SAVE_ADDRESS_SETTINGS = upsert("address_settings", "address")
 SEATS_OF_ADDRESS = prepared(lambda sa, t: sa.select(t.players.c.game_id, t.players.c.name).where(
     sa.func.lower(t.players.c.email) == sa.func.lower(sa.bindparam("email"))))
-HISTORY = prepared(lambda sa, t: sa.select(t.history).where(t.history.c.game_id == sa.bindparam("game")).order_by(
+HISTORY = prepared(lambda sa, t: whole_rows(sa, t.history).where(t.history.c.game_id == sa.bindparam("game")).order_by(
     t.history.c.id))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from gm.store.sql import prepared, upsert
+from gm.store.sql import prepared, upsert, whole_rows
 
 DEADLINE_COLUMNS = ("start_seq", "turn", "due", "reminded", "late", "grace_done", "paused_at",
                     "set_by")
@@ -14,14 +14,14 @@ DEADLINE_COLUMNS = ("start_seq", "turn", "due", "reminded", "late", "grace_done"
 SETTINGS = prepared(lambda sa, t: sa.select(t.game_settings.c.key, t.game_settings.c.value).where(
     t.game_settings.c.game_id == sa.bindparam("game")))
 SAVE_SETTING = upsert("game_settings", "game_id", "key")
-DEADLINE = prepared(lambda sa, t: sa.select(t.deadlines).where(t.deadlines.c.game_id == sa.bindparam("game")))
+DEADLINE = prepared(lambda sa, t: whole_rows(sa, t.deadlines).where(t.deadlines.c.game_id == sa.bindparam("game")))
 BOUNCE_HOLDS = prepared(lambda sa, t: sa.select(t.bounce_holds.c.start_seq, t.bounce_holds.c.seconds).where(
     t.bounce_holds.c.game_id == sa.bindparam("game"), t.bounce_holds.c.player == sa.bindparam("player")))
 ABSENCES = prepared(lambda sa, t: sa.select(t.absences.c.player, t.absences.c.start, t.absences.c.end).where(
     t.absences.c.game_id == sa.bindparam("game")))
 OVERRIDE_SEQS = prepared(lambda sa, t: sa.select(t.state_overrides.c.seq).where(
     t.state_overrides.c.game_id == sa.bindparam("game")))
-OVERRIDES = prepared(lambda sa, t: sa.select(t.state_overrides).where(
+OVERRIDES = prepared(lambda sa, t: whole_rows(sa, t.state_overrides).where(
     t.state_overrides.c.game_id == sa.bindparam("game")))
 DRAW_PROPOSALS = prepared(lambda sa, t: sa.select(t.draw_proposals.c.player, t.draw_proposals.c.turn).where(
     t.draw_proposals.c.game_id == sa.bindparam("game")))
@@ -32,7 +32,7 @@ WITHDRAW_DRAW = prepared(lambda sa, t: sa.delete(t.draw_proposals).where(
     t.draw_proposals.c.game_id == sa.bindparam("game"), t.draw_proposals.c.player == sa.bindparam("player")))
 SET_RESULT = upsert("results", "game_id")
 CLEAR_RESULT = prepared(lambda sa, t: sa.delete(t.results).where(t.results.c.game_id == sa.bindparam("game")))
-RESULT = prepared(lambda sa, t: sa.select(t.results).where(t.results.c.game_id == sa.bindparam("game")))
+RESULT = prepared(lambda sa, t: whole_rows(sa, t.results).where(t.results.c.game_id == sa.bindparam("game")))
 DUE_GAMES = prepared(lambda sa, t: sa.select(t.timers.c.game_id).where(t.timers.c.due <= sa.bindparam("now")).order_by(
     t.timers.c.due, t.timers.c.game_id))
 TIMER = prepared(lambda sa, t: sa.select(t.timers.c.due).where(t.timers.c.game_id == sa.bindparam("game")))

@@ -111,6 +111,13 @@ def prepared(build: Callable[[Any, Any], Any], **builds: Callable[[Any, Any], An
     return Prepared(build, **builds)
 
 
+def whole_rows(sa: Any, table: Any) -> Any:
+    """``SELECT * FROM table``: every column the store holds, as the hand-written SQL read a whole row
+    (a store at an older schema step, while it is upgraded or in a test of one, lacks columns
+    tables.py declares: state_packing before step 21, players.format in a store made at step 5)."""
+    return sa.select(sa.literal_column("*")).select_from(table)
+
+
 def upsert(table: str, *keys: str) -> Prepared:
     """SQLite's ``INSERT OR REPLACE`` of a whole row of ``table`` (parameters named as its columns),
     as each dialect's own ``INSERT ... ON CONFLICT (keys) DO UPDATE``: the same, where ``keys`` (the
@@ -162,8 +169,10 @@ DIGESTS: dict[str, str] = {}
 
 
 def tables_digest() -> str:
+    """The tables, and how a statement is compiled (dialect_named, Prepared.compile): this module."""
     if "tables" not in DIGESTS:
-        DIGESTS["tables"] = hashlib.sha1(Path(__file__).with_name("tables.py").read_bytes()).hexdigest()
+        DIGESTS["tables"] = hashlib.sha1(b"".join(Path(__file__).with_name(name).read_bytes()
+                                                  for name in ("tables.py", "sql.py"))).hexdigest()
     return DIGESTS["tables"]
 
 
@@ -211,9 +220,8 @@ def plain(value: Any) -> bool:
 
 
 def compiled_texts() -> dict[str, dict[str, tuple[str, dict[str, Any]]]]:
-    """fingerprint -> dialect -> (SQL, constants) of every statement gm.store declares at import."""
-    import gm.store  # noqa: F401  (every module of statements)
-
+    """fingerprint -> dialect -> (SQL, constants) of every statement declared so far (import gm.store
+    first: its modules declare them at import)."""
     texts = {}
     for statement in DECLARED:
         key = fingerprint(statement)
@@ -223,7 +231,8 @@ def compiled_texts() -> dict[str, dict[str, tuple[str, dict[str, Any]]]]:
 
 
 def write_texts() -> None:
-    """Compile every statement ahead, into gm.store.sql_texts (after changing one, or tables.py)."""
+    """Compile every statement declared so far ahead, into gm.store.sql_texts: after changing one,
+    tables.py or this module, ``python -c 'import gm.store, gm.store.sql as s; s.write_texts()'``."""
     lines = ['"""SQL compiled ahead by gm.store.sql.write_texts: do not edit; write it again."""',
              "# ruff: noqa: E501", "", "TEXTS = {"]
     for key, texts in sorted(compiled_texts().items()):

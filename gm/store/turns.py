@@ -15,11 +15,11 @@ import time
 from typing import Any, Iterator
 
 from gm.store.packing import STATE_LEVEL, pack_text, unpack_text
-from gm.store.sql import prepared
+from gm.store.sql import prepared, whole_rows
 
-LATEST_STATE = prepared(lambda sa, t: sa.select(t.states).where(t.states.c.game_id == sa.bindparam("game")).order_by(
-    t.states.c.seq.desc()).limit(1))
-STATE_AT = prepared(lambda sa, t: sa.select(t.states).where(
+LATEST_STATE = prepared(lambda sa, t: whole_rows(sa, t.states).where(
+    t.states.c.game_id == sa.bindparam("game")).order_by(t.states.c.seq.desc()).limit(1))
+STATE_AT = prepared(lambda sa, t: whole_rows(sa, t.states).where(
     t.states.c.game_id == sa.bindparam("game"), t.states.c.seq == sa.bindparam("seq")))
 STATES = prepared(lambda sa, t: sa.select(t.states.c.seq, t.states.c.state, t.states.c.state_packing).where(
     t.states.c.game_id == sa.bindparam("game")).order_by(t.states.c.seq))
@@ -37,7 +37,7 @@ ACCEPTED_PLAYERS_SINCE = prepared(lambda sa, t: sa.select(t.orders.c.player).dis
     t.orders.c.seq >= sa.bindparam("seq")))
 ACCEPTED_AFTER = prepared(lambda sa, t: sa.select(t.orders.c.id).where(
     t.orders.c.game_id == sa.bindparam("game"), t.orders.c.accepted == 1, t.orders.c.seq > sa.bindparam("seq")))
-ACCEPTED_ORDERS = prepared(lambda sa, t: sa.select(t.orders).where(
+ACCEPTED_ORDERS = prepared(lambda sa, t: whole_rows(sa, t.orders).where(
     t.orders.c.game_id == sa.bindparam("game"), t.orders.c.accepted == 1, t.orders.c.seq.is_not(None)).order_by(
     t.orders.c.id))
 

@@ -15,7 +15,7 @@ from gm.store.sql_texts import TEXTS
 
 def test_the_texts_written_are_what_sqlalchemy_compiles_now_for_every_statement_declared():
     # in a process of its own: only what gm.store declares at import (tests make statements of their own)
-    check = ("from gm.store.sql import compiled_texts\nfrom gm.store.sql_texts import TEXTS\n"
+    check = ("import gm.store\nfrom gm.store.sql import compiled_texts\nfrom gm.store.sql_texts import TEXTS\n"
              "now = compiled_texts()\n"
              "stale = sorted(set(now) ^ set(TEXTS)) + [k for k in now if now[k] != TEXTS.get(k, now[k])]\n"
              "print(len(now), stale)")
