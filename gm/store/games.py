@@ -8,6 +8,37 @@ import time
 
 from gm.core import addresses
 from gm.store.reads import changed
+from gm.store.sql import prepared, upsert, whole_rows
+
+GAME = prepared(lambda sa, t: whole_rows(sa, t.games).where(t.games.c.id == sa.bindparam("game")))
+GAMES = prepared(lambda sa, t: whole_rows(sa, t.games).order_by(t.games.c.created, t.games.c.id))
+NEWEST_GAMES = prepared(lambda sa, t: whole_rows(sa, t.games).order_by(
+    t.games.c.created.desc(), t.games.c.id.desc()).limit(sa.bindparam("most")))
+GAME_COUNT = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(t.games))
+GAMES_OF_ADDRESS = prepared(lambda sa, t: sa.select(t.games.c.id).where(sa.exists().where(
+    t.players.c.game_id == t.games.c.id, t.players.c.active == 1,
+    sa.func.lower(t.players.c.email) == sa.func.lower(sa.bindparam("email")))).order_by(
+    t.games.c.created.desc(), t.games.c.id.desc()).limit(sa.bindparam("most")))
+ACTIVE_GAMES = prepared(lambda sa, t: sa.select(t.games.c.id).where(t.games.c.status == "active"))
+ACCEPTED_ORDER_COUNT = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(t.orders).where(
+    t.orders.c.game_id == sa.bindparam("game"), t.orders.c.action == "order", t.orders.c.accepted == 1))
+ORDER_ORIGINS_SINCE = prepared(lambda sa, t: sa.select(t.orders.c.player, t.orders.c.origin).where(
+    t.orders.c.game_id == sa.bindparam("game"), t.orders.c.action == "order", t.orders.c.accepted == 1,
+    t.orders.c.seq >= sa.bindparam("seq")).order_by(t.orders.c.id))
+PLAYERS = prepared(lambda sa, t: whole_rows(sa, t.players).where(
+    t.players.c.game_id == sa.bindparam("game")).order_by(t.players.c.seat))
+PLAYER = prepared(lambda sa, t: whole_rows(sa, t.players).where(
+    t.players.c.game_id == sa.bindparam("game"),
+    sa.func.lower(t.players.c.name) == sa.func.lower(sa.bindparam("name"))))
+PW_HASH_BY_EMAIL = prepared(lambda sa, t: sa.select(t.players.c.pw_hash).where(
+    t.players.c.game_id == sa.bindparam("game"), sa.func.lower(t.players.c.email) == sa.bindparam("email")))
+ADDRESS_SETTINGS = prepared(lambda sa, t: whole_rows(sa, t.address_settings).where(
+    t.address_settings.c.address == sa.bindparam("address")))
+SAVE_ADDRESS_SETTINGS = upsert("address_settings", "address")
+SEATS_OF_ADDRESS = prepared(lambda sa, t: sa.select(t.players.c.game_id, t.players.c.name).where(
+    sa.func.lower(t.players.c.email) == sa.func.lower(sa.bindparam("email"))))
+HISTORY = prepared(lambda sa, t: whole_rows(sa, t.history).where(t.history.c.game_id == sa.bindparam("game")).order_by(
+    t.history.c.id))
 
 
 class GameQueries:
@@ -17,31 +48,28 @@ class GameQueries:
     def game(self, game_id: str) -> sqlite3.Row | None:
         """The games row of ``game_id``, or None."""
         return self.remembered("games", ("id", game_id),
-                               lambda: self.one("SELECT * FROM games WHERE id = ?", game_id))
+                               lambda: GAME.run(self, game=game_id).fetchone())
 
     def games(self) -> list[sqlite3.Row]:
         """Every game, oldest first."""
-        return self.all("SELECT * FROM games ORDER BY created, id")
+        return GAMES.run(self).fetchall()
 
     def newest_games(self, limit: int) -> list[sqlite3.Row]:
         """At most ``limit`` games, newest first (the LIST mail command)."""
-        return self.all("SELECT * FROM games ORDER BY created DESC, id DESC LIMIT ?", limit)
+        return NEWEST_GAMES.run(self, most=limit).fetchall()
 
     def game_count(self) -> int:
         """How many games there are, in every status."""
-        return int(self.one("SELECT count(*) AS n FROM games")["n"])
+        return int(GAME_COUNT.run(self).fetchone()["n"])
 
     def game_ids_of_address(self, email: str, limit: int) -> list[str]:
         """The games (newest first, at most ``limit``) where a seat still in the game is registered
         to ``email`` (compared lower-cased): the SUMMARY mail command."""
-        rows = self.all("SELECT g.id FROM games g WHERE EXISTS (SELECT 1 FROM players p "
-                        "WHERE p.game_id = g.id AND p.active = 1 AND lower(p.email) = lower(?)) "
-                        "ORDER BY g.created DESC, g.id DESC LIMIT ?", email, limit)
-        return [r["id"] for r in rows]
+        return [r["id"] for r in GAMES_OF_ADDRESS.run(self, email=email, most=limit).fetchall()]
 
     def active_game_ids(self) -> list[str]:
         """The ids of the games whose status is 'active'."""
-        return [r["id"] for r in self.all("SELECT id FROM games WHERE status = 'active'")]
+        return [r["id"] for r in ACTIVE_GAMES.run(self).fetchall()]
 
     def add_game(self, game_id: str, kind: str, seed: int, options: str, now: float,
                  status: str = "active") -> None:
@@ -53,6 +81,8 @@ class GameQueries:
     def set_game_status(self, game_id: str, status: str, now: float) -> None:
         """Set a game's status (active | paused | finished) and its updated time."""
         known, row = self.already_read("games", ("id", game_id))
+        # hand-written still: deferred rows go as SQLite-dialect statements that PostgreSQL's
+        # run_deferred translates and joins into one (gm.store.postgres), not as compiled Core
         self.defer("games", "status", lambda rows: [  # at the transaction's end (gm.store.deferred)
             ("UPDATE games SET status = ?, updated = ? WHERE id = ?", row) for row in rows], (status, now, game_id))
         if known and row is not None:  # written through: the game is not read again for it
@@ -67,14 +97,11 @@ class GameQueries:
 
     def accepted_order_count(self, game_id: str) -> int:
         """How many players' orders of a game went through the rules (turn closes not counted)."""
-        row = self.one("SELECT count(*) AS n FROM orders WHERE game_id = ? AND action = 'order' "
-                       "AND accepted = 1", game_id)
-        return int(row["n"])
+        return int(ACCEPTED_ORDER_COUNT.run(self, game=game_id).fetchone()["n"])
 
     def order_origins_since(self, game_id: str, seq: int) -> dict[str, str]:
         """Each player's latest accepted order that made state ``seq`` or a later one: its origin."""
-        rows = self.all("SELECT player, origin FROM orders WHERE game_id = ? AND action = 'order' "
-                        "AND accepted = 1 AND seq >= ? ORDER BY id", game_id, seq)
+        rows = ORDER_ORIGINS_SINCE.run(self, game=game_id, seq=seq).fetchall()
         return {r["player"]: r["origin"] for r in rows}
 
     def delete_game(self, game_id: str) -> dict[str, int]:
@@ -84,24 +111,17 @@ class GameQueries:
         """
         if not self.in_transaction:
             raise RuntimeError("writes must run inside Store.write()")
-        removed = {}
-        for table in self.GAME_TABLES:
-            column = "id" if table == "games" else "game_id"
-            removed[table] = self.db.execute(f"DELETE FROM {table} WHERE {column} = ?",
-                                             (game_id,)).rowcount
-        return removed
+        return {table: GAME_DELETES[table].run(self, game=game_id).rowcount for table in self.GAME_TABLES}
 
     # --- players ----------------------------------------------------------------
     def players(self, game_id: str) -> list[sqlite3.Row]:
         """A game's players in seat order (ejected ones too: see ``active``)."""
         return self.remembered("players", ("game", game_id),
-                               lambda: self.all("SELECT * FROM players WHERE game_id = ? ORDER BY seat", game_id))
+                               lambda: PLAYERS.run(self, game=game_id).fetchall())
 
     def player(self, game_id: str, name: str) -> sqlite3.Row | None:
         """One player of a game by name, case-insensitively."""
-        return self.one(
-            "SELECT * FROM players WHERE game_id = ? AND lower(name) = lower(?)", game_id, name
-        )
+        return PLAYER.run(self, game=game_id, name=name).fetchone()
 
     def add_player(self, game_id: str, seat: int, name: str, email: str, pw_hash: str,
                    display_name: str = "") -> None:
@@ -112,8 +132,7 @@ class GameQueries:
 
     def pw_hash_by_email(self, game_id: str, email: str) -> str | None:
         """The password hash of the player of ``game_id`` at ``email`` (lower-cased), or None."""
-        row = self.one("SELECT pw_hash FROM players WHERE game_id = ? AND lower(email) = ?",
-                       game_id, email)
+        row = PW_HASH_BY_EMAIL.run(self, game=game_id, email=email).fetchone()
         return None if row is None else row["pw_hash"]
 
     def replace_seat(self, game_id: str, name: str, email: str, pw_hash: str) -> None:
@@ -137,7 +156,7 @@ class GameQueries:
     # --- settings of an address (SET ... ALL) -------------------------------------
     def address_settings(self, email: str) -> sqlite3.Row | None:
         """The address_settings row (format, timezone) of ``email``, or None."""
-        return self.one("SELECT * FROM address_settings WHERE address = ?", settings_key(email))
+        return ADDRESS_SETTINGS.run(self, address=settings_key(email)).fetchone()
 
     def address_defaults(self, email: str) -> dict[str, str | None]:
         """format and timezone a new seat of ``email`` starts with (None: the game's, UTC)."""
@@ -151,10 +170,9 @@ class GameQueries:
             raise ValueError(column)
         self._require_tx()
         values = {**self.address_defaults(email), column: value}
-        self.db.execute("INSERT OR REPLACE INTO address_settings (address, format, timezone, updated) "
-                        "VALUES (?, ?, ?, ?)", (settings_key(email), values["format"],
-                                                values["timezone"], now))
-        rows = self.all("SELECT game_id, name FROM players WHERE lower(email) = lower(?)", email.strip())
+        SAVE_ADDRESS_SETTINGS.run(self, address=settings_key(email), format=values["format"],
+                                  timezone=values["timezone"], updated=now)
+        rows = SEATS_OF_ADDRESS.run(self, email=email.strip()).fetchall()
         for row in rows:
             self.update("players", {"game_id": row["game_id"], "name": row["name"]}, **{column: value})
         return sorted({row["game_id"] for row in rows})
@@ -162,7 +180,6 @@ class GameQueries:
     def deactivate_player(self, game_id: str, name: str) -> None:
         """Mark a player as having left the game (gm eject)."""
         self.update("players", {"game_id": game_id, "name": name}, active=0)
-
     # --- history ----------------------------------------------------------------
     def log(self, game_id: str, turn: int, actor: str, action: str, detail: str = "",
             now: float | None = None) -> None:
@@ -172,9 +189,15 @@ class GameQueries:
 
     def history_of(self, game_id: str) -> list[sqlite3.Row]:
         """A game's history lines, oldest first."""
-        return self.all("SELECT * FROM history WHERE game_id = ? ORDER BY id", game_id)
+        return HISTORY.run(self, game=game_id).fetchall()
 
 
 def settings_key(email: str) -> str:
     """The key of an address's settings: the one form gm keeps addresses in (gm.core.addresses)."""
     return addresses.normal(email) or email.strip().lower()
+
+
+# a DELETE of a game's rows for each game table (delete_game): ``games`` by its id, the others by game_id
+GAME_DELETES = {table: prepared(lambda sa, t, table=table: sa.delete(t.metadata.tables[table]).where(
+    t.metadata.tables[table].c["id" if table == "games" else "game_id"] == sa.bindparam("game")))
+    for table in GameQueries.GAME_TABLES}

@@ -5,8 +5,39 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from gm.store.sql import prepared, upsert, whole_rows
+
 DEADLINE_COLUMNS = ("start_seq", "turn", "due", "reminded", "late", "grace_done", "paused_at",
                     "set_by")
+
+
+SETTINGS = prepared(lambda sa, t: sa.select(t.game_settings.c.key, t.game_settings.c.value).where(
+    t.game_settings.c.game_id == sa.bindparam("game")))
+SAVE_SETTING = upsert("game_settings", "game_id", "key")
+DEADLINE = prepared(lambda sa, t: whole_rows(sa, t.deadlines).where(t.deadlines.c.game_id == sa.bindparam("game")))
+BOUNCE_HOLDS = prepared(lambda sa, t: sa.select(t.bounce_holds.c.start_seq, t.bounce_holds.c.seconds).where(
+    t.bounce_holds.c.game_id == sa.bindparam("game"), t.bounce_holds.c.player == sa.bindparam("player")))
+ABSENCES = prepared(lambda sa, t: sa.select(t.absences.c.player, t.absences.c.start, t.absences.c.end).where(
+    t.absences.c.game_id == sa.bindparam("game")))
+OVERRIDE_SEQS = prepared(lambda sa, t: sa.select(t.state_overrides.c.seq).where(
+    t.state_overrides.c.game_id == sa.bindparam("game")))
+OVERRIDES = prepared(lambda sa, t: whole_rows(sa, t.state_overrides).where(
+    t.state_overrides.c.game_id == sa.bindparam("game")))
+DRAW_PROPOSALS = prepared(lambda sa, t: sa.select(t.draw_proposals.c.player, t.draw_proposals.c.turn).where(
+    t.draw_proposals.c.game_id == sa.bindparam("game")))
+PROPOSE_DRAW = upsert("draw_proposals", "game_id", "player")
+WITHDRAW_DRAWS = prepared(lambda sa, t: sa.delete(t.draw_proposals).where(
+    t.draw_proposals.c.game_id == sa.bindparam("game")))
+WITHDRAW_DRAW = prepared(lambda sa, t: sa.delete(t.draw_proposals).where(
+    t.draw_proposals.c.game_id == sa.bindparam("game"), t.draw_proposals.c.player == sa.bindparam("player")))
+SET_RESULT = upsert("results", "game_id")
+CLEAR_RESULT = prepared(lambda sa, t: sa.delete(t.results).where(t.results.c.game_id == sa.bindparam("game")))
+RESULT = prepared(lambda sa, t: whole_rows(sa, t.results).where(t.results.c.game_id == sa.bindparam("game")))
+DUE_GAMES = prepared(lambda sa, t: sa.select(t.timers.c.game_id).where(t.timers.c.due <= sa.bindparam("now")).order_by(
+    t.timers.c.due, t.timers.c.game_id))
+TIMER = prepared(lambda sa, t: sa.select(t.timers.c.due).where(t.timers.c.game_id == sa.bindparam("game")))
+CLEAR_TIMER = prepared(lambda sa, t: sa.delete(t.timers).where(t.timers.c.game_id == sa.bindparam("game")))
+SET_TIMER = upsert("timers", "game_id")
 
 
 class ServiceQueries:
@@ -17,13 +48,12 @@ class ServiceQueries:
     def settings_of(self, game_id: str) -> dict[str, str]:
         """The service options stored for a game (defaults are the caller's)."""
         return self.remembered("game_settings", ("game", game_id), lambda: {r["key"]: r["value"] for r in
-                               self.all("SELECT key, value FROM game_settings WHERE game_id = ?", game_id)})
+                               SETTINGS.run(self, game=game_id).fetchall()})
 
     def save_setting(self, game_id: str, key: str, value: str) -> None:
         """Set one service option of a game."""
         self._require_tx()
-        self.db.execute("INSERT OR REPLACE INTO game_settings(game_id, key, value) VALUES (?, ?, ?)",
-                        (game_id, key, value))
+        SAVE_SETTING.run(self, game_id=game_id, key=key, value=value)
 
     def save_settings(self, game_id: str, settings: dict[str, str]) -> None:
         """Set several service options of a game, in one transaction."""
@@ -35,7 +65,7 @@ class ServiceQueries:
     def deadline_row(self, game_id: str) -> sqlite3.Row | None:
         """A game's deadlines row (the turn now open, or the last one stored)."""
         return self.remembered("deadlines", ("game", game_id),
-                               lambda: self.one("SELECT * FROM deadlines WHERE game_id = ?", game_id))
+                               lambda: DEADLINE.run(self, game=game_id).fetchone())
 
     def replace_deadline(self, row: dict) -> None:
         """Store ``row`` (a full deadlines row with its game_id) in place of the game's old one."""
@@ -44,7 +74,9 @@ class ServiceQueries:
             raise ValueError(f"not a full deadlines row: {', '.join(sorted(row))}")
         columns = ["game_id", *DEADLINE_COLUMNS]
         sql = f"INSERT OR REPLACE INTO deadlines ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
-        # at the transaction's end (gm.store.deferred): a game's last row only, as REPLACE leaves it
+        # at the transaction's end (gm.store.deferred): a game's last row only, as REPLACE leaves it.
+        # Hand-written still: deferred rows go as SQLite-dialect statements that PostgreSQL's
+        # run_deferred translates and joins into one (gm.store.postgres), not as compiled Core.
         self.defer("deadlines", "replace", lambda rows: [(sql, r) for r in {r[0]: r for r in rows}.values()],
                    tuple(row[c] for c in columns))
         self.remember_written("deadlines", ("game", row["game_id"]), dict(row))
@@ -59,8 +91,7 @@ class ServiceQueries:
     # --- bouncing=wait holds (gm.service.bounce_holds) ----------------------------
     def bounce_holds_of(self, game_id: str, player: str) -> list[sqlite3.Row]:
         """(start_seq, seconds) of every time bouncing=wait held this player's deadline."""
-        return self.all("SELECT start_seq, seconds FROM bounce_holds WHERE game_id = ? AND player = ?",
-                        game_id, player)
+        return BOUNCE_HOLDS.run(self, game=game_id, player=player).fetchall()
 
     def add_bounce_hold(self, game_id: str, player: str, start_seq: int, seconds: float, at: float) -> None:
         """Record that bouncing=wait held ``player``'s deadline in the turn opened by ``start_seq``."""
@@ -70,7 +101,7 @@ class ServiceQueries:
     # --- absences ---------------------------------------------------------------
     def absences_of(self, game_id: str) -> list[sqlite3.Row]:
         """(player, start, end) of every absence declared in a game."""
-        return self.all("SELECT player, start, end FROM absences WHERE game_id = ?", game_id)
+        return ABSENCES.run(self, game=game_id).fetchall()
 
     def add_absence(self, game_id: str, player: str, start: float, end: float,
                     created: float) -> int:
@@ -82,11 +113,11 @@ class ServiceQueries:
     def override_seqs(self, game_id: str) -> set[int]:
         """The seqs of a game's states made by the GM (rollback, edit), not by the rules."""
         return self.remembered("state_overrides", ("seqs", game_id), lambda: {r["seq"] for r in
-                               self.all("SELECT seq FROM state_overrides WHERE game_id = ?", game_id)})
+                               OVERRIDE_SEQS.run(self, game=game_id).fetchall()})
 
     def overrides_of(self, game_id: str) -> list[sqlite3.Row]:
         """The state_overrides rows of a game."""
-        return self.all("SELECT * FROM state_overrides WHERE game_id = ?", game_id)
+        return OVERRIDES.run(self, game=game_id).fetchall()
 
     def add_override(self, game_id: str, seq: int, action: str, source_seq: int | None,
                      detail: str) -> None:
@@ -98,49 +129,45 @@ class ServiceQueries:
     def draw_proposals(self, game_id: str) -> dict[str, int]:
         """Each player of a game with a draw proposal on record: the turn it was made in."""
         return {r["player"]: r["turn"] for r in
-                self.all("SELECT player, turn FROM draw_proposals WHERE game_id = ?", game_id)}
+                DRAW_PROPOSALS.run(self, game=game_id).fetchall()}
 
     def propose_draw(self, game_id: str, player: str, turn: int, at: float) -> None:
         """A player's draw proposal, made in ``turn`` (a new one replaces theirs)."""
         self._require_tx()
-        self.db.execute("INSERT OR REPLACE INTO draw_proposals (game_id, player, turn, made) "
-                        "VALUES (?, ?, ?, ?)", (game_id, player, turn, at))
+        PROPOSE_DRAW.run(self, game_id=game_id, player=player, turn=turn, made=at)
 
     def withdraw_draw(self, game_id: str, player: str | None = None) -> int:
         """Forget a player's draw proposal (None: every proposal of the game); how many went."""
         self._require_tx()
         if player is None:
-            return self.db.execute("DELETE FROM draw_proposals WHERE game_id = ?", (game_id,)).rowcount
-        return self.db.execute("DELETE FROM draw_proposals WHERE game_id = ? AND player = ?",
-                               (game_id, player)).rowcount
+            return WITHDRAW_DRAWS.run(self, game=game_id).rowcount
+        return WITHDRAW_DRAW.run(self, game=game_id, player=player).rowcount
 
     # --- results ----------------------------------------------------------------
     def set_result(self, game_id: str, reason: str, winners: list[str] | None, at: float) -> None:
         """Record how a game the GM ended (or a forfeit) came out; ``winners`` None: as the rules say."""
         self._require_tx()
-        self.db.execute(
-            "INSERT OR REPLACE INTO results(game_id, reason, winners, at) VALUES (?, ?, ?, ?)",
-            (game_id, reason, json.dumps(winners) if winners is not None else None, at))
+        SET_RESULT.run(self, game_id=game_id, reason=reason,
+                       winners=json.dumps(winners) if winners is not None else None, at=at)
 
     def clear_result(self, game_id: str) -> None:
         """Forget a game's recorded result (the game goes on)."""
         self._require_tx()
-        self.db.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+        CLEAR_RESULT.run(self, game=game_id)
 
     def result_of(self, game_id: str) -> sqlite3.Row | None:
         """A game's results row (reason, winners as JSON, at), or None."""
-        return self.one("SELECT * FROM results WHERE game_id = ?", game_id)
+        return RESULT.run(self, game=game_id).fetchone()
 
     # --- timers -----------------------------------------------------------------
     def due_games(self, now: float) -> list[str]:
         """The games with something due by ``now`` (deadline steps or a rules timer), soonest first."""
-        return [r["game_id"] for r in
-                self.all("SELECT game_id FROM timers WHERE due <= ? ORDER BY due, game_id", now)]
+        return [r["game_id"] for r in DUE_GAMES.run(self, now=now).fetchall()]
 
     def timer_of(self, game_id: str) -> float | None:
         """When a game next needs the clock, or None if nothing is ahead of it."""
         row = self.remembered("timers", ("due", game_id),
-                              lambda: self.one("SELECT due FROM timers WHERE game_id = ?", game_id))
+                              lambda: TIMER.run(self, game=game_id).fetchone())
         return None if row is None else row["due"]
 
     def set_timer(self, game_id: str, due: float | None) -> None:
@@ -150,7 +177,7 @@ class ServiceQueries:
         if known and (row["due"] if row is not None else None) == due:
             return  # already so: read in this transaction and not written since
         if due is None:
-            self.db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+            CLEAR_TIMER.run(self, game=game_id)
         else:
-            self.db.execute("INSERT OR REPLACE INTO timers(game_id, due) VALUES (?, ?)", (game_id, due))
+            SET_TIMER.run(self, game_id=game_id, due=due)
 

@@ -176,6 +176,32 @@ def prepared(build: Callable[[Any, Any], Any], lists: tuple[str, ...] = (),
     return Prepared(build, lists, **builders)
 
 
+def whole_rows(sa: Any, table: Any) -> Any:
+    """``SELECT * FROM table``: every column the store holds, as the hand-written SQL read a whole row
+    (a store at an older schema step, while it is upgraded or in a test of one, lacks columns
+    tables.py declares: state_packing before step 21, players.format in a store made at step 5)."""
+    return sa.select(sa.literal_column("*")).select_from(table)
+
+
+def upsert(table: str, *keys: str) -> Prepared:
+    """SQLite's ``INSERT OR REPLACE`` of a whole row of ``table`` (parameters named as its columns),
+    as each dialect's own ``INSERT ... ON CONFLICT (keys) DO UPDATE``: the same, where ``keys`` (the
+    primary key) is the table's one unique constraint, as every column is given."""
+
+    def build(dialect: str) -> Callable[[Any, Any], Any]:
+        def statement(sa: Any, t: Any) -> Any:
+            from importlib import import_module
+
+            target = t.metadata.tables[table]
+            row = import_module(f"sqlalchemy.dialects.{dialect}").insert(target).values(
+                {c.name: sa.bindparam(c.name) for c in target.c})
+            return row.on_conflict_do_update(index_elements=list(keys), set_={
+                c.name: row.excluded[c.name] for c in target.c if c.name not in keys})
+        return statement
+
+    return prepared(build("sqlite"), postgresql=build("postgresql"))
+
+
 def table_named(sa: Any, t: Any, name: str, columns: Iterable[str] = ()) -> Any:
     """The table ``name`` as gm.store.tables declares it; where it lacks one of ``columns`` (a
     store at an older schema step: tests/store/old_stores.py fills those), the bare names given."""
@@ -187,9 +213,25 @@ def table_named(sa: Any, t: Any, name: str, columns: Iterable[str] = ()) -> Any:
 
 
 def name_of(statement: Prepared) -> str | None:
-    """``module:NAME`` (or ``module:NAME[key]``) of a statement held at module level, else None."""
-    module = sys.modules.get(statement.build.__module__)
-    for name, value in vars(module).items() if module is not None else ():
+    """``module:NAME`` (or ``module:NAME[key]``) of a statement held at module level, else None: in
+    the module its builder comes from, else (a statement made by a helper here: upsert) the first
+    of gm.store's modules, by name, that holds it, as held_statements names it."""
+    home = sys.modules.get(statement.build.__module__)
+    found = held_in(home, statement) if home is not None else None
+    if found is None:
+        for name in sorted(n for n in sys.modules if n.startswith("gm.store.") and n != home_name(home)):
+            found = held_in(sys.modules[name], statement)
+            if found is not None:
+                break
+    return found
+
+
+def home_name(module: Any) -> str | None:
+    return module.__name__ if module is not None else None
+
+
+def held_in(module: Any, statement: Prepared) -> str | None:
+    for name, value in vars(module).items():
         if value is statement:
             return f"{module.__name__}:{name}"
         if isinstance(value, dict):
@@ -215,22 +257,26 @@ def ahead_of_time() -> dict:
 
 
 def held_statements() -> Iterator[tuple[str, Prepared]]:
-    """Every statement held at module level in gm.store's modules (imported here), by name."""
+    """Every statement held at module level in gm.store's modules (imported here), by name (name_of):
+    first those built in the module that holds them, then those a helper made (by the module's name)."""
     import importlib
     import pkgutil
 
-    # the package's folder, not the package imported: gm.store imports this module (an import circle)
-    for info in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda i: i.name):
-        if info.name == "compiled_sql":
-            continue
-        module = importlib.import_module(f"gm.store.{info.name}")
-        for name, value in sorted(vars(module).items()):
-            if isinstance(value, Prepared) and value.build.__module__ == module.__name__:
-                yield f"{module.__name__}:{name}", value
-            elif isinstance(value, dict):
-                for key, held in value.items():
-                    if isinstance(held, Prepared) and held.build.__module__ == module.__name__:
-                        yield f"{module.__name__}:{name}[{key}]", held
+    modules = [importlib.import_module(f"gm.store.{info.name}")
+               for info in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda i: i.name)
+               if info.name != "compiled_sql"]
+    seen: set[int] = set()
+    for own in (True, False):
+        for module in modules:
+            for name, value in sorted(vars(module).items()):
+                held = value.items() if isinstance(value, dict) else [(None, value)]
+                for key, statement in held:
+                    if not isinstance(statement, Prepared) or id(statement) in seen:
+                        continue
+                    if (statement.build.__module__ == module.__name__) != own:
+                        continue
+                    seen.add(id(statement))
+                    yield f"{module.__name__}:{name}" + ("" if key is None else f"[{key}]"), statement
 
 
 def compiled_ahead() -> dict:

@@ -15,6 +15,31 @@ import time
 from typing import Any, Iterator
 
 from gm.store.packing import STATE_LEVEL, pack_text, unpack_text
+from gm.store.sql import prepared, whole_rows
+
+LATEST_STATE = prepared(lambda sa, t: whole_rows(sa, t.states).where(
+    t.states.c.game_id == sa.bindparam("game")).order_by(t.states.c.seq.desc()).limit(1))
+STATE_AT = prepared(lambda sa, t: whole_rows(sa, t.states).where(
+    t.states.c.game_id == sa.bindparam("game"), t.states.c.seq == sa.bindparam("seq")))
+STATES = prepared(lambda sa, t: sa.select(t.states.c.seq, t.states.c.state, t.states.c.state_packing).where(
+    t.states.c.game_id == sa.bindparam("game")).order_by(t.states.c.seq))
+LAST_STATE_TIME = prepared(lambda sa, t: sa.select(sa.func.max(t.states.c.created).label("at")).where(
+    t.states.c.game_id == sa.bindparam("game")))
+STATE_TURNS = prepared(lambda sa, t: sa.select(t.states.c.seq, t.states.c.turn).where(
+    t.states.c.game_id == sa.bindparam("game")).order_by(t.states.c.seq))
+TURN_STATES_DESC = prepared(lambda sa, t: sa.select(
+    t.states.c.seq, t.states.c.turn, t.states.c.created, sa.exists().where(
+        t.state_overrides.c.game_id == t.states.c.game_id,
+        t.state_overrides.c.seq == t.states.c.seq).label("overridden"),
+).where(t.states.c.game_id == sa.bindparam("game")).order_by(t.states.c.seq.desc()))
+ACCEPTED_PLAYERS_SINCE = prepared(lambda sa, t: sa.select(t.orders.c.player).distinct().where(
+    t.orders.c.game_id == sa.bindparam("game"), t.orders.c.action == "order", t.orders.c.accepted == 1,
+    t.orders.c.seq >= sa.bindparam("seq")))
+ACCEPTED_AFTER = prepared(lambda sa, t: sa.select(t.orders.c.id).where(
+    t.orders.c.game_id == sa.bindparam("game"), t.orders.c.accepted == 1, t.orders.c.seq > sa.bindparam("seq")))
+ACCEPTED_ORDERS = prepared(lambda sa, t: whole_rows(sa, t.orders).where(
+    t.orders.c.game_id == sa.bindparam("game"), t.orders.c.accepted == 1, t.orders.c.seq.is_not(None)).order_by(
+    t.orders.c.id))
 
 
 def encode_state(state: dict) -> tuple[bytes, str]:
@@ -33,8 +58,8 @@ class TurnQueries:
     # --- states -----------------------------------------------------------------
     def latest_state(self, game_id: str) -> sqlite3.Row | None:
         """The newest states row of a game."""
-        return self.remembered("states", ("latest", game_id), lambda: self.one(
-            "SELECT * FROM states WHERE game_id = ? ORDER BY seq DESC LIMIT 1", game_id))
+        return self.remembered("states", ("latest", game_id), lambda: LATEST_STATE.run(
+            self, game=game_id).fetchone())
 
     @staticmethod
     def state_data(row: sqlite3.Row) -> dict:
@@ -43,20 +68,20 @@ class TurnQueries:
 
     def state_at(self, game_id: str, seq: int) -> sqlite3.Row | None:
         """The states row ``seq`` of a game."""
-        return self.one("SELECT * FROM states WHERE game_id = ? AND seq = ?", game_id, seq)
+        return STATE_AT.run(self, game=game_id, seq=seq).fetchone()
 
     def states_of(self, game_id: str) -> list[sqlite3.Row]:
         """(seq, state, state_packing) of every state of a game, in order (read with state_data)."""
-        return self.all("SELECT seq, state, state_packing FROM states WHERE game_id = ? ORDER BY seq", game_id)
+        return STATES.run(self, game=game_id).fetchall()
 
     def last_state_time(self, game_id: str) -> float | None:
         """When a game's newest state was made (its last change of position)."""
-        row = self.one("SELECT MAX(created) AS at FROM states WHERE game_id = ?", game_id)
+        row = LAST_STATE_TIME.run(self, game=game_id).fetchone()
         return None if row is None else row["at"]
 
     def state_turns(self, game_id: str) -> list[sqlite3.Row]:
         """(seq, turn) of every state of a game, in order."""
-        return self.all("SELECT seq, turn FROM states WHERE game_id = ? ORDER BY seq", game_id)
+        return STATE_TURNS.run(self, game=game_id).fetchall()
 
     def turn_states_desc(self, game_id: str) -> Iterator[sqlite3.Row]:
         """(seq, turn, created, overridden) of a game's states, newest first, read lazily;
@@ -65,9 +90,7 @@ class TurnQueries:
         Stop iterating as soon as you have gone back far enough: a long game's
         history is then not loaded.
         """
-        cur = self.db.execute(
-            "SELECT seq, turn, created, EXISTS (SELECT 1 FROM state_overrides o WHERE o.game_id = s.game_id "
-            "AND o.seq = s.seq) AS overridden FROM states s WHERE game_id = ? ORDER BY seq DESC", (game_id,))
+        cur = TURN_STATES_DESC.run(self, game=game_id)
         try:
             yield from cur
         finally:
@@ -95,17 +118,12 @@ class TurnQueries:
 
     def accepted_players_since(self, game_id: str, seq: int) -> set[str]:
         """Players with an accepted order that produced state ``seq`` or a later one."""
-        rows = self.all(
-            "SELECT DISTINCT player FROM orders WHERE game_id = ? AND action = 'order' "
-            "AND accepted = 1 AND seq >= ?", game_id, seq)
-        return {r["player"] for r in rows}
+        return {r["player"] for r in ACCEPTED_PLAYERS_SINCE.run(self, game=game_id, seq=seq).fetchall()}
 
     def accepted_orders_after(self, game_id: str, seq: int) -> list[sqlite3.Row]:
         """The ids of the accepted orders (and closes) that produced a state after ``seq``."""
-        return self.all("SELECT id FROM orders WHERE game_id = ? AND accepted = 1 AND seq > ?",
-                        game_id, seq)
+        return ACCEPTED_AFTER.run(self, game=game_id, seq=seq).fetchall()
 
     def accepted_orders(self, game_id: str) -> list[sqlite3.Row]:
         """Every accepted order and close of a game that produced a state, in order (replay)."""
-        return self.all("SELECT * FROM orders WHERE game_id = ? AND accepted = 1 "
-                        "AND seq IS NOT NULL ORDER BY id", game_id)
+        return ACCEPTED_ORDERS.run(self, game=game_id).fetchall()

@@ -9,7 +9,7 @@ import sys
 import sqlalchemy
 
 from gm.store import Store
-from gm.store.sql import prepared
+from gm.store.sql import prepared, upsert
 
 T = 1_000_000.0
 
@@ -163,3 +163,44 @@ def test_a_partial_index_condition_is_written_as_constants_not_bound():
     for dialect in ("sqlite", "postgresql"):
         assert "outbox.trimmed = 0 AND outbox.status = 'sent'" in SENT_UNTRIMMED.sql(dialect)[0]
         assert "delivery_events.settled = 0" in UNSETTLED.sql(dialect)[0]
+
+
+def test_an_upsert_replaces_the_row_with_the_same_key_on_both_back_ends(store_target):
+    store = Store(store_target)
+    try:
+        with store.write():
+            store.set_timer("g1", 5.0)
+            store.set_timer("g1", 7.0)
+            store.set_timer("g2", 9.0)
+            store.propose_draw("g1", "ada", 3, 10.0)
+            store.propose_draw("g1", "ada", 4, 11.0)
+            store.set_result("g1", "ended", ["ada"], 12.0)
+            store.set_result("g1", "forfeit", None, 13.0)
+            store.save_setting("g1", "deadline", "2d")
+            store.save_setting("g1", "deadline", "3d")
+            upsert("address_settings", "address").run(store, address="a@x", format="text", timezone=None, updated=1.0)
+            upsert("address_settings", "address").run(store, address="a@x", format=None, timezone="UTC", updated=2.0)
+        assert [(r["game_id"], r["due"]) for r in store.all("SELECT game_id, due FROM timers ORDER BY game_id")] == [
+            ("g1", 7.0), ("g2", 9.0)]
+        assert store.draw_proposals("g1") == {"ada": 4}
+        result = store.result_of("g1")
+        assert (result["reason"], result["winners"], result["at"]) == ("forfeit", None, 13.0)
+        assert store.settings_of("g1") == {"deadline": "3d"}
+        row = store.address_settings("a@x")
+        assert (row["format"], row["timezone"], row["updated"]) == (None, "UTC", 2.0)
+    finally:
+        store.close()
+
+
+def test_an_upsert_made_by_the_helper_is_compiled_ahead_under_the_name_of_the_module_holding_it():
+    """upsert() builds its statement in gm.store.sql; it is found (and compiled ahead) where a store
+    module holds it, so `gm ingest` runs it without SQLAlchemy."""
+    from gm.store import compiled_sql, service, sql
+
+    held = [name for name, value in vars(service).items() if isinstance(value, sql.Prepared)
+            and value.build.__module__ == "gm.store.sql"]
+    assert held, "no upsert held in gm.store.service"
+    for name in held:
+        statement = getattr(service, name)
+        assert sql.name_of(statement) == f"gm.store.service:{name}"
+        assert f"gm.store.service:{name}" in compiled_sql.STATEMENTS
