@@ -42,7 +42,7 @@ FLUSH_BATCH = 64
 
 def flush(store: Store, transport: Transport, now: float | None = None, limit: int = FLUSH_LIMIT,
           backoff: tuple[float, ...] | list[float] = BACKOFF, gm_address: str | None = None,
-          outcome: dict | None = None, most: int = FLUSH_LIMIT) -> int:
+          outcome: dict | None = None, most: int = FLUSH_LIMIT, news: Callable[[], bool] | None = None) -> int:
     """Send what is due; returns how many were sent.
 
     A message the server refuses for now is retried after ``backoff[attempts]``;
@@ -56,7 +56,10 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
 
     ``limit`` rows are claimed first; a transport that streams (``streams``: gm.runtime.smtp) asks
     for more as its connections empty, up to ``most`` rows in all, so that mail queued meanwhile
-    goes in the same flush and no connection waits for the others.
+    goes in the same flush and no connection waits for the others.  Once a claim found fewer rows
+    than it asked for, ``news()`` (if given) says whether more mail was queued since (the judge's
+    nudge): without news no statement is run, so a sender faster than the judge does not ask the
+    store after each mail it sends.
     ``outcome["refused"]`` counts the refusals recorded against an address, ``outcome["held"]``
     the holds begun, ``outcome["released"]`` the holds ended, ``outcome["claimed"]`` the rows
     claimed to send, ``outcome["full"]`` whether the last claim found as many as it asked for (more
@@ -85,7 +88,9 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
 
     def more(n: int) -> list:
         n = min(n, most - len(due))
-        return claim(n) if n > 0 and not down else []
+        if n <= 0 or down or (news is not None and not counts["full"] and not news()):
+            return []
+        return claim(n)
 
     first = claim(limit)
     sent = 0
@@ -202,8 +207,9 @@ class Sender:
 
     def __init__(self, store: Store, transport: Transport, backoff=BACKOFF, clock=time.time,
                  gm_address: str | None = None, settle: Callable[[Store], object] | None = None,
-                 batch: int | None = None):
+                 batch: int | None = None, news: Callable[[], bool] | None = None):
         self.store = store
+        self.news = news  # mail was queued since it was last asked (flush)
         lanes = getattr(transport, "connections", None)
         self.batch = batch or (PER_LANE * lanes if isinstance(lanes, int) else FLUSH_BATCH)
         self.gm_address = gm_address
@@ -233,7 +239,7 @@ class Sender:
             outcome: dict = {}
             try:
                 n = flush(self.store, self.transport, now, limit=self.batch, backoff=self.backoff,
-                          gm_address=self.gm_address, outcome=outcome)
+                          gm_address=self.gm_address, outcome=outcome, news=self.news)
             except TransportDown as exc:
                 self.resume_at = self.clock() + self.weather.fault(exc)
                 return sent
@@ -314,6 +320,14 @@ class SenderThread:
     def nudge(self) -> None:
         self._nudged.set()
 
+    def news(self) -> bool:
+        """Whether the judge queued mail since the last look (the nudge is taken: a nudge after
+        this look is kept for the next, so nothing queued meanwhile waits for the wake)."""
+        if not self._nudged.is_set():
+            return False
+        self._nudged.clear()
+        return True
+
     def drain(self, timeout: float = 600.0) -> bool:
         """Wait for a pass over the outbox that began after this call (for `--once`).
 
@@ -357,7 +371,7 @@ class SenderThread:
         if self.claimant is not None:  # whose claims these are: failover shows in gm status
             store.claimant = self.claimant
         self.sender = Sender(store, self.transport, backoff=self.backoff, clock=self.clock,
-                             gm_address=self.gm_address, settle=self.settle)
+                             gm_address=self.gm_address, settle=self.settle, news=self.news)
         store_weather = Weather("the store (sender thread)", STORE_BACKOFF)
         try:
             while not self._stopping.is_set():
