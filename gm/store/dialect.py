@@ -52,8 +52,8 @@ and runs it on the store's own connection, piloted by gm.store.daemons, whose st
 longer pass through this translator (benchmarks/sql_compile_once.py: +0-17% a statement on raw
 sqlite3, against +270-600% through a SQLAlchemy Connection).  Since, the statements of games,
 turns, service, mail, delivery, credentials, optin, selfservice, copy, backup and insert_many are
-Core too, compiled ahead into gm/store/compiled_sql.py (no process of gm's imports SQLAlchemy to
-run them); benchmarks/scale.py per mail on SQLite is unchanged (5.63-6.00 ms against 5.65-5.98 at
+Core too, compiled ahead into gm/store/compiled_sql.py (`gm ingest` runs them without SQLAlchemy:
+tests/test_startup_imports.py); benchmarks/scale.py per mail on SQLite is unchanged (5.63-6.00 ms against 5.65-5.98 at
 ed304d5, three runs each, interleaved).  What still comes here: the schema steps' DDL; the rows
 deferred and joined into one statement (gm.store.deferred, postgres.run_deferred); Store.update,
 Store.insert and insert_unless, whose shapes are made at run time (compiled ahead they are not, and
