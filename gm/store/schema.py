@@ -474,6 +474,20 @@ def fuzzy_borders_keep_their_rules(db) -> None:
             db.execute("UPDATE games SET options = ? WHERE id = ?", (json.dumps(options), row[0]))
 
 
+
+def players_have_their_settings(db) -> None:
+    """Step 24's repair: a store made at step 5 by the gm of its day (f472c83, where step 4 was
+    "reserved", empty; the columns came as step 4 after it) was at version 5 without
+    players.format and players.timezone, and every later step passed it by, so SET FORMAT and
+    SET TIMEZONE had no column to write (found by issue 33's port: a whole-row read listing them).
+    The columns are added where they are missing; every other store has them, and is left as is.
+    The columns a table has are read from an empty SELECT: the same on both back ends."""
+    cursor = db.execute("SELECT * FROM players LIMIT 0")
+    have = {column[0] for column in cursor.description}
+    for column in ("format", "timezone"):
+        if column not in have:
+            db.execute(f"ALTER TABLE players ADD COLUMN {column} TEXT")
+
 # Step 16 (issue 31, RULINGS G6): the draw proposals standing in each game, one per player at
 # most; a proposal stands until the end of the turn after ``turn`` (gm.service.people.draws).
 DRAW_PROPOSALS = """
@@ -546,6 +560,8 @@ ALTER TABLE daemons ADD COLUMN backlog_since REAL;
     Step(22, "an archived report is always bytes, its packing recorded (reports.body_packing)",
          PACKING_COLUMN.format(table="reports", column="body_packing"), pack_reports),
     Step(23, "which daemon claimed each outbox row, and which took over a dead one's work", TAKEOVERS),
+    Step(24, "players.format and players.timezone where a store made at step 5 lacks them", "",
+         players_have_their_settings),
 ]
 
 

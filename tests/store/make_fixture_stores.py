@@ -49,6 +49,7 @@ REVISIONS = {
     19: "cc5bbfa",  # report digests and versions: the release before issues 32-34's later steps
     20: "cdfffe8",  # each daemon's inbox backlog (issue 32)
     22: "181a2c0",  # packed texts typed (21 and 22 came in one merge)
+    23: "0a73d9c",  # which daemon claimed each outbox row (issue 33)
 }
 
 # steps that were never the latest of a revision on main: each came in one commit with the next
