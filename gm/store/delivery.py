@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from gm.store.sql import constant, prepared
+from gm.store.sql import constant, insert_of, prepared
 
 MAX_WORDS = 500  # characters of a server's words kept per event
 
@@ -37,29 +37,17 @@ ADDRESSES = prepared(lambda sa, t: sa.select(t.addresses).where(
     t.addresses.c.address.in_(sa.bindparam("addresses", expanding=True))), lists=("addresses",))
 
 
-def address_upsert(insert):
-    """The builder of set_address_state's upsert with this dialect's ``insert``: a new state forgets the last probe."""
+def address_upsert(dialect: str):
+    """The builder of set_address_state's upsert on this dialect: a new state forgets the last probe."""
     def build(sa, t):
-        new = insert(t.addresses).values(address=sa.bindparam("address"), state=sa.bindparam("state"),
-                                         since=sa.bindparam("since"), reason=sa.bindparam("reason"))
+        new = insert_of(dialect)(t.addresses).values(address=sa.bindparam("address"), state=sa.bindparam("state"),
+                                                     since=sa.bindparam("since"), reason=sa.bindparam("reason"))
         return new.on_conflict_do_update(index_elements=[t.addresses.c.address], set_=dict(
             state=new.excluded.state, since=new.excluded.since, reason=new.excluded.reason, last_probe=sa.null()))
     return build
 
 
-def sqlite_insert(table):
-    from sqlalchemy.dialects.sqlite import insert
-
-    return insert(table)
-
-
-def postgresql_insert(table):
-    from sqlalchemy.dialects.postgresql import insert
-
-    return insert(table)
-
-
-SET_ADDRESS_STATE = prepared(address_upsert(sqlite_insert), postgresql=address_upsert(postgresql_insert))
+SET_ADDRESS_STATE = prepared(address_upsert("sqlite"), postgresql=address_upsert("postgresql"))
 IN_STATE = prepared(lambda sa, t: sa.select(t.addresses).where(t.addresses.c.state == sa.bindparam("state")).order_by(
     t.addresses.c.since))
 

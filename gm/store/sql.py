@@ -190,16 +190,20 @@ def upsert(table: str, *keys: str) -> Prepared:
 
     def build(dialect: str) -> Callable[[Any, Any], Any]:
         def statement(sa: Any, t: Any) -> Any:
-            from importlib import import_module
-
             target = t.metadata.tables[table]
-            row = import_module(f"sqlalchemy.dialects.{dialect}").insert(target).values(
-                {c.name: sa.bindparam(c.name) for c in target.c})
+            row = insert_of(dialect)(target).values({c.name: sa.bindparam(c.name) for c in target.c})
             return row.on_conflict_do_update(index_elements=list(keys), set_={
                 c.name: row.excluded[c.name] for c in target.c if c.name not in keys})
         return statement
 
     return prepared(build("sqlite"), postgresql=build("postgresql"))
+
+
+def insert_of(dialect: str) -> Callable[[Any], Any]:
+    """The dialect's own ``insert`` (SQLite's, PostgreSQL's): the one with ON CONFLICT."""
+    from importlib import import_module
+
+    return import_module(f"sqlalchemy.dialects.{dialect}").insert
 
 
 def table_named(sa: Any, t: Any, name: str, columns: Iterable[str] = ()) -> Any:
