@@ -250,11 +250,13 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         return self.depth > 0
 
     # --- generic reads and writes ---------------------------------------------------
-    def one(self, sql: str, *args: Any) -> Any:
-        return self.db.execute(sql, args).fetchone()
+    def one(self, sql: str, *args: Any, **params: Any) -> Any:
+        """The first row of portable SQL with ``:name`` parameters (gm.store.sql.portable)."""
+        return self.db.execute(sql, params or args).fetchone()
 
-    def all(self, sql: str, *args: Any) -> list:
-        return self.db.execute(sql, args).fetchall()
+    def all(self, sql: str, *args: Any, **params: Any) -> list:
+        """Every row of portable SQL with ``:name`` parameters (gm.store.sql.portable)."""
+        return self.db.execute(sql, params or args).fetchall()
 
     def _require_tx(self) -> None:
         if not self.depth:

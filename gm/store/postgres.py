@@ -38,6 +38,7 @@ from gm.store import dialect, gameload, migrations, pglocks, reads, schema
 from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreConflict, StoreError
 from gm.store.packing import unpack_mail
+from gm.store.sql import portable
 
 VERSION_TABLE = "gm_schema_version"
 SENT = "UPDATE outbox SET status = 'sent'"  # sent_statements' UPDATE begins so
@@ -64,7 +65,11 @@ class PgConnection:
         except self.psycopg.Error as exc:
             raise StoreError(f"cannot connect to {redacted(self.url)}: {exc}") from exc
 
-    def execute(self, sql: str, params: tuple | list = ()) -> Any:
+    def execute(self, sql: str, params: tuple | list | dict = ()) -> Any:
+        """Portable SQL: with a dict, ``:name`` parameters, as SQLAlchemy's ``text()`` compiles them
+        for psycopg (gm.store.sql.portable); SQLite runs the same text as written."""
+        if isinstance(params, dict):
+            return self.raw(portable(sql), {k: int(v) if isinstance(v, bool) else v for k, v in params.items()})
         return self.raw(self.translator.sql(sql), dialect.params(params))
 
     before_next: str | None = None  # a statement owed before the next one (a scoped write's store lock)

@@ -147,6 +147,22 @@ class Prepared:
         return store.db.execute(sql, params)
 
 
+PORTABLE: dict[str, str] = {}  # portable text -> PostgreSQL's
+
+
+def portable(sql: str) -> str:
+    """Portable SQL with ``:name`` parameters (the text SQLite runs as written) as psycopg takes it:
+    compiled by SQLAlchemy's ``text()`` (``%(name)s``, a literal % doubled), once a text.  For SQL
+    written by hand outside the store's statements (tests, one-off tools, the schema steps'
+    Python): the store's own statements are Core, compiled ahead."""
+    done = PORTABLE.get(sql)
+    if done is None:
+        import sqlalchemy
+
+        done = PORTABLE[sql] = str(sqlalchemy.text(sql).compile(dialect=dialect_named("postgresql")))
+    return done
+
+
 def mark(dialect: str, name: str) -> str:
     """A parameter as the dialect's driver style writes it."""
     return f"%({name})s" if dialect == "postgresql" else f":{name}"

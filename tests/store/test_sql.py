@@ -204,3 +204,22 @@ def test_an_upsert_made_by_the_helper_is_compiled_ahead_under_the_name_of_the_mo
         statement = getattr(service, name)
         assert sql.name_of(statement) == f"gm.store.service:{name}"
         assert f"gm.store.service:{name}" in compiled_sql.STATEMENTS
+
+
+def test_portable_text_runs_as_written_on_sqlite_and_through_sqlalchemy_text_on_postgresql(store_target):
+    """Hand-written SQL outside the store's statements (tests, tools, the steps' Python) is portable
+    text with ``:name`` parameters: SQLite runs it as written, PostgreSQL as SQLAlchemy's ``text()``
+    compiles it for psycopg (a literal % kept, a colon inside a string literal left alone)."""
+    from gm.store import Store
+
+    store = Store(store_target)
+    try:
+        with store.write():
+            store.db.execute("INSERT INTO games (id, kind, seed, options, status, created, updated) "
+                             "VALUES (:id, 'neighbors', 1, '{}', :status, 0, 0)", {"id": "g:1", "status": "active"})
+        row = store.one("SELECT id, '100%' AS pct, 'imap:1:2' AS key FROM games WHERE id = :id AND status = :s",
+                        id="g:1", s="active")
+        assert (row["id"], row["pct"], row["key"]) == ("g:1", "100%", "imap:1:2")
+        assert store.all("SELECT id FROM games WHERE id = :id", id="g:2") == []
+    finally:
+        store.close()
