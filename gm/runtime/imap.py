@@ -54,6 +54,7 @@ from imapclient.exceptions import IMAPClientError
 
 from gm.core.config import Config, ServerConfig
 from gm.runtime.delivery import BACKOFF, SenderThread, Transport, settler
+from gm.runtime.queuedwatch import QueuedWatch
 from gm.runtime.livearchive import from_config as live_archive
 from gm.runtime.metrics import from_config as metrics_from_config
 from gm.runtime.profiling import profiled
@@ -372,6 +373,8 @@ class Daemon:
     def run(self, once: bool = False) -> None:
         self.once = once
         self.sender.start()
+        # mail another daemon (or a GM command) queued wakes this sender too (PostgreSQL)
+        watch = QueuedWatch(self.engine.store.path, self.sender.nudge).start() if not once else None
         try:
             # The tick (and heartbeat) before any mail: a deadline that fell while no daemon
             # ran moves before a message of its game could close the turn.
@@ -383,6 +386,8 @@ class Daemon:
                 if self._connection(once):
                     return
         finally:
+            if watch is not None:
+                watch.stop()
             self.sender.stop()
             if self.metrics is not None:
                 self.metrics.close()

@@ -225,6 +225,16 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         SQLite, which cannot: gm.runtime.slices then waits for their mail as for a dead one's)."""
         return set()
 
+    def listen_queued(self) -> bool:
+        """Be told, on this connection, of mail queued in the outbox by any process sharing the
+        store (wait_queued); False where the back end cannot tell (SQLite: one daemon, whose own
+        judge nudges its sender)."""
+        return False
+
+    def wait_queued(self, timeout: float) -> bool:
+        """After listen_queued: wait up to ``timeout`` seconds for mail queued; whether some was."""
+        raise NotImplementedError
+
     def lock_store(self) -> None:
         """This transaction changes more than it can name: nothing else writes until it ends."""
 

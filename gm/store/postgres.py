@@ -43,11 +43,16 @@ from gm.store.sql import portable
 VERSION_TABLE = "gm_schema_version"
 SENT = "UPDATE outbox SET status = 'sent'"  # sent_statements' UPDATE begins so
 OUTBOX_LOCKS = "SELECT hashtext(current_schema() || ':outbox')"  # the first key of an outbox row's lock
+# What an INSERT into outbox notifies, at its commit (schema step 25's trigger; gm.runtime.queuedwatch):
+# a channel of this schema's own (a name within PostgreSQL's 63 bytes, whatever the schema's)
+QUEUED_CHANNEL = "SELECT 'gm_outbox_' || md5(current_schema())"
 CLAIM_PAST = 500  # rows held by other senders a claim looks past (claim_outbox)
 
 
 class PgConnection:
     """The psycopg connection, taking the store's SQLite-style SQL (``execute(sql, params)``)."""
+
+    kind = "postgresql"  # as Store.kind (a schema step's Python tells the back ends apart by it)
 
     def __init__(self, url: str, timeout: float):
         import psycopg  # only a store on a server needs it
@@ -216,6 +221,16 @@ class PostgresStore(Store):
 
     def alive_daemons(self, daemon_ids: list[str]) -> set[str]:
         return pglocks.alive_among(self.db.raw, daemon_ids) if not self.depth else set(daemon_ids)
+
+    def listen_queued(self) -> bool:
+        self.db.raw(f'LISTEN "{self.db.raw(QUEUED_CHANNEL).fetchone()[0]}"')
+        return True
+
+    def wait_queued(self, timeout: float) -> bool:
+        try:
+            return any(True for _ in self.db.conn.notifies(timeout=timeout, stop_after=1))
+        except self.db.psycopg.Error as exc:
+            raise StoreError(f"database unavailable: {exc}") from exc
 
     def lock_store(self) -> None:
         if not self.store_wide:

@@ -488,6 +488,21 @@ def players_have_their_settings(db) -> None:
         if column not in have:
             db.execute(f"ALTER TABLE players ADD COLUMN {column} TEXT")
 
+def outbox_notifies_queued_mail(db) -> None:
+    """Step 25, PostgreSQL's alone: an INSERT into outbox notifies, at its commit, on a channel
+    of this schema's own (gm.store.postgres.QUEUED_CHANNEL), so that every daemon sharing the
+    store wakes its sender (gm.runtime.queuedwatch).  One notification a statement, not a row;
+    PostgreSQL folds a transaction's alike into one.  SQLite: nothing (one daemon a store)."""
+    if getattr(db, "kind", "sqlite") != "postgresql":
+        return
+    # made again where it exists: a test that rewinds a store's step runs the later steps again
+    db.raw("CREATE OR REPLACE FUNCTION gm_outbox_queued() RETURNS trigger LANGUAGE plpgsql AS "
+           "$$BEGIN PERFORM pg_notify('gm_outbox_' || md5(current_schema()), ''); RETURN NULL; END$$")
+    db.raw("DROP TRIGGER IF EXISTS outbox_queued ON outbox")
+    db.raw("CREATE TRIGGER outbox_queued AFTER INSERT ON outbox FOR EACH STATEMENT "
+           "EXECUTE FUNCTION gm_outbox_queued()")
+
+
 # Step 16 (issue 31, RULINGS G6): the draw proposals standing in each game, one per player at
 # most; a proposal stands until the end of the turn after ``turn`` (gm.service.people.draws).
 DRAW_PROPOSALS = """
@@ -562,6 +577,8 @@ ALTER TABLE daemons ADD COLUMN backlog_since REAL;
     Step(23, "which daemon claimed each outbox row, and which took over a dead one's work", TAKEOVERS),
     Step(24, "players.format and players.timezone where a store made at step 5 lacks them", "",
          players_have_their_settings),
+    Step(25, "mail queued wakes every daemon's sender (PostgreSQL: a notification at commit)", "",
+         outbox_notifies_queued_mail),
 ]
 
 

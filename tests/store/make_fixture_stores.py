@@ -50,6 +50,7 @@ REVISIONS = {
     20: "cdfffe8",  # each daemon's inbox backlog (issue 32)
     22: "181a2c0",  # packed texts typed (21 and 22 came in one merge)
     23: "0a73d9c",  # which daemon claimed each outbox row (issue 33)
+    24: "c0caca8",  # players.format and players.timezone where a step-5 store lacks them (issue 33)
 }
 
 # steps that were never the latest of a revision on main: each came in one commit with the next
