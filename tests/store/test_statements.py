@@ -77,14 +77,20 @@ def test_one_order_mail_costs_few_statements(pg_server, pg_url, tmp_path):
         assert sender.pump() == 2  # the welcomes
         for n in range(2):
             one_order(engine, config, passwords, f"order{n}.host")
-            start = log.stat().st_size
+            start, trips = log.stat().st_size, engine.store.db.round_trips
             assert [outcome for _, outcome in process_maildir(engine, config.inbox)] == ["applied"]
-            judged = log.stat().st_size
+            judged, judging_trips = log.stat().st_size, engine.store.db.round_trips - trips
             assert sender.pump() == 2  # a report to each player
-            end = log.stat().st_size
+            end, sending_trips = log.stat().st_size, engine.store.db.round_trips - trips - judging_trips
         judging, sending = statements(pg_server, start, judged), statements(pg_server, judged, end)
     finally:
         engine.store.close()
     breakdown = "\n".join(["judging:", *judging, "sending:", *sending])
     assert judging and sending, breakdown  # the log is on: a count of 0 would prove nothing
     assert len(judging) + len(sending) <= CEILING, f"{len(judging)} + {len(sending)} statements\n{breakdown}"
+    # 13 statements, 8 round trips (5 + 3): BEGIN goes with the claim of the mail, the deferred writes
+    # with the COMMIT; the sender's BEGIN
+    # and store lock with its first read, its "sent" UPDATE with its COMMIT (PgConnection.take_owed)
+    trips = f"round trips: {judging_trips} judging, {sending_trips} sending\n{breakdown}"
+    assert judging_trips == len(judging) - 2, trips
+    assert sending_trips == len(sending) - 3, trips
