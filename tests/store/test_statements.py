@@ -89,8 +89,8 @@ def test_one_order_mail_costs_few_statements(pg_server, pg_url, tmp_path):
     assert judging and sending, breakdown  # the log is on: a count of 0 would prove nothing
     assert len(judging) + len(sending) <= CEILING, f"{len(judging)} + {len(sending)} statements\n{breakdown}"
     # 13 statements, 8 round trips (5 + 3): BEGIN goes with the claim of the mail, the deferred writes
-    # with the COMMIT; the sender's BEGIN
-    # and store lock with its first read, its "sent" UPDATE with its COMMIT (PgConnection.take_owed)
+    # with the COMMIT; the sender's BEGIN and store lock with its first read, its "sent" UPDATE with
+    # its COMMIT (PgConnection.take_owed)
     trips = f"round trips: {judging_trips} judging, {sending_trips} sending\n{breakdown}"
     assert judging_trips == len(judging) - 2, trips
     assert sending_trips == len(sending) - 3, trips
