@@ -19,14 +19,12 @@ taken on the second order, the steady state.
 
 from __future__ import annotations
 
-import re
-from urllib.parse import quote, unquote
-
 from gm.core.config import Config
 from gm.runtime.delivery import Sender
 from gm.runtime.maildir import MaildirTransport, ensure_maildir, process_maildir
 from gm.service.engine import Engine
 from gm.store import Store
+from pgserver import logged_statements as statements, statement_logging_url as logging_url
 from support import GM_ADDRESS, PLAYERS, order_mail
 
 # issue 33 asks for at most 15.  69 on this path before gm.store.reads (48 when the issue was filed,
@@ -39,23 +37,6 @@ from support import GM_ADDRESS, PLAYERS, order_mail
 # and the holds, in one statement); BEGIN; the store lock; the soft-failing addresses; the "sent"
 # UPDATE letting go of its rows' outbox locks; COMMIT.
 CEILING = 13
-
-LOGGED = re.compile(r"LOG:  (?:statement|execute [^:]*): (.*)")
-
-
-def logging_url(url: str) -> str:
-    """The URL with the server's statement log on for its sessions."""
-    head, _, options = url.partition("?options=")
-    return f"{head}?options=" + quote(f"{unquote(options)} -c log_statement=all".strip(), safe="")
-
-
-def statements(pg_server, start: int, end: int) -> list[str]:
-    """The statements the server logged between two sizes of its log."""
-    with open(pg_server.root / "log", "rb") as log:
-        log.seek(start)
-        text = log.read(end - start).decode("utf-8", "replace")
-    return [m.group(1).strip() for m in LOGGED.finditer(text)]
-
 
 def one_order(engine: Engine, config: Config, passwords: dict[str, str], name: str) -> None:
     loaded = engine.load("nb1")
