@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -26,7 +27,7 @@ import tempfile
 import time
 import unittest
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 SUPERUSER = "gm"
 
@@ -142,3 +143,23 @@ def start_postgres(durable: bool = False) -> Postgres:
 def stop_postgres(server: Postgres) -> None:
     server.stop()
     shutil.rmtree(server.root, ignore_errors=True)
+
+
+# --- the statements a session sends, as the server logs them (tests/store/test_statements.py) --------
+LOGGED = re.compile(r"LOG:  (?:statement|execute [^:]*): (.*)")
+
+
+def statement_logging_url(url: str) -> str:
+    """The URL with the server's statement log on for its sessions (log_statement=all: a
+    per-session setting the test server's superuser may make): only they log."""
+    head, _, options = url.partition("?options=")
+    return f"{head}?options=" + quote(f"{unquote(options)} -c log_statement=all".strip(), safe="")
+
+
+def logged_statements(server: Postgres, start: int, end: int) -> list[str]:
+    """The statements the server logged between two sizes of its log (``statement:`` for the simple
+    protocol, ``execute <name>:`` for the extended one)."""
+    with open(server.root / "log", "rb") as log:
+        log.seek(start)
+        text = log.read(end - start).decode("utf-8", "replace")
+    return [m.group(1).strip() for m in LOGGED.finditer(text)]

@@ -174,7 +174,7 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         try:
             self.lock_games(*games)
             yield self.db
-            self.flush_deferred()  # the rows written together (gm.store.deferred), before the commit
+            self.flush_at_commit()  # the rows written together (gm.store.deferred), before the commit
         except BaseException:
             self.depth = 0
             self.forget_reads()
@@ -200,6 +200,11 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
 
     def begin_snapshot(self) -> None:
         raise NotImplementedError
+
+    def flush_at_commit(self) -> None:
+        """The rows waiting (gm.store.deferred), written just before the commit (PostgreSQL: in
+        the COMMIT's own round trip)."""
+        self.flush_deferred()
 
     # --- locks inside a scoped write (PostgreSQL; gm.store.pglocks) --------------------------
     def lock_games(self, *game_ids: str) -> None:

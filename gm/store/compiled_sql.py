@@ -32,6 +32,12 @@ STATEMENTS = {
         'postgresql': ('SELECT p.name AS name, (SELECT max(c.until) AS max_1 \nFROM credential_locks AS c \nWHERE c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = %(sender_1)s) AS until \nFROM players AS p \nWHERE p.game_id = %(game)s UNION ALL SELECT NULL AS name, (SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = %(address)s AND credential_locks.player = %(player_1)s) AS until',
             {'sender_1': '', 'player_1': ''}),
     },
+    'gm.store.credentials:PASSWORD_STANDING': {
+        'sqlite': ('SELECT p.name, p.pw_hash, (SELECT max(c.until) AS max_1 \nFROM credential_locks AS c \nWHERE c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = :sender_1) AS seat_until, (SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = :address AND credential_locks.player = :player_1) AS sender_until \nFROM players AS p \nWHERE p.game_id = :game AND lower(p.email) = lower(:address) ORDER BY p.seat',
+            {'sender_1': '', 'player_1': ''}),
+        'postgresql': ('SELECT p.name, p.pw_hash, (SELECT max(c.until) AS max_1 \nFROM credential_locks AS c \nWHERE c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = %(sender_1)s) AS seat_until, (SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = %(address)s AND credential_locks.player = %(player_1)s) AS sender_until \nFROM players AS p \nWHERE p.game_id = %(game)s AND lower(p.email) = lower(%(address)s) ORDER BY p.seat',
+            {'sender_1': '', 'player_1': ''}),
+    },
     'gm.store.credentials:PENDING_CODES[1]': {
         'sqlite': ('SELECT address_codes.code_hash, address_codes.game_id, address_codes.player, address_codes.new_email, address_codes.expires, address_codes.used, address_codes.purpose, address_codes.created, address_codes.ended \nFROM address_codes \nWHERE address_codes.game_id = :game AND lower(address_codes.player) = lower(:seat) AND address_codes.purpose IN (:purpose0) AND address_codes.used = :used_1 AND address_codes.expires > :now ORDER BY address_codes.created, address_codes.code_hash',
             {'used_1': 0}),

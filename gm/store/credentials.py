@@ -55,6 +55,22 @@ def build_locks_until(sa, t):
 
 
 LOCKS_UNTIL = prepared(build_locks_until)
+
+
+def build_password_standing(sa, t):
+    """The seats of a game at an address (both lower-cased), in seat order, each with its password
+    hash, the end of its latest lock, and the end of the address's own latest lock."""
+    seat, lock = t.players.alias("p"), t.credential_locks.alias("c")
+    seat_until = sa.select(sa.func.max(lock.c.until)).where(
+        lock.c.game_id == seat.c.game_id, sa.func.lower(lock.c.player) == sa.func.lower(seat.c.name),
+        lock.c.sender == "").scalar_subquery()
+    return sa.select(seat.c.name, seat.c.pw_hash, seat_until.label("seat_until"),
+                     SENDER_LOCK_UNTIL.build(sa, t).scalar_subquery().label("sender_until")).where(
+        seat.c.game_id == sa.bindparam("game"),
+        sa.func.lower(seat.c.email) == sa.func.lower(sa.bindparam("address"))).order_by(seat.c.seat)
+
+
+PASSWORD_STANDING = prepared(build_password_standing)
 END_SEAT_LOCKS = prepared(lambda sa, t: sa.update(t.credential_locks).where(
     t.credential_locks.c.game_id == sa.bindparam("game"), same_name(sa, t.credential_locks.c.player, "seat"),
     t.credential_locks.c.sender == "", t.credential_locks.c.until > sa.bindparam("now")).values(
@@ -123,6 +139,12 @@ class CredentialQueries:
                                lambda: LOCKS_UNTIL.run(self, game=game_id, address=sender).fetchall())
         seats = {r["name"]: r["until"] for r in rows if r["name"] is not None}
         return next(r["until"] for r in rows if r["name"] is None), seats
+
+    def password_standing(self, game_id: str, address: str) -> list[sqlite3.Row]:
+        """The seats of ``game_id`` at ``address``, each with ``pw_hash``, ``seat_until`` (its
+        lock's end) and ``sender_until`` (the address's), in one statement: what a password's
+        head start reads (gm.service.intake.ingest.prepare), outside any transaction."""
+        return PASSWORD_STANDING.run(self, game=game_id, address=address).fetchall()
 
     def sender_lock_until(self, sender: str) -> float | None:
         row = SENDER_LOCK_UNTIL.run(self, address=sender).fetchone()

@@ -77,29 +77,51 @@ class PgConnection:
             return self.raw(portable(sql), {k: int(v) if isinstance(v, bool) else v for k, v in params.items()})
         return self.raw(self.translator.sql(sql), dialect.params(params))
 
-    before_next: str | None = None  # a statement owed before the next one (a scoped write's store lock)
+    # Statements owed: sent with the next one, in one round trip (psycopg's pipeline mode), not
+    # each on its own.  A write's BEGIN and its store lock go with its first statement, and its
+    # rows written at the commit (``held``, gm.store.deferred) with the COMMIT: a transaction that
+    # judges a mail waits for the server two times less, and one that ran nothing sends nothing.
+    begin_owed: str | None = None  # BEGIN, not sent yet: nothing of the transaction has been
+    before_next: str | None = None  # a statement owed before the next one (the write's store lock)
+    held: list[tuple[str, Any]] | None = None  # statements kept for the COMMIT's round trip
 
-    def raw(self, sql: str, params: tuple = ()) -> Any:
-        """PostgreSQL's own SQL, untranslated (catalog look-ups, locks); ``before_next`` first."""
-        self.pay_owed()
-        return self.run(sql, params)
+    def raw(self, sql: str, params: tuple | dict = ()) -> Any:
+        """PostgreSQL's own SQL, untranslated (catalog look-ups, locks); what is owed first.  While
+        statements are ``held``, kept for the COMMIT (their cursor is not read: None)."""
+        if self.held is not None:
+            self.held.append((sql, params))
+            return None
+        return self.run(sql, params, self.take_owed())
+
+    def take_owed(self) -> list[tuple[str, Any]]:
+        owed = []
+        if self.begin_owed is not None:
+            owed.append((self.begin_owed, ()))
+            self.begin_owed = None
+        if self.before_next is not None:
+            owed.append((self.before_next, ()))
+            self.before_next = None
+        return owed
 
     def pay_owed(self) -> None:
-        if self.before_next is not None:
-            owed, self.before_next = self.before_next, None
-            self.run(owed, ())
+        for sql, params in self.take_owed():
+            self.run(sql, params)
 
     count = 0  # statements run on this connection
+    round_trips = 0  # times it waited for the server (statements sent together wait once)
 
-    def run(self, sql: str, params: tuple) -> Any:
-        self.count += 1
+    def run(self, sql: str, params: tuple | dict, owed: list[tuple[str, Any]] = ()) -> Any:
+        """``sql`` after ``owed``, in one round trip; the cursor of ``sql``."""
+        self.count += 1 + len(owed)
+        self.round_trips += 1
         # A session that died (server restart, failover, idle cut) between transactions, or in
-        # one whose failure was already raised, is replaced: nothing open on it is lost.
+        # one whose failure was already raised, is replaced: nothing open on it is lost (a
+        # transaction whose BEGIN is owed has sent nothing yet).
         dead = self.conn.broken
         idle = self.conn.info.transaction_status == self.psycopg.pq.TransactionStatus.IDLE
         if not dead:
             try:
-                return self.conn.execute(sql, params)
+                return self.send(sql, params, owed)
             except self.psycopg.OperationalError as exc:
                 if pglocks.is_conflict(exc):
                     raise StoreConflict(str(exc)) from exc
@@ -108,9 +130,19 @@ class PgConnection:
         self.conn.close()
         self.conn = self.connect()
         try:
-            return self.conn.execute(sql, params)
+            return self.send(sql, params, owed)
         except self.psycopg.OperationalError as exc:
+            if pglocks.is_conflict(exc):
+                raise StoreConflict(str(exc)) from exc
             raise StoreError(f"database unavailable: {exc}") from exc
+
+    def send(self, sql: str, params: tuple | dict, owed: list[tuple[str, Any]]) -> Any:
+        if not owed:
+            return self.conn.execute(sql, params)
+        with self.conn.pipeline():  # every result is read at its end: the first error is raised
+            for before, args in owed:
+                self.conn.execute(before, args)
+            return self.conn.execute(sql, params)
 
     def executemany(self, sql: str, rows: list[tuple]) -> None:
         """One statement for many rows (psycopg sends them in one pipeline)."""
@@ -173,15 +205,16 @@ class PostgresStore(Store):
     # --- transactions (Store.write) -------------------------------------------------------
     def begin(self, durable: bool) -> None:
         self.outbox_ids = []  # ids drawn in an earlier transaction may be used by none
-        self.db.raw("BEGIN")
         self.store_wide = not self.scoped
         self.games_held: set[str] = set()
         self.shared_held: set[str] = set()
+        # BEGIN goes with the transaction's first statement, in its round trip (PgConnection.take_owed)
+        self.db.begin_owed = "BEGIN"
         lock = pglocks.store_lock(shared=self.scoped, relaxed=not durable)
         if self.scoped:  # taken by the transaction's first statement: the claim of a mail takes it itself
             self.db.before_next = lock
             return
-        try:
+        try:  # held from the start, with the BEGIN: a store-wide write shuts every other out at once
             self.db.raw(lock)
         except BaseException:
             self.rollback()
@@ -290,17 +323,36 @@ class PostgresStore(Store):
         self.defer_insert("outbox", {"id": outbox_id, **values})
         return outbox_id
 
-    def commit(self) -> None:
-        self.db.before_next = None  # a transaction that ran no statement needs no lock
+    def flush_at_commit(self) -> None:
+        """The rows written at the commit go in the COMMIT's round trip (PgConnection.held)."""
+        self.db.held = []
         try:
-            self.db.raw("COMMIT")
+            self.flush_deferred()
+        except BaseException:
+            self.db.held = None
+            raise
+
+    def commit(self) -> None:
+        held, self.db.held = self.db.held or [], None
+        if self.db.begin_owed is not None and not held:
+            self.db.begin_owed = self.db.before_next = None  # it ran nothing: nothing to send
+            return
+        *writes, (last, last_params) = [*held, ("COMMIT", ())]
+        try:
+            self.db.run(last, last_params, [*self.db.take_owed(), *writes])
         except StoreError:
             raise  # the session died: the server rolled the transaction back
         except self.db.psycopg.Error as exc:
             self.rollback()
+            if writes:  # a row written at the commit was refused: as it would have been before it
+                raise
             raise StoreError(f"commit failed: {exc}") from exc
 
     def rollback(self) -> None:
+        self.db.held = None
+        if self.db.begin_owed is not None:  # nothing was sent: nothing to undo
+            self.db.begin_owed = self.db.before_next = None
+            return
         self.db.before_next = None
         if self.db.conn.closed or self.db.conn.broken:
             return  # the server already dropped the transaction with the connection

@@ -55,8 +55,8 @@ def prepare(ctx: Context, raw: bytes) -> Inbound | None:
         mail = order_mail.read(inbound.subject, inbound.text)
         if mail.game_id and mail.password:
             game_id = mail.game_id.strip().lower()
-            stored = ctx.store.pw_hash_by_email(game_id, inbound.sender)
-            if stored is not None and not guessing.locked_out(ctx, game_id, inbound.sender):
+            stored = guessing.head_start_hash(ctx, game_id, inbound.sender)  # one statement
+            if stored is not None:
                 ctx.passwords.start(mail.password, stored)
     except Exception:  # only a head start: ingest() checks again, and reports any fault
         log.exception("preparing a message from %s", inbound.sender)

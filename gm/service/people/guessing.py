@@ -23,10 +23,15 @@ FAILURE_LIMIT = 10  # wrong passwords in an hour, per seat and per sender, befor
 LOCK_SECONDS = HOUR
 
 
-def locked_out(ctx: Context, game_id: str, sender: str) -> bool:
-    """Passwords from ``sender`` for its own seats of the game are refused now."""
-    return sender_locked(ctx, sender) or any(
-        seat_locked(ctx, game_id, p["name"]) for p in ctx.store.players_at(game_id, sender))
+def head_start_hash(ctx: Context, game_id: str, sender: str) -> str | None:
+    """The hash to start checking a mail's password against before it is judged: its sender's
+    (first) seat's; None where the sender holds no seat of the game, or where passwords from it
+    for its own seats are refused now (the sender, or one of those seats, locked out)."""
+    seats = ctx.store.password_standing(game_id, sender) if sender else []
+    now = ctx.clock()
+    if not seats or (seats[0]["sender_until"] or 0.0) > now or any((s["seat_until"] or 0.0) > now for s in seats):
+        return None
+    return seats[0]["pw_hash"]
 
 
 def seat_locked(ctx: Context, game_id: str, name: str) -> bool:
