@@ -9,15 +9,17 @@ indexes (by name and definition, with their WHERE).  Nothing here needs the tran
 from __future__ import annotations
 
 import re
+import shutil
 from contextlib import closing
 from pathlib import Path
 
 import psycopg
 import pytest
 
-from gm.store import Store, schema, tables
-from gm.store.postgres import VERSION_TABLE
-from old_stores import steps_up_to
+from gm.store import Store, dialect, schema, tables
+from gm.store.postgres import VERSION_TABLE, PgConnection
+from make_fixture_stores import path_for
+from old_stores import onto_postgresql, steps_up_to
 
 SHIPPED = Path(__file__).with_name("pg_steps_as_shipped.sql")
 LATEST = schema.STEPS[-1].number
@@ -166,3 +168,36 @@ def test_a_step_with_sql_and_no_postgresql_changes_is_refused(pg_url, monkeypatc
     store = Store(pg_url)
     assert store.schema_version == LATEST
     store.close()
+
+
+@pytest.mark.parametrize("step", [None, 2, 5], ids=["fresh", "step02", "step05"])
+def test_migrating_on_postgresql_goes_past_the_translator(step, pg_url, tmp_path, monkeypatch):
+    """A fresh store, and the fixture stores of steps 2 and 5 (whose Python steps have rows to change,
+    and step 24 its columns to add) migrated to the latest step: every statement is PostgreSQL's own
+    (``raw``) or portable SQL with a dict, none SQLite's with positional parameters, and the translator
+    (while there is one) translates nothing."""
+    if step is not None:
+        path = tmp_path / f"store_step{step:02d}.sqlite"
+        shutil.copyfile(path_for(step), path)
+        assert onto_postgresql(path, pg_url) == step
+    positional, translated = [], []
+    execute = PgConnection.execute
+
+    def watched(self, sql, params=()):
+        if not isinstance(params, dict):
+            positional.append(sql)
+        return execute(self, sql, params)
+
+    monkeypatch.setattr(PgConnection, "execute", watched)
+    translator = getattr(dialect, "Translator", None)  # the lead removes it: then nothing is to watch
+    if translator is not None:
+        translate = translator.translate
+        monkeypatch.setattr(translator, "translate", lambda self, sql: translated.append(sql) or translate(self, sql))
+    store = Store(pg_url)
+    try:
+        assert store.schema_version == LATEST
+        assert positional == [] and translated == []
+        if translator is not None:
+            assert store.db.translator.cache == {}
+    finally:
+        store.close()
