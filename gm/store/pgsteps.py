@@ -1,6 +1,6 @@
 """The PostgreSQL DDL of a schema step, compiled by SQLAlchemy from gm.store.tables.
 
-A step names its changes on PostgreSQL (gm.store.schema: NewTable, NewColumn, NewIndex, Portable);
+A step names its changes on PostgreSQL (gm.store.changes: NewTable, NewColumn, NewIndex, Portable);
 this module makes each one PostgreSQL's SQL, with the types, defaults, keys and checks that
 gm.store.tables declares, compiled by SQLAlchemy's DDL constructs for the postgresql dialect:
 
@@ -29,14 +29,14 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
 
 from gm.store import tables
-from gm.store.schema import Change, NewColumn, NewIndex, NewTable, Portable, Step
+from gm.store.changes import Change, NewColumn, NewIndex, NewTable, Portable
 
 DIALECT = PGDialect_psycopg()
 
 
-def statements(step: Step) -> list[tuple[str, bool]]:
-    """The step's PostgreSQL statements in order, each with whether it is portable SQL (Portable:
-    run by the connection's ``execute`` with a dict) or PostgreSQL's own (``raw``)."""
+def statements(step: Any) -> list[tuple[str, bool]]:
+    """A gm.store.schema.Step's PostgreSQL statements in order, each with whether it is portable
+    SQL (Portable: run by the connection's ``execute`` with a dict) or PostgreSQL's own (``raw``)."""
     if step.sql.strip() and not step.postgresql:  # never a step run on SQLite alone
         raise ValueError(f"schema step {step.number} names no changes on PostgreSQL (Step.postgresql)")
     return [(change.sql, True) if isinstance(change, Portable) else (statement(change), False)

@@ -11,11 +11,14 @@ written (its text stays in sqlite_master).  PostgreSQL runs ``postgresql``:
 the same changes named in terms of gm.store.tables (a table with these of its
 columns, a column, an index by name, or portable SQL changing rows), compiled
 by SQLAlchemy when the step runs (gm.store.pgsteps), so a column's type is
-written once, in tables.py.  Where a column's type or default in a step ever
-differs from tables.py, the step says so in its own ``postgresql``.
-tests/store/test_pg_steps.py holds every step, after every step, to the DDL
-PostgreSQL stores in the field ran (tests/store/pg_steps_as_shipped.sql).  A
-Python step writes portable SQL: ``:name`` parameters and a dict.
+written once, in tables.py.  tests/store/test_pg_steps.py holds every step,
+after every step, to the DDL PostgreSQL stores in the field ran
+(tests/store/pg_steps_as_shipped.sql): no column's type or default in any
+step differs from tables.py today.  Should a later step change one in
+tables.py, the earlier steps would compile to the new declaration and that
+test fails: the earlier step then names the column as it was, as Portable SQL
+with a comment saying why.  A Python step writes portable SQL: ``:name``
+parameters and a dict (SQLite runs it as written).
 
 Databases made before user_version was used (gm up to schema "1" in the old
 ``meta`` table) have user_version 0 but already hold step 1's tables;
@@ -29,41 +32,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
+from gm.store.changes import Change, NewColumn, NewIndex, NewTable, Portable
 from gm.store.packing import legacy_packed, unpack_text
-
-
-@dataclass(frozen=True)
-class NewTable:
-    """PostgreSQL: create ``table`` of gm.store.tables with these of its columns (names, space-separated),
-    its keys, uniques, references and checks among them, as the step's SQL made it."""
-    table: str
-    columns: str
-    if_not_exists: bool = False
-
-
-@dataclass(frozen=True)
-class NewColumn:
-    """PostgreSQL: add ``table.column`` of gm.store.tables (with the checks on it)."""
-    table: str
-    column: str
-
-
-@dataclass(frozen=True)
-class NewIndex:
-    """PostgreSQL: create the index ``name`` of gm.store.tables."""
-    name: str
-
-
-@dataclass(frozen=True)
-class Portable:
-    """PostgreSQL: portable SQL run as written (gm.store.sql.portable): rows a step changes, or a
-    statement that is the same on both back ends."""
-    sql: str
-
-
-Change = NewTable | NewColumn | NewIndex | Portable
 
 
 @dataclass(frozen=True)
@@ -71,7 +43,7 @@ class Step:
     number: int
     name: str
     sql: str = ""  # SQLite's, exactly as shipped (a store's sqlite_master keeps its text)
-    apply: Callable[[sqlite3.Connection], None] | None = None
+    apply: Callable[[Any], None] | None = None  # given the back end's connection (sqlite3's or PgConnection)
     postgresql: tuple[Change, ...] = ()  # the same changes, compiled for PostgreSQL by gm.store.pgsteps
 
 
