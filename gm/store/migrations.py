@@ -7,12 +7,18 @@ migrate() on opening: every missing step, and the new user_version, in one
 exactly as it was and two processes opening at once migrate it only once.
 A database at a step above the last one this gm knows is refused.
 
-Numbered steps, not Alembic (issue 33): the store kept sqlite3 and psycopg
-(gm.store.dialect says why), and Alembic runs on SQLAlchemy; its SQLite
-ALTERs need batch mode (a table copy per change, where the steps keep to
-ADD COLUMN), and its alembic_version table would be a third record of the
-step beside PRAGMA user_version and gm_schema_version, which every store
-made so far holds and which must keep upgrading from any step.
+Numbered steps run through SQLAlchemy, not Alembic (issue 33).  Each step
+keeps its SQLite SQL as shipped (stores in the field hold its text in
+sqlite_master, and an upgraded store must match a fresh one), and names the
+same changes for PostgreSQL in terms of gm.store.tables, compiled by
+SQLAlchemy's DDL constructs when the step runs (gm.store.pgsteps): types are
+written once, and no translator stands between the steps and PostgreSQL.
+Alembic was weighed and left out: its SQLite ALTERs need batch mode (a table
+copy per change, where the steps keep to ADD COLUMN), its alembic_version
+table would be a third record of the step beside PRAGMA user_version and
+gm_schema_version, which every store made so far holds and which must keep
+upgrading from any step, and its offline rendering of ADD COLUMN is the same
+words SQLAlchemy's column specification gives (so no dependency is added).
 """
 
 from __future__ import annotations

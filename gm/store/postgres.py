@@ -25,8 +25,9 @@ other claims off until it commits); a daemon that dies loses its session and so 
 claims at once, and another sends those rows again with the same Message-ID.
 
 Schema version.  PostgreSQL has no user_version: the step a database is at is
-the one row of ``gm_schema_version``.  The same steps (gm.store.schema) run,
-translated, in one transaction under the writer lock.
+the one row of ``gm_schema_version``.  The same steps (gm.store.schema) run, their
+PostgreSQL DDL compiled by SQLAlchemy (gm.store.pgsteps), in one transaction under
+the writer lock.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gm.store import dialect, gameload, migrations, pglocks, reads, schema
+from gm.store import dialect, gameload, migrations, pglocks, reads
 from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreConflict, StoreError
 from gm.store.packing import unpack_mail
@@ -383,6 +384,8 @@ class PostgresStore(Store):
         """Run the steps this database still needs, all in one transaction under the writer lock."""
         if not migrations.steps_after(self.schema_version):
             return []
+        from gm.store import pgsteps  # SQLAlchemy compiles the steps' DDL: loaded only to migrate
+
         with self.write():
             version = self.version_row()
             if version is None:
@@ -392,8 +395,11 @@ class PostgresStore(Store):
             steps = migrations.steps_after(version)
             for step in steps:
                 try:
-                    for statement in schema.statements(step.sql):
-                        self.db.execute(statement)
+                    for statement, portable in pgsteps.statements(step):
+                        if portable:
+                            self.db.execute(statement, {})
+                        else:
+                            self.db.raw(statement)
                     self.db.forget_schema()
                     if step.apply is not None:
                         step.apply(self.db)

@@ -6,6 +6,20 @@ field already ran it).  A step is SQL (several statements, run one by one
 inside the opening transaction) or a Python function given the connection,
 for changes SQL alone cannot make (copying data, rebuilding a table).
 
+Each back end runs a step in its own terms.  SQLite runs the step's SQL as
+written (its text stays in sqlite_master).  PostgreSQL runs ``postgresql``:
+the same changes named in terms of gm.store.tables (a table with these of its
+columns, a column, an index by name, or portable SQL changing rows), compiled
+by SQLAlchemy when the step runs (gm.store.pgsteps), so a column's type is
+written once, in tables.py.  tests/store/test_pg_steps.py holds every step,
+after every step, to the DDL PostgreSQL stores in the field ran
+(tests/store/pg_steps_as_shipped.sql): no column's type or default in any
+step differs from tables.py today.  Should a later step change one in
+tables.py, the earlier steps would compile to the new declaration and that
+test fails: the earlier step then names the column as it was, as Portable SQL
+with a comment saying why.  A Python step writes portable SQL: ``:name``
+parameters and a dict (SQLite runs it as written).
+
 Databases made before user_version was used (gm up to schema "1" in the old
 ``meta`` table) have user_version 0 but already hold step 1's tables;
 gm.store.migrations recognises them by their ``games`` table.  Step 2 ran
@@ -18,8 +32,9 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
+from gm.store.changes import Change, NewColumn, NewIndex, NewTable, Portable
 from gm.store.packing import legacy_packed, unpack_text
 
 
@@ -27,8 +42,9 @@ from gm.store.packing import legacy_packed, unpack_text
 class Step:
     number: int
     name: str
-    sql: str = ""
-    apply: Callable[[sqlite3.Connection], None] | None = None
+    sql: str = ""  # SQLite's, exactly as shipped (a store's sqlite_master keeps its text)
+    apply: Callable[[Any], None] | None = None  # given the back end's connection (sqlite3's or PgConnection)
+    postgresql: tuple[Change, ...] = ()  # the same changes, compiled for PostgreSQL by gm.store.pgsteps
 
 
 # Step 1: games, players, states, inbound mail, orders, outbox, reports, history.
@@ -359,10 +375,10 @@ def press_audience_of(body: str) -> str:
 def classify_old_press(db) -> None:
     """Step 11's data: every press row archived before it gets its audience (SQL cannot read a
     compressed body; gm.store.packing)."""
-    rows = db.execute("SELECT id, body FROM reports WHERE kind = 'press' AND audience IS NULL").fetchall()
+    rows = db.execute("SELECT id, body FROM reports WHERE kind = 'press' AND audience IS NULL", {}).fetchall()
     for row in rows:
-        db.execute("UPDATE reports SET audience = ? WHERE id = ?",
-                   (press_audience_of(unpack_text(*legacy_packed(row[1]))), row[0]))
+        db.execute("UPDATE reports SET audience = :audience WHERE id = :id",
+                   {"audience": press_audience_of(unpack_text(*legacy_packed(row[1]))), "id": row[0]})
 
 
 # Step 13 (issue 28): mail held because the server refuses gm itself, not a recipient: scope
@@ -430,23 +446,28 @@ def repack(db, table: str, keys: tuple[str, ...], column: str) -> None:
     """Every row's packed ``column`` as bytes, with its packing (decided, this once, by
     gm.store.packing.legacy_packed), read in batches in the order of the table's key."""
     names = ", ".join(keys)
-    after: tuple = ()
+    marks = ", ".join(f":key{i}" for i in range(len(keys)))  # the key's values, named key0, key1...
+    after: dict = {}
     while True:
         if after:  # the rows after the last one done, by the key (a row value, as both take it)
-            marks = ", ".join("?" for _ in keys)
-            where = f"WHERE ({names}) > ({marks}) " if len(keys) > 1 else f"WHERE {names} > ? "
+            where = f"WHERE ({names}) > ({marks}) " if len(keys) > 1 else f"WHERE {names} > :key0 "
         else:
             where = ""
         rows = db.execute(f"SELECT {names}, {column} FROM {table} {where}ORDER BY {names} LIMIT {BATCH}",
                           after).fetchall()
+        cond = " AND ".join(f"{k} = :key{i}" for i, k in enumerate(keys))
         for row in rows:
             packed, packing = legacy_packed(row[len(keys)])
-            cond = " AND ".join(f"{k} = ?" for k in keys)
-            db.execute(f"UPDATE {table} SET {column} = ?, {column}_packing = ? WHERE {cond}",
-                       (packed, packing, *tuple(row)[:len(keys)]))
+            db.execute(f"UPDATE {table} SET {column} = :packed, {column}_packing = :packing WHERE {cond}",
+                       {"packed": packed, "packing": packing, **key_of(row, len(keys))})
         if len(rows) < BATCH:
             return
-        after = tuple(rows[-1])[:len(keys)]
+        after = key_of(rows[-1], len(keys))
+
+
+def key_of(row, size: int) -> dict:
+    """A row's key (its first ``size`` values) as repack's parameters, key0, key1..."""
+    return {f"key{i}": value for i, value in enumerate(tuple(row)[:size])}
 
 
 def pack_states(db) -> None:
@@ -466,12 +487,13 @@ def fuzzy_borders_keep_their_rules(db) -> None:
     default, and its states and reports would differ from the stored ones.  A game not begun
     yet (open, no state) takes the default when it starts, like any game made from now on."""
     rows = db.execute("SELECT id, options FROM games WHERE kind = 'fuzzy-borders' AND EXISTS "
-                      "(SELECT 1 FROM states WHERE states.game_id = games.id)").fetchall()
+                      "(SELECT 1 FROM states WHERE states.game_id = games.id)", {}).fetchall()
     for row in rows:
         options = json.loads(row[1])
         if "empty_turns" not in options:
             options["empty_turns"] = "none"
-            db.execute("UPDATE games SET options = ? WHERE id = ?", (json.dumps(options), row[0]))
+            db.execute("UPDATE games SET options = :options WHERE id = :id",
+                       {"options": json.dumps(options), "id": row[0]})
 
 
 
@@ -482,11 +504,23 @@ def players_have_their_settings(db) -> None:
     SET TIMEZONE had no column to write (found by issue 33's port: a whole-row read listing them).
     The columns are added where they are missing; every other store has them, and is left as is.
     The columns a table has are read from an empty SELECT: the same on both back ends."""
-    cursor = db.execute("SELECT * FROM players LIMIT 0")
+    cursor = db.execute("SELECT * FROM players LIMIT 0", {})
     have = {column[0] for column in cursor.description}
     for column in ("format", "timezone"):
         if column not in have:
-            db.execute(f"ALTER TABLE players ADD COLUMN {column} TEXT")
+            add_column(db, f"ALTER TABLE players ADD COLUMN {column} TEXT", NewColumn("players", column))
+
+
+def add_column(db, sqlite_sql: str, change: NewColumn) -> None:
+    """A column a Python step adds: on SQLite by the step's SQL as written, on PostgreSQL as
+    gm.store.pgsteps compiles the change.  The connection says which: the PostgreSQL store's
+    (gm.store.postgres.PgConnection, its ``raw`` taking PostgreSQL's own SQL) carries psycopg."""
+    if hasattr(db, "psycopg"):
+        from gm.store import pgsteps  # SQLAlchemy, at migration time only
+
+        db.raw(pgsteps.statement(change))
+    else:
+        db.execute(sqlite_sql)
 
 def outbox_notifies_queued_mail(db) -> None:
     """Step 25, PostgreSQL's alone: an INSERT into outbox notifies, at its commit, on a channel
@@ -527,41 +561,165 @@ CREATE TABLE address_settings (
 """
 
 
+# Each step's changes on PostgreSQL, in terms of gm.store.tables (the Step's ``postgresql``): the same
+# tables, columns and indexes, in the same order, as the SQL above; compiled by gm.store.pgsteps.
+# Steps 15 and 24 change no table by SQL (their Python does what is needed, on both back ends).
+PG_1 = (
+    NewTable("games", "id kind seed options status created updated"),
+    NewTable("players", "game_id seat name email pw_hash active"),
+    NewTable("states", "game_id seq turn state created"),
+    NewTable("messages", "id source_key message_id sender subject raw received game_id outcome detail"),
+    NewIndex("messages_mid"),
+    NewTable("orders", "id game_id action player turn text canonical accepted error message_row origin at seq"),
+    NewIndex("orders_game"),
+    NewTable("outbox", "id message_id game_id turn kind recipient subject raw status attempts next_attempt "
+                       "last_error created sent"),
+    NewIndex("outbox_queue"),
+    NewTable("reports", "id game_id turn seq player kind body outbox_id created"),
+    NewIndex("reports_game"),
+    NewTable("history", "id game_id turn actor action detail at"),
+)
+PG_2 = (
+    NewTable("game_settings", "game_id key value", if_not_exists=True),
+    NewTable("deadlines", "game_id start_seq turn due reminded late grace_done paused_at set_by", if_not_exists=True),
+    NewTable("absences", "id game_id player start end created", if_not_exists=True),
+    NewTable("state_overrides", "game_id seq action source_seq detail", if_not_exists=True),
+    NewTable("results", "game_id reason winners at", if_not_exists=True),
+)
+PG_3 = (
+    NewTable("timers", "game_id due"),
+    NewIndex("timers_due"),
+    Portable("INSERT INTO timers(game_id, due) SELECT id, 0 FROM games WHERE status = 'active'"),
+    NewIndex("outbox_recipient"),
+    NewIndex("outbox_kind"),
+    NewIndex("orders_seq"),
+    NewIndex("history_game"),
+    NewIndex("absences_game"),
+)
+PG_4 = (
+    NewColumn("players", "format"),
+    NewColumn("players", "timezone"),
+)
+PG_5 = (
+    NewColumn("players", "generation"),
+    NewTable("open_games", "game_id seats min_seats created_by"),
+    NewTable("observers", "game_id email approved since"),
+    NewTable("address_codes", "code_hash game_id player new_email expires used"),
+)
+PG_6 = (
+    NewTable("delivery_events", "id address outbox_id at permanent source message_row words settled"),
+    NewIndex("delivery_events_address"),
+    NewIndex("delivery_events_unsettled"),
+    NewTable("addresses", "address state since reason last_probe"),
+    NewIndex("addresses_state"),
+)
+PG_7 = (
+    NewColumn("outbox", "trimmed"),
+    NewIndex("outbox_untrimmed"),
+    NewIndex("reports_outbox"),
+)
+PG_8 = (
+    NewColumn("outbox", "secret"),
+)
+PG_9 = (
+    NewColumn("games", "token_salt"),
+    NewColumn("address_codes", "purpose"),
+    NewColumn("address_codes", "created"),
+    NewColumn("address_codes", "ended"),
+    NewIndex("address_codes_seat"),
+    NewTable("credential_failures", "id game_id player sender at"),
+    NewIndex("credential_failures_seat"),
+    NewIndex("credential_failures_sender"),
+    NewTable("credential_locks", "id game_id player sender since until"),
+    NewIndex("credential_locks_seat"),
+    NewIndex("credential_locks_sender"),
+)
+PG_10 = (
+    NewTable("pending_requests", "code_hash address mailbox actions created expires confirmed"),
+    NewIndex("pending_requests_mailbox"),
+    NewIndex("pending_requests_created"),
+)
+PG_11 = (
+    NewColumn("reports", "audience"),
+)
+PG_12 = (
+    NewColumn("messages", "auth"),
+    NewTable("bounce_holds", "game_id player start_seq seconds at"),
+)
+PG_13 = (
+    NewTable("holds", "scope since reason words refusal probes next_probe told"),
+)
+PG_14 = (
+    NewTable("daemons", "daemon_id host pid started last_seen sending_down_since"),
+    NewTable("outages", "id kind start finish applied"),
+)
+PG_16 = (
+    NewTable("draw_proposals", "game_id player turn made"),
+)
+PG_17 = (
+    NewTable("address_settings", "address format timezone updated"),
+)
+PG_18 = (
+    NewColumn("players", "display_name"),
+)
+PG_19 = (
+    NewColumn("reports", "gm_version"),
+    NewColumn("reports", "digest"),
+)
+PG_20 = (
+    NewColumn("daemons", "inbox_handled"),
+    NewColumn("daemons", "inbox_left"),
+    NewColumn("daemons", "backlog_since"),
+)
+PG_21 = (
+    NewColumn("states", "state_packing"),
+)
+PG_22 = (
+    NewColumn("reports", "body_packing"),
+)
+PG_23 = (
+    NewColumn("outbox", "claimed_by"),
+    NewColumn("daemons", "took_over_from"),
+    NewColumn("daemons", "took_over_at"),
+)
+
+
 STEPS: list[Step] = [
-    Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE),
-    Step(2, "settings, deadlines, absences, state overrides, results", SERVICE),
-    Step(3, "timers by due time; indexes of the per-message look-ups", TIMERS),
+    Step(1, "games, players, states, mail, orders, outbox, reports, history", BASE, postgresql=PG_1),
+    Step(2, "settings, deadlines, absences, state overrides, results", SERVICE, postgresql=PG_2),
+    Step(3, "timers by due time; indexes of the per-message look-ups", TIMERS, postgresql=PG_3),
     Step(4, "a player's own report format and time zone (SET FORMAT, SET TIMEZONE)", """
 -- format: html or text, NULL for the game's option; timezone: an IANA name, NULL for UTC
 ALTER TABLE players ADD COLUMN format TEXT;
 ALTER TABLE players ADD COLUMN timezone TEXT;
-"""),
-    Step(5, "open games, observers, address codes, seat token generations", SELF_SERVICE),
-    Step(6, "delivery events and the delivery state of each address", DELIVERY),
-    Step(7, "sent mail keeps its pictures for a day (outbox.trimmed)", TRIMMED),
-    Step(8, "mail that carries a password or a code (outbox.secret)", SECRET_MAIL),
-    Step(9, "credentials: token salts, every pending code, wrong passwords and lock-outs", CREDENTIALS),
-    Step(10, "OBSERVE, JOIN and CREATE waiting for the address to confirm", OPT_IN),
-    Step(11, "who each press message went to (reports.audience)", PRESS_AUDIENCE, classify_old_press),
-    Step(12, "the authentication of a mail set aside; bouncing=wait holds", SECRETS_AT_REST),
-    Step(13, "mail held while the server refuses gm's sender or a domain refuses gm (holds)", HOLDS),
-    Step(14, "daemon heartbeats and outages (deadlines wait for gm)", OUTAGES),
+""", postgresql=PG_4),
+    Step(5, "open games, observers, address codes, seat token generations", SELF_SERVICE, postgresql=PG_5),
+    Step(6, "delivery events and the delivery state of each address", DELIVERY, postgresql=PG_6),
+    Step(7, "sent mail keeps its pictures for a day (outbox.trimmed)", TRIMMED, postgresql=PG_7),
+    Step(8, "mail that carries a password or a code (outbox.secret)", SECRET_MAIL, postgresql=PG_8),
+    Step(9, "credentials: token salts, every pending code, wrong passwords and lock-outs", CREDENTIALS,
+         postgresql=PG_9),
+    Step(10, "OBSERVE, JOIN and CREATE waiting for the address to confirm", OPT_IN, postgresql=PG_10),
+    Step(11, "who each press message went to (reports.audience)", PRESS_AUDIENCE, classify_old_press, postgresql=PG_11),
+    Step(12, "the authentication of a mail set aside; bouncing=wait holds", SECRETS_AT_REST, postgresql=PG_12),
+    Step(13, "mail held while the server refuses gm's sender or a domain refuses gm (holds)", HOLDS, postgresql=PG_13),
+    Step(14, "daemon heartbeats and outages (deadlines wait for gm)", OUTAGES, postgresql=PG_14),
     Step(15, "Fuzzy Borders games begun before FB8 keep empty_turns=none", "",
          fuzzy_borders_keep_their_rules),
-    Step(16, "draw proposals standing (DRAW, RULINGS G6)", DRAW_PROPOSALS),
+    Step(16, "draw proposals standing (DRAW, RULINGS G6)", DRAW_PROPOSALS, postgresql=PG_16),
     Step(17, "a player's settings for all their games (SET FORMAT ... ALL, SET TIMEZONE ... ALL)",
-         ADDRESS_SETTINGS),
+         ADDRESS_SETTINGS, postgresql=PG_17),
     Step(18, "a seat's display name, as its address was given (players.display_name)", """
 -- 'Zoë Ångström' of "Zoë Ångström <zoë@example.org>", cleaned (gm.core.addresses); '' for none
 ALTER TABLE players ADD COLUMN display_name TEXT NOT NULL DEFAULT '';
-"""),
+""", postgresql=PG_18),
     Step(19, "the version of gm that rendered each report and a digest of what it shows", """
 -- gm_version: gm --version when rendered, digest: JSON of turn, position hash, scores, result
 -- (gm.core.digest).  NULL in reports stored before this step: verify checks those against the
 -- states rows and the replay instead, RULINGS G1
 ALTER TABLE reports ADD COLUMN gm_version TEXT;
 ALTER TABLE reports ADD COLUMN digest TEXT;
-"""),
+""", postgresql=PG_19),
     Step(20, "each daemon's inbox backlog after its last poll (gm status)", """
 -- inbox_handled: messages its last poll handled, inbox_left: messages still in the inbox when it
 -- ended (come meanwhile, or left to another daemon), backlog_since: since when every poll has
@@ -569,12 +727,13 @@ ALTER TABLE reports ADD COLUMN digest TEXT;
 ALTER TABLE daemons ADD COLUMN inbox_handled INTEGER;
 ALTER TABLE daemons ADD COLUMN inbox_left INTEGER;
 ALTER TABLE daemons ADD COLUMN backlog_since REAL;
-"""),
+""", postgresql=PG_20),
     Step(21, "a state is always bytes, its packing recorded (states.state_packing)",
-         PACKING_COLUMN.format(table="states", column="state_packing"), pack_states),
+         PACKING_COLUMN.format(table="states", column="state_packing"), pack_states, postgresql=PG_21),
     Step(22, "an archived report is always bytes, its packing recorded (reports.body_packing)",
-         PACKING_COLUMN.format(table="reports", column="body_packing"), pack_reports),
-    Step(23, "which daemon claimed each outbox row, and which took over a dead one's work", TAKEOVERS),
+         PACKING_COLUMN.format(table="reports", column="body_packing"), pack_reports, postgresql=PG_22),
+    Step(23, "which daemon claimed each outbox row, and which took over a dead one's work", TAKEOVERS,
+         postgresql=PG_23),
     Step(24, "players.format and players.timezone where a store made at step 5 lacks them", "",
          players_have_their_settings),
     Step(25, "mail queued wakes every daemon's sender (PostgreSQL: a notification at commit)", "",

@@ -1,16 +1,17 @@
 """Stores as an earlier gm left them, on either back end, for the migration tests.
 
 ``store_at(target, step)`` makes an empty store at schema step ``step``: this
-gm's steps up to it, no further (a step's SQL never changes once shipped, so
-these are the tables the gm of that step made).  ``onto_postgresql(path,
-url)`` puts a SQLite store made by an earlier gm (data/store_stepNN.sqlite,
+gm's steps up to it, no further (a step never changes once shipped, so these
+are the tables the gm of that step made).  ``onto_postgresql(path, url)``
+puts a SQLite store made by an earlier gm (data/store_stepNN.sqlite,
 make_fixture_stores.py) on PostgreSQL at the same step: the tables made by
 the steps up to it, then every row of the file, stored as the PostgreSQL back
-end stores them (gm.store.dialect.storable: a packed text as its UTF-8 bytes,
-as a PostgreSQL store before steps 21-22 held it).  The rows are those that
-gm wrote; the translation of the steps is today's, which is the one doubt
-left: PostgreSQL stores made by old revisions cannot be kept as files the
-way the SQLite ones are (the back end came in at step 4).
+end stores them (a packed text as its UTF-8 bytes, as a PostgreSQL store
+before steps 21-22 held it).  The rows are those that gm wrote; the tables are
+made by this gm's steps, whose PostgreSQL DDL (compiled by SQLAlchemy,
+gm.store.pgsteps) tests/store/test_pg_steps.py holds, step by step, to the
+DDL the shipped steps ran (PostgreSQL stores made by old revisions cannot be
+kept as files the way the SQLite ones are: the back end came in at step 4).
 """
 
 from __future__ import annotations
@@ -44,8 +45,8 @@ def onto_postgresql(path: Path, url: str) -> int:
     """Every row of the SQLite store at ``path``, in a new PostgreSQL store at its step; returns the step."""
     with closing(sqlite3.connect(path)) as lite:
         step = lite.execute("PRAGMA user_version").fetchone()[0]
-        tables = [r[0] for r in lite.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                             "AND name NOT LIKE 'sqlite_%'")]
+        tables = [r[0] for r in lite.execute("SELECT name FROM sqlite_master WHERE type = :type "
+                                             "AND name NOT LIKE :own", {"type": "table", "own": "sqlite_%"})]
         with steps_up_to(step):
             store = Store(url)
             try:

@@ -264,7 +264,9 @@ def test_a_failing_step_rolls_everything_back(store_target, monkeypatch):
         store_legacy.build(path, "none")
     before = layout(path)
     bad = schema.Step(LATEST + 1, "broken", "CREATE TABLE extra (x INTEGER);\n"
-                                            "ALTER TABLE no_such_table ADD COLUMN y TEXT;\n")
+                                            "ALTER TABLE no_such_table ADD COLUMN y TEXT;\n",
+                      postgresql=(schema.Portable("CREATE TABLE extra (x BIGINT)"),
+                                  schema.Portable("ALTER TABLE no_such_table ADD COLUMN y TEXT")))
     monkeypatch.setattr(schema, "STEPS", [*schema.STEPS, bad])
     with pytest.raises(MigrationError, match=f"schema step {LATEST + 1} .broken. failed"):
         Store(path)
@@ -279,7 +281,7 @@ def test_a_failing_python_step_rolls_back_too(store_target, monkeypatch):
     before = layout(path)
 
     def boom(db):
-        db.execute("CREATE TABLE half_done (x INTEGER)")
+        db.execute("CREATE TABLE half_done (x INTEGER)", {})
         raise RuntimeError("copying failed")
 
     monkeypatch.setattr(schema, "STEPS", [*schema.STEPS, schema.Step(LATEST + 1, "copy", apply=boom)])
@@ -292,7 +294,8 @@ def test_a_failing_python_step_rolls_back_too(store_target, monkeypatch):
 def test_a_later_step_runs_on_a_database_at_the_previous_one(store_target, monkeypatch):
     path = store_target
     Store(path).close()
-    step = schema.Step(LATEST + 1, "failed flag", "ALTER TABLE outbox ADD COLUMN failed REAL;")
+    step = schema.Step(LATEST + 1, "failed flag", "ALTER TABLE outbox ADD COLUMN failed REAL;",
+                       postgresql=(schema.Portable("ALTER TABLE outbox ADD COLUMN failed DOUBLE PRECISION"),))
     monkeypatch.setattr(schema, "STEPS", [*schema.STEPS, step])
     store = Store(path)
     assert store.schema_version == LATEST + 1

@@ -62,7 +62,9 @@ def test_a_database_from_a_newer_gm_is_refused(pg_url):
 def test_a_failing_step_rolls_everything_back(pg_url, monkeypatch):
     Store(pg_url).close()
     bad = schema.Step(LATEST + 1, "broken", "CREATE TABLE extra (x INTEGER);\n"
-                                            "ALTER TABLE no_such_table ADD COLUMN y TEXT;\n")
+                                            "ALTER TABLE no_such_table ADD COLUMN y TEXT;\n",
+                      postgresql=(schema.Portable("CREATE TABLE extra (x BIGINT)"),
+                                  schema.Portable("ALTER TABLE no_such_table ADD COLUMN y TEXT")))
     monkeypatch.setattr(schema, "STEPS", [*schema.STEPS, bad])
     with pytest.raises(MigrationError, match=f"schema step {LATEST + 1} .broken. failed"):
         Store(pg_url)
@@ -79,7 +81,8 @@ def test_a_python_step_gets_the_translating_connection(pg_url, monkeypatch):
         db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body BLOB, at REAL)")
         db.execute("INSERT INTO notes (body, at) VALUES (?, ?)", (b"\x00\xff", 1.5))
 
-    step = schema.Step(LATEST + 1, "notes", "ALTER TABLE outbox ADD COLUMN failed REAL;", apply=fill)
+    step = schema.Step(LATEST + 1, "notes", "ALTER TABLE outbox ADD COLUMN failed REAL;", apply=fill,
+                       postgresql=(schema.Portable("ALTER TABLE outbox ADD COLUMN failed DOUBLE PRECISION"),))
     monkeypatch.setattr(schema, "STEPS", [*schema.STEPS, step])
     store = Store(pg_url)
     assert store.schema_version == LATEST + 1
