@@ -1,5 +1,6 @@
--- The PostgreSQL DDL of every schema step as shipped (gm.store.dialect's translation),
--- written by tests/store/freeze_pg_steps.py; one statement a line; never edited.
+-- The PostgreSQL DDL of every schema step as shipped, one statement a line: steps 1-24 as
+-- gm.store.dialect's translation (gone since) ran them, written by a one-off script of issue 33;
+-- a step shipped since is appended as it ships, and nothing above it is ever edited.
 
 -- step 1: games, players, states, mail, orders, outbox, reports, history
 CREATE TABLE games ( id TEXT PRIMARY KEY, kind TEXT NOT NULL, seed BIGINT NOT NULL, options TEXT NOT NULL, status TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, updated DOUBLE PRECISION NOT NULL );
@@ -128,3 +129,6 @@ ALTER TABLE daemons ADD COLUMN took_over_at DOUBLE PRECISION;
 -- where players lacks format: ALTER TABLE players ADD COLUMN format TEXT;
 -- where players lacks timezone: ALTER TABLE players ADD COLUMN timezone TEXT;
 -- then players_have_their_settings (Python)
+
+-- step 25: mail queued wakes every daemon's sender (PostgreSQL: a notification at commit)
+-- then outbox_notifies_queued_mail (Python)
