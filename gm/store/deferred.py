@@ -7,7 +7,9 @@ reads at once (no id handed back) is ``defer``red instead: its rows wait in
 the store, and go just before the transaction commits, a table's rows in one
 statement (a multi-row INSERT, an UPDATE from a list of values) and, on
 PostgreSQL, every table's in one statement (gm.store.postgres: data-modifying
-WITH clauses).
+WITH clauses).  Each statement is the back end's own SQL with named parameters
+(gm.store.sql.bound, rows_inserted), compiled ahead from a statement its
+module declares: no translation on the way, and no SQLAlchemy in `gm ingest`.
 
 Nothing reads around them: a deferred write forgets what the transaction
 remembered of its table (gm.store.reads), and before any statement that names

@@ -2,8 +2,11 @@
 
 Chosen by a postgresql:// URL as the store (config ``store:``).  psycopg 3,
 in autocommit mode with explicit transactions, as the SQLite back end.  The
-SQL is the store's SQLite-style SQL, translated by gm.store.dialect (the
-portable subset is documented in gm.store).
+store's statements are SQLAlchemy Core compiled for PostgreSQL (gm.store.sql)
+or written here in its own dialect, with %(name)s parameters; SQL written by
+hand with :name parameters goes through sql.portable.  Only the schema steps'
+SQLite-style SQL (and ``?`` text handed to ``execute`` by tests) still goes
+through gm.store.dialect's translator.
 
 Transactions.  ``write()`` runs BEGIN and then takes the store lock
 (gm.store.pglocks): exclusively, the counterpart of SQLite's BEGIN IMMEDIATE,
