@@ -106,3 +106,24 @@ def test_a_rename_leaves_literals_and_doubled_percent_signs_alone():
     text, names = sql.renamed("SELECT '%(x)s', 50%% FROM t WHERE a = %(a)s OR b = %(a)s", "postgresql", "__w1")
     assert text == "SELECT '%(x)s', 50%% FROM t WHERE a = %(a__w1)s OR b = %(a__w1)s"
     assert names == {"a": "a__w1"}
+
+
+def test_the_shaped_writes_give_the_same_answers_on_both_back_ends(store_target):
+    store = Store(store_target)
+    try:
+        with store.write():
+            store.add_game("g1", "neighbors", 7, "{}", T)
+            store.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
+            first = store.add_absence("g1", "Ada", T, T + 60, T)
+            second = store.insert("absences", game_id="g1", player="Ada", start=T, end=T + 90, created=T)
+            assert second == first + 1  # the new row's id: lastrowid on SQLite, RETURNING on PostgreSQL
+            assert store.update("absences", {"game_id": "g1", "player": "Ada"}, created=T + 1) == 2
+            assert store.update("absences", {"game_id": "g1", "player": "Bob"}, created=T + 1) == 0
+            message = dict(source_key="k1", message_id="<m1@x>", sender="ada@example.org", subject="s", raw=b"r",
+                           received=T, game_id=None, outcome="pending", detail="", auth=None)
+            row = store.insert_unless(NEW_MESSAGE, {**message, "key": "k1", "mid": "<m1@x>"})
+            assert row == store.message_seen("k1", "<m1@x>")["id"]
+            assert store.insert_unless(NEW_MESSAGE, {**message, "key": "k1", "mid": "<m1@x>"}) is None
+        assert [(r["start"], r["end"]) for r in store.absences_of("g1")] == [(T, T + 60), (T, T + 90)]
+    finally:
+        store.close()
