@@ -30,7 +30,7 @@ from gm.store.optin import OptInQueries
 from gm.store.reads import TransactionReads, WatchedConnection
 from gm.store.selfservice import SelfServiceQueries
 from gm.store.service import ServiceQueries
-from gm.store.sql import Prepared, prepared, table_named
+from gm.store.sql import Prepared, Shaped, inserting, prepared, table_named, updating
 from gm.store.turns import TurnQueries
 
 is_url = is_server_store  # a postgresql:// URL, not a SQLite file
@@ -93,15 +93,27 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         raise NotImplementedError
 
     def insert(self, table: str, **values: Any) -> int:
-        """Insert one row; returns its id (its INTEGER PRIMARY KEY), where it has one."""
-        raise NotImplementedError
+        """Insert one row; returns its id (its INTEGER PRIMARY KEY), where it has one.  For tests and
+        tools: the store's own inserts are statements declared with gm.store.sql.inserting (compiled
+        ahead); this one makes its shape's at run time (SQLAlchemy loads then), unless declared."""
+        return self.insert_row(inserting(table, tuple(values)), **values)
 
-    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple,
+    def insert_row(self, statement: Shaped, **values: Any) -> int:
+        """Run an INSERT made by gm.store.sql.inserting with these values; the new row's id."""
+        self._require_tx()
+        return int(statement.run(self, **values).lastrowid)
+
+    def insert_unless(self, statement: Shaped, values: dict[str, Any],
                       read_game: tuple[str, str] | None = None) -> int | None:
-        """Insert one row unless the query ``exists`` (with ``params``) finds a row, in one
-        statement; returns its id, or None where nothing was inserted.  ``read_game``: then
-        read_game(*read_game) (on PostgreSQL in the same statement)."""
-        raise NotImplementedError
+        """Insert one row unless the condition of ``statement`` (gm.store.sql.inserting_unless) finds
+        a row, in one statement; ``values``: its columns' and its condition's parameters.  Returns the
+        row's id, or None where nothing was inserted.  ``read_game``: then read_game(*read_game) (on
+        PostgreSQL in the same statement)."""
+        self._require_tx()
+        cursor = statement.run(self, **values)
+        if read_game is not None:
+            self.read_game(*read_game)
+        return int(cursor.lastrowid) if cursor.rowcount == 1 else None
 
     def insert_many(self, table: str, columns: list[str], rows: list[tuple]) -> None:
         """Insert many rows of the same columns at once (gm store copy): multi-row INSERTs."""
@@ -279,17 +291,15 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
 
     def update(self, table: str, where: dict[str, Any], **values: Any) -> int:
         """Set ``values`` in the rows of ``table`` whose columns equal ``where``'s; how many rows changed.
+        For tests and tools: the store's own are statements declared with gm.store.sql.updating
+        (compiled ahead: gm ingest must not import SQLAlchemy, tests/test_startup_imports.py); this
+        one makes its shape's at run time, unless declared."""
+        return self.update_rows(updating(table, tuple(where), tuple(values)), **where, **values)
 
-        Still SQL text, not a gm.store.sql statement: gm ingest (one process a mail) runs it (a
-        bounce, a code used, a player's setting) and must not import SQLAlchemy
-        (tests/test_startup_imports.py), which a Core statement needs at its first run."""
+    def update_rows(self, statement: Shaped, **params: Any) -> int:
+        """Run an UPDATE (gm.store.sql.updating) inside the write transaction; how many rows changed."""
         self._require_tx()
-        sets = ", ".join(f"{k} = ?" for k in values)
-        cond = " AND ".join(f"{k} = ?" for k in where)
-        cur = self.db.execute(
-            f"UPDATE {table} SET {sets} WHERE {cond}", (*values.values(), *where.values())
-        )
-        return cur.rowcount
+        return statement.run(self, **params).rowcount
 
     # --- gm doctor ----------------------------------------------------------------------------
     def prove_writable(self) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 from gm.core import filemodes
 from gm.store import migrations
@@ -122,20 +121,3 @@ class SqliteStore(Store):
     def table_names(self) -> list[str]:
         return [r[0] for r in self.db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")]
-
-    def insert(self, table: str, **values: Any) -> int:
-        self._require_tx()
-        cols = ", ".join(values)
-        marks = ", ".join("?" for _ in values)
-        cur = self.db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks})", tuple(values.values()))
-        return int(cur.lastrowid)
-
-    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple,
-                      read_game: tuple[str, str] | None = None) -> int | None:
-        self._require_tx()
-        marks = ", ".join("?" for _ in values)
-        cur = self.db.execute(f"INSERT INTO {table} ({', '.join(values)}) SELECT {marks} WHERE NOT EXISTS ({exists})",
-                              (*values.values(), *params))
-        if read_game is not None:
-            self.read_game(*read_game)
-        return int(cur.lastrowid) if cur.rowcount == 1 else None

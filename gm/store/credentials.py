@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import sqlite3
 
-from gm.store.sql import prepared
+from gm.store.sql import inserting, prepared, updating
+
+ADD_CODE = inserting("address_codes", ("code_hash", "game_id", "player", "new_email", "expires", "purpose", "created"))
+CODE_USED = updating("address_codes", where=("code_hash",), set=("used", "ended"))
+ADD_FAILURE = inserting("credential_failures", ("game_id", "player", "sender", "at"))
+ADD_LOCK = inserting("credential_locks", ("game_id", "player", "sender", "since", "until"))
+SET_PW_HASH = updating("players", where=("game_id", "name"), set=("pw_hash",))
 
 
 def same_name(sa, column, key: str):
@@ -84,8 +90,8 @@ class CredentialQueries:
     def add_credential_code(self, code_hash: str, game_id: str, player: str, purpose: str, email: str,
                             created: float, expires: float) -> None:
         """A code mailed to ``email``: 'address' (the new address), 'revert' (the old one) or 'reset'."""
-        self.insert("address_codes", code_hash=code_hash, game_id=game_id, player=player,
-                    new_email=email, expires=expires, purpose=purpose, created=created)
+        self.insert_row(ADD_CODE, code_hash=code_hash, game_id=game_id, player=player,
+                        new_email=email, expires=expires, purpose=purpose, created=created)
 
     def pending_codes(self, game_id: str, name: str, purposes: tuple[str, ...], now: float) -> list[sqlite3.Row]:
         """A seat's codes of these purposes still waiting (unused, unexpired), oldest first."""
@@ -106,11 +112,11 @@ class CredentialQueries:
 
     def end_code(self, code_hash: str, why: str) -> None:
         """The code no longer works: ``why`` is confirmed, superseded, revoked..."""
-        self.update("address_codes", {"code_hash": code_hash}, used=1, ended=why)
+        self.update_rows(CODE_USED, code_hash=code_hash, used=1, ended=why)
 
     # --- wrong passwords and lock-outs ----------------------------------------------------
     def add_credential_failure(self, game_id: str, player: str, sender: str, at: float) -> None:
-        self.insert("credential_failures", game_id=game_id, player=player, sender=sender, at=at)
+        self.insert_row(ADD_FAILURE, game_id=game_id, player=player, sender=sender, at=at)
 
     def seat_failures_since(self, game_id: str, name: str, since: float) -> int:
         """Wrong passwords aimed at this seat since ``since`` (from its address or a stranger's)."""
@@ -123,8 +129,7 @@ class CredentialQueries:
 
     def add_credential_lock(self, game_id: str, player: str, sender: str, since: float,
                             until: float) -> None:
-        self.insert("credential_locks", game_id=game_id, player=player, sender=sender, since=since,
-                    until=until)
+        self.insert_row(ADD_LOCK, game_id=game_id, player=player, sender=sender, since=since, until=until)
 
     def seat_lock_until(self, game_id: str, name: str) -> float | None:
         """The end of the seat's latest lock (None: never locked)."""
@@ -158,4 +163,4 @@ class CredentialQueries:
     # --- the seat's password hash --------------------------------------------------
     def rehash_seat_password(self, game_id: str, name: str, pw_hash: str) -> None:
         """The same password under a stronger hash: its reply tokens stay valid."""
-        self.update("players", {"game_id": game_id, "name": name}, pw_hash=pw_hash)
+        self.update_rows(SET_PW_HASH, game_id=game_id, name=name, pw_hash=pw_hash)

@@ -12,7 +12,9 @@ from __future__ import annotations
 import logging
 import sqlite3
 
-from gm.store.sql import prepared
+from gm.store.sql import inserting, prepared
+
+ADD_OUTAGE = inserting("outages", ("kind", "start", "finish", "applied"))
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +171,7 @@ class DaemonQueries:
 
     # --- outages ----------------------------------------------------------------------------
     def add_outage(self, kind: str, start: float, finish: float | None) -> int:
-        return self.insert("outages", kind=kind, start=start, finish=finish, applied=0)
+        return self.insert_row(ADD_OUTAGE, kind=kind, start=start, finish=finish, applied=0)
 
     def open_outage(self, kind: str) -> sqlite3.Row | None:
         """The outage of this kind that still lasts, if any."""

@@ -7,7 +7,9 @@ reads at once (no id handed back) is ``defer``red instead: its rows wait in
 the store, and go just before the transaction commits, a table's rows in one
 statement (a multi-row INSERT, an UPDATE from a list of values) and, on
 PostgreSQL, every table's in one statement (gm.store.postgres: data-modifying
-WITH clauses).
+WITH clauses).  Each statement is the back end's own SQL with named parameters
+(gm.store.sql.bound, rows_inserted), compiled ahead from a statement its
+module declares: no translation on the way, and no SQLAlchemy in `gm ingest`.
 
 Nothing reads around them: a deferred write forgets what the transaction
 remembered of its table (gm.store.reads), and before any statement that names
@@ -22,7 +24,9 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-Statements = list[tuple[str, tuple]]  # (SQL in the store's dialect, its parameters)
+from gm.store.sql import inserting, rows_inserted
+
+Statements = list[tuple[str, dict]]  # (the back end's own SQL, its parameters by name: gm.store.sql.bound)
 Build = Callable[[list[tuple]], Statements]  # the statements writing these rows, in order
 
 
@@ -32,6 +36,7 @@ class DeferredWrites:
     deferred: dict[str, tuple[Any, Build, list[tuple]]] | None = None  # table -> (kind, build, rows)
     waiting_names: re.Pattern | None = None  # the tables with rows waiting, as words
     depth = 0
+    kind = "?"  # the back end (Store.kind), whose SQL the statements are
 
     def defer(self, table: str, kind: Any, build: Build, row: tuple) -> None:
         """Write ``row`` to ``table`` with ``build``'s statements (given every row of this kind
@@ -58,13 +63,12 @@ class DeferredWrites:
         self.defer(table, columns, lambda rows: self.insert_statements(table, columns, rows), tuple(values.values()))
 
     def insert_statements(self, table: str, columns: tuple[str, ...], rows: list[tuple]) -> Statements:
-        """Multi-row INSERTs of these rows, in order.  SQL text, not a gm.store.sql statement: gm
-        ingest (one process a mail) writes its rows here and must not import SQLAlchemy
-        (tests/test_startup_imports.py); and on PostgreSQL run_deferred reads SQLite's dialect."""
+        """Multi-row INSERTs of these rows, in order: the single-row INSERT of gm.store.sql.inserting
+        (declared by the module whose rows these are, so compiled ahead: gm ingest writes its rows
+        here and must not import SQLAlchemy, tests/test_startup_imports.py), its VALUES repeated."""
         rows = self.storable_rows(table, list(columns), rows)
-        marks = "(" + ", ".join("?" for _ in columns) + ")"
-        return [(f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join(marks for _ in chunk)}",
-                 tuple(value for row in chunk for value in row))
+        statement = inserting(table, columns, returning=False)
+        return [rows_inserted(statement, self.kind, chunk)
                 for chunk in (rows[i:i + ROWS_AT_ONCE] for i in range(0, len(rows), ROWS_AT_ONCE))]
 
     def before_statement(self, sql: str) -> None:

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 import sqlite3
 
-from gm.store.sql import constant, insert_of, prepared
+from gm.store.sql import constant, insert_of, inserting, prepared, updating
+
+ADD_EVENT = inserting("delivery_events", ("address", "outbox_id", "at", "permanent", "source", "message_row", "words"))
+REFUSED = updating("outbox", where=("id",), set=("status", "attempts", "last_error"))  # as MARK_FAILED's shape
+SETTLE_EVENT = updating("delivery_events", where=("id",), set=("settled",))
+PROBED = updating("addresses", where=("address",), set=("last_probe",))
+BOUNCED = updating("outbox", where=("id",), set=("status", "last_error"))
+ADD_HOLD = inserting("holds", ("scope", "since", "reason", "words", "refusal", "next_probe"))
+HOLD_PROBED = updating("holds", where=("scope",), set=("probes", "next_probe", "words"))
+HOLD_TOLD = updating("holds", where=("scope",), set=("told",))
 
 MAX_WORDS = 500  # characters of a server's words kept per event
 
@@ -97,15 +106,14 @@ class DeliveryQueries:
     # --- events -------------------------------------------------------------------
     def add_delivery_event(self, address: str, outbox_id: int | None, at: float, permanent: bool,
                            source: str, words: str, message_row: int | None = None) -> int:
-        return self.insert("delivery_events", address=address.lower(), outbox_id=outbox_id, at=at,
-                           permanent=int(permanent), source=source, message_row=message_row,
-                           words=words[:MAX_WORDS])
+        return self.insert_row(ADD_EVENT, address=address.lower(), outbox_id=outbox_id, at=at,
+                               permanent=int(permanent), source=source, message_row=message_row,
+                               words=words[:MAX_WORDS])
 
     def record_refusal(self, outbox_id: int, address: str, attempts: int, words: str, at: float) -> None:
         """The SMTP server refused a message for good as it was sent (a 5xx): the sender thread
         marks it bounced and leaves the event for the service to settle (gm.service.outgoing.delivery_state)."""
-        self.update("outbox", {"id": outbox_id}, status="bounced", attempts=attempts,
-                    last_error=words[:MAX_WORDS])
+        self.update_rows(REFUSED, id=outbox_id, status="bounced", attempts=attempts, last_error=words[:MAX_WORDS])
         self.add_delivery_event(address, outbox_id, at, True, "smtp", words)
 
     def unsettled_events(self, limit: int = 100, address: str | None = None) -> list[sqlite3.Row]:
@@ -115,7 +123,7 @@ class DeliveryQueries:
         return UNSETTLED.run(self, most=limit).fetchall()
 
     def settle_event(self, event_id: int) -> None:
-        self.update("delivery_events", {"id": event_id}, settled=1)
+        self.update_rows(SETTLE_EVENT, id=event_id, settled=1)
 
     def delivery_events(self, address: str, limit: int = 100) -> list[sqlite3.Row]:
         """An address's events, newest first, each with its message's subject and game."""
@@ -147,7 +155,7 @@ class DeliveryQueries:
         SET_ADDRESS_STATE.run(self, address=address.lower(), state=state, since=since, reason=reason)
 
     def set_last_probe(self, address: str, at: float) -> None:
-        self.update("addresses", {"address": address.lower()}, last_probe=at)
+        self.update_rows(PROBED, address=address.lower(), last_probe=at)
 
     def addresses_in_state(self, state: str) -> list[sqlite3.Row]:
         return IN_STATE.run(self, state=state).fetchall()
@@ -165,7 +173,7 @@ class DeliveryQueries:
 
     def mark_bounced(self, outbox_id: int, words: str) -> None:
         """A message refused for good, at send time or by a bounce that came back."""
-        self.update("outbox", {"id": outbox_id}, status="bounced", last_error=words[:MAX_WORDS])
+        self.update_rows(BOUNCED, id=outbox_id, status="bounced", last_error=words[:MAX_WORDS])
 
     def hold_queued(self, address: str) -> int:
         """Hold every queued message to ``address`` (any case; it bounces); returns how many."""
@@ -188,15 +196,15 @@ class DeliveryQueries:
         """Start holding ``scope``; False (nothing changed) if it is held already."""
         if self.hold(scope) is not None:
             return False
-        self.insert("holds", scope=scope, since=since, reason=reason[:MAX_WORDS], words=words[:MAX_WORDS],
-                    refusal=refusal, next_probe=next_probe)
+        self.insert_row(ADD_HOLD, scope=scope, since=since, reason=reason[:MAX_WORDS], words=words[:MAX_WORDS],
+                        refusal=refusal, next_probe=next_probe)
         return True
 
     def probe_refused(self, scope: str, probes: int, next_probe: float, words: str) -> None:
-        self.update("holds", {"scope": scope}, probes=probes, next_probe=next_probe, words=words[:MAX_WORDS])
+        self.update_rows(HOLD_PROBED, scope=scope, probes=probes, next_probe=next_probe, words=words[:MAX_WORDS])
 
     def hold_told(self, scope: str) -> None:
-        self.update("holds", {"scope": scope}, told=1)
+        self.update_rows(HOLD_TOLD, scope=scope, told=1)
 
     def end_hold(self, scope: str) -> bool:
         return END_HOLD.run(self, scope=scope).rowcount > 0

@@ -23,10 +23,9 @@ reports that name it, not in an INSERT of its own for the id.  An id drawn
 and not used is a gap in the outbox's numbering, as a rolled-back insert
 leaves one; the ids stay ascending in the order the rows are queued.
 
-It stays PostgreSQL's own SQL text, not a gm.store.sql statement (issue 33): it runs past the
-translator already, gm.store.postgres splices it into a larger statement (insert_unless, the
-claim of a message), and gm ingest, one process a mail, runs it on PostgreSQL and must not
-import SQLAlchemy (tests/test_startup_imports.py), which a Core statement needs at its first run.
+It stays PostgreSQL's own SQL text, not a gm.store.sql statement (issue 33), with psycopg's
+%(name)s parameters as compiled Core has them: gm.store.postgres splices it into a larger
+statement (insert_unless's compiled INSERT), and one statement takes one parameter style.
 """
 
 from __future__ import annotations
@@ -36,37 +35,37 @@ from typing import Any
 from gm.store.deferred import ROWS_AT_ONCE
 from gm.store.dialect import Row
 
-# name -> (the set's SELECT after its marker column, the marker's order, its parameters by name)
-SETS: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "games": ("* FROM games WHERE id = %s", "id", ("game",)),
-    "states": ("* FROM (SELECT * FROM states WHERE game_id = %s ORDER BY seq DESC LIMIT 1) AS s", "seq",
-               ("game",)),
-    "players": ("* FROM players WHERE game_id = %s", "seat", ("game",)),
-    "timers": ("due FROM timers WHERE game_id = %s", "due", ("game",)),
-    "deadlines": ("* FROM deadlines WHERE game_id = %s", "game_id", ("game",)),
-    "game_settings": ("key, value FROM game_settings WHERE game_id = %s", "key", ("game",)),
-    "observers": ("email FROM observers WHERE game_id = %s AND approved = 1", "since, email", ("game",)),
+# name -> (the set's SELECT after its marker column, the marker's order).  Parameters by name, psycopg's
+# %(name)s, named apart from those of a statement it is spliced into (insert_unless: a messages row's
+# "sender" column): %(read_game)s, %(read_sender)s, %(read_most)s
+SETS: dict[str, tuple[str, str]] = {
+    "games": ("* FROM games WHERE id = %(read_game)s", "id"),
+    "states": ("* FROM (SELECT * FROM states WHERE game_id = %(read_game)s ORDER BY seq DESC LIMIT 1) AS s", "seq"),
+    "players": ("* FROM players WHERE game_id = %(read_game)s", "seat"),
+    "timers": ("due FROM timers WHERE game_id = %(read_game)s", "due"),
+    "deadlines": ("* FROM deadlines WHERE game_id = %(read_game)s", "game_id"),
+    "game_settings": ("key, value FROM game_settings WHERE game_id = %(read_game)s", "key"),
+    "observers": ("email FROM observers WHERE game_id = %(read_game)s AND approved = 1", "since, email"),
     # gm.store.credentials.locks_until's statement
     "locks": ("name, until FROM (SELECT p.name AS name, (SELECT max(c.until) FROM credential_locks c WHERE "
               "c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = '') AS until "
-              "FROM players p WHERE p.game_id = %s UNION ALL SELECT NULL AS name, (SELECT max(until) "
-              "FROM credential_locks WHERE sender = %s AND player = '') AS until) AS l", "name NULLS LAST",
-              ("game", "sender")),
+              "FROM players p WHERE p.game_id = %(read_game)s UNION ALL SELECT NULL AS name, (SELECT max(until) "
+              "FROM credential_locks WHERE sender = %(read_sender)s AND player = '') AS until) AS l",
+              "name NULLS LAST"),
     # the players' addresses as the database lower-cases them, each with its addresses row (or NULLs)
     "addresses": ("k.address AS \"#key\", a.* FROM (SELECT DISTINCT lower(email) AS address FROM players "
-                  "WHERE game_id = %s) AS k LEFT JOIN addresses a ON a.address = k.address", "k.address",
-                  ("game",)),
+                  "WHERE game_id = %(read_game)s) AS k LEFT JOIN addresses a ON a.address = k.address", "k.address"),
     # the public press since the turn before the newest state's (MailQueries.public_press: a report on
     # the turn this mail opens shows the press from the turn before it, which is no earlier)
-    "press": ("* FROM reports WHERE game_id = %s AND kind = 'press' AND player IS NULL AND audience = 'all' "
-              "AND turn >= (SELECT turn FROM states WHERE game_id = %s ORDER BY seq DESC LIMIT 1) - 1", "id",
-              ("game", "game")),
+    "press": ("* FROM reports WHERE game_id = %(read_game)s AND kind = 'press' AND player IS NULL "
+              "AND audience = 'all' AND turn >= (SELECT turn FROM states WHERE game_id = %(read_game)s "
+              "ORDER BY seq DESC LIMIT 1) - 1", "id"),
     # outbox ids drawn ahead for the mail judging it queues (Store.queue_outbox): one a seat and an
     # observer, and one more (a reply to a stranger, the GM's copy), at most OUTBOX_IDS
     "outbox_ids": ("id FROM (SELECT nextval(pg_get_serial_sequence('outbox', 'id')) AS id FROM generate_series(1, "
-                   "LEAST((SELECT count(*) FROM players WHERE game_id = %s AND active = 1) + (SELECT count(*) "
-                   "FROM observers WHERE game_id = %s AND approved = 1) + 1, %s))) AS ids", "id",
-                   ("game", "game", "most")),
+                   "LEAST((SELECT count(*) FROM players WHERE game_id = %(read_game)s AND active = 1) + "
+                   "(SELECT count(*) FROM observers WHERE game_id = %(read_game)s AND approved = 1) + 1, "
+                   "%(read_most)s))) AS ids", "id"),
 }
 
 # Outbox ids drawn at most: within one multi-row INSERT (gm.store.deferred.ROWS_AT_ONCE), so that
@@ -74,15 +73,15 @@ SETS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 OUTBOX_IDS = ROWS_AT_ONCE
 
 
-def statement(game_id: str, sender: str) -> tuple[str, tuple]:
-    """The one SELECT of every set, and its parameters."""
-    values = {"game": game_id, "sender": sender, "most": OUTBOX_IDS}
-    parts, params = [], []
-    for name, (select, order, wanted) in SETS.items():
-        parts.append(f"(SELECT row_number() OVER (ORDER BY {order}) AS \"#{name}\", {select}) AS \"{name}\"")
-        params += [values[w] for w in wanted]
-    return "SELECT * FROM " + " FULL JOIN ".join(
-        part if i == 0 else f"{part} ON false" for i, part in enumerate(parts)), tuple(params)
+def statement(game_id: str, sender: str) -> tuple[str, dict]:
+    """The one SELECT of every set, and its parameters (by name)."""
+    return SELECT, {"read_game": game_id, "read_sender": sender, "read_most": OUTBOX_IDS}
+
+
+SELECT = "SELECT * FROM " + " FULL JOIN ".join(  # every set, each a subquery
+    (part if i == 0 else f"{part} ON false") for i, part in enumerate(
+        f"(SELECT row_number() OVER (ORDER BY {order}) AS \"#{name}\", {select}) AS \"{name}\""
+        for name, (select, order) in SETS.items()))
 
 
 def split(names: list[str], rows: list[Any], sets: tuple[str, ...] = tuple(SETS)) -> dict[str, list[Row]]:

@@ -8,7 +8,18 @@ import time
 
 from gm.core import addresses
 from gm.store.reads import changed
-from gm.store.sql import prepared, upsert, whole_rows
+from gm.store.sql import bound, inserting, prepared, updating, upsert, whole_rows
+
+ADD_GAME = inserting("games", ("id", "kind", "seed", "options", "status", "created", "updated", "token_salt"))
+SET_STATUS = updating("games", where=("id",), set=("status", "updated"))  # set_game_status's, deferred
+ADD_PLAYER = inserting("players", ("game_id", "seat", "name", "email", "pw_hash", "display_name", "format",
+                                   "timezone"))
+NEW_PLAYER_IN_SEAT = updating("players", where=("game_id", "name"), set=("email", "pw_hash", "active", "format",
+                                                                         "timezone"))
+SET_ACTIVE = updating("players", where=("game_id", "name"), set=("active",))
+SET_PLAYER = {column: updating("players", where=("game_id", "name"), set=(column,))
+              for column in ("format", "timezone")}
+LOG = inserting("history", ("game_id", "turn", "actor", "action", "detail", "at"))
 
 GAME = prepared(lambda sa, t: whole_rows(sa, t.games).where(t.games.c.id == sa.bindparam("game")))
 GAMES = prepared(lambda sa, t: whole_rows(sa, t.games).order_by(t.games.c.created, t.games.c.id))
@@ -75,16 +86,14 @@ class GameQueries:
                  status: str = "active") -> None:
         """A new game; ``options`` is the JSON of its raw key=value options.  Its token salt is
         drawn here, so no game is made without one (gm.core.tokens)."""
-        self.insert("games", id=game_id, kind=kind, seed=seed, options=options,
-                    status=status, created=now, updated=now, token_salt=secrets.token_hex(16))
+        self.insert_row(ADD_GAME, id=game_id, kind=kind, seed=seed, options=options,
+                        status=status, created=now, updated=now, token_salt=secrets.token_hex(16))
 
     def set_game_status(self, game_id: str, status: str, now: float) -> None:
         """Set a game's status (active | paused | finished) and its updated time."""
         known, row = self.already_read("games", ("id", game_id))
-        # hand-written still: deferred rows go as SQLite-dialect statements that PostgreSQL's
-        # run_deferred translates and joins into one (gm.store.postgres), not as compiled Core
         self.defer("games", "status", lambda rows: [  # at the transaction's end (gm.store.deferred)
-            ("UPDATE games SET status = ?, updated = ? WHERE id = ?", row) for row in rows], (status, now, game_id))
+            bound(SET_STATUS, self.kind, dict(status=s, updated=u, id=i)) for s, u, i in rows], (status, now, game_id))
         if known and row is not None:  # written through: the game is not read again for it
             self.remember_written("games", ("id", game_id), changed(row, status=status, updated=now))
 
@@ -127,8 +136,8 @@ class GameQueries:
                    display_name: str = "") -> None:
         """Seat a player in a new game, with the settings its address gave all its games (SET ... ALL);
         ``display_name``: as their address was given, if it was."""
-        self.insert("players", game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash,
-                    display_name=display_name, **self.address_defaults(email))
+        self.insert_row(ADD_PLAYER, game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash,
+                        display_name=display_name, **self.address_defaults(email))
 
     def pw_hash_by_email(self, game_id: str, email: str) -> str | None:
         """The password hash of the player of ``game_id`` at ``email`` (lower-cased), or None."""
@@ -138,20 +147,20 @@ class GameQueries:
     def replace_seat(self, game_id: str, name: str, email: str, pw_hash: str) -> None:
         """Give a seat to a new player: new address and password, active again, and the new player's
         settings (SET ... ALL; none: the game's), never the one who left."""
-        self.update("players", {"game_id": game_id, "name": name},
-                    email=email, pw_hash=pw_hash, active=1, **self.address_defaults(email))
+        self.update_rows(NEW_PLAYER_IN_SEAT, game_id=game_id, name=name,
+                         email=email, pw_hash=pw_hash, active=1, **self.address_defaults(email))
 
     def reactivate_player(self, game_id: str, name: str) -> None:
         """Seat a removed player again (a rollback to before they left)."""
-        self.update("players", {"game_id": game_id, "name": name}, active=1)
+        self.update_rows(SET_ACTIVE, game_id=game_id, name=name, active=1)
 
     def set_player_format(self, game_id: str, name: str, fmt: str) -> None:
         """A player's report format (html | text), SET FORMAT."""
-        self.update("players", {"game_id": game_id, "name": name}, format=fmt)
+        self.update_rows(SET_PLAYER["format"], game_id=game_id, name=name, format=fmt)
 
     def set_player_timezone(self, game_id: str, name: str, zone: str | None) -> None:
         """A player's time zone (an IANA name; None: UTC), SET TIMEZONE."""
-        self.update("players", {"game_id": game_id, "name": name}, timezone=zone)
+        self.update_rows(SET_PLAYER["timezone"], game_id=game_id, name=name, timezone=zone)
 
     # --- settings of an address (SET ... ALL) -------------------------------------
     def address_settings(self, email: str) -> sqlite3.Row | None:
@@ -174,18 +183,18 @@ class GameQueries:
                                   timezone=values["timezone"], updated=now)
         rows = SEATS_OF_ADDRESS.run(self, email=email.strip()).fetchall()
         for row in rows:
-            self.update("players", {"game_id": row["game_id"], "name": row["name"]}, **{column: value})
+            self.update_rows(SET_PLAYER[column], game_id=row["game_id"], name=row["name"], **{column: value})
         return sorted({row["game_id"] for row in rows})
 
     def deactivate_player(self, game_id: str, name: str) -> None:
         """Mark a player as having left the game (gm eject)."""
-        self.update("players", {"game_id": game_id, "name": name}, active=0)
+        self.update_rows(SET_ACTIVE, game_id=game_id, name=name, active=0)
     # --- history ----------------------------------------------------------------
     def log(self, game_id: str, turn: int, actor: str, action: str, detail: str = "",
             now: float | None = None) -> None:
         """Append a line to a game's history (who did what, when)."""
-        self.insert("history", game_id=game_id, turn=turn, actor=actor, action=action,
-                    detail=detail, at=now or time.time())
+        self.insert_row(LOG, game_id=game_id, turn=turn, actor=actor, action=action,
+                        detail=detail, at=now or time.time())
 
     def history_of(self, game_id: str) -> list[sqlite3.Row]:
         """A game's history lines, oldest first."""

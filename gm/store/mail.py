@@ -1,10 +1,9 @@
 """Mail: inbound messages, the outbox, and the archive of what was sent (reports).
 
 Its statements are SQLAlchemy Core constructs on gm.store.tables, compiled once per back end
-(gm.store.sql), but three kept in SQLite's dialect because they go through an interface that
-takes SQLite's SQL text: SEEN (the look-up of Store.insert_unless) and the deferred UPDATEs of
-set_message_outcome and sent_statements (gm.store.deferred, which PostgreSQL's run_deferred
-translates and joins into one statement).
+(gm.store.sql) and ahead (gm/store/compiled_sql.py); a deferred write (gm.store.deferred) is the
+back end's SQL of one (gm.store.sql.bound), which PostgreSQL's run_deferred joins into one
+statement; PostgreSQL's sent_statements are its own SQL (gm.store.postgres).
 """
 
 from __future__ import annotations
@@ -14,9 +13,7 @@ import time
 from typing import Iterable
 
 from gm.store.packing import has_pictures, pack_mail, pack_text, repack_mail, unpack_mail, unpack_text
-from gm.store.sql import constant, prepared
-
-SEEN = "source_key = ? OR (message_id = ? AND outcome != 'duplicate')"  # a message stored before (insert_unless)
+from gm.store.sql import bound, constant, inserting, inserting_unless, prepared, updating
 
 
 def seen(sa, t):
@@ -26,6 +23,27 @@ def seen(sa, t):
                                                                  m.outcome != "duplicate"))
 
 
+MESSAGE_COLUMNS = ("source_key", "message_id", "sender", "subject", "raw", "received", "game_id", "outcome",
+                   "detail", "auth")
+ADD_MESSAGE = inserting("messages", MESSAGE_COLUMNS)
+NEW_MESSAGE = inserting_unless("messages", MESSAGE_COLUMNS, seen)  # unless SEEN: add_new_message
+MESSAGE_OUTCOME = updating("messages", where=("id",), set=("outcome", "detail", "game_id"))
+# queue_outbox's columns (PostgreSQL: with an id drawn ahead, deferred: gm.store.postgres.add_outbox_row)
+OUTBOX_COLUMNS = ("message_id", "game_id", "turn", "kind", "recipient", "subject", "raw", "status", "next_attempt",
+                  "created", "trimmed", "secret")
+ADD_OUTBOX = inserting("outbox", OUTBOX_COLUMNS)
+OUTBOX_DRAWN = inserting("outbox", ("id", *OUTBOX_COLUMNS), returning=False)
+MARK_SENT = updating("outbox", where=("id",), set=("status", "sent", "attempts", "last_error"))
+SENT_KEEPING = updating("outbox", where=("id",), set=("status", "sent", "attempts", "last_error", "raw"))
+MARK_FAILED = updating("outbox", where=("id",), set=("status", "attempts", "last_error"))
+NOTE_ATTEMPT = {retry_at: updating("outbox", where=("id",), set=("attempts", "last_error", *(
+    ("next_attempt",) if retry_at else ()))) for retry_at in (False, True)}
+# report_values' columns, gm_version and digest only where given (``rendered``)
+REPORT_COLUMNS = {rendered: ("game_id", "turn", "seq", "player", "kind", "body", "body_packing", "outbox_id", "created",
+                             "audience", *(("gm_version", "digest") if rendered else ())) for rendered in (False, True)}
+ADD_REPORT = {rendered: inserting("reports", columns) for rendered, columns in REPORT_COLUMNS.items()}
+ARCHIVED_REPORT = {rendered: inserting("reports", columns, returning=False)  # archive_report's, deferred
+                   for rendered, columns in REPORT_COLUMNS.items()}
 MESSAGE_BY_KEY = prepared(lambda sa, t: sa.select(t.messages).where(t.messages.c.source_key == sa.bindparam("key")))
 # the source key's row first, else the first by this Message-ID
 MESSAGE_SEEN = prepared(lambda sa, t: sa.select(t.messages).where(seen(sa, t)).order_by(
@@ -162,8 +180,7 @@ class MailQueries:
         ``read_game``: (game, sender), Store.read_game's, done too (on PostgreSQL in the same statement)."""
         values = dict(source_key=source_key, message_id=message_id, sender=sender, subject=subject, raw=raw,
                       received=received, game_id=None, outcome=outcome, detail=detail, auth=None)
-        return self.insert_unless("messages", values, f"SELECT 1 FROM messages WHERE {SEEN}",
-                                  (source_key, message_id or None), read_game)
+        return self.insert_unless(NEW_MESSAGE, {**values, "key": source_key, "mid": message_id or None}, read_game)
 
     def stored_source_keys(self, keys: list[str]) -> set[str]:
         """Which of these source keys a stored message has (judged, by this daemon or another)."""
@@ -176,16 +193,16 @@ class MailQueries:
                     detail: str = "", game_id: str | None = None, auth: str | None = None) -> int:
         """Store an inbound message; returns its row id.  ``raw``: the copy to keep (its secrets
         masked, gm.mail.redact); ``auth``: a mail set aside, the seat it authenticated as."""
-        return self.insert("messages", source_key=source_key, message_id=message_id,
-                           sender=sender, subject=subject, raw=raw, received=received,
-                           game_id=game_id, outcome=outcome, detail=detail, auth=auth)
+        return self.insert_row(ADD_MESSAGE, source_key=source_key, message_id=message_id,
+                               sender=sender, subject=subject, raw=raw, received=received,
+                               game_id=game_id, outcome=outcome, detail=detail, auth=auth)
 
     def set_message_outcome(self, row_id: int, outcome: str, detail: str,
                             game_id: str | None) -> None:
         """Record what became of an inbound message (at the transaction's end: gm.store.deferred)."""
         self.defer("messages", "outcome", lambda rows: [  # a row's last outcome only: one statement may not
-            ("UPDATE messages SET outcome = ?, detail = ?, game_id = ? WHERE id = ?", row)  # change it twice
-            for row in {r[3]: r for r in rows}.values()], (outcome, detail, game_id, row_id))
+            bound(MESSAGE_OUTCOME, self.kind, dict(outcome=o, detail=d, game_id=g, id=i))  # change it twice
+            for o, d, g, i in {r[3]: r for r in rows}.values()], (outcome, detail, game_id, row_id))
 
     def message(self, row_id: int) -> sqlite3.Row | None:
         """One stored inbound message by its row id."""
@@ -204,14 +221,13 @@ class MailQueries:
 
         ``status`` 'held': kept, not sent, while its address bounces (gm.service.outgoing.holding).
         ``secret``: it carries a password or a code (outbox.secret)."""
-        return self.add_outbox_row(dict(message_id=message_id, game_id=game_id, turn=turn, kind=kind,
-                                        recipient=recipient, subject=subject, raw=pack_mail(raw), status=status,
-                                        next_attempt=max(now, not_before or now), created=now,
-                                        trimmed=0 if has_pictures(raw) else 1, secret=int(secret)))
+        return self.add_outbox_row(dict(zip(OUTBOX_COLUMNS, (  # in OUTBOX_COLUMNS' order, as OUTBOX_DRAWN's
+            message_id, game_id, turn, kind, recipient, subject, pack_mail(raw), status, max(now, not_before or now),
+            now, 0 if has_pictures(raw) else 1, int(secret)))))
 
     def add_outbox_row(self, values: dict) -> int:
         """Insert an outbox row; its id.  (PostgreSQL: with an id drawn ahead, at the commit.)"""
-        return self.insert("outbox", **values)
+        return self.insert_row(ADD_OUTBOX, **values)
 
     def sent_untrimmed(self, before: float, limit: int) -> list[dict]:
         """(id, raw, archived) of mail sent before ``before`` that may still hold pictures, oldest
@@ -255,8 +271,7 @@ class MailQueries:
 
     def mark_sent(self, outbox_id: int, at: float, attempts: int) -> None:
         """A mail went out at ``at`` (``attempts``: the count including this one)."""
-        self.update("outbox", {"id": outbox_id}, status="sent", sent=at, attempts=attempts,
-                    last_error=None)
+        self.update_rows(MARK_SENT, id=outbox_id, status="sent", sent=at, attempts=attempts, last_error=None)
 
     def mark_sent_keeping(self, outbox_id: int, at: float, attempts: int, raw: bytes,
                           due: dict | None = None) -> None:
@@ -266,10 +281,10 @@ class MailQueries:
         packed = pack_mail(raw) if due is None else repack_mail(due["packed"], due["raw"], raw)
         self.defer("outbox", "sent", self.sent_statements, (outbox_id, at, attempts, packed))
 
-    def sent_statements(self, rows: list[tuple]) -> list[tuple[str, tuple]]:
+    def sent_statements(self, rows: list[tuple]) -> list[tuple[str, dict]]:
         """The statements marking (id, sent, attempts, packed raw) outbox rows sent (mark_sent_keeping)."""
-        return [("UPDATE outbox SET status = 'sent', sent = ?, attempts = ?, last_error = NULL, raw = ? WHERE id = ?",
-                 (at, attempts, raw, oid)) for oid, at, attempts, raw in rows]
+        return [bound(SENT_KEEPING, self.kind, dict(id=oid, status="sent", sent=at, attempts=attempts, last_error=None,
+                                                    raw=raw)) for oid, at, attempts, raw in rows]
 
     def blank_secret(self, outbox_id: int, raw: bytes, subject: str) -> None:
         """Keep ``raw`` (its body blanked, gm.mail.redact.blank) as the copy of a sent mail that
@@ -284,8 +299,7 @@ class MailQueries:
 
     def mark_failed(self, outbox_id: int, attempts: int, error: str) -> None:
         """The server refused a mail for good: it is not tried again."""
-        self.update("outbox", {"id": outbox_id}, status="failed", attempts=attempts,
-                    last_error=error)
+        self.update_rows(MARK_FAILED, id=outbox_id, status="failed", attempts=attempts, last_error=error)
 
     def note_attempt(self, outbox_id: int, attempts: int, error: str,
                      next_attempt: float | None = None) -> None:
@@ -293,7 +307,7 @@ class MailQueries:
         values = {"attempts": attempts, "last_error": error}
         if next_attempt is not None:
             values["next_attempt"] = next_attempt
-        self.update("outbox", {"id": outbox_id}, **values)
+        self.update_rows(NOTE_ATTEMPT[next_attempt is not None], id=outbox_id, **values)
 
     def outbox_listing(self, include_delivered: bool = False) -> list[sqlite3.Row]:
         """The outbox for ``gm outbox``: unsent mail and mail sent in the last day (or all)."""
@@ -322,8 +336,8 @@ class MailQueries:
         """Archive a text sent to ``player`` (None: the GM's copy); returns its id.  ``audience``:
         who a press message went to (gm.service.play.press: all, players or gm); ``gm_version``
         and ``digest``: the version that rendered a report and what it shows (gm.core.digest)."""
-        return self.insert("reports", **report_values(game_id, turn, seq, player, kind, body, outbox_id, created,
-                                                      audience, gm_version, digest))
+        values = report_values(game_id, turn, seq, player, kind, body, outbox_id, created, audience, gm_version, digest)
+        return self.insert_row(ADD_REPORT["digest" in values], **values)
 
     def archive_report(self, game_id: str, turn: int, seq: int, player: str | None, kind: str,
                        body: str, outbox_id: int | None, created: float, audience: str | None = None,

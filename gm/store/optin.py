@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from gm.store.sql import prepared
+from gm.store.sql import inserting, prepared
+
+ADD_REQUEST = inserting("pending_requests", ("code_hash", "address", "mailbox", "actions", "created", "expires"))
 
 REQUEST = prepared(lambda sa, t: sa.select(t.pending_requests).where(
     t.pending_requests.c.code_hash == sa.bindparam("code")))
@@ -40,9 +42,9 @@ class OptInQueries:
 
     def add_pending_request(self, code_hash: str, address: str, mailbox: str, actions: list[str],
                             created: float, expires: float) -> None:
-        self.insert("pending_requests", code_hash=code_hash, address=address.lower(),
-                    mailbox=mailbox.lower(), actions="\n".join(actions), created=created,
-                    expires=expires)
+        self.insert_row(ADD_REQUEST, code_hash=code_hash, address=address.lower(),
+                        mailbox=mailbox.lower(), actions="\n".join(actions), created=created,
+                        expires=expires)
 
     def pending_request(self, code_hash: str) -> sqlite3.Row | None:
         return REQUEST.run(self, code=code_hash).fetchone()

@@ -2,8 +2,11 @@
 
 Chosen by a postgresql:// URL as the store (config ``store:``).  psycopg 3,
 in autocommit mode with explicit transactions, as the SQLite back end.  The
-SQL is the store's SQLite-style SQL, translated by gm.store.dialect (the
-portable subset is documented in gm.store).
+store's statements are SQLAlchemy Core compiled for PostgreSQL (gm.store.sql)
+or written here in its own dialect, with %(name)s parameters; SQL written by
+hand with :name parameters goes through sql.portable.  Only the schema steps'
+SQLite-style SQL (and ``?`` text handed to ``execute`` by tests) still goes
+through gm.store.dialect's translator.
 
 Transactions.  ``write()`` runs BEGIN and then takes the store lock
 (gm.store.pglocks): exclusively, the counterpart of SQLite's BEGIN IMMEDIATE,
@@ -39,7 +42,7 @@ from gm.store import dialect, gameload, migrations, pglocks, reads
 from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreConflict, StoreError
 from gm.store.packing import unpack_mail
-from gm.store.sql import portable
+from gm.store.sql import Shaped, bound, portable, renamed
 
 VERSION_TABLE = "gm_schema_version"
 SENT = "UPDATE outbox SET status = 'sent'"  # sent_statements' UPDATE begins so
@@ -425,49 +428,50 @@ class PostgresStore(Store):
             self.identity[table] = None if row is None else row[0]
         return self.identity[table]
 
-    def insert(self, table: str, **values: Any) -> int:
+    def insert_row(self, statement: Shaped, **values: Any) -> int:
         self._require_tx()
-        cols = ", ".join(values)
-        marks = ", ".join("?" for _ in values)
-        key = self.identity_column(table)
-        returning = f" RETURNING {key}" if key else ""
-        args = tuple(dialect.storable(table, c, v) for c, v in values.items())
-        row = self.db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks}){returning}", args)
-        return int(row.fetchone()[0]) if key else 0
+        cursor = statement.run(self, **self.storable(statement.table, values))
+        return int(cursor.fetchone()[0]) if cursor.description else 0  # RETURNING its identity, if any
 
-    def insert_unless(self, table: str, values: dict[str, Any], exists: str, params: tuple,
+    @staticmethod
+    def storable(table: str, values: dict[str, Any]) -> dict[str, Any]:
+        """Values as PostgreSQL's columns take them (gm.store.dialect.storable: a packed column's text)."""
+        return {c: dialect.storable(table, c, v) for c, v in values.items()}
+
+    def insert_unless(self, statement: Shaped, values: dict[str, Any],
                       read_game: tuple[str, str] | None = None) -> int | None:
         self._require_tx()
-        marks = ", ".join("?" for _ in values)
-        args = tuple(dialect.storable(table, c, v) for c, v in values.items())
-        sql = (f"INSERT INTO {table} ({', '.join(values)}) SELECT {marks} WHERE NOT EXISTS ({exists}) "
-               f"RETURNING {self.identity_column(table)}")
+        values = self.storable(statement.table, values)
         if read_game is None:
-            row = self.db.execute(sql, (*args, *params)).fetchone()
+            row = statement.run(self, **values).fetchone()
             return None if row is None else int(row[0])
         # the game read as one more set of the same statement: the insert's id, if it made a row
-        # (its snapshot is taken after the claim's locks, as a statement of its own would be)
+        # (its snapshot is taken after the claim's locks, as a statement of its own would be);
+        # one parameter style, psycopg's %(name)s, and no name shared (gameload's are its own)
+        insert, params = bound(statement, self.kind, values)
         load, load_params = gameload.statement(*read_game)
-        sql = (f"WITH inserted AS ({self.db.translator.sql(sql)}) {load} "
+        sql = (f"WITH inserted AS ({insert}) {load} "
                f'FULL JOIN (SELECT 1 AS "#inserted", * FROM inserted) AS i ON false')
-        inserted = self.remember_game(self.db.raw(sql, (*dialect.params((*args, *params)), *load_params)),
-                                      *read_game)
+        inserted = self.remember_game(self.db.raw(sql, {**params, **load_params}), *read_game)
         return int(inserted[0][0]) if inserted else None
 
-    def sent_statements(self, rows: list[tuple]) -> list[tuple[str, tuple]]:
+    def sent_statements(self, rows: list[tuple]) -> list[tuple[str, dict]]:
         """One UPDATE from a list of values, whatever the number of rows (each row once: its last)."""
         rows = list({row[0]: row for row in rows}.values())
-        return [(SENT + ", sent = v.sent, attempts = v.attempts, last_error = NULL, "
-                 "raw = v.raw FROM unnest(?::bigint[], ?::double precision[], ?::bigint[], ?::bytea[]) "
-                 "AS v(id, sent, attempts, raw) WHERE outbox.id = v.id", tuple(map(list, zip(*rows))))]
+        ids, sent, attempts, raw = map(list, zip(*rows))
+        return [(SENT + ", sent = v.sent, attempts = v.attempts, last_error = NULL, raw = v.raw FROM "
+                 "unnest(%(ids)s::bigint[], %(sent)s::double precision[], %(attempts)s::bigint[], %(raw)s::bytea[]) "
+                 "AS v(id, sent, attempts, raw) WHERE outbox.id = v.id",
+                 {"ids": ids, "sent": sent, "attempts": attempts, "raw": raw})]
 
-    def run_deferred(self, statements: list[tuple[str, tuple]]) -> None:
+    def run_deferred(self, statements: list[tuple[str, dict]]) -> None:
         """One statement for each table's first, its second...: the first ones as data-modifying
         WITH clauses of the last.  They see one snapshot and none reads what another writes: each
         writes another table (gm.store.deferred), and a row they refer to was written before.  The
         clauses run in no set order, so a table's second statement (more rows than one INSERT
-        takes, whose ids must follow the first's) goes in the next one."""
-        batches: list[list[tuple[str, tuple]]] = []
+        takes, whose ids must follow the first's) goes in the next one.  Each statement is
+        PostgreSQL's own SQL with %(name)s parameters; joined, each clause's are renamed apart."""
+        batches: list[list[tuple[str, dict]]] = []
         tables: set[str] = set()
         for sql, params in statements:
             table = reads.WRITTEN_TABLE.match(sql).group(1).lower()
@@ -477,24 +481,27 @@ class PostgresStore(Store):
             batches[-1].append((sql, params))
             tables.add(table)
         for batch in batches:
-            sent = [params[0] for sql, params in batch if sql.startswith(SENT)]
+            sent = [params["ids"] for sql, params in batch if sql.startswith(SENT)]
             letting_go = sorted({i for i in (sent[0] if sent else ()) if i in self.claimed})
             if len(batch) == 1 and not letting_go:
-                self.db.execute(*batch[0])
+                self.db.raw(*batch[0])
                 continue
-            parts = [(self.db.translator.sql(sql), dialect.params(params)) for sql, params in batch]
+            parts, joined = [], {}
+            for i, (sql, params) in enumerate(batch):
+                text, names = renamed(sql, self.kind, f"__w{i}")
+                parts.append(text)
+                joined.update((names.get(name, name + f"__w{i}"), value) for name, value in params.items())
             if letting_go:  # the rows marked sent are let go of once marked (claim_outbox), in the same statement
-                clauses = [(f"sent AS ({part} RETURNING outbox.id)" if sql.startswith(SENT) else f"w{i} AS ({part})",
-                            params) for i, ((part, params), (sql, _)) in enumerate(zip(parts, batch))]
-                last = (f"SELECT pg_advisory_unlock(({OUTBOX_LOCKS}), id::int) FROM sent WHERE id = ANY(%s)",
-                        (letting_go,))
-                self.db.raw("WITH " + ", ".join(c for c, _ in clauses) + " " + last[0],
-                            tuple(v for _, params in [*clauses, last] for v in params))
+                clauses = [f"sent AS ({part} RETURNING outbox.id)" if sql.startswith(SENT) else f"w{i} AS ({part})"
+                           for i, (part, (sql, _)) in enumerate(zip(parts, batch))]
+                joined["letting_go"] = letting_go
+                self.db.raw("WITH " + ", ".join(clauses) + f" SELECT pg_advisory_unlock(({OUTBOX_LOCKS}), id::int) "
+                            "FROM sent WHERE id = ANY(%(letting_go)s)", joined)
                 self.claimed -= set(letting_go)
                 continue
-            *clauses, (last, _) = parts
-            sql = "WITH " + ", ".join(f"w{i} AS ({part})" for i, (part, _) in enumerate(clauses)) + " " + last
-            self.db.raw(sql, tuple(value for _, params in parts for value in params))
+            *clauses, last = parts
+            self.db.raw("WITH " + ", ".join(f"w{i} AS ({part})" for i, part in enumerate(clauses)) + " " + last,
+                        joined)
 
     def storable_rows(self, table: str, columns: list[str], rows: list[tuple]) -> list[tuple]:
         return [tuple(dialect.storable(table, c, v) for c, v in zip(columns, row)) for row in rows]

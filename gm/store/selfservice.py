@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import sqlite3
 
-from gm.store.sql import prepared
+from gm.store.sql import inserting, prepared, updating
+
+ADD_OPEN_GAME = inserting("open_games", ("game_id", "seats", "min_seats", "created_by"))
+SET_SEAT = updating("players", where=("game_id", "name"), set=("seat",))
+ADD_OBSERVER = inserting("observers", ("game_id", "email", "approved", "since"))
+APPROVE_OBSERVER = updating("observers", where=("game_id", "email"), set=("approved",))
 
 
 def game_and_seat(sa, t):
@@ -58,8 +63,7 @@ class SelfServiceQueries:
         return OPEN_GAME.run(self, game=game_id).fetchone()
 
     def add_open_game(self, game_id: str, seats: int, min_seats: int, created_by: str) -> None:
-        self.insert("open_games", game_id=game_id, seats=seats, min_seats=min_seats,
-                    created_by=created_by)
+        self.insert_row(ADD_OPEN_GAME, game_id=game_id, seats=seats, min_seats=min_seats, created_by=created_by)
 
     def open_games_created_by(self, created_by: str) -> int:
         """How many games still waiting for players were opened by ``created_by`` (CREATE)."""
@@ -78,7 +82,7 @@ class SelfServiceQueries:
     def renumber_seats(self, game_id: str) -> None:
         """Seats 0, 1, 2... in the order joined (after a LEAVE left a gap)."""
         for seat, row in enumerate(self.players(game_id)):
-            self.update("players", {"game_id": game_id, "name": row["name"]}, seat=seat)
+            self.update_rows(SET_SEAT, game_id=game_id, name=row["name"], seat=seat)
 
     # --- seats --------------------------------------------------------------------
     def players_at(self, game_id: str, email: str) -> list[sqlite3.Row]:
@@ -112,10 +116,10 @@ class SelfServiceQueries:
         return OBSERVER.run(self, game=game_id, address=email).fetchone()
 
     def add_observer(self, game_id: str, email: str, approved: bool, now: float) -> None:
-        self.insert("observers", game_id=game_id, email=email.lower(), approved=int(approved), since=now)
+        self.insert_row(ADD_OBSERVER, game_id=game_id, email=email.lower(), approved=int(approved), since=now)
 
     def approve_observer(self, game_id: str, email: str) -> int:
-        return self.update("observers", {"game_id": game_id, "email": email.lower()}, approved=1)
+        return self.update_rows(APPROVE_OBSERVER, game_id=game_id, email=email.lower(), approved=1)
 
     def remove_observer(self, game_id: str, email: str) -> int:
         self._require_tx()

@@ -5,10 +5,18 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from gm.store.sql import prepared, upsert, whole_rows
+from gm.store.sql import bound, inserting, prepared, updating, upsert, whole_rows
 
 DEADLINE_COLUMNS = ("start_seq", "turn", "due", "reminded", "late", "grace_done", "paused_at",
                     "set_by")
+REPLACE_DEADLINE = upsert("deadlines", "game_id")  # replace_deadline's, deferred (gm.store.deferred)
+# update_deadline's changes, by the columns changed (sorted): each one alone, and those changed together
+# (gm.service.play.timers, lifecycle); another is made at its first run
+DEADLINE_CHANGES = {shape: updating("deadlines", where=("game_id",), set=shape) for shape in (
+    *((column,) for column in DEADLINE_COLUMNS), ("due", "paused_at"), ("due", "grace_done"))}
+ADD_BOUNCE_HOLD = inserting("bounce_holds", ("game_id", "player", "start_seq", "seconds", "at"))
+ADD_ABSENCE = inserting("absences", ("game_id", "player", "start", "end", "created"))
+ADD_OVERRIDE = inserting("state_overrides", ("game_id", "seq", "action", "source_seq", "detail"))
 
 
 SETTINGS = prepared(lambda sa, t: sa.select(t.game_settings.c.key, t.game_settings.c.value).where(
@@ -72,12 +80,10 @@ class ServiceQueries:
         self._require_tx()
         if set(row) != {"game_id", *DEADLINE_COLUMNS}:
             raise ValueError(f"not a full deadlines row: {', '.join(sorted(row))}")
-        columns = ["game_id", *DEADLINE_COLUMNS]
-        sql = f"INSERT OR REPLACE INTO deadlines ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
-        # at the transaction's end (gm.store.deferred): a game's last row only, as REPLACE leaves it.
-        # Hand-written still: deferred rows go as SQLite-dialect statements that PostgreSQL's
-        # run_deferred translates and joins into one (gm.store.postgres), not as compiled Core.
-        self.defer("deadlines", "replace", lambda rows: [(sql, r) for r in {r[0]: r for r in rows}.values()],
+        columns = ("game_id", *DEADLINE_COLUMNS)
+        # at the transaction's end (gm.store.deferred): a game's last row only, as REPLACE leaves it
+        self.defer("deadlines", "replace", lambda rows: [bound(REPLACE_DEADLINE, self.kind, dict(zip(columns, r)))
+                                                         for r in {r[0]: r for r in rows}.values()],
                    tuple(row[c] for c in columns))
         self.remember_written("deadlines", ("game", row["game_id"]), dict(row))
 
@@ -86,7 +92,9 @@ class ServiceQueries:
         unknown = set(values) - set(DEADLINE_COLUMNS)
         if unknown:
             raise ValueError(f"not a deadlines column: {', '.join(sorted(unknown))}")
-        self.update("deadlines", {"game_id": game_id}, **values)
+        shape = tuple(sorted(values))  # a shape DEADLINE_CHANGES declares is compiled ahead
+        self.update_rows(DEADLINE_CHANGES.get(shape) or updating("deadlines", ("game_id",), shape), game_id=game_id,
+                         **values)
 
     # --- bouncing=wait holds (gm.service.bounce_holds) ----------------------------
     def bounce_holds_of(self, game_id: str, player: str) -> list[sqlite3.Row]:
@@ -95,8 +103,7 @@ class ServiceQueries:
 
     def add_bounce_hold(self, game_id: str, player: str, start_seq: int, seconds: float, at: float) -> None:
         """Record that bouncing=wait held ``player``'s deadline in the turn opened by ``start_seq``."""
-        self.insert("bounce_holds", game_id=game_id, player=player, start_seq=start_seq,
-                    seconds=seconds, at=at)
+        self.insert_row(ADD_BOUNCE_HOLD, game_id=game_id, player=player, start_seq=start_seq, seconds=seconds, at=at)
 
     # --- absences ---------------------------------------------------------------
     def absences_of(self, game_id: str) -> list[sqlite3.Row]:
@@ -106,8 +113,7 @@ class ServiceQueries:
     def add_absence(self, game_id: str, player: str, start: float, end: float,
                     created: float) -> int:
         """Record a player's absence from ``start`` to ``end``; returns its id."""
-        return self.insert("absences", game_id=game_id, player=player, start=start, end=end,
-                           created=created)
+        return self.insert_row(ADD_ABSENCE, game_id=game_id, player=player, start=start, end=end, created=created)
 
     # --- states the GM made -----------------------------------------------------
     def override_seqs(self, game_id: str) -> set[int]:
@@ -122,8 +128,7 @@ class ServiceQueries:
     def add_override(self, game_id: str, seq: int, action: str, source_seq: int | None,
                      detail: str) -> None:
         """Mark state ``seq`` as made by the GM (``action``: rollback | edit)."""
-        self.insert("state_overrides", game_id=game_id, seq=seq, action=action,
-                    source_seq=source_seq, detail=detail)
+        self.insert_row(ADD_OVERRIDE, game_id=game_id, seq=seq, action=action, source_seq=source_seq, detail=detail)
 
     # --- draw proposals (RULINGS G6) ---------------------------------------------
     def draw_proposals(self, game_id: str) -> dict[str, int]:

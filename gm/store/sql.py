@@ -325,3 +325,154 @@ if __name__ == "__main__":  # the module's own copy (not __main__'s) knows gm.st
     from gm.store import sql
 
     print(sql.write_compiled())
+
+
+# --- statements made from names: a table and its columns (Store.insert_row, Store.update_rows) ---
+class Shaped(Prepared):
+    """An INSERT or UPDATE made from a table's name and column names (inserting, updating): the
+    table it writes, for what a back end does by table (gm.store.dialect.storable)."""
+
+    __slots__ = ("table", "columns")
+
+
+# shape -> (the statement,): one statement a shape, whether a module declares it (compiled ahead, by
+# the module's name for it) or a generic caller makes it at run time; a 1-tuple, so that name_of
+# finds a declared one where its module holds it, not here
+SHAPED: dict[tuple, tuple[Shaped]] = {}
+
+
+def shaped(key: tuple, table: str, columns: tuple[str, ...], build: Callable[[Any, Any], Any],
+           **builders: Callable[[Any, Any], Any]) -> Shaped:
+    done = SHAPED.get(key)
+    if done is None:
+        statement = Shaped(build, **builders)
+        statement.table, statement.columns = table, columns
+        done = SHAPED[key] = (statement,)
+    return done[0]
+
+
+def inserting(table: str, columns: Iterable[str], returning: bool = True) -> Shaped:
+    """``INSERT INTO table (columns) VALUES (:column, ...)``, a parameter named as each column; on
+    PostgreSQL ``RETURNING`` the table's identity column, where it has one and ``returning`` (the new
+    row's id: SQLite's is the cursor's lastrowid).  ``returning=False``: the single row that
+    rows_inserted repeats for many."""
+    columns = tuple(columns)
+
+    def build(returns: bool) -> Callable[[Any, Any], Any]:
+        def statement(sa: Any, t: Any) -> Any:
+            target = table_named(sa, t, table, columns)
+            insert = sa.insert(target).values({c: sa.bindparam(c) for c in columns})
+            identity = getattr(target, "autoincrement_column", None)
+            # inline: no RETURNING of the key but the one asked for (PostgreSQL's compiler adds one)
+            return insert.returning(identity) if returns and identity is not None else insert.inline()
+        return statement
+
+    return shaped(("insert", table, columns, returning), table, columns, build(False),
+                  postgresql=build(returning))
+
+
+def updating(table: str, where: Iterable[str], set: Iterable[str]) -> Shaped:  # noqa: A002 (SQL's word)
+    """``UPDATE table SET column = :column ... WHERE column = :column AND ...``: the rows whose
+    ``where`` columns equal the parameters named so, their ``set`` columns to those named so."""
+    where, set = tuple(where), tuple(set)
+    if not where or not set or {*where} & {*set}:
+        raise ValueError(f"UPDATE {table}: a column both set and matched, or none of either")
+
+    def build(sa: Any, t: Any) -> Any:
+        target = table_named(sa, t, table, (*where, *set))
+        return sa.update(target).where(*(target.c[c] == sa.bindparam(c) for c in where)).values(
+            {c: sa.bindparam(c) for c in set})
+
+    return shaped(("update", table, where, set), table, (*where, *set), build)
+
+
+def bound(statement: Prepared, dialect: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The statement's SQL on this dialect and its parameters (with its constants; on PostgreSQL
+    booleans as 0/1), to run later, or joined with others (gm.store.deferred)."""
+    sql, constants = statement.compiled.get(dialect) or statement.sql(dialect)
+    if dialect == "postgresql":
+        params = {k: int(v) if isinstance(v, bool) else v for k, v in params.items()}
+    return sql, {**params, **constants} if constants else params
+
+
+ROWS_SQL: dict[tuple, tuple[str, list[list[str]]]] = {}  # (statement, dialect, rows) -> (SQL, names a row)
+
+
+def rows_inserted(statement: Shaped, dialect: str, rows: list[tuple]) -> tuple[str, dict[str, Any]]:
+    """One multi-row INSERT of ``rows`` (values in ``statement.columns``' order) from the compiled
+    single-row INSERT of ``inserting(..., returning=False)``: its VALUES group repeated, each row's
+    parameters renamed apart (``column__<row>``), as SQLAlchemy's own "insertmanyvalues" does."""
+    key = (statement, dialect, len(rows))
+    done = ROWS_SQL.get(key)
+    if done is None:
+        sql, constants = statement.compiled.get(dialect) or statement.sql(dialect)
+        head, group = sql.rsplit(" VALUES ", 1)
+        groups, names = [], []
+        for i in range(len(rows)):
+            text, renames = renamed(group, dialect, f"__{i}")
+            groups.append(text)
+            names.append([renames[c] for c in statement.columns])
+        done = ROWS_SQL[key] = (f"{head} VALUES {', '.join(groups)}", names)
+    sql, names = done
+    params = {name: value for row_names, row in zip(names, rows) for name, value in zip(row_names, row)}
+    if dialect == "postgresql":
+        params = {k: int(v) if isinstance(v, bool) else v for k, v in params.items()}
+    return sql, params
+
+
+def renamed(sql: str, dialect: str, suffix: str) -> tuple[str, dict[str, str]]:
+    """``sql`` with each parameter ``name`` written ``name<suffix>``, and the names so changed: one
+    pass over the text, no regular expression (psycopg's ``%(name)s``, a literal % doubled; sqlite3's
+    ``:name``, in SQL compiled by SQLAlchemy, where a colon begins nothing else outside a literal)."""
+    out: list[str] = []
+    names: dict[str, str] = {}
+    i, start, n = 0, 0, len(sql)
+    postgres = dialect == "postgresql"
+    while i < n:
+        c = sql[i]
+        if c == "'":  # a string literal, as written (a doubled quote inside is two literals in a row)
+            i = sql.index("'", i + 1) + 1
+            continue
+        if postgres and c == "%":
+            if sql.startswith("%%", i):
+                i += 2
+                continue
+            if sql.startswith("%(", i):
+                end = sql.index(")s", i)
+                name = sql[i + 2:end]
+                names[name] = name + suffix
+                out.append(sql[start:i])
+                out.append(f"%({name}{suffix})s")
+                i = start = end + 2
+                continue
+        elif not postgres and c == ":" and i + 1 < n and (sql[i + 1].isalnum() or sql[i + 1] == "_"):
+            end = i + 1
+            while end < n and (sql[end].isalnum() or sql[end] == "_"):
+                end += 1
+            name = sql[i + 1:end]
+            names[name] = name + suffix
+            out.append(sql[start:i])
+            out.append(f":{name}{suffix}")
+            i = start = end
+            continue
+        i += 1
+    out.append(sql[start:])
+    return "".join(out), names
+
+
+def inserting_unless(table: str, columns: Iterable[str], exists: Callable[[Any, Any], Any]) -> Shaped:
+    """``INSERT INTO table (columns) SELECT :column, ... WHERE NOT EXISTS (SELECT * FROM table WHERE
+    exists(sa, t))``: one row, unless a row meets the condition (its own parameters); on PostgreSQL
+    ``RETURNING`` the identity column (Store.insert_unless)."""
+    columns = tuple(columns)
+
+    def build(returns: bool) -> Callable[[Any, Any], Any]:
+        def statement(sa: Any, t: Any) -> Any:
+            target = table_named(sa, t, table, columns)
+            row = sa.select(*(sa.bindparam(c) for c in columns)).where(~sa.exists().where(exists(sa, t)))
+            insert = sa.insert(target).from_select(list(columns), row)
+            identity = getattr(target, "autoincrement_column", None)
+            return insert.returning(identity) if returns and identity is not None else insert.inline()
+        return statement
+
+    return shaped(("insert_unless", table, columns, exists), table, columns, build(False), postgresql=build(True))

@@ -15,7 +15,12 @@ import time
 from typing import Any, Iterator
 
 from gm.store.packing import STATE_LEVEL, pack_text, unpack_text
-from gm.store.sql import prepared, whole_rows
+from gm.store.sql import inserting, prepared, whole_rows
+
+ADD_STATE = inserting("states", ("game_id", "seq", "turn", "state", "state_packing", "created"))
+ORDER_COLUMNS = ("game_id", "action", "player", "turn", "text", "canonical", "accepted", "error", "message_row",
+                 "origin", "at", "seq")
+ORDER_ROWS = inserting("orders", ORDER_COLUMNS, returning=False)  # add_order's, deferred (gm.store.deferred)
 
 LATEST_STATE = prepared(lambda sa, t: whole_rows(sa, t.states).where(
     t.states.c.game_id == sa.bindparam("game")).order_by(t.states.c.seq.desc()).limit(1))
@@ -101,8 +106,8 @@ class TurnQueries:
         last = self.latest_state(game_id)  # most often read already in this transaction
         seq = 0 if last is None else last["seq"] + 1
         packed, packing = encode_state(state)
-        self.insert("states", game_id=game_id, seq=seq, turn=turn, state=packed, state_packing=packing,
-                    created=now or time.time())
+        self.insert_row(ADD_STATE, game_id=game_id, seq=seq, turn=turn, state=packed, state_packing=packing,
+                        created=now or time.time())
         return seq
 
     # --- orders -----------------------------------------------------------------
