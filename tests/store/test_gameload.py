@@ -100,10 +100,10 @@ def test_outbox_rows_queued_after_read_game_get_ascending_ids_and_their_reports_
             store.archive_report("g1", 1, 1, None, "report", f"body {n}", oid, T)
     ids += later
     assert ids == sorted(set(ids))  # ascending as queued, each once
-    rows = store.all("SELECT id, message_id FROM outbox WHERE game_id = ? ORDER BY id", "g1")
+    rows = store.all("SELECT id, message_id FROM outbox WHERE game_id = :game ORDER BY id", game="g1")
     assert [(r["id"], r["message_id"]) for r in rows] == [(oid, f"<m{n}@gm>") for n, oid in enumerate(ids)]
     named = store.all("SELECT r.outbox_id, o.message_id FROM reports r JOIN outbox o ON o.id = r.outbox_id "
-                      "WHERE r.game_id = ? ORDER BY r.id", "g1")
+                      "WHERE r.game_id = :game ORDER BY r.id", game="g1")
     assert [(r["outbox_id"], r["message_id"]) for r in named] == [(oid, f"<m{n}@gm>") for n, oid in enumerate(ids)]
 
 

@@ -113,13 +113,13 @@ def test_outbox(store):
         store.mark_failed(b, 1, "550 no such user")
         store.note_attempt(c, 1, "421 busy", next_attempt=T + 100)
     assert store.sent_count("g1") == 1
-    assert store.one("SELECT status, sent FROM outbox WHERE id = ?", a)["sent"] == T + 1
-    assert store.one("SELECT status FROM outbox WHERE id = ?", b)["status"] == "failed"
-    row = store.one("SELECT * FROM outbox WHERE id = ?", c)
+    assert store.one("SELECT status, sent FROM outbox WHERE id = :id", id=a)["sent"] == T + 1
+    assert store.one("SELECT status FROM outbox WHERE id = :id", id=b)["status"] == "failed"
+    row = store.one("SELECT * FROM outbox WHERE id = :id", id=c)
     assert (row["status"], row["next_attempt"], row["last_error"]) == ("queued", T + 100, "421 busy")
     with store.write():
         store.note_attempt(c, 2, "down")
-    assert store.one("SELECT next_attempt FROM outbox WHERE id = ?", c)["next_attempt"] == T + 100
+    assert store.one("SELECT next_attempt FROM outbox WHERE id = :id", id=c)["next_attempt"] == T + 100
     # sent long ago: only in the full listing
     assert {r["id"] for r in store.outbox_listing()} == {b, c}
     assert {r["id"] for r in store.outbox_listing(include_delivered=True)} == {a, b, c}
@@ -254,8 +254,9 @@ def test_queued_mail_is_stored_compressed_and_sent_as_composed(store_target):
     with store.write():
         new_id = store.queue_outbox("<a@x>", "ada@example.org", "Report", raw, kind="report", now=T)
         old_id = store.queue_outbox("<b@x>", "bob@example.org", "Old", raw, kind="report", now=T)
-        store.db.execute("UPDATE outbox SET raw = ? WHERE id = ?", (old, old_id))  # as gm wrote it before
-    stored = bytes(store.one("SELECT raw FROM outbox WHERE id = ?", new_id)["raw"])
+        store.db.execute("UPDATE outbox SET raw = :raw WHERE id = :id",
+                         {"raw": old, "id": old_id})  # as gm wrote it before
+    stored = bytes(store.one("SELECT raw FROM outbox WHERE id = :id", id=new_id)["raw"])
     assert len(stored) < len(raw) / 5 and unpack_mail(stored) == raw
     assert [(r["id"], r["raw"]) for r in store.outbox_due(T, 10)] == [(new_id, raw), (old_id, old)]
     store.close()
@@ -346,7 +347,8 @@ def test_a_sent_copy_with_its_header_changed_reuses_the_packed_body(store_target
         whole = store.queue_outbox("<b@x>", "bob@example.org", "Report", raw, kind="report", now=T)
         old = store.queue_outbox("<c@x>", "cyd@example.org", "Report", raw, kind="report", now=T)
         # queued by a gm that packed a mail as one stream, with no flush after the header
-        store.db.execute("UPDATE outbox SET raw = ? WHERE id = ?", (MAIL_MARK + zlib.compress(raw, 1), old))
+        store.db.execute("UPDATE outbox SET raw = :raw WHERE id = :id",
+                         {"raw": MAIL_MARK + zlib.compress(raw, 1), "id": old})
     due = {row["id"]: row for row in store.outbox_due(T, 10)}
     with store.write():
         store.mark_sent_keeping(kept, T, 1, masked, due[kept])

@@ -28,7 +28,7 @@ def test_a_write_in_the_transaction_is_read_back(store):
         assert store.game("g1")["status"] == "active"
         store.set_game_status("g1", "paused", T + 1)  # through update()
         assert store.game("g1")["status"] == "paused"
-        store.db.execute("UPDATE games SET seed = ? WHERE id = ?", (9, "g1"))  # straight SQL too
+        store.db.execute("UPDATE games SET seed = :seed WHERE id = :id", {"seed": 9, "id": "g1"})  # straight SQL too
         assert store.game("g1")["seed"] == 9
         assert store.latest_state("g1")["seq"] == 0
         assert store.add_state("g1", 2, {"n": 1}, T + 2) == 1
@@ -43,7 +43,7 @@ def test_nothing_is_remembered_outside_or_across_transactions(store):
         assert store.game("g1")["seed"] == 7
     other = Store(store.path)  # another writer, between this store's transactions
     with other.write():
-        other.db.execute("UPDATE games SET seed = ? WHERE id = ?", (8, "g1"))
+        other.db.execute("UPDATE games SET seed = :seed WHERE id = :id", {"seed": 8, "id": "g1"})
     other.close()
     assert store.game("g1")["seed"] == 8
     with store.write():
