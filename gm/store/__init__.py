@@ -4,8 +4,9 @@
     gm.store.connection  SQLite (a file path; the embedded default): WAL, BEGIN IMMEDIATE
     gm.store.postgres    PostgreSQL (a postgresql:// URL): a store several daemons share
     gm.store.pglocks     its locks: per game, per shared row, store-wide; deadlocks run again
-    gm.store.dialect     the SQLite-style SQL translated for PostgreSQL; rows like sqlite3.Row
+    gm.store.pgrows      PostgreSQL's rows read as sqlite3.Row; packed texts as bytes
     gm.store.schema      every table, as the ordered migration steps
+    gm.store.pgsteps     a step's PostgreSQL DDL, compiled by SQLAlchemy from gm.store.tables
     gm.store.tables      every table declared once (SQLAlchemy Core), held to the steps by a test
     gm.store.sql         Core statements compiled once per dialect, run on the store's connection
     gm.store.migrations  the step a database is at; runs the missing steps on open
@@ -21,31 +22,32 @@
     gm.store.daemons     daemon heartbeats and outages (deadlines that wait for gm)
     gm.store.reads       reads remembered within one write transaction, forgotten on a write
 
-The portable subset.  The store's SQL (the mixins' named queries, schema
-steps, Python steps through ``db.execute``) is written once, in SQLite's
-dialect, and runs on both back ends when it keeps to this subset;
-gm.store.dialect translates it for PostgreSQL mechanically:
+Three kinds of SQL, none translated from another dialect (issue 33):
 
-- parameters as ``?`` (never named ones); a literal ``%`` is fine;
-- ``INSERT OR IGNORE INTO t (...)`` and ``INSERT OR REPLACE INTO t (cols) ...``
-  (always with a column list; REPLACE updates the other columns on a clash of
-  the table's PRIMARY KEY, so a table written that way needs one);
-- column types INTEGER (64-bit), INTEGER PRIMARY KEY (numbered by the
-  database), REAL, TEXT, BLOB; a row's new id from ``Store.insert()``, never
-  from ``cursor.lastrowid``;
-- SQL keywords in upper case; the lower-case word ``end`` is the column
-  ``absences.end`` (quoted for PostgreSQL, which reserves it);
-- LIKE ignores the case of ASCII letters on both (ILIKE on PostgreSQL);
-- functions both have: lower, upper, count, max, min, sum, coalesce, abs,
-  length; no strftime/datetime/julianday (pass times in as parameters: they
-  are REAL seconds), no ``||`` on non-text, no GLOB, no ``rowid``;
-- values of a column's own type (a str for TEXT, an int for INTEGER; a bool
-  is stored as 0/1); packed texts (gm.store.packing) are bytes with their
-  packing in the column beside them, ``states.state`` and ``reports.body``
-  (dialect.PACKED: add any new such column there);
-- schema steps: CREATE TABLE / INDEX [IF NOT EXISTS], ALTER TABLE ADD COLUMN,
-  DROP, INSERT ... SELECT; nothing that needs SQLite's table rebuild.  No
-  PRAGMA or sqlite_master anywhere but gm.store.connection and migrations.
+- The store's statements are SQLAlchemy Core on gm.store.tables (``prepared``
+  in gm.store.sql), compiled once per dialect, ahead of time for those held at
+  module level (gm/store/compiled_sql.py: `gm ingest` never loads SQLAlchemy),
+  and run on the store's own driver connection; a write of a fixed shape is
+  declared so too (sql.inserting, sql.updating, sql.upsert).
+- PostgreSQL's own SQL where only it has the feature (advisory locks, the
+  outbox claim with SKIP LOCKED, a game's reads in one statement, unnest):
+  gm.store.postgres, pglocks, gameload, with %(name)s parameters (``db.raw``).
+- Hand-written SQL outside those (tests, one-off tools, the schema steps'
+  Python) is portable text: ``:name`` parameters with a dict
+  (``store.one(sql, name=...)``, ``db.execute(sql, {...})``), which SQLite runs
+  as written and PostgreSQL as SQLAlchemy's ``text()`` compiles it
+  (sql.portable); positional ``?`` is refused there.  Keep to what both take:
+  ``INSERT ... ON CONFLICT (key) DO UPDATE SET c = excluded.c`` or ``DO
+  NOTHING`` (not INSERT OR REPLACE/IGNORE); ``"end"`` quoted (PostgreSQL
+  reserves it); LIKE compares case on PostgreSQL and not on SQLite, so write
+  ``lower(x) LIKE lower(:p)`` (Core: ``ilike``); functions both have (lower,
+  count, max, coalesce...; no strftime: times are REAL seconds, passed in); a
+  bool is stored as 0/1; packed texts (gm.store.packing) are bytes with their
+  packing beside them, ``states.state`` and ``reports.body`` (pgrows.PACKED).
+
+The schema steps (gm.store.schema) keep SQLite's SQL as shipped and name the
+same changes for PostgreSQL in terms of gm.store.tables (gm.store.pgsteps);
+no PRAGMA or sqlite_master anywhere but gm.store.connection and migrations.
 
 Reads go through ``one()``/``all()`` or ``db.execute(sql, params)``; a row
 is read by column name or by index, as sqlite3.Row.  Writes run inside

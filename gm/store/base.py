@@ -126,7 +126,7 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
             statement.run(self, **dict(zip(names, (value for row in chunk for value in row))))
 
     def storable_rows(self, table: str, columns: list[str], rows: list[tuple]) -> list[tuple]:
-        """Rows as the back end stores them (PostgreSQL: gm.store.dialect.storable)."""
+        """Rows as the back end stores them (PostgreSQL: gm.store.pgrows.storable)."""
         return rows
 
     @property

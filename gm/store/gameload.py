@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from gm.store.deferred import ROWS_AT_ONCE
-from gm.store.dialect import Row
+from gm.store.pgrows import Row
 
 # name -> (the set's SELECT after its marker column, the marker's order).  Parameters by name, psycopg's
 # %(name)s, named apart from those of a statement it is spliced into (insert_unless: a messages row's

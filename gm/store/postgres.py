@@ -4,9 +4,9 @@ Chosen by a postgresql:// URL as the store (config ``store:``).  psycopg 3,
 in autocommit mode with explicit transactions, as the SQLite back end.  The
 store's statements are SQLAlchemy Core compiled for PostgreSQL (gm.store.sql)
 or written here in its own dialect, with %(name)s parameters; SQL written by
-hand with :name parameters goes through sql.portable.  Only the schema steps'
-SQLite-style SQL (and ``?`` text handed to ``execute`` by tests) still goes
-through gm.store.dialect's translator.
+hand (tests, tools, the schema steps' Python) is portable text with :name
+parameters, compiled by SQLAlchemy's text() (sql.portable).  Nothing is
+translated from SQLite's dialect: positional ``?`` parameters are refused.
 
 Transactions.  ``write()`` runs BEGIN and then takes the store lock
 (gm.store.pglocks): exclusively, the counterpart of SQLite's BEGIN IMMEDIATE,
@@ -38,7 +38,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gm.store import dialect, gameload, migrations, pglocks, reads
+from gm.store import gameload, migrations, pglocks, pgrows, reads
 from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreConflict, StoreError
 from gm.store.packing import unpack_mail
@@ -54,7 +54,7 @@ CLAIM_PAST = 500  # rows held by other senders a claim looks past (claim_outbox)
 
 
 class PgConnection:
-    """The psycopg connection, taking the store's SQLite-style SQL (``execute(sql, params)``)."""
+    """The psycopg connection: ``raw`` for PostgreSQL's own SQL, ``execute`` for portable SQL."""
 
     kind = "postgresql"  # as Store.kind (a schema step's Python tells the back ends apart by it)
 
@@ -63,13 +63,11 @@ class PgConnection:
 
         self.psycopg = psycopg
         self.url, self.timeout = url, timeout
-        self.translator = dialect.Translator(self.primary_key)
-        self.keys: dict[str, list[str]] = {}
         self.conn = self.connect()
 
     def connect(self) -> Any:
         try:
-            return self.psycopg.connect(self.url, autocommit=True, row_factory=dialect.row_factory,
+            return self.psycopg.connect(self.url, autocommit=True, row_factory=pgrows.row_factory,
                                         connect_timeout=max(1, int(self.timeout)))
         except self.psycopg.Error as exc:
             raise StoreError(f"cannot connect to {redacted(self.url)}: {exc}") from exc
@@ -77,9 +75,7 @@ class PgConnection:
     def execute(self, sql: str, params: tuple | list | dict = ()) -> Any:
         """Portable SQL: with a dict, ``:name`` parameters, as SQLAlchemy's ``text()`` compiles them
         for psycopg (gm.store.sql.portable); SQLite runs the same text as written."""
-        if isinstance(params, dict):
-            return self.raw(portable(sql), {k: int(v) if isinstance(v, bool) else v for k, v in params.items()})
-        return self.raw(self.translator.sql(sql), dialect.params(params))
+        return self.raw(portable(sql), named(params))
 
     # Statements owed: sent with the next one, in one round trip (psycopg's pipeline mode), not
     # each on its own.  A write's BEGIN and its store lock go with its first statement, and its
@@ -148,31 +144,27 @@ class PgConnection:
                 self.conn.execute(before, args)
             return self.conn.execute(sql, params)
 
-    def executemany(self, sql: str, rows: list[tuple]) -> None:
-        """One statement for many rows (psycopg sends them in one pipeline)."""
+    def executemany(self, sql: str, rows: list[dict]) -> None:
+        """Portable SQL for many rows, each a dict (psycopg sends them in one pipeline)."""
         self.pay_owed()
         try:
             with self.conn.cursor() as cursor:
-                cursor.executemany(self.translator.sql(sql), [dialect.params(r) for r in rows])
+                cursor.executemany(portable(sql), [named(row) for row in rows])
         except self.psycopg.OperationalError as exc:
             raise StoreError(f"database unavailable: {exc}") from exc
 
-    def primary_key(self, table: str) -> list[str]:
-        if table not in self.keys:
-            rows = self.conn.execute(
-                "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid "
-                "AND a.attnum = ANY(i.indkey) WHERE i.indrelid = to_regclass(%s) AND i.indisprimary "
-                "ORDER BY array_position(i.indkey, a.attnum)", (table,)).fetchall()
-            self.keys[table] = [r[0] for r in rows]
-        return self.keys[table]
-
-    def forget_schema(self) -> None:
-        """The schema changed (a migration): look keys and columns up again."""
-        self.keys.clear()
-        self.translator.clear()
-
     def close(self) -> None:
         self.conn.close()
+
+
+def named(params: tuple | list | dict) -> dict:
+    """Portable SQL's parameters, by name (booleans as 0/1, as SQLite stores them); positional
+    ones are SQLite's dialect, which nothing translates any more."""
+    if not isinstance(params, dict):
+        if params:
+            raise TypeError("PostgreSQL takes portable SQL: :name parameters with a dict, not ?")
+        return {}
+    return {k: int(v) if isinstance(v, bool) else v for k, v in params.items()}
 
 
 def redacted(url: str) -> str:
@@ -313,7 +305,7 @@ class PostgresStore(Store):
             if any((p["email"] or "").lower() == row["#key"] for p in sets["players"]):
                 # an address the database lower-cases as Python does (read_address_states' key)
                 remember("addresses", ("address", row["#key"]),
-                         None if row["address"] is None else dialect.Row(tuple(row)[1:], columns))
+                         None if row["address"] is None else pgrows.Row(tuple(row)[1:], columns))
         return sets["inserted"]
 
     outbox_ids: list[int] = []  # drawn ahead for this transaction's outbox rows (read_game)
@@ -403,14 +395,12 @@ class PostgresStore(Store):
                             self.db.execute(statement, {})
                         else:
                             self.db.raw(statement)
-                    self.db.forget_schema()
                     if step.apply is not None:
                         step.apply(self.db)
                 except self.db.psycopg.Error as exc:
                     raise MigrationError(f"schema step {step.number} ({step.name}) failed: {exc}") from exc
             if steps:
                 self.db.raw(f"UPDATE {VERSION_TABLE} SET version = %s", (steps[-1].number,))
-        self.db.forget_schema()
         self.identity.clear()
         return [s.number for s in steps]
 
@@ -435,8 +425,8 @@ class PostgresStore(Store):
 
     @staticmethod
     def storable(table: str, values: dict[str, Any]) -> dict[str, Any]:
-        """Values as PostgreSQL's columns take them (gm.store.dialect.storable: a packed column's text)."""
-        return {c: dialect.storable(table, c, v) for c, v in values.items()}
+        """Values as PostgreSQL's columns take them (gm.store.pgrows.storable: a packed column's text)."""
+        return {c: pgrows.storable(table, c, v) for c, v in values.items()}
 
     def insert_unless(self, statement: Shaped, values: dict[str, Any],
                       read_game: tuple[str, str] | None = None) -> int | None:
@@ -504,7 +494,7 @@ class PostgresStore(Store):
                         joined)
 
     def storable_rows(self, table: str, columns: list[str], rows: list[tuple]) -> list[tuple]:
-        return [tuple(dialect.storable(table, c, v) for c, v in zip(columns, row)) for row in rows]
+        return [tuple(pgrows.storable(table, c, v) for c, v in zip(columns, row)) for row in rows]
 
     def ids_restored(self, table: str) -> None:
         key = self.identity_column(table)

@@ -4,7 +4,7 @@ A statement is declared with the tables of gm.store.tables and compiled, at its 
 back end, into that dialect's SQL text: SQLite's with ``:name`` parameters (sqlite3's "named"
 style), PostgreSQL's with ``%(name)s`` (psycopg's "pyformat").  The text is kept, and each run
 hands it and a dict of parameters to the store's connection (``store.db``: sqlite3, or psycopg
-past gm.store.dialect's translator, which this SQL needs no more), as the hand-written SQL goes:
+as PostgreSQL's own SQL, ``raw``), as the hand-written SQL goes:
 no SQLAlchemy Engine or Connection on the way, so a statement costs what the driver costs.
 
 Nothing here imports SQLAlchemy until a statement is first run: gm's start-up never loads it
@@ -142,7 +142,7 @@ class Prepared:
             sql = self.spell_out(kind, sql, params)
         if constants:
             params.update(constants)  # their names (status_1, ...) are never a caller's
-        if kind == "postgresql":  # PostgreSQL's own SQL, past the translator; booleans as 0/1
+        if kind == "postgresql":  # PostgreSQL's own SQL (not portable text); booleans as 0/1
             return store.db.raw(sql, {k: int(v) if isinstance(v, bool) else v for k, v in params.items()})
         return store.db.execute(sql, params)
 
@@ -330,7 +330,7 @@ if __name__ == "__main__":  # the module's own copy (not __main__'s) knows gm.st
 # --- statements made from names: a table and its columns (Store.insert_row, Store.update_rows) ---
 class Shaped(Prepared):
     """An INSERT or UPDATE made from a table's name and column names (inserting, updating): the
-    table it writes, for what a back end does by table (gm.store.dialect.storable)."""
+    table it writes, for what a back end does by table (gm.store.pgrows.storable)."""
 
     __slots__ = ("table", "columns")
 

@@ -1,7 +1,7 @@
 """Every table of the store's current schema (after gm.store.schema's last step), declared once.
 
-The schema is built by the numbered steps of gm.store.schema, in SQLite's dialect, on both back
-ends (PostgreSQL through gm.store.dialect's translation).  This module says what those steps
+The schema is built by the numbered steps of gm.store.schema: SQLite's SQL as shipped, and on
+PostgreSQL the DDL SQLAlchemy compiles from this module (gm.store.pgsteps).  This module says what those steps
 make, with real types, so that a statement can be built as a SQLAlchemy Core construct and
 compiled for either dialect (gm.store.sql), and so that tests/store/test_tables.py can hold
 the steps to it: a fresh store, and a store migrated from the oldest and newest fixture stores,

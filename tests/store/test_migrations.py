@@ -138,8 +138,10 @@ def test_opening_twice_is_a_no_op(store_target):
     assert layout(path) == before
 
 
-def test_the_deadlines_module_schema_still_applies_on_top(store_target):
-    # The service still runs deadlines.ensure_schema (CREATE TABLE IF NOT EXISTS).
+def test_the_deadlines_module_schema_still_applies_on_top(tmp_path):
+    """SQLite's alone: the old deadlines module's schema (gm.deadlines.ensure_schema, CREATE TABLE
+    IF NOT EXISTS, in SQLite's dialect) ran only on SQLite stores, before the PostgreSQL back end."""
+    store_target = tmp_path / "gm.sqlite"
     store = Store(store_target)
     before = layout(store_target)
     with store.write():
@@ -326,8 +328,8 @@ def test_not_a_database_is_a_store_error(tmp_path):
 
 
 def at_step(path, step: int):
-    """A connection to a new database at schema ``step``, taking the store's SQLite-style SQL
-    (on PostgreSQL gm.store.postgres.PgConnection, each statement committed as it runs)."""
+    """A connection to a new database at schema ``step``, taking portable SQL (``:name`` parameters;
+    on PostgreSQL gm.store.postgres.PgConnection, each statement committed as it runs)."""
     if is_url(path):
         store_at(path, step)
         return PgConnection(path, 10)
@@ -371,10 +373,11 @@ def test_a_step_14_database_keeps_its_begun_fuzzy_borders_games_at_empty_turns_n
              ("nb1", "neighbors", "{}", "active")]
     for game_id, kind, options, status in games:
         db.execute("INSERT INTO games (id, kind, seed, options, status, created, updated) "
-                   "VALUES (?, ?, 1, ?, ?, 0, 0)", (game_id, kind, options, status))
+                   "VALUES (:id, :kind, 1, :options, :status, 0, 0)",
+                   {"id": game_id, "kind": kind, "options": options, "status": status})
         if status != "open":
-            db.execute("INSERT INTO states (game_id, seq, turn, state, created) VALUES (?, 0, 1, '{}', 0)",
-                       (game_id,))
+            db.execute("INSERT INTO states (game_id, seq, turn, state, created) VALUES (:id, 0, 1, '{}', 0)",
+                       {"id": game_id})
     done_at_step(db, 14)
     store = Store(path)
     try:

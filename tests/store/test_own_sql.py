@@ -1,12 +1,12 @@
-"""The store's run-time shapes reach PostgreSQL as its own SQL, never through the translator (issue 33).
+"""The store's run-time shapes reach PostgreSQL as its own SQL (issue 33).
 
 Store.insert/update/insert_unless, the deferred writes (a multi-row INSERT, the "sent" UPDATE,
 every table's joined into one statement) and an order mail judged and sent hand PostgreSQL SQL
-compiled by SQLAlchemy (gm.store.sql) or written in its own dialect: the translator
-(gm.store.dialect.Translator, which remembers every text it translated) is handed nothing once the
-store is open (its schema steps still go through it).  And every statement an order mail runs was
-compiled ahead (gm/store/compiled_sql.py): none is made at run time, which would load SQLAlchemy
-into `gm ingest`."""
+compiled by SQLAlchemy (gm.store.sql) or written in its own dialect, through the connection's
+``raw``: none of it is hand-written portable text (``execute``, compiled by text() at run time),
+and nothing is translated from SQLite's dialect (there is no translator: positional ``?`` is
+refused).  And every statement an order mail runs was compiled ahead (gm/store/compiled_sql.py):
+none is made at run time, which would load SQLAlchemy into `gm ingest`."""
 
 from __future__ import annotations
 
@@ -33,13 +33,13 @@ def one_order(engine: Engine, config: Config, passwords: dict[str, str], name: s
         order_mail(f"{mover}@example.org", order, game_id="nb1", password=passwords[mover]))
 
 
-def test_an_order_mail_and_a_deferred_flush_never_reach_the_translator(pg_url, tmp_path):
+def test_an_order_mail_and_a_deferred_flush_run_postgresqls_own_sql(pg_url, tmp_path, monkeypatch):
     config = Config(data_dir=tmp_path / "gm-data", address=GM_ADDRESS, store=pg_url)
     engine = Engine(Store(pg_url), config)
     store = engine.store
     before = made_at_run_time()  # by earlier tests in this process (generic Store.insert...)
     try:
-        store.db.translator.clear()  # what opening the store translated: its schema steps
+        portable = handed_portable_text(monkeypatch)  # from here: the store's schema steps are done
         passwords = engine.create_game("neighbors", "nb1", PLAYERS, seed=7)
         sender = Sender(store, MaildirTransport(config.outbox))
         assert sender.pump() == 2  # the welcomes
@@ -49,9 +49,20 @@ def test_an_order_mail_and_a_deferred_flush_never_reach_the_translator(pg_url, t
             assert sender.pump() == 2  # a report to each player, marked sent by the deferred UPDATE
         assert made_at_run_time() - before == set()  # every shape the mail used was declared: compiled ahead
         assert len(store.reports_of("nb1")) >= 4  # the deferred multi-row INSERTs wrote
-        assert store.db.translator.cache == {}
+        assert portable == []
     finally:
         store.close()
+
+
+def handed_portable_text(monkeypatch) -> list[str]:
+    """The texts handed to PostgreSQL's portable ``execute`` from now on (each, as it is run)."""
+    from gm.store.postgres import PgConnection
+
+    handed: list[str] = []
+    execute = PgConnection.execute
+    monkeypatch.setattr(PgConnection, "execute", lambda self, sql, params=(): handed.append(sql) or
+                        execute(self, sql, params))
+    return handed
 
 
 def made_at_run_time() -> set:
@@ -59,10 +70,10 @@ def made_at_run_time() -> set:
     return {key for key, (statement,) in sql.SHAPED.items() if statement.compiled and statement.name is None}
 
 
-def test_the_generic_writes_and_a_joined_flush_never_reach_the_translator(pg_url):
+def test_the_generic_writes_and_a_joined_flush_run_postgresqls_own_sql(pg_url, monkeypatch):
     store = Store(pg_url)
     try:
-        store.db.translator.clear()
+        portable = handed_portable_text(monkeypatch)
         with store.write():
             store.add_game("g1", "neighbors", 7, "{}", T)
             store.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
@@ -83,11 +94,11 @@ def test_the_generic_writes_and_a_joined_flush_never_reach_the_translator(pg_url
                 store.archive_report("g1", 1, 0, "Ada", "report", f"r{i}", None, T)
             store.set_game_status("g1", "paused", T + 1)
             store.set_message_outcome(first, "applied", "", "g1")
+        assert portable == []  # before the test's own checks below, which are portable text
         assert store.one("SELECT count(*) AS n FROM reports WHERE game_id = :g", g="g1")["n"] == 70
         assert store.one("SELECT status FROM games WHERE id = :g", g="g1")["status"] == "paused"
         assert store.one("SELECT outcome FROM messages WHERE id = :i", i=first)["outcome"] == "applied"
         assert store.one('SELECT "end" FROM absences WHERE id = :i', i=absence)["end"] == T + 120
-        assert store.db.translator.cache == {}
     finally:
         store.close()
 

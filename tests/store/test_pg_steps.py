@@ -16,7 +16,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from gm.store import Store, dialect, schema, tables
+from gm.store import Store, schema, tables
 from gm.store.postgres import VERSION_TABLE, PgConnection
 from make_fixture_stores import path_for
 from old_stores import onto_postgresql, steps_up_to
@@ -171,16 +171,16 @@ def test_a_step_with_sql_and_no_postgresql_changes_is_refused(pg_url, monkeypatc
 
 
 @pytest.mark.parametrize("step", [None, 2, 5], ids=["fresh", "step02", "step05"])
-def test_migrating_on_postgresql_goes_past_the_translator(step, pg_url, tmp_path, monkeypatch):
+def test_migrating_on_postgresql_runs_no_sqlite_sql(step, pg_url, tmp_path, monkeypatch):
     """A fresh store, and the fixture stores of steps 2 and 5 (whose Python steps have rows to change,
     and step 24 its columns to add) migrated to the latest step: every statement is PostgreSQL's own
-    (``raw``) or portable SQL with a dict, none SQLite's with positional parameters, and the translator
-    (while there is one) translates nothing."""
+    (``raw``) or portable SQL with a dict, none SQLite's with positional parameters (which nothing
+    translates any more)."""
     if step is not None:
         path = tmp_path / f"store_step{step:02d}.sqlite"
         shutil.copyfile(path_for(step), path)
         assert onto_postgresql(path, pg_url) == step
-    positional, translated = [], []
+    positional: list[str] = []
     execute = PgConnection.execute
 
     def watched(self, sql, params=()):
@@ -189,15 +189,9 @@ def test_migrating_on_postgresql_goes_past_the_translator(step, pg_url, tmp_path
         return execute(self, sql, params)
 
     monkeypatch.setattr(PgConnection, "execute", watched)
-    translator = getattr(dialect, "Translator", None)  # the lead removes it: then nothing is to watch
-    if translator is not None:
-        translate = translator.translate
-        monkeypatch.setattr(translator, "translate", lambda self, sql: translated.append(sql) or translate(self, sql))
     store = Store(pg_url)
     try:
         assert store.schema_version == LATEST
-        assert positional == [] and translated == []
-        if translator is not None:
-            assert store.db.translator.cache == {}
+        assert positional == []
     finally:
         store.close()

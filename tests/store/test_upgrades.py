@@ -87,12 +87,13 @@ def test_an_old_report_of_another_turn_or_a_tampered_state_still_fails(v18, tmp_
     store = Store(str(v18))
     with store.write():
         rid = store.one("SELECT MIN(id) AS n FROM reports WHERE game_id = 'ph1' AND kind = 'report'")["n"]
-        store.db.execute("UPDATE reports SET turn = turn + 1 WHERE id = ?", (rid,))
+        store.db.execute("UPDATE reports SET turn = turn + 1 WHERE id = :id", {"id": rid})
         row = store.one("SELECT state, state_packing FROM states WHERE game_id = 'nb1' AND seq = 2")
         data = store.state_data(row)
         data["board"] = ("." if data["board"][0] != "." else "F") + data["board"][1:]
-        store.db.execute("UPDATE states SET state = ?, state_packing = ? WHERE game_id = 'nb1' AND seq = 2",
-                         pack_text(json.dumps(data)))
+        state, packing = pack_text(json.dumps(data))
+        store.db.execute("UPDATE states SET state = :state, state_packing = :packing "
+                         "WHERE game_id = 'nb1' AND seq = 2", {"state": state, "packing": packing})
     store.close()
     results = verify_all(v18, tmp_path)
     assert results["fb1"].ok and results["pp1"].ok
@@ -128,13 +129,15 @@ def test_each_report_records_its_version_and_what_it_shows(played):
 def test_wording_from_another_version_is_a_note_but_the_same_version_must_match(played):
     row = last_report(played)
     with played.store.write():
-        played.store.db.execute("UPDATE reports SET body = ?, body_packing = ?, gm_version = '0.0.9' WHERE id = ?",
-                                (*pack_text(row["body"].replace("Turn", "TURN") + "Board as of old\n"), row["id"]))
+        body, packing = pack_text(row["body"].replace("Turn", "TURN") + "Board as of old\n")
+        played.store.db.execute("UPDATE reports SET body = :body, body_packing = :packing, gm_version = '0.0.9' "
+                                "WHERE id = :id", {"body": body, "packing": packing, "id": row["id"]})
     result = audit.verify(played, "nb1")
     assert result.ok, result.text()
     assert [n for n in result.notes if f"report #{row['id']}" in n and "gm 0.0.9" in n]
     with played.store.write():
-        played.store.db.execute("UPDATE reports SET gm_version = ? WHERE id = ?", (gm_version(), row["id"]))
+        played.store.db.execute("UPDATE reports SET gm_version = :version WHERE id = :id",
+                                {"version": gm_version(), "id": row["id"]})
     result = audit.verify(played, "nb1")
     assert [d for d in result.differences if f"report #{row['id']}" in d and "differs from the replay" in d]
 
@@ -145,8 +148,8 @@ def test_a_report_whose_digest_shows_another_position_score_result_or_turn_fails
     row = last_report(played)
     shown = {**json.loads(row["digest"]), field: value}
     with played.store.write():  # worded by another version too: the wording is no excuse
-        played.store.db.execute("UPDATE reports SET digest = ?, gm_version = '0.0.9' WHERE id = ?",
-                                (json.dumps(shown), row["id"]))
+        played.store.db.execute("UPDATE reports SET digest = :digest, gm_version = '0.0.9' WHERE id = :id",
+                                {"digest": json.dumps(shown), "id": row["id"]})
     result = audit.verify(played, "nb1")
     assert not result.ok
     assert [d for d in result.differences if f"report #{row['id']}" in d and f"shows {field} " in d]
