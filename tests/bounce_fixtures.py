@@ -13,10 +13,10 @@ QUOTE_THE_ORIGINAL = [name for name in PERMANENT + TEMPORARY if name != "aol"]  
 
 def outbox_row(store, recipient: str, kind: str | None = None):
     """The newest outbox row to ``recipient`` (of ``kind``, if given)."""
-    sql, args = "SELECT * FROM outbox WHERE recipient = ?", [recipient]
+    sql, params = "SELECT * FROM outbox WHERE recipient = :recipient", {"recipient": recipient}
     if kind is not None:
-        sql, args = sql + " AND kind = ?", args + [kind]
-    return store.one(sql + " ORDER BY id DESC LIMIT 1", *args)
+        sql, params = sql + " AND kind = :kind", {**params, "kind": kind}
+    return store.one(sql + " ORDER BY id DESC LIMIT 1", **params)
 
 
 def bounce(name: str, row, verp, to: str | None = None) -> bytes:

@@ -402,7 +402,7 @@ class Harness:
         return mover, loaded.rules.legal_orders(loaded.state, mover)
 
     def states(self, game_id: str = "nb1") -> int:
-        return self.engine.store.one("SELECT COUNT(*) AS n FROM states WHERE game_id = ?", game_id)["n"]
+        return self.engine.store.one("SELECT COUNT(*) AS n FROM states WHERE game_id = :game", game=game_id)["n"]
 
     def outcomes(self) -> list[str]:
         return [r["outcome"] for r in self.engine.store.all("SELECT outcome FROM messages ORDER BY id")]

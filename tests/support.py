@@ -132,7 +132,7 @@ def play_game(engine, kind: str, game_id: str, seed: int, max_steps: int = 4000)
 
 
 def outbox(engine, since_id: int = 0) -> list[email.message.EmailMessage]:
-    rows = engine.store.all("SELECT raw FROM outbox WHERE id > ? ORDER BY id", since_id)
+    rows = engine.store.all("SELECT raw FROM outbox WHERE id > :since ORDER BY id", since=since_id)
     return [email.message_from_bytes(unpack_mail(r["raw"]), policy=email.policy.default) for r in rows]
 
 
@@ -170,7 +170,7 @@ def write_states_as_before(monkeypatch) -> None:
     from gm.store import Store
 
     def add_state(store, game_id, turn, state, now=None):
-        last = store.one("SELECT MAX(seq) AS seq FROM states WHERE game_id = ?", game_id)
+        last = store.one("SELECT MAX(seq) AS seq FROM states WHERE game_id = :game", game=game_id)
         seq = 0 if last is None or last["seq"] is None else last["seq"] + 1
         store.insert("states", game_id=game_id, seq=seq, turn=turn, created=now or time.time(),
                      state=packed_as_before(json.dumps(state, sort_keys=True), STATE_LEVEL))
@@ -178,6 +178,6 @@ def write_states_as_before(monkeypatch) -> None:
 
     monkeypatch.setattr(Store, "add_state", add_state)
     monkeypatch.setattr(Store, "states_of", lambda store, game_id: store.all(
-        "SELECT seq, state FROM states WHERE game_id = ? ORDER BY seq", game_id))
+        "SELECT seq, state FROM states WHERE game_id = :game ORDER BY seq", game=game_id))
     monkeypatch.setattr(Store, "state_data", staticmethod(lambda row: json.loads(read_as_before(row["state"]))))
     monkeypatch.setattr(Store, "report_body", staticmethod(lambda row: read_as_before(row["body"])))

@@ -92,5 +92,5 @@ def test_a_game_through_the_service(kind, engine):
         msg = email.message_from_bytes(unpack_mail(row["raw"]), policy=email.policy.default)
         text = msg.get_body(("plain",)).get_content()  # the text part (reports may have HTML too)
         assert all(len(line) <= 72 for line in text.splitlines()), msg["Subject"]
-    finals = engine.store.all("SELECT * FROM outbox WHERE subject LIKE '%final report%'")
+    finals = engine.store.all("SELECT * FROM outbox WHERE lower(subject) LIKE '%final report%'")
     assert sorted(r["recipient"] for r in finals) == sorted(f"{n}@example.org" for n in names)

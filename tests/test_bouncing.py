@@ -35,10 +35,10 @@ def bounce_row(engine, row, shape="postfix", nth: int = 0):
 
 
 def mails_to(engine, address, kind=None):
-    sql, args = "SELECT * FROM outbox WHERE recipient = ?", [address]
+    sql, params = "SELECT * FROM outbox WHERE recipient = :recipient", {"recipient": address}
     if kind:
-        sql, args = sql + " AND kind = ?", args + [kind]
-    return engine.store.all(sql + " ORDER BY id", *args)
+        sql, params = sql + " AND kind = :kind", {**params, "kind": kind}
+    return engine.store.all(sql + " ORDER BY id", **params)
 
 
 def text_of(row) -> str:

@@ -70,7 +70,7 @@ class World:
         return self.read_mail()
 
     def read_mail(self):
-        rows = self.store.all("SELECT id, raw FROM outbox WHERE id > ? ORDER BY id", self.seen)
+        rows = self.store.all("SELECT id, raw FROM outbox WHERE id > :since ORDER BY id", since=self.seen)
         new = []
         for row in rows:
             self.seen = row["id"]

@@ -27,8 +27,8 @@ def history(engine, action: str) -> list:
 
 
 def moved_notices(engine) -> list:
-    return engine.store.all("SELECT recipient FROM outbox WHERE kind = 'notice' AND subject LIKE ?",
-                            "%Deadline moved%")
+    return engine.store.all("SELECT recipient FROM outbox WHERE kind = 'notice' "
+                            "AND lower(subject) LIKE lower(:subject)", subject="%Deadline moved%")
 
 
 def send_everything(engine) -> None:

@@ -90,8 +90,8 @@ def test_a_game_begun_before_fb8_keeps_its_rules_across_the_upgrade(config, cloc
                            options={"side": "5", "empty_turns": "none"})
         with store.write():  # the options as gm stored them before FB8 (the state is the same)
             for game_id, options in (("fb1", {}), ("fb2", {"side": "5"})):
-                store.db.execute("UPDATE games SET options = ? WHERE id = ?",
-                                 (json.dumps(options), game_id))
+                store.db.execute("UPDATE games SET options = :options WHERE id = :game",
+                                 {"options": json.dumps(options), "game": game_id})
         lobby.open_game(engine, "fuzzy-borders", "fb9", 2, seed=5, options={"radius": "3"})
         engine.gm_order("fb1", "ada", "CLAIM A10")
         engine.gm_order("fb1", "bob", "CLAIM S10")

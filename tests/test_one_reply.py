@@ -180,9 +180,10 @@ def test_the_folded_reports_are_archived_as_every_report_is(tmp_path):
     for game in ("fb1", "nb1"):
         result = audit.verify(room.engine, game)
         assert result.ok, result.differences
-        last = room.engine.store.one("SELECT MAX(outbox_id) AS n FROM reports WHERE game_id = ? AND player = ?",
-                                     game, "cy" if game == "fb1" else "ada")["n"]
-        kept = room.engine.store.all("SELECT kind, turn FROM reports WHERE outbox_id = ? ORDER BY id", last)
+        last = room.engine.store.one("SELECT MAX(outbox_id) AS n FROM reports WHERE game_id = :game "
+                                     "AND player = :player", game=game, player="cy" if game == "fb1" else "ada")["n"]
+        kept = room.engine.store.all("SELECT kind, turn FROM reports WHERE outbox_id = :outbox_id ORDER BY id",
+                                     outbox_id=last)
         # one mail: the report of turn 2 and the note of the mail read on turn 1 beside it
         assert [(r["kind"], r["turn"]) for r in kept] == [("report", 2), ("reply", 1)]
 

@@ -209,7 +209,7 @@ def test_codes_are_stored_hashed_and_the_subject_alone_confirms(engine, games):
     assert row["code_hash"] == codes.digest(engine.code_secret(), code)
     assert row["code_hash"] != hashlib.sha256(code.encode()).hexdigest()
     assert code not in " ".join(str(v) for v in dict(row).values())
-    assert engine.store.one("SELECT secret FROM outbox WHERE recipient = ?", VICTIM)["secret"] == 1
+    assert engine.store.one("SELECT secret FROM outbox WHERE recipient = :recipient", recipient=VICTIM)["secret"] == 1
     # A reply sent to plain gm@ (no Reply-To used): the subject's CONFIRM <code> is enough.
     (answer,) = send(engine, VICTIM, "", subject="Re: " + mail["Subject"])
     assert "You now follow game nb1" in flat(answer)

@@ -24,8 +24,8 @@ def seat(engine, name: str = "ada"):
 
 
 def reports_to(engine, address: str, since: int) -> list[email.message.EmailMessage]:
-    rows = engine.store.all("SELECT raw FROM outbox WHERE kind = 'report' AND recipient = ? AND id > ? "
-                            "ORDER BY id", address, since)
+    rows = engine.store.all("SELECT raw FROM outbox WHERE kind = 'report' AND recipient = :recipient "
+                            "AND id > :since ORDER BY id", recipient=address, since=since)
     return [email.message_from_bytes(unpack_mail(r["raw"]), policy=email.policy.default) for r in rows]
 
 
@@ -132,7 +132,8 @@ def test_notices_and_confirmations_show_each_readers_zone(engine, clock):
         return engine.store.one("SELECT due FROM deadlines WHERE game_id = 'fb1'")["due"]
 
     def last_to(address: str) -> str:
-        row = engine.store.all("SELECT raw FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1", address)[0]
+        row = engine.store.all("SELECT raw FROM outbox WHERE recipient = :recipient ORDER BY id DESC LIMIT 1",
+                               recipient=address)[0]
         return " ".join(body(email.message_from_bytes(unpack_mail(row["raw"]), policy=email.policy.default)).split())
 
     engine.ingest(order_mail(ADA, "K11", game_id="fb1", password=secrets["ada"]))  # sealed: a confirmation

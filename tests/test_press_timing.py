@@ -11,7 +11,7 @@ ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on Pos
 
 def press_rows(engine, since):
     return engine.store.all("SELECT recipient, created, next_attempt, subject FROM outbox "
-                            "WHERE id > ? AND subject LIKE '%Press from%'", since)
+                            "WHERE id > :since AND lower(subject) LIKE '%press from%'", since=since)
 
 
 def test_grey_press_leaves_after_a_random_delay_white_press_at_once(engine, nb_game):

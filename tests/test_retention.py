@@ -26,12 +26,12 @@ class Accepting:
 
 
 def stored(engine, outbox_id: int) -> bytes:
-    return unpack_mail(engine.store.one("SELECT raw FROM outbox WHERE id = ?", outbox_id)["raw"])
+    return unpack_mail(engine.store.one("SELECT raw FROM outbox WHERE id = :id", id=outbox_id)["raw"])
 
 
 def report_ids(engine, since: int) -> list[int]:
-    return [r["id"] for r in engine.store.all("SELECT id FROM outbox WHERE kind = 'report' AND id > ? "
-                                              "ORDER BY id", since)]
+    return [r["id"] for r in engine.store.all("SELECT id FROM outbox WHERE kind = 'report' AND id > :since "
+                                              "ORDER BY id", since=since)]
 
 
 def a_move(engine, nb_game, clock) -> list[int]:
@@ -67,8 +67,8 @@ def test_a_day_after_sending_a_report_the_copy_keeps_its_headers_and_the_archive
             assert old.get_content() and new.get_payload() == ""
             if old.get_content_type() == "text/plain":  # the report: its words are in the archive
                 assert new["X-GM-Trimmed"] == ARCHIVED_NOTE
-                archived = engine.store.one("SELECT body, body_packing FROM reports WHERE outbox_id = ? "
-                                            "AND kind = 'report'", i)
+                archived = engine.store.one("SELECT body, body_packing FROM reports WHERE outbox_id = :outbox_id "
+                                            "AND kind = 'report'", outbox_id=i)
                 assert unpack_text(archived["body"], archived["body_packing"]) == old.get_content()
             else:  # the HTML page and its picture
                 assert new["X-GM-Trimmed"] == TRIMMED_NOTE
@@ -88,18 +88,20 @@ def test_mail_not_sent_held_or_without_pictures_is_never_rewritten(engine, nb_ga
     # The welcomes carry the picture (issue 31); a HELP reply is text alone.
     welcomes = [r["id"] for r in engine.store.all("SELECT id FROM outbox ORDER BY id")]
     engine.ingest(order_mail("ada@example.org", "HELP", game_id="nb1", password=nb_game["ada"]))
-    text_ids = [r["id"] for r in engine.store.all("SELECT id FROM outbox WHERE id > ? ORDER BY id", max(welcomes))]
+    text_ids = [r["id"] for r in engine.store.all("SELECT id FROM outbox WHERE id > :since ORDER BY id",
+                                                         since=max(welcomes))]
     assert text_ids
     queued = a_move(engine, nb_game, clock)
     flush(engine.store, Accepting(), now=clock())  # reports sent
     held = queued[0]
     with engine.store.write():
-        engine.store.db.execute("UPDATE outbox SET status = 'held' WHERE id = ?", (held,))
+        engine.store.db.execute("UPDATE outbox SET status = 'held' WHERE id = :id", {"id": held})
     before = {i: stored(engine, i) for i in welcomes + text_ids + [held]}
     clock.advance(10 * retention.KEEP_PICTURES)
     assert engine.trim_sent_mail() == 1  # the other report, and nothing else
     assert all(stored(engine, i) == before[i] for i in before)
-    assert all(engine.store.one("SELECT trimmed FROM outbox WHERE id = ?", i)["trimmed"] == 1 for i in text_ids)
+    assert all(engine.store.one("SELECT trimmed FROM outbox WHERE id = :id", id=i)["trimmed"] == 1
+               for i in text_ids)
 
 
 def test_words_only_leaves_a_text_mail_as_it_is():

@@ -101,7 +101,8 @@ def test_the_welcome_of_an_html_reader_has_the_page_and_picture_and_the_letter(t
     assert f"Your password: {secrets['ada']}" in html and "The game as it starts" not in html
     text = text_of(welcome)
     assert f"Your password: {secrets['ada']}" in text and "The game as it starts:" in text
-    row = room.engine.store.one("SELECT secret FROM outbox WHERE recipient = ? AND kind = 'welcome'", ADA)
+    row = room.engine.store.one("SELECT secret FROM outbox WHERE recipient = :recipient AND kind = 'welcome'",
+                                recipient=ADA)
     assert row["secret"] == 1  # the page carries the password too: blanked once sent
     # In a game whose reports are text, the welcome is text alone.
     room.engine.create_game("neighbors", "nb2", PLAYERS, seed=5, options={"format": "text"})

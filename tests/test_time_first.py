@@ -25,8 +25,8 @@ PLAYERS = [("ada", "ada@example.org"), ("bob", "bob@example.org")]
 
 
 def accepted(engine, game_id: str) -> list[tuple]:
-    rows = engine.store.all("SELECT action, player, turn, origin FROM orders WHERE game_id = ? "
-                            "AND accepted = 1 ORDER BY id", game_id)
+    rows = engine.store.all("SELECT action, player, turn, origin FROM orders WHERE game_id = :game "
+                            "AND accepted = 1 ORDER BY id", game=game_id)
     return [tuple(r) for r in rows]
 
 
@@ -194,11 +194,11 @@ def check_g4(engine, gid: str, written_for, due: float | None, outcome) -> int:
         assert after.seq != written_for.seq or "RULINGS G4" in outcome.detail \
             or "left this game" in outcome.detail or "over" in outcome.detail, outcome.detail
         return 1
-    row = engine.store.one("SELECT seq, at FROM orders WHERE game_id = ? AND accepted = 1 "
-                           "AND action = 'order' ORDER BY id DESC LIMIT 1", gid)
+    row = engine.store.one("SELECT seq, at FROM orders WHERE game_id = :game AND accepted = 1 "
+                           "AND action = 'order' ORDER BY id DESC LIMIT 1", game=gid)
     rules = written_for.rules
     state = rules.load(engine.store.state_data(engine.store.one(
-        "SELECT * FROM states WHERE game_id = ? AND seq = ?", gid, row["seq"] - 1)))
+        "SELECT * FROM states WHERE game_id = :game AND seq = :seq", game=gid, seq=row["seq"] - 1)))
     timer = rules.timer(state)
     assert timer is None or row["at"] < timer, "an order was judged after its turn's timer ran out"
     if row["seq"] - 1 == written_for.seq:  # judged in the turn it was written for

@@ -103,8 +103,8 @@ def test_codes_pending_when_the_store_was_upgraded_work_until_they_expire(engine
     with engine.store.write():  # as the older gm stored them
         for table, code in (("address_codes", reset), ("pending_requests", observe),
                             ("pending_requests", late)):
-            engine.store.db.execute(f"UPDATE {table} SET code_hash = ? WHERE code_hash = ?",
-                                    (plain(code), keyed(engine, code)))
+            engine.store.db.execute(f"UPDATE {table} SET code_hash = :plain WHERE code_hash = :keyed",
+                                    {"plain": plain(code), "keyed": keyed(engine, code)})
     _, mails = mail(engine, VICTIM, f"CONFIRM {observe}")
     assert [(m[0], "You now follow game nb1" in m[2]) for m in mails] == [(VICTIM, True)]
     _, mails = mail(engine, ADA, f"CONFIRM {reset}")

@@ -22,7 +22,7 @@ class FakeClock(Clock):
 
 
 def outbox(engine, recipient: str | None = None, kind: str | None = None, since: int = 0):
-    rows = engine.store.all("SELECT * FROM outbox WHERE id > ? ORDER BY id", since)
+    rows = engine.store.all("SELECT * FROM outbox WHERE id > :since ORDER BY id", since=since)
     return [r for r in rows if (recipient is None or r["recipient"] == recipient)
             and (kind is None or r["kind"] == kind)]
 
@@ -33,7 +33,7 @@ def body_of(row) -> str:
 
 
 def history(engine, game_id: str, action: str | None = None):
-    rows = engine.store.all("SELECT * FROM history WHERE game_id = ? ORDER BY id", game_id)
+    rows = engine.store.all("SELECT * FROM history WHERE game_id = :game ORDER BY id", game=game_id)
     return [r for r in rows if action is None or r["action"] == action]
 
 

@@ -73,12 +73,14 @@ def test_verify_a_clean_game_then_a_tampered_one(engine):
         row = engine.store.one("SELECT state, state_packing FROM states WHERE game_id = 'nb1' AND seq = 3")
         data = engine.store.state_data(row)
         data["board"] = "." + data["board"][1:] if data["board"][0] != "." else "F" + data["board"][1:]
-        engine.store.db.execute("UPDATE states SET state = ?, state_packing = ? WHERE game_id = 'nb1' AND seq = 3",
-                                pack_text(json.dumps(data)))
+        state, packing = pack_text(json.dumps(data))
+        engine.store.db.execute("UPDATE states SET state = :state, state_packing = :packing "
+                                "WHERE game_id = 'nb1' AND seq = 3", {"state": state, "packing": packing})
         rid = engine.store.one("SELECT MAX(id) AS n FROM reports WHERE kind = 'report'")["n"]
         (body,) = [r["body"] for r in engine.store.reports_of("nb1", kind="report") if r["id"] == rid]
-        engine.store.db.execute("UPDATE reports SET body = ?, body_packing = ? WHERE id = ?",
-                                (*pack_text(body + "extra"), rid))
+        body, packing = pack_text(body + "extra")
+        engine.store.db.execute("UPDATE reports SET body = :body, body_packing = :packing WHERE id = :id",
+                                {"body": body, "packing": packing, "id": rid})
     result = audit.verify(engine, "nb1")
     assert not result.ok
     assert any("state 3 differs" in d for d in result.differences)

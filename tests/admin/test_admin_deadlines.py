@@ -21,7 +21,7 @@ H = 3600.0
 
 
 def closes(engine, game_id):
-    return engine.store.all("SELECT * FROM orders WHERE game_id = ? AND action = 'close'", game_id)
+    return engine.store.all("SELECT * FROM orders WHERE game_id = :game AND action = 'close'", game=game_id)
 
 
 def fb_available():
@@ -190,9 +190,9 @@ def test_restart_sequential_late_notice_once(config, clock):
         Engine(store, config, clock=clock).tick()
         store.close()
     store = Store(config.database)
-    late = [r for r in store.all("SELECT * FROM outbox WHERE subject LIKE '%Late%'")]
+    late = [r for r in store.all("SELECT * FROM outbox WHERE lower(subject) LIKE '%late%'")]
     assert len(late) == 1 and late[0]["recipient"] == "ada@example.org"
-    reminders = store.all("SELECT * FROM outbox WHERE subject LIKE '%Reminder%'")
+    reminders = store.all("SELECT * FROM outbox WHERE lower(subject) LIKE '%reminder%'")
     assert reminders == []  # a reminder after the deadline makes no sense
     store.close()
 

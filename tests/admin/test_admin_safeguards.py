@@ -39,13 +39,13 @@ def new(conf, *players, game_id="nb1", kind="neighbors", extra=()):
 
 def rows(store, table, game_id="nb1"):
     column = "id" if table == "games" else "game_id"
-    return store.one(f"SELECT count(*) AS n FROM {table} WHERE {column} = ?", game_id)["n"]
+    return store.one(f"SELECT count(*) AS n FROM {table} WHERE {column} = :game", game=game_id)["n"]
 
 
 def bodies(store, recipient, since=0):
     out = []
-    for row in store.all("SELECT * FROM outbox WHERE recipient = ? AND id > ? ORDER BY id",
-                         recipient, since):
+    for row in store.all("SELECT * FROM outbox WHERE recipient = :recipient AND id > :since ORDER BY id",
+                         recipient=recipient, since=since):
         msg = email.message_from_bytes(unpack_mail(row["raw"]), policy=email.policy.default)
         out.append((row["subject"], msg.get_body(("plain",)).get_content()))
     return out

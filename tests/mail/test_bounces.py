@@ -29,7 +29,8 @@ def mails_sent(smtp) -> int:
 
 
 def events(harness, address=BOB):
-    return harness.engine.store.all("SELECT * FROM delivery_events WHERE address = ? ORDER BY id", address)
+    return harness.engine.store.all("SELECT * FROM delivery_events WHERE address = :address ORDER BY id",
+                                    address=address)
 
 
 def state(harness, address=BOB):
@@ -152,7 +153,7 @@ def test_a_4xx_at_send_time_is_a_temporary_failure_and_the_mail_is_retried(harne
     harness.engine.tick()
     assert state(harness) == "soft-failing"
     smtp.defer.clear()
-    harness.engine.store.db.execute("UPDATE outbox SET next_attempt = 0 WHERE id = ?", (row["id"],))
+    harness.engine.store.db.execute("UPDATE outbox SET next_attempt = 0 WHERE id = :id", {"id": row["id"]})
     harness.once()
     assert outbox_row(harness.engine.store, BOB, "welcome")["status"] == "sent"
     assert len(smtp.to(BOB)) == 1 and smtp.to(REFEREE) == []

@@ -270,11 +270,11 @@ def test_ingest_never_raises_and_replies_at_most_once_only_to_from_never_to_a_ro
     assert outcome.outcome != "error", outcome.detail  # nothing in the service broke on it
     # Besides the one reply, only a lock-out (issue 27: wrong passwords, from every example's
     # strangers together) mails anyone: one notice to each seat it locked (no gm_address here).
-    locked = engine.store.all("SELECT player FROM credential_locks WHERE id > ? AND player != ''", locks)
+    locked = engine.store.all("SELECT player FROM credential_locks WHERE id > :since AND player != ''", since=locks)
     seat_mail = {"ada": "ada@example.org", "bob": "bob@example.org"}
-    notices = engine.store.all("SELECT recipient, raw FROM outbox WHERE id > ? AND kind = 'notice'", before)
+    notices = engine.store.all("SELECT recipient, raw FROM outbox WHERE id > :since AND kind = 'notice'", since=before)
     assert sorted(m["recipient"] for m in notices) == sorted(seat_mail[r["player"]] for r in locked)
-    new = engine.store.all("SELECT recipient, raw FROM outbox WHERE id > ? AND kind != 'notice'", before)
+    new = engine.store.all("SELECT recipient, raw FROM outbox WHERE id > :since AND kind != 'notice'", since=before)
     assert len(new) <= 1  # one reply per mail at most (nobody here knows a password: no reports)
     assert engine.store.one("SELECT COUNT(*) AS n FROM states")["n"] == states  # no order applied
     inbound = mailin.parse(raw, GM, max_bytes=engine.config.max_message_bytes)

@@ -46,7 +46,7 @@ def states(harness) -> dict[str, str]:
 
 def gm_mails(harness) -> list[str]:
     return [r["subject"] for r in harness.engine.store.all(
-        "SELECT subject FROM outbox WHERE recipient = ? ORDER BY id", REFEREE)]
+        "SELECT subject FROM outbox WHERE recipient = :recipient ORDER BY id", recipient=REFEREE)]
 
 
 def try_again_now(harness) -> None:

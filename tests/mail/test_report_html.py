@@ -28,7 +28,7 @@ SIX = [(n, f"{n}@example.org") for n in ("ada", "bob", "cy", "dee", "eve", "fay"
 
 def report_mails(engine, since: int = 0) -> dict[str, email.message.EmailMessage]:
     """The newest report mail to each player queued after outbox id ``since``."""
-    rows = engine.store.all("SELECT * FROM outbox WHERE kind = 'report' AND id > ? ORDER BY id", since)
+    rows = engine.store.all("SELECT * FROM outbox WHERE kind = 'report' AND id > :since ORDER BY id", since=since)
     out = {}
     for row in rows:
         msg = email.message_from_bytes(unpack_mail(row["raw"]), policy=email.policy.default)
@@ -51,8 +51,8 @@ def parts(msg):
 
 
 def archived_report(engine, outbox_id: int, player: str) -> str:
-    row = engine.store.one("SELECT body, body_packing FROM reports WHERE outbox_id = ? AND player = ? "
-                           "AND kind = 'report'", outbox_id, player)
+    row = engine.store.one("SELECT body, body_packing FROM reports WHERE outbox_id = :outbox_id "
+                           "AND player = :player AND kind = 'report'", outbox_id=outbox_id, player=player)
     return unpack_text(row["body"], row["body_packing"])
 
 
@@ -249,8 +249,8 @@ def test_the_report_reaches_the_smtp_server_as_text_and_html(harness, dovecot, s
     for name, sent in received.items():
         msg = email.message_from_bytes(sent.as_bytes(), policy=email.policy.default)
         text, html, images = parts(msg)
-        row = harness.engine.store.one("SELECT outbox_id FROM reports WHERE game_id = 'nb1' AND player = ? "
-                                       "AND kind = 'report' ORDER BY id DESC LIMIT 1", name)
+        row = harness.engine.store.one("SELECT outbox_id FROM reports WHERE game_id = 'nb1' AND player = :player "
+                                       "AND kind = 'report' ORDER BY id DESC LIMIT 1", player=name)
         assert text == archived_report(harness.engine, row["outbox_id"], name)
         assert list(images.values()) == [pictures.picture(view.rules, view.state, name)]
 
@@ -260,12 +260,13 @@ def test_a_board_reply_has_the_page_and_the_players_own_picture(engine):
     engine.ingest(order_mail("ada@example.org", "K11", game_id="fb1", password=secrets["ada"]))
     since = last_outbox_id(engine)
     engine.ingest(order_mail("ada@example.org", "BOARD", game_id="fb1", password=secrets["ada"]))
-    (row,) = engine.store.all("SELECT * FROM outbox WHERE id > ?", since)
+    (row,) = engine.store.all("SELECT * FROM outbox WHERE id > :since", since=since)
     msg = email.message_from_bytes(unpack_mail(row["raw"]), policy=email.policy.default)
     text, html, images = parts(msg)
     view = engine.load("fb1")
     assert list(images.values()) == [pictures.picture(view.rules, view.state, "ada")]
-    archived = engine.store.one("SELECT body, body_packing FROM reports WHERE outbox_id = ?", row["id"])
+    archived = engine.store.one("SELECT body, body_packing FROM reports WHERE outbox_id = :outbox_id",
+                                outbox_id=row["id"])
     assert text == unpack_text(archived["body"], archived["body_packing"])
     assert "K11" in text and "K11" in html
     # with another answer in the same reply, or for a player who reads text: text alone
@@ -273,6 +274,6 @@ def test_a_board_reply_has_the_page_and_the_players_own_picture(engine):
     engine.ingest(order_mail("bob@example.org", "BOARD\nHISTORY", game_id="fb1", password=secrets["bob"]))
     engine.ingest(order_mail("cy@example.org", "SET FORMAT TEXT", game_id="fb1", password=secrets["cy"]))
     engine.ingest(order_mail("cy@example.org", "BOARD", game_id="fb1", password=secrets["cy"]))
-    for row in engine.store.all("SELECT raw FROM outbox WHERE id > ?", since):
+    for row in engine.store.all("SELECT raw FROM outbox WHERE id > :since", since=since):
         msg = email.message_from_bytes(unpack_mail(row["raw"]), policy=email.policy.default)
         assert msg.get_content_type() == "text/plain"

@@ -153,7 +153,7 @@ def orders_under_kills(harness, url: str, tmp_path, count: int, restart=None) ->
     for n in range(TIMED):
         steps = collections.Counter(r["action"] for r in store.history_of(f"t{n}") if r["actor"] == "deadline")
         assert steps["late"] == 1 and steps["waiting"] == 1 and steps["reminder"] <= 1, steps
-        notices = store.all("SELECT subject FROM outbox WHERE game_id = ? AND kind = 'notice'", f"t{n}")
+        notices = store.all("SELECT subject FROM outbox WHERE game_id = :game AND kind = 'notice'", game=f"t{n}")
         assert len(notices) == 1 + steps["reminder"], notices  # the late notice and any reminder
 
     # every queued mail reached the server; a second copy only under the same Message-ID

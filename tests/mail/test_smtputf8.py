@@ -52,7 +52,8 @@ def test_a_utf8_local_part_goes_with_smtputf8_where_the_server_offers_it(harness
     assert welcome["To"] == ZOE  # the address itself in UTF-8 (RFC 6532), never an encoded word
     assert "Welcome to Neighbors, Zoë Ångström!" in welcome.get_body(("plain",)).get_content()
     assert "as zoe" in welcome.get_body(("plain",)).get_content()
-    assert harness.engine.store.one("SELECT status FROM outbox WHERE recipient = ?", ZOE)["status"] == "sent"
+    row = harness.engine.store.one("SELECT status FROM outbox WHERE recipient = :recipient", recipient=ZOE)
+    assert row["status"] == "sent"
 
 
 def test_without_smtputf8_the_utf8_address_is_refused_and_the_gm_told_once(tmp_path, dovecot,
@@ -64,7 +65,7 @@ def test_without_smtputf8_the_utf8_address_is_refused_and_the_gm_told_once(tmp_p
         harness.once()
         harness.once()
     store = harness.engine.store
-    row = store.one("SELECT status, last_error FROM outbox WHERE recipient = ?", ZOE)
+    row = store.one("SELECT status, last_error FROM outbox WHERE recipient = :recipient", recipient=ZOE)
     assert row["status"] == "bounced"
     assert "553 5.6.7" in row["last_error"] and "does not offer SMTPUTF8" in row["last_error"]
     assert store.holds() == []  # nobody else's mail waits for it
@@ -74,7 +75,7 @@ def test_without_smtputf8_the_utf8_address_is_refused_and_the_gm_told_once(tmp_p
     assert sink_without_smtputf8.to(ZOE) == []
     refused = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
     assert len(refused) == 1 and ZOE in refused[0]
-    told = store.all("SELECT subject FROM outbox WHERE recipient = ?", REFEREE)
+    told = store.all("SELECT subject FROM outbox WHERE recipient = :recipient", recipient=REFEREE)
     assert [r["subject"] for r in told] == [f"[gm] Mail to {ZOE} bounces"]
     (alert,) = sink_without_smtputf8.to(REFEREE)
     assert "does not offer SMTPUTF8" in " ".join(alert.get_content().split())
