@@ -299,7 +299,7 @@ def our_throughput(h: Harness, sink: TimedSink, mails: list[bytes], meter: CpuMe
     last = sink.wait_count(before + sent)
     spent = meter.since(cpu)
     messages = [unpack_mail(r["raw"]) for r in
-                h.engine.store.all("SELECT raw FROM outbox WHERE id > ? ORDER BY id", first_row)]
+                h.engine.store.all("SELECT raw FROM outbox WHERE id > :after ORDER BY id", after=first_row)]
     return Timed(last - start, sent, spent, messages)
 
 

@@ -24,7 +24,7 @@ from typing import Callable
 from gm.runtime.weather import STORE_BACKOFF, Weather
 from gm.store import Store, StoreError
 
-LOOK = 1.0  # seconds between looks at the stop flag while no mail is queued
+LOOK = 0.25  # seconds between looks at the stop flag while no mail is queued (a stop waits that long)
 
 
 class QueuedWatch:
