@@ -184,7 +184,8 @@ def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daem
                                                  for k in range(int(last - start) + 1))
               + "; sent " + " ".join(str(sum(1 for t in sent_at if k <= t < k + 1))
                                      for k in range(int(last - start) + 1)) + ")")
-    sent = [unpack_mail(r["raw"]) for r in done.all("SELECT raw FROM outbox WHERE id > :after ORDER BY id", after=queued)]
+    sent = [unpack_mail(r["raw"])
+            for r in done.all("SELECT raw FROM outbox WHERE id > :after ORDER BY id", after=queued)]
     done.close()
     return last - start, expected - before, mails, sent
 

@@ -181,3 +181,16 @@ def write_states_as_before(monkeypatch) -> None:
         "SELECT seq, state FROM states WHERE game_id = :game ORDER BY seq", game=game_id))
     monkeypatch.setattr(Store, "state_data", staticmethod(lambda row: json.loads(read_as_before(row["state"]))))
     monkeypatch.setattr(Store, "report_body", staticmethod(lambda row: read_as_before(row["body"])))
+
+
+def one_order(engine, config, passwords: dict[str, str], name: str, game_id: str = "nb1") -> None:
+    """An order mail of the player to move in ``game_id`` (their first legal order), written into the
+    config's Maildir inbox as ``name`` (the statement counts of tests/store judge it there)."""
+    from gm.runtime.maildir import ensure_maildir
+
+    loaded = engine.load(game_id)
+    (mover,) = loaded.rules.to_move(loaded.state)
+    order = loaded.rules.legal_orders(loaded.state, mover)[0]
+    ensure_maildir(config.inbox)
+    (config.inbox / "new" / name).write_bytes(
+        order_mail(f"{mover}@example.org", order, game_id=game_id, password=passwords[mover]))

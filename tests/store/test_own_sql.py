@@ -14,23 +14,13 @@ import pytest
 
 from gm.core.config import Config
 from gm.runtime.delivery import Sender
-from gm.runtime.maildir import MaildirTransport, ensure_maildir, process_maildir
+from gm.runtime.maildir import MaildirTransport, process_maildir
 from gm.service.engine import Engine
 from gm.store import Store, sql
 from gm.store.mail import NEW_MESSAGE
-from support import GM_ADDRESS, PLAYERS, order_mail
+from support import GM_ADDRESS, PLAYERS, one_order
 
 T = 1_700_000_000.0
-
-
-def one_order(engine: Engine, config: Config, passwords: dict[str, str], name: str) -> None:
-    """An order mail of the player to move, in the inbox (as tests/store/test_statements.py's)."""
-    loaded = engine.load("nb1")
-    (mover,) = loaded.rules.to_move(loaded.state)
-    order = loaded.rules.legal_orders(loaded.state, mover)[0]
-    ensure_maildir(config.inbox)
-    (config.inbox / "new" / name).write_bytes(
-        order_mail(f"{mover}@example.org", order, game_id="nb1", password=passwords[mover]))
 
 
 def test_an_order_mail_and_a_deferred_flush_run_postgresqls_own_sql(pg_url, tmp_path, monkeypatch):

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from gm.core.config import Config
 from gm.runtime.delivery import Sender
-from gm.runtime.maildir import MaildirTransport, ensure_maildir, process_maildir
+from gm.runtime.maildir import MaildirTransport, process_maildir
 from gm.service.engine import Engine
 from gm.store import Store
 from pgserver import logged_statements as statements, statement_logging_url as logging_url
-from support import GM_ADDRESS, PLAYERS, order_mail
+from support import GM_ADDRESS, PLAYERS, one_order
 
 # issue 33 asks for at most 15.  69 on this path before gm.store.reads (48 when the issue was filed,
 # on an older main), 43 with per-game locks, 28 with gm.store.deferred.  What is left (7 + 6):
@@ -37,15 +37,6 @@ from support import GM_ADDRESS, PLAYERS, order_mail
 # and the holds, in one statement); BEGIN; the store lock; the soft-failing addresses; the "sent"
 # UPDATE letting go of its rows' outbox locks; COMMIT.
 CEILING = 13
-
-def one_order(engine: Engine, config: Config, passwords: dict[str, str], name: str) -> None:
-    loaded = engine.load("nb1")
-    (mover,) = loaded.rules.to_move(loaded.state)
-    order = loaded.rules.legal_orders(loaded.state, mover)[0]
-    ensure_maildir(config.inbox)
-    (config.inbox / "new" / name).write_bytes(
-        order_mail(f"{mover}@example.org", order, game_id="nb1", password=passwords[mover]))
-
 
 def test_one_order_mail_costs_few_statements(pg_server, pg_url, tmp_path):
     url = logging_url(pg_url)
