@@ -269,3 +269,22 @@ def test_the_senders_refusals_lock_their_address_and_holds_not_the_store(engines
     waits_for(engines, lambda e: flush(e.store, refused, now=now), shared=["hold:sender"])
     assert outbox_row(main.store, "dee@example.org")["status"] == "queued"  # held, not marked
     assert main.store.hold("sender") is not None
+
+
+def test_a_plain_heartbeat_and_a_quiet_tick_do_not_lock_the_store(engines):
+    """Each daemon beats once a tick: a beat that looks for no gap locks the heartbeat rows alone,
+    and the tick's settling of outages, bounces and holds writes (store-wide) only when there is
+    something to write (an outage to open, close or apply, a bounce to settle, a hold to announce);
+    so none of them waits for a game another daemon is judging.  A beat that looks for a
+    gap may find an outage that moves every game's deadlines: that one locks the store, and waits."""
+    from gm.service.outgoing import delivery_state, outages
+
+    me = outages.DaemonIdentity.new(1_700_000_000.0)
+    goes_through(engines, lambda e: outages.heartbeat(e, me, None, look_for_gap=False), games=["ga"])
+    goes_through(engines, lambda e: outages.settle(e), games=["ga"])
+    goes_through(engines, lambda e: delivery_state.settle_now(e), games=["ga"])  # no bounce, no hold new
+    waits_for(engines, lambda e: outages.heartbeat(e, me, None, look_for_gap=True), games=["ga"])
+    seen = engines.new().store.all("SELECT daemon_id FROM daemons")
+    assert [r["daemon_id"] for r in seen] == [me.daemon_id]  # the beats wrote its row, once
+    # the daemons' rows: a second beat waits for a first still open, not for a game
+    waits_for(engines, lambda e: outages.heartbeat(e, me, None, look_for_gap=False), shared=[outages.DAEMON_ROWS])

@@ -43,6 +43,8 @@ def settle(ctx: Context, address: str | None = None) -> list[str]:
     and its games (lock_for_address).  Without: every address's, store-wide on PostgreSQL (the
     addresses, and the games told of one that bounces, are only known as the events are read)."""
     done: list[str] = []
+    if address is None and not ctx.store.in_transaction and not ctx.store.unsettled_events():
+        return done  # the common tick: nothing to settle, read without taking the store's lock
     with ctx.store.write():
         for event in ctx.store.unsettled_events(address=address):
             change = _apply(ctx, event)
@@ -56,8 +58,9 @@ def settle_now(ctx: Context) -> list[str]:
     """settle(), and tell the GM of the holds begun (gm.service.outgoing.holding.announce): what the
     sender runs right after a refusal, so nothing waits for the next tick."""
     done = settle(ctx)
-    with ctx.store.write():  # store-wide: the holds begun since, whatever their scope
-        done += holding.announce(ctx)
+    if ctx.store.in_transaction or any(not row["told"] for row in ctx.store.holds()):
+        with ctx.store.write():  # store-wide: the holds begun since, whatever their scope
+            done += holding.announce(ctx)  # (read again under the lock: told once)
     return done
 
 

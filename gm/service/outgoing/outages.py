@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 AWAY_TICKS = 4  # a heartbeat older than this many ticks: no daemon was running
 AWAY_AT_LEAST = 60.0  # ... and never less than this (seconds): a slow pass is not an outage
 FORGET_AFTER = 7 * 86400.0  # heartbeat rows of daemons gone this long are dropped
+DAEMON_ROWS = "daemons"  # the lock of the heartbeat rows, for a beat (Store.lock_shared)
 SENDING, STOPPED = "sending", "stopped"
 
 
@@ -67,7 +68,11 @@ def heartbeat(ctx: Context, me: DaemonIdentity, sending_down_since: float | None
     """
     store, now = ctx.store, ctx.clock()
     gap = None
-    with store.write():  # store-wide: an outage it finds moves every game's deadlines
+    # Store-wide only where it looks for a gap: an outage it finds moves every game's deadlines.
+    # A plain beat changes the daemons' rows alone, so it locks them alone: several daemons'
+    # beats must not stop every daemon's judging once a tick each.
+    with store.write(scoped=not look_for_gap):
+        store.lock_shared(DAEMON_ROWS)
         last = store.last_heartbeat()
         # A gap inside a sending outage that still lasts is part of it: counted once, when it ends.
         if (look_for_gap and last is not None and now - last > away_after(ctx)
@@ -106,6 +111,8 @@ def settle(ctx: Context) -> list[str]:
     store, now = ctx.store, ctx.clock()
     since = unavailable_since(ctx)
     done: list[str] = []
+    if not outage_news(ctx, since):  # the common tick: read without a lock, nothing to write
+        return done
     with store.write():  # store-wide: an outage over moves the deadlines of every game in it
         current = store.open_outage(SENDING)
         if since is not None and current is None:
@@ -119,6 +126,14 @@ def settle(ctx: Context) -> list[str]:
             done += apply(ctx, outage["kind"], outage["start"], outage["finish"])
             store.mark_outage_applied(outage["id"])
     return done
+
+
+def outage_news(ctx: Context, since: float | None) -> bool:
+    """Whether settle has something to write, as a read outside any lock sees it (settle reads
+    it all again under the store's lock): a sending outage to open or to close, or one over whose
+    deadlines have not moved yet."""
+    current = ctx.store.open_outage(SENDING)
+    return (since is None) != (current is None) or bool(ctx.store.outages_to_apply())
 
 
 def step_time(ctx: Context, view: GameView, row) -> float | None:
