@@ -436,7 +436,7 @@ ALTER TABLE daemons ADD COLUMN took_over_at REAL;
 # beginning "x^" (zlib's header, as text) read as compressed data.  The DEFAULT only lets SQLite
 # add a NOT NULL column; every writer names the packing, and the step's data below sets it for
 # every row there is.  (On SQLite the columns keep their declared type TEXT: changing it means a
-# table rebuild, outside the portable subset (gm.store); what they hold is BLOBs from now on.)
+# table rebuild, which the steps avoid (gm.store); what they hold is BLOBs from now on.)
 PACKING_COLUMN = ("ALTER TABLE {table} ADD COLUMN {column} TEXT NOT NULL DEFAULT 'utf8' "
                   "CHECK ({column} IN ('utf8', 'zlib'));")
 BATCH = 500  # rows converted per read, so a large store's states are never all in memory
