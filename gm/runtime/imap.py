@@ -73,6 +73,7 @@ WAKE = 1.0  # seconds between housekeeping passes while waiting for mail
 IDLE_RENEW = 300.0  # leave IDLE, search, re-enter: well within RFC 2177's 29 minutes,
 # and a safety net should a wake-up ever be lost
 BATCH = 100  # messages fetched per FETCH command
+SLICED_AT_ONCE = 25  # messages read for their slice (daemons sharing a mailbox) before judging
 AHEAD = 8  # messages read (their password checks begun) ahead of the one being judged
 # Bodies fetched to find their slice and kept for judging, at most (gm.runtime.slices): a backlog
 # of large mail is fetched again when judged rather than held whole in memory.
@@ -233,12 +234,14 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
         fresh = [u for u in pending if u not in tried]
         if not fresh:
             return results
-        tried.update(fresh)
         fetched: dict[int, bytes] = {}  # bodies read to find their slice, kept for judging
         if slices is not None:
             slices.forget(still)
             slices.look(engine.store.daemon_rows())
             if not slices.alone:
+                # A slice of the mail at a time, its own judged before the next is read: a backlog
+                # of many is not all fetched and read before the first of it is judged.
+                fresh = fresh[:SLICED_AT_ONCE]
                 unknown = [u for u in fresh if u not in box.slice_keys]
                 kept = 0
                 for start in range(0, len(unknown), BATCH):
@@ -248,8 +251,10 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
                             fetched[uid] = raw
                             kept += len(raw)
                 alive = engine.store.alive_daemons(slices.others())  # their mail waits longer
+                tried.update(fresh)
                 fresh = slices.mine(fresh, box.slice_keys, box.arrived, alive)
                 fetched = {u: fetched[u] for u in fresh if u in fetched}
+        tried.update(fresh)
         for start in range(0, len(fresh), BATCH):
             chunk = fresh[start:start + BATCH]
             messages = {u: fetched.pop(u) for u in chunk if u in fetched}
