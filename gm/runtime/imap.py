@@ -234,27 +234,28 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
         fresh = [u for u in pending if u not in tried]
         if not fresh:
             return results
-        fetched: dict[int, bytes] = {}  # bodies read to find their slice, kept for judging
         if slices is not None:
             slices.forget(still)
             slices.look(engine.store.daemon_rows())
-            if not slices.alone:
-                # A slice of the mail at a time, its own judged before the next is read: a backlog
-                # of many is not all fetched and read before the first of it is judged.
-                fresh = fresh[:SLICED_AT_ONCE]
-                unknown = [u for u in fresh if u not in box.slice_keys]
-                kept = 0
-                for start in range(0, len(unknown), BATCH):
-                    for uid, raw in box.fetch(unknown[start:start + BATCH], config.max_message_bytes).items():
-                        box.slice_keys[uid] = engine.slice_key(raw)
-                        if kept + len(raw) <= KEEP_BYTES:
-                            fetched[uid] = raw
-                            kept += len(raw)
-                alive = engine.store.alive_daemons(slices.others())  # their mail waits longer
-                tried.update(fresh)
-                fresh = slices.mine(fresh, box.slice_keys, box.arrived, alive)
-                fetched = {u: fetched[u] for u in fresh if u in fetched}
+        sharing = slices is not None and not slices.alone
+        if sharing:
+            # A slice of the mail at a time, its own judged before the next is read: a backlog
+            # of many is not all fetched and read before the first of it is judged.
+            fresh = fresh[:SLICED_AT_ONCE]
         tried.update(fresh)
+        fetched: dict[int, bytes] = {}  # bodies read to find their slice, kept for judging
+        if sharing:
+            unknown = [u for u in fresh if u not in box.slice_keys]
+            kept = 0
+            for start in range(0, len(unknown), BATCH):
+                for uid, raw in box.fetch(unknown[start:start + BATCH], config.max_message_bytes).items():
+                    box.slice_keys[uid] = engine.slice_key(raw)
+                    if kept + len(raw) <= KEEP_BYTES:
+                        fetched[uid] = raw
+                        kept += len(raw)
+            alive = engine.store.alive_daemons(slices.others())  # their mail waits longer
+            fresh = slices.mine(fresh, box.slice_keys, box.arrived, alive)
+            fetched = {u: fetched[u] for u in fresh if u in fetched}
         for start in range(0, len(fresh), BATCH):
             chunk = fresh[start:start + BATCH]
             messages = {u: fetched.pop(u) for u in chunk if u in fetched}

@@ -107,3 +107,52 @@ def test_seats_open_games_and_observers(store):
         store.renumber_seats("g1")
     assert store.observers_of("g1") == [] and store.open_game("g2") is None
     assert [(p["name"], p["seat"]) for p in store.players("g1")] == [("bob", 0)]
+
+
+def standing(store, address):
+    return [(r["name"], r["pw_hash"], r["seat_until"], r["sender_until"])
+            for r in store.password_standing("g1", address)]
+
+
+def test_the_seats_at_an_address_with_their_hashes_and_locks(store):
+    """What a password's head start reads, in one statement (Store.password_standing)."""
+    with store.write():
+        store.add_player("g1", 2, "twin", "ada@example.org", "hash-t")  # a second seat at ada's address
+    assert standing(store, "ADA@example.ORG") == [("Ada", "hash-a", None, None), ("twin", "hash-t", None, None)]
+    assert standing(store, "eve@example.net") == []
+    with store.write():
+        store.add_credential_lock("g1", "ada", "", T, T + 50)
+        store.add_credential_lock("g1", "ADA", "", T, T + 60)  # the latest end counts, any case
+        store.add_credential_lock("g1", "bob", "", T, T + 10)  # another seat's: not ada's
+        store.add_credential_lock("", "", "ada@example.org", T, T + 70)  # the address's own
+        store.add_credential_lock("", "", "bob@example.org", T, T + 80)
+    assert standing(store, "ada@example.org") == [("Ada", "hash-a", T + 60, T + 70), ("twin", "hash-t", None, T + 70)]
+    assert standing(store, "bob@example.org") == [("bob", "hash-b", T + 10, T + 80)]
+
+
+class Clocked:
+    """The part of a service Context that head_start_hash reads."""
+
+    def __init__(self, store, now):
+        self.store, self.clock = store, lambda: now
+
+
+def test_a_head_start_only_for_an_unlocked_sender_and_seats(store):
+    """What gm.service.intake.ingest.prepare makes of it (gm.service.people.guessing.head_start_hash)."""
+    from gm.service.people.guessing import head_start_hash
+
+    with store.write():
+        store.add_player("g1", 2, "twin", "ada@example.org", "hash-t")  # a second seat at ada's address
+
+    assert head_start_hash(Clocked(store, T), "g1", "bob@example.org") == "hash-b"
+    assert head_start_hash(Clocked(store, T), "g1", "ada@example.org") == "hash-a"  # the first seat's
+    assert head_start_hash(Clocked(store, T), "g1", "eve@example.net") is None  # no seat there
+    assert head_start_hash(Clocked(store, T), "g1", "") is None
+    with store.write():
+        store.add_credential_lock("g1", "twin", "", T, T + 50)  # one of ada's seats locked
+        store.add_credential_lock("", "", "bob@example.org", T, T + 30)  # bob's address locked
+    assert head_start_hash(Clocked(store, T + 1), "g1", "ada@example.org") is None
+    assert head_start_hash(Clocked(store, T + 1), "g1", "bob@example.org") is None
+    # once the locks have ended, the head start is back
+    assert head_start_hash(Clocked(store, T + 51), "g1", "ada@example.org") == "hash-a"
+    assert head_start_hash(Clocked(store, T + 31), "g1", "bob@example.org") == "hash-b"

@@ -39,11 +39,6 @@ def seat_locked(ctx: Context, game_id: str, name: str) -> bool:
     return until is not None and until > ctx.clock()
 
 
-def sender_locked(ctx: Context, sender: str) -> bool:
-    until = ctx.store.sender_lock_until(sender) if sender else None
-    return until is not None and until > ctx.clock()
-
-
 def check_password(ctx: Context, view: GameView, sender: str, password: str | None):
     """(the seat whose password this is, None) or (None, "wrong" | "locked"); (None, None): none given.
 
