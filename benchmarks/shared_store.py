@@ -176,10 +176,11 @@ def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daem
     judged = done.one("SELECT max(received) AS at FROM messages")["at"]
     if VERBOSE:
         outcomes = {r["outcome"]: r["n"] for r in done.all("SELECT outcome, count(*) AS n FROM messages GROUP BY 1")}
-        print(f"    (the {len(mails)} APPENDs took {appended:.2f} s; last order judged {judged - start:.2f} s "
-              f"after the first, last report {last - start:.2f} s; outcomes {outcomes})")
         received = [r["received"] - start for r in done.all("SELECT received FROM messages")]
         sent_at = [t - start for t in sink.times[before:expected]]
+        print(f"    (the {len(mails)} APPENDs took {appended:.2f} s; orders judged from {min(received):.2f} s "
+              f"to {judged - start:.2f} s after the first APPEND, reports sent from {min(sent_at):.2f} s "
+              f"to {last - start:.2f} s; outcomes {outcomes})")
         print("    (per second: judged " + " ".join(str(sum(1 for t in received if k <= t < k + 1))
                                                  for k in range(int(last - start) + 1))
               + "; sent " + " ".join(str(sum(1 for t in sent_at if k <= t < k + 1))
