@@ -189,6 +189,9 @@ class PostgresStore(Store):
         self.depth = 0
         self.identity: dict[str, str | None] = {}
         self.claimed: set[int] = set()  # the outbox rows this session holds the lock of (claim_outbox)
+        # Of those, the rows whose locks the open transaction's "sent" UPDATE lets go of (run_deferred):
+        # held again should the transaction not commit.
+        self.letting_go: set[int] = set()
         self.db = PgConnection(url, timeout)
         try:
             if not create and self.version_row() is None:  # gm ingest never starts a fresh store
@@ -337,14 +340,27 @@ class PostgresStore(Store):
         try:
             self.db.run(last, last_params, [*self.db.take_owed(), *writes])
         except StoreError:
+            self.let_go_undone()
             raise  # the session died: the server rolled the transaction back
         except self.db.psycopg.Error as exc:
             self.rollback()
             if writes:  # a row written at the commit was refused: as it would have been before it
                 raise
             raise StoreError(f"commit failed: {exc}") from exc
+        self.letting_go = set()
+
+    def let_go_undone(self) -> None:
+        """The transaction that let go of some claimed rows' locks did not commit: those rows are
+        still queued, and counted as claimed again, so that release_outbox lets go of them.  The
+        pipelined commit (flush_at_commit) may have stopped before the UPDATE letting go ran,
+        leaving the locks held by this session with no record of them: no other sender could
+        claim those rows while the session lived.  Where it ran, the unlock that release_outbox
+        sends again finds nothing to let go of."""
+        self.claimed |= self.letting_go
+        self.letting_go = set()
 
     def rollback(self) -> None:
+        self.let_go_undone()
         self.db.held = None
         if self.db.begin_owed is not None:  # nothing was sent: nothing to undo
             self.db.begin_owed = self.db.before_next = None
@@ -488,6 +504,7 @@ class PostgresStore(Store):
                 self.db.raw("WITH " + ", ".join(clauses) + f" SELECT pg_advisory_unlock(({OUTBOX_LOCKS}), id::int) "
                             "FROM sent WHERE id = ANY(%(letting_go)s)", joined)
                 self.claimed -= set(letting_go)
+                self.letting_go |= set(letting_go)
                 continue
             *clauses, last = parts
             self.db.raw("WITH " + ", ".join(f"w{i} AS ({part})" for i, part in enumerate(clauses)) + " " + last,

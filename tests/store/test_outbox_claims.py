@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from gm.store import Store
+from gm.store.deferred import ROWS_AT_ONCE
 
 T = 1_700_000_000.0
 
@@ -85,3 +86,52 @@ def test_the_holds_read_with_the_claim_serve_the_next_holds_only(store, store_ta
     writer.close()
     store.outbox_row(1)  # another statement ran since the claim: the holds are read afresh
     assert store.holds() == []
+
+
+@pytest.fixture
+def pg_store(pg_url):
+    """On PostgreSQL only: the outbox locks are its (SQLite's one writer needs none)."""
+    s = Store(pg_url)
+    yield s
+    s.close()
+
+
+def test_a_sent_mark_that_does_not_commit_leaves_its_rows_claimed_then_let_go(pg_store, pg_url):
+    """The "sent" UPDATE lets go of its rows' locks in the commit's round trip; when a statement
+    before it there fails (here the first INSERT of the reports written with it: more than one
+    INSERT holds, the first with a row that names no outbox row), the server skips the UPDATE: the
+    row is still queued, its lock still held.  It is counted as claimed again, so release_outbox
+    lets go of it and another sender then claims it; before, the session kept the lock unrecorded
+    and no other sender could claim the row while it lived."""
+    import psycopg
+
+    store = pg_store
+    a = queue(store, 1)
+    (row,) = store.claim_outbox(T + 1, 1)
+    other = Store(pg_url)
+    try:
+        with pytest.raises(psycopg.errors.ForeignKeyViolation):
+            with store.write(durable=False, scoped=True):
+                for seq in range(ROWS_AT_ONCE + 1):  # the first names no outbox row
+                    store.archive_report("g1", 1, seq, "Ada", "report", "r", 999_999 if seq == 0 else None, T)
+                store.mark_sent_keeping(a, T + 1, 1, row["raw"], row)
+        assert a in store.claimed and not store.letting_go
+        assert store.outbox_row(a)["status"] == "queued"
+        assert other.claim_outbox(T + 2, 10) == []  # still this sender's
+        store.release_outbox([row])
+        assert [r["id"] for r in other.claim_outbox(T + 2, 10)] == [a]
+    finally:
+        other.close()
+
+
+def test_a_sent_mark_committed_lets_go_for_good(pg_store):
+    store = pg_store
+    a, b = queue(store, 1), queue(store, 2)
+    (row,) = store.claim_outbox(T + 1, 1)
+    with store.write(durable=False, scoped=True):
+        store.mark_sent_keeping(a, T + 1, 1, row["raw"], row)
+    assert a not in store.claimed and not store.letting_go
+    count = store.db.count
+    store.release_outbox([row])  # let go of already, in the "sent" UPDATE: no statement
+    assert store.db.count == count
+    assert [r["id"] for r in store.claim_outbox(T + 2, 10)] == [b]
