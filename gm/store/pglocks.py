@@ -12,7 +12,8 @@ Two kinds of write transaction (gm.store.base.Store.write):
   transaction locks what it changes: its games (``lock_games``) and the rows it
   shares with other games (``lock_shared``: "address:<address>" for an
   address's settings, delivery state, throttles and credential failures;
-  "hold:<scope>" for a delivery hold).  ``write(games=[...])`` is a scoped
+  "hold:<scope>" for a delivery hold; HOURLY_CAPS for the counts of the
+  hourly caps).  ``write(games=[...])`` is a scoped
   write that locks those games first (a GM command on one game).  What is
   found only by reading (a bounce's address and its games, the games a mail's
   commands name) is read, locked, and where it may have moved, read again
@@ -66,6 +67,12 @@ def address_lock(address: str | None) -> str:
 def hold_lock(scope: str) -> str:
     """The shared name of a delivery hold ('sender', 'domain:<d>', an address)."""
     return f"hold:{scope}"
+
+
+# The hourly caps' counts (answers to mail that needed no password, confirmation codes): a
+# transaction reads a count and adds to it under this name, so that daemons judging side by side
+# cannot each find one left and each send it.
+HOURLY_CAPS = "caps:hourly"
 
 
 def is_conflict(exc: BaseException) -> bool:

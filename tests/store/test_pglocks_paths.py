@@ -22,7 +22,7 @@ from gm.service.engine import Engine
 from gm.service.people import lobby
 from gm.service.play import lifecycle
 from gm.store import Store
-from gm.store.pglocks import retry_conflicts
+from gm.store.pglocks import HOURLY_CAPS, retry_conflicts
 from harness import wait_until
 from support import Clock, last_outbox_id, order_mail, outbox
 from test_pglocks import Holder, waiting_advisory
@@ -165,6 +165,24 @@ def test_a_mail_command_does_not_wait_for_a_game_the_sender_does_not_play(engine
               games=["ga"])
     waits_for(engines, lambda e: e.ingest(order_mail("ada@example.org", "SUMMARY")),
               shared=["address:ada@example.org"])
+
+
+def test_the_hourly_caps_are_counted_by_one_transaction_at_a_time(engines):
+    """Daemons answering strangers side by side each read the count of answers this hour, and each
+    found one left: the cap was passed by one a daemon.  A count is read under HOURLY_CAPS until
+    the answer (or the confirmation code) is committed; mail no cap counts does not wait for it."""
+    main = engines.new()
+    lobby.open_game(main, "neighbors", "op1", 3, min_seats=2, seed=4)
+    start = last_outbox_id(main)
+    waits_for(engines, lambda e: e.ingest(order_mail("stranger@example.net", "HELP")), shared=[HOURLY_CAPS])
+    waits_for(engines, lambda e: e.ingest(order_mail("eve@example.org", "JOIN op1 eve")), shared=[HOURLY_CAPS])
+    assert sorted(m["To"] for m in outbox(main, start)) == ["eve@example.org", "stranger@example.net"]
+    secrets = main.create_game("neighbors", "gc", [("gil", "gil@example.org"), ("hal", "hal@example.org")], seed=3)
+    loaded = main.load("gc")
+    (mover,) = loaded.rules.to_move(loaded.state)
+    order = order_mail(f"{mover}@example.org", loaded.rules.legal_orders(loaded.state, mover)[0], game_id="gc",
+                       password=secrets[mover])
+    assert goes_through(engines, lambda e: e.ingest(order), shared=[HOURLY_CAPS]).outcome == "applied"
 
 
 def code_of(mail) -> str:

@@ -34,6 +34,7 @@ from gm.present.mailhtml import with_answers
 from gm.service.outgoing.holding import queue_status
 from gm.service.outgoing.replies import ReplyTokens
 from gm.store import Store
+from gm.store.pglocks import HOURLY_CAPS
 
 log = logging.getLogger(__name__)
 
@@ -271,6 +272,7 @@ class Outbox:
         since = self.clock() - HOUR
         per_address = self.config.error_replies_per_hour
         total = self.config.unauthenticated_replies_per_hour
+        self.store.lock_shared(HOURLY_CAPS)  # until this reply is queued (or not) and committed
         sent_to = self.store.replies_since(LIMITED_KINDS, since, to)
         sent_all = self.store.replies_since(LIMITED_KINDS, since)
         if sent_to >= per_address:

@@ -38,6 +38,7 @@ from gm.service.outgoing import delivery_state, holding
 from gm.service.table import games
 from gm.service.context import Context
 from gm.service.outgoing.outbox import HOUR, LIMITED_KINDS
+from gm.store.pglocks import HOURLY_CAPS
 
 log = logging.getLogger(__name__)
 
@@ -211,6 +212,7 @@ def cannot_mail(ctx: Context, view: GameView, seat) -> str | None:
     """Why a reset's code cannot be mailed to the seat's address now (nothing is changed then)."""
     address, now = seat["email"].lower(), ctx.clock()
     ctx.store.lock_addresses(address)  # its throttle: locked by the mail already, unless it moved since
+    ctx.store.lock_shared(HOURLY_CAPS)  # the code's mail counts against the cap on answers
     last = ctx.store.last_code_at(view.id, seat["name"], RESET)
     if last is not None and last > now - HOUR / RESETS_PER_HOUR:
         return "a confirmation was mailed to the seat's address within the hour"

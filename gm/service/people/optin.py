@@ -38,6 +38,7 @@ from gm.service.people import lobby, seats
 from gm.service.outgoing.answers import refuse
 from gm.service.context import Context
 from gm.service.outgoing.outbox import HOUR, ReplyPart, joined
+from gm.store.pglocks import HOURLY_CAPS
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +136,7 @@ def _capped(ctx: Context, address: str) -> str | None:
     if not address:
         return "no From address"
     now, config = ctx.clock(), ctx.config
+    ctx.store.lock_shared(HOURLY_CAPS)  # until this code is recorded (or not) and committed
     if ctx.store.pending_requests_since(now - HOUR) >= config.confirmations_per_hour:
         _alert_gm(ctx, now)
         return f"the limit of {config.confirmations_per_hour} confirmations an hour is reached"
