@@ -1334,16 +1334,16 @@ STATEMENTS = {
         'postgresql': ('INSERT INTO timers (game_id, due) VALUES (%(game_id)s, %(due)s) ON CONFLICT (game_id) DO UPDATE SET due = excluded.due',
             {}),
     },
-    'gm.store.turns:ADD_STATE': {
-        'sqlite': ('INSERT INTO states (game_id, seq, turn, state, created, state_packing) VALUES (:game_id, :seq, :turn, :state, :created, :state_packing)',
-            {}),
-        'postgresql': ('INSERT INTO states (game_id, seq, turn, state, created, state_packing) VALUES (%(game_id)s, %(seq)s, %(turn)s, %(state)s, %(created)s, %(state_packing)s)',
-            {}),
-    },
     'gm.store.turns:ORDER_ROWS': {
         'sqlite': ('INSERT INTO orders (game_id, action, player, turn, text, canonical, accepted, error, message_row, origin, at, seq) VALUES (:game_id, :action, :player, :turn, :text, :canonical, :accepted, :error, :message_row, :origin, :at, :seq)',
             {}),
         'postgresql': ('INSERT INTO orders (game_id, action, player, turn, text, canonical, accepted, error, message_row, origin, at, seq) VALUES (%(game_id)s, %(action)s, %(player)s, %(turn)s, %(text)s, %(canonical)s, %(accepted)s, %(error)s, %(message_row)s, %(origin)s, %(at)s, %(seq)s)',
+            {}),
+    },
+    'gm.store.turns:STATE_ROWS': {
+        'sqlite': ('INSERT INTO states (game_id, seq, turn, state, created, state_packing) VALUES (:game_id, :seq, :turn, :state, :created, :state_packing)',
+            {}),
+        'postgresql': ('INSERT INTO states (game_id, seq, turn, state, created, state_packing) VALUES (%(game_id)s, %(seq)s, %(turn)s, %(state)s, %(created)s, %(state_packing)s)',
             {}),
     },
 }

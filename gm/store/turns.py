@@ -17,7 +17,8 @@ from typing import Any, Iterator
 from gm.store.packing import STATE_LEVEL, pack_text, unpack_text
 from gm.store.sql import inserting, prepared, whole_rows
 
-ADD_STATE = inserting("states", ("game_id", "seq", "turn", "state", "state_packing", "created"))
+STATE_COLUMNS = ("game_id", "seq", "turn", "state", "state_packing", "created")
+STATE_ROWS = inserting("states", STATE_COLUMNS, returning=False)  # add_state's, deferred (gm.store.deferred)
 ORDER_COLUMNS = ("game_id", "action", "player", "turn", "text", "canonical", "accepted", "error", "message_row",
                  "origin", "at", "seq")
 ORDER_ROWS = inserting("orders", ORDER_COLUMNS, returning=False)  # add_order's, deferred (gm.store.deferred)
@@ -102,12 +103,16 @@ class TurnQueries:
             cur.close()
 
     def add_state(self, game_id: str, turn: int, state: dict, now: float | None = None) -> int:
-        """Store the next state of a game (``state`` as the rules dumped it); returns its seq."""
+        """Store the next state of a game (``state`` as the rules dumped it); returns its seq.  Written
+        with the transaction's other writes at its end (gm.store.deferred), or before a read that
+        names the states: judging an order reads none after it, once the turn's start is known
+        (gm.service.table.deadlines.state_added)."""
         last = self.latest_state(game_id)  # most often read already in this transaction
         seq = 0 if last is None else last["seq"] + 1
         packed, packing = encode_state(state)
-        self.insert_row(ADD_STATE, game_id=game_id, seq=seq, turn=turn, state=packed, state_packing=packing,
-                        created=now or time.time())
+        values = dict(game_id=game_id, seq=seq, turn=turn, state=packed, state_packing=packing,
+                      created=now or time.time())
+        self.defer_insert("states", {column: values[column] for column in STATE_COLUMNS})
         return seq
 
     # --- orders -----------------------------------------------------------------

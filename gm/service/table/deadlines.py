@@ -42,6 +42,9 @@ def turn_runs(store: Store, game_id: str) -> list[tuple[int, int]]:
     return runs
 
 
+TURN_START_READS = ("states", "state_overrides")  # what a turn's start is worked out from
+
+
 def turn_start(store: Store, game_id: str) -> tuple[int, float]:
     """(seq, time) of the state that opened the current turn.
 
@@ -49,8 +52,16 @@ def turn_start(store: Store, game_id: str) -> tuple[int, float]:
     game's history is not loaded on every order.  Worked out once per write transaction
     while neither the game's states nor its overrides change (Store.remembered).
     """
-    return store.remembered(("states", "state_overrides"), ("turn_start", game_id),
-                            lambda: read_turn_start(store, game_id))
+    return store.remembered(TURN_START_READS, ("turn_start", game_id), lambda: read_turn_start(store, game_id))
+
+
+def state_added(store: Store, game_id: str, previous, seq: int, turn: int, now: float) -> None:
+    """A state the rules made (never an override) was stored as ``seq`` at ``now``, after
+    ``previous`` (the newest states row before it, or None).  Where it opens a turn, the turn's
+    start is that state, known without reading the states back: an order that ends a turn costs
+    no read of them (and its state's INSERT waits for the commit, gm.store.deferred)."""
+    if opens_turn({"turn": turn, "seq": seq}, None if previous is None else previous["turn"], set()):
+        store.remember_written(TURN_START_READS, ("turn_start", game_id), (seq, now))
 
 
 def read_turn_start(store: Store, game_id: str) -> tuple[int, float]:

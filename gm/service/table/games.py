@@ -6,6 +6,7 @@ from typing import Any
 
 from games import registry
 from gm.core.model import GameView, NotStarted, OpenGameView, ServiceError, Status
+from gm.service.table import deadlines
 from gm.store import Store
 
 # A new game's id: typed by players, read in subjects and in reply addresses' local parts, and
@@ -63,7 +64,10 @@ def save_state(store: Store, view: GameView, state: Any, now: float) -> GameView
     Returns the game after the change, without reading the state back.
     """
     rules = view.rules
-    seq = store.add_state(view.id, rules.turn(state), rules.dump(state), now)
+    previous = store.latest_state(view.id)  # remembered: add_state reads it too
+    turn = rules.turn(state)
+    seq = store.add_state(view.id, turn, rules.dump(state), now)
+    deadlines.state_added(store, view.id, previous, seq, turn, now)
     status = Status.FINISHED.value if rules.is_over(state) else view.status
     store.set_game_status(view.id, status, now)
     row = {**dict(view.row), "status": status, "updated": now}  # as set_game_status wrote it
