@@ -89,6 +89,29 @@ fsync and synchronous commit ON, as in production (tests/pgserver.py, Debian's
       0.6 s before the first report (Dovecot's IDLE delay, the first judging) is the same for any
       count, so two daemons could give 0.6 + 400/144 = 3.4 s, 1.83x, at most; four are held by the
       cores (83-88 % busy; the ceiling 2.0-2.2x at their CPU an order).
+    - Where the targets stand (2026-11-26, 09:00-09:45 UTC, quiet, load 0.1-0.9; five runs, -v):
+      2 daemons 1.69-1.74x, 4 daemons 1.87-2.00x.  Each is held by a bound of this machine:
+      * 2 daemons: one daemon's first report is accepted 0.65 s after the first APPEND (Dovecot tells
+        an IDLE client of new mail 500 ms after the change: NOTIFY_DELAY_MSECS in its
+        src/lib-storage/mailbox-watch.c, no setting; then the first judging and the relay's 50 ms),
+        and its 4 connections carry 73 mails/s to the 400th at 6.12-6.21 s.  Eight connections at
+        that rate end at 0.66 + 400/146 = 3.40 s: 1.80x one daemon is the most two can give, with
+        no mail lost to the cores at all.  They lose 0.15-0.2 s: while both judge (0.55-2.5 s, some
+        105 orders/s at 22 ms of CPU an order: more than the two cores) their connections carry
+        132-142 mails/s, and 143-146 once judging is done.
+      * 4 daemons: all parties' CPU an order is 24.9-26.9 ms (gm's daemons 16.4-17.4: per thread,
+        read from /proc, the judging thread 12.2 ms an order against 7.8 with one daemon, the password
+        checks 1.7, the sender thread 1.6, its SMTP process 2.2; PostgreSQL 4.5-4.8; Dovecot, the SMTP
+        server and the APPENDs 4-5), so the two cores allow 74-80 orders/s, 2.31-2.47x one daemon
+        with no core ever idle, and they idle for the first 0.55 s of a 3.1-3.3 s run (the IDLE
+        delay above).  2.5x asks for at most 20 ms of CPU an order for all the parties together,
+        about 11 for gm: less than a Neighbors order's picture (draw 0.9 ms, PNG 1.9), password
+        check (1.6) and two reports sent (3.8) leave room for, before judging and the store.
+      Tried and left out: the judging thread at a lower CPU priority than the sender (nice 5, 10
+      and 19, so that a connection ready for its next mail does not wait behind judging): 2 daemons
+      1.71-1.80x, 4 daemons 1.80-1.93x, worse where judging is what four daemons wait for; a GIL
+      switch interval of 0.5 ms instead of 5: no change (one daemon's connections carry 72-76
+      mails/s whether or not it judges meanwhile).
 """
 
 from __future__ import annotations
