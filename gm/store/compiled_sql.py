@@ -668,16 +668,16 @@ STATEMENTS = {
         'postgresql': ('SELECT * \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.kind = %(kind_1)s AND reports.player IS NULL AND reports.audience = %(audience_1)s AND reports.turn >= %(first)s ORDER BY reports.id',
             {'kind_1': 'press', 'audience_1': 'all'}),
     },
-    'gm.store.mail:REPLIES[False]': {
+    'gm.store.mail:REPLIES': {
         'sqlite': ('SELECT count(*) AS n \nFROM outbox \nWHERE outbox.kind IN (:kinds_1) AND outbox.created >= :since',
             {}),
         'postgresql': ('SELECT count(*) AS n \nFROM outbox \nWHERE outbox.kind IN (%(kinds_1)s) AND outbox.created >= %(since)s',
             {}),
     },
-    'gm.store.mail:REPLIES[True]': {
-        'sqlite': ('SELECT count(*) AS n \nFROM outbox \nWHERE outbox.kind IN (:kinds_1) AND outbox.created >= :since AND outbox.recipient = :to',
+    'gm.store.mail:REPLY_RECIPIENTS': {
+        'sqlite': ('SELECT outbox.recipient \nFROM outbox \nWHERE outbox.kind IN (:kinds_1) AND outbox.created >= :since AND lower(outbox.recipient) LIKE :pattern',
             {}),
-        'postgresql': ('SELECT count(*) AS n \nFROM outbox \nWHERE outbox.kind IN (%(kinds_1)s) AND outbox.created >= %(since)s AND outbox.recipient = %(to)s',
+        'postgresql': ('SELECT outbox.recipient \nFROM outbox \nWHERE outbox.kind IN (%(kinds_1)s) AND outbox.created >= %(since)s AND lower(outbox.recipient) LIKE %(pattern)s',
             {}),
     },
     'gm.store.mail:REPORTS_OF[(False, False)]': {
@@ -807,9 +807,9 @@ STATEMENTS = {
             {}),
     },
     'gm.store.selfservice:OPEN_GAMES_BY': {
-        'sqlite': ('SELECT count(*) AS n \nFROM open_games \nWHERE open_games.created_by = :address',
+        'sqlite': ('SELECT open_games.created_by \nFROM open_games \nWHERE lower(open_games.created_by) LIKE :pattern',
             {}),
-        'postgresql': ('SELECT count(*) AS n \nFROM open_games \nWHERE open_games.created_by = %(address)s',
+        'postgresql': ('SELECT open_games.created_by \nFROM open_games \nWHERE lower(open_games.created_by) LIKE %(pattern)s',
             {}),
     },
     'gm.store.selfservice:PLAYERS_AT': {

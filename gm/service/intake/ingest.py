@@ -238,7 +238,7 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
         return _error(ctx, inbound, None, f"gm could not read your mail ({inbound.refuse}). Send "
                       "orders as plain text.")
     mail = order_mail.read(inbound.subject, inbound.text)
-    code = optin.code_addressed(ctx, inbound.recipient)  # a reply to gm+confirm.<code>@host
+    code = optin.code_addressed(ctx, inbound)  # a reply to gm+confirm.<code>@host, with the code
     if code and mail.game_id is None and not any(c.startswith("CONFIRM") for c in mail.commands):
         mail.commands.insert(0, f"CONFIRM {code}")
     addressed = ctx.outbox.tokens.addressed(inbound.recipient)  # a reply to gm+nb7.ada.<token>@host

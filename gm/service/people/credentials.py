@@ -6,10 +6,12 @@ proves that address answered.  The rules, after Mailman's pending
 confirmations, Django's reset tokens and GitHub's change notices:
 
 * PASSWORD RESET changes nothing: it mails the registered address a code
-  (at most one an hour per seat, and only if the mail can go now: the hourly
-  caps, an address that bounces; else nothing changes and the attempt is in
-  the history).  Confirmed from the registered address, the seat gets a new
-  generated password, mailed there, and every old credential dies at once:
+  (at most one an hour per seat, and only if the mail can go now: not to an
+  address that bounces; else nothing changes and the attempt is in the
+  history).  The seat's own limit is its only cap: the caps on answers to
+  strangers, which strangers can fill, never hold up an owner's code.
+  Confirmed from the registered address, the seat gets a new generated
+  password, mailed there, and every old credential dies at once:
   the password, every token (a new generation), every pending code but the
   revert codes (below).  While a reset waits, no address change completes
   and none starts; nothing done with the password alone ends a reset.
@@ -37,8 +39,7 @@ from gm.mail.inbound import Inbound
 from gm.service.outgoing import delivery_state, holding
 from gm.service.table import games
 from gm.service.context import Context
-from gm.service.outgoing.outbox import HOUR, LIMITED_KINDS
-from gm.store.pglocks import HOURLY_CAPS
+from gm.service.outgoing.outbox import HOUR
 
 log = logging.getLogger(__name__)
 
@@ -211,15 +212,10 @@ def _renew(ctx: Context, view: GameView, name: str, why: str) -> str:
 def cannot_mail(ctx: Context, view: GameView, seat) -> str | None:
     """Why a reset's code cannot be mailed to the seat's address now (nothing is changed then)."""
     address, now = seat["email"].lower(), ctx.clock()
-    ctx.store.lock_addresses(address)  # its throttle: locked by the mail already, unless it moved since
-    ctx.store.lock_shared(HOURLY_CAPS)  # the code's mail counts against the cap on answers
+    ctx.store.lock_addresses(address)  # its state: locked by the mail already, unless it moved since
     last = ctx.store.last_code_at(view.id, seat["name"], RESET)
     if last is not None and last > now - HOUR / RESETS_PER_HOUR:
         return "a confirmation was mailed to the seat's address within the hour"
-    if ctx.store.replies_since(LIMITED_KINDS, now - HOUR, address) >= ctx.config.error_replies_per_hour:
-        return "the hourly cap on mail to that address that needed no password is reached"
-    if ctx.store.replies_since(LIMITED_KINDS, now - HOUR) >= ctx.config.unauthenticated_replies_per_hour:
-        return "the hourly cap on mail that needed no password is reached"
     if holding.is_bouncing(ctx.store, address):
         return "the seat's address bounces"
     return None
@@ -244,8 +240,9 @@ def request_reset(ctx: Context, view: GameView, seat, inbound: Inbound) -> str |
         "password, every reply address and every change of address still waiting stop working. "
         f"The code works once, for {RESET_HOURS} hours; until then no change of address completes.",
         "", "If you did not ask for this, ignore this mail: nothing changes."])
+    # Kind "code": an owner's, counted by the seat's own limit above, not with answers to strangers.
     ctx.outbox.queue(seat["email"], f"CONFIRM {code}: confirm your password reset ({view.id})", text,
-                     kind="help", game_id=view.id, secret=True)
+                     kind="code", game_id=view.id, secret=True)
     ctx.store.log(view.id, view.turn, seat["name"], "reset", f"asked from {asked}; a code was mailed "
                   "to the registered address", ctx.clock())
     return None
