@@ -44,11 +44,22 @@ def test_the_mailbox_key(written, key):
     assert addresses.mailbox_key(written) == key
 
 
-def test_the_key_domains_cover_every_domain_of_a_key():
-    assert addresses.key_domains("victim@gmail.com") == ("gmail.com", "googlemail.com")
-    assert addresses.key_domains("victim@example.net") == ("example.net",)
-    assert all(addresses.mailbox_key(a).rpartition("@")[2] in addresses.key_domains(addresses.mailbox_key(a))
-               for a in ("a@googlemail.com", "b@gmail.com", "c@example.org"))
+def test_the_key_patterns_match_every_spelling_of_a_key():
+    """The store narrows by these LIKE patterns before keying: every spelling must match one."""
+    def like(pattern: str, text: str) -> bool:
+        head, _, domain = pattern.partition("%@")
+        return text.startswith(head) and text.endswith("@" + domain)
+
+    spellings = ["victim@gmail.com", "v.i.c.t.i.m+x@googlemail.com", '"victim"@gmail.com', "vict.im@gmail.com",
+                 "a_b+c@example.org", '"a_b"@example.org', "a_b@example.org", "victim+9@example.net"]
+    for spelling in spellings:
+        kept = addresses.normal(spelling)
+        key = addresses.mailbox_key(kept)
+        assert sum(like(p, kept) for p in addresses.key_patterns(key)) == 1, (spelling, key)
+    assert addresses.key_patterns("victim@gmail.com") == (
+        "v%@gmail.com", '"%@gmail.com', "v%@googlemail.com", '"%@googlemail.com')
+    assert addresses.key_patterns("victim@example.net") == ("victim%@example.net", '"%@example.net')
+    assert addresses.key_patterns("a_b@example.org") == ("a%@example.org", '"%@example.org')
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -159,7 +170,7 @@ def test_a_reset_code_goes_to_the_owner_after_strangers_used_up_their_total(tmp_
     (alert,) = [m for to, m in told if to == REFEREE]  # the total reached: the GM told, once
     assert "answered 4 mails that needed no password" in flat(alert)
     (answer,) = [m for _, m in exchange(room, raw_mail(ADA, "", subject="Re: " + code["Subject"]))]
-    assert answer["Subject"].startswith("[gm] New password for nb1")
+    assert answer["Subject"].startswith("[nb1 T1] New password for nb1")
 
 
 def test_an_observe_flood_leaves_owners_their_codes_and_strangers_an_answer(tmp_path):

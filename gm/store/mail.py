@@ -103,8 +103,7 @@ ERROR_REPLIES = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).sel
 REPLIES = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(t.outbox).where(
     t.outbox.c.kind.in_(sa.bindparam("kinds", expanding=True)), t.outbox.c.created >= sa.bindparam("since")),
     lists=("kinds",))
-# The recipients of one domain (``pattern``: '%@<domain>'; a LIKE wildcard in a domain literal only
-# widens it), whose mailbox keys the caller compares (gm.core.addresses.mailbox_key).
+# The recipients LIKE ``pattern`` (gm.core.addresses.key_patterns), keyed by the caller.
 REPLY_RECIPIENTS = prepared(lambda sa, t: sa.select(t.outbox.c.recipient).where(
     t.outbox.c.kind.in_(sa.bindparam("kinds", expanding=True)), t.outbox.c.created >= sa.bindparam("since"),
     sa.func.lower(t.outbox.c.recipient).like(sa.bindparam("pattern"))), lists=("kinds",))
@@ -331,8 +330,8 @@ class MailQueries:
         if address is None:
             return REPLIES.run(self, kinds=kinds, since=since).fetchone()["n"]
         key = addresses.mailbox_key(address)
-        return sum(addresses.mailbox_key(row["recipient"]) == key for domain in addresses.key_domains(key)
-                   for row in REPLY_RECIPIENTS.run(self, kinds=kinds, since=since, pattern=f"%@{domain}"))
+        return sum(addresses.mailbox_key(row["recipient"]) == key for pattern in addresses.key_patterns(key)
+                   for row in REPLY_RECIPIENTS.run(self, kinds=kinds, since=since, pattern=pattern))
 
     # --- the archive of what was sent -------------------------------------------
     def add_report(self, game_id: str, turn: int, seq: int, player: str | None, kind: str,

@@ -29,7 +29,7 @@ def game_and_observer(sa, t):
 
 
 OPEN_GAME = prepared(lambda sa, t: sa.select(t.open_games).where(t.open_games.c.game_id == sa.bindparam("game")))
-# The creators of one domain's open games (``pattern``: '%@<domain>'), keyed by the caller.
+# The creators of open games LIKE ``pattern`` (gm.core.addresses.key_patterns), keyed by the caller.
 OPEN_GAMES_BY = prepared(lambda sa, t: sa.select(t.open_games.c.created_by).where(
     sa.func.lower(t.open_games.c.created_by).like(sa.bindparam("pattern"))))
 CLOSE_OPEN_GAME = prepared(lambda sa, t: sa.delete(t.open_games).where(t.open_games.c.game_id == sa.bindparam("game")))
@@ -71,8 +71,8 @@ class SelfServiceQueries:
         """How many games still waiting for players were opened by ``created_by``'s mailbox (CREATE;
         every spelling of it counts: gm.core.addresses.mailbox_key)."""
         key = addresses.mailbox_key(created_by)
-        return sum(addresses.mailbox_key(row["created_by"]) == key for domain in addresses.key_domains(key)
-                   for row in OPEN_GAMES_BY.run(self, pattern=f"%@{domain}"))
+        return sum(addresses.mailbox_key(row["created_by"]) == key for pattern in addresses.key_patterns(key)
+                   for row in OPEN_GAMES_BY.run(self, pattern=pattern))
 
     def close_open_game(self, game_id: str) -> None:
         """The game has started: it no longer waits for players."""
