@@ -16,6 +16,7 @@ ADA, ADA2, ADA3 = "ada@example.org", "ada@two.example", "ada@three.example"
 BOB, CAROL, CY, EVE = "bob@example.org", "carol@example.org", "cy@example.org", "eve@evil.example"
 DAY = 86400.0
 DEAD = "unknown, used or expired"
+ON_BOTH_BACKENDS = True  # the credential queries are portable SQL (gm/store/__init__.py)
 
 
 @pytest.fixture
@@ -26,7 +27,8 @@ def gm(config, tmp_path):
     from gm.cli import app
 
     path = tmp_path / "gm.yaml"
-    path.write_text(f"data_dir: {config.data_dir}\naddress: {config.address}\n")
+    path.write_text(f"data_dir: {config.data_dir}\naddress: {config.address}\n"
+                    + (f"store: {config.store}\n" if config.store else ""))
     assert config_file.load(path).database == config.database
 
     def run(*args):
