@@ -22,6 +22,12 @@ confirmations, Django's reset tokens and GitHub's change notices:
 * Every change mails the registered address (for a move, the old one) what
   changed, when and from which address.  Best-effort: queued like any
   notice, held if the address bounces, never a condition of the change.
+* A seat taken from its holder (gm replace, gm eject, a resignation or
+  concession, LEAVE, gm seat address) takes every code waiting and every
+  token with it (end_all): none of them moves the seat back, or speaks for
+  whoever holds it next.
+* Orders, press and reads sent with a seat's token from another address are
+  told to the registered address (reads at most once a day per seat).
 * Wrong passwords are counted, and locked out, in gm.service.people.guessing; a
   confirmed reset ends the seat's lock.
 """
