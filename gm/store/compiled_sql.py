@@ -530,6 +530,12 @@ STATEMENTS = {
         'postgresql': ('SELECT * \nFROM history \nWHERE history.game_id = %(game)s ORDER BY history.id',
             {}),
     },
+    'gm.store.games:LAST_LOGGED': {
+        'sqlite': ('SELECT max(history.at) AS at \nFROM history \nWHERE history.game_id = :game AND history.actor = :actor AND history.action = :action',
+            {}),
+        'postgresql': ('SELECT max(history.at) AS at \nFROM history \nWHERE history.game_id = %(game)s AND history.actor = %(actor)s AND history.action = %(action)s',
+            {}),
+    },
     'gm.store.games:NEWEST_GAMES': {
         'sqlite': ('SELECT * \nFROM games ORDER BY games.created DESC, games.id DESC\n LIMIT :most OFFSET :param_1',
             {'param_1': 0}),

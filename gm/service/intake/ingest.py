@@ -328,11 +328,15 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
     if mail.empty:
         return _error(ctx, inbound, view, "Your mail had no orders and no commands. Orders go on "
                       "the lines below GAME ... PASSWORD ...; send HELP for the format.")
+    answered = []
     for command in mailcommands.each_once(mail.commands):  # 500 BOARD lines: one board
         if by_token and credentials.needs_password(command):
             credentials.refuse_token(ctx, view, command, inbound)
             continue
         mailcommands.run(ctx, view, player, command, inbound)
+        answered.append(command)
+    if by_token and not mail.press and not mail.order_lines:  # orders and press have their notices
+        credentials.notify_read_elsewhere(ctx, view, player, inbound, answered)
     for targets, text in mail.press:
         press.send(ctx, view, player, targets, text, inbound)
     if mail.press:

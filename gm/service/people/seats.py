@@ -41,11 +41,13 @@ def given_away(ctx: Context, view: GameView, address: str) -> str | None:
 def remove(ctx: Context, view: GameView, name: str, who: str, why: str) -> tuple[GameView, int]:
     """Take a seat out of the game as its rules for leaving say (RULINGS G5): the rules' ``leave``
     gives the state without it; the others get a report.  Inside a write; returns (the game after,
-    the seq of its new state).  When too few are left the one removed forfeits (G7: one player
+    the seq of its new state).  The seat's codes and reply tokens end with it
+    (credentials.end_all).  When too few are left the one removed forfeits (G7: one player
     left of a game begun with two or more wins at once); when every player still in has a
     standing draw proposal, the game ends drawn (G6)."""
     rules, now = view.rules, ctx.clock()
     ctx.store.deactivate_player(view.id, name)
+    credentials.end_all(ctx, view.id, name, f"{name} leaving the game ({why})")
     result = rules.leave(view.state, name, now)
     seq = games.save_gm_state(ctx.store, view, rules.dump(result.state), "edit", view.seq,
                               f"{name} left", now)
