@@ -69,7 +69,7 @@ def _judge_held(ctx: Context, inbound: Inbound, row, auth: SeatAuth, judge: Judg
         return judge(ctx, inbound, row["id"], row["received"], auth)
     text = (f"Your mail of {times.format_stamp(row['received'])} was held while passwords for your "
             f"seat were refused, and turn {auth.turn}, which it was for, closed before this address "
-            f"confirmed it: a deadline does not wait for a confirmation. It was not read; the game "
-            f"is at turn {view.turn}. Send your orders for turn {view.turn} again.")
+            f"confirmed it (neither a deadline nor the other players wait for a confirmation). It was "
+            f"not read; the game is at turn {view.turn}: send your orders for it again.")
     ctx.outbox.reply(inbound, view, "Orders refused (old turn)", ctx.outbox.error_body(view, text), kind="reply")
     return Outcome("rejected", text, view.id)

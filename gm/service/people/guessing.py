@@ -3,7 +3,7 @@
 FAILURE_LIMIT wrong passwords within an hour for a seat (from its own
 address, or from an address that holds no seat of the game: a guess at every
 seat) or from one sender lock passwords out for LOCK_SECONDS: the seat's
-password, the right one too, or every password from that sender.  The seat's
+password, or every password from that sender.  The seat's
 address and the GM (config gm_address) get one notice per lock.  From can be
 forged, so no password lifts a lock; the seat's reply token (gm.core.tokens)
 still works, and a PASSWORD RESET confirmed from the registered address ends
