@@ -163,3 +163,20 @@ def test_mails_held_within_the_hour_share_one_code_and_are_judged_in_order(engin
     assert moves(engine) == 1
     outcomes = [r["outcome"] for r in engine.store.all("SELECT outcome FROM messages ORDER BY id")]
     assert outcomes[-3:] == ["help", "applied", "help"]  # BOARD, the move, the CONFIRM itself
+
+
+def test_a_held_claim_does_not_replace_a_later_one_judged_before_the_confirmation(engine, clock):
+    secrets = engine.create_game("fuzzy-borders", "fb1", PLAYERS, seed=5, options={"deadline": "12h"})
+    engine.ingest(order_mail(BOB, "BOARD", game_id="fb1", password=secrets["bob"]))  # a mail with bob's token
+    for raw in forged_guesses(game_id="fb1"):
+        engine.ingest(raw)
+    assert engine.ingest(order_mail(ADA, "J12", game_id="fb1", password=secrets["ada"])).outcome == "held"
+    (code_mail,) = [m for m in outbox(engine) if m["Subject"].startswith("CONFIRM")]
+    clock.advance(60)  # ada replies to a report of fb1: its reply address passes the lock at once
+    reply = engine.outbox.tokens.reply_to("fb1", ADA)
+    assert engine.ingest(order_mail(ADA, "J10", to=reply)).outcome == "sealed"
+    engine.ingest(order_mail(ADA, f"CONFIRM {code_in(code_mail['Subject'])}"))
+    view = engine.load("fb1")
+    assert view.rules.dump(view.state)["sealed"] == {"ada": "J10"}  # her later claim stands
+    (row,) = engine.store.all("SELECT outcome, detail FROM messages WHERE auth = 'password fb1 ada 1'")
+    assert row["outcome"] == "rejected" and "later mail" in row["detail"]

@@ -956,6 +956,12 @@ STATEMENTS = {
         'postgresql': ('SELECT max(states.created) AS at \nFROM states \nWHERE states.game_id = %(game)s',
             {}),
     },
+    'gm.store.turns:LATER_ORDERS': {
+        'sqlite': ('SELECT count(*) AS n \nFROM orders \nWHERE orders.game_id = :game AND orders.player = :seat AND orders.turn = :turn AND orders.action = :action_1 AND orders.accepted = :accepted_1 AND orders.at > :at',
+            {'action_1': 'order', 'accepted_1': 1}),
+        'postgresql': ('SELECT count(*) AS n \nFROM orders \nWHERE orders.game_id = %(game)s AND orders.player = %(seat)s AND orders.turn = %(turn)s AND orders.action = %(action_1)s AND orders.accepted = %(accepted_1)s AND orders.at > %(at)s',
+            {'action_1': 'order', 'accepted_1': 1}),
+    },
     'gm.store.turns:LATEST_STATE': {
         'sqlite': ('SELECT * \nFROM states \nWHERE states.game_id = :game ORDER BY states.seq DESC\n LIMIT :param_1 OFFSET :param_2',
             {'param_1': 1, 'param_2': 0}),

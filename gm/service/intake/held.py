@@ -8,7 +8,8 @@ for (gm.service.intake.setaside.SeatAuth), its password masked as in every kept
 mail; the address is mailed a code (gm.service.people.holds).  When that
 address confirms, release() judges each mail held for the seat as a retry is
 judged, at the time it came; if the turn it was for has closed meanwhile, it is
-refused as orders for an old turn.  Nothing waits for a confirmation: a
+refused as orders for an old turn, and if a later mail of the seat's for that
+turn was judged meanwhile, it is not read (a later mail replaces an earlier one).  Nothing waits for a confirmation: a
 deadline passes as it would, so a lock lends nobody time.
 """
 
@@ -65,11 +66,19 @@ def release(ctx: Context, read: Callable[[Context, bytes], Inbound], judge: Judg
 
 def _judge_held(ctx: Context, inbound: Inbound, row, auth: SeatAuth, judge: Judge) -> Outcome:
     view, _, _ = timers.settle(ctx, auth.game_id)  # RULINGS G4: a deadline passed meanwhile is first
-    if auth.turn is None or view.turn == auth.turn:
+    held = (f"Your mail of {times.format_stamp(row['received'])} was held while passwords for your "
+            "seat were refused")
+    if auth.turn is not None and view.turn != auth.turn:
+        label, text = "Orders refused (old turn)", (
+            f"{held}, and turn {auth.turn}, which it was for, closed before this address confirmed it "
+            "(neither a deadline nor the other players wait for a confirmation). It was not read; the "
+            f"game is at turn {view.turn}: send your orders for it again.")
+    elif auth.turn is not None and ctx.store.accepted_orders_later(view.id, auth.seat, auth.turn,
+                                                                   row["received"]):
+        label, text = "Held mail not read (a later one was)", (
+            f"{held}, and a later mail of yours for turn {auth.turn} was judged before this address "
+            "confirmed it; as a later mail replaces an earlier one, this one was not read.")
+    else:
         return judge(ctx, inbound, row["id"], row["received"], auth)
-    text = (f"Your mail of {times.format_stamp(row['received'])} was held while passwords for your "
-            f"seat were refused, and turn {auth.turn}, which it was for, closed before this address "
-            f"confirmed it (neither a deadline nor the other players wait for a confirmation). It was "
-            f"not read; the game is at turn {view.turn}: send your orders for it again.")
-    ctx.outbox.reply(inbound, view, "Orders refused (old turn)", ctx.outbox.error_body(view, text), kind="reply")
+    ctx.outbox.reply(inbound, view, label, ctx.outbox.error_body(view, text), kind="reply")
     return Outcome("rejected", text, view.id)
