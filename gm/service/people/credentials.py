@@ -70,6 +70,11 @@ def _new_code(ctx: Context, game_id: str, name: str, purpose: str, email: str, l
     return code
 
 
+def new_code(ctx: Context, game_id: str, name: str, purpose: str, email: str, lifetime: float) -> str:
+    """A code of another use for the seat (gm.service.people.holds), mailed to ``email`` by the caller."""
+    return _new_code(ctx, game_id, name, purpose, email, lifetime)
+
+
 def _end_codes(ctx: Context, game_id: str, name: str, purposes: tuple[str, ...], why: str) -> int:
     rows = ctx.store.pending_codes(game_id, name, purposes, ctx.clock())
     for row in rows:

@@ -13,7 +13,7 @@ from gm.core import addresses, passwords
 from gm.core.model import GameView, Status
 from gm.mail.inbound import Inbound
 from gm.service.outgoing import reports
-from gm.service.people import credentials, draws
+from gm.service.people import credentials, draws, holds
 from gm.service.table import deadlines, games
 from gm.service.outgoing.answers import done, refuse
 from gm.service.context import Context
@@ -176,7 +176,7 @@ NOT_CONFIRMED = ("this code is unknown, used or expired (a later SET ADDRESS, SE
 def confirm(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
     """CONFIRM <code>: every code about a seat's credentials, from the address it was mailed to: a
     new address (the seat moves there), a revert (the seat moves back, with a new password), a
-    reset (a new password)."""
+    reset (a new password), a mail held during a lock-out (judged: gm.service.people.holds)."""
     words = args.split()
     row = credentials.find_code(ctx, words[0]) if len(words) == 1 else None
     if row is None or row["used"] or row["expires"] < ctx.clock() or row["new_email"] != inbound.sender:
@@ -184,6 +184,9 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
                "with SET ADDRESS or PASSWORD RESET.")
         return
     purpose = row["purpose"]
+    if purpose == holds.HELD:  # a mail held during a lock-out, to be judged
+        holds.confirm(ctx, row, inbound)
+        return
     if purpose == credentials.ADDRESS:
         result = credentials.confirm_address(ctx, row)
         if isinstance(result, str):
