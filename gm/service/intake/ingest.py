@@ -309,11 +309,12 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
         return held.hold_or_refuse(ctx, view, inbound, row_id, mail.password, now)
     if player is None:
         reason = "no password was given" if not mail.password else "the password is wrong"
+        replying = (", or reply to the latest report gm sent you (no password needed)"
+                    if ctx.config.reply_tokens else "")
         return _error(ctx, inbound, view, f"Your orders were not read: {reason} for game "
-                      f"{view.id}. Use the password from your welcome mail, or reply to the latest "
-                      f"report gm sent you (no password needed). Lost it? Send PASSWORD RESET "
-                      f"{view.id} from the address your seat is registered to: gm mails a new one "
-                      "there.")
+                      f"{view.id}. Use the password from your welcome mail{replying}. Lost it? Send "
+                      f"PASSWORD RESET {view.id} from the address your seat is registered to: gm "
+                      "mails a new one there.")
     # the delivery states of the game's addresses, read together: this one's now, the others' as
     # the reports to them are queued (gm.service.outgoing.holding)
     ctx.store.read_address_states([p["email"] for p in view.players])
