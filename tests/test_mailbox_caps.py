@@ -118,7 +118,7 @@ def test_gmail_dots_and_googlemail_are_one_mailbox_for_the_confirmation_caps(tmp
     room = Mailroom(tmp_path)
     with_games(room)
     spellings = ["victim@gmail.com", "v.ictim@gmail.com", "vi.c.tim@gmail.com", "victim@googlemail.com",
-                 "V.I.C.T.I.M@GoogleMail.com", "victim.@gmail.com"]
+                 "V.I.C.T.I.M@GoogleMail.com", "vic.tim+x@gmail.com"]
     mails = exchange(room, *(raw_mail(s, "OBSERVE nb1") for s in spellings))
     (code,) = [m for _, m in mails]
     assert code["Subject"].startswith("CONFIRM ") and mails[0][0] == "victim@gmail.com"
