@@ -21,7 +21,7 @@ import logging
 from gm.core import times
 from gm.core.model import GameView, Status
 from gm.present import reports as present
-from gm.service.outgoing import delivery_state, outages, reports
+from gm.service.outgoing import delivery_state, outages, reached, reports
 from gm.service.play import lifecycle, turns
 from gm.service.table import deadlines, games
 from gm.service.outgoing.holding import bouncing_players
@@ -130,6 +130,12 @@ def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> l
         return done
     if not row["late"] and outages.postponed(ctx, due):
         return done  # gm cannot send: the deadline waits, and moves once sending works again
+    if not row["late"]:
+        owed = reached.due_by_delivery(ctx, view, dict(row, due=due), owing)
+        if owed is None:
+            return done  # an owing player has not had the turn's report yet: the deadline waits
+        if owed > due:
+            return done + reached.move(ctx, view, owed, now)  # its time counts from the delivery
     if not row["late"] and conf["bouncing"] == "wait":
         waiting = holdable(store, view, row["start_seq"], bouncing_players(store, view, owing), conf)
         if waiting:
