@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 from pathlib import Path
 
 import typer
@@ -60,7 +61,10 @@ def ingest(source: str = typer.Argument("-", help="a file with one RFC 5322 mess
     """Process one message (for procmail or an MTA pipe).  Exit 0 once stored, 75 if not.
 
     Never makes a store; prints one line on stderr (the outcome); logs to log_file (default
-    <data_dir>/gm.log).  The replies are queued: gm run (or gm run --once from cron) sends them."""
+    <data_dir>/gm.log).  The replies are queued: gm run (or gm run --once from cron) sends them.
+    The mail is judged as of the moment the MTA piped it (RULINGS G4), however long the store
+    then kept it waiting."""
+    piped = time.time()
     root = logging.getLogger()
     quiet = logging.NullHandler()  # with no handler at all, logging would print warnings on stderr
     root.addHandler(quiet)
@@ -76,7 +80,7 @@ def ingest(source: str = typer.Argument("-", help="a file with one RFC 5322 mess
         level = logging.INFO if state.get("verbose") else logging.WARNING
         handler = log_to_file(conf.log_file or conf.data_dir / "gm.log", level)
         try:
-            outcome = Engine(store, conf).ingest(raw)
+            outcome = Engine(store, conf).ingest(raw, arrived=piped)
         except Exception as exc:  # could not store it: let the MTA try again later
             log.exception("gm ingest: message not stored")
             tempfail(f"message not stored, try again later: {exc}")
