@@ -2,10 +2,11 @@
 
 The time is the server's own record of the delivery (IMAP's INTERNALDATE, the Maildir file's
 time, the moment the MTA piped it to `gm ingest`), never a header the sender wrote (Date:).
-It is still kept within what gm knows for sure, so that a wrong or forged server time lets no
-order in late nor makes one early: never later than now, never before the last time gm read
-that mailbox (what was there then was read then), and never before the turn it is judged in
-opened.
+A time gm knows cannot be the delivery is not used: one in the future, or one before gm last
+read that mailbox (what was there then was read then: an older time is a copy put back, a
+message moved between folders keeping its date, or a clock set wrong).  Such a mail is judged
+as of now, as it was before gm read server times: a wrong time lets no order in late.  And a
+mail counts as arriving no earlier than the turn it is judged in opened.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from gm.service.table import deadlines
 
 
 def judged_at(ctx: Context, arrived: float | None, since: float | None = None) -> float:
-    """The moment a mail counts as arrived: ``arrived`` (the server's record, if known) kept
-    between ``since`` (gm's last look at the mailbox, if known) and now."""
+    """The moment a mail counts as arrived: ``arrived`` (the server's record, if known) if it
+    lies between ``since`` (gm's last look at the mailbox, if known) and now; else now."""
     now = ctx.clock()
-    if arrived is None or arrived >= now:
-        return now  # unknown, or in the future: now
-    return arrived if since is None else max(arrived, min(since, now))
+    if arrived is None or arrived > now or (since is not None and arrived < since):
+        return now
+    return arrived
 
 
 def within_turn(ctx: Context, view: GameView, at: float) -> float:
