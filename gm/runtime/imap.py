@@ -357,8 +357,8 @@ class Daemon:
                 outages.heartbeat(self.engine, self.me, self.sender.down_since,
                                   look_for_gap=self.look_for_gap and not self.once)
                 self.look_for_gap = False
-                outages.settle(self.engine)
                 if not deadlines:
+                    outages.settle(self.engine)  # what the tick does first (gm.service.play.timers)
                     return
                 closed = self.engine.tick()
                 if closed:
