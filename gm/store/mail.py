@@ -28,6 +28,7 @@ MESSAGE_COLUMNS = ("source_key", "message_id", "sender", "subject", "raw", "rece
 ADD_MESSAGE = inserting("messages", MESSAGE_COLUMNS)
 NEW_MESSAGE = inserting_unless("messages", MESSAGE_COLUMNS, seen)  # unless SEEN: add_new_message
 MESSAGE_OUTCOME = updating("messages", where=("id",), set=("outcome", "detail", "game_id"))
+MESSAGE_AUTH = updating("messages", where=("id",), set=("auth",))
 # queue_outbox's columns (PostgreSQL: with an id drawn ahead, deferred: gm.store.postgres.add_outbox_row)
 OUTBOX_COLUMNS = ("message_id", "game_id", "turn", "kind", "recipient", "subject", "raw", "status", "next_attempt",
                   "created", "trimmed", "secret")
@@ -52,6 +53,8 @@ MESSAGE_SEEN = prepared(lambda sa, t: sa.select(t.messages).where(seen(sa, t)).o
 STORED_KEYS = prepared(lambda sa, t: sa.select(t.messages.c.source_key).where(
     t.messages.c.source_key.in_(sa.bindparam("keys", expanding=True))), lists=("keys",))
 MESSAGE = prepared(lambda sa, t: sa.select(t.messages).where(t.messages.c.id == sa.bindparam("row")))
+HELD_MESSAGES = prepared(lambda sa, t: sa.select(t.messages).where(
+    t.messages.c.outcome == "held", t.messages.c.game_id == sa.bindparam("game")).order_by(t.messages.c.id))
 
 
 def inbox(sa, t, only_failed: bool):
@@ -207,6 +210,15 @@ class MailQueries:
     def message(self, row_id: int) -> sqlite3.Row | None:
         """One stored inbound message by its row id."""
         return MESSAGE.run(self, row=row_id).fetchone()
+
+    def hold_message(self, row_id: int, auth: str) -> None:
+        """Keep with a mail held during a lock-out whom it authenticated as (its outcome 'held'
+        is recorded as any outcome is: set_message_outcome)."""
+        self.update_rows(MESSAGE_AUTH, id=row_id, auth=auth)
+
+    def held_messages(self, game_id: str) -> list[sqlite3.Row]:
+        """The mails of a game held during a lock-out and not judged yet, oldest first."""
+        return HELD_MESSAGES.run(self, game=game_id).fetchall()
 
     def inbox_listing(self, only_failed: bool = False, limit: int = 50) -> list[sqlite3.Row]:
         """Received mail, newest first, for ``gm inbox``; ``only_failed``: the ones set aside."""
