@@ -107,12 +107,13 @@ def test_an_order_dovecot_took_in_before_the_deadline_and_read_after_it_is_on_ti
 
 def test_an_internaldate_in_the_future_is_judged_as_now(harness, dovecot, smtp):
     store = harness.engine.store
-    passwords = harness.new_game(**OPTIONS)
+    passwords = harness.new_game(**dict(OPTIONS, deadline="10m", grace="1m"))
     cron = Cron(harness)
     cron.run()
     mover, orders = harness.legal()
+    # half an hour ahead of the server's clock (Dovecot keeps a date an hour ahead, not a day)
     append_at(dovecot, order_mail(ADDRESS[mover], orders[0], game_id="nb1", password=passwords[mover]),
-              time.time() + 30 * 86400)
-    cron.run(2 * H)
+              time.time() + 1800)
+    cron.run(900)  # the next run comes after the deadline and its grace, before that date
     assert [r["detail"].split(":")[0] for r in actions(store, "forfeit")] == [f"{mover} forfeited"]
     assert harness.states() == 1

@@ -15,12 +15,14 @@ from gm.core.model import GameView
 from gm.service.context import Context
 from gm.service.table import deadlines
 
+WHOLE_SECOND = 1.0  # INTERNALDATE keeps whole seconds: a mail of the second gm looked is not before it
+
 
 def judged_at(ctx: Context, arrived: float | None, since: float | None = None) -> float:
     """The moment a mail counts as arrived: ``arrived`` (the server's record, if known) if it
     lies between ``since`` (gm's last look at the mailbox, if known) and now; else now."""
     now = ctx.clock()
-    if arrived is None or arrived > now or (since is not None and arrived < since):
+    if arrived is None or arrived > now or (since is not None and arrived < since - WHOLE_SECOND):
         return now
     return arrived
 
