@@ -8,16 +8,16 @@ sees them (the ASCII board in a <pre> block), links to the previous and next
 turn, press sent to ALL and the final result.  Sealed orders of an open turn
 never appear.
 
-Every file is written whole or not at all (a temporary file, then os.replace),
-so a web server never serves half a page; a file whose content is unchanged is
-not written again.
+Every file is written whole or not at all (a temporary file of a name nobody
+can guess, then os.replace: gm.core.filemodes.replace_file), so a web server
+never serves half a page; a file whose content is unchanged is not written again.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from gm.core import filemodes
 from gm.core.times import format_stamp
 from gm.present import feeds
 from gm.present.templates import environment
@@ -96,13 +96,11 @@ def write_index(directory: str | Path, games: list[dict], built_at: float) -> Pa
 
 def _write_bytes(path: Path, data: bytes) -> list[Path]:
     """Written whole or not at all (a web server never serves half a file), and only if it
-    changed; returns [path] if written.  The temporary name is this process's own."""
+    changed; returns [path] if written (gm.core.filemodes.replace_file)."""
     try:
         if path.read_bytes() == data:
             return []
     except OSError:
         pass
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    filemodes.replace_file(path, data)
     return [path]
