@@ -15,6 +15,7 @@ never serves half a page; a file whose content is unchanged is not written again
 
 from __future__ import annotations
 
+from importlib.resources import files
 from pathlib import Path
 
 from gm.core import filemodes
@@ -31,9 +32,10 @@ def picture_name(game_id: str, turn: int) -> str:
     return f"game-{game_id}-turn-{turn}.png"
 
 
-# Each game's rules in gm's own words (docs/rules/, issue 31), published beside the pages as
-# text when gm runs from its repository; an installed gm without docs/ links none.
-RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
+# Each game's rules in gm's own words, published beside the pages as text.  They are written
+# in docs/rules/ for people to read; gm/present/rulepages is a link to that folder, so that the
+# installed package carries the same files as package data (pyproject.toml), read from there.
+RULES_DIR = files("gm.present").joinpath("rulepages")
 
 
 def rules_name(kind: str) -> str:
@@ -41,8 +43,8 @@ def rules_name(kind: str) -> str:
 
 
 def write_rules(directory: Path, kind: str) -> tuple[str | None, list[Path]]:
-    """The rules page of ``kind`` beside the game pages: (its file name, or None where gm has
-    no docs/rules/; the files written)."""
+    """The rules page of ``kind`` beside the game pages: (its file name, or None for a game
+    without one; the files written)."""
     source = RULES_DIR / f"{kind}.md"
     if not source.is_file():
         return None, []
