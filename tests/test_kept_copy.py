@@ -10,6 +10,8 @@ import email.utils
 import uuid
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gm.mail import redact
 
@@ -19,7 +21,7 @@ def _mail(sender: str, subject: str, body: bytes, content_type: str = "text/plai
             f"Date: {email.utils.formatdate()}\r\nMessage-ID: <{uuid.uuid4().hex}@example.org>\r\n"
             f"MIME-Version: 1.0\r\nContent-Type: {content_type}\r\n"
             "Content-Transfer-Encoding: 8bit\r\n\r\n")
-    return head.encode("ascii") + body
+    return head.encode("utf-8") + body  # an 8-bit subject as some clients send it
 
 
 def _layouts(secret: str, move: str) -> dict[str, tuple[str, bytes, str]]:
@@ -70,3 +72,26 @@ def test_what_the_order_parser_reads_as_a_password_the_masker_masks():
     for line in lines:
         mail = orders.read(line, line)
         assert mail.password is None or mail.password not in redact.mask_text(line), line
+
+
+SECRET = "kq7hz3xw2m"
+PIECES = ["GAME nb1", "PASSWORD", "PASS", "PA\u200eSS", "PA\x00SSWORD", "pass", ":", "=", " ", "  ", "\t",
+          "b4xd4", "\u2028", "\x1c", "-- ", "> ", "RESET", "\n", "\n"]
+HEADER_SAFE = str.maketrans({"\n": " ", "\u2028": " ", "\x1c": " "})
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(subject=st.lists(st.sampled_from(PIECES), max_size=5), body=st.lists(st.sampled_from(PIECES), max_size=16),
+       in_subject=st.booleans(), at=st.integers(min_value=0, max_value=20), flowed=st.booleans())
+def test_no_password_the_parser_reads_survives_in_the_kept_copy(subject, body, in_subject, at, flowed):
+    """Any mail made of these pieces and SECRET once: when gm's reader and order parser take
+    SECRET for its password, the kept copy (its raw bytes, the subject stored) never holds it."""
+    from gm.mail import inbound, orders
+    (subject if in_subject else body).insert(at, SECRET)
+    content_type = "text/plain; charset=utf-8" + ("; format=flowed" if flowed else "")
+    text = "".join(body).replace("\n", "\r\n") + "\r\n"
+    raw = _mail("ada@example.org", "".join(subject).translate(HEADER_SAFE), text.encode(), content_type)
+    read = inbound.parse(raw, "gm@example.test")
+    if orders.read(read.subject, read.text).password != SECRET:
+        return
+    assert SECRET.encode() not in redact.redact(raw) and SECRET not in redact.mask_text(read.subject)

@@ -200,7 +200,7 @@ def mask_after_pass(text: str) -> str:
 
 
 def _mask_part_headers(part: email.message.Message) -> None:
-    items = part.items()
+    items = list(part.raw_items())  # as received: 8-bit bytes as surrogates, read as gm.mail.rawmail reads them
     new = [(name, mask_header(value)) for name, value in items]
     if all(str(value) == masked for (_, value), (_, masked) in zip(items, new)):
         return
