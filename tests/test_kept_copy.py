@@ -36,10 +36,12 @@ def _layouts(secret: str, move: str) -> dict[str, tuple[str, bytes, str]]:
         "NUL": ("orders", f"GAME nb1 PA\x00SSWORD {secret}\r\n{move}\r\n".encode(),
                 "text/plain; charset=utf-8"),
         "NUL in the subject": (f"GAME nb1 PA\x01SS {secret}", f"{move}\r\n".encode(), "text/plain; charset=utf-8"),
+        "8-bit subject": (f"GAME nb1 PA\u200eSS:{secret}", f"{move}\r\n".encode(), "text/plain; charset=utf-8"),
     }
 
 
-@pytest.mark.parametrize("layout", ["flowed", "unknown charset", "bidi mark", "NUL", "NUL in the subject"])
+@pytest.mark.parametrize("layout", ["flowed", "unknown charset", "bidi mark", "NUL", "NUL in the subject",
+                                    "8-bit subject"])
 def test_a_password_the_parser_read_is_not_kept(engine, nb_game, layout):
     view = engine.load("nb1")
     (mover,) = view.rules.to_move(view.state)
