@@ -16,6 +16,7 @@ from games import registry
 from gm.cli import app
 from admin_helpers import run_gm as gm
 from gm.store.packing import unpack_mail
+from gm.mail.quotes import MARKER
 from support import PLAYERS3
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
@@ -95,7 +96,7 @@ def test_gm_order_is_marked_in_the_report_and_verify_still_passes(conf, store):
     for address in ("ada@example.org", "bob@example.org"):
         ((subject, body),) = bodies(store, address, before)
         assert "report" in subject
-        assert body.startswith("The game master entered this order for ada: ")
+        assert body.startswith(MARKER + "\n\nThe game master entered this order for ada: ")
     log = [r for r in store.history_of("nb1") if r["action"] == "order"][-1]
     assert log["actor"] == "gm:tester" and "ada asked by phone" in log["detail"]
     # The next one names its own player.
