@@ -123,7 +123,7 @@ def _wrapped_attribution(first: str, second: str) -> bool:
 _FROM_LABELS = frozenset({"from", "von", "de", "van", "da"})
 _NEXT_LABELS = frozenset({
     "sent", "date", "to", "cc", "subject", "gesendet", "datum", "an", "betreff", "envoyé", "à", "objet",
-    "enviado", "enviada", "fecha", "para", "asunto", "verzonden", "aan", "onderwerp", "inviato", "data",
+    "enviado", "enviada", "enviado el", "enviada em", "fecha", "para", "asunto", "verzonden", "aan", "onderwerp", "inviato", "data",
     "a", "oggetto", "assunto",
 })
 MAX_LABEL = 12  # characters before a header line's colon
