@@ -10,7 +10,8 @@ what the sender wrote between and below them is read where it stands
 * a separator of Outlook and webmail ("-----Original Message-----" and its
   translations, "---------- Forwarded message ---------", a line of "_");
 * a quoted header block: a From line (From:, Von:, De :, Van:, Da:) with
-  Sent:/Date:/To:... on the next lines, or one From: line with an address;
+  Sent:/Date:/Gesendet:/Envoyé :... on the next line, or one From: line
+  with an address;
 * an attribution ("On ... wrote:", "Am ... schrieb ...:", "Le ... a écrit :",
   "El ... escribió:", "Op ... schreef ...:", "Il giorno ... ha scritto:",
   "Em ... escreveu:", also wrapped over two lines) that is NOT followed by
@@ -119,12 +120,12 @@ def _wrapped_attribution(first: str, second: str) -> bool:
     return _attribution(low + " " + next_low)
 
 
-# A quoted header block: a From line, then one of the others (Outlook, Apple Mail, webmail).
+# A quoted header block: a From line, then the date it was sent (Outlook, webmail).  Not "From: bob"
+# then "To: ALL": gm's own press mail starts so, and a player may paste it into their press.
 _FROM_LABELS = frozenset({"from", "von", "de", "van", "da"})
-_NEXT_LABELS = frozenset({
-    "sent", "date", "to", "cc", "subject", "gesendet", "datum", "an", "betreff", "envoyé", "à", "objet",
-    "enviado", "enviada", "enviado el", "enviada em", "fecha", "para", "asunto", "verzonden", "aan", "onderwerp", "inviato", "data",
-    "a", "oggetto", "assunto",
+_SENT_LABELS = frozenset({
+    "sent", "date", "gesendet", "datum", "envoyé", "date", "enviado", "enviada", "enviado el", "enviada em",
+    "fecha", "verzonden", "inviato", "data",
 })
 MAX_LABEL = 12  # characters before a header line's colon
 
@@ -177,11 +178,11 @@ def _next_text(lines: list[str], start: int) -> int:
 
 
 def _header_block(lines: list[str], i: int) -> bool:
-    """Line i is the From line of a quoted header block: another header line follows it."""
+    """Line i is the From line of a quoted header block: the line of its date follows it."""
     if _label(lines[i]) not in _FROM_LABELS:
         return False
     following = _next_text(lines, i + 1)
-    return following != -1 and _label(lines[following]) in _NEXT_LABELS
+    return following != -1 and _label(lines[following]) in _SENT_LABELS
 
 
 _SIGNATURES = {"--", "__"}

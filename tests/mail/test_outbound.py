@@ -36,7 +36,8 @@ def test_headers_and_body_read_back_exactly():
     assert msg[OUR_HEADER] == "gm"
     assert msg["X-GM-Game"] == "nb1"
     assert msg.get_content_type() == "text/plain"
-    assert msg.get_content() == marked(body)  # the marker line on top; trailing spaces, "=", a lone "." and long lines survive
+    # gm's marker line on top; trailing spaces, "=", a lone "." and long lines survive
+    assert msg.get_content() == marked(body)
     assert not msg.defects
     assert all(len(line) <= 76 for line in raw.split(b"\n\n", 1)[1].split(b"\n"))  # RFC 2045 6.7
 

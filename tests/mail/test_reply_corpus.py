@@ -209,6 +209,10 @@ def test_a_from_line_alone_is_the_senders_words():
     """"From:" without a header line after it is not a quote: "From: the north" is press text."""
     text = "PRESS TO bob\nFrom: the north, at dawn.\nTo be sure, I attack.\nENDPRESS\nb4xd4"
     assert read_reply(text).text == text
+    # gm's press mail, pasted into a press of one's own: "From: ada" / "To: ALL" is no quote header
+    pasted = ("PRESS TO GM\nAda wrote to everyone:\nPress in game nb1, turn 1\nFrom: ada\nTo: ALL\n\nHi\n\n"
+              "My plan\nENDPRESS")
+    assert read_reply(pasted).text == pasted
 
 
 @pytest.mark.parametrize("line", [

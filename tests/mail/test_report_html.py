@@ -79,7 +79,8 @@ def test_a_report_mail_is_text_then_html_with_its_picture(engine, nb_game):
     view = engine.load("nb1")
     for name, msg in mails.items():
         text, html, images = parts(msg)
-        assert text == marked(archived_report(engine, msg.outbox_id, name))  # the marker on top; what gm verify compares
+        # what gm verify compares, under gm's marker line
+        assert text == marked(archived_report(engine, msg.outbox_id, name))
         (cid, png), = images.items()
         assert f'<img src="cid:{cid}"' in html
         image = Image.open(io.BytesIO(png))
