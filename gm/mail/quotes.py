@@ -124,7 +124,7 @@ def _wrapped_attribution(first: str, second: str) -> bool:
 # then "To: ALL": gm's own press mail starts so, and a player may paste it into their press.
 _FROM_LABELS = frozenset({"from", "von", "de", "van", "da"})
 _SENT_LABELS = frozenset({
-    "sent", "date", "gesendet", "datum", "envoyé", "date", "enviado", "enviada", "enviado el", "enviada em",
+    "sent", "date", "gesendet", "datum", "envoyé", "enviado", "enviada", "enviado el", "enviada em",
     "fecha", "verzonden", "inviato", "data",
 })
 MAX_LABEL = 12  # characters before a header line's colon
@@ -148,17 +148,22 @@ def _from_with_address(text: str) -> bool:
     return False
 
 
-def is_quote_start(line: str) -> bool:
-    """A line that starts the quoted part of a reply by itself (without the lines after it)."""
+def _separator(line: str) -> bool:
+    """A line that by itself opens a quoted mail: a rule with a label, a line of "_", or a From:
+    line with an address."""
     text = line.strip()
-    if not text:
-        return False
-    if _attribution(text.lower()) or _is_rule(text):
+    if _is_rule(text):
         return True
     rstripped = line.rstrip()
     if len(rstripped) >= 10 and not rstripped.strip("_"):  # Outlook's rule above the quoted header block
         return True
     return _from_with_address(text)
+
+
+def is_quote_start(line: str) -> bool:
+    """A line that starts the quoted part of a reply by itself (without the lines after it)."""
+    text = line.strip()
+    return bool(text) and (_attribution(text.lower()) or _separator(line))
 
 
 def _is_marker(text: str) -> bool:
@@ -195,6 +200,25 @@ class Reply:
     unread: list[str] = field(default_factory=list)  # the non-blank lines below where reading stopped
 
 
+def _ends_reading(lines: list[str], i: int, signatures: set[str], html: bool) -> bool:
+    """Line i is a signature, gm's marker, a separator or a quoted header block: nothing from it
+    on is the sender's."""
+    line = lines[i]
+    text = line.strip()
+    if line in signatures or (html and text in signatures) or _is_marker(text):
+        return True
+    return _separator(line) or _header_block(lines, i)
+
+
+def _attribution_size(lines: list[str], i: int, low: str) -> int:
+    """How many lines the attribution at line i takes (0: none; 2: wrapped by the client)."""
+    if _attribution(low) or _loose_attribution(low):
+        return 1
+    if i + 1 < len(lines) and _wrapped_attribution(lines[i], lines[i + 1]):
+        return 2
+    return 0
+
+
 def read_reply(text: str, html: bool = False) -> Reply:
     """The new part of a reply, and the lines below the point where reading stopped."""
     signatures = _SIGNATURES | _HTML_SIGNATURES if html else _SIGNATURES
@@ -202,28 +226,23 @@ def read_reply(text: str, html: bool = False) -> Reply:
     kept: list[str] = []
     i, stop = 0, len(lines)
     while i < len(lines):
-        line = lines[i]
-        stripped = line.strip()
-        if _quoted(line):
+        if _quoted(lines[i]):
             i += 1
             continue
-        if line in signatures or (html and stripped in signatures) or _is_marker(stripped) \
-                or is_quote_start(line) and not _attribution(stripped.lower()) or _header_block(lines, i):
+        if _ends_reading(lines, i, signatures, html):
             stop = i
             break
-        low = stripped.lower()
-        size = 1 if _attribution(low) or _loose_attribution(low) else 0
-        if not size and i + 1 < len(lines) and _wrapped_attribution(line, lines[i + 1]):
-            size = 2
+        low = lines[i].strip().lower()
+        size = _attribution_size(lines, i, low)
         if size:
             following = _next_text(lines, i + size)
             if following != -1 and _quoted(lines[following]):  # ">" lines follow: only they are old
                 i += size
                 continue
-            if _attribution(low) or size == 2:  # old text follows unmarked: nothing below is read
+            if size == 2 or _attribution(low):  # old text follows unmarked: nothing below is read
                 stop = i
                 break
-        kept.append(line)
+        kept.append(lines[i])  # "Bob wrote:" with no ">" below is the sender's own line
         i += 1
     unread = [line.strip() for line in lines[stop + 1:] if line.strip() and not _quoted(line)]
     return Reply("\n".join(kept).strip("\n"), unread)
