@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from gm.core.model import ServiceError
+from gm.mail.outbound import marked
 from gm.present.reports import OBSERVER
 from gm.service.outgoing import observers
-from gm.mail.outbound import marked
 from support import PLAYERS, body, last_outbox_id, order_mail, outbox
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL (gm.store.selfservice)

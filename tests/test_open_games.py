@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from gm.core.model import ServiceError
+from gm.mail.quotes import MARKER
 from gm.service.people import lobby
 from gm.service.play import lifecycle
-from gm.mail.quotes import MARKER
 from support import body, last_outbox_id, order_mail, outbox
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL (gm.store.selfservice)

@@ -6,9 +6,9 @@ import email
 import email.policy
 
 from gm.core import times
+from gm.mail.outbound import marked
 from gm.service.records import audit
 from gm.store.packing import unpack_mail, unpack_text
-from gm.mail.outbound import marked
 from support import PLAYERS, body, last_outbox_id, order_mail, outbox
 
 ADA = "ada@example.org"

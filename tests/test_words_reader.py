@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from gm.mail.quotes import MARKER
 from gm.present.mailhtml import news
 from gm.service.outgoing import observers
 from gm.service.play import lifecycle
 from gm.service.records import audit
-from gm.mail.quotes import MARKER
 from mailroom import Mailroom
 from support import PLAYERS, PLAYERS3, body, last_outbox_id, order_mail, outbox
 

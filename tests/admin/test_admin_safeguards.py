@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 from games import registry
 from gm.cli import app
 from admin_helpers import run_gm as gm
-from gm.store.packing import unpack_mail
 from gm.mail.quotes import MARKER
+from gm.store.packing import unpack_mail
 from support import PLAYERS3
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
