@@ -44,7 +44,7 @@ from email.policy import Compat32
 from gm.mail import rawmail
 from gm.mail.charsets import text_codec
 from gm.mail.html import html_to_text, trim_html
-from gm.mail.inbound import walk
+from gm.mail.inbound import own_parts, walk
 
 MASK = "[redacted]"
 TOKEN_MASK = "redacted"  # in an address: no brackets, so the address still reads as one
@@ -350,9 +350,8 @@ def plain_reading(raw: bytes) -> Reading:
         subject = fields.get("Subject") or ""
         reading.subject = " ".join((_decoded_header(subject) if "=?" in subject else subject or "").split())
         msg, _ = _message(raw)
-        for part in walk(msg) if msg is not None else ():
-            if not part.is_multipart() and part.get_content_maintype() == "text" \
-                    and not str(part.get("Content-Disposition", "")).lower().startswith("attachment"):
+        for part in own_parts(msg) if msg is not None else ():  # never an attachment's or attached mail's
+            if part.get_content_maintype() == "text":
                 reading.text = _text_of(part)
                 break
     except Exception:  # what was read so far

@@ -21,6 +21,7 @@ from gm.mail import orders
 from gm.mail.html import html_to_text
 from gm.mail.outbound import HtmlPart, compose
 from gm.mail.quotes import MARKER, read_reply
+from gm.mail.redact import plain_reading
 from support import LINEAR_4X, growth
 
 GM = "gm@example.test"
@@ -234,3 +235,25 @@ def test_many_short_header_lines_are_read_in_linear_time():
         return raw("\n".join([CREDENTIALS, "b4xd4", *lines]))
 
     assert growth(lambda r: mailin.parse(r, GM), mail(4), mail(16)) < LINEAR_4X
+
+
+def test_an_attached_message_or_attachment_is_never_the_senders_text():
+    """HTML-only mail with a message/rfc822 and a text attachment: only the HTML is read, by the
+    reader and by the plain reading of a mail set aside (gm.mail.redact.plain_reading)."""
+    inner = email.message.EmailMessage(policy=email.policy.SMTP)
+    inner["From"], inner["Subject"] = "bob@example.org", "old"
+    inner.set_content(f"{CREDENTIALS}\n{OLD}\n")
+    outer = email.message.EmailMessage(policy=email.policy.SMTP)
+    outer["From"], outer["To"], outer["Subject"] = "ada@example.org", GM, "orders"
+    outer.set_content("<p>GAME nb1 PASSWORD kq7hz3xw2m</p><p>b4xd4</p><p>BOARD</p>", subtype="html")
+    outer.add_attachment(inner)
+    outer.add_attachment(OLD, filename="old.txt")
+    mail, inbound = read_raw(bytes(outer))
+    only_the_senders(mail)
+    assert inbound.html_only and "DRAW" not in inbound.full_text
+    assert "DRAW" not in plain_reading(bytes(outer)).text
+
+
+def read_raw(data: bytes) -> tuple[orders.OrderMail, mailin.Inbound]:
+    inbound = mailin.parse(data, GM)
+    return orders.read(inbound.subject, inbound.text), inbound
