@@ -50,6 +50,9 @@ SEATS_OF_ADDRESS = prepared(lambda sa, t: sa.select(t.players.c.game_id, t.playe
     sa.func.lower(t.players.c.email) == sa.func.lower(sa.bindparam("email"))))
 HISTORY = prepared(lambda sa, t: whole_rows(sa, t.history).where(t.history.c.game_id == sa.bindparam("game")).order_by(
     t.history.c.id))
+LAST_LOGGED = prepared(lambda sa, t: sa.select(sa.func.max(t.history.c.at).label("at")).where(
+    t.history.c.game_id == sa.bindparam("game"), t.history.c.actor == sa.bindparam("actor"),
+    t.history.c.action == sa.bindparam("action")))
 
 
 class GameQueries:
@@ -199,6 +202,11 @@ class GameQueries:
     def history_of(self, game_id: str) -> list[sqlite3.Row]:
         """A game's history lines, oldest first."""
         return HISTORY.run(self, game=game_id).fetchall()
+
+    def last_logged(self, game_id: str, actor: str, action: str) -> float | None:
+        """When ``actor`` last had a history line of ``action`` in the game (None: never)."""
+        row = LAST_LOGGED.run(self, game=game_id, actor=actor, action=action).fetchone()
+        return row["at"] if row is not None else None
 
 
 def settings_key(email: str) -> str:
