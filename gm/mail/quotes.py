@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 # The line gm writes at the top of each mail it sends (text and HTML); a reply that quotes the
 # mail without ">" carries it, and nothing from it on is read.  No order or command looks so.
-MARKER = "-- gm: write your reply above this line --"
+MARKER = "-- gm: only what you write above this line is read --"
 _MARKER_KEY = MARKER.lower()
 
 MAX_LOOKAHEAD = 4  # lines looked at after an attribution or a From line (keeps the reading linear)
