@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gm.core.model import ServiceError
+from gm.mail.quotes import MARKER
 from gm.service.people import lobby
 from gm.service.play import lifecycle
 from support import body, last_outbox_id, order_mail, outbox
@@ -27,7 +28,7 @@ def confirmed(engine, sender, text):
     mail back is the code, and no seat or game is made yet; the sender replies to it.  The answer."""
     before = (seats(engine), engine.store.all("SELECT id FROM games ORDER BY id"))
     code_mail = ask(engine, sender, text)
-    assert code_mail.startswith("A mail from this address") and "CONFIRM " in code_mail
+    assert code_mail.startswith(MARKER + "\n\nA mail from this address") and "CONFIRM " in code_mail
     assert (seats(engine), engine.store.all("SELECT id FROM games ORDER BY id")) == before
     start = last_outbox_id(engine)
     engine.ingest(order_mail(sender, "", subject="Re: CONFIRM " + code_mail.split("CONFIRM ")[1].split()[0]))

@@ -6,6 +6,7 @@ import email
 import email.policy
 
 from gm.core import times
+from gm.mail.outbound import marked
 from gm.service.records import audit
 from gm.store.packing import unpack_mail, unpack_text
 from support import PLAYERS, body, last_outbox_id, order_mail, outbox
@@ -56,7 +57,7 @@ def test_set_format_text_then_html(engine, nb_game):
     row = engine.store.one("SELECT body, body_packing FROM reports WHERE player = 'ada' AND kind = 'report' "
                            "ORDER BY id DESC LIMIT 1")
     archived = unpack_text(row["body"], row["body_packing"])
-    assert to_ada.get_content() == archived
+    assert to_ada.get_content() == marked(archived)
     mail(engine, nb_game, "SET FORMAT HTML")
     assert seat(engine)["format"] == "html"
     since = move(engine, nb_game)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from gm.mail.quotes import MARKER
 from gm.present.mailhtml import news
 from gm.service.outgoing import observers
 from gm.service.play import lifecycle
@@ -130,7 +131,7 @@ def test_an_empty_mail_is_told_it_was_empty_above_the_help(engine):
     engine.ingest(order_mail("carol@example.net", ""))
     (reply,) = outbox(engine, start)
     text = body(reply)
-    assert text.startswith("Your mail was empty")
+    assert text.startswith(MARKER + "\n\nYour mail was empty")
     assert "How to play by mail with gm" in text and "empty" in reply["Subject"]
     start = last_outbox_id(engine)
     engine.ingest(order_mail("carol@example.net", "HELP"))

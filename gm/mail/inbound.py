@@ -40,7 +40,8 @@ from gm.mail import rawmail
 from gm.mail.bounces import recipients
 from gm.mail.charsets import MAX_CHARSET_NAME, decode_bytes, readable_charset, text_codec
 from gm.mail.html import MAX_HTML_CHARS, html_to_text, trim_html
-from gm.mail.quotes import strip_reply
+from gm.mail.orders import starts_with_command
+from gm.mail.quotes import read_reply
 from gm.mail.robots import robot_reason
 from gm.mail.verp import first_of_ours
 
@@ -55,6 +56,7 @@ MAX_REFERENCES = 20  # the last Message-IDs of References/In-Reply-To that are k
 RECIPIENT_FIELDS = ("Delivered-To", "X-Original-To", "To")  # where the envelope recipient is read, in order
 MAX_RECIPIENT_VALUES = 10  # of each of those fields (each hop adds a Delivered-To)
 MAX_RECIPIENT_CHARS = 4_000  # of each value that is read
+MAX_UNREAD_KEPT = 20  # lines below a quote kept in unread_after_quote (the reply names at most 10)
 _ADDRESS_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-/=?^_`{|}~.@")
 
 @dataclass
@@ -69,6 +71,8 @@ class Inbound:
     message_id: str | None = None
     references: list[str] = field(default_factory=list)  # the last MAX_REFERENCES well-formed ones
     text: str = ""  # the new text, quotes and signature removed
+    # The lines below a quote or signature that hold commands (never read: the sender is told)
+    unread_after_quote: list[str] = field(default_factory=list)
     full_text: str = ""  # the decoded body before stripping
     html_only: bool = False
     robot: str | None = None  # why this is a robot's mail (or has nobody to answer), or None
@@ -227,17 +231,34 @@ def walk(msg: email.message.Message):
             stack.extend(reversed([p for p in payload if isinstance(p, email.message.Message)]))
 
 
+def _attached(part: email.message.Message) -> bool:
+    """A part that is not the sender's own text: an attachment, or a message inside this one."""
+    disposition = _header_value(part, "Content-Disposition").split(";")[0].strip().lower()
+    return disposition == "attachment" or part.get_content_maintype() == "message"
+
+
+def own_parts(msg: email.message.Message):
+    """The leaf parts of msg that its sender wrote, depth first, in order: nothing below an
+    attachment or an attached message (message/rfc822 and the like) is visited."""
+    stack = [msg]
+    while stack:
+        part = stack.pop()
+        if _attached(part):
+            continue
+        payload = part.get_payload()
+        if isinstance(payload, list):
+            stack.extend(reversed([p for p in payload if isinstance(p, email.message.Message)]))
+        else:
+            yield part
+
+
 def body_text(msg: email.message.Message, problems: list[str]) -> tuple[str, bool, str | None]:
-    """The best text of a message: text/plain first, else HTML as text; attachments ignored.
+    """The best text of a message: text/plain first, else HTML as text; attachments and
+    attached messages ignored.
     The third value: the charset of that text's part when gm cannot read it (else None)."""
     plain = html = None
     plain_charset = html_charset = None
-    for part in walk(msg):
-        if part.is_multipart():
-            continue
-        disposition = _header_value(part, "Content-Disposition").split(";")[0].strip().lower()
-        if disposition == "attachment":
-            continue
+    for part in own_parts(msg):
         ctype = part.get_content_type()
         if ctype == "text/plain" and plain is None:
             plain, plain_charset = part_text(part, problems), _charset(part)
@@ -288,6 +309,7 @@ def clean_at_the_door(inbound: Inbound) -> None:
     inbound.sender_name = safe_text.clean(inbound.sender_name)
     inbound.text = safe_text.clean(inbound.text)
     inbound.full_text = safe_text.clean(inbound.full_text)
+    inbound.unread_after_quote = [safe_text.clean(line) for line in inbound.unread_after_quote]
 
 
 def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> None:
@@ -355,5 +377,7 @@ def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> No
                 inbound.problems.append(inbound.refuse)
         except Exception as exc:  # a broken MIME structure must not stop the mail being answered
             inbound.problems.append(f"could not read the body: {type(exc).__name__}: {str(exc)[:200]}")
-        inbound.text = strip_reply(inbound.full_text, html=inbound.html_only)
+        reply = read_reply(inbound.full_text, html=inbound.html_only)
+        inbound.text = reply.text
+        inbound.unread_after_quote = [line for line in reply.unread if starts_with_command(line)][:MAX_UNREAD_KEPT]
     inbound.robot = robot_reason(fields, inbound.sender, our_address, inbound.subject, frozenset(content_types))

@@ -10,7 +10,9 @@ are written out directly (non-ASCII ones as RFC 2047 encoded words through
 email.header, but a To address with a UTF-8 local part, written in UTF-8 as RFC 6532
 says, for a server offering SMTPUTF8) and the body is encoded by binascii; the email package's
 generator gives the same message at eight times the cost, and every order
-queues a report to each player.  tests/test_mailout.py reads our output back
+queues a report to each player.  Each text and HTML part starts with gm's
+marker line (gm.mail.quotes.MARKER): a reply that quotes the mail without ">"
+is read only above it.  tests/test_mailout.py reads our output back
 with the email package to keep the two in agreement.
 
 Nothing an inbound mail carries can make a reply large: In-Reply-To and
@@ -34,6 +36,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.header import Header
 
+from gm.mail.quotes import MARKER
 from gm.mail.robots import OUR_HEADER
 from gm.mail.rawmail import MAX_MESSAGE_ID, valid_message_id
 
@@ -48,7 +51,7 @@ TEXT_PLAIN = ('Content-Type: text/plain; charset="utf-8"\n'
               "Content-Transfer-Encoding: quoted-printable")
 
 __all__ = ["MAX_HEADER_LINE", "MAX_HTML_MESSAGE_BYTES", "MAX_MESSAGE_ID", "MAX_OUTGOING_BYTES", "MAX_REFERENCES",
-           "ARCHIVED_NOTE", "TRIMMED_NOTE", "HtmlPart", "compose", "thread_ids", "words_only"]
+           "ARCHIVED_NOTE", "TRIMMED_NOTE", "HtmlPart", "compose", "marked", "marked_html", "thread_ids", "words_only"]
 TRIMMED_NOTE = "left out of the copy kept a day after sending; drawn again from the stored state at will"
 ARCHIVED_NOTE = "left out of the copy kept a day after sending; the archive keeps these words (reports.outbox_id)"
 
@@ -166,15 +169,31 @@ def compose(
     # with SMTPUTF8, gm.runtime.smtp); an encoded word is never an address.
     to_line = f"To: {' '.join(to.split())}" if not to.isascii() else _header("To", to)
     head = "\n".join([_header(*fields[0]), to_line] + [_header(name, value) for name, value in fields[1:]])
-    if not body.endswith("\n"):
-        body += "\n"
+    body = marked(body)
     if html is not None:
-        raw = _alternative(head, body, html, MAX_HTML_MESSAGE_BYTES - reserve)
+        raw = _alternative(head, body, marked_html(html), MAX_HTML_MESSAGE_BYTES - reserve)
         if raw is not None:
             return message_id, raw
     head_bytes = (head + "\n" + TEXT_PLAIN).encode("utf-8")
     encoded = _cut_body(body, MAX_OUTGOING_BYTES - reserve - len(head_bytes) - 2)
     return message_id, head_bytes + b"\n\n" + encoded
+
+
+def marked(body: str) -> str:
+    """The text of a mail gm sends: the marker line on top (a reply that quotes it without '>'
+    is read only above it: gm.mail.quotes), ending in a line break."""
+    return f"{MARKER}\n\n{body}" + ("" if body.endswith("\n") else "\n")
+
+
+_MARKER_HTML = (f'<p style="margin:0;padding:4px 8px;color:#8a8270;font-size:12px;">{MARKER}</p>\n')
+
+
+def marked_html(html: HtmlPart) -> HtmlPart:
+    """The HTML page with the marker line first inside its <body> (or first of all)."""
+    page = html.html
+    body = page.lower().find("<body")
+    end = page.find(">", body) + 1 if body != -1 else 0
+    return HtmlPart(page[:end] + ("\n" if end else "") + _MARKER_HTML + page[end:], html.images)
 
 
 def _alternative(head: str, body: str, html: HtmlPart, limit: int) -> bytes | None:

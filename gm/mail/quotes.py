@@ -1,12 +1,38 @@
-"""Quoted replies and signatures, found with string methods (linear in the line, no regex).
+"""Quoted replies and signatures, found with string methods (linear in the mail, no regex).
 
-Everything from the first line that starts a quote ("On ... wrote:", a
-forwarded-message rule, a quoted header block...) or a signature ("-- ") is
-old text; lines starting with ">" are dropped.  So an old order in a quote is
-never applied.
+A reply is read line by line.  Lines starting with ">" are old and dropped;
+what the sender wrote between and below them is read where it stands
+(bottom-posting).  The reading stops for good at:
+
+* a signature ("-- ");
+* gm's own marker line (MARKER), which gm writes at the top of every mail it
+  sends: a client that quotes without ">" puts it under the reply;
+* a separator of Outlook and webmail ("-----Original Message-----" and its
+  translations, "---------- Forwarded message ---------", a line of "_");
+* a quoted header block: a From line (From:, Von:, De :, Van:, Da:) with
+  Sent:/Date:/Gesendet:/Envoyé :... on the next line, or one From: line
+  with an address;
+* an attribution ("On ... wrote:", "Am ... schrieb ...:", "Le ... a écrit :",
+  "El ... escribió:", "Op ... schreef ...:", "Il giorno ... ha scritto:",
+  "Em ... escreveu:", also wrapped over two lines) that is NOT followed by
+  ">" lines: the client quoted the old mail without marking it.  Followed by
+  ">" lines, the attribution is dropped and reading goes on after them.
+
+Everything below a stop is old or someone else's, never read; the lines of it
+are handed back (Reply.unread) so the sender can be told what was not read.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# The line gm writes at the top of each mail it sends (text and HTML); a reply that quotes the
+# mail without ">" carries it, and nothing from it on is read.  No order or command looks so.
+MARKER = "-- gm: only what you write above this line is read --"
+_MARKER_KEY = MARKER.lower()
+
+MAX_LOOKAHEAD = 4  # lines looked at after an attribution or a From line (keeps the reading linear)
+
 
 def _word_char(c: str) -> bool:
     return c.isalnum() or c == "_"
@@ -28,62 +54,200 @@ def _has_word(text: str, word: str, start: int = 0) -> int:
     return -1
 
 
-def _is_rule(text: str, label: str) -> bool:
-    """-----Original Message----- and the like: dashes, the label, dashes."""
+def _ends_with_word(low: str, word: str, min_before: int = 2) -> bool:
+    """low ends with word, which starts at a word boundary, at least min_before characters in."""
+    if not low.endswith(word):
+        return False
+    at = len(low) - len(word)
+    return at >= min_before and not _word_char(low[at - 1])
+
+
+# Separator lines: dashes, one of these labels, dashes (Outlook, Thunderbird, webmail).
+_RULE_LABELS = frozenset({
+    "original message", "forwarded message", "ursprüngliche nachricht", "original-nachricht",
+    "weitergeleitete nachricht", "message d'origine", "message transféré", "mensaje original",
+    "mensaje reenviado", "oorspronkelijk bericht", "doorgestuurd bericht", "messaggio originale",
+    "messaggio inoltrato", "mensagem original", "mensagem encaminhada",
+})
+
+
+def _is_rule(text: str) -> bool:
+    """-----Original Message----- and the like: dashes, a label, dashes."""
     if not (text.startswith("-") and text.endswith("-")):
         return False
-    return text.strip("-").strip().lower() == label
+    return text.strip("-").strip().lower().replace("\u2019", "'") in _RULE_LABELS
 
 
-_QUOTE_FIRST = frozenset("oOaAlLfF-_")  # the first characters a quote start can have
+# The words that end an attribution line (before its ":"), and the first word each goes with.
+_ATTRIBUTION_VERBS = ("wrote", "schrieb", "a écrit", "escribió", "schreef", "geschreven", "ha scritto",
+                      "escreveu")
+_ATTRIBUTION_STARTS = {"on": ("wrote",), "am": ("schrieb",), "le": ("a écrit",), "el": ("escribió",),
+                       "op": ("schreef", "geschreven"), "il": ("ha scritto",), "em": ("escreveu",)}
 
 
-def is_quote_start(line: str) -> bool:
-    """The line that starts the quoted part of a reply; everything from it on is old."""
-    text = line.strip()
-    if not text or text[0] not in _QUOTE_FIRST:
+def _attribution(low: str) -> bool:
+    """"On <date>, Bob <b@x> wrote:" and its translations: a first word, a verb, a colon."""
+    if not low.endswith(":"):
         return False
+    if _starts_with_word(low, "on") and _ends_with_word(low, "wrote:"):  # "On ... wrote:"
+        return True
+    if _starts_with_word(low, "am") and _has_word(low, "schrieb", 2) != -1:  # "Am ... schrieb ...:"
+        return True
+    if _starts_with_word(low, "op") and (_has_word(low, "schreef", 2) != -1
+                                         or _has_word(low, "geschreven", 2) != -1):  # "Op ... schreef ...:"
+        return True
+    tail = low[:-1].rstrip()
+    for first, verbs in _ATTRIBUTION_STARTS.items():
+        if first in ("on", "am", "op") or not _starts_with_word(low, first):
+            continue
+        if any(_ends_with_word(tail, verb) for verb in verbs):  # "Le ... a écrit :", "El ... escribió:"
+            return True
+    return False
+
+
+def _loose_attribution(low: str) -> bool:
+    """"Bob wrote:": a verb and a colon only (an attribution when ">" lines follow it)."""
+    return low.endswith(":") and any(_ends_with_word(low[:-1].rstrip(), verb, 1) for verb in _ATTRIBUTION_VERBS)
+
+
+def _wrapped_attribution(first: str, second: str) -> bool:
+    """An attribution a client wrapped over two lines ("On Mon, ... Bob <" / "b@x> wrote:")."""
+    low, next_low = first.strip().lower(), second.strip().lower()
+    if not low or not next_low or _attribution(low) or not any(c.isdigit() for c in low):
+        return False
+    if not any(_starts_with_word(low, start) for start in _ATTRIBUTION_STARTS):
+        return False
+    return _attribution(low + " " + next_low)
+
+
+# A quoted header block: a From line, then the date it was sent (Outlook, webmail).  Not "From: bob"
+# then "To: ALL": gm's own press mail starts so, and a player may paste it into their press.
+_FROM_LABELS = frozenset({"from", "von", "de", "van", "da"})
+_SENT_LABELS = frozenset({
+    "sent", "date", "gesendet", "datum", "envoyé", "enviado", "enviada", "enviado el", "enviada em",
+    "fecha", "verzonden", "inviato", "data",
+})
+MAX_LABEL = 12  # characters before a header line's colon
+
+
+def _label(line: str) -> str | None:
+    """The label of a header line ("From: Bob", "*De :* Bob", "Gesendet: Montag"), lower case."""
+    text = line.strip().lstrip("*").lstrip()
+    colon = text.find(":", 0, MAX_LABEL + 2)
+    if colon < 1:
+        return None
+    return text[:colon].strip(" *\t").lower()
+
+
+def _from_with_address(text: str) -> bool:
+    """From: Bob <bob@example.org> on its own: the header of a quoted mail."""
     low = text.lower()
-    if _starts_with_word(low, "on") and low.endswith("wrote:"):
-        before = len(low) - len("wrote:")
-        if before >= 2 and (not _word_char(low[before - 1])):  # "On ... wrote:"
-            return True
-    if _starts_with_word(low, "am") and low.endswith(":"):
-        if _has_word(low, "schrieb", 2) != -1:  # "Am ... schrieb ...:"
-            return True
-    if _starts_with_word(low, "le"):
-        tail = low[:-1].rstrip() if low.endswith(":") else None
-        if tail is not None and tail.endswith("a écrit"):
-            at = len(tail) - len("a écrit")
-            if at >= 2 and not _word_char(tail[at - 1]):  # "Le ... a écrit :"
-                return True
-    if _is_rule(text, "original message") or _is_rule(text, "forwarded message"):
+    if low.startswith("from:") and len(text) > 5 and text[5].isspace():
+        words = text[6:].split()
+        return bool(words) and "@" in words[-1][1:-1]
+    return False
+
+
+def _separator(line: str) -> bool:
+    """A line that by itself opens a quoted mail: a rule with a label, a line of "_", or a From:
+    line with an address."""
+    text = line.strip()
+    if _is_rule(text):
         return True
     rstripped = line.rstrip()
     if len(rstripped) >= 10 and not rstripped.strip("_"):  # Outlook's rule above the quoted header block
         return True
-    if low.startswith("from:") and len(text) > 5 and text[5].isspace():  # a quoted header block
-        words = text[6:].split()
-        if words and "@" in words[-1][1:-1]:
-            return True
-    return False
+    return _from_with_address(text)
+
+
+def is_quote_start(line: str) -> bool:
+    """A line that starts the quoted part of a reply by itself (without the lines after it)."""
+    text = line.strip()
+    return bool(text) and (_attribution(text.lower()) or _separator(line))
+
+
+def _is_marker(text: str) -> bool:
+    return " ".join(text.split()).lower() == _MARKER_KEY
+
+
+def _quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")
+
+
+def _next_text(lines: list[str], start: int) -> int:
+    """The index of the first line from start (within MAX_LOOKAHEAD) that is not blank, or -1."""
+    for i in range(start, min(start + MAX_LOOKAHEAD, len(lines))):
+        if lines[i].strip():
+            return i
+    return -1
+
+
+def _header_block(lines: list[str], i: int) -> bool:
+    """Line i is the From line of a quoted header block: the line of its date follows it."""
+    if _label(lines[i]) not in _FROM_LABELS:
+        return False
+    following = _next_text(lines, i + 1)
+    return following != -1 and _label(lines[following]) in _SENT_LABELS
 
 
 _SIGNATURES = {"--", "__"}
 _HTML_SIGNATURES = {"\\--", "\\-\\-", "\\_\\_", "\\__"}  # html2text escapes a leading "-- "
 
 
-def strip_reply(text: str, html: bool = False) -> str:
-    """The new part of a reply: stop at a quote header or signature, drop '>' lines."""
+@dataclass
+class Reply:
+    text: str  # what the sender wrote: read
+    unread: list[str] = field(default_factory=list)  # the non-blank lines below where reading stopped
+
+
+def _ends_reading(lines: list[str], i: int, signatures: set[str], html: bool) -> bool:
+    """Line i is a signature, gm's marker, a separator or a quoted header block: nothing from it
+    on is the sender's."""
+    line = lines[i]
+    text = line.strip()
+    if line in signatures or (html and text in signatures) or _is_marker(text):
+        return True
+    return _separator(line) or _header_block(lines, i)
+
+
+def _attribution_size(lines: list[str], i: int, low: str) -> int:
+    """How many lines the attribution at line i takes (0: none; 2: wrapped by the client)."""
+    if _attribution(low) or _loose_attribution(low):
+        return 1
+    if i + 1 < len(lines) and _wrapped_attribution(lines[i], lines[i + 1]):
+        return 2
+    return 0
+
+
+def read_reply(text: str, html: bool = False) -> Reply:
+    """The new part of a reply, and the lines below the point where reading stopped."""
     signatures = _SIGNATURES | _HTML_SIGNATURES if html else _SIGNATURES
+    lines = [line.rstrip() for line in text.split("\n")]
     kept: list[str] = []
-    for line in text.split("\n"):
-        stripped = line.rstrip()
-        if stripped in signatures or (html and stripped.strip() in signatures) or is_quote_start(stripped):
-            break
-        if stripped.lstrip().startswith(">"):
+    i, stop = 0, len(lines)
+    while i < len(lines):
+        if _quoted(lines[i]):
+            i += 1
             continue
-        kept.append(stripped)
-    return "\n".join(kept).strip("\n")
+        if _ends_reading(lines, i, signatures, html):
+            stop = i
+            break
+        low = lines[i].strip().lower()
+        size = _attribution_size(lines, i, low)
+        if size:
+            following = _next_text(lines, i + size)
+            if following != -1 and _quoted(lines[following]):  # ">" lines follow: only they are old
+                i += size
+                continue
+            if size == 2 or _attribution(low):  # old text follows unmarked: nothing below is read
+                stop = i
+                break
+        kept.append(lines[i])  # "Bob wrote:" with no ">" below is the sender's own line
+        i += 1
+    unread = [line.strip() for line in lines[stop + 1:] if line.strip() and not _quoted(line)]
+    return Reply("\n".join(kept).strip("\n"), unread)
 
 
+def strip_reply(text: str, html: bool = False) -> str:
+    """The new part of a reply (read_reply's text)."""
+    return read_reply(text, html).text

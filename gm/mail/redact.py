@@ -49,7 +49,7 @@ from email.policy import Compat32
 from gm.core import text as safe_text
 from gm.mail import rawmail
 from gm.mail.html import html_to_text, trim_html
-from gm.mail.inbound import header_reading, part_text, walk
+from gm.mail.inbound import header_reading, own_parts, part_text, walk
 from gm.mail.orders import password_start
 
 MASK = "[redacted]"
@@ -364,9 +364,8 @@ def plain_reading(raw: bytes) -> Reading:
         subject = fields.get("Subject") or ""
         reading.subject = " ".join((_decoded_header(subject) if "=?" in subject else subject or "").split())
         msg, _ = _message(raw)
-        for part in walk(msg) if msg is not None else ():
-            if not part.is_multipart() and part.get_content_maintype() == "text" \
-                    and not str(part.get("Content-Disposition", "")).lower().startswith("attachment"):
+        for part in own_parts(msg) if msg is not None else ():  # never an attachment's or attached mail's
+            if part.get_content_maintype() == "text":
                 reading.text = _text_of(part)
                 break
     except Exception:  # what was read so far

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from games import registry
 from gm.cli import app
 from admin_helpers import run_gm as gm
+from gm.mail.quotes import MARKER
 from gm.store.packing import unpack_mail
 from support import PLAYERS3
 
@@ -95,14 +96,14 @@ def test_gm_order_is_marked_in_the_report_and_verify_still_passes(conf, store):
     for address in ("ada@example.org", "bob@example.org"):
         ((subject, body),) = bodies(store, address, before)
         assert "report" in subject
-        assert body.startswith("The game master entered this order for ada: ")
+        assert body.startswith(MARKER + "\n\nThe game master entered this order for ada: ")
     log = [r for r in store.history_of("nb1") if r["action"] == "order"][-1]
     assert log["actor"] == "gm:tester" and "ada asked by phone" in log["detail"]
     # The next one names its own player.
     bob_move = json.loads(gm(conf, "show", "nb1", "--json").stdout)["legal"][0]
     since = store.one("SELECT max(id) AS n FROM outbox")["n"]
     gm(conf, "order", "nb1", "--as", "bob", bob_move)
-    assert all(b.startswith("The game master entered this order for bob")
+    assert all(b.startswith(MARKER + "\n\nThe game master entered this order for bob")
                for _, b in bodies(store, "ada@example.org", since))
     verified = gm(conf, "verify", "nb1")
     assert verified.exit_code == 0 and "OK" in verified.stdout, verified.stdout
@@ -123,7 +124,7 @@ def test_gm_order_in_a_simultaneous_game_is_named_in_the_confirmation_and_the_re
     assert any("Orders received" in s and "The game master entered this order for ada" in b
                for s, b in mails)
     reports = [b for s, b in mails if "report" in s]
-    assert reports and reports[-1].startswith("The game master entered the orders of ada, bob, cy")
+    assert reports and reports[-1].startswith(MARKER + "\n\nThe game master entered the orders of ada, bob, cy")
     verified = gm(conf, "verify", "fb1")
     assert verified.exit_code == 0 and "OK" in verified.stdout, verified.stdout
 

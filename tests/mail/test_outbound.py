@@ -8,7 +8,8 @@ import email.policy
 import pytest
 
 from gm.mail import inbound as mailin
-from gm.mail.outbound import MAX_HEADER_LINE, compose
+from gm.mail.outbound import MAX_HEADER_LINE, compose, marked
+from gm.mail.quotes import MARKER
 from gm.mail.robots import OUR_HEADER
 
 
@@ -35,7 +36,8 @@ def test_headers_and_body_read_back_exactly():
     assert msg[OUR_HEADER] == "gm"
     assert msg["X-GM-Game"] == "nb1"
     assert msg.get_content_type() == "text/plain"
-    assert msg.get_content() == body  # trailing spaces, "=", a lone "." and long lines survive
+    # gm's marker line on top; trailing spaces, "=", a lone "." and long lines survive
+    assert msg.get_content() == marked(body)
     assert not msg.defects
     assert all(len(line) <= 76 for line in raw.split(b"\n\n", 1)[1].split(b"\n"))  # RFC 2045 6.7
 
@@ -108,11 +110,11 @@ def test_every_message_is_capped_and_a_cut_says_so():
     assert len(raw) <= MAX_OUTGOING_BYTES
     text = msg.get_content()
     assert "this message was cut short" in text
-    assert text.startswith("line 0: Zoë b4xd4 = 8 points\nline 1:")
+    assert text.startswith(MARKER + "\n\nline 0: Zoë b4xd4 = 8 points\nline 1:")
     assert len(text) > MAX_OUTGOING_BYTES // 4  # cut, not emptied
     _, raw, msg = read_back(body="short\n", subject="s" * 100_000, sender_name="n" * 100_000)
     assert len(raw) < 4_000
-    assert msg.get_content() == "short\n"
+    assert msg.get_content() == marked("short\n")
 
 
 def test_a_body_just_under_the_cap_is_not_cut():
@@ -121,4 +123,4 @@ def test_a_body_just_under_the_cap_is_not_cut():
     body = body * ((MAX_OUTGOING_BYTES - 2_000) // len(body))
     _, raw, msg = read_back(body=body)
     assert len(raw) <= MAX_OUTGOING_BYTES
-    assert msg.get_content() == body
+    assert msg.get_content() == marked(body)

@@ -17,7 +17,7 @@ from PIL import Image
 
 from games.fuzzy_borders.rules import MAX_SIDE as FB_MAX_SIDE
 from games.phalanx.rules import MAX_SIDE as PH_MAX_SIDE
-from gm.mail.outbound import MAX_HTML_MESSAGE_BYTES, HtmlPart, compose
+from gm.mail.outbound import MAX_HTML_MESSAGE_BYTES, HtmlPart, compose, marked
 from gm.present import pictures
 from gm.present.reports import OBSERVER
 from gm.store.packing import unpack_mail, unpack_text
@@ -79,7 +79,8 @@ def test_a_report_mail_is_text_then_html_with_its_picture(engine, nb_game):
     view = engine.load("nb1")
     for name, msg in mails.items():
         text, html, images = parts(msg)
-        assert text == archived_report(engine, msg.outbox_id, name)  # what gm verify compares
+        # what gm verify compares, under gm's marker line
+        assert text == marked(archived_report(engine, msg.outbox_id, name))
         (cid, png), = images.items()
         assert f'<img src="cid:{cid}"' in html
         image = Image.open(io.BytesIO(png))
@@ -151,7 +152,7 @@ def test_a_mail_too_large_for_html_goes_as_text_alone():
     _, raw = compose(sender="gm@localhost", sender_name="gm", to="ada@example.org", subject="s",
                      body="the report\n", html=HtmlPart("<p>page</p>", (("board.x@localhost", big),)))
     msg = email.message_from_bytes(raw, policy=email.policy.default)
-    assert msg.get_content_type() == "text/plain" and msg.get_content() == "the report\n"
+    assert msg.get_content_type() == "text/plain" and msg.get_content() == marked("the report\n")
 
 
 # --- the seal: a player's picture and page show no one else's sealed order ------------------------
@@ -251,7 +252,7 @@ def test_the_report_reaches_the_smtp_server_as_text_and_html(harness, dovecot, s
         text, html, images = parts(msg)
         row = harness.engine.store.one("SELECT outbox_id FROM reports WHERE game_id = 'nb1' AND player = :player "
                                        "AND kind = 'report' ORDER BY id DESC LIMIT 1", player=name)
-        assert text == archived_report(harness.engine, row["outbox_id"], name)
+        assert text == marked(archived_report(harness.engine, row["outbox_id"], name))
         assert list(images.values()) == [pictures.picture(view.rules, view.state, name)]
 
 
@@ -267,7 +268,7 @@ def test_a_board_reply_has_the_page_and_the_players_own_picture(engine):
     assert list(images.values()) == [pictures.picture(view.rules, view.state, "ada")]
     archived = engine.store.one("SELECT body, body_packing FROM reports WHERE outbox_id = :outbox_id",
                                 outbox_id=row["id"])
-    assert text == unpack_text(archived["body"], archived["body_packing"])
+    assert text == marked(unpack_text(archived["body"], archived["body_packing"]))
     assert "K11" in text and "K11" in html
     # with another answer in the same reply, or for a player who reads text: text alone
     since = last_outbox_id(engine)

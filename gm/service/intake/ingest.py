@@ -211,6 +211,8 @@ def handle_with_one_reply(ctx: Context, inbound: Inbound, row_id: int, now: floa
     optin.begin(ctx, inbound)
     try:
         outcome = handle(ctx, inbound, row_id, now, trusted)
+        if outcome.outcome != "robot":
+            _unread_below_quote(ctx, inbound)
         asked = optin.finish(ctx, inbound)
     except BaseException:
         ctx.outbox.drop_reply()
@@ -421,6 +423,22 @@ def _not_read(ctx: Context, inbound: Inbound, view: GameView, name: str, lines: 
                                          "in this game's notation and were left out:"]
                                   + ["    " + line for line in shown])
     ctx.outbox.reply(inbound, view, "Not read", body, kind="reply", archive_player=name)
+
+
+def _unread_below_quote(ctx: Context, inbound: Inbound) -> None:
+    """The part of the reply naming the commands that stood below a quote, gm's marker line or a
+    signature in the mail (gm.mail.quotes): never read, as they may be someone else's words."""
+    lines = inbound.unread_after_quote
+    if not lines:
+        return
+    shown = [mask_text(line if len(line) <= 60 else line[:57] + "...") for line in lines[:10]]
+    if len(lines) > 10:
+        shown.append(f"... and {len(lines) - 10} more")
+    body = "\n".join(["Not read: these lines stand below the quoted part or the signature of your",
+                      "mail, where gm reads nothing (it may be someone else's mail you quote):", ""]
+                     + ["    " + line for line in shown]
+                     + ["", "To send them, write them above the quoted part of your mail."]) + "\n"
+    ctx.outbox.reply(inbound, None, "Not read (below the quote)", body, kind="help")
 
 
 def _stale(ctx: Context, view: GameView, name: str, mail: order_mail.OrderMail, inbound: Inbound,
