@@ -33,7 +33,7 @@ from gm.core.passwords import ALPHABET, generate
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
 from gm.mail.redact import CONFIRM_LOCAL  # gm+confirm.<code>@host: the reply-to-confirm address
-from gm.service.outgoing import observers
+from gm.service.outgoing import gmalerts, observers
 from gm.service.people import lobby, seats
 from gm.service.outgoing.answers import refuse
 from gm.service.context import Context
@@ -131,6 +131,19 @@ def finish(ctx: Context, inbound: Inbound) -> str | None:
     return "confirmation mailed for " + ", ".join(asked.lines)
 
 
+def code_refused(ctx: Context, address: str) -> str | None:
+    """Why no code of any kind may be mailed to ``address`` now (the caps above), or None."""
+    return _capped(ctx, address)
+
+
+def count_code(ctx: Context, code: str, address: str) -> None:
+    """A code mailed to ``address`` for something else than a request here (SET ADDRESS), counted
+    by the caps as a request that confirms nothing (CONFIRM finds it in the seat's codes)."""
+    now = ctx.clock()
+    ctx.store.add_pending_request(codes.digest(ctx.code_secret(), code), address, mailbox_of(address),
+                                  [], now, now + REQUEST_DAYS * DAY)
+
+
 def _capped(ctx: Context, address: str) -> str | None:
     """Why no code may be mailed to ``address`` now, or None."""
     if not address:
@@ -150,21 +163,17 @@ def _capped(ctx: Context, address: str) -> str | None:
 
 def _alert_gm(ctx: Context, now: float) -> None:
     """Tell the game master, once an hour, that the cap on confirmations is reached."""
-    to = ctx.config.gm_address
-    if not to:
-        log.info("the hourly cap on confirmations is reached; no gm_address to tell")
+    if gmalerts.sent_this_hour(ctx, gmalerts.CAP_REACHED):
         return
-    if ctx.store.replies_since(("alert",), now - HOUR, to.lower()):
-        return
-    log.warning("the hourly cap of %d confirmations is reached; telling %s",
-                ctx.config.confirmations_per_hour, to)
-    ctx.outbox.queue(to.lower(), "[gm] Too many OBSERVE/JOIN/CREATE requests", "\n".join([
+    log.warning("the hourly cap of %d confirmations is reached; telling the GM",
+                ctx.config.confirmations_per_hour)
+    gmalerts.send(ctx, "[gm] Too many OBSERVE/JOIN/CREATE requests", "\n".join([
         f"gm has mailed {ctx.config.confirmations_per_hour} confirmation codes in the last hour "
         "(config confirmations_per_hour), the most it sends.", "",
         "Until the hour has passed, OBSERVE, JOIN and CREATE by mail are dropped without an answer. "
         "Many requests from many addresses are often forged From lines: gm in use as a spam "
         "amplifier. gm inbox lists the mails.", "",
-        "This is the only such mail this hour."]) + "\n", kind="alert")
+        "This is the only such mail this hour."]) + "\n", kind=gmalerts.CAP_REACHED)
 
 
 def _mail_code(ctx: Context, inbound: Inbound, code: str, asked: Asked) -> None:
@@ -185,7 +194,7 @@ def _mail_code(ctx: Context, inbound: Inbound, code: str, asked: Asked) -> None:
     # for one mail received.
     others = ctx.outbox.take_reply(inbound)
     if others:
-        body = joined([ReplyPart(None, "", body, "confirm", None)] + others)
+        body = ctx.outbox.cut_for_stranger(joined([ReplyPart(None, "", body, "confirm", None)] + others))
     reply = confirm_address(ctx.config.address, code)
     headers = (("Reply-To", reply),) if ctx.config.reply_tokens and len(reply.rpartition("@")[0]) <= 64 \
         else ()
@@ -193,7 +202,7 @@ def _mail_code(ctx: Context, inbound: Inbound, code: str, asked: Asked) -> None:
     # <code> from the subject (gm.mail.orders), not as a game mail needing a password.
     oid = ctx.outbox.queue(inbound.sender, f"CONFIRM {code}: confirm your request to gm", body, kind="confirm",
                            in_reply_to=inbound.message_id, references=inbound.references,
-                           auto="auto-replied", headers=headers, secret=True)
+                           auto="auto-replied", headers=headers, secret=True, answer=True)
     ctx.outbox.archive_parts(others, oid)
 
 
@@ -214,7 +223,7 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: lo
     request of this address is done; any other code is a seat's (seats.confirm)."""
     words = args.split()
     row = codes.find(ctx.code_secret(), words[0], ctx.store.pending_request) if len(words) == 1 else None
-    if row is None:
+    if row is None or not row["actions"]:  # a seat's code (count_code)
         seats.confirm(ctx, view, player, args, inbound)
         return
     now = ctx.clock()
