@@ -10,7 +10,14 @@ mail is done.  When the mail moved a game, the report its sender gets is that
 message: it leads, and every other answer follows it (in the text, and in a
 box of the HTML page).  Replies that need no password (help, errors) are rate-limited
 per address and in total per hour; the reply that reaches a limit says so,
-once, and after it nothing more is sent until the hour has passed.
+once, and after it nothing more is sent until the hour has passed.  The answer
+to a sender who gave no password (nor a seat's reply address) carries at most
+STRANGER_BYTES of text; a longer one is cut at a line and says where to read
+the rest.
+
+What one mail costs is bounded here too, whatever code queues it: at most
+MAILS_PER_ADDRESS mails to any one address while it is handled, beyond the
+game's reports (see MAILS_PER_ADDRESS).
 """
 
 from __future__ import annotations

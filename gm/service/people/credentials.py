@@ -13,7 +13,8 @@ confirmations, Django's reset tokens and GitHub's change notices:
   the password, every token (a new generation), every pending code but the
   revert codes (below).  While a reset waits, no address change completes
   and none starts; nothing done with the password alone ends a reset.
-* SET ADDRESS mails the new address a code; confirmed from there, the seat
+* SET ADDRESS (one a mail) mails the new address a code, counted and capped
+  with every other code mail (gm.service.people.optin); confirmed from there, the seat
   moves and the OLD address gets a revert code valid REVERT_DAYS: it moves
   the seat back and acts as a reset.  A SET PASSWORD or a later SET ADDRESS
   supersedes the address codes waiting; a revert code dies only by its age or

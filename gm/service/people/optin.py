@@ -18,7 +18,9 @@ What a forger can make gm send a stranger is capped, per address it goes to
 no code mail while one sent there in the last day is unanswered, and at most
 config ``confirmations_per_address_per_day``; and in total, at most
 ``confirmations_per_hour`` (reaching it mails ``gm_address``, once an hour).
-Past a cap nothing is sent and nothing recorded.
+Past a cap nothing is sent and nothing recorded.  A SET ADDRESS code mailed to
+a new address is under the same caps and counted by them (code_refused,
+count_code): a request row that confirms nothing, confirmed with the seat's code.
 """
 
 from __future__ import annotations
