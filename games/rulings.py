@@ -29,7 +29,9 @@ SOURCE = """\
   deadline of the open turn has run out (a rules timer, a deadline with its
   grace) is judged only after that turn has been closed as the timer or the
   late policy says; it then counts for the next turn if it is legal there, and
-  is refused otherwise, with a reply that says the turn had closed.
+  is refused otherwise, with a reply that says the turn had closed. A mail
+  arrives when gm's mail server delivered it (the time the server records
+  for it), not when gm reads it.
 - G5. A player removed from a game (ejected, resigned) sends no orders and
   receives no game mail from then on; the game treats the seat as the rules
   for a missing order say.
@@ -43,6 +45,50 @@ SOURCE = """\
 - G7. Concession. A player who concedes (CONCEDE, or RESIGN: the same)
   leaves the game as G5 says. When a game that began with two or more
   players has one player left, that player wins at once.
+- G8. Conditional orders (sequential games only). A player may send, at
+  any time, lines of moves to be played for them later: each line alternates
+  moves of the other players with the sender's own, and begins with another
+  player's move (with more than two players, the moves of every other player
+  between the sender's turns, in order). When the game's next moves are
+  exactly the moves a line names, the sender's move that follows in that
+  line is judged at that instant, as if it had arrived then (on time, G4),
+  and the line goes on from there. A line that names a move other than the
+  one played is dropped. A conditional move that is illegal when its time
+  comes is dropped, its sender is told, and the turn waits for them as
+  usual. Where two lines name the same moves up to the sender's move, the
+  line sent later counts. An order the sender makes for the turn in hand,
+  or a CLEAR, ends the lines they sent before it; lines sent in the same
+  mail as such an order start from the position after it. Lines are
+  sealed: nobody but the sender and the GM learns of them until a move is
+  played from one; the report of such a move says it was played from a
+  conditional order. In Phalanx a line names whole turns. Fuzzy Borders
+  and Pivot Pawns have no conditional orders.
+- G9. Takebacks (sequential games; option `takebacks`, default on, and
+  off in rated games). A player may ask to take back their last move until
+  the next move is played. When every other remaining player agrees before
+  then, the move is undone: the position is what it was before it, and it is
+  that player's turn again. No clock time is given back, and the increment
+  the undone move earned (G10) is taken away. A move answered at once by a
+  conditional order (G8) cannot be taken back; a takeback ends every
+  conditional line that named the undone move. A takeback is
+  recorded and replayed like an order (G1), and every player is told of it.
+- G10. Correspondence clock (sequential games; option `clock`, default
+  off). With a clock each player has a bank of time: B to start, plus I
+  after each of their moves, never more than M (written `B+I/M`, e.g.
+  `3d+1d/10d`). A player's bank runs from the moment the report that puts
+  them to move is sent until their order arrives; an absence taken under the
+  game's absence rules stops it, and so does a time when gm could not send
+  mail. A player whose bank reaches zero loses on time: in a two-player game
+  the other player wins; with more players the player leaves the game as G5
+  says (G7 then applies). With a clock on, the game's turn deadline and
+  grace are not used. PX8's time bank is this clock with no increment and no
+  maximum.
+- G11. Rated games (option `rated`, default off). When a rated game with
+  two or more players ends, its final standings rank the players: winners
+  first (a shared win or a draw: tied), then those still in the game by the
+  game's score, then those who left it (resigned, conceded, ejected, lost on
+  time), a later leaver above an earlier one. A game in which some player
+  never made a move is not rated. Ratings are kept per game kind.
 ## Fuzzy Borders (`rules/fuzzy-borders.txt`)
 - FB1. Geometry. Hexagonal board of side N (default 10): 2N-1 rows numbered 1..
   from the top, and 2N-1 NW-SE diagonals lettered A.. from the south-west edge.
@@ -156,7 +202,8 @@ SOURCE = """\
   rows are shown as one line (how many rows, which turn), and past 40 live rows
   the table shows the rows where pieces stand and the rows they move to next,
   with the skipped stretches counted. Every piece's tile and next tile stay
-  visible. The full table is sent on request (a TRAIL command) and kept in the
+  visible. The full table, every row of it with the struck rows shown and
+  marked as struck, is sent on request (a TRAIL command) and kept in the
   archive.
 ## Pivot Pawns (`rules/pivot-pawns.txt`)
 - PP1. The physical card list is not published. The deck is PG(3,2): cards are

@@ -68,17 +68,22 @@ def test_forged_observe_flood_subscribes_nobody_and_mails_each_stranger_at_most_
     sent = []
     for address in forged:
         sent += send(engine, address, "OBSERVE nb2")
-    # Nobody observes; 20 confirmations (one each to the first 20), and one alert to the GM.
+    # Nobody observes; 20 confirmations (one each to the first 20), and one alert to the GM; the
+    # other 40 get a short answer and no code (the total reached: never silence).
     assert engine.store.observers_of("nb2", True) == engine.store.observers_of("nb2", False) == []
-    codes = [m for m in sent if m["To"] != GM_HUMAN]
-    assert [m["To"] for m in codes] == forged[:20]
+    to_strangers = [m for m in sent if m["To"] != GM_HUMAN]
+    assert [m["To"] for m in to_strangers] == forged
+    codes, refusals = to_strangers[:20], to_strangers[20:]
     assert all(m["Subject"].startswith("CONFIRM ") and m["Reply-To"] == f"gm+confirm.{code_of(m)}@localhost"
                for m in codes)
+    assert all(not m["Subject"].startswith("CONFIRM") and "too many OBSERVE, JOIN and CREATE" in flat(m)
+               for m in refusals)
     (alert,) = [m for m in sent if m["To"] == GM_HUMAN]
     assert "20 confirmation codes in the last hour" in flat(alert)
-    # The same strangers forged again, and more: no mail at all (per address, and the total).
+    # The same strangers forged again, and more: no code (per mailbox, and the total).
     assert send(engine, forged[0], "OBSERVE nb2") == []
-    assert send(engine, forged[59], "OBSERVE nb1") == []
+    (refusal,) = send(engine, forged[59], "OBSERVE nb1")
+    assert not refusal["Subject"].startswith("CONFIRM") and "too many OBSERVE" in flat(refusal)
     # Within the hour, the cap holds and the GM is not told again; the next hour a stranger
     # already mailed today still gets nothing while its code is unanswered.
     engine.clock.advance(3601)
@@ -257,9 +262,12 @@ def test_the_daemon_on_a_maildir_of_forged_requests_sends_only_capped_confirmati
     sent = [email.message_from_bytes(f.read_bytes(), policy=email.policy.default) for f in files]
     players = {address for _, address in PLAYERS}
     strangers = [m for m in sent if m["To"] not in players]
-    codes = [m for m in strangers if m["To"] != GM_HUMAN]
+    codes = [m for m in strangers if m["To"] != GM_HUMAN and m["Subject"].startswith("CONFIRM ")]
     assert len(codes) == 10 and len({m["To"] for m in codes}) == 10
-    assert all(m["Subject"].startswith("CONFIRM ") for m in codes)
+    # Past the total, each other stranger gets one short answer and no code.
+    refusals = [m for m in strangers if m["To"] != GM_HUMAN and m not in codes]
+    assert len(refusals) == 21 and all("too many OBSERVE" in flat(m) for m in refusals)
+    assert {m["To"] for m in refusals}.isdisjoint(m["To"] for m in codes)
     (to_victim,) = [m for m in codes if m["To"] == VICTIM]  # read first: its name sorts first
     assert "(JOIN open1 victim)" in flat(to_victim) and "(OBSERVE pg1)" in flat(to_victim)
     assert [m["To"] for m in strangers if m["To"] == GM_HUMAN] == [GM_HUMAN]

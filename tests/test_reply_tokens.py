@@ -108,6 +108,9 @@ def test_switched_off_no_reply_address_and_a_plus_address_is_no_credential(engin
     outcome = engine.ingest(order_mail(f"{mover}@example.org", order, to=address, subject="[nb1 T1] re"))
     assert outcome.outcome == "rejected" and "no password was given" in outcome.detail
     assert all(m["Reply-To"] is None for m in outbox(engine, start))
+    # the refusal promises no reply address where there is none
+    (refusal,) = outbox(engine, start)
+    assert "PASSWORD RESET nb1" in body(refusal) and "reply to the latest report" not in body(refusal)
 
 
 def test_the_secret_is_a_0600_file_outside_the_database(engine, nb_game, config):

@@ -105,6 +105,26 @@ def live_rows(side):
     return [(n + 1, row.square) for n, row in enumerate(side.rows) if not row.struck]
 
 
+def every_row(side):
+    return [(n + 1, row.square) for n, row in enumerate(side.rows)]
+
+
+def marked_struck(text, name):
+    """The numbers of the rows of ``name``'s table in ``text`` marked as struck."""
+    found, table = [], None
+    for line in text.splitlines():
+        head = re.match(r"Trail of (\w+) ", line)
+        if head:
+            table = head.group(1)
+        if table == name and ROW.match(line) and "struck" in line.split():
+            found.append(int(line.split()[0]))
+    return found
+
+
+def struck_numbers(side):
+    return [n + 1 for n, row in enumerate(side.rows) if row.struck]
+
+
 def promotion_lines(side):
     return [f"{len(p.rows)} struck by the promotion on turn {p.turn}" for p in side.promotions]
 
@@ -119,11 +139,13 @@ def test_trail_by_mail_late_in_a_long_random_game(engine):
     assert reply["Subject"].startswith(f"[px1 T{PX.turn(state)}] Trail")
     text = body(reply)
     assert "notation" not in text and "Nothing was changed" not in text
-    # Every live row of each suit, in order, and each promotion's struck rows as one line.
+    # Every row of each suit, in order, the struck ones marked as struck (PX10), and a line for
+    # each promotion's struck rows.
     rows = sections(text)
     assert set(rows) == {"ada", "bob"}
     for side in state.sides:
-        assert rows[side.name] == live_rows(side)
+        assert rows[side.name] == every_row(side)
+        assert marked_struck(text, side.name) == struck_numbers(side) != []
         assert len(side.rows) >= 200
         for line in promotion_lines(side):
             assert line in text
@@ -145,10 +167,13 @@ def test_trail_shows_every_row_the_shortened_report_leaves_out(engine):
     report = body(board)
     assert sections(report)["ada"] == [(101, ada.rows[100].square)]
     assert "    ... 100 live rows not shown ..." in report
-    # TRAIL sends all 101 live rows and the two promotions, one line each.
+    # TRAIL sends every row (PX10): the 101 live rows, and the 199 struck rows marked as struck
+    # under the two promotions' lines.
     _, reply = trail_reply(engine, ADA, "TRAIL", game_id="px1", password=secrets["ada"])
     text = body(reply)
-    assert sections(text)["ada"] == live_rows(ada) and len(live_rows(ada)) == 101
+    assert len(live_rows(ada)) == 101
+    assert sections(text)["ada"] == every_row(ada)
+    assert marked_struck(text, "ada") == struck_numbers(ada) and len(struck_numbers(ada)) == 199
     assert [line.strip() for line in text.splitlines() if "struck by" in line] == [
         "rows 102-250: 149 struck by the promotion on turn 751",
         "rows 251-300: 50 struck by the promotion on turn 701",
@@ -230,7 +255,8 @@ def test_the_archive_page_shows_the_full_trail_table(engine, tmp_path):
     state = engine.load("px1").state
     pre = re.findall(r'<pre class="trail">(.*?)</pre>', page, re.S)
     assert len(pre) == 1
-    assert sections(pre[0])["ada"] == live_rows(state.sides[0])
+    assert sections(pre[0])["ada"] == every_row(state.sides[0])
+    assert marked_struck(html.unescape(pre[0]), "ada") == struck_numbers(state.sides[0]) != []
     table = "\n".join(PX.full_trail(state))
     assert html.unescape(pre[0]).strip("\n") == table  # as written: no markup, no wrap
     assert 'id="trail"' in page and f"Trail table (turn {PX.turn(state)})" in page

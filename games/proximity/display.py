@@ -67,10 +67,11 @@ def render_board(state: State, viewer: str | None = None) -> str:
 def trail_table(state: State, index: int, full: bool = False) -> list[str]:
     """RULINGS PX9 and PX10: the notepaper of "Noting Moves" for one suit.
 
-    Each promotion's struck rows make one line (how many, which turn).  Past
-    LIVE_ROWS_SHOWN live rows, unless ``full``, only the rows where pieces
-    stand and the rows they move to next are shown, and each stretch left
-    out is counted on a line of its own.
+    Each promotion's struck rows make one line (how many, which turn); the
+    ``full`` table lists every struck row below it too, marked as struck.
+    Past LIVE_ROWS_SHOWN live rows, unless ``full``, only the rows where
+    pieces stand and the rows they move to next are shown, and each stretch
+    left out is counted on a line of its own.
     """
     side = state.sides[index]
     head = f"Trail of {side.name} ({SUIT_NAME[side.suit]})"
@@ -125,6 +126,8 @@ def trail_table(state: State, index: int, full: bool = False) -> list[str]:
             while end < len(side.rows) and side.rows[end].struck:
                 end += 1
             lines += _struck_lines(range(number, end), promotion_of)
+            if full:  # the full table keeps every struck row too, marked as struck
+                lines += [_row_line(state, side, struck, columns, "struck") for struck in range(number, end)]
             number = end
             continue
         if number not in shown:
@@ -134,25 +137,32 @@ def trail_table(state: State, index: int, full: bool = False) -> list[str]:
         if skipped:
             lines.append(_skipped(skipped))
             skipped = 0
-        tile = state.tile(row.square).label
-        text = f"{number + 1:>3} {row.square} {tile:<7} {'':<6} "
-        for piece in columns:
-            mark = " "
-            if number in piece.marks:
-                mark = "@" if piece.in_play and piece.marks[-1] == number else "o"
-            text += " " + mark
-        lines.append(text.rstrip())
+        lines.append(_row_line(state, side, number, columns, ""))
         number += 1
     if skipped:
         lines.append(_skipped(skipped))
     return lines
 
 
+def _row_line(state: State, side, number: int, columns: list, note: str) -> str:
+    """One row of a trail table: its number, square and tile, ``note`` ("struck" or ""), and
+    each piece's mark (o walked, @ stands there now)."""
+    row = side.rows[number]
+    tile = state.tile(row.square).label
+    text = f"{number + 1:>3} {row.square} {tile:<7} {note:<6} "
+    for piece in columns:
+        mark = " "
+        if number in piece.marks:
+            mark = "@" if piece.in_play and piece.marks[-1] == number else "o"
+        text += " " + mark
+    return text.rstrip()
+
+
 def full_trail(state: State) -> list[str]:
-    """RULINGS PX10's TRAIL: each suit's table with every live row (struck rows still one line
-    per promotion), the tables one after the other."""
-    lines = ["The full trail tables (PX10): every live row; each promotion's struck",
-             "rows are one line."]
+    """RULINGS PX10's TRAIL: each suit's table with every row, the struck ones marked as struck
+    under a line naming their promotion, the tables one after the other."""
+    lines = ["The full trail tables (PX10): every row; struck rows are marked",
+             "struck, under a line naming the promotion that struck them."]
     for index in range(len(state.sides)):
         lines += ["", *trail_table(state, index, full=True)]
     return lines

@@ -79,13 +79,14 @@ def rollback(game_id: str, to: int = typer.Option(..., "--to", help="the turn to
 @app.command()
 def replace(game_id: str, name: str, email: str = typer.Option(..., "--email", help="the new player's address"),
             why: Optional[str] = WHY, by: Optional[str] = BY):
-    """Give a seat to a new player (new address, new password, a welcome mail)."""
+    """Give a seat to a new player (new address, new password, a welcome mail); the one who left
+    keeps no code or reply address. Refused for an address that holds another seat of the game."""
     typer.echo(run(lifecycle.replace, open_engine(), game_id, name, email, who=by, why=why))
 
 
 @app.command()
 def eject(game_id: str, name: str, why: Optional[str] = WHY, by: Optional[str] = BY):
-    """Remove a player, as the game's rules for leaving say."""
+    """Remove a player, as the game's rules for leaving say; their codes and reply address end."""
     typer.echo(run(lifecycle.eject, open_engine(), game_id, name, who=by, why=why))
 
 

@@ -119,3 +119,58 @@ def display_name(text: str | None) -> str:
     if len(name) >= 2 and name[0] == name[-1] == '"':
         name = " ".join(name[1:-1].split())
     return name[:MAX_DISPLAY_NAME]
+
+
+# Providers whose mailboxes answer to more than one spelling, by the provider's own rules:
+# domain -> (the domain its key uses, whether dots in the local part count).  Gmail ignores
+# dots, and googlemail.com is the same mailbox as gmail.com.
+_PROVIDERS = {"gmail.com": ("gmail.com", False), "googlemail.com": ("gmail.com", False)}
+
+
+def mailbox_key(address: str | None) -> str:
+    """The mailbox an address delivers to, as every cap and lock counts it: without case, quoting
+    removed (``"victim"@x`` is ``victim@x``), a ``+tag`` dropped, and the known providers' own
+    rules applied (Gmail: dots ignored, googlemail.com is gmail.com).  Only a key, never an address
+    to send to: two addresses with one key are one person's as far as caps go.  "" for nothing."""
+    if not address:
+        return ""
+    kept = normal(address) or address.strip().lower()
+    local, at, domain = kept.rpartition("@")
+    if not at:
+        return kept
+    local = _unquoted(local).lower()
+    local = local.partition("+")[0] or local  # "+tag@x" alone is an address of its own
+    domain, dots_count = _PROVIDERS.get(domain, (domain, True))
+    if not dots_count:
+        local = local.replace(".", "") or local
+    return f"{local}@{domain}"
+
+
+def key_patterns(key: str) -> tuple[str, ...]:
+    """SQL LIKE patterns that every address gm keeps (normal form) whose mailbox_key is ``key``
+    matches: a few, cheap to look up, that may match more (the caller keys what they find).  An
+    address of the key begins with its local part (with a provider that ignores dots, with its
+    first letter), or is quoted; its domain is one of those that map to the key's."""
+    local, _, domain = key.rpartition("@")
+    ignores_dots = not _PROVIDERS.get(domain, (domain, True))[1]
+    stem = local[:1] if ignores_dots else local
+    for i, char in enumerate(stem):  # LIKE's own characters end the stem: the pattern only widens
+        if char in "%_\\":
+            stem = stem[:i]
+            break
+    domains = sorted({d for d, (kept, _) in _PROVIDERS.items() if kept == domain} | {domain})
+    return tuple(f"{start}%@{d}" for d in domains for start in ((stem, '"') if stem else ("",)))
+
+
+def _unquoted(local: str) -> str:
+    """A local part without its quoting: ``"vic\\"tim"`` -> ``vic"tim``; any other as it is."""
+    if len(local) < 2 or local[0] != '"' or local[-1] != '"':
+        return local
+    out, escaped = [], False
+    for char in local[1:-1]:
+        if char == "\\" and not escaped:
+            escaped = True
+            continue
+        out.append(char)
+        escaped = False
+    return "".join(out)

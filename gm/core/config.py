@@ -148,7 +148,7 @@ class Config(BaseModel):
     smtp_connections: Count = 4  # SMTP connections used at once to send a batch of reports
     smtp_process: Flag = True  # the SMTP client in a child process (gm.runtime.sendprocess); false: a thread
     max_message_bytes: Annotated[int, Field(gt=0), Expect("a whole number of bytes above 0")] = 1_000_000
-    error_replies_per_hour: Cap = 10  # replies needing no password (help, errors), per address
+    error_replies_per_hour: Cap = 10  # replies needing no password (help, errors), per mailbox
     unauthenticated_replies_per_hour: Cap = 500  # the same, to all addresses together
     press_per_seat_per_hour: Cap = 20  # press messages one seat sends an hour (gm.service.play.press)
     gm_alerts_per_hour: Cap = 30  # mail to gm_address that players and strangers cause (gmalerts)
@@ -167,8 +167,9 @@ class Config(BaseModel):
     player_create_kinds: Annotated[list[str], Expect("a list of game kinds, e.g. [neighbors]")] = Field(
         default_factory=list)
     # Double opt-in (issue 27): OBSERVE, JOIN and CREATE wait for the address to answer a code.
-    # Caps on those code mails, counted per address they go to and in total; reaching the total
-    # mails gm_address once an hour.  max_observers: the observers one game takes.
+    # Caps on those code mails, counted per mailbox they go to (gm.core.addresses.mailbox_key) and
+    # in total to addresses without a seat; reaching the total mails gm_address once an hour.
+    # max_observers: the observers one game takes.
     confirmations_per_address_per_day: Cap = 3  # and never a 2nd while one sent today is unanswered
     confirmations_per_hour: Cap = 100
     max_observers: Cap = 50

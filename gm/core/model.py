@@ -81,7 +81,7 @@ class OpenGameView(GameView):
 class Outcome:
     """What became of one mail or order."""
 
-    outcome: str  # applied | sealed | rejected | ignored | robot | duplicate | help | error
+    outcome: str  # applied | sealed | rejected | held | ignored | robot | duplicate | help | error
     detail: str = ""
     game_id: str | None = None
     replies: list[str] = field(default_factory=list)  # bodies queued to the sender

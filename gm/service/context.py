@@ -31,6 +31,9 @@ class Context:
         self._verp: verp.Verp | None = None
         self._code_secret: bytes | None = None
         self.asked = None  # gm.service.people.optin.Asked: the OBSERVE/JOIN/CREATE of the mail being handled
+        # (game, seat) -> when: the seats whose held mails the mail being handled released
+        # (gm.service.people.holds), judged after its answer (gm.service.intake.held.release)
+        self.released: dict[tuple[str, str], float] = {}
 
     @property
     def verp(self) -> verp.Verp:

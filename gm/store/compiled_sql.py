@@ -536,6 +536,12 @@ STATEMENTS = {
         'postgresql': ('SELECT * \nFROM history \nWHERE history.game_id = %(game)s ORDER BY history.id',
             {}),
     },
+    'gm.store.games:LAST_LOGGED': {
+        'sqlite': ('SELECT max(history.at) AS at \nFROM history \nWHERE history.game_id = :game AND history.actor = :actor AND history.action = :action',
+            {}),
+        'postgresql': ('SELECT max(history.at) AS at \nFROM history \nWHERE history.game_id = %(game)s AND history.actor = %(actor)s AND history.action = %(action)s',
+            {}),
+    },
     'gm.store.games:NEWEST_GAMES': {
         'sqlite': ('SELECT * \nFROM games ORDER BY games.created DESC, games.id DESC\n LIMIT :most OFFSET :param_1',
             {'param_1': 0}),
@@ -608,6 +614,12 @@ STATEMENTS = {
         'postgresql': ('SELECT * \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.kind = %(kind_1)s AND reports.player IS NULL ORDER BY reports.id',
             {'kind_1': 'press'}),
     },
+    'gm.store.mail:HELD_MESSAGES': {
+        'sqlite': ('SELECT messages.id, messages.source_key, messages.message_id, messages.sender, messages.subject, messages.raw, messages.received, messages.game_id, messages.outcome, messages.detail, messages.auth \nFROM messages \nWHERE messages.outcome = :outcome_1 AND messages.game_id = :game ORDER BY messages.id',
+            {'outcome_1': 'held'}),
+        'postgresql': ('SELECT messages.id, messages.source_key, messages.message_id, messages.sender, messages.subject, messages.raw, messages.received, messages.game_id, messages.outcome, messages.detail, messages.auth \nFROM messages \nWHERE messages.outcome = %(outcome_1)s AND messages.game_id = %(game)s ORDER BY messages.id',
+            {'outcome_1': 'held'}),
+    },
     'gm.store.mail:INBOX[False]': {
         'sqlite': ('SELECT messages.id, messages.sender, messages.subject, messages.received, messages.outcome, messages.detail, messages.game_id \nFROM messages ORDER BY messages.id DESC\n LIMIT :most OFFSET :param_1',
             {'param_1': 0}),
@@ -674,16 +686,16 @@ STATEMENTS = {
         'postgresql': ('SELECT * \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.kind = %(kind_1)s AND reports.player IS NULL AND reports.audience = %(audience_1)s AND reports.turn >= %(first)s ORDER BY reports.id',
             {'kind_1': 'press', 'audience_1': 'all'}),
     },
-    'gm.store.mail:REPLIES[False]': {
+    'gm.store.mail:REPLIES': {
         'sqlite': ('SELECT count(*) AS n \nFROM outbox \nWHERE outbox.kind IN (:kinds_1) AND outbox.created >= :since',
             {}),
         'postgresql': ('SELECT count(*) AS n \nFROM outbox \nWHERE outbox.kind IN (%(kinds_1)s) AND outbox.created >= %(since)s',
             {}),
     },
-    'gm.store.mail:REPLIES[True]': {
-        'sqlite': ('SELECT count(*) AS n \nFROM outbox \nWHERE outbox.kind IN (:kinds_1) AND outbox.created >= :since AND outbox.recipient = :to',
+    'gm.store.mail:REPLY_RECIPIENTS': {
+        'sqlite': ('SELECT outbox.recipient \nFROM outbox \nWHERE outbox.kind IN (:kinds_1) AND outbox.created >= :since AND lower(outbox.recipient) LIKE :pattern',
             {}),
-        'postgresql': ('SELECT count(*) AS n \nFROM outbox \nWHERE outbox.kind IN (%(kinds_1)s) AND outbox.created >= %(since)s AND outbox.recipient = %(to)s',
+        'postgresql': ('SELECT outbox.recipient \nFROM outbox \nWHERE outbox.kind IN (%(kinds_1)s) AND outbox.created >= %(since)s AND lower(outbox.recipient) LIKE %(pattern)s',
             {}),
     },
     'gm.store.mail:REPORTS_OF[(False, False)]': {
@@ -813,9 +825,9 @@ STATEMENTS = {
             {}),
     },
     'gm.store.selfservice:OPEN_GAMES_BY': {
-        'sqlite': ('SELECT count(*) AS n \nFROM open_games \nWHERE open_games.created_by = :address',
+        'sqlite': ('SELECT open_games.created_by \nFROM open_games \nWHERE lower(open_games.created_by) LIKE :pattern',
             {}),
-        'postgresql': ('SELECT count(*) AS n \nFROM open_games \nWHERE open_games.created_by = %(address)s',
+        'postgresql': ('SELECT open_games.created_by \nFROM open_games \nWHERE lower(open_games.created_by) LIKE %(pattern)s',
             {}),
     },
     'gm.store.selfservice:PLAYERS_AT': {
@@ -955,6 +967,12 @@ STATEMENTS = {
             {}),
         'postgresql': ('SELECT max(states.created) AS at \nFROM states \nWHERE states.game_id = %(game)s',
             {}),
+    },
+    'gm.store.turns:LATER_ORDERS': {
+        'sqlite': ('SELECT count(*) AS n \nFROM orders \nWHERE orders.game_id = :game AND orders.player = :seat AND orders.turn = :turn AND orders.action = :action_1 AND orders.accepted = :accepted_1 AND orders.at > :at',
+            {'action_1': 'order', 'accepted_1': 1}),
+        'postgresql': ('SELECT count(*) AS n \nFROM orders \nWHERE orders.game_id = %(game)s AND orders.player = %(seat)s AND orders.turn = %(turn)s AND orders.action = %(action_1)s AND orders.accepted = %(accepted_1)s AND orders.at > %(at)s',
+            {'action_1': 'order', 'accepted_1': 1}),
     },
     'gm.store.turns:LATEST_STATE': {
         'sqlite': ('SELECT * \nFROM states \nWHERE states.game_id = :game ORDER BY states.seq DESC\n LIMIT :param_1 OFFSET :param_2',
@@ -1164,6 +1182,12 @@ STATEMENTS = {
         'sqlite': ('UPDATE outbox SET status=:status, attempts=:attempts, last_error=:last_error, sent=:sent WHERE outbox.id = :id',
             {}),
         'postgresql': ('UPDATE outbox SET status=%(status)s, attempts=%(attempts)s, last_error=%(last_error)s, sent=%(sent)s WHERE outbox.id = %(id)s',
+            {}),
+    },
+    'gm.store.mail:MESSAGE_AUTH': {
+        'sqlite': ('UPDATE messages SET auth=:auth WHERE messages.id = :id',
+            {}),
+        'postgresql': ('UPDATE messages SET auth=%(auth)s WHERE messages.id = %(id)s',
             {}),
     },
     'gm.store.mail:MESSAGE_OUTCOME': {

@@ -53,6 +53,9 @@ HISTORY = prepared(lambda sa, t: whole_rows(sa, t.history).where(t.history.c.gam
 ACTIONS_SINCE = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(t.history).where(
     t.history.c.game_id == sa.bindparam("game"), t.history.c.actor == sa.bindparam("actor"),
     t.history.c.action == sa.bindparam("action"), t.history.c.at >= sa.bindparam("since")))
+LAST_LOGGED = prepared(lambda sa, t: sa.select(sa.func.max(t.history.c.at).label("at")).where(
+    t.history.c.game_id == sa.bindparam("game"), t.history.c.actor == sa.bindparam("actor"),
+    t.history.c.action == sa.bindparam("action")))
 
 
 class GameQueries:
@@ -206,6 +209,11 @@ class GameQueries:
     def actions_since(self, game_id: str, actor: str, action: str, since: float) -> int:
         """How many history lines of ``action`` by ``actor`` a game has had since ``since``."""
         return ACTIONS_SINCE.run(self, game=game_id, actor=actor, action=action, since=since).fetchone()["n"]
+
+    def last_logged(self, game_id: str, actor: str, action: str) -> float | None:
+        """When ``actor`` last had a history line of ``action`` in the game (None: never)."""
+        row = LAST_LOGGED.run(self, game=game_id, actor=actor, action=action).fetchone()
+        return row["at"] if row is not None else None
 
 
 def settings_key(email: str) -> str:

@@ -12,6 +12,7 @@ import sqlite3
 import time
 from typing import Iterable
 
+from gm.core import addresses
 from gm.store.packing import has_pictures, pack_mail, pack_text, repack_mail, unpack_mail, unpack_text
 from gm.store.sql import bound, constant, inserting, inserting_unless, prepared, updating
 
@@ -28,6 +29,7 @@ MESSAGE_COLUMNS = ("source_key", "message_id", "sender", "subject", "raw", "rece
 ADD_MESSAGE = inserting("messages", MESSAGE_COLUMNS)
 NEW_MESSAGE = inserting_unless("messages", MESSAGE_COLUMNS, seen)  # unless SEEN: add_new_message
 MESSAGE_OUTCOME = updating("messages", where=("id",), set=("outcome", "detail", "game_id"))
+MESSAGE_AUTH = updating("messages", where=("id",), set=("auth",))
 # queue_outbox's columns (PostgreSQL: with an id drawn ahead, deferred: gm.store.postgres.add_outbox_row)
 OUTBOX_COLUMNS = ("message_id", "game_id", "turn", "kind", "recipient", "subject", "raw", "status", "next_attempt",
                   "created", "trimmed", "secret")
@@ -52,6 +54,8 @@ MESSAGE_SEEN = prepared(lambda sa, t: sa.select(t.messages).where(seen(sa, t)).o
 STORED_KEYS = prepared(lambda sa, t: sa.select(t.messages.c.source_key).where(
     t.messages.c.source_key.in_(sa.bindparam("keys", expanding=True))), lists=("keys",))
 MESSAGE = prepared(lambda sa, t: sa.select(t.messages).where(t.messages.c.id == sa.bindparam("row")))
+HELD_MESSAGES = prepared(lambda sa, t: sa.select(t.messages).where(
+    t.messages.c.outcome == "held", t.messages.c.game_id == sa.bindparam("game")).order_by(t.messages.c.id))
 
 
 def inbox(sa, t, only_failed: bool):
@@ -99,15 +103,13 @@ ERROR_REPLIES = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).sel
     t.outbox.c.created >= sa.bindparam("since")))
 
 
-def replies(sa, t, to_one: bool):
-    o = t.outbox.c
-    query = sa.select(sa.func.count().label("n")).select_from(t.outbox).where(
-        o.kind.in_(sa.bindparam("kinds", expanding=True)), o.created >= sa.bindparam("since"))
-    return query.where(o.recipient == sa.bindparam("to")) if to_one else query
-
-
-REPLIES = {to_one: prepared(lambda sa, t, to_one=to_one: replies(sa, t, to_one), lists=("kinds",))
-           for to_one in (False, True)}
+REPLIES = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(t.outbox).where(
+    t.outbox.c.kind.in_(sa.bindparam("kinds", expanding=True)), t.outbox.c.created >= sa.bindparam("since")),
+    lists=("kinds",))
+# The recipients LIKE ``pattern`` (gm.core.addresses.key_patterns), keyed by the caller.
+REPLY_RECIPIENTS = prepared(lambda sa, t: sa.select(t.outbox.c.recipient).where(
+    t.outbox.c.kind.in_(sa.bindparam("kinds", expanding=True)), t.outbox.c.created >= sa.bindparam("since"),
+    sa.func.lower(t.outbox.c.recipient).like(sa.bindparam("pattern"))), lists=("kinds",))
 
 
 def reports_rows(sa, t):
@@ -207,6 +209,15 @@ class MailQueries:
     def message(self, row_id: int) -> sqlite3.Row | None:
         """One stored inbound message by its row id."""
         return MESSAGE.run(self, row=row_id).fetchone()
+
+    def hold_message(self, row_id: int, auth: str) -> None:
+        """Keep with a mail held during a lock-out whom it authenticated as (its outcome 'held'
+        is recorded as any outcome is: set_message_outcome)."""
+        self.update_rows(MESSAGE_AUTH, id=row_id, auth=auth)
+
+    def held_messages(self, game_id: str) -> list[sqlite3.Row]:
+        """The mails of a game held during a lock-out and not judged yet, oldest first."""
+        return HELD_MESSAGES.run(self, game=game_id).fetchall()
 
     def inbox_listing(self, only_failed: bool = False, limit: int = 50) -> list[sqlite3.Row]:
         """Received mail, newest first, for ``gm inbox``; ``only_failed``: the ones set aside."""
@@ -324,10 +335,15 @@ class MailQueries:
         return ERROR_REPLIES.run(self, to=address, since=since).fetchone()["n"]
 
     def replies_since(self, kinds: tuple[str, ...], since: float, address: str | None = None) -> int:
-        """How many mails of these kinds were queued since ``since`` (to ``address``, if given)."""
-        if address is not None:
-            return REPLIES[True].run(self, kinds=kinds, since=since, to=address).fetchone()["n"]
-        return REPLIES[False].run(self, kinds=kinds, since=since).fetchone()["n"]
+        """How many mails of these kinds were queued since ``since`` (to ``address``'s mailbox, if
+        given: every spelling of it counts, gm.core.addresses.mailbox_key).  The recipients are
+        compared here, not in SQL: the rows of an hour of capped kinds are few (the caps bound
+        them), and the one rule stays in one function, changed without rewriting stored rows."""
+        if address is None:
+            return REPLIES.run(self, kinds=kinds, since=since).fetchone()["n"]
+        key = addresses.mailbox_key(address)
+        return sum(addresses.mailbox_key(row["recipient"]) == key for pattern in addresses.key_patterns(key)
+                   for row in REPLY_RECIPIENTS.run(self, kinds=kinds, since=since, pattern=pattern))
 
     # --- the archive of what was sent -------------------------------------------
     def add_report(self, game_id: str, turn: int, seq: int, player: str | None, kind: str,

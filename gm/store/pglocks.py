@@ -42,6 +42,7 @@ import functools
 import logging
 from typing import Any, Callable, Iterable, TypeVar
 
+from gm.core import addresses
 from gm.store.errors import StoreConflict
 
 log = logging.getLogger(__name__)
@@ -60,8 +61,9 @@ def space(kind: str) -> str:
 
 
 def address_lock(address: str | None) -> str:
-    """The shared name of an address's rows (settings, delivery state, throttles, failures)."""
-    return f"address:{(address or '').lower()}"
+    """The shared name of an address's rows (settings, delivery state, throttles, failures): one
+    for every spelling of its mailbox (gm.core.addresses.mailbox_key), as the caps count it."""
+    return f"address:{addresses.mailbox_key(address)}"
 
 
 def hold_lock(scope: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from gm.core import addresses
 from gm.store.sql import inserting, prepared, updating
 
 ADD_OPEN_GAME = inserting("open_games", ("game_id", "seats", "min_seats", "created_by"))
@@ -28,8 +29,9 @@ def game_and_observer(sa, t):
 
 
 OPEN_GAME = prepared(lambda sa, t: sa.select(t.open_games).where(t.open_games.c.game_id == sa.bindparam("game")))
-OPEN_GAMES_BY = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(t.open_games).where(
-    t.open_games.c.created_by == sa.bindparam("address")))
+# The creators of open games LIKE ``pattern`` (gm.core.addresses.key_patterns), keyed by the caller.
+OPEN_GAMES_BY = prepared(lambda sa, t: sa.select(t.open_games.c.created_by).where(
+    sa.func.lower(t.open_games.c.created_by).like(sa.bindparam("pattern"))))
 CLOSE_OPEN_GAME = prepared(lambda sa, t: sa.delete(t.open_games).where(t.open_games.c.game_id == sa.bindparam("game")))
 REMOVE_PLAYER = prepared(lambda sa, t: sa.delete(t.players).where(game_and_seat(sa, t)))
 PLAYERS_AT = prepared(lambda sa, t: sa.select(t.players).where(
@@ -66,8 +68,11 @@ class SelfServiceQueries:
         self.insert_row(ADD_OPEN_GAME, game_id=game_id, seats=seats, min_seats=min_seats, created_by=created_by)
 
     def open_games_created_by(self, created_by: str) -> int:
-        """How many games still waiting for players were opened by ``created_by`` (CREATE)."""
-        return int(OPEN_GAMES_BY.run(self, address=created_by).fetchone()["n"])
+        """How many games still waiting for players were opened by ``created_by``'s mailbox (CREATE;
+        every spelling of it counts: gm.core.addresses.mailbox_key)."""
+        key = addresses.mailbox_key(created_by)
+        return sum(addresses.mailbox_key(row["created_by"]) == key for pattern in addresses.key_patterns(key)
+                   for row in OPEN_GAMES_BY.run(self, pattern=pattern))
 
     def close_open_game(self, game_id: str) -> None:
         """The game has started: it no longer waits for players."""

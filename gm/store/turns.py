@@ -43,6 +43,10 @@ ACCEPTED_PLAYERS_SINCE = prepared(lambda sa, t: sa.select(t.orders.c.player).dis
     t.orders.c.seq >= sa.bindparam("seq")))
 ACCEPTED_AFTER = prepared(lambda sa, t: sa.select(t.orders.c.id).where(
     t.orders.c.game_id == sa.bindparam("game"), t.orders.c.accepted == 1, t.orders.c.seq > sa.bindparam("seq")))
+LATER_ORDERS = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).where(
+    t.orders.c.game_id == sa.bindparam("game"), t.orders.c.player == sa.bindparam("seat"),
+    t.orders.c.turn == sa.bindparam("turn"), t.orders.c.action == "order", t.orders.c.accepted == 1,
+    t.orders.c.at > sa.bindparam("at")))
 ACCEPTED_ORDERS = prepared(lambda sa, t: whole_rows(sa, t.orders).where(
     t.orders.c.game_id == sa.bindparam("game"), t.orders.c.accepted == 1, t.orders.c.seq.is_not(None)).order_by(
     t.orders.c.id))
@@ -133,6 +137,10 @@ class TurnQueries:
     def accepted_orders_after(self, game_id: str, seq: int) -> list[sqlite3.Row]:
         """The ids of the accepted orders (and closes) that produced a state after ``seq``."""
         return ACCEPTED_AFTER.run(self, game=game_id, seq=seq).fetchall()
+
+    def accepted_orders_later(self, game_id: str, name: str, turn: int, at: float) -> int:
+        """How many orders of the seat for ``turn`` were accepted as made after ``at``."""
+        return int(LATER_ORDERS.run(self, game=game_id, seat=name, turn=turn, at=at).fetchone()["n"])
 
     def accepted_orders(self, game_id: str) -> list[sqlite3.Row]:
         """Every accepted order and close of a game that produced a state, in order (replay)."""

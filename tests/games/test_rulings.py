@@ -20,7 +20,7 @@ def test_the_copy_matches_rulings_md_exactly():
 
 def test_rulings_for_a_prefix_set():
     chosen = rulings.rulings("G", "PP")
-    assert list(chosen) == [f"G{i}" for i in range(1, 8)] + [f"PP{i}" for i in range(1, 7)]
+    assert list(chosen) == [f"G{i}" for i in range(1, 12)] + [f"PP{i}" for i in range(1, 7)]
     assert chosen["G2"] == "A tie for the win is a shared win; the report says so."
     assert list(rulings.rulings("PX"))[-1] == "PX10"  # PX1 does not take PX10 for PX1x
     with pytest.raises(KeyError):

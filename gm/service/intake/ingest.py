@@ -25,6 +25,7 @@ from gm.service.people import commandlocks, credentials, guessing, lobby, mailco
 from gm.service.play import press, timers, turns
 from gm.service.table import games
 from gm.service.context import Context
+from gm.service.intake import held
 from gm.service.intake.setaside import SeatAuth, seat_auth
 from gm.store import StoreError
 from gm.store.pglocks import address_lock, retry_conflicts
@@ -213,8 +214,10 @@ def handle_with_one_reply(ctx: Context, inbound: Inbound, row_id: int, now: floa
     except BaseException:
         ctx.outbox.drop_reply()
         ctx.asked = None
+        ctx.released = {}
         raise
     ctx.outbox.finish_reply()
+    held.release(ctx, read, handle_with_one_reply)  # mails a CONFIRM in it released, judged after it
     if asked:
         outcome.detail = f"{outcome.detail}; {asked}"
     return outcome
@@ -238,7 +241,7 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
         return _error(ctx, inbound, None, f"gm could not read your mail ({inbound.refuse}). Send "
                       "orders as plain text.")
     mail = order_mail.read(inbound.subject, inbound.text)
-    code = optin.code_addressed(ctx, inbound.recipient)  # a reply to gm+confirm.<code>@host
+    code = optin.code_addressed(ctx, inbound)  # a reply to gm+confirm.<code>@host, with the code
     if code and mail.game_id is None and not any(c.startswith("CONFIRM") for c in mail.commands):
         mail.commands.insert(0, f"CONFIRM {code}")
     addressed = ctx.outbox.tokens.addressed(inbound.recipient)  # a reply to gm+nb7.ada.<token>@host
@@ -302,19 +305,16 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
                       "that report, or it was never made by gm), so it was not read. Reply to the "
                       f"latest report gm sent you, or write GAME {view.id} PASSWORD <password> above "
                       f"your orders; PASSWORD RESET {view.id} mails a new password to your address.")
-    if player is None and refused == "locked":
-        return _error(ctx, inbound, view, f"Your mail was not read: after {guessing.FAILURE_LIMIT} "
-                      f"wrong passwords within the hour, gm refuses passwords for this seat or from "
-                      "this address for an hour, the right one too. Reply to the latest report gm "
-                      f"sent you (its reply address still works), or send PASSWORD RESET {view.id} "
-                      "from the address your seat is registered to.")
+    if player is None and refused == "locked":  # the right password from the seat's address is held
+        return held.hold_or_refuse(ctx, view, inbound, row_id, mail.password, now)
     if player is None:
         reason = "no password was given" if not mail.password else "the password is wrong"
+        replying = (", or reply to the latest report gm sent you (no password needed)"
+                    if ctx.config.reply_tokens else "")
         return _error(ctx, inbound, view, f"Your orders were not read: {reason} for game "
-                      f"{view.id}. Use the password from your welcome mail, or reply to the latest "
-                      f"report gm sent you (no password needed). Lost it? Send PASSWORD RESET "
-                      f"{view.id} from the address your seat is registered to: gm mails a new one "
-                      "there.")
+                      f"{view.id}. Use the password from your welcome mail{replying}. Lost it? Send "
+                      f"PASSWORD RESET {view.id} from the address your seat is registered to: gm "
+                      "mails a new one there.")
     ctx.outbox.authenticated(inbound)  # its answer is not cut as a stranger's
     # the delivery states of the game's addresses, read together: this one's now, the others' as
     # the reports to them are queued (gm.service.outgoing.holding)
@@ -329,11 +329,15 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
     if mail.empty:
         return _error(ctx, inbound, view, "Your mail had no orders and no commands. Orders go on "
                       "the lines below GAME ... PASSWORD ...; send HELP for the format.")
+    answered = []
     for command in mailcommands.each_once(mail.commands):  # 500 BOARD lines: one board
         if by_token and credentials.needs_password(command):
             credentials.refuse_token(ctx, view, command, inbound)
             continue
         mailcommands.run(ctx, view, player, command, inbound)
+        answered.append(command)
+    if by_token and not mail.press and not mail.order_lines:  # orders and press have their notices
+        credentials.notify_read_elsewhere(ctx, view, player, inbound, answered)
     press.send_all(ctx, view, player, mail.press, inbound)
     if not mail.order_lines:
         return Outcome("help", "commands", view.id)

@@ -4,9 +4,10 @@ The copy of a mail gm keeps has its password and reply token masked
 (gm.mail.redact), so ``gm inbox --retry`` cannot check them again.  When a
 mail is set aside, its authentication is decided once, while the password is
 still in hand, and kept in ``messages.auth``: ``password <game> <seat>``,
-``token <game> <seat>`` or ``none``.  A retry plays the mail as that seat (or
-as nobody); a row from before this (auth NULL) still holds its password and is
-checked as it always was.
+``token <game> <seat>`` or ``none`` (a mail held during a lock-out keeps
+``password <game> <seat> <turn>``, the turn it was for: gm.service.intake.held).
+A retry plays the mail as that seat (or as nobody); a row from before this
+(auth NULL) still holds its password and is checked as it always was.
 
 A mail the reader itself failed on is read for this plainly
 (gm.mail.redact.plain_reading: From, Subject and its first text part).
@@ -34,21 +35,25 @@ METHODS = ("password", "token", "none")
 
 @dataclass(frozen=True)
 class SeatAuth:
-    """The result of a mail's authentication: ``method`` password, token or none."""
+    """The result of a mail's authentication: ``method`` password, token or none; ``turn``: of a
+    held mail, the turn it was for."""
 
     method: str
     game_id: str | None = None
     seat: str | None = None
+    turn: int | None = None
 
     def dump(self) -> str:
-        return "none" if self.method == "none" else f"{self.method} {self.game_id} {self.seat}"
+        if self.method == "none":
+            return "none"
+        return f"{self.method} {self.game_id} {self.seat}" + ("" if self.turn is None else f" {self.turn}")
 
     @classmethod
     def load(cls, text: str | None) -> "SeatAuth | None":
         """The stored result, or None where none was stored (a row from before, password kept)."""
         words = (text or "").split()
-        if len(words) == 3 and words[0] in METHODS[:2]:
-            return cls(words[0], words[1], words[2])
+        if len(words) in (3, 4) and words[0] in METHODS[:2] and all(w.isdigit() for w in words[3:]):
+            return cls(words[0], words[1], words[2], int(words[3]) if len(words) == 4 else None)
         return cls("none") if words == ["none"] else None
 
     def player(self, view):

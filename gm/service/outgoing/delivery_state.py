@@ -12,6 +12,8 @@ the events not yet taken into account:
   (gm.service.outgoing.holding lets one probe a day through), the GM is told (a mail
   to gm_address; ``gm players --bouncing``), and so are the other players of
   every active game the address plays in, so nobody is forfeited in the dark;
+  an address with no seat and no subscription (a forged From's answer came
+  back) is held without a word to anyone: backscatter is no news;
 * clear() ends it: the player's next authenticated mail from that address
   (gm.service.intake.ingest) queues the held mail again and tells the GM; SET ADDRESS
   calls it for the OLD address with release=False.
@@ -103,7 +105,15 @@ def become_bouncing(ctx: Context, address: str, reason: str, now: float) -> None
     store.set_address_state(address, BOUNCING, now, reason[:500])
     gm_address = ctx.config.gm_address
     held = 0 if gm_address and address.lower() == gm_address.lower() else store.hold_queued(address)
-    seats = [s for s in store.player_seats_at(address) if s["status"] == "active"]
+    held_seats = store.player_seats_at(address)
+    seats = [s for s in held_seats if s["status"] == "active"]
+    if not held_seats and not store.game_ids_observed_by(address, 1):
+        # Backscatter: gm's answer to a forged From (HELP from an address that does not exist)
+        # came back.  Its mail is held all the same; nobody plays or watches there, so the GM,
+        # whom a forger could otherwise mail by the hundred, hears nothing of it.
+        log.info("%s is bouncing (%s); %d queued messages held; no seat or subscription there", address,
+                 reason, held)
+        return
     log.warning("%s is bouncing (%s); %d queued messages held", address, reason, held)
     _tell_gm(ctx, f"Mail to {address} bounces", [
         f"gm's mail to {address} is not being delivered: {reason}",

@@ -22,50 +22,43 @@ from gm.store.pglocks import HOURLY_CAPS
 log = logging.getLogger(__name__)
 
 WINDOW = 3600.0  # the cap counts the mails of the last hour
-ALERT = "alert"  # the outbox kind of a mail queued here
-CAP_REACHED = "alert-cap"  # the kind of an alert that one of gm's hourly caps is reached (once an hour)
+ALERT = "gm-alert"  # the outbox kind of a mail queued here
+CAP_REACHED = "alert"  # a cap on strangers reached: one such mail an hour (Outbox.alert_gm)
 KINDS = (ALERT, CAP_REACHED)  # what the cap counts
 
 
 def send(ctx, subject: str, body: str, *, view: GameView | None = None,
-         not_before: float | None = None, kind: str = ALERT) -> int | None:
+         not_before: float | None = None) -> int | None:
     """Queue one mail to the GM, unless this hour's cap is reached; returns its outbox id, or None
-    (no GM address, the cap reached, or the one mail that says so sent instead).  With ``view``
-    it is a mail about that game (subject tagged ``[id Tn]``); else ``subject`` is used as given.
-    ``kind``: one of KINDS."""
+    (no GM address, or the cap reached: then the one mail that says so goes instead, once).  With
+    ``view`` it is a mail about that game (subject tagged ``[id Tn]``); else ``subject`` is used
+    as given."""
+    if not admit(ctx, subject):
+        return None
+    to = ctx.config.gm_address.lower()
+    if view is not None:
+        return ctx.outbox.to_game(view, to, subject, body, kind=ALERT, not_before=not_before)
+    return ctx.outbox.queue(to, subject, body, kind=ALERT, not_before=not_before)
+
+
+def admit(ctx, subject: str) -> bool:
+    """One more mail to the GM may go now (``subject``: what it is, for the log).  The first one
+    past the cap is refused, and the one mail saying the cap is reached goes in its place."""
     to = ctx.config.gm_address
     if not to:
         log.info("no gm_address in the config: the GM is not told (%s)", subject)
-        return None
+        return False
     to = to.lower()
-    now, cap = ctx.clock(), ctx.config.gm_alerts_per_hour
+    cap = ctx.config.gm_alerts_per_hour
     ctx.store.lock_shared(HOURLY_CAPS)  # until this mail is queued (or not) and committed
-    sent = ctx.store.replies_since(KINDS, now - WINDOW, to)
-    if sent > cap:
-        log.warning("not mailed to the GM (%d mails this hour, the cap): %s", sent, subject)
-        return None
+    sent = ctx.store.replies_since(KINDS, ctx.clock() - WINDOW, to)
+    if sent < cap:
+        return True
+    log.warning("not mailed to the GM (%d alerts this hour, the cap): %s", cap, subject)
     if sent == cap:
-        log.warning("the hourly cap of %d mails to the GM is reached; not mailed: %s", cap, subject)
-        return ctx.outbox.queue(to, "[gm] The hourly cap on mail to the game master is reached", (
+        ctx.outbox.queue(to, "[gm] The hourly cap on mail to the game master is reached", (
             f"gm has mailed you {cap} alerts in the last hour (config gm_alerts_per_hour), the most it "
             "sends; until the hour has passed it sends you no more (press to GM, lock-outs, bounces, "
             "held mail). gm.log names each one not sent; gm inbox lists the mails that caused them.\n"),
             kind=ALERT)
-    if view is not None:
-        return ctx.outbox.to_game(view, to, subject, body, kind=kind, not_before=not_before)
-    return ctx.outbox.queue(to, subject, body, kind=kind, not_before=not_before)
-
-
-def sent_this_hour(ctx, kind: str) -> bool:
-    """A mail of ``kind`` went to the GM within the hour (for an alert sent once an hour)."""
-    to = ctx.config.gm_address
-    return bool(to) and bool(ctx.store.replies_since((kind,), ctx.clock() - WINDOW, to.lower()))
-
-
-def room(ctx) -> bool:
-    """Another mail to the GM goes this hour (the cap is not reached)."""
-    to = ctx.config.gm_address
-    if not to:
-        return False
-    ctx.store.lock_shared(HOURLY_CAPS)
-    return ctx.store.replies_since(KINDS, ctx.clock() - WINDOW, to.lower()) < ctx.config.gm_alerts_per_hour
+    return False

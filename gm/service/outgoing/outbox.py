@@ -371,6 +371,29 @@ class Outbox:
                     "within the hour is kept but not answered.)")
         if sent_all + 1 == total:
             log.warning("the hourly limit of %d replies to strangers is reached", total)
+            self.alert_gm("Too many mails from strangers", [
+                f"gm has answered {total} mails that needed no password in the last hour (config "
+                "unauthenticated_replies_per_hour), the most it answers.", "",
+                "Until the hour has passed, such mail (HELP, LIST, refusals, requests past their "
+                "own cap) is kept but not answered; players' mail with a password, and the codes "
+                "and notices mailed to their seats' addresses, go on as usual. Many mails from many "
+                "addresses are often forged From lines: gm in use as a spam amplifier. gm inbox "
+                "lists the mails."])
             return ("(gm is answering too many mails this hour; mail sent within the hour is "
                     "kept but not answered.)")
         return ""
+
+    def alert_gm(self, subject: str, lines: list[str]) -> bool:
+        """Tell the game master that a cap on what strangers make gm send is reached: one such mail
+        an hour, whichever cap (a flood fills them in turn; the log names every one).  False if
+        none was sent (one went within the hour, or there is no gm_address)."""
+        to, now = self.config.gm_address, self.clock()
+        if not to:
+            log.info("%s; no gm_address to tell", subject)
+            return False
+        if self.store.replies_since(("alert",), now - HOUR, to):
+            return False
+        log.warning("%s; telling %s", subject, to)
+        self.queue(to.lower(), f"[gm] {subject}", "\n".join(
+            lines + ["", "This is the only such mail this hour."]) + "\n", kind="alert")
+        return True

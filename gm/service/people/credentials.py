@@ -6,10 +6,12 @@ proves that address answered.  The rules, after Mailman's pending
 confirmations, Django's reset tokens and GitHub's change notices:
 
 * PASSWORD RESET changes nothing: it mails the registered address a code
-  (at most one an hour per seat, and only if the mail can go now: the hourly
-  caps, an address that bounces; else nothing changes and the attempt is in
-  the history).  Confirmed from the registered address, the seat gets a new
-  generated password, mailed there, and every old credential dies at once:
+  (at most one an hour per seat, and only if the mail can go now: not to an
+  address that bounces; else nothing changes and the attempt is in the
+  history).  The seat's own limit is its only cap: the caps on answers to
+  strangers, which strangers can fill, never hold up an owner's code.
+  Confirmed from the registered address, the seat gets a new generated
+  password, mailed there, and every old credential dies at once:
   the password, every token (a new generation), every pending code but the
   revert codes (below).  While a reset waits, no address change completes
   and none starts; nothing done with the password alone ends a reset.
@@ -23,6 +25,12 @@ confirmations, Django's reset tokens and GitHub's change notices:
 * Every change mails the registered address (for a move, the old one) what
   changed, when and from which address.  Best-effort: queued like any
   notice, held if the address bounces, never a condition of the change.
+* A seat taken from its holder (gm replace, gm eject, a resignation or
+  concession, LEAVE, gm seat address) takes every code waiting and every
+  token with it (end_all): none of them moves the seat back, or speaks for
+  whoever holds it next.
+* Orders, press and reads sent with a seat's token from another address are
+  told to the registered address (reads at most once a day per seat).
 * Wrong passwords are counted, and locked out, in gm.service.people.guessing; a
   confirmed reset ends the seat's lock.
 """
@@ -38,8 +46,7 @@ from gm.mail.inbound import Inbound
 from gm.service.outgoing import delivery_state, gmalerts, holding
 from gm.service.table import games
 from gm.service.context import Context
-from gm.service.outgoing.outbox import HOUR, LIMITED_KINDS
-from gm.store.pglocks import HOURLY_CAPS
+from gm.service.outgoing.outbox import HOUR
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +70,11 @@ def _new_code(ctx: Context, game_id: str, name: str, purpose: str, email: str, l
     ctx.store.add_credential_code(codes.digest(ctx.code_secret(), code), game_id, name, purpose, email.lower(),
                                   now, now + lifetime)
     return code
+
+
+def new_code(ctx: Context, game_id: str, name: str, purpose: str, email: str, lifetime: float) -> str:
+    """A code of another use for the seat (gm.service.people.holds), mailed to ``email`` by the caller."""
+    return _new_code(ctx, game_id, name, purpose, email, lifetime)
 
 
 def _end_codes(ctx: Context, game_id: str, name: str, purposes: tuple[str, ...], why: str) -> int:
@@ -212,15 +224,10 @@ def _renew(ctx: Context, view: GameView, name: str, why: str) -> str:
 def cannot_mail(ctx: Context, view: GameView, seat) -> str | None:
     """Why a reset's code cannot be mailed to the seat's address now (nothing is changed then)."""
     address, now = seat["email"].lower(), ctx.clock()
-    ctx.store.lock_addresses(address)  # its throttle: locked by the mail already, unless it moved since
-    ctx.store.lock_shared(HOURLY_CAPS)  # the code's mail counts against the cap on answers
+    ctx.store.lock_addresses(address)  # its state: locked by the mail already, unless it moved since
     last = ctx.store.last_code_at(view.id, seat["name"], RESET)
     if last is not None and last > now - HOUR / RESETS_PER_HOUR:
         return "a confirmation was mailed to the seat's address within the hour"
-    if ctx.store.replies_since(LIMITED_KINDS, now - HOUR, address) >= ctx.config.error_replies_per_hour:
-        return "the hourly cap on mail to that address that needed no password is reached"
-    if ctx.store.replies_since(LIMITED_KINDS, now - HOUR) >= ctx.config.unauthenticated_replies_per_hour:
-        return "the hourly cap on mail that needed no password is reached"
     if holding.is_bouncing(ctx.store, address):
         return "the seat's address bounces"
     if not ctx.outbox.room_for(address):
@@ -247,8 +254,9 @@ def request_reset(ctx: Context, view: GameView, seat, inbound: Inbound) -> str |
         "password, every reply address and every change of address still waiting stop working. "
         f"The code works once, for {RESET_HOURS} hours; until then no change of address completes.",
         "", "If you did not ask for this, ignore this mail: nothing changes."])
+    # Kind "code": an owner's, counted by the seat's own limit above, not with answers to strangers.
     ctx.outbox.queue(seat["email"], f"CONFIRM {code}: confirm your password reset ({view.id})", text,
-                     kind="help", game_id=view.id, secret=True)
+                     kind="code", game_id=view.id, secret=True)
     ctx.store.log(view.id, view.turn, seat["name"], "reset", f"asked from {asked}; a code was mailed "
                   "to the registered address", ctx.clock())
     return None
@@ -282,8 +290,8 @@ def gm_reset(ctx: Context, view: GameView, seat, who: str, why: str) -> None:
 def gm_move(ctx: Context, view: GameView, seat, new: str, who: str, why: str) -> None:
     """`gm seat address`: the seat moves to ``new`` now, with a new password mailed there; the old
     address is told, and every old credential dies (revert codes too: the GM decided)."""
+    end_all(ctx, view.id, seat["name"], "the game master's change of address")
     secret = _renew(ctx, view, seat["name"], "the game master's change of address")
-    _end_codes(ctx, view.id, seat["name"], (REVERT,), "revoked by the game master's change of address")
     old = move(ctx, view, seat, new, f"by the game master, with a new password; why: {why}", who)
     after = games.load(ctx.store, view.id)
     tell_owner(ctx, after, old, "Your seat moved", [
@@ -292,6 +300,21 @@ def gm_move(ctx: Context, view: GameView, seat, new: str, who: str, why: str) ->
     _mail_password(ctx, after, seat["name"], secret, [
         f"At {stamp(ctx)} the game master moved your seat {seat['name']} to this address (from "
         f"{old}).", f"Reason: {why}"])
+
+
+def end_all(ctx: Context, game_id: str, name: str, why: str) -> int:
+    """Whoever held the seat keeps no way back into it: every code waiting (address, revert and
+    reset) ends, every reply token dies (a new generation), and a lock on the seat ends (it
+    guarded them).  Every path that takes a seat from its holder calls this: gm replace, gm
+    eject, a resignation or concession (gm.service.people.seats.remove), LEAVE, gm seat address.
+    A revert or address code left alive moves the seat back to them, or to their new address,
+    over whoever has it now.  Their password is left to the caller: a seat that left keeps it,
+    useless while the seat is out and theirs again if a rollback seats them.  Returns the codes
+    ended."""
+    ended = _end_codes(ctx, game_id, name, (ADDRESS, REVERT, RESET), f"revoked by {why}")
+    ctx.store.bump_generation(game_id, name)
+    ctx.store.end_seat_locks(game_id, name, ctx.clock())
+    return ended
 
 
 def _mail_password(ctx: Context, view: GameView, name: str, secret: str, lines: list[str]) -> None:
@@ -336,3 +359,32 @@ def notify_press_elsewhere(ctx: Context, view: GameView, seat, inbound: Inbound,
         f"{inbound.sender or 'an unknown address'}, not from this address; it was handled as usual:",
         ""] + ["    " + line for line in shown] + [
         "", f"If this was not you, send PASSWORD RESET {view.id} from this address."])
+
+
+READ_ELSEWHERE = "read elsewhere"  # the history line of a notice below: when the owner was last told
+
+
+def notify_read_elsewhere(ctx: Context, view: GameView, seat, inbound: Inbound, commands: list[str]) -> None:
+    """Commands sent with a seat's reply token from another address than its own (reads: BOARD,
+    HISTORY...), in a mail with no orders or press (those have notices of their own): the
+    registered address is told, at most once a day per seat.  A token travels in every quoted or
+    forwarded copy of gm's mail, so a stranger reading the game with it is worth one word to the
+    owner; once a day keeps a forwarded report's reader from filling their mailbox.  When the
+    seat was last told is its latest history line READ_ELSEWHERE, written with each notice."""
+    if not commands or inbound.sender == seat["email"].lower():
+        return
+    now = ctx.clock()
+    last = ctx.store.last_logged(view.id, seat["name"], READ_ELSEWHERE)
+    if last is not None and last > now - DAY:
+        return
+    words = ", ".join(dict.fromkeys(command.split()[0].upper() for command in commands if command.split()))
+    sender = inbound.sender or "an unknown address"
+    tell_owner(ctx, view, seat["email"], "Your reply address was used from another address", [
+        f"At {stamp(ctx)} a mail from {sender}, not from this address, came to the reply address "
+        f"of your seat {seat['name']} (the Reply-To of gm's mail to you) and was answered: {words}.",
+        "Anyone with a copy of a mail gm sent you (forwarded, or quoted in a reply) can use that "
+        "reply address for your seat. gm tells you of this at most once a day.", "",
+        f"If this was not you, send PASSWORD RESET {view.id} from this address: once you confirm "
+        "it, your password and reply addresses are new and the old ones stop working."])
+    ctx.store.log(view.id, view.turn, seat["name"], READ_ELSEWHERE, f"{words} through the reply address "
+                  f"from {sender}; told to {seat['email']}", now)

@@ -3,12 +3,16 @@
 FAILURE_LIMIT wrong passwords within an hour for a seat (from its own
 address, or from an address that holds no seat of the game: a guess at every
 seat) or from one sender lock passwords out for LOCK_SECONDS: the seat's
-password, the right one too, or every password from that sender.  The seat's
+password, or every password from that sender.  The seat's
 address and the GM (config gm_address) get one notice per lock.  From can be
 forged, so no password lifts a lock; the seat's reply token (gm.core.tokens)
 still works, and a PASSWORD RESET confirmed from the registered address ends
-the seat's lock (gm.service.people.credentials).  A locked seat's password is not
-even checked, so guessing costs no scrypt either.
+the seat's lock (gm.service.people.credentials).  Only a mail from the seat's
+own address has its password checked against a locked seat (held_seat): the
+right one is held until that address confirms it (gm.service.people.holds), so
+strangers' guesses never make the owner's password useless; a wrong one there is
+still counted.  Other passwords for a locked seat, and any from a locked sender
+for a seat not its own, are not checked at all.
 """
 
 from __future__ import annotations
@@ -71,6 +75,28 @@ def check_password(ctx: Context, view: GameView, sender: str, password: str | No
     return None, "wrong" if tried else "locked"
 
 
+def held_seat(ctx: Context, view: GameView, sender: str, password: str | None):
+    """The sender's own seat whose password this is, where check_password refused it as "locked"
+    (the seat or the sender is locked against guessing); None otherwise.  Only the registered
+    address is trusted this far: a mail held for it waits until that address confirms it.  A
+    password that opens none of the sender's seats is a failure, counted as any other."""
+    own = [p for p in view.players if sender and p["email"].lower() == sender]
+    if not password or not own:
+        return None
+    for seat in own:
+        if ctx.passwords.verify(password, seat["pw_hash"]):
+            return seat
+    _failure(ctx, view, own[0]["name"], sender)
+    return None
+
+
+def reply_note(ctx: Context) -> str:
+    """What a player locked out may do at once: a reply to a report, where reply addresses exist."""
+    if not ctx.config.reply_tokens:
+        return ""
+    return "Replying to a report gm sent you works at once (its reply address is your seat's own). "
+
+
 def _failure(ctx: Context, view: GameView, name: str, sender: str) -> None:
     """Record a wrong password (``name`` "": from a stranger, so a guess at every seat) and lock
     what has now had FAILURE_LIMIT of them within the hour since its last lock."""
@@ -88,7 +114,9 @@ def _failure(ctx: Context, view: GameView, name: str, sender: str) -> None:
         credentials.tell_gm(ctx, f"[gm] Passwords from {sender} refused for an hour", [
             f"{FAILURE_LIMIT} wrong passwords came from {sender} within the hour (the last for game "
             f"{view.id}); passwords from that address are refused until "
-            f"{times.format_stamp(now + LOCK_SECONDS)}. Reply addresses still work."])
+            f"{times.format_stamp(now + LOCK_SECONDS)}. Mail from there with a seat's right password "
+            "is held until the seat's address confirms it" + (", and reply addresses still work."
+                                                             if ctx.config.reply_tokens else ".")])
 
 
 def _lock_seat(ctx: Context, view: GameView, seat, now: float) -> None:
@@ -98,10 +126,11 @@ def _lock_seat(ctx: Context, view: GameView, seat, now: float) -> None:
                   f"passwords within the hour; passwords refused until {times.format_stamp(until)}", now)
     credentials.tell_owner(ctx, view, seat["email"], "Wrong passwords for your seat", [
         f"{FAILURE_LIMIT} mails with a wrong password for your seat {seat['name']} came within the "
-        f"hour (the last at {times.format_stamp(now)}). Until {times.format_stamp(until)} gm refuses "
-        "every password for this seat, the right one too.",
-        "Replying to a report gm sent you still works (its reply address is your seat's own). "
-        f"If someone may know your password, send PASSWORD RESET {view.id} from this address."])
+        f"hour (the last at {times.format_stamp(now)}). Until {times.format_stamp(until)} gm judges "
+        "no mail for this seat by its password alone: a mail from this address with the right "
+        "password is held, and gm mails you here a code to confirm it (a reply is enough).",
+        reply_note(ctx) + f"If someone may know your password, send PASSWORD RESET {view.id} from "
+        "this address."])
     credentials.tell_gm(ctx, f"[{view.id}] Passwords of seat {seat['name']} refused for an hour", [
         f"Game {view.id}: {FAILURE_LIMIT} wrong passwords for seat {seat['name']} within the hour; "
         f"its passwords are refused until {times.format_stamp(until)}. The player was told."])

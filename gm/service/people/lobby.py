@@ -26,7 +26,7 @@ from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
 from gm.present.reports import OBSERVER
 from gm.service.outgoing import observers, reportmail, reports
-from gm.service.people import guessing
+from gm.service.people import credentials, guessing
 from gm.service.table import deadlines, games
 from gm.service.outgoing.answers import done, refuse
 from gm.service.context import Context
@@ -221,7 +221,9 @@ def create_game(ctx: Context, kind: str, game_id: str, seats: int, sender: str) 
 
 
 def leave(ctx: Context, game_id: str, player, inbound: Inbound) -> None:
-    """LEAVE before the start (the player's password checked by the caller): the seat is free."""
+    """LEAVE before the start (the player's password checked by the caller): the seat is free, and
+    its codes end with it (one who joins later under the same name inherits none)."""
+    credentials.end_all(ctx, game_id, player["name"], "LEAVE")
     ctx.store.remove_player(game_id, player["name"])
     ctx.store.renumber_seats(game_id)
     ctx.store.log(game_id, 0, player["email"], "leave", f"{player['name']} left before the start",

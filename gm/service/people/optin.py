@@ -13,14 +13,23 @@ address at large: a forged JOIN from a player's address still needs that
 player's reply.  A request dies unconfirmed after REQUEST_DAYS; its code is
 stored as a keyed digest (gm.core.codes), never in clear.
 
-What a forger can make gm send a stranger is capped, per address it goes to
-(counted without a +tag: victim+1@ and victim+2@ are one mailbox):
-no code mail while one sent there in the last day is unanswered, and at most
-config ``confirmations_per_address_per_day``; and in total, at most
-``confirmations_per_hour`` (reaching it mails ``gm_address``, once an hour).
-Past a cap nothing is sent and nothing recorded.  A SET ADDRESS code mailed to
-a new address is under the same caps and counted by them (code_refused,
-count_code): a request row that confirms nothing, confirmed with the seat's code.
+What a forger can make gm send a stranger is capped, per mailbox it goes to
+(gm.core.addresses.mailbox_key: victim+1@, "victim"@ and VICTIM@ are one, as
+are Gmail's dotted spellings): no code mail while one sent there in the last
+day is unanswered, and at most config ``confirmations_per_address_per_day``;
+past these nothing is sent and nothing recorded.  In total, at most
+``confirmations_per_hour`` go to strangers: reaching it mails ``gm_address``
+(once an hour), and a request past it gets a short refusal (a reply capped as
+every answer to a stranger is), never silence.  The address of a seat is no
+stranger's: its requests never wait on that total, only on its mailbox's caps.
+A SET ADDRESS code mailed to a new address is under the same caps and counted
+by them (code_refused, count_code): a request row that confirms nothing,
+confirmed with the seat's code.
+
+A mail to ``gm+confirm.<code>@host`` confirms only when it also carries the
+code (its subject or its own text) or answers the code mail (In-Reply-To or
+References name it): the address alone is what an auto-responder replies to.
+A robot's mail (gm.mail.robots, RFC 3834) confirms nothing: it is never read.
 """
 
 from __future__ import annotations
@@ -30,12 +39,13 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from gm.core import codes
+from gm.core.addresses import mailbox_key
 from gm.core.model import ServiceError
 from gm.core.passwords import ALPHABET, generate
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
 from gm.mail.redact import CONFIRM_LOCAL  # gm+confirm.<code>@host: the reply-to-confirm address
-from gm.service.outgoing import gmalerts, observers
+from gm.service.outgoing import observers
 from gm.service.people import lobby, seats
 from gm.service.outgoing.answers import refuse
 from gm.service.context import Context
@@ -61,21 +71,16 @@ class Asked:
     refused: list[tuple[str, str]] = field(default_factory=list)  # (label, why)
 
 
-def mailbox_of(address: str) -> str:
-    """What the caps count: the address without a +tag (victim+1@, victim+2@... are one mailbox,
-    so a forger cannot multiply the code mails one person gets by tagging her address)."""
-    local, at, domain = address.lower().rpartition("@")
-    return local.partition("+")[0] + at + domain if local else address.lower()
-
-
 def confirm_address(our_address: str, code: str) -> str:
     """``gm+confirm.<code>@host`` for our address ``gm@host``."""
     local, _, domain = our_address.rpartition("@")
     return f"{local}+{CONFIRM_LOCAL}.{code}@{domain}"
 
 
-def code_addressed(ctx: Context, recipient: str) -> str | None:
-    """The code of a mail that came to a reply-to-confirm address of ours, or None."""
+def code_addressed(ctx: Context, inbound: Inbound) -> str | None:
+    """The code of a mail that came to a reply-to-confirm address of ours and confirms it: one
+    that carries the code too, or answers the code mail; else None (see the module's doc)."""
+    recipient = inbound.recipient
     if not ctx.config.reply_tokens or not recipient:
         return None
     local, _, domain = ctx.config.address.lower().rpartition("@")
@@ -84,7 +89,23 @@ def code_addressed(ctx: Context, recipient: str) -> str | None:
     if not at or got_domain != domain or not got_local.startswith(prefix):
         return None
     code = got_local[len(prefix):]
-    return code if len(code) == CODE_LENGTH and all(c in ALPHABET for c in code) else None
+    if len(code) != CODE_LENGTH or not all(c in ALPHABET for c in code):
+        return None
+    if code in inbound.subject.lower() or code in inbound.text.lower() or _answers_code_mail(ctx, inbound):
+        return code
+    log.info("mail to the confirmation address of a code from %s carries no code and answers no code "
+             "mail: not taken as a confirmation", inbound.sender or "?")
+    return None
+
+
+def _answers_code_mail(ctx: Context, inbound: Inbound) -> bool:
+    """``inbound`` names, in In-Reply-To or References, a code mail gm sent its sender."""
+    sender = inbound.sender
+    for message_id in inbound.references:
+        row = ctx.store.outbox_by_message_id(message_id)
+        if row is not None and row["kind"] == "confirm" and row["recipient"].lower() == sender:
+            return True
+    return False
 
 
 # --- a mail asks -------------------------------------------------------------------------
@@ -126,8 +147,15 @@ def finish(ctx: Context, inbound: Inbound) -> str | None:
     if capped:  # nothing sent, nothing recorded: a forged From gets a stranger no more mail
         log.info("no confirmation mailed to %s: %s", address, capped)  # a flood: no log flood
         return f"not confirmed: {capped}"
+    if _strangers_total_reached(ctx, address):  # a short answer, capped as any to a stranger
+        for label, why in asked.refused:
+            refuse(ctx, inbound, None, label, why)
+        refuse(ctx, inbound, None, "Not done", "gm has had too many OBSERVE, JOIN and CREATE "
+               "requests this hour and is not sending codes to confirm them now. Nothing was "
+               "changed; send your request again in an hour.")
+        return "not confirmed: the hourly total of confirmations is reached"
     code, now = generate(CODE_LENGTH), ctx.clock()
-    ctx.store.add_pending_request(codes.digest(ctx.code_secret(), code), address, mailbox_of(address),
+    ctx.store.add_pending_request(codes.digest(ctx.code_secret(), code), address, mailbox_key(address),
                                   asked.lines, now, now + REQUEST_DAYS * DAY)
     _mail_code(ctx, inbound, code, asked)
     return "confirmation mailed for " + ", ".join(asked.lines)
@@ -135,27 +163,27 @@ def finish(ctx: Context, inbound: Inbound) -> str | None:
 
 def code_refused(ctx: Context, address: str) -> str | None:
     """Why no code of any kind may be mailed to ``address`` now (the caps above), or None."""
-    return _capped(ctx, address)
+    capped = _capped(ctx, address)
+    if capped is None and _strangers_total_reached(ctx, address):
+        return f"the limit of {ctx.config.confirmations_per_hour} confirmations an hour is reached"
+    return capped
 
 
 def count_code(ctx: Context, code: str, address: str) -> None:
     """A code mailed to ``address`` for something else than a request here (SET ADDRESS), counted
     by the caps as a request that confirms nothing (CONFIRM finds it in the seat's codes)."""
     now = ctx.clock()
-    ctx.store.add_pending_request(codes.digest(ctx.code_secret(), code), address, mailbox_of(address),
+    ctx.store.add_pending_request(codes.digest(ctx.code_secret(), code), address, mailbox_key(address),
                                   [], now, now + REQUEST_DAYS * DAY)
 
 
 def _capped(ctx: Context, address: str) -> str | None:
-    """Why no code may be mailed to ``address`` now, or None."""
+    """Why no code may be mailed to ``address``'s mailbox now (its own caps), or None."""
     if not address:
         return "no From address"
     now, config = ctx.clock(), ctx.config
     ctx.store.lock_shared(HOURLY_CAPS)  # until this code is recorded (or not) and committed
-    if ctx.store.pending_requests_since(now - HOUR) >= config.confirmations_per_hour:
-        _alert_gm(ctx, now)
-        return f"the limit of {config.confirmations_per_hour} confirmations an hour is reached"
-    mailbox = mailbox_of(address)
+    mailbox = mailbox_key(address)
     if ctx.store.pending_requests_since(now - DAY, mailbox, unconfirmed=True):
         return "a confirmation sent there in the last day is unanswered"
     if ctx.store.pending_requests_since(now - DAY, mailbox) >= config.confirmations_per_address_per_day:
@@ -163,19 +191,20 @@ def _capped(ctx: Context, address: str) -> str | None:
     return None
 
 
-def _alert_gm(ctx: Context, now: float) -> None:
-    """Tell the game master, once an hour, that the cap on confirmations is reached."""
-    if gmalerts.sent_this_hour(ctx, gmalerts.CAP_REACHED):
-        return
-    log.warning("the hourly cap of %d confirmations is reached; telling the GM",
-                ctx.config.confirmations_per_hour)
-    gmalerts.send(ctx, "[gm] Too many OBSERVE/JOIN/CREATE requests", "\n".join([
-        f"gm has mailed {ctx.config.confirmations_per_hour} confirmation codes in the last hour "
-        "(config confirmations_per_hour), the most it sends.", "",
-        "Until the hour has passed, OBSERVE, JOIN and CREATE by mail are dropped without an answer. "
-        "Many requests from many addresses are often forged From lines: gm in use as a spam "
-        "amplifier. gm inbox lists the mails.", "",
-        "This is the only such mail this hour."]) + "\n", kind=gmalerts.CAP_REACHED)
+def _strangers_total_reached(ctx: Context, address: str) -> bool:
+    """The hourly total of codes is reached and ``address`` holds no seat (a seat's address never
+    waits on what strangers use up); the GM is told, once an hour."""
+    total = ctx.config.confirmations_per_hour
+    if ctx.store.pending_requests_since(ctx.clock() - HOUR) < total or ctx.store.player_seats_at(address):
+        return False
+    ctx.outbox.alert_gm("Too many OBSERVE/JOIN/CREATE requests", [
+        f"gm has mailed {total} confirmation codes in the last hour (config confirmations_per_hour), "
+        "the most it sends to addresses that hold no seat.", "",
+        "Until the hour has passed, OBSERVE, JOIN and CREATE by mail from such addresses get a short "
+        "answer (within the caps on answers to strangers) and no code; the addresses of seats still "
+        "get theirs. Many requests from many addresses are often forged From lines: gm in use as a "
+        "spam amplifier. gm inbox lists the mails."])
+    return True
 
 
 def _mail_code(ctx: Context, inbound: Inbound, code: str, asked: Asked) -> None:

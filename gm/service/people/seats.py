@@ -15,7 +15,7 @@ from gm.core import addresses, passwords
 from gm.core.model import GameView, Status
 from gm.mail.inbound import Inbound
 from gm.service.outgoing import reports
-from gm.service.people import credentials, draws
+from gm.service.people import credentials, draws, holds
 from gm.service.table import deadlines, games
 from gm.service.outgoing.answers import done, refuse
 from gm.service.context import Context
@@ -43,11 +43,13 @@ def given_away(ctx: Context, view: GameView, address: str) -> str | None:
 def remove(ctx: Context, view: GameView, name: str, who: str, why: str) -> tuple[GameView, int]:
     """Take a seat out of the game as its rules for leaving say (RULINGS G5): the rules' ``leave``
     gives the state without it; the others get a report.  Inside a write; returns (the game after,
-    the seq of its new state).  When too few are left the one removed forfeits (G7: one player
+    the seq of its new state).  The seat's codes and reply tokens end with it
+    (credentials.end_all).  When too few are left the one removed forfeits (G7: one player
     left of a game begun with two or more wins at once); when every player still in has a
     standing draw proposal, the game ends drawn (G6)."""
     rules, now = view.rules, ctx.clock()
     ctx.store.deactivate_player(view.id, name)
+    credentials.end_all(ctx, view.id, name, f"{name} leaving the game ({why})")
     result = rules.leave(view.state, name, now)
     seq = games.save_gm_state(ctx.store, view, rules.dump(result.state), "edit", view.seq,
                               f"{name} left", now)
@@ -190,7 +192,7 @@ NOT_CONFIRMED = ("this code is unknown, used or expired (a later SET ADDRESS, SE
 def confirm(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
     """CONFIRM <code>: every code about a seat's credentials, from the address it was mailed to: a
     new address (the seat moves there), a revert (the seat moves back, with a new password), a
-    reset (a new password)."""
+    reset (a new password), a mail held during a lock-out (judged: gm.service.people.holds)."""
     words = args.split()
     row = credentials.find_code(ctx, words[0]) if len(words) == 1 else None
     if row is None or row["used"] or row["expires"] < ctx.clock() or row["new_email"] != inbound.sender:
@@ -198,6 +200,9 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
                "with SET ADDRESS or PASSWORD RESET.")
         return
     purpose = row["purpose"]
+    if purpose == holds.HELD:  # a mail held during a lock-out, to be judged
+        holds.confirm(ctx, row, inbound)
+        return
     if purpose == credentials.ADDRESS:
         result = credentials.confirm_address(ctx, row)
         if isinstance(result, str):

@@ -329,15 +329,22 @@ def set_deadline(ctx: Context, game_id: str, when: str, who: str | None = None,
 @retried
 def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None = None,
             why: str | None = None) -> str:
-    """A new player takes over a seat: new address, new password, a welcome."""
+    """A new player takes over a seat: new address, new password, a welcome.  Whatever the one
+    who left held of the seat ends (credentials.end_all); an address that holds another seat
+    still in the game is refused (each seat needs an address of its own)."""
     email = check_address(name, email, "nothing changed")
     secret = passwords.generate()
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         player = games.seat(view, name)
         old = player["email"]
+        taken = next((p["name"] for p in view.seated if p["name"] != player["name"]
+                      and addresses.same(p["email"], email)), None)
+        if taken is not None:
+            raise ServiceError(f"{email} is the address of {taken}, another seat of game {view.id}; "
+                               "each seat needs an address of its own; nothing changed")
         ctx.store.replace_seat(view.id, player["name"], email, passwords.hash_password(secret))
-        ctx.store.bump_generation(view.id, player["name"])  # the one who left loses their reply address
+        credentials.end_all(ctx, view.id, player["name"], f"gm replace (seat given to {email})")
         record(ctx, view, "replace", f"seat {player['name']}: {old} -> {email}", who, why)
         view = games.load(ctx.store, view.id)
         mailcommands.send_welcome(ctx, view, view.player(player["name"]), secret)

@@ -200,7 +200,7 @@ def _problem(ctx: Context, view: GameView, sender: str, names: list[str], text: 
     if any(_is_gm(n) for n in names) and not ctx.config.gm_address:
         return ("This game has no game master address, so PRESS TO GM cannot be delivered; "
                 "nothing was delivered.")
-    if any(_is_gm(n) for n in names) and not gmalerts.room(ctx):
+    if any(_is_gm(n) for n in names) and not gmalerts.admit(ctx, f"press from {sender}"):
         return (f"gm mails the game master at most {ctx.config.gm_alerts_per_hour} alerts an hour, "
                 "and has this hour; your PRESS TO GM was not delivered. Send it again later.")
     for target in names:

@@ -1,0 +1,91 @@
+"""The code that releases mail held while a seat is locked against guessing.
+
+Ten wrong passwords an hour lock a seat (gm.service.people.guessing), and From
+can be forged, so strangers can lock any seat; the owner's right password must
+not become useless by it.  A mail from the seat's registered address with the
+right password is held (gm.service.intake.held keeps it), and the address is
+mailed a code (purpose 'held') as a step-up check: a password guessed during the
+lock is worth nothing without the mailbox.  Confirmed from that address (a reply
+to the code mail, or a line CONFIRM <code>), every mail held for the seat until
+then is judged, each as it came (ctx.released: gm.service.intake.held.release).
+
+One code mail a seat an hour: mails held while a code sent within the hour
+waits share it (each is answered, to the same registered address, saying so).
+Only the password's holder can make a mail held, so a forger gets the owner
+no code mail at all.
+"""
+
+from __future__ import annotations
+
+from gm.core import times
+from gm.core.model import GameView
+from gm.mail.inbound import Inbound
+from gm.service.people import credentials, guessing
+from gm.service.table import games
+from gm.service.context import Context
+from gm.service.outgoing.answers import done, refuse
+from gm.service.outgoing.outbox import HOUR
+
+HELD = "held"  # the purpose of the code in address_codes
+CODE_HOURS = 24  # a code's life; a turn that closes first makes its held orders old anyway
+CODES_PER_HOUR = 1  # code mails to one seat's address while one waits unconfirmed
+
+
+def waiting_code(ctx: Context, view: GameView, name: str) -> float | None:
+    """When the seat's code mailed within the hour and still unconfirmed was made, or None."""
+    now = ctx.clock()
+    made = [row["created"] for row in ctx.store.pending_codes(view.id, name, (HELD,), now)
+            if row["created"] > now - HOUR / CODES_PER_HOUR]
+    return max(made) if made else None
+
+
+def ask(ctx: Context, view: GameView, seat, inbound: Inbound, came: float) -> None:
+    """Answer a mail held for ``seat`` (it came at ``came``, from the seat's registered address):
+    with a code to confirm it, or, while a code mailed within the hour waits, with a note that
+    this one waits for it too."""
+    name, address = seat["name"], seat["email"]
+    waiting = waiting_code(ctx, view, name)
+    if waiting is not None:
+        done(ctx, inbound, view, "Held until you confirm", "\n".join([
+            f"Your mail is held, not read yet: {why_held(name)}. It is judged as it came (at "
+            f"{times.format_stamp(came)}) once this address confirms the code gm mailed here at "
+            f"{times.format_stamp(waiting)} (reply to that mail), if turn {view.turn} is still open "
+            "then: its deadline does not wait.", "",
+            guessing.reply_note(ctx) + f"If you did not send this mail, do not confirm: send "
+            f"PASSWORD RESET {view.id} from this address."]))
+        return
+    code = credentials.new_code(ctx, view.id, name, HELD, address, CODE_HOURS * HOUR)
+    text = ctx.outbox.render("answer", game_id=None, lines=[
+        f"A mail from this address with the right password for your seat {name} of game {view.id} "
+        f"came at {times.format_stamp(came)}, and is held, not read yet: {why_held(name)}.", "",
+        f"To have it judged, reply to this mail, or mail {ctx.config.address} a line: CONFIRM {code}",
+        "", f"It must come from this address. Your mail is then judged as it came, if turn "
+        f"{view.turn} is still open: its deadline does not wait for you. Mails held for the seat "
+        f"until then are judged with it, each as it came. The code works once, for {CODE_HOURS} hours.",
+        "", guessing.reply_note(ctx) + "If you did not send that mail, do not confirm: someone knows "
+        f"your password. Send PASSWORD RESET {view.id} from this address."])
+    # No "[nb7 T3]" tag and no word "game" in the subject: a reply must read as CONFIRM <code>.
+    ctx.outbox.queue(address, f"CONFIRM {code}: confirm your held mail ({view.id})", text, kind="notice",
+                     game_id=view.id, in_reply_to=inbound.message_id, references=inbound.references,
+                     auto="auto-replied", secret=True)
+
+
+def why_held(name: str) -> str:
+    return (f"after {guessing.FAILURE_LIMIT} wrong passwords within the hour, gm judges no mail for "
+            f"your seat {name} by its password alone until the address it is registered to confirms it")
+
+
+def confirm(ctx: Context, row, inbound: Inbound) -> None:
+    """A hold's code, from the address it was mailed to (seats.confirm checked): the mails held for
+    the seat are released, to be judged once this mail's answer is out (ctx.released)."""
+    game = games.load_seats(ctx.store, row["game_id"])
+    seat = game.player(row["player"])
+    if seat is None or not seat["active"] or seat["email"].lower() != row["new_email"]:
+        refuse(ctx, inbound, None, "Not confirmed", "CONFIRM: the held mail was not judged: the seat "
+               "has left the game, or moved to another address, since it came.")
+        return
+    ctx.store.end_code(row["code_hash"], "confirmed")
+    ctx.released[(game.id, seat["name"])] = ctx.clock()
+    done(ctx, inbound, game, "Held mail confirmed", f"Confirmed: the mails held for your seat "
+         f"{seat['name']} of game {game.id} are judged now, each as it came; gm answers each of them "
+         "as usual.")
