@@ -1,7 +1,7 @@
 """The bound on what one mail costs, as a property (Hypothesis): for any mail a seated player or a
 stranger can send (PRESS blocks to any lists, ALL and GM among them, SET ADDRESS lines, OBSERVE,
 JOIN, CREATE, PASSWORD RESET, HELP, LIST, orders and other commands, in any number and order), the
-mails gm queues for it, beyond the game's reports, are at most MAILS_PER_ADDRESS to each address
+mails gm queues for it, beyond the game's reports, are at most MAILS_PER_ADDRESS to each mailbox
 and go only to the sender, the game's seats, its observers and the GM, but for one code mail to
 at most one third party (a SET ADDRESS); so in total at most MAILS_PER_ADDRESS times those."""
 
@@ -12,6 +12,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gm.core.addresses import mailbox_key
 from gm.core.config import Config
 from gm.service.engine import Engine
 from gm.service.outgoing import observers
@@ -78,11 +79,12 @@ def test_one_mail_costs_at_most_the_bound_whatever_it_holds(tmp_path_factory, ma
     try:
         for who, lines in mails:
             sender, raw = raw_mail(secrets, who, "\n".join(lines))
-            known = {sender, REFEREE, *WATCHERS, *(p["email"] for p in store.players("nb1"))}
+            known = {mailbox_key(a) for a in [sender, REFEREE, *WATCHERS]
+                     + [p["email"] for p in store.players("nb1")]}
             start = store.one("SELECT coalesce(max(id), 0) AS n FROM outbox")["n"]
             engine.ingest(raw)
             rows = store.all("SELECT recipient, kind FROM outbox WHERE id > :start", start=start)
-            counted = Counter(r["recipient"].lower() for r in rows if r["kind"] not in REPORT_KINDS)
+            counted = Counter(mailbox_key(r["recipient"]) for r in rows if r["kind"] not in REPORT_KINDS)
             assert all(n <= MAILS_PER_ADDRESS for n in counted.values()), (who, lines, counted)
             strangers = {a: n for a, n in counted.items() if a not in known}
             assert len(strangers) <= 1 and all(n == 1 for n in strangers.values()), (who, lines, counted)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from gm.core import digest
+from gm.core.addresses import mailbox_key
 from gm.core.config import Config
 from gm.core.version import gm_version
 from gm.core.model import GameView, Status
@@ -48,11 +49,12 @@ log = logging.getLogger(__name__)
 HOUR = 3600.0
 LIMITED_KINDS = ("error", "help")  # replies anyone can make gm send, with or without a password
 MAILS_PER_ADDRESS = 3
-"""The most mails one inbound mail makes gm queue to any one address, beyond the game's normal
-reports (REPORT_KINDS: one per reader per move).  Replies, press, notices, codes and alerts count
-together, whatever the mail holds; the sender's one reply always has its place among them.  While
-a mail is handled (begin_reply to finish_reply) Outbox.queue refuses, and logs, a mail past it, so
-the bound holds whichever code queues; the commands check room_for() first to say so instead."""
+"""The most mails one inbound mail makes gm queue to any one mailbox (gm.core.addresses.mailbox_key:
+victim+1@ and VICTIM@ are victim@), beyond the game's normal reports (REPORT_KINDS: one per
+reader per move).  Replies, press, notices, codes and alerts count together, whatever the mail
+holds; the sender's one reply always has its place among them.  While a mail is handled
+(begin_reply to finish_reply) Outbox.queue refuses, and logs, a mail past it, so the bound holds
+whichever code queues; the commands check room_for() first to say so instead."""
 REPORT_KINDS = ("report", "welcome")  # the game's normal reports: not counted by MAILS_PER_ADDRESS
 STRANGER_BYTES = 64 * 1024  # the most text one answer to a sender who gave no password carries
 PART_RULE = "\n" + "=" * 72 + "\n\n"
@@ -80,7 +82,7 @@ class PendingReply:
 
     inbound: Inbound
     parts: list[ReplyPart] = field(default_factory=list)
-    queued: dict[str, int] = field(default_factory=dict)  # mails queued per address (MAILS_PER_ADDRESS)
+    queued: dict[str, int] = field(default_factory=dict)  # mails queued per mailbox (MAILS_PER_ADDRESS)
     authenticated: bool = False  # the sender gave a seat's password or reply address
     done: set[str] = field(default_factory=set)  # what may be done once a mail (Outbox.once)
 
@@ -162,7 +164,7 @@ class Outbox:
         pending = self._pending
         if pending is None or kind in REPORT_KINDS:
             return True
-        key = to.lower()
+        key = mailbox_key(to)
         if not answer and not self.room_for(to):
             return False
         if answer and pending.queued.get(key, 0) >= MAILS_PER_ADDRESS:
@@ -176,8 +178,8 @@ class Outbox:
         pending = self._pending
         if pending is None:
             return True
-        key = to.lower()
-        kept = int(key == (pending.inbound.reply_address or "").lower())
+        key = mailbox_key(to)
+        kept = int(key == mailbox_key(pending.inbound.reply_address))
         return pending.queued.get(key, 0) + kept < MAILS_PER_ADDRESS
 
     def to_game(self, view: GameView, to: str, label: str, body: str, *, kind: str = "notice",
