@@ -343,6 +343,7 @@ def write_config(tmp: Path, dovecot: "Account", sink: SmtpSink, **overrides) -> 
     import yaml
 
     (tmp / "imap-password").write_text(dovecot.password + "\n")
+    (tmp / "imap-password").chmod(0o600)  # a secret file, as gm doctor wants it
     data = {
         "data_dir": str(tmp / "data"),
         "address": GM_ADDRESS,

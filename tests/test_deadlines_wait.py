@@ -117,3 +117,31 @@ def test_a_deadline_waits_while_the_server_refuses_gms_sender_then_moves(engine,
     assert sorted(r["recipient"] for r in moved_notices(engine)) == ["ada@example.org", "bob@example.org"]
     (row,) = engine.store.outage_rows()
     assert row["kind"] == "sending" and row["applied"] == 1
+
+
+def test_a_deadline_waits_for_a_report_gm_tried_and_could_not_hand_on_then_counts_from_it(engine, clock, game):
+    """No outage known (one failed try, fewer than make the server down): the report to ada waits
+    in the outbox after a failed try; her deadline waits for it, and once it goes out her hour
+    counts from then (gm.service.outgoing.reached).  A report handed on at its first try, however
+    late (cron's cadence), moves nothing."""
+    with engine.store.write():
+        for row in engine.store.all("SELECT id, recipient FROM outbox WHERE status = 'queued'"):
+            if row["recipient"] == "ada@example.org":
+                engine.store.note_attempt(row["id"], 1, "cannot reach the server")
+            else:
+                engine.store.mark_sent(row["id"], clock.now + 1800, 1)  # bob's: at its first try
+    clock.advance(2 * H)  # past the deadline and its grace
+    engine.tick()
+    assert history(engine, "late") == [] and history(engine, "forfeit") == []
+    assert engine.store.deadline_row("nb1")["due"] == game
+    delivered = clock.now
+    with engine.store.write():  # ada's report goes out at last, at its second try
+        for row in engine.store.all("SELECT id FROM outbox WHERE status = 'queued'"):
+            engine.store.mark_sent(row["id"], delivered, 2)
+    engine.tick()
+    assert engine.store.deadline_row("nb1")["due"] == delivered + H
+    assert history(engine, "late") == [] and history(engine, "forfeit") == []
+    assert sorted(r["recipient"] for r in moved_notices(engine)) == ["ada@example.org", "bob@example.org"]
+    clock.advance(H + 11 * 60)  # her hour and its grace are over: now she may be forfeited
+    engine.tick()
+    assert [r["detail"].split(":")[0] for r in history(engine, "forfeit")] == ["ada forfeited"]

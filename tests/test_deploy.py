@@ -106,7 +106,7 @@ NEEDS_ROOT = {
     "install -d -o gm -g gm -m 0700 /var/lib/gm": "made 0700, owned by the test's user",
     "git clone https://example.org/gm.git /opt/gm/src": "/opt/gm/src: a link to this checkout",
     "python3 -m venv /opt/gm/venv": "/opt/gm/venv: a link to the test's venv",
-    "/opt/gm/venv/bin/pip install -e '/opt/gm/src[dns]'": "installed there already",
+    "/opt/gm/venv/bin/pip install '/opt/gm/src[dns]'": "installed there already",
     "cp /opt/gm/src/deploy/systemd/gm.service /etc/systemd/system/gm.service": "the unit stays in deploy/",
     "systemd-analyze verify /etc/systemd/system/gm.service": "test_systemd_accepts_the_unit",
     "systemctl daemon-reload": "nothing to reload",

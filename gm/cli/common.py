@@ -15,6 +15,7 @@ import typer
 from games.base import GameError
 from gm.core import config as config_module
 from gm.core import filemodes
+from gm.core.logformat import clean_handler
 from gm.core.text import for_terminal
 from gm.core import times
 from gm.core.version import gm_version
@@ -57,7 +58,8 @@ def main_options(
     state["config"] = config
     state["verbose"] = verbose
     if ctx.invoked_subcommand not in QUIET_ON_STDERR:
-        logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format=LOG_FORMAT)
+        logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                            handlers=[clean_handler(logging.StreamHandler(), LOG_FORMAT)])
 
 
 def log_to_file(path: Path, level: int = logging.WARNING) -> logging.Handler | None:
@@ -71,7 +73,7 @@ def log_to_file(path: Path, level: int = logging.WARNING) -> logging.Handler | N
         handler = logging.FileHandler(path, encoding="utf-8")
     except OSError:
         return None
-    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    clean_handler(handler, LOG_FORMAT)
     handler.setLevel(level)
     root = logging.getLogger()
     root.addHandler(handler)

@@ -12,7 +12,7 @@ import typer
 
 from gm.cli.common import app, echo, state
 from gm.core import config as config_module
-from gm.core import times
+from gm.core import filemodes, times
 from gm.mail import dkim as dkim_keys
 from gm.mail import verp
 from gm.runtime import doctor
@@ -94,6 +94,34 @@ def dkim_check(conf: config_module.Config, use_dns: bool) -> Check | None:
                              doctor.dns_txt if use_dns else None)
 
 
+def kept_files(conf: config_module.Config) -> list[tuple[str, Path]]:
+    """The files that hold what only gm may read: the store (its -wal and -shm), the secret and
+    key files, the servers' password files; those that exist."""
+    files = []
+    if not config_module.is_server_store(conf.database):
+        database = Path(conf.database)
+        files += [("store", database), ("store", Path(f"{database}-wal")), ("store", Path(f"{database}-shm"))]
+    files += [("reply token secret", conf.reply_token_secret_file), ("code secret", conf.code_secret_file),
+              ("VERP secret", conf.verp_secret_file), ("DKIM key", conf.dkim_key_file)]
+    for server, section in ((conf.imap, "IMAP"), (conf.smtp, "SMTP")):
+        if server is not None:
+            files.append((f"{section} password file", server.password_file))
+    return [(name, Path(path)) for name, path in files if path is not None and Path(path).is_file()]
+
+
+def file_mode_checks(conf: config_module.Config) -> list[Check]:
+    """A warning for each kept file other users may read (with group:, others than its group), and
+    for a config file they may change (it holds no password: gm refuses one there)."""
+    wanted = "660" if conf.group else "600"
+    checks = [Check(f"{name} file mode", WARN, f"{path}: {why}", f"chmod {wanted} {path}")
+              for name, path in kept_files(conf) if (why := filemodes.too_open(path, bool(conf.group)))]
+    if conf.source != "embedded default" and (why := filemodes.too_open(Path(conf.source), bool(conf.group),
+                                                                        read=False)):
+        checks.append(Check("config file mode", WARN, f"{conf.source}: {why}", f"chmod go-w {conf.source}"))
+    who = "gm's user and its group" if conf.group else "gm's user"
+    return checks or [Check("file modes", OK, f"the store and secret files: only {who} may read them")]
+
+
 def test_mail(conf: config_module.Config, to: str) -> bytes:
     message = EmailMessage()
     message["From"] = conf.address
@@ -113,6 +141,7 @@ def all_checks(send_test: str | None, use_dns: bool = True) -> list[Check]:
     checks.append(Check("clock", OK if now > CLOCK_FLOOR else FAIL, times.format_stamp(now),
                         "" if now > CLOCK_FLOOR else "set the system clock (NTP)"))
     checks.extend(store_checks(conf))
+    checks.extend(file_mode_checks(conf))
     if conf.imap is not None:
         checks.extend(doctor.imap_checks(conf.imap, conf.imap_folder, conf.imap_processed, conf.imap_idle))
     if conf.smtp is not None:

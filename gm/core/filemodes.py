@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import grp
 import os
+import pwd
+import secrets
 import stat
 from pathlib import Path
 
@@ -119,3 +121,50 @@ def prepare(data_dir: Path, group: str | None) -> None:
                     os.chmod(entry, mode)
     except PermissionError as exc:
         raise GroupError(f"cannot give {data_dir} to group {group!r}: {exc}") from exc
+
+
+
+def too_open(path: Path, group: bool, read: bool = True) -> str | None:
+    """Why users other than gm's may read or write ``path`` (``read`` False: write only, for a
+    file that holds no secret), or None.  With ``group:`` in the config its group is meant to
+    (0660); else a group bit counts only where the file's group holds another user (a user's own
+    group, or root:gm 0640 for the gm user, gives nobody else anything).  None if no such file."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    mode, bits = stat.S_IMODE(info.st_mode), 0o066 if read else 0o022
+    what = "read" if read and mode & 0o044 else "write"
+    if mode & bits & 0o007:
+        return f"mode {mode:04o}: every user of this host may {what} it"
+    if mode & bits & 0o070 and not group and not own_group(info.st_gid):
+        return f"mode {mode:04o}: the users of its group may {what} it, and no group: is set"
+    return None
+
+
+def own_group(gid: int) -> bool:
+    """Nobody but this process's user is in group ``gid`` (as a member or by their primary group)."""
+    try:
+        me = pwd.getpwuid(os.getuid()).pw_name
+        members = set(grp.getgrgid(gid).gr_mem)
+        users = {entry.pw_name for entry in pwd.getpwall() if entry.pw_gid == gid}
+    except KeyError:
+        return False
+    return (members | users) <= {me}
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all (a reader never sees half of it): through a temporary file
+    of a name nobody can guess, made new in the same folder (O_EXCL|O_NOFOLLOW: a symlink planted
+    there is never followed), then renamed over ``path``.  Its mode is 0666 less the umask, as a
+    plain open's: these are files gm publishes (the archive), not its private ones."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

@@ -20,7 +20,7 @@ import hashlib
 import hmac
 import secrets
 from functools import lru_cache
-from pathlib import Path
+from importlib.resources import files
 
 # A short password a player can type from a phone: no look-alike characters.
 ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -30,7 +30,7 @@ CHOSEN_N = 2**15  # chosen passwords
 MAX_MEMORY = 64 * 1024 * 1024  # scrypt needs 128*N*r bytes: 32 MiB at CHOSEN_N, over OpenSSL's default cap
 MIN_CHOSEN, MAX_CHOSEN = 10, 64  # NIST SP 800-63B asks at least 8; 10 keeps the online-guessing margin
 EDGE_SIGNS = "0123456789!@#$%^&*()-_=+.,;:?~ "
-COMMON_FILE = Path(__file__).with_name("common_passwords.txt")
+COMMON_FILE = files("gm.core").joinpath("common_passwords.txt")  # package data (pyproject.toml)
 
 
 def generate(length: int = GENERATED_LENGTH) -> str:

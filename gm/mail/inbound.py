@@ -110,16 +110,16 @@ def plus_recipient(fields: rawmail.Fields, our_address: str) -> str:
     return ""
 
 
-def header_text(value: object) -> str:
+def header_text(value: object, limit: int = MAX_SUBJECT) -> str:
     """A header as text, RFC 2047 words decoded, never raising.
 
     An unknown charset in an encoded word gives replacement characters for
-    that word only.  Only the first MAX_SUBJECT characters are read.
+    that word only.  Only the first ``limit`` characters are read.
     """
     if value is None:
         return ""
     try:
-        text = str(value)[:MAX_SUBJECT]
+        text = str(value)[:limit]
     except Exception:
         return ""
     if "=?" not in text:
@@ -146,6 +146,12 @@ def header_text(value: object) -> str:
         except Exception:
             out.append(chunk.decode("utf-8", "replace"))
     return " ".join(out)
+
+
+def header_reading(value: object, limit: int = MAX_SUBJECT) -> str:
+    """A header as gm reads it (a subject, a sender's name): decoded, on one line, cleaned; what
+    gm.mail.redact masks a kept header from."""
+    return safe_text.clean(" ".join(header_text(value, limit).split()))
 
 
 def unflow(text: str, delsp: bool) -> str:
@@ -190,7 +196,9 @@ def _charset(part: email.message.Message) -> str | None:
         return _param(part, "charset") or None
 
 
-def _part_text(part: email.message.Message, problems: list[str]) -> str:
+def part_text(part: email.message.Message, problems: list[str]) -> str:
+    """A text part's text as read: decoded from its transfer encoding and charset, and unflowed
+    (format=flowed); HTML as it is.  What can be wrong goes to ``problems``."""
     try:
         payload = part.get_payload(decode=True)
     except Exception as exc:  # a bad transfer encoding: read the part as it stands
@@ -232,9 +240,9 @@ def body_text(msg: email.message.Message, problems: list[str]) -> tuple[str, boo
             continue
         ctype = part.get_content_type()
         if ctype == "text/plain" and plain is None:
-            plain, plain_charset = _part_text(part, problems), _charset(part)
+            plain, plain_charset = part_text(part, problems), _charset(part)
         elif ctype == "text/html" and html is None:
-            html, html_charset = _part_text(part, problems), _charset(part)
+            html, html_charset = part_text(part, problems), _charset(part)
         if plain is not None and html is not None:
             break
     if plain is not None and plain.strip():
@@ -273,7 +281,8 @@ def parse(raw: bytes, our_address: str = "", max_bytes: int = DEFAULT_MAX_BYTES)
 
 def clean_at_the_door(inbound: Inbound) -> None:
     """The one place where the text of a mail is cleaned (gm.core.text.clean): its subject, its
-    sender's name and its body, whence every order line and press text comes.  Addresses and
+    sender's name and its body, whence every order line and press text comes (header_reading
+    cleans the headers as it reads them; cleaning twice changes nothing).  Addresses and
     Message-IDs are checked as ASCII without controls where they are read (gm.mail.rawmail)."""
     inbound.subject = safe_text.clean(inbound.subject)
     inbound.sender_name = safe_text.clean(inbound.sender_name)
@@ -293,14 +302,14 @@ def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> No
         if problem:
             inbound.problems.append(f"From: {problem}")
         inbound.sender = address
-        inbound.sender_name = " ".join(header_text(name).split()) if address else ""
+        inbound.sender_name = header_reading(name) if address else ""
     if "Reply-To" in fields:
         _, reply_to, problem = rawmail.mailbox(fields.get("Reply-To"))
         if problem:
             inbound.problems.append(f"Reply-To: {problem}")
         inbound.reply_to = reply_to
     inbound.recipient = plus_recipient(fields, our_address)
-    inbound.subject = " ".join(header_text(fields.get("Subject")).split())
+    inbound.subject = header_reading(fields.get("Subject"))
     inbound.message_id = rawmail.first_message_id(fields.get("Message-ID"))
     if fields.get("Message-ID") and inbound.message_id is None:
         inbound.problems.append("malformed Message-ID")

@@ -108,18 +108,26 @@ def find_password(text: str, whole: bool = False) -> tuple[str, str] | None:
         if whole:
             starts = [s for s in starts[:1] if s >= len(low) or not _word_char(low[s])]
         for after in starts:
-            i = _skip_space(text, after)
-            if i < len(text) and text[i] in ":=":
-                j = _skip_space(text, i + 1)
-                if j < len(text):
-                    i = j  # the value after the separator; else the separator itself is the value
-            if i < len(text) and not text[i].isspace():
+            i = password_start(text, after)
+            if i is not None:
                 end = i + 1
                 while end < len(text) and not text[end].isspace():
                     end += 1
                 return text[at:end], text[i:end]
         at = _keyword(low, "pass", at + 1)
     return None
+
+
+def password_start(text: str, after: int) -> int | None:
+    """Where the password read after a PASS or PASSWORD that ends at ``after`` begins (the next
+    word, past one : or =), or None if nothing follows: the one rule of where a password stands,
+    which gm.mail.redact masks from."""
+    i = _skip_space(text, after)
+    if i < len(text) and text[i] in ":=":
+        j = _skip_space(text, i + 1)
+        if j < len(text):
+            i = j  # the value after the separator; else the separator itself is the value
+    return i if i < len(text) and not text[i].isspace() else None
 
 
 def without_password(text: str) -> str:

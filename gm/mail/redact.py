@@ -4,10 +4,15 @@ An order mail holds its seat's password (``GAME nb1 PASSWORD kq7hz3xw2m``), a
 reply holds a reply token in the address it came to (``gm+nb1.ada.<token>@``),
 and an address change is confirmed with a code (``CONFIRM <code>``).  Once
 gm has acted on a mail, the copy it keeps (``messages.raw``) is redact()'s
-re-serialisation of it: every header with such a value masked (the Subject
-RFC 2047-decoded first), and every text part, whatever its transfer encoding
-(7bit, quoted-printable, base64) and charset, decoded, masked and written
-again as UTF-8: quoted replies and forwarded messages (message/rfc822) too.
+re-serialisation of it: every header with such a value masked, and every text
+part, whatever its transfer encoding (7bit, quoted-printable, base64) and
+charset, masked and written again as UTF-8: quoted replies and forwarded
+messages (message/rfc822) too.  What is masked is what the order parser reads:
+a header as gm.mail.inbound.header_reading reads it (decoded, unfolded,
+cleaned), a text part as gm.mail.inbound.part_text reads it (decoded, unflowed)
+and cleaned (gm.core.text.clean), so that no soft line break, control or bidi
+character inside PASSWORD hides a password the parser finds; where the
+password stands after the word is gm.mail.orders.password_start's rule.
 An HTML part is kept as its text (gm.mail.html), masked, in a <pre>: masking
 the HTML itself could miss a password written with entities.  Other parts
 (attachments, pictures) keep their headers and lose their bytes: gm never
@@ -15,8 +20,8 @@ reads them, and nothing says they hold no password.
 
 What is masked, on each line, with string methods in linear time:
 
-* the rest of the line after a whole word PASS, PASSWORD, PASSWD or
-  PASSPHRASE (the order grammar reads the password as the next word; the rest
+* the rest of the line from where the password stands after a whole word
+  PASS, PASSWORD, PASSWD or PASSPHRASE (the order grammar reads it as the next word; the rest
   of the line goes too, for "your new password for nb1 (seat ada): x"), except
   PASSWORD RESET <game>, which is a command and holds no secret;
 * the word after a whole word CONFIRM, if it is MIN_CODE characters or more (an address code);
@@ -41,10 +46,11 @@ from dataclasses import dataclass
 from email.header import Header, decode_header, make_header
 from email.policy import Compat32
 
+from gm.core import text as safe_text
 from gm.mail import rawmail
-from gm.mail.charsets import text_codec
 from gm.mail.html import html_to_text, trim_html
-from gm.mail.inbound import walk
+from gm.mail.inbound import header_reading, part_text, walk
+from gm.mail.orders import password_start
 
 MASK = "[redacted]"
 TOKEN_MASK = "redacted"  # in an address: no brackets, so the address still reads as one
@@ -107,11 +113,12 @@ def mask_line(line: str, passwords: bool = True) -> str:
         end = _word_end(low, i)
         word = low[i:end]
         if word in SECRET_WORDS and passwords:
-            value = _skip(line, end, ":=")
-            if low.startswith("reset", value) and not _word_char(low[value + 5:value + 6] or " "):
+            value = password_start(line, end)  # where gm.mail.orders reads the password
+            if value is not None and low.startswith("reset", value) \
+                    and not _word_char(low[value + 5:value + 6] or " "):
                 i = value + 5  # PASSWORD RESET <game>: a command, no secret
                 continue
-            if value < len(line):
+            if value is not None and line[value:].strip(":= \t"):  # "Password:" alone hides nothing
                 out.append(line[start:value] + MASK)
                 return "".join(out)
         elif word == "confirm":
@@ -162,22 +169,38 @@ def _decoded_header(value: str) -> str | None:
 
 
 def mask_header(value: str) -> str:
-    """A header value as written, with its secrets masked; RFC 2047 words are decoded to look."""
+    """A header value with its secrets masked: as written, unless what gm reads of it (decoded,
+    unfolded, cleaned: gm.mail.inbound.header_reading) holds a secret; then as read, masked.  A
+    header whose encoded words cannot be decoded as declared (an unknown charset, bytes not of
+    it) is masked after PASS or PASSWORD, whatever follows."""
     text = str(value)
-    masked = mask_text(text)
-    if "=?" not in text:
-        return masked
-    decoded = _decoded_header(masked)
-    if decoded is None:
-        return masked
-    hidden = mask_text(decoded)
-    if hidden == decoded:
-        return masked
+    reading = header_reading(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"),
+                             len(text))
+    hidden = mask_text(reading)
+    undecodable = "=?" in text and _decoded_header(text) is None
+    if hidden == reading:
+        masked = mask_text(text)
+        return mask_after_pass(masked) if undecodable else masked
+    if undecodable:
+        hidden = mask_after_pass(hidden)
+    if hidden.isascii() and hidden.isprintable() and "=?" not in hidden:
+        return hidden
     return Header(hidden, "utf-8").encode()
 
 
+def mask_after_pass(text: str) -> str:
+    """``text`` masked after its first PASS or PASSWORD, word or not (it may stand inside an
+    encoded word nobody can read): for a header gm could not decode as declared."""
+    low = rawmail.ascii_lower(text)
+    at = low.find("pass")
+    if at == -1:
+        return text
+    end = at + 8 if low.startswith("word", at + 4) else at + 4
+    return text[:end] + MASK if text[end:].strip() else text
+
+
 def _mask_part_headers(part: email.message.Message) -> None:
-    items = part.items()
+    items = list(part.raw_items())  # as received: 8-bit bytes as surrogates, read as gm.mail.rawmail reads them
     new = [(name, mask_header(value)) for name, value in items]
     if all(str(value) == masked for (_, value), (_, masked) in zip(items, new)):
         return
@@ -245,22 +268,13 @@ def _message(raw: bytes, max_bytes: int = MAX_BYTES) -> tuple[email.message.Mess
 
 
 def _text_of(part: email.message.Message) -> str:
-    """A text part's words, decoded from its transfer encoding and charset (HTML as its text)."""
-    try:
-        payload = part.get_payload(decode=True)
-    except Exception:
-        payload = None
-    if not isinstance(payload, bytes):
-        value = part.get_payload()
-        payload = (value if isinstance(value, str) else "").encode("utf-8", "surrogateescape")
-    try:
-        charset = part.get_content_charset()
-    except Exception:
-        charset = None
-    text = payload.decode(text_codec(charset) or "utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+    """A text part's words as gm.mail.inbound reads them: decoded from its transfer encoding and
+    charset, unflowed, HTML as its text, cleaned (gm.core.text.clean), so that what is masked is
+    what the order parser reads."""
+    text = part_text(part, [])
     if part.get_content_subtype() == "html":
         text = html_to_text(trim_html(text)[0])
-    return text
+    return safe_text.clean(text)
 
 
 def _set_text(part: email.message.Message, text: str) -> None:

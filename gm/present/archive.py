@@ -8,16 +8,17 @@ sees them (the ASCII board in a <pre> block), links to the previous and next
 turn, press sent to ALL and the final result.  Sealed orders of an open turn
 never appear.
 
-Every file is written whole or not at all (a temporary file, then os.replace),
-so a web server never serves half a page; a file whose content is unchanged is
-not written again.
+Every file is written whole or not at all (a temporary file of a name nobody
+can guess, then os.replace: gm.core.filemodes.replace_file), so a web server
+never serves half a page; a file whose content is unchanged is not written again.
 """
 
 from __future__ import annotations
 
-import os
+from importlib.resources import files
 from pathlib import Path
 
+from gm.core import filemodes
 from gm.core.times import format_stamp
 from gm.present import feeds
 from gm.present.templates import environment
@@ -31,9 +32,10 @@ def picture_name(game_id: str, turn: int) -> str:
     return f"game-{game_id}-turn-{turn}.png"
 
 
-# Each game's rules in gm's own words (docs/rules/, issue 31), published beside the pages as
-# text when gm runs from its repository; an installed gm without docs/ links none.
-RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
+# Each game's rules in gm's own words, published beside the pages as text.  They are written
+# in docs/rules/ for people to read; gm/present/rulepages is a link to that folder, so that the
+# installed package carries the same files as package data (pyproject.toml), read from there.
+RULES_DIR = files("gm.present").joinpath("rulepages")
 
 
 def rules_name(kind: str) -> str:
@@ -41,8 +43,8 @@ def rules_name(kind: str) -> str:
 
 
 def write_rules(directory: Path, kind: str) -> tuple[str | None, list[Path]]:
-    """The rules page of ``kind`` beside the game pages: (its file name, or None where gm has
-    no docs/rules/; the files written)."""
+    """The rules page of ``kind`` beside the game pages: (its file name, or None for a game
+    without one; the files written)."""
     source = RULES_DIR / f"{kind}.md"
     if not source.is_file():
         return None, []
@@ -96,13 +98,11 @@ def write_index(directory: str | Path, games: list[dict], built_at: float) -> Pa
 
 def _write_bytes(path: Path, data: bytes) -> list[Path]:
     """Written whole or not at all (a web server never serves half a file), and only if it
-    changed; returns [path] if written.  The temporary name is this process's own."""
+    changed; returns [path] if written (gm.core.filemodes.replace_file)."""
     try:
         if path.read_bytes() == data:
             return []
     except OSError:
         pass
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    filemodes.replace_file(path, data)
     return [path]

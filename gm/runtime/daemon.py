@@ -7,7 +7,7 @@ import time
 from functools import partial
 
 from gm.mail import verp
-from gm.runtime.delivery import BACKOFF, Sender
+from gm.runtime.delivery import BACKOFF, DOWN_AFTER, Sender
 from gm.runtime.imap import ImapFault, run_imap
 from gm.runtime.livearchive import from_config as live_archive
 from gm.runtime.maildir import MaildirTransport, process_maildir
@@ -70,7 +70,8 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
         return
     backoff = (config.smtp.backoff if config.smtp is not None and config.smtp.backoff else None) or BACKOFF
     sender = Sender(engine.store, transport, backoff=backoff, clock=engine.clock, gm_address=config.gm_address,
-                    settle=lambda store: delivery_state.settle_now(engine))
+                    settle=lambda store: delivery_state.settle_now(engine),
+                    down_after=1 if once else DOWN_AFTER)
     archive = live_archive(engine, config)
     metrics = metrics_from_config(engine.store, config, engine.clock())
     me = outages.DaemonIdentity.new(engine.clock())
@@ -79,25 +80,38 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
     store_weather = Weather("the store", STORE_BACKOFF)
     look_for_gap = not once  # the first heartbeat, and the first after the store was back (gm.runtime.imap)
     next_tick = 0.0
+    last_look = None  # when the inbox was last read: by this process, else by the last gm that ran
     try:
         while stop is None or not stop.is_set():
             try:
-                # The tick (the heartbeat first) before the mail: a deadline that fell while no
-                # daemon ran moves before a message of its game could close the turn.
-                if time.time() >= next_tick:
+                ticking = time.time() >= next_tick
+                if ticking:
+                    if last_look is None:
+                        last_look = engine.store.last_heartbeat()
+                    if once:  # a cron run's only chance to find the server down before the deadlines
+                        sender.pump()
+                    # The heartbeat and the outages before the mail: a deadline that fell while no
+                    # daemon ran, or gm could not send, moves before a message of its game is judged.
                     outages.heartbeat(engine, me, sender.down_since, look_for_gap=look_for_gap)
                     look_for_gap = False
+                    outages.settle(engine)
+                began, looked = time.monotonic(), time.time()
+                # Mail before the deadline steps: each is judged as of its delivery (RULINGS G4).
+                handled = process_maildir(engine, config.inbox, stop, since=last_look)
+                last_look = looked
+                backlog.record(engine, len(handled), unread_maildir(config.inbox))
+                if ticking:
                     engine.tick()
                     engine.trim_sent_mail()
                     next_tick = time.time() + config.tick_seconds
-                began = time.monotonic()
-                handled = process_maildir(engine, config.inbox, stop)
-                backlog.record(engine, len(handled), unread_maildir(config.inbox))
                 if handled:
                     if metrics is not None:
                         metrics.judged(time.monotonic() - began)
                     sender.pump()
                 sender.pump()
+                if once:  # what this run found of the server, for the next run's deadlines
+                    outages.heartbeat(engine, me, sender.down_since, look_for_gap=False)
+                    outages.settle(engine)
                 if metrics is not None:
                     metrics.update(engine.store)
                 store_weather.ok()

@@ -207,8 +207,10 @@ class Sender:
 
     def __init__(self, store: Store, transport: Transport, backoff=BACKOFF, clock=time.time,
                  gm_address: str | None = None, settle: Callable[[Store], object] | None = None,
-                 batch: int | None = None, news: Callable[[], bool] | None = None):
+                 batch: int | None = None, news: Callable[[], bool] | None = None,
+                 down_after: int = DOWN_AFTER):
         self.store = store
+        self.down_after = down_after  # failed connections in a row before gm counts as unable to send
         self.news = news  # mail was queued since it was last asked (flush)
         lanes = getattr(transport, "connections", None)
         self.batch = batch or (PER_LANE * lanes if isinstance(lanes, int) else FLUSH_BATCH)
@@ -227,8 +229,8 @@ class Sender:
 
     @property
     def down_since(self) -> float | None:
-        """Since when the server has been unreachable, try after try (DOWN_AFTER), or None."""
-        return self.weather.down_since if self.weather.failures >= DOWN_AFTER else None
+        """Since when the server has been unreachable, try after try (down_after), or None."""
+        return self.weather.down_since if self.weather.failures >= self.down_after else None
 
     def pump(self) -> int:
         now = self.clock()
@@ -284,8 +286,9 @@ class SenderThread:
     def __init__(self, database: Path, transport: Transport, backoff=BACKOFF, clock=time.time,
                  wake: float = 1.0, gm_address: str | None = None,
                  settle: Callable[[Store], object] | None = None,
-                 claimant: str | None = None):
+                 claimant: str | None = None, down_after: int = DOWN_AFTER):
         self.database = database
+        self.down_after = down_after
         self.claimant = claimant  # the daemon's id, noted on what it claims (Store.claimant)
         self.gm_address = gm_address
         self.settle = settle
@@ -371,7 +374,8 @@ class SenderThread:
         if self.claimant is not None:  # whose claims these are: failover shows in gm status
             store.claimant = self.claimant
         self.sender = Sender(store, self.transport, backoff=self.backoff, clock=self.clock,
-                             gm_address=self.gm_address, settle=self.settle, news=self.news)
+                             gm_address=self.gm_address, settle=self.settle, news=self.news,
+                             down_after=self.down_after)
         store_weather = Weather("the store (sender thread)", STORE_BACKOFF)
         try:
             while not self._stopping.is_set():

@@ -53,7 +53,7 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
 from gm.core.config import Config, ServerConfig
-from gm.runtime.delivery import BACKOFF, SenderThread, Transport, settler
+from gm.runtime.delivery import BACKOFF, DOWN_AFTER, SenderThread, Transport, settler
 from gm.runtime.queuedwatch import QueuedWatch
 from gm.runtime.livearchive import from_config as live_archive
 from gm.runtime.metrics import from_config as metrics_from_config
@@ -61,6 +61,7 @@ from gm.runtime.profiling import profiled
 from gm.runtime.slices import Slices
 from gm.runtime.tls import tls_context
 from gm.runtime.weather import STORE_BACKOFF, Weather
+from gm.service.intake import arrival
 from gm.service.outgoing import outages
 from gm.service.outgoing.status import InboxBacklog
 from gm.service.engine import Engine
@@ -212,7 +213,8 @@ def ours_to_move(box: Mailbox, uid: int, outcome: str, now: float, wait: float) 
 def process_mailbox(engine: Engine, box: Mailbox, config: Config,
                     committed: Callable[[], object] | None = None,
                     stop: threading.Event | None = None,
-                    duplicate_wait: float = 0.0, slices: Slices | None = None) -> list[tuple[int, str]]:
+                    duplicate_wait: float = 0.0, slices: Slices | None = None,
+                    since: float | None = None) -> list[tuple[int, str]]:
     """Ingest every message in the folder, then move each; returns (uid, outcome).
 
     ``committed`` is called after each message's transaction (the daemon nudges
@@ -222,6 +224,8 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
     daemon: DUPLICATE_WAIT; `--once`, with no later pass, moves it at once).
     ``slices``: where other daemons share the mailbox, only this daemon's slice is fetched and
     judged, and what it leaves to them is noted there (gm.runtime.slices).
+    Each is judged as of its INTERNALDATE (RULINGS G4), kept after ``since``, when gm last read
+    this folder (gm.service.intake.arrival).
     """
     results: list[tuple[int, str]] = []
     tried: set[int] = set()
@@ -272,7 +276,8 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
                         continue
                     prepare_ahead(engine, box, messages, chunk[i:i + AHEAD], prepared)
                     # commits, or raises StoreError
-                    outcome = engine.ingest(raw, box.key(uid), inbound=prepared.pop(uid, None))
+                    outcome = engine.ingest(raw, box.key(uid), inbound=prepared.pop(uid, None),
+                                            arrived=arrival.judged_at(engine, box.arrived.get(uid), since))
                     log.info("mail in: IMAP uid %s: %s %s", uid, outcome.outcome, outcome.detail[:80])
                     _crash_point("after-commit")
                     if ours_to_move(box, uid, outcome.outcome, time.time(), duplicate_wait):
@@ -318,6 +323,7 @@ class Daemon:
                                    clock=engine.clock, wake=wake, gm_address=config.gm_address,
                                    settle=settler(config, engine.clock),
                                    claimant=self.me.daemon_id)
+        self.last_look: float | None = None  # when the folder was last read (by this gm, else the last that ran)
         self.reconnect = tuple(self.server.backoff or RECONNECT)
         self.next_tick = 0.0
         self.connections = 0  # successful logins, for tests and logs
@@ -335,17 +341,25 @@ class Daemon:
         self.imap_weather = Weather(f"IMAP server {self.server.host}", self.reconnect)
 
     # --- housekeeping: heartbeat, timers, outbox ---------------------------------------
-    def housekeeping(self) -> None:
+    def housekeeping(self, deadlines: bool = True) -> None:
         """The tick when it is due (the heartbeat first), and a nudge to the sender.
 
+        Without ``deadlines``, before the first mail is read: the heartbeat and the outages only
+        (a deadline that fell while gm was away or could not send moves first), the deadline steps
+        waiting for the mail that came before them to be judged as of its arrival (RULINGS G4).
         A store error here is the store's weather: said once, the tick tried again after the
         store's back-off; it never leaves this method."""
         now = time.time()
         if now >= self.next_tick:
             try:
+                if self.last_look is None:
+                    self.last_look = self.engine.store.last_heartbeat()
                 outages.heartbeat(self.engine, self.me, self.sender.down_since,
                                   look_for_gap=self.look_for_gap and not self.once)
                 self.look_for_gap = False
+                if not deadlines:
+                    outages.settle(self.engine)  # what the tick does first (gm.service.play.timers)
+                    return
                 closed = self.engine.tick()
                 if closed:
                     log.info("done by the clock: %s", "; ".join(closed))
@@ -378,13 +392,16 @@ class Daemon:
     # --- the loop -------------------------------------------------------------------
     def run(self, once: bool = False) -> None:
         self.once = once
+        self.sender.down_after = 1 if once else DOWN_AFTER  # a cron run tries once: no later try to wait for
         self.sender.start()
         # mail another daemon (or a GM command) queued wakes this sender too (PostgreSQL)
         watch = QueuedWatch(self.engine.store.path, self.sender.nudge).start() if not once else None
         try:
-            # The tick (and heartbeat) before any mail: a deadline that fell while no daemon
-            # ran moves before a message of its game could close the turn.
-            self.housekeeping()
+            if once:  # a cron run's only chance to find the server down before the deadlines
+                self.sender.drain()
+            # The heartbeat and the outages before any mail: a deadline that fell while no daemon
+            # ran, or gm could not send, moves before a message of its game is judged.
+            self.housekeeping(deadlines=False)
             while not self.stop.is_set():
                 if self.store_weather.is_down and not once:
                     self._sleep(max(self.next_tick - time.time(), self.wake))  # its tick retries the store
@@ -414,6 +431,7 @@ class Daemon:
             self._session(box, once)
             if once:
                 self.sender.drain()  # send what can be sent before returning
+                self._note_sending()
             if once or self.stop.is_set():
                 try:
                     client.logout()
@@ -443,10 +461,11 @@ class Daemon:
 
     def _session(self, box: Mailbox, once: bool) -> None:
         while not self.stop.is_set():
-            began = time.monotonic()
+            began, looked = time.monotonic(), time.time()
             handled = process_mailbox(self.engine, box, self.config, committed=self.sender.nudge, stop=self.stop,
                                       duplicate_wait=0.0 if once else DUPLICATE_WAIT,
-                                      slices=None if once else self.slices)
+                                      slices=None if once else self.slices, since=self.last_look)
+            self.last_look = looked
             if self.metrics is not None and handled:
                 self.metrics.judged(time.monotonic() - began)
             # What the poll left in the folder: mail come meanwhile, or left to another daemon.
@@ -468,6 +487,12 @@ class Daemon:
             else:
                 self._sleep(self.config.poll_seconds)
                 box.client.noop()  # notices a dead connection; the search comes next
+
+    def _note_sending(self) -> None:
+        """`--once`: what this run found of the SMTP server, kept for the deadlines (a heartbeat
+        saying since when it cannot send, and the outage opened or closed by it)."""
+        outages.heartbeat(self.engine, self.me, self.sender.down_since, look_for_gap=False)
+        outages.settle(self.engine)
 
     def _idle(self, box: Mailbox, renew: float = IDLE_RENEW) -> None:
         """Wait in IDLE until the server reports a change, or ``renew`` seconds; only a wake-up."""

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import time
 from pathlib import Path
 
+from gm.core import filemodes
 from gm.present import archive as site
 from gm.service.records import audit
 from gm.service.engine import Engine
@@ -54,9 +54,8 @@ class LiveArchive:
             return {}, {}  # no record (or a broken or older one): write everything again
 
     def _save(self) -> None:
-        tmp = self.directory / f".{STATE_FILE}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps({"rendered": self.rendered, "drawn": self.drawn}))
-        os.replace(tmp, self.directory / STATE_FILE)
+        filemodes.replace_file(self.directory / STATE_FILE,
+                               json.dumps({"rendered": self.rendered, "drawn": self.drawn}).encode())
 
     def maybe_refresh(self) -> list[str]:
         """refresh() at most every EVERY seconds (the daemon calls this on every pass)."""

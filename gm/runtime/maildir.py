@@ -9,6 +9,7 @@ from pathlib import Path
 
 from gm.core import filemodes
 from gm.service.engine import Engine
+from gm.service.intake import arrival
 
 log = logging.getLogger(__name__)
 
@@ -42,12 +43,15 @@ def maildir_key(name: str) -> str:
     return "maildir:" + name.split(":", 1)[0]
 
 
-def process_maildir(engine: Engine, inbox: Path, stop=None) -> list[tuple[str, str]]:
+def process_maildir(engine: Engine, inbox: Path, stop=None, since: float | None = None) -> list[tuple[str, str]]:
     """Ingest every new message, then mark it seen by moving it to cur/.
 
     The move comes after the commit: a crash in between leaves the file in
     new/, and the next pass finds its key already stored and only moves it.
     With ``stop`` (a threading.Event) set, the message in hand is finished, the rest wait.
+    Each is judged as of its delivery (RULINGS G4): the file's time, which the delivering
+    agent sets as it writes it (the rename into new/ keeps it), kept after ``since``, when gm
+    last read this inbox (gm.service.intake.arrival).
     """
     ensure_maildir(inbox)
     done = []
@@ -58,7 +62,9 @@ def process_maildir(engine: Engine, inbox: Path, stop=None) -> list[tuple[str, s
             continue
         with open(path, "rb") as handle:  # as IMAP fetches it: enough to see one is too big
             raw = handle.read(engine.config.max_message_bytes + 1)
-        outcome = engine.ingest(raw, maildir_key(path.name))
+            delivered = os.fstat(handle.fileno()).st_mtime
+        outcome = engine.ingest(raw, maildir_key(path.name),
+                                arrived=arrival.judged_at(engine, delivered, since))
         log.info("mail in: Maildir %s: %s %s", path.name, outcome.outcome, outcome.detail[:80])
         if outcome.outcome == "busy":  # another daemon judges it now, and moves it
             continue

@@ -37,6 +37,7 @@ import sys
 from multiprocessing.connection import Connection
 from typing import Any, Callable
 
+from gm.core.logformat import clean_handler
 from gm.runtime.transport import (Done, PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure,
                                   TransportDown, send_each)
 
@@ -238,7 +239,8 @@ def main() -> None:
     inbound = Connection(os.dup(0), writable=False)
     outbound = Connection(os.dup(1), readable=False)
     os.dup2(2, 1)  # print() and the like to stderr: the pipe carries only answers
-    logging.basicConfig(level=logging.WARNING, format="gm-smtp: %(levelname)s %(message)s")
+    logging.basicConfig(level=logging.WARNING,
+                        handlers=[clean_handler(logging.StreamHandler(), "gm-smtp: %(levelname)s %(message)s")])
     serve(inbound, outbound, parent)
 
 

@@ -38,8 +38,8 @@ class Engine(Context):
         return ingest.slice_key(self, raw)
 
     def ingest(self, raw: bytes, source_key: str | None = None,
-               inbound: Inbound | None = None) -> Outcome:
-        return ingest.ingest(self, raw, source_key, inbound)
+               inbound: Inbound | None = None, arrived: float | None = None) -> Outcome:
+        return ingest.ingest(self, raw, source_key, inbound, arrived)
 
     # --- turns -----------------------------------------------------------------------
     def gm_order(self, game_id: str, name: str, text: str) -> Outcome:

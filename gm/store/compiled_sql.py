@@ -236,6 +236,12 @@ STATEMENTS = {
         'postgresql': ('SELECT messages.id, messages.outcome \nFROM messages \nWHERE messages.id > %(after)s ORDER BY messages.id',
             {}),
     },
+    'gm.store.daemons:REPORT_DELIVERIES': {
+        'sqlite': ('SELECT outbox.recipient, outbox.status, outbox.sent, outbox.attempts \nFROM outbox \nWHERE outbox.game_id = :game AND outbox.turn = :number AND outbox.kind IN (:kind_1_1, :kind_1_2) AND outbox.status IN (:status_1_1, :status_1_2, :status_1_3)',
+            {'kind_1_1': 'report', 'kind_1_2': 'welcome', 'status_1_1': 'queued', 'status_1_2': 'held', 'status_1_3': 'sent'}),
+        'postgresql': ('SELECT outbox.recipient, outbox.status, outbox.sent, outbox.attempts \nFROM outbox \nWHERE outbox.game_id = %(game)s AND outbox.turn = %(number)s AND outbox.kind IN (%(kind_1_1)s, %(kind_1_2)s) AND outbox.status IN (%(status_1_1)s, %(status_1_2)s, %(status_1_3)s)',
+            {'kind_1_1': 'report', 'kind_1_2': 'welcome', 'status_1_1': 'queued', 'status_1_2': 'held', 'status_1_3': 'sent'}),
+    },
     'gm.store.daemons:SENDING_DOWN': {
         'sqlite': ('SELECT min(daemons.sending_down_since) AS since \nFROM daemons \nWHERE daemons.last_seen >= :seen_after AND daemons.sending_down_since IS NOT NULL',
             {}),

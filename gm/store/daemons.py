@@ -69,6 +69,10 @@ OUTAGES = prepared(lambda sa, t: sa.select(t.outages).order_by(t.outages.c.id))
 UNSENT_REPORTS = prepared(lambda sa, t: sa.select(t.outbox.c.recipient).where(
     t.outbox.c.game_id == sa.bindparam("game"), t.outbox.c.turn == sa.bindparam("number"),
     t.outbox.c.kind.in_(("report", "welcome")), t.outbox.c.status.in_(("queued", "held"))))
+REPORT_DELIVERIES = prepared(lambda sa, t: sa.select(
+    t.outbox.c.recipient, t.outbox.c.status, t.outbox.c.sent, t.outbox.c.attempts).where(
+    t.outbox.c.game_id == sa.bindparam("game"), t.outbox.c.turn == sa.bindparam("number"),
+    t.outbox.c.kind.in_(("report", "welcome")), t.outbox.c.status.in_(("queued", "held", "sent"))))
 GAMES_DUE_BY = prepared(lambda sa, t: sa.select(t.deadlines.c.game_id).join(
     t.games, t.games.c.id == t.deadlines.c.game_id).where(
     t.games.c.status == "active", t.deadlines.c.due.is_not(None), t.deadlines.c.due <= sa.bindparam("by"),
@@ -201,6 +205,11 @@ class DaemonQueries:
         """Addresses (lower case) a report of this turn (the welcome, for the first) is still waiting
         to reach: queued or held."""
         return {r["recipient"].lower() for r in UNSENT_REPORTS.run(self, game=game_id, number=turn).fetchall()}
+
+    def report_deliveries(self, game_id: str, turn: int) -> list[sqlite3.Row]:
+        """The reports of this turn (the welcome, for the first) not trimmed: recipient, status,
+        when handed on (sent) and after how many tries (attempts)."""
+        return REPORT_DELIVERIES.run(self, game=game_id, number=turn).fetchall()
 
     def games_due_by(self, finish: float) -> list[str]:
         """Active games whose deadline (not yet past its grace) is at or before ``finish``."""

@@ -25,7 +25,7 @@ from gm.service.people import commandlocks, credentials, guessing, lobby, mailco
 from gm.service.play import press, timers, turns
 from gm.service.table import games
 from gm.service.context import Context
-from gm.service.intake import held
+from gm.service.intake import arrival, held
 from gm.service.intake.setaside import SeatAuth, seat_auth
 from gm.store import StoreError
 from gm.store.pglocks import address_lock, retry_conflicts
@@ -80,14 +80,15 @@ def source_key_of(raw: bytes) -> str:
 
 
 def ingest(ctx: Context, raw: bytes, source_key: str | None = None,
-           inbound: Inbound | None = None) -> Outcome:
+           inbound: Inbound | None = None, arrived: float | None = None) -> Outcome:
     """Store one inbound message and act on it, all in one transaction.
 
-    ``inbound`` is the message as prepare() read it, if it was.  Raises
-    StoreError only when the message could not be stored.
+    ``inbound`` is the message as prepare() read it, if it was.  ``arrived``: when gm's mail
+    server delivered it, as the caller has kept it within what gm knows (arrival.judged_at);
+    it is judged as of then (RULINGS G4).  Raises StoreError only when the message could not be stored.
     """
     key = source_key or source_key_of(raw)
-    now = ctx.clock()
+    now = ctx.clock() if arrived is None else min(arrived, ctx.clock())
     try:
         if inbound is None:
             # Read first: a mail seen before is found in its transaction (_judge), so the common
@@ -276,7 +277,8 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
                       "Check the game id in your welcome mail." + _games_of(ctx, inbound.sender))
     # RULINGS G4: time is checked before orders.  A timer or deadline that ran out before this
     # mail was judged closes its turn first (as it does for gm order and gm process).
-    view, turn_closed, _ = timers.settle(ctx, view.id, view)
+    view, turn_closed, _ = timers.settle(ctx, view.id, view, now=now)
+    now = arrival.within_turn(ctx, view, now)
     refused = None
     if trusted is not None:  # a retry: its password and token are masked, its authentication kept
         player, by_token = trusted.player(view), trusted.method == "token"

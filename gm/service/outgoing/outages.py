@@ -12,7 +12,12 @@ While an outage lasts, a deadline step (the deadline, the end of grace) that fal
 waits (gm.service.play.timers asks ``postponed``).  Once it is over, ``settle`` moves each such
 deadline by the outage's length and tells the game's players, once per game and outage, in
 the same transaction that marks the outage applied.  Independently, nobody is forfeited while
-the report of the turn is still waiting to reach them (``unreached``).
+the report of the turn is still waiting to reach them (``unreached``), and a deadline waits for
+a report gm tried and could not hand on, then counts from its delivery (gm.service.outgoing.reached).
+
+`gm run --once` (cron) counts one failed connection as the server down (its next try is the next
+run's): its heartbeat, written after it tried the queue, opens the sending outage, and the first
+run that sends again closes it.  Cron's own gaps between runs are never an outage.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ import logging
 from gm.core import times
 from gm.core.model import GameView, Status
 from gm.present import reports as present
-from gm.service.outgoing import delivery_state, outages, reports
+from gm.service.outgoing import delivery_state, outages, reached, reports
 from gm.service.play import lifecycle, turns
 from gm.service.table import deadlines, games
 from gm.service.outgoing.holding import bouncing_players
@@ -64,44 +64,45 @@ def _settle_claimed(ctx: Context, game_id: str) -> list[str]:
         return settle(ctx, game_id)[2]
 
 
-def due_now(ctx: Context, game_id: str) -> bool:
-    """Has this game something due (a deadline step or a rules timer)?"""
+def due_now(ctx: Context, game_id: str, now: float | None = None) -> bool:
+    """Has this game something due (a deadline step or a rules timer) at ``now`` (the clock's)?"""
     due = ctx.store.timer_of(game_id)
-    return due is not None and due <= ctx.clock()
+    return due is not None and due <= (ctx.clock() if now is None else now)
 
 
-def settle(ctx: Context, game_id: str,
-           view: GameView | None = None) -> tuple[GameView, int | None, list[str]]:
+def settle(ctx: Context, game_id: str, view: GameView | None = None,
+           now: float | None = None) -> tuple[GameView, int | None, list[str]]:
     """RULINGS G4: the open turn's deadline steps and rules timer, if any is due, before anything
     of this game is judged.  Returns the game as it stands then, the turn the clock closed (None
     if the position did not change) and what was done.  ``view``: the game, if the caller has
-    just loaded it in this transaction."""
+    just loaded it in this transaction.  ``now``: the clock as the mail judged arrived (RULINGS
+    G4: when gm's mail server delivered it), never later than the clock's."""
     with ctx.store.write(games=[game_id]):
-        if not due_now(ctx, game_id):
+        if not due_now(ctx, game_id, now):
             return (view or games.load(ctx.store, game_id)), None, []
         before = view or games.load(ctx.store, game_id)
-        done = tick_game(ctx, game_id)
+        done = tick_game(ctx, game_id, now)
         after = games.load(ctx.store, game_id)
         return after, (before.turn if after.seq != before.seq else None), done
 
 
-def tick_game(ctx: Context, game_id: str) -> list[str]:
+def tick_game(ctx: Context, game_id: str, now: float | None = None) -> list[str]:
     """One game's deadline steps, then its rules timer; then when it next needs the clock."""
     with ctx.store.write(games=[game_id]):
-        done = _deadline_steps(ctx, game_id)
-        if turns.close_if_due(ctx, game_id):
+        done = _deadline_steps(ctx, game_id, now)
+        if turns.close_if_due(ctx, game_id, now=now):
             done.append(f"{game_id}: turn closed by the rules' timer")
         deadlines.schedule(ctx.store, games.load(ctx.store, game_id))
     return done
 
 
-def _deadline_steps(ctx: Context, game_id: str) -> list[str]:
+def _deadline_steps(ctx: Context, game_id: str, now: float | None = None) -> list[str]:
     store = ctx.store
     with store.write(games=[game_id]):
         view = games.load(store, game_id)
         if view.status != Status.ACTIVE or view.rules.is_over(view.state):
             return []
-        now = ctx.clock()
+        now = ctx.clock() if now is None else now
         row = deadlines.current(store, view, create=True)
         owing = deadlines.missing(store, view, row["start_seq"])
         if deadlines.everyone_left_is_in(store, view):
@@ -130,6 +131,12 @@ def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> l
         return done
     if not row["late"] and outages.postponed(ctx, due):
         return done  # gm cannot send: the deadline waits, and moves once sending works again
+    if not row["late"]:
+        owed = reached.due_by_delivery(ctx, view, dict(row, due=due), owing)
+        if owed is None:
+            return done  # an owing player has not had the turn's report yet: the deadline waits
+        if owed > due:
+            return done + reached.move(ctx, view, owed, now)  # its time counts from the delivery
     if not row["late"] and conf["bouncing"] == "wait":
         waiting = holdable(store, view, row["start_seq"], bouncing_players(store, view, owing), conf)
         if waiting:

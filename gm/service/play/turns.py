@@ -45,7 +45,7 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
         return _refuse(ctx, view, name, text, exc, error, origin=origin, inbound=inbound,
                        message_row=message_row, now=now)
     after = games.save_state(ctx.store, view, result.state, now)
-    deadlines.open_turn(ctx.store, after)
+    deadlines.open_turn(ctx.store, after, opened=ctx.clock())
     ctx.store.add_order(view.id, "order", name, turn, text, accepted=True, origin=origin, at=now,
                         canonical=str(order), message_row=message_row, seq=after.seq)
     reports.notify_other_address(ctx, view, player, inbound, text)
@@ -128,7 +128,7 @@ def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bo
                  if how == "gm"]
         result = view.rules.close_turn(view.state, now)
         after = games.save_state(ctx.store, view, result.state, now)
-        deadlines.open_turn(ctx.store, after)
+        deadlines.open_turn(ctx.store, after, opened=ctx.clock())
         ctx.store.add_order(view.id, "close", None, view.turn, "", accepted=True,
                             origin="gm" if force and origin == "timer" else origin, at=now,
                             seq=after.seq)

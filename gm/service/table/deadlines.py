@@ -130,11 +130,13 @@ def absent_until(store: Store, game_id: str, players: list[str], due: float) -> 
     return due
 
 
-def current(store: Store, view: GameView, create: bool = False) -> dict:
+def current(store: Store, view: GameView, create: bool = False, opened: float | None = None) -> dict:
     """The deadline row of the turn now open, as a dict.
 
     With ``create`` (inside a write transaction) a new turn's row is stored;
-    without it a missing row is worked out but not stored.
+    without it a missing row is worked out but not stored.  ``opened``: when gm judged what
+    opened the turn, if after the turn's start (a mail judged as it arrived, read later): its
+    time counts from then, when its report is made, not from the order's arrival.
     """
     start_seq, start_time = turn_start(store, view.id)
     row = store.deadline_row(view.id)
@@ -143,7 +145,7 @@ def current(store: Store, view: GameView, create: bool = False) -> dict:
     conf = settings(store, view.id)
     due = None
     if conf["deadline"]:
-        due = times.due_after(conf["deadline"], start_time)
+        due = times.due_after(conf["deadline"], max(start_time, opened or start_time))
         due = absent_until(store, view.id, view.rules.to_move(view.state), due)
     new = {"game_id": view.id, "start_seq": start_seq, "turn": view.turn, "due": due,
            "reminded": 0, "late": 0, "grace_done": 0, "paused_at": None, "set_by": "option"}
@@ -153,7 +155,7 @@ def current(store: Store, view: GameView, create: bool = False) -> dict:
     return new
 
 
-def open_turn(store: Store, view: GameView) -> None:
+def open_turn(store: Store, view: GameView, opened: float | None = None) -> None:
     """Store the deadline row of the turn now open (if this state opened a new one), and schedule.
 
     Called after every state the service saves, before the reports that show
@@ -161,7 +163,7 @@ def open_turn(store: Store, view: GameView) -> None:
     """
     row = None
     if view.status == "active" and not view.rules.is_over(view.state):
-        row = current(store, view, create=True)
+        row = current(store, view, create=True, opened=opened)
     schedule(store, view, row)
 
 
