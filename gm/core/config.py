@@ -150,6 +150,8 @@ class Config(BaseModel):
     max_message_bytes: Annotated[int, Field(gt=0), Expect("a whole number of bytes above 0")] = 1_000_000
     error_replies_per_hour: Cap = 10  # replies needing no password (help, errors), per mailbox
     unauthenticated_replies_per_hour: Cap = 500  # the same, to all addresses together
+    press_per_seat_per_hour: Cap = 20  # press messages one seat sends an hour (gm.service.play.press)
+    gm_alerts_per_hour: Cap = 30  # mail to gm_address that players and strangers cause (gmalerts)
     dkim_selector: Annotated[str | None, DNS_NAME] = None  # sign outgoing mail with DKIM (with dkim_key_file)
     dkim_domain: Annotated[str | None, DNS_NAME] = None  # the signing domain, d= (default: address's domain)
     dkim_key_file: FilePath | None = None  # the RSA private key, PEM (gm dkim keygen makes one)

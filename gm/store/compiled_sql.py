@@ -380,6 +380,12 @@ STATEMENTS = {
         'postgresql': ('SELECT count(*) AS n \nFROM orders \nWHERE orders.game_id = %(game)s AND orders.action = %(action_1)s AND orders.accepted = %(accepted_1)s',
             {'action_1': 'order', 'accepted_1': 1}),
     },
+    'gm.store.games:ACTIONS_SINCE': {
+        'sqlite': ('SELECT count(*) AS n \nFROM history \nWHERE history.game_id = :game AND history.actor = :actor AND history.action = :action AND history.at >= :since',
+            {}),
+        'postgresql': ('SELECT count(*) AS n \nFROM history \nWHERE history.game_id = %(game)s AND history.actor = %(actor)s AND history.action = %(action)s AND history.at >= %(since)s',
+            {}),
+    },
     'gm.store.games:ACTIVE_GAMES': {
         'sqlite': ('SELECT games.id \nFROM games \nWHERE games.status = :status_1',
             {'status_1': 'active'}),

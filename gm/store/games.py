@@ -50,6 +50,9 @@ SEATS_OF_ADDRESS = prepared(lambda sa, t: sa.select(t.players.c.game_id, t.playe
     sa.func.lower(t.players.c.email) == sa.func.lower(sa.bindparam("email"))))
 HISTORY = prepared(lambda sa, t: whole_rows(sa, t.history).where(t.history.c.game_id == sa.bindparam("game")).order_by(
     t.history.c.id))
+ACTIONS_SINCE = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from(t.history).where(
+    t.history.c.game_id == sa.bindparam("game"), t.history.c.actor == sa.bindparam("actor"),
+    t.history.c.action == sa.bindparam("action"), t.history.c.at >= sa.bindparam("since")))
 LAST_LOGGED = prepared(lambda sa, t: sa.select(sa.func.max(t.history.c.at).label("at")).where(
     t.history.c.game_id == sa.bindparam("game"), t.history.c.actor == sa.bindparam("actor"),
     t.history.c.action == sa.bindparam("action")))
@@ -202,6 +205,10 @@ class GameQueries:
     def history_of(self, game_id: str) -> list[sqlite3.Row]:
         """A game's history lines, oldest first."""
         return HISTORY.run(self, game=game_id).fetchall()
+
+    def actions_since(self, game_id: str, actor: str, action: str, since: float) -> int:
+        """How many history lines of ``action`` by ``actor`` a game has had since ``since``."""
+        return ACTIONS_SINCE.run(self, game=game_id, actor=actor, action=action, since=since).fetchone()["n"]
 
     def last_logged(self, game_id: str, actor: str, action: str) -> float | None:
         """When ``actor`` last had a history line of ``action`` in the game (None: never)."""

@@ -319,6 +319,7 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
                       f"{view.id}. Use the password from your welcome mail{replying}. Lost it? Send "
                       f"PASSWORD RESET {view.id} from the address your seat is registered to: gm "
                       "mails a new one there.")
+    ctx.outbox.authenticated(inbound)  # its answer is not cut as a stranger's
     # the delivery states of the game's addresses, read together: this one's now, the others' as
     # the reports to them are queued (gm.service.outgoing.holding)
     ctx.store.read_address_states([p["email"] for p in view.players])
@@ -341,10 +342,7 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
         answered.append(command)
     if by_token and not mail.press and not mail.order_lines:  # orders and press have their notices
         credentials.notify_read_elsewhere(ctx, view, player, inbound, answered)
-    for targets, text in mail.press:
-        press.send(ctx, view, player, targets, text, inbound)
-    if mail.press:
-        credentials.notify_press_elsewhere(ctx, view, player, inbound, [text for _, text in mail.press])
+    press.send_all(ctx, view, player, mail.press, inbound)
     if not mail.order_lines:
         return Outcome("help", "commands", view.id)
     after = games.load(ctx.store, view.id) if mail.commands else view  # as the commands left it

@@ -27,7 +27,7 @@ from gm.core import addresses
 from gm.service.outgoing import reports
 from gm.service.table import games
 from gm.service.context import Context
-from gm.service.outgoing import holding
+from gm.service.outgoing import gmalerts, holding
 from gm.service.outgoing.holding import BOUNCING
 from gm.store.pglocks import hold_lock, retried
 
@@ -194,11 +194,10 @@ def clear_by_hand(ctx: Context, target: str, why: str, who: str) -> str:
 
 
 def _tell_gm(ctx: Context, subject: str, lines: list[str]) -> None:
-    address = ctx.config.gm_address
-    if not address:
+    if not ctx.config.gm_address:
         log.warning("no gm_address in the config: the GM is not told (%s)", subject)
         return
-    ctx.outbox.queue(address, f"[gm] {subject}", "\n".join(lines) + "\n", kind="notice")
+    gmalerts.send(ctx, f"[gm] {subject}", "\n".join(lines) + "\n")
 
 
 def bouncing(ctx: Context) -> list[dict]:

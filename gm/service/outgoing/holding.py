@@ -15,6 +15,7 @@ held ones again when the address is cleared.
 
 from __future__ import annotations
 
+from gm.service.outgoing import gmalerts
 from gm.store import Store
 
 BOUNCING = "bouncing"
@@ -78,7 +79,7 @@ def announce(ctx) -> list[str]:
             continue  # the log (gm.runtime.refusals) and gm players/gm outbox still show it
         scope = "sender" if row["scope"] == SENDER else "@" + row["scope"][7:]
         subject = "All mail held" if row["scope"] == SENDER else f"Mail to {row['scope'][7:]} held"
-        ctx.outbox.queue(ctx.config.gm_address, f"[gm] {subject}", "\n".join([
+        gmalerts.send(ctx, f"[gm] {subject}", "\n".join([
             described(row) + ".",
             f"The server said: {row['words']}",
             "",
@@ -86,7 +87,7 @@ def announce(ctx) -> list[str]:
             "gm tries one message again now and then (backing off) and sends the rest once the",
             "server accepts it.  To try everything again now, once the set-up is fixed:",
             f"    gm players --clear {scope} -m 'what was fixed'",
-        ]) + "\n", kind="notice")
+        ]) + "\n")
     return done
 
 

@@ -10,7 +10,14 @@ mail is done.  When the mail moved a game, the report its sender gets is that
 message: it leads, and every other answer follows it (in the text, and in a
 box of the HTML page).  Replies that need no password (help, errors) are rate-limited
 per address and in total per hour; the reply that reaches a limit says so,
-once, and after it nothing more is sent until the hour has passed.
+once, and after it nothing more is sent until the hour has passed.  The answer
+to a sender who gave no password (nor a seat's reply address) carries at most
+STRANGER_BYTES of text; a longer one is cut at a line and says where to read
+the rest.
+
+What one mail costs is bounded here too, whatever code queues it: at most
+MAILS_PER_ADDRESS mails to any one address while it is handled, beyond the
+game's reports (see MAILS_PER_ADDRESS).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from gm.core import digest
+from gm.core.addresses import mailbox_key
 from gm.core.config import Config
 from gm.core.version import gm_version
 from gm.core.model import GameView, Status
@@ -40,6 +48,15 @@ log = logging.getLogger(__name__)
 
 HOUR = 3600.0
 LIMITED_KINDS = ("error", "help")  # replies anyone can make gm send, with or without a password
+MAILS_PER_ADDRESS = 3
+"""The most mails one inbound mail makes gm queue to any one mailbox (gm.core.addresses.mailbox_key:
+victim+1@ and VICTIM@ are victim@), beyond the game's normal reports (REPORT_KINDS: one per
+reader per move).  Replies, press, notices, codes and alerts count together, whatever the mail
+holds; the sender's one reply always has its place among them.  While a mail is handled
+(begin_reply to finish_reply) Outbox.queue refuses, and logs, a mail past it, so the bound holds
+whichever code queues; the commands check room_for() first to say so instead."""
+REPORT_KINDS = ("report", "welcome")  # the game's normal reports: not counted by MAILS_PER_ADDRESS
+STRANGER_BYTES = 64 * 1024  # the most text one answer to a sender who gave no password carries
 PART_RULE = "\n" + "=" * 72 + "\n\n"
 # What the store keeps of a text that carried a password or a code, once it is sent (outbox.secret;
 # the archive of a secret part keeps only this).
@@ -65,6 +82,9 @@ class PendingReply:
 
     inbound: Inbound
     parts: list[ReplyPart] = field(default_factory=list)
+    queued: dict[str, int] = field(default_factory=dict)  # mails queued per mailbox (MAILS_PER_ADDRESS)
+    authenticated: bool = False  # the sender gave a seat's password or reply address
+    done: set[str] = field(default_factory=set)  # what may be done once a mail (Outbox.once)
 
 
 def with_notice(body: str, notice: str) -> str:
@@ -112,14 +132,19 @@ class Outbox:
               turn: int | None = None, in_reply_to: str | None = None,
               references=(), auto: str = "auto-generated", not_before: float | None = None,
               headers: tuple[tuple[str, str], ...] = (), html: HtmlPart | None = None,
-              secret: bool = False) -> int:
-        """Compose one message and queue it (sent from ``not_before``, if given); returns its id.
+              secret: bool = False, answer: bool = False) -> int | None:
+        """Compose one message and queue it (sent from ``not_before``, if given); returns its id,
+        or None past the bound on the mails of the mail being handled (MAILS_PER_ADDRESS).
         With ``html`` it is multipart/alternative: ``body`` as text, then the HTML page.
         ``secret``: the mail carries a password or a code, so its stored copy must not outlive
-        its sending (outbox.secret).
+        its sending (outbox.secret).  ``answer``: it is the one answer to the mail being handled.
 
         With DKIM configured the stored bytes are signed, so every retry sends the same signature.
         """
+        if not self._count(to, kind, answer):
+            log.warning("not queued to %s (%s): the mail being handled has caused %d mails there",
+                        to, kind, MAILS_PER_ADDRESS)
+            return None
         message_id, raw = compose(
             sender=self.config.address, sender_name=self.config.name, to=to, subject=subject,
             body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
@@ -134,8 +159,31 @@ class Outbox:
                                        game_id=game_id, turn=turn, not_before=not_before,
                                        status=queue_status(self.store, to, now, self.config.gm_address), secret=secret)
 
+    def _count(self, to: str, kind: str, answer: bool) -> bool:
+        """Count a mail to ``to`` against the bound of the mail being handled; False: past it."""
+        pending = self._pending
+        if pending is None or kind in REPORT_KINDS:
+            return True
+        key = mailbox_key(to)
+        if not answer and not self.room_for(to):
+            return False
+        if answer and pending.queued.get(key, 0) >= MAILS_PER_ADDRESS:
+            return False
+        pending.queued[key] = pending.queued.get(key, 0) + 1
+        return True
+
+    def room_for(self, to: str) -> bool:
+        """Another mail to ``to`` (not the answer) fits the bound of the mail being handled: its
+        sender's address keeps a place for the answer."""
+        pending = self._pending
+        if pending is None:
+            return True
+        key = mailbox_key(to)
+        kept = int(key == mailbox_key(pending.inbound.reply_address))
+        return pending.queued.get(key, 0) + kept < MAILS_PER_ADDRESS
+
     def to_game(self, view: GameView, to: str, label: str, body: str, *, kind: str = "notice",
-                headers: tuple[tuple[str, str], ...] = (), **threading: Any) -> int:
+                headers: tuple[tuple[str, str], ...] = (), **threading: Any) -> int | None:
         """Queue a message about a game, its subject tagged ``[id Tn]`` so a reply names the game;
         to a seat, with the seat's reply address (gm.service.outgoing.replies)."""
         reply = self.reply_headers(view.id, to)
@@ -200,12 +248,34 @@ class Outbox:
         assert self._pending is not None and self._pending.inbound is inbound
         self._pending.parts.insert(0, ReplyPart(view, label, body, "report", player, html, report=True))
 
+    def authenticated(self, inbound: Inbound) -> None:
+        """The sender of ``inbound`` gave a seat's password or reply address: its answer is not
+        cut at STRANGER_BYTES."""
+        if self.replying_to(inbound):
+            self._pending.authenticated = True
+
+    def once(self, inbound: Inbound, what: str) -> bool:
+        """True the first time ``what`` is asked for while ``inbound`` is handled (a command that
+        one mail may do once, e.g. SET ADDRESS); always True outside begin_reply."""
+        if not self.replying_to(inbound):
+            return True
+        first = what not in self._pending.done
+        self._pending.done.add(what)
+        return first
+
+    def for_stranger(self, inbound: Inbound | None) -> bool:
+        """The answer to ``inbound`` goes to a sender who has not authenticated."""
+        return not (self.replying_to(inbound) and self._pending.authenticated)
+
     def finish_reply(self) -> int | None:
         """Send the gathered replies as one message; returns its outbox id (None: nothing sent)."""
-        pending, self._pending = self._pending, None
-        if pending is None or not pending.parts:
-            return None
-        return self._send_reply(pending.inbound, pending.parts)
+        pending = self._pending
+        try:
+            if pending is None or not pending.parts:
+                return None
+            return self._send_reply(pending.inbound, pending.parts)  # counted in its bound
+        finally:
+            self._pending = None
 
     def drop_reply(self) -> None:
         """Forget the gathered replies (the mail's transaction failed)."""
@@ -225,11 +295,14 @@ class Outbox:
             parts = parts[:-1] + [replace(last, body=reports.with_footer(
                 last.body, self.footer(view, to, bool(headers))))]
         body = joined(parts)
-        if limited:
-            notice = self._limit_notice(to)
-            if notice is None:
-                return None
-            body = with_notice(body, notice)
+        notice = self._limit_notice(to) if limited else ""
+        if notice is None:
+            return None
+        room = STRANGER_BYTES - 2 * len(notice.encode("utf-8"))  # its wrapping, with room to spare
+        cut = self.for_stranger(inbound) and len(body.encode("utf-8")) > room
+        if cut:
+            body = self.cut_for_stranger(body, room)
+        body = with_notice(body, notice)
         first = parts[0]
         if lead is not None:  # the report of the move, as every player gets it, with the answers after
             subject, html = f"[{view.id} T{view.turn}] {lead.label}", lead.html
@@ -246,10 +319,23 @@ class Outbox:
         oid = self.queue(to, subject[:200], body, kind=kind,
                          game_id=view.id if view else None, turn=view.turn if view else None,
                          in_reply_to=inbound.message_id, references=inbound.references,
-                         auto="auto-replied", headers=headers, html=html,
-                         secret=any(p.secret for p in parts))
+                         auto="auto-replied", headers=headers, html=None if cut else html,
+                         secret=any(p.secret for p in parts), answer=True)
         self.archive_parts(parts, oid)
         return oid
+
+    def cut_for_stranger(self, body: str, most: int = STRANGER_BYTES) -> str:
+        """``body`` within ``most`` bytes, cut at a line and saying where to read the rest."""
+        where = (f" The games' pages are at {self.config.archive_url}." if self.config.archive_url
+                 else "")
+        note = ("\n[gm cut this answer here: it sends at most 64 KB to a mail without a password."
+                f"{where} For the whole answer, send the command again below a line GAME <id> "
+                "PASSWORD <password>.]\n")
+        if len(body.encode("utf-8")) <= most:
+            return body
+        kept = body.encode("utf-8")[:most - len(note.encode("utf-8"))].decode("utf-8", errors="ignore")
+        head, newline, _ = kept.rpartition("\n")
+        return (head + newline if newline else kept) + note
 
     def archive_parts(self, parts: list[ReplyPart], outbox_id: int | None) -> None:
         """Keep what each answer about a game said, as part of the mail ``outbox_id``."""

@@ -56,7 +56,7 @@ def confirmed_games(ctx: Context, code: str, seats_of: set[str]) -> set[str]:
     """The games a CONFIRM of ``code`` changes: a pending request's (its JOIN, OBSERVE and CREATE
     lines), or a seat code's game (added to ``seats_of``: the seat moves, or its address is told)."""
     request = codes.find(ctx.code_secret(), code, ctx.store.pending_request)
-    if request is not None:
+    if request is not None and request["actions"]:  # no actions: a seat's code, counted (optin.count_code)
         found = set()
         for line in request["actions"].split("\n"):
             word, *args = line.split() or [""]

@@ -15,7 +15,8 @@ confirmations, Django's reset tokens and GitHub's change notices:
   the password, every token (a new generation), every pending code but the
   revert codes (below).  While a reset waits, no address change completes
   and none starts; nothing done with the password alone ends a reset.
-* SET ADDRESS mails the new address a code; confirmed from there, the seat
+* SET ADDRESS (one a mail) mails the new address a code, counted and capped
+  with every other code mail (gm.service.people.optin); confirmed from there, the seat
   moves and the OLD address gets a revert code valid REVERT_DAYS: it moves
   the seat back and acts as a reset.  A SET PASSWORD or a later SET ADDRESS
   supersedes the address codes waiting; a revert code dies only by its age or
@@ -42,7 +43,7 @@ from gm.core import codes, passwords, times
 from gm.core.model import GameView
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
-from gm.service.outgoing import delivery_state, holding
+from gm.service.outgoing import delivery_state, gmalerts, holding
 from gm.service.table import games
 from gm.service.context import Context
 from gm.service.outgoing.outbox import HOUR
@@ -99,8 +100,7 @@ def tell_owner(ctx: Context, view: GameView, address: str, label: str, lines: li
 
 
 def tell_gm(ctx: Context, subject: str, lines: list[str]) -> None:
-    if ctx.config.gm_address:
-        ctx.outbox.queue(ctx.config.gm_address, subject, "\n".join(lines) + "\n", kind="notice")
+    gmalerts.send(ctx, subject, "\n".join(lines) + "\n")
 
 
 def _to_other_address(inbound: Inbound | None, address: str) -> bool:
@@ -166,6 +166,7 @@ def confirm_address(ctx: Context, row) -> tuple[GameView, object] | str:
         return ("a PASSWORD RESET of this seat waits for its confirmation at the address the seat is "
                 "registered to; no address change completes until it is confirmed or has expired.")
     ctx.store.end_code(row["code_hash"], "confirmed")
+    ctx.store.confirm_pending_request(row["code_hash"], ctx.clock())  # its place in the caps on codes
     old = move(ctx, game, seat, row["new_email"], "SET ADDRESS confirmed from the new address")
     game = games.load_seats(ctx.store, game.id)
     code = _new_code(ctx, game.id, seat["name"], REVERT, old, REVERT_DAYS * DAY)
@@ -229,6 +230,8 @@ def cannot_mail(ctx: Context, view: GameView, seat) -> str | None:
         return "a confirmation was mailed to the seat's address within the hour"
     if holding.is_bouncing(ctx.store, address):
         return "the seat's address bounces"
+    if not ctx.outbox.room_for(address):
+        return "this mail has made gm write to that address as often as one mail may"
     return None
 
 

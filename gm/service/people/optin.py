@@ -22,6 +22,9 @@ past these nothing is sent and nothing recorded.  In total, at most
 (once an hour), and a request past it gets a short refusal (a reply capped as
 every answer to a stranger is), never silence.  The address of a seat is no
 stranger's: its requests never wait on that total, only on its mailbox's caps.
+A SET ADDRESS code mailed to a new address is under the same caps and counted
+by them (code_refused, count_code): a request row that confirms nothing,
+confirmed with the seat's code.
 
 A mail to ``gm+confirm.<code>@host`` confirms only when it also carries the
 code (its subject or its own text) or answers the code mail (In-Reply-To or
@@ -158,6 +161,22 @@ def finish(ctx: Context, inbound: Inbound) -> str | None:
     return "confirmation mailed for " + ", ".join(asked.lines)
 
 
+def code_refused(ctx: Context, address: str) -> str | None:
+    """Why no code of any kind may be mailed to ``address`` now (the caps above), or None."""
+    capped = _capped(ctx, address)
+    if capped is None and _strangers_total_reached(ctx, address):
+        return f"the limit of {ctx.config.confirmations_per_hour} confirmations an hour is reached"
+    return capped
+
+
+def count_code(ctx: Context, code: str, address: str) -> None:
+    """A code mailed to ``address`` for something else than a request here (SET ADDRESS), counted
+    by the caps as a request that confirms nothing (CONFIRM finds it in the seat's codes)."""
+    now = ctx.clock()
+    ctx.store.add_pending_request(codes.digest(ctx.code_secret(), code), address, mailbox_key(address),
+                                  [], now, now + REQUEST_DAYS * DAY)
+
+
 def _capped(ctx: Context, address: str) -> str | None:
     """Why no code may be mailed to ``address``'s mailbox now (its own caps), or None."""
     if not address:
@@ -206,7 +225,7 @@ def _mail_code(ctx: Context, inbound: Inbound, code: str, asked: Asked) -> None:
     # for one mail received.
     others = ctx.outbox.take_reply(inbound)
     if others:
-        body = joined([ReplyPart(None, "", body, "confirm", None)] + others)
+        body = ctx.outbox.cut_for_stranger(joined([ReplyPart(None, "", body, "confirm", None)] + others))
     reply = confirm_address(ctx.config.address, code)
     headers = (("Reply-To", reply),) if ctx.config.reply_tokens and len(reply.rpartition("@")[0]) <= 64 \
         else ()
@@ -214,7 +233,7 @@ def _mail_code(ctx: Context, inbound: Inbound, code: str, asked: Asked) -> None:
     # <code> from the subject (gm.mail.orders), not as a game mail needing a password.
     oid = ctx.outbox.queue(inbound.sender, f"CONFIRM {code}: confirm your request to gm", body, kind="confirm",
                            in_reply_to=inbound.message_id, references=inbound.references,
-                           auto="auto-replied", headers=headers, secret=True)
+                           auto="auto-replied", headers=headers, secret=True, answer=True)
     ctx.outbox.archive_parts(others, oid)
 
 
@@ -235,7 +254,7 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: lo
     request of this address is done; any other code is a seat's (seats.confirm)."""
     words = args.split()
     row = codes.find(ctx.code_secret(), words[0], ctx.store.pending_request) if len(words) == 1 else None
-    if row is None:
+    if row is None or not row["actions"]:  # a seat's code (count_code)
         seats.confirm(ctx, view, player, args, inbound)
         return
     now = ctx.clock()

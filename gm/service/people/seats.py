@@ -9,6 +9,8 @@ made by gm.service.people.credentials, which says the rules.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from gm.core import addresses, passwords
 from gm.core.model import GameView, Status
 from gm.mail.inbound import Inbound
@@ -131,27 +133,40 @@ def password_reset(ctx: Context, view, player, args: str, inbound: Inbound) -> N
 
 
 # --- address ---------------------------------------------------------------------------------
-def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbound) -> None:
+def address_asked(value: str) -> str | None:
+    """The address a SET ADDRESS line asks for, or None if it is not one address."""
+    return addresses.normal(value.strip().strip("<>")) if len(value.split()) == 1 else None
+
+
+def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbound,
+                refused: Callable[[Context, str], str | None] = lambda ctx, new: None) -> str | None:
     """SET ADDRESS <new> (with the password): a code goes to the new address; the seat moves only
     when that address sends it back (CONFIRM <code>, or a reply to the code's mail), within
-    CODE_DAYS days; the old address then gets a code that moves it back."""
-    new = addresses.normal(value.strip().strip("<>"))
-    if len(value.split()) != 1 or new is None:
+    CODE_DAYS days; the old address then gets a code that moves it back.  ``refused``: why no
+    code may be mailed to the new address now (the caps on code mails), or None.  Returns the
+    code mailed, or None."""
+    new = address_asked(value)
+    if new is None:
         refuse(ctx, inbound, view, "Address not changed", f"SET ADDRESS {value[:60]}: write SET ADDRESS "
                "name@example.org (one address).")
-        return
+        return None
     if addresses.same(player["email"], new):
         refuse(ctx, inbound, view, "Address not changed", f"Your seat is registered to {new} already.")
-        return
+        return None
     if any(addresses.same(p["email"], new) and p["name"] != player["name"] for p in view.players):
         refuse(ctx, inbound, view, "Address not changed", f"{new} is the address of another seat of "
                f"game {view.id}; each seat needs an address of its own.")
-        return
+        return None
     if credentials.reset_waiting(ctx, view.id, player["name"]):
         refuse(ctx, inbound, view, "Address not changed", "A PASSWORD RESET of your seat waits for its "
                "confirmation at the address the seat is registered to; the address cannot change "
                "until it is confirmed or has expired.")
-        return
+        return None
+    why = refused(ctx, new)
+    if why:
+        refuse(ctx, inbound, view, "Address not changed", f"gm cannot mail a code to {new} now "
+               f"({why}), so your address was not changed. Try again later.")
+        return None
     code = credentials.start_address_change(ctx, view, player, new, inbound)
     text = ctx.outbox.render("answer", game_id=None, lines=[
         f"The player {player['name']} of game {view.id} asked gm to send their game mail to this "
@@ -167,6 +182,7 @@ def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbou
          f"there when that address sends it back (a reply to the code's mail, or CONFIRM <code>) "
          f"within {CODE_DAYS} days; until then nothing changes and your mail still comes here.",
          archive_player=player["name"])
+    return code
 
 
 NOT_CONFIRMED = ("this code is unknown, used or expired (a later SET ADDRESS, SET PASSWORD or "

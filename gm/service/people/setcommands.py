@@ -13,7 +13,8 @@ from typing import Callable
 
 from gm.core.model import GameView
 from gm.mail.inbound import Inbound
-from gm.service.people import playersettings, seats
+from gm.service.outgoing.answers import refuse
+from gm.service.people import optin, playersettings, seats
 from gm.service.context import Context
 
 SetHandler = Callable[[Context, GameView, object, str, Inbound], None]
@@ -30,6 +31,18 @@ class Setter:
         return self.usage.split()[1]
 
 
+def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbound) -> None:
+    """SET ADDRESS (gm.service.people.seats): one a mail, its code mail under the caps on every
+    code mail (gm.service.people.optin), and counted by them."""
+    if not ctx.outbox.once(inbound, "SET ADDRESS"):
+        refuse(ctx, inbound, view, "Address not changed", f"SET ADDRESS {value[:60]}: one mail "
+               "changes the address once; this line was not done. Nothing changed for it.")
+        return
+    code = seats.set_address(ctx, view, player, value, inbound, refused=optin.code_refused)
+    if code:
+        optin.count_code(ctx, code, seats.address_asked(value))
+
+
 # The one table: HELP lists it and ``run`` dispatches from it.
 SETTERS: tuple[Setter, ...] = (
     Setter("SET PASSWORD <new>", "your new password (10 to 64 characters, one word, not a common "
@@ -39,7 +52,7 @@ SETTERS: tuple[Setter, ...] = (
     Setter("SET ADDRESS <new>", "(with your password) move your seat to another address: gm mails "
            "that address a code, and the seat moves when it sends it back (CONFIRM <code>); the old "
            "address then gets a code that undoes it for 7 days; e.g. SET ADDRESS ada@new.example",
-           seats.set_address),
+           set_address),
     Setter("SET FORMAT TEXT|HTML [ALL]", "your reports as plain text only, or as text and a page "
            "with the board picture; in this game, or with ALL in every game you play from this "
            "address and those you join later, e.g. SET FORMAT TEXT ALL", playersettings.set_format),

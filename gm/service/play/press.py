@@ -14,21 +14,30 @@ Each copy keeps who the message went to as data (reports.audience): ALL (public:
 the archive, the Atom feed, observers and every player's HTML report show it),
 PLAYERS (named players, with or without the GM) or GM_ONLY (the game master
 alone).  Public views read that field, never the message's text.
+
+One mail is one press mail to each recipient at most (gm.service.outgoing.outbox
+MAILS_PER_ADDRESS): its blocks to the same players are one message, a mail
+sends to at most MAX_LISTS lists, and a reader meant for several gets them in
+one mail; a seat sends at most config ``press_per_seat_per_hour`` messages an
+hour, and press to GM counts as the game master's alerts.
 """
 
 from __future__ import annotations
 
 import secrets
-
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from gm.core.model import AUDIENCE_ALL, AUDIENCE_GM, AUDIENCE_PLAYERS, GameView
 from gm.mail.inbound import Inbound
-from gm.service.outgoing import observers
+from gm.service.outgoing import gmalerts, observers
+from gm.service.outgoing.outbox import HOUR, MAILS_PER_ADDRESS, PART_RULE
+from gm.service.people import credentials
 from gm.service.table import deadlines
 from gm.service.context import Context
 
-MAX_PRESS = 20_000
+MAX_PRESS = 20_000  # characters of one message (the blocks of a mail to the same players, together)
+MAX_LISTS = 3  # different lists of recipients one mail sends press to; further blocks are refused
 GM = "GM"
 ALL, PLAYERS, GM_ONLY = AUDIENCE_ALL, AUDIENCE_PLAYERS, AUDIENCE_GM  # reports.audience
 # Grey press leaves after a random delay, never in the batch of mail that the sender's own
@@ -36,23 +45,84 @@ ALL, PLAYERS, GM_ONLY = AUDIENCE_ALL, AUDIENCE_PLAYERS, AUDIENCE_GM  # reports.a
 GREY_DELAY = (10 * 60, 40 * 60)  # seconds
 
 
-def send(ctx: Context, view: GameView, player, targets: Sequence[str] | str, text: str,
-         inbound: Inbound) -> None:
-    """Deliver one press message (inside the ingest transaction), or tell the sender why not.
+@dataclass
+class Message:
+    """The blocks of one mail to one list of recipients, sent as one press message."""
 
-    ``targets``: the names on the PRESS TO line (a player, ALL or GM, each once).
+    recipients: list  # the players' rows
+    labels: list[str]  # as the message's "To:" shows them (names or ALL, then GM)
+    to_gm: bool
+    audience: str
+    texts: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n\n".join(self.texts)
+
+
+def send_all(ctx: Context, view: GameView, player, blocks: Sequence[tuple[Sequence[str] | str, str]],
+             inbound: Inbound) -> None:
+    """Every PRESS block of one mail (inside the ingest transaction), with one answer to the sender.
+
+    Blocks to the same list of recipients are one message (merged, up to MAX_PRESS characters);
+    at most MAX_LISTS lists a mail, and PRESS_PER_HOUR messages a seat an hour (config
+    ``press_per_seat_per_hour``); press to GM goes with the game master's alerts
+    (gm.service.outgoing.gmalerts).  Each recipient gets ONE press mail, holding every message
+    meant for them; what was merged or refused is said in the sender's one reply.
     """
-    names = [targets] if isinstance(targets, str) else list(targets)
+    if not blocks:
+        return
     mode = deadlines.settings(ctx.store, view.id)["press"]
     sender = player["name"]
-    problem = _problem(ctx, view, sender, names, text, mode)
-    if problem:
-        ctx.outbox.reply(inbound, view, "Press not delivered", ctx.outbox.error_body(view, problem),
+    messages: dict[tuple[str, ...], Message] = {}
+    told: list[str] = []  # refusals, each said once
+    merged = 0
+    allowed = ctx.config.press_per_seat_per_hour - ctx.store.actions_since(
+        view.id, sender, "press", ctx.clock() - HOUR)
+    for targets, text in blocks:
+        names = [targets] if isinstance(targets, str) else list(targets)
+        problem = _problem(ctx, view, sender, names, text, mode)
+        message = None if problem else _message(view, sender, names)
+        key = tuple(sorted(message.labels)) if message else ()  # PRESS TO bob, cy is PRESS TO cy, bob
+        if message is not None and key in messages:
+            message = messages[key]
+            if len(message.text) + len(text) > MAX_PRESS:
+                problem = (f"Your press to {_told(message)} came to more than {MAX_PRESS} characters "
+                           "in this mail; what came after that was not delivered.")
+            else:
+                merged += 1
+        elif message is not None and len(messages) >= MAX_LISTS:
+            problem = (f"One mail sends press to at most {MAX_LISTS} different lists of players; "
+                       "the blocks to further lists were not delivered. Send them in another mail.")
+        elif message is not None and len(messages) >= allowed:
+            problem = (f"A player sends at most {ctx.config.press_per_seat_per_hour} press messages "
+                       "an hour; this one was not delivered. Send it again later.")
+        elif message is not None:
+            messages[key] = message
+        if problem:
+            if problem not in told:
+                told.append(problem)
+            continue
+        message.texts.append(text)
+    delivered = _deliver(ctx, view, sender, list(messages.values()), mode, told)
+    lines = [f"Your press to {_told(m)} was delivered"
+             + (" without your name (grey press)." if mode == "grey" else ".") for m in delivered]
+    if merged:
+        lines.append(f"Blocks to the same players went as one message ({merged} merged), one mail "
+                     "to each of them.")
+    if delivered:
+        ctx.outbox.reply(inbound, view, "Press delivered", ctx.outbox.notice_body(view, lines + told),
+                         kind="reply", archive_player=sender)
+        credentials.notify_press_elsewhere(ctx, view, player, inbound, [m.text for m in delivered])
+    else:
+        ctx.outbox.reply(inbound, view, "Press not delivered", ctx.outbox.error_body(view, " ".join(told)),
                          kind="error")
-        return
+
+
+def _message(view: GameView, sender: str, names: list[str]) -> Message:
+    """The recipients of a PRESS TO line (checked by _problem)."""
     to_gm = any(_is_gm(n) for n in names)
-    public = any(n.upper() == "ALL" for n in names)
-    if public:
+    if any(n.upper() == "ALL" for n in names):
         recipients, labels = [p for p in view.seated if p["name"] != sender], ["ALL"]
     else:
         recipients = []
@@ -60,31 +130,56 @@ def send(ctx: Context, view: GameView, player, targets: Sequence[str] | str, tex
             if all(found["name"] != p["name"] for p in recipients):
                 recipients.append(found)
         labels = [p["name"] for p in recipients]
-    audience = ALL if public else PLAYERS if recipients else GM_ONLY
-    if to_gm:
-        labels.append(GM)
-    to_label = ", ".join(labels)
+    audience = ALL if labels == ["ALL"] else PLAYERS if recipients else GM_ONLY
+    return Message(recipients, labels + [GM] if to_gm else labels, to_gm, audience)
+
+
+def _told(message: Message) -> str:
+    """Whom a message went to, as the sender's answer says it."""
+    names = [label for label in message.labels if label != GM]
+    return ", ".join(names + ["the game master"]) if message.to_gm else ", ".join(names)
+
+
+def _deliver(ctx: Context, view: GameView, sender: str, messages: list[Message], mode: str | None,
+             told: list[str]) -> list[Message]:
+    """One mail to each recipient with every message meant for them; archived and logged per
+    message.  Returns the messages delivered (a full mailbox or GM cap is added to ``told``)."""
+    if not messages:
+        return []
     shown = "anonymous (grey press)" if mode == "grey" else sender
-    body = ctx.outbox.render("press", game_id=view.id, turn=view.turn, sender=shown, to=to_label,
-                             text=text)
+    label = f"Press from {shown}"
     later = None
     if mode == "grey":
         later = ctx.clock() + secrets.SystemRandom().uniform(*GREY_DELAY)
-    for p in recipients:
-        oid = ctx.outbox.to_game(view, p["email"], f"Press from {shown}", body, not_before=later)
-        ctx.outbox.archive(view, p["name"], "press", body, oid, audience=audience)
-    if audience == ALL:  # public press: the observers read it too
-        observers.send(ctx, view, f"Press from {shown}", body, not_before=later)
-    if to_gm:
-        ctx.outbox.to_game(view, ctx.config.gm_address, f"Press from {shown}", body, not_before=later)
-    # The archive's copy is what the recipients read; the history log names the sender.
-    ctx.outbox.archive(view, None, "press", body, None, audience=audience)
-    ctx.store.log(view.id, view.turn, sender, "press", f"to {to_label} ({mode})", ctx.clock())
-    told = ", ".join(labels[:-1] + ["the game master"]) if to_gm else to_label
-    confirm = ctx.outbox.notice_body(view, [f"Your press to {told} was delivered"
-                                            + (" without your name (grey press)." if mode == "grey"
-                                               else ".")])
-    ctx.outbox.reply(inbound, view, "Press delivered", confirm, kind="reply", archive_player=sender)
+    bodies = {id(m): ctx.outbox.render("press", game_id=view.id, turn=view.turn, sender=shown,
+                                       to=", ".join(m.labels), text=m.text) for m in messages}
+    readers: dict[str, list[Message]] = {}
+    for message in messages:
+        for p in message.recipients:
+            readers.setdefault(p["name"], []).append(message)
+    for name, theirs in readers.items():
+        email = view.player(name)["email"]
+        if not ctx.outbox.room_for(email):
+            told.append(f"{name} was not sent your press: this mail made gm write to them as often "
+                        f"as one mail may ({MAILS_PER_ADDRESS} mails).")
+            continue
+        oid = ctx.outbox.to_game(view, email, label, PART_RULE.join(bodies[id(m)] for m in theirs),
+                                 not_before=later)
+        for message in theirs:
+            ctx.outbox.archive(view, name, "press", bodies[id(message)], oid, audience=message.audience)
+    public = [bodies[id(m)] for m in messages if m.audience == ALL]
+    if public:  # public press: the observers read it too
+        observers.send(ctx, view, label, PART_RULE.join(public), not_before=later)
+    to_gm = [bodies[id(m)] for m in messages if m.to_gm]
+    if to_gm and gmalerts.send(ctx, label, PART_RULE.join(to_gm), view=view, not_before=later) is None:
+        told.append("The game master was not sent your press: gm mails them at most "
+                    f"{ctx.config.gm_alerts_per_hour} alerts an hour.")
+    for message in messages:
+        # The archive's copy is what the recipients read; the history log names the sender.
+        ctx.outbox.archive(view, None, "press", bodies[id(message)], None, audience=message.audience)
+        ctx.store.log(view.id, view.turn, sender, "press", f"to {', '.join(message.labels)} ({mode})",
+                      ctx.clock())
+    return messages
 
 
 def _is_gm(name: str) -> bool:
@@ -105,6 +200,9 @@ def _problem(ctx: Context, view: GameView, sender: str, names: list[str], text: 
     if any(_is_gm(n) for n in names) and not ctx.config.gm_address:
         return ("This game has no game master address, so PRESS TO GM cannot be delivered; "
                 "nothing was delivered.")
+    if any(_is_gm(n) for n in names) and not gmalerts.admit(ctx, f"press from {sender}"):
+        return (f"gm mails the game master at most {ctx.config.gm_alerts_per_hour} alerts an hour, "
+                "and has this hour; your PRESS TO GM was not delivered. Send it again later.")
     for target in names:
         if target.upper() == "ALL" or _is_gm(target):
             continue
