@@ -18,6 +18,7 @@ from gm.cli import app
 from gm.core import addresses
 from gm.core import config as config_module
 from gm.core.config import ConfigError
+from gm.mail.quotes import MARKER
 from mailroom import Mailroom, text_of
 from support import EXAMPLE_LAYOUT, GM_ADDRESS
 
@@ -65,7 +66,7 @@ def test_gm_new_takes_idn_addresses_and_display_names_and_her_mail_is_hers(tmp_p
     welcomes = dict(room.run())
     assert sorted(welcomes) == ["ada@example.org", ZOE]
     welcome = text_of(welcomes[ZOE])
-    assert welcome.startswith("Welcome to Neighbors, Zoë Ångström!")
+    assert welcome.startswith(f"{MARKER}\n\nWelcome to Neighbors, Zoë Ångström!")
     assert "You are playing game nb1 as zoe with ada." in " ".join(welcome.split())
     assert welcomes[ZOE]["To"] == ZOE
     password = welcome.split("Your password: ")[1].split()[0]
