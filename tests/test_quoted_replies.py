@@ -125,6 +125,32 @@ def test_the_mails_gm_sends_start_with_its_marker_and_a_quote_below_it_is_not_re
     assert [to for to, *_ in mails] == [ADA]
 
 
+def test_an_order_below_a_signature_or_quote_header_is_named_as_not_read(tmp_path):
+    """Reading stops at a signature or a quote header; an order the sender put below it is not
+    judged (it may be someone else's), and the one reply names it as not read.  Below gm's own
+    quoted mail nothing is named: that text is gm's, not the sender's."""
+    room = Mailroom(tmp_path)
+    secrets = nb1(room)
+    view = room.engine.load("nb1")
+    (mover,) = view.rules.to_move(view.state)
+    order = view.rules.legal_orders(view.state, mover)[0]
+    address = f"{mover}@example.org"
+    seq = view.seq
+    for layout in (["-- ", "Ada"], HEADERS["german-outlook"]):
+        below = "\n".join(line.format(subject="[nb1 T1] report") for line in layout)
+        mails = exchange(room, order_mail(address, f"Here is my move, see below.\n{below}\n{order}\n",
+                                          game_id="nb1", password=secrets[mover]))
+        assert room.engine.load("nb1").seq == seq  # nothing judged
+        (reply,) = [text for to, _, text, _ in mails if to == address]
+        assert "Not read: these lines stand below" in reply
+        assert f"    {order}" in reply.splitlines()
+    # the same order standing in gm's own mail, quoted below its marker: not named
+    mails = exchange(room, order_mail(address, f"Thanks.\n{MARKER}\n{order}\n", game_id="nb1",
+                                      password=secrets[mover]))
+    (reply,) = [text for to, _, text, _ in mails if to == address]
+    assert f"    {order}" not in reply.splitlines()
+
+
 def rfc822_attached(html: str, attached_text: str) -> bytes:
     """An HTML-only mail with another mail attached (message/rfc822), its text holding commands."""
     inner = email.message.EmailMessage(policy=email.policy.SMTP)

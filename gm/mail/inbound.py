@@ -57,6 +57,8 @@ RECIPIENT_FIELDS = ("Delivered-To", "X-Original-To", "To")  # where the envelope
 MAX_RECIPIENT_VALUES = 10  # of each of those fields (each hop adds a Delivered-To)
 MAX_RECIPIENT_CHARS = 4_000  # of each value that is read
 MAX_UNREAD_KEPT = 20  # lines below a quote kept in unread_after_quote (the reply names at most 10)
+MAX_UNREAD_SCREENED = 50  # other lines below a stop kept for the game's notation to screen
+MAX_UNREAD_CHARS = 200  # of each of them: an order is a short line
 _ADDRESS_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-/=?^_`{|}~.@")
 
 @dataclass
@@ -73,6 +75,9 @@ class Inbound:
     text: str = ""  # the new text, quotes and signature removed
     # The lines below a quote or signature that hold commands (never read: the sender is told)
     unread_after_quote: list[str] = field(default_factory=list)
+    # The other lines below a quote or signature and above gm's own marker line, which may be orders
+    # the sender wrote there: the game's notation decides which to name (gm.service.intake.ingest)
+    unread_may_be_orders: list[str] = field(default_factory=list)
     full_text: str = ""  # the decoded body before stripping
     html_only: bool = False
     robot: str | None = None  # why this is a robot's mail (or has nobody to answer), or None
@@ -310,6 +315,7 @@ def clean_at_the_door(inbound: Inbound) -> None:
     inbound.text = safe_text.clean(inbound.text)
     inbound.full_text = safe_text.clean(inbound.full_text)
     inbound.unread_after_quote = [safe_text.clean(line) for line in inbound.unread_after_quote]
+    inbound.unread_may_be_orders = [safe_text.clean(line) for line in inbound.unread_may_be_orders]
 
 
 def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> None:
@@ -380,4 +386,7 @@ def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> No
         reply = read_reply(inbound.full_text, html=inbound.html_only)
         inbound.text = reply.text
         inbound.unread_after_quote = [line for line in reply.unread if starts_with_command(line)][:MAX_UNREAD_KEPT]
+        inbound.unread_may_be_orders = [line for line in reply.unread[:reply.above_marker]
+                                        if not starts_with_command(line)
+                                        and len(line) <= MAX_UNREAD_CHARS][:MAX_UNREAD_SCREENED]
     inbound.robot = robot_reason(fields, inbound.sender, our_address, inbound.subject, frozenset(content_types))

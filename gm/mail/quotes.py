@@ -198,6 +198,9 @@ _HTML_SIGNATURES = {"\\--", "\\-\\-", "\\_\\_", "\\__"}  # html2text escapes a l
 class Reply:
     text: str  # what the sender wrote: read
     unread: list[str] = field(default_factory=list)  # the non-blank lines below where reading stopped
+    # how many of ``unread`` come before gm's own marker line below the stop: what follows that line
+    # is a mail gm sent, never the sender's words
+    above_marker: int = 0
 
 
 def _ends_reading(lines: list[str], i: int, signatures: set[str], html: bool) -> bool:
@@ -244,8 +247,15 @@ def read_reply(text: str, html: bool = False) -> Reply:
                 break
         kept.append(lines[i])  # "Bob wrote:" with no ">" below is the sender's own line
         i += 1
-    unread = [line.strip() for line in lines[stop + 1:] if line.strip() and not _quoted(line)]
-    return Reply("\n".join(kept).strip("\n"), unread)
+    unread: list[str] = []
+    above_marker = 0 if stop < len(lines) and _is_marker(lines[stop].strip()) else -1
+    for line in lines[stop + 1:]:
+        text = line.strip()
+        if above_marker < 0 and _is_marker(text):
+            above_marker = len(unread)
+        if text and not _quoted(line):
+            unread.append(text)
+    return Reply("\n".join(kept).strip("\n"), unread, len(unread) if above_marker < 0 else above_marker)
 
 
 def strip_reply(text: str, html: bool = False) -> str:

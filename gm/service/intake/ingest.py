@@ -14,7 +14,7 @@ import hashlib
 import logging
 import traceback
 
-from games.base import OrderSyntaxError
+from games.base import AmbiguousOrderError, IllegalOrderError, OrderSyntaxError
 from gm.core.model import GameView, NotStarted, Outcome, ServiceError, Status
 from gm.mail import inbound as mail_in
 from gm.mail import orders as order_mail
@@ -212,7 +212,7 @@ def handle_with_one_reply(ctx: Context, inbound: Inbound, row_id: int, now: floa
     try:
         outcome = handle(ctx, inbound, row_id, now, trusted)
         if outcome.outcome != "robot":
-            _unread_below_quote(ctx, inbound)
+            _unread_below_quote(ctx, inbound, outcome.game_id)
         asked = optin.finish(ctx, inbound)
     except BaseException:
         ctx.outbox.drop_reply()
@@ -423,20 +423,50 @@ def _not_read(ctx: Context, inbound: Inbound, view: GameView, name: str, lines: 
     ctx.outbox.reply(inbound, view, "Not read", body, kind="reply", archive_player=name)
 
 
-def _unread_below_quote(ctx: Context, inbound: Inbound) -> None:
-    """The part of the reply naming the commands that stood below a quote, gm's marker line or a
-    signature in the mail (gm.mail.quotes): never read, as they may be someone else's words."""
-    lines = inbound.unread_after_quote
+def _unread_below_quote(ctx: Context, inbound: Inbound, game_id: str | None) -> None:
+    """The part of the reply naming the commands and orders that stood below a quote, gm's marker
+    line or a signature in the mail (gm.mail.quotes): never read, as they may be someone else's
+    words."""
+    lines = inbound.unread_after_quote + _orders_below_quote(ctx, inbound, game_id)
     if not lines:
         return
     shown = [mask_text(line if len(line) <= 60 else line[:57] + "...") for line in lines[:10]]
     if len(lines) > 10:
         shown.append(f"... and {len(lines) - 10} more")
-    body = "\n".join(["Not read: these lines stand below the quoted part or the signature of your",
-                      "mail, where gm reads nothing (it may be someone else's mail you quote):", ""]
+    body = "\n".join(["Not read: these lines stand below the quoted part or the signature of",
+                      "your mail, where gm reads nothing (it may be someone else's mail you",
+                      "quote):", ""]
                      + ["    " + line for line in shown]
                      + ["", "To send them, write them above the quoted part of your mail."]) + "\n"
     ctx.outbox.reply(inbound, None, "Not read (below the quote)", body, kind="help")
+
+
+def _orders_below_quote(ctx: Context, inbound: Inbound, game_id: str | None) -> list[str]:
+    """The lines below a stop (and above any mail of gm's quoted there) that the game the mail was
+    for reads as orders of the sender's seat; none where the sender holds no seat of it."""
+    if not inbound.unread_may_be_orders or not game_id:
+        return []
+    try:
+        view = games.load(ctx.store, game_id)
+    except (NotStarted, ServiceError):
+        return []
+    seat = next((p for p in view.players if p["active"] and p["email"].lower() == inbound.sender), None)
+    if seat is None:
+        return []
+    return [line for line in inbound.unread_may_be_orders if _reads_as_order(view, seat["name"], line)]
+
+
+def _reads_as_order(view: GameView, name: str, text: str) -> bool:
+    """The rules read ``text`` as an order of ``name`` now, legal or not.  Stricter than
+    _in_notation: a refusal that is not about the order itself (not your turn) tells nothing, and
+    a signature's "Ada" must not be named as an order."""
+    try:
+        view.rules.parse_order(view.state, name, text)
+    except (IllegalOrderError, AmbiguousOrderError):
+        return True
+    except Exception:
+        return False
+    return True
 
 
 def _stale(ctx: Context, view: GameView, name: str, mail: order_mail.OrderMail, inbound: Inbound,
