@@ -39,6 +39,14 @@ opt-in), on the same machine with two other test runs beside it: parse floor
 155 us, median 0.80 ms, worst 290 ms (the 20-deep nest); --ingest floor 777 us,
 median 3.9 ms, worst 368 ms (the 20-deep nest), each 900 KB codec part 29-41
 ms (punycode 31 ms).
+
+Issue 43 measured against the commit before it, one after the other on a slower machine
+(2026-11-29, nothing else running), where both miss 0.5 s on the same few messages: parse
+median 1.8 -> 2.3 ms, worst 650 -> 813 ms (the 20-deep nest; the parse runs had a test run
+beside them); --ingest median 9.4 -> 11.7 ms, worst 821 -> 834 ms (random #2245, then the
+nest).  The --ingest floors read 1.4 and 2.7 ms, most of it the machine: timed alone, 500 of
+its plain mails take a median of 2.2-2.3 ms before and 2.6-2.7 ms after, the kept copy now
+being masked from the text as the parser reads it (headers decoded, text parts unflowed).
 """
 
 from __future__ import annotations
