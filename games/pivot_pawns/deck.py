@@ -101,10 +101,6 @@ def target_card(token: int) -> int:
     return CENTRE.index(token)
 
 
-def colour_name(colour: int) -> str:
-    return COLOURS[colour]
-
-
 def icon_label(icon: int) -> str:
     """'leaf (green)'."""
     return f"{ICON_NAMES[icon]} ({COLOURS[ICON_COLOUR[icon]]})"

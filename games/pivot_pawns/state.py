@@ -103,10 +103,6 @@ def position_of(text: str) -> int:
     return (int(text[1]) - 1) * deck.COLUMNS + "ABCDE".index(text[0])
 
 
-def card_at(state: PivotState, text: str) -> int:
-    return state.tableau[position_of(text)]
-
-
 def card_coordinate(state: PivotState, card: int) -> str:
     return coordinate(state.tableau.index(card))
 

@@ -53,11 +53,6 @@ def hash_chosen(password: str) -> str:
     return hash_password(password, CHOSEN_N)
 
 
-def hash_fitting(password: str) -> str:
-    """The hash at the cost fit for this password, whichever kind it is."""
-    return hash_password(password) if looks_generated(password) else hash_chosen(password)
-
-
 def cost(stored: str) -> int:
     """The N of a stored hash (0 when it cannot be read)."""
     try:

@@ -194,12 +194,6 @@ def subject_tag(subject: str) -> str | None:
     return tag[0] if tag else None
 
 
-def subject_turn(subject: str) -> int | None:
-    """The turn of our reply tag "[nb1 T3]" (the first one): 3."""
-    tag = _tag(subject)
-    return tag[1] if tag else None
-
-
 def press_targets(line: str) -> list[str] | None:
     """The names in a PRESS TO <names> line (split by commas and/or spaces), or None.
 

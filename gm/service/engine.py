@@ -15,7 +15,7 @@ from gm.core.model import GameView, Outcome
 from gm.mail.inbound import Inbound
 from gm.service.intake import ingest
 from gm.service.outgoing import reports
-from gm.service.play import gmturns, lifecycle, timers, turns
+from gm.service.play import gmturns, lifecycle, timers
 from gm.service.records import retention
 from gm.service.table import games
 from gm.service.context import Context
@@ -47,10 +47,6 @@ class Engine(Context):
 
     def process(self, game_id: str) -> bool:
         return gmturns.process(self, game_id)
-
-    def maybe_close(self, game_id: str, now: float | None = None, force: bool = False,
-                    origin: str = "timer") -> bool:
-        return turns.close_if_due(self, game_id, now, force, origin)
 
     def tick(self) -> list[str]:
         return timers.tick(self)
