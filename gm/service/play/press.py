@@ -65,8 +65,8 @@ def send_all(ctx: Context, view: GameView, player, blocks: Sequence[tuple[Sequen
     """Every PRESS block of one mail (inside the ingest transaction), with one answer to the sender.
 
     Blocks to the same list of recipients are one message (merged, up to MAX_PRESS characters);
-    at most MAX_LISTS lists a mail, and PRESS_PER_HOUR messages a seat an hour (config
-    ``press_per_seat_per_hour``); press to GM goes with the game master's alerts
+    at most MAX_LISTS lists a mail, and config ``press_per_seat_per_hour`` messages a seat an
+    hour; press to GM goes with the game master's alerts
     (gm.service.outgoing.gmalerts).  Each recipient gets ONE press mail, holding every message
     meant for them; what was merged or refused is said in the sender's one reply.
     """
