@@ -167,20 +167,22 @@ def read_as_before(value) -> str:
 
 def write_states_as_before(monkeypatch) -> None:
     """The store stores and reads states as gm did before step 21 (no ``state_packing``)."""
-    from gm.store import Store
+    from gm.store.mail import Reports
+    from gm.store.turns import Turns
 
-    def add_state(store, game_id, turn, state, now=None):
+    def add_state(turns, game_id, turn, state, now=None):
+        store = turns.store
         last = store.one("SELECT MAX(seq) AS seq FROM states WHERE game_id = :game", game=game_id)
         seq = 0 if last is None or last["seq"] is None else last["seq"] + 1
         store.insert("states", game_id=game_id, seq=seq, turn=turn, created=now or time.time(),
                      state=packed_as_before(json.dumps(state, sort_keys=True), STATE_LEVEL))
         return seq
 
-    monkeypatch.setattr(Store, "add_state", add_state)
-    monkeypatch.setattr(Store, "states_of", lambda store, game_id: store.all(
+    monkeypatch.setattr(Turns, "add_state", add_state)
+    monkeypatch.setattr(Turns, "states_of", lambda turns, game_id: turns.store.all(
         "SELECT seq, state FROM states WHERE game_id = :game ORDER BY seq", game=game_id))
-    monkeypatch.setattr(Store, "state_data", staticmethod(lambda row: json.loads(read_as_before(row["state"]))))
-    monkeypatch.setattr(Store, "report_body", staticmethod(lambda row: read_as_before(row["body"])))
+    monkeypatch.setattr(Turns, "state_data", staticmethod(lambda row: json.loads(read_as_before(row["state"]))))
+    monkeypatch.setattr(Reports, "report_body", staticmethod(lambda row: read_as_before(row["body"])))
 
 
 def one_order(engine, config, passwords: dict[str, str], name: str, game_id: str = "nb1") -> None:

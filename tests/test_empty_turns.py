@@ -11,6 +11,8 @@ from gm.service.people import lobby
 from gm.service.records import audit
 from gm.service.engine import Engine
 from gm.store import Store, schema
+from gm.store.mail import Reports
+from gm.store.seats import Seats
 from support import PLAYERS, body, last_outbox_id, order_mail, outbox, packed_as_before, write_states_as_before
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
@@ -59,14 +61,14 @@ def test_two_players_clashing_by_mail_end_after_three_empty_turns(engine):
     assert audit.verify(engine, "fb1").ok
 
 
-def seat_as_before(store, game_id, seat, name, email, pw_hash, display_name=""):
-    store.insert("players", game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash)
+def seat_as_before(seats, game_id, seat, name, email, pw_hash, display_name=""):
+    seats.store.insert("players", game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash)
 
 
-def archive_as_before(store, game_id, turn, seq, player, kind, body, outbox_id, created, audience=None,
+def archive_as_before(reports, game_id, turn, seq, player, kind, body, outbox_id, created, audience=None,
                       gm_version=None, digest=None):
     """A report as gm archived it before step 19: no version, no digest (nor, step 22, packing)."""
-    return store.insert("reports", game_id=game_id, turn=turn, seq=seq, player=player, kind=kind,
+    return reports.store.insert("reports", game_id=game_id, turn=turn, seq=seq, player=player, kind=kind,
                         body=packed_as_before(body), outbox_id=outbox_id, created=created, audience=audience)
 
 
@@ -75,11 +77,11 @@ def test_a_game_begun_before_fb8_keeps_its_rules_across_the_upgrade(config, cloc
     # options lack empty_turns and whose states have no such key, played through empty turns.
     monkeypatch.setattr(schema, "STEPS", schema.STEPS[:14])
     # That gm gave a new seat no address settings (SET ... ALL, step 17): it had none.
-    monkeypatch.setattr(Store, "address_defaults", lambda self, email: {"format": None, "timezone": None})
+    monkeypatch.setattr(Seats, "address_defaults", lambda self, email: {"format": None, "timezone": None})
     # ...and seats a player as that gm did: no display name (step 18) nor address settings (step 17)
-    monkeypatch.setattr(Store, "add_player", seat_as_before)
-    monkeypatch.setattr(Store, "add_report", archive_as_before)  # ...and archived reports as it did
-    monkeypatch.setattr(Store, "archive_report", archive_as_before)  # (the service's way, its id not read)
+    monkeypatch.setattr(Seats, "add_player", seat_as_before)
+    monkeypatch.setattr(Reports, "add_report", archive_as_before)  # ...and archived reports as it did
+    monkeypatch.setattr(Reports, "archive_report", archive_as_before)  # (the service's way, its id not read)
     write_states_as_before(monkeypatch)  # ...and states, and read both as it did (steps 21, 22)
     store = Store(config.database)
     engine = Engine(store, config, clock=clock)

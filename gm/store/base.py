@@ -1,14 +1,11 @@
-"""Store: the one interface of gm's storage, whatever database is behind it.
+"""Store: the connection, its write transaction, and the repositories over it.
 
-``Store(target)`` opens the back end the target names: a postgresql:// (or
-postgres://) URL opens gm.store.postgres.PostgresStore (psycopg, the optional
-extra gm[postgres]: ``require_driver`` says so when it is missing), anything else is a
-SQLite file (gm.store.connection.SqliteStore).  Both bring the schema up to
-date on opening, run the same named queries (the mixins) and the same
-migration steps, and give rows read by column name or index.
-
-The generic ``one/all/insert/update`` stay for tests and one-off tools; the
-transaction (``write()``) nests, so a use case can call others that write.
+``Store(target)`` opens the back end the target names: a postgresql:// URL
+opens gm.store.postgres.PostgresStore (psycopg, the extra gm[postgres]),
+anything else a SQLite file (gm.store.connection.SqliteStore).  The named
+queries are the repositories' (``store.games``, ``store.seats``...); the
+generic ``one/all/insert/update`` are for tests and tools.  ``write()`` nests,
+so a use case can call others that write.
 """
 
 from __future__ import annotations
@@ -18,20 +15,21 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from gm.core.config import is_server_store
-from gm.store.errors import StoreError
-from gm.store.pglocks import address_lock
-from gm.store.credentials import CredentialQueries
-from gm.store.daemons import DaemonQueries
+from gm.store.credentials import Credentials
+from gm.store.daemons import Daemons, Metrics
 from gm.store.deferred import ROWS_AT_ONCE, DeferredWrites
-from gm.store.delivery import DeliveryQueries
-from gm.store.games import GameQueries
-from gm.store.mail import MailQueries
-from gm.store.optin import OptInQueries
+from gm.store.delivery import Delivery
+from gm.store.errors import StoreError
+from gm.store.games import Games, History
+from gm.store.locks import Locks
+from gm.store.mail import Inbox, Outbox, Reports
+from gm.store.optin import OptIn
 from gm.store.reads import TransactionReads, WatchedConnection
-from gm.store.selfservice import SelfServiceQueries
-from gm.store.service import ServiceQueries
+from gm.store.seats import Seats
+from gm.store.selfservice import SelfService
+from gm.store.service import Results, Timers
 from gm.store.sql import Prepared, Shaped, inserting, prepared, table_named, updating
-from gm.store.turns import TurnQueries
+from gm.store.turns import Turns
 
 is_url = is_server_store  # a postgresql:// URL, not a SQLite file
 POSTGRES_EXTRA = "pip install 'gm[postgres]'"
@@ -48,11 +46,40 @@ def require_driver(target: str | Path) -> None:
         raise StoreError(f"a postgresql:// store needs psycopg, which is not installed: {POSTGRES_EXTRA}") from exc
 
 
-class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQueries, DeliveryQueries,
-            CredentialQueries, OptInQueries, DaemonQueries, TransactionReads, DeferredWrites):
-    """The store; a back end is a subclass saying which targets it ``handles``."""
+class Store(TransactionReads, DeferredWrites):
+    """The store; a back end is a subclass saying which targets it ``handles``, and may give
+    repositories of its own (``_outbox_kind``, ``_locks_kind``)."""
 
     kind = "?"  # "sqlite" | "postgresql"
+    _outbox_kind: type[Outbox] = Outbox
+    _locks_kind: type[Locks] = Locks
+    claimant: str | None = None  # the daemon (daemons.daemon_id) whose sender claims, if one does
+
+    def __getattr__(self, name: str) -> Any:
+        """Temporary: a repository's method asked of the store itself (until the call sites move)."""
+        repository = DELEGATED.get(name)
+        if repository is None or name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.__dict__[repository] if repository in self.__dict__ else None, name)
+
+    def _open_repositories(self) -> None:
+        """The repositories over this store's connection (a back end calls it when opening)."""
+        self.games = Games(self)
+        self.history = History(self)
+        self.seats = Seats(self)
+        self.credentials = Credentials(self)
+        self.turns = Turns(self)
+        self.inbox = Inbox(self)
+        self.outbox = self._outbox_kind(self)
+        self.reports = Reports(self)
+        self.timers = Timers(self)
+        self.results = Results(self)
+        self.selfservice = SelfService(self)
+        self.delivery = Delivery(self)
+        self.optin = OptIn(self)
+        self.daemons = Daemons(self)
+        self.metrics = Metrics(self)
+        self.locks = self._locks_kind(self)
 
     def __new__(cls, target: str | Path, *args: Any, **kwargs: Any):
         if cls is Store:
@@ -75,7 +102,7 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
 
     @db.setter
     def db(self, connection: Any) -> None:
-        self.watched = WatchedConnection(connection, self.wrote, self.before_statement)
+        self.watched = WatchedConnection(connection, self._wrote, self._before_statement)
 
     path: str | Path  # what Store() opens again (another thread's own connection)
 
@@ -118,14 +145,14 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
     def insert_many(self, table: str, columns: list[str], rows: list[tuple]) -> None:
         """Insert many rows of the same columns at once (gm store copy): multi-row INSERTs."""
         self._require_tx()
-        rows = self.storable_rows(table, columns, rows)
+        rows = self._storable_rows(table, columns, rows)
         most = max(1, min(ROWS_AT_ONCE, PARAMETERS_AT_ONCE // max(1, len(columns))))
         for start in range(0, len(rows), most):
             chunk = rows[start:start + most]
             statement, names = insert_rows(table, tuple(columns), len(chunk))
             statement.run(self, **dict(zip(names, (value for row in chunk for value in row))))
 
-    def storable_rows(self, table: str, columns: list[str], rows: list[tuple]) -> list[tuple]:
+    def _storable_rows(self, table: str, columns: list[str], rows: list[tuple]) -> list[tuple]:
         """Rows as the back end stores them (PostgreSQL: gm.store.pgrows.storable)."""
         return rows
 
@@ -173,24 +200,25 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         if self.depth:
             self.depth += 1
             try:
-                self.lock_games(*games)
+                self.locks.lock_games(*games)
                 yield self.db
             finally:
                 self.depth -= 1
             return
         self.scoped = scoped or bool(games)
+        self.locks.begin(self.scoped)
         self.begin(durable)
         self.forget_reads()
-        self.drop_deferred()
+        self._drop_deferred()
         self.depth = 1
         try:
-            self.lock_games(*games)
+            self.locks.lock_games(*games)
             yield self.db
-            self.flush_at_commit()  # the rows written together (gm.store.deferred), before the commit
+            self._flush_at_commit()  # the rows written together (gm.store.deferred), before the commit
         except BaseException:
             self.depth = 0
             self.forget_reads()
-            self.drop_deferred()
+            self._drop_deferred()
             self.rollback()
             raise
         else:
@@ -204,63 +232,19 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
 
         It takes no writer lock, so a daemon goes on writing meanwhile (gm backup, gm store copy);
         what it commits after the first read is not seen."""
-        self.begin_snapshot()
+        self._begin_snapshot()
         try:
             yield self.db
         finally:
-            self.end_snapshot()
+            self._end_snapshot()
 
-    def begin_snapshot(self) -> None:
+    def _begin_snapshot(self) -> None:
         raise NotImplementedError
 
-    def flush_at_commit(self) -> None:
+    def _flush_at_commit(self) -> None:
         """The rows waiting (gm.store.deferred), written just before the commit (PostgreSQL: in
         the COMMIT's own round trip)."""
         self.flush_deferred()
-
-    # --- locks inside a scoped write (PostgreSQL; gm.store.pglocks) --------------------------
-    def lock_games(self, *game_ids: str) -> None:
-        """Wait until no other transaction changes these games (sorted: one fixed order)."""
-
-    def try_lock_games(self, *game_ids: str) -> bool:
-        """lock_games if no other transaction holds any of them, without waiting; False: skip them."""
-        return True
-
-    def lock_shared(self, *names: str) -> None:
-        """Wait for rows shared across games ("address:<address>", "hold:<scope>"), after the games."""
-
-    def lock_addresses(self, *addresses: str | None) -> None:
-        """lock_shared of these addresses' rows (their settings, delivery state, throttles)."""
-        self.lock_shared(*[address_lock(a) for a in addresses if a])
-
-    def hold_alive(self, daemon_id: str) -> None:
-        """Show this daemon alive to the others sharing the store for as long as this connection
-        lives (PostgreSQL: gm.store.pglocks.hold_alive); nothing to show on SQLite."""
-
-    def alive_daemons(self, daemon_ids: list[str]) -> set[str]:
-        """Which of these other daemons are alive now, as far as the store can tell (none on
-        SQLite, which cannot: gm.runtime.slices then waits for their mail as for a dead one's)."""
-        return set()
-
-    def listen_queued(self) -> bool:
-        """Be told, on this connection, of mail queued in the outbox by any process sharing the
-        store (wait_queued); False where the back end cannot tell (SQLite: one daemon, whose own
-        judge nudges its sender)."""
-        return False
-
-    def wait_queued(self, timeout: float) -> bool:
-        """After listen_queued: wait up to ``timeout`` seconds for mail queued; whether some was."""
-        raise NotImplementedError
-
-    def lock_store(self) -> None:
-        """This transaction changes more than it can name: nothing else writes until it ends."""
-
-    def try_lock_message(self, *keys: str | None, game: str | None = None, shared: tuple[str, ...] = ()) -> bool:
-        """Claim an inbound message (its source key, its Message-ID) for this transaction, without
-        waiting; False: another daemon is judging it now.  ``game``: the game it names, locked
-        (waited for) once the message is claimed, and then ``shared`` (lock_shared's names), in the
-        same step (gm.store.pglocks.claim_message)."""
-        return True
 
     def read_game(self, game_id: str, sender: str) -> None:
         """Read at once what judging a mail of ``game_id`` from ``sender`` reads of its game (its
@@ -269,7 +253,7 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         methods reading each would read it.  Only after the game is locked.  SQLite: nothing (its
         reads are calls in the process); PostgreSQL: one statement for all (gm.store.gameload)."""
 
-    def end_snapshot(self) -> None:
+    def _end_snapshot(self) -> None:
         raise NotImplementedError
 
     @property
@@ -306,6 +290,13 @@ class Store(GameQueries, TurnQueries, MailQueries, ServiceQueries, SelfServiceQu
         """A write that changes no row (inside a write): raises where the store takes no writes."""
         self._require_tx()
         NO_CHANGE.run(self)
+
+
+DELEGATED = {name: attr for attr, kind in (
+    ("games", Games), ("history", History), ("seats", Seats), ("credentials", Credentials), ("turns", Turns),
+    ("inbox", Inbox), ("outbox", Outbox), ("reports", Reports), ("timers", Timers), ("results", Results),
+    ("selfservice", SelfService), ("delivery", Delivery), ("optin", OptIn), ("daemons", Daemons),
+    ("metrics", Metrics), ("locks", Locks)) for name in dir(kind) if not name.startswith("_")}
 
 
 # --- statements built from names (the generic helpers), once per distinct shape ----------------

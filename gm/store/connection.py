@@ -47,6 +47,7 @@ class SqliteStore(Store):
         self.relaxed = False  # this transaction commits without fsync (write(durable=False))
         self.timeout = timeout
         self.gate = gate_for(self.path)  # this process's writers to the file take turns (gm.store.gate)
+        self._open_repositories()
         try:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
@@ -72,10 +73,10 @@ class SqliteStore(Store):
                 self.relaxed = True
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            self.end()
+            self._end()
             raise StoreError(f"database busy or unavailable: {exc}") from exc
         except BaseException:
-            self.end()
+            self._end()
             raise
 
     def commit(self) -> None:
@@ -85,32 +86,32 @@ class SqliteStore(Store):
             self.db.execute("ROLLBACK")
             raise StoreError(f"commit failed: {exc}") from exc
         finally:
-            self.end()
+            self._end()
 
     def rollback(self) -> None:
         try:
             self.db.execute("ROLLBACK")
         finally:
-            self.end()
+            self._end()
 
-    def end(self) -> None:
+    def _end(self) -> None:
         """The transaction is over, or never began: normal sync again, the next writer's turn."""
         try:
-            self.restore_sync()
+            self._restore_sync()
         finally:
             self.gate.release()
 
-    def restore_sync(self) -> None:
+    def _restore_sync(self) -> None:
         if self.relaxed:
             self.relaxed = False
             self.db.execute("PRAGMA synchronous=FULL")
 
-    def begin_snapshot(self) -> None:
+    def _begin_snapshot(self) -> None:
         # A deferred BEGIN: in WAL mode a reader holds its snapshot from its first read on, and
         # neither waits for a writer nor holds one up.
         self.db.execute("BEGIN")
 
-    def end_snapshot(self) -> None:
+    def _end_snapshot(self) -> None:
         self.db.execute("COMMIT")
 
     @property

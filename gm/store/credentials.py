@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from gm.store import selfservice as selfservice_sql
+from gm.store.repository import Repository
 from gm.store.sql import inserting, prepared, updating
 
 ADD_CODE = inserting("address_codes", ("code_hash", "game_id", "player", "new_email", "expires", "purpose", "created"))
@@ -83,65 +85,63 @@ END_SEAT_LOCKS = prepared(lambda sa, t: sa.update(t.credential_locks).where(
     until=sa.bindparam("now")))
 
 
-class CredentialQueries:
-    """Mixed into Store: ``address_codes`` (every purpose), ``credential_failures``, ``credential_locks``."""
+class Credentials(Repository):
+    """Codes, failures and locks of seats' credentials."""
 
-    # --- codes ----------------------------------------------------------------------
     def add_credential_code(self, code_hash: str, game_id: str, player: str, purpose: str, email: str,
                             created: float, expires: float) -> None:
         """A code mailed to ``email``: 'address' (the new address), 'revert' (the old one) or 'reset'."""
-        self.insert_row(ADD_CODE, code_hash=code_hash, game_id=game_id, player=player,
-                        new_email=email, expires=expires, purpose=purpose, created=created)
+        self.store.insert_row(ADD_CODE, code_hash=code_hash, game_id=game_id, player=player,
+                              new_email=email, expires=expires, purpose=purpose, created=created)
 
     def pending_codes(self, game_id: str, name: str, purposes: tuple[str, ...], now: float) -> list[sqlite3.Row]:
         """A seat's codes of these purposes still waiting (unused, unexpired), oldest first."""
         purposes = tuple(dict.fromkeys(purposes))
         statement = PENDING_CODES.get(len(purposes))
         if statement is not None:
-            return statement.run(self, game=game_id, seat=name, now=now, **{
+            return statement.run(self.store, game=game_id, seat=name, now=now, **{
                 f"purpose{i}": purpose for i, purpose in enumerate(purposes)}).fetchall()
         # none, or more than the three there are: each purpose's, in the same order
         rows = [row for purpose in purposes for row in PENDING_CODES[1].run(
-            self, game=game_id, seat=name, now=now, purpose0=purpose).fetchall()]
+            self.store, game=game_id, seat=name, now=now, purpose0=purpose).fetchall()]
         return sorted(rows, key=lambda row: (row["created"], row["code_hash"]))
 
     def last_code_at(self, game_id: str, name: str, purpose: str) -> float | None:
         """When the seat's latest code of ``purpose`` was made (None: never)."""
-        row = LAST_CODE_AT.run(self, game=game_id, seat=name, what=purpose).fetchone()
+        row = LAST_CODE_AT.run(self.store, game=game_id, seat=name, what=purpose).fetchone()
         return row["at"] if row is not None else None
 
     def end_code(self, code_hash: str, why: str) -> None:
         """The code no longer works: ``why`` is confirmed, superseded, revoked..."""
-        self.update_rows(CODE_USED, code_hash=code_hash, used=1, ended=why)
+        self.store.update_rows(CODE_USED, code_hash=code_hash, used=1, ended=why)
 
-    # --- wrong passwords and lock-outs ----------------------------------------------------
     def add_credential_failure(self, game_id: str, player: str, sender: str, at: float) -> None:
-        self.insert_row(ADD_FAILURE, game_id=game_id, player=player, sender=sender, at=at)
+        self.store.insert_row(ADD_FAILURE, game_id=game_id, player=player, sender=sender, at=at)
 
     def seat_failures_since(self, game_id: str, name: str, since: float) -> int:
         """Wrong passwords aimed at this seat since ``since`` (from its address or a stranger's)."""
-        row = SEAT_FAILURES.run(self, game=game_id, seat=name, since=since).fetchone()
+        row = SEAT_FAILURES.run(self.store, game=game_id, seat=name, since=since).fetchone()
         return int(row["n"])
 
     def sender_failures_since(self, sender: str, since: float) -> int:
-        row = SENDER_FAILURES.run(self, address=sender, since=since).fetchone()
+        row = SENDER_FAILURES.run(self.store, address=sender, since=since).fetchone()
         return int(row["n"])
 
     def add_credential_lock(self, game_id: str, player: str, sender: str, since: float,
                             until: float) -> None:
-        self.insert_row(ADD_LOCK, game_id=game_id, player=player, sender=sender, since=since, until=until)
+        self.store.insert_row(ADD_LOCK, game_id=game_id, player=player, sender=sender, since=since, until=until)
 
     def seat_lock_until(self, game_id: str, name: str) -> float | None:
         """The end of the seat's latest lock (None: never locked)."""
-        row = self.remembered("credential_locks", ("seat", game_id, name), lambda: SEAT_LOCK_UNTIL.run(
-            self, game=game_id, seat=name).fetchone())
+        row = self.store.remembered("credential_locks", ("seat", game_id, name), lambda: SEAT_LOCK_UNTIL.run(
+            self.store, game=game_id, seat=name).fetchone())
         return row["until"] if row is not None else None
 
     def locks_until(self, game_id: str, sender: str) -> tuple[float | None, dict[str, float | None]]:
         """sender_lock_until(sender), and seat_lock_until of every seat of the game by its name,
         in one statement."""
-        rows = self.remembered(("players", "credential_locks"), ("locks_until", game_id, sender),
-                               lambda: LOCKS_UNTIL.run(self, game=game_id, address=sender).fetchall())
+        rows = self.store.remembered(("players", "credential_locks"), ("locks_until", game_id, sender),
+                                     lambda: LOCKS_UNTIL.run(self.store, game=game_id, address=sender).fetchall())
         seats = {r["name"]: r["until"] for r in rows if r["name"] is not None}
         return next(r["until"] for r in rows if r["name"] is None), seats
 
@@ -149,18 +149,16 @@ class CredentialQueries:
         """The seats of ``game_id`` at ``address``, each with ``pw_hash``, ``seat_until`` (its
         lock's end) and ``sender_until`` (the address's), in one statement: what a password's
         head start reads (gm.service.intake.ingest.prepare), outside any transaction."""
-        return PASSWORD_STANDING.run(self, game=game_id, address=address).fetchall()
+        return PASSWORD_STANDING.run(self.store, game=game_id, address=address).fetchall()
 
     def sender_lock_until(self, sender: str) -> float | None:
-        row = SENDER_LOCK_UNTIL.run(self, address=sender).fetchone()
+        row = SENDER_LOCK_UNTIL.run(self.store, address=sender).fetchone()
         return row["until"] if row is not None else None
 
     def end_seat_locks(self, game_id: str, name: str, now: float) -> None:
         """A reset confirmed from the registered address: the seat's lock ends now."""
         self._require_tx()
-        END_SEAT_LOCKS.run(self, game=game_id, seat=name, now=now)
+        END_SEAT_LOCKS.run(self.store, game=game_id, seat=name, now=now)
 
-    # --- the seat's password hash --------------------------------------------------
-    def rehash_seat_password(self, game_id: str, name: str, pw_hash: str) -> None:
-        """The same password under a stronger hash: its reply tokens stay valid."""
-        self.update_rows(SET_PW_HASH, game_id=game_id, name=name, pw_hash=pw_hash)
+    def address_code(self, code_hash: str) -> sqlite3.Row | None:
+        return selfservice_sql.ADDRESS_CODE.run(self.store, code=code_hash).fetchone()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 
+from gm.store.repository import Repository
 from gm.store.sql import inserting, prepared
 
 ADD_OUTAGE = inserting("outages", ("kind", "start", "finish", "applied"))
@@ -79,34 +80,34 @@ GAMES_DUE_BY = prepared(lambda sa, t: sa.select(t.deadlines.c.game_id).join(
     t.deadlines.c.grace_done == 0).order_by(t.deadlines.c.game_id))
 
 
-class DaemonQueries:
-    """Mixed into Store: ``daemons`` (one heartbeat row per running daemon) and ``outages``."""
+class Daemons(Repository):
+    """Daemons' heartbeats and outages."""
 
     def beat(self, daemon_id: str, host: str, pid: int, started: float, now: float,
              sending_down_since: float | None) -> None:
         """This daemon's heartbeat: it ran at ``now`` (inside a write).  An update where its row
         exists, so the inbox figures of its last poll (record_inbox) stay."""
         self._require_tx()
-        if not BEAT.run(self, me=daemon_id, now=now, down=sending_down_since).rowcount:
-            FIRST_BEAT.run(self, me=daemon_id, on=host, process=pid, at=started, now=now, down=sending_down_since)
+        if not BEAT.run(self.store, me=daemon_id, now=now, down=sending_down_since).rowcount:
+            FIRST_BEAT.run(self.store, me=daemon_id, on=host, process=pid, at=started, now=now, down=sending_down_since)
 
     def daemon_row(self, daemon_id: str) -> sqlite3.Row | None:
-        return DAEMON.run(self, me=daemon_id).fetchone()
+        return DAEMON.run(self.store, me=daemon_id).fetchone()
 
     def record_inbox(self, daemon_id: str, handled: int, left: int, backlog_since: float | None) -> None:
         """What this daemon's last poll handled and left in the inbox (inside a write)."""
         self._require_tx()
-        INBOX.run(self, me=daemon_id, handled=handled, left=left, since=backlog_since)
+        INBOX.run(self.store, me=daemon_id, handled=handled, left=left, since=backlog_since)
 
     def last_heartbeat(self) -> float | None:
         """When any daemon last ran, or None where none ever did."""
-        row = LAST_HEARTBEAT.run(self).fetchone()
+        row = LAST_HEARTBEAT.run(self.store).fetchone()
         return None if row is None or row["at"] is None else float(row["at"])
 
     def forget_daemons(self, before: float) -> None:
         """Drop the rows of daemons not seen since ``before`` (inside a write)."""
         self._require_tx()
-        FORGET.run(self, before=before)
+        FORGET.run(self.store, before=before)
 
     def note_takeover(self, me: str, claimed_before: set[str], now: float) -> str | None:
         """``me`` claimed unsent mail still marked as claimed by these daemons: a living sender
@@ -115,102 +116,102 @@ class DaemonQueries:
         if not claimed_before:
             return None
         dead = sorted(claimed_before)
-        with self.write(scoped=True):  # this daemon's own row
-            TAKEOVER.run(self, me=me, dead=dead[-1], now=now)
+        with self.store.write(scoped=True):  # this daemon's own row
+            TAKEOVER.run(self.store, me=me, dead=dead[-1], now=now)
         log.warning("daemon %s took over the mail daemon %s had claimed and not sent", me, ", ".join(dead))
         return dead[-1]
 
     def daemon_rows(self) -> list[sqlite3.Row]:
-        return DAEMONS.run(self).fetchall()
+        return DAEMONS.run(self.store).fetchall()
 
     def sending_down_since(self, seen_after: float) -> float | None:
         """The earliest time a daemon seen after ``seen_after`` says its SMTP server went down."""
-        row = SENDING_DOWN.run(self, seen_after=seen_after).fetchone()
+        row = SENDING_DOWN.run(self.store, seen_after=seen_after).fetchone()
         return None if row is None or row["since"] is None else float(row["since"])
 
-    # --- gm doctor: the clock did not go back behind what the store holds ---------------------
-    def newest_time(self) -> tuple[float, str] | None:
-        """The newest time the store holds, and the column that holds it (None: an empty store)."""
-        found = [(float(row["at"]), column) for column, statement in NEWEST_TIMES.items()
-                 if (row := statement.run(self).fetchone()) is not None and row["at"] is not None]
-        return max(found) if found else None
-
-    # --- gm status --------------------------------------------------------------------------
-    def outbox_counts(self) -> dict[str, int]:
-        """How many outbox rows are in each status (queued, held, sent, failed)."""
-        return {r["status"]: int(r["n"]) for r in OUTBOX_COUNTS.run(self).fetchall()}
-
-    def oldest_queued(self) -> float | None:
-        """When the oldest mail still waiting to be sent (queued) was queued, or None."""
-        row = OLDEST_QUEUED.run(self).fetchone()
-        return None if row is None or row["at"] is None else float(row["at"])
-
-    def errors_since(self, since: float) -> int:
-        """Incoming mail whose handling failed (outcome error) received at or after ``since``."""
-        row = ERRORS_SINCE.run(self, since=since).fetchone()
-        return 0 if row is None else int(row["n"])
-
-    def next_timers(self, limit: int) -> list[sqlite3.Row]:
-        """The soonest timers (game_id, due), soonest first."""
-        return NEXT_TIMERS.run(self, most=limit).fetchall()
-
-    # --- metrics (gm.runtime.metrics): what happened since the marks it last saw ----------
-    def metric_marks(self) -> dict[str, int]:
-        """The newest row ids of messages, orders and delivery events (0 where none)."""
-        row = METRIC_MARKS.run(self).fetchone()
-        return {key: int(row[key] or 0) for key in ("messages", "orders", "events")}
-
-    def message_outcomes_after(self, row_id: int) -> list[sqlite3.Row]:
-        return OUTCOMES_AFTER.run(self, after=row_id).fetchall()
-
-    def orders_after(self, row_id: int) -> list[sqlite3.Row]:
-        return ORDERS_AFTER.run(self, after=row_id).fetchall()
-
-    def delivery_events_after(self, row_id: int) -> list[sqlite3.Row]:
-        return EVENTS_AFTER.run(self, after=row_id).fetchall()
-
-    def sent_since(self, since: float) -> int:
-        row = SENT_SINCE.run(self, since=since).fetchone()
-        return 0 if row is None else int(row["n"])
-
-    # --- outages ----------------------------------------------------------------------------
     def add_outage(self, kind: str, start: float, finish: float | None) -> int:
-        return self.insert_row(ADD_OUTAGE, kind=kind, start=start, finish=finish, applied=0)
+        return self.store.insert_row(ADD_OUTAGE, kind=kind, start=start, finish=finish, applied=0)
 
     def open_outage(self, kind: str) -> sqlite3.Row | None:
         """The outage of this kind that still lasts, if any."""
-        return OPEN_OUTAGE.run(self, what=kind).fetchone()
+        return OPEN_OUTAGE.run(self.store, what=kind).fetchone()
 
     def open_outage_since(self) -> float | None:
         """When the earliest outage that still lasts began, or None."""
-        row = OPEN_OUTAGE_SINCE.run(self).fetchone()
+        row = OPEN_OUTAGE_SINCE.run(self.store).fetchone()
         return None if row is None or row["since"] is None else float(row["since"])
 
     def close_outage(self, outage_id: int, finish: float) -> None:
         self._require_tx()
-        CLOSE_OUTAGE.run(self, outage=outage_id, ended=finish)
+        CLOSE_OUTAGE.run(self.store, outage=outage_id, ended=finish)
 
     def outages_to_apply(self) -> list[sqlite3.Row]:
         """Outages that are over and whose deadlines have not moved yet, oldest first."""
-        return OUTAGES_TO_APPLY.run(self).fetchall()
+        return OUTAGES_TO_APPLY.run(self.store).fetchall()
 
     def mark_outage_applied(self, outage_id: int) -> None:
         self._require_tx()
-        OUTAGE_APPLIED.run(self, outage=outage_id)
+        OUTAGE_APPLIED.run(self.store, outage=outage_id)
 
     def outage_rows(self) -> list[sqlite3.Row]:
-        return OUTAGES.run(self).fetchall()
+        return OUTAGES.run(self.store).fetchall()
+
+    def games_due_by(self, finish: float) -> list[str]:
+        """Active games whose deadline (not yet past its grace) is at or before ``finish``."""
+        return [r["game_id"] for r in GAMES_DUE_BY.run(self.store, by=finish).fetchall()]
+
+
+class Metrics(Repository):
+    """Counts and marks for gm status and the metrics."""
+
+    def newest_time(self) -> tuple[float, str] | None:
+        """The newest time the store holds, and the column that holds it (None: an empty store)."""
+        found = [(float(row["at"]), column) for column, statement in NEWEST_TIMES.items()
+                 if (row := statement.run(self.store).fetchone()) is not None and row["at"] is not None]
+        return max(found) if found else None
+
+    def outbox_counts(self) -> dict[str, int]:
+        """How many outbox rows are in each status (queued, held, sent, failed)."""
+        return {r["status"]: int(r["n"]) for r in OUTBOX_COUNTS.run(self.store).fetchall()}
+
+    def oldest_queued(self) -> float | None:
+        """When the oldest mail still waiting to be sent (queued) was queued, or None."""
+        row = OLDEST_QUEUED.run(self.store).fetchone()
+        return None if row is None or row["at"] is None else float(row["at"])
+
+    def errors_since(self, since: float) -> int:
+        """Incoming mail whose handling failed (outcome error) received at or after ``since``."""
+        row = ERRORS_SINCE.run(self.store, since=since).fetchone()
+        return 0 if row is None else int(row["n"])
+
+    def next_timers(self, limit: int) -> list[sqlite3.Row]:
+        """The soonest timers (game_id, due), soonest first."""
+        return NEXT_TIMERS.run(self.store, most=limit).fetchall()
+
+    def metric_marks(self) -> dict[str, int]:
+        """The newest row ids of messages, orders and delivery events (0 where none)."""
+        row = METRIC_MARKS.run(self.store).fetchone()
+        return {key: int(row[key] or 0) for key in ("messages", "orders", "events")}
+
+    def message_outcomes_after(self, row_id: int) -> list[sqlite3.Row]:
+        return OUTCOMES_AFTER.run(self.store, after=row_id).fetchall()
+
+    def orders_after(self, row_id: int) -> list[sqlite3.Row]:
+        return ORDERS_AFTER.run(self.store, after=row_id).fetchall()
+
+    def delivery_events_after(self, row_id: int) -> list[sqlite3.Row]:
+        return EVENTS_AFTER.run(self.store, after=row_id).fetchall()
+
+    def sent_since(self, since: float) -> int:
+        row = SENT_SINCE.run(self.store, since=since).fetchone()
+        return 0 if row is None else int(row["n"])
 
     def unsent_report_recipients(self, game_id: str, turn: int) -> set[str]:
         """Addresses (lower case) a report of this turn (the welcome, for the first) is still waiting
         to reach: queued or held."""
-        return {r["recipient"].lower() for r in UNSENT_REPORTS.run(self, game=game_id, number=turn).fetchall()}
+        return {r["recipient"].lower() for r in UNSENT_REPORTS.run(self.store, game=game_id, number=turn).fetchall()}
 
     def report_deliveries(self, game_id: str, turn: int) -> list[sqlite3.Row]:
         """The reports of this turn (the welcome, for the first) not trimmed: recipient, status,
         when handed on (sent) and after how many tries (attempts)."""
-        return REPORT_DELIVERIES.run(self, game=game_id, number=turn).fetchall()
-
-    def games_due_by(self, finish: float) -> list[str]:
-        """Active games whose deadline (not yet past its grace) is at or before ``finish``."""
-        return [r["game_id"] for r in GAMES_DUE_BY.run(self, by=finish).fetchall()]
+        return REPORT_DELIVERIES.run(self.store, game=game_id, number=turn).fetchall()

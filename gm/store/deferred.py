@@ -45,7 +45,7 @@ class DeferredWrites:
         waiting are written first.  Only inside a write transaction."""
         if not self.depth:
             raise RuntimeError("writes must run inside Store.write()")
-        self.wrote(f"UPDATE {table}")  # what was remembered of the table is stale from here
+        self._wrote(f"UPDATE {table}")  # what was remembered of the table is stale from here
         if self.deferred is None:
             self.deferred = {}
         waiting = self.deferred.get(table)
@@ -60,18 +60,18 @@ class DeferredWrites:
     def defer_insert(self, table: str, values: dict[str, Any]) -> None:
         """Insert a row whose id nobody reads, with the table's other such rows of the same columns."""
         columns = tuple(values)
-        self.defer(table, columns, lambda rows: self.insert_statements(table, columns, rows), tuple(values.values()))
+        self.defer(table, columns, lambda rows: self._insert_statements(table, columns, rows), tuple(values.values()))
 
-    def insert_statements(self, table: str, columns: tuple[str, ...], rows: list[tuple]) -> Statements:
+    def _insert_statements(self, table: str, columns: tuple[str, ...], rows: list[tuple]) -> Statements:
         """Multi-row INSERTs of these rows, in order: the single-row INSERT of gm.store.sql.inserting
         (declared by the module whose rows these are, so compiled ahead: gm ingest writes its rows
         here and must not import SQLAlchemy, tests/test_startup_imports.py), its VALUES repeated."""
-        rows = self.storable_rows(table, list(columns), rows)
+        rows = self._storable_rows(table, list(columns), rows)
         statement = inserting(table, columns, returning=False)
         return [rows_inserted(statement, self.kind, chunk)
                 for chunk in (rows[i:i + ROWS_AT_ONCE] for i in range(0, len(rows), ROWS_AT_ONCE))]
 
-    def before_statement(self, sql: str) -> None:
+    def _before_statement(self, sql: str) -> None:
         """``sql`` is about to run: write first the rows waiting, if it names a table of theirs.
         Every table's, not only those it names: rows of one table may name rows of another waiting
         too (a report its outbox row: gm.store.postgres.add_outbox_row), and on PostgreSQL they go
@@ -91,14 +91,14 @@ class DeferredWrites:
                 statements += waiting[1](waiting[2])
         self.waiting_names = names_of(self.deferred)
         if statements:
-            self.run_deferred(statements)
+            self._run_deferred(statements)
 
-    def run_deferred(self, statements: Statements) -> None:
+    def _run_deferred(self, statements: Statements) -> None:
         """Run these statements (in order); a back end may join them (gm.store.postgres)."""
         for sql, params in statements:
             self.db.execute(sql, params)
 
-    def drop_deferred(self) -> None:
+    def _drop_deferred(self) -> None:
         """The transaction began or rolled back: nothing waits."""
         self.deferred = None
         self.waiting_names = None

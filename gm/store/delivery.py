@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from gm.store.repository import Repository
 from gm.store.sql import constant, insert_of, inserting, prepared, updating
 
 ADD_EVENT = inserting("delivery_events", ("address", "outbox_id", "at", "permanent", "source", "message_row", "words"))
@@ -100,117 +101,70 @@ def hurry(sa, t, pattern: bool):
 HURRY = {pattern: prepared(lambda sa, t, pattern=pattern: hurry(sa, t, pattern)) for pattern in (False, True)}
 
 
-class DeliveryQueries:
-    """Mixed into Store: ``delivery_events``, ``addresses``, and the outbox rows they touch."""
+class Delivery(Repository):
+    """Delivery events (bounces) and each address's delivery state."""
 
-    # --- events -------------------------------------------------------------------
     def add_delivery_event(self, address: str, outbox_id: int | None, at: float, permanent: bool,
                            source: str, words: str, message_row: int | None = None) -> int:
-        return self.insert_row(ADD_EVENT, address=address.lower(), outbox_id=outbox_id, at=at,
-                               permanent=int(permanent), source=source, message_row=message_row,
-                               words=words[:MAX_WORDS])
+        return self.store.insert_row(ADD_EVENT, address=address.lower(), outbox_id=outbox_id, at=at,
+                                     permanent=int(permanent), source=source, message_row=message_row,
+                                     words=words[:MAX_WORDS])
 
     def record_refusal(self, outbox_id: int, address: str, attempts: int, words: str, at: float) -> None:
         """The SMTP server refused a message for good as it was sent (a 5xx): the sender thread
         marks it bounced and leaves the event for the service to settle (gm.service.outgoing.delivery_state)."""
-        self.update_rows(REFUSED, id=outbox_id, status="bounced", attempts=attempts, last_error=words[:MAX_WORDS])
+        self.store.update_rows(REFUSED, id=outbox_id, status="bounced", attempts=attempts, last_error=words[:MAX_WORDS])
         self.add_delivery_event(address, outbox_id, at, True, "smtp", words)
 
     def unsettled_events(self, limit: int = 100, address: str | None = None) -> list[sqlite3.Row]:
         """The failures not yet taken into their address's state (``address``: of that one only)."""
         if address is not None:
-            return UNSETTLED_OF.run(self, address=address.lower(), most=limit).fetchall()
-        return UNSETTLED.run(self, most=limit).fetchall()
+            return UNSETTLED_OF.run(self.store, address=address.lower(), most=limit).fetchall()
+        return UNSETTLED.run(self.store, most=limit).fetchall()
 
     def settle_event(self, event_id: int) -> None:
-        self.update_rows(SETTLE_EVENT, id=event_id, settled=1)
+        self.store.update_rows(SETTLE_EVENT, id=event_id, settled=1)
 
     def delivery_events(self, address: str, limit: int = 100) -> list[sqlite3.Row]:
         """An address's events, newest first, each with its message's subject and game."""
-        return EVENTS_OF.run(self, address=address.lower(), most=limit).fetchall()
+        return EVENTS_OF.run(self.store, address=address.lower(), most=limit).fetchall()
 
     def temporary_failure_days(self, address: str, since: float) -> set[int]:
         """The UTC days (as day numbers) with a temporary failure of ``address`` since ``since``."""
-        return {r["day"] for r in FAILURE_DAYS.run(self, address=address.lower(), since=since).fetchall()}
+        return {r["day"] for r in FAILURE_DAYS.run(self.store, address=address.lower(), since=since).fetchall()}
 
-    # --- the state of an address ------------------------------------------------------
     def address_state(self, address: str) -> sqlite3.Row | None:
-        return self.remembered("addresses", ("address", address.lower()), lambda: ADDRESS.run(
-            self, address=address.lower()).fetchone())
+        return self.store.remembered("addresses", ("address", address.lower()), lambda: ADDRESS.run(
+            self.store, address=address.lower()).fetchone())
 
     def read_address_states(self, addresses: list[str]) -> None:
         """Read the states of these addresses in one statement, remembered for address_state in
         this write transaction (a game's mail goes to several: gm.store.reads)."""
-        if not self.depth:
+        if not self.store.depth:
             return  # nothing is remembered outside a write transaction
         wanted = sorted(a for a in {a.lower() for a in addresses if a}
-                        if not self.already_read("addresses", ("address", a))[0])
+                        if not self.store.already_read("addresses", ("address", a))[0])
         if not wanted:
             return
-        found = {r["address"]: r for r in ADDRESSES.run(self, addresses=wanted).fetchall()}
+        found = {r["address"]: r for r in ADDRESSES.run(self.store, addresses=wanted).fetchall()}
         for address in wanted:
-            self.remember_written("addresses", ("address", address), found.get(address))
+            self.store.remember_written("addresses", ("address", address), found.get(address))
 
     def set_address_state(self, address: str, state: str, since: float, reason: str | None) -> None:
-        SET_ADDRESS_STATE.run(self, address=address.lower(), state=state, since=since, reason=reason)
+        SET_ADDRESS_STATE.run(self.store, address=address.lower(), state=state, since=since, reason=reason)
 
     def set_last_probe(self, address: str, at: float) -> None:
-        self.update_rows(PROBED, address=address.lower(), last_probe=at)
+        self.store.update_rows(PROBED, address=address.lower(), last_probe=at)
 
     def addresses_in_state(self, state: str) -> list[sqlite3.Row]:
-        return IN_STATE.run(self, state=state).fetchall()
+        return IN_STATE.run(self.store, state=state).fetchall()
 
-    def player_seats_at(self, address: str) -> list[sqlite3.Row]:
-        """(game_id, name, status) of every seat still in a game registered to ``address``."""
-        return SEATS_AT.run(self, address=address.lower()).fetchall()
-
-    # --- the outbox rows -------------------------------------------------------------------
     def outbox_row(self, outbox_id: int) -> sqlite3.Row | None:
-        return OUTBOX_ROW["id"].run(self, key=outbox_id).fetchone()
+        return OUTBOX_ROW["id"].run(self.store, key=outbox_id).fetchone()
 
     def outbox_by_message_id(self, message_id: str) -> sqlite3.Row | None:
-        return OUTBOX_ROW["message_id"].run(self, key=message_id).fetchone()
+        return OUTBOX_ROW["message_id"].run(self.store, key=message_id).fetchone()
 
     def mark_bounced(self, outbox_id: int, words: str) -> None:
         """A message refused for good, at send time or by a bounce that came back."""
-        self.update_rows(BOUNCED, id=outbox_id, status="bounced", last_error=words[:MAX_WORDS])
-
-    def hold_queued(self, address: str) -> int:
-        """Hold every queued message to ``address`` (any case; it bounces); returns how many."""
-        # By status first (the outbox_queue index): few rows are queued or held at any time.
-        return HOLD_QUEUED.run(self, address=address.lower()).rowcount
-
-    def release_held(self, address: str, now: float) -> int:
-        """Queue again every held message to ``address`` (any case), due now; returns how many."""
-        return RELEASE_HELD.run(self, now=now, address=address.lower()).rowcount
-
-    # --- holds: the server refuses gm, not a recipient (gm.service.outgoing.holding) ----------------------
-    def hold(self, scope: str) -> sqlite3.Row | None:
-        return HOLD.run(self, scope=scope).fetchone()
-
-    def holds(self) -> list[sqlite3.Row]:
-        return HOLDS.run(self).fetchall()
-
-    def add_hold(self, scope: str, since: float, reason: str, words: str, refusal: str,
-                 next_probe: float) -> bool:
-        """Start holding ``scope``; False (nothing changed) if it is held already."""
-        if self.hold(scope) is not None:
-            return False
-        self.insert_row(ADD_HOLD, scope=scope, since=since, reason=reason[:MAX_WORDS], words=words[:MAX_WORDS],
-                        refusal=refusal, next_probe=next_probe)
-        return True
-
-    def probe_refused(self, scope: str, probes: int, next_probe: float, words: str) -> None:
-        self.update_rows(HOLD_PROBED, scope=scope, probes=probes, next_probe=next_probe, words=words[:MAX_WORDS])
-
-    def hold_told(self, scope: str) -> None:
-        self.update_rows(HOLD_TOLD, scope=scope, told=1)
-
-    def end_hold(self, scope: str) -> bool:
-        return END_HOLD.run(self, scope=scope).rowcount > 0
-
-    def release_scope(self, scope: str, now: float) -> int:
-        """Make the queued mail a hold kept waiting due now (scope 'sender': all of it)."""
-        if scope == "sender":
-            return HURRY[False].run(self, now=now).rowcount
-        return HURRY[True].run(self, now=now, pattern="%@" + scope.partition(":")[2].lower()).rowcount
+        self.store.update_rows(BOUNCED, id=outbox_id, status="bounced", last_error=words[:MAX_WORDS])

@@ -55,7 +55,7 @@ SETS: dict[str, tuple[str, str]] = {
     # the players' addresses as the database lower-cases them, each with its addresses row (or NULLs)
     "addresses": ("k.address AS \"#key\", a.* FROM (SELECT DISTINCT lower(email) AS address FROM players "
                   "WHERE game_id = %(read_game)s) AS k LEFT JOIN addresses a ON a.address = k.address", "k.address"),
-    # the public press since the turn before the newest state's (MailQueries.public_press: a report on
+    # the public press since the turn before the newest state's (Reports.public_press: a report on
     # the turn this mail opens shows the press from the turn before it, which is no earlier)
     "press": ("* FROM reports WHERE game_id = %(read_game)s AND kind = 'press' AND player IS NULL "
               "AND audience = 'all' AND turn >= (SELECT turn FROM states WHERE game_id = %(read_game)s "

@@ -13,7 +13,9 @@ import time
 from typing import Iterable
 
 from gm.core import addresses
+from gm.store import delivery as delivery_sql
 from gm.store.packing import has_pictures, pack_mail, pack_text, repack_mail, unpack_mail, unpack_text
+from gm.store.repository import Repository
 from gm.store.sql import bound, constant, inserting, inserting_unless, prepared, updating
 
 
@@ -155,24 +157,14 @@ def archive_marks(sa, t):
 ARCHIVE_MARKS = prepared(archive_marks)
 
 
-class MailQueries:
-    """Mixed into Store: reads and writes of ``messages``, ``outbox`` and ``reports``."""
+class Inbox(Repository):
+    """Messages received and what became of each."""
 
-    @staticmethod
-    def report_body(row: sqlite3.Row) -> str:
-        """The text of a reports row as sent (its body, by the packing recorded beside it)."""
-        return unpack_text(row["body"], row["body_packing"])
-
-    def _unpacked(self, rows: list[sqlite3.Row]) -> list[dict]:
-        """Reports rows as dicts whose body is the text as sent (stored compressed when long)."""
-        return [{**dict(row), "body": self.report_body(row)} for row in rows]
-
-    # --- inbound ----------------------------------------------------------------
     def message_seen(self, source_key: str, message_id: str | None) -> sqlite3.Row | None:
         """The stored message with this source key, else with this Message-ID (not a duplicate)."""
         if not message_id:
-            return MESSAGE_BY_KEY.run(self, key=source_key).fetchone()
-        return MESSAGE_SEEN.run(self, key=source_key, mid=message_id).fetchone()  # one statement for both
+            return MESSAGE_BY_KEY.run(self.store, key=source_key).fetchone()
+        return MESSAGE_SEEN.run(self.store, key=source_key, mid=message_id).fetchone()  # one statement for both
 
     def add_new_message(self, source_key: str, message_id: str | None, sender: str | None,
                         subject: str | None, raw: bytes, received: float, outcome: str, detail: str = "",
@@ -182,48 +174,52 @@ class MailQueries:
         ``read_game``: (game, sender), Store.read_game's, done too (on PostgreSQL in the same statement)."""
         values = dict(source_key=source_key, message_id=message_id, sender=sender, subject=subject, raw=raw,
                       received=received, game_id=None, outcome=outcome, detail=detail, auth=None)
-        return self.insert_unless(NEW_MESSAGE, {**values, "key": source_key, "mid": message_id or None}, read_game)
+        return self.store.insert_unless(NEW_MESSAGE, {**values, "key": source_key, "mid": message_id or None},
+                                        read_game)
 
     def stored_source_keys(self, keys: list[str]) -> set[str]:
         """Which of these source keys a stored message has (judged, by this daemon or another)."""
         if not keys:
             return set()
-        return {r["source_key"] for r in STORED_KEYS.run(self, keys=keys).fetchall()}
+        return {r["source_key"] for r in STORED_KEYS.run(self.store, keys=keys).fetchall()}
 
     def add_message(self, source_key: str, message_id: str | None, sender: str | None,
                     subject: str | None, raw: bytes, received: float, outcome: str,
                     detail: str = "", game_id: str | None = None, auth: str | None = None) -> int:
         """Store an inbound message; returns its row id.  ``raw``: the copy to keep (its secrets
         masked, gm.mail.redact); ``auth``: a mail set aside, the seat it authenticated as."""
-        return self.insert_row(ADD_MESSAGE, source_key=source_key, message_id=message_id,
-                               sender=sender, subject=subject, raw=raw, received=received,
-                               game_id=game_id, outcome=outcome, detail=detail, auth=auth)
+        return self.store.insert_row(ADD_MESSAGE, source_key=source_key, message_id=message_id,
+                                     sender=sender, subject=subject, raw=raw, received=received,
+                                     game_id=game_id, outcome=outcome, detail=detail, auth=auth)
 
     def set_message_outcome(self, row_id: int, outcome: str, detail: str,
                             game_id: str | None) -> None:
         """Record what became of an inbound message (at the transaction's end: gm.store.deferred)."""
-        self.defer("messages", "outcome", lambda rows: [  # a row's last outcome only: one statement may not
-            bound(MESSAGE_OUTCOME, self.kind, dict(outcome=o, detail=d, game_id=g, id=i))  # change it twice
+        self.store.defer("messages", "outcome", lambda rows: [  # a row's last outcome only: one statement may not
+            bound(MESSAGE_OUTCOME, self.store.kind, dict(outcome=o, detail=d, game_id=g, id=i))  # change it twice
             for o, d, g, i in {r[3]: r for r in rows}.values()], (outcome, detail, game_id, row_id))
 
     def message(self, row_id: int) -> sqlite3.Row | None:
         """One stored inbound message by its row id."""
-        return MESSAGE.run(self, row=row_id).fetchone()
+        return MESSAGE.run(self.store, row=row_id).fetchone()
 
     def hold_message(self, row_id: int, auth: str) -> None:
         """Keep with a mail held during a lock-out whom it authenticated as (its outcome 'held'
         is recorded as any outcome is: set_message_outcome)."""
-        self.update_rows(MESSAGE_AUTH, id=row_id, auth=auth)
+        self.store.update_rows(MESSAGE_AUTH, id=row_id, auth=auth)
 
     def held_messages(self, game_id: str) -> list[sqlite3.Row]:
         """The mails of a game held during a lock-out and not judged yet, oldest first."""
-        return HELD_MESSAGES.run(self, game=game_id).fetchall()
+        return HELD_MESSAGES.run(self.store, game=game_id).fetchall()
 
     def inbox_listing(self, only_failed: bool = False, limit: int = 50) -> list[sqlite3.Row]:
         """Received mail, newest first, for ``gm inbox``; ``only_failed``: the ones set aside."""
-        return INBOX[bool(only_failed)].run(self, most=limit).fetchall()
+        return INBOX[bool(only_failed)].run(self.store, most=limit).fetchall()
 
-    # --- outbox -----------------------------------------------------------------
+
+class Outbox(Repository):
+    """Mail queued, claimed and sent, and the delivery holds on it."""
+
     def queue_outbox(self, message_id: str, recipient: str, subject: str, raw: bytes, *,
                      kind: str, now: float, game_id: str | None = None,
                      turn: int | None = None, not_before: float | None = None,
@@ -238,28 +234,28 @@ class MailQueries:
 
     def add_outbox_row(self, values: dict) -> int:
         """Insert an outbox row; its id.  (PostgreSQL: with an id drawn ahead, at the commit.)"""
-        return self.insert_row(ADD_OUTBOX, **values)
+        return self.store.insert_row(ADD_OUTBOX, **values)
 
     def sent_untrimmed(self, before: float, limit: int) -> list[dict]:
         """(id, raw, archived) of mail sent before ``before`` that may still hold pictures, oldest
         first; ``archived``: its words are kept in ``reports`` too (the rows naming its id)."""
-        rows = SENT_UNTRIMMED.run(self, before=before, most=limit).fetchall()
+        rows = SENT_UNTRIMMED.run(self.store, before=before, most=limit).fetchall()
         return [{"id": row["id"], "raw": unpack_mail(row["raw"]), "archived": bool(row["archived"])}
                 for row in rows]
 
     def keep_trimmed(self, outbox_id: int, raw: bytes) -> None:
         """Keep ``raw`` as the stored copy of a sent mail, with nothing more to leave out."""
         self._require_tx()
-        KEEP_TRIMMED.run(self, packed=pack_mail(raw), row=outbox_id)
+        KEEP_TRIMMED.run(self.store, packed=pack_mail(raw), row=outbox_id)
 
     def outbox_due(self, now: float, limit: int, skip: Iterable[int] = ()) -> list[dict]:
         """(id, recipient, raw, attempts, secret) of the queued mail due by ``now``, oldest first,
         but the rows ``skip`` names; ``packed``: raw as stored (for mark_sent_keeping)."""
         skip = sorted(skip)
         if skip:
-            rows = DUE[True].run(self, now=now, skip=skip, most=limit).fetchall()
+            rows = DUE[True].run(self.store, now=now, skip=skip, most=limit).fetchall()
         else:
-            rows = DUE[False].run(self, now=now, most=limit).fetchall()
+            rows = DUE[False].run(self.store, now=now, most=limit).fetchall()
         return [{**dict(row), "raw": unpack_mail(row["raw"]), "packed": row["raw"]} for row in rows]
 
     def claim_outbox(self, now: float, limit: int) -> list[sqlite3.Row]:
@@ -270,19 +266,17 @@ class MailQueries:
         claimed already (a sender claims more while it sends: gm.runtime.delivery.flush); a
         store shared by several daemons (gm.store.postgres) holds each row for the claiming session.
         """
-        rows = self.outbox_due(now, limit, self.claimed)
-        self.claimed |= {row["id"] for row in rows}
+        rows = self.outbox_due(now, limit, self.store.claimed)
+        self.store.claimed |= {row["id"] for row in rows}
         return rows
-
-    claimant: str | None = None  # the daemon (daemons.daemon_id) whose sender claims, if one does
 
     def release_outbox(self, rows: list) -> None:
         """Claimed rows are done with (marked sent or failed, or not tried): others may take them."""
-        self.claimed -= {row["id"] for row in rows}
+        self.store.claimed -= {row["id"] for row in rows}
 
     def mark_sent(self, outbox_id: int, at: float, attempts: int) -> None:
         """A mail went out at ``at`` (``attempts``: the count including this one)."""
-        self.update_rows(MARK_SENT, id=outbox_id, status="sent", sent=at, attempts=attempts, last_error=None)
+        self.store.update_rows(MARK_SENT, id=outbox_id, status="sent", sent=at, attempts=attempts, last_error=None)
 
     def mark_sent_keeping(self, outbox_id: int, at: float, attempts: int, raw: bytes,
                           due: dict | None = None) -> None:
@@ -290,27 +284,28 @@ class MailQueries:
         transaction (deferred: gm.store.deferred); ``due``: the row as outbox_due gave it, when
         ``raw`` differs from it in the header alone (its packed body is reused: repack_mail)."""
         packed = pack_mail(raw) if due is None else repack_mail(due["packed"], due["raw"], raw)
-        self.defer("outbox", "sent", self.sent_statements, (outbox_id, at, attempts, packed))
+        self.store.defer("outbox", "sent", self.sent_statements, (outbox_id, at, attempts, packed))
 
     def sent_statements(self, rows: list[tuple]) -> list[tuple[str, dict]]:
         """The statements marking (id, sent, attempts, packed raw) outbox rows sent (mark_sent_keeping)."""
-        return [bound(SENT_KEEPING, self.kind, dict(id=oid, status="sent", sent=at, attempts=attempts, last_error=None,
-                                                    raw=raw)) for oid, at, attempts, raw in rows]
+        return [bound(SENT_KEEPING, self.store.kind, dict(id=oid, status="sent", sent=at, attempts=attempts,
+                                                          last_error=None, raw=raw))
+                for oid, at, attempts, raw in rows]
 
     def blank_secret(self, outbox_id: int, raw: bytes, subject: str) -> None:
         """Keep ``raw`` (its body blanked, gm.mail.redact.blank) as the copy of a sent mail that
         carried a secret; only a row marked secret is ever blanked."""
         self._require_tx()
-        BLANK_SECRET.run(self, packed=pack_mail(raw), title=subject, row=outbox_id)
+        BLANK_SECRET.run(self.store, packed=pack_mail(raw), title=subject, row=outbox_id)
 
     def keep_sent_copy(self, outbox_id: int, raw: bytes) -> None:
         """Keep ``raw`` (its reply token masked) as the copy of a mail just sent."""
         self._require_tx()
-        KEEP_SENT_COPY.run(self, packed=pack_mail(raw), row=outbox_id)
+        KEEP_SENT_COPY.run(self.store, packed=pack_mail(raw), row=outbox_id)
 
     def mark_failed(self, outbox_id: int, attempts: int, error: str) -> None:
         """The server refused a mail for good: it is not tried again."""
-        self.update_rows(MARK_FAILED, id=outbox_id, status="failed", attempts=attempts, last_error=error)
+        self.store.update_rows(MARK_FAILED, id=outbox_id, status="failed", attempts=attempts, last_error=error)
 
     def note_attempt(self, outbox_id: int, attempts: int, error: str,
                      next_attempt: float | None = None) -> None:
@@ -318,21 +313,21 @@ class MailQueries:
         values = {"attempts": attempts, "last_error": error}
         if next_attempt is not None:
             values["next_attempt"] = next_attempt
-        self.update_rows(NOTE_ATTEMPT[next_attempt is not None], id=outbox_id, **values)
+        self.store.update_rows(NOTE_ATTEMPT[next_attempt is not None], id=outbox_id, **values)
 
     def outbox_listing(self, include_delivered: bool = False) -> list[sqlite3.Row]:
         """The outbox for ``gm outbox``: unsent mail and mail sent in the last day (or all)."""
         if include_delivered:
-            return OUTBOX_ALL.run(self).fetchall()
-        return OUTBOX_RECENT.run(self, since=time.time() - 86400).fetchall()
+            return OUTBOX_ALL.run(self.store).fetchall()
+        return OUTBOX_RECENT.run(self.store, since=time.time() - 86400).fetchall()
 
     def sent_count(self, game_id: str) -> int:
         """How many mails of a game have been sent."""
-        return SENT_COUNT.run(self, game=game_id).fetchone()["n"]
+        return SENT_COUNT.run(self.store, game=game_id).fetchone()["n"]
 
     def error_replies_since(self, address: str, since: float) -> int:
         """How many error replies were queued to ``address`` since ``since`` (rate limit)."""
-        return ERROR_REPLIES.run(self, to=address, since=since).fetchone()["n"]
+        return ERROR_REPLIES.run(self.store, to=address, since=since).fetchone()["n"]
 
     def replies_since(self, kinds: tuple[str, ...], since: float, address: str | None = None) -> int:
         """How many mails of these kinds were queued since ``since`` (to ``address``'s mailbox, if
@@ -340,12 +335,76 @@ class MailQueries:
         compared here, not in SQL: the rows of an hour of capped kinds are few (the caps bound
         them), and the one rule stays in one function, changed without rewriting stored rows."""
         if address is None:
-            return REPLIES.run(self, kinds=kinds, since=since).fetchone()["n"]
+            return REPLIES.run(self.store, kinds=kinds, since=since).fetchone()["n"]
         key = addresses.mailbox_key(address)
         return sum(addresses.mailbox_key(row["recipient"]) == key for pattern in addresses.key_patterns(key)
-                   for row in REPLY_RECIPIENTS.run(self, kinds=kinds, since=since, pattern=pattern))
+                   for row in REPLY_RECIPIENTS.run(self.store, kinds=kinds, since=since, pattern=pattern))
 
-    # --- the archive of what was sent -------------------------------------------
+    def hold(self, scope: str) -> sqlite3.Row | None:
+        return delivery_sql.HOLD.run(self.store, scope=scope).fetchone()
+
+    def holds(self) -> list[sqlite3.Row]:
+        return delivery_sql.HOLDS.run(self.store).fetchall()
+
+    def add_hold(self, scope: str, since: float, reason: str, words: str, refusal: str,
+                 next_probe: float) -> bool:
+        """Start holding ``scope``; False (nothing changed) if it is held already."""
+        if self.hold(scope) is not None:
+            return False
+        most = delivery_sql.MAX_WORDS
+        self.store.insert_row(delivery_sql.ADD_HOLD, scope=scope, since=since, reason=reason[:most], words=words[:most],
+                              refusal=refusal, next_probe=next_probe)
+        return True
+
+    def probe_refused(self, scope: str, probes: int, next_probe: float, words: str) -> None:
+        self.store.update_rows(delivery_sql.HOLD_PROBED, scope=scope, probes=probes, next_probe=next_probe,
+                               words=words[:delivery_sql.MAX_WORDS])
+
+    def hold_told(self, scope: str) -> None:
+        self.store.update_rows(delivery_sql.HOLD_TOLD, scope=scope, told=1)
+
+    def end_hold(self, scope: str) -> bool:
+        return delivery_sql.END_HOLD.run(self.store, scope=scope).rowcount > 0
+
+    def hold_queued(self, address: str) -> int:
+        """Hold every queued message to ``address`` (any case; it bounces); returns how many."""
+        # By status first (the outbox_queue index): few rows are queued or held at any time.
+        return delivery_sql.HOLD_QUEUED.run(self.store, address=address.lower()).rowcount
+
+    def release_held(self, address: str, now: float) -> int:
+        """Queue again every held message to ``address`` (any case), due now; returns how many."""
+        return delivery_sql.RELEASE_HELD.run(self.store, now=now, address=address.lower()).rowcount
+
+    def release_scope(self, scope: str, now: float) -> int:
+        """Make the queued mail a hold kept waiting due now (scope 'sender': all of it)."""
+        if scope == "sender":
+            return delivery_sql.HURRY[False].run(self.store, now=now).rowcount
+        pattern = "%@" + scope.partition(":")[2].lower()
+        return delivery_sql.HURRY[True].run(self.store, now=now, pattern=pattern).rowcount
+
+    def listen_queued(self) -> bool:
+        """Be told, on this connection, of mail queued in the outbox by any process sharing the
+        store (wait_queued); False where the back end cannot tell (SQLite: one daemon, whose own
+        judge nudges its sender)."""
+        return False
+
+    def wait_queued(self, timeout: float) -> bool:
+        """After listen_queued: wait up to ``timeout`` seconds for mail queued; whether some was."""
+        raise NotImplementedError
+
+
+class Reports(Repository):
+    """Reports: what each turn told each player, and the press."""
+
+    @staticmethod
+    def report_body(row: sqlite3.Row) -> str:
+        """The text of a reports row as sent (its body, by the packing recorded beside it)."""
+        return unpack_text(row["body"], row["body_packing"])
+
+    def _unpacked(self, rows: list[sqlite3.Row]) -> list[dict]:
+        """Reports rows as dicts whose body is the text as sent (stored compressed when long)."""
+        return [{**dict(row), "body": self.report_body(row)} for row in rows]
+
     def add_report(self, game_id: str, turn: int, seq: int, player: str | None, kind: str,
                    body: str, outbox_id: int | None, created: float, audience: str | None = None,
                    gm_version: str | None = None, digest: str | None = None) -> int:
@@ -353,7 +412,7 @@ class MailQueries:
         who a press message went to (gm.service.play.press: all, players or gm); ``gm_version``
         and ``digest``: the version that rendered a report and what it shows (gm.core.digest)."""
         values = report_values(game_id, turn, seq, player, kind, body, outbox_id, created, audience, gm_version, digest)
-        return self.insert_row(ADD_REPORT["digest" in values], **values)
+        return self.store.insert_row(ADD_REPORT["digest" in values], **values)
 
     def archive_report(self, game_id: str, turn: int, seq: int, player: str | None, kind: str,
                        body: str, outbox_id: int | None, created: float, audience: str | None = None,
@@ -361,41 +420,41 @@ class MailQueries:
         """add_report, its id not wanted: written with the transaction's other reports, in one
         statement at its end (gm.store.deferred)."""
         values = report_values(game_id, turn, seq, player, kind, body, outbox_id, created, audience, gm_version, digest)
-        self.defer_insert("reports", values)
+        self.store.defer_insert("reports", values)
 
     def reports_of(self, game_id: str, turn: int | None = None,
                    kind: str | None = None) -> list[dict]:
         """A game's archived texts in the order sent, of one turn and/or kind if given."""
         given = {name: value for name, value in (("turn", turn), ("kind", kind)) if value is not None}
         statement = REPORTS_OF[turn is not None, kind is not None]
-        return self._unpacked(statement.run(self, game=game_id, **given).fetchall())
+        return self._unpacked(statement.run(self.store, game=game_id, **given).fetchall())
 
     def turn_reports(self, game_id: str) -> list[sqlite3.Row]:
         """A game's turn reports (kind 'report') by state seq, then as sent (the site)."""
-        return self._unpacked(TURN_REPORTS.run(self, game=game_id).fetchall())
+        return self._unpacked(TURN_REPORTS.run(self.store, game=game_id).fetchall())
 
     def gm_press(self, game_id: str) -> list[sqlite3.Row]:
         """The GM's copies of a game's press, in the order sent."""
-        return self._unpacked(GM_PRESS.run(self, game=game_id).fetchall())
+        return self._unpacked(GM_PRESS.run(self.store, game=game_id).fetchall())
 
     def archive_marks(self) -> list[sqlite3.Row]:
         """Every game (oldest first) with what its archive page and index line show changed by:
         status, newest state seq, newest report, press or notice archived, seats taken (an
         open game's seats fill with no state or report).  The live archive renders again only
         the games whose marks differ from those it rendered."""
-        return ARCHIVE_MARKS.run(self).fetchall()
+        return ARCHIVE_MARKS.run(self.store).fetchall()
 
     def public_press(self, game_id: str, first_turn: int = 0) -> list[dict]:
         """The archive's copies of a game's press to everyone (audience 'all') from turn
         ``first_turn`` on, in the order sent: what public views show."""
-        known, since = self.already_read("reports", ("public_press", game_id))  # (turn, rows): Store.read_game's
+        known, since = self.store.already_read("reports", ("public_press", game_id))  # (turn, rows): Store.read_game's
         if known and since[0] <= first_turn:
             return self._unpacked([row for row in since[1] if row["turn"] >= first_turn])
-        return self._unpacked(PUBLIC_PRESS.run(self, game=game_id, first=first_turn).fetchall())
+        return self._unpacked(PUBLIC_PRESS.run(self.store, game=game_id, first=first_turn).fetchall())
 
     def player_reports(self, game_id: str, player: str) -> list[sqlite3.Row]:
         """The reports and press a player was sent, by turn (a player's history)."""
-        return self._unpacked(PLAYER_REPORTS.run(self, game=game_id, player=player).fetchall())
+        return self._unpacked(PLAYER_REPORTS.run(self.store, game=game_id, player=player).fetchall())
 
 
 def report_values(game_id: str, turn: int, seq: int, player: str | None, kind: str, body: str,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from gm.store.repository import Repository
 from gm.store.sql import inserting, prepared
 
 ADD_REQUEST = inserting("pending_requests", ("code_hash", "address", "mailbox", "actions", "created", "expires"))
@@ -37,27 +38,27 @@ REQUESTS_SINCE = {(to_mailbox, unconfirmed): prepared(
     for to_mailbox in (False, True) for unconfirmed in (False, True)}
 
 
-class OptInQueries:
-    """Mixed into Store: ``pending_requests``."""
+class OptIn(Repository):
+    """Requests (OBSERVE, JOIN, CREATE) waiting for their address to confirm."""
 
     def add_pending_request(self, code_hash: str, address: str, mailbox: str, actions: list[str],
                             created: float, expires: float) -> None:
-        self.insert_row(ADD_REQUEST, code_hash=code_hash, address=address.lower(),
-                        mailbox=mailbox.lower(), actions="\n".join(actions), created=created,
-                        expires=expires)
+        self.store.insert_row(ADD_REQUEST, code_hash=code_hash, address=address.lower(),
+                              mailbox=mailbox.lower(), actions="\n".join(actions), created=created,
+                              expires=expires)
 
     def pending_request(self, code_hash: str) -> sqlite3.Row | None:
-        return REQUEST.run(self, code=code_hash).fetchone()
+        return REQUEST.run(self.store, code=code_hash).fetchone()
 
     def confirm_pending_request(self, code_hash: str, now: float) -> int:
         """Mark a request confirmed (once: 0 when it was already)."""
         self._require_tx()
-        return CONFIRM.run(self, code=code_hash, now=now).rowcount
+        return CONFIRM.run(self.store, code=code_hash, now=now).rowcount
 
     def pending_requests_since(self, since: float, mailbox: str | None = None,
                                unconfirmed: bool = False) -> int:
         """How many requests were made since ``since`` (to ``mailbox``; only unconfirmed ones)."""
         statement = REQUESTS_SINCE[mailbox is not None, bool(unconfirmed)]
         if mailbox is None:
-            return int(statement.run(self, since=since).fetchone()["n"])
-        return int(statement.run(self, since=since, to=mailbox.lower()).fetchone()["n"])
+            return int(statement.run(self.store, since=since).fetchone()["n"])
+        return int(statement.run(self.store, since=since, to=mailbox.lower()).fetchone()["n"])

@@ -1,80 +1,28 @@
-"""Locks on a PostgreSQL store shared by several daemons: per game, per shared row, store-wide.
+"""PostgreSQL's locks (gm.store.locks' interface): advisory locks per game, shared row, store.
 
-Two kinds of write transaction (gm.store.base.Store.write):
-
-- store-wide (the default): holds the store lock exclusively, as SQLite's
-  BEGIN IMMEDIATE does: nothing else writes meanwhile.  Schema steps,
-  retention, store copy and every path not written for locking by game take it,
-  so a path that was never taught to lock its games is still correct.
-- scoped (``write(scoped=True)``): holds the store lock in shared mode, so
-  scoped transactions run side by side and any store-wide one waits for them
-  all (and they for it).  Before it reads the state it will change, a scoped
-  transaction locks what it changes: its games (``lock_games``) and the rows it
-  shares with other games (``lock_shared``: "address:<address>" for an
-  address's settings, delivery state, throttles and credential failures;
-  "hold:<scope>" for a delivery hold; HOURLY_CAPS for the counts of the
-  hourly caps).  ``write(games=[...])`` is a scoped
-  write that locks those games first (a GM command on one game).  What is
-  found only by reading (a bounce's address and its games, the games a mail's
-  commands name) is read, locked, and where it may have moved, read again
-  under the lock.  A path that changes more than it can name (a mail naming
-  games by the hundred) escalates with ``lock_store``; store-wide by nature:
-  schema steps, retention, store copy, outages, settling every address's
-  delivery failures.
-
-One fixed order, so that two transactions never wait for each other in a
-circle: the store lock first, then games sorted by id, then shared names
-sorted.  A transaction that locks more later (a second game, an escalation)
-may still meet another in a circle; PostgreSQL then aborts one of them
-(40P01), which gm.store.errors.StoreConflict carries to ``retry_conflicts``
-at the use case's edge (one mail, one game's timers), which runs it again.
-
-All locks are transaction-scoped advisory locks: a daemon that dies, or a
-server that restarts, frees them with the transaction, which leaves nothing.
-Every key is two 32-bit numbers, the first naming the kind and the store (its
-schema), the second hashing the game, name or message; two names that hash
-alike only share a lock (and wait for each other needlessly).
+A store-wide write holds the store lock exclusively (as SQLite's BEGIN
+IMMEDIATE); a scoped one holds it shared and then locks its games and shared
+names.  All are transaction-scoped advisory locks, so a daemon that dies frees
+them with its transaction.  Every key is two 32-bit numbers: the kind and the
+store (its schema), and a hash of the game, name or message.
 """
 
 from __future__ import annotations
 
-import functools
-import logging
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable
 
-from gm.core import addresses
-from gm.store.errors import StoreConflict
+from gm.store.locks import HOURLY_CAPS, Locks, address_lock, hold_lock, retried, retry_conflicts
 
-log = logging.getLogger(__name__)
+__all__ = ["HOURLY_CAPS", "address_lock", "hold_lock", "retried", "retry_conflicts"]  # moved: gm.store.locks
 
 STORE_LOCK = 0x676D5F77  # the store lock's first key ("gm_w"); the second: the store's schema
 STORE_KEY = f"{STORE_LOCK}, hashtext(current_schema())"
 RETRYABLE = {"40P01", "40001"}  # deadlock detected, serialisation failure
-RETRIES = 5  # runs of one use case before a conflict is raised after all
-
-T = TypeVar("T")
 
 
 def space(kind: str) -> str:
     """The first key of a lock of this kind ('game', 'shared', 'message') in this store."""
     return f"hashtext(current_schema() || ':{kind}')"
-
-
-def address_lock(address: str | None) -> str:
-    """The shared name of an address's rows (settings, delivery state, throttles, failures): one
-    for every spelling of its mailbox (gm.core.addresses.mailbox_key), as the caps count it."""
-    return f"address:{addresses.mailbox_key(address)}"
-
-
-def hold_lock(scope: str) -> str:
-    """The shared name of a delivery hold ('sender', 'domain:<d>', an address)."""
-    return f"hold:{scope}"
-
-
-# The hourly caps' counts (answers to mail that needed no password, confirmation codes): a
-# transaction reads a count and adds to it under this name, so that daemons judging side by side
-# cannot each find one left and each send it.
-HOURLY_CAPS = "caps:hourly"
 
 
 def is_conflict(exc: BaseException) -> bool:
@@ -154,28 +102,73 @@ def claim_message(raw: Callable, keys: Iterable[str], game: str | None, shared: 
     return bool(row[0])
 
 
-def retry_conflicts(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """``work`` (which opens its own write transaction), run again while PostgreSQL aborts it to
-    break a deadlock; logged once.  On SQLite no conflict is ever raised."""
-    for attempt in range(1, RETRIES + 1):
-        try:
-            return work(*args, **kwargs)
-        except StoreConflict as exc:
-            if attempt == RETRIES:
-                raise
-            if attempt == 1:
-                log.info("%s met another daemon's transaction (%s): run again",
-                         getattr(work, "__name__", "a transaction"), str(exc).splitlines()[0])
-    raise AssertionError("unreachable")
+class PgLocks(Locks):
+    """The locks of a PostgreSQL store's transaction: what it holds, taken once each.  A lock taken
+    after reads (a game or address found by reading): what was remembered of them (gm.store.reads)
+    may have changed before the lock was granted, so it is read again."""
 
+    __slots__ = ("store_wide", "games_held", "shared_held", "alive_on")
 
-def retried(work: Callable[..., T]) -> Callable[..., T]:
-    """``work(ctx_or_store, ...)`` under retry_conflicts when it opens its own transaction: a GM
-    command, run again from the start if PostgreSQL aborts it to break a deadlock.  Called inside
-    another transaction it is run once: the conflict aborts that one, whose caller retries it."""
-    @functools.wraps(work)
-    def run(first: Any, *args: Any, **kwargs: Any) -> T:
-        if getattr(first, "store", first).depth:
-            return work(first, *args, **kwargs)
-        return retry_conflicts(work, first, *args, **kwargs)
-    return run
+    def __init__(self, store: Any) -> None:
+        super().__init__(store)
+        self.store_wide = True
+        self.games_held: set[str] = set()
+        self.shared_held: set[str] = set()
+        self.alive_on: Any = None  # the session holding this daemon's liveness lock (hold_alive)
+
+    def begin(self, scoped: bool) -> None:
+        self.store_wide = not scoped
+        self.games_held = set()
+        self.shared_held = set()
+
+    def lock_games(self, *game_ids: str) -> None:
+        wanted = {g for g in game_ids if g} - self.games_held
+        if not self.store_wide and wanted:
+            lock_names(self.store.db.raw, "game", wanted)
+            self.games_held |= wanted
+            self.store.forget_reads()
+
+    def try_lock_games(self, *game_ids: str) -> bool:
+        wanted = {g for g in game_ids if g} - self.games_held
+        if self.store_wide or not wanted:
+            return True
+        if not try_lock_names(self.store.db.raw, "game", wanted):
+            return False
+        self.games_held |= wanted
+        return True
+
+    def lock_shared(self, *names: str) -> None:
+        wanted = {n for n in names if n} - self.shared_held
+        if not self.store_wide and wanted:
+            lock_names(self.store.db.raw, "shared", wanted)
+            self.shared_held |= wanted
+            self.store.forget_reads()
+
+    def lock_store(self) -> None:
+        if not self.store_wide:
+            lock_store(self.store.db.raw, shared=False)
+            self.store_wide = True
+            self.store.forget_reads()
+
+    def try_lock_message(self, *keys: str | None, game: str | None = None, shared: tuple[str, ...] = ()) -> bool:
+        db = self.store.db
+        game = None if self.store_wide else game
+        shared = tuple(shared) if game else ()
+        taking_store_lock = db.before_next == SHARED_STORE_LOCK
+        if taking_store_lock:
+            db.before_next = None
+        if not claim_message(db.raw, [k for k in keys if k], game, shared, taking_store_lock):
+            return False
+        if game:
+            self.games_held.add(game)
+            self.shared_held |= set(shared)
+        return True
+
+    def hold_alive(self, daemon_id: str) -> None:
+        db = self.store.db
+        if self.alive_on is not db.conn:  # once a session: a session that died took its lock along
+            hold_alive(db.raw, daemon_id)
+            self.alive_on = db.conn
+
+    def alive_daemons(self, daemon_ids: list[str]) -> set[str]:
+        return alive_among(self.store.db.raw, daemon_ids) if not self.store.depth else set(daemon_ids)

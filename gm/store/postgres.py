@@ -41,16 +41,11 @@ from typing import Any
 from gm.store import gameload, migrations, pglocks, pgrows, reads
 from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreConflict, StoreError
-from gm.store.packing import unpack_mail
+from gm.store.pglocks import PgLocks
+from gm.store.pgoutbox import OUTBOX_LOCKS, SENT, PgOutbox
 from gm.store.sql import Shaped, bound, portable, renamed
 
 VERSION_TABLE = "gm_schema_version"
-SENT = "UPDATE outbox SET status = 'sent'"  # sent_statements' UPDATE begins so
-OUTBOX_LOCKS = "SELECT hashtext(current_schema() || ':outbox')"  # the first key of an outbox row's lock
-# What an INSERT into outbox notifies, at its commit (schema step 25's trigger; gm.runtime.queuedwatch):
-# a channel of this schema's own (a name within PostgreSQL's 63 bytes, whatever the schema's)
-QUEUED_CHANNEL = "SELECT 'gm_outbox_' || md5(current_schema())"
-CLAIM_PAST = 500  # rows held by other senders a claim looks past (claim_outbox)
 
 
 class PgConnection:
@@ -178,6 +173,8 @@ def redacted(url: str) -> str:
 
 class PostgresStore(Store):
     kind = "postgresql"
+    _outbox_kind = PgOutbox
+    _locks_kind = PgLocks
 
     @classmethod
     def handles(cls, target: str | Path) -> bool:
@@ -193,8 +190,9 @@ class PostgresStore(Store):
         # held again should the transaction not commit.
         self.letting_go: set[int] = set()
         self.db = PgConnection(url, timeout)
+        self._open_repositories()
         try:
-            if not create and self.version_row() is None:  # gm ingest never starts a fresh store
+            if not create and self._version_row() is None:  # gm ingest never starts a fresh store
                 raise StoreError(f"no gm store in {redacted(url)} (gm init or gm new makes one)")
             self.migrate()
         except BaseException:
@@ -204,9 +202,6 @@ class PostgresStore(Store):
     # --- transactions (Store.write) -------------------------------------------------------
     def begin(self, durable: bool) -> None:
         self.outbox_ids = []  # ids drawn in an earlier transaction may be used by none
-        self.store_wide = not self.scoped
-        self.games_held: set[str] = set()
-        self.shared_held: set[str] = set()
         # BEGIN goes with the transaction's first statement, in its round trip (PgConnection.take_owed)
         self.db.begin_owed = "BEGIN"
         lock = pglocks.store_lock(shared=self.scoped, relaxed=not durable)
@@ -219,75 +214,11 @@ class PostgresStore(Store):
             self.rollback()
             raise
 
-    # A lock taken after reads (a game or address found by reading): what was remembered of them
-    # (gm.store.reads) may have changed before the lock was granted, so it is read again.
-    def lock_games(self, *game_ids: str) -> None:
-        wanted = {g for g in game_ids if g} - self.games_held
-        if not self.store_wide and wanted:
-            pglocks.lock_names(self.db.raw, "game", wanted)
-            self.games_held |= wanted
-            self.forget_reads()
-
-    def try_lock_games(self, *game_ids: str) -> bool:
-        wanted = {g for g in game_ids if g} - self.games_held
-        if self.store_wide or not wanted:
-            return True
-        if not pglocks.try_lock_names(self.db.raw, "game", wanted):
-            return False
-        self.games_held |= wanted
-        return True
-
-    def lock_shared(self, *names: str) -> None:
-        wanted = {n for n in names if n} - self.shared_held
-        if not self.store_wide and wanted:
-            pglocks.lock_names(self.db.raw, "shared", wanted)
-            self.shared_held |= wanted
-            self.forget_reads()
-
-    alive_on: Any = None  # the session holding this daemon's liveness lock (hold_alive)
-
-    def hold_alive(self, daemon_id: str) -> None:
-        if self.alive_on is not self.db.conn:  # once a session: a session that died took its lock along
-            pglocks.hold_alive(self.db.raw, daemon_id)
-            self.alive_on = self.db.conn
-
-    def alive_daemons(self, daemon_ids: list[str]) -> set[str]:
-        return pglocks.alive_among(self.db.raw, daemon_ids) if not self.depth else set(daemon_ids)
-
-    def listen_queued(self) -> bool:
-        self.db.raw(f'LISTEN "{self.db.raw(QUEUED_CHANNEL).fetchone()[0]}"')
-        return True
-
-    def wait_queued(self, timeout: float) -> bool:
-        try:
-            return any(True for _ in self.db.conn.notifies(timeout=timeout, stop_after=1))
-        except self.db.psycopg.Error as exc:
-            raise StoreError(f"database unavailable: {exc}") from exc
-
-    def lock_store(self) -> None:
-        if not self.store_wide:
-            pglocks.lock_store(self.db.raw, shared=False)
-            self.store_wide = True
-            self.forget_reads()
-
-    def try_lock_message(self, *keys: str | None, game: str | None = None, shared: tuple[str, ...] = ()) -> bool:
-        game = None if self.store_wide else game
-        shared = tuple(shared) if game else ()
-        store_lock = self.db.before_next == pglocks.SHARED_STORE_LOCK
-        if store_lock:
-            self.db.before_next = None
-        if not pglocks.claim_message(self.db.raw, [k for k in keys if k], game, shared, store_lock):
-            return False
-        if game:
-            self.games_held.add(game)
-            self.shared_held |= set(shared)
-        return True
-
     def read_game(self, game_id: str, sender: str) -> None:
         if self.depth:  # nothing is remembered outside a write transaction
-            self.remember_game(self.db.raw(*gameload.statement(game_id, sender)), game_id, sender)
+            self._remember_game(self.db.raw(*gameload.statement(game_id, sender)), game_id, sender)
 
-    def remember_game(self, cursor: Any, game_id: str, sender: str) -> list:
+    def _remember_game(self, cursor: Any, game_id: str, sender: str) -> list:
         """Remember the sets of read_game's statement (run by ``cursor``); the rows of its
         "inserted" set, if it has one (insert_unless)."""
         sets = gameload.split([c.name for c in cursor.description], cursor.fetchall(), (*gameload.SETS, "inserted"))
@@ -311,18 +242,7 @@ class PostgresStore(Store):
                          None if row["address"] is None else pgrows.Row(tuple(row)[1:], columns))
         return sets["inserted"]
 
-    outbox_ids: list[int] = []  # drawn ahead for this transaction's outbox rows (read_game)
-
-    def add_outbox_row(self, values: dict) -> int:
-        """With an id drawn ahead, the row waits for the commit (gm.store.deferred), in the same
-        statement as the reports naming it; else inserted now, for the id it is given."""
-        if not self.outbox_ids:
-            return super().add_outbox_row(values)
-        outbox_id = self.outbox_ids.pop(0)
-        self.defer_insert("outbox", {"id": outbox_id, **values})
-        return outbox_id
-
-    def flush_at_commit(self) -> None:
+    def _flush_at_commit(self) -> None:
         """The rows written at the commit go in the COMMIT's round trip (PgConnection.held)."""
         self.db.held = []
         try:
@@ -340,7 +260,7 @@ class PostgresStore(Store):
         try:
             self.db.run(last, last_params, [*self.db.take_owed(), *writes])
         except StoreError:
-            self.let_go_undone()
+            self._let_go_undone()
             raise  # the session died: the server rolled the transaction back
         except self.db.psycopg.Error as exc:
             self.rollback()
@@ -349,7 +269,7 @@ class PostgresStore(Store):
             raise StoreError(f"commit failed: {exc}") from exc
         self.letting_go = set()
 
-    def let_go_undone(self) -> None:
+    def _let_go_undone(self) -> None:
         """The transaction that let go of some claimed rows' locks did not commit: those rows are
         still queued, and counted as claimed again, so that release_outbox lets go of them.  The
         pipelined commit (flush_at_commit) may have stopped before the UPDATE letting go ran,
@@ -360,7 +280,7 @@ class PostgresStore(Store):
         self.letting_go = set()
 
     def rollback(self) -> None:
-        self.let_go_undone()
+        self._let_go_undone()
         self.db.held = None
         if self.db.begin_owed is not None:  # nothing was sent: nothing to undo
             self.db.begin_owed = self.db.before_next = None
@@ -370,17 +290,17 @@ class PostgresStore(Store):
             return  # the server already dropped the transaction with the connection
         self.db.raw("ROLLBACK")
 
-    def begin_snapshot(self) -> None:
+    def _begin_snapshot(self) -> None:
         # REPEATABLE READ: every statement sees the snapshot of the first; no advisory lock, so the
         # daemons' writes go on meanwhile.
         self.db.raw("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
 
-    def end_snapshot(self) -> None:
+    def _end_snapshot(self) -> None:
         if not (self.db.conn.closed or self.db.conn.broken):
             self.db.raw("COMMIT")
 
     # --- the schema ---------------------------------------------------------------------------
-    def version_row(self) -> int | None:
+    def _version_row(self) -> int | None:
         """The step in gm_schema_version, or None where there is no such table yet."""
         if self.db.raw("SELECT to_regclass(%s)", (VERSION_TABLE,)).fetchone()[0] is None:
             return None
@@ -389,7 +309,7 @@ class PostgresStore(Store):
 
     @property
     def schema_version(self) -> int:
-        return self.version_row() or 0
+        return self._version_row() or 0
 
     def migrate(self) -> list[int]:
         """Run the steps this database still needs, all in one transaction under the writer lock."""
@@ -398,7 +318,7 @@ class PostgresStore(Store):
         from gm.store import pgsteps  # SQLAlchemy compiles the steps' DDL: loaded only to migrate
 
         with self.write():
-            version = self.version_row()
+            version = self._version_row()
             if version is None:
                 self.db.raw(f"CREATE TABLE {VERSION_TABLE} (version BIGINT NOT NULL)")
                 self.db.raw(f"INSERT INTO {VERSION_TABLE} (version) VALUES (0)")
@@ -426,7 +346,7 @@ class PostgresStore(Store):
         return [r[0] for r in rows]
 
     # --- rows ------------------------------------------------------------------------------
-    def identity_column(self, table: str) -> str | None:
+    def _identity_column(self, table: str) -> str | None:
         """The column numbered by the database (an INTEGER PRIMARY KEY in the schema), if any."""
         if table not in self.identity:
             row = self.db.raw("SELECT attname FROM pg_attribute WHERE attrelid = to_regclass(%s) "
@@ -436,18 +356,18 @@ class PostgresStore(Store):
 
     def insert_row(self, statement: Shaped, **values: Any) -> int:
         self._require_tx()
-        cursor = statement.run(self, **self.storable(statement.table, values))
+        cursor = statement.run(self, **self._storable(statement.table, values))
         return int(cursor.fetchone()[0]) if cursor.description else 0  # RETURNING its identity, if any
 
     @staticmethod
-    def storable(table: str, values: dict[str, Any]) -> dict[str, Any]:
+    def _storable(table: str, values: dict[str, Any]) -> dict[str, Any]:
         """Values as PostgreSQL's columns take them (gm.store.pgrows.storable: a packed column's text)."""
         return {c: pgrows.storable(table, c, v) for c, v in values.items()}
 
     def insert_unless(self, statement: Shaped, values: dict[str, Any],
                       read_game: tuple[str, str] | None = None) -> int | None:
         self._require_tx()
-        values = self.storable(statement.table, values)
+        values = self._storable(statement.table, values)
         if read_game is None:
             row = statement.run(self, **values).fetchone()
             return None if row is None else int(row[0])
@@ -458,19 +378,10 @@ class PostgresStore(Store):
         load, load_params = gameload.statement(*read_game)
         sql = (f"WITH inserted AS ({insert}) {load} "
                f'FULL JOIN (SELECT 1 AS "#inserted", * FROM inserted) AS i ON false')
-        inserted = self.remember_game(self.db.raw(sql, {**params, **load_params}), *read_game)
+        inserted = self._remember_game(self.db.raw(sql, {**params, **load_params}), *read_game)
         return int(inserted[0][0]) if inserted else None
 
-    def sent_statements(self, rows: list[tuple]) -> list[tuple[str, dict]]:
-        """One UPDATE from a list of values, whatever the number of rows (each row once: its last)."""
-        rows = list({row[0]: row for row in rows}.values())
-        ids, sent, attempts, raw = map(list, zip(*rows))
-        return [(SENT + ", sent = v.sent, attempts = v.attempts, last_error = NULL, raw = v.raw FROM "
-                 "unnest(%(ids)s::bigint[], %(sent)s::double precision[], %(attempts)s::bigint[], %(raw)s::bytea[]) "
-                 "AS v(id, sent, attempts, raw) WHERE outbox.id = v.id",
-                 {"ids": ids, "sent": sent, "attempts": attempts, "raw": raw})]
-
-    def run_deferred(self, statements: list[tuple[str, dict]]) -> None:
+    def _run_deferred(self, statements: list[tuple[str, dict]]) -> None:
         """One statement for each table's first, its second...: the first ones as data-modifying
         WITH clauses of the last.  They see one snapshot and none reads what another writes: each
         writes another table (gm.store.deferred), and a row they refer to was written before.  The
@@ -510,77 +421,12 @@ class PostgresStore(Store):
             self.db.raw("WITH " + ", ".join(f"w{i} AS ({part})" for i, part in enumerate(clauses)) + " " + last,
                         joined)
 
-    def storable_rows(self, table: str, columns: list[str], rows: list[tuple]) -> list[tuple]:
+    def _storable_rows(self, table: str, columns: list[str], rows: list[tuple]) -> list[tuple]:
         return [tuple(pgrows.storable(table, c, v) for c, v in zip(columns, row)) for row in rows]
 
     def ids_restored(self, table: str) -> None:
-        key = self.identity_column(table)
+        key = self._identity_column(table)
         if key:
             self.db.raw(f"SELECT setval(pg_get_serial_sequence(%s, %s), GREATEST(max({key}), 1), "
                         f"max({key}) IS NOT NULL) FROM {table}", (table, key))
 
-    # --- the outbox, shared by several senders ----------------------------------------
-    holds_with_claim: tuple[int, list] | None = None  # (statements run then, the holds read by the claim)
-
-    def claim_outbox(self, now: float, limit: int) -> list:
-        """The due rows this session could lock and that are still queued once locked (as outbox_due).
-
-        One statement: the due rows, each row-locked for the statement (FOR NO KEY UPDATE SKIP
-        LOCKED: a row another sender is marking sent, its UPDATE not yet committed, is skipped; one
-        marked sent and committed since the statement began is seen so, and left out), then its
-        outbox lock tried (the LIMIT keeps it from being tried on rows past it).  A sender lets go
-        of its outbox lock once its "sent" UPDATE has run (sent_statements), before that commits:
-        the row lock the UPDATE holds until then keeps another claim off the row.  The same
-        statement reads the holds, for the holds() that follows (gm.runtime.refusals.gate).
-
-        The outer LIMIT stops the scan (and the locking) once ``limit`` rows are claimed; the inner
-        one lets it pass up to CLAIM_PAST rows other senders hold, which would otherwise fill a
-        small claim and leave this sender nothing (gm.runtime.delivery.PER_LANE)."""
-        due = ("SELECT id, recipient, raw, attempts, secret, claimed_by FROM (SELECT id, recipient, raw, attempts, "
-               "secret, claimed_by FROM outbox WHERE status = 'queued' AND next_attempt <= %s "
-               "AND NOT id = ANY(%s::bigint[]) ORDER BY id LIMIT %s "
-               f"FOR NO KEY UPDATE SKIP LOCKED) AS due WHERE pg_try_advisory_lock(({OUTBOX_LOCKS}), id::int) LIMIT %s")
-        holds = 'SELECT row_number() OVER (ORDER BY since, scope) AS "#holds", * FROM holds'
-        # rows this session holds already (a sender claims more while it sends): its advisory locks
-        # would be taken again, not refused
-        held = sorted(self.claimed)
-        if self.claimant is None:
-            sql = (f'SELECT * FROM (SELECT id AS "#claim", * FROM ({due}) AS d) AS claim '
-                   f"FULL JOIN ({holds}) AS h ON false")
-            args: tuple = (now, held, limit + CLAIM_PAST, limit)
-        else:  # noting this daemon as the rows' claimant (and who claimed them before)
-            sql = (f"WITH d AS ({due}), c AS (UPDATE outbox o SET claimed_by = %s FROM d WHERE o.id = d.id "
-                   "RETURNING o.id, o.recipient, o.raw, o.attempts, o.secret, d.claimed_by) "
-                   f'SELECT * FROM (SELECT id AS "#claim", * FROM c) AS claim FULL JOIN ({holds}) AS h ON false')
-            args = (now, held, limit + CLAIM_PAST, limit, self.claimant)
-        cursor = self.db.raw(sql, args)
-        sets = gameload.split([c.name for c in cursor.description], cursor.fetchall(), ("claim", "holds"))
-        self.holds_with_claim = (self.db.count, sets["holds"])
-        rows = sets["claim"]
-        self.claimed |= {r["id"] for r in rows}
-        if self.claimant is not None:
-            self.note_takeover(self.claimant, {r["claimed_by"] for r in rows} - {None, self.claimant}, now)
-        # as outbox_due: ``packed``, raw as stored, lets the sent copy reuse its packed body
-        return [{"id": r["id"], "recipient": r["recipient"], "raw": unpack_mail(r["raw"]), "packed": bytes(r["raw"]),
-                 "attempts": r["attempts"], "secret": r["secret"]} for r in rows]
-
-    def holds(self) -> list:
-        """As the claim read them, when nothing ran on this connection since: the holds the claimed
-        rows are checked against (gm.runtime.refusals.gate) cost no statement of their own."""
-        seen, self.holds_with_claim = self.holds_with_claim, None
-        if seen is not None and seen[0] == self.db.count and not self.depth:
-            return seen[1]
-        return super().holds()
-
-    def release_outbox(self, rows: list) -> None:
-        ids = [r["id"] for r in rows if r["id"] in self.claimed]
-        self.claimed -= set(ids)
-        if not ids or self.db.conn.broken:  # let go of already (marked sent), or a dead session's
-            return
-        # Let go of by a living sender, an unsent row is claimed by nobody: a claimant found on it
-        # later died holding it (note_takeover).
-        forget = ("WITH unclaimed AS (UPDATE outbox SET claimed_by = NULL WHERE id = ANY(%s) "
-                  "AND status <> 'sent' AND claimed_by = %s) " if self.claimant else "")
-        args = (ids, self.claimant, ids) if self.claimant else (ids,)
-        self.db.raw(f"{forget}SELECT pg_advisory_unlock(({OUTBOX_LOCKS}), id::int) FROM unnest(%s::bigint[]) AS id",
-                    args)

@@ -96,7 +96,7 @@ class TransactionReads:
                 self.reads = {}
             self.reads[((tables,) if isinstance(tables, str) else tables, *key)] = copied(value)
 
-    def wrote(self, sql: str) -> None:
+    def _wrote(self, sql: str) -> None:
         """A statement that is not a SELECT ran: forget the reads it may have changed."""
         if not self.reads:
             return

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 
 from gm.core import addresses
+from gm.store.repository import Repository
 from gm.store.sql import inserting, prepared, updating
 
 ADD_OPEN_GAME = inserting("open_games", ("game_id", "seats", "min_seats", "created_by"))
@@ -56,89 +57,46 @@ ADDRESS_CODE = prepared(lambda sa, t: sa.select(t.address_codes).where(
     t.address_codes.c.code_hash == sa.bindparam("code")))
 
 
-class SelfServiceQueries:
-    """Mixed into Store: ``open_games``, ``observers``, ``address_codes``, ``players.generation``."""
+class SelfService(Repository):
+    """Open games and observers."""
 
-    # --- open games ---------------------------------------------------------------
     def open_game(self, game_id: str) -> sqlite3.Row | None:
         """The open_games row (seats, min_seats, created_by) of a game waiting for players."""
-        return OPEN_GAME.run(self, game=game_id).fetchone()
+        return OPEN_GAME.run(self.store, game=game_id).fetchone()
 
     def add_open_game(self, game_id: str, seats: int, min_seats: int, created_by: str) -> None:
-        self.insert_row(ADD_OPEN_GAME, game_id=game_id, seats=seats, min_seats=min_seats, created_by=created_by)
+        self.store.insert_row(ADD_OPEN_GAME, game_id=game_id, seats=seats, min_seats=min_seats, created_by=created_by)
 
     def open_games_created_by(self, created_by: str) -> int:
         """How many games still waiting for players were opened by ``created_by``'s mailbox (CREATE;
         every spelling of it counts: gm.core.addresses.mailbox_key)."""
         key = addresses.mailbox_key(created_by)
         return sum(addresses.mailbox_key(row["created_by"]) == key for pattern in addresses.key_patterns(key)
-                   for row in OPEN_GAMES_BY.run(self, pattern=pattern))
+                   for row in OPEN_GAMES_BY.run(self.store, pattern=pattern))
 
     def close_open_game(self, game_id: str) -> None:
         """The game has started: it no longer waits for players."""
         self._require_tx()
-        CLOSE_OPEN_GAME.run(self, game=game_id)
+        CLOSE_OPEN_GAME.run(self.store, game=game_id)
 
-    def remove_player(self, game_id: str, name: str) -> None:
-        """Free a seat of a game that has not started (LEAVE)."""
-        self._require_tx()
-        REMOVE_PLAYER.run(self, game=game_id, seat=name)
-
-    def renumber_seats(self, game_id: str) -> None:
-        """Seats 0, 1, 2... in the order joined (after a LEAVE left a gap)."""
-        for seat, row in enumerate(self.players(game_id)):
-            self.update_rows(SET_SEAT, game_id=game_id, name=row["name"], seat=seat)
-
-    # --- seats --------------------------------------------------------------------
-    def players_at(self, game_id: str, email: str) -> list[sqlite3.Row]:
-        """The seats of a game registered to ``email`` (compared lower-cased)."""
-        if self.in_transaction and email.isascii():
-            # From the game's seats, most often read already in this transaction; where every
-            # address is ASCII, Python's lower() is SQL's on either back end.
-            seats = self.players(game_id)
-            if all(p["email"].isascii() for p in seats):
-                return [p for p in seats if p["email"].lower() == email.lower()]
-        return self.remembered("players", ("at", game_id, email), lambda: PLAYERS_AT.run(
-            self, game=game_id, address=email).fetchall())
-
-    def set_seat_password(self, game_id: str, name: str, pw_hash: str) -> None:
-        """A new password for a seat; its reply tokens made before stop working."""
-        self._require_tx()
-        SET_PASSWORD.run(self, game=game_id, seat=name, hashed=pw_hash)
-
-    def set_seat_address(self, game_id: str, name: str, email: str) -> None:
-        """A seat moves to a new address; its reply tokens made before stop working."""
-        self._require_tx()
-        SET_ADDRESS.run(self, game=game_id, seat=name, address=email)
-
-    def bump_generation(self, game_id: str, name: str) -> None:
-        """Revoke a seat's reply tokens (a new player took it)."""
-        self._require_tx()
-        BUMP_GENERATION.run(self, game=game_id, seat=name)
-
-    # --- observers ----------------------------------------------------------------
     def observer(self, game_id: str, email: str) -> sqlite3.Row | None:
-        return OBSERVER.run(self, game=game_id, address=email).fetchone()
+        return OBSERVER.run(self.store, game=game_id, address=email).fetchone()
 
     def add_observer(self, game_id: str, email: str, approved: bool, now: float) -> None:
-        self.insert_row(ADD_OBSERVER, game_id=game_id, email=email.lower(), approved=int(approved), since=now)
+        self.store.insert_row(ADD_OBSERVER, game_id=game_id, email=email.lower(), approved=int(approved), since=now)
 
     def approve_observer(self, game_id: str, email: str) -> int:
-        return self.update_rows(APPROVE_OBSERVER, game_id=game_id, email=email.lower(), approved=1)
+        return self.store.update_rows(APPROVE_OBSERVER, game_id=game_id, email=email.lower(), approved=1)
 
     def remove_observer(self, game_id: str, email: str) -> int:
         self._require_tx()
-        return REMOVE_OBSERVER.run(self, game=game_id, address=email).rowcount
+        return REMOVE_OBSERVER.run(self.store, game=game_id, address=email).rowcount
 
     def observers_of(self, game_id: str, approved: bool = True) -> list[str]:
         """The addresses following a game (approved ones, or those waiting for the GM)."""
-        return self.remembered("observers", ("of", game_id, bool(approved)), lambda: [
-            r["email"] for r in OBSERVERS_OF.run(self, game=game_id, yes=int(approved)).fetchall()])
+        return self.store.remembered("observers", ("of", game_id, bool(approved)), lambda: [
+            r["email"] for r in OBSERVERS_OF.run(self.store, game=game_id, yes=int(approved)).fetchall()])
 
     def game_ids_observed_by(self, email: str, limit: int) -> list[str]:
         """The games (newest first) this address follows as an approved observer (SUMMARY)."""
-        return [r["game_id"] for r in GAMES_OBSERVED_BY.run(self, address=email, most=limit).fetchall()]
-
-    # --- codes waiting for an answer (written by gm.store.credentials) ----------------
-    def address_code(self, code_hash: str) -> sqlite3.Row | None:
-        return ADDRESS_CODE.run(self, code=code_hash).fetchone()
+        return [r["game_id"] for r in GAMES_OBSERVED_BY.run(self.store, address=email, most=limit).fetchall()]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from gm.store.repository import Repository
 from gm.store.sql import bound, inserting, prepared, updating, upsert, whole_rows
 
 DEADLINE_COLUMNS = ("start_seq", "turn", "due", "reminded", "late", "grace_done", "paused_at",
@@ -48,32 +49,13 @@ CLEAR_TIMER = prepared(lambda sa, t: sa.delete(t.timers).where(t.timers.c.game_i
 SET_TIMER = upsert("timers", "game_id")
 
 
-class ServiceQueries:
-    """Mixed into Store: ``game_settings``, ``deadlines``, ``absences``, ``state_overrides``, ``results``,
-    ``draw_proposals``."""
+class Timers(Repository):
+    """Deadlines, timers, absences and bounce holds of games."""
 
-    # --- settings ---------------------------------------------------------------
-    def settings_of(self, game_id: str) -> dict[str, str]:
-        """The service options stored for a game (defaults are the caller's)."""
-        return self.remembered("game_settings", ("game", game_id), lambda: {r["key"]: r["value"] for r in
-                               SETTINGS.run(self, game=game_id).fetchall()})
-
-    def save_setting(self, game_id: str, key: str, value: str) -> None:
-        """Set one service option of a game."""
-        self._require_tx()
-        SAVE_SETTING.run(self, game_id=game_id, key=key, value=value)
-
-    def save_settings(self, game_id: str, settings: dict[str, str]) -> None:
-        """Set several service options of a game, in one transaction."""
-        with self.write(games=[game_id]):
-            for key, value in settings.items():
-                self.save_setting(game_id, key, value)
-
-    # --- the deadline of the turn now open --------------------------------------
     def deadline_row(self, game_id: str) -> sqlite3.Row | None:
         """A game's deadlines row (the turn now open, or the last one stored)."""
-        return self.remembered("deadlines", ("game", game_id),
-                               lambda: DEADLINE.run(self, game=game_id).fetchone())
+        return self.store.remembered("deadlines", ("game", game_id),
+                                     lambda: DEADLINE.run(self.store, game=game_id).fetchone())
 
     def replace_deadline(self, row: dict) -> None:
         """Store ``row`` (a full deadlines row with its game_id) in place of the game's old one."""
@@ -82,10 +64,10 @@ class ServiceQueries:
             raise ValueError(f"not a full deadlines row: {', '.join(sorted(row))}")
         columns = ("game_id", *DEADLINE_COLUMNS)
         # at the transaction's end (gm.store.deferred): a game's last row only, as REPLACE leaves it
-        self.defer("deadlines", "replace", lambda rows: [bound(REPLACE_DEADLINE, self.kind, dict(zip(columns, r)))
-                                                         for r in {r[0]: r for r in rows}.values()],
-                   tuple(row[c] for c in columns))
-        self.remember_written("deadlines", ("game", row["game_id"]), dict(row))
+        self.store.defer("deadlines", "replace", lambda rows: [
+            bound(REPLACE_DEADLINE, self.store.kind, dict(zip(columns, r))) for r in {r[0]: r for r in rows}.values()],
+            tuple(row[c] for c in columns))
+        self.store.remember_written("deadlines", ("game", row["game_id"]), dict(row))
 
     def update_deadline(self, game_id: str, **values) -> None:
         """Change fields of a game's deadline row: due, reminded, late, grace_done, paused_at, set_by."""
@@ -93,96 +75,80 @@ class ServiceQueries:
         if unknown:
             raise ValueError(f"not a deadlines column: {', '.join(sorted(unknown))}")
         shape = tuple(sorted(values))  # a shape DEADLINE_CHANGES declares is compiled ahead
-        self.update_rows(DEADLINE_CHANGES.get(shape) or updating("deadlines", ("game_id",), shape), game_id=game_id,
-                         **values)
+        statement = DEADLINE_CHANGES.get(shape) or updating("deadlines", ("game_id",), shape)
+        self.store.update_rows(statement, game_id=game_id, **values)
 
-    # --- bouncing=wait holds (gm.service.bounce_holds) ----------------------------
-    def bounce_holds_of(self, game_id: str, player: str) -> list[sqlite3.Row]:
-        """(start_seq, seconds) of every time bouncing=wait held this player's deadline."""
-        return BOUNCE_HOLDS.run(self, game=game_id, player=player).fetchall()
-
-    def add_bounce_hold(self, game_id: str, player: str, start_seq: int, seconds: float, at: float) -> None:
-        """Record that bouncing=wait held ``player``'s deadline in the turn opened by ``start_seq``."""
-        self.insert_row(ADD_BOUNCE_HOLD, game_id=game_id, player=player, start_seq=start_seq, seconds=seconds, at=at)
-
-    # --- absences ---------------------------------------------------------------
-    def absences_of(self, game_id: str) -> list[sqlite3.Row]:
-        """(player, start, end) of every absence declared in a game."""
-        return ABSENCES.run(self, game=game_id).fetchall()
-
-    def add_absence(self, game_id: str, player: str, start: float, end: float,
-                    created: float) -> int:
-        """Record a player's absence from ``start`` to ``end``; returns its id."""
-        return self.insert_row(ADD_ABSENCE, game_id=game_id, player=player, start=start, end=end, created=created)
-
-    # --- states the GM made -----------------------------------------------------
-    def override_seqs(self, game_id: str) -> set[int]:
-        """The seqs of a game's states made by the GM (rollback, edit), not by the rules."""
-        return self.remembered("state_overrides", ("seqs", game_id), lambda: {r["seq"] for r in
-                               OVERRIDE_SEQS.run(self, game=game_id).fetchall()})
-
-    def overrides_of(self, game_id: str) -> list[sqlite3.Row]:
-        """The state_overrides rows of a game."""
-        return OVERRIDES.run(self, game=game_id).fetchall()
-
-    def add_override(self, game_id: str, seq: int, action: str, source_seq: int | None,
-                     detail: str) -> None:
-        """Mark state ``seq`` as made by the GM (``action``: rollback | edit)."""
-        self.insert_row(ADD_OVERRIDE, game_id=game_id, seq=seq, action=action, source_seq=source_seq, detail=detail)
-
-    # --- draw proposals (RULINGS G6) ---------------------------------------------
-    def draw_proposals(self, game_id: str) -> dict[str, int]:
-        """Each player of a game with a draw proposal on record: the turn it was made in."""
-        return {r["player"]: r["turn"] for r in
-                DRAW_PROPOSALS.run(self, game=game_id).fetchall()}
-
-    def propose_draw(self, game_id: str, player: str, turn: int, at: float) -> None:
-        """A player's draw proposal, made in ``turn`` (a new one replaces theirs)."""
-        self._require_tx()
-        PROPOSE_DRAW.run(self, game_id=game_id, player=player, turn=turn, made=at)
-
-    def withdraw_draw(self, game_id: str, player: str | None = None) -> int:
-        """Forget a player's draw proposal (None: every proposal of the game); how many went."""
-        self._require_tx()
-        if player is None:
-            return WITHDRAW_DRAWS.run(self, game=game_id).rowcount
-        return WITHDRAW_DRAW.run(self, game=game_id, player=player).rowcount
-
-    # --- results ----------------------------------------------------------------
-    def set_result(self, game_id: str, reason: str, winners: list[str] | None, at: float) -> None:
-        """Record how a game the GM ended (or a forfeit) came out; ``winners`` None: as the rules say."""
-        self._require_tx()
-        SET_RESULT.run(self, game_id=game_id, reason=reason,
-                       winners=json.dumps(winners) if winners is not None else None, at=at)
-
-    def clear_result(self, game_id: str) -> None:
-        """Forget a game's recorded result (the game goes on)."""
-        self._require_tx()
-        CLEAR_RESULT.run(self, game=game_id)
-
-    def result_of(self, game_id: str) -> sqlite3.Row | None:
-        """A game's results row (reason, winners as JSON, at), or None."""
-        return RESULT.run(self, game=game_id).fetchone()
-
-    # --- timers -----------------------------------------------------------------
     def due_games(self, now: float) -> list[str]:
         """The games with something due by ``now`` (deadline steps or a rules timer), soonest first."""
-        return [r["game_id"] for r in DUE_GAMES.run(self, now=now).fetchall()]
+        return [r["game_id"] for r in DUE_GAMES.run(self.store, now=now).fetchall()]
 
     def timer_of(self, game_id: str) -> float | None:
         """When a game next needs the clock, or None if nothing is ahead of it."""
-        row = self.remembered("timers", ("due", game_id),
-                              lambda: TIMER.run(self, game=game_id).fetchone())
+        row = self.store.remembered("timers", ("due", game_id),
+                                    lambda: TIMER.run(self.store, game=game_id).fetchone())
         return None if row is None else row["due"]
 
     def set_timer(self, game_id: str, due: float | None) -> None:
         """Set (or, with None, clear) the moment a game next needs the clock."""
         self._require_tx()
-        known, row = self.already_read("timers", ("due", game_id))
+        known, row = self.store.already_read("timers", ("due", game_id))
         if known and (row["due"] if row is not None else None) == due:
             return  # already so: read in this transaction and not written since
         if due is None:
-            CLEAR_TIMER.run(self, game=game_id)
+            CLEAR_TIMER.run(self.store, game=game_id)
         else:
-            SET_TIMER.run(self, game_id=game_id, due=due)
+            SET_TIMER.run(self.store, game_id=game_id, due=due)
 
+    def absences_of(self, game_id: str) -> list[sqlite3.Row]:
+        """(player, start, end) of every absence declared in a game."""
+        return ABSENCES.run(self.store, game=game_id).fetchall()
+
+    def add_absence(self, game_id: str, player: str, start: float, end: float,
+                    created: float) -> int:
+        """Record a player's absence from ``start`` to ``end``; returns its id."""
+        return self.store.insert_row(ADD_ABSENCE, game_id=game_id, player=player, start=start, end=end, created=created)
+
+    def bounce_holds_of(self, game_id: str, player: str) -> list[sqlite3.Row]:
+        """(start_seq, seconds) of every time bouncing=wait held this player's deadline."""
+        return BOUNCE_HOLDS.run(self.store, game=game_id, player=player).fetchall()
+
+    def add_bounce_hold(self, game_id: str, player: str, start_seq: int, seconds: float, at: float) -> None:
+        """Record that bouncing=wait held ``player``'s deadline in the turn opened by ``start_seq``."""
+        self.store.insert_row(ADD_BOUNCE_HOLD, game_id=game_id, player=player, start_seq=start_seq, seconds=seconds,
+                              at=at)
+
+
+class Results(Repository):
+    """Draw proposals and a game's result."""
+
+    def draw_proposals(self, game_id: str) -> dict[str, int]:
+        """Each player of a game with a draw proposal on record: the turn it was made in."""
+        return {r["player"]: r["turn"] for r in
+                DRAW_PROPOSALS.run(self.store, game=game_id).fetchall()}
+
+    def propose_draw(self, game_id: str, player: str, turn: int, at: float) -> None:
+        """A player's draw proposal, made in ``turn`` (a new one replaces theirs)."""
+        self._require_tx()
+        PROPOSE_DRAW.run(self.store, game_id=game_id, player=player, turn=turn, made=at)
+
+    def withdraw_draw(self, game_id: str, player: str | None = None) -> int:
+        """Forget a player's draw proposal (None: every proposal of the game); how many went."""
+        self._require_tx()
+        if player is None:
+            return WITHDRAW_DRAWS.run(self.store, game=game_id).rowcount
+        return WITHDRAW_DRAW.run(self.store, game=game_id, player=player).rowcount
+
+    def set_result(self, game_id: str, reason: str, winners: list[str] | None, at: float) -> None:
+        """Record how a game the GM ended (or a forfeit) came out; ``winners`` None: as the rules say."""
+        self._require_tx()
+        SET_RESULT.run(self.store, game_id=game_id, reason=reason,
+                       winners=json.dumps(winners) if winners is not None else None, at=at)
+
+    def clear_result(self, game_id: str) -> None:
+        """Forget a game's recorded result (the game goes on)."""
+        self._require_tx()
+        CLEAR_RESULT.run(self.store, game=game_id)
+
+    def result_of(self, game_id: str) -> sqlite3.Row | None:
+        """A game's results row (reason, winners as JSON, at), or None."""
+        return RESULT.run(self.store, game=game_id).fetchone()

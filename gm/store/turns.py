@@ -14,7 +14,10 @@ import sqlite3
 import time
 from typing import Any, Iterator
 
+from gm.store import games as games_sql
+from gm.store import service as service_sql
 from gm.store.packing import STATE_LEVEL, pack_text, unpack_text
+from gm.store.repository import Repository
 from gm.store.sql import inserting, prepared, whole_rows
 
 STATE_COLUMNS = ("game_id", "seq", "turn", "state", "state_packing", "created")
@@ -62,14 +65,13 @@ def decode_state(value: Any, packing: str) -> dict:
     return json.loads(unpack_text(value, packing))
 
 
-class TurnQueries:
-    """Mixed into Store: reads and writes of ``states`` and ``orders``."""
+class Turns(Repository):
+    """States, orders and state overrides."""
 
-    # --- states -----------------------------------------------------------------
     def latest_state(self, game_id: str) -> sqlite3.Row | None:
         """The newest states row of a game."""
-        return self.remembered("states", ("latest", game_id), lambda: LATEST_STATE.run(
-            self, game=game_id).fetchone())
+        return self.store.remembered("states", ("latest", game_id), lambda: LATEST_STATE.run(
+            self.store, game=game_id).fetchone())
 
     @staticmethod
     def state_data(row: sqlite3.Row) -> dict:
@@ -78,20 +80,20 @@ class TurnQueries:
 
     def state_at(self, game_id: str, seq: int) -> sqlite3.Row | None:
         """The states row ``seq`` of a game."""
-        return STATE_AT.run(self, game=game_id, seq=seq).fetchone()
+        return STATE_AT.run(self.store, game=game_id, seq=seq).fetchone()
 
     def states_of(self, game_id: str) -> list[sqlite3.Row]:
         """(seq, state, state_packing) of every state of a game, in order (read with state_data)."""
-        return STATES.run(self, game=game_id).fetchall()
+        return STATES.run(self.store, game=game_id).fetchall()
 
     def last_state_time(self, game_id: str) -> float | None:
         """When a game's newest state was made (its last change of position)."""
-        row = LAST_STATE_TIME.run(self, game=game_id).fetchone()
+        row = LAST_STATE_TIME.run(self.store, game=game_id).fetchone()
         return None if row is None else row["at"]
 
     def state_turns(self, game_id: str) -> list[sqlite3.Row]:
         """(seq, turn) of every state of a game, in order."""
-        return STATE_TURNS.run(self, game=game_id).fetchall()
+        return STATE_TURNS.run(self.store, game=game_id).fetchall()
 
     def turn_states_desc(self, game_id: str) -> Iterator[sqlite3.Row]:
         """(seq, turn, created, overridden) of a game's states, newest first, read lazily;
@@ -100,7 +102,7 @@ class TurnQueries:
         Stop iterating as soon as you have gone back far enough: a long game's
         history is then not loaded.
         """
-        cur = TURN_STATES_DESC.run(self, game=game_id)
+        cur = TURN_STATES_DESC.run(self.store, game=game_id)
         try:
             yield from cur
         finally:
@@ -116,32 +118,55 @@ class TurnQueries:
         packed, packing = encode_state(state)
         values = dict(game_id=game_id, seq=seq, turn=turn, state=packed, state_packing=packing,
                       created=now or time.time())
-        self.defer_insert("states", {column: values[column] for column in STATE_COLUMNS})
+        self.store.defer_insert("states", {column: values[column] for column in STATE_COLUMNS})
         return seq
 
-    # --- orders -----------------------------------------------------------------
     def add_order(self, game_id: str, action: str, player: str | None, turn: int, text: str, *,
                   accepted: bool, origin: str, at: float, canonical: str | None = None,
                   error: str | None = None, message_row: int | None = None,
                   seq: int | None = None) -> None:
         """Record an order (action 'order') or a turn close (action 'close'), with the transaction's
         other writes at its end (gm.store.deferred)."""
-        self.defer_insert("orders", dict(game_id=game_id, action=action, player=player, turn=turn, text=text,
-                                         canonical=canonical, accepted=int(bool(accepted)), error=error,
-                                         message_row=message_row, origin=origin, at=at, seq=seq))
+        self.store.defer_insert("orders", dict(game_id=game_id, action=action, player=player, turn=turn, text=text,
+                                               canonical=canonical, accepted=int(bool(accepted)), error=error,
+                                               message_row=message_row, origin=origin, at=at, seq=seq))
 
     def accepted_players_since(self, game_id: str, seq: int) -> set[str]:
         """Players with an accepted order that produced state ``seq`` or a later one."""
-        return {r["player"] for r in ACCEPTED_PLAYERS_SINCE.run(self, game=game_id, seq=seq).fetchall()}
+        return {r["player"] for r in ACCEPTED_PLAYERS_SINCE.run(self.store, game=game_id, seq=seq).fetchall()}
 
     def accepted_orders_after(self, game_id: str, seq: int) -> list[sqlite3.Row]:
         """The ids of the accepted orders (and closes) that produced a state after ``seq``."""
-        return ACCEPTED_AFTER.run(self, game=game_id, seq=seq).fetchall()
+        return ACCEPTED_AFTER.run(self.store, game=game_id, seq=seq).fetchall()
 
     def accepted_orders_later(self, game_id: str, name: str, turn: int, at: float) -> int:
         """How many orders of the seat for ``turn`` were accepted as made after ``at``."""
-        return int(LATER_ORDERS.run(self, game=game_id, seat=name, turn=turn, at=at).fetchone()["n"])
+        return int(LATER_ORDERS.run(self.store, game=game_id, seat=name, turn=turn, at=at).fetchone()["n"])
 
     def accepted_orders(self, game_id: str) -> list[sqlite3.Row]:
         """Every accepted order and close of a game that produced a state, in order (replay)."""
-        return ACCEPTED_ORDERS.run(self, game=game_id).fetchall()
+        return ACCEPTED_ORDERS.run(self.store, game=game_id).fetchall()
+
+    def accepted_order_count(self, game_id: str) -> int:
+        """How many players' orders of a game went through the rules (turn closes not counted)."""
+        return int(games_sql.ACCEPTED_ORDER_COUNT.run(self.store, game=game_id).fetchone()["n"])
+
+    def order_origins_since(self, game_id: str, seq: int) -> dict[str, str]:
+        """Each player's latest accepted order that made state ``seq`` or a later one: its origin."""
+        rows = games_sql.ORDER_ORIGINS_SINCE.run(self.store, game=game_id, seq=seq).fetchall()
+        return {r["player"]: r["origin"] for r in rows}
+
+    def override_seqs(self, game_id: str) -> set[int]:
+        """The seqs of a game's states made by the GM (rollback, edit), not by the rules."""
+        return self.store.remembered("state_overrides", ("seqs", game_id), lambda: {r["seq"] for r in
+                               service_sql.OVERRIDE_SEQS.run(self.store, game=game_id).fetchall()})
+
+    def overrides_of(self, game_id: str) -> list[sqlite3.Row]:
+        """The state_overrides rows of a game."""
+        return service_sql.OVERRIDES.run(self.store, game=game_id).fetchall()
+
+    def add_override(self, game_id: str, seq: int, action: str, source_seq: int | None,
+                     detail: str) -> None:
+        """Mark state ``seq`` as made by the GM (``action``: rollback | edit)."""
+        self.store.insert_row(service_sql.ADD_OVERRIDE, game_id=game_id, seq=seq, action=action,
+                              source_seq=source_seq, detail=detail)
