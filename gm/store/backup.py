@@ -1,17 +1,11 @@
 """gm backup and gm restore: a store as one portable SQLite file, and back.
 
-A SQLite store is copied with SQLite's online backup API: a reader, so the
-daemon goes on writing meanwhile, and the file is the store at one moment
-(what a write transaction in progress has not committed is not in it).  A
-PostgreSQL store is read in one REPEATABLE READ snapshot (Store.snapshot)
-and its rows written into a new SQLite store (gm.store.copy), so a backup
-of either back end restores into either.  The file is written beside its
-name and renamed into place: a backup that fails half-way never replaces
-the last good one.  It is made 0600 (it holds password hashes and tokens).
-
-A backup is opened for a restore on a copy of it in a temporary folder:
-opening a store migrates it to this gm's schema, and the backup itself is
-never changed.
+A SQLite store is copied with SQLite's online backup API (a reader: the daemon
+goes on writing); a PostgreSQL store is read in one snapshot (Store.snapshot)
+and its rows written into a new SQLite store (gm.store.copy), so a backup of
+either back end restores into either.  The file is written beside its name,
+made 0600, and renamed into place.  A restore opens a copy of the backup (opening
+migrates), never the backup itself.
 """
 
 from __future__ import annotations

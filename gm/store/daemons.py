@@ -1,10 +1,8 @@
-"""Daemon heartbeats and outages (gm.service.outgoing.outages): how long gm was away or could not send.
+"""Daemon heartbeats and outages (gm.service.outgoing.outages), and the counts gm status shows.
 
-The pilot of gm.store.sql (issue 33): every statement here is a SQLAlchemy Core construct on the
-tables of gm.store.tables, compiled once per back end and run on the store's own connection.
-This module was chosen because its statements are the simplest (one table each, bar two reads),
-and because the daemon runs only a few of them, once a tick; their SQL is compiled ahead into
-gm/store/compiled_sql.py, so the daemon never loads SQLAlchemy (tests/store/test_sql.py).
+Each statement is SQLAlchemy Core on gm.store.tables, compiled ahead into
+gm/store/compiled_sql.py, so the daemon, which runs a few of them each tick, never
+loads SQLAlchemy (tests/store/test_sql.py).
 """
 
 from __future__ import annotations

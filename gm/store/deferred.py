@@ -1,22 +1,13 @@
 """Writes held back until the transaction commits: fewer statements, each a round trip saved.
 
-One order mail stores its state, order, deadline, the game's status, the
-message's outcome and a report per recipient: on PostgreSQL each written
-alone is a round trip the daemon waits for.  A write whose result nobody
-reads at once (no id handed back) is ``defer``red instead: its rows wait in
-the store, and go just before the transaction commits, a table's rows in one
-statement (a multi-row INSERT, an UPDATE from a list of values) and, on
-PostgreSQL, every table's in one statement (gm.store.postgres: data-modifying
-WITH clauses).  Each statement is the back end's own SQL with named parameters
-(gm.store.sql.bound, rows_inserted), compiled ahead from a statement its
-module declares: no translation on the way, and no SQLAlchemy in `gm ingest`.
-
-Nothing reads around them: a deferred write forgets what the transaction
-remembered of its table (gm.store.reads), and before any statement that names
-a table with rows waiting (as a word: a read, a write, a join), the rows
-waiting are written first, every table's (a row may name another's: a report
-its outbox row, gm.store.postgres.add_outbox_row).  A transaction that rolls back drops them with the rest.
-Until the commit no other connection could see them anyway.
+A write whose result nobody reads at once is ``defer``red: its rows wait and
+go just before the commit, a table's rows in one statement (a multi-row
+INSERT, an UPDATE from a list of values) and, on PostgreSQL, every table's in
+one statement (data-modifying WITH clauses: gm.store.postgres).  Each is the
+back end's own SQL compiled ahead, so `gm ingest` never loads SQLAlchemy.
+Nothing reads around them: a deferred write forgets what was remembered of
+its table, and a statement naming a table with rows waiting writes them first.
+A transaction that rolls back drops them with the rest.
 """
 
 from __future__ import annotations

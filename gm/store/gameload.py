@@ -1,31 +1,14 @@
 """What judging a mail reads of its game, in one statement on PostgreSQL (Store.read_game).
 
-An order mail reads its game's row, newest state, players, timer, deadline,
-settings and approved observers, the credential locks of its seats and of
-its sender, the delivery states of the players' addresses and the public
-press a report shows: on SQLite each
-is a cheap call in the process, on PostgreSQL each a round trip.  Here they
-are one SELECT, whose rows the store then remembers for the transaction
-(gm.store.reads) under the same keys as the methods reading them one by one,
-so that each of those finds its answer already read.
-
-One statement for row sets of different tables: each set is a subquery, and
-the subqueries are FULL JOINed ON false, so every result row carries one
-set's columns (its own types, as its own SELECT would give them) and NULLs in
-all the others'.  Each set leads with a marker column, its row's number in
-the set's order (``"#players"``...), which tells the sets apart, orders them,
-and says where each set's columns begin.
-
-The same statement draws the ids of the outbox rows judging will queue (one
-per active seat and approved observer, and one more): a row given one ahead
-waits for the commit (gm.store.deferred) and goes in the statement of the
-reports that name it, not in an INSERT of its own for the id.  An id drawn
-and not used is a gap in the outbox's numbering, as a rolled-back insert
-leaves one; the ids stay ascending in the order the rows are queued.
-
-It stays PostgreSQL's own SQL text, not a gm.store.sql statement (issue 33), with psycopg's
-%(name)s parameters as compiled Core has them: gm.store.postgres splices it into a larger
-statement (insert_unless's compiled INSERT), and one statement takes one parameter style.
+The game's row, newest state, players, timer, deadline, settings, approved
+observers, the credential locks, the players' delivery states and the public
+press: one round trip each on PostgreSQL, so one SELECT here, whose rows the
+store remembers (gm.store.reads) under the keys the methods reading them use.
+Each set is a subquery, FULL JOINed ON false with the others, led by a marker
+column (``"#players"``...) that tells the sets apart and orders them.  The same
+statement draws the ids of the outbox rows judging will queue, so those rows
+wait for the commit (gm.store.deferred).  It is PostgreSQL's own SQL with
+%(name)s parameters: gm.store.postgres splices it into a larger statement.
 """
 
 from __future__ import annotations

@@ -1,18 +1,12 @@
 """First come, first served among the threads of one process that write to one SQLite file.
 
 SQLite lets one writer in at a time, and a connection that finds the file
-locked sleeps and tries again (busy_timeout) in growing steps of up to 100 ms.
-In the daemon the judge writes one transaction after another with no gap
-between them, while the sender thread needs a moment of the lock now and then
-to record what the SMTP server accepted.  Left to SQLite, the sender slept
-through every short gap: measured on 500 HTML orders, it waited 12 s of the
-run's 22 s (once 5 s in one wait) while the SMTP server stood idle.
-
-So the threads of a process queue here before BEGIN IMMEDIATE: a writer that
-finds the gate taken waits its turn and is handed the gate directly when the
-one before it commits, so the judge's next transaction comes after the
-sender's few UPDATEs, never before.  Other processes (a GM's command line)
-still meet SQLite's own lock and busy timeout.
+locked sleeps and tries again in growing steps.  The daemon's judge writes one
+transaction after another while its sender needs the lock now and then to
+record what the SMTP server accepted; left to SQLite, the sender slept through
+the short gaps while the SMTP server stood idle.  So the threads of a process
+queue here before BEGIN IMMEDIATE, each handed the gate by the one before it.
+Other processes (a GM's command line) still meet SQLite's own busy timeout.
 """
 
 from __future__ import annotations

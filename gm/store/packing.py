@@ -1,25 +1,14 @@
 """Long texts kept compressed: states' JSON, the archive of reports, and queued mail.
 
-A packed text (``states.state``, ``reports.body``) is always bytes, with how
-it was packed recorded in the column beside it (``state_packing``,
-``body_packing``; schema steps 21 and 22): UTF8, the text's UTF-8 bytes, for
-a text up to COMPRESS_OVER characters; ZLIB, its zlib-compressed UTF-8, for
-a longer one.  Reads go by that column, never by the bytes: a report that
-begins with "x^" (zlib's header, as text) reads back as the text it is.
-Stores made before step 21 held text or bytes in one column, told apart by
-SQLite's storage class or, on PostgreSQL, by the bytes themselves
-(legacy_packed: used by the migration only).  A mail in the outbox is stored
-as MAIL_MARK and its compressed bytes; a message never starts with a NUL, so
-rows queued before compression read back as they are.  What was stored either
-way reads back exactly.
-
-Mail and reports use level 1: a few tens of microseconds each, on the path of
-every order, for nearly the size level 6 gives on text this repetitive.  A
-mail with a picture is mostly base64 of PNG, where zlib's search for repeats
-finds nothing: it is packed with the Z_RLE strategy, a third of the time of
-level 1 (0.3 against 0.84 ms for a 51 KB report) for 12% more bytes.
-States use level 6: one per change, and Proximity's long trail shrinks to
-0.14 of its JSON at level 6 against 0.19 at level 1 (benchmarks/storage.py).
+A packed text (``states.state``, ``reports.body``) is bytes, with its packing
+in the column beside it (``state_packing``, ``body_packing``): UTF8 up to
+COMPRESS_OVER characters, else ZLIB.  Reads go by that column, never by the
+bytes.  A mail in the outbox is MAIL_MARK and its compressed bytes (a message
+never starts with a NUL, so an uncompressed one reads back as it is).
+legacy_packed reads the single-column texts of older stores (migration only).
+Mail and reports use level 1 (on the path of every order), a mail with a
+picture the Z_RLE strategy (base64 has no repeats to find); states level 6
+(one per change, much smaller: benchmarks/storage.py).
 """
 
 from __future__ import annotations

@@ -1,16 +1,10 @@
 """PostgreSQL's rows as sqlite3.Row reads them, and values as its typed columns take them.
 
-``row_factory`` makes psycopg give ``Row``s: by column name (case-insensitive, as sqlite3.Row)
-or by index, iterating their values, so every caller of the store reads a row the same way on
-either back end.  ``storable`` writes a text given for a packed column (PACKED: gm.store.packing's
-bytes, their packing recorded beside them, steps 21 and 22) as its UTF-8 bytes, as SQLite kept it
-(a test writing a store as made before step 21); rows are read as stored, nothing guessed.
-
-The SQL itself needs no translation (issue 33): the store's statements are SQLAlchemy Core,
-compiled once per dialect (gm.store.sql); the schema steps' DDL on PostgreSQL is SQLAlchemy's
-from gm.store.tables (gm.store.pgsteps); SQL written by hand outside them is portable text with
-``:name`` parameters, compiled by SQLAlchemy's text() (gm.store.sql.portable); and the few
-statements only PostgreSQL has (locks, claims, a game's reads in one) are written in its own.
+``row_factory`` makes psycopg give ``Row``s, read by column name
+(case-insensitive) or by index, so every caller reads a row the same way on
+either back end.  ``storable`` writes a text given for a packed column
+(PACKED: gm.store.packing's bytes, their packing beside them) as its UTF-8
+bytes, as SQLite keeps it; rows are read as stored, nothing guessed.
 """
 
 from __future__ import annotations

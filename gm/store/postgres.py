@@ -1,36 +1,13 @@
 """The PostgreSQL back end: a store on a database server that several daemons share.
 
-Chosen by a postgresql:// URL as the store (config ``store:``).  psycopg 3,
-in autocommit mode with explicit transactions, as the SQLite back end.  The
-store's statements are SQLAlchemy Core compiled for PostgreSQL (gm.store.sql)
-or written here in its own dialect, with %(name)s parameters; SQL written by
-hand (tests, tools, the schema steps' Python) is portable text with :name
-parameters, compiled by SQLAlchemy's text() (sql.portable).  Nothing is
-translated from SQLite's dialect: positional ``?`` parameters are refused.
-
-Transactions.  ``write()`` runs BEGIN and then takes the store lock
-(gm.store.pglocks): exclusively, the counterpart of SQLite's BEGIN IMMEDIATE,
-or, for ``write(scoped=True)``, in shared mode (owed until, and taken before,
-the transaction's first statement; a mail's claim takes it in the same
-statement), and then the transaction locks the games and shared rows it
-changes, so daemons judge different games at the same time.  A message, a
-timer step or an outbox claim is decided by the first transaction to get
-there; the next sees it done.  A daemon that dies
-mid-transaction leaves nothing: the server rolls back its transaction and
-frees its locks.  Reads outside a transaction see the last committed state
-(READ COMMITTED).
-
-The outbox.  A sender claims the rows it sends with a session-level advisory
-lock each (pg_try_advisory_lock: another daemon skips them), taken while the
-claim row-locks them (FOR NO KEY UPDATE SKIP LOCKED), and gives them back once
-they are marked (in the "sent" UPDATE's own statement: its row locks keep
-other claims off until it commits); a daemon that dies loses its session and so its
-claims at once, and another sends those rows again with the same Message-ID.
-
-Schema version.  PostgreSQL has no user_version: the step a database is at is
-the one row of ``gm_schema_version``.  The same steps (gm.store.schema) run, their
-PostgreSQL DDL compiled by SQLAlchemy (gm.store.pgsteps), in one transaction under
-the writer lock.
+psycopg 3 in autocommit mode with explicit transactions.  ``write()`` sends
+BEGIN with its first statement and takes the store lock (gm.store.pglocks):
+exclusively, as SQLite's BEGIN IMMEDIATE, or shared for a scoped write, which
+then locks the games and rows it changes, so daemons judge different games at
+once.  A daemon that dies mid-transaction leaves nothing: the server rolls it
+back and frees its locks.  The outbox's claims are gm.store.pgoutbox's.  The
+schema step a database is at is the one row of ``gm_schema_version``; the
+steps' DDL is compiled by SQLAlchemy (gm.store.pgsteps).
 """
 
 from __future__ import annotations

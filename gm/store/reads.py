@@ -1,20 +1,13 @@
 """Reads remembered for the length of one write transaction.
 
-Inside ``store.write()`` no other writer changes the store (the writer lock:
-BEGIN IMMEDIATE, or PostgreSQL's advisory lock), so a row read once stays
-what it was until this transaction writes its table.  On PostgreSQL a scoped
-write (gm.store.pglocks) reads what it changes only once it has locked it,
-and a lock taken after reads forgets them (gm.store.postgres).  The service reads the
-same rows many times while it judges one mail and writes its replies (the
-game row, the seats of an address, an address's delivery state, a game's
-settings): each named query wrapped in ``remembered`` goes to the database
-once per transaction, which on PostgreSQL is one round trip saved each time.
-
-What the transaction writes is never read stale: every statement goes through
-WatchedConnection, and one that is not a SELECT forgets what was remembered
-of the table it writes (of every table, when its table cannot be told:
-DDL, PRAGMA, BEGIN).  Nothing is remembered outside a write transaction, or
-from one transaction to the next.
+Inside ``store.write()`` no other writer changes what this transaction reads
+(the writer lock, or on PostgreSQL the games and rows it locked first; a lock
+taken after reads forgets them), so a row read once stays what it was until
+this transaction writes its table.  Judging one mail reads the same rows many
+times: each named query wrapped in ``remembered`` goes to the database once.
+Every statement goes through WatchedConnection, and one that is not a SELECT
+forgets what was remembered of its table (of every table, when its table
+cannot be told).  Nothing is remembered outside a write transaction.
 """
 
 from __future__ import annotations
