@@ -64,7 +64,7 @@ def main() -> int:
         secrets = engine.create_game("neighbors", "nb1", [("ada", "ada@example.org"), ("bob", "bob@example.org")],
                                      seed=5, options={"layout": EXAMPLE_LAYOUT})
         with store.write():
-            store.rehash_seat_password("nb1", "bob", passwords.hash_chosen(CHOSEN))
+            store.seats.rehash_seat_password("nb1", "bob", passwords.hash_chosen(CHOSEN))
         for kind, sender, password in (("generated", "ada@example.org", secrets["ada"]),
                                        ("chosen", "bob@example.org", CHOSEN)):
             def one_mail():

@@ -147,12 +147,12 @@ class Builder:
         options = dict(options)
         service = service_options.split_options(options)
         turn, dumped = self.state(seed, now)
-        store.add_game(game_id, self.rules.kind, seed, json.dumps(options), now)
+        store.games.add_game(game_id, self.rules.kind, seed, json.dumps(options), now)
         for seat, name in enumerate(NAMES):
-            store.add_player(game_id, seat, name, email_of(name, game_id), self.pw_hash)
-        store.add_state(game_id, turn, dumped, now)
+            store.seats.add_player(game_id, seat, name, email_of(name, game_id), self.pw_hash)
+        store.turns.add_state(game_id, turn, dumped, now)
         deadlines.save_settings(store, game_id, service)
-        store.log(game_id, turn, "gm", "create", f"{self.rules.kind} for {', '.join(NAMES)}, seed {seed}", now)
+        store.history.log(game_id, turn, "gm", "create", f"{self.rules.kind} for {', '.join(NAMES)}, seed {seed}", now)
         deadlines.open_turn(store, games.load(store, game_id))
 
 

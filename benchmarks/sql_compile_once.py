@@ -74,7 +74,7 @@ def main() -> None:
         path = Path(tmp) / "gm.sqlite"
         store = Store(path)
         with store.write():
-            store.beat(ME, "host", 1, 1.0, 1.0, None)
+            store.daemons.beat(ME, "host", 1, 1.0, 1.0, None)
         raw = store.db.inner  # the sqlite3 connection itself
         engine = sqlalchemy.create_engine(f"sqlite:///{path}")
         connection = engine.connect()

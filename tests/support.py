@@ -150,7 +150,7 @@ def mark_all_sent(engine) -> None:
     report (or welcome) is still queued is never forfeited (issue 28, gm.service.outgoing.outages)."""
     with engine.store.write():
         for row in engine.store.all("SELECT id FROM outbox WHERE status = 'queued'"):
-            engine.store.mark_sent(row["id"], engine.clock(), 1)
+            engine.store.outbox.mark_sent(row["id"], engine.clock(), 1)
 
 
 # --- a store as gm wrote it before schema steps 21 and 22 (packed texts without their packing) ---

@@ -24,7 +24,7 @@ def test_absences_stop_at_the_total_and_say_what_is_left(engine, nb_game, clock)
     (reply,) = [m for m in refused if m["To"] == "ada@example.org"]
     text = " ".join(body(reply).split())
     assert "30 days in all" in text and "4 days are left" in text
-    assert len(engine.store.absences_of("nb1")) == 2
+    assert len(engine.store.timers.absences_of("nb1")) == 2
     ok = absence(engine, nb_game["ada"], "+31d +35d")  # 4 days still fit
     assert any("Absence recorded" in m["Subject"] for m in ok)
 

@@ -61,7 +61,7 @@ def test_gm_new_takes_idn_addresses_and_display_names_and_her_mail_is_hers(tmp_p
                 "--player", "zoe=Zoë Ångström <Zoë@Bücher.example>", "-o", f"layout={EXAMPLE_LAYOUT}",
                 "--seed", "5")
     assert result.exit_code == 0, result.output
-    seats = {p["name"]: (p["email"], p["display_name"]) for p in room.engine.store.players("nb1")}
+    seats = {p["name"]: (p["email"], p["display_name"]) for p in room.engine.store.seats.players("nb1")}
     assert seats == {"ada": ("ada@example.org", "Ada Lovelace"), "zoe": (ZOE, "Zoë Ångström")}
     welcomes = dict(room.run())
     assert sorted(welcomes) == ["ada@example.org", ZOE]
@@ -118,7 +118,7 @@ def test_join_takes_a_utf8_address(tmp_path):
                            subject="Re: " + asked[1]["Subject"]))
     (joined,) = room.run()
     assert joined[0] == ZOE
-    assert [(p["email"], p["display_name"]) for p in room.engine.store.players("open1")] == [
+    assert [(p["email"], p["display_name"]) for p in room.engine.store.seats.players("open1")] == [
         (ZOE, "Zoë Ångström")]
 
 

@@ -84,7 +84,7 @@ def test_random_play_to_the_end(kind):
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_game_through_the_service(kind, engine):
     names = play_game(engine, kind, "g1", seed=11, max_steps=MAX_STEPS)
-    assert engine.store.game("g1")["status"] == "finished"
+    assert engine.store.games.game("g1")["status"] == "finished"
     import email
     import email.policy
 

@@ -38,7 +38,7 @@ def deliver(inbox, name: str, raw: bytes, at: float):
 
 
 def actions(engine, action: str) -> list:
-    return [r for r in engine.store.history_of("nb1") if r["action"] == action]
+    return [r for r in engine.store.history.history_of("nb1") if r["action"] == action]
 
 
 def ada_order(engine):
@@ -49,7 +49,7 @@ def ada_order(engine):
 def started(engine, clock, config) -> tuple[dict, float]:
     secrets = engine.create_game("neighbors", "nb1", PLAYERS, seed=5, options=OPTIONS)
     run(engine, config, once=True)  # cron: the welcomes go out (the outbox Maildir)
-    return secrets, engine.store.deadline_row("nb1")["due"]
+    return secrets, engine.store.timers.deadline_row("nb1")["due"]
 
 
 def test_an_order_delivered_before_the_deadline_and_read_by_a_later_cron_run_is_on_time(engine, clock, config):
@@ -62,7 +62,7 @@ def test_an_order_delivered_before_the_deadline_and_read_by_a_later_cron_run_is_
     assert order["accepted"] == 1 and order["turn"] == 1 and order["at"] == due - 600
     assert actions(engine, "late") == [] and actions(engine, "forfeit") == []
     # bob's time counts from when gm judged the move and made his report, not from ada's mail
-    assert engine.store.deadline_row("nb1")["due"] == clock.now + H
+    assert engine.store.timers.deadline_row("nb1")["due"] == clock.now + H
 
 
 def test_a_maildir_time_in_the_future_or_before_the_last_run_is_not_the_delivery(engine, clock, config):

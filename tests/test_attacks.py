@@ -57,7 +57,7 @@ def code_in(subject: str) -> str:
 
 
 def password_is(room, password: str, name: str = "ada", game_id: str = "nb1") -> bool:
-    return passwords.verify(password, room.engine.store.player(game_id, name)["pw_hash"])
+    return passwords.verify(password, room.engine.store.seats.player(game_id, name)["pw_hash"])
 
 
 def cli(room, *args, exit_code: int = 0) -> str:
@@ -110,7 +110,7 @@ def test_a_seat_is_not_taken_back_after_its_owner_recovered_it(tmp_path):
     # eve's pending code, sent from eve2: refused, and only eve2 hears of it.
     ((address, _, text),) = exchange(room, order_mail(EVE2, f"CONFIRM {eve_code}"))
     assert address == EVE2 and "unknown, used or expired" in text
-    seat = room.engine.store.player("nb1", "ada")
+    seat = room.engine.store.seats.player("nb1", "ada")
     assert seat["email"] == ADA and password_is(room, new) and not password_is(room, secrets["ada"])
     ended = {r["purpose"]: r["ended"] for r in room.engine.store.all("SELECT * FROM address_codes")}
     assert ended == {"address": "revoked by a confirmed PASSWORD RESET", "reset": "confirmed"}
@@ -147,7 +147,7 @@ def test_forged_observe_and_join_mails_subscribe_nobody_and_mail_strangers_only_
     (alert,) = to(mails, REFEREE)
     assert "10 confirmation codes in the last hour" in alert[2]
     assert engine.store.all("SELECT * FROM observers") == []
-    assert engine.store.players("open1") == []
+    assert engine.store.seats.players("open1") == []
     assert all(observers.following(engine, g) == [] for g in ("fb1", "nb1", "nb2", "pg1"))
     # The next legal move mails the two players, nobody who never asked.
     mails = exchange(room, order_mail(ADA, "Rb4xd4", game_id="nb2", password=secrets["ada"]))
@@ -211,7 +211,7 @@ def test_a_reply_token_plays_but_cannot_change_or_leave_the_seat(tmp_path):
                                                                 subject="Re: [nb1 T1] Welcome"))
         assert address == EVE and "needs your password" in text, command
         assert "refused (no password)" in subject
-    seat = room.engine.store.player("nb1", "ada")
+    seat = room.engine.store.seats.player("nb1", "ada")
     assert seat["email"] == ADA and seat["active"] and password_is(room, secrets["ada"])
     assert room.engine.store.all("SELECT * FROM address_codes") == []
     assert room.engine.store.all("SELECT * FROM absences") == []
@@ -272,9 +272,9 @@ def test_a_forged_password_reset_changes_nothing(tmp_path):
     mails = exchange(room, order_mail(BOB, "PASSWORD RESET nb1"))
     assert [m[0] for m in mails] == [BOB] and "confirm your password reset" in mails[0][1]
     assert password_is(room, secrets["bob"], "bob") and password_is(room, secrets["ada"])
-    resets = [r["detail"] for r in room.engine.store.history_of("nb1") if r["action"] == "reset"]
+    resets = [r["detail"] for r in room.engine.store.history.history_of("nb1") if r["action"] == "reset"]
     assert len(resets) == 6 and "code was mailed" in resets[-1]
-    assert room.engine.store.player("nb1", "bob")["email"] == BOB
+    assert room.engine.store.seats.player("nb1", "bob")["email"] == BOB
 
 
 # --- 7. One mail, 26 s of CPU ----------------------------------------------------------------------------
@@ -410,11 +410,11 @@ def test_a_forged_bounce_of_her_own_welcome_counts_for_nothing(tmp_path):
     assert welcome["message_id"].encode() in forged
     assert exchange(room, forged) == []
     assert room.outcomes() == ["robot"]
-    assert engine.store.address_state(address) is None and engine.store.delivery_events(address) == []
+    assert engine.store.delivery.address_state(address) is None and engine.store.delivery.delivery_events(address) == []
     clock.advance(DAY + HOUR)
     mails = exchange(room)
     assert engine.load("dl1").status == "finished"
-    assert engine.store.result_of("dl1")["reason"].startswith(f"{name} forfeited")
+    assert engine.store.results.result_of("dl1")["reason"].startswith(f"{name} forfeited")
     assert sorted((m[0], m[1]) for m in mails) == sorted(
         [(address, "[dl1 T1] Late")] + [(a, "[dl1 T1] Game over") for _, a in PLAYERS])
 
@@ -466,5 +466,5 @@ def test_look_alike_game_ids_are_refused_by_mail_and_on_the_command_line(tmp_pat
         output = cli(room, "new", "neighbors", "--id", game_id, "--player", f"ada={ADA}", "--player",
                      f"bob={BOB}", exit_code=1)
         assert "ASCII letters, digits and '-'" in output and code in output
-    assert room.engine.store.games() == [] and exchange(room) == []
+    assert room.engine.store.games.every_game() == [] and exchange(room) == []
     assert room.engine.store.all("SELECT * FROM pending_requests") == []

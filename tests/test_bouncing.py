@@ -47,7 +47,7 @@ def text_of(row) -> str:
 
 
 def state(engine, address):
-    row = engine.store.address_state(address)
+    row = engine.store.delivery.address_state(address)
     return row["state"] if row is not None else None
 
 
@@ -70,7 +70,7 @@ def test_the_gm_and_the_other_players_are_told_once(engine, game):
     # A second bounce, and a third of another shape: history grows, nobody is told again.
     bounce_row(engine, outbox_row(engine.store, ADDRESS["bob"], "welcome"), "exim")
     bounce_row(engine, outbox_row(engine.store, ADDRESS["bob"], "welcome"), "qmail")
-    assert len(engine.store.delivery_events(ADDRESS["bob"])) == 3
+    assert len(engine.store.delivery.delivery_events(ADDRESS["bob"])) == 3
     assert len(mails_to(engine, REFEREE)) == 1
     assert len([r for r in mails_to(engine, ADDRESS["ada"]) if "not receiving mail" in r["subject"]]) == 1
     assert [p["address"] for p in delivery_state.bouncing(engine)] == [ADDRESS["bob"]]
@@ -81,14 +81,15 @@ def test_mail_to_a_bouncing_address_is_held_but_for_one_probe_a_day(engine, game
     with engine.store.write():
         waiting = engine.outbox.queue(bob, "queued before the bounce", "x\n", kind="notice")
     bounce_row(engine, outbox_row(engine.store, bob, "welcome"))
-    assert engine.store.outbox_row(waiting)["status"] == "held"
+    assert engine.store.delivery.outbox_row(waiting)["status"] == "held"
     statuses = []
     for hours in (0, 1, 22, 2, 1):  # at 0, 1, 23, 25 and 26 h: probes at 0 h and 25 h
         clock.advance(hours * 3600)
         with engine.store.write():
-            statuses.append(engine.store.outbox_row(engine.outbox.queue(bob, "n", "x\n", kind="notice"))["status"])
+            statuses.append(engine.store.delivery.outbox_row(
+                engine.outbox.queue(bob, "n", "x\n", kind="notice"))["status"])
     assert statuses == ["queued", "held", "held", "queued", "held"]
-    assert engine.store.outbox_row(outbox_row(engine.store, ADDRESS["ada"])["id"])["status"] == "queued"
+    assert engine.store.delivery.outbox_row(outbox_row(engine.store, ADDRESS["ada"])["id"])["status"] == "queued"
 
 
 def test_temporary_failures_on_three_different_days_make_it_bouncing(engine, game, clock):
@@ -100,9 +101,9 @@ def test_temporary_failures_on_three_different_days_make_it_bouncing(engine, gam
         bounce_row(engine, row, "postfix-delayed", nth)
         seen.append(state(engine, bob))
     assert seen == ["soft-failing", "soft-failing", "soft-failing", "bouncing"]
-    assert [bool(e["permanent"]) for e in engine.store.delivery_events(bob)] == [False] * 4
+    assert [bool(e["permanent"]) for e in engine.store.delivery.delivery_events(bob)] == [False] * 4
     # A delay bounces no message: the welcome (never sent in this test) is held, not bounced.
-    assert (row["status"], engine.store.outbox_row(row["id"])["status"]) == ("queued", "held")
+    assert (row["status"], engine.store.delivery.outbox_row(row["id"])["status"]) == ("queued", "held")
     (gm_mail,) = mails_to(engine, REFEREE)
     assert "temporary failures on 3 days" in text_of(gm_mail)
 
@@ -113,14 +114,14 @@ def test_the_players_next_mail_clears_it_and_the_held_mail_goes(engine, game, cl
     with engine.store.write():
         engine.outbox.queue(bob, "probe", "x\n", kind="notice")
         held = engine.outbox.queue(bob, "held", "x\n", kind="notice")
-    assert engine.store.outbox_row(held)["status"] == "held"
+    assert engine.store.delivery.outbox_row(held)["status"] == "held"
     # A mail from bob's address that is not bob's (no password) clears nothing.
     engine.ingest(order_mail(bob, "HELP", game_id="nb1", password="wrong"))
     assert state(engine, bob) == "bouncing"
     clock.advance(60)
     engine.ingest(order_mail(bob, "BOARD", game_id="nb1", password=game["bob"]))
     assert state(engine, bob) == "ok"
-    assert engine.store.outbox_row(held)["status"] == "queued"
+    assert engine.store.delivery.outbox_row(held)["status"] == "queued"
     assert [r["subject"] for r in mails_to(engine, REFEREE)] == [
         "[gm] Mail to bob@example.org bounces", "[gm] Mail to bob@example.org cleared"]
     assert "bob mailed gm from it" in text_of(mails_to(engine, REFEREE)[-1])
@@ -151,15 +152,15 @@ def test_bouncing_wait_the_deadline_waits_for_the_bouncing_player(engine, clock)
     done = engine.tick()
     assert any("deadline moved a day" in d for d in done)
     view = engine.load("dl1")
-    assert view.status == "active" and engine.store.result_of("dl1") is None
-    assert engine.store.deadline_row("dl1")["due"] == pytest.approx(clock() + DAY)
+    assert view.status == "active" and engine.store.results.result_of("dl1") is None
+    assert engine.store.timers.deadline_row("dl1")["due"] == pytest.approx(clock() + DAY)
     clock.advance(DAY + 60)
     engine.tick()
     # Issue 27: bouncing=wait holds a player's deadline at most once per turn (she can bounce her
     # own mail at will), so a day later, still bouncing, the late policy applies.
     assert state(engine, ADDRESS[name]) == "bouncing"
     assert engine.load("dl1").status == "finished"
-    assert name in engine.store.result_of("dl1")["reason"]
+    assert name in engine.store.results.result_of("dl1")["reason"]
 
 
 def test_bouncing_proceed_applies_the_late_policy_as_usual(engine, clock):
@@ -167,7 +168,7 @@ def test_bouncing_proceed_applies_the_late_policy_as_usual(engine, clock):
     clock.advance(25 * 3600)
     engine.tick()
     assert engine.load("dl1").status == "finished"
-    assert f"{name} forfeited" in engine.store.result_of("dl1")["reason"]
+    assert f"{name} forfeited" in engine.store.results.result_of("dl1")["reason"]
 
 
 def test_the_option_is_checked(engine):
@@ -184,7 +185,7 @@ def test_set_address_clears_the_old_address_and_keeps_its_mail_held(engine, game
         engine.outbox.queue(bob, "probe", "x\n", kind="notice")
         held = engine.outbox.queue(bob, "held", "x\n", kind="notice")
         assert delivery_state.clear(engine, bob, "the seat moved to bob@new.example", release=False)
-    assert state(engine, bob) == "ok" and engine.store.outbox_row(held)["status"] == "held"
+    assert state(engine, bob) == "ok" and engine.store.delivery.outbox_row(held)["status"] == "held"
     assert "stay held" in text_of(mails_to(engine, REFEREE)[-1])
 
 
@@ -209,8 +210,8 @@ def test_a_simultaneous_turn_waits_for_a_bouncing_player_only_with_wait(engine, 
     engine.tick()
     assert (engine.load("fb1").turn != turn) is closes
     if not closes:
-        assert engine.store.deadline_row("fb1")["due"] == pytest.approx(clock() + DAY)
-        assert [h["detail"] for h in engine.store.history_of("fb1") if h["action"] == "moved"][-1].endswith(
+        assert engine.store.timers.deadline_row("fb1")["due"] == pytest.approx(clock() + DAY)
+        assert [h["detail"] for h in engine.store.history.history_of("fb1") if h["action"] == "moved"][-1].endswith(
             "mail to bob bounces (bouncing=wait)")
 
 
@@ -219,12 +220,12 @@ def test_a_refusal_recorded_before_a_clear_does_not_mark_the_address_again(engin
     bounce_row(engine, outbox_row(engine.store, bob, "welcome"))
     row = outbox_row(engine.store, bob, "welcome")
     with engine.store.write():  # the sender thread records a 5xx; the judge has not settled it yet
-        engine.store.record_refusal(row["id"], bob, 1, "550 5.1.1 no such user", clock())
+        engine.store.delivery.record_refusal(row["id"], bob, 1, "550 5.1.1 no such user", clock())
     clock.advance(60)
     engine.ingest(order_mail(bob, "BOARD", game_id="nb1", password=game["bob"]))
     assert state(engine, bob) == "ok"
     engine.tick()
-    assert state(engine, bob) == "ok" and engine.store.unsettled_events() == []
+    assert state(engine, bob) == "ok" and engine.store.delivery.unsettled_events() == []
 
 
 def test_an_address_in_capitals_is_the_same_address(engine, clock):
@@ -234,14 +235,14 @@ def test_an_address_in_capitals_is_the_same_address(engine, clock):
         waiting = engine.outbox.queue("Bob@Example.ORG", "queued before", "x\n", kind="notice")
     # The seat keeps the address in gm's one form (gm.core.addresses, issue 31), so its welcome
     # went to bob@example.org.
-    assert engine.store.player("nb1", "bob")["email"] == "bob@example.org"
+    assert engine.store.seats.player("nb1", "bob")["email"] == "bob@example.org"
     bounce_row(engine, outbox_row(engine.store, "bob@example.org", "welcome"))
     assert state(engine, "bob@example.org") == "bouncing"
-    assert engine.store.outbox_row(waiting)["status"] == "held"
+    assert engine.store.delivery.outbox_row(waiting)["status"] == "held"
     assert "bob in nb1" in text_of(mails_to(engine, REFEREE)[0])
     with engine.store.write():
         delivery_state.clear(engine, "BOB@example.org", "test")
-    assert engine.store.outbox_row(waiting)["status"] == "queued"
+    assert engine.store.delivery.outbox_row(waiting)["status"] == "queued"
 
 
 def confirm_new_address(engine, password, sender, new):
@@ -282,8 +283,8 @@ def test_set_address_leaves_the_old_address_bouncing_while_another_seat_uses_it(
 def test_mail_to_gm_address_is_never_held(engine, game):
     """Issue 28: even were gm_address marked bouncing, the GM's own mail is never held."""
     with engine.store.write():
-        engine.store.set_address_state(REFEREE, "bouncing", 0.0, "a test")
-        engine.store.set_last_probe(REFEREE, engine.clock())  # no probe due either
+        engine.store.delivery.set_address_state(REFEREE, "bouncing", 0.0, "a test")
+        engine.store.delivery.set_last_probe(REFEREE, engine.clock())  # no probe due either
         first = engine.outbox.queue(REFEREE, "one", "x\n", kind="notice")
         second = engine.outbox.queue(REFEREE, "two", "x\n", kind="notice")
-    assert [engine.store.outbox_row(i)["status"] for i in (first, second)] == ["queued", "queued"]
+    assert [engine.store.delivery.outbox_row(i)["status"] for i in (first, second)] == ["queued", "queued"]

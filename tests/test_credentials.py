@@ -34,7 +34,7 @@ def mail(engine, sender, text, **kwargs):
 
 
 def seat(engine, name="ada", game_id="nb1"):
-    return dict(engine.store.player(game_id, name))
+    return dict(engine.store.seats.player(game_id, name))
 
 
 def code_in(subject):
@@ -206,7 +206,7 @@ def test_a_forged_password_reset_changes_nothing_and_mails_the_owner_once_an_hou
         _, mails = mail(engine, EVE, "PASSWORD RESET nb1 ada")  # and by name, from anywhere
         assert [m[0] for m in mails] == [EVE] and "nothing was reset" in mails[0][2]
     assert seat(engine) == before and works(engine, nb_game["ada"])
-    history = [r["detail"] for r in engine.store.history_of("nb1") if r["action"] == "reset"]
+    history = [r["detail"] for r in engine.store.history.history_of("nb1") if r["action"] == "reset"]
     assert len(history) == 19 and sum("not sent" in d for d in history) == 18
 
 
@@ -219,14 +219,14 @@ def test_a_reset_that_cannot_be_mailed_changes_nothing_and_is_recorded(engine, n
     # ... which is theirs: the owner's code still goes (the seat's own limit is its cap).
     assert [(m[0], "confirm your password reset" in m[1]) for m in mails] == [(ADA, True)]
     assert seat(engine) == before and works(engine, nb_game["ada"])
-    (recorded,) = [r["detail"] for r in engine.store.history_of("nb1") if r["action"] == "reset"]
+    (recorded,) = [r["detail"] for r in engine.store.history.history_of("nb1") if r["action"] == "reset"]
     assert "code was mailed" in recorded
     # The address bouncing: nothing mailed, nothing changed, the attempt recorded.
     clock.advance(HOUR + 1)
     with engine.store.write():
         engine.store.insert("addresses", address=ADA, state="bouncing", since=clock.now)
     assert mail(engine, ADA, "PASSWORD RESET nb1")[1] == [] and seat(engine) == before
-    assert "bounces" in engine.store.history_of("nb1")[-1]["detail"]
+    assert "bounces" in engine.store.history.history_of("nb1")[-1]["detail"]
 
 
 # --- No throttle on guessing ----------------------------------------------------------------------
@@ -273,7 +273,7 @@ def test_a_chosen_password_gets_the_stronger_hash_and_old_weak_ones_are_rehashed
     mail(engine, ADA, "SET PASSWORD corvid-lantern-77", game_id="nb1", password=nb_game["ada"])
     assert passwords.cost(seat(engine)["pw_hash"]) == passwords.CHOSEN_N
     with engine.store.write():  # a chosen password stored before issue 27, at the cheap cost
-        engine.store.rehash_seat_password("nb1", "ada", passwords.hash_password("old-choice-99"))
+        engine.store.seats.rehash_seat_password("nb1", "ada", passwords.hash_password("old-choice-99"))
     generation = seat(engine)["generation"]
     assert works(engine, "old-choice-99")
     after = seat(engine)
@@ -297,7 +297,7 @@ def test_the_gm_resets_and_readdresses_a_seat_through_the_same_model(engine, nb_
     assert address == ADA and "Your new password" in subject and "Reason: lost her mail" in text
     new = re.search(r"Your new password: (\w+)", text).group(1)
     assert works(engine, new) and not works(engine, nb_game["ada"])
-    assert engine.store.pending_codes("nb1", "ada", ("address",), engine.clock()) == []
+    assert engine.store.credentials.pending_codes("nb1", "ada", ("address",), engine.clock()) == []
     start = last_outbox_id(engine)
     lifecycle.readdress_seat(engine, "nb1", "ada", "ada@work.example", who="gm:tester", why="asked by phone")
     mails = sent(engine, start)
@@ -305,7 +305,7 @@ def test_the_gm_resets_and_readdresses_a_seat_through_the_same_model(engine, nb_
     assert "Your seat moved" in to(mails, ADA)[0][1] and "asked by phone" in to(mails, ADA)[0][2]
     newer = re.search(r"Your new password: (\w+)", to(mails, "ada@work.example")[0][2]).group(1)
     assert seat(engine)["email"] == "ada@work.example" and works(engine, newer, "ada@work.example")
-    history = [(r["actor"], r["action"]) for r in engine.store.history_of("nb1")][-2:]
+    history = [(r["actor"], r["action"]) for r in engine.store.history.history_of("nb1")][-2:]
     assert history == [("gm:tester", "password"), ("gm:tester", "address")]
 
 

@@ -101,7 +101,7 @@ class World:
         return f"chosen-word-{self.n:03d}-{uuid.uuid4().hex[:4]}"
 
     def seat(self):
-        return self.store.player("nb1", "ada")
+        return self.store.seats.player("nb1", "ada")
 
     # --- the property ------------------------------------------------------------------------------
     def works(self, kind, value):

@@ -19,11 +19,11 @@ ME = outages.DaemonIdentity("test:1:ab", "test", 1, 0.0)
 def game(engine, clock):
     engine.create_game("neighbors", "nb1", PLAYERS, seed=3,
                        options={"deadline": "1h", "grace": "10m", "late": "forfeit", "reminder": "0"})
-    return engine.store.deadline_row("nb1")["due"]
+    return engine.store.timers.deadline_row("nb1")["due"]
 
 
 def history(engine, action: str) -> list:
-    return [r for r in engine.store.history_of("nb1") if r["action"] == action]
+    return [r for r in engine.store.history.history_of("nb1") if r["action"] == action]
 
 
 def moved_notices(engine) -> list:
@@ -34,7 +34,7 @@ def moved_notices(engine) -> list:
 def send_everything(engine) -> None:
     with engine.store.write():
         for row in engine.store.all("SELECT id FROM outbox WHERE status = 'queued'"):
-            engine.store.mark_sent(row["id"], engine.clock(), 1)
+            engine.store.outbox.mark_sent(row["id"], engine.clock(), 1)
 
 
 def test_a_deadline_inside_a_heartbeat_gap_moves_by_it(engine, clock, game):
@@ -44,11 +44,11 @@ def test_a_deadline_inside_a_heartbeat_gap_moves_by_it(engine, clock, game):
     gap = outages.heartbeat(engine, ME, None)
     assert gap == 3 * H
     engine.tick()
-    assert engine.store.deadline_row("nb1")["due"] == game + 3 * H
+    assert engine.store.timers.deadline_row("nb1")["due"] == game + 3 * H
     assert history(engine, "late") == [] and history(engine, "forfeit") == []
     assert sorted(r["recipient"] for r in moved_notices(engine)) == ["ada@example.org", "bob@example.org"]
     engine.tick()  # once: applied
-    assert len(moved_notices(engine)) == 2 and engine.store.deadline_row("nb1")["due"] == game + 3 * H
+    assert len(moved_notices(engine)) == 2 and engine.store.timers.deadline_row("nb1")["due"] == game + 3 * H
 
 
 def test_once_finds_no_gap_and_a_short_one_is_none(engine, clock, game):
@@ -57,7 +57,7 @@ def test_once_finds_no_gap_and_a_short_one_is_none(engine, clock, game):
     assert outages.heartbeat(engine, ME, None) is None  # a tick or so: still running
     clock.advance(3 * H)
     assert outages.heartbeat(engine, ME, None, look_for_gap=False) is None  # cron's --once
-    assert engine.store.outage_rows() == []
+    assert engine.store.daemons.outage_rows() == []
 
 
 def test_deadlines_wait_while_gm_cannot_send_then_move(engine, clock, game):
@@ -74,14 +74,14 @@ def test_deadlines_wait_while_gm_cannot_send_then_move(engine, clock, game):
     outages.heartbeat(engine, ME, None)  # sending again
     engine.tick()
     length = clock.now - (start + 5 * 60)
-    assert engine.store.deadline_row("nb1")["due"] == game + length
+    assert engine.store.timers.deadline_row("nb1")["due"] == game + length
     assert len(moved_notices(engine)) == 2
-    (row,) = engine.store.outage_rows()
+    (row,) = engine.store.daemons.outage_rows()
     assert row["kind"] == "sending" and row["applied"] == 1
 
 
 def test_nobody_forfeits_a_turn_whose_report_did_not_reach_them(engine, clock, game):
-    unsent = engine.store.unsent_report_recipients("nb1", 1)
+    unsent = engine.store.metrics.unsent_report_recipients("nb1", 1)
     assert unsent  # the first report is still queued: nothing sends in this test
     clock.advance(2 * H)
     engine.tick()
@@ -101,8 +101,8 @@ def test_a_deadline_waits_while_the_server_refuses_gms_sender_then_moves(engine,
     send_everything(engine)
     clock.advance(5 * 60)
     with engine.store.write():
-        engine.store.add_hold("sender", clock.now, "the server refuses gm's envelope sender (MAIL FROM)",
-                              "554 5.7.1 Sender address rejected", "554 5.7.1", clock.now + 300)
+        engine.store.outbox.add_hold("sender", clock.now, "the server refuses gm's envelope sender (MAIL FROM)",
+                                     "554 5.7.1 Sender address rejected", "554 5.7.1", clock.now + 300)
     engine.tick()
     assert outages.unavailable_since(engine) == start + 5 * 60
     clock.advance(2 * H)  # past the deadline and its grace
@@ -113,9 +113,9 @@ def test_a_deadline_waits_while_the_server_refuses_gms_sender_then_moves(engine,
     engine.tick()
     assert outages.unavailable_since(engine) is None
     length = clock.now - (start + 5 * 60)
-    assert engine.store.deadline_row("nb1")["due"] == game + length
+    assert engine.store.timers.deadline_row("nb1")["due"] == game + length
     assert sorted(r["recipient"] for r in moved_notices(engine)) == ["ada@example.org", "bob@example.org"]
-    (row,) = engine.store.outage_rows()
+    (row,) = engine.store.daemons.outage_rows()
     assert row["kind"] == "sending" and row["applied"] == 1
 
 
@@ -127,19 +127,19 @@ def test_a_deadline_waits_for_a_report_gm_tried_and_could_not_hand_on_then_count
     with engine.store.write():
         for row in engine.store.all("SELECT id, recipient FROM outbox WHERE status = 'queued'"):
             if row["recipient"] == "ada@example.org":
-                engine.store.note_attempt(row["id"], 1, "cannot reach the server")
+                engine.store.outbox.note_attempt(row["id"], 1, "cannot reach the server")
             else:
-                engine.store.mark_sent(row["id"], clock.now + 1800, 1)  # bob's: at its first try
+                engine.store.outbox.mark_sent(row["id"], clock.now + 1800, 1)  # bob's: at its first try
     clock.advance(2 * H)  # past the deadline and its grace
     engine.tick()
     assert history(engine, "late") == [] and history(engine, "forfeit") == []
-    assert engine.store.deadline_row("nb1")["due"] == game
+    assert engine.store.timers.deadline_row("nb1")["due"] == game
     delivered = clock.now
     with engine.store.write():  # ada's report goes out at last, at its second try
         for row in engine.store.all("SELECT id FROM outbox WHERE status = 'queued'"):
-            engine.store.mark_sent(row["id"], delivered, 2)
+            engine.store.outbox.mark_sent(row["id"], delivered, 2)
     engine.tick()
-    assert engine.store.deadline_row("nb1")["due"] == delivered + H
+    assert engine.store.timers.deadline_row("nb1")["due"] == delivered + H
     assert history(engine, "late") == [] and history(engine, "forfeit") == []
     assert sorted(r["recipient"] for r in moved_notices(engine)) == ["ada@example.org", "bob@example.org"]
     clock.advance(H + 11 * 60)  # her hour and its grace are over: now she may be forfeited

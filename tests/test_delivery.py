@@ -63,8 +63,8 @@ class Claims(Recording):
         super().__init__()
         self.claims: list[int] = []
         self.refuse = refuse
-        claim = store.claim_outbox
-        store.claim_outbox = lambda now, limit: self.claims.append(len(rows := claim(now, limit))) or rows
+        claim = store.outbox.claim_outbox
+        store.outbox.claim_outbox = lambda now, limit: self.claims.append(len(rows := claim(now, limit))) or rows
 
     def send(self, recipient, raw, outbox_id):
         if outbox_id in self.refuse:

@@ -15,7 +15,7 @@ ADA = "ada@example.org"
 
 
 def seq(engine, game="nb1") -> int:
-    return engine.store.latest_state(game)["seq"]
+    return engine.store.turns.latest_state(game)["seq"]
 
 
 def mail_in_charset(charset: str, text: bytes, sender: str = f"Ada <{ADA}>") -> bytes:
@@ -135,10 +135,10 @@ def test_escape_sequences_never_reach_the_gms_terminal(tmp_path):
     assert "hidden2Jgnp.exex end" in body(press)
     # Rows stored before the door was there may hold anything: the terminal is shown escapes.
     with engine.store.write():
-        engine.store.add_message("old", None, ADA, f"old {TITLE}{HIDE}", b"raw", 0.0, "rejected", f"why {HIDE}")
-        engine.store.log("nb1", 1, "ada", "press", f"to ALL {TITLE}", 0.0)
-        engine.store.add_report("nb1", 1, 1, None, "press", f"Press in game nb1\n{HOSTILE}\r", None, 0.0,
-                                audience="all")
+        engine.store.inbox.add_message("old", None, ADA, f"old {TITLE}{HIDE}", b"raw", 0.0, "rejected", f"why {HIDE}")
+        engine.store.history.log("nb1", 1, "ada", "press", f"to ALL {TITLE}", 0.0)
+        engine.store.reports.add_report("nb1", 1, 1, None, "press", f"Press in game nb1\n{HOSTILE}\r", None, 0.0,
+                                        audience="all")
     for args in (["inbox"], ["history", "nb1"], ["outbox", "--all"]):
         shown = cli(conf, *args)
         assert not any(c in shown for c in "\x1b\x07\x00\x9b\u202e\u2066\r"), (args, shown)
@@ -154,8 +154,8 @@ def test_the_feed_stays_xml_whatever_a_stored_text_holds(engine, nb_game, tmp_pa
     from gm.service.records import audit
 
     with engine.store.write():  # as a row stored before the door cleaned mail could hold it
-        engine.store.add_report("nb1", 1, 1, None, "press", f"Press in game nb1\nTo: ALL\n\n{HOSTILE}\ufffe",
-                                None, engine.clock(), audience="all")
+        engine.store.reports.add_report("nb1", 1, 1, None, "press", f"Press in game nb1\nTo: ALL\n\n{HOSTILE}\ufffe",
+                                        None, engine.clock(), audience="all")
     site.write_game(tmp_path, audit.archive_data(engine, "nb1"), engine.clock(), "example.test")
     root = ET.fromstring((tmp_path / "game-nb1.atom").read_bytes())
     content = " ".join(el.text or "" for el in root.iter())
@@ -177,7 +177,7 @@ def test_gm_new_refuses_a_look_alike_id(tmp_path, game_id, code):
                                       f"ada={ADA}", "--player", "bob=bob@example.org"])
     assert result.exit_code == 1
     assert "ASCII letters, digits and '-'" in result.output and code in result.output
-    assert engine.store.games() == [] and outbox(engine) == []
+    assert engine.store.games.every_game() == [] and outbox(engine) == []
     engine.store.close()
 
 
@@ -189,7 +189,7 @@ def test_create_by_mail_refuses_a_look_alike_id(engine, game_id, code):
     start = last_outbox_id(engine)
     outcome = engine.ingest(order_mail(ADA, f"CREATE neighbors {game_id} 2"))
     assert outcome.outcome == "help"
-    assert engine.store.games() == []
+    assert engine.store.games.every_game() == []
     (reply,) = outbox(engine, start)
     assert reply["To"] == ADA and "Not created" in reply["Subject"]
     text = " ".join(body(reply).split())
@@ -200,7 +200,7 @@ def test_new_ids_are_ascii_letters_digits_and_hyphens(engine):
     from support import PLAYERS
 
     engine.create_game("neighbors", "NB-7", PLAYERS, seed=1)
-    assert engine.store.game("nb-7") is not None
+    assert engine.store.games.game("nb-7") is not None
 
 
 def test_a_game_made_before_keeps_its_id_with_dots_and_underscores(engine):
@@ -215,9 +215,9 @@ def test_a_game_made_before_keeps_its_id_with_dots_and_underscores(engine):
 
     game_id, options, passwords = "old_game.1", {"layout": EXAMPLE_LAYOUT}, {"ada": "sesame1234", "bob": "bobpass123"}
     with engine.store.write():
-        engine.store.add_game(game_id, "neighbors", 5, json.dumps(options), engine.clock())
+        engine.store.games.add_game(game_id, "neighbors", 5, json.dumps(options), engine.clock())
         for seat, (name, address) in enumerate(PLAYERS):
-            engine.store.add_player(game_id, seat, name, address, hash_password(passwords[name]))
+            engine.store.seats.add_player(game_id, seat, name, address, hash_password(passwords[name]))
         lobby.begin_play(engine, registry.get("neighbors"), game_id, 5, options, ["ada", "bob"],
                          mailcommands.send_welcome, passwords)
     # By password: ada's capture.

@@ -157,7 +157,7 @@ def test_g6_nobody_is_told_who_proposed_not_in_mail_archive_or_feed_only_the_gm_
     assert engine.load("nb3").status == "finished"
     names = ("ada", "bob", "cy")
     texts = [body(mail) for mail in outbox(engine)]  # every mail: players', observers' and the GM's
-    texts += [r["body"] for r in engine.store.reports_of("nb3")]  # what the archive keeps
+    texts += [r["body"] for r in engine.store.reports.reports_of("nb3")]  # what the archive keeps
     data = audit.archive_data(engine, "nb3")
     texts.append(str(data) + feeds.atom({**data, "page": archive.page_name("nb3")}, "localhost").decode())
     assert any("A draw has been proposed" in text for text in texts)

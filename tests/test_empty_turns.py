@@ -105,7 +105,7 @@ def test_a_game_begun_before_fb8_keeps_its_rules_across_the_upgrade(config, cloc
             assert engine.process("fb1")
         view = engine.load("fb1")
         assert view.state.turn == 6 and view.state.empty_run() == 4
-        assert all("empty_turns" not in store.state_data(r)["options"] for r in store.states_of("fb1"))
+        assert all("empty_turns" not in store.turns.state_data(r)["options"] for r in store.turns.states_of("fb1"))
         assert not audit.verify(engine, "fb1").ok  # read with FB8's default, the replay differs
     finally:
         store.close()
@@ -115,10 +115,10 @@ def test_a_game_begun_before_fb8_keeps_its_rules_across_the_upgrade(config, cloc
     engine = Engine(store, config, clock=clock)
     try:
         assert store.schema_version == schema.STEPS[-1].number >= 15
-        assert json.loads(store.game("fb1")["options"]) == {"empty_turns": "none"}
-        assert json.loads(store.game("fb2")["options"]) == {"side": "5", "empty_turns": "none"}
+        assert json.loads(store.games.game("fb1")["options"]) == {"empty_turns": "none"}
+        assert json.loads(store.games.game("fb2")["options"]) == {"side": "5", "empty_turns": "none"}
         # a game not begun yet (open for JOIN): it will start under FB8's default
-        assert json.loads(store.game("fb9")["options"]) == {"radius": "3"}
+        assert json.loads(store.games.game("fb9")["options"]) == {"radius": "3"}
         result = audit.verify(engine, "fb1")
         assert result.ok, result.text()
         assert audit.verify(engine, "fb2").ok

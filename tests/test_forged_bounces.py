@@ -29,7 +29,7 @@ def start(engine, **options) -> tuple[dict, str]:
 
 
 def state(engine, address):
-    row = engine.store.address_state(address)
+    row = engine.store.delivery.address_state(address)
     return row["state"] if row is not None else None
 
 
@@ -56,14 +56,14 @@ def test_a_forged_bounce_of_her_own_welcome_counts_for_nothing_with_verp_on(engi
     assert welcome["message_id"].encode() in forged
     outcome = engine.ingest(forged)
     assert outcome.outcome == "robot" and "without a valid VERP address" in outcome.detail
-    assert state(engine, address) is None and engine.store.delivery_events(address) == []
-    assert engine.store.outbox_row(welcome["id"])["status"] == "queued"  # not marked bounced
+    assert state(engine, address) is None and engine.store.delivery.delivery_events(address) == []
+    assert engine.store.delivery.outbox_row(welcome["id"])["status"] == "queued"  # not marked bounced
     assert sent(engine, before) == []  # nobody is told, the bounce is not answered
     mark_all_sent(engine)  # the welcome did go out (issue 28: else she is never forfeited)
     clock.advance(DAY + 3600)
     engine.tick()
     assert engine.load("dl1").status == "finished"
-    assert engine.store.result_of("dl1")["reason"].startswith(f"{name} forfeited")
+    assert engine.store.results.result_of("dl1")["reason"].startswith(f"{name} forfeited")
     assert sorted(sent(engine, before)) == sorted(
         [(address, "[dl1 T1] Late")] + [(a, "[dl1 T1] Game over") for a in ADDRESS.values()])
 
@@ -96,10 +96,10 @@ def test_her_own_valid_bounce_every_day_holds_her_deadline_once_a_turn(engine, c
         engine.tick()
         days += 1
     assert days == 2 and state(engine, address) == "bouncing"
-    assert engine.store.result_of("dl1")["reason"].startswith(f"{name} forfeited")
-    held = engine.store.bounce_holds_of("dl1", name)
+    assert engine.store.results.result_of("dl1")["reason"].startswith(f"{name} forfeited")
+    held = engine.store.timers.bounce_holds_of("dl1", name)
     assert [h["seconds"] for h in held] == [DAY]
-    moved = [h for h in engine.store.history_of("dl1") if h["action"] == "moved"]
+    moved = [h for h in engine.store.history.history_of("dl1") if h["action"] == "moved"]
     assert len(moved) == 1 and moved[0]["detail"].endswith(f"mail to {name} bounces (bouncing=wait)")
     other = next(a for a in ADDRESS.values() if a != address)
     # Every mail sent: the GM and the other player told once; the late notice and the end.
@@ -118,8 +118,8 @@ def test_the_time_held_is_capped_by_the_absence_total(engine, clock):
         clock.advance(DAY + 3600)
         engine.tick()
         assert engine.load("dl1").status == "active"
-        assert engine.store.bounce_holds_of("dl1", name)[-1]["seconds"] == expected
-        assert engine.store.deadline_row("dl1")["due"] == pytest.approx(clock() + expected)
+        assert engine.store.timers.bounce_holds_of("dl1", name)[-1]["seconds"] == expected
+        assert engine.store.timers.deadline_row("dl1")["due"] == pytest.approx(clock() + expected)
         play(engine, passwords, name)  # her own mail clears the address; then the other plays
         assert state(engine, address) == "ok"
         play(engine, passwords, other)
@@ -128,8 +128,8 @@ def test_the_time_held_is_capped_by_the_absence_total(engine, clock):
     clock.advance(DAY + 3600)
     engine.tick()
     assert engine.load("dl1").status == "finished"
-    assert engine.store.result_of("dl1")["reason"].startswith(f"{name} forfeited")
-    assert sum(h["seconds"] for h in engine.store.bounce_holds_of("dl1", name)) == 36 * 3600
+    assert engine.store.results.result_of("dl1")["reason"].startswith(f"{name} forfeited")
+    assert sum(h["seconds"] for h in engine.store.timers.bounce_holds_of("dl1", name)) == 36 * 3600
     turn = engine.load("dl1").turn
     assert sorted(sent(engine, before)) == sorted(
         [(address, f"[dl1 T{turn}] Late")] + [(a, f"[dl1 T{turn}] Game over") for a in ADDRESS.values()])

@@ -24,12 +24,12 @@ def test_a_bounce_a_wrong_password_and_settings_by_mail_run_only_declared_shapes
     settings = engine.ingest(order_mail(ADDRESS["ada"], "SET FORMAT TEXT\nSET TIMEZONE Europe/Paris",
                                         game_id="nb1", password=nb_game["ada"]))
     assert settings.outcome == "help", settings.detail  # commands only: answered, no order
-    assert engine.store.player("nb1", "ada")["timezone"] == "Europe/Paris"
-    assert engine.store.player("nb1", "ada")["format"] == "text"
+    assert engine.store.seats.player("nb1", "ada")["timezone"] == "Europe/Paris"
+    assert engine.store.seats.player("nb1", "ada")["format"] == "text"
     wrong = engine.ingest(order_mail(ADDRESS["bob"], "PASS", game_id="nb1", password="not-it"))
     assert wrong.outcome != "applied"
     mark_all_sent(engine)
     welcome = outbox_row(engine.store, ADDRESS["bob"], "welcome")
     bounced = engine.ingest(bounce("postfix", welcome, engine.verp))
-    assert engine.store.outbox_row(welcome["id"])["status"] == "bounced", bounced.detail
+    assert engine.store.delivery.outbox_row(welcome["id"])["status"] == "bounced", bounced.detail
     assert made_at_run_time() - before == set()

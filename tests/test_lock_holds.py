@@ -76,7 +76,7 @@ def test_forged_guesses_then_the_owners_password_is_held_and_judged_once_confirm
     # ada replies to the code mail (nothing written): her move is judged, as it came.
     mails = exchange(room, order_mail(ADA, "Yes, that was me.", subject=f"Re: {subject}"))
     assert moves(room.engine) == 1
-    assert room.engine.store.message(row["id"])["outcome"] == "applied"
+    assert room.engine.store.inbox.message(row["id"])["outcome"] == "applied"
     (order,) = room.engine.store.all("SELECT at, turn FROM orders WHERE accepted = 1 AND player = 'ada'")
     assert order["at"] == came and order["turn"] == 1
     assert "Held mail confirmed" in [m[1] for m in mails if m[0] == ADA][0]

@@ -90,7 +90,7 @@ def test_set_address_lines_mail_one_code_and_the_caps_count_it(tmp_path):
                                           password=secrets["ada"]))
         assert [m[0] for m in mails] == [ADA], [m[:2] for m in mails]
         assert "gm cannot mail a code to" in mails[0][2] and "unanswered" in mails[0][2]
-    assert room.engine.store.player("nb1", "ada")["email"] == ADA
+    assert room.engine.store.seats.player("nb1", "ada")["email"] == ADA
 
 
 def test_mail_to_the_game_master_stops_at_the_hourly_cap(tmp_path):

@@ -47,7 +47,7 @@ def world(tmp_path):
     engine = Engine(store, config, clock=clock)
     with store.write():  # text reports: no pictures to draw, so the examples run quickly
         for _, address in SEATS:
-            store.set_address_setting(address, "format", "text", clock())
+            store.seats.set_address_setting(address, "format", "text", clock())
     secrets = engine.create_game("neighbors", "nb1", SEATS, seed=5, options={"layout": EXAMPLE_LAYOUT})
     with store.write():
         for address in WATCHERS:
@@ -80,7 +80,7 @@ def test_one_mail_costs_at_most_the_bound_whatever_it_holds(tmp_path_factory, ma
         for who, lines in mails:
             sender, raw = raw_mail(secrets, who, "\n".join(lines))
             known = {mailbox_key(a) for a in [sender, REFEREE, *WATCHERS]
-                     + [p["email"] for p in store.players("nb1")]}
+                     + [p["email"] for p in store.seats.players("nb1")]}
             start = store.one("SELECT coalesce(max(id), 0) AS n FROM outbox")["n"]
             engine.ingest(raw)
             rows = store.all("SELECT recipient, kind FROM outbox WHERE id > :start", start=start)

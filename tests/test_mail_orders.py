@@ -11,7 +11,7 @@ ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on Pos
 
 
 def seq(engine, game="nb1") -> int:
-    return engine.store.latest_state(game)["seq"]
+    return engine.store.turns.latest_state(game)["seq"]
 
 
 def board_after(engine):
@@ -187,7 +187,7 @@ def test_a_prepared_mail_is_judged_on_the_password_check_prepare_started(engine,
     wrong = eml("wrong-password.eml", game="nb1")
     prepared = [engine.prepare(right), engine.prepare(wrong)]
     assert engine.passwords.pending == 2  # both checks under way before anything is judged
-    ada_hash = engine.store.player("nb1", "ada")["pw_hash"]
+    ada_hash = engine.store.seats.player("nb1", "ada")["pw_hash"]
     hashed_again = []
     real_verify = passwords.verify
 

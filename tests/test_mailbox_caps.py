@@ -151,8 +151,8 @@ def test_create_counts_open_games_by_mailbox(tmp_path):
         answers.append(flat(answer))
     assert ["is open: 2 seats" in a for a in answers] == [True, True, True, False]
     assert "This address has 3 games waiting for players already" in answers[3]
-    assert room.engine.store.game("op3") is None
-    assert room.engine.store.open_games_created_by("ANN+other@example.net") == 3
+    assert room.engine.store.games.game("op3") is None
+    assert room.engine.store.selfservice.open_games_created_by("ANN+other@example.net") == 3
 
 
 # --- owners' budgets apart from strangers' --------------------------------------------------------
@@ -195,7 +195,7 @@ def test_an_observe_flood_leaves_owners_their_codes_and_strangers_an_answer(tmp_
     assert "too many OBSERVE" in flat(by_to["late@example.net"])
     (answer,) = [m for _, m in exchange(room, raw_mail(ADA, "", subject="Re: " + by_to[ADA]["Subject"]))]
     assert "You have joined game open1" in flat(answer)
-    assert [p["email"] for p in room.engine.store.players("open1")] == [ADA]
+    assert [p["email"] for p in room.engine.store.seats.players("open1")] == [ADA]
     assert observers.following(room.engine, "nb1") == []
 
 
@@ -251,7 +251,7 @@ def test_a_bounce_for_an_address_with_no_seat_mails_the_gm_nothing(tmp_path):
     assert sorted(to for to, _ in mails) == ghosts
     engine = room.engine
     assert exchange(room, *(bounce_of(engine, g) for g in ghosts)) == []
-    assert all(engine.store.address_state(g)["state"] == "bouncing" for g in ghosts)
+    assert all(engine.store.delivery.address_state(g)["state"] == "bouncing" for g in ghosts)
     # An observer's address is a subscription: its bounce is news.
     ((_, code),) = exchange(room, raw_mail("watcher@nowhere.example", "OBSERVE nb1"))
     exchange(room, raw_mail("watcher@nowhere.example", "", subject="Re: " + code["Subject"]))
@@ -265,7 +265,7 @@ def test_a_bounce_for_an_address_with_no_seat_mails_the_gm_nothing(tmp_path):
 
 
 def test_the_sender_address_lock_is_one_per_mailbox():
-    from gm.store.pglocks import address_lock
+    from gm.store.locks import address_lock
     assert address_lock("Victim+1@Example.net") == address_lock('"victim"@example.net') == "address:victim@example.net"
     assert address_lock("v.ictim@googlemail.com") == address_lock("victim@gmail.com")
     assert address_lock(None) == address_lock("") == "address:"

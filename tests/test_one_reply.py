@@ -157,7 +157,7 @@ def test_a_confirmation_names_whom_it_waits_for_and_the_deadline_in_the_readers_
     reply, _ = one_reply(room, order_mail(ADA, f"SET TIMEZONE Europe/Berlin\n{order}", game_id="fb1",
                                           password=secrets["ada"]), ADA)
     text = text_of(reply)
-    due = room.engine.store.deadline_row("fb1")["due"]
+    due = room.engine.store.timers.deadline_row("fb1")["due"]
     local = times.format_due(due, clock(), times.zone("Europe/Berlin"))
     assert "CET" in local
     assert waiting_line(text) == "Waiting for: bob, cy"

@@ -43,7 +43,7 @@ def password_of(text: str) -> str:
 
 
 def seats(engine, game_id="nb7"):
-    return [(p["name"], p["email"]) for p in engine.store.players(game_id)]
+    return [(p["name"], p["email"]) for p in engine.store.seats.players(game_id)]
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def test_three_joins_fill_the_game_and_it_starts_with_a_welcome_each(engine, ope
         text = confirmed(engine, f"{name}@example.org", f"JOIN nb7 {name}")
         secrets[name] = password_of(text)
         assert "still free" in text
-    assert engine.store.game("nb7")["status"] == "open"
+    assert engine.store.games.game("nb7")["status"] == "open"
     start = last_outbox_id(engine)
     text = confirmed(engine, "cy@example.org", "JOIN nb7 cy")
     secrets["cy"] = password_of(text)
@@ -68,7 +68,7 @@ def test_three_joins_fill_the_game_and_it_starts_with_a_welcome_each(engine, ope
     welcomes = [m for m in outbox(engine, start) if "Welcome" in m["Subject"]]
     assert sorted(m["To"] for m in welcomes) == ["ada@example.org", "bob@example.org", "cy@example.org"]
     assert all("Your password is the one in gm's answer to your JOIN" in body(m) for m in welcomes)
-    assert not engine.store.open_game("nb7")
+    assert not engine.store.selfservice.open_game("nb7")
     # The password of the JOIN reply is the seat's password.
     mover = view.rules.to_move(view.state)[0]
     order = view.rules.legal_orders(view.state, mover)[0]
@@ -112,7 +112,7 @@ def test_a_second_join_from_the_same_address_is_refused(engine, open_nb7):
 def test_join_of_a_started_game_is_refused(engine, nb_game):
     text = ask(engine, "cy@example.org", "JOIN nb1 cy")
     assert "already started" in text
-    assert len(engine.store.players("nb1")) == 2
+    assert len(engine.store.seats.players("nb1")) == 2
 
 
 def test_join_of_a_full_game_is_refused(engine, open_nb7, monkeypatch):
@@ -133,7 +133,7 @@ def test_leave_before_the_start_needs_the_password_and_frees_the_seat(engine, op
     text = ask(engine, "ada@example.org", f"LEAVE nb7\nPASSWORD {secret}")
     assert "You have left game nb7" in text
     assert seats(engine) == [("bob", "bob@example.org")]
-    assert engine.store.players("nb7")[0]["seat"] == 0
+    assert engine.store.seats.players("nb7")[0]["seat"] == 0
     # The seat is free again: someone else (or ada) can take it.
     assert "still free" in confirmed(engine, "ada@example.org", "JOIN nb7 ada")
 
@@ -154,7 +154,7 @@ def test_gm_start_needs_the_minimum_then_starts_with_who_joined(engine, open_nb7
     confirmed(engine, "ada@example.org", "JOIN nb7 ada")
     with pytest.raises(ServiceError, match="needs 2 to start"):
         lifecycle.start_open_game(engine, "nb7")
-    assert engine.store.game("nb7")["status"] == "open"
+    assert engine.store.games.game("nb7")["status"] == "open"
     confirmed(engine, "bob@example.org", "JOIN nb7 bob")
     start = last_outbox_id(engine)
     assert "started with ada, bob" in lifecycle.start_open_game(engine, "nb7")
@@ -169,27 +169,27 @@ def test_open_refuses_seat_counts_the_rules_do_not_take(engine):
         lobby.open_game(engine, "neighbors", "nb8", 7)
     with pytest.raises(ServiceError, match="2 to 2 players"):
         lobby.open_game(engine, "proximity", "px8", 3)
-    assert engine.store.game("nb8") is None and engine.store.game("px8") is None
+    assert engine.store.games.game("nb8") is None and engine.store.games.game("px8") is None
 
 
 def test_create_by_mail_only_for_the_kinds_the_config_allows(engine):
     text = ask(engine, "ada@example.org", "CREATE neighbors nb9 3")
-    assert "cannot open games by mail" in text and engine.store.game("nb9") is None
+    assert "cannot open games by mail" in text and engine.store.games.game("nb9") is None
     engine.config.player_create_kinds = ["neighbors"]
     text = ask(engine, "ada@example.org", "CREATE proximity px9")
-    assert "only these kinds here: neighbors" in text and engine.store.game("px9") is None
+    assert "only these kinds here: neighbors" in text and engine.store.games.game("px9") is None
     text = confirmed(engine, "ada@example.org", "CREATE neighbors nb9 3")
     assert "game nb9 is open: 3 seats" in text
-    assert engine.store.open_game("nb9")["created_by"] == "ada@example.org"
+    assert engine.store.selfservice.open_game("nb9")["created_by"] == "ada@example.org"
     assert "there is already a game nb9" in ask(engine, "bob@example.org", "CREATE neighbors nb9")
     confirmed(engine, "ada@example.org", "CREATE neighbors nb10")
     confirmed(engine, "ada@example.org", "CREATE neighbors nb11")
     assert "3 games waiting for players already" in ask(engine, "ada@example.org", "CREATE neighbors nb12")
-    assert engine.store.game("nb12") is None
+    assert engine.store.games.game("nb12") is None
 
 
 def test_an_open_game_can_be_deleted(engine, open_nb7):
     confirmed(engine, "ada@example.org", "JOIN nb7 ada")
     assert "game nb7 deleted" in lifecycle.delete_game(engine, "nb7")
-    assert engine.store.game("nb7") is None and engine.store.open_game("nb7") is None
-    assert engine.store.players("nb7") == []
+    assert engine.store.games.game("nb7") is None and engine.store.selfservice.open_game("nb7") is None
+    assert engine.store.seats.players("nb7") == []

@@ -48,7 +48,7 @@ def flat(mail) -> str:
 
 
 def seats_of(engine, game_id):
-    return [(p["name"], p["email"]) for p in engine.store.players(game_id)]
+    return [(p["name"], p["email"]) for p in engine.store.seats.players(game_id)]
 
 
 @pytest.fixture
@@ -70,7 +70,8 @@ def test_forged_observe_flood_subscribes_nobody_and_mails_each_stranger_at_most_
         sent += send(engine, address, "OBSERVE nb2")
     # Nobody observes; 20 confirmations (one each to the first 20), and one alert to the GM; the
     # other 40 get a short answer and no code (the total reached: never silence).
-    assert engine.store.observers_of("nb2", True) == engine.store.observers_of("nb2", False) == []
+    assert engine.store.selfservice.observers_of("nb2", True) == engine.store.selfservice.observers_of(
+        "nb2", False) == []
     to_strangers = [m for m in sent if m["To"] != GM_HUMAN]
     assert [m["To"] for m in to_strangers] == forged
     codes, refusals = to_strangers[:20], to_strangers[20:]
@@ -118,7 +119,8 @@ def test_one_forged_mail_for_three_games_and_a_seat_gets_one_confirmation_and_ch
         assert f"({line})" in text
     assert "ignore this mail: nothing happens" in text
     for game_id in ("fb1", "nb1", "pg1"):
-        assert engine.store.observers_of(game_id, True) == engine.store.observers_of(game_id, False) == []
+        assert engine.store.selfservice.observers_of(game_id, True) == engine.store.selfservice.observers_of(
+            game_id, False) == []
     assert seats_of(engine, "open1") == []
     # The same mail again, forged once more: nothing more to the victim.
     assert send(engine, VICTIM, "OBSERVE fb1\nOBSERVE nb1\nOBSERVE pg1\nJOIN open1 victim") == []
@@ -133,7 +135,7 @@ def test_one_forged_mail_for_three_games_and_a_seat_gets_one_confirmation_and_ch
 def test_a_confirmed_request_does_every_action_it_asked_for(engine, games):
     engine.config.player_create_kinds = ["neighbors"]
     (mail,) = send(engine, VICTIM, "OBSERVE fb1\nOBSERVE nb1\nJOIN open1 vic\nCREATE neighbors nb9 3")
-    assert engine.store.game("nb9") is None and seats_of(engine, "open1") == []
+    assert engine.store.games.game("nb9") is None and seats_of(engine, "open1") == []
     (answer,) = reply_to(engine, mail)
     assert answer["To"] == VICTIM
     text = flat(answer)
@@ -142,7 +144,7 @@ def test_a_confirmed_request_does_every_action_it_asked_for(engine, games):
     assert "game nb9 is open: 3 seats" in text
     assert observers.following(engine, "fb1") == observers.following(engine, "nb1") == [VICTIM]
     assert seats_of(engine, "open1") == [("vic", VICTIM)]
-    assert engine.store.open_game("nb9")["created_by"] == VICTIM
+    assert engine.store.selfservice.open_game("nb9")["created_by"] == VICTIM
     # The answer holds a password: marked secret, as the code mail was.
     rows = engine.store.all("SELECT recipient, subject, secret FROM outbox ORDER BY id")
     assert [(r["recipient"], bool(r["secret"])) for r in rows[-2:]] == [(VICTIM, True), (VICTIM, True)]
@@ -201,7 +203,7 @@ def test_a_request_beside_other_commands_still_gets_one_mail_back(engine, games)
     assert mail["To"] == VICTIM and mail["Subject"].startswith("CONFIRM ")
     text = flat(mail)
     assert "(OBSERVE nb1)" in text and "LIST [<id>]" in text and "nb2" in text
-    assert engine.store.observer("nb1", VICTIM) is None
+    assert engine.store.selfservice.observer("nb1", VICTIM) is None
     (answer,) = reply_to(engine, mail)
     assert "You now follow game nb1" in flat(answer)
 

@@ -23,11 +23,11 @@ def ask(engine, sender, text, **kwargs):
 
 
 def pw_hash(engine, name="ada", game_id="nb1"):
-    return engine.store.player(game_id, name)["pw_hash"]
+    return engine.store.seats.player(game_id, name)["pw_hash"]
 
 
 def seat(engine, name="ada", game_id="nb1"):
-    return dict(engine.store.player(game_id, name))
+    return dict(engine.store.seats.player(game_id, name))
 
 
 # --- SET PASSWORD ---------------------------------------------------------------------------

@@ -21,7 +21,7 @@ def mail(engine, secrets, text: str, who: str = "ada"):
 
 
 def seat(engine, name: str = "ada"):
-    return engine.store.player("nb1", name)
+    return engine.store.seats.player("nb1", name)
 
 
 def reports_to(engine, address: str, since: int) -> list[email.message.EmailMessage]:

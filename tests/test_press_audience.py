@@ -94,7 +94,7 @@ def test_press_to_named_players_and_gm_is_not_public(engine, config):
                              password=secrets["ada"]))
     rows = engine.store.all("SELECT player, audience FROM reports WHERE kind = 'press' ORDER BY id")
     assert [(r["player"], r["audience"]) for r in rows] == [("bob", "players"), (None, "players")]
-    assert engine.store.public_press("nb1") == []
+    assert engine.store.reports.public_press("nb1") == []
 
 
 # --- rows archived before the audience was stored: classified once, by the migration ----------
@@ -140,7 +140,7 @@ def test_the_migration_classifies_old_press_once(tmp_path):
         rows = store.all("SELECT kind, audience FROM reports ORDER BY id")
         assert [(r["kind"], r["audience"]) for r in rows] == [
             ("press", "all"), ("press", "gm"), ("press", "players"), ("press", "all"), ("report", None)]
-        assert [r["body"] for r in store.public_press("g1")] == [old[0][1], old[3][1]]
+        assert [r["body"] for r in store.reports.public_press("g1")] == [old[0][1], old[3][1]]
     finally:
         store.close()
 
@@ -172,8 +172,8 @@ def test_the_migration_classifies_old_press_on_both_backends(store_target):
     store = Store(store_target)
     with store.write():
         for player, text in old:
-            store.add_report("g1", 1, 1, player, "press", text, None, 0.0)
-        store.add_report("g1", 1, 1, "bob", "report", "To: ALL", None, 0.0)
+            store.reports.add_report("g1", 1, 1, player, "press", text, None, 0.0)
+        store.reports.add_report("g1", 1, 1, "bob", "report", "To: ALL", None, 0.0)
     # Back to a database made before step 11: no audience column, nor what the later steps made.
     run = store.db.raw if isinstance(store, PostgresStore) else store.db.execute
     for statement in UNDO_AFTER_STEP_10:
@@ -186,6 +186,6 @@ def test_the_migration_classifies_old_press_on_both_backends(store_target):
         rows = store.all("SELECT kind, audience FROM reports ORDER BY id")
         assert [(r["kind"], r["audience"]) for r in rows] == [
             ("press", "all"), ("press", "gm"), ("press", "players"), ("press", "all"), ("report", None)]
-        assert [r["body"] for r in store.public_press("g1")] == [old[0][1], old[3][1]]
+        assert [r["body"] for r in store.reports.public_press("g1")] == [old[0][1], old[3][1]]
     finally:
         store.close()

@@ -64,8 +64,8 @@ def outlook_reply(to: str, subject: str, head: list[str], quoted: str, new: str)
 
 def nothing_done(room: Mailroom) -> None:
     """No draw proposed, no format changed, no press sent in ada's name."""
-    assert [r["action"] for r in room.engine.store.history_of("nb1") if r["action"] == "draw"] == []
-    assert room.engine.store.player("nb1", "ada")["format"] is None
+    assert [r["action"] for r in room.engine.store.history.history_of("nb1") if r["action"] == "draw"] == []
+    assert room.engine.store.seats.player("nb1", "ada")["format"] is None
 
 
 @pytest.mark.parametrize("layout", sorted(HEADERS))

@@ -67,13 +67,14 @@ def every_code_waiting(engine, password):
     codes[code_to(mails, ADA3)] = ADA3
     _, mails = mail(engine, ADA2, "PASSWORD RESET nb1")
     codes[code_to(mails, ADA2)] = ADA2
-    assert len(engine.store.pending_codes("nb1", "ada", ("address", "revert", "reset"), engine.clock())) == 3
+    assert len(engine.store.credentials.pending_codes("nb1", "ada", ("address", "revert", "reset"),
+                                                      engine.clock())) == 3
     return codes
 
 
 def assert_dead(engine, codes, token):
     """Each code is refused as unknown and changes nothing; the reply address reads nothing."""
-    before = [dict(p) for p in engine.store.players("nb1")]
+    before = [dict(p) for p in engine.store.seats.players("nb1")]
     for code, address in codes.items():
         outcome, mails = mail(engine, address, f"CONFIRM {code}")
         assert [m[0] for m in mails] == [address] and DEAD in mails[0][2], (address, mails)
@@ -81,7 +82,7 @@ def assert_dead(engine, codes, token):
     outcome, mails = mail(engine, ADA2, "BOARD", to=token)
     assert outcome.outcome == "rejected" and "not valid" in outcome.detail, outcome.detail
     assert [m[0] for m in mails] == [ADA2]
-    assert [dict(p) for p in engine.store.players("nb1")] == before
+    assert [dict(p) for p in engine.store.seats.players("nb1")] == before
 
 
 # --- gm replace ---------------------------------------------------------------------------------
@@ -91,7 +92,7 @@ def test_gm_replace_ends_the_revert_code_the_one_who_left_was_mailed(engine, nb_
     revert = code_to(mails, ADA)  # ada keeps the 7-day way back at her old address
     assert gm("replace", "nb1", "ada", "--email", CAROL, "-m", "ada left").exit_code == 0
     outcome, mails = mail(engine, ADA, f"CONFIRM {revert}")
-    assert engine.store.player("nb1", "ada")["email"] == CAROL
+    assert engine.store.seats.player("nb1", "ada")["email"] == CAROL
     assert [m[0] for m in mails] == [ADA] and DEAD in mails[0][2]
     ended = engine.store.all("SELECT purpose, ended FROM address_codes WHERE purpose = 'revert'")
     assert [(r["purpose"], r["ended"]) for r in ended] == [("revert", "revoked by gm replace (seat given to "
@@ -103,7 +104,7 @@ def test_gm_replace_ends_a_change_of_address_still_waiting(engine, nb_game, gm):
     code = code_to(mails, ADA2)
     assert gm("replace", "nb1", "ada", "--email", CAROL, "-m", "ada left").exit_code == 0
     outcome, mails = mail(engine, ADA2, f"CONFIRM {code}")
-    assert engine.store.player("nb1", "ada")["email"] == CAROL
+    assert engine.store.seats.player("nb1", "ada")["email"] == CAROL
     assert [m[0] for m in mails] == [ADA2] and DEAD in mails[0][2]
 
 
@@ -111,7 +112,8 @@ def test_gm_replace_refuses_an_address_that_holds_another_seat_of_the_game(engin
     start = last_outbox_id(engine)
     refused = gm("replace", "nb1", "ada", "--email", "Bob@Example.org", "-m", "swap")
     assert refused.exit_code == 1 and "another seat of game nb1" in refused.output and "bob" in refused.output
-    assert engine.store.player("nb1", "ada")["email"] == ADA and engine.store.player("nb1", "ada")["generation"] == 0
+    assert engine.store.seats.player("nb1", "ada")["email"] == ADA and engine.store.seats.player(
+        "nb1", "ada")["generation"] == 0
     assert outbox(engine, start) == []
     # The seat's own address (a new password for the same player) and a free one still work.
     assert gm("replace", "nb1", "ada", "--email", ADA, "-m", "new password").exit_code == 0
@@ -162,7 +164,7 @@ def test_a_rollback_to_before_an_ejection_gives_back_no_old_code_or_token(engine
     token = token_of(engine, ADA2)
     assert gm("eject", "nb1", "ada", "-m", "vanished").exit_code == 0
     assert gm("rollback", "nb1", "--to", str(turn), "-m", "ejected by mistake").exit_code == 0
-    assert engine.store.player("nb1", "ada")["active"]  # seated again, with a new reply address
+    assert engine.store.seats.player("nb1", "ada")["active"]  # seated again, with a new reply address
     assert_dead(engine, codes, token)
     outcome, _ = mail(engine, ADA2, "BOARD", to=token_of(engine, ADA2))
     assert outcome.outcome == "help"
@@ -187,7 +189,7 @@ def test_leave_ends_the_seats_reset_code(engine):
     _, mails = mail(engine, ADA, "PASSWORD RESET nb7")
     code = code_to(mails, ADA)
     outcome, _ = mail(engine, ADA, f"LEAVE nb7\nPASSWORD {password}")
-    assert engine.store.players("nb7") == []
+    assert engine.store.seats.players("nb7") == []
     _, mails = mail(engine, ADA, f"CONFIRM {code}")
     assert [m[0] for m in mails] == [ADA] and DEAD in mails[0][2]
     (row,) = engine.store.all("SELECT used, ended FROM address_codes")
@@ -216,5 +218,5 @@ def test_reads_with_the_reply_address_from_elsewhere_are_told_to_the_owner_once_
     assert sorted(m[0] for m in mails) == [ADA, EVE]  # one answer, one notice
     (told,) = [m for m in mails if m[0] == ADA]
     assert "BOARD, HISTORY" in told[2]
-    lines = [r for r in engine.store.history_of("nb1") if r["action"] == credentials.READ_ELSEWHERE]
+    lines = [r for r in engine.store.history.history_of("nb1") if r["action"] == credentials.READ_ELSEWHERE]
     assert len(lines) == 2 and all(r["actor"] == "ada" for r in lines)

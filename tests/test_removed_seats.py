@@ -22,7 +22,7 @@ def test_ejecting_one_of_three_neighbors_players_removes_the_seat_and_the_game_g
     secrets = engine.create_game("neighbors", "nb3", PLAYERS3, seed=4)
     play_one(engine)
     lifecycle.eject(engine, "nb3", "bob", why="vanished")
-    assert engine.store.game("nb3")["status"] == "active"
+    assert engine.store.games.game("nb3")["status"] == "active"
     start = last_outbox_id(engine)
     movers = [play_one(engine) for _ in range(4)]
     assert "bob" not in movers and set(movers) == {"ada", "cy"}
@@ -52,10 +52,10 @@ def test_a_rollback_to_before_an_ejection_seats_the_player_again_with_their_mail
     play_one(engine)
     lifecycle.eject(engine, "nb3", "bob")
     play_one(engine)
-    assert not engine.store.player("nb3", "bob")["active"]
+    assert not engine.store.seats.player("nb3", "bob")["active"]
     start = last_outbox_id(engine)
     positions.rollback(engine, "nb3", turn, why="ejected by mistake")
-    assert engine.store.player("nb3", "bob")["active"]
+    assert engine.store.seats.player("nb3", "bob")["active"]
     assert "bob@example.org" in [m["To"] for m in outbox(engine, start)]  # the rollback's report
     view = engine.load("nb3")
     assert "bob" not in view.rules.removed(view.state)

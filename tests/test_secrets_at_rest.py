@@ -250,7 +250,7 @@ def test_opt_in_codes_and_a_joined_password_are_not_kept_once_handed_on(tmp_path
     answers = room.run()
     assert [to for to, _ in answers] == [zoe]
     password = re.search(r"password[^:\n]*: (\w+)", text_of(answers[0][1]), re.I).group(1)
-    assert engine.store.observer("nb1", zoe) is not None
-    assert [p["name"] for p in engine.store.players("open1")] == ["zoe"]
+    assert engine.store.selfservice.observer("nb1", zoe) is not None
+    assert [p["name"] for p in engine.store.seats.players("open1")] == ["zoe"]
     found = leaks(engine, [code, password])
     assert found == [], found

@@ -53,7 +53,7 @@ def assert_text_only(msg: EmailMessage) -> None:
 
 
 def seat(room: Mailroom, game_id: str, name: str = "ada"):
-    return room.engine.store.player(game_id, name)
+    return room.engine.store.seats.player(game_id, name)
 
 
 # --- gm resend -------------------------------------------------------------------------------
@@ -175,7 +175,7 @@ def test_without_all_one_game_only(tmp_path):
     mails = room.run()
     assert (seat(room, "nb3")["format"], seat(room, "nb3")["timezone"]) == (None, None)
     html_and_picture(only_to(mails, ADA, "Welcome"))
-    assert room.engine.store.address_settings(ADA) is None
+    assert room.engine.store.seats.address_settings(ADA) is None
 
 
 def test_a_later_game_setting_wins_over_all_in_that_game_only(tmp_path):
@@ -183,7 +183,7 @@ def test_a_later_game_setting_wins_over_all_in_that_game_only(tmp_path):
     exchange(room, order_mail(ADA, "SET FORMAT TEXT ALL", game_id="nb1", password=secrets["nb1"]["ada"]))
     exchange(room, order_mail(ADA, "SET FORMAT HTML", game_id="nb2", password=secrets["nb2"]["ada"]))
     assert (seat(room, "nb1")["format"], seat(room, "nb2")["format"]) == ("text", "html")
-    assert room.engine.store.address_settings(ADA)["format"] == "text"
+    assert room.engine.store.seats.address_settings(ADA)["format"] == "text"
 
 
 def test_a_bad_value_with_all_changes_nothing(tmp_path):
@@ -194,7 +194,7 @@ def test_a_bad_value_with_all_changes_nothing(tmp_path):
     ((_, reply),) = exchange(room, order_mail(ADA, "SET TIMEZONE Mars/Olympus ALL", game_id="nb1",
                                               password=secrets["nb1"]["ada"]))
     assert "Time zone not set" in reply["Subject"]
-    assert room.engine.store.address_settings(ADA) is None
+    assert room.engine.store.seats.address_settings(ADA) is None
     assert [seat(room, g)["format"] for g in ("nb1", "nb2")] == [None, None]
 
 

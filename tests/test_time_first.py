@@ -105,7 +105,7 @@ def test_g4_press_sent_after_the_deadline_is_press_of_the_next_turn(engine, cloc
                              game_id="fb1", password=secrets["bob"]))
     assert engine.load("fb1").turn == 2  # the deadline closed turn 1 before the mail was read
     # (the body is packed bytes, schema step 22: read as text, not matched in SQL)
-    rows = [r for r in engine.store.reports_of("fb1", kind="press") if "Too late for me" in r["body"]]
+    rows = [r for r in engine.store.reports.reports_of("fb1", kind="press") if "Too late for me" in r["body"]]
     assert rows and all(row["turn"] == 2 for row in rows)
 
 
@@ -134,7 +134,7 @@ MAX_STEPS = 1500
 
 def next_due(engine, game_id: str) -> float | None:
     """When the game next needs the clock: its rules timer or a deadline step."""
-    return engine.store.timer_of(game_id)
+    return engine.store.timers.timer_of(game_id)
 
 
 @pytest.mark.parametrize("kind", registry.available())
@@ -197,7 +197,7 @@ def check_g4(engine, gid: str, written_for, due: float | None, outcome) -> int:
     row = engine.store.one("SELECT seq, at FROM orders WHERE game_id = :game AND accepted = 1 "
                            "AND action = 'order' ORDER BY id DESC LIMIT 1", game=gid)
     rules = written_for.rules
-    state = rules.load(engine.store.state_data(engine.store.one(
+    state = rules.load(engine.store.turns.state_data(engine.store.one(
         "SELECT * FROM states WHERE game_id = :game AND seq = :seq", game=gid, seq=row["seq"] - 1)))
     timer = rules.timer(state)
     assert timer is None or row["at"] < timer, "an order was judged after its turn's timer ran out"

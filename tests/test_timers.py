@@ -59,29 +59,29 @@ def test_a_tick_touches_only_the_game_that_is_due(many, loads, clock):
 def test_the_timer_follows_every_change_of_what_is_ahead(engine, clock):
     engine.create_game("neighbors", "nb1", PLAYERS, seed=1, options={"deadline": "48h", "reminder": "24h"})
     start = clock()
-    assert engine.store.timer_of("nb1") == start + 24 * H  # the reminder comes first
+    assert engine.store.timers.timer_of("nb1") == start + 24 * H  # the reminder comes first
     clock.advance(25 * H)
     engine.tick()
-    assert engine.store.timer_of("nb1") == start + 48 * H  # then the deadline
+    assert engine.store.timers.timer_of("nb1") == start + 48 * H  # then the deadline
     lifecycle.pause(engine, "nb1")
-    assert engine.store.timer_of("nb1") is None  # a paused game needs no clock
+    assert engine.store.timers.timer_of("nb1") is None  # a paused game needs no clock
     clock.advance(10 * H)
     lifecycle.resume(engine, "nb1")
-    assert engine.store.timer_of("nb1") == start + 58 * H  # the pause does not count
+    assert engine.store.timers.timer_of("nb1") == start + 58 * H  # the pause does not count
     view = engine.load("nb1")
     (mover,) = view.rules.to_move(view.state)
     engine.gm_order("nb1", mover, view.rules.legal_orders(view.state, mover)[0])
-    assert engine.store.timer_of("nb1") == clock() + 24 * H  # a new turn: its reminder
+    assert engine.store.timers.timer_of("nb1") == clock() + 24 * H  # a new turn: its reminder
     lifecycle.end(engine, "nb1", "test over")
-    assert engine.store.timer_of("nb1") is None
+    assert engine.store.timers.timer_of("nb1") is None
 
 
 def test_a_rules_timer_is_scheduled_when_a_bid_starts_it(engine, clock):
     secrets = engine.create_game("pivot-pawns", "pp1", PLAYERS, seed=5)
-    assert engine.store.timer_of("pp1") is None  # no deadline, no bid yet: nothing ahead
+    assert engine.store.timers.timer_of("pp1") is None  # no deadline, no bid yet: nothing ahead
     engine.ingest(order_mail("ada@example.org", "BID 3: red/blue green/red red/black", game_id="pp1",
                              password=secrets["ada"]))
-    assert engine.store.timer_of("pp1") == clock() + 24 * H  # PP4's bid timer
+    assert engine.store.timers.timer_of("pp1") == clock() + 24 * H  # PP4's bid timer
     clock.advance(24 * H + 1)
     engine.tick()
     assert engine.load("pp1").turn == 2
@@ -92,5 +92,5 @@ def test_timers_survive_a_restart(engine, config, clock):
     engine.store.close()
     clock.advance(25 * H)
     again = Engine(Store(config.database), config, clock=clock)  # a daemon started later
-    assert timers.tick(again) and again.store.deadline_row("nb1")["late"] == 1
+    assert timers.tick(again) and again.store.timers.deadline_row("nb1")["late"] == 1
     again.store.close()

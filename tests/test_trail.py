@@ -30,7 +30,7 @@ def mails_to(engine, address, start):
 
 
 def seq(engine, game_id):
-    return engine.store.latest_state(game_id)["seq"]
+    return engine.store.turns.latest_state(game_id)["seq"]
 
 
 def put_in_store(engine, game_id, state):
@@ -249,7 +249,7 @@ def test_help_lists_trail(engine):
 def test_the_archive_page_shows_the_full_trail_table(engine, tmp_path):
     long_walk(engine)
     engine.create_game("neighbors", "nb1", PLAYERS, seed=4)
-    data = [audit.archive_data(engine, row["id"]) for row in engine.store.games()]
+    data = [audit.archive_data(engine, row["id"]) for row in engine.store.games.every_game()]
     site.build(tmp_path / "site", data, engine.clock())
     page = (tmp_path / "site" / "game-px1.html").read_text()
     state = engine.load("px1").state

@@ -66,7 +66,7 @@ def joined(engine, sender, name):
 
 
 def in_nb7(engine):
-    return [(p["name"], p["email"]) for p in engine.store.players("nb7")]
+    return [(p["name"], p["email"]) for p in engine.store.seats.players("nb7")]
 
 
 # --- 1. codes: a keyed digest, the key outside the store ---------------------------------------
@@ -177,20 +177,20 @@ def test_password_reset_works_for_a_seat_of_a_game_not_started(engine):
     open_nb7(engine)
     secret = joined(engine, ADA, "ada")
     joined(engine, BOB, "bob")
-    before = dict(engine.store.player("nb7", "ada"))
+    before = dict(engine.store.seats.player("nb7", "ada"))
     _, mails = mail(engine, EVE, "PASSWORD RESET nb7 ada")  # anyone may ask: the code goes to ada
     assert sorted(m[0] for m in mails) == [ADA, EVE]
     (code_mail,) = [m for m in mails if m[0] == ADA]
     assert re.fullmatch(r"CONFIRM \w+: confirm your password reset \(nb7\)", code_mail[1])
     assert [m[1] for m in mails if m[0] == EVE] == ["[gm] Password not reset"]
-    assert dict(engine.store.player("nb7", "ada")) == before  # nothing changed yet
+    assert dict(engine.store.seats.player("nb7", "ada")) == before  # nothing changed yet
     _, mails = mail(engine, EVE, f"CONFIRM {code_in(code_mail[1])}")  # not from ada's address
     assert [(m[0], "nothing changed" in m[2] or "not the address" in m[2]) for m in mails] == [(EVE, True)]
     _, mails = mail(engine, ADA, f"CONFIRM {code_in(code_mail[1])}")
     ((address, subject, text),) = mails
     assert (address, subject) == (ADA, "[nb7 T0] New password for nb7")
     new = re.search(r"\(seat ada\): (\w+)", text).group(1)
-    assert new != secret and engine.store.player("nb7", "ada")["generation"] > before["generation"]
+    assert new != secret and engine.store.seats.player("nb7", "ada")["generation"] > before["generation"]
     history = [r["detail"] for r in engine.store.all("SELECT detail FROM history WHERE game_id = 'nb7'")]
     assert any("reset by PASSWORD RESET, confirmed from the registered address" in d for d in history)
     # The old password leaves no more; the new one does.

@@ -15,8 +15,8 @@ T = 1_700_000_000.0
 def add(store, turn: int, at: float) -> tuple[int, tuple[int, float], bool]:
     """A state the rules made, stored as games.save_state stores it: (its seq, the turn's start then,
     whether its INSERT was still waiting after that: the start was known without a read)."""
-    previous = store.latest_state("g1")
-    seq = store.add_state("g1", turn, {"at": at}, at)
+    previous = store.turns.latest_state("g1")
+    seq = store.turns.add_state("g1", turn, {"at": at}, at)
     deadlines.state_added(store, "g1", previous, seq, turn, at)
     start = deadlines.turn_start(store, "g1")
     return seq, start, bool(store.deferred)
@@ -25,7 +25,7 @@ def add(store, turn: int, at: float) -> tuple[int, tuple[int, float], bool]:
 def test_a_state_opening_a_turn_is_its_start_without_a_read_and_one_within_a_turn_is_read(engine):
     store = engine.store
     with store.write():
-        store.add_game("g1", "neighbors", 7, "{}", T)
+        store.games.add_game("g1", "neighbors", 7, "{}", T)
         first, start, waiting = add(store, 1, T)
     assert (start, waiting) == ((first, T), True)  # the game's first state opens its first turn
     with store.write():
@@ -38,6 +38,6 @@ def test_a_state_opening_a_turn_is_its_start_without_a_read_and_one_within_a_tur
     assert deadlines.read_turn_start(store, "g1") == (second, T + 5)
     with store.write():
         fourth, start, _ = add(store, 3, T + 12)
-        assert store.latest_state("g1")["seq"] == fourth  # a read of the states finds it waiting no more
+        assert store.turns.latest_state("g1")["seq"] == fourth  # a read of the states finds it waiting no more
     assert start == (fourth, T + 12)
     assert deadlines.read_turn_start(store, "g1") == (fourth, T + 12)

@@ -79,10 +79,10 @@ def test_a_change_of_settings_is_told_to_the_players(engine, nb_game):
 
 
 def test_a_board_reply_is_not_archived_as_a_turn_report(engine, nb_game):
-    reports_before = engine.store.reports_of("nb1", kind="report")
+    reports_before = engine.store.reports.reports_of("nb1", kind="report")
     engine.ingest(order_mail("ada@example.org", "BOARD", game_id="nb1", password=nb_game["ada"]))
-    assert engine.store.reports_of("nb1", kind="report") == reports_before
-    assert [r["player"] for r in engine.store.reports_of("nb1", kind="board")] == ["ada"]
+    assert engine.store.reports.reports_of("nb1", kind="report") == reports_before
+    assert [r["player"] for r in engine.store.reports.reports_of("nb1", kind="board")] == ["ada"]
 
 
 def test_the_welcome_lists_the_mail_commands_and_the_press_mode(engine):

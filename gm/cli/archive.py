@@ -25,7 +25,7 @@ def history(game_id: str, turn: Optional[int] = typer.Option(None, "--turn", hel
 def verify(game_id: Optional[str] = typer.Argument(None, help="the game; without it, every game in the store")):
     """Replay a game (or every game) from its seed and orders; report any difference from the store and archive."""
     engine = open_engine()
-    ids = [game_id] if game_id else [row["id"] for row in engine.store.games()]
+    ids = [game_id] if game_id else [row["id"] for row in engine.store.games.every_game()]
     reports = []
     with Counter() as progress:
         for done, gid in enumerate(ids):
@@ -49,7 +49,7 @@ def archive_build(directory: Path = typer.Argument(..., help="where to write the
                   game: List[str] = typer.Option([], "--game", help="only these games")):
     """Write a static HTML site: an index of games and a page per game."""
     engine = open_engine()
-    rows = engine.store.games()
+    rows = engine.store.games.every_game()
     ids = list(game) or [row["id"] for row in rows if row["status"] != "open"]
     data = []
     with Counter() as progress:

@@ -43,10 +43,10 @@ def players(game_id: Optional[str] = typer.Argument(None, help="one game (defaul
             echo(f"{row['address']}  bouncing since {times.format_stamp(row['since'])} ({seats})")
             echo(f"    {row['reason']}")
         return
-    games = [game_id] if game_id else [g["id"] for g in engine.store.games()]
+    games = [game_id] if game_id else [g["id"] for g in engine.store.games.every_game()]
     for gid in games:
-        for player in engine.store.players(gid):
-            state = engine.store.address_state(player["email"])
+        for player in engine.store.seats.players(gid):
+            state = engine.store.delivery.address_state(player["email"])
             shown = state["state"] if state is not None else "ok"
             if state is not None and state["state"] != "ok":
                 shown += f" since {times.format_span(now - state['since'])} ago"
@@ -59,13 +59,13 @@ def deliveries(address: str, limit: int = typer.Option(50, help="at most this ma
     """An address's delivery state and history: each refusal and bounce, its message, the server's words."""
     engine = open_engine()
     address = addresses.normal(address) or address  # as gm keeps it: an IDN domain in A-label form
-    state = engine.store.address_state(address)
+    state = engine.store.delivery.address_state(address)
     if state is None:
         echo(f"{address}: ok (no failure recorded)")
     else:
         echo(f"{address}: {state['state']} since {times.format_stamp(state['since'])}"
              + (f": {state['reason']}" if state["reason"] else ""))
-    for event in engine.store.delivery_events(address, limit):
+    for event in engine.store.delivery.delivery_events(address, limit):
         kind = "permanent" if event["permanent"] else "temporary"
         message = f"outbox #{event['outbox_id']}" if event["outbox_id"] is not None else "no message"
         if event["subject"]:

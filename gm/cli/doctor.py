@@ -52,7 +52,7 @@ def store_checks(conf: config_module.Config) -> list[Check]:
             checks.append(Check("store writable", OK))
         except Exception as exc:
             checks.append(Check("store writable", FAIL, str(exc), "give gm's user write access to the store"))
-        queued, oldest = store.outbox_counts().get("queued", 0), store.oldest_queued()
+        queued, oldest = store.metrics.outbox_counts().get("queued", 0), store.metrics.oldest_queued()
         if not queued or oldest is None:  # (None: sent between the two reads)
             checks.append(Check("outbox", OK, "nothing waiting"))
         else:
@@ -60,7 +60,7 @@ def store_checks(conf: config_module.Config) -> list[Check]:
             verdict = WARN if age > BACKLOG_WARN_SECONDS else OK
             checks.append(Check("outbox", verdict, f"{queued} queued, oldest {times.format_span(age)} old",
                                 "see gm deliveries and gm players" if verdict == WARN else ""))
-        bouncing = [r["address"] for r in store.addresses_in_state("bouncing")]
+        bouncing = [r["address"] for r in store.delivery.addresses_in_state("bouncing")]
         checks.append(Check("bouncing addresses", WARN if bouncing else OK,
                             ", ".join(bouncing) or "none", "gm players shows them" if bouncing else ""))
     finally:
@@ -71,7 +71,7 @@ def store_checks(conf: config_module.Config) -> list[Check]:
 def clock_against_store(store: Store, now: float) -> Check:
     """The clock did not go back behind the newest time in the store (a game's last change, mail
     queued or read, a daemon's beat): deadlines and heartbeats would be read wrong."""
-    newest = store.newest_time()
+    newest = store.metrics.newest_time()
     if newest is None:
         return Check("clock vs store", OK, "the store holds no times yet")
     at, column = newest

@@ -74,13 +74,13 @@ def start(game_id: str, why: Optional[str] = WHY, by: Optional[str] = BY):
 def list_games():
     """List the games."""
     engine = open_engine()
-    rows = engine.store.games()
+    rows = engine.store.games.every_game()
     if not rows:
         echo("no games yet (start one with: gm new neighbors --id nb1 --player ...)")
         return
     for row in rows:
-        latest = engine.store.latest_state(row["id"])  # None: an open game, not started
-        names = ", ".join(p["name"] for p in engine.store.players(row["id"]))
+        latest = engine.store.turns.latest_state(row["id"])  # None: an open game, not started
+        names = ", ".join(p["name"] for p in engine.store.seats.players(row["id"]))
         turn = latest["turn"] if latest else "-"
         echo(f"{row['id']:<12} {row['kind']:<14} {row['status']:<9} turn {turn:<4} {names}")
 
@@ -173,7 +173,7 @@ def outbox(all_: bool = typer.Option(False, "--all", help="also list delivered m
     """List mail and its delivery state: queued, sent, held (the address bounces), bounced (with why)."""
     engine = open_engine()
     show_holds(engine)
-    rows = engine.store.outbox_listing(include_delivered=all_)
+    rows = engine.store.outbox.outbox_listing(include_delivered=all_)
     if not rows:
         echo("the outbox is empty")
     for row in rows:
@@ -193,7 +193,7 @@ def inbox(failed: bool = typer.Option(False, "--failed", help="the messages set 
         outcome = run(ingest_mail.retry, engine, retry)
         echo(f"#{retry}: {outcome.outcome}: {outcome.detail[:200]}")
         return
-    rows = engine.store.inbox_listing(only_failed=failed, limit=limit)
+    rows = engine.store.inbox.inbox_listing(only_failed=failed, limit=limit)
     if not rows:
         echo("no messages set aside" if failed else "the inbox is empty")
     for row in rows:

@@ -87,7 +87,7 @@ def run(engine: Engine, config, once: bool = False, stop=None) -> None:
                 ticking = time.time() >= next_tick
                 if ticking:
                     if last_look is None:
-                        last_look = engine.store.last_heartbeat()
+                        last_look = engine.store.daemons.last_heartbeat()
                     if once:  # a cron run's only chance to find the server down before the deadlines
                         sender.pump()
                     # The heartbeat and the outages before the mail: a deadline that fell while no

@@ -25,7 +25,7 @@ from gm.service.outgoing import delivery_state
 from gm.service.context import Context
 from gm.service.records.retention import sent_copy
 from gm.store import Store, StoreError
-from gm.store.pglocks import address_lock, hold_lock
+from gm.store.locks import address_lock, hold_lock
 
 log = logging.getLogger(__name__)
 
@@ -77,9 +77,9 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
         # no other daemon sharing the store sends these meanwhile; the clock moves on as the stream
         # goes (mail judged meanwhile is due), from the ``now`` given (a test's clock)
         at = now + (time.monotonic() - started)
-        rows = store.claim_outbox(at, n)
+        rows = store.outbox.claim_outbox(at, n)
         rows, waiting, seen = refusals.gate(store, rows, at, gm_address)
-        store.release_outbox(waiting)  # held: not tried now
+        store.outbox.release_outbox(waiting)  # held: not tried now
         due.extend(rows)
         probes.update(seen)
         counts["claimed"] += len(rows)
@@ -116,11 +116,11 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
             for row, at in accepted:
                 kept = copies[row["id"]]
                 if kept is not None and kept[1] is None:
-                    store.mark_sent_keeping(row["id"], at, row["attempts"] + 1, kept[0], row)  # a masked header
+                    store.outbox.mark_sent_keeping(row["id"], at, row["attempts"] + 1, kept[0], row)  # a masked header
                     continue
-                store.mark_sent(row["id"], at, row["attempts"] + 1)
+                store.outbox.mark_sent(row["id"], at, row["attempts"] + 1)
                 if kept is not None:
-                    store.blank_secret(row["id"], *kept)
+                    store.outbox.blank_secret(row["id"], *kept)
         accepted.clear()
 
     def done(row, exc: Exception | None) -> None:
@@ -135,7 +135,7 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
             # said once per outage by the Sender's Weather, not once per try
             log.debug("outbox #%s to %s not sent: server unreachable (%s)", row["id"], row["recipient"], exc)
             with store.write(scoped=True):  # a row this sender claimed
-                store.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500])
+                store.outbox.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500])
             down.append(exc)
         elif isinstance(exc, SenderRefused):
             if refusals.sender_refused(store, row, exc, now, backoff):
@@ -146,11 +146,11 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
             delay = backoff[min(row["attempts"], len(backoff) - 1)]
             log.warning("outbox #%s to %s not sent (%s); retry in %ss", row["id"], row["recipient"], exc, delay)
             with store.write(scoped=True):  # a row this sender claimed, and its recipient's delivery events
-                store.lock_addresses(row["recipient"])
-                store.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500],
-                                   next_attempt=now + delay)
+                store.locks.lock_addresses(row["recipient"])
+                store.outbox.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500],
+                                          next_attempt=now + delay)
                 if isinstance(exc, TemporaryFailure):
-                    store.add_delivery_event(row["recipient"], row["id"], now, False, "smtp", str(exc))
+                    store.delivery.add_delivery_event(row["recipient"], row["id"], now, False, "smtp", str(exc))
 
     where = getattr(transport, "describe", type(transport).__name__)  # for `gm -v run`'s log
     send_many = getattr(transport, "send_many", None)
@@ -167,7 +167,7 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
             if refused:
                 record_refused(store, refused, now, backoff, counts, probes)
         finally:
-            store.release_outbox(due)
+            store.outbox.release_outbox(due)
     if down:  # the rest keep their place; the caller waits before trying again
         raise down[0]
     return sent
@@ -177,14 +177,14 @@ def record_refused(store: Store, refused: list, now: float, backoff, counts: dic
     # scoped: the rows are this sender's claims; what a refusal may change is named up front (its
     # recipient's address, the holds it may begin or back off: gm's sender, its domain, a probe's)
     with store.write(scoped=True):
-        store.lock_shared(*{address_lock(row["recipient"]) for row, _ in refused},
-                          *{hold_lock(scope) for scope in refusals.scopes_of(refused, probes)})
+        store.locks.lock_shared(*{address_lock(row["recipient"]) for row, _ in refused},
+                                *{hold_lock(scope) for scope in refusals.scopes_of(refused, probes)})
         own, began = refusals.sort_refused(store, refused, now, backoff, probes)
         for row, exc in own:  # as a bounce that comes back later: gm.service.outgoing.delivery_state settles it
             log.error("outbox #%s to %s refused for good: %s", row["id"], row["recipient"], exc)
-            store.record_refusal(row["id"], row["recipient"], row["attempts"] + 1, str(exc), now)
+            store.delivery.record_refusal(row["id"], row["recipient"], row["attempts"] + 1, str(exc), now)
             if row.get("secret"):  # never sent now: its secret need not be kept either
-                store.blank_secret(row["id"], *sent_copy(row["raw"], True))
+                store.outbox.blank_secret(row["id"], *sent_copy(row["raw"], True))
     counts["refused"] = counts.get("refused", 0) + len(own)
     counts["held"] = counts.get("held", 0) + began
 

@@ -41,7 +41,7 @@ def post(inbox: Path, raw: bytes) -> None:
 
 def play_demo(engine: Engine, seed: int, echo) -> str:
     config = engine.config
-    existing = {row["id"] for row in engine.store.games()}
+    existing = {row["id"] for row in engine.store.games.every_game()}
     n = 1
     while f"demo{n}" in existing:
         n += 1
@@ -66,7 +66,7 @@ def play_demo(engine: Engine, seed: int, echo) -> str:
     loaded = engine.load(game_id)
     final = engine.report_body(loaded, loaded.state, None, [])
     echo(final)
-    sent = engine.store.sent_count(game_id)
+    sent = engine.store.outbox.sent_count(game_id)
     echo(f"{moves} order mails went through {config.inbox}/;")
     echo(f"{sent} reports and welcomes are in {config.outbox}/new/ (one file per mail).")
     echo(f"Database: {config.database}.  Try: gm show {game_id}, gm outbox --all")

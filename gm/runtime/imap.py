@@ -240,7 +240,7 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
             return results
         if slices is not None:
             slices.forget(still)
-            slices.look(engine.store.daemon_rows())
+            slices.look(engine.store.daemons.daemon_rows())
         sharing = slices is not None and not slices.alone
         if sharing:
             # A slice of the mail at a time, its own judged before the next is read: a backlog
@@ -257,7 +257,7 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
                     if kept + len(raw) <= KEEP_BYTES:
                         fetched[uid] = raw
                         kept += len(raw)
-            alive = engine.store.alive_daemons(slices.others())  # their mail waits longer
+            alive = engine.store.locks.alive_daemons(slices.others())  # their mail waits longer
             fresh = slices.mine(fresh, box.slice_keys, box.arrived, alive)
             fetched = {u: fetched[u] for u in fresh if u in fetched}
         for start in range(0, len(fresh), BATCH):
@@ -300,7 +300,7 @@ def prepare_ahead(engine: Engine, box: Mailbox, messages: dict[int, bytes], wind
     todo = [uid for uid in window if uid not in prepared and uid in messages]
     if not todo:
         return
-    stored = engine.store.stored_source_keys([box.key(uid) for uid in todo])
+    stored = engine.store.inbox.stored_source_keys([box.key(uid) for uid in todo])
     for uid in todo:
         prepared[uid] = None if box.key(uid) in stored else engine.prepare(messages[uid])
 
@@ -353,7 +353,7 @@ class Daemon:
         if now >= self.next_tick:
             try:
                 if self.last_look is None:
-                    self.last_look = self.engine.store.last_heartbeat()
+                    self.last_look = self.engine.store.daemons.last_heartbeat()
                 outages.heartbeat(self.engine, self.me, self.sender.down_since,
                                   look_for_gap=self.look_for_gap and not self.once)
                 self.look_for_gap = False

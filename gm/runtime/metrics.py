@@ -32,7 +32,7 @@ class Metrics:
         self.outbox_depth = prom.Gauge("gm_outbox_depth", "Outgoing mails queued or held", registry=self.registry)
         self.judging = prom.Histogram("gm_judging_seconds", "Seconds a pass over newly arrived mail took",
                                       registry=self.registry)
-        self.marks = store.metric_marks()
+        self.marks = store.metrics.metric_marks()
         self.started = now  # mail sent from now on is counted (the store's clock)
         self.sent_counted = 0
         self.server, self.thread = prom.start_http_server(port, addr=host, registry=self.registry)
@@ -43,19 +43,19 @@ class Metrics:
 
     def update(self, store: Store) -> None:
         """Move the counters by what the store recorded since the last update."""
-        for row in store.message_outcomes_after(self.marks["messages"]):
+        for row in store.metrics.message_outcomes_after(self.marks["messages"]):
             self.mails_in.labels(row["outcome"]).inc()
             self.marks["messages"] = row["id"]
-        for row in store.orders_after(self.marks["orders"]):
+        for row in store.metrics.orders_after(self.marks["orders"]):
             self.orders.labels("applied" if row["accepted"] else "refused").inc()
             self.marks["orders"] = row["id"]
-        for row in store.delivery_events_after(self.marks["events"]):
+        for row in store.metrics.delivery_events_after(self.marks["events"]):
             self.bounces.labels("permanent" if row["permanent"] else "temporary").inc()
             self.marks["events"] = row["id"]
-        sent = store.sent_since(self.started)  # sent rows never go back to queued
+        sent = store.metrics.sent_since(self.started)  # sent rows never go back to queued
         self.mails_out.inc(max(0, sent - self.sent_counted))
         self.sent_counted = max(sent, self.sent_counted)
-        counts = store.outbox_counts()
+        counts = store.metrics.outbox_counts()
         self.outbox_depth.set(counts.get("queued", 0) + counts.get("held", 0))
 
     def close(self) -> None:

@@ -53,12 +53,12 @@ class QueuedWatch:
             store = None
             try:
                 store = Store(self.database)
-                if not store.listen_queued():
+                if not store.outbox.listen_queued():
                     return  # this back end cannot tell: the own judge's nudges and the wake do
                 weather.ok()
                 self.listening.set()
                 while not self.stopping.is_set():
-                    if store.wait_queued(LOOK):
+                    if store.outbox.wait_queued(LOOK):
                         self.heard += 1
                         self.nudge()
             except StoreError as exc:

@@ -22,7 +22,7 @@ import logging
 
 from gm.runtime.transport import PolicyRefused, SenderRefused, enhanced_status, signature
 from gm.store import Store
-from gm.store.pglocks import address_lock, hold_lock
+from gm.store.locks import address_lock, hold_lock
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ def gate(store: Store, due: list, now: float, gm_address: str | None) -> tuple[l
 
     A held scope whose probe is due lets its first row through; mail to gm_address always goes.
     """
-    holds = {h["scope"]: h for h in store.holds()}
+    holds = {h["scope"]: h for h in store.outbox.holds()}
     if not holds:
         return due, [], {}
     send, wait = [], []
@@ -72,15 +72,15 @@ def hold(store: Store, scope: str, reason: str, words: str, now: float, backoff)
 
     Call inside a write transaction.
     """
-    row = store.hold(scope)
+    row = store.outbox.hold(scope)
     if row is None:
-        store.add_hold(scope, now, reason, words, signature(words), now + backoff[0])
+        store.outbox.add_hold(scope, now, reason, words, signature(words), now + backoff[0])
         log.error("gm's mail %s is held: %s (%s); the GM is told, nobody is marked",
                   "to every recipient" if scope == SENDER else f"to {scope[7:]}", reason, words)
         return True
     probes = row["probes"] + 1
     delay = backoff[min(probes, len(backoff) - 1)]
-    store.probe_refused(scope, probes, now + delay, words)
+    store.outbox.probe_refused(scope, probes, now + delay, words)
     log.info("%s still held (%s); next try in %ss", scope, words, delay)  # no news: the GM was told
     return False
 
@@ -95,7 +95,7 @@ def sort_refused(store: Store, refused: list, now: float, backoff, probes: dict)
     """
     began = 0
     domains: dict[str, set[str]] = {}
-    for h in store.holds():  # earlier refusals of other domains count too
+    for h in store.outbox.holds():  # earlier refusals of other domains count too
         if h["scope"].startswith("domain:"):
             domains.setdefault(h["refusal"], set()).add(h["scope"][7:])
     for row, exc in refused:
@@ -135,7 +135,7 @@ def sender_refused(store: Store, row, exc: SenderRefused, now: float, backoff) -
     """The server refused gm's envelope sender: the row keeps its place, the queue is held
     (True if the hold began now)."""
     with store.write(scoped=True):  # the sender's hold, and a row this sender claimed
-        store.lock_shared(hold_lock(SENDER))
+        store.locks.lock_shared(hold_lock(SENDER))
         began = hold(store, SENDER, "the server refuses gm's envelope sender (MAIL FROM)", str(exc), now, backoff)
         keep(store, row, str(exc), SENDER)
     return began
@@ -143,7 +143,8 @@ def sender_refused(store: Store, row, exc: SenderRefused, now: float, backoff) -
 
 def keep(store: Store, row, words: str, scope: str) -> None:
     """A held row keeps its place; tried again no sooner than its hold's next probe."""
-    store.note_attempt(row["id"], row["attempts"] + 1, words[:500], next_attempt=store.hold(scope)["next_probe"])
+    store.outbox.note_attempt(row["id"], row["attempts"] + 1, words[:500],
+                              next_attempt=store.outbox.hold(scope)["next_probe"])
 
 
 def accepted(store: Store, recipients: list[str], probed: list[str], now: float) -> int:
@@ -151,13 +152,13 @@ def accepted(store: Store, recipients: list[str], probed: list[str], now: float)
     those holds are over, and an address that was soft-failing is ok again.  Returns how many
     holds ended.  Call inside a write transaction."""
     ended = 0
-    soft = {r["address"] for r in store.addresses_in_state("soft-failing")}
+    soft = {r["address"] for r in store.delivery.addresses_in_state("soft-failing")}
     changed = soft & {r.lower() for r in recipients}
-    store.lock_shared(*[address_lock(a) for a in changed], *[hold_lock(s) for s in probed])
+    store.locks.lock_shared(*[address_lock(a) for a in changed], *[hold_lock(s) for s in probed])
     for scope in set(probed):
-        if store.end_hold(scope):
+        if store.outbox.end_hold(scope):
             ended += 1
             log.warning("%s: the server accepts gm's mail again; the held mail goes now", scope)
     for address in changed:
-        store.set_address_state(address, "ok", now, "a later message was accepted")
+        store.delivery.set_address_state(address, "ok", now, "a later message was accepted")
     return ended

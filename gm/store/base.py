@@ -55,13 +55,6 @@ class Store(TransactionReads, DeferredWrites):
     _locks_kind: type[Locks] = Locks
     claimant: str | None = None  # the daemon (daemons.daemon_id) whose sender claims, if one does
 
-    def __getattr__(self, name: str) -> Any:
-        """Temporary: a repository's method asked of the store itself (until the call sites move)."""
-        repository = DELEGATED.get(name)
-        if repository is None or name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self.__dict__[repository] if repository in self.__dict__ else None, name)
-
     def _open_repositories(self) -> None:
         """The repositories over this store's connection (a back end calls it when opening)."""
         self.games = Games(self)
@@ -290,13 +283,6 @@ class Store(TransactionReads, DeferredWrites):
         """A write that changes no row (inside a write): raises where the store takes no writes."""
         self._require_tx()
         NO_CHANGE.run(self)
-
-
-DELEGATED = {name: attr for attr, kind in (
-    ("games", Games), ("history", History), ("seats", Seats), ("credentials", Credentials), ("turns", Turns),
-    ("inbox", Inbox), ("outbox", Outbox), ("reports", Reports), ("timers", Timers), ("results", Results),
-    ("selfservice", SelfService), ("delivery", Delivery), ("optin", OptIn), ("daemons", Daemons),
-    ("metrics", Metrics), ("locks", Locks)) for name in dir(kind) if not name.startswith("_")}
 
 
 # --- statements built from names (the generic helpers), once per distinct shape ----------------

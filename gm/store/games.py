@@ -68,9 +68,6 @@ class Games(Repository):
         return self.store.remembered("games", ("id", game_id),
                                      lambda: GAME.run(self.store, game=game_id).fetchone())
 
-    def __call__(self) -> list[sqlite3.Row]:  # temporary: store.games() until the call sites move
-        return self.every_game()
-
     def every_game(self) -> list[sqlite3.Row]:
         """Every game, oldest first."""
         return GAMES.run(self.store).fetchall()

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from gm.store.locks import HOURLY_CAPS, Locks, address_lock, hold_lock, retried, retry_conflicts
-
-__all__ = ["HOURLY_CAPS", "address_lock", "hold_lock", "retried", "retry_conflicts"]  # moved: gm.store.locks
+from gm.store.locks import Locks
 
 STORE_LOCK = 0x676D5F77  # the store lock's first key ("gm_w"); the second: the store's schema
 STORE_KEY = f"{STORE_LOCK}, hashtext(current_schema())"

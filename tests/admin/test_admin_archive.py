@@ -71,13 +71,13 @@ def test_verify_a_clean_game_then_a_tampered_one(engine):
     # Tamper with a stored state and an archived report: both are found.
     with engine.store.write():
         row = engine.store.one("SELECT state, state_packing FROM states WHERE game_id = 'nb1' AND seq = 3")
-        data = engine.store.state_data(row)
+        data = engine.store.turns.state_data(row)
         data["board"] = "." + data["board"][1:] if data["board"][0] != "." else "F" + data["board"][1:]
         state, packing = pack_text(json.dumps(data))
         engine.store.db.execute("UPDATE states SET state = :state, state_packing = :packing "
                                 "WHERE game_id = 'nb1' AND seq = 3", {"state": state, "packing": packing})
         rid = engine.store.one("SELECT MAX(id) AS n FROM reports WHERE kind = 'report'")["n"]
-        (body,) = [r["body"] for r in engine.store.reports_of("nb1", kind="report") if r["id"] == rid]
+        (body,) = [r["body"] for r in engine.store.reports.reports_of("nb1", kind="report") if r["id"] == rid]
         body, packing = pack_text(body + "extra")
         engine.store.db.execute("UPDATE reports SET body = :body, body_packing = :packing WHERE id = :id",
                                 {"body": body, "packing": packing, "id": rid})
@@ -145,7 +145,7 @@ def build_site(engine, tmp_path):
     engine.ingest(order_mail("cy@example.org", "PRESS TO ALL\n<b>hello</b> & bye\nENDPRESS",
                              game_id="nb2", password=secrets["cy"]))
     overrides.end(engine, "nb2", "players agreed", winners=["cy"])
-    data = [audit.archive_data(engine, row["id"]) for row in engine.store.games()]
+    data = [audit.archive_data(engine, row["id"]) for row in engine.store.games.every_game()]
     return site.build(tmp_path / "site", data, engine.clock())
 
 

@@ -92,7 +92,7 @@ def test_cli_overrides(setup, tmp_path):
     gm(conf, "archive", "build", str(tmp_path / "site"))
     assert (tmp_path / "site" / "game-nb1.html").exists()
     gm(conf, "end", "nb1", "test over")
-    assert engine.store.game("nb1")["status"] == "finished"
+    assert engine.store.games.game("nb1")["status"] == "finished"
 
 
 def test_cli_and_daemon_lose_no_update(setup, tmp_path):

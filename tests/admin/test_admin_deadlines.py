@@ -103,7 +103,7 @@ def test_sequential_late_notice_then_wait_tells_the_gm(engine, clock):
     engine.tick()
     told = outbox(engine, since=since)
     assert [m["recipient"] for m in told] == ["boss@example.org"]
-    assert engine.store.game("nb1")["status"] == "active"
+    assert engine.store.games.game("nb1")["status"] == "active"
     assert len(history(engine, "nb1", "waiting")) == 1
 
 
@@ -114,10 +114,10 @@ def test_sequential_forfeit_after_grace(engine, clock):
     engine.tick()
     clock.advance(48 * H + 5)
     engine.tick()
-    assert engine.store.game("nb1")["status"] == "active"
+    assert engine.store.games.game("nb1")["status"] == "active"
     clock.advance(12 * H)
     engine.tick()
-    assert engine.store.game("nb1")["status"] == "finished"
+    assert engine.store.games.game("nb1")["status"] == "finished"
     res = engine.store.one("SELECT * FROM results WHERE game_id = 'nb1'")
     assert "ada forfeited" in res["reason"] and res["winners"] == '["bob"]'
     assert len(history(engine, "nb1", "forfeit")) == 1
@@ -270,9 +270,9 @@ def test_proximity_time_bank_is_spent_after_the_deadline(engine, clock):
     engine.tick()
     notice = [m for m in outbox(engine, since=since) if "Late" in m["subject"]]
     assert len(notice) == 1 and "time bank is now being spent" in body_of(notice[0])
-    assert engine.store.game("px1")["status"] == "active"  # the bank still holds time
+    assert engine.store.games.game("px1")["status"] == "active"  # the bank still holds time
     clock.advance(H)
     engine.tick()
-    assert engine.store.game("px1")["status"] == "finished"
+    assert engine.store.games.game("px1")["status"] == "finished"
     assert [c["origin"] for c in closes(engine, "px1")] == ["timer"]
     assert late not in engine.load("px1").rules.winners(engine.load("px1").state)

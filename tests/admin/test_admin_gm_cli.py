@@ -33,7 +33,7 @@ def new_game(conf, kind="neighbors", game_id="nb1", extra=()):
 
 
 def log_of(store, game_id, action):
-    return [r for r in store.history_of(game_id) if r["action"] == action]
+    return [r for r in store.history.history_of(game_id) if r["action"] == action]
 
 
 # --- gm options KIND, and an unknown option ----------------------------------------------------------
@@ -61,7 +61,7 @@ def test_an_unknown_option_names_every_option_the_game_and_the_service_take(conf
         assert "unknown option 'bogus'" in message
         for key in [*registry.get("neighbors").options, *options.SERVICE]:
             assert key in message, (key, message)
-        assert store.game("nb1") is None
+        assert store.games.game("nb1") is None
     new_game(conf, extra=["-o", "reminder=12h", "-o", "neighbors_rule=true"])  # both kinds still taken
     assert "reminder     12h" in gm(conf, "settings", "nb1").stdout
 
@@ -93,8 +93,8 @@ def test_gm_broadcast_and_start_m_go_into_the_history(conf, store):
     assert log_of(store, "nb1", "broadcast")[-1]["detail"] == "Server moves on Friday.; why: maintenance"
     assert gm(conf, "new", "neighbors", "--id", "nb2", "--open", "2").exit_code == 0
     with store.write():  # both seats taken (as by JOIN; the game would start at the next mail)
-        store.add_player("nb2", 0, "ada", "ada@example.org", "x")
-        store.add_player("nb2", 1, "bob", "bob@example.org", "x")
+        store.seats.add_player("nb2", 0, "ada", "ada@example.org", "x")
+        store.seats.add_player("nb2", 1, "bob", "bob@example.org", "x")
     started = gm(conf, "start", "nb2", "-m", "bob never came")
     assert started.exit_code == 0, started.stderr
     assert log_of(store, "nb2", "start")[-1]["detail"] == "why: bob never came"
@@ -103,7 +103,7 @@ def test_gm_broadcast_and_start_m_go_into_the_history(conf, store):
 def test_gm_observers_m_goes_into_the_history(conf, store):
     new_game(conf)
     with store.write():  # cy asked to observe (as by a confirmed OBSERVE) in a game with observers=approved
-        store.add_observer("nb1", "cy@example.org", False, 0.0)
+        store.selfservice.add_observer("nb1", "cy@example.org", False, 0.0)
     done = gm(conf, "observers", "nb1", "--approve", "cy@example.org", "-m", "cy is ada's coach",
               "--by", "gm:lee")
     assert done.exit_code == 0, done.stderr
@@ -145,7 +145,7 @@ def edit_with(conf, tmp_path, *steps):
 
 
 def neighbors_rule(store):
-    return store.state_data(store.latest_state("nb1"))["neighbors_rule"]
+    return store.turns.state_data(store.turns.latest_state("nb1"))["neighbors_rule"]
 
 
 def test_gm_edit_reopens_a_json_typo_with_the_text_typed_and_the_error_on_top(conf, store, tmp_path):
@@ -173,11 +173,11 @@ def test_gm_edit_reopens_a_state_the_rules_refuse(conf, store, tmp_path):
 @pytest.mark.parametrize("give_up", ["empty", "same"])
 def test_gm_edit_gives_up_on_an_empty_or_unchanged_file(conf, store, tmp_path, give_up):
     new_game(conf)
-    seq = store.latest_state("nb1")["seq"]
+    seq = store.turns.latest_state("nb1")["seq"]
     result, seen = edit_with(conf, tmp_path, "typo", give_up)
     assert len(seen) == 2 and "abandoned" in result.stdout + result.stderr
     assert result.exit_code == (0 if give_up == "empty" else 1)
-    assert store.latest_state("nb1")["seq"] == seq and not log_of(store, "nb1", "edit")
+    assert store.turns.latest_state("nb1")["seq"] == seq and not log_of(store, "nb1", "edit")
 
 
 # --- gm deadline: the forms a GM types ---------------------------------------------------------------

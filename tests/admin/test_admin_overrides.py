@@ -33,7 +33,7 @@ def play(engine, game_id, n):
 def test_pause_and_resume(engine, nb):
     since = last_outbox_id(engine)
     overrides.pause(engine, "nb1", who="gm:alice", why="holiday")
-    assert engine.store.game("nb1")["status"] == "paused"
+    assert engine.store.games.game("nb1")["status"] == "paused"
     rec = history(engine, "nb1", "pause")[-1]
     assert rec["actor"] == "gm:alice" and "holiday" in rec["detail"] and rec["at"] == engine.clock()
     mails = outbox(engine, since=since)
@@ -44,7 +44,7 @@ def test_pause_and_resume(engine, nb):
     with pytest.raises(ServiceError):
         overrides.pause(engine, "nb1")
     overrides.resume(engine, "nb1", who="gm:alice", why="back")
-    assert engine.store.game("nb1")["status"] == "active"
+    assert engine.store.games.game("nb1")["status"] == "active"
     assert history(engine, "nb1", "resume")[-1]["actor"] == "gm:alice"
     assert engine.gm_order("nb1", mover, move).outcome == "applied"
 
@@ -68,7 +68,7 @@ def test_end_needs_a_reason_and_ends(engine, nb):
         overrides.end(engine, "nb1", "  ")
     since = last_outbox_id(engine)
     overrides.end(engine, "nb1", "players agreed a draw", who="gm:x", winners=["ada", "bob"])
-    assert engine.store.game("nb1")["status"] == "finished"
+    assert engine.store.games.game("nb1")["status"] == "finished"
     result = engine.store.one("SELECT * FROM results WHERE game_id = 'nb1'")
     assert json.loads(result["winners"]) == ["ada", "bob"]
     assert "agreed a draw" in history(engine, "nb1", "end")[-1]["detail"]
@@ -106,7 +106,8 @@ def test_rollback(engine, nb):
     positions.rollback(engine, "nb1", 3, who="gm:x", why="misread order")
     loaded = engine.load("nb1")
     assert loaded.rules.turn(loaded.state) == 3
-    assert engine.store.state_data(engine.store.latest_state("nb1")) == engine.store.state_data(target)
+    assert engine.store.turns.state_data(engine.store.turns.latest_state("nb1")) == engine.store.turns.state_data(
+        target)
     rec = history(engine, "nb1", "rollback")[-1]
     assert "2 later order(s) discarded" in rec["detail"] and "misread order" in rec["detail"]
     mails = outbox(engine, since=since)
@@ -120,7 +121,7 @@ def test_rollback(engine, nb):
 def test_replace(engine, nb):
     since = last_outbox_id(engine)
     overrides.replace(engine, "nb1", "bob", "carol@example.org", who="gm:x", why="bob left")
-    bob = engine.store.player("nb1", "bob")
+    bob = engine.store.seats.player("nb1", "bob")
     assert bob["email"] == "carol@example.org"
     assert not passwords.verify(nb["bob"], bob["pw_hash"])
     mails = outbox(engine, since=since)
@@ -134,8 +135,8 @@ def test_replace(engine, nb):
 
 def test_eject_two_player_sequential_ends_the_game(engine, nb):
     overrides.eject(engine, "nb1", "bob", who="gm:x", why="abusive")
-    assert engine.store.game("nb1")["status"] == "finished"
-    assert not engine.store.player("nb1", "bob")["active"]
+    assert engine.store.games.game("nb1")["status"] == "finished"
+    assert not engine.store.seats.player("nb1", "bob")["active"]
     res = engine.store.one("SELECT * FROM results WHERE game_id = 'nb1'")
     assert json.loads(res["winners"]) == ["ada"]
     assert history(engine, "nb1", "eject") and history(engine, "nb1", "forfeit")
@@ -224,8 +225,8 @@ def test_simultaneous_rollback_eject_and_bad_edit(engine):
     with pytest.raises(ServiceError, match="refused"):
         positions.edit_state(engine, "s1", dict(data, version=999), base_seq=engine.load("s1").seq)
     overrides.eject(engine, "s1", "cy", why="gone")
-    assert engine.store.game("s1")["status"] == "active"  # three players: the game goes on
-    assert not engine.store.player("s1", "cy")["active"]
+    assert engine.store.games.game("s1")["status"] == "active"  # three players: the game goes on
+    assert not engine.store.seats.player("s1", "cy")["active"]
 
 
 @pytest.mark.parametrize("kind", ["fuzzy-borders", "pivot-pawns"])

@@ -68,21 +68,21 @@ def test_new_refuses_bad_players_and_creates_nothing(conf, store, players, words
     result = new(conf, *players)
     assert result.exit_code == 1, result.output
     assert words in result.stderr and "no game was created" in result.stderr
-    assert store.games() == [] and store.all("SELECT * FROM outbox") == []
+    assert store.games.every_game() == [] and store.all("SELECT * FROM outbox") == []
     assert all(rows(store, table) == 0 for table in GAME_TABLES)
 
 
 def test_new_takes_a_named_address_as_its_addr_spec(conf, store):
     result = new(conf, "ada=Ada Lovelace <ada@example.org>", "bob= bob@example.org ")
     assert result.exit_code == 0, result.output
-    assert [p["email"] for p in store.players("nb1")] == ["ada@example.org", "bob@example.org"]
+    assert [p["email"] for p in store.seats.players("nb1")] == ["ada@example.org", "bob@example.org"]
 
 
 def test_replace_refuses_a_malformed_address(conf, store):
     new(conf, "ada=ada@example.org", "bob=bob@example.org")
     result = gm(conf, "replace", "nb1", "bob", "--email", "carol@", "-m", "bob left")
     assert result.exit_code == 1 and "not a mail address" in result.stderr
-    assert store.player("nb1", "bob")["email"] == "bob@example.org"
+    assert store.seats.player("nb1", "bob")["email"] == "bob@example.org"
 
 
 # --- 2. gm order is marked as the GM's ---------------------------------------------------
@@ -97,7 +97,7 @@ def test_gm_order_is_marked_in_the_report_and_verify_still_passes(conf, store):
         ((subject, body),) = bodies(store, address, before)
         assert "report" in subject
         assert body.startswith(MARKER + "\n\nThe game master entered this order for ada: ")
-    log = [r for r in store.history_of("nb1") if r["action"] == "order"][-1]
+    log = [r for r in store.history.history_of("nb1") if r["action"] == "order"][-1]
     assert log["actor"] == "gm:tester" and "ada asked by phone" in log["detail"]
     # The next one names its own player.
     bob_move = json.loads(gm(conf, "show", "nb1", "--json").stdout)["legal"][0]
@@ -115,10 +115,10 @@ def test_gm_order_in_a_simultaneous_game_is_named_in_the_confirmation_and_the_re
         extra=("-o", "side=5"))
     rules = registry.get("fuzzy-borders")
     rng = random.Random(3)
-    state = rules.load(store.state_data(store.latest_state("fb1")))
+    state = rules.load(store.turns.state_data(store.turns.latest_state("fb1")))
     before = store.one("SELECT max(id) AS n FROM outbox")["n"]
     for name in rules.to_move(state):
-        text = rules.random_order(rules.load(store.state_data(store.latest_state("fb1"))), name, rng)
+        text = rules.random_order(rules.load(store.turns.state_data(store.turns.latest_state("fb1"))), name, rng)
         assert gm(conf, "order", "fb1", "--as", name, text).exit_code == 0
     mails = bodies(store, "ada@example.org", before)
     assert any("Orders received" in s and "The game master entered this order for ada" in b
@@ -172,14 +172,14 @@ def test_end_takes_its_reason_with_m_and_still_as_an_argument(conf, store):
     assert gm(conf, "end", "nb2", "--why", "agreed a draw", "--winner", "ada").exit_code == 0
     assert gm(conf, "end", "nb3", "agreed a draw").exit_code == 0  # the old way still works
     for game_id in ("nb1", "nb2", "nb3"):
-        assert store.result_of(game_id)["reason"] == "agreed a draw"
-        end_log = [r for r in store.history_of(game_id) if r["action"] == "end"][-1]
+        assert store.results.result_of(game_id)["reason"] == "agreed a draw"
+        end_log = [r for r in store.history.history_of(game_id) if r["action"] == "end"][-1]
         assert "why: agreed a draw" in end_log["detail"]
     new(conf, "ada=ada@example.org", "bob=bob@example.org", game_id="nb4")
     missing = gm(conf, "end", "nb4")
     assert missing.exit_code == 1 and "-m REASON" in missing.stderr
     twice = gm(conf, "end", "nb4", "one reason", "-m", "another")
-    assert twice.exit_code == 1 and store.game("nb4")["status"] == "active"
+    assert twice.exit_code == 1 and store.games.game("nb4")["status"] == "active"
 
 
 def test_every_override_takes_m_and_why(conf, store):
@@ -189,7 +189,7 @@ def test_every_override_takes_m_and_why(conf, store):
         text = gm(conf, command, "--help").stdout
         assert "-m, --why" in text, command
     gm(conf, "settings", "nb1", "press=grey", "-m", "quiet table")
-    log = [r for r in store.history_of("nb1") if r["action"] == "settings"][-1]
+    log = [r for r in store.history.history_of("nb1") if r["action"] == "settings"][-1]
     assert log["detail"] == "press=grey; why: quiet table"
 
 

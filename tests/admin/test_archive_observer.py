@@ -9,7 +9,7 @@ from support import PLAYERS, order_mail
 
 
 def build(engine, tmp_path) -> str:
-    data = [audit.archive_data(engine, row["id"]) for row in engine.store.games()]
+    data = [audit.archive_data(engine, row["id"]) for row in engine.store.games.every_game()]
     index = site.build(tmp_path / "site", data, engine.clock())
     return "\n".join(p.read_text() for p in index.parent.glob("game-*.html"))
 
@@ -17,7 +17,7 @@ def build(engine, tmp_path) -> str:
 def test_fuzzy_borders_sealed_claim_is_not_in_the_archive_until_the_turn_is_judged(engine, tmp_path):
     secrets = engine.create_game("fuzzy-borders", "fb1", PLAYERS, seed=2)
     engine.ingest(order_mail("ada@example.org", "K11", game_id="fb1", password=secrets["ada"]))
-    private = [r for r in engine.store.reports_of("fb1", kind="reply") if r["player"] == "ada"]
+    private = [r for r in engine.store.reports.reports_of("fb1", kind="reply") if r["player"] == "ada"]
     assert any("sealed: K11" in r["body"] for r in private)  # ada was told her sealed claim
     page = build(engine, tmp_path)
     assert "K11" not in page and "sealed" not in page.lower()
@@ -31,7 +31,7 @@ def test_pivot_pawns_sealed_solution_never_reaches_the_archive(engine, tmp_path)
     solution = "red/blue green/red red/black"
     engine.ingest(order_mail("ada@example.org", f"BID 3: {solution}", game_id="pp1", password=secrets["ada"]))
     engine.ingest(order_mail("ada@example.org", "BOARD", game_id="pp1", password=secrets["ada"]))
-    boards = engine.store.reports_of("pp1", kind="board")
+    boards = engine.store.reports.reports_of("pp1", kind="board")
     assert boards and any("red/blue" in r["body"] or "3" in r["body"] for r in boards)
     page = build(engine, tmp_path)
     assert "red/blue" not in page and "(yours)" not in page
@@ -45,14 +45,14 @@ def test_a_replaced_seats_welcome_never_reaches_the_archive(engine, tmp_path):
     engine.ingest(order_mail("ada@example.org", "BID 3: red/blue green/red red/black", game_id="pp1",
                              password=secrets["ada"]))
     lifecycle.replace(engine, "pp1", "ada", "carol@example.org")
-    welcome = [r for r in engine.store.reports_of("pp1", kind="report") if r["player"] == "ada"][-1]["body"]
+    welcome = [r for r in engine.store.reports.reports_of("pp1", kind="report") if r["player"] == "ada"][-1]["body"]
     assert "red/blue" in welcome  # the new player sees the seat's sealed solution
     assert "red/blue" not in build(engine, tmp_path)
 
 
 def test_the_archive_has_no_relative_times_that_go_stale(engine, tmp_path):
     engine.create_game("neighbors", "nb1", PLAYERS, seed=3, options={"deadline": "72h"})
-    reports = engine.store.reports_of("nb1", kind="report")
+    reports = engine.store.reports.reports_of("nb1", kind="report")
     assert any("from now" in r["body"] for r in reports)  # as mailed: "(3 days from now)"
     page = build(engine, tmp_path)
     assert "from now" not in page and " ago)" not in page

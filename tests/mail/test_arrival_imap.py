@@ -46,7 +46,7 @@ class Cron:
 
 
 def actions(store, action: str) -> list:
-    return [r for r in store.history_of("nb1") if r["action"] == action]
+    return [r for r in store.history.history_of("nb1") if r["action"] == action]
 
 
 def append_at(dovecot, raw: bytes, at: float) -> None:
@@ -65,8 +65,8 @@ def test_cron_runs_across_an_smtp_outage_forfeit_nobody_whose_report_waits(harne
     dovecot.append(order_mail(ADDRESS[mover], orders[0], game_id="nb1", password=passwords[mover]))
     cron.run()  # the move is judged; its report cannot go out
     (waiting, _) = harness.legal()
-    assert waiting != mover and ADDRESS[waiting] in store.unsent_report_recipients("nb1", 2)
-    due = store.deadline_row("nb1")["due"]
+    assert waiting != mover and ADDRESS[waiting] in store.metrics.unsent_report_recipients("nb1", 2)
+    due = store.timers.deadline_row("nb1")["due"]
     for step in range(1, 14):  # cron every ten minutes, past the deadline and its grace
         cron.run(step * 600.0)
     assert actions(store, "late") == [] and actions(store, "forfeit") == []
@@ -78,9 +78,9 @@ def test_cron_runs_across_an_smtp_outage_forfeit_nobody_whose_report_waits(harne
                      to=ADDRESS[waiting])["sent"]
     cron.run(14 * 600.0 + 1800)  # half an hour after the report reached the player: not late
     assert actions(store, "late") == [] and actions(store, "forfeit") == []
-    (outage,) = store.outage_rows()
+    (outage,) = store.daemons.outage_rows()
     assert outage["kind"] == "sending" and outage["applied"] == 1
-    moved = store.deadline_row("nb1")["due"]
+    moved = store.timers.deadline_row("nb1")["due"]
     assert moved == pytest.approx(due + outage["finish"] - outage["start"])  # by the outage, as the daemon's
     assert moved >= sent + H - 60  # the turn's hour counts from the report's delivery
     for address in ADDRESS.values():
@@ -94,7 +94,7 @@ def test_an_order_dovecot_took_in_before_the_deadline_and_read_after_it_is_on_ti
     passwords = harness.new_game(**OPTIONS)
     cron = Cron(harness)
     cron.run()  # the welcomes go out
-    due = store.deadline_row("nb1")["due"]
+    due = store.timers.deadline_row("nb1")["due"]
     mover, orders = harness.legal()
     append_at(dovecot, order_mail(ADDRESS[mover], orders[0], game_id="nb1", password=passwords[mover]),
               due - 600)

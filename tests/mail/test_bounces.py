@@ -34,7 +34,7 @@ def events(harness, address=BOB):
 
 
 def state(harness, address=BOB):
-    row = harness.engine.store.address_state(address)
+    row = harness.engine.store.delivery.address_state(address)
     return row["state"] if row is not None else None
 
 

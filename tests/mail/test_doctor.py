@@ -139,7 +139,7 @@ def test_dkim_comparison_with_records_passed_in():
 def test_outbox_backlog_and_bouncing_addresses_are_shown(harness):
     harness.new_game()  # its welcome mails wait in the outbox
     with harness.engine.store.write():
-        harness.engine.store.set_address_state("gone@example.org", "bouncing", 0.0, "550 no such user")
+        harness.engine.store.delivery.set_address_state("gone@example.org", "bouncing", 0.0, "550 no such user")
     code, output = doctor_run(harness)
     print(output)
     assert code == 0, output

@@ -67,7 +67,7 @@ def test_two_daemons_wait_out_a_postgres_restart(harness, dovecot, own_postgres)
     store = Store(own_postgres.url())
     try:
         ids = [r["message_id"] for r in store.all("SELECT message_id FROM messages")]
-        beats = store.daemon_rows()
+        beats = store.daemons.daemon_rows()
     finally:
         store.close()
     assert len(ids) == len(set(ids)) == 110  # each processed once
@@ -103,7 +103,7 @@ def test_gm_run_waits_for_the_store_and_sigterm_exits_0(harness, dovecot, own_po
 
 
 def forfeits(store, game_id: str) -> list:
-    return [r for r in store.history_of(game_id) if r["action"] == "forfeit"]
+    return [r for r in store.history.history_of(game_id) if r["action"] == "forfeit"]
 
 
 def test_a_deadline_moves_by_an_smtp_outage(harness, dovecot, smtp, caplog):
@@ -117,19 +117,19 @@ def test_a_deadline_moves_by_an_smtp_outage(harness, dovecot, smtp, caplog):
     try:
         wait_until(lambda: time.time() > created + 7, 10, interval=0.2)  # deadline and grace pass
         assert forfeits(store, "nb1") == []
-        assert not any(r["action"] == "late" for r in store.history_of("nb1"))
+        assert not any(r["action"] == "late" for r in store.history.history_of("nb1"))
         smtp.start()  # the same port: the outage is over
         notices = [smtp.wait_for(address, 1, timeout=20) for address in ADDRESS.values()]
-        wait_until(lambda: any(r["action"] == "moved" for r in store.history_of("nb1")), 10, interval=0.1)
+        wait_until(lambda: any(r["action"] == "moved" for r in store.history.history_of("nb1")), 10, interval=0.1)
         wait_until(lambda: all(any("Deadline moved" in m["Subject"] for m in smtp.to(a)) for a in ADDRESS.values()),
                    10, interval=0.1, what="the notices")
     finally:
         daemon.stop()
-    (outage,) = store.outage_rows()
+    (outage,) = store.daemons.outage_rows()
     assert outage["kind"] == "sending" and outage["applied"] == 1
     length = outage["finish"] - outage["start"]
     assert length > 4
-    row = store.deadline_row("nb1")
+    row = store.timers.deadline_row("nb1")
     assert row["due"] >= created + 4 + length - 1  # moved by the outage's length
     assert forfeits(store, "nb1") == [] and notices
     for address in ADDRESS.values():  # one notice per player
@@ -175,7 +175,7 @@ def test_a_deadline_moves_by_the_time_no_daemon_ran(harness, dovecot, smtp):
         return time.time() + offset[0]
 
     harness.new_game(deadline="1h", grace="10m", late="forfeit")
-    first_due = store.deadline_row("nb1")["due"]
+    first_due = store.timers.deadline_row("nb1")["due"]
     daemon = ClockDaemon(harness.config, clock)
     wait_until(lambda: store.one("SELECT count(*) AS n FROM outbox WHERE status != 'sent'")["n"] == 0, 10,
                interval=0.1, what="the welcomes sent")
@@ -184,18 +184,18 @@ def test_a_deadline_moves_by_the_time_no_daemon_ran(harness, dovecot, smtp):
     offset[0] = 3 * 3600.0  # gm was away three hours: past the deadline and its grace
     daemon = ClockDaemon(harness.config, clock)
     try:
-        wait_until(lambda: any(r["action"] == "moved" for r in store.history_of("nb1")), 10, interval=0.1,
+        wait_until(lambda: any(r["action"] == "moved" for r in store.history.history_of("nb1")), 10, interval=0.1,
                    what="the deadline moved")
         for address in ADDRESS.values():
             smtp.wait_for(address, sent_before[address] + 1)  # the notice
     finally:
         daemon.stop()
-    (outage,) = store.outage_rows()
+    (outage,) = store.daemons.outage_rows()
     assert outage["kind"] == "stopped" and outage["applied"] == 1
     assert outage["finish"] - outage["start"] > 3 * 3600 - 60
-    assert store.deadline_row("nb1")["due"] == pytest.approx(first_due + outage["finish"] - outage["start"])
+    assert store.timers.deadline_row("nb1")["due"] == pytest.approx(first_due + outage["finish"] - outage["start"])
     assert forfeits(store, "nb1") == []
-    assert not any(r["action"] == "late" for r in store.history_of("nb1"))
+    assert not any(r["action"] == "late" for r in store.history.history_of("nb1"))
     for address in ADDRESS.values():
         assert len([m for m in smtp.to(address) if "Deadline moved" in m["Subject"]]) == 1
 

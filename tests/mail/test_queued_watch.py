@@ -12,8 +12,8 @@ def queue_one(target, message_id: str) -> None:
     store = Store(target)
     try:
         with store.write():
-            store.queue_outbox(message_id, "ada@example.org", "a report", b"Subject: a report\r\n\r\nhi\r\n",
-                               kind="report", now=1.0)
+            store.outbox.queue_outbox(message_id, "ada@example.org", "a report", b"Subject: a report\r\n\r\nhi\r\n",
+                                      kind="report", now=1.0)
     finally:
         store.close()
 
@@ -49,7 +49,7 @@ def test_a_rolled_back_insert_wakes_nobody(pg_url):
 
         try:
             with store.write():
-                store.queue_outbox("<undone@gm>", "ada@example.org", "s", b"x", kind="report", now=1.0)
+                store.outbox.queue_outbox("<undone@gm>", "ada@example.org", "s", b"x", kind="report", now=1.0)
                 raise Undo
         except Undo:
             pass

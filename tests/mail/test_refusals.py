@@ -68,7 +68,7 @@ def test_a_sender_refusal_holds_the_queue_marks_nobody_and_tells_the_gm_once(har
     assert states(harness) == {}  # nobody bouncing, nobody soft-failing, not even gm_address
     assert harness.engine.store.all("SELECT * FROM delivery_events") == []
     assert {s for rows in statuses(harness).values() for s in rows} == {"queued"}  # none bounced, none held
-    (hold,) = harness.engine.store.holds()
+    (hold,) = harness.engine.store.outbox.holds()
     assert hold["scope"] == "sender" and "554 5.7.1" in hold["words"] and hold["probes"] >= 2
     assert sending_blocked_since(harness.engine) == hold["since"]
     assert gm_mails(harness) == ["[gm] All mail held"]
@@ -83,7 +83,7 @@ def test_a_sender_refusal_holds_the_queue_marks_nobody_and_tells_the_gm_once(har
     smtp.sender_refusal = None
     try_again_now(harness)
     harness.once()
-    assert harness.engine.store.holds() == [] and sending_blocked_since(harness.engine) is None
+    assert harness.engine.store.outbox.holds() == [] and sending_blocked_since(harness.engine) is None
     assert {s for rows in statuses(harness).values() for s in rows} == {"sent"}
     assert [len(smtp.to(a)) for a in (ADA, BOB, CY, REFEREE)] == [1, 1, 1, 1]
     assert states(harness) == {}
@@ -110,7 +110,7 @@ def test_the_same_refusal_at_two_domains_is_the_servers(harness, smtp):
     harness.new_game(players=PLAYERS3)
     harness.once()
     assert states(harness) == {} and harness.engine.store.all("SELECT * FROM delivery_events") == []
-    assert [h["scope"] for h in harness.engine.store.holds()] == ["sender"]
+    assert [h["scope"] for h in harness.engine.store.outbox.holds()] == ["sender"]
     assert statuses(harness)[BOB] == statuses(harness)[CY] == ["queued"]
 
 
@@ -123,7 +123,7 @@ def test_a_dmarc_refusal_by_one_domain_holds_that_domain_and_not_the_others(harn
     harness.once()
     assert states(harness) == {}  # cy is not bouncing: her domain refuses gm, not her mailbox
     assert statuses(harness)[CY] == ["queued"] and statuses(harness)[ADA] == ["sent"]
-    assert [h["scope"] for h in harness.engine.store.holds()] == ["domain:example.net"]
+    assert [h["scope"] for h in harness.engine.store.outbox.holds()] == ["domain:example.net"]
     assert sending_blocked_since(harness.engine) is None  # gm can send: only one domain waits
     # The GM is told once, by mail (the server takes it), and in gm players.
     assert gm_mails(harness) == ["[gm] Mail to example.net held"]
@@ -152,7 +152,7 @@ def test_one_address_refused_is_its_own_failure_listed_at_once(harness, smtp):
         sender.pump()  # no tick: the refusal is settled by the sender itself
     finally:
         sender.close()
-    assert states(harness) == {BOB: "bouncing"} and harness.engine.store.holds() == []
+    assert states(harness) == {BOB: "bouncing"} and harness.engine.store.outbox.holds() == []
     assert "bob@example.org" in gm(harness, "players", "--bouncing")
     assert statuses(harness)[ADA][0] == "sent"  # her welcome; then a notice that bob gets nothing
 
@@ -184,13 +184,13 @@ def test_gm_players_clear_ends_a_bouncing_state_and_releases_the_held_mail(harne
     with harness.engine.store.write():
         harness.engine.outbox.queue(BOB, "probe", "x\n", kind="notice")
         held = harness.engine.outbox.queue(BOB, "held", "x\n", kind="notice")
-    assert harness.engine.store.outbox_row(held)["status"] == "held"
+    assert harness.engine.store.delivery.outbox_row(held)["status"] == "held"
     smtp.refuse.clear()
     shown = gm(harness, "players", "--clear", BOB, "-m", "bob fixed his mailbox", "--by", "gm:alice")
     assert "bob@example.org: ok (cleared by gm:alice: bob fixed his mailbox)" in shown
     assert states(harness)[BOB] == "ok"
-    assert harness.engine.store.outbox_row(held)["status"] == "queued"
-    (line,) = [h for h in harness.engine.store.history_of("nb1") if h["action"] == "cleared"]
+    assert harness.engine.store.delivery.outbox_row(held)["status"] == "queued"
+    (line,) = [h for h in harness.engine.store.history.history_of("nb1") if h["action"] == "cleared"]
     assert (line["actor"], line["detail"]) == ("gm:alice", "bob <bob@example.org>: bob fixed his mailbox")
     harness.once()
     assert "held" in [m["Subject"] for m in smtp.to(BOB)]

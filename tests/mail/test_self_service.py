@@ -41,7 +41,7 @@ def test_an_open_game_filled_by_three_joins_starts_and_plays_by_replies_without_
             # Issue 27: the JOIN waits for its address to answer the code gm mails it.
             (code_mail,) = smtp.wait_for(address, 1)
             assert code_mail["Subject"].startswith("CONFIRM ")
-            assert len(harness.engine.store.players("nb7")) == i
+            assert len(harness.engine.store.seats.players("nb7")) == i
             dovecot.append(order_mail(address, "", to=code_mail["Reply-To"],
                                       subject="Re: " + code_mail["Subject"]))
             handled(harness, 2 * (i + 1))
@@ -77,7 +77,7 @@ def test_an_observer_gets_the_public_reports_and_never_a_sealed_claim(harness, d
         dovecot.append(order_mail(eve, "OBSERVE fb1"))
         (code_mail,) = smtp.wait_for(eve, 1)  # issue 27: eve answers the code gm mails her
         assert code_mail["Subject"].startswith("CONFIRM ")
-        assert harness.engine.store.observers_of("fb1") == []
+        assert harness.engine.store.selfservice.observers_of("fb1") == []
         dovecot.append(order_mail(eve, "", to=code_mail["Reply-To"], subject="Re: " + code_mail["Subject"]))
         answer = smtp.wait_for(eve, 2)[1]
         assert "You now follow game fb1" in text_of(answer)
@@ -100,18 +100,18 @@ def test_an_observer_gets_the_public_reports_and_never_a_sealed_claim(harness, d
         assert "no longer follow game fb1" in text_of(smtp.wait_for(eve, count + 1)[-1])
     finally:
         daemon.stop()
-    assert harness.engine.store.observers_of("fb1") == []
+    assert harness.engine.store.selfservice.observers_of("fb1") == []
 
 
 def test_password_reset_from_a_wrong_address_changes_nothing(harness, dovecot, smtp):
     secrets = harness.new_game()
-    before = [dict(p) for p in harness.engine.store.players("nb1")]
+    before = [dict(p) for p in harness.engine.store.seats.players("nb1")]
     daemon = harness.start()
     try:
         dovecot.append(order_mail("mallory@example.net", "PASSWORD RESET nb1"))
         (answer,) = smtp.wait_for("mallory@example.net", 1)
         assert "nothing was reset" in text_of(answer) and "example.org" not in text_of(answer)
-        assert [dict(p) for p in harness.engine.store.players("nb1")] == before
+        assert [dict(p) for p in harness.engine.store.seats.players("nb1")] == before
         mover, order = mover_and_order(harness, "nb1")
         dovecot.append(order_mail(ADDRESS[mover], order, game_id="nb1", password=secrets[mover]))
         handled(harness, 2)
@@ -162,10 +162,10 @@ def test_set_address_without_the_code_changes_nothing(harness, dovecot, smtp):
         dovecot.append(order_mail("mallory@example.net", f"CONFIRM {code}"))
         dovecot.append(order_mail("ada@new.example", "CONFIRM abcdefghjk"))
         handled(harness, 3)
-        assert harness.engine.store.player("nb1", "ada")["email"] == ADDRESS["ada"]
+        assert harness.engine.store.seats.player("nb1", "ada")["email"] == ADDRESS["ada"]
         # The new address replies to the code's mail: now the seat moves.
         dovecot.append(order_mail("ada@new.example", "", subject="Re: " + code_mail["Subject"]))
         handled(harness, 4)
-        assert harness.engine.store.player("nb1", "ada")["email"] == "ada@new.example"
+        assert harness.engine.store.seats.player("nb1", "ada")["email"] == "ada@new.example"
     finally:
         daemon.stop()

@@ -119,7 +119,7 @@ def orders_under_kills(harness, url: str, tmp_path, count: int, restart=None) ->
             wait_until(lambda: all(harness.states(g) == round_ + 2 for g in secrets), 90,
                        interval=0.1, what=f"round {round_ + 1} applied")
         # the timed games' deadline steps (reminder, deadline, end of grace), still killing
-        wait_until(lambda: all(any(r["action"] == "waiting" for r in store.history_of(f"t{n}"))
+        wait_until(lambda: all(any(r["action"] == "waiting" for r in store.history.history_of(f"t{n}"))
                                for n in range(TIMED)), 60, interval=0.2, what="the grace periods to end")
     finally:
         done.set()
@@ -151,7 +151,7 @@ def orders_under_kills(harness, url: str, tmp_path, count: int, restart=None) ->
 
     # every deadline step once
     for n in range(TIMED):
-        steps = collections.Counter(r["action"] for r in store.history_of(f"t{n}") if r["actor"] == "deadline")
+        steps = collections.Counter(r["action"] for r in store.history.history_of(f"t{n}") if r["actor"] == "deadline")
         assert steps["late"] == 1 and steps["waiting"] == 1 and steps["reminder"] <= 1, steps
         notices = store.all("SELECT subject FROM outbox WHERE game_id = :game AND kind = 'notice'", game=f"t{n}")
         assert len(notices) == 1 + steps["reminder"], notices  # the late notice and any reminder
@@ -206,8 +206,8 @@ def test_a_killed_daemons_claimed_mail_is_sent_by_another_and_gm_status_says_so(
         alive = gm_run(harness.config_path, tmp_path / "alive.log")
         wait_until(lambda: store.one("SELECT count(*) AS n FROM outbox WHERE status != 'sent'")["n"] == 0,
                    30, interval=0.1, what="the other daemon to send the welcomes")
-        wait_until(lambda: len(store.daemon_rows()) == 2, 10, interval=0.1, what="both heartbeats")
-        rows = {r["daemon_id"]: r for r in store.daemon_rows()}
+        wait_until(lambda: len(store.daemons.daemon_rows()) == 2, 10, interval=0.1, what="both heartbeats")
+        rows = {r["daemon_id"]: r for r in store.daemons.daemon_rows()}
         (taker,) = [d for d in rows if d != dead]
         assert rows[taker]["took_over_from"] == dead and rows[taker]["took_over_at"] is not None
         assert rows[dead]["took_over_from"] is None

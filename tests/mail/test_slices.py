@@ -134,7 +134,7 @@ def test_two_daemons_each_judge_their_own_slice_and_no_mail_twice(harness, pg_ur
     caplog.set_level(logging.INFO, logger="gm.runtime.imap")
     daemons = [harness.start(), harness.start()]
     try:
-        wait_until(lambda: len(harness.engine.store.daemon_rows()) == 2, 20, what="both heartbeats")
+        wait_until(lambda: len(harness.engine.store.daemons.daemon_rows()) == 2, 20, what="both heartbeats")
         for raw in mails:
             harness.dovecot.append(raw)
         wait_until(lambda: all(harness.states(f"s{n}") == 3 for n in range(12)), 60, interval=0.1,
@@ -156,12 +156,12 @@ def test_mail_in_a_dead_daemons_slice_is_judged_by_a_living_one(harness, pg_url,
     mails = games_with_own_players(harness, 12)
     ghost = "ghost:1:dead"
     with harness.engine.store.write():
-        harness.engine.store.beat(ghost, "ghost", 1, time.time(), time.time(), None)
+        harness.engine.store.daemons.beat(ghost, "ghost", 1, time.time(), time.time(), None)
     caplog.set_level(logging.INFO, logger="gm.runtime.imap")
     daemon = harness.start()
     try:
-        wait_until(lambda: len(harness.engine.store.daemon_rows()) == 2, 20, what="the living heartbeat")
-        me = next(r["daemon_id"] for r in harness.engine.store.daemon_rows() if r["daemon_id"] != ghost)
+        wait_until(lambda: len(harness.engine.store.daemons.daemon_rows()) == 2, 20, what="the living heartbeat")
+        me = next(r["daemon_id"] for r in harness.engine.store.daemons.daemon_rows() if r["daemon_id"] != ghost)
         left = [n for n in range(12) if owner([ghost, me], f"game:s{n}") == ghost]
         assert left, "some mail falls in the dead daemon's slice"
         began = time.time()
@@ -227,11 +227,11 @@ def test_a_small_claim_passes_the_rows_other_senders_hold(pg_url):
     first, second, third = Store(pg_url), Store(pg_url), Store(pg_url)
     try:
         with first.write():
-            ids = [first.queue_outbox(f"<c{n}@gm>", f"p{n}@example.org", "s", b"raw", kind="report", now=10.0)
+            ids = [first.outbox.queue_outbox(f"<c{n}@gm>", f"p{n}@example.org", "s", b"raw", kind="report", now=10.0)
                    for n in range(6)]
-        assert [r["id"] for r in first.claim_outbox(11.0, 2)] == ids[:2]
-        assert [r["id"] for r in second.claim_outbox(11.0, 2)] == ids[2:4]
-        assert [r["id"] for r in third.claim_outbox(11.0, 10)] == ids[4:]  # none the others hold
+        assert [r["id"] for r in first.outbox.claim_outbox(11.0, 2)] == ids[:2]
+        assert [r["id"] for r in second.outbox.claim_outbox(11.0, 2)] == ids[2:4]
+        assert [r["id"] for r in third.outbox.claim_outbox(11.0, 10)] == ids[4:]  # none the others hold
     finally:
         for store in (first, second, third):
             store.close()
@@ -273,15 +273,15 @@ def test_the_store_shows_a_daemon_alive_while_its_connection_lives(pg_url):
     session ends, and a daemon it never heard of as not alive."""
     first, second = Store(pg_url), Store(pg_url)
     try:
-        first.hold_alive("host:1:aa")
-        first.hold_alive("host:1:aa")  # once a session
-        assert second.alive_daemons(["host:1:aa", "host:2:bb"]) == {"host:1:aa"}
-        assert second.alive_daemons(["host:1:aa"]) == {"host:1:aa"}  # looking took nothing
+        first.locks.hold_alive("host:1:aa")
+        first.locks.hold_alive("host:1:aa")  # once a session
+        assert second.locks.alive_daemons(["host:1:aa", "host:2:bb"]) == {"host:1:aa"}
+        assert second.locks.alive_daemons(["host:1:aa"]) == {"host:1:aa"}  # looking took nothing
         first.close()
         deadline = time.monotonic() + 10
-        while second.alive_daemons(["host:1:aa"]) and time.monotonic() < deadline:
+        while second.locks.alive_daemons(["host:1:aa"]) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert second.alive_daemons(["host:1:aa"]) == set()
+        assert second.locks.alive_daemons(["host:1:aa"]) == set()
     finally:
         second.close()
 
@@ -289,7 +289,7 @@ def test_the_store_shows_a_daemon_alive_while_its_connection_lives(pg_url):
 def test_sqlite_shows_no_daemon_alive(tmp_path):
     store = Store(tmp_path / "gm.sqlite")
     try:
-        store.hold_alive("host:1:aa")
-        assert store.alive_daemons(["host:1:aa"]) == set()  # it cannot tell: a dead owner's wait
+        store.locks.hold_alive("host:1:aa")
+        assert store.locks.alive_daemons(["host:1:aa"]) == set()  # it cannot tell: a dead owner's wait
     finally:
         store.close()

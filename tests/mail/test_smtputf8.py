@@ -68,7 +68,7 @@ def test_without_smtputf8_the_utf8_address_is_refused_and_the_gm_told_once(tmp_p
     row = store.one("SELECT status, last_error FROM outbox WHERE recipient = :recipient", recipient=ZOE)
     assert row["status"] == "bounced"
     assert "553 5.6.7" in row["last_error"] and "does not offer SMTPUTF8" in row["last_error"]
-    assert store.holds() == []  # nobody else's mail waits for it
+    assert store.outbox.holds() == []  # nobody else's mail waits for it
     # ada's mail goes: her welcome, and the notice that zoe is not receiving the game's mail
     assert [m["Subject"].split("] ")[1] for m in sink_without_smtputf8.to("ada@example.org")] == [
         "Welcome to Neighbors", "Player not receiving mail"]

@@ -49,7 +49,7 @@ def raw(n: int, to: str) -> bytes:
 
 def queue(store, recipients: list[str], now: float = 10.0) -> list[int]:
     with store.write():
-        return [store.queue_outbox(f"<q{n}-{to}@gm>", to, "s", raw(n, to), kind="report", now=now)
+        return [store.outbox.queue_outbox(f"<q{n}-{to}@gm>", to, "s", raw(n, to), kind="report", now=now)
                 for n, to in enumerate(recipients)]
 
 

@@ -63,7 +63,7 @@ def test_a_backup_taken_during_a_write_restores_and_verifies(live, tmp_path, req
     saved = tmp_path / "saved.sqlite"
     other = Store(store.path)  # the daemon's connection, in the middle of a write
     with other.write():
-        other.log("g0", 1, "gm", "not yet committed", now=1.0)
+        other.history.log("g0", 1, "gm", "not yet committed", now=1.0)
         made = gm(path, "backup", saved)
     assert made.exit_code == 0, made.output
     games = len(registry.available())
@@ -90,7 +90,7 @@ def test_restore_replaces_a_store_with_games_only_with_force(live, tmp_path):
     assert gm(path, "backup", saved).exit_code == 0
     before = rows(store)
     with store.write():
-        store.log("g0", 1, "gm", "after the backup", now=2.0)
+        store.history.log("g0", 1, "gm", "after the backup", now=2.0)
     refused = gm(path, "restore", saved)
     assert refused.exit_code == 1
     assert "only with --force" in refused.output
@@ -124,5 +124,5 @@ def test_a_backup_never_overwrites_the_store_itself(tmp_path):
     assert result.exit_code == 1
     assert "is the store itself" in result.output
     store = Store(database)
-    assert [row["id"] for row in store.games()] == ["g0"]
+    assert [row["id"] for row in store.games.every_game()] == ["g0"]
     store.close()

@@ -65,7 +65,7 @@ def test_a_store_goes_to_postgresql_and_back_unchanged_and_verified(played, pg_u
     # the copies go on numbering after the copied rows
     top = source.one("SELECT max(id) AS n FROM history")["n"]
     with middle.write():
-        middle.log("g0", 1, "gm", "after the copy", now=1.0)
+        middle.history.log("g0", 1, "gm", "after the copy", now=1.0)
     assert middle.one("SELECT max(id) AS n FROM history")["n"] == top + 1
     for store in (source, middle, returned):
         store.close()
@@ -77,7 +77,7 @@ def test_a_store_that_holds_rows_is_not_copied_into(played, pg_url):
     assert again.exit_code == 1
     assert "the destination already holds rows" in again.output
     store = Store(pg_url)
-    assert store.game_count() == len(registry.available()) + 1  # nothing doubled
+    assert store.games.game_count() == len(registry.available()) + 1  # nothing doubled
     store.close()
 
 

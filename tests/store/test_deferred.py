@@ -17,83 +17,84 @@ T = 1_700_000_000.0
 def store(store_target):
     s = Store(store_target)
     with s.write():
-        s.add_game("g1", "neighbors", 7, "{}", T)
-        s.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
-        s.add_state("g1", 1, {"n": 0}, T)
-        s.message_row = s.add_message("k1", "<m1@x>", "ada@example.org", "orders", b"raw", T, "pending")
-        s.outbox_id = s.queue_outbox("<o1@gm>", "ada@example.org", "report", b"mail", kind="report", now=T)
+        s.games.add_game("g1", "neighbors", 7, "{}", T)
+        s.seats.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
+        s.turns.add_state("g1", 1, {"n": 0}, T)
+        s.message_row = s.inbox.add_message("k1", "<m1@x>", "ada@example.org", "orders", b"raw", T, "pending")
+        s.outbox_id = s.outbox.queue_outbox("<o1@gm>", "ada@example.org", "report", b"mail", kind="report", now=T)
     yield s
     s.close()
 
 
 def reports(store: Store) -> list[tuple]:
-    return [(r["player"], r["kind"], r["body"], r["outbox_id"]) for r in store.reports_of("g1")]
+    return [(r["player"], r["kind"], r["body"], r["outbox_id"]) for r in store.reports.reports_of("g1")]
 
 
 def test_deferred_rows_are_read_back_in_their_transaction(store):
     with store.write():
-        store.archive_report("g1", 1, 0, "Ada", "report", "r1", store.outbox_id, T)
-        store.add_order("g1", "order", "Ada", 1, "N", accepted=True, origin="mail", at=T, seq=0,
-                        message_row=store.message_row)
+        store.reports.archive_report("g1", 1, 0, "Ada", "report", "r1", store.outbox_id, T)
+        store.turns.add_order("g1", "order", "Ada", 1, "N", accepted=True, origin="mail", at=T, seq=0,
+                              message_row=store.message_row)
         assert store.deferred  # waiting, not yet written
         assert reports(store) == [("Ada", "report", "r1", store.outbox_id)]  # the read names reports
-        assert store.accepted_players_since("g1", 0) == {"Ada"}  # and orders
+        assert store.turns.accepted_players_since("g1", 0) == {"Ada"}  # and orders
         assert not store.deferred
 
 
 def test_everything_deferred_is_committed_together(store):
     with store.write():
-        store.archive_report("g1", 1, 0, "Ada", "report", "r1", store.outbox_id, T)
-        store.archive_report("g1", 1, 0, None, "press", "p1", None, T, audience="all")
-        store.set_message_outcome(store.message_row, "pending", "first", None)
-        store.set_message_outcome(store.message_row, "applied", "done", "g1")  # the last one stays
-        store.set_game_status("g1", "finished", T + 5)
-        assert store.game("g1")["status"] == "finished"  # written through, not read again
-        store.add_order("g1", "order", "Ada", 1, "N", accepted=True, origin="mail", at=T, seq=0)
-        store.mark_sent_keeping(store.outbox_id, T + 1, 1, b"kept")
-        store.mark_sent_keeping(store.outbox_id, T + 2, 2, b"kept again")
+        store.reports.archive_report("g1", 1, 0, "Ada", "report", "r1", store.outbox_id, T)
+        store.reports.archive_report("g1", 1, 0, None, "press", "p1", None, T, audience="all")
+        store.inbox.set_message_outcome(store.message_row, "pending", "first", None)
+        store.inbox.set_message_outcome(store.message_row, "applied", "done", "g1")  # the last one stays
+        store.games.set_game_status("g1", "finished", T + 5)
+        assert store.games.game("g1")["status"] == "finished"  # written through, not read again
+        store.turns.add_order("g1", "order", "Ada", 1, "N", accepted=True, origin="mail", at=T, seq=0)
+        store.outbox.mark_sent_keeping(store.outbox_id, T + 1, 1, b"kept")
+        store.outbox.mark_sent_keeping(store.outbox_id, T + 2, 2, b"kept again")
     assert reports(store) == [("Ada", "report", "r1", store.outbox_id), (None, "press", "p1", None)]
-    message = store.message(store.message_row)
+    message = store.inbox.message(store.message_row)
     assert (message["outcome"], message["detail"], message["game_id"]) == ("applied", "done", "g1")
-    assert (store.game("g1")["status"], store.game("g1")["updated"]) == ("finished", T + 5)
-    assert store.accepted_order_count("g1") == 1
-    sent = store.outbox_row(store.outbox_id)
+    assert (store.games.game("g1")["status"], store.games.game("g1")["updated"]) == ("finished", T + 5)
+    assert store.turns.accepted_order_count("g1") == 1
+    sent = store.delivery.outbox_row(store.outbox_id)
     assert (sent["status"], sent["sent"]) == ("sent", T + 2)
 
 
 def test_a_rollback_drops_what_was_deferred(store):
     with pytest.raises(RuntimeError):
         with store.write():
-            store.archive_report("g1", 1, 0, "Ada", "report", "r1", store.outbox_id, T)
-            store.set_game_status("g1", "paused", T + 5)
+            store.reports.archive_report("g1", 1, 0, "Ada", "report", "r1", store.outbox_id, T)
+            store.games.set_game_status("g1", "paused", T + 5)
             raise RuntimeError("the mail's handling failed")
     assert store.deferred is None
     with store.write():
-        store.set_message_outcome(store.message_row, "applied", "", "g1")
-    assert reports(store) == [] and store.game("g1")["status"] == "active"
-    assert store.message(store.message_row)["outcome"] == "applied"
+        store.inbox.set_message_outcome(store.message_row, "applied", "", "g1")
+    assert reports(store) == [] and store.games.game("g1")["status"] == "active"
+    assert store.inbox.message(store.message_row)["outcome"] == "applied"
 
 
 def test_many_rows_go_in_chunks(store):
     with store.write():
         for n in range(150):  # more than one multi-row INSERT holds
-            store.archive_report("g1", 1, n, "Ada", "report", f"r{n}", None, T)
+            store.reports.archive_report("g1", 1, n, "Ada", "report", f"r{n}", None, T)
     assert [r[2] for r in reports(store)] == [f"r{n}" for n in range(150)]
 
 
 def test_deferring_needs_a_transaction(store):
     with pytest.raises(RuntimeError):
-        store.archive_report("g1", 1, 0, "Ada", "report", "r1", None, T)
+        store.reports.archive_report("g1", 1, 0, "Ada", "report", "r1", None, T)
 
 
 def test_a_remembered_read_that_writes_the_rows_waiting_first_is_remembered(store):
     """Naming one table with rows waiting writes every table's (on PostgreSQL in one WITH
     statement, which forgets every read): the read running then is still answered, and remembered."""
     with store.write():
-        assert store.players("g1")  # something remembered already
-        store.set_game_status("g1", "paused", T + 1)  # games: waiting (the game was not read)
-        store.add_order("g1", "order", "Ada", 1, "a1", accepted=True, origin="mail", at=T + 1, seq=0)  # orders too
-        assert store.game("g1")["status"] == "paused"  # names games: both tables written, then read
+        assert store.seats.players("g1")  # something remembered already
+        store.games.set_game_status("g1", "paused", T + 1)  # games: waiting (the game was not read)
+        store.turns.add_order("g1", "order", "Ada", 1, "a1", accepted=True, origin="mail", at=T + 1,
+                              seq=0)  # orders too
+        assert store.games.game("g1")["status"] == "paused"  # names games: both tables written, then read
         assert not store.deferred
         assert store.already_read("games", ("id", "g1"))[1]["status"] == "paused"
-    assert store.game("g1")["status"] == "paused" and store.accepted_order_count("g1") == 1
+    assert store.games.game("g1")["status"] == "paused" and store.turns.accepted_order_count("g1") == 1

@@ -110,7 +110,7 @@ def test_the_store_of_todays_release_plays_on_after_migrating(tmp_path, backend,
     engine = Engine(Store(config.database), config, clock=Clock(2_000_000_000.0))
     try:
         assert engine.store.schema_version == STEPS[-1].number
-        games = [row["id"] for row in engine.store.games()]
+        games = [row["id"] for row in engine.store.games.every_game()]
         assert len(games) >= 4
         outcomes = []
         for gid in games:

@@ -179,18 +179,18 @@ def test_an_old_database_is_upgraded_with_every_row_intact(tmp_path, service_tab
         assert [tuple(r) for r in store.all("SELECT key, value FROM meta")] == [("schema", "1")]
         # and the named queries read the old data
         game = store_legacy.GAME
-        assert store.game(game)["kind"] == "neighbors"
-        assert [p["name"] for p in store.players(game)] == ["ada", "bob"]
-        assert store.latest_state(game)["seq"] == 1
-        assert store.accepted_players_since(game, 0) == {written["orders"][0]["player"]}
-        assert store.message_seen("nope", "<m1@example.org>")["outcome"] == "applied"
-        assert store.sent_count(game) == 1
-        assert [r["body"] for r in store.player_reports(game, "bob")] == ["Your move."]
+        assert store.games.game(game)["kind"] == "neighbors"
+        assert [p["name"] for p in store.seats.players(game)] == ["ada", "bob"]
+        assert store.turns.latest_state(game)["seq"] == 1
+        assert store.turns.accepted_players_since(game, 0) == {written["orders"][0]["player"]}
+        assert store.inbox.message_seen("nope", "<m1@example.org>")["outcome"] == "applied"
+        assert store.outbox.sent_count(game) == 1
+        assert [r["body"] for r in store.reports.player_reports(game, "bob")] == ["Your move."]
         if service_tables != "none":
-            assert store.settings_of(game) == {"deadline": "72h"}
-            assert store.deadline_row(game)["start_seq"] == 1
+            assert store.games.settings_of(game) == {"deadline": "72h"}
+            assert store.timers.deadline_row(game)["start_seq"] == 1
         # step 3: every active game is due at once, so the first tick schedules it properly
-        assert store.due_games(0.0) == [game] and store.timer_of(game) == 0.0
+        assert store.timers.due_games(0.0) == [game] and store.timers.timer_of(game) == 0.0
     finally:
         store.close()
     assert table_names(path) == TABLES | {"meta"}
@@ -216,7 +216,7 @@ def test_the_passwords_of_an_old_database_still_verify(tmp_path):
     store_legacy.build(tmp_path / "old.sqlite")
     store = Store(tmp_path / "old.sqlite")
     try:
-        pw_hash = store.pw_hash_by_email(store_legacy.GAME, "ada@example.org")
+        pw_hash = store.seats.pw_hash_by_email(store_legacy.GAME, "ada@example.org")
         assert verify(store_legacy.SECRETS["ada"], pw_hash)
         assert not verify(store_legacy.SECRETS["bob"], pw_hash)
     finally:
@@ -356,8 +356,9 @@ def test_a_step_3_database_gets_the_self_service_tables_and_generation_0(store_t
     done_at_step(db, 3)
     store = Store(path)
     assert store.schema_version == LATEST
-    assert store.player("nb1", "ada")["generation"] == 0 and store.player("nb1", "ada")["pw_hash"] == "scrypt$x"
-    assert store.open_game("nb1") is None and store.observers_of("nb1") == []
+    assert store.seats.player("nb1", "ada")["generation"] == 0 and store.seats.player(
+        "nb1", "ada")["pw_hash"] == "scrypt$x"
+    assert store.selfservice.open_game("nb1") is None and store.selfservice.observers_of("nb1") == []
     store.close()
 
 

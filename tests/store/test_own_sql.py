@@ -38,7 +38,7 @@ def test_an_order_mail_and_a_deferred_flush_run_postgresqls_own_sql(pg_url, tmp_
             assert [outcome for _, outcome in process_maildir(engine, config.inbox)] == ["applied"]
             assert sender.pump() == 2  # a report to each player, marked sent by the deferred UPDATE
         assert made_at_run_time() - before == set()  # every shape the mail used was declared: compiled ahead
-        assert len(store.reports_of("nb1")) >= 4  # the deferred multi-row INSERTs wrote
+        assert len(store.reports.reports_of("nb1")) >= 4  # the deferred multi-row INSERTs wrote
         assert portable == []
     finally:
         store.close()
@@ -65,8 +65,8 @@ def test_the_generic_writes_and_a_joined_flush_run_postgresqls_own_sql(pg_url, m
     try:
         portable = handed_portable_text(monkeypatch)
         with store.write():
-            store.add_game("g1", "neighbors", 7, "{}", T)
-            store.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
+            store.games.add_game("g1", "neighbors", 7, "{}", T)
+            store.seats.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
             absence = store.insert("absences", game_id="g1", player="Ada", start=T, end=T + 60, created=T)
             assert absence > 0  # RETURNING its identity column
             assert store.update("absences", {"id": absence}, end=T + 120) == 1
@@ -81,9 +81,9 @@ def test_the_generic_writes_and_a_joined_flush_run_postgresqls_own_sql(pg_url, m
             # rows of three tables deferred, joined into one statement at the commit, more rows than
             # one INSERT takes among them
             for i in range(70):
-                store.archive_report("g1", 1, 0, "Ada", "report", f"r{i}", None, T)
-            store.set_game_status("g1", "paused", T + 1)
-            store.set_message_outcome(first, "applied", "", "g1")
+                store.reports.archive_report("g1", 1, 0, "Ada", "report", f"r{i}", None, T)
+            store.games.set_game_status("g1", "paused", T + 1)
+            store.inbox.set_message_outcome(first, "applied", "", "g1")
         assert portable == []  # before the test's own checks below, which are portable text
         assert store.one("SELECT count(*) AS n FROM reports WHERE game_id = :g", g="g1")["n"] == 70
         assert store.one("SELECT status FROM games WHERE id = :g", g="g1")["status"] == "paused"
@@ -113,9 +113,9 @@ def test_the_shaped_writes_give_the_same_answers_on_both_back_ends(store_target)
     store = Store(store_target)
     try:
         with store.write():
-            store.add_game("g1", "neighbors", 7, "{}", T)
-            store.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
-            first = store.add_absence("g1", "Ada", T, T + 60, T)
+            store.games.add_game("g1", "neighbors", 7, "{}", T)
+            store.seats.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
+            first = store.timers.add_absence("g1", "Ada", T, T + 60, T)
             second = store.insert("absences", game_id="g1", player="Ada", start=T, end=T + 90, created=T)
             assert second == first + 1  # the new row's id: lastrowid on SQLite, RETURNING on PostgreSQL
             assert store.update("absences", {"game_id": "g1", "player": "Ada"}, created=T + 1) == 2
@@ -123,8 +123,8 @@ def test_the_shaped_writes_give_the_same_answers_on_both_back_ends(store_target)
             message = dict(source_key="k1", message_id="<m1@x>", sender="ada@example.org", subject="s", raw=b"r",
                            received=T, game_id=None, outcome="pending", detail="", auth=None)
             row = store.insert_unless(NEW_MESSAGE, {**message, "key": "k1", "mid": "<m1@x>"})
-            assert row == store.message_seen("k1", "<m1@x>")["id"]
+            assert row == store.inbox.message_seen("k1", "<m1@x>")["id"]
             assert store.insert_unless(NEW_MESSAGE, {**message, "key": "k1", "mid": "<m1@x>"}) is None
-        assert [(r["start"], r["end"]) for r in store.absences_of("g1")] == [(T, T + 60), (T, T + 90)]
+        assert [(r["start"], r["end"]) for r in store.timers.absences_of("g1")] == [(T, T + 60), (T, T + 90)]
     finally:
         store.close()

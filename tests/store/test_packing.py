@@ -39,10 +39,10 @@ def test_reports_that_begin_like_zlib_data_read_back_exactly(store_target):
     store = Store(store_target)
     try:
         with store.write():
-            store.add_game("g1", "neighbors", 1, "{}", T)
+            store.games.add_game("g1", "neighbors", 1, "{}", T)
             for i, text in enumerate(TEXTS):
-                store.add_report("g1", 1, i, "ada", "press", text, None, T)
-        assert [r["body"] for r in store.reports_of("g1")] == TEXTS
+                store.reports.add_report("g1", 1, i, "ada", "press", text, None, T)
+        assert [r["body"] for r in store.reports.reports_of("g1")] == TEXTS
         packings = [r["body_packing"] for r in store.all("SELECT body_packing FROM reports ORDER BY id")]
         assert packings == [UTF8] * len(ZLIB_LOOKING) + [ZLIB] * len(ZLIB_LOOKING)
     finally:
@@ -56,13 +56,13 @@ def test_a_store_from_before_step_21_is_converted_and_reads_back_exactly(store_t
     store = Store(store_target)
     pg = isinstance(store, PostgresStore)
     with store.write():
-        store.add_game("g1", "neighbors", 1, "{}", T)
-        store.add_state("g1", 1, {"a": "x^"}, T)
-        store.add_state("g1", 1, long_state, T + 1)
+        store.games.add_game("g1", "neighbors", 1, "{}", T)
+        store.turns.add_state("g1", 1, {"a": "x^"}, T)
+        store.turns.add_state("g1", 1, long_state, T + 1)
         for n in range(4):
-            store.add_state("g1", 1, {"n": n}, T + 2)
+            store.turns.add_state("g1", 1, {"n": n}, T + 2)
         for i, text in enumerate(TEXTS):
-            store.add_report("g1", 1, i, "ada", "press", text, None, T)
+            store.reports.add_report("g1", 1, i, "ada", "press", text, None, T)
     run = store.db.raw if pg else store.db.execute
     if not pg:  # SQLite kept a short text as text
         run("UPDATE states SET state = CAST(state AS TEXT) WHERE state_packing = 'utf8'")
@@ -79,10 +79,10 @@ def test_a_store_from_before_step_21_is_converted_and_reads_back_exactly(store_t
     store = Store(store_target)
     try:
         assert store.schema_version >= 22
-        assert [r["body"] for r in store.reports_of("g1")] == TEXTS
-        states = [store.state_data(r) for r in store.states_of("g1")]
+        assert [r["body"] for r in store.reports.reports_of("g1")] == TEXTS
+        states = [store.turns.state_data(r) for r in store.turns.states_of("g1")]
         assert states == [{"a": "x^"}, long_state, *({"n": n} for n in range(4))]
-        assert [r["state_packing"] for r in store.states_of("g1")] == [UTF8, ZLIB] + [UTF8] * 4
+        assert [r["state_packing"] for r in store.turns.states_of("g1")] == [UTF8, ZLIB] + [UTF8] * 4
         assert {type(r["body"]) for r in store.all("SELECT body FROM reports")} == {bytes}
     finally:
         store.close()

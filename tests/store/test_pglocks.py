@@ -13,7 +13,7 @@ import pytest
 
 from gm.store import Store, StoreError
 from gm.store.errors import StoreConflict
-from gm.store.pglocks import retry_conflicts
+from gm.store.locks import retry_conflicts
 from harness import wait_until
 
 
@@ -37,8 +37,8 @@ class Holder:
 
     def run(self, games, shared, store_wide) -> None:
         with self.store.write(scoped=not store_wide):
-            self.store.lock_games(*games)
-            self.store.lock_shared(*shared)
+            self.store.locks.lock_games(*games)
+            self.store.locks.lock_shared(*shared)
             self.locked.set()
             self.release_event.wait(30)
 
@@ -61,9 +61,9 @@ class Attempt:
     def run(self, games, shared, store_wide) -> None:
         try:
             with self.store.write(scoped=not store_wide):
-                self.store.lock_games(*games)
-                self.store.lock_shared(*shared)
-                self.store.add_outage("touched " + (",".join(games) or "all"), 0.0, None)
+                self.store.locks.lock_games(*games)
+                self.store.locks.lock_shared(*shared)
+                self.store.daemons.add_outage("touched " + (",".join(games) or "all"), 0.0, None)
         except BaseException as exc:  # noqa: BLE001 - seen by the test
             self.error = exc
         self.done.set()
@@ -125,13 +125,13 @@ def test_shared_rows_lock_by_name(pg_url):
 def test_a_message_is_claimed_by_one_transaction_and_skipped_by_others(pg_url):
     first, second = Store(pg_url), Store(pg_url)
     with first.write(scoped=True):
-        assert first.try_lock_message("imap:1:7", "<m7@example.org>")
+        assert first.locks.try_lock_message("imap:1:7", "<m7@example.org>")
         with second.write(scoped=True):
-            assert not second.try_lock_message("imap:1:8", "<m7@example.org>")  # another copy of it
-            assert second.try_lock_message("imap:1:9", "<m9@example.org>")
-            assert second.try_lock_games()  # nothing to lock: never refused
+            assert not second.locks.try_lock_message("imap:1:8", "<m7@example.org>")  # another copy of it
+            assert second.locks.try_lock_message("imap:1:9", "<m9@example.org>")
+            assert second.locks.try_lock_games()  # nothing to lock: never refused
     with second.write(scoped=True):  # the first committed: its claim went with its transaction
-        assert second.try_lock_message("imap:1:7", "<m7@example.org>")
+        assert second.locks.try_lock_message("imap:1:7", "<m7@example.org>")
     first.close()
     second.close()
 
@@ -142,12 +142,12 @@ def test_a_game_held_by_another_is_skipped_by_try_lock(pg_url):
     store = Store(pg_url)
     try:
         with store.write(scoped=True):
-            assert not store.try_lock_games("gamea")
-            assert store.try_lock_games("gameb")
+            assert not store.locks.try_lock_games("gamea")
+            assert store.locks.try_lock_games("gameb")
     finally:
         holder.release()
     with store.write(scoped=True):
-        assert store.try_lock_games("gamea")
+        assert store.locks.try_lock_games("gamea")
     store.close()
 
 
@@ -162,11 +162,11 @@ def test_a_deadlock_is_retried_and_both_transactions_commit(pg_url):
     def work(store: Store, first: str, second: str, name: str) -> None:
         runs[name] += 1
         with store.write(scoped=True):
-            store.lock_games(first)
+            store.locks.lock_games(first)
             if runs[name] == 1:
                 both_hold_one.wait()
-            store.lock_games(second)
-            store.add_outage(f"done-{name}", float(runs[name]), None)
+            store.locks.lock_games(second)
+            store.daemons.add_outage(f"done-{name}", float(runs[name]), None)
 
     def run(first: str, second: str, name: str) -> None:
         store = Store(pg_url)
@@ -186,7 +186,7 @@ def test_a_deadlock_is_retried_and_both_transactions_commit(pg_url):
     assert errors == []
     assert sorted(runs.values()) == [1, 2]  # one of them ran twice
     check = Store(pg_url)
-    assert sorted(r["kind"] for r in check.outage_rows()) == ["done-ab", "done-ba"]
+    assert sorted(r["kind"] for r in check.daemons.outage_rows()) == ["done-ab", "done-ba"]
     check.close()
 
 
@@ -197,7 +197,7 @@ def test_a_conflict_outside_retry_is_a_store_error(pg_url):
         with store.write(scoped=True):
             store.db.raw("DO $$ BEGIN RAISE EXCEPTION USING ERRCODE = '40P01'; END $$")
     with store.write():  # the store is usable after it
-        store.add_outage("after", 0.0, None)
+        store.daemons.add_outage("after", 0.0, None)
     store.close()
 
 
@@ -205,12 +205,12 @@ def test_the_locks_are_no_ops_on_sqlite(tmp_path):
     """SQLite's alone by its subject: there BEGIN IMMEDIATE locks the whole file, and these do nothing."""
     store = Store(tmp_path / "gm.sqlite")
     with store.write(scoped=True):
-        store.lock_games("b", "a")
-        store.lock_shared("address:ada@example.org")
-        store.lock_store()
-        assert store.try_lock_games("a") and store.try_lock_message("k", "<m@example.org>")
-        store.add_outage("x", 0.0, None)
-    assert [r["kind"] for r in store.outage_rows()] == ["x"]
+        store.locks.lock_games("b", "a")
+        store.locks.lock_shared("address:ada@example.org")
+        store.locks.lock_store()
+        assert store.locks.try_lock_games("a") and store.locks.try_lock_message("k", "<m@example.org>")
+        store.daemons.add_outage("x", 0.0, None)
+    assert [r["kind"] for r in store.daemons.outage_rows()] == ["x"]
     store.close()
 
 
@@ -219,17 +219,17 @@ def test_a_claimed_message_holds_its_game_so_the_next_mail_of_that_game_waits(pg
     next mail of the same game queues behind the one judging the first (mail order kept)."""
     first = Store(pg_url)
     with first.write(scoped=True):
-        assert first.try_lock_message("imap:1:1", None, game="gamea")
+        assert first.locks.try_lock_message("imap:1:1", None, game="gamea")
         later = Attempt(pg_url, games=["gamea"])
         wait_until(lambda: waiting_advisory(pg_url) == 1, 10, interval=0.05, what="the next mail to wait")
         assert not later.done.is_set()
-        first.lock_games("gamea")  # held already: no second lock, no wait
+        first.locks.lock_games("gamea")  # held already: no second lock, no wait
     later.finish()
     with first.write(scoped=True):  # a message taken: its game is not locked by the failed claim
         other = Store(pg_url)
         with other.write(scoped=True):
-            assert other.try_lock_message("imap:1:2", None)
-            assert not first.try_lock_message("imap:1:2", None, game="gameb")
-            assert other.try_lock_games("gameb")
+            assert other.locks.try_lock_message("imap:1:2", None)
+            assert not first.locks.try_lock_message("imap:1:2", None, game="gameb")
+            assert other.locks.try_lock_games("gameb")
         other.close()
     first.close()

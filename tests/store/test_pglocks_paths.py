@@ -22,7 +22,7 @@ from gm.service.engine import Engine
 from gm.service.people import lobby
 from gm.service.play import lifecycle
 from gm.store import Store
-from gm.store.pglocks import HOURLY_CAPS, retry_conflicts
+from gm.store.locks import HOURLY_CAPS, retry_conflicts
 from harness import wait_until
 from support import Clock, last_outbox_id, order_mail, outbox
 from test_pglocks import Holder, waiting_advisory
@@ -143,13 +143,13 @@ def test_a_bounce_does_not_wait_for_an_unrelated_game_or_address(engines):
     outcome = goes_through(engines, lambda e: e.ingest(raw), games=["gb"],
                            shared=["address:cy@example.org", "address:zed@example.org"])
     assert outcome.outcome == "robot" and "bounce of outbox" in outcome.detail
-    assert main.store.address_state("ada@example.org")["state"] == "bouncing"
+    assert main.store.delivery.address_state("ada@example.org")["state"] == "bouncing"
     # a bounce of the other player of game A waits for it: that game's players are told of it
     other = bounce("postfix", outbox_row(main.store, "bob@example.org"), main.verp)
     other = other.replace(b".4Zt9kQ3mTzz9sWV@", b".2x@", 1)  # a notice of its own (Message-Id)
     outcome = waits_for(engines, lambda e: e.ingest(other), games=["ga"])
     assert outcome.outcome == "robot" and "bounce of outbox" in outcome.detail
-    assert main.store.address_state("bob@example.org")["state"] == "bouncing"
+    assert main.store.delivery.address_state("bob@example.org")["state"] == "bouncing"
 
 
 def test_a_mail_command_does_not_wait_for_a_game_the_sender_does_not_play(engines):
@@ -199,17 +199,17 @@ def test_joining_an_open_game_does_not_wait_for_an_unrelated_game(engines):
     (asked,) = [m for m in outbox(main, start) if m["To"] == "eve@example.org"]
     goes_through(engines, lambda e: e.ingest(order_mail("eve@example.org", f"CONFIRM {code_of(asked)}")),
                  games=["ga", "gb"], shared=["address:ada@example.org"])
-    assert [p["name"] for p in main.store.players("op1")] == ["eve"]
+    assert [p["name"] for p in main.store.seats.players("op1")] == ["eve"]
     # the open game's own lock is waited for: a second join queues behind it
     start = last_outbox_id(main)
     waits_for(engines, lambda e: e.ingest(order_mail("fay@example.org", "JOIN op1 fay")), games=["op1"])
     (asked,) = [m for m in outbox(main, start) if m["To"] == "fay@example.org"]
     waits_for(engines, lambda e: e.ingest(order_mail("fay@example.org", f"CONFIRM {code_of(asked)}")),
               games=["op1"])
-    assert [p["name"] for p in main.store.players("op1")] == ["eve", "fay"]
+    assert [p["name"] for p in main.store.seats.players("op1")] == ["eve", "fay"]
     # creating a game locks the new game's id
     waits_for(engines, lambda e: lobby.open_game(e, "neighbors", "op2", 2, seed=1), games=["op2"])
-    assert main.store.game("op2")["status"] == "open"
+    assert main.store.games.game("op2")["status"] == "open"
 
 
 def test_a_deadlock_between_a_gm_command_and_another_order_is_retried_and_both_apply(engines, caplog):
@@ -224,13 +224,13 @@ def test_a_deadlock_between_a_gm_command_and_another_order_is_retried_and_both_a
     def other(store: Store) -> None:
         runs["other"] += 1
         with store.write(scoped=True):
-            store.lock_shared("address:ada@example.org")
+            store.locks.lock_shared("address:ada@example.org")
             if runs["other"] == 1:
                 holds_address.set()
                 wait_until(lambda: waiting_advisory(engines.url) == 1, 10, interval=0.05,
                            what="the GM command to wait for the address")
-            store.lock_games("ga")
-            store.add_outage("other", float(runs["other"]), None)
+            store.locks.lock_games("ga")
+            store.daemons.add_outage("other", float(runs["other"]), None)
 
     def run_other() -> None:
         store = Store(engines.url)
@@ -251,7 +251,7 @@ def test_a_deadlock_between_a_gm_command_and_another_order_is_retried_and_both_a
     assert errors == []
     main = engines.new()
     assert main.load("ga").player("ada")["email"] == "ada@new.example"
-    assert [r["kind"] for r in main.store.outage_rows()] == ["other"]
+    assert [r["kind"] for r in main.store.daemons.outage_rows()] == ["other"]
     assert any("met another daemon's transaction" in r.getMessage() for r in caplog.records)  # one ran twice
 
 
@@ -286,7 +286,7 @@ def test_the_senders_refusals_lock_their_address_and_holds_not_the_store(engines
     refused = Refusing("dee@example.org", SenderRefused("550 5.7.1 sender not allowed"))
     waits_for(engines, lambda e: flush(e.store, refused, now=now), shared=["hold:sender"])
     assert outbox_row(main.store, "dee@example.org")["status"] == "queued"  # held, not marked
-    assert main.store.hold("sender") is not None
+    assert main.store.outbox.hold("sender") is not None
 
 
 def test_a_plain_heartbeat_and_a_quiet_tick_do_not_lock_the_store(engines):

@@ -120,7 +120,7 @@ def test_case_insensitive_matching_is_ilike_on_both(store_target):
     store = Store(store_target)
     try:
         with store.write():
-            store.queue_outbox("<o1@gm>", "ada@example.org", "Turn 3: Late", b"raw", kind="notice", now=1.0)
+            store.outbox.queue_outbox("<o1@gm>", "ada@example.org", "Turn 3: Late", b"raw", kind="notice", now=1.0)
         assert [r[0] for r in subjects.run(store, p="%late%").fetchall()] == ["Turn 3: Late"]
         assert [r[0] for r in subjects.run(store, p="%LATE%").fetchall()] == ["Turn 3: Late"]
         assert subjects.run(store, p="%early%").fetchall() == []
@@ -156,13 +156,13 @@ def test_one_write_transaction_at_a_time_across_connections(pg_url):
     thread = threading.Thread(target=other)
     thread.start()
     with first.write():
-        first.add_game("g1", "neighbors", 1, "{}", 1.0)
+        first.games.add_game("g1", "neighbors", 1, "{}", 1.0)
         inside.set()
         time.sleep(0.5)  # the second writer waits for the lock meanwhile
         order.append("first")
     thread.join(10)
     assert order == ["first", "second"]
-    assert second.game("g1")["seed"] == 1
+    assert second.games.game("g1")["seed"] == 1
     first.close()
     second.close()
 
@@ -171,15 +171,15 @@ def test_a_writer_whose_session_dies_leaves_nothing(pg_url):
     store, other = Store(pg_url), Store(pg_url)
     with pytest.raises(StoreError, match="database unavailable"):
         with store.write():
-            store.add_game("g1", "neighbors", 1, "{}", 1.0)
+            store.games.add_game("g1", "neighbors", 1, "{}", 1.0)
             # as if the daemon's host died mid-turn: the server ends its session
             other.db.raw("SELECT pg_terminate_backend(%s)", (store.db.conn.info.backend_pid,))
-            store.add_game("g2", "neighbors", 1, "{}", 1.0)
+            store.games.add_game("g2", "neighbors", 1, "{}", 1.0)
     with other.write():  # the writer lock went with the dead session
-        assert other.games() == []
+        assert other.games.every_game() == []
     with store.write():  # and the store goes on, on a new session
-        store.add_game("g3", "neighbors", 1, "{}", 1.0)
-    assert [g["id"] for g in other.games()] == ["g3"]
+        store.games.add_game("g3", "neighbors", 1, "{}", 1.0)
+    assert [g["id"] for g in other.games.every_game()] == ["g3"]
     store.close()
     other.close()
 
@@ -202,7 +202,7 @@ def test_the_config_key_store_puts_the_games_on_postgresql(pg_url, tmp_path):
                                       "ada=ada@example.org", "--player", "bob=bob@example.org", "--seed", "3"])
     assert result.exit_code == 0, result.output
     store = Store(pg_url)
-    assert [g["id"] for g in store.games()] == ["nb1"]
+    assert [g["id"] for g in store.games.every_game()] == ["nb1"]
     store.close()
     assert not (tmp_path / "data" / "gm.sqlite").exists()
     path = tmp_path / "other.sqlite"

@@ -48,12 +48,12 @@ def test_a_statement_runs_on_the_stores_own_connection_and_sees_its_writes(store
                 store.insert("outbox", message_id=f"<{n}@gm>", game_id="g1", turn=1, kind="report", recipient=to,
                              subject="s", raw=b"x", status=status, next_attempt=T, created=T)
             # inside the transaction: the heartbeat's UPDATE finds no row, its INSERT makes one, read back
-            store.beat("host:1:ab", "host", 1, T, T + 5, None)
-            assert store.daemon_row("host:1:ab")["last_seen"] == T + 5
+            store.daemons.beat("host:1:ab", "host", 1, T, T + 5, None)
+            assert store.daemons.daemon_row("host:1:ab")["last_seen"] == T + 5
             assert [r["recipient"] for r in queued.run(store, game="g1").fetchall()] == ["a@x.org", "b@x.org"]
         assert [r[0] for r in queued.run(store, game="g2").fetchall()] == []
-        assert store.last_heartbeat() == T + 5
-        assert store.unsent_report_recipients("g1", 1) == {"a@x.org", "b@x.org"}
+        assert store.daemons.last_heartbeat() == T + 5
+        assert store.metrics.unsent_report_recipients("g1", 1) == {"a@x.org", "b@x.org"}
     finally:
         store.close()
 
@@ -77,8 +77,8 @@ def test_a_statement_held_at_module_level_runs_from_compiled_sql_without_sqlalch
     """The daemon's heartbeat (gm.store.daemons) runs on a fresh store in a process that never
     imports SQLAlchemy: its SQL is read from gm/store/compiled_sql.py by its name."""
     probe = ("import sys\nfrom gm.store import Store\ns = Store(sys.argv[1])\nfor now in (11.0, 12.0):\n"
-             "    with s.write():\n        s.beat('host:1:ab', 'host', 1, 10.0, now, None)\n"
-             "print([dict(r)['last_seen'] for r in s.daemon_rows()], 'sqlalchemy' in sys.modules)")
+             "    with s.write():\n        s.daemons.beat('host:1:ab', 'host', 1, 10.0, now, None)\n"
+             "print([dict(r)['last_seen'] for r in s.daemons.daemon_rows()], 'sqlalchemy' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "gm.sqlite")], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -150,7 +150,7 @@ def test_a_dialect_may_have_a_builder_of_its_own(store_target):
         with store.write():
             statement.run(store, scope="sender", probe=T + 1)
             statement.run(store, scope="sender", probe=T + 2)
-        assert [(h["scope"], h["next_probe"]) for h in store.holds()] == [("sender", T + 2)]
+        assert [(h["scope"], h["next_probe"]) for h in store.outbox.holds()] == [("sender", T + 2)]
     finally:
         store.close()
 
@@ -169,24 +169,24 @@ def test_an_upsert_replaces_the_row_with_the_same_key_on_both_back_ends(store_ta
     store = Store(store_target)
     try:
         with store.write():
-            store.set_timer("g1", 5.0)
-            store.set_timer("g1", 7.0)
-            store.set_timer("g2", 9.0)
-            store.propose_draw("g1", "ada", 3, 10.0)
-            store.propose_draw("g1", "ada", 4, 11.0)
-            store.set_result("g1", "ended", ["ada"], 12.0)
-            store.set_result("g1", "forfeit", None, 13.0)
-            store.save_setting("g1", "deadline", "2d")
-            store.save_setting("g1", "deadline", "3d")
+            store.timers.set_timer("g1", 5.0)
+            store.timers.set_timer("g1", 7.0)
+            store.timers.set_timer("g2", 9.0)
+            store.results.propose_draw("g1", "ada", 3, 10.0)
+            store.results.propose_draw("g1", "ada", 4, 11.0)
+            store.results.set_result("g1", "ended", ["ada"], 12.0)
+            store.results.set_result("g1", "forfeit", None, 13.0)
+            store.games.save_setting("g1", "deadline", "2d")
+            store.games.save_setting("g1", "deadline", "3d")
             upsert("address_settings", "address").run(store, address="a@x", format="text", timezone=None, updated=1.0)
             upsert("address_settings", "address").run(store, address="a@x", format=None, timezone="UTC", updated=2.0)
         assert [(r["game_id"], r["due"]) for r in store.all("SELECT game_id, due FROM timers ORDER BY game_id")] == [
             ("g1", 7.0), ("g2", 9.0)]
-        assert store.draw_proposals("g1") == {"ada": 4}
-        result = store.result_of("g1")
+        assert store.results.draw_proposals("g1") == {"ada": 4}
+        result = store.results.result_of("g1")
         assert (result["reason"], result["winners"], result["at"]) == ("forfeit", None, 13.0)
-        assert store.settings_of("g1") == {"deadline": "3d"}
-        row = store.address_settings("a@x")
+        assert store.games.settings_of("g1") == {"deadline": "3d"}
+        row = store.seats.address_settings("a@x")
         assert (row["format"], row["timezone"], row["updated"]) == (None, "UTC", 2.0)
     finally:
         store.close()

@@ -89,7 +89,7 @@ def test_an_old_report_of_another_turn_or_a_tampered_state_still_fails(v18, tmp_
         rid = store.one("SELECT MIN(id) AS n FROM reports WHERE game_id = 'ph1' AND kind = 'report'")["n"]
         store.db.execute("UPDATE reports SET turn = turn + 1 WHERE id = :id", {"id": rid})
         row = store.one("SELECT state, state_packing FROM states WHERE game_id = 'nb1' AND seq = 2")
-        data = store.state_data(row)
+        data = store.turns.state_data(row)
         data["board"] = ("." if data["board"][0] != "." else "F") + data["board"][1:]
         state, packing = pack_text(json.dumps(data))
         store.db.execute("UPDATE states SET state = :state, state_packing = :packing "
@@ -112,7 +112,7 @@ def played(tmp_path, request):
 
 
 def last_report(engine) -> dict:
-    return engine.store.reports_of("nb1", kind="report")[-1]
+    return engine.store.reports.reports_of("nb1", kind="report")[-1]
 
 
 def test_each_report_records_its_version_and_what_it_shows(played):

@@ -41,7 +41,7 @@ def hold_or_refuse(ctx: Context, view: GameView, inbound: Inbound, row_id: int, 
                 "registered to.")
         refuse(ctx, inbound, view, "Not done", text)
         return Outcome("rejected", text, view.id)
-    ctx.store.hold_message(row_id, SeatAuth("password", view.id, seat["name"], view.turn).dump())
+    ctx.store.inbox.hold_message(row_id, SeatAuth("password", view.id, seat["name"], view.turn).dump())
     holds.ask(ctx, view, seat, inbound, now)
     return Outcome("held", f"held for seat {seat['name']} (turn {view.turn}) during a lock-out, until "
                    "its address confirms", view.id)
@@ -56,12 +56,12 @@ def release(ctx: Context, read: Callable[[Context, bytes], Inbound], judge: Judg
     that came when it did; in the same transaction."""
     released, ctx.released = ctx.released, {}
     for (game_id, name), confirmed in released.items():
-        for row in ctx.store.held_messages(game_id):
+        for row in ctx.store.inbox.held_messages(game_id):
             auth = SeatAuth.load(row["auth"])
             if auth is None or auth.seat != name or row["received"] > confirmed:
                 continue
             outcome = _judge_held(ctx, read(ctx, bytes(row["raw"])), row, auth, judge)
-            ctx.store.set_message_outcome(row["id"], outcome.outcome, outcome.detail[:2000], outcome.game_id)
+            ctx.store.inbox.set_message_outcome(row["id"], outcome.outcome, outcome.detail[:2000], outcome.game_id)
 
 
 def _judge_held(ctx: Context, inbound: Inbound, row, auth: SeatAuth, judge: Judge) -> Outcome:
@@ -73,8 +73,8 @@ def _judge_held(ctx: Context, inbound: Inbound, row, auth: SeatAuth, judge: Judg
             f"{held}, and turn {auth.turn}, which it was for, closed before this address confirmed it "
             "(neither a deadline nor the other players wait for a confirmation). It was not read; the "
             f"game is at turn {view.turn}: send your orders for it again.")
-    elif auth.turn is not None and ctx.store.accepted_orders_later(view.id, auth.seat, auth.turn,
-                                                                   row["received"]):
+    elif auth.turn is not None and ctx.store.turns.accepted_orders_later(view.id, auth.seat, auth.turn,
+                                                                         row["received"]):
         label, text = "Held mail not read (a later one was)", (
             f"{held}, and a later mail of yours for turn {auth.turn} was judged before this address "
             "confirmed it; as a later mail replaces an earlier one, this one was not read.")

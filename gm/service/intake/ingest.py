@@ -28,7 +28,7 @@ from gm.service.context import Context
 from gm.service.intake import arrival, held
 from gm.service.intake.setaside import SeatAuth, seat_auth
 from gm.store import StoreError
-from gm.store.pglocks import address_lock, retry_conflicts
+from gm.store.locks import address_lock, retry_conflicts
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ def ingest(ctx: Context, raw: bytes, source_key: str | None = None,
             try:
                 inbound = read(ctx, raw)
             except Exception:
-                seen = ctx.store.message_seen(key, None)
+                seen = ctx.store.inbox.message_seen(key, None)
                 if seen is not None:
                     return Outcome("duplicate", f"already processed as #{seen['id']}")
                 raise
@@ -117,20 +117,20 @@ def _judge(ctx: Context, inbound: Inbound, key: str, now: float) -> Outcome:
     with ctx.store.write(scoped=True):
         # the game's mail also locks its sender's address (as handle() does), in the same statement
         shared = (address_lock(inbound.sender),) if game and inbound.sender else ()
-        if not ctx.store.try_lock_message(key, inbound.message_id, game=game, shared=shared):
+        if not ctx.store.locks.try_lock_message(key, inbound.message_id, game=game, shared=shared):
             # another daemon judges it now: it commits it (and moves it), or dies and it comes again
             return Outcome("busy", "another daemon is judging it")
         # what judging reads of the game (Store.read_game) is read with the insert
         row_id = _record(ctx, inbound, key, now, "pending", "", unless_seen=True,
                          read_game=(game, inbound.sender or "") if game else None)
         if row_id is None:  # stored before: looked at once more, for what to say
-            seen = ctx.store.message_seen(key, inbound.message_id)
+            seen = ctx.store.inbox.message_seen(key, inbound.message_id)
             if seen["source_key"] != key:
                 _record(ctx, inbound, key, now, "duplicate", f"same Message-ID as #{seen['id']}")
             return Outcome("duplicate", f"already processed as #{seen['id']}")
         outcome = handle_with_one_reply(ctx, inbound, row_id, now)
-        ctx.store.set_message_outcome(row_id, outcome.outcome, outcome.detail[:2000],
-                                      outcome.game_id)
+        ctx.store.inbox.set_message_outcome(row_id, outcome.outcome, outcome.detail[:2000],
+                                            outcome.game_id)
         return outcome
 
 
@@ -155,18 +155,18 @@ def _set_aside(ctx: Context, raw: bytes, key: str, inbound: Inbound | None, now:
     authenticated as (its password is masked: gm.service.intake.setaside)."""
     error = traceback.format_exc()[-2000:]
     with ctx.store.write():  # store-wide: rare, and after a fault whose reach is not known
-        if ctx.store.message_seen(key, None) is None:
+        if ctx.store.inbox.message_seen(key, None) is None:
             auth = seat_auth(ctx, inbound, raw)
-            ctx.store.add_message(key, inbound.message_id if inbound else None,
-                                  inbound.sender if inbound else None,
-                                  mask_text(inbound.subject) if inbound else None,
-                                  redact(raw, ctx.config.max_message_bytes), now,
-                                  "error", error, auth=auth.dump())
+            ctx.store.inbox.add_message(key, inbound.message_id if inbound else None,
+                                        inbound.sender if inbound else None,
+                                        mask_text(inbound.subject) if inbound else None,
+                                        redact(raw, ctx.config.max_message_bytes), now,
+                                        "error", error, auth=auth.dump())
 
 
 def retry(ctx: Context, message_row: int) -> Outcome:
     """`gm inbox --retry ID`: play a message that was set aside with an error, once more."""
-    row = ctx.store.message(message_row)
+    row = ctx.store.inbox.message(message_row)
     if row is None or row["outcome"] != "error":
         raise ServiceError(f"no message #{message_row} set aside with an error")
     now = ctx.clock()
@@ -178,8 +178,8 @@ def _judge_again(ctx: Context, inbound: Inbound, row, now: float) -> Outcome:
     """retry()'s transaction: scoped, as a mail's, handle() locking what the mail changes."""
     with ctx.store.write(scoped=True):
         outcome = handle_with_one_reply(ctx, inbound, row["id"], now, SeatAuth.load(row["auth"]))
-        ctx.store.set_message_outcome(row["id"], outcome.outcome, outcome.detail[:2000],
-                                      outcome.game_id)
+        ctx.store.inbox.set_message_outcome(row["id"], outcome.outcome, outcome.detail[:2000],
+                                            outcome.game_id)
     return outcome
 
 
@@ -192,8 +192,8 @@ def _record(ctx: Context, inbound: Inbound, key: str, now: float, outcome: str, 
     args = (key, inbound.message_id, inbound.sender, mask_text(inbound.subject),
             redact(inbound.raw, ctx.config.max_message_bytes), now, outcome, detail)
     if unless_seen:
-        return ctx.store.add_new_message(*args, read_game=read_game)
-    return ctx.store.add_message(*args)
+        return ctx.store.inbox.add_new_message(*args, read_game=read_game)
+    return ctx.store.inbox.add_message(*args)
 
 
 def _error(ctx: Context, inbound: Inbound, view: GameView | None, message: str,
@@ -235,7 +235,7 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
         bounce = bounces.read(ctx, inbound, row_id, now)  # never answered either way
         return Outcome("robot", robot + (f"; {bounce}" if bounce else ""))
     if inbound.too_large or inbound.refuse:
-        ctx.store.lock_addresses(inbound.sender)  # its replies' throttle
+        ctx.store.locks.lock_addresses(inbound.sender)  # its replies' throttle
     if inbound.too_large:  # its body was never read (checked on the raw bytes)
         return _error(ctx, inbound, None, f"Your mail is too large for gm to read (limit "
                       f"{ctx.config.max_message_bytes} bytes). Send orders as plain text without "
@@ -257,8 +257,8 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
         commandlocks.lock(ctx, inbound.sender, mail.game_id, mail.commands)
     else:
         # orders and press: this game, then the sender's address (its failures, throttle, state)
-        ctx.store.lock_games(mail.game_id.strip().lower())
-        ctx.store.lock_addresses(inbound.sender)
+        ctx.store.locks.lock_games(mail.game_id.strip().lower())
+        ctx.store.locks.lock_addresses(inbound.sender)
     if mail.game_id is None:  # HELP, LIST, SUMMARY need no game and no password
         if mailcommands.without_game(ctx, inbound, mail.commands, mail.empty):
             return Outcome("help", "general help" if not mail.commands or mail.commands == ["HELP"]
@@ -322,7 +322,7 @@ def handle(ctx: Context, inbound: Inbound, row_id: int, now: float, trusted: Sea
     ctx.outbox.authenticated(inbound)  # its answer is not cut as a stranger's
     # the delivery states of the game's addresses, read together: this one's now, the others' as
     # the reports to them are queued (gm.service.outgoing.holding)
-    ctx.store.read_address_states([p["email"] for p in view.players])
+    ctx.store.delivery.read_address_states([p["email"] for p in view.players])
     if player["email"].lower() == inbound.sender:  # their own address works again, if it bounced
         delivery_state.clear(ctx, inbound.sender, f"{player['name']} mailed gm from it")
     if not player["active"]:  # resigned or removed (RULINGS G5): nothing of theirs is read
@@ -366,7 +366,7 @@ MAX_NAMED = 20  # games named in one unknown-game reply
 def _games_of(ctx: Context, sender: str) -> str:
     """The sentence of the unknown-game reply that names the games this address plays: only the
     sender's own (the From address can be forged: never anyone else's games)."""
-    ids = ctx.store.game_ids_of_address(sender, MAX_NAMED) if sender else []
+    ids = ctx.store.games.game_ids_of_address(sender, MAX_NAMED) if sender else []
     if not ids:
         return ""
     return f" The games this address plays: {', '.join(ids)}."
@@ -484,8 +484,8 @@ def _stale(ctx: Context, view: GameView, name: str, mail: order_mail.OrderMail, 
     error += (f". Read the position below and send your orders again (answer the latest report, "
               f"or write TURN {turn} on a line of its own).")
     text = mail.order_text
-    ctx.store.add_order(view.id, "order", name, view.turn, text, accepted=False, origin="mail",
-                        at=now, error=error, message_row=row_id)
+    ctx.store.turns.add_order(view.id, "order", name, view.turn, text, accepted=False, origin="mail",
+                              at=now, error=error, message_row=row_id)
     body = ctx.outbox.render("rejected", game_id=view.id, text=text, error=error, kind="StaleTurn",
                              legal=None,
                              report=reports.report_body(ctx, view, name, []))

@@ -40,9 +40,9 @@ def read(ctx: Context, inbound: Inbound, message_row: int, now: float) -> str | 
     words = bounce.summary
     # the address it returns and the games it plays in, not the store (gm.store.pglocks)
     delivery_state.lock_for_address(ctx, row["recipient"])
-    ctx.store.add_delivery_event(row["recipient"], row["id"], now, permanent, "bounce", words, message_row)
+    ctx.store.delivery.add_delivery_event(row["recipient"], row["id"], now, permanent, "bounce", words, message_row)
     if permanent:
-        ctx.store.mark_bounced(row["id"], words)
+        ctx.store.delivery.mark_bounced(row["id"], words)
     delivery_state.settle(ctx, row["recipient"])
     kind = "permanent" if permanent else "temporary"
     log.warning("bounce of outbox #%s to %s (%s, %s): %s", row["id"], row["recipient"], kind, how, words)
@@ -64,14 +64,14 @@ def _outbox_row(ctx: Context, bounce: bounce_mail.Bounce):
         if not match.valid:
             log.warning("bounce to %s: its VERP tag does not check; ignored", address)
             return None, f"forged VERP address {address[:100]} (tag does not check): ignored"
-        row = ctx.store.outbox_row(match.outbox_id)
+        row = ctx.store.delivery.outbox_row(match.outbox_id)
         if row is None:
             return None, f"VERP address names outbox #{match.outbox_id}, which does not exist"
         return row, "VERP"
     if ctx.config.verp:  # the Message-ID of a player's own mail is no proof: she can quote it
         return None, "a bounce without a valid VERP address (VERP is on): ignored"
     for message_id in bounce.quoted_ids:
-        row = ctx.store.outbox_by_message_id(message_id)
+        row = ctx.store.delivery.outbox_by_message_id(message_id)
         if row is not None:
             return row, "Message-ID"
     return None, "a bounce that names none of gm's messages"

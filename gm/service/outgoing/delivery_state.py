@@ -29,7 +29,7 @@ from gm.service.table import games
 from gm.service.context import Context
 from gm.service.outgoing import gmalerts, holding
 from gm.service.outgoing.holding import BOUNCING
-from gm.store.pglocks import hold_lock, retried
+from gm.store.locks import hold_lock, retried
 
 log = logging.getLogger(__name__)
 
@@ -45,14 +45,14 @@ def settle(ctx: Context, address: str | None = None) -> list[str]:
     and its games (lock_for_address).  Without: every address's, store-wide on PostgreSQL (the
     addresses, and the games told of one that bounces, are only known as the events are read)."""
     done: list[str] = []
-    if address is None and not ctx.store.in_transaction and not ctx.store.unsettled_events():
+    if address is None and not ctx.store.in_transaction and not ctx.store.delivery.unsettled_events():
         return done  # the common tick: nothing to settle, read without taking the store's lock
     with ctx.store.write():
-        for event in ctx.store.unsettled_events(address=address):
+        for event in ctx.store.delivery.unsettled_events(address=address):
             change = _apply(ctx, event)
             if change:
                 done.append(change)
-            ctx.store.settle_event(event["id"])
+            ctx.store.delivery.settle_event(event["id"])
     return done
 
 
@@ -60,7 +60,7 @@ def settle_now(ctx: Context) -> list[str]:
     """settle(), and tell the GM of the holds begun (gm.service.outgoing.holding.announce): what the
     sender runs right after a refusal, so nothing waits for the next tick."""
     done = settle(ctx)
-    if ctx.store.in_transaction or any(not row["told"] for row in ctx.store.holds()):
+    if ctx.store.in_transaction or any(not row["told"] for row in ctx.store.outbox.holds()):
         with ctx.store.write():  # store-wide: the holds begun since, whatever their scope
             done += holding.announce(ctx)  # (read again under the lock: told once)
     return done
@@ -68,7 +68,7 @@ def settle_now(ctx: Context) -> list[str]:
 
 def _apply(ctx: Context, event) -> str | None:
     store, address, at = ctx.store, event["address"], event["at"]
-    row = store.address_state(address)
+    row = store.delivery.address_state(address)
     state = row["state"] if row is not None else OK
     if state == BOUNCING:
         return None  # already told; later failures only add to the history
@@ -79,12 +79,12 @@ def _apply(ctx: Context, event) -> str | None:
         become_bouncing(ctx, address, f"refused for good ({event['source']}) {what}", at)
         return f"{address}: bouncing"
     since = row["since"] if row is not None else 0.0
-    days = store.temporary_failure_days(address, since)
+    days = store.delivery.temporary_failure_days(address, since)
     if len(days) >= SOFT_DAYS:
         become_bouncing(ctx, address, f"temporary failures on {len(days)} days, the last {what}", at)
         return f"{address}: bouncing"
     if state != SOFT:
-        store.set_address_state(address, SOFT, at, f"temporary failure {what}")
+        store.delivery.set_address_state(address, SOFT, at, f"temporary failure {what}")
     return f"{address}: soft-failing ({len(days)} day{'s' if len(days) != 1 else ''})"
 
 
@@ -92,22 +92,22 @@ def lock_for_address(ctx: Context, address: str) -> None:
     """Lock what a change of ``address``'s state may change, in the one order: the games it plays
     in (told when it becomes bouncing), then the address.  Its seats are read before the locks:
     a seat that moved there meanwhile (rare) is locked late, after checking again under them."""
-    seated = {s["game_id"] for s in ctx.store.player_seats_at(address)}
-    ctx.store.lock_games(*seated)
-    ctx.store.lock_addresses(address)
-    moved_in = {s["game_id"] for s in ctx.store.player_seats_at(address)} - seated
-    ctx.store.lock_games(*moved_in)  # out of order: a deadlock it meets is run again (retry_conflicts)
+    seated = {s["game_id"] for s in ctx.store.seats.player_seats_at(address)}
+    ctx.store.locks.lock_games(*seated)
+    ctx.store.locks.lock_addresses(address)
+    moved_in = {s["game_id"] for s in ctx.store.seats.player_seats_at(address)} - seated
+    ctx.store.locks.lock_games(*moved_in)  # out of order: a deadlock it meets is run again (retry_conflicts)
 
 
 def become_bouncing(ctx: Context, address: str, reason: str, now: float) -> None:
     """Mark an address bouncing, hold its mail, tell the GM and the other players (once)."""
     store = ctx.store
-    store.set_address_state(address, BOUNCING, now, reason[:500])
+    store.delivery.set_address_state(address, BOUNCING, now, reason[:500])
     gm_address = ctx.config.gm_address
-    held = 0 if gm_address and address.lower() == gm_address.lower() else store.hold_queued(address)
-    held_seats = store.player_seats_at(address)
+    held = 0 if gm_address and address.lower() == gm_address.lower() else store.outbox.hold_queued(address)
+    held_seats = store.seats.player_seats_at(address)
     seats = [s for s in held_seats if s["status"] == "active"]
-    if not held_seats and not store.game_ids_observed_by(address, 1):
+    if not held_seats and not store.selfservice.game_ids_observed_by(address, 1):
         # Backscatter: gm's answer to a forged From (HELP from an address that does not exist)
         # came back.  Its mail is held all the same; nobody plays or watches there, so the GM,
         # whom a forger could otherwise mail by the hundred, hears nothing of it.
@@ -132,7 +132,7 @@ def become_bouncing(ctx: Context, address: str, reason: str, now: float) -> None
             "of this game.",
             "The game master has been told.",
         ], "Player not receiving mail")
-        store.log(view.id, view.turn, "gm", "bouncing", f"{seat['name']} <{address}>: {reason[:200]}", now)
+        store.history.log(view.id, view.turn, "gm", "bouncing", f"{seat['name']} <{address}>: {reason[:200]}", now)
 
 
 def clear(ctx: Context, address: str, why: str, release: bool = True) -> bool:
@@ -146,12 +146,12 @@ def clear(ctx: Context, address: str, why: str, release: bool = True) -> bool:
     player is sent the position at the new address as SET ADDRESS does.
     """
     store, now = ctx.store, ctx.clock()
-    store.lock_addresses(address)  # held already where the caller knew it (its sender's address)
-    row = store.address_state(address)
+    store.locks.lock_addresses(address)  # held already where the caller knew it (its sender's address)
+    row = store.delivery.address_state(address)
     if row is None or row["state"] == OK:
         return False
-    store.set_address_state(address, OK, now, why[:500])
-    released = store.release_held(address, now) if release else 0
+    store.delivery.set_address_state(address, OK, now, why[:500])
+    released = store.outbox.release_held(address, now) if release else 0
     log.info("%s cleared (%s); %d held messages queued again", address, why, released)
     if row["state"] == BOUNCING:
         _tell_gm(ctx, f"Mail to {address} cleared", [
@@ -178,7 +178,7 @@ def clear_by_hand(ctx: Context, target: str, why: str, who: str) -> str:
         target = addresses.normal(target) or target  # as gm keeps it: bücher.example is xn--bcher-kva
     with ctx.store.write(scoped=True):  # the hold, or the address and its games: not the store
         if scope is not None:
-            ctx.store.lock_shared(hold_lock(scope))
+            ctx.store.locks.lock_shared(hold_lock(scope))
             if not holding.end_hold(ctx, scope, reason):
                 return f"{target}: no mail is held for it"
             log.warning("%s no longer held (%s)", scope, reason)
@@ -187,9 +187,10 @@ def clear_by_hand(ctx: Context, target: str, why: str, who: str) -> str:
         if not clear(ctx, target, reason):
             return f"{target}: not bouncing or soft-failing (nothing to clear)"
         now = ctx.clock()
-        for seat in ctx.store.player_seats_at(target):
+        for seat in ctx.store.seats.player_seats_at(target):
             view = games.load(ctx.store, seat["game_id"])
-            ctx.store.log(view.id, view.turn, who, "cleared", f"{seat['name']} <{target.lower()}>: {why}"[:300], now)
+            ctx.store.history.log(view.id, view.turn, who, "cleared",
+                                  f"{seat['name']} <{target.lower()}>: {why}"[:300], now)
     return f"{target}: ok ({reason}); its held mail is queued again"
 
 
@@ -203,8 +204,8 @@ def _tell_gm(ctx: Context, subject: str, lines: list[str]) -> None:
 def bouncing(ctx: Context) -> list[dict]:
     """Every bouncing address with its reason and seats, for ``gm players --bouncing``."""
     out = []
-    for row in ctx.store.addresses_in_state(BOUNCING):
-        seats = ctx.store.player_seats_at(row["address"])
+    for row in ctx.store.delivery.addresses_in_state(BOUNCING):
+        seats = ctx.store.seats.player_seats_at(row["address"])
         out.append({"address": row["address"], "since": row["since"], "reason": row["reason"],
                     "seats": [(s["game_id"], s["name"]) for s in seats]})
     return out

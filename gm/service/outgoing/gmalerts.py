@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 
 from gm.core.model import GameView
-from gm.store.pglocks import HOURLY_CAPS
+from gm.store.locks import HOURLY_CAPS
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +50,8 @@ def admit(ctx, subject: str) -> bool:
         return False
     to = to.lower()
     cap = ctx.config.gm_alerts_per_hour
-    ctx.store.lock_shared(HOURLY_CAPS)  # until this mail is queued (or not) and committed
-    sent = ctx.store.replies_since(KINDS, ctx.clock() - WINDOW, to)
+    ctx.store.locks.lock_shared(HOURLY_CAPS)  # until this mail is queued (or not) and committed
+    sent = ctx.store.outbox.replies_since(KINDS, ctx.clock() - WINDOW, to)
     if sent < cap:
         return True
     log.warning("not mailed to the GM (%d alerts this hour, the cap): %s", cap, subject)

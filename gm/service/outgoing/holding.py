@@ -27,17 +27,17 @@ def queue_status(store: Store, address: str, now: float, gm_address: str | None 
     to ``gm_address``)."""
     if gm_address and address.lower() == gm_address.lower():
         return "queued"
-    row = store.address_state(address)
+    row = store.delivery.address_state(address)
     if row is None or row["state"] != BOUNCING:
         return "queued"
     if row["last_probe"] is None or now - row["last_probe"] >= PROBE_EVERY:
-        store.set_last_probe(address, now)
+        store.delivery.set_last_probe(address, now)
         return "queued"
     return "held"
 
 
 def is_bouncing(store: Store, address: str) -> bool:
-    row = store.address_state(address)
+    row = store.delivery.address_state(address)
     return row is not None and row["state"] == BOUNCING
 
 
@@ -57,7 +57,7 @@ SENDER = "sender"  # the hold of the whole queue (gm.runtime.refusals)
 def sending_blocked_since(ctx) -> float | None:
     """Since when gm cannot send at all because the server refuses its sender (the queue is
     held), or None while it can.  Mail to one refusing domain does not count."""
-    row = ctx.store.hold(SENDER)
+    row = ctx.store.outbox.hold(SENDER)
     return row["since"] if row is not None else None
 
 
@@ -70,10 +70,10 @@ def announce(ctx) -> list[str]:
     """Tell the GM, once, of each hold begun since: a mail to gm_address (never held, so it
     goes as soon as the server takes anything).  Call inside a write transaction."""
     done = []
-    for row in ctx.store.holds():
+    for row in ctx.store.outbox.holds():
         if row["told"]:
             continue
-        ctx.store.hold_told(row["scope"])
+        ctx.store.outbox.hold_told(row["scope"])
         done.append(described(row))
         if not ctx.config.gm_address:
             continue  # the log (gm.runtime.refusals) and gm players/gm outbox still show it
@@ -93,7 +93,7 @@ def announce(ctx) -> list[str]:
 
 def end_hold(ctx, scope: str, why: str) -> bool:
     """The GM ends a hold by hand: its mail is tried again now.  Call inside a write transaction."""
-    if not ctx.store.end_hold(scope):
+    if not ctx.store.outbox.end_hold(scope):
         return False
-    ctx.store.release_scope(scope, ctx.clock())
+    ctx.store.outbox.release_scope(scope, ctx.clock())
     return True

@@ -20,7 +20,7 @@ from gm.mail.inbound import Inbound
 from gm.service.table import deadlines
 from gm.service.outgoing.answers import done, refuse
 from gm.service.context import Context
-from gm.store.pglocks import retried
+from gm.store.locks import retried
 
 
 def unsubscribe_header(ctx: Context, game_id: str) -> tuple[str, str]:
@@ -30,7 +30,7 @@ def unsubscribe_header(ctx: Context, game_id: str) -> tuple[str, str]:
 
 def following(ctx: Context, game_id: str) -> list[str]:
     """The addresses that receive this game's public mail now."""
-    return ctx.store.observers_of(game_id, approved=True)
+    return ctx.store.selfservice.observers_of(game_id, approved=True)
 
 
 def send(ctx: Context, view: GameView, label: str, body: str, kind: str = "notice",
@@ -48,7 +48,7 @@ def game_named(ctx: Context, args: str, command: str):
     if len(words) != 1:
         raise ServiceError(f"{command} {args[:60]}: write {command} <game id>, e.g. {command} nb7. "
                            "Send LIST for the games here.")
-    row = ctx.store.game(words[0].lower())
+    row = ctx.store.games.game(words[0].lower())
     if row is None:
         raise ServiceError(f"{command} {words[0][:40]}: there is no game called {words[0][:40]!r} "
                            "here. Send LIST for the games here.")
@@ -63,15 +63,16 @@ def observe_request(ctx: Context, args: str, sender: str) -> str:
     mode = deadlines.settings(ctx.store, game_id)["observers"]
     if mode == "none":
         raise ServiceError(f"Game {game_id} takes no observers.")
-    if any(p["active"] for p in ctx.store.players_at(game_id, sender)):
+    if any(p["active"] for p in ctx.store.seats.players_at(game_id, sender)):
         raise ServiceError(f"You play in game {game_id} from this address, so you get its mail already.")
     if row["status"] == Status.FINISHED:
         raise ServiceError(f"Game {game_id} is over; send LIST {game_id} for its result.")
-    known = ctx.store.observer(game_id, sender)
+    known = ctx.store.selfservice.observer(game_id, sender)
     if known is not None:
         state = "you follow it already" if known["approved"] else "your request waits for the game master"
         raise ServiceError(f"Game {game_id}: {state}. UNOBSERVE {game_id} stops it.")
-    count = len(ctx.store.observers_of(game_id, True)) + len(ctx.store.observers_of(game_id, False))
+    selfservice = ctx.store.selfservice
+    count = len(selfservice.observers_of(game_id, True)) + len(selfservice.observers_of(game_id, False))
     if count >= ctx.config.max_observers:
         raise ServiceError(f"Game {game_id} has as many observers as it takes "
                            f"({ctx.config.max_observers}).")
@@ -82,9 +83,9 @@ def add(ctx: Context, game_id: str, sender: str) -> str:
     """The From address follows the game (it confirmed its OBSERVE); what to tell it.  Inside a
     write; observe_request() has been checked."""
     mode = deadlines.settings(ctx.store, game_id)["observers"]
-    ctx.store.add_observer(game_id, sender, mode == "open", ctx.clock())
-    ctx.store.log(game_id, 0, sender, "observe", "approved" if mode == "open" else "asks approval",
-                  ctx.clock())
+    ctx.store.selfservice.add_observer(game_id, sender, mode == "open", ctx.clock())
+    ctx.store.history.log(game_id, 0, sender, "observe", "approved" if mode == "open" else "asks approval",
+                          ctx.clock())
     if mode == "open":
         return (f"You now follow game {game_id}: gm mails you every report as an observer sees it, "
                 "and the press sent to all players. Observers see no sealed order and cannot "
@@ -100,10 +101,10 @@ def unobserve(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
     except ServiceError as exc:
         refuse(ctx, inbound, None, "Not observing", str(exc))
         return
-    if not ctx.store.remove_observer(row["id"], inbound.sender):
+    if not ctx.store.selfservice.remove_observer(row["id"], inbound.sender):
         refuse(ctx, inbound, None, "Not observing", f"This address does not follow game {row['id']}.")
         return
-    ctx.store.log(row["id"], 0, inbound.sender, "unobserve", "", ctx.clock())
+    ctx.store.history.log(row["id"], 0, inbound.sender, "unobserve", "", ctx.clock())
     done(ctx, inbound, None, "No longer observing", f"You no longer follow game {row['id']}; gm "
          "sends you none of its mail from now on.", kind="help", game_id=row["id"])
 
@@ -116,14 +117,14 @@ def manage(ctx: Context, game_id: str, approve: list[str] = (), remove: list[str
     list of who follows and who waits.  ``who`` and ``why`` go into the game's history."""
     because = f"; why: {why}" if why else ""
     with ctx.store.write(games=[game_id]):
-        row = ctx.store.game(game_id.strip().lower())
+        row = ctx.store.games.game(game_id.strip().lower())
         if row is None:
             raise ServiceError(f"no game called {game_id!r}")
         game_id = row["id"]
         for address in approve:
-            if not ctx.store.approve_observer(game_id, address):
+            if not ctx.store.selfservice.approve_observer(game_id, address):
                 raise ServiceError(f"{address} has not asked to observe game {game_id}; nothing changed")
-            ctx.store.log(game_id, 0, who, "observer approved", address.lower() + because, ctx.clock())
+            ctx.store.history.log(game_id, 0, who, "observer approved", address.lower() + because, ctx.clock())
             ctx.outbox.queue(address.lower(), f"[gm] You now follow game {game_id}",
                              ctx.outbox.render("answer", lines=[
                                  f"The game master approved you as an observer of game {game_id}: "
@@ -131,11 +132,11 @@ def manage(ctx: Context, game_id: str, approve: list[str] = (), remove: list[str
                                  f"{game_id} stops it."], game_id=None),
                              kind="notice", game_id=game_id, headers=(unsubscribe_header(ctx, game_id),))
         for address in remove:
-            if not ctx.store.remove_observer(game_id, address):
+            if not ctx.store.selfservice.remove_observer(game_id, address):
                 raise ServiceError(f"{address} does not observe game {game_id}; nothing changed")
-            ctx.store.log(game_id, 0, who, "observer removed", address.lower() + because, ctx.clock())
+            ctx.store.history.log(game_id, 0, who, "observer removed", address.lower() + because, ctx.clock())
     lines = [f"observers of {game_id}: " + (", ".join(following(ctx, game_id)) or "none")]
-    waiting = ctx.store.observers_of(game_id, approved=False)
+    waiting = ctx.store.selfservice.observers_of(game_id, approved=False)
     if waiting:
         lines.append("waiting for approval: " + ", ".join(waiting))
     return "\n".join(lines)

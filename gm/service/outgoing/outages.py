@@ -77,18 +77,18 @@ def heartbeat(ctx: Context, me: DaemonIdentity, sending_down_since: float | None
     # A plain beat changes the daemons' rows alone, so it locks them alone: several daemons'
     # beats must not stop every daemon's judging once a tick each.
     with store.write(scoped=not look_for_gap):
-        store.lock_shared(DAEMON_ROWS)
-        last = store.last_heartbeat()
+        store.locks.lock_shared(DAEMON_ROWS)
+        last = store.daemons.last_heartbeat()
         # A gap inside a sending outage that still lasts is part of it: counted once, when it ends.
         if (look_for_gap and last is not None and now - last > away_after(ctx)
-                and store.open_outage_since() is None):
+                and store.daemons.open_outage_since() is None):
             gap = now - last
-            store.add_outage(STOPPED, last, now)
+            store.daemons.add_outage(STOPPED, last, now)
             log.warning("gm was not running from %s to %s (%s): deadlines in between move",
                         times.format_stamp(last), times.format_stamp(now), times.format_span(gap))
-        store.forget_daemons(now - FORGET_AFTER)
-        store.beat(me.daemon_id, me.host, me.pid, me.started, now, sending_down_since)
-        store.hold_alive(me.daemon_id)  # for as long as this connection lives (gm.runtime.slices)
+        store.daemons.forget_daemons(now - FORGET_AFTER)
+        store.daemons.beat(me.daemon_id, me.host, me.pid, me.started, now, sending_down_since)
+        store.locks.hold_alive(me.daemon_id)  # for as long as this connection lives (gm.runtime.slices)
     return gap
 
 
@@ -99,14 +99,14 @@ def unavailable_since(ctx: Context) -> float | None:
     heartbeat row), and the queue held by a refusal of gm's own sender
     (gm.service.outgoing.holding.sending_blocked_since).
     """
-    found = [ctx.store.sending_down_since(ctx.clock() - away_after(ctx)), holding.sending_blocked_since(ctx)]
+    found = [ctx.store.daemons.sending_down_since(ctx.clock() - away_after(ctx)), holding.sending_blocked_since(ctx)]
     known = [at for at in found if at is not None]
     return min(known) if known else None
 
 
 def postponed(ctx: Context, step: float) -> bool:
     """Does a deadline step at ``step`` wait, because it falls inside an outage that still lasts?"""
-    since = ctx.store.open_outage_since()
+    since = ctx.store.daemons.open_outage_since()
     return since is not None and step >= since
 
 
@@ -119,17 +119,17 @@ def settle(ctx: Context) -> list[str]:
     if not outage_news(ctx, since):  # the common tick: read without a lock, nothing to write
         return done
     with store.write():  # store-wide: an outage over moves the deadlines of every game in it
-        current = store.open_outage(SENDING)
+        current = store.daemons.open_outage(SENDING)
         if since is not None and current is None:
-            store.add_outage(SENDING, since, None)
+            store.daemons.add_outage(SENDING, since, None)
             log.warning("gm cannot send since %s: deadlines wait", times.format_stamp(since))
         elif since is None and current is not None:
-            store.close_outage(current["id"], now)
+            store.daemons.close_outage(current["id"], now)
             log.warning("gm can send again after %s: deadlines that fell inside move",
                         times.format_span(now - current["start"]))
-        for outage in store.outages_to_apply():
+        for outage in store.daemons.outages_to_apply():
             done += apply(ctx, outage["kind"], outage["start"], outage["finish"])
-            store.mark_outage_applied(outage["id"])
+            store.daemons.mark_outage_applied(outage["id"])
     return done
 
 
@@ -137,8 +137,8 @@ def outage_news(ctx: Context, since: float | None) -> bool:
     """Whether settle has something to write, as a read outside any lock sees it (settle reads
     it all again under the store's lock): a sending outage to open or to close, or one over whose
     deadlines have not moved yet."""
-    current = ctx.store.open_outage(SENDING)
-    return (since is None) != (current is None) or bool(ctx.store.outages_to_apply())
+    current = ctx.store.daemons.open_outage(SENDING)
+    return (since is None) != (current is None) or bool(ctx.store.daemons.outages_to_apply())
 
 
 def step_time(ctx: Context, view: GameView, row) -> float | None:
@@ -157,7 +157,7 @@ def apply(ctx: Context, kind: str, start: float, finish: float) -> list[str]:
     store, now = ctx.store, ctx.clock()
     length = finish - start
     done: list[str] = []
-    for game_id in store.games_due_by(finish):
+    for game_id in store.daemons.games_due_by(finish):
         view = games.load(store, game_id)
         if view.status != "active" or view.rules.is_over(view.state):
             continue
@@ -166,7 +166,7 @@ def apply(ctx: Context, kind: str, start: float, finish: float) -> list[str]:
         if step is None or not start <= step <= finish:
             continue
         due = row["due"] + length
-        store.update_deadline(game_id, due=due)
+        store.timers.update_deadline(game_id, due=due)
         deadlines.schedule(store, view)
         why = "gm could not send mail" if kind == SENDING else "gm was not running"
         span = times.format_span(length)
@@ -175,8 +175,8 @@ def apply(ctx: Context, kind: str, start: float, finish: float) -> list[str]:
             f"{times.format_stamp(finish, zone)} ({span}).",
             f"The deadline of turn {view.turn} moves by {span}, to {times.format_due(due, now, zone)}."],
             "Deadline moved")
-        store.log(game_id, view.turn, "deadline", "moved",
-                  f"to {times.format_stamp(due)}: {why} for {span}", now)
+        store.history.log(game_id, view.turn, "deadline", "moved",
+                          f"to {times.format_stamp(due)}: {why} for {span}", now)
         log.warning("%s: deadline of turn %s moved by %s to %s (%s)", game_id, view.turn, span,
                     times.format_stamp(due), why)
         done.append(f"{game_id}: deadline moved by {span} ({why})")
@@ -185,7 +185,7 @@ def apply(ctx: Context, kind: str, start: float, finish: float) -> list[str]:
 
 def unreached(ctx: Context, view: GameView, names: list[str]) -> list[str]:
     """Of ``names``, the players this turn's report has not reached yet (queued or held)."""
-    waiting = ctx.store.unsent_report_recipients(view.id, view.turn)
+    waiting = ctx.store.metrics.unsent_report_recipients(view.id, view.turn)
     out = []
     for name in names:
         player = view.player(name)

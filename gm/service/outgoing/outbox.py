@@ -42,7 +42,7 @@ from gm.present.mailhtml import with_answers
 from gm.service.outgoing.holding import queue_status
 from gm.service.outgoing.replies import ReplyTokens
 from gm.store import Store
-from gm.store.pglocks import HOURLY_CAPS
+from gm.store.locks import HOURLY_CAPS
 
 log = logging.getLogger(__name__)
 
@@ -155,9 +155,10 @@ class Outbox:
         if self.signer is not None:
             raw = self.signer.sign(raw)
         now = self.clock()
-        return self.store.queue_outbox(message_id, to, subject, raw, kind=kind, now=now,
-                                       game_id=game_id, turn=turn, not_before=not_before,
-                                       status=queue_status(self.store, to, now, self.config.gm_address), secret=secret)
+        return self.store.outbox.queue_outbox(message_id, to, subject, raw, kind=kind, now=now,
+                                              game_id=game_id, turn=turn, not_before=not_before,
+                                              status=queue_status(self.store, to, now, self.config.gm_address),
+                                              secret=secret)
 
     def _count(self, to: str, kind: str, answer: bool) -> bool:
         """Count a mail to ``to`` against the bound of the mail being handled; False: past it."""
@@ -199,10 +200,10 @@ class Outbox:
         """The footer of a mail about ``view`` to ``to``: how to send orders, for the address of a
         seat still in a game that is running (``replies``: the mail carries the seat's reply
         address); none for a game that is over or paused, a seat that left, an observer, the GM."""
-        row = self.store.game(view.id)
+        row = self.store.games.game(view.id)
         if row is None or row["status"] != Status.ACTIVE.value or view.rules.is_over(view.state):
             return ""
-        if not any(p["active"] for p in self.store.players_at(view.id, to)):
+        if not any(p["active"] for p in self.store.seats.players_at(view.id, to)):
             return ""
         return reports.footer(view.id, reports.REPLY if replies else reports.PASSWORD)
 
@@ -217,7 +218,7 @@ class Outbox:
         who a press message went to (gm.service.play.press).  A report keeps the version that
         rendered it and the digest of what it shows (RULINGS G1: gm verify checks it)."""
         shown = digest.dumps(digest.report_digest(view.rules, view.state)) if kind == "report" else None
-        self.store.archive_report(view.id, view.turn, view.seq, player, kind, body, outbox_id,
+        self.store.reports.archive_report(view.id, view.turn, view.seq, player, kind, body, outbox_id,
                               self.clock(), audience=audience, gm_version=gm_version(), digest=shown)
 
     # --- replies to a mail ------------------------------------------------------
@@ -358,9 +359,9 @@ class Outbox:
         since = self.clock() - HOUR
         per_address = self.config.error_replies_per_hour
         total = self.config.unauthenticated_replies_per_hour
-        self.store.lock_shared(HOURLY_CAPS)  # until this reply is queued (or not) and committed
-        sent_to = self.store.replies_since(LIMITED_KINDS, since, to)
-        sent_all = self.store.replies_since(LIMITED_KINDS, since)
+        self.store.locks.lock_shared(HOURLY_CAPS)  # until this reply is queued (or not) and committed
+        sent_to = self.store.outbox.replies_since(LIMITED_KINDS, since, to)
+        sent_all = self.store.outbox.replies_since(LIMITED_KINDS, since)
         if sent_to >= per_address:
             log.warning("reply to %s suppressed: %d this hour", to, sent_to)
             return None
@@ -393,7 +394,7 @@ class Outbox:
         if not to:
             log.info("%s; no gm_address to tell", subject)
             return False
-        if self.store.replies_since(("alert",), now - HOUR, to):
+        if self.store.outbox.replies_since(("alert",), now - HOUR, to):
             return False
         log.warning("%s; telling %s", subject, to)
         self.queue(to.lower(), f"[gm] {subject}", "\n".join(

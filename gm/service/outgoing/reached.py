@@ -29,7 +29,7 @@ def due_by_delivery(ctx: Context, view: GameView, row: dict, owing: list[str]) -
     them still waits for it; else the latest of ``row``'s deadline and the deadline option
     counted from the last delivery that had to wait."""
     store = ctx.store
-    waits = late_deliveries(store.report_deliveries(view.id, view.turn))
+    waits = late_deliveries(store.metrics.report_deliveries(view.id, view.turn))
     last = None
     for name in owing:
         player = view.player(name)
@@ -67,19 +67,19 @@ def late_deliveries(rows) -> dict[str, float | None]:
 
 
 def mailbox_ok(ctx: Context, address: str) -> bool:
-    row = ctx.store.address_state(address)
+    row = ctx.store.delivery.address_state(address)
     return row is None or row["state"] == OK
 
 
 def move(ctx: Context, view: GameView, due: float, now: float) -> list[str]:
     """The deadline moves to ``due``, because the turn's report reached a player late: tell them all."""
     store = ctx.store
-    store.update_deadline(view.id, due=due)
+    store.timers.update_deadline(view.id, due=due)
     reports.notice(ctx, view, list(view.seated_names), lambda zone: [
         f"gm's report of turn {view.turn} reached a player late (gm could not hand it on to the "
         "mail server at once).",
         f"The turn's time counts from when it arrived: the deadline moves to "
         f"{times.format_due(due, now, zone)}."], "Deadline moved")
-    store.log(view.id, view.turn, "deadline", "moved",
-              f"to {times.format_stamp(due)}: the turn's report reached a player late", now)
+    store.history.log(view.id, view.turn, "deadline", "moved",
+                      f"to {times.format_stamp(due)}: the turn's report reached a player late", now)
     return [f"{view.id}: deadline moved to {times.format_stamp(due)} (report delivered late)"]

@@ -40,7 +40,7 @@ class ReplyTokens:
         seat still in the game (None: no token; replies go to our plain address)."""
         if not self.enabled:
             return None
-        seat = next((p for p in self.store.players_at(game_id, address) if p["active"]), None)
+        seat = next((p for p in self.store.seats.players_at(game_id, address) if p["active"]), None)
         if seat is None:
             return None
         token = tokens.make(self.secret(), game_id, seat["name"], seat["generation"], self.salt(game_id))
@@ -55,7 +55,7 @@ class ReplyTokens:
 
     def seat(self, game_id: str, name: str, token: str):
         """The seat whose current token this is, or None (old, forged, or no such seat)."""
-        row = self.store.player(game_id, name)
+        row = self.store.seats.player(game_id, name)
         if row is None or not tokens.matches(self.secret(), game_id, row["name"], row["generation"], token,
                                              self.salt(game_id)):
             return None
@@ -63,5 +63,5 @@ class ReplyTokens:
 
     def salt(self, game_id: str) -> str:
         """The game's token salt ("" for a game made before salts, or none)."""
-        row = self.store.game(game_id)
+        row = self.store.games.game(game_id)
         return (row["token_salt"] or "") if row is not None else ""

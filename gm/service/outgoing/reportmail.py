@@ -67,7 +67,7 @@ class TurnMail:
         if self.html_readers:
             if settings["pictures"] == "on":
                 self.pictures = pictures.pictures_for(rules, state, self.html_readers)
-            self.press = [text for _, text in public_press(ctx.store.public_press(view.id, view.turn - 1))]
+            self.press = [text for _, text in public_press(ctx.store.reports.public_press(view.id, view.turn - 1))]
 
     def deadline(self, zone) -> str | None:
         return None if self.due is None else times.format_due(self.due, self.now, zone)

@@ -44,11 +44,11 @@ class InboxBacklog:
             return
         store = ctx.store
         with store.write(scoped=True):  # this daemon's own row: no other writes it
-            row = store.daemon_row(self.daemon_id)
+            row = store.daemons.daemon_row(self.daemon_id)
             if row is None:  # no beat yet (the store was down): the next poll writes it
                 return
             since = row["backlog_since"] if row["backlog_since"] is not None else ctx.clock()
-            store.record_inbox(self.daemon_id, handled, left, since if left else None)
+            store.daemons.record_inbox(self.daemon_id, handled, left, since if left else None)
         self.written = (handled, left)
 
 
@@ -64,13 +64,13 @@ def daemon_status(row, now: float, config) -> dict:
 def gather(ctx: Context) -> dict:
     """Everything ``gm status`` shows, as plain data (``--json`` prints it as is)."""
     store, config, now = ctx.store, ctx.config, ctx.clock()
-    last = store.last_heartbeat()
-    counts = store.outbox_counts()
-    oldest = store.oldest_queued()
-    errors = store.errors_since(now - ERROR_WINDOW)
+    last = store.daemons.last_heartbeat()
+    counts = store.metrics.outbox_counts()
+    oldest = store.metrics.oldest_queued()
+    errors = store.metrics.errors_since(now - ERROR_WINDOW)
     status = {
         "now": now,
-        "daemons": [daemon_status(r, now, config) for r in store.daemon_rows()],
+        "daemons": [daemon_status(r, now, config) for r in store.daemons.daemon_rows()],
         "last_beat": last,
         "inbox_unread": unread_maildir(config.inbox) if config.imap is None else None,
         "outbox": {"queued": counts.get("queued", 0), "held": counts.get("held", 0),
@@ -78,7 +78,7 @@ def gather(ctx: Context) -> dict:
                    "oldest_queued": oldest},
         "bouncing": [row["address"] for row in delivery_state.bouncing(ctx)],
         "next_deadlines": [{"game_id": r["game_id"], "due": r["due"]}
-                           for r in store.next_timers(DEADLINES_SHOWN)],
+                           for r in store.metrics.next_timers(DEADLINES_SHOWN)],
         "errors_last_hour": errors,
     }
     problems = []

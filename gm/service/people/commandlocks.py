@@ -44,18 +44,18 @@ def lock(ctx: Context, sender: str | None, game_id: str | None, commands: list[s
         elif word == "SET" and len(args) == 2 and args[0].upper() == "ADDRESS":
             mailboxes.add(addresses.normal(args[1].strip("<>")))
     if len(named) + len(seats_of) > MANY:
-        ctx.store.lock_store()  # one mail naming games by the hundred: not worth a lock each
+        ctx.store.locks.lock_store()  # one mail naming games by the hundred: not worth a lock each
         return
     for game in seats_of:
-        mailboxes |= {p["email"] for p in ctx.store.players(game)}
-    ctx.store.lock_games(*named)
-    ctx.store.lock_addresses(*mailboxes)
+        mailboxes |= {p["email"] for p in ctx.store.seats.players(game)}
+    ctx.store.locks.lock_games(*named)
+    ctx.store.locks.lock_addresses(*mailboxes)
 
 
 def confirmed_games(ctx: Context, code: str, seats_of: set[str]) -> set[str]:
     """The games a CONFIRM of ``code`` changes: a pending request's (its JOIN, OBSERVE and CREATE
     lines), or a seat code's game (added to ``seats_of``: the seat moves, or its address is told)."""
-    request = codes.find(ctx.code_secret(), code, ctx.store.pending_request)
+    request = codes.find(ctx.code_secret(), code, ctx.store.optin.pending_request)
     if request is not None and request["actions"]:  # no actions: a seat's code, counted (optin.count_code)
         found = set()
         for line in request["actions"].split("\n"):

@@ -61,14 +61,15 @@ ADDRESS, REVERT, RESET = "address", "revert", "reset"
 
 def find_code(ctx: Context, code: str):
     """The row of a seat's code (address, revert, reset), used or not, or None."""
-    return codes.find(ctx.code_secret(), code, ctx.store.address_code)
+    return codes.find(ctx.code_secret(), code, ctx.store.credentials.address_code)
 
 
 def _new_code(ctx: Context, game_id: str, name: str, purpose: str, email: str, lifetime: float) -> str:
     code = passwords.generate(CODE_LENGTH)
     now = ctx.clock()
-    ctx.store.add_credential_code(codes.digest(ctx.code_secret(), code), game_id, name, purpose, email.lower(),
-                                  now, now + lifetime)
+    ctx.store.credentials.add_credential_code(codes.digest(ctx.code_secret(), code), game_id, name, purpose,
+                                              email.lower(),
+                                              now, now + lifetime)
     return code
 
 
@@ -78,15 +79,15 @@ def new_code(ctx: Context, game_id: str, name: str, purpose: str, email: str, li
 
 
 def _end_codes(ctx: Context, game_id: str, name: str, purposes: tuple[str, ...], why: str) -> int:
-    rows = ctx.store.pending_codes(game_id, name, purposes, ctx.clock())
+    rows = ctx.store.credentials.pending_codes(game_id, name, purposes, ctx.clock())
     for row in rows:
-        ctx.store.end_code(row["code_hash"], why)
+        ctx.store.credentials.end_code(row["code_hash"], why)
     return len(rows)
 
 
 def reset_waiting(ctx: Context, game_id: str, name: str) -> bool:
     """A PASSWORD RESET of this seat waits for its confirmation: address changes are frozen."""
-    return bool(ctx.store.pending_codes(game_id, name, (RESET,), ctx.clock()))
+    return bool(ctx.store.credentials.pending_codes(game_id, name, (RESET,), ctx.clock()))
 
 
 def stamp(ctx: Context) -> str:
@@ -113,10 +114,10 @@ def set_password(ctx: Context, view: GameView, seat, new: str, inbound: Inbound)
     """SET PASSWORD with the old password (checked by the caller): a chosen password, hashed at its
     cost; every token made before and every waiting address code die (a waiting reset does not)."""
     name, address = seat["name"], seat["email"]
-    ctx.store.set_seat_password(view.id, name, passwords.hash_chosen(new))
+    ctx.store.seats.set_seat_password(view.id, name, passwords.hash_chosen(new))
     ended = _end_codes(ctx, view.id, name, (ADDRESS,), "superseded by SET PASSWORD")
-    ctx.store.log(view.id, view.turn, name, "password", f"changed by SET PASSWORD from {inbound.sender}"
-                  + (f"; {ended} address code(s) superseded" if ended else ""), ctx.clock())
+    ctx.store.history.log(view.id, view.turn, name, "password", f"changed by SET PASSWORD from {inbound.sender}"
+                          + (f"; {ended} address code(s) superseded" if ended else ""), ctx.clock())
     if _to_other_address(inbound, address):
         tell_owner(ctx, view, address, "Your password was changed", [
             f"The password of your seat {name} was changed at {stamp(ctx)} by a mail from "
@@ -132,8 +133,8 @@ def start_address_change(ctx: Context, view: GameView, seat, new: str, inbound: 
     name, address = seat["name"], seat["email"]
     ended = _end_codes(ctx, view.id, name, (ADDRESS,), "superseded by a later SET ADDRESS")
     code = _new_code(ctx, view.id, name, ADDRESS, new, ADDRESS_DAYS * DAY)
-    ctx.store.log(view.id, view.turn, name, "address", f"code sent to {new}, asked from {inbound.sender}"
-                  + (f"; {ended} earlier code(s) superseded" if ended else ""), ctx.clock())
+    ctx.store.history.log(view.id, view.turn, name, "address", f"code sent to {new}, asked from {inbound.sender}"
+                          + (f"; {ended} earlier code(s) superseded" if ended else ""), ctx.clock())
     if _to_other_address(inbound, address):
         tell_owner(ctx, view, address, "A change of address was asked", [
             f"At {stamp(ctx)} a mail from {inbound.sender or 'an unknown address'} asked to move your "
@@ -147,10 +148,10 @@ def start_address_change(ctx: Context, view: GameView, seat, new: str, inbound: 
 def move(ctx: Context, view: GameView, seat, new: str, why: str, actor: str | None = None) -> str:
     """The seat's mail goes to ``new`` from now on; its tokens die.  Returns the old address."""
     old = seat["email"]
-    ctx.store.set_seat_address(view.id, seat["name"], new)
-    ctx.store.log(view.id, view.turn, actor or seat["name"], "address", f"seat {seat['name']}: {old} -> "
-                  f"{new}; {why}", ctx.clock())
-    if not ctx.store.player_seats_at(old):  # its delivery state is settled once no seat is left there
+    ctx.store.seats.set_seat_address(view.id, seat["name"], new)
+    ctx.store.history.log(view.id, view.turn, actor or seat["name"], "address", f"seat {seat['name']}: {old} -> "
+                          f"{new}; {why}", ctx.clock())
+    if not ctx.store.seats.player_seats_at(old):  # its delivery state is settled once no seat is left there
         delivery_state.clear(ctx, old, f"{seat['name']} of game {view.id} moved to {new}", release=False)
     return old
 
@@ -165,8 +166,8 @@ def confirm_address(ctx: Context, row) -> tuple[GameView, object] | str:
     if reset_waiting(ctx, game.id, seat["name"]):
         return ("a PASSWORD RESET of this seat waits for its confirmation at the address the seat is "
                 "registered to; no address change completes until it is confirmed or has expired.")
-    ctx.store.end_code(row["code_hash"], "confirmed")
-    ctx.store.confirm_pending_request(row["code_hash"], ctx.clock())  # its place in the caps on codes
+    ctx.store.credentials.end_code(row["code_hash"], "confirmed")
+    ctx.store.optin.confirm_pending_request(row["code_hash"], ctx.clock())  # its place in the caps on codes
     old = move(ctx, game, seat, row["new_email"], "SET ADDRESS confirmed from the new address")
     game = games.load_seats(ctx.store, game.id)
     code = _new_code(ctx, game.id, seat["name"], REVERT, old, REVERT_DAYS * DAY)
@@ -192,14 +193,14 @@ def revert(ctx: Context, row) -> tuple[GameView, object, str] | str:
     seat = game.player(row["player"])
     if seat is None or not seat["active"]:
         return "the seat is no longer in the game."
-    ctx.store.end_code(row["code_hash"], "confirmed")
+    ctx.store.credentials.end_code(row["code_hash"], "confirmed")
     taken_from = seat["email"]
     if taken_from.lower() != row["new_email"]:
         move(ctx, game, seat, row["new_email"], "moved back by the revert code mailed to this address")
     # The moves after this one are undone with it: their revert codes die; older ones stay.
-    for later in ctx.store.pending_codes(game.id, seat["name"], (REVERT,), ctx.clock()):
+    for later in ctx.store.credentials.pending_codes(game.id, seat["name"], (REVERT,), ctx.clock()):
         if later["created"] >= row["created"]:
-            ctx.store.end_code(later["code_hash"], "revoked by an earlier address's revert")
+            ctx.store.credentials.end_code(later["code_hash"], "revoked by an earlier address's revert")
     secret = _renew(ctx, game, seat["name"], "revert")
     game = games.load_seats(ctx.store, game.id)
     if taken_from.lower() != row["new_email"]:
@@ -214,9 +215,9 @@ def _renew(ctx: Context, view: GameView, name: str, why: str) -> str:
     """A new generated password; the old one, every token and every waiting code but the revert
     codes die, and a lock on the seat ends.  Returns the password (mail it to the registered address)."""
     secret = passwords.generate()
-    ctx.store.set_seat_password(view.id, name, passwords.hash_password(secret))
+    ctx.store.seats.set_seat_password(view.id, name, passwords.hash_password(secret))
     _end_codes(ctx, view.id, name, (ADDRESS, RESET), f"revoked by {why}")
-    ctx.store.end_seat_locks(view.id, name, ctx.clock())
+    ctx.store.credentials.end_seat_locks(view.id, name, ctx.clock())
     return secret
 
 
@@ -224,8 +225,8 @@ def _renew(ctx: Context, view: GameView, name: str, why: str) -> str:
 def cannot_mail(ctx: Context, view: GameView, seat) -> str | None:
     """Why a reset's code cannot be mailed to the seat's address now (nothing is changed then)."""
     address, now = seat["email"].lower(), ctx.clock()
-    ctx.store.lock_addresses(address)  # its state: locked by the mail already, unless it moved since
-    last = ctx.store.last_code_at(view.id, seat["name"], RESET)
+    ctx.store.locks.lock_addresses(address)  # its state: locked by the mail already, unless it moved since
+    last = ctx.store.credentials.last_code_at(view.id, seat["name"], RESET)
     if last is not None and last > now - HOUR / RESETS_PER_HOUR:
         return "a confirmation was mailed to the seat's address within the hour"
     if holding.is_bouncing(ctx.store, address):
@@ -240,8 +241,8 @@ def request_reset(ctx: Context, view: GameView, seat, inbound: Inbound) -> str |
     why_not = cannot_mail(ctx, view, seat)
     asked = inbound.sender or "an unknown address"
     if why_not:
-        ctx.store.log(view.id, view.turn, seat["name"], "reset", f"PASSWORD RESET from {asked} not "
-                      f"sent: {why_not}; nothing changed", ctx.clock())
+        ctx.store.history.log(view.id, view.turn, seat["name"], "reset", f"PASSWORD RESET from {asked} not "
+                              f"sent: {why_not}; nothing changed", ctx.clock())
         log.warning("PASSWORD RESET of %s/%s from %s not sent: %s", view.id, seat["name"], asked, why_not)
         return why_not
     code = _new_code(ctx, view.id, seat["name"], RESET, seat["email"], RESET_HOURS * HOUR)
@@ -257,8 +258,8 @@ def request_reset(ctx: Context, view: GameView, seat, inbound: Inbound) -> str |
     # Kind "code": an owner's, counted by the seat's own limit above, not with answers to strangers.
     ctx.outbox.queue(seat["email"], f"CONFIRM {code}: confirm your password reset ({view.id})", text,
                      kind="code", game_id=view.id, secret=True)
-    ctx.store.log(view.id, view.turn, seat["name"], "reset", f"asked from {asked}; a code was mailed "
-                  "to the registered address", ctx.clock())
+    ctx.store.history.log(view.id, view.turn, seat["name"], "reset", f"asked from {asked}; a code was mailed "
+                          "to the registered address", ctx.clock())
     return None
 
 
@@ -270,10 +271,10 @@ def confirm_reset(ctx: Context, row, sender: str) -> tuple[GameView, object, str
         return "the seat is no longer in the game."
     if seat["email"].lower() != sender:
         return "it must come from the address the seat is registered to."
-    ctx.store.end_code(row["code_hash"], "confirmed")
+    ctx.store.credentials.end_code(row["code_hash"], "confirmed")
     secret = _renew(ctx, game, seat["name"], "a confirmed PASSWORD RESET")
-    ctx.store.log(game.id, game.turn, seat["name"], "password", "reset by PASSWORD RESET, confirmed "
-                  "from the registered address", ctx.clock())
+    ctx.store.history.log(game.id, game.turn, seat["name"], "password", "reset by PASSWORD RESET, confirmed "
+                          "from the registered address", ctx.clock())
     return games.load_seats(ctx.store, game.id), seat, secret
 
 
@@ -281,7 +282,7 @@ def confirm_reset(ctx: Context, row, sender: str) -> tuple[GameView, object, str
 def gm_reset(ctx: Context, view: GameView, seat, who: str, why: str) -> None:
     """`gm seat reset`: a new password mailed to the registered address; everything old dies."""
     secret = _renew(ctx, view, seat["name"], "the game master's reset")
-    ctx.store.log(view.id, view.turn, who, "password", f"seat {seat['name']}: reset; why: {why}", ctx.clock())
+    ctx.store.history.log(view.id, view.turn, who, "password", f"seat {seat['name']}: reset; why: {why}", ctx.clock())
     _mail_password(ctx, games.load(ctx.store, view.id), seat["name"], secret, [
         f"At {stamp(ctx)} the game master made a new password for your seat {seat['name']}.",
         f"Reason: {why}"])
@@ -312,8 +313,8 @@ def end_all(ctx: Context, game_id: str, name: str, why: str) -> int:
     useless while the seat is out and theirs again if a rollback seats them.  Returns the codes
     ended."""
     ended = _end_codes(ctx, game_id, name, (ADDRESS, REVERT, RESET), f"revoked by {why}")
-    ctx.store.bump_generation(game_id, name)
-    ctx.store.end_seat_locks(game_id, name, ctx.clock())
+    ctx.store.seats.bump_generation(game_id, name)
+    ctx.store.credentials.end_seat_locks(game_id, name, ctx.clock())
     return ended
 
 
@@ -374,7 +375,7 @@ def notify_read_elsewhere(ctx: Context, view: GameView, seat, inbound: Inbound, 
     if not commands or inbound.sender == seat["email"].lower():
         return
     now = ctx.clock()
-    last = ctx.store.last_logged(view.id, seat["name"], READ_ELSEWHERE)
+    last = ctx.store.history.last_logged(view.id, seat["name"], READ_ELSEWHERE)
     if last is not None and last > now - DAY:
         return
     words = ", ".join(dict.fromkeys(command.split()[0].upper() for command in commands if command.split()))
@@ -386,5 +387,5 @@ def notify_read_elsewhere(ctx: Context, view: GameView, seat, inbound: Inbound, 
         "reply address for your seat. gm tells you of this at most once a day.", "",
         f"If this was not you, send PASSWORD RESET {view.id} from this address: once you confirm "
         "it, your password and reply addresses are new and the old ones stop working."])
-    ctx.store.log(view.id, view.turn, seat["name"], READ_ELSEWHERE, f"{words} through the reply address "
-                  f"from {sender}; told to {seat['email']}", now)
+    ctx.store.history.log(view.id, view.turn, seat["name"], READ_ELSEWHERE, f"{words} through the reply address "
+                          f"from {sender}; told to {seat['email']}", now)

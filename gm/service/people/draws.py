@@ -25,7 +25,7 @@ def standing(ctx: Context, view: GameView) -> set[str]:
     """The players still in the game whose draw proposal stands now: made in this turn or the
     one before (a turn number that went back, by a rollback, to before it does not count)."""
     remaining = set(view.rules.remaining(view.state)) & set(view.seated_names)
-    return {name for name, turn in ctx.store.draw_proposals(view.id).items()
+    return {name for name, turn in ctx.store.results.draw_proposals(view.id).items()
             if name in remaining and view.turn - 1 <= turn <= view.turn}
 
 
@@ -44,11 +44,11 @@ def end_drawn(ctx: Context, view: GameView, who: str, origin: str, reason: str) 
     now = ctx.clock()
     result = view.rules.end_drawn(view.state, now)
     after = games.save_state(ctx.store, view, result.state, now)
-    ctx.store.add_order(view.id, "draw", None, view.turn, "", accepted=True, origin=origin, at=now,
-                        seq=after.seq)
-    ctx.store.set_result(view.id, DRAWN, None, now)
-    ctx.store.withdraw_draw(view.id)  # spent: a rollback starts without them
-    ctx.store.log(view.id, view.turn, who, "draw", reason, now)
+    ctx.store.turns.add_order(view.id, "draw", None, view.turn, "", accepted=True, origin=origin, at=now,
+                              seq=after.seq)
+    ctx.store.results.set_result(view.id, DRAWN, None, now)
+    ctx.store.results.withdraw_draw(view.id)  # spent: a rollback starts without them
+    ctx.store.history.log(view.id, view.turn, who, "draw", reason, now)
     deadlines.open_turn(ctx.store, after)  # over: nothing ahead of it
     reports.queue_reports(ctx, after, result.events)
     return after
@@ -80,8 +80,8 @@ def draw(ctx: Context, view: GameView, player, args: str, inbound: Inbound) -> N
     if words:
         _withdraw(ctx, view, name, others, inbound)
         return
-    ctx.store.propose_draw(view.id, name, view.turn, ctx.clock())
-    ctx.store.log(view.id, view.turn, name, "draw", f"{name} proposed a draw", ctx.clock())
+    ctx.store.results.propose_draw(view.id, name, view.turn, ctx.clock())
+    ctx.store.history.log(view.id, view.turn, name, "draw", f"{name} proposed a draw", ctx.clock())
     if settle(ctx, view, name):
         done(ctx, inbound, view, "Game drawn", f"Every player still in game {view.id} has proposed "
              "a draw: the game ends drawn (RULINGS G6). The final report and standings follow.",
@@ -101,12 +101,12 @@ def draw(ctx: Context, view: GameView, player, args: str, inbound: Inbound) -> N
 
 def _withdraw(ctx: Context, view: GameView, name: str, others: list[str], inbound: Inbound) -> None:
     if name not in standing(ctx, view):
-        ctx.store.withdraw_draw(view.id, name)  # a lapsed one goes too
+        ctx.store.results.withdraw_draw(view.id, name)  # a lapsed one goes too
         refuse(ctx, inbound, view, "Not done", "You have no draw proposal standing: there is "
                "nothing to withdraw.")
         return
-    ctx.store.withdraw_draw(view.id, name)
-    ctx.store.log(view.id, view.turn, name, "draw", f"{name} withdrew a draw proposal", ctx.clock())
+    ctx.store.results.withdraw_draw(view.id, name)
+    ctx.store.history.log(view.id, view.turn, name, "draw", f"{name} withdrew a draw proposal", ctx.clock())
     done(ctx, inbound, view, "Draw withdrawn", "Your draw proposal is withdrawn.", archive_player=name)
     reports.notice(ctx, view, others, ["A draw proposal has been withdrawn (RULINGS G6); who "
                                        "withdrew it is not told."], "Draw withdrawn")

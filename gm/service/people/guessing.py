@@ -31,7 +31,7 @@ def head_start_hash(ctx: Context, game_id: str, sender: str) -> str | None:
     """The hash to start checking a mail's password against before it is judged: its sender's
     (first) seat's; None where the sender holds no seat of the game, or where passwords from it
     for its own seats are refused now (the sender, or one of those seats, locked out)."""
-    seats = ctx.store.password_standing(game_id, sender) if sender else []
+    seats = ctx.store.credentials.password_standing(game_id, sender) if sender else []
     now = ctx.clock()
     if not seats or (seats[0]["sender_until"] or 0.0) > now or any((s["seat_until"] or 0.0) > now for s in seats):
         return None
@@ -39,7 +39,7 @@ def head_start_hash(ctx: Context, game_id: str, sender: str) -> str | None:
 
 
 def seat_locked(ctx: Context, game_id: str, name: str) -> bool:
-    until = ctx.store.seat_lock_until(game_id, name)
+    until = ctx.store.credentials.seat_lock_until(game_id, name)
     return until is not None and until > ctx.clock()
 
 
@@ -52,7 +52,7 @@ def check_password(ctx: Context, view: GameView, sender: str, password: str | No
     """
     if not password:
         return None, None
-    sender_until, seat_until = ctx.store.locks_until(view.id, sender or "")
+    sender_until, seat_until = ctx.store.credentials.locks_until(view.id, sender or "")
     now = ctx.clock()
     if sender and sender_until is not None and sender_until > now:
         return None, "locked"
@@ -65,7 +65,7 @@ def check_password(ctx: Context, view: GameView, sender: str, password: str | No
     for seat in tried:
         if ctx.passwords.verify(password, seat["pw_hash"]):
             if passwords.needs_rehash(password, seat["pw_hash"]):
-                ctx.store.rehash_seat_password(view.id, seat["name"], passwords.hash_chosen(password))
+                ctx.store.seats.rehash_seat_password(view.id, seat["name"], passwords.hash_chosen(password))
             return seat, None
     own = [p for p in seats if p["email"].lower() == sender]
     if own and own[0] not in tried:
@@ -101,16 +101,16 @@ def _failure(ctx: Context, view: GameView, name: str, sender: str) -> None:
     """Record a wrong password (``name`` "": from a stranger, so a guess at every seat) and lock
     what has now had FAILURE_LIMIT of them within the hour since its last lock."""
     now = ctx.clock()
-    ctx.store.add_credential_failure(view.id, name, sender, now)
+    ctx.store.credentials.add_credential_failure(view.id, name, sender, now)
     for seat in [view.player(name)] if name else view.players:
-        last = ctx.store.seat_lock_until(view.id, seat["name"]) or 0.0
-        if last <= now and ctx.store.seat_failures_since(view.id, seat["name"], max(now - HOUR, last)) \
+        last = ctx.store.credentials.seat_lock_until(view.id, seat["name"]) or 0.0
+        if last <= now and ctx.store.credentials.seat_failures_since(view.id, seat["name"], max(now - HOUR, last)) \
                 >= FAILURE_LIMIT:
             _lock_seat(ctx, view, seat, now)
-    last = ctx.store.sender_lock_until(sender) or 0.0
-    if sender and last <= now and ctx.store.sender_failures_since(sender, max(now - HOUR, last)) \
+    last = ctx.store.credentials.sender_lock_until(sender) or 0.0
+    if sender and last <= now and ctx.store.credentials.sender_failures_since(sender, max(now - HOUR, last)) \
             >= FAILURE_LIMIT:
-        ctx.store.add_credential_lock("", "", sender, now, now + LOCK_SECONDS)
+        ctx.store.credentials.add_credential_lock("", "", sender, now, now + LOCK_SECONDS)
         credentials.tell_gm(ctx, f"[gm] Passwords from {sender} refused for an hour", [
             f"{FAILURE_LIMIT} wrong passwords came from {sender} within the hour (the last for game "
             f"{view.id}); passwords from that address are refused until "
@@ -121,9 +121,9 @@ def _failure(ctx: Context, view: GameView, name: str, sender: str) -> None:
 
 def _lock_seat(ctx: Context, view: GameView, seat, now: float) -> None:
     until = now + LOCK_SECONDS
-    ctx.store.add_credential_lock(view.id, seat["name"], "", now, until)
-    ctx.store.log(view.id, view.turn, "gm", "locked", f"seat {seat['name']}: {FAILURE_LIMIT} wrong "
-                  f"passwords within the hour; passwords refused until {times.format_stamp(until)}", now)
+    ctx.store.credentials.add_credential_lock(view.id, seat["name"], "", now, until)
+    ctx.store.history.log(view.id, view.turn, "gm", "locked", f"seat {seat['name']}: {FAILURE_LIMIT} wrong "
+                          f"passwords within the hour; passwords refused until {times.format_stamp(until)}", now)
     credentials.tell_owner(ctx, view, seat["email"], "Wrong passwords for your seat", [
         f"{FAILURE_LIMIT} mails with a wrong password for your seat {seat['name']} came within the "
         f"hour (the last at {times.format_stamp(now)}). Until {times.format_stamp(until)} gm judges "

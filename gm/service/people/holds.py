@@ -34,7 +34,7 @@ CODES_PER_HOUR = 1  # code mails to one seat's address while one waits unconfirm
 def waiting_code(ctx: Context, view: GameView, name: str) -> float | None:
     """When the seat's code mailed within the hour and still unconfirmed was made, or None."""
     now = ctx.clock()
-    made = [row["created"] for row in ctx.store.pending_codes(view.id, name, (HELD,), now)
+    made = [row["created"] for row in ctx.store.credentials.pending_codes(view.id, name, (HELD,), now)
             if row["created"] > now - HOUR / CODES_PER_HOUR]
     return max(made) if made else None
 
@@ -84,7 +84,7 @@ def confirm(ctx: Context, row, inbound: Inbound) -> None:
         refuse(ctx, inbound, None, "Not confirmed", "CONFIRM: the held mail was not judged: the seat "
                "has left the game, or moved to another address, since it came.")
         return
-    ctx.store.end_code(row["code_hash"], "confirmed")
+    ctx.store.credentials.end_code(row["code_hash"], "confirmed")
     ctx.released[(game.id, seat["name"])] = ctx.clock()
     done(ctx, inbound, game, "Held mail confirmed", f"Confirmed: the mails held for your seat "
          f"{seat['name']} of game {game.id} are judged now, each as it came; gm answers each of them "

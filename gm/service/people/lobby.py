@@ -30,7 +30,7 @@ from gm.service.people import credentials, guessing
 from gm.service.table import deadlines, games
 from gm.service.outgoing.answers import done, refuse
 from gm.service.context import Context
-from gm.store.pglocks import retried
+from gm.store.locks import retried
 
 # (ctx, view, seat, password or None, the reports of the start when several seats are welcomed)
 Welcome = Callable[[Context, GameView, Any, "str | None", "reportmail.TurnMail | None"], None]
@@ -41,7 +41,7 @@ RESERVED_NAMES = {"all", "gm"}  # PRESS TO ALL / GM mean something else
 
 
 def is_open(ctx: Context, game_id: str) -> bool:
-    row = ctx.store.game(game_id.strip().lower())
+    row = ctx.store.games.game(game_id.strip().lower())
     return row is not None and row["status"] == Status.OPEN
 
 
@@ -80,7 +80,7 @@ def check_open(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int
     service_options.split_options(options, rules.options)
     for count in {seats, min_seats}:  # the options must hold for any number that may start
         rules.setup([f"seat{i}" for i in range(count)], dict(options), seed)  # OptionError if bad
-    if ctx.store.game(game_id):
+    if ctx.store.games.game(game_id):
         raise ServiceError(f"there is already a game {game_id}")
     return rules, game_id, min_seats
 
@@ -97,22 +97,22 @@ def open_game(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int 
     service = service_options.split_options(options)
     now = ctx.clock()
     with ctx.store.write(games=[game_id]):  # the new game's id: a second opener of it waits
-        if ctx.store.game(game_id):
+        if ctx.store.games.game(game_id):
             raise ServiceError(f"there is already a game {game_id}")
-        ctx.store.add_game(game_id, rules.kind, seed, json.dumps(options), now, status=Status.OPEN.value)
-        ctx.store.add_open_game(game_id, seats, min_seats, created_by)
+        ctx.store.games.add_game(game_id, rules.kind, seed, json.dumps(options), now, status=Status.OPEN.value)
+        ctx.store.selfservice.add_open_game(game_id, seats, min_seats, created_by)
         deadlines.save_settings(ctx.store, game_id, service)
-        ctx.store.log(game_id, 0, created_by, "open",
-                      f"{rules.kind}, {seats} seats (starts with {min_seats} on gm start), seed {seed}", now)
+        ctx.store.history.log(game_id, 0, created_by, "open",
+                              f"{rules.kind}, {seats} seats (starts with {min_seats} on gm start), seed {seed}", now)
     return f"game {game_id} is open: {seats} seats to fill (players send JOIN {game_id} <name>)"
 
 
 def open_summary(ctx: Context, game_id: str) -> dict:
     """What LIST shows of an open game: kind, seats, who joined, its options."""
-    row, open_row = ctx.store.game(game_id), ctx.store.open_game(game_id)
+    row, open_row = ctx.store.games.game(game_id), ctx.store.selfservice.open_game(game_id)
     rules = registry.get(row["kind"])
-    joined = [p["name"] for p in ctx.store.players(game_id)]
-    options = json.loads(row["options"]) | ctx.store.settings_of(game_id)
+    joined = [p["name"] for p in ctx.store.seats.players(game_id)]
+    options = json.loads(row["options"]) | ctx.store.games.settings_of(game_id)
     return {"id": game_id, "title": rules.title, "kind": rules.kind, "seats": open_row["seats"],
             "min": open_row["min_seats"], "joined": joined, "free": open_row["seats"] - len(joined),
             "options": ", ".join(f"{k}={v}" for k, v in sorted(options.items()))}
@@ -142,10 +142,10 @@ def take_seat(ctx: Context, game_id: str, name: str, sender: str, welcome: Welco
     lines of the answer, with the seat's password (the caller sends it as a secret).  Starts the
     game when it is full."""
     secret = passwords.generate()
-    taken = ctx.store.players(game_id)
-    ctx.store.add_player(game_id, len(taken), name, sender, passwords.hash_password(secret),
-                         display_name=addresses.display_name(sender_name))
-    ctx.store.log(game_id, 0, sender, "join", f"{name} took seat {len(taken) + 1}", ctx.clock())
+    taken = ctx.store.seats.players(game_id)
+    ctx.store.seats.add_player(game_id, len(taken), name, sender, passwords.hash_password(secret),
+                               display_name=addresses.display_name(sender_name))
+    ctx.store.history.log(game_id, 0, sender, "join", f"{name} took seat {len(taken) + 1}", ctx.clock())
     info = open_summary(ctx, game_id)
     lines = [f"You have joined game {game_id} ({info['title']}) as {name}.", "",
              f"Your password: {secret}", "",
@@ -166,18 +166,18 @@ def take_seat(ctx: Context, game_id: str, name: str, sender: str, welcome: Welco
 
 
 def join_problem(ctx: Context, game_id: str, name: str, sender: str) -> str | None:
-    row = ctx.store.game(game_id)
+    row = ctx.store.games.game(game_id)
     if row is None:
         return f"there is no game called {game_id!r} here. Send LIST for the games open here."
     if row["status"] != Status.OPEN:
         return f"game {game_id} has already started; only open games take players (send LIST)."
     if not sender:
         return "your mail has no usable From address to register."
-    open_row, taken = ctx.store.open_game(game_id), ctx.store.players(game_id)
+    open_row, taken = ctx.store.selfservice.open_game(game_id), ctx.store.seats.players(game_id)
     if len(taken) >= open_row["seats"]:
         return f"game {game_id} is full ({len(taken)} of {open_row['seats']} seats taken)."
-    if ctx.store.players_at(game_id, sender):
-        seat = ctx.store.players_at(game_id, sender)[0]["name"]
+    if ctx.store.seats.players_at(game_id, sender):
+        seat = ctx.store.seats.players_at(game_id, sender)[0]["name"]
         return f"this address has already joined game {game_id} (as {seat}); one seat per address."
     why = check_name(name)
     if why:
@@ -199,7 +199,7 @@ def create_request(ctx: Context, args: str, sender: str) -> str:
         raise ServiceError(f"CREATE {args[:60]}: write CREATE <kind> <game id> [<seats>], e.g. "
                            f"CREATE {allowed[0]} nb7 4.")
     kind = words[0].lower()
-    if ctx.store.open_games_created_by(sender) >= MAX_OPEN_CREATED:
+    if ctx.store.selfservice.open_games_created_by(sender) >= MAX_OPEN_CREATED:
         raise ServiceError(f"This address has {MAX_OPEN_CREATED} games waiting for players already; "
                            "one of them must start (or be deleted) before you open another.")
     if kind not in allowed:
@@ -224,10 +224,10 @@ def leave(ctx: Context, game_id: str, player, inbound: Inbound) -> None:
     """LEAVE before the start (the player's password checked by the caller): the seat is free, and
     its codes end with it (one who joins later under the same name inherits none)."""
     credentials.end_all(ctx, game_id, player["name"], "LEAVE")
-    ctx.store.remove_player(game_id, player["name"])
-    ctx.store.renumber_seats(game_id)
-    ctx.store.log(game_id, 0, player["email"], "leave", f"{player['name']} left before the start",
-                  ctx.clock())
+    ctx.store.seats.remove_player(game_id, player["name"])
+    ctx.store.seats.renumber_seats(game_id)
+    ctx.store.history.log(game_id, 0, player["email"], "leave", f"{player['name']} left before the start",
+                          ctx.clock())
     done(ctx, inbound, None, f"Left {game_id}", f"You have left game {game_id}; your seat "
          f"({player['name']}) is free again. Nothing more will be sent to you about it.")
 
@@ -279,18 +279,18 @@ def start(ctx: Context, game_id: str, welcome: Welcome, who: str = "gm", force: 
     """Start an open game with the players who joined (all seats, or at least min with ``force``:
     gm start).  Runs in the caller's transaction, or its own."""
     with ctx.store.write(games=[game_id]):
-        row, open_row = ctx.store.game(game_id), ctx.store.open_game(game_id)
+        row, open_row = ctx.store.games.game(game_id), ctx.store.selfservice.open_game(game_id)
         if row is None:
             raise ServiceError(f"no game called {game_id!r}")
         if row["status"] != Status.OPEN or open_row is None:
             raise ServiceError(f"game {game_id} is not open for players (it is {row['status']})")
-        joined = ctx.store.players(game_id)
+        joined = ctx.store.seats.players(game_id)
         need = open_row["seats"] if not force else open_row["min_seats"]
         if len(joined) < need:
             raise ServiceError(f"game {game_id} has {len(joined)} player(s); it needs {need} to start "
                                f"({open_row['seats']} seats, --min {open_row['min_seats']})")
         rules = registry.get(row["kind"])
-        ctx.store.close_open_game(game_id)
+        ctx.store.selfservice.close_open_game(game_id)
         begin_play(ctx, rules, game_id, row["seed"], json.loads(row["options"]),
                    [p["name"] for p in joined], welcome, {}, who)
     return f"game {game_id} started with {', '.join(p['name'] for p in joined)}; welcome mails queued"
@@ -303,10 +303,10 @@ def begin_play(ctx: Context, rules, game_id: str, seed: int, options: dict, name
     the game's row and seats exist already."""
     now = ctx.clock()
     state = rules.start(rules.setup(names, dict(options), seed), now)  # OptionError on bad options
-    ctx.store.add_state(game_id, rules.turn(state), rules.dump(state), now)
-    ctx.store.set_game_status(game_id, Status.ACTIVE.value, now)
-    ctx.store.log(game_id, rules.turn(state), who, "create",
-                  f"{rules.kind} for {', '.join(names)}, seed {seed}", now)
+    ctx.store.turns.add_state(game_id, rules.turn(state), rules.dump(state), now)
+    ctx.store.games.set_game_status(game_id, Status.ACTIVE.value, now)
+    ctx.store.history.log(game_id, rules.turn(state), who, "create",
+                          f"{rules.kind} for {', '.join(names)}, seed {seed}", now)
     view = games.load(ctx.store, game_id)
     deadlines.open_turn(ctx.store, view)
     start_reports = reportmail.TurnMail(ctx, view, [])  # each picture drawn once for every welcome

@@ -113,7 +113,7 @@ def _list(ctx, view, player, args, inbound) -> None:
         body = ctx.outbox.render("list", mode="game", game=public_summary(ctx, game))
         ctx.outbox.reply(inbound, None, f"Game {game.id}", body, kind=kind)
         return
-    rows = ctx.store.newest_games(LIST_MAX)
+    rows = ctx.store.games.newest_games(LIST_MAX)
     shown = []
     for row in rows:
         if row["status"] == Status.OPEN:
@@ -128,7 +128,7 @@ def _list(ctx, view, player, args, inbound) -> None:
                                   for p in game.players],
                       "result": public_summary(ctx, game)["result"]})
     body = ctx.outbox.render("list", mode="list", games=shown,
-                             more=ctx.store.game_count() - len(rows))
+                             more=ctx.store.games.game_count() - len(rows))
     ctx.outbox.reply(inbound, None, "Games", body, kind=kind)
 
 
@@ -137,8 +137,8 @@ def _summary(ctx, view, player, args, inbound) -> None:
     whether it owes orders (the From address can be forged, so nothing more)."""
     sender = inbound.sender
     shown = []
-    for game_id in ctx.store.game_ids_of_address(sender, LIST_MAX) if sender else []:
-        own = [p for p in ctx.store.players(game_id) if p["active"] and p["email"].lower() == sender]
+    for game_id in ctx.store.games.game_ids_of_address(sender, LIST_MAX) if sender else []:
+        own = [p for p in ctx.store.seats.players(game_id) if p["active"] and p["email"].lower() == sender]
         settings = [playersettings.in_force(ctx, game_id, p) for p in own]
         if lobby.is_open(ctx, game_id):
             info = lobby.open_summary(ctx, game_id)
@@ -157,7 +157,7 @@ def _summary(ctx, view, player, args, inbound) -> None:
             start_seq, _ = deadlines.turn_start(ctx.store, game.id)
             owes = bool(seats & set(deadlines.missing(ctx.store, game, start_seq)))
         shown.append({**info, "owes": owes, "settings": settings})
-    for game_id in ctx.store.game_ids_observed_by(sender, LIST_MAX) if sender else []:
+    for game_id in ctx.store.selfservice.game_ids_observed_by(sender, LIST_MAX) if sender else []:
         if not lobby.is_open(ctx, game_id):  # an open game has nothing to follow yet
             info = public_summary(ctx, games.load(ctx.store, game_id))
             shown.append({**info, "owes": False, "status": info["status"] + ", you observe it",
@@ -174,7 +174,7 @@ def public_summary(ctx: Context, view: GameView) -> dict:
     over = rules.is_over(state) or view.status == Status.FINISHED  # by the rules or the GM
     scores = rules.scores(state)
     seated = set(view.seated_names)
-    declared = ctx.store.result_of(view.id)  # winners the GM declared (gm end --winner)
+    declared = ctx.store.results.result_of(view.id)  # winners the GM declared (gm end --winner)
     winners = (json.loads(declared["winners"]) if declared is not None and declared["winners"]
                else rules.winners(state) if rules.is_over(state) else [])
     return {"id": view.id, "title": rules.title, "kind": rules.kind, "turn": view.turn,
@@ -368,7 +368,7 @@ def history_range(args: str, current: int) -> tuple[int, int]:
 def history_for_player(ctx: Context, view: GameView, name: str,
                        turns: tuple[int, int] | None = None) -> str:
     """What this player was sent, turn by turn: reports (latest per turn) and press."""
-    rows = ctx.store.player_reports(view.id, name)
+    rows = ctx.store.reports.player_reports(view.id, name)
     latest: dict[int, object] = {}
     press: dict[int, list] = {}
     for row in rows:

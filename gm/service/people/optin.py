@@ -50,7 +50,7 @@ from gm.service.people import lobby, seats
 from gm.service.outgoing.answers import refuse
 from gm.service.context import Context
 from gm.service.outgoing.outbox import HOUR, ReplyPart, joined
-from gm.store.pglocks import HOURLY_CAPS
+from gm.store.locks import HOURLY_CAPS
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +102,7 @@ def _answers_code_mail(ctx: Context, inbound: Inbound) -> bool:
     """``inbound`` names, in In-Reply-To or References, a code mail gm sent its sender."""
     sender = inbound.sender
     for message_id in inbound.references:
-        row = ctx.store.outbox_by_message_id(message_id)
+        row = ctx.store.delivery.outbox_by_message_id(message_id)
         if row is not None and row["kind"] == "confirm" and row["recipient"].lower() == sender:
             return True
     return False
@@ -155,8 +155,8 @@ def finish(ctx: Context, inbound: Inbound) -> str | None:
                "changed; send your request again in an hour.")
         return "not confirmed: the hourly total of confirmations is reached"
     code, now = generate(CODE_LENGTH), ctx.clock()
-    ctx.store.add_pending_request(codes.digest(ctx.code_secret(), code), address, mailbox_key(address),
-                                  asked.lines, now, now + REQUEST_DAYS * DAY)
+    ctx.store.optin.add_pending_request(codes.digest(ctx.code_secret(), code), address, mailbox_key(address),
+                                        asked.lines, now, now + REQUEST_DAYS * DAY)
     _mail_code(ctx, inbound, code, asked)
     return "confirmation mailed for " + ", ".join(asked.lines)
 
@@ -173,8 +173,8 @@ def count_code(ctx: Context, code: str, address: str) -> None:
     """A code mailed to ``address`` for something else than a request here (SET ADDRESS), counted
     by the caps as a request that confirms nothing (CONFIRM finds it in the seat's codes)."""
     now = ctx.clock()
-    ctx.store.add_pending_request(codes.digest(ctx.code_secret(), code), address, mailbox_key(address),
-                                  [], now, now + REQUEST_DAYS * DAY)
+    ctx.store.optin.add_pending_request(codes.digest(ctx.code_secret(), code), address, mailbox_key(address),
+                                        [], now, now + REQUEST_DAYS * DAY)
 
 
 def _capped(ctx: Context, address: str) -> str | None:
@@ -182,11 +182,11 @@ def _capped(ctx: Context, address: str) -> str | None:
     if not address:
         return "no From address"
     now, config = ctx.clock(), ctx.config
-    ctx.store.lock_shared(HOURLY_CAPS)  # until this code is recorded (or not) and committed
+    ctx.store.locks.lock_shared(HOURLY_CAPS)  # until this code is recorded (or not) and committed
     mailbox = mailbox_key(address)
-    if ctx.store.pending_requests_since(now - DAY, mailbox, unconfirmed=True):
+    if ctx.store.optin.pending_requests_since(now - DAY, mailbox, unconfirmed=True):
         return "a confirmation sent there in the last day is unanswered"
-    if ctx.store.pending_requests_since(now - DAY, mailbox) >= config.confirmations_per_address_per_day:
+    if ctx.store.optin.pending_requests_since(now - DAY, mailbox) >= config.confirmations_per_address_per_day:
         return f"{config.confirmations_per_address_per_day} confirmations were sent there today"
     return None
 
@@ -195,7 +195,7 @@ def _strangers_total_reached(ctx: Context, address: str) -> bool:
     """The hourly total of codes is reached and ``address`` holds no seat (a seat's address never
     waits on what strangers use up); the GM is told, once an hour."""
     total = ctx.config.confirmations_per_hour
-    if ctx.store.pending_requests_since(ctx.clock() - HOUR) < total or ctx.store.player_seats_at(address):
+    if ctx.store.optin.pending_requests_since(ctx.clock() - HOUR) < total or ctx.store.seats.player_seats_at(address):
         return False
     ctx.outbox.alert_gm("Too many OBSERVE/JOIN/CREATE requests", [
         f"gm has mailed {total} confirmation codes in the last hour (config confirmations_per_hour), "
@@ -253,7 +253,7 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: lo
     """CONFIRM <code> (a line, the subject, or a mail to gm+confirm.<code>@host): a pending
     request of this address is done; any other code is a seat's (seats.confirm)."""
     words = args.split()
-    row = codes.find(ctx.code_secret(), words[0], ctx.store.pending_request) if len(words) == 1 else None
+    row = codes.find(ctx.code_secret(), words[0], ctx.store.optin.pending_request) if len(words) == 1 else None
     if row is None or not row["actions"]:  # a seat's code (count_code)
         seats.confirm(ctx, view, player, args, inbound)
         return
@@ -262,7 +262,7 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: lo
         refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {args[:30]}: this code is used or "
                "expired, or this is not the address it was sent to. Send the request again.")
         return
-    ctx.store.confirm_pending_request(row["code_hash"], now)
+    ctx.store.optin.confirm_pending_request(row["code_hash"], now)
     parts, secret = [], False
     for line in row["actions"].split("\n"):
         word, _, rest = line.partition(" ")

@@ -45,16 +45,16 @@ def where(player, every: bool, games: list[str] = ()) -> str:
 def save(ctx: Context, view: GameView, player, column: str, value: str, every: bool) -> list[str]:
     """Store one setting, for this seat or (``every``) for its address; the games it changed."""
     if every:
-        ctx.store.lock_addresses(player["email"])  # the sender's, locked already, unless by a reply address
-        games = ctx.store.set_address_setting(player["email"], column, value, ctx.clock())
+        ctx.store.locks.lock_addresses(player["email"])  # the sender's, locked already, unless by a reply address
+        games = ctx.store.seats.set_address_setting(player["email"], column, value, ctx.clock())
     else:
         games = [view.id]
         if column == "format":
-            ctx.store.set_player_format(view.id, player["name"], value)
+            ctx.store.seats.set_player_format(view.id, player["name"], value)
         else:
-            ctx.store.set_player_timezone(view.id, player["name"], value)
-    ctx.store.log(view.id, view.turn, player["name"], "set",
-                  f"{column} {value}" + (f" ALL (games {', '.join(games)})" if every else ""), ctx.clock())
+            ctx.store.seats.set_player_timezone(view.id, player["name"], value)
+    ctx.store.history.log(view.id, view.turn, player["name"], "set",
+                          f"{column} {value}" + (f" ALL (games {', '.join(games)})" if every else ""), ctx.clock())
     return games
 
 
@@ -104,7 +104,7 @@ def in_force(ctx: Context, game_id: str, player) -> str:
 
 def for_all_games(ctx: Context, address: str) -> str | None:
     """MY GAMES: what SET ... ALL set for ``address`` (None: nothing)."""
-    row = ctx.store.address_settings(address)
+    row = ctx.store.seats.address_settings(address)
     if row is None:
         return None
     shown = ([f"{FORMAT_SHOWN[row['format']]}"] if row["format"] else []) + \

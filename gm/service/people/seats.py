@@ -30,7 +30,7 @@ def given_away(ctx: Context, view: GameView, address: str) -> str | None:
     the new player, so they are told the seat passed on."""
     if not address or any(p["email"].lower() == address.lower() for p in view.players):
         return None
-    for row in reversed(ctx.store.history_of(view.id)):
+    for row in reversed(ctx.store.history.history_of(view.id)):
         if row["action"] != "replace" or not (row["detail"] or "").startswith("seat "):
             continue
         name, _, moved = row["detail"][len("seat "):].partition(": ")
@@ -48,7 +48,7 @@ def remove(ctx: Context, view: GameView, name: str, who: str, why: str) -> tuple
     left of a game begun with two or more wins at once); when every player still in has a
     standing draw proposal, the game ends drawn (G6)."""
     rules, now = view.rules, ctx.clock()
-    ctx.store.deactivate_player(view.id, name)
+    ctx.store.seats.deactivate_player(view.id, name)
     credentials.end_all(ctx, view.id, name, f"{name} leaving the game ({why})")
     result = rules.leave(view.state, name, now)
     seq = games.save_gm_state(ctx.store, view, rules.dump(result.state), "edit", view.seq,
@@ -56,8 +56,8 @@ def remove(ctx: Context, view: GameView, name: str, who: str, why: str) -> tuple
     after = games.load(ctx.store, view.id)
     if rules.is_over(after.state):  # too few left: the one removed forfeits
         reason = f"{name} forfeited: {why}"
-        ctx.store.set_result(view.id, reason, rules.winners(after.state) or None, now)
-        ctx.store.log(view.id, after.turn, who, "forfeit", reason, now)
+        ctx.store.results.set_result(view.id, reason, rules.winners(after.state) or None, now)
+        ctx.store.history.log(view.id, after.turn, who, "forfeit", reason, now)
     deadlines.open_turn(ctx.store, after)
     reports.queue_reports(ctx, after, result.events)
     if draws.settle(ctx, after, who):  # G6: everyone still in now has a standing proposal
@@ -74,7 +74,7 @@ def resign(ctx: Context, view: GameView, player, args: str, inbound: Inbound) ->
         refuse(ctx, inbound, view, "Not resigned", f"Game {view.id} is over; there is nothing to "
                "resign from.")
         return
-    ctx.store.log(view.id, view.turn, name, "resign", f"{name} resigned by mail", ctx.clock())
+    ctx.store.history.log(view.id, view.turn, name, "resign", f"{name} resigned by mail", ctx.clock())
     reports.notice(ctx, view, [n for n in view.seated_names if n != name],
                    [f"{name} has resigned from the game."], f"{name} resigned")
     after, _ = remove(ctx, view, name, name, "resigned")
@@ -111,7 +111,7 @@ def password_reset(ctx: Context, view, player, args: str, inbound: Inbound) -> N
         return
     game_id, sender = words[1].lower(), inbound.sender
     named = words[2] if len(words) == 3 else None
-    row = ctx.store.game(game_id) if sender else None
+    row = ctx.store.games.game(game_id) if sender else None
     game = games.load_seats(ctx.store, game_id) if row is not None else None  # an open game's seats too
     mine: list = []
     if game is not None:

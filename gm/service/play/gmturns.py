@@ -12,7 +12,7 @@ from gm.core.model import Outcome, ServiceError
 from gm.service.play import timers, turns
 from gm.service.table import games
 from gm.service.context import Context
-from gm.store.pglocks import retried
+from gm.store.locks import retried
 
 
 @retried
@@ -26,7 +26,7 @@ def gm_order(ctx: Context, game_id: str, name: str, text: str, who: str | None =
     with ctx.store.write(games=[game_id]):
         view, turn_closed, _ = timers.settle(ctx, game_id)
         detail = f"as {name}: {text}" + (f"; why: {why}" if why else "")
-        ctx.store.log(view.id, view.turn, who or "gm", "order", detail, ctx.clock())
+        ctx.store.history.log(view.id, view.turn, who or "gm", "order", detail, ctx.clock())
         return turns.apply_order(ctx, view, name, text, origin="gm", turn_closed=turn_closed)
 
 
@@ -44,7 +44,7 @@ def process(ctx: Context, game_id: str, who: str | None = None, why: str | None 
         view, turn_closed, _ = timers.settle(ctx, game_id)
         detail = "" if turn_closed is None else f"turn {turn_closed} had closed by its clock"
         detail += ("; " if detail and why else "") + (f"why: {why}" if why else "")
-        ctx.store.log(view.id, view.turn, who or "gm", "process", detail, ctx.clock())
+        ctx.store.history.log(view.id, view.turn, who or "gm", "process", detail, ctx.clock())
         if turn_closed is not None:
             return True
         return turns.close_if_due(ctx, game_id, force=True)

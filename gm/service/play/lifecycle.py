@@ -26,7 +26,7 @@ from gm.service.outgoing import reports
 from gm.service.people import credentials, draws, lobby, mailcommands, seats
 from gm.service.table import deadlines, games
 from gm.service.context import Context
-from gm.store.pglocks import retried
+from gm.store.locks import retried
 
 NO_REASON = "(no reason given)"
 
@@ -43,7 +43,7 @@ def record(ctx: Context, view: GameView, action: str, detail: str, who: str | No
            why: str | None) -> None:
     """The history line of an override: who, when, what and why."""
     text = detail + ("; " if detail else "") + f"why: {why or NO_REASON}"
-    ctx.store.log(view.id, view.turn, who or default_actor(), action, text, ctx.clock())
+    ctx.store.history.log(view.id, view.turn, who or default_actor(), action, text, ctx.clock())
 
 
 def gm_lines(text: str, why: str | None) -> list[str]:
@@ -126,12 +126,12 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
     rules.setup(names, dict(options), seed)  # OptionError on bad options, before anything is stored
     secrets_by_name = {name: passwords.generate() for name in names}
     with ctx.store.write(games=[game_id]):  # this game only (gm.store.pglocks)
-        if ctx.store.game(game_id):
+        if ctx.store.games.game(game_id):
             raise ServiceError(f"there is already a game {game_id}")
-        ctx.store.add_game(game_id, rules.kind, seed, json.dumps(options), now)
+        ctx.store.games.add_game(game_id, rules.kind, seed, json.dumps(options), now)
         for seat, (name, address, shown) in enumerate(players):
-            ctx.store.add_player(game_id, seat, name, address,
-                                 passwords.hash_password(secrets_by_name[name]), display_name=shown)
+            ctx.store.seats.add_player(game_id, seat, name, address,
+                                       passwords.hash_password(secrets_by_name[name]), display_name=shown)
         deadlines.save_settings(ctx.store, game_id, service)
         lobby.begin_play(ctx, rules, game_id, seed, options, names, mailcommands.send_welcome,
                          secrets_by_name)
@@ -160,7 +160,7 @@ def change_settings(ctx: Context, game_id: str, values: dict[str, str], who: str
         deadlines.save_settings(ctx.store, view.id, values)
         changes = ", ".join(f"{k}={v}" for k, v in values.items())
         detail = changes + (f"; why: {why}" if why else "")
-        ctx.store.log(view.id, view.turn, who or default_actor(), "settings", detail, ctx.clock())
+        ctx.store.history.log(view.id, view.turn, who or default_actor(), "settings", detail, ctx.clock())
         reschedule(ctx, view.id)
         # The players hear of what changed; a value set to what it was is no news.
         after = deadlines.settings(ctx.store, view.id)
@@ -180,9 +180,9 @@ def pause(ctx: Context, game_id: str, who: str | None = None, why: str | None = 
         if view.status != Status.ACTIVE:
             raise ServiceError(f"game {view.id} is {view.status}, not active")
         now = ctx.clock()
-        ctx.store.set_game_status(view.id, Status.PAUSED.value, now)
+        ctx.store.games.set_game_status(view.id, Status.PAUSED.value, now)
         deadlines.current(ctx.store, view, create=True)
-        ctx.store.update_deadline(view.id, paused_at=now)
+        ctx.store.timers.update_deadline(view.id, paused_at=now)
         record(ctx, view, "pause", "", who, why)
         reschedule(ctx, view.id)
         reports.notice(ctx, view, view.seated_names,
@@ -198,16 +198,16 @@ def resume(ctx: Context, game_id: str, who: str | None = None, why: str | None =
         if view.status != Status.PAUSED:
             raise ServiceError(f"game {view.id} is {view.status}, not paused")
         now = ctx.clock()
-        ctx.store.set_game_status(view.id, Status.ACTIVE.value, now)
+        ctx.store.games.set_game_status(view.id, Status.ACTIVE.value, now)
         view = games.load(ctx.store, view.id)
         row = deadlines.current(ctx.store, view, create=True)
         lines = gm_lines("The game master has resumed this game.", why)
         due = None
         if row["due"] is not None and row["paused_at"] is not None and not row["late"]:
             due = row["due"] + max(0.0, now - row["paused_at"])  # the pause does not count
-            ctx.store.update_deadline(view.id, due=due, paused_at=None)
+            ctx.store.timers.update_deadline(view.id, due=due, paused_at=None)
         else:
-            ctx.store.update_deadline(view.id, paused_at=None)
+            ctx.store.timers.update_deadline(view.id, paused_at=None)
         record(ctx, view, "resume", "", who, why)
         reschedule(ctx, view.id)
         reports.notice(ctx, view, view.seated_names, lambda zone: lines + (
@@ -228,8 +228,8 @@ def end(ctx: Context, game_id: str, why: str, who: str | None = None,
             if view.player(name) is None:
                 raise ServiceError(f"no player {name!r} in game {view.id}")
         now = ctx.clock()
-        ctx.store.set_game_status(view.id, Status.FINISHED.value, now)
-        ctx.store.set_result(view.id, why, winners or None, now)
+        ctx.store.games.set_game_status(view.id, Status.FINISHED.value, now)
+        ctx.store.results.set_result(view.id, why, winners or None, now)
         record(ctx, view, "end", f"winners: {', '.join(winners)}" if winners else "", who, why)
         reschedule(ctx, view.id)
         # The result (the winners declared, if any) is the standings' last line.
@@ -286,10 +286,10 @@ def forfeit(ctx: Context, view: GameView, name: str, who: str, why: str) -> None
     """
     others = [p for p in view.seated_names if p != name]
     now = ctx.clock()
-    ctx.store.set_game_status(view.id, Status.FINISHED.value, now)
+    ctx.store.games.set_game_status(view.id, Status.FINISHED.value, now)
     reason = f"{name} forfeited: {why}"
-    ctx.store.set_result(view.id, reason, others or None, now)
-    ctx.store.log(view.id, view.turn, who, "forfeit", reason, now)
+    ctx.store.results.set_result(view.id, reason, others or None, now)
+    ctx.store.history.log(view.id, view.turn, who, "forfeit", reason, now)
     reschedule(ctx, view.id)
     reports.notice(ctx, view, view.seated_names,
                    [f"{name} forfeits the game ({why}).",
@@ -343,7 +343,7 @@ def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None =
         if taken is not None:
             raise ServiceError(f"{email} is the address of {taken}, another seat of game {view.id}; "
                                "each seat needs an address of its own; nothing changed")
-        ctx.store.replace_seat(view.id, player["name"], email, passwords.hash_password(secret))
+        ctx.store.seats.replace_seat(view.id, player["name"], email, passwords.hash_password(secret))
         credentials.end_all(ctx, view.id, player["name"], f"gm replace (seat given to {email})")
         record(ctx, view, "replace", f"seat {player['name']}: {old} -> {email}", who, why)
         view = games.load(ctx.store, view.id)
@@ -467,13 +467,13 @@ def delete_game(ctx: Context, game_id: str, force: bool = False) -> str:
     line; the messages and outbox rows stay as the record of the mail.
     """
     with ctx.store.write(games=[game_id]):
-        row = ctx.store.game(game_id.strip().lower())  # an open game too: it has no state to load
+        row = ctx.store.games.game(game_id.strip().lower())  # an open game too: it has no state to load
         if row is None:
             raise ServiceError(f"no game called {game_id!r}")
-        played = ctx.store.accepted_order_count(row["id"])
+        played = ctx.store.turns.accepted_order_count(row["id"])
         if played and not force:
             raise ServiceError(f"game {row['id']} has had {played} accepted order(s): end it with "
                                f"gm end {row['id']} -m REASON, or delete it anyway with --force; "
                                "nothing deleted")
-        removed = ctx.store.delete_game(row["id"])
+        removed = ctx.store.games.delete_game(row["id"])
     return f"game {row['id']} deleted ({sum(removed.values())} rows; its mail is kept in the outbox and inbox)"

@@ -21,7 +21,7 @@ from gm.core.model import GameView, ServiceError
 from gm.service.outgoing import reports
 from gm.service.table import deadlines, games
 from gm.service.context import Context
-from gm.store.pglocks import retried
+from gm.store.locks import retried
 from gm.service.play.lifecycle import record
 
 
@@ -37,15 +37,15 @@ def rollback(ctx: Context, game_id: str, to_turn: int, who: str | None = None,
         if not starts:
             raise ServiceError(f"game {view.id} has no turn {to_turn}")
         source = starts[-1]
-        stored = ctx.store.state_at(view.id, source)
-        later = ctx.store.accepted_orders_after(view.id, source)
-        seq = games.save_gm_state(ctx.store, view, ctx.store.state_data(stored), "rollback", source,
+        stored = ctx.store.turns.state_at(view.id, source)
+        later = ctx.store.turns.accepted_orders_after(view.id, source)
+        seq = games.save_gm_state(ctx.store, view, ctx.store.turns.state_data(stored), "rollback", source,
                                   f"to turn {to_turn}", ctx.clock(),
                                   status="paused" if view.status == "paused" else "active")
-        restored = view.rules.load(ctx.store.state_data(stored))
+        restored = view.rules.load(ctx.store.turns.state_data(stored))
         back = [n for n in view.rules.removed(view.state) if n not in view.rules.removed(restored)]
         for name in back:  # RULINGS G5 undone: the seat plays, and gets its mail, again
-            ctx.store.reactivate_player(view.id, name)
+            ctx.store.seats.reactivate_player(view.id, name)
         record(ctx, view, "rollback",
                f"to turn {to_turn} (state {source} restored as {seq}; {len(later)} later order(s) discarded"
                + (f"; {', '.join(back)} back in the game" if back else "") + ")",

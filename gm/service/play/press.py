@@ -77,7 +77,7 @@ def send_all(ctx: Context, view: GameView, player, blocks: Sequence[tuple[Sequen
     messages: dict[tuple[str, ...], Message] = {}
     told: list[str] = []  # refusals, each said once
     merged = 0
-    allowed = ctx.config.press_per_seat_per_hour - ctx.store.actions_since(
+    allowed = ctx.config.press_per_seat_per_hour - ctx.store.history.actions_since(
         view.id, sender, "press", ctx.clock() - HOUR)
     for targets, text in blocks:
         names = [targets] if isinstance(targets, str) else list(targets)
@@ -177,8 +177,8 @@ def _deliver(ctx: Context, view: GameView, sender: str, messages: list[Message],
     for message in messages:
         # The archive's copy is what the recipients read; the history log names the sender.
         ctx.outbox.archive(view, None, "press", bodies[id(message)], None, audience=message.audience)
-        ctx.store.log(view.id, view.turn, sender, "press", f"to {', '.join(message.labels)} ({mode})",
-                      ctx.clock())
+        ctx.store.history.log(view.id, view.turn, sender, "press", f"to {', '.join(message.labels)} ({mode})",
+                              ctx.clock())
     return messages
 
 

@@ -27,7 +27,7 @@ from gm.service.table import deadlines, games
 from gm.service.outgoing.holding import bouncing_players
 from gm.service.context import Context
 from gm.store import StoreError
-from gm.store.pglocks import retry_conflicts
+from gm.store.locks import retry_conflicts
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ def tick(ctx: Context) -> list[str]:
     except Exception:  # never in the way of the deadlines
         log.exception("settling delivery events failed")
     done += outages.settle(ctx)  # before any deadline: one that fell in an outage moves first
-    for game_id in ctx.store.due_games(ctx.clock()):
+    for game_id in ctx.store.timers.due_games(ctx.clock()):
         try:
             done += retry_conflicts(_settle_claimed, ctx, game_id)
         except StoreError:
@@ -59,14 +59,14 @@ def _settle_claimed(ctx: Context, game_id: str) -> list[str]:
     different games at once; skipped while another transaction has the game (a daemon ticking or
     judging it settles it there: a step happens once)."""
     with ctx.store.write(scoped=True):
-        if not ctx.store.try_lock_games(game_id):
+        if not ctx.store.locks.try_lock_games(game_id):
             return []
         return settle(ctx, game_id)[2]
 
 
 def due_now(ctx: Context, game_id: str, now: float | None = None) -> bool:
     """Has this game something due (a deadline step or a rules timer) at ``now`` (the clock's)?"""
-    due = ctx.store.timer_of(game_id)
+    due = ctx.store.timers.timer_of(game_id)
     return due is not None and due <= (ctx.clock() if now is None else now)
 
 
@@ -107,7 +107,7 @@ def _deadline_steps(ctx: Context, game_id: str, now: float | None = None) -> lis
         owing = deadlines.missing(store, view, row["start_seq"])
         if deadlines.everyone_left_is_in(store, view):
             turns.close_if_due(ctx, game_id, now=now, force=True, origin="deadline")
-            store.log(game_id, view.turn, "deadline", "close", "every remaining player is in", now)
+            store.history.log(game_id, view.turn, "deadline", "close", "every remaining player is in", now)
             return [f"{game_id}: closed, every remaining player is in"]
         if row["due"] is None:
             return []
@@ -121,8 +121,8 @@ def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> l
     due = row["due"]
     moved = deadlines.absent_until(store, view.id, rules.to_move(view.state), due)
     if moved != due and not row["late"]:
-        store.update_deadline(view.id, due=moved)
-        store.log(view.id, turn, "deadline", "moved", f"to {times.format_stamp(moved)} for an absence", now)
+        store.timers.update_deadline(view.id, due=moved)
+        store.history.log(view.id, turn, "deadline", "moved", f"to {times.format_stamp(moved)} for an absence", now)
         due = moved
     conf = deadlines.settings(store, view.id)
     if not row["reminded"]:
@@ -142,7 +142,7 @@ def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> l
         if waiting:
             return done + _wait_for_bouncing(ctx, view, row["start_seq"], waiting, now)
     if not row["late"]:
-        store.update_deadline(view.id, late=1)
+        store.timers.update_deadline(view.id, late=1)
         if rules.simultaneous:
             return done + _close_at_deadline(ctx, view, due, owing, now)
         done += _late_notice(ctx, view, due, owing, conf, now)
@@ -163,7 +163,7 @@ def holdable(store, view, start_seq: int, names: list[str], conf) -> dict[str, f
     allowed = times.parse_duration(conf["absence_total"])
     out: dict[str, float] = {}
     for name in names:
-        holds = store.bounce_holds_of(view.id, name)
+        holds = store.timers.bounce_holds_of(view.id, name)
         if any(h["start_seq"] == start_seq for h in holds):
             continue  # held once this turn already
         left = allowed - sum(h["seconds"] for h in holds)
@@ -175,7 +175,7 @@ def holdable(store, view, start_seq: int, names: list[str], conf) -> dict[str, f
 def _hold(ctx, view, start_seq: int, waiting: dict[str, float], now: float) -> float:
     """Record the holds; returns how long the deadline waits (the longest of them)."""
     for name, seconds in waiting.items():
-        ctx.store.add_bounce_hold(view.id, name, start_seq, seconds, now)
+        ctx.store.timers.add_bounce_hold(view.id, name, start_seq, seconds, now)
     return max(waiting.values())
 
 
@@ -184,16 +184,16 @@ def _wait_for_bouncing(ctx, view, start_seq: int, waiting: dict[str, float], now
     for an absence, while an owing player's mail bounces; once per turn."""
     due = now + _hold(ctx, view, start_seq, waiting, now)
     names = ", ".join(waiting)
-    ctx.store.update_deadline(view.id, due=due)
-    ctx.store.log(view.id, view.turn, "deadline", "moved",
-                  f"to {times.format_stamp(due)}: mail to {names} bounces (bouncing=wait)", now)
+    ctx.store.timers.update_deadline(view.id, due=due)
+    ctx.store.history.log(view.id, view.turn, "deadline", "moved",
+                          f"to {times.format_stamp(due)}: mail to {names} bounces (bouncing=wait)", now)
     return [f"{view.id}: deadline moved a day, waiting for {names} (mail bounces)"]
 
 
 def _remind(ctx, view, due, owing, conf, now) -> list[str]:
     before = times.parse_duration(conf["reminder"] or "0")
     if now >= due or not deadlines.reminder_has_room(ctx.store, view, due, before):
-        ctx.store.update_deadline(view.id, reminded=1)  # no reminder after the deadline, nor at the start
+        ctx.store.timers.update_deadline(view.id, reminded=1)  # no reminder after the deadline, nor at the start
         return []
     if before <= 0 or now < due - before:
         return []
@@ -201,8 +201,8 @@ def _remind(ctx, view, due, owing, conf, now) -> list[str]:
         reports.notice(ctx, view, owing, lambda zone: [
             f"Reminder: your orders for turn {view.turn} are not in yet.",
             f"Deadline: {times.format_due(due, now, zone)}."], "Reminder")
-    ctx.store.update_deadline(view.id, reminded=1)
-    ctx.store.log(view.id, view.turn, "deadline", "reminder", ", ".join(owing) or "nobody missing", now)
+    ctx.store.timers.update_deadline(view.id, reminded=1)
+    ctx.store.history.log(view.id, view.turn, "deadline", "reminder", ", ".join(owing) or "nobody missing", now)
     return [f"{view.id}: reminded {', '.join(owing) or 'nobody'}"]
 
 
@@ -211,8 +211,8 @@ def _close_at_deadline(ctx, view, due, owing, now) -> list[str]:
     the top of that turn's report (one mail, not a "Late" notice beside it)."""
     late = ("The deadline of turn {turn} passed and your orders were not in; the turn was "
             "adjudicated without them (as the rules say for missing orders).\n")
-    ctx.store.log(view.id, view.turn, "deadline", "close",
-                  f"deadline {times.format_stamp(due)}; missing: {', '.join(owing) or 'none'}", now)
+    ctx.store.history.log(view.id, view.turn, "deadline", "close",
+                          f"deadline {times.format_stamp(due)}; missing: {', '.join(owing) or 'none'}", now)
     turns.close_if_due(ctx, view.id, now=now, force=True, origin="deadline",
                        own_notes={name: present.fit_width(late.format(turn=view.turn)) for name in owing})
     return [f"{view.id}: turn {view.turn} adjudicated at the deadline"]
@@ -229,16 +229,16 @@ def _late_notice(ctx, view, due, owing, conf, now) -> list[str]:
         lines.append(f"gm waits {times.format_span(grace)} more "
                      f"(until {times.format_stamp(due + grace)}), then {then}")
     reports.notice(ctx, view, owing, lines, "Late")
-    ctx.store.log(view.id, view.turn, "deadline", "late", f"waiting for {', '.join(owing)}", now)
+    ctx.store.history.log(view.id, view.turn, "deadline", "late", f"waiting for {', '.join(owing)}", now)
     return [f"{view.id}: late notice to {', '.join(owing)}"]
 
 
 def _grace_over(ctx, view, due, owing, conf, now) -> list[str]:
     store, turn = ctx.store, view.turn
-    store.update_deadline(view.id, grace_done=1)
+    store.timers.update_deadline(view.id, grace_done=1)
     if view.rules.timer(view.state) is not None:
         # Proximity's time bank (PX8): the rules close the turn when it runs out.
-        store.log(view.id, turn, "deadline", "grace", "time bank running", now)
+        store.history.log(view.id, turn, "deadline", "grace", "time bank running", now)
         return []
     spared: dict[str, float] = {}
     if conf["bouncing"] == "wait":
@@ -247,18 +247,18 @@ def _grace_over(ctx, view, due, owing, conf, now) -> list[str]:
     if spared:  # became bouncing during the grace period: not forfeited in the dark, this once
         owing = [name for name in owing if name not in spared]
         wait = _hold(ctx, view, start_seq, spared, now)
-        store.update_deadline(view.id, due=now + wait - times.parse_duration(conf["grace"] or "0"),
-                              grace_done=0)
+        store.timers.update_deadline(view.id, due=now + wait - times.parse_duration(conf["grace"] or "0"),
+                                     grace_done=0)
         reports.tell_gm(ctx, view, [f"Turn {turn}: {', '.join(spared)} is late, but their mail bounces; "
                                     "not forfeited yet (bouncing=wait: the grace period ends "
                                     f"{times.format_span(wait)} later, once a turn)."], "Late player")
-        store.log(view.id, turn, "deadline", "waiting", f"{', '.join(spared)}: mail bounces", now)
+        store.history.log(view.id, turn, "deadline", "waiting", f"{', '.join(spared)}: mail bounces", now)
         if not owing:
             return [f"{view.id}: grace extended for {', '.join(spared)} (mail bounces)"]
     if conf["late"] == "forfeit" and owing:
         dark = outages.unreached(ctx, view, owing)
         if dark:  # the turn's report has not reached them (still queued or held): never forfeited
-            store.update_deadline(view.id, grace_done=0)  # asked again at the next tick
+            store.timers.update_deadline(view.id, grace_done=0)  # asked again at the next tick
             log.info("%s: %s not forfeited: the report of turn %s has not reached them",
                         view.id, ", ".join(dark), turn)
             owing = [name for name in owing if name not in dark]
@@ -269,11 +269,11 @@ def _grace_over(ctx, view, due, owing, conf, now) -> list[str]:
                               why=f"no orders {times.format_span(now - due)} after the deadline")
         return [f"{view.id}: {', '.join(owing)} forfeited"]
     if not ctx.config.gm_address:
-        store.log(view.id, turn, "deadline", "waiting",
-                  f"{', '.join(owing)} late past the grace period; no GM address to tell", now)
+        store.history.log(view.id, turn, "deadline", "waiting",
+                          f"{', '.join(owing)} late past the grace period; no GM address to tell", now)
         return [f"{view.id}: {', '.join(owing)} late past the grace period (no GM address)"]
     reports.tell_gm(ctx, view, [f"Turn {turn}: {', '.join(owing)} is late; the grace period is over.",
                                 "gm keeps waiting (late policy: wait)."], "Late player")
-    store.log(view.id, turn, "deadline", "waiting",
-              f"{', '.join(owing)} late past the grace period; the GM was told", now)
+    store.history.log(view.id, turn, "deadline", "waiting",
+                      f"{', '.join(owing)} late past the grace period; the GM was told", now)
     return [f"{view.id}: GM told about {', '.join(owing)}"]

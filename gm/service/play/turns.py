@@ -46,8 +46,8 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
                        message_row=message_row, now=now)
     after = games.save_state(ctx.store, view, result.state, now)
     deadlines.open_turn(ctx.store, after, opened=ctx.clock())
-    ctx.store.add_order(view.id, "order", name, turn, text, accepted=True, origin=origin, at=now,
-                        canonical=str(order), message_row=message_row, seq=after.seq)
+    ctx.store.turns.add_order(view.id, "order", name, turn, text, accepted=True, origin=origin, at=now,
+                              canonical=str(order), message_row=message_row, seq=after.seq)
     reports.notify_other_address(ctx, view, player, inbound, text)
     note = gm_note([name], str(order)) if origin == "gm" else None
     if rules.simultaneous:
@@ -90,8 +90,8 @@ def _refuse(ctx: Context, view: GameView, name: str, text: str, exc: OrderError,
             origin: str,
             inbound: Inbound | None, message_row: int | None, now: float) -> Outcome:
     """Record a refused order and tell the sender why (with the legal orders, if known)."""
-    ctx.store.add_order(view.id, "order", name, view.turn, text, accepted=False, origin=origin,
-                        at=now, error=error, message_row=message_row)
+    ctx.store.turns.add_order(view.id, "order", name, view.turn, text, accepted=False, origin=origin,
+                              at=now, error=error, message_row=message_row)
     body = ctx.outbox.render("rejected", game_id=view.id, text=text, error=error,
                              kind=type(exc).__name__, legal=getattr(exc, "legal", None))
     if inbound is not None:
@@ -124,14 +124,14 @@ def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bo
         if not should_close(ctx, view, now, force):
             return False
         start_seq, _ = deadlines.turn_start(ctx.store, view.id)
-        by_gm = [name for name, how in ctx.store.order_origins_since(view.id, start_seq).items()
+        by_gm = [name for name, how in ctx.store.turns.order_origins_since(view.id, start_seq).items()
                  if how == "gm"]
         result = view.rules.close_turn(view.state, now)
         after = games.save_state(ctx.store, view, result.state, now)
         deadlines.open_turn(ctx.store, after, opened=ctx.clock())
-        ctx.store.add_order(view.id, "close", None, view.turn, "", accepted=True,
-                            origin="gm" if force and origin == "timer" else origin, at=now,
-                            seq=after.seq)
+        ctx.store.turns.add_order(view.id, "close", None, view.turn, "", accepted=True,
+                                  origin="gm" if force and origin == "timer" else origin, at=now,
+                                  seq=after.seq)
         if by_gm:  # orders the GM entered (gm order) are named in the report of their turn
             queue_noted_reports(ctx, after, result.events, gm_note(by_gm), reply_to=reply_to,
                                 own_notes=own_notes)

@@ -90,9 +90,9 @@ def _replay_states(ctx: Context, view, report: VerifyReport) -> tuple[dict[int, 
     """Each stored state rebuilt from the one before it; differences go into ``report``."""
     store, gid = ctx.store, view.id
     rules = registry.get(view.row["kind"])
-    stored = {r["seq"]: store.state_data(r) for r in store.states_of(gid)}
-    by_seq = {r["seq"]: r for r in store.accepted_orders(gid)}
-    overrides = {r["seq"]: r for r in store.overrides_of(gid)}
+    stored = {r["seq"]: store.turns.state_data(r) for r in store.turns.states_of(gid)}
+    by_seq = {r["seq"]: r for r in store.turns.accepted_orders(gid)}
+    overrides = {r["seq"]: r for r in store.turns.overrides_of(gid)}
     replayed: dict[int, object] = {}
     events: dict[int, list[Event]] = {}
     current = None
@@ -152,9 +152,9 @@ def _compare_reports(ctx: Context, view, replayed: dict, events: dict, report: V
     its words must be today's when this version rendered it, and may differ (a note) when an
     earlier one did (RULINGS G1)."""
     rules, gid = registry.get(view.row["kind"]), view.id
-    overrides = ctx.store.override_seqs(gid)
+    overrides = ctx.store.turns.override_seqs(gid)
     version = gm_version()
-    for row in ctx.store.reports_of(gid, kind="report"):
+    for row in ctx.store.reports.reports_of(gid, kind="report"):
         state = replayed.get(row["seq"])
         if state is None:
             report.differences.append(f"report #{row['id']} refers to state {row['seq']}, which is not stored")
@@ -205,14 +205,14 @@ def history_text(ctx: Context, game_id: str, turn: int | None = None, log_only: 
     out = [f"History of game {gid} ({view.rules.title}, {view.status})"
            + (f", turn {turn}" if turn is not None else ""), ""]
     out.append("Log (when, turn, who, what):")
-    for row in ctx.store.history_of(gid):
+    for row in ctx.store.history.history_of(gid):
         if turn is not None and row["turn"] != turn:
             continue
         out.append(f"  {format_stamp(row['at'])}  T{row['turn']:<3} {row['actor']:<14} "
                    f"{row['action']:<10} {row['detail'] or ''}".rstrip())
     if log_only:
         return "\n".join(out) + "\n"
-    rows = ctx.store.reports_of(gid, turn=turn)
+    rows = ctx.store.reports.reports_of(gid, turn=turn)
     out += ["", f"Messages sent ({len(rows)}):"]
     for row in rows:
         out.append("")
@@ -228,20 +228,20 @@ def index_entry(ctx: Context, game_id: str, view=None) -> dict:
     kind, status, turn, players with scores, the result, and when it last changed.  An open
     game (no position yet) is listed as recruiting, with its free seats."""
     if view is None:
-        row = ctx.store.game(game_id)
+        row = ctx.store.games.game(game_id)
         if row is not None and row["status"] == Status.OPEN:
             return recruiting_entry(ctx, row)
     view = view or games.load(ctx.store, game_id)
     rules, state = view.rules, view.state
     scores = rules.scores(state)
     winners = rules.winners(state) if rules.is_over(state) else []
-    result = ctx.store.result_of(view.id)
+    result = ctx.store.results.result_of(view.id)
     reason = None
     if result is not None:
         reason = result["reason"]
         if result["winners"]:
             winners = json.loads(result["winners"])
-    changed = max(view.row["updated"], ctx.store.last_state_time(view.id) or 0.0)
+    changed = max(view.row["updated"], ctx.store.turns.last_state_time(view.id) or 0.0)
     return {
         "id": view.id,
         "title": rules.title,
@@ -264,8 +264,8 @@ def index_entry(ctx: Context, game_id: str, view=None) -> dict:
 def recruiting_entry(ctx: Context, row) -> dict:
     """The index line of an open game: its seats, the names that took one (never an address),
     how many are free; no page, no feed, no turn yet."""
-    seats = ctx.store.open_game(row["id"])
-    joined = ctx.store.players(row["id"])
+    seats = ctx.store.selfservice.open_game(row["id"])
+    joined = ctx.store.seats.players(row["id"])
     total = seats["seats"] if seats is not None else len(joined)
     return {
         "id": row["id"],
@@ -306,7 +306,7 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
     def entry(turn: int) -> dict:
         return turns.setdefault(turn, {"turn": turn, "report": None, "press": [], "seq": -1, "at": None})
 
-    for row in store.turn_reports(view.id):  # the turns that had a report, and their latest state
+    for row in store.reports.turn_reports(view.id):  # the turns that had a report, and their latest state
         item = entry(row["turn"])
         if row["seq"] > item["seq"] and row["seq"] in replayed:
             item["seq"] = row["seq"]
@@ -319,7 +319,7 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
             item["picture_kept"] = drawn.get(item["turn"]) == item["seq"]
             item["picture"] = None if item["picture_kept"] else \
                 pictures.picture(rules, replayed[item["seq"]], present.OBSERVER)
-    for turn, text in reportmail.public_press(store.public_press(view.id)):
+    for turn, text in reportmail.public_press(store.reports.public_press(view.id)):
         entry(turn)["press"].append(text)
     ordered = [turns[t] for t in sorted(turns)]
     for i, item in enumerate(ordered):

@@ -33,14 +33,14 @@ BATCH = 50  # rows trimmed per call: a few tens of milliseconds, once a tick
 
 def trim_sent(store: Store, now: float, limit: int = BATCH) -> int:
     """Trim the mail sent more than KEEP_PICTURES ago to its words; returns how many rows."""
-    rows = store.sent_untrimmed(now - KEEP_PICTURES, limit)
+    rows = store.outbox.sent_untrimmed(now - KEEP_PICTURES, limit)
     if not rows:
         return 0
     trimmed = [(row["id"], trimmed_copy(row["id"], row["raw"], row["archived"])) for row in rows]  # no lock
     # store-wide on PostgreSQL, as retention is by nature; lost only in an OS crash, and then done again
     with store.write(durable=False):
         for outbox_id, raw in trimmed:
-            store.keep_trimmed(outbox_id, raw)
+            store.outbox.keep_trimmed(outbox_id, raw)
     return len(trimmed)
 
 

@@ -36,7 +36,7 @@ def copy_store(source: Store, destination: Store, config: Config, replace: bool 
     copied = copy_rows(source, destination, replace=replace, progress=progress)
     ctx = Context(destination, config)
     try:
-        games = destination.games()
+        games = destination.games.every_game()
         verified = []
         for done, row in enumerate(games):
             progress(done, len(games), f"verifying {row['id']}")

@@ -18,11 +18,11 @@ from gm.store import Store
 
 # --- settings -------------------------------------------------------------------
 def settings(store: Store, game_id: str) -> dict[str, str | None]:
-    return options.with_defaults(store.settings_of(game_id))
+    return options.with_defaults(store.games.settings_of(game_id))
 
 
 def save_settings(store: Store, game_id: str, values: dict[str, str]) -> None:
-    store.save_settings(game_id, values)
+    store.games.save_settings(game_id, values)
 
 
 # --- where a turn starts ------------------------------------------------------------
@@ -33,9 +33,9 @@ def opens_turn(row, previous_turn: int | None, overrides: set[int]) -> bool:
 
 def turn_runs(store: Store, game_id: str) -> list[tuple[int, int]]:
     """(turn, first seq) of every stretch of states, oldest first."""
-    overrides = store.override_seqs(game_id)
+    overrides = store.turns.override_seqs(game_id)
     runs, previous = [], None
-    for row in store.state_turns(game_id):
+    for row in store.turns.state_turns(game_id):
         if opens_turn(row, previous, overrides):
             runs.append((row["turn"], row["seq"]))
         previous = row["turn"]
@@ -65,7 +65,7 @@ def state_added(store: Store, game_id: str, previous, seq: int, turn: int, now: 
 
 
 def read_turn_start(store: Store, game_id: str) -> tuple[int, float]:
-    rows = store.turn_states_desc(game_id)  # each marked whether the GM made it: one statement
+    rows = store.turns.turn_states_desc(game_id)  # each marked whether the GM made it: one statement
     start = next(rows)
     for previous in rows:
         if opens_turn(start, previous["turn"], {start["seq"]} if start["overridden"] else set()):
@@ -78,7 +78,7 @@ def read_turn_start(store: Store, game_id: str) -> tuple[int, float]:
 # --- who owes orders ------------------------------------------------------------------
 def submitted(store: Store, game_id: str, start_seq: int) -> set[str]:
     """Players with an accepted order since the turn opened."""
-    return store.accepted_players_since(game_id, start_seq)
+    return store.turns.accepted_players_since(game_id, start_seq)
 
 
 def awaited(view: GameView) -> list[str]:
@@ -119,7 +119,7 @@ def everyone_left_is_in(store: Store, view: GameView) -> bool:
 def absent_until(store: Store, game_id: str, players: list[str], due: float) -> float:
     """Move ``due`` past every absence (of ``players``) it falls inside."""
     names = {p.lower() for p in players}
-    rows = [r for r in store.absences_of(game_id) if r["player"].lower() in names]
+    rows = [r for r in store.timers.absences_of(game_id) if r["player"].lower() in names]
     for _ in range(100):
         moved = False
         for r in rows:
@@ -139,7 +139,7 @@ def current(store: Store, view: GameView, create: bool = False, opened: float | 
     time counts from then, when its report is made, not from the order's arrival.
     """
     start_seq, start_time = turn_start(store, view.id)
-    row = store.deadline_row(view.id)
+    row = store.timers.deadline_row(view.id)
     if row is not None and row["start_seq"] == start_seq:
         return dict(row)
     conf = settings(store, view.id)
@@ -151,7 +151,7 @@ def current(store: Store, view: GameView, create: bool = False, opened: float | 
            "reminded": 0, "late": 0, "grace_done": 0, "paused_at": None, "set_by": "option"}
     if create:
         with store.write(games=[view.id]):
-            store.replace_deadline(new)
+            store.timers.replace_deadline(new)
     return new
 
 
@@ -213,16 +213,16 @@ def schedule(store: Store, view: GameView, row: dict | None = None) -> None:
     """Keep the game's row in ``timers`` right: called in every write that changes what is ahead
     (``row``: the deadline row current() just gave, if the caller has it)."""
     with store.write(games=[view.id]):
-        store.set_timer(view.id, next_due(store, view, row))
+        store.timers.set_timer(view.id, next_due(store, view, row))
 
 
 def set_due(store: Store, view: GameView, due: float | None, set_by: str, now: float) -> dict:
     """A new deadline for the turn now open (its flags reset)."""
     with store.write(games=[view.id]):
         row = current(store, view, create=True)
-        store.update_deadline(view.id, due=due, set_by=set_by,
-                              reminded=0 if due is None or due > now else row["reminded"],
-                              late=0, grace_done=0)
+        store.timers.update_deadline(view.id, due=due, set_by=set_by,
+                                     reminded=0 if due is None or due > now else row["reminded"],
+                                     late=0, grace_done=0)
         row.update(due=due, set_by=set_by, late=0, grace_done=0)
         schedule(store, view)
         return row
@@ -265,7 +265,7 @@ def parse_absence(args: str, now: float) -> tuple[float, float]:
 
 def absence_taken(store: Store, game_id: str, player: str) -> float:
     """The length of all the absences ``player`` has declared in this game."""
-    return sum(r["end"] - r["start"] for r in store.absences_of(game_id)
+    return sum(r["end"] - r["start"] for r in store.timers.absences_of(game_id)
                if r["player"].lower() == player.lower())
 
 
@@ -286,17 +286,17 @@ def declare_absence(store: Store, view: GameView, player: str, start: float, end
         left = max(0.0, allowed - taken)
         raise OptionError(f"your absences in this game may come to {times.format_span(allowed)} in all; "
                           + (f"{times.format_span(left)} are left" if left >= 60 else "none is left"))
-    store.add_absence(view.id, player, start, end, now)
-    store.log(view.id, view.turn, player, "absence",
-              f"{times.format_stamp(start)} to {times.format_stamp(end)}", now)
+    store.timers.add_absence(view.id, player, start, end, now)
+    store.history.log(view.id, view.turn, player, "absence",
+                      f"{times.format_stamp(start)} to {times.format_stamp(end)}", now)
     lines = [f"Absence recorded: {times.format_stamp(start)} to {times.format_stamp(end)}."]
     row = current(store, view, create=True)
     if row["due"] is not None:
         moved = absent_until(store, view.id, view.rules.to_move(view.state), row["due"])
         if moved != row["due"]:
-            store.update_deadline(view.id, due=moved)
+            store.timers.update_deadline(view.id, due=moved)
             lines.append(f"The deadline of this turn moves to {times.format_due(moved, now)}.")
-            store.log(view.id, view.turn, "deadline", "moved",
-                      f"to {times.format_stamp(moved)} for {player}'s absence", now)
+            store.history.log(view.id, view.turn, "deadline", "moved",
+                              f"to {times.format_stamp(moved)} for {player}'s absence", now)
     schedule(store, view)
     return lines

@@ -35,16 +35,16 @@ def valid_new_game_id(game_id: str) -> str:
 
 def load(store: Store, game_id: str) -> GameView:
     """The game as stored now; ServiceError if there is none."""
-    row = store.game(game_id.strip().lower())
+    row = store.games.game(game_id.strip().lower())
     if row is None:
         raise ServiceError(f"no game called {game_id!r}")
     if row["status"] == Status.OPEN:
         raise NotStarted(f"game {row['id']} has not started: it waits for players (send LIST "
                          f"{row['id']} to see its seats, JOIN {row['id']} <name> to take one)")
     rules = registry.get(row["kind"])
-    latest = store.latest_state(row["id"])
-    state = rules.load(store.state_data(latest))
-    return GameView(row, rules, state, latest["seq"], store.players(row["id"]))
+    latest = store.turns.latest_state(row["id"])
+    state = rules.load(store.turns.state_data(latest))
+    return GameView(row, rules, state, latest["seq"], store.seats.players(row["id"]))
 
 
 def load_seats(store: Store, game_id: str) -> GameView:
@@ -54,8 +54,8 @@ def load_seats(store: Store, game_id: str) -> GameView:
     try:
         return load(store, game_id)
     except NotStarted:
-        row = store.game(game_id.strip().lower())
-        return OpenGameView(row, registry.get(row["kind"]), None, 0, store.players(row["id"]))
+        row = store.games.game(game_id.strip().lower())
+        return OpenGameView(row, registry.get(row["kind"]), None, 0, store.seats.players(row["id"]))
 
 
 def save_state(store: Store, view: GameView, state: Any, now: float) -> GameView:
@@ -64,12 +64,12 @@ def save_state(store: Store, view: GameView, state: Any, now: float) -> GameView
     Returns the game after the change, without reading the state back.
     """
     rules = view.rules
-    previous = store.latest_state(view.id)  # remembered: add_state reads it too
+    previous = store.turns.latest_state(view.id)  # remembered: add_state reads it too
     turn = rules.turn(state)
-    seq = store.add_state(view.id, turn, rules.dump(state), now)
+    seq = store.turns.add_state(view.id, turn, rules.dump(state), now)
     deadlines.state_added(store, view.id, previous, seq, turn, now)
     status = Status.FINISHED.value if rules.is_over(state) else view.status
-    store.set_game_status(view.id, status, now)
+    store.games.set_game_status(view.id, status, now)
     row = {**dict(view.row), "status": status, "updated": now}  # as set_game_status wrote it
     return GameView(row, rules, state, seq, view.players)
 
@@ -92,12 +92,12 @@ def save_gm_state(store: Store, view: GameView, data: dict, action: str, source_
     """
     rules = view.rules
     state = rules.load(data)
-    seq = store.add_state(view.id, rules.turn(state), rules.dump(state), now)
-    store.add_override(view.id, seq, action, source_seq, detail)
+    seq = store.turns.add_state(view.id, rules.turn(state), rules.dump(state), now)
+    store.turns.add_override(view.id, seq, action, source_seq, detail)
     if status is None:
         status = Status.FINISHED.value if rules.is_over(state) else view.status
         if view.status == Status.FINISHED and not rules.is_over(state):
             status = Status.ACTIVE.value
-    store.set_game_status(view.id, status, now)
-    store.clear_result(view.id)
+    store.games.set_game_status(view.id, status, now)
+    store.results.clear_result(view.id)
     return seq
