@@ -64,7 +64,7 @@ def _count_or_none(name: str, value) -> int | None:
     return parse_int(name, value, 1)
 
 
-class FuzzyBorders(Game):
+class FuzzyBorders(Game[FBState, Claim]):
     kind = "fuzzy-borders"
     title = "Fuzzy Borders"
     min_players = 2

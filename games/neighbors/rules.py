@@ -38,7 +38,7 @@ from .state import (
 )
 
 
-class Neighbors(Game):
+class Neighbors(Game[NeighborsState, Capture]):
     kind = "neighbors"
     title = "Neighbors"
     min_players = 2

@@ -43,7 +43,7 @@ from .state import (
 from .turn import TurnPlay
 
 
-class Phalanx(Game):
+class Phalanx(Game[PhalanxState, Order]):
     kind = "phalanx"
     title = "Phalanx"
     min_players = 2

@@ -73,7 +73,7 @@ def parse_duration(name: str, value: Any) -> float | None:
     return duration_option(name, value, off=True, zero=True)
 
 
-class PivotPawns(Game):
+class PivotPawns(Game[PivotState, Bid | Pass]):
     kind = "pivot-pawns"
     title = "Pivot Pawns"
     min_players = 1

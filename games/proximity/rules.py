@@ -56,7 +56,7 @@ def parse_time_bank(value: object) -> float | None:
     return duration_option("time_bank", value, off=True)
 
 
-class Proximity(Game):
+class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
     kind = "proximity"
     title = "Proximity"
     min_players = 2
