@@ -482,13 +482,10 @@ class Game(abc.ABC, Generic[StateT, OrderT]):
     def leave(self, state: StateT, player: str, now: float) -> Result[StateT]:
         """Remove ``player`` (ejected, resigned) at ``now``, as the rules for a missing order say.
 
-        Returns the new state (the input is never changed) and public events,
-        the first being "<player> has left the game." (``left_event``).  From
-        then on the player is in ``removed``, never in ``to_move``, not awaited
-        by ``ready`` and never among the ``winners``.  A simultaneous game
-        whose every remaining order is already in closes the turn here, since
-        nothing else would wake it before a deadline.  Raises GameError for a
-        player who is not in the game, has already left, or a game that is over.
+        Returns the new state and public events, the first ``left_event``; the player is then in
+        ``removed``, never in ``to_move`` or the ``winners``.  A simultaneous game whose every
+        remaining order is in closes the turn here (nothing else would wake it before a deadline).
+        Raises GameError for a player not in the game or already gone, or a game that is over.
         """
 
     def removed(self, state: StateT) -> list[str]:
