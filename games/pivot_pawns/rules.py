@@ -151,7 +151,7 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
                     "name two different pawns"
                 )
 
-    def step(self, state: PivotState, player: str, order: Any, now: float) -> Result:
+    def step(self, state: PivotState, player: str, order: Any, now: float) -> Result[PivotState]:
         if isinstance(order, str):
             order = orders.parse(order)
         self._check_order(state, player, order)
@@ -228,7 +228,7 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
             return None
         return state.first_bid + state.timer
 
-    def close_turn(self, state: PivotState, now: float) -> Result:
+    def close_turn(self, state: PivotState, now: float) -> Result[PivotState]:
         if state.over:
             raise GameError("the game is over; there is no round to close")
         new = states.copy_state(state)
@@ -385,7 +385,7 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
     def is_over(self, state: PivotState) -> bool:
         return state.over
 
-    def leave(self, state: PivotState, player: str, now: float) -> Result:
+    def leave(self, state: PivotState, player: str, now: float) -> Result[PivotState]:
         """G5 with PP4: a removed player is a player who never bids again.
 
         Their bid and sealed solution of the open round are withdrawn and never
