@@ -22,7 +22,7 @@ import signal
 import subprocess
 import sys
 from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING, Any, Callable
+from typing import IO, TYPE_CHECKING, Any, Callable, cast
 
 from gm.core.logformat import clean_handler
 from gm.runtime.transport import (Done, More, PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure,
@@ -93,6 +93,7 @@ def serve(inbound: Connection, outbound: Connection, parent: int | None = None) 
 
             async def ask(n: int) -> list[Any]:
                 outbound.send((WANT, n))
+                more: list[Any]
                 more, more_envelopes = await asyncio.get_running_loop().run_in_executor(None, inbound.recv)
                 envelopes.update(more_envelopes)
                 return more
@@ -120,7 +121,7 @@ class ProcessTransport:
         self.streams = True  # send_many takes ``more``
         # the connections the child's transport sends over at once (its factory's), for the batch size
         self.connections = getattr(factory, "keywords", {}).get("connections")
-        self.process: subprocess.Popen | None = None
+        self.process: subprocess.Popen[bytes] | None = None
         self.to_child: Connection | None = None
         self.from_child: Connection | None = None
 
@@ -130,16 +131,18 @@ class ProcessTransport:
         self._child()
 
     def _child(self) -> tuple[Connection, Connection]:
-        if self.process is None or self.process.poll() is not None:
+        alive = self.process is not None and self.process.poll() is None
+        if not alive or self.to_child is None or self.from_child is None:  # the pipes go with the child
             self._discard()
             # A fresh interpreter, not a fork: the daemon has threads (and a fork of the
             # benchmark's or a test's process would bring all of it along).
             self.process = subprocess.Popen([sys.executable, "-m", __name__, str(os.getpid())],
                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-            self.to_child = Connection(os.dup(self.process.stdin.fileno()), readable=False)
-            self.from_child = Connection(os.dup(self.process.stdout.fileno()), writable=False)
-            self.process.stdin.close()
-            self.process.stdout.close()
+            stdin, stdout = cast(IO[bytes], self.process.stdin), cast(IO[bytes], self.process.stdout)  # PIPEs
+            self.to_child = Connection(os.dup(stdin.fileno()), readable=False)
+            self.from_child = Connection(os.dup(stdout.fileno()), writable=False)
+            stdin.close()
+            stdout.close()
             self.to_child.send(self.factory)
         return self.to_child, self.from_child
 
@@ -172,7 +175,7 @@ class ProcessTransport:
         answered: set[int] = set()
         broken = False  # ``more`` failed: the stream ends with what it has
 
-        def batch(rows: list) -> tuple[list, dict]:
+        def batch(rows: list[Any]) -> tuple[list[Any], dict[int, str]]:
             by_id.update((row["id"], row) for row in rows)
             return ([{"id": r["id"], "recipient": r["recipient"], "raw": r["raw"], "attempts": r["attempts"]}
                      for r in rows], {r["id"]: self.envelope(r["id"]) for r in rows})
@@ -185,7 +188,7 @@ class ProcessTransport:
                 if answer == END:
                     return
                 if answer[0] == WANT:
-                    got: list = []
+                    got: list[Any] = []
                     if more is not None and not broken:
                         try:
                             got = more(answer[1])
