@@ -1,10 +1,9 @@
 """SQLAlchemy Core statements compiled once per dialect, run on the store's own driver connection.
 
-A statement held at module level is a builder over gm.store.tables, ``prepared(lambda sa, t: ...)``,
-compiled at first use into the dialect's SQL (sqlite3's ``:name``, psycopg's ``%(name)s``) and run
-with a dict on ``store.db``: no SQLAlchemy Engine on the way.  Constants are bound when compiled;
-``bindparam`` names the caller's parameters, ``lists=`` its IN lists (spelled out per length), and
-``postgresql=`` a dialect's own builder where the statement differs.
+A statement is a builder over gm.store.tables, ``prepared(lambda sa, t: ...)``, compiled at first
+use into the dialect's SQL (``:name`` or psycopg's ``%(name)s``) and run with a dict on ``store.db``,
+no SQLAlchemy Engine on the way.  ``bindparam`` names the caller's parameters, ``lists=`` its IN
+lists, ``postgresql=`` a dialect's own builder; other constants are bound when compiled.
 
 Compiled ahead: gm/store/compiled_sql.py holds every held statement's SQL on both dialects
 (`python -m gm.store.sql`; tests/store/test_sql.py fails while it is stale), so that `gm ingest`,

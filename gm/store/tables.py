@@ -2,9 +2,8 @@
 
 Statements are built on these tables (gm.store.sql), the steps' PostgreSQL DDL is compiled from
 them (gm.store.pgsteps), and tests/store/test_tables.py holds fresh and migrated stores, on each
-back end, to them column by column: add a step, then mirror it here.  A column a later step
-added says which (``info=added(N)``).  Importing this module imports SQLAlchemy, which the
-daemon's start-up never does (tests/test_startup_imports.py).  Types, per back end:
+back end, to them column by column: add a step, then mirror it here (a column a later step
+added says which: ``info=added(N)``).  It imports SQLAlchemy: the daemon's start-up never does.
 
     INT     INTEGER on SQLite, BIGINT on PostgreSQL; ROWID the same, a table's INTEGER PRIMARY
             KEY: SQLite's rowid, on PostgreSQL an identity column
