@@ -52,8 +52,8 @@ MAILS_PER_ADDRESS = 3
 """The most mails one inbound mail makes gm queue to any one mailbox (gm.core.addresses.mailbox_key:
 victim+1@ and VICTIM@ are victim@), beyond the game's normal reports (REPORT_KINDS: one per
 reader per move).  Replies, press, notices, codes and alerts count together, whatever the mail
-holds; the sender's one reply always has its place among them.  While a mail is handled
-(begin_reply to finish_reply) Outbox.queue refuses, and logs, a mail past it, so the bound holds
+holds; the sender's one reply always has its place among them.  While a mail is handled (its
+MailOutbox) Outbox.queue refuses, and logs, a mail past it, so the bound holds
 whichever code queues; the commands check room_for() first to say so instead."""
 REPORT_KINDS = ("report", "welcome")  # the game's normal reports: not counted by MAILS_PER_ADDRESS
 STRANGER_BYTES = 64 * 1024  # the most text one answer to a sender who gave no password carries
@@ -106,11 +106,14 @@ def joined(parts: list[ReplyPart]) -> str:
 
 
 class Outbox:
+    """The service's outbox: it queues mail, and answers a mail at once (for_mail: as one reply)."""
+
+    answers: PendingReply | None = None  # the answers being gathered: only a MailOutbox has them
+
     def __init__(self, store: Store, config: Config, clock: Callable[[], float]):
         self.store = store
         self.config = config
         self.clock = clock
-        self._pending: PendingReply | None = None
         # Read the DKIM key now, at start: a bad key file is a ConfigError here, not at a message.
         self.signer = Signer.from_config(config)
         self.tokens = ReplyTokens(config, store)
@@ -161,7 +164,7 @@ class Outbox:
 
     def _count(self, to: str, kind: str, answer: bool) -> bool:
         """Count a mail to ``to`` against the bound of the mail being handled; False: past it."""
-        pending = self._pending
+        pending = self.answers
         if pending is None or kind in REPORT_KINDS:
             return True
         key = mailbox_key(to)
@@ -175,7 +178,7 @@ class Outbox:
     def room_for(self, to: str) -> bool:
         """Another mail to ``to`` (not the answer) fits the bound of the mail being handled: its
         sender's address keeps a place for the answer."""
-        pending = self._pending
+        pending = self.answers
         if pending is None:
             return True
         key = mailbox_key(to)
@@ -221,65 +224,52 @@ class Outbox:
                               self.clock(), audience=audience, gm_version=gm_version(), digest=shown)
 
     # --- replies to a mail ------------------------------------------------------
-    def begin_reply(self, inbound: Inbound) -> None:
-        """Gather the replies to ``inbound`` from here on; finish_reply() sends them as one."""
-        self._pending = PendingReply(inbound)
+    def for_mail(self, inbound: Inbound) -> MailOutbox:
+        """This outbox as the mail ``inbound`` sees it while it is judged: its answers gathered
+        into one reply (MailOutbox.send_answers), the mails it causes bounded."""
+        return MailOutbox(self, inbound)
 
     def reply(self, inbound: Inbound, view: GameView | None, label: str, body: str,
               kind: str, archive_player: str | None = None, html: HtmlPart | None = None,
               secret: bool = False) -> None:
-        """Answer a mail (gathered into one reply while begin_reply is in force).  ``html``: the
+        """Answer a mail (gathered into one reply by the mail's own MailOutbox).  ``html``: the
         part's HTML alternative, used when the reply has no other part.  ``secret``: the part
         carries a password or a code (the whole reply is then stored as secret)."""
         part = ReplyPart(view, label, body, kind, archive_player, html, secret)
-        if self._pending is not None and self._pending.inbound is inbound:
-            self._pending.parts.append(part)
+        if self.replying_to(inbound):
+            self.answers.parts.append(part)
             return
         self._send_reply(inbound, [part])
 
     def replying_to(self, inbound: Inbound | None) -> bool:
-        """Answers to ``inbound`` are being gathered (begin_reply) and not yet sent."""
-        return inbound is not None and self._pending is not None and self._pending.inbound is inbound
+        """Answers to ``inbound`` are being gathered (for_mail) and not yet sent."""
+        return inbound is not None and self.answers is not None and self.answers.inbound is inbound
 
     def reply_report(self, inbound: Inbound, view: GameView, label: str, body: str, *,
                      player: str, html: HtmlPart | None = None) -> None:
         """The report ``player`` gets of the move their mail made, as the lead of its one reply
         (replying_to must hold); archived as their report when the reply is sent."""
-        assert self._pending is not None and self._pending.inbound is inbound
-        self._pending.parts.insert(0, ReplyPart(view, label, body, "report", player, html, report=True))
+        assert self.replying_to(inbound)
+        self.answers.parts.insert(0, ReplyPart(view, label, body, "report", player, html, report=True))
 
     def authenticated(self, inbound: Inbound) -> None:
         """The sender of ``inbound`` gave a seat's password or reply address: its answer is not
         cut at STRANGER_BYTES."""
         if self.replying_to(inbound):
-            self._pending.authenticated = True
+            self.answers.authenticated = True
 
     def once(self, inbound: Inbound, what: str) -> bool:
         """True the first time ``what`` is asked for while ``inbound`` is handled (a command that
-        one mail may do once, e.g. SET ADDRESS); always True outside begin_reply."""
+        one mail may do once, e.g. SET ADDRESS); always True outside a mail's own outbox."""
         if not self.replying_to(inbound):
             return True
-        first = what not in self._pending.done
-        self._pending.done.add(what)
+        first = what not in self.answers.done
+        self.answers.done.add(what)
         return first
 
     def for_stranger(self, inbound: Inbound | None) -> bool:
         """The answer to ``inbound`` goes to a sender who has not authenticated."""
-        return not (self.replying_to(inbound) and self._pending.authenticated)
-
-    def finish_reply(self) -> int | None:
-        """Send the gathered replies as one message; returns its outbox id (None: nothing sent)."""
-        pending = self._pending
-        try:
-            if pending is None or not pending.parts:
-                return None
-            return self._send_reply(pending.inbound, pending.parts)  # counted in its bound
-        finally:
-            self._pending = None
-
-    def drop_reply(self) -> None:
-        """Forget the gathered replies (the mail's transaction failed)."""
-        self._pending = None
+        return not (self.replying_to(inbound) and self.answers.authenticated)
 
     def _send_reply(self, inbound: Inbound, parts: list[ReplyPart]) -> int | None:
         to = inbound.reply_address
@@ -348,9 +338,9 @@ class Outbox:
     def take_reply(self, inbound: Inbound) -> list[ReplyPart]:
         """The answers gathered for ``inbound`` so far, taken out of its reply: another mail to the
         same sender carries them (one mail per mail received)."""
-        if self._pending is None or self._pending.inbound is not inbound:
+        if not self.replying_to(inbound):
             return []
-        parts, self._pending.parts = self._pending.parts, []
+        parts, self.answers.parts = self.answers.parts, []
         return parts
 
     def _limit_notice(self, to: str) -> str | None:
@@ -399,3 +389,25 @@ class Outbox:
         self.queue(to.lower(), f"[gm] {subject}", "\n".join(
             lines + ["", "This is the only such mail this hour."]) + "\n", kind="alert")
         return True
+
+
+class MailOutbox(Outbox):
+    """The outbox as one mail sees it while it is judged: the service's store, config, clock, DKIM
+    signer and reply tokens, with the mail's answers (gathered into one reply) and the count of
+    what it queued (MAILS_PER_ADDRESS).  Made for the mail and dropped with it."""
+
+    def __init__(self, service: Outbox, inbound: Inbound):
+        self.store, self.config, self.clock = service.store, service.config, service.clock
+        self.signer, self.tokens = service.signer, service.tokens
+        self.answers = PendingReply(inbound)
+
+    def send_answers(self) -> int | None:
+        """Send the gathered answers as one message; returns its outbox id (None: nothing sent).
+        After it this outbox answers at once, as the service's does."""
+        pending = self.answers
+        try:
+            if pending is None or not pending.parts:
+                return None
+            return self._send_reply(pending.inbound, pending.parts)  # counted in its bound
+        finally:
+            self.answers = None
