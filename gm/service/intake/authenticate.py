@@ -12,9 +12,10 @@ from __future__ import annotations
 from gm.core.model import Outcome
 from gm.service.intake import held
 from gm.service.intake.case import MailCase
+from gm.service.intake.setaside import speaks_for
 from gm.service.intake.words import say
 from gm.service.outgoing import delivery_state
-from gm.service.people import guessing, mailcommands, seats
+from gm.service.people import mailcommands, seats
 
 
 def authenticate(case: MailCase) -> Outcome | None:
@@ -42,15 +43,8 @@ def find_seat(case: MailCase) -> None:
     if case.trusted is not None:  # its password and token are masked, its authentication kept
         case.player, case.by_token = case.trusted.player(view), case.trusted.method == "token"
         return
-    case.player, case.refused = guessing.check_password(case.ctx, view, case.inbound.sender, mail.password)
-    # No password (or one refused by a lock-out, which only the token passes): the reply address
-    # speaks for its seat, if its token is current.
-    case.by_token = addressed is not None and addressed[0] == view.id \
-        and (not mail.password or case.refused == "locked")
-    if case.player is None and case.by_token:
-        case.player = case.ctx.outbox.tokens.seat(view.id, addressed[1], addressed[2])
-    else:
-        case.by_token = False
+    case.player, case.by_token, case.refused = speaks_for(case.ctx, view, case.inbound.sender,
+                                                          mail.password, addressed)
 
 
 def refuse_stranger(case: MailCase) -> Outcome:

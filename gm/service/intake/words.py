@@ -8,15 +8,14 @@ detail in the log.  A body of its own is a template rendered as written.
 from __future__ import annotations
 
 from gm.mail.redact import mask_text
-from gm.present.templates import environment
+from gm.present.templates import environment, sentence
 
 REFUSALS = "mail/refusals.txt.j2"
 
 
 def say(message: str, **values: object) -> str:
     """The refusal ``message`` (a macro of refusals.txt.j2) with ``values``, as one line."""
-    text = getattr(environment().get_template(REFUSALS).module, message)(**values)
-    return " ".join(line.strip() for line in str(text).strip().split("\n"))
+    return sentence(REFUSALS, message, **values)
 
 
 def body(template: str, **values: object) -> str:

@@ -1,23 +1,12 @@
 """Queueing mail: compose it, store it in the outbox table, archive what a player was sent.
 
 Everything here runs inside the caller's write transaction, so a report is
-queued together with the state it reports, or not at all.
-
-Replies to an incoming mail are bounded: while a mail is handled its replies
-(help, errors, confirmations, board, history...) are gathered and leave as
-one message, to the address the mail came from (never Reply-To), once the
-mail is done.  When the mail moved a game, the report its sender gets is that
-message: it leads, and every other answer follows it (in the text, and in a
-box of the HTML page).  Replies that need no password (help, errors) are rate-limited
-per address and in total per hour; the reply that reaches a limit says so,
-once, and after it nothing more is sent until the hour has passed.  The answer
-to a sender who gave no password (nor a seat's reply address) carries at most
-STRANGER_BYTES of text; a longer one is cut at a line and says where to read
-the rest.
-
-What one mail costs is bounded here too, whatever code queues it: at most
-MAILS_PER_ADDRESS mails to any one address while it is handled, beyond the
-game's reports (see MAILS_PER_ADDRESS).
+queued together with the state it reports, or not at all.  A mail being
+judged has its own MailOutbox: its answers leave as one reply to the address
+it came from (the report of the move it made leads, the other answers
+follow), and what it makes gm send is bounded (MAILS_PER_ADDRESS).  Replies
+that need no password are rate-limited per address and per hour, and one to
+a sender who gave none carries at most STRANGER_BYTES of text.
 """
 
 from __future__ import annotations
@@ -39,6 +28,7 @@ from gm.mail.outbound import HtmlPart, compose
 from gm.mail.redact import mask_text
 from gm.present import reports
 from gm.present.mailhtml import with_answers
+from gm.present.templates import sentence
 from gm.service.outgoing.holding import queue_status
 from gm.service.outgoing.replies import ReplyTokens
 from gm.store import Store
@@ -58,6 +48,7 @@ whichever code queues; the commands check room_for() first to say so instead."""
 REPORT_KINDS = ("report", "welcome")  # the game's normal reports: not counted by MAILS_PER_ADDRESS
 STRANGER_BYTES = 64 * 1024  # the most text one answer to a sender who gave no password carries
 PART_RULE = "\n" + "=" * 72 + "\n\n"
+LIMITS = "mail/limits.txt.j2"  # the notes on what is sent to senders without a password
 # What the store keeps of a text that carried a password or a code, once it is sent (outbox.secret;
 # the archive of a secret part keeps only this).
 SECRET_NOTE = ("[This mail carried a password, a code or a reply address; gm keeps no copy of its "
@@ -316,11 +307,9 @@ class Outbox:
 
     def cut_for_stranger(self, body: str, most: int = STRANGER_BYTES) -> str:
         """``body`` within ``most`` bytes, cut at a line and saying where to read the rest."""
-        where = (f" The games' pages are at {self.config.archive_url}." if self.config.archive_url
-                 else "")
-        note = ("\n[gm cut this answer here: it sends at most 64 KB to a mail without a password."
-                f"{where} For the whole answer, send the command again below a line GAME <id> "
-                "PASSWORD <password>.]\n")
+        url = self.config.archive_url
+        where = " " + sentence(LIMITS, "pages", url=url) if url else ""
+        note = "\n" + sentence(LIMITS, "cut", where=where) + "\n"
         if len(body.encode("utf-8")) <= most:
             return body
         kept = body.encode("utf-8")[:most - len(note.encode("utf-8"))].decode("utf-8", errors="ignore")
@@ -358,21 +347,12 @@ class Outbox:
             log.warning("reply to %s suppressed: %d replies to strangers this hour", to, sent_all)
             return None
         if sent_to + 1 == per_address:
-            return (f"(This is the last answer gm sends to {to} this hour: it has answered "
-                    f"{per_address} mails from this address that needed no password. Mail sent "
-                    "within the hour is kept but not answered.)")
+            return sentence(LIMITS, "last_answer", to=to, per_address=per_address)
         if sent_all + 1 == total:
             log.warning("the hourly limit of %d replies to strangers is reached", total)
             self.alert_gm("Too many mails from strangers", [
-                f"gm has answered {total} mails that needed no password in the last hour (config "
-                "unauthenticated_replies_per_hour), the most it answers.", "",
-                "Until the hour has passed, such mail (HELP, LIST, refusals, requests past their "
-                "own cap) is kept but not answered; players' mail with a password, and the codes "
-                "and notices mailed to their seats' addresses, go on as usual. Many mails from many "
-                "addresses are often forged From lines: gm in use as a spam amplifier. gm inbox "
-                "lists the mails."])
-            return ("(gm is answering too many mails this hour; mail sent within the hour is "
-                    "kept but not answered.)")
+                sentence(LIMITS, "flood_answered", total=total), "", sentence(LIMITS, "flood_kept")])
+            return sentence(LIMITS, "too_many")
         return ""
 
     def alert_gm(self, subject: str, lines: list[str]) -> bool:
