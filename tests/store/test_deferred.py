@@ -14,16 +14,16 @@ T = 1_700_000_000.0
 
 
 @pytest.fixture
-def store(store_target):
-    s = Store(store_target)
-    with s.write():
-        s.games.add_game("g1", "neighbors", 7, "{}", T)
-        s.seats.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
-        s.turns.add_state("g1", 1, {"n": 0}, T)
-        s.message_row = s.inbox.add_message("k1", "<m1@x>", "ada@example.org", "orders", b"raw", T, "pending")
-        s.outbox_id = s.outbox.queue_outbox("<o1@gm>", "ada@example.org", "report", b"mail", kind="report", now=T)
-    yield s
-    s.close()
+def store(store):
+    """The empty store of tests/store/conftest.py, with this module's rows."""
+    with store.write():
+        store.games.add_game("g1", "neighbors", 7, "{}", T)
+        store.seats.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
+        store.turns.add_state("g1", 1, {"n": 0}, T)
+        store.message_row = store.inbox.add_message("k1", "<m1@x>", "ada@example.org", "orders", b"raw", T, "pending")
+        store.outbox_id = store.outbox.queue_outbox("<o1@gm>", "ada@example.org", "report", b"mail", kind="report",
+                                                    now=T)
+    return store
 
 
 def reports(store: Store) -> list[tuple]:

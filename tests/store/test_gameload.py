@@ -12,32 +12,31 @@ SENDER = "ada@example.org"
 
 
 @pytest.fixture
-def store(store_target):
-    s = Store(store_target)
-    with s.write():
-        s.games.add_game("g1", "neighbors", 7, "{}", T)
-        s.seats.add_player("g1", 1, "bob", "bob@example.org", "hash-b")
-        s.seats.add_player("g1", 0, "Ada", "Ada@Example.org", "hash-a")  # seat order is not insert order
-        s.seats.add_player("g1", 2, "Cy", "cy@example.org", "hash-c")
-        s.turns.add_state("g1", 1, {"n": 0}, T)
-        s.turns.add_state("g1", 1, {"n": 1}, T + 1)
-        s.timers.set_timer("g1", T + 50.5)
-        s.timers.replace_deadline({"game_id": "g1", "start_seq": 1, "turn": 1, "due": T + 50.5, "reminded": 0,
-                                   "late": 0,
-                                   "grace_done": 0, "paused_at": None, "set_by": "gm"})
-        s.games.save_setting("g1", "deadline", "3d")
-        s.games.save_setting("g1", "press", "white")
-        s.selfservice.add_observer("g1", "zed@example.org", True, T + 2)
-        s.selfservice.add_observer("g1", "amy@example.org", True, T + 3)
-        s.selfservice.add_observer("g1", "wait@example.org", False, T + 1)
-        s.credentials.add_credential_lock("g1", "bob", "", T, T + 3600)
-        s.credentials.add_credential_lock("g1", "", SENDER, T, T + 60)
-        s.delivery.set_address_state("bob@example.org", "soft-failing", T, "a 4xx")
-        s.games.add_game("g2", "neighbors", 8, "{}", T)  # another game's rows are not read
-        s.seats.add_player("g2", 0, "Ada", "ada@example.org", "hash-x")
-        s.games.save_setting("g2", "deadline", "1d")
-    yield s
-    s.close()
+def store(store):
+    """The empty store of tests/store/conftest.py, with this module's rows."""
+    with store.write():
+        store.games.add_game("g1", "neighbors", 7, "{}", T)
+        store.seats.add_player("g1", 1, "bob", "bob@example.org", "hash-b")
+        store.seats.add_player("g1", 0, "Ada", "Ada@Example.org", "hash-a")  # seat order is not insert order
+        store.seats.add_player("g1", 2, "Cy", "cy@example.org", "hash-c")
+        store.turns.add_state("g1", 1, {"n": 0}, T)
+        store.turns.add_state("g1", 1, {"n": 1}, T + 1)
+        store.timers.set_timer("g1", T + 50.5)
+        store.timers.replace_deadline({"game_id": "g1", "start_seq": 1, "turn": 1, "due": T + 50.5, "reminded": 0,
+                                       "late": 0,
+                                       "grace_done": 0, "paused_at": None, "set_by": "gm"})
+        store.games.save_setting("g1", "deadline", "3d")
+        store.games.save_setting("g1", "press", "white")
+        store.selfservice.add_observer("g1", "zed@example.org", True, T + 2)
+        store.selfservice.add_observer("g1", "amy@example.org", True, T + 3)
+        store.selfservice.add_observer("g1", "wait@example.org", False, T + 1)
+        store.credentials.add_credential_lock("g1", "bob", "", T, T + 3600)
+        store.credentials.add_credential_lock("g1", "", SENDER, T, T + 60)
+        store.delivery.set_address_state("bob@example.org", "soft-failing", T, "a 4xx")
+        store.games.add_game("g2", "neighbors", 8, "{}", T)  # another game's rows are not read
+        store.seats.add_player("g2", 0, "Ada", "ada@example.org", "hash-x")
+        store.games.save_setting("g2", "deadline", "1d")
+    return store
 
 
 def every_read(store: Store, game_id: str, sender: str) -> dict:

@@ -13,15 +13,14 @@ T = 1_700_000_000.0
 
 
 @pytest.fixture
-def store(store_target):
-    s = Store(store_target)
-    with s.write():
-        s.games.add_game("g1", "neighbors", 7, "{}", T)
-        s.games.add_game("g2", "neighbors", 8, "{}", T + 1, status="paused")
-        s.seats.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
-        s.seats.add_player("g1", 1, "bob", "bob@example.org", "hash-b")
-    yield s
-    s.close()
+def store(store):
+    """The empty store of tests/store/conftest.py, with this module's rows."""
+    with store.write():
+        store.games.add_game("g1", "neighbors", 7, "{}", T)
+        store.games.add_game("g2", "neighbors", 8, "{}", T + 1, status="paused")
+        store.seats.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
+        store.seats.add_player("g1", 1, "bob", "bob@example.org", "hash-b")
+    return store
 
 
 def test_writes_need_a_transaction(store):
