@@ -32,7 +32,7 @@ GAMES = prepared(lambda sa, t: sa.select(sa.func.count().label("n")).select_from
 def backup(store: Store, path: str | Path, progress: Progress = quiet) -> int:
     """Write ``store`` to the SQLite file ``path`` (replacing it); returns the games in the backup."""
     path = Path(path)
-    if isinstance(store, SqliteStore) and path.resolve() == store.path.resolve():
+    if isinstance(store, SqliteStore) and path.resolve() == Path(store.path).resolve():
         raise StoreError(f"{path} is the store itself: write the backup to another file")
     part = path.with_name(path.name + ".part")
     part.unlink(missing_ok=True)

@@ -169,25 +169,15 @@ class Store(TransactionReads, DeferredWrites):
     def write(self, durable: bool = True, scoped: bool = False, games: Iterable[str] = ()) -> Iterator[Any]:
         """One write transaction; nested uses join the outer one.
 
-        Only one write transaction runs at a time on a store, across every
-        process and host that shares it, so the read-modify-write of a game
-        state never interleaves with another's and loses an update.
-
-        ``scoped=True`` (the outermost write decides): on PostgreSQL this
-        transaction runs beside other scoped ones, and must lock the games and
-        shared rows it changes before it reads them (lock_games, lock_shared,
-        or lock_store for all; gm.store.pglocks).  On SQLite those locks are
-        no-ops: BEGIN IMMEDIATE already lets one writer at a time.
-
-        ``durable=False`` may skip the flush to disk at commit: the transaction
-        still survives the process being killed, and only an operating-system
-        crash or power cut can undo it.  For records whose loss merely repeats
-        work, such as "this mail was sent" (a resend carries the same
-        Message-ID); never for anything that records what a player did.
-
-        ``games``: the transaction changes these games (and what only they own): it is scoped,
-        and locks them before anything is read (lock_games; joining an outer transaction, it
-        locks them there: under a store-wide one that is nothing).
+        No other write changes what it changes meanwhile, across every process
+        sharing the store, so a read-modify-write of a game never loses an update.
+        ``scoped=True`` (the outermost write decides): on PostgreSQL it runs beside
+        other scoped ones and locks what it changes first (``store.locks``,
+        gm.store.locks); on SQLite BEGIN IMMEDIATE lets one writer at a time.
+        ``games``: a scoped write locking these games first.  ``durable=False``
+        may skip the flush to disk at commit (only an operating-system crash can
+        undo it): for records whose loss merely repeats work ("this mail was
+        sent"), never for what a player did.
         """
         games = [g.strip().lower() for g in games if g]
         if self.depth:

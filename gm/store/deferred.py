@@ -22,7 +22,7 @@ Build = Callable[[list[tuple]], Statements]  # the statements writing these rows
 
 
 class DeferredWrites:
-    """Mixed into Store: ``defer`` and the flushes behind it."""
+    """The Store's rows waiting for the commit: ``defer`` and the flushes behind it."""
 
     deferred: dict[str, tuple[Any, Build, list[tuple]]] | None = None  # table -> (kind, build, rows)
     waiting_names: re.Pattern | None = None  # the tables with rows waiting, as words

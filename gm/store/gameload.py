@@ -56,7 +56,7 @@ SETS: dict[str, tuple[str, str]] = {
 OUTBOX_IDS = ROWS_AT_ONCE
 
 
-def statement(game_id: str, sender: str) -> tuple[str, dict]:
+def statement(game_id: str, sender: str) -> tuple[str, dict[str, Any]]:
     """The one SELECT of every set, and its parameters (by name)."""
     return SELECT, {"read_game": game_id, "read_sender": sender, "read_most": OUTBOX_IDS}
 

@@ -14,7 +14,7 @@ picture the Z_RLE strategy (base64 has no repeats to find); states level 6
 from __future__ import annotations
 
 import zlib
-from typing import Any
+from typing import Any, Protocol
 
 COMPRESS_OVER = 1024  # characters; shorter texts stay readable text in the database
 LEVEL = 1
@@ -82,7 +82,15 @@ def pack_mail(raw: bytes) -> bytes:
         raw[head:]) + packer.flush()
 
 
-def mail_packer(raw: bytes):  # zlib.Compress: Z_RLE for a mail with pictures (see the module's note)
+class Packer(Protocol):
+    """A zlib compressor (zlib.compressobj)."""
+
+    def compress(self, data: bytes, /) -> bytes: ...
+
+    def flush(self, mode: int = ..., /) -> bytes: ...
+
+
+def mail_packer(raw: bytes) -> Packer:  # Z_RLE for a mail with pictures (see the module's note)
     strategy = zlib.Z_RLE if has_pictures(raw) else zlib.Z_DEFAULT_STRATEGY
     return zlib.compressobj(LEVEL, zlib.DEFLATED, zlib.MAX_WBITS, 8, strategy)
 

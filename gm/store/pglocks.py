@@ -13,6 +13,8 @@ from typing import Any, Callable, Iterable
 
 from gm.store.locks import Locks
 
+Raw = Callable[..., Any]  # the connection's ``raw``: PostgreSQL's own SQL and its parameters -> a cursor
+
 STORE_LOCK = 0x676D5F77  # the store lock's first key ("gm_w"); the second: the store's schema
 STORE_KEY = f"{STORE_LOCK}, hashtext(current_schema())"
 RETRYABLE = {"40P01", "40001"}  # deadlock detected, serialisation failure
@@ -38,17 +40,17 @@ def store_lock(shared: bool, relaxed: bool = False) -> str:
 SHARED_STORE_LOCK = store_lock(shared=True)  # a scoped transaction's, as claim_message can take it
 
 
-def lock_store(raw: Callable, shared: bool, relaxed: bool = False) -> None:
+def lock_store(raw: Raw, shared: bool, relaxed: bool = False) -> None:
     raw(store_lock(shared, relaxed), ())
 
 
-def hold_alive(raw: Callable, daemon_id: str) -> None:
+def hold_alive(raw: Raw, daemon_id: str) -> None:
     """This session holds its daemon's liveness lock (session-level: kept across transactions, and
     let go of only when the session ends, so by a daemon's death or its server's restart)."""
     raw(f"SELECT pg_try_advisory_lock({space('daemon')}, hashtext(%s))", (daemon_id,))
 
 
-def alive_among(raw: Callable, daemon_ids: Iterable[str]) -> set[str]:
+def alive_among(raw: Raw, daemon_ids: Iterable[str]) -> set[str]:
     """The daemons among these whose liveness lock some session holds.  A free one is taken for
     the statement's transaction, so call it outside a write: autocommit lets it go at once; and
     never for this session's own daemon (its own lock would be taken again, and look free)."""
@@ -60,7 +62,7 @@ def alive_among(raw: Callable, daemon_ids: Iterable[str]) -> set[str]:
     return {row[0] for row in rows}
 
 
-def lock_names(raw: Callable, kind: str, names: Iterable[str]) -> None:
+def lock_names(raw: Raw, kind: str, names: Iterable[str]) -> None:
     """Wait for the locks of these names, in sorted order (the subquery sorts before the locks)."""
     names = sorted(set(names))
     if len(names) == 1:
@@ -70,7 +72,7 @@ def lock_names(raw: Callable, kind: str, names: Iterable[str]) -> None:
             "(SELECT n FROM unnest(%s::text[]) AS n ORDER BY n OFFSET 0) AS sorted", (names,))
 
 
-def try_lock_names(raw: Callable, kind: str, names: Iterable[str]) -> bool:
+def try_lock_names(raw: Raw, kind: str, names: Iterable[str]) -> bool:
     """Take the locks of these names if no other transaction holds any: never waits."""
     names = sorted(set(names))
     if not names:
@@ -80,7 +82,7 @@ def try_lock_names(raw: Callable, kind: str, names: Iterable[str]) -> bool:
     return bool(row[0])
 
 
-def claim_message(raw: Callable, keys: Iterable[str], game: str | None, shared: Iterable[str] = (),
+def claim_message(raw: Raw, keys: Iterable[str], game: str | None, shared: Iterable[str] = (),
                   store_lock: bool = False) -> bool:
     """try_lock_names of the message's keys and, if they were free, the lock of its game and then
     the shared names' locks, waited for in the same statement: a daemon that finds the message

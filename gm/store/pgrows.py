@@ -21,7 +21,7 @@ class Row:
 
     __slots__ = ("values", "index")
 
-    def __init__(self, values: tuple, index: dict[str, int]):
+    def __init__(self, values: tuple[Any, ...], index: dict[str, int]):
         self.values = values
         self.index = index
 
@@ -64,7 +64,7 @@ def storable(table: str, column: str, value: Any) -> Any:
 INDEXES: dict[tuple[str, ...], dict[str, int]] = {}  # column names -> name index, shared by their rows
 
 
-def row_factory(cursor) -> Callable[[Any], Row]:
+def row_factory(cursor: Any) -> Callable[[Any], Row]:
     """psycopg row factory making Rows."""
     result = cursor.pgresult  # its field names, without building cursor.description's objects
     if result is None or not result.nfields:

@@ -56,7 +56,7 @@ class WatchedConnection:
 
 
 class TransactionReads:
-    """Mixed into Store: ``remembered`` and the bookkeeping behind it."""
+    """The Store's reads remembered in a write transaction: ``remembered`` and its bookkeeping."""
 
     reads: dict | None = None  # (tables, key...) -> value; None: nothing remembered
 
