@@ -42,18 +42,21 @@ class TurnMail:
     as for a BOARD reply)."""
 
     def __init__(self, ctx: Context, view: GameView, events: list[Event], note: str | None = None,
-                 only: list[str] | None = None, head: str | None = None):
+                 only: list[str] | None = None, head: str | None = None,
+                 table: deadlines.TurnTable | None = None):
         rules, state = view.rules, view.state
         self.view, self.events, self.note = view, events, note
         self.head = head  # lines above the report in its monospace block (the final standings)
         self.now = ctx.clock()
         self.domain = ctx.config.domain
-        settings = deadlines.settings(ctx.store, view.id)
+        # ``table``: what the turn shows of the table, when the caller read it with the turn
+        self.table = table if table is not None else deadlines.turn_table(ctx.store, view)
+        settings = self.table.settings
         seats = view.seated if only is None else [p for p in view.players if p["name"] in only]
         self.readers = {p["name"]: p for p in seats}
         self.html_readers = [name for name, p in self.readers.items() if wants_html(p, settings)]
-        self.zones = {name: deadlines.player_zone(p) for name, p in self.readers.items()}
-        self.due = deadlines.due_time(ctx.store, view)
+        self.zones = {name: self.table.zones[name] for name in self.readers}
+        self.due = self.table.due
         self.shared = present.shared_context(view.id, rules, state)
         self.texts: dict[str | None, str] = {}
         for zone in set(self.zones.values()):  # one rendering per deadline text

@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from games.base import Event
+from gm.core import times
 from gm.core.model import GameView
 from gm.mail.inbound import Inbound
 from gm.present import archive, standings
@@ -31,20 +32,22 @@ def report_body(ctx: Context, view: GameView, viewer: str | None, events: list[E
 
 def queue_reports(ctx: Context, view: GameView, events: list[Event],
                   reply_to: tuple[str, Inbound | None] | None = None, note: str | None = None,
-                  own_notes: dict[str, str] | None = None) -> None:
+                  own_notes: dict[str, str] | None = None,
+                  table: deadlines.TurnTable | None = None) -> None:
     """A report to every player still in the game, threaded under the mail that caused it: text,
     or text and HTML with the picture (gm.service.outgoing.reportmail).  ``note`` (the GM entered orders)
     opens each mail and is archived as a notice beside the report.  Observers get the report in
     the observer's view (no private line, no sealed order), as text.  ``own_notes``: lines for
     one player each (a late player is told so in the report, not in a mail of its own), shown
-    above their report and archived as a notice beside it."""
+    above their report and archived as a notice beside it.  ``table``: the turn's TurnTable, if
+    the caller read it with the turn."""
     rules = view.rules
     own_notes = own_notes or {}
     over = rules.is_over(view.state)
     label = "final report" if over else "report"
     # The end mail: the final standings open it, archived beside the report as a notice.
     head = "\n".join(final_standings(ctx, view)) + "\n" if over else None
-    mail = reportmail.TurnMail(ctx, view, events, note, head=head)
+    mail = reportmail.TurnMail(ctx, view, events, note, head=head, table=table)
     note = present.fit_width(note) if note else None  # within 72 columns, like every line we send
     if observers.following(ctx, view.id):
         public = present.render_reports(view.id, rules, view.state, [present.OBSERVER], events,
@@ -109,17 +112,41 @@ def gm_reports(ctx: Context, view: GameView, note: str) -> None:
     queue_reports(ctx, view, [Event(note, kind="gm")])
 
 
+def order_taken(ctx: Context, view: GameView, table: deadlines.TurnTable, player,
+                inbound: Inbound | None, text: str, events: list[Event], note: str | None,
+                closing: bool) -> tuple[str, Inbound] | None:
+    """The mail an accepted order causes (``view``: the game after it; ``note``: the GM entered
+    it; ``closing``: it completes a simultaneous turn, closed next).  Returns the reply_to of
+    the closing turn's reports when the sender's reply is to be that report."""
+    notify_other_address(ctx, view, player, inbound, text)
+    name = player["name"]
+    if not view.rules.simultaneous:
+        if note:
+            queue_reports(ctx, view, events, note=note, table=table)
+        else:
+            queue_reports(ctx, view, events, reply_to=(name, inbound), table=table)
+        return None
+    if closing and from_seat(player, inbound):
+        # The order that completes the turn: its sender's reply is the turn's report, not a
+        # confirmation that the order may be replaced (the turn is judged next).
+        publish(ctx, view, events, name)
+        return (name, inbound)
+    private = [Event(note, kind="gm", to=(name,))] if note else []
+    announce(ctx, view, events + private, name, inbound, table)
+    return None
+
+
 def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
-             inbound: Inbound | None) -> None:
+             inbound: Inbound | None, table: deadlines.TurnTable | None = None) -> None:
     """Simultaneous games: confirm a sealed order privately, publish what is public."""
     private = [e.text for e in events if e.to is not None and sender in e.to]
     public = [e.text for e in events if e.to is None]
-    start_seq, _ = deadlines.turn_start(ctx.store, view.id)
+    table = table if table is not None else deadlines.turn_table(ctx.store, view)
     body = ctx.outbox.render("confirm", game_id=view.id, turn=view.turn,
                              lines=private + public or ["Orders received."],
-                             waiting=deadlines.missing(ctx.store, view, start_seq),
-                             deadline=deadlines.deadline_text(ctx.store, view, ctx.clock(),
-                                                              deadlines.player_zone(view.player(sender))))
+                             waiting=deadlines.missing_now(ctx.store, view),  # with this order in
+                             deadline=None if table.due is None else
+                             times.format_due(table.due, ctx.clock(), table.zones.get(sender)))
     if inbound is not None:
         ctx.outbox.reply(inbound, view, "Orders received", body, kind="reply", archive_player=sender)
     else:

@@ -24,6 +24,7 @@ from gm.core import addresses, passwords, times
 from gm.core.model import GameView, ServiceError, Status
 from gm.service.outgoing import reports
 from gm.service.people import credentials, draws, lobby, mailcommands, seats
+from gm.service.play import turns
 from gm.service.table import deadlines, games
 from gm.service.context import Context
 from gm.store.pglocks import retried
@@ -264,7 +265,7 @@ def concede(ctx: Context, game_id: str, name: str, who: str | None = None, why: 
     why = _required_reason(why, f"gm concede {game_id} {name}")
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
-        player = games.seat(view, name)
+        player = turns.seat(view, name)
         if not player["active"]:
             raise ServiceError(f"{player['name']} has already left game {view.id}")
         if view.status == Status.FINISHED or view.rules.is_over(view.state):
@@ -336,7 +337,7 @@ def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None =
     secret = passwords.generate()
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
-        player = games.seat(view, name)
+        player = turns.seat(view, name)
         old = player["email"]
         taken = next((p["name"] for p in view.seated if p["name"] != player["name"]
                       and addresses.same(p["email"], email)), None)
@@ -368,7 +369,7 @@ def reset_seat(ctx: Context, game_id: str, name: str, who: str | None = None, wh
     why = _required_reason(why, f"gm seat reset {game_id} {name}")
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
-        player = games.seat(view, name)
+        player = turns.seat(view, name)
         credentials.gm_reset(ctx, view, player, who or default_actor(), why)
     return f"seat {player['name']} of game {view.id}: new password mailed to {player['email']}"
 
@@ -382,7 +383,7 @@ def readdress_seat(ctx: Context, game_id: str, name: str, email: str, who: str |
     email = check_address(name, email, "nothing changed")
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
-        player = games.seat(view, name)
+        player = turns.seat(view, name)
         if addresses.same(player["email"], email):
             raise ServiceError(f"seat {player['name']} is registered to {email} already; nothing changed")
         if any(addresses.same(p["email"], email) for p in view.players):
@@ -408,7 +409,7 @@ def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: st
     """
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
-        player = games.seat(view, name)
+        player = turns.seat(view, name)
         if not player["active"]:
             raise ServiceError(f"{player['name']} has already left game {view.id}")
         if view.status == Status.FINISHED:
@@ -437,7 +438,7 @@ def resend(ctx: Context, game_id: str, name: str | None = None, who: str | None 
            why: str | None = None) -> str:
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
-        targets = [games.seat(view, name)] if name else view.seated
+        targets = [turns.seat(view, name)] if name else view.seated
         reports.resend(ctx, view, [p["name"] for p in targets])
         names = ", ".join(p["name"] for p in targets)
         record(ctx, view, "resend", f"report of turn {view.turn} to {names}", who, why)

@@ -10,6 +10,9 @@ daemon restarts.  Reading a deadline (for a report) never writes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from games.base import OptionError
 from gm.core import options, times
 from gm.core.model import GameView
@@ -98,6 +101,11 @@ def missing(store: Store, view: GameView, start_seq: int) -> list[str]:
     return owing
 
 
+def missing_now(store: Store, view: GameView) -> list[str]:
+    """missing() since the open turn's start."""
+    return missing(store, view, turn_start(store, view.id)[0])
+
+
 def everyone_left_is_in(store: Store, view: GameView) -> bool:
     """A simultaneous turn where a removed seat is awaited and every player still in has sent orders.
 
@@ -155,16 +163,43 @@ def current(store: Store, view: GameView, create: bool = False, opened: float | 
     return new
 
 
-def open_turn(store: Store, view: GameView, opened: float | None = None) -> None:
+@dataclass(frozen=True)
+class TurnTable:
+    """What a turn's mail shows of the table, read once and handed down to the reports: the
+    game's settings, when the open turn is due (None: no deadline, or over, or paused) and
+    each player's time zone."""
+    settings: dict[str, str | None]
+    due: float | None
+    zones: dict[str, Any]
+
+
+def turn_table(store: Store, view: GameView, row: dict | None = None) -> TurnTable:
+    """The TurnTable of the game as it stands (``row``: current()'s, if the caller has it)."""
+    due = None
+    if view.status == "active" and not view.rules.is_over(view.state):
+        due = (row if row is not None else current(store, view))["due"]
+    return TurnTable(settings(store, view.id), due, {p["name"]: player_zone(p) for p in view.players})
+
+
+def open_turn(store: Store, view: GameView, opened: float | None = None) -> TurnTable:
     """Store the deadline row of the turn now open (if this state opened a new one), and schedule.
 
     Called after every state the service saves, before the reports that show
-    the deadline are written; a report only reads it.
+    the deadline are written; a report only reads it (the TurnTable returned).
     """
     row = None
     if view.status == "active" and not view.rules.is_over(view.state):
         row = current(store, view, create=True, opened=opened)
     schedule(store, view, row)
+    return turn_table(store, view, row)
+
+
+def state_opened(store: Store, view: GameView, previous, now: float,
+                 opened: float | None = None) -> TurnTable:
+    """state_added and open_turn in one call, for a state the rules made (``view``: the game
+    after it)."""
+    state_added(store, view.id, previous, view.seq, view.turn, now)
+    return open_turn(store, view, opened)
 
 
 # --- when a game next needs the clock ----------------------------------------------------

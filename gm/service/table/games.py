@@ -68,19 +68,25 @@ def save_state(store: Store, view: GameView, state: Any, now: float) -> GameView
     turn = rules.turn(state)
     seq = store.add_state(view.id, turn, rules.dump(state), now)
     deadlines.state_added(store, view.id, previous, seq, turn, now)
-    status = Status.FINISHED.value if rules.is_over(state) else view.status
+    return with_status(store, view, state, seq, now)
+
+
+def advance(store: Store, view: GameView, state: Any, now: float,
+            opened: float | None = None) -> tuple[GameView, deadlines.TurnTable]:
+    """save_state, then the turn opened (deadlines.open_turn): the game after the change and
+    what its mail shows of the table, in one call down."""
+    previous = store.latest_state(view.id)
+    seq = store.add_state(view.id, view.rules.turn(state), view.rules.dump(state), now)
+    after = with_status(store, view, state, seq, now)
+    return after, deadlines.state_opened(store, after, previous, now, opened)
+
+
+def with_status(store: Store, view: GameView, state: Any, seq: int, now: float) -> GameView:
+    """Set the game's status after a new state (finished when the rules say so); the view."""
+    status = Status.FINISHED.value if view.rules.is_over(state) else view.status
     store.set_game_status(view.id, status, now)
     row = {**dict(view.row), "status": status, "updated": now}  # as set_game_status wrote it
-    return GameView(row, rules, state, seq, view.players)
-
-
-def seat(view: GameView, name: str):
-    """The named player's row; ServiceError naming the players if there is none."""
-    player = view.player(name)
-    if player is None:
-        known = ", ".join(p["name"] for p in view.players)
-        raise ServiceError(f"no player {name!r} in game {view.id} (players: {known})")
-    return player
+    return GameView(row, view.rules, state, seq, view.players)
 
 
 def save_gm_state(store: Store, view: GameView, data: dict, action: str, source_seq: int | None,
