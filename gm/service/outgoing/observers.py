@@ -1,16 +1,11 @@
 """Observers: addresses that follow a game without playing it (OBSERVE, UNOBSERVE).
 
-An observer receives what the archive shows: every report in the observer's
-view (gm.present.reports.OBSERVER: no seat's private lines or sealed orders)
-and public press (PRESS TO ALL); never a player's own mail, and it cannot
-order.  The game's ``observers`` option says who may: ``none``, ``open``
-(anyone; the default) or ``approved`` (the GM approves each with
-``gm observers ID --approve ADDRESS``).  OBSERVE needs no password (the From
-address is the observer), so it takes effect only when that address answers
-the code gm mails it (gm.service.people.optin: double opt-in), and a game takes at
-most config ``max_observers``.  UNOBSERVE needs nothing: it only removes.  Every
-mail to an observer carries ``List-Unsubscribe: <mailto:gm@host?subject=UNOBSERVE%20<id>>``,
-which a mail program turns into a one-click UNOBSERVE.
+An observer gets what the archive shows: each report in the observer's view
+(gm.present.reports.OBSERVER) and public press, never a player's own mail.
+The game's ``observers`` option: ``none``, ``open`` (the default) or
+``approved`` (by the GM).  OBSERVE takes effect when its address answers the
+code gm mails it (gm.service.people.optin), up to config ``max_observers``;
+every mail carries a List-Unsubscribe that sends UNOBSERVE.
 """
 
 from __future__ import annotations

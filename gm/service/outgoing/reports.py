@@ -34,13 +34,10 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
                   reply_to: tuple[str, Inbound | None] | None = None, note: str | None = None,
                   own_notes: dict[str, str] | None = None,
                   table: deadlines.TurnTable | None = None) -> None:
-    """A report to every player still in the game, threaded under the mail that caused it: text,
-    or text and HTML with the picture (gm.service.outgoing.reportmail).  ``note`` (the GM entered orders)
-    opens each mail and is archived as a notice beside the report.  Observers get the report in
-    the observer's view (no private line, no sealed order), as text.  ``own_notes``: lines for
-    one player each (a late player is told so in the report, not in a mail of its own), shown
-    above their report and archived as a notice beside it.  ``table``: the turn's TurnTable, if
-    the caller read it with the turn."""
+    """A report to every player still in the game, threaded under the mail that caused it (text,
+    or text and HTML: reportmail), and to observers in their view.  ``note`` (the GM entered
+    orders) and ``own_notes`` (a line for one player) open the mail, archived as notices beside
+    the report; ``table``: the turn's TurnTable, if the caller read it with the turn."""
     rules = view.rules
     own_notes = own_notes or {}
     over = rules.is_over(view.state)

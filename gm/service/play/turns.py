@@ -19,11 +19,9 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
                 now: float | None = None, turn_closed: int | None = None) -> Outcome:
     """Judge one player's orders (mail or GM override) and queue what they cause.
 
-    It decides here, then goes down the rooms once: the new state to the table
-    (games.advance), the order to the store, the mail to outgoing (reports.order_taken).
-    ``turn_closed``: the turn the sender wrote for, when its timer or deadline closed it
-    before these orders were judged (RULINGS G4); a refusal says so.
-    """
+    It decides first, then goes down the rooms once: the state to the table (games.advance),
+    the order to the store, the mail to outgoing (reports.order_taken).  ``turn_closed``: the
+    turn the sender wrote for, closed by its clock before this (RULINGS G4)."""
     now = ctx.clock() if now is None else now
     player = seat(view, name)
     name = player["name"]

@@ -51,10 +51,8 @@ TURN_START_READS = ("states", "state_overrides")  # what a turn's start is worke
 def turn_start(store: Store, game_id: str) -> tuple[int, float]:
     """(seq, time) of the state that opened the current turn.
 
-    Reads newest first and only as far back as the turn goes, so a long
-    game's history is not loaded on every order.  Worked out once per write transaction
-    while neither the game's states nor its overrides change (Store.remembered).
-    """
+    Reads newest first, only as far back as the turn goes, once per write transaction while
+    the game's states and overrides do not change (Store.remembered)."""
     return store.remembered(TURN_START_READS, ("turn_start", game_id), lambda: read_turn_start(store, game_id))
 
 
@@ -141,11 +139,9 @@ def absent_until(store: Store, game_id: str, players: list[str], due: float) -> 
 def current(store: Store, view: GameView, create: bool = False, opened: float | None = None) -> dict:
     """The deadline row of the turn now open, as a dict.
 
-    With ``create`` (inside a write transaction) a new turn's row is stored;
-    without it a missing row is worked out but not stored.  ``opened``: when gm judged what
-    opened the turn, if after the turn's start (a mail judged as it arrived, read later): its
-    time counts from then, when its report is made, not from the order's arrival.
-    """
+    With ``create`` (in a write) a new turn's row is stored; without, a missing row is worked
+    out, not stored.  ``opened``: when gm judged what opened the turn, if later than its start
+    (the turn's time counts from then)."""
     start_seq, start_time = turn_start(store, view.id)
     row = store.deadline_row(view.id)
     if row is not None and row["start_seq"] == start_seq:
@@ -206,13 +202,9 @@ def state_opened(store: Store, view: GameView, previous, now: float,
 def next_due(store: Store, view: GameView, row: dict | None = None) -> float | None:
     """The earliest moment the tick has something to do for this game, or None.
 
-    The same steps gm.service.play.timers takes, each at its own time: the
-    reminder, the deadline, the end of grace (sequential games), the rules'
-    own timer (Pivot Pawns' bids, Fuzzy Borders' re-open, Proximity's time
-    bank), and at once a simultaneous turn where everyone still in has sent
-    orders.  Absences have already moved the deadline they fall on.  ``row``:
-    current()'s row, when the caller has just worked it out in this transaction.
-    """
+    The steps of gm.service.play.timers, each at its time: reminder, deadline, end of grace
+    (sequential games), the rules' own timer, and at once a simultaneous turn where everyone
+    still in has sent orders.  ``row``: current()'s, when the caller has it."""
     rules, state = view.rules, view.state
     if view.status != "active" or rules.is_over(state):
         return None

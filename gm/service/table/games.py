@@ -10,8 +10,8 @@ from gm.service.table import deadlines
 from gm.store import Store
 
 # A new game's id: typed by players, read in subjects and in reply addresses' local parts, and
-# shown in lists, so it is plain ASCII that cannot look like another (issue 27: 'nЬ1' with a
-# Cyrillic soft sign, fullwidth 'ＮＢ３').  Games made before keep their ids, '.' and '_' too.
+# shown in lists, so it is plain ASCII that cannot look like another ('nЬ1' with a Cyrillic
+# soft sign, fullwidth 'ＮＢ３').  Games made before keep their ids, '.' and '_' too.
 NEW_ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 NEW_ID_CHARS = NEW_ID_FIRST | {"-"}
 MAX_GAME_ID = 40  # characters: it is typed, and it is part of a reply address's local part
