@@ -43,7 +43,7 @@ class TurnMail:
 
     def __init__(self, ctx: Context, view: GameView, events: list[Event], note: str | None = None,
                  only: list[str] | None = None, head: str | None = None,
-                 table: deadlines.TurnTable | None = None):
+                 table: deadlines.TurnTable | None = None, letters: dict[str, str] | None = None):
         rules, state = view.rules, view.state
         self.view, self.events, self.note = view, events, note
         self.head = head  # lines above the report in its monospace block (the final standings)
@@ -71,6 +71,15 @@ class TurnMail:
             if settings["pictures"] == "on":
                 self.pictures = pictures.pictures_for(rules, state, self.html_readers)
             self.press = [text for _, text in public_press(ctx.store.public_press(view.id, view.turn - 1))]
+        if letters is not None:
+            self.make_all(letters)
+
+    def make_all(self, letters: dict[str, str]) -> None:
+        """Each reader's text and page, made at once for a batch of reports: ``bodies`` and
+        ``pages`` (``letters``: a line above some readers' reports, on their page "For you")."""
+        self.bodies = {name: self.text(name) for name in self.readers}
+        self.pages = {name: self.html(name, letter=letters[name], letter_title="For you")
+                      if letters.get(name) else self.html(name) for name in self.readers}
 
     def deadline(self, zone) -> str | None:
         return None if self.due is None else times.format_due(self.due, self.now, zone)

@@ -44,21 +44,22 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
     label = "final report" if over else "report"
     # The end mail: the final standings open it, archived beside the report as a notice.
     head = "\n".join(final_standings(ctx, view)) + "\n" if over else None
-    mail = reportmail.TurnMail(ctx, view, events, note, head=head, table=table)
+    mail = reportmail.TurnMail(ctx, view, events, note, head=head, table=table, letters=own_notes)
     note = present.fit_width(note) if note else None  # within 72 columns, like every line we send
     if observers.following(ctx, view.id):
         public = present.render_reports(view.id, rules, view.state, [present.OBSERVER], events,
-                                        deadline=mail.deadline(None), shared=mail.shared)
+                                        deadline=mail.deadline(None), shared=mail.shared)  # rare
         observers.send(ctx, view, f"{rules.title} {label}", public[present.OBSERVER], kind="report")
     for player in view.seated:
         name = player["name"]
-        body = mail.text(name)
+        body = mail.bodies[name]
         inbound = reply_to[1] if reply_to and reply_to[0] == name else None
         if from_seat(player, inbound) and ctx.outbox.replying_to(inbound):
             # the sender's report is the one reply to their mail (the GM's note, if any, in it)
             # (its footer is the reply's, under the last answer: the report goes in without one)
+            page = mail.html(name) if own_notes.get(name) else mail.pages[name]  # without its letter
             ctx.outbox.reply_report(inbound, view, f"{rules.title} {label}", mail.texts[name],
-                                    player=name, html=mail.html(name))
+                                    player=name, html=page)
             for title, part in (("Note", note), ("Final standings", head)):
                 if part:
                     ctx.outbox.reply(inbound, view, title, part, kind="notice", archive_player=name)
@@ -69,8 +70,7 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
         own = own_notes.get(name)
         text = "\n".join(part for part in (note, own, head, body) if part)
         oid = ctx.outbox.to_game(view, player["email"], f"{rules.title} {label}", text, kind="report",
-                                 html=mail.html(name, letter=own, letter_title="For you") if own else mail.html(name),
-                                 **threading)
+                                 html=mail.pages[name], **threading)
         for part in (note, own, head):
             if part:
                 ctx.outbox.archive(view, name, "notice", part, oid)
@@ -141,7 +141,8 @@ def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
     table = table if table is not None else deadlines.turn_table(ctx.store, view)
     body = ctx.outbox.render("confirm", game_id=view.id, turn=view.turn,
                              lines=private + public or ["Orders received."],
-                             waiting=deadlines.missing_now(ctx.store, view),  # with this order in
+                             waiting=table.missing if table.missing is not None
+                             else deadlines.missing_now(ctx.store, view),
                              deadline=None if table.due is None else
                              times.format_due(table.due, ctx.clock(), table.zones.get(sender)))
     if inbound is not None:

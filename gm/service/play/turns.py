@@ -32,10 +32,10 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
     except OrderError as exc:
         return _refuse(ctx, view, name, text, exc, refusal(view, exc, turn_closed), origin=origin,
                        inbound=inbound, message_row=message_row, now=now)
-    after, table = games.advance(ctx.store, view, result.state, now, opened=ctx.clock())
-    ctx.store.add_order(view.id, "order", name, view.turn, text, accepted=True, origin=origin, at=now,
-                        canonical=str(order), message_row=message_row, seq=after.seq)
-    closing = view.rules.simultaneous and should_close(ctx, after, now)
+    row = dict(action="order", player=name, turn=view.turn, text=text, accepted=True, origin=origin,
+               at=now, canonical=str(order), message_row=message_row)
+    after, table = games.advance(ctx.store, view, result.state, now, row, opened=ctx.clock())
+    closing = view.rules.simultaneous and should_close(ctx, after, now, all_in=table.all_in)
     note = gm_note([name], str(order)) if origin == "gm" else None
     reply_to = reports.order_taken(ctx, after, table, player, inbound, text, result.events, note,
                                    closing)
@@ -92,16 +92,18 @@ def _refuse(ctx: Context, view: GameView, name: str, text: str, exc: OrderError,
     return Outcome("rejected", error, view.id, [body])
 
 
-def should_close(ctx: Context, view: GameView, now: float, force: bool = False) -> bool:
+def should_close(ctx: Context, view: GameView, now: float, force: bool = False,
+                 all_in: bool | None = None) -> bool:
     """The one rule for closing a turn: the GM or a deadline forces it, the rules say every
-    order is in, a rules timer ran out, or every player still in the game has sent orders."""
+    order is in, a rules timer ran out, or every player still in the game has sent orders
+    (``all_in``: deadlines.everyone_left_is_in, if the caller read it)."""
     rules, state = view.rules, view.state
     timer = rules.timer(state)
     if (not rules.simultaneous and timer is None) or rules.is_over(state) \
             or view.status != Status.ACTIVE:
         return False
     return (force or rules.ready(state, now) or (timer is not None and now >= timer)
-            or deadlines.everyone_left_is_in(ctx.store, view))
+            or (all_in if all_in is not None else deadlines.everyone_left_is_in(ctx.store, view)))
 
 
 def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bool = False,
@@ -120,10 +122,9 @@ def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bo
         by_gm = [name for name, how in ctx.store.order_origins_since(view.id, start_seq).items()
                  if how == "gm"]
         result = view.rules.close_turn(view.state, now)
-        after, table = games.advance(ctx.store, view, result.state, now, opened=ctx.clock())
-        ctx.store.add_order(view.id, "close", None, view.turn, "", accepted=True,
-                            origin="gm" if force and origin == "timer" else origin, at=now,
-                            seq=after.seq)
+        row = dict(action="close", player=None, turn=view.turn, text="", accepted=True,
+                   origin="gm" if force and origin == "timer" else origin, at=now)
+        after, table = games.advance(ctx.store, view, result.state, now, row, opened=ctx.clock())
         # orders the GM entered (gm order) are named in the report of their turn
         note = gm_note(by_gm) if by_gm else None
         reports.queue_reports(ctx, after, result.events, reply_to=reply_to, note=note,

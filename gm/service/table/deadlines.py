@@ -161,20 +161,27 @@ def current(store: Store, view: GameView, create: bool = False, opened: float | 
 
 @dataclass(frozen=True)
 class TurnTable:
-    """What a turn's mail shows of the table, read once and handed down to the reports: the
-    game's settings, when the open turn is due (None: no deadline, or over, or paused) and
-    each player's time zone."""
+    """What a turn's judging and mail need of the table, read once and handed down: the game's
+    settings, when the open turn is due (None: no deadline, or over, or paused), each player's
+    time zone, and (``owing``) who still owes orders and whether everyone still in has sent
+    them (everyone_left_is_in)."""
     settings: dict[str, str | None]
     due: float | None
     zones: dict[str, Any]
+    missing: list[str] | None = None  # None: not read
+    all_in: bool | None = None
 
 
-def turn_table(store: Store, view: GameView, row: dict | None = None) -> TurnTable:
+def turn_table(store: Store, view: GameView, row: dict | None = None, owing: bool = False) -> TurnTable:
     """The TurnTable of the game as it stands (``row``: current()'s, if the caller has it)."""
     due = None
     if view.status == "active" and not view.rules.is_over(view.state):
         due = (row if row is not None else current(store, view))["due"]
-    return TurnTable(settings(store, view.id), due, {p["name"]: player_zone(p) for p in view.players})
+    zones = {p["name"]: player_zone(p) for p in view.players}
+    if not owing:
+        return TurnTable(settings(store, view.id), due, zones)
+    return TurnTable(settings(store, view.id), due, zones, missing_now(store, view),
+                     everyone_left_is_in(store, view))
 
 
 def open_turn(store: Store, view: GameView, opened: float | None = None) -> TurnTable:
@@ -187,13 +194,13 @@ def open_turn(store: Store, view: GameView, opened: float | None = None) -> Turn
     if view.status == "active" and not view.rules.is_over(view.state):
         row = current(store, view, create=True, opened=opened)
     schedule(store, view, row)
-    return turn_table(store, view, row)
+    return turn_table(store, view, row, owing=view.rules.simultaneous)
 
 
 def state_opened(store: Store, view: GameView, previous, now: float,
                  opened: float | None = None) -> TurnTable:
     """state_added and open_turn in one call, for a state the rules made (``view``: the game
-    after it)."""
+    after it, its order recorded)."""
     state_added(store, view.id, previous, view.seq, view.turn, now)
     return open_turn(store, view, opened)
 

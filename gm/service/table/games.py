@@ -71,13 +71,15 @@ def save_state(store: Store, view: GameView, state: Any, now: float) -> GameView
     return with_status(store, view, state, seq, now)
 
 
-def advance(store: Store, view: GameView, state: Any, now: float,
+def advance(store: Store, view: GameView, state: Any, now: float, order: dict[str, Any],
             opened: float | None = None) -> tuple[GameView, deadlines.TurnTable]:
-    """save_state, then the turn opened (deadlines.open_turn): the game after the change and
-    what its mail shows of the table, in one call down."""
+    """One step of the game in one call down: save_state, the ``order`` that made the state
+    (Store.add_order's arguments but the game and seq), and the turn opened (deadlines.open_turn).
+    Returns the game after it and the TurnTable of its judging and mail."""
     previous = store.latest_state(view.id)
     seq = store.add_state(view.id, view.rules.turn(state), view.rules.dump(state), now)
     after = with_status(store, view, state, seq, now)
+    store.add_order(view.id, **order, seq=seq)
     return after, deadlines.state_opened(store, after, previous, now, opened)
 
 
