@@ -109,13 +109,14 @@ def gm_reports(ctx: Context, view: GameView, note: str) -> None:
     queue_reports(ctx, view, [Event(note, kind="gm")])
 
 
-def order_taken(ctx: Context, view: GameView, table: deadlines.TurnTable, player,
+def order_taken(ctx: Context, before: GameView, view: GameView, table: deadlines.TurnTable, player,
                 inbound: Inbound | None, text: str, events: list[Event], note: str | None,
                 closing: bool) -> tuple[str, Inbound] | None:
-    """The mail an accepted order causes (``view``: the game after it; ``note``: the GM entered
-    it; ``closing``: it completes a simultaneous turn, closed next).  Returns the reply_to of
-    the closing turn's reports when the sender's reply is to be that report."""
-    notify_other_address(ctx, view, player, inbound, text)
+    """The mail an accepted order causes (``before``: the game it was judged on; ``view``: the
+    game after it; ``note``: the GM entered it; ``closing``: it completes a simultaneous turn,
+    closed next).  Returns the reply_to of the closing turn's reports when the sender's reply
+    is to be that report."""
+    notify_other_address(ctx, before, player, inbound, text)
     name = player["name"]
     if not view.rules.simultaneous:
         if note:

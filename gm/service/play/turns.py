@@ -37,8 +37,8 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
     after, table = games.advance(ctx.store, view, result.state, now, row, opened=ctx.clock())
     closing = view.rules.simultaneous and should_close(ctx, after, now, all_in=table.all_in)
     note = gm_note([name], str(order)) if origin == "gm" else None
-    reply_to = reports.order_taken(ctx, after, table, player, inbound, text, result.events, note,
-                                   closing)
+    reply_to = reports.order_taken(ctx, view, after, table, player, inbound, text, result.events,
+                                   note, closing)
     if closing:
         close_if_due(ctx, view.id, now=now, reply_to=reply_to)
     return Outcome("sealed" if view.rules.simultaneous else "applied", str(order), view.id)
