@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "walk_calls.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "walk_calls.py"
 spec = importlib.util.spec_from_file_location("walk_calls", SCRIPT)
 walk_calls = sys.modules.setdefault("walk_calls", importlib.util.module_from_spec(spec))
 spec.loader.exec_module(walk_calls)
