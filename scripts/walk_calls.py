@@ -141,7 +141,10 @@ def order_for(engine: Engine, game_id: str, secrets: dict[str, str]) -> bytes:
     """A legal order mail of the player to move (the first of their legal orders)."""
     view = engine.load(game_id)
     name = view.rules.to_move(view.state)[0]
-    order = view.rules.legal_orders(view.state, name)[0]
+    legal = view.rules.legal_orders(view.state, name)
+    if not legal:
+        raise SystemExit(f"{view.rules.kind}: its rules list no legal orders to draw one from")
+    order = legal[0]
     return order_mail(dict(PLAYERS)[name], order, game_id=game_id, password=secrets[name])
 
 

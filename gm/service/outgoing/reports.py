@@ -135,11 +135,11 @@ def order_taken(ctx: Context, before: GameView, view: GameView, table: deadlines
 
 
 def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
-             inbound: Inbound | None, table: deadlines.TurnTable | None = None) -> None:
-    """Simultaneous games: confirm a sealed order privately, publish what is public."""
+             inbound: Inbound | None, table: deadlines.TurnTable) -> None:
+    """Simultaneous games: confirm a sealed order privately, publish what is public
+    (``table``: the TurnTable its order opened, with who still owes orders)."""
     private = [e.text for e in events if e.to is not None and sender in e.to]
     public = [e.text for e in events if e.to is None]
-    table = table if table is not None else deadlines.turn_table(ctx.store, view)
     body = ctx.outbox.render("confirm", game_id=view.id, turn=view.turn,
                              lines=private + public or ["Orders received."],
                              waiting=table.missing if table.missing is not None
