@@ -1,7 +1,7 @@
 """docs/architecture.md holds to the code where a test can: its layer list is the import-linter
-contract's, its rooms table is gm/service's rooms in the contract's order, and every file or
-folder of gm/, games/ or templates/ it names exists (so "where to add" sends nobody to a file
-that is not there)."""
+contract's, its rooms table is gm/service's rooms in the contract's order, its judging steps are
+gm.service.intake.judging.STEPS in order, and every file or folder of gm/, games/ or templates/
+it names exists (so "where to add" sends nobody to a file that is not there)."""
 
 from __future__ import annotations
 
@@ -69,3 +69,11 @@ def test_every_path_the_page_names_exists():
         path = path.rstrip(".")
         pattern = re.sub(r"<\w+>", "*", path)  # templates/<kind>/report.txt.j2: some kind's
         assert list(ROOT.glob(pattern)) if pattern != path else (ROOT / path).exists(), path
+
+
+def test_the_judging_steps_are_judgings_steps_in_order():
+    from gm.service.intake import judging
+
+    block = page().split("\n<!-- judging steps -->\n```\n", 1)[1].split("\n```", 1)[0]
+    listed = [line.split()[0] for line in block.splitlines() if line.strip()]
+    assert listed == [step.__name__ for step in judging.STEPS]
