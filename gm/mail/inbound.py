@@ -322,7 +322,18 @@ def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> No
     header, body_start = rawmail.read_header(raw, max(max_bytes, MAX_HEADER_SCAN))
     fields = rawmail.Fields(header)
     inbound.bounce_address = first_of_ours(recipients(header), our_address) or ""
+    _read_addresses(inbound, fields, our_address)
+    _read_threading(inbound, fields)
+    top_type, _ = rawmail.content_type(fields.get("Content-Type"))
+    content_types = {top_type, *top_type.split()[:1]}  # "multipart/report" even if junk follows it
+    msg = _open_body(inbound, raw, body_start, header, max_bytes)
+    if msg is not None:
+        _read_body(inbound, msg, content_types)
+    inbound.robot = robot_reason(fields, inbound.sender, our_address, inbound.subject, frozenset(content_types))
 
+
+def _read_addresses(inbound: Inbound, fields: rawmail.Fields, our_address: str) -> None:
+    """The sender (exactly one From), the Reply-To and the plus address the mail came to."""
     if fields.count("From") > 1:
         inbound.problems.append("From: more than one From field")
     else:
@@ -337,6 +348,10 @@ def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> No
             inbound.problems.append(f"Reply-To: {problem}")
         inbound.reply_to = reply_to
     inbound.recipient = plus_recipient(fields, our_address)
+
+
+def _read_threading(inbound: Inbound, fields: rawmail.Fields) -> None:
+    """The subject, the Message-ID and the ids the mail answers (References, In-Reply-To)."""
     inbound.subject = header_reading(fields.get("Subject"))
     inbound.message_id = rawmail.first_message_id(fields.get("Message-ID"))
     if fields.get("Message-ID") and inbound.message_id is None:
@@ -344,49 +359,55 @@ def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> No
     refs = rawmail.message_ids(f"{fields.get('References') or ''} {fields.get('In-Reply-To') or ''}")
     inbound.references = refs[-MAX_REFERENCES:]
 
-    top_type, _ = rawmail.content_type(fields.get("Content-Type"))
-    content_types = {top_type, *top_type.split()[:1]}  # "multipart/report" even if junk follows it
-    msg = None
+
+def _open_body(inbound: Inbound, raw: bytes, body_start: int, header: list[tuple[str, str]],
+               max_bytes: int) -> email.message.Message | None:
+    """The parsed message, or None with ``refuse`` set: too large, too deep, too complex or
+    malformed, each checked on the raw bytes before the email package parses anything."""
     if len(raw) > max_bytes:
         inbound.too_large = True
         inbound.refuse = f"too large: {len(raw)} bytes, the limit is {max_bytes}"
         inbound.problems.append(inbound.refuse)
+        return None
+    msg = None
+    depth, problem = rawmail.mime_scan(raw, body_start, header, MAX_MIME_DEPTH)
+    line_count = max(raw.count(b"\n"), raw.count(b"\r"))
+    if depth > MAX_MIME_DEPTH:
+        inbound.refuse = f"too deeply nested: more than {MAX_MIME_DEPTH} MIME levels"
+    elif line_count * max(depth, 1) > MAX_LINE_LEVELS:
+        inbound.refuse = f"too complex: {line_count} lines inside {depth} nested MIME parts"
+    elif problem:
+        inbound.refuse = f"malformed MIME structure: {problem}"
     else:
-        depth, problem = rawmail.mime_scan(raw, body_start, header, MAX_MIME_DEPTH)
-        line_count = max(raw.count(b"\n"), raw.count(b"\r"))
-        if depth > MAX_MIME_DEPTH:
+        try:
+            msg = email.message_from_bytes(raw)
+        except RecursionError:
             inbound.refuse = f"too deeply nested: more than {MAX_MIME_DEPTH} MIME levels"
-        elif line_count * max(depth, 1) > MAX_LINE_LEVELS:
-            inbound.refuse = f"too complex: {line_count} lines inside {depth} nested MIME parts"
-        elif problem:
-            inbound.refuse = f"malformed MIME structure: {problem}"
-        else:
-            try:
-                msg = email.message_from_bytes(raw)
-            except RecursionError:
-                inbound.refuse = f"too deeply nested: more than {MAX_MIME_DEPTH} MIME levels"
-            except Exception as exc:  # the stdlib parser is lenient; this is a last guard
-                inbound.refuse = "the message could not be read"
-                inbound.problems.append(f"unparseable message: {type(exc).__name__}")
-        if inbound.refuse:
+        except Exception as exc:  # the stdlib parser is lenient; this is a last guard
+            inbound.refuse = "the message could not be read"
+            inbound.problems.append(f"unparseable message: {type(exc).__name__}")
+    if inbound.refuse:
+        inbound.problems.append(inbound.refuse)
+    return msg
+
+
+def _read_body(inbound: Inbound, msg: email.message.Message, content_types: set[str]) -> None:
+    """The body's text, its parts' content types, and the reply cut from its quote."""
+    try:
+        content_types.update(part.get_content_type() for part in walk(msg))
+    except Exception as exc:
+        inbound.problems.append(f"could not walk the MIME tree: {type(exc).__name__}")
+    try:
+        inbound.full_text, inbound.html_only, unreadable = body_text(msg, inbound.problems)
+        if unreadable is not None:  # never guessed at: the sender is told, nothing is done
+            inbound.refuse = (f"its character set {unreadable[:MAX_CHARSET_NAME]!r} is not one "
+                              "gm can read; send it as UTF-8")
             inbound.problems.append(inbound.refuse)
-    if msg is not None:
-        try:
-            content_types.update(part.get_content_type() for part in walk(msg))
-        except Exception as exc:
-            inbound.problems.append(f"could not walk the MIME tree: {type(exc).__name__}")
-        try:
-            inbound.full_text, inbound.html_only, unreadable = body_text(msg, inbound.problems)
-            if unreadable is not None:  # never guessed at: the sender is told, nothing is done
-                inbound.refuse = (f"its character set {unreadable[:MAX_CHARSET_NAME]!r} is not one "
-                                  "gm can read; send it as UTF-8")
-                inbound.problems.append(inbound.refuse)
-        except Exception as exc:  # a broken MIME structure must not stop the mail being answered
-            inbound.problems.append(f"could not read the body: {type(exc).__name__}: {str(exc)[:200]}")
-        reply = read_reply(inbound.full_text, html=inbound.html_only)
-        inbound.text = reply.text
-        inbound.unread_after_quote = [line for line in reply.unread if starts_with_command(line)][:MAX_UNREAD_KEPT]
-        inbound.unread_may_be_orders = [line for line in reply.unread[:reply.above_marker]
-                                        if not starts_with_command(line)
-                                        and len(line) <= MAX_UNREAD_CHARS][:MAX_UNREAD_SCREENED]
-    inbound.robot = robot_reason(fields, inbound.sender, our_address, inbound.subject, frozenset(content_types))
+    except Exception as exc:  # a broken MIME structure must not stop the mail being answered
+        inbound.problems.append(f"could not read the body: {type(exc).__name__}: {str(exc)[:200]}")
+    reply = read_reply(inbound.full_text, html=inbound.html_only)
+    inbound.text = reply.text
+    inbound.unread_after_quote = [line for line in reply.unread if starts_with_command(line)][:MAX_UNREAD_KEPT]
+    inbound.unread_may_be_orders = [line for line in reply.unread[:reply.above_marker]
+                                    if not starts_with_command(line)
+                                    and len(line) <= MAX_UNREAD_CHARS][:MAX_UNREAD_SCREENED]

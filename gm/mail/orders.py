@@ -273,7 +273,17 @@ def _credentials(line: str, mail: OrderMail) -> bool:
 
 
 def read(subject: str, text: str) -> OrderMail:
+    """The order mail a subject and a body (quotes already cut off) hold."""
     mail = OrderMail()
+    body_turn = _read_body(text, mail)
+    subject = subject or ""
+    _read_subject(subject, mail, body_turn)
+    _complete_commands(subject, mail)
+    return mail
+
+
+def _read_body(text: str, mail: OrderMail) -> int | None:
+    """Read the body's lines into ``mail``; returns the turn a TURN line names, or None."""
     press_to: tuple[str, ...] | None = None
     press_lines: list[str] = []
     body_turn = None
@@ -292,22 +302,11 @@ def read(subject: str, text: str) -> OrderMail:
             continue
         if not line or line.startswith("#"):
             continue
-        word = line.upper()
-        if word == "END":
+        if line.upper() == "END":
             break
-        if word in COMMANDS:
-            mail.commands.append(word)
-            continue
-        words = word.split()
-        first = words[0]
-        if first in ARGUMENT_COMMANDS or (first in GAME_ARGUMENT_COMMANDS and len(words) == 2):
-            mail.commands.append(first + " " + line[len(first):].strip())
-            continue
-        if words == ["MY", "GAMES"]:
-            mail.commands.append("SUMMARY")
-            continue
-        if words[:2] == ["PASSWORD", "RESET"]:  # a command, not credentials
-            mail.commands.append("PASSWORD RESET " + " ".join(line.split()[2:4]))  # <id> [<seat>]
+        command = _command(line)
+        if command is not None:
+            mail.commands.append(command)
             continue
         turn = turn_line(line)
         if turn is not None:
@@ -319,8 +318,28 @@ def read(subject: str, text: str) -> OrderMail:
         mail.order_lines.append(line)
     if press_to is not None:  # no ENDPRESS: the press runs to the end of the mail
         mail.press.append((press_to, "\n".join(press_lines).strip("\n")))
-    # Else the subject, read only as our reply tag "[nb1 T3]" or GAME <id> (PASSWORD <word>).
-    subject = subject or ""
+    return body_turn
+
+
+def _command(line: str) -> str | None:
+    """The command a (stripped, non-empty) body line gives, as it is stored; None if none."""
+    word = line.upper()
+    if word in COMMANDS:
+        return word
+    words = word.split()
+    first = words[0]
+    if first in ARGUMENT_COMMANDS or (first in GAME_ARGUMENT_COMMANDS and len(words) == 2):
+        return first + " " + line[len(first):].strip()
+    if words == ["MY", "GAMES"]:
+        return "SUMMARY"
+    if words[:2] == ["PASSWORD", "RESET"]:  # a command, not credentials
+        return "PASSWORD RESET " + " ".join(line.split()[2:4])  # <id> [<seat>]
+    return None
+
+
+def _read_subject(subject: str, mail: OrderMail, body_turn: int | None) -> None:
+    """What the body left open, from the subject: read only as our reply tag "[nb1 T3]" or
+    GAME <id> (PASSWORD <word>); the turn is a TURN line's, else the answered report's tag."""
     tag = _tag(subject)
     if mail.game_id is None and tag:
         mail.game_id = tag[0].lower()
@@ -331,11 +350,15 @@ def read(subject: str, text: str) -> OrderMail:
         found = find_password(subject, whole=True)
         if found:
             mail.password = found[1]
-    # The turn written for: a TURN line, else the tag of the report this mail answers.
     if body_turn is not None:
         mail.turn = body_turn
     elif tag and mail.game_id == tag[0].lower():
         mail.turn = tag[1]
+
+
+def _complete_commands(subject: str, mail: OrderMail) -> None:
+    """The game LEAVE <id> names, a subject's commands when the mail has none, a bare TRAIL
+    made the mail's game's, and the password masked in the order lines."""
     if mail.game_id is None:  # LEAVE <id> names its game
         leave = next((c.split()[1] for c in mail.commands if c.startswith("LEAVE ") and len(c.split()) == 2),
                      None)
@@ -353,7 +376,6 @@ def read(subject: str, text: str) -> OrderMail:
         mail.commands = [f"TRAIL {mail.game_id}" if c == "TRAIL" else c for c in mail.commands]
     if mail.password:  # "GAME nb1 PASSWORD x b4xd4": the line is judged, stored and echoed as written
         mail.order_lines = [mask_word(line, mail.password) for line in mail.order_lines]
-    return mail
 
 
 def _subject_commands(subject: str) -> list[str]:

@@ -143,32 +143,20 @@ def compose(
     subject, sender_name = subject[:MAX_SUBJECT], sender_name[:MAX_NAME]
     game_id = game_id[:MAX_NAME] if game_id else game_id
     instance = instance[:MAX_NAME]
-    domain = message_id_domain or (sender.rsplit("@", 1)[-1] if "@" in sender else "localhost")
-    # From the OS's randomness, not the random module's: a program (or a test tool) that
-    # seeds ``random`` must never make two messages with one Message-ID.
-    message_id = f"<{time.time_ns()}.{secrets.token_hex(12)}@{domain}>"
+    message_id = _new_message_id(message_id_domain or (sender.rsplit("@", 1)[-1] if "@" in sender else "localhost"))
     fields = [
         ("From", email.utils.formataddr((sender_name, sender), charset="utf-8")),
         ("Subject", subject),
         ("Date", email.utils.format_datetime(datetime.now(timezone.utc))),  # +0000, not -0000
         ("Message-ID", message_id),
+        *_thread_fields(in_reply_to, references),
+        # RFC 3834: we are a robot; well-behaved responders will not answer us.
+        ("Auto-Submitted", auto), (OUR_HEADER, instance),
+        *([("X-GM-Game", game_id)] if game_id else []),
+        *headers,
+        ("MIME-Version", "1.0"),
     ]
-    if in_reply_to:
-        parent, refs = thread_ids(in_reply_to, references)
-        if parent:
-            fields.append(("In-Reply-To", parent))
-        if refs:
-            fields.append(("References", " ".join(refs)))
-    # RFC 3834: we are a robot; well-behaved responders will not answer us.
-    fields += [("Auto-Submitted", auto), (OUR_HEADER, instance)]
-    if game_id:
-        fields.append(("X-GM-Game", game_id))
-    fields += list(headers)
-    fields.append(("MIME-Version", "1.0"))
-    # An address with a UTF-8 local part is written as it is (RFC 6532: such a message goes only
-    # with SMTPUTF8, gm.runtime.smtp); an encoded word is never an address.
-    to_line = f"To: {' '.join(to.split())}" if not to.isascii() else _header("To", to)
-    head = "\n".join([_header(*fields[0]), to_line] + [_header(name, value) for name, value in fields[1:]])
+    head = _head(fields, to)
     body = marked(body)
     if html is not None:
         raw = _alternative(head, body, marked_html(html), MAX_HTML_MESSAGE_BYTES - reserve)
@@ -177,6 +165,28 @@ def compose(
     head_bytes = (head + "\n" + TEXT_PLAIN).encode("utf-8")
     encoded = _cut_body(body, MAX_OUTGOING_BYTES - reserve - len(head_bytes) - 2)
     return message_id, head_bytes + b"\n\n" + encoded
+
+
+def _new_message_id(domain: str) -> str:
+    """A new Message-ID at ``domain``.  From the OS's randomness, not the random module's: a
+    program (or a test tool) that seeds ``random`` must never make two messages with one."""
+    return f"<{time.time_ns()}.{secrets.token_hex(12)}@{domain}>"
+
+
+def _thread_fields(in_reply_to: str | None, references: list[str] | tuple[str, ...]) -> list[tuple[str, str]]:
+    """The In-Reply-To and References fields of a reply (none for a mail that answers nothing)."""
+    if not in_reply_to:
+        return []
+    parent, refs = thread_ids(in_reply_to, references)
+    return ([("In-Reply-To", parent)] if parent else []) + ([("References", " ".join(refs))] if refs else [])
+
+
+def _head(fields: list[tuple[str, str]], to: str) -> str:
+    """The header block: the first field (From), then To, then the others in order.  An address
+    with a UTF-8 local part is written as it is (RFC 6532: such a message goes only with
+    SMTPUTF8, gm.runtime.smtp); an encoded word is never an address."""
+    to_line = f"To: {' '.join(to.split())}" if not to.isascii() else _header("To", to)
+    return "\n".join([_header(*fields[0]), to_line] + [_header(name, value) for name, value in fields[1:]])
 
 
 def marked(body: str) -> str:
