@@ -34,8 +34,8 @@ class FBState:
     max_turns: int | None
     reopen: int  # seconds a re-opened turn stays open (FB6)
     seed: int
-    # FB8: the game ends after this many empty turns in a row; None: never (games begun
-    # before FB8 was built keep the rules they began with: gm.store.schema step 15).
+    # FB8: the game ends after this many empty turns in a row; None: never (a game stored
+    # without this setting keeps the rules it began with: the schema step that added it).
     empty_turns: int | None = None
     turn: int = 1  # the turn being played; once over, the last turn played
     # Placed claims per player, oldest first: (turn placed, cell name).

@@ -1,29 +1,14 @@
 """Reading inbound mail: who sent it, whether a robot did, and its text.
 
-Real mail is messy, and some of it is hostile.  parse() never raises and
-never stalls, whatever bytes arrive:
-
-* the header is read from the raw bytes by gm.mail.rawmail (every value
-  decoded with replacement characters), so no raw 8-bit byte reaches the
-  email package's header objects;
-* addresses are read from the raw From and Reply-To before any RFC 2047
-  decoding, and a From without exactly one valid addr-spec gives no sender;
-  a UTF-8 local part or an IDN domain is valid (gm.core.addresses.normal);
-* size is checked on the raw bytes before anything is decoded or converted
-  (max_bytes), and the MIME nesting is counted without recursion before the
-  email package parses the body (MAX_MIME_DEPTH);
-* a body is decoded only with a text charset of gm.mail.charsets (decoders that take
-  time linear in their input: never punycode, whose decoder is quadratic, nor
-  a bytes-to-bytes codec such as base64 or zlib); a body in any other charset
-  is refused (``refuse``), so its sender is told gm could not read it;
-* a missing charset decodes with replacement characters, HTML-only
-  mail is turned into text (at most MAX_HTML_CHARS of it), and quoted replies
-  and signatures are cut off by string methods, in linear time, so that old
-  orders in a quote are never applied;
-* the text an Inbound holds (subject, sender's name, body) is cleaned once, here
-  (clean_at_the_door): no control character but tab and newline, no bidi
-  control, so that nothing downstream (orders, press, the store, the GM's
-  terminal, the feed) ever sees one.
+Real mail is messy, and some of it is hostile: parse() never raises and never stalls.  The
+header is read from the raw bytes (gm.mail.rawmail), so no raw 8-bit byte reaches the email
+package; the sender is the raw From's one valid addr-spec (UTF-8 and IDN allowed).  Size is
+checked before anything is decoded (max_bytes), MIME nesting counted without recursion
+(MAX_MIME_DEPTH); a body is decoded only with a charset of gm.mail.charsets (linear-time
+decoders), else refused so its sender is told.  HTML-only mail becomes text, quotes and
+signatures are cut by string methods (old orders in a quote are never applied), and the
+text is cleaned once, here (clean_at_the_door): no control or bidi character reaches the
+orders, the store, the GM's terminal or the feed.
 """
 
 from __future__ import annotations

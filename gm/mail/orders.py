@@ -1,38 +1,13 @@
 """The order-mail format: which game, which password, which commands and orders.
 
-    GAME nb1 PASSWORD kq7hz3xw2m      (one line, or GAME and PASSWORD lines;
-                                       the subject line works too)
-    b4xd4                             (order lines, in the game's notation)
-    HELP | BOARD | HISTORY [ALL|N|N-M] (commands, one per line)
-    TRAIL [<id>]                      (the full trail table; TRAIL <id> needs no GAME
-                                       line, a bare TRAIL names the mail's game)
-    ABSENCE <from> <to>               (dates, e.g. ABSENCE 2025-03-07 2025-03-14)
-    LIST [<id>] | SUMMARY | MY GAMES  (no GAME line needed: the games here, one game,
-                                       the sender's games; MY GAMES is SUMMARY)
-    JOIN <id> <name> | CREATE ...     (no GAME line needed: players help themselves,
-    OBSERVE <id> | UNOBSERVE <id>      gm.service.people.lobby, observers, seats;
-    PASSWORD RESET <id> [<seat>]      (read before PASSWORD <word>: a code to the seat's
-    CONFIRM <code>                     address; CONFIRM sends a code back)
-    LEAVE <id> | RESIGN | CONCEDE     (LEAVE <id> names the game like a GAME line;
-                                       CONCEDE is RESIGN, RULINGS G7)
-    DRAW | DRAW WITHDRAW              (propose a draw, alone or with orders, or take
-                                       the proposal back: RULINGS G6)
-    TURN <n>                          (optional: the turn these orders are for;
-                                       a reply to "[nb1 T12] ..." says turn 12)
-    PRESS TO <names|ALL|GM>           (a message to other players, names
-    ...                                split by commas and/or spaces, or to
-    ENDPRESS                           the game master; up to a line ENDPRESS)
-    END                               (optional: nothing below is read)
-
-Every other line is a candidate order line, given in order in ``order_lines``;
-only the game's rules know its notation, so the service decides which of them
-are orders (greetings and sign-offs around the orders are set aside there).
-The mail's password, wherever it stands in an order line ("GAME nb1 PASSWORD x
-b4xd4" on one line), is written *** there: such a line is judged, stored and
-echoed as written, and must not carry it.
-The subject is read only for ``GAME <id>`` (with PASSWORD) or our own tag
-``[<id> T<n>]``.  Quoted text and signatures are already cut off by
-gm.mail.inbound.
+A mail names its game and password (``GAME nb1 PASSWORD kq7hz3xw2m``, in the body or the
+subject), gives commands one a line (COMMANDS, ARGUMENT_COMMANDS; the players' list with
+its help is gm.service.people.mailcommands), press between ``PRESS TO <names|ALL|GM>`` and
+``ENDPRESS``, optionally ``TURN <n>``, and stops at ``END``.  Every other line is a
+candidate order line: only the game's rules know its notation, so the service picks the
+orders.  The password is written *** in an order line that carries it, since such a line
+is stored and echoed.  The subject is read only for ``GAME <id>`` (with PASSWORD) or our
+tag ``[<id> T<n>]``.  Quotes and signatures are already cut off by gm.mail.inbound.
 """
 
 from __future__ import annotations

@@ -1,24 +1,13 @@
 """Composing outgoing mail: plain text, threaded, and marked as a robot's (RFC 3834).
 
-Every message gm sends has one of two shapes: a single text/plain UTF-8 part in
-quoted-printable, or (a report for a player who reads HTML) a
-multipart/alternative of that same text/plain part first and then a
-multipart/related of an HTML part and the pictures it shows by ``cid:``.  A
-message of the second shape that would be larger than MAX_HTML_MESSAGE_BYTES
-goes out as the first shape: the text alone is the report.  For these shapes the headers
-are written out directly (non-ASCII ones as RFC 2047 encoded words through
-email.header, but a To address with a UTF-8 local part, written in UTF-8 as RFC 6532
-says, for a server offering SMTPUTF8) and the body is encoded by binascii; the email package's
-generator gives the same message at eight times the cost, and every order
-queues a report to each player.  Each text and HTML part starts with gm's
-marker line (gm.mail.quotes.MARKER): a reply that quotes the mail without ">"
-is read only above it.  tests/test_mailout.py reads our output back
-with the email package to keep the two in agreement.
-
-Nothing an inbound mail carries can make a reply large: In-Reply-To and
-References keep only well-formed Message-IDs (each at most MAX_MESSAGE_ID
-characters), the last MAX_REFERENCES of them, and every message is at most
-MAX_OUTGOING_BYTES (a longer body is cut, with a note saying so).
+A message is one text/plain UTF-8 part in quoted-printable, or (a report for a reader of
+HTML) a multipart/alternative of that part and a multipart/related of the HTML and its
+``cid:`` pictures; over MAX_HTML_MESSAGE_BYTES, the text alone goes.  Headers and body are
+written directly (RFC 2047 words by email.header, binascii for the body): the email
+package's generator costs eight times as much, and every order queues a report to each
+player; tests/test_mailout.py reads the output back with the email package.  Each part
+starts with MARKER (gm.mail.quotes).  Nothing inbound makes a reply large: threading keeps
+MAX_REFERENCES well-formed ids, and a message is at most MAX_OUTGOING_BYTES.
 """
 
 from __future__ import annotations
