@@ -61,7 +61,7 @@ with nothing due 13 us at every size (one indexed query); `gm run --once`
 pages).
 On this machine one run in three can be 20% off either way, so a single
 3-run figure near 1.2 is noise before it is a cost; --runs 9 settles it.
-Issue 33 (2026-11-25, --sizes 10,10000 --mails 100, 3 runs, a machine shared
+SQLAlchemy spike (2026-11-25, --sizes 10,10000 --mails 100, 3 runs, a machine shared
 by five engineers, so the wall times swung 11-62 ms and only CPU time is
 compared): sqlite3 10.5-12.1 ms CPU per mail in four runs; the spike through
 SQLAlchemy 2.1 (commit 73efea0) 11.9-14.8 ms in three, kept out (see

@@ -35,7 +35,7 @@ fsync and synchronous commit ON, as in production (tests/pgserver.py, Debian's
     kept busy, the share the whole machine was busy (other users' work too),
     and the ceiling the cores allow: orders/s at most = cores / (all parties'
     CPU per order), over one daemon's orders/s the best ratio the machine
-    allows at that cost.  Targets (issue 33): 2 daemons >= 1.8x one, 4 >= 2.5x.
+    allows at that cost.  Targets: 2 daemons >= 1.8x one, 4 >= 2.5x.
     -v adds, per run, the orders judged and reports sent in each second, the
     outcomes, and what PostgreSQL's backends were doing (pg_stat_activity
     sampled every 20 ms: lock waits would show as Lock:advisory); --profile DIR
@@ -278,7 +278,7 @@ class Parties:
         return {name: now[name] - before[name] for name in now}
 
 
-TARGETS = {2: 1.8, 4: 2.5}  # issue 33: N daemons' throughput at least this many times one's
+TARGETS = {2: 1.8, 4: 2.5}  # N daemons' throughput at least this many times one's
 
 
 def capacity(args, server: pgserver.Postgres, tmp: Path) -> None:

@@ -139,7 +139,7 @@ def serve_smtp_sink(delay: float = 0.0) -> int:
 
 
 class CpuHogs:
-    """``n`` processes that do nothing but spin: the busy machine the issue asks about."""
+    """``n`` processes that do nothing but spin: a busy machine."""
 
     def __init__(self, n: int):
         import subprocess
