@@ -16,6 +16,8 @@ Where RULINGS FB6 is silent this module decides, and the HELP text says so:
 
 from __future__ import annotations
 
+from typing import Callable
+
 from games.base import Event, Result, format_duration, seeded_rng
 from games.hexgrid import rotate
 
@@ -57,32 +59,59 @@ def adjudicate(state: FBState, live: list[str], now: float) -> Result:
         events.append(Event(text, kind=kind, data={"turn": turn, **data}))
 
     if state.reopened:
-        if clashes or missing:
-            for cell, ps in clashes.items():
-                say(f"{join_names(ps)} both claimed {cell} again.", "clash",
-                    cell=cell, players=ps)
-            for player in missing:
-                say(f"{player} sent no new claim.", "missing", player=player)
-            say(f"Turn {turn} places nothing (FB6: second clash or missing claim).",
-                "clash")
-            return _finish(state, orders, {}, events, [])
-        return _finish(state, orders, dict(valid), events, list(valid))
-
+        return _second_try(state, orders, valid, clashes, missing, events, say)
     needs_reopen = two_player and clashes and (turn > 1 or centre in clashes)
     if needs_reopen:
-        (cell, ps), = clashes.items()
-        say(f"{join_names(ps)} both claimed {cell}.", "clash", cell=cell, players=ps)
-        say(f"Turn {turn} is re-opened: send a new claim within "
-            f"{format_duration(state.reopen)} (FB6).", "reopen",
-            until=now + state.reopen)
-        new = state.copy(keep_board=True)
-        new.sealed = {}
-        new.reopened = True
-        new.reopen_until = float(now + state.reopen)
-        new.last = {"turn": turn, "orders": orders,
-                    "placed": {p: None for p in state.players}, "outcome": "reopened"}
-        return Result(new, events)
+        return _reopen(state, orders, clashes, now, events, say)
+    placed = _place_clashes(state, valid, clashes, centre, say)
+    _undo_meetings(state, placed, say)
+    for player in missing:
+        say(f"{player} sent no claim and places nothing.", "missing", player=player)
+    uncontested = [p for p in placed if valid[p] not in clashes]
+    return _finish(state, orders, placed, events, uncontested)
 
+
+Say = Callable[..., None]
+
+
+def _second_try(state: FBState, orders: dict, valid: dict[str, str], clashes: dict[str, list[str]],
+                missing: list[str], events: list[Event], say: Say) -> Result:
+    """A re-opened turn: any clash or missing claim places nothing (FB6)."""
+    if clashes or missing:
+        for cell, ps in clashes.items():
+            say(f"{join_names(ps)} both claimed {cell} again.", "clash",
+                cell=cell, players=ps)
+        for player in missing:
+            say(f"{player} sent no new claim.", "missing", player=player)
+        say(f"Turn {state.turn} places nothing (FB6: second clash or missing claim).",
+            "clash")
+        return _finish(state, orders, {}, events, [])
+    return _finish(state, orders, dict(valid), events, list(valid))
+
+
+def _reopen(state: FBState, orders: dict, clashes: dict[str, list[str]], now: float,
+            events: list[Event], say: Say) -> Result:
+    """Two players clashed: the turn is re-opened for new claims until now + reopen (FB6)."""
+    turn = state.turn
+    (cell, ps), = clashes.items()
+    say(f"{join_names(ps)} both claimed {cell}.", "clash", cell=cell, players=ps)
+    say(f"Turn {turn} is re-opened: send a new claim within "
+        f"{format_duration(state.reopen)} (FB6).", "reopen",
+        until=now + state.reopen)
+    new = state.copy(keep_board=True)
+    new.sealed = {}
+    new.reopened = True
+    new.reopen_until = float(now + state.reopen)
+    new.last = {"turn": turn, "orders": orders,
+                "placed": {p: None for p in state.players}, "outcome": "reopened"}
+    return Result(new, events)
+
+
+def _place_clashes(state: FBState, valid: dict[str, str], clashes: dict[str, list[str]], centre: str,
+                   say: Say) -> dict[str, str]:
+    """The placements: unclashed claims as sent; a turn-1 clash off the centre turned by
+    rotation_sixths among its players in a seeded order; any other clash places nothing."""
+    turn = state.turn
     placed = {p: c for p, c in valid.items() if c not in clashes}
     for cell, ps in clashes.items():
         ps = [p for p in state.players if p in ps]  # player order, before the seeded shuffle
@@ -102,8 +131,11 @@ def adjudicate(state: FBState, live: list[str], now: float) -> Result:
         else:
             say(f"{join_names(ps)} {verb} claimed {cell}: none places (FB6).",
                 "clash", cell=cell, players=ps)
+    return placed
 
-    # Turn-1 rotations can land on another placement: treat as a later-turn clash.
+
+def _undo_meetings(state: FBState, placed: dict[str, str], say: Say) -> None:
+    """Turn-1 rotations can land on another placement: treated as a later-turn clash."""
     targets: dict[str, list[str]] = {}
     for player, cell in placed.items():
         targets.setdefault(cell, []).append(player)
@@ -114,11 +146,6 @@ def adjudicate(state: FBState, live: list[str], now: float) -> Result:
                 "clash", cell=cell, players=ps)
             for player in ps:
                 del placed[player]
-
-    for player in missing:
-        say(f"{player} sent no claim and places nothing.", "missing", player=player)
-    uncontested = [p for p in placed if valid[p] not in clashes]
-    return _finish(state, orders, placed, events, uncontested)
 
 
 def _finish(state: FBState, orders: dict, placed: dict[str, str], events: list[Event],
