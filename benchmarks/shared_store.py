@@ -196,22 +196,27 @@ def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daem
             proc.terminate()
             proc.wait(30)
     done = Store(h.config.database)
-    judged = done.one("SELECT max(received) AS at FROM messages")["at"]
     if VERBOSE:
-        outcomes = {r["outcome"]: r["n"] for r in done.all("SELECT outcome, count(*) AS n FROM messages GROUP BY 1")}
-        received = [r["received"] - start for r in done.all("SELECT received FROM messages")]
-        sent_at = [t - start for t in sink.times[before:expected]]
-        print(f"    (the {len(mails)} APPENDs took {appended:.2f} s; orders judged from {min(received):.2f} s "
-              f"to {judged - start:.2f} s after the first APPEND, reports sent from {min(sent_at):.2f} s "
-              f"to {last - start:.2f} s; outcomes {outcomes})")
-        print("    (per second: judged " + " ".join(str(sum(1 for t in received if k <= t < k + 1))
-                                                 for k in range(int(last - start) + 1))
-              + "; sent " + " ".join(str(sum(1 for t in sent_at if k <= t < k + 1))
-                                     for k in range(int(last - start) + 1)) + ")")
+        print_timeline(done, start, last, appended, len(mails), [t - start for t in sink.times[before:expected]])
     sent = [unpack_mail(r["raw"])
             for r in done.all("SELECT raw FROM outbox WHERE id > :after ORDER BY id", after=queued)]
     done.close()
     return last - start, expected - before, mails, sent
+
+
+def print_timeline(done: Store, start: float, last: float, appended: float, count: int,
+                   sent_at: list[float]) -> None:
+    """-v: when the orders were judged and the reports sent, from the first APPEND, second by second."""
+    judged = done.one("SELECT max(received) AS at FROM messages")["at"]
+    outcomes = {r["outcome"]: r["n"] for r in done.all("SELECT outcome, count(*) AS n FROM messages GROUP BY 1")}
+    received = [r["received"] - start for r in done.all("SELECT received FROM messages")]
+    print(f"    (the {count} APPENDs took {appended:.2f} s; orders judged from {min(received):.2f} s "
+          f"to {judged - start:.2f} s after the first APPEND, reports sent from {min(sent_at):.2f} s "
+          f"to {last - start:.2f} s; outcomes {outcomes})")
+    print("    (per second: judged " + " ".join(str(sum(1 for t in received if k <= t < k + 1))
+                                             for k in range(int(last - start) + 1))
+          + "; sent " + " ".join(str(sum(1 for t in sent_at if k <= t < k + 1))
+                                 for k in range(int(last - start) + 1)) + ")")
 
 
 def plan_spread(h: Harness, games: int, per_game: int, report_format: str) -> list[bytes]:
