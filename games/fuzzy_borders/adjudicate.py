@@ -1,17 +1,12 @@
 """Closing a Fuzzy Borders turn: sealed claims in, placements and clashes out (FB5-FB8).
 
-Where RULINGS FB6 is silent this module decides, and the HELP text says so:
-
-* Turn 1, k clashing players on a cell other than the centre: they get the
-  cell turned by floor(i*6/k) sixths of a full turn, i = 0..k-1.  For k = 2,
-  3 and 6 that is exactly 360/k degrees; the board only has 60-degree
-  symmetry, so k = 4 and 5 take the nearest sixths (k = 4: 0, 60, 180, 240
-  degrees).  Seven or more players clashing on one cell have too few
-  symmetric cells and are treated like a later turn.
-* If those given cells then meet another player's placement, the players on
-  such a cell are treated like a later-turn clash (in a game of three or
-  more, they place nothing; two players can never meet this way).
-* In a re-opened turn any clash is the "second clash" and places nothing.
+Where RULINGS FB6 is silent this module decides, and the HELP text says so.  On turn 1,
+k players clashing off the centre get the cell turned by floor(i*6/k) sixths of a turn,
+i = 0..k-1 (exactly 360/k degrees for k = 2, 3, 6; the nearest sixths for 4 and 5, the
+board having 60-degree symmetry); seven or more are treated like a later turn.  Given
+cells that then meet another placement are a later-turn clash (in a game of three or
+more they place nothing; two players never meet this way).  In a re-opened turn any
+clash is the "second clash" and places nothing.
 """
 
 from __future__ import annotations
