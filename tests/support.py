@@ -194,3 +194,33 @@ def one_order(engine, config, passwords: dict[str, str], name: str, game_id: str
     ensure_maildir(config.inbox)
     (config.inbox / "new" / name).write_bytes(
         order_mail(f"{mover}@example.org", order, game_id=game_id, password=passwords[mover]))
+
+
+def ask(engine, sender, text, **kwargs):
+    """Send one mail; its one reply (to the sender), as text."""
+    start = last_outbox_id(engine)
+    engine.ingest(order_mail(sender, text, **kwargs))
+    replies = [m for m in outbox(engine, start) if m["To"] == sender.lower() and m["In-Reply-To"]]
+    assert len(replies) == 1, [body(m) for m in outbox(engine, start)]
+    return body(replies[0])
+
+
+def confirmed(engine, sender, text):
+    """JOIN or CREATE by mail, which waits for the address to confirm: the one
+    mail back is the code, and no seat or game is made yet; the sender replies to it.  The answer."""
+    from gm.mail.quotes import MARKER
+
+    before = (seats(engine), engine.store.all("SELECT id FROM games ORDER BY id"))
+    code_mail = ask(engine, sender, text)
+    assert code_mail.startswith(MARKER + "\n\nA mail from this address") and "CONFIRM " in code_mail
+    assert (seats(engine), engine.store.all("SELECT id FROM games ORDER BY id")) == before
+    start = last_outbox_id(engine)
+    engine.ingest(order_mail(sender, "", subject="Re: CONFIRM " + code_mail.split("CONFIRM ")[1].split()[0]))
+    replies = [m for m in outbox(engine, start) if m["To"] == sender.lower() and m["In-Reply-To"]]
+    assert len(replies) == 1, [body(m) for m in outbox(engine, start)]
+    return body(replies[0])
+
+
+def seats(engine, game_id="nb7"):
+    """The seats of a game as (name, address), the open game nb7 unless told."""
+    return [(p["name"], p["email"]) for p in engine.store.players(game_id)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from games.base import Game
@@ -77,11 +77,31 @@ class OpenGameView(GameView):
         return 0
 
 
+class OutcomeKind(StrEnum):
+    """What became of one mail or order, as the messages table keeps it (a str: compares and
+    stores as its text)."""
+
+    PENDING = "pending"  # stored, not yet judged (its transaction sets the outcome)
+    APPLIED = "applied"  # the orders were applied
+    SEALED = "sealed"  # the orders were kept sealed until the turn closes
+    REJECTED = "rejected"  # refused, with the reason told to the sender
+    HELD = "held"  # kept during a lock-out until the seat's address confirms it
+    IGNORED = "ignored"  # kept in older stores; no step makes it now
+    ROBOT = "robot"  # an automatic mail or a bounce: never answered
+    DUPLICATE = "duplicate"  # seen before: not judged again
+    HELP = "help"  # commands, help or lobby requests, no orders judged
+    ERROR = "error"  # set aside with its fault, for `gm inbox --retry`
+    BUSY = "busy"  # another daemon judges it now
+
+
 @dataclass
 class Outcome:
     """What became of one mail or order."""
 
-    outcome: str  # applied | sealed | rejected | held | ignored | robot | duplicate | help | error
+    outcome: OutcomeKind
     detail: str = ""
     game_id: str | None = None
     replies: list[str] = field(default_factory=list)  # bodies queued to the sender
+
+    def __post_init__(self) -> None:
+        self.outcome = OutcomeKind(self.outcome)

@@ -71,6 +71,14 @@ def environment(html: bool = False) -> jinja2.Environment:
     return env
 
 
+def sentence(template: str, macro: str, **values: object) -> str:
+    """The macro ``macro`` of the text template ``template`` with ``values``, its lines joined with
+    a space: a message written across lines in the template, said as one line (a refusal, a note
+    that is wrapped where it is placed)."""
+    text = getattr(environment().get_template(template).module, macro)(**values)
+    return " ".join(line.strip() for line in str(text).strip().split("\n"))
+
+
 @jinja2.pass_environment
 def wordwrap(env: jinja2.Environment, s: str, width: int = 79, break_long_words: bool = True,
              wrapstring: str | None = None, break_on_hyphens: bool = True) -> str:

@@ -1,16 +1,43 @@
-"""What every use case is given: the store, the config, the clock and the outbox."""
+"""What every use case is given: the store, the config, the clock and the outbox.
+
+The service's Context lives as long as the process; a mail is judged with a
+MailContext made for it (Context.for_mail), which shares all of that but
+carries the mail's own outbox and requests, and is dropped with the mail.
+"""
 
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import Any, Callable
 
 from gm.core import filemodes, secrets
 from gm.core.config import Config
 from gm.mail import verp
+from gm.mail.inbound import Inbound
 from gm.service.auth import PasswordChecker
-from gm.service.outgoing.outbox import Outbox
+from gm.service.outgoing.outbox import MailOutbox, Outbox
 from gm.store import Store
+
+
+class Keys:
+    """The service's secrets read from their files on first use, shared by every mail's context."""
+
+    def __init__(self, config: Config):
+        self.config = config
+        self._verp: verp.Verp | None = None
+        self._code_secret: bytes | None = None
+
+    def verp(self) -> verp.Verp:
+        """Our VERP addresses (gm.mail.verp); its secret file is read, or made, on first use."""
+        if self._verp is None:
+            self._verp = verp.from_config(self.config)
+        return self._verp
+
+    def code_secret(self) -> bytes:
+        """The key confirmation codes are stored under (gm.core.codes); read, or made, on first use."""
+        if self._code_secret is None:
+            self._code_secret = secrets.load_or_create(self.config.code_secret_file)
+        return self._code_secret
 
 
 class Context:
@@ -26,29 +53,39 @@ class Context:
         if config.group:  # the data folder and its files go to the shared group (gm.core.filemodes)
             filemodes.prepare(config.data_dir, config.group)
         self.clock = clock
-        self.outbox = Outbox(store, config, clock)
+        self.outbox: Outbox = Outbox(store, config, clock)
         self.passwords = PasswordChecker()
-        self._verp: verp.Verp | None = None
-        self._code_secret: bytes | None = None
-        self.asked = None  # gm.service.people.optin.Asked: the OBSERVE/JOIN/CREATE of the mail being handled
-        # (game, seat) -> when: the seats whose held mails the mail being handled released
-        # (gm.service.people.holds), judged after its answer (gm.service.intake.held.release)
-        self.released: dict[tuple[str, str], float] = {}
+        self.keys = Keys(config)
 
     @property
     def verp(self) -> verp.Verp:
-        """Our VERP addresses (gm.mail.verp); its secret file is read, or made, on first use."""
-        if self._verp is None:
-            self._verp = verp.from_config(self.config)
-        return self._verp
+        return self.keys.verp()
 
     def code_secret(self) -> bytes:
-        """The key confirmation codes are stored under (gm.core.codes); its file is read, or
-        made, on first use."""
-        if self._code_secret is None:
-            self._code_secret = secrets.load_or_create(self.config.code_secret_file)
-        return self._code_secret
+        return self.keys.code_secret()
+
+    def for_mail(self, inbound: Inbound) -> MailContext:
+        """A context for judging ``inbound``: this service's, with the mail's own outbox."""
+        return MailContext(self, inbound)
 
     def close(self) -> None:
         """Stop the password-check threads (the store stays open: it is the caller's)."""
         self.passwords.close()
+
+
+class MailContext(Context):
+    """The context one mail is judged in: the service's store, config, clock, checks and keys,
+    with the mail's outbox (its answers gathered into one reply), the OBSERVE/JOIN/CREATE lines
+    it asks (gm.service.people.optin) and the held seats a CONFIRM in it releases
+    (gm.service.people.holds: (game, seat) -> when).  Dropped with the mail."""
+
+    def __init__(self, service: Context, inbound: Inbound):
+        self.service = service.service if isinstance(service, MailContext) else service
+        self.store, self.config, self.clock = service.store, service.config, service.clock
+        self.passwords, self.keys = service.passwords, service.keys
+        self.outbox: MailOutbox = self.service.outbox.for_mail(inbound)
+        self.asked: Any = None  # gm.service.people.optin.Asked
+        self.released: dict[tuple[str, str], float] = {}
+
+    def close(self) -> None:
+        """Nothing to stop: the checks are the service's."""

@@ -1,9 +1,10 @@
 """The service as the daemon and the command line use it: one object, each method one use case.
 
 Engine is a Context (store, config, clock, outbox, password checks) with the
-use cases of gm.service.* attached; it holds no logic of its own.  The data
-flow: mail (gm.mail) -> ingest -> turns (the rules) -> reports (gm.present)
--> outbox -> gm.runtime.delivery (SMTP or a Maildir).
+use cases of gm.service.* attached; it holds no logic, and nothing of any one
+mail (a mail is judged in a context of its own: Context.for_mail).  The data
+flow: mail (gm.mail) -> ingest -> judging's steps -> turns (the rules) ->
+reports (gm.present) -> outbox -> gm.runtime.delivery (SMTP or a Maildir).
 """
 
 from __future__ import annotations

@@ -114,7 +114,7 @@ REPLY_RECIPIENTS = prepared(lambda sa, t: sa.select(t.outbox.c.recipient).where(
 
 def reports_rows(sa, t):
     """Every column of reports, as the store has them (``*``): the archive is read by the gm of
-    today in tests of a store an older gm left (tests/test_empty_turns.py: at step 14, before
+    today in tests of a store an older gm left (tests/service/play/test_empty_turns.py: at step 14, before
     gm_version, digest and body_packing), as it was before this SQL was Core."""
     return sa.select(sa.literal_column("*")).select_from(t.reports)
 

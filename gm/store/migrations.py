@@ -1,24 +1,11 @@
-"""Bring a database up to the schema this gm knows (gm.store.schema.STEPS).
+"""Bring a SQLite database up to the schema this gm knows (gm.store.schema.STEPS).
 
-The step a SQLite database is at is ``PRAGMA user_version`` (PostgreSQL's is
-kept in a table: gm.store.postgres).  Store() calls
-migrate() on opening: every missing step, and the new user_version, in one
-``BEGIN IMMEDIATE`` transaction, so a failing step leaves the database
-exactly as it was and two processes opening at once migrate it only once.
-A database at a step above the last one this gm knows is refused.
-
-Numbered steps run through SQLAlchemy, not Alembic (issue 33).  Each step
-keeps its SQLite SQL as shipped (stores in the field hold its text in
-sqlite_master, and an upgraded store must match a fresh one), and names the
-same changes for PostgreSQL in terms of gm.store.tables, compiled by
-SQLAlchemy's DDL constructs when the step runs (gm.store.pgsteps): types are
-written once, and no translator stands between the steps and PostgreSQL.
-Alembic was weighed and left out: its SQLite ALTERs need batch mode (a table
-copy per change, where the steps keep to ADD COLUMN), its alembic_version
-table would be a third record of the step beside PRAGMA user_version and
-gm_schema_version, which every store made so far holds and which must keep
-upgrading from any step, and its offline rendering of ADD COLUMN is the same
-words SQLAlchemy's column specification gives (so no dependency is added).
+A SQLite database's step is ``PRAGMA user_version`` (PostgreSQL keeps its own in a table:
+gm.store.postgres).  Opening a store runs every missing step and sets the new user_version in
+one ``BEGIN IMMEDIATE`` transaction: a failing step leaves the database as it was, and two
+processes opening at once migrate it once.  A database ahead of this gm is refused.  The steps
+are plain SQL and Python, not Alembic: SQLite's ALTERs would need its batch mode (a table copy
+per change), and its version table would be a third record of the step.
 """
 
 from __future__ import annotations
@@ -26,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 
 from gm.store import schema
+from gm.store.changes import Step
 from gm.store.errors import MigrationError, SchemaTooNew, StoreError
 
 
@@ -51,7 +39,7 @@ def current_step(db: sqlite3.Connection) -> int:
     return version
 
 
-def steps_after(step: int) -> list[schema.Step]:
+def steps_after(step: int) -> list[Step]:
     """The steps a database at ``step`` still needs; SchemaTooNew if it is ahead of this gm."""
     known = latest()
     if step > known:
@@ -59,7 +47,7 @@ def steps_after(step: int) -> list[schema.Step]:
     return [s for s in schema.STEPS if s.number > step]
 
 
-def pending(db: sqlite3.Connection) -> list[schema.Step]:
+def pending(db: sqlite3.Connection) -> list[Step]:
     """The steps this SQLite database still needs; SchemaTooNew if it is ahead of this gm."""
     return steps_after(current_step(db))
 

@@ -68,7 +68,7 @@ def test_every_game_refuses_orders_from_outside_and_out_of_turn_alike(kind):
     wording = f"it is not your turn (waiting for {', '.join(waiting)})"
     with pytest.raises(NotYourTurnError) as refused:
         rules.parse_order(state, idle, "x")  # refused before the text is read
-    assert str(refused.value) == wording  # the service's wording (tests/test_mail_orders.py)
+    assert str(refused.value) == wording  # the service's wording (tests/service/intake/test_mail_orders.py)
     with pytest.raises(NotYourTurnError, match=r"it is not your turn \(waiting for"):
         rules.submit(state, idle, "x", 1_800_000_000.0)
 

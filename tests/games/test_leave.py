@@ -309,7 +309,7 @@ def test_pivot_pawns_tokens_of_a_removed_player_stay_but_never_win():
 
 def test_pivot_pawns_nobody_left_ends_the_game():
     # A game begun with one player plays on alone (Pivot Pawns allows it); one begun with two
-    # or more ends once one is left, and that player wins (G7: tests/test_draws.py).
+    # or more ends once one is left, and that player wins (G7: tests/service/people/test_draws.py).
     state = PP.setup(["ada"], {}, pp_seed())
     state = pp_send(state, "ada", best_bid(state), T0)
     assert not PP.is_over(state) and PP.to_move(state) == ["ada"]  # one may play on alone

@@ -107,7 +107,7 @@ def refreshes(live: LiveArchive, times: int) -> list[list[str]]:
 
 
 def test_an_open_game_beside_running_ones_is_listed_as_recruiting(engine, tmp_path, caplog):
-    from test_open_games import confirmed
+    from support import confirmed
 
     from gm.service.people import lobby
 

@@ -2,8 +2,8 @@
 
 For each step that shipped as the latest of a gm revision on main, REVISIONS names the last
 such revision (the first parent of the commit on main's first-parent line that brought the next
-step; ``git log --first-parent -- gm/store/schema.py`` lists them).  Steps that came in one
-commit share a store (1 with 2, 4 with 5, 9 with 10, 11 with 12, 21 with 22: SHARED); step 0 is
+step; ``git log --first-parent -- gm/store/schema.py gm/store/steps`` lists them).  Steps that came
+in one commit share a store (1 with 2, 4 with 5, 9 with 10, 11 with 12, 21 with 22: SHARED); step 0 is
 store_legacy.py's.  Each store is made by that revision's own code, checked out with ``git
 worktree add --detach`` and imported instead of today's gm (PYTHONPATH), playing a few turns of
 small games of the kinds it knew with random legal orders (seeded: the same store every time);
@@ -46,11 +46,11 @@ REVISIONS = {
     16: "2fbbd49",  # draw proposals
     17: "0928e19",  # per-player settings for all games
     18: "1a6e99f",  # display names (the step-18 store of store_v18.py has old wording besides)
-    19: "cc5bbfa",  # report digests and versions: the release before issues 32-34's later steps
-    20: "cdfffe8",  # each daemon's inbox backlog (issue 32)
+    19: "cc5bbfa",  # report digests and versions
+    20: "cdfffe8",  # each daemon's inbox backlog
     22: "181a2c0",  # packed texts typed (21 and 22 came in one merge)
-    23: "0a73d9c",  # which daemon claimed each outbox row (issue 33)
-    24: "c0caca8",  # players.format and players.timezone where a step-5 store lacks them (issue 33)
+    23: "0a73d9c",  # which daemon claimed each outbox row
+    24: "c0caca8",  # players.format and players.timezone where a step-5 store lacks them
 }
 
 # steps that were never the latest of a revision on main: each came in one commit with the next

@@ -2,7 +2,7 @@
 older templates wrote them; checked in as data/store_v18.sqlite.
 
 gm at step 18 plays a short game of four kinds (random legal orders, support.play_game); then
-the archived reports are given the wording of earlier templates (OLD_WORDING: the issue-32
+the archived reports are given the wording of earlier templates (OLD_WORDING: an older
 store showed "Par: 1 pivots" and unlabelled boards), which is what an upgrade leaves behind.
 Positions, turns and scores are left as the replay makes them.
 

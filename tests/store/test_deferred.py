@@ -14,16 +14,15 @@ T = 1_700_000_000.0
 
 
 @pytest.fixture
-def store(store_target):
-    s = Store(store_target)
-    with s.write():
-        s.add_game("g1", "neighbors", 7, "{}", T)
-        s.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
-        s.add_state("g1", 1, {"n": 0}, T)
-        s.message_row = s.add_message("k1", "<m1@x>", "ada@example.org", "orders", b"raw", T, "pending")
-        s.outbox_id = s.queue_outbox("<o1@gm>", "ada@example.org", "report", b"mail", kind="report", now=T)
-    yield s
-    s.close()
+def store(store):
+    """The empty store of tests/store/conftest.py, with this module's rows."""
+    with store.write():
+        store.add_game("g1", "neighbors", 7, "{}", T)
+        store.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
+        store.add_state("g1", 1, {"n": 0}, T)
+        store.message_row = store.add_message("k1", "<m1@x>", "ada@example.org", "orders", b"raw", T, "pending")
+        store.outbox_id = store.queue_outbox("<o1@gm>", "ada@example.org", "report", b"mail", kind="report", now=T)
+    return store
 
 
 def reports(store: Store) -> list[tuple]:

@@ -12,31 +12,30 @@ SENDER = "ada@example.org"
 
 
 @pytest.fixture
-def store(store_target):
-    s = Store(store_target)
-    with s.write():
-        s.add_game("g1", "neighbors", 7, "{}", T)
-        s.add_player("g1", 1, "bob", "bob@example.org", "hash-b")
-        s.add_player("g1", 0, "Ada", "Ada@Example.org", "hash-a")  # seat order is not insert order
-        s.add_player("g1", 2, "Cy", "cy@example.org", "hash-c")
-        s.add_state("g1", 1, {"n": 0}, T)
-        s.add_state("g1", 1, {"n": 1}, T + 1)
-        s.set_timer("g1", T + 50.5)
-        s.replace_deadline({"game_id": "g1", "start_seq": 1, "turn": 1, "due": T + 50.5, "reminded": 0, "late": 0,
-                            "grace_done": 0, "paused_at": None, "set_by": "gm"})
-        s.save_setting("g1", "deadline", "3d")
-        s.save_setting("g1", "press", "white")
-        s.add_observer("g1", "zed@example.org", True, T + 2)
-        s.add_observer("g1", "amy@example.org", True, T + 3)
-        s.add_observer("g1", "wait@example.org", False, T + 1)
-        s.add_credential_lock("g1", "bob", "", T, T + 3600)
-        s.add_credential_lock("g1", "", SENDER, T, T + 60)
-        s.set_address_state("bob@example.org", "soft-failing", T, "a 4xx")
-        s.add_game("g2", "neighbors", 8, "{}", T)  # another game's rows are not read
-        s.add_player("g2", 0, "Ada", "ada@example.org", "hash-x")
-        s.save_setting("g2", "deadline", "1d")
-    yield s
-    s.close()
+def store(store):
+    """The empty store of tests/store/conftest.py, with this module's rows."""
+    with store.write():
+        store.add_game("g1", "neighbors", 7, "{}", T)
+        store.add_player("g1", 1, "bob", "bob@example.org", "hash-b")
+        store.add_player("g1", 0, "Ada", "Ada@Example.org", "hash-a")  # seat order is not insert order
+        store.add_player("g1", 2, "Cy", "cy@example.org", "hash-c")
+        store.add_state("g1", 1, {"n": 0}, T)
+        store.add_state("g1", 1, {"n": 1}, T + 1)
+        store.set_timer("g1", T + 50.5)
+        store.replace_deadline({"game_id": "g1", "start_seq": 1, "turn": 1, "due": T + 50.5, "reminded": 0, "late": 0,
+                                "grace_done": 0, "paused_at": None, "set_by": "gm"})
+        store.save_setting("g1", "deadline", "3d")
+        store.save_setting("g1", "press", "white")
+        store.add_observer("g1", "zed@example.org", True, T + 2)
+        store.add_observer("g1", "amy@example.org", True, T + 3)
+        store.add_observer("g1", "wait@example.org", False, T + 1)
+        store.add_credential_lock("g1", "bob", "", T, T + 3600)
+        store.add_credential_lock("g1", "", SENDER, T, T + 60)
+        store.set_address_state("bob@example.org", "soft-failing", T, "a 4xx")
+        store.add_game("g2", "neighbors", 8, "{}", T)  # another game's rows are not read
+        store.add_player("g2", 0, "Ada", "ada@example.org", "hash-x")
+        store.save_setting("g2", "deadline", "1d")
+    return store
 
 
 def every_read(store: Store, game_id: str, sender: str) -> dict:

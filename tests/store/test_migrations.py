@@ -4,9 +4,11 @@ each back end (store_target), but for what is SQLite's alone: a database made be
 
 from __future__ import annotations
 
+import importlib
 import json
 import sqlite3
 from contextlib import closing
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -14,7 +16,7 @@ import pytest
 import store_legacy
 from gm.core.config import Config
 from gm.service.engine import Engine
-from gm.store import SchemaTooNew, Store, StoreError, migrations, schema
+from gm.store import SchemaTooNew, Store, StoreError, migrations, schema, steps
 from gm.store.base import is_url
 from gm.store.errors import MigrationError
 from gm.store.packing import unpack_text
@@ -24,15 +26,15 @@ from old_stores import store_at
 LATEST = migrations.latest()
 TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports", "history",
           "game_settings", "deadlines", "absences", "state_overrides", "results", "timers",
-          "open_games", "observers", "address_codes",  # step 5 (issue 18)
-          "delivery_events", "addresses",  # step 6 (issue 19)
-          "credential_failures", "credential_locks",  # step 9 (issue 27)
-          "pending_requests",  # step 10 (issue 27)
-          "bounce_holds",  # step 12 (issue 27)
-          "holds",  # step 13 (issue 28)
-          "daemons", "outages",  # step 14 (issue 28)
-          "draw_proposals",  # step 16 (issue 31)
-          "address_settings"}  # step 17 (issue 31)
+          "open_games", "observers", "address_codes",  # step 5
+          "delivery_events", "addresses",  # step 6
+          "credential_failures", "credential_locks",  # step 9
+          "pending_requests",  # step 10
+          "bounce_holds",  # step 12
+          "holds",  # step 13
+          "daemons", "outages",  # step 14
+          "draw_proposals",  # step 16
+          "address_settings"}  # step 17
 
 
 FIRST_PG_STEP = 4  # the step gm was at when the PostgreSQL back end came in
@@ -119,6 +121,14 @@ def test_fresh_database_gets_every_table_and_the_latest_version(store_target):
 
 def test_steps_are_numbered_one_by_one():
     assert [s.number for s in schema.STEPS] == list(range(1, len(schema.STEPS) + 1))
+
+
+def test_every_step_module_is_listed_in_its_place():
+    """gm/store/steps holds one module a step, sNN_what_it_does.py, and its list names each, in order."""
+    names = sorted(path.stem for path in Path(steps.__file__).parent.glob("s[0-9][0-9]_*.py"))
+    assert [int(name[1:3]) for name in names] == [s.number for s in steps.STEPS]
+    assert [importlib.import_module(f"gm.store.steps.{name}").STEP for name in names] == steps.STEPS
+    assert schema.STEPS == steps.STEPS
 
 
 def test_opening_twice_is_a_no_op(store_target):

@@ -15,13 +15,6 @@ from gm.store.deferred import ROWS_AT_ONCE
 T = 1_700_000_000.0
 
 
-@pytest.fixture
-def store(store_target):
-    s = Store(store_target)
-    yield s
-    s.close()
-
-
 def queue(store: Store, n: int) -> int:
     with store.write():
         return store.queue_outbox(f"<o{n}@gm>", f"p{n}@example.org", "s", b"Subject: s\r\n\r\nhi\r\n",

@@ -8,9 +8,10 @@ import zlib
 
 import pytest
 
-from gm.store import Store, schema
+from gm.store import Store
 from gm.store.packing import COMPRESS_OVER, UTF8, ZLIB, legacy_packed, pack_text, unpack_text
 from gm.store.postgres import VERSION_TABLE, PostgresStore
+from gm.store.steps import s21_state_packing
 
 T = 1_800_000_000.0
 
@@ -75,7 +76,7 @@ def test_a_store_from_before_step_21_is_converted_and_reads_back_exactly(store_t
     run("ALTER TABLE reports DROP COLUMN body_packing")
     run(f"UPDATE {VERSION_TABLE} SET version = 20" if pg else "PRAGMA user_version = 20")
     store.close()
-    monkeypatch.setattr(schema, "BATCH", 3)  # converted 3 rows at a time: 6 states, 8 reports
+    monkeypatch.setattr(s21_state_packing, "BATCH", 3)  # converted 3 rows at a time: 6 states, 8 reports
     store = Store(store_target)
     try:
         assert store.schema_version >= 22

@@ -5,21 +5,19 @@ from __future__ import annotations
 
 import pytest
 
-from gm.store import Store
 
 T = 1_700_000_000.0
 
 
 @pytest.fixture
-def store(store_target):
-    s = Store(store_target)
-    with s.write():
-        s.add_game("g1", "neighbors", 7, "{}", T)
-        s.add_game("g2", "neighbors", 8, "{}", T + 1)
-        s.add_player("g1", 0, "Ada", "Ada@Example.org", "hash-a")
-        s.add_player("g1", 1, "bob", "bob@example.org", "hash-b")
-    yield s
-    s.close()
+def store(store):
+    """The empty store of tests/store/conftest.py, with this module's rows."""
+    with store.write():
+        store.add_game("g1", "neighbors", 7, "{}", T)
+        store.add_game("g2", "neighbors", 8, "{}", T + 1)
+        store.add_player("g1", 0, "Ada", "Ada@Example.org", "hash-a")
+        store.add_player("g1", 1, "bob", "bob@example.org", "hash-b")
+    return store
 
 
 def test_pending_codes_of_any_number_of_purposes_in_order(store):

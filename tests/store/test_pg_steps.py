@@ -1,10 +1,9 @@
-"""The schema steps' PostgreSQL DDL, now compiled by SQLAlchemy from gm.store.tables (gm.store.pgsteps),
-builds what the translated steps built in every PostgreSQL store in the field: on a real server, one
-schema built step by step from the DDL as shipped (pg_steps_as_shipped.sql, frozen from the
-translator before it went) and one by this gm's steps (PostgresStore.migrate, one step at a time),
-their catalogs compared after EVERY step: columns in order (type, NOT NULL, default, identity and
-its sequence), constraints (primary keys, uniques, references, checks, by name and definition) and
-indexes (by name and definition, with their WHERE).  Nothing here needs the translator."""
+"""The schema steps' PostgreSQL DDL, compiled by SQLAlchemy from gm.store.tables (gm.store.pgsteps),
+builds what PostgreSQL stores in the field ran: on a real server, one schema built step by step from
+the DDL as shipped (pg_steps_as_shipped.sql) and one by this gm's steps (PostgresStore.migrate, one
+step at a time), their catalogs compared after EVERY step: columns in order (type, NOT NULL, default,
+identity and its sequence), constraints (primary keys, uniques, references, checks, by name and
+definition) and indexes (by name and definition, with their WHERE)."""
 
 from __future__ import annotations
 
@@ -128,7 +127,7 @@ def test_every_step_builds_on_postgresql_what_the_shipped_ddl_built(pg_server):
 
 def test_a_store_whose_step_4_was_empty_gets_the_same_columns_from_step_24(pg_server, monkeypatch):
     """The stores made at step 5 by f472c83 (step 4 reserved, empty): step 24's Python adds
-    players.format and players.timezone as the shipped step did (there by the translator)."""
+    players.format and players.timezone as the shipped step did."""
     as_shipped, now = pg_server.fresh_url(), pg_server.fresh_url()
     steps = shipped()
     monkeypatch.setattr(schema, "STEPS", [s for s in schema.STEPS if s.number != 4])

@@ -13,15 +13,14 @@ T = 1_700_000_000.0
 
 
 @pytest.fixture
-def store(store_target):
-    s = Store(store_target)
-    with s.write():
-        s.add_game("g1", "neighbors", 7, "{}", T)
-        s.add_game("g2", "neighbors", 8, "{}", T + 1, status="paused")
-        s.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
-        s.add_player("g1", 1, "bob", "bob@example.org", "hash-b")
-    yield s
-    s.close()
+def store(store):
+    """The empty store of tests/store/conftest.py, with this module's rows."""
+    with store.write():
+        store.add_game("g1", "neighbors", 7, "{}", T)
+        store.add_game("g2", "neighbors", 8, "{}", T + 1, status="paused")
+        store.add_player("g1", 0, "Ada", "ada@example.org", "hash-a")
+        store.add_player("g1", 1, "bob", "bob@example.org", "hash-b")
+    return store
 
 
 def test_writes_need_a_transaction(store):

@@ -12,15 +12,14 @@ T = 1_700_000_000.0
 
 
 @pytest.fixture
-def store(store_target):
-    s = Store(store_target)
-    with s.write():
-        s.add_game("g1", "neighbors", 7, "{}", T)
-        s.add_player("g1", 0, "Ada", "Ada@Example.org", "hash-a")
-        s.add_player("g1", 1, "bob", "bob@example.org", "hash-b")
-        s.add_state("g1", 1, {"n": 0}, T)
-    yield s
-    s.close()
+def store(store):
+    """The empty store of tests/store/conftest.py, with this module's rows."""
+    with store.write():
+        store.add_game("g1", "neighbors", 7, "{}", T)
+        store.add_player("g1", 0, "Ada", "Ada@Example.org", "hash-a")
+        store.add_player("g1", 1, "bob", "bob@example.org", "hash-b")
+        store.add_state("g1", 1, {"n": 0}, T)
+    return store
 
 
 def test_a_write_in_the_transaction_is_read_back(store):

@@ -27,9 +27,7 @@ from gm.store import Store
 from pgserver import logged_statements as statements, statement_logging_url as logging_url
 from support import GM_ADDRESS, PLAYERS, one_order
 
-# issue 33 asks for at most 15.  69 on this path before gm.store.reads (48 when the issue was filed,
-# on an older main), 43 with per-game locks, 28 with gm.store.deferred, 13 with the state's INSERT
-# made at once and the states read back for the turn's start.  What is left (5 + 6):
+# The statements an order mail's way runs, judged and sent, at most CEILING (5 + 6):
 # judging: BEGIN; the claim of the mail (store, message, game and address locks in one statement);
 # its INSERT (which also checks it was never seen), which also reads what judging reads of the game
 # (Store.read_game, gm.store.gameload: its rows, the public press, the outbox rows' ids); the

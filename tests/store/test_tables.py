@@ -15,6 +15,7 @@ import pytest
 import sqlalchemy as sa
 
 from gm.store import Store, schema
+from gm.store.changes import NewColumn
 from gm.store.tables import metadata
 from make_fixture_stores import REVISIONS, path_for
 
@@ -167,6 +168,16 @@ def test_a_store_migrated_from_a_fixture_store_has_exactly_the_tables_declared(s
     migrated_from(step, store_target, tmp_path, monkeypatch)
     found = differences(target_url(store_target))
     assert not found, "\n".join(found)
+
+
+def test_a_column_marked_added_in_tables_py_is_the_one_its_step_adds():
+    """``info=added(N)`` in tables.py and step N's NewColumn say the same: gm.store.pgsteps makes a
+    table as it was at its step by that mark (test_pg_steps holds the DDL it makes)."""
+    marked = {(table.name, column.name): column.info["added"] for table in metadata.tables.values()
+              for column in table.columns if "added" in column.info}
+    added = {(change.table, change.column): step.number for step in schema.STEPS
+             for change in step.postgresql if isinstance(change, NewColumn)}
+    assert marked == added
 
 
 def test_a_step_not_mirrored_in_tables_py_is_named_by_table_and_column(tmp_path, monkeypatch):

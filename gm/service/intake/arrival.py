@@ -5,15 +5,22 @@ time, the moment the MTA piped it to `gm ingest`), never a header the sender wro
 A time gm knows cannot be the delivery is not used: one in the future, or one before gm last
 read that mailbox (what was there then was read then: an older time is a copy put back, a
 message moved between folders keeping its date, or a clock set wrong).  Such a mail is judged
-as of now, as it was before gm read server times: a wrong time lets no order in late.  And a
-mail counts as arriving no earlier than the turn it is judged in opened.
+as of now: a wrong time lets no order in late.  And a mail counts as arriving no earlier than
+the turn it is judged in opened.  Time is judged first (time_first): a deadline that passed
+before the mail came closes its turn before the mail is read.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gm.core.model import GameView
 from gm.service.context import Context
+from gm.service.play import timers
 from gm.service.table import deadlines
+
+if TYPE_CHECKING:
+    from gm.service.intake.case import MailCase
 
 WHOLE_SECOND = 1.0  # INTERNALDATE keeps whole seconds: a mail of the second gm looked is not before it
 
@@ -33,3 +40,10 @@ def within_turn(ctx: Context, view: GameView, at: float) -> float:
     if at >= view.row["updated"]:
         return at
     return max(at, deadlines.turn_start(ctx.store, view.id)[1])
+
+
+def time_first(case: MailCase) -> None:
+    """RULINGS G4: time is judged before orders.  A timer or deadline that ran out before this mail
+    was judged closes its turn first (as it does for gm order and gm process)."""
+    case.view, case.turn_closed, _ = timers.settle(case.ctx, case.view.id, case.view, now=case.now)
+    case.now = within_turn(case.ctx, case.view, case.now)

@@ -6,8 +6,8 @@ mail is set aside, its authentication is decided once, while the password is
 still in hand, and kept in ``messages.auth``: ``password <game> <seat>``,
 ``token <game> <seat>`` or ``none`` (a mail held during a lock-out keeps
 ``password <game> <seat> <turn>``, the turn it was for: gm.service.intake.held).
-A retry plays the mail as that seat (or as nobody); a row from before this
-(auth NULL) still holds its password and is checked as it always was.
+A retry plays the mail as that seat (or as nobody); a row with no auth kept
+(NULL) still holds its password, and it is checked as a new mail's is.
 
 A mail the reader itself failed on is read for this plainly
 (gm.mail.redact.plain_reading: From, Subject and its first text part).
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from gm.core.model import NotStarted, ServiceError
 from gm.mail import orders as order_mail
@@ -50,7 +51,7 @@ class SeatAuth:
 
     @classmethod
     def load(cls, text: str | None) -> "SeatAuth | None":
-        """The stored result, or None where none was stored (a row from before, password kept)."""
+        """The stored result, or None where none was stored (auth NULL: the row keeps its password)."""
         words = (text or "").split()
         if len(words) in (3, 4) and words[0] in METHODS[:2] and all(w.isdigit() for w in words[3:]):
             return cls(words[0], words[1], words[2], int(words[3]) if len(words) == 4 else None)
@@ -66,12 +67,22 @@ class SeatAuth:
 NOBODY = SeatAuth("none")
 
 
+def speaks_for(ctx: Context, view, sender: str, password: str | None,
+               addressed: tuple[str, str, str] | None) -> tuple[Any, bool, str | None]:
+    """(the seat of ``view`` a mail speaks for or None; whether its reply address was to speak for
+    it, even where its token is not current; why its password was refused).  The password
+    (throttled: gm.service.people.guessing), else the seat reply address ``addressed`` it came to,
+    when no password came or a lock-out refused it (only the token passes a lock-out)."""
+    player, refused = guessing.check_password(ctx, view, sender, password)
+    if player is not None or addressed is None or addressed[0] != view.id \
+            or (password and refused != "locked"):
+        return player, False, refused
+    return ctx.outbox.tokens.seat(view.id, addressed[1], addressed[2]), True, refused
+
+
 def seat_auth(ctx: Context, inbound: Inbound | None, raw: bytes) -> SeatAuth:
     """Whom the mail authenticates as, decided now (its password is about to be masked), by the
-    rules of gm.service.intake.ingest.handle: the password (throttled: gm.service.people.guessing), else the
-    reply address's token when no password came or a lock-out refused it (only the token passes
-    a lock-out).  Never raises: a fault here means nobody.
-    """
+    rule judging follows too (speaks_for).  Never raises: a fault here means nobody."""
     try:
         if inbound is None or (not inbound.text and not inbound.subject):
             reading = plain_reading(raw)
@@ -86,13 +97,9 @@ def seat_auth(ctx: Context, inbound: Inbound | None, raw: bytes) -> SeatAuth:
         if game_id is None:
             return NOBODY
         view = games.load(ctx.store, game_id)
-        player, refused = guessing.check_password(ctx, view, sender, mail.password)
+        player, by_token, _ = speaks_for(ctx, view, sender, mail.password, addressed)
         if player is not None:
-            return SeatAuth("password", view.id, player["name"])
-        if addressed is not None and addressed[0] == view.id and (not mail.password or refused == "locked"):
-            seat = ctx.outbox.tokens.seat(view.id, addressed[1], addressed[2])
-            if seat is not None:
-                return SeatAuth("token", view.id, seat["name"])
+            return SeatAuth("token" if by_token else "password", view.id, player["name"])
     except (NotStarted, ServiceError):
         return NOBODY
     except Exception:  # the mail is set aside for a fault already; its credentials count for nothing

@@ -1,23 +1,12 @@
 """Queueing mail: compose it, store it in the outbox table, archive what a player was sent.
 
 Everything here runs inside the caller's write transaction, so a report is
-queued together with the state it reports, or not at all.
-
-Replies to an incoming mail are bounded: while a mail is handled its replies
-(help, errors, confirmations, board, history...) are gathered and leave as
-one message, to the address the mail came from (never Reply-To), once the
-mail is done.  When the mail moved a game, the report its sender gets is that
-message: it leads, and every other answer follows it (in the text, and in a
-box of the HTML page).  Replies that need no password (help, errors) are rate-limited
-per address and in total per hour; the reply that reaches a limit says so,
-once, and after it nothing more is sent until the hour has passed.  The answer
-to a sender who gave no password (nor a seat's reply address) carries at most
-STRANGER_BYTES of text; a longer one is cut at a line and says where to read
-the rest.
-
-What one mail costs is bounded here too, whatever code queues it: at most
-MAILS_PER_ADDRESS mails to any one address while it is handled, beyond the
-game's reports (see MAILS_PER_ADDRESS).
+queued together with the state it reports, or not at all.  A mail being
+judged has its own MailOutbox: its answers leave as one reply to the address
+it came from (the report of the move it made leads, the other answers
+follow), and what it makes gm send is bounded (MAILS_PER_ADDRESS).  Replies
+that need no password are rate-limited per address and per hour, and one to
+a sender who gave none carries at most STRANGER_BYTES of text.
 """
 
 from __future__ import annotations
@@ -39,6 +28,7 @@ from gm.mail.outbound import HtmlPart, compose
 from gm.mail.redact import mask_text
 from gm.present import reports
 from gm.present.mailhtml import with_answers
+from gm.present.templates import sentence
 from gm.service.outgoing.holding import queue_status
 from gm.service.outgoing.replies import ReplyTokens
 from gm.store import Store
@@ -52,12 +42,13 @@ MAILS_PER_ADDRESS = 3
 """The most mails one inbound mail makes gm queue to any one mailbox (gm.core.addresses.mailbox_key:
 victim+1@ and VICTIM@ are victim@), beyond the game's normal reports (REPORT_KINDS: one per
 reader per move).  Replies, press, notices, codes and alerts count together, whatever the mail
-holds; the sender's one reply always has its place among them.  While a mail is handled
-(begin_reply to finish_reply) Outbox.queue refuses, and logs, a mail past it, so the bound holds
+holds; the sender's one reply always has its place among them.  While a mail is handled (its
+MailOutbox) Outbox.queue refuses, and logs, a mail past it, so the bound holds
 whichever code queues; the commands check room_for() first to say so instead."""
 REPORT_KINDS = ("report", "welcome")  # the game's normal reports: not counted by MAILS_PER_ADDRESS
 STRANGER_BYTES = 64 * 1024  # the most text one answer to a sender who gave no password carries
 PART_RULE = "\n" + "=" * 72 + "\n\n"
+LIMITS = "mail/limits.txt.j2"  # the notes on what is sent to senders without a password
 # What the store keeps of a text that carried a password or a code, once it is sent (outbox.secret;
 # the archive of a secret part keeps only this).
 SECRET_NOTE = ("[This mail carried a password, a code or a reply address; gm keeps no copy of its "
@@ -106,11 +97,14 @@ def joined(parts: list[ReplyPart]) -> str:
 
 
 class Outbox:
+    """The service's outbox: it queues mail, and answers a mail at once (for_mail: as one reply)."""
+
+    answers: PendingReply | None = None  # the answers being gathered: only a MailOutbox has them
+
     def __init__(self, store: Store, config: Config, clock: Callable[[], float]):
         self.store = store
         self.config = config
         self.clock = clock
-        self._pending: PendingReply | None = None
         # Read the DKIM key now, at start: a bad key file is a ConfigError here, not at a message.
         self.signer = Signer.from_config(config)
         self.tokens = ReplyTokens(config, store)
@@ -161,7 +155,7 @@ class Outbox:
 
     def _count(self, to: str, kind: str, answer: bool) -> bool:
         """Count a mail to ``to`` against the bound of the mail being handled; False: past it."""
-        pending = self._pending
+        pending = self.answers
         if pending is None or kind in REPORT_KINDS:
             return True
         key = mailbox_key(to)
@@ -175,7 +169,7 @@ class Outbox:
     def room_for(self, to: str) -> bool:
         """Another mail to ``to`` (not the answer) fits the bound of the mail being handled: its
         sender's address keeps a place for the answer."""
-        pending = self._pending
+        pending = self.answers
         if pending is None:
             return True
         key = mailbox_key(to)
@@ -221,65 +215,52 @@ class Outbox:
                               self.clock(), audience=audience, gm_version=gm_version(), digest=shown)
 
     # --- replies to a mail ------------------------------------------------------
-    def begin_reply(self, inbound: Inbound) -> None:
-        """Gather the replies to ``inbound`` from here on; finish_reply() sends them as one."""
-        self._pending = PendingReply(inbound)
+    def for_mail(self, inbound: Inbound) -> MailOutbox:
+        """This outbox as the mail ``inbound`` sees it while it is judged: its answers gathered
+        into one reply (MailOutbox.send_answers), the mails it causes bounded."""
+        return MailOutbox(self, inbound)
 
     def reply(self, inbound: Inbound, view: GameView | None, label: str, body: str,
               kind: str, archive_player: str | None = None, html: HtmlPart | None = None,
               secret: bool = False) -> None:
-        """Answer a mail (gathered into one reply while begin_reply is in force).  ``html``: the
+        """Answer a mail (gathered into one reply by the mail's own MailOutbox).  ``html``: the
         part's HTML alternative, used when the reply has no other part.  ``secret``: the part
         carries a password or a code (the whole reply is then stored as secret)."""
         part = ReplyPart(view, label, body, kind, archive_player, html, secret)
-        if self._pending is not None and self._pending.inbound is inbound:
-            self._pending.parts.append(part)
+        if self.replying_to(inbound):
+            self.answers.parts.append(part)
             return
         self._send_reply(inbound, [part])
 
     def replying_to(self, inbound: Inbound | None) -> bool:
-        """Answers to ``inbound`` are being gathered (begin_reply) and not yet sent."""
-        return inbound is not None and self._pending is not None and self._pending.inbound is inbound
+        """Answers to ``inbound`` are being gathered (for_mail) and not yet sent."""
+        return inbound is not None and self.answers is not None and self.answers.inbound is inbound
 
     def reply_report(self, inbound: Inbound, view: GameView, label: str, body: str, *,
                      player: str, html: HtmlPart | None = None) -> None:
         """The report ``player`` gets of the move their mail made, as the lead of its one reply
         (replying_to must hold); archived as their report when the reply is sent."""
-        assert self._pending is not None and self._pending.inbound is inbound
-        self._pending.parts.insert(0, ReplyPart(view, label, body, "report", player, html, report=True))
+        assert self.replying_to(inbound)
+        self.answers.parts.insert(0, ReplyPart(view, label, body, "report", player, html, report=True))
 
     def authenticated(self, inbound: Inbound) -> None:
         """The sender of ``inbound`` gave a seat's password or reply address: its answer is not
         cut at STRANGER_BYTES."""
         if self.replying_to(inbound):
-            self._pending.authenticated = True
+            self.answers.authenticated = True
 
     def once(self, inbound: Inbound, what: str) -> bool:
         """True the first time ``what`` is asked for while ``inbound`` is handled (a command that
-        one mail may do once, e.g. SET ADDRESS); always True outside begin_reply."""
+        one mail may do once, e.g. SET ADDRESS); always True outside a mail's own outbox."""
         if not self.replying_to(inbound):
             return True
-        first = what not in self._pending.done
-        self._pending.done.add(what)
+        first = what not in self.answers.done
+        self.answers.done.add(what)
         return first
 
     def for_stranger(self, inbound: Inbound | None) -> bool:
         """The answer to ``inbound`` goes to a sender who has not authenticated."""
-        return not (self.replying_to(inbound) and self._pending.authenticated)
-
-    def finish_reply(self) -> int | None:
-        """Send the gathered replies as one message; returns its outbox id (None: nothing sent)."""
-        pending = self._pending
-        try:
-            if pending is None or not pending.parts:
-                return None
-            return self._send_reply(pending.inbound, pending.parts)  # counted in its bound
-        finally:
-            self._pending = None
-
-    def drop_reply(self) -> None:
-        """Forget the gathered replies (the mail's transaction failed)."""
-        self._pending = None
+        return not (self.replying_to(inbound) and self.answers.authenticated)
 
     def _send_reply(self, inbound: Inbound, parts: list[ReplyPart]) -> int | None:
         to = inbound.reply_address
@@ -326,11 +307,9 @@ class Outbox:
 
     def cut_for_stranger(self, body: str, most: int = STRANGER_BYTES) -> str:
         """``body`` within ``most`` bytes, cut at a line and saying where to read the rest."""
-        where = (f" The games' pages are at {self.config.archive_url}." if self.config.archive_url
-                 else "")
-        note = ("\n[gm cut this answer here: it sends at most 64 KB to a mail without a password."
-                f"{where} For the whole answer, send the command again below a line GAME <id> "
-                "PASSWORD <password>.]\n")
+        url = self.config.archive_url
+        where = " " + sentence(LIMITS, "pages", url=url) if url else ""
+        note = "\n" + sentence(LIMITS, "cut", where=where) + "\n"
         if len(body.encode("utf-8")) <= most:
             return body
         kept = body.encode("utf-8")[:most - len(note.encode("utf-8"))].decode("utf-8", errors="ignore")
@@ -348,9 +327,9 @@ class Outbox:
     def take_reply(self, inbound: Inbound) -> list[ReplyPart]:
         """The answers gathered for ``inbound`` so far, taken out of its reply: another mail to the
         same sender carries them (one mail per mail received)."""
-        if self._pending is None or self._pending.inbound is not inbound:
+        if not self.replying_to(inbound):
             return []
-        parts, self._pending.parts = self._pending.parts, []
+        parts, self.answers.parts = self.answers.parts, []
         return parts
 
     def _limit_notice(self, to: str) -> str | None:
@@ -368,21 +347,12 @@ class Outbox:
             log.warning("reply to %s suppressed: %d replies to strangers this hour", to, sent_all)
             return None
         if sent_to + 1 == per_address:
-            return (f"(This is the last answer gm sends to {to} this hour: it has answered "
-                    f"{per_address} mails from this address that needed no password. Mail sent "
-                    "within the hour is kept but not answered.)")
+            return sentence(LIMITS, "last_answer", to=to, per_address=per_address)
         if sent_all + 1 == total:
             log.warning("the hourly limit of %d replies to strangers is reached", total)
             self.alert_gm("Too many mails from strangers", [
-                f"gm has answered {total} mails that needed no password in the last hour (config "
-                "unauthenticated_replies_per_hour), the most it answers.", "",
-                "Until the hour has passed, such mail (HELP, LIST, refusals, requests past their "
-                "own cap) is kept but not answered; players' mail with a password, and the codes "
-                "and notices mailed to their seats' addresses, go on as usual. Many mails from many "
-                "addresses are often forged From lines: gm in use as a spam amplifier. gm inbox "
-                "lists the mails."])
-            return ("(gm is answering too many mails this hour; mail sent within the hour is "
-                    "kept but not answered.)")
+                sentence(LIMITS, "flood_answered", total=total), "", sentence(LIMITS, "flood_kept")])
+            return sentence(LIMITS, "too_many")
         return ""
 
     def alert_gm(self, subject: str, lines: list[str]) -> bool:
@@ -399,3 +369,25 @@ class Outbox:
         self.queue(to.lower(), f"[gm] {subject}", "\n".join(
             lines + ["", "This is the only such mail this hour."]) + "\n", kind="alert")
         return True
+
+
+class MailOutbox(Outbox):
+    """The outbox as one mail sees it while it is judged: the service's store, config, clock, DKIM
+    signer and reply tokens, with the mail's answers (gathered into one reply) and the count of
+    what it queued (MAILS_PER_ADDRESS).  Made for the mail and dropped with it."""
+
+    def __init__(self, service: Outbox, inbound: Inbound):
+        self.store, self.config, self.clock = service.store, service.config, service.clock
+        self.signer, self.tokens = service.signer, service.tokens
+        self.answers = PendingReply(inbound)
+
+    def send_answers(self) -> int | None:
+        """Send the gathered answers as one message; returns its outbox id (None: nothing sent).
+        After it this outbox answers at once, as the service's does."""
+        pending = self.answers
+        try:
+            if pending is None or not pending.parts:
+                return None
+            return self._send_reply(pending.inbound, pending.parts)  # counted in its bound
+        finally:
+            self.answers = None

@@ -62,6 +62,6 @@ class ReplyTokens:
         return row
 
     def salt(self, game_id: str) -> str:
-        """The game's token salt ("" for a game made before salts, or none)."""
+        """The game's token salt ("" for a game that has none)."""
         row = self.store.game(game_id)
         return (row["token_salt"] or "") if row is not None else ""

@@ -1,6 +1,7 @@
 """Deadlines that wait for gm (issue 28), on both back ends: the heartbeat gap, an SMTP outage, and
 no forfeit while the turn's report has not reached the player.  The daemons themselves, against
-the real servers, are in tests/mail/test_outages.py (these, service-level, in tests/test_deadlines_wait.py)."""
+the real servers, are in tests/mail/test_outages.py (these, service-level, in
+tests/service/outgoing/test_deadlines_wait.py)."""
 
 from __future__ import annotations
 

@@ -6,44 +6,16 @@ from __future__ import annotations
 import pytest
 
 from gm.core.model import ServiceError
-from gm.mail.quotes import MARKER
 from gm.service.people import lobby
 from gm.service.play import lifecycle
-from support import body, last_outbox_id, order_mail, outbox
+from support import ask, body, confirmed, last_outbox_id, order_mail, outbox, seats
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL (gm.store.selfservice)
-
-
-def ask(engine, sender, text, **kwargs):
-    """Send one mail; its one reply (to the sender), as text."""
-    start = last_outbox_id(engine)
-    engine.ingest(order_mail(sender, text, **kwargs))
-    replies = [m for m in outbox(engine, start) if m["To"] == sender.lower() and m["In-Reply-To"]]
-    assert len(replies) == 1, [body(m) for m in outbox(engine, start)]
-    return body(replies[0])
-
-
-def confirmed(engine, sender, text):
-    """JOIN or CREATE by mail, which since issue 27 waits for the address to confirm: the one
-    mail back is the code, and no seat or game is made yet; the sender replies to it.  The answer."""
-    before = (seats(engine), engine.store.all("SELECT id FROM games ORDER BY id"))
-    code_mail = ask(engine, sender, text)
-    assert code_mail.startswith(MARKER + "\n\nA mail from this address") and "CONFIRM " in code_mail
-    assert (seats(engine), engine.store.all("SELECT id FROM games ORDER BY id")) == before
-    start = last_outbox_id(engine)
-    engine.ingest(order_mail(sender, "", subject="Re: CONFIRM " + code_mail.split("CONFIRM ")[1].split()[0]))
-    replies = [m for m in outbox(engine, start) if m["To"] == sender.lower() and m["In-Reply-To"]]
-    assert len(replies) == 1, [body(m) for m in outbox(engine, start)]
-    return body(replies[0])
 
 
 def password_of(text: str) -> str:
     (line,) = [line for line in text.splitlines() if line.startswith("Your password: ")]
     return line.split(": ", 1)[1]
-
-
-def seats(engine, game_id="nb7"):
-    return [(p["name"], p["email"]) for p in engine.store.players(game_id)]
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from mailroom import Mailroom, text_of
 from support import EXAMPLE_LAYOUT, PLAYERS, Clock, last_outbox_id, order_mail, outbox
 
 ADA, BOB, EVE = "ada@example.org", "bob@example.org", "eve@evil.example"
-MOVE = "Rb4xd4"  # ada's first move in nb1 (tests/test_attacks.py)
+MOVE = "Rb4xd4"  # ada's first move in nb1 (tests/runtime/test_attacks.py)
 DAY = 86400.0
 ON_BOTH_BACKENDS = True  # the engine tests run on SQLite and PostgreSQL (the release takes locks late)
 
