@@ -35,7 +35,7 @@ class FBState:
     reopen: int  # seconds a re-opened turn stays open (FB6)
     seed: int
     # FB8: the game ends after this many empty turns in a row; None: never (a game stored
-    # without this setting keeps the rules it began with: the schema step that added it).
+    # without this setting keeps the rules it began with: gm.store.steps.s15_fuzzy_borders_empty_turns).
     empty_turns: int | None = None
     turn: int = 1  # the turn being played; once over, the last turn played
     # Placed claims per player, oldest first: (turn placed, cell name).

@@ -4,7 +4,7 @@ A sender is woken by its own judge's nudge after each commit, else every ``wake`
 (gm.runtime.delivery.SenderThread).  Daemons sharing a store claim from one outbox, but a
 judge nudges only its own sender: without this watch, mail another daemon or a GM command
 queued would wait for the wake, or go out over one daemon's SMTP connections alone.  So
-every INSERT into outbox notifies at its commit (a trigger of the PostgreSQL schema), and
+every INSERT into outbox notifies at its commit (the trigger of gm.store.steps.s25_outbox_notify), and
 each daemon listens on a connection of its own, as Procrastinate and pg-boss wake their
 workers.  A notification missed while disconnected costs only the wake; the watch backs off
 and listens again.  SQLite has no other writer to hear of: no watch runs there.
