@@ -1,28 +1,15 @@
-"""The one rule interface every game implements.
+"""The one rule interface every game implements: ``Game[State, Order]``.
 
-A rule module is pure: it takes a state and orders and returns a new state
-and the events that happened.  It never touches mail, storage or templates.
+A rule module is pure: it takes a state and orders and returns a new state and
+the events that happened; it never touches mail, storage or templates.  One
+interface serves sequential and simultaneous games (after OpenSpiel):
+``to_move`` names who owes an order now; ``submit`` applies an order at once
+(sequential) or seals it in the state (simultaneous); ``ready`` says whether
+the turn may close and ``close_turn`` adjudicates it, the service deciding
+*when*; ``leave`` removes a player as the rules say (RULINGS G5).
 
-One interface serves sequential and simultaneous games (after OpenSpiel):
-
-* ``to_move(state)`` names the players who owe an order now: one player in a
-  sequential game, every live player in a simultaneous one.
-* ``submit(state, player, order, now)`` hands one player's order to the rules.
-  A sequential game applies it at once.  A simultaneous game records it, sealed,
-  inside the state (a later submit replaces it) and returns private events
-  (the confirmation) and perhaps public ones (Pivot Pawns announces bids).
-* ``ready(state, now)`` says whether the turn may be closed now (every order is
-  in, or a rules timer ran out); ``close_turn(state, now)`` adjudicates the
-  sealed orders.  The service decides *when* to call it (all in, a deadline,
-  the GM), so that decision lives in one place outside the rules.
-* ``leave(state, player, now)`` removes a player (ejected, resigned) as the
-  game's rules for a missing order say (RULINGS G5).  The removed seat stays
-  in ``players`` for the record and is listed by ``removed``; it is never in
-  ``to_move``, never awaited by ``ready`` and never among the ``winners``.
-
-States are game-defined objects; ``dump``/``load`` turn them into versioned
-JSON (a dict holding ``"version"``).  Orders are value objects whose ``str()``
-is their canonical notation.
+States are game-defined objects that ``dump``/``load`` turn into versioned
+JSON; orders are value objects whose ``str()`` is their canonical notation.
 """
 
 from __future__ import annotations
@@ -32,8 +19,9 @@ import hashlib
 import math
 import random
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 
 class GameError(ValueError):
@@ -86,15 +74,32 @@ class Event:
     text: str
     kind: str = "info"
     to: tuple[str, ...] | None = None
-    data: dict = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
 
     def visible_to(self, player: str | None) -> bool:
         return self.to is None or player is None or player in self.to
 
 
+class GameState(Protocol):
+    """What the base class reads of every game's state: who left (G5) and a draw (G6)."""
+
+    @property
+    def left(self) -> tuple[str, ...]: ...
+
+    @property
+    def drawn(self) -> bool: ...
+
+
+StateT = TypeVar("StateT", bound=GameState)  # a game's state
+OrderT = TypeVar("OrderT")  # a game's order, as ``read_order`` gives it
+ResultState = TypeVar("ResultState")
+
+
 @dataclass
-class Result:
-    state: Any
+class Result(Generic[ResultState]):
+    """The new state after a rule acted, and the events that happened."""
+
+    state: ResultState
     events: list[Event] = field(default_factory=list)
 
 
@@ -240,7 +245,8 @@ def whole_number(value: Any, where: str, low: int | None = None, high: int | Non
     need(is_whole(value), f"{where}: expected a whole number, got {value!r}")
     need((low is None or value >= low) and (high is None or value <= high),
          f"{where}: {value} is out of range {low}..{high}")
-    return value
+    checked: int = value
+    return checked
 
 
 def json_number(value: Any, where: str, optional: bool = False) -> float | None:
@@ -249,10 +255,11 @@ def json_number(value: Any, where: str, optional: bool = False) -> float | None:
         return None
     need(isinstance(value, (int, float)) and not isinstance(value, bool)
          and math.isfinite(value), f"{where}: expected a number, got {value!r}")
-    return value
+    checked: float = value
+    return checked
 
 
-def load_left(data: dict, players: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+def load_left(data: dict[str, Any], players: list[str] | tuple[str, ...]) -> tuple[str, ...]:
     """The players removed from the game (G5): the optional ``left`` key of a state's JSON.
 
     Older states have no such key (nobody left); ``dump_left`` writes it only when set.
@@ -265,41 +272,44 @@ def load_left(data: dict, players: list[str] | tuple[str, ...]) -> tuple[str, ..
     return tuple(left)
 
 
-def dump_left(data: dict, left: tuple[str, ...] | list[str]) -> dict:
+def dump_left(data: dict[str, Any], left: tuple[str, ...] | list[str]) -> dict[str, Any]:
     """``data`` with the ``left`` key added when someone has left (G5); returns ``data``."""
     if left:
         data["left"] = list(left)
     return data
 
 
-def load_drawn(data: dict) -> bool:
+def load_drawn(data: dict[str, Any]) -> bool:
     """Whether a state's game ended drawn by agreement (G6): the optional ``drawn`` key of its JSON.
 
     Older states have no such key (not drawn); ``dump_drawn`` writes it only when set.
     """
     drawn = data.get("drawn", False)
     need(isinstance(drawn, bool), f"drawn: expected true or false, got {drawn!r}")
-    return drawn
+    checked: bool = drawn
+    return checked
 
 
-def dump_drawn(data: dict, drawn: bool) -> dict:
+def dump_drawn(data: dict[str, Any], drawn: bool) -> dict[str, Any]:
     """``data`` with the ``drawn`` key added when the game ended drawn (G6); returns ``data``."""
     if drawn:
         data["drawn"] = True
     return data
 
 
-def json_object(value: Any, where: str) -> dict:
+def json_object(value: Any, where: str) -> dict[str, Any]:
     need(isinstance(value, dict), f"{where}: expected an object, got {value!r}")
-    return value
+    checked: dict[str, Any] = value
+    return checked
 
 
-def json_list(value: Any, where: str) -> list:
+def json_list(value: Any, where: str) -> list[Any]:
     need(isinstance(value, list), f"{where}: expected a list, got {value!r}")
-    return value
+    checked: list[Any] = value
+    return checked
 
 
-class Game(abc.ABC):
+class Game(abc.ABC, Generic[StateT, OrderT]):
     """The rules of one game.  Stateless: every method takes the state it works on.
 
     Subclasses set the class attributes and implement the methods that raise
@@ -328,10 +338,10 @@ class Game(abc.ABC):
     def convert_options(self, raw: dict[str, str | None]) -> dict[str, Any]:
         return dict(raw)
 
-    def setup(self, players: list[str], options: dict[str, str], seed: int) -> Any:
+    def setup(self, players: list[str], options: dict[str, str], seed: int) -> StateT:
         raise NotImplementedError
 
-    def start(self, state: Any, now: float) -> Any:
+    def start(self, state: StateT, now: float) -> StateT:
         """The state as the game begins at ``now`` (the first report goes out).
 
         Most games need nothing; a game with clocks (Proximity's time bank, PX8)
@@ -364,7 +374,7 @@ class Game(abc.ABC):
                     f"{'read_order' if name == 'parse_order' else 'step'} instead"
                 )
 
-    def check_turn(self, state: Any, player: str) -> None:
+    def check_turn(self, state: StateT, player: str) -> None:
         """Raise NotYourTurnError unless ``player`` owes an order in ``state`` now."""
         if player not in self.players(state):
             raise NotYourTurnError(f"{player} does not play in this game")
@@ -376,28 +386,28 @@ class Game(abc.ABC):
         if player not in waiting:
             raise NotYourTurnError(self.not_your_turn(state, player, waiting))
 
-    def not_your_turn(self, state: Any, player: str, waiting: list[str]) -> str:
+    def not_your_turn(self, state: StateT, player: str, waiting: list[str]) -> str:
         """The refusal for a player who owes no order now; a game may add its reason."""
         return f"it is not your turn (waiting for {', '.join(waiting) or 'nobody'})"
 
-    def parse_order(self, state: Any, player: str, text: str) -> Any:
+    def parse_order(self, state: StateT, player: str, text: str) -> OrderT:
         """Parse the order lines of one mail from ``player``, after ``check_turn``."""
         self.check_turn(state, player)
         return self.read_order(state, player, text)
 
-    def submit(self, state: Any, player: str, order: Any, now: float) -> Result:
+    def submit(self, state: StateT, player: str, order: OrderT, now: float) -> Result[StateT]:
         """Hand one player's order to the rules, after ``check_turn``; see ``step``."""
         self.check_turn(state, player)
         return self.step(state, player, order, now)
 
-    def read_order(self, state: Any, player: str, text: str) -> Any:
+    def read_order(self, state: StateT, player: str, text: str) -> OrderT:
         """The game's own parsing of the order lines of one mail (possibly several lines).
 
         Called by ``parse_order`` once ``check_turn`` has passed.
         """
         raise NotImplementedError
 
-    def step(self, state: Any, player: str, order: Any, now: float) -> Result:
+    def step(self, state: StateT, player: str, order: OrderT, now: float) -> Result[StateT]:
         """The game's own handling of one order, once ``check_turn`` has passed.
 
         A sequential game applies it; a simultaneous one seals it in the state.
@@ -405,23 +415,23 @@ class Game(abc.ABC):
         """
         raise NotImplementedError
 
-    def ready(self, state: Any, now: float) -> bool:
+    def ready(self, state: StateT, now: float) -> bool:
         """Simultaneous games: may the turn be closed now without waiting?"""
         return False
 
-    def close_turn(self, state: Any, now: float) -> Result:
+    def close_turn(self, state: StateT, now: float) -> Result[StateT]:
         """Simultaneous games: adjudicate what is in (missing orders per the rules)."""
         raise NotImplementedError(f"{self.title} has no turns to close")
 
-    def timer(self, state: Any) -> float | None:
+    def timer(self, state: StateT) -> float | None:
         """A time (epoch seconds) at which the rules themselves close the turn, if any."""
         return None
 
-    def legal_orders(self, state: Any, player: str) -> list[str] | None:
+    def legal_orders(self, state: StateT, player: str) -> list[str] | None:
         """The legal orders in notation, or None where listing them is impractical."""
         return None
 
-    def random_order(self, state: Any, player: str, rng: random.Random) -> str | None:
+    def random_order(self, state: StateT, player: str, rng: random.Random) -> str | None:
         """A random legal order's text for random-play tests, or None when none exists.
 
         Games whose turns cannot be listed (Phalanx) override this.
@@ -430,28 +440,28 @@ class Game(abc.ABC):
         return rng.choice(legal) if legal else None
 
     # --- questions about a state --------------------------------------------
-    def players(self, state: Any) -> list[str]:
+    def players(self, state: StateT) -> list[str]:
         raise NotImplementedError
 
-    def turn(self, state: Any) -> int:
+    def turn(self, state: StateT) -> int:
         raise NotImplementedError
 
-    def to_move(self, state: Any) -> list[str]:
+    def to_move(self, state: StateT) -> list[str]:
         raise NotImplementedError
 
-    def waiting(self, state: Any) -> list[str]:
+    def waiting(self, state: StateT) -> list[str]:
         """Of ``to_move``, the players who have sent no orders this turn (never what the others
         sent).  A sequential game applies an order at once, so it waits for ``to_move``; a
         simultaneous game leaves out the players whose orders are sealed in the state."""
         return self.to_move(state)
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: StateT) -> bool:
         raise NotImplementedError
 
-    def scores(self, state: Any) -> dict[str, int | float]:
+    def scores(self, state: StateT) -> Mapping[str, float]:
         raise NotImplementedError
 
-    def winners(self, state: Any) -> list[str]:
+    def winners(self, state: StateT) -> list[str]:
         """The players still in the game with the best score once it is over.
 
         A tie is a shared win (G2); a removed player is never a winner (G5),
@@ -469,31 +479,28 @@ class Game(abc.ABC):
 
     # --- players leaving (RULINGS G5) ----------------------------------------
     @abc.abstractmethod
-    def leave(self, state: Any, player: str, now: float) -> Result:
+    def leave(self, state: StateT, player: str, now: float) -> Result[StateT]:
         """Remove ``player`` (ejected, resigned) at ``now``, as the rules for a missing order say.
 
-        Returns the new state (the input is never changed) and public events,
-        the first being "<player> has left the game." (``left_event``).  From
-        then on the player is in ``removed``, never in ``to_move``, not awaited
-        by ``ready`` and never among the ``winners``.  A simultaneous game
-        whose every remaining order is already in closes the turn here, since
-        nothing else would wake it before a deadline.  Raises GameError for a
-        player who is not in the game, has already left, or a game that is over.
+        Returns the new state and public events, the first ``left_event``; the player is then in
+        ``removed``, never in ``to_move`` or the ``winners``.  A simultaneous game whose every
+        remaining order is in closes the turn here (nothing else would wake it before a deadline).
+        Raises GameError for a player not in the game or already gone, or a game that is over.
         """
 
-    def removed(self, state: Any) -> list[str]:
+    def removed(self, state: StateT) -> list[str]:
         """The players removed from the game (G5), in the order they left.
 
         Every game's state keeps them in ``left`` (a JSON key written only when set).
         """
         return list(state.left)
 
-    def remaining(self, state: Any) -> list[str]:
+    def remaining(self, state: StateT) -> list[str]:
         """The players still in the game, in player order."""
         gone = set(self.removed(state))
         return [p for p in self.players(state) if p not in gone]
 
-    def check_leave(self, state: Any, player: str) -> None:
+    def check_leave(self, state: StateT, player: str) -> None:
         """Raise GameError unless ``player`` may leave ``state`` now."""
         if player not in self.players(state):
             raise GameError(f"{player} does not play in this game")
@@ -510,12 +517,12 @@ class Game(abc.ABC):
                      data={"player": player})
 
     # --- a draw by agreement (RULINGS G6) --------------------------------------
-    def is_drawn(self, state: Any) -> bool:
+    def is_drawn(self, state: StateT) -> bool:
         """The game ended drawn by agreement (G6).  Every game's state keeps it in ``drawn``
         (a JSON key written only when set)."""
         return bool(state.drawn)
 
-    def end_drawn(self, state: Any, now: float) -> Result:
+    def end_drawn(self, state: StateT, now: float) -> Result[StateT]:
         """End the game drawn by agreement at ``now`` (G6): over, no winner, the scores as
         they stand are the final standings.  The service decides *when* (every remaining
         player has a standing proposal, or the GM says so) and records it, so that a replay
@@ -528,16 +535,16 @@ class Game(abc.ABC):
                                   data={"winners": []})])
 
     @abc.abstractmethod
-    def mark_drawn(self, state: Any) -> Any:
+    def mark_drawn(self, state: StateT) -> StateT:
         """A copy of ``state`` that is over and drawn (``is_over`` and ``is_drawn`` true): no
         order is awaited, no sealed order or timer is left.  The input is never changed."""
 
     # --- presentation (pure functions of a state) ---------------------------
-    def render_board(self, state: Any, viewer: str | None = None) -> str:
+    def render_board(self, state: StateT, viewer: str | None = None) -> str:
         """ASCII board, at most 72 columns wide, as ``viewer`` may see it (None: the GM)."""
         raise NotImplementedError
 
-    def view(self, state: Any, viewer: str | None = None) -> dict:
+    def view(self, state: StateT, viewer: str | None = None) -> dict[str, Any]:
         """JSON-able facts for the report template, sealed orders hidden from ``viewer``."""
         return {}
 
@@ -545,20 +552,20 @@ class Game(abc.ABC):
         """Order notation, examples and the rulings that apply, for HELP mails."""
         raise NotImplementedError
 
-    def full_trail(self, state: Any) -> list[str] | None:
+    def full_trail(self, state: StateT) -> list[str] | None:
         """The full trail table of every player, every row (the TRAIL mail command and the
         archive's game page), as lines sent as written, never wrapped; public, as every player
         sees it.  None: the game keeps no trail (the default)."""
         return None
 
     # --- JSON ---------------------------------------------------------------
-    def dump(self, state: Any) -> dict:
+    def dump(self, state: StateT) -> dict[str, Any]:
         raise NotImplementedError
 
-    def load(self, data: dict) -> Any:
+    def load(self, data: dict[str, Any]) -> StateT:
         raise NotImplementedError
 
-    def check_version(self, data: dict) -> None:
+    def check_version(self, data: dict[str, Any]) -> None:
         if not isinstance(data, dict):
             raise StateError("a state must be a JSON object")
         if data.get("version") != self.state_version:

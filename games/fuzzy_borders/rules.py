@@ -64,7 +64,7 @@ def _count_or_none(name: str, value) -> int | None:
     return parse_int(name, value, 1)
 
 
-class FuzzyBorders(Game):
+class FuzzyBorders(Game[FBState, Claim]):
     kind = "fuzzy-borders"
     title = "Fuzzy Borders"
     min_players = 2
@@ -168,7 +168,7 @@ class FuzzyBorders(Game):
             )
         return self._check_claim(state, player, match.group(1))
 
-    def step(self, state: FBState, player: str, order: Claim | str, now: float) -> Result:
+    def step(self, state: FBState, player: str, order: Claim | str, now: float) -> Result[FBState]:
         if isinstance(order, str):
             claim = self.read_order(state, player, order)
         else:
@@ -201,7 +201,7 @@ class FuzzyBorders(Game):
     def timer(self, state: FBState) -> float | None:
         return state.reopen_until if state.reopened and not state.over else None
 
-    def close_turn(self, state: FBState, now: float) -> Result:
+    def close_turn(self, state: FBState, now: float) -> Result[FBState]:
         if state.over:
             raise GameError("the game is over; there is no turn to close")
         return adjudicate(state, self.to_move(state), now)
@@ -230,7 +230,7 @@ class FuzzyBorders(Game):
     def is_over(self, state: FBState) -> bool:
         return state.over
 
-    def leave(self, state: FBState, player: str, now: float) -> Result:
+    def leave(self, state: FBState, player: str, now: float) -> Result[FBState]:
         """G5 with FB5: the seat stays on the board and places nothing from now on.
 
         Its claims keep their influence (FB2) and count for its score, for the

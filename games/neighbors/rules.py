@@ -38,7 +38,7 @@ from .state import (
 )
 
 
-class Neighbors(Game):
+class Neighbors(Game[NeighborsState, Capture]):
     kind = "neighbors"
     title = "Neighbors"
     min_players = 2
@@ -50,14 +50,14 @@ class Neighbors(Game):
         "neighbors_rule": Option("false", "NB5: capture only from the last landing's file or row"),
     }
 
-    def convert_options(self, raw):
+    def convert_options(self, raw: dict) -> dict:
         layout = raw.get("layout")
         return {
             "layout": notation.parse_layout(layout) if layout else None,
             "neighbors_rule": parse_bool("neighbors_rule", raw.get("neighbors_rule") or "false"),
         }
 
-    def setup(self, players, options, seed):
+    def setup(self, players: list[str], options: dict, seed: int) -> NeighborsState:
         self.check_players(list(players))
         opts = self.check_options(options)
         board = opts["layout"]
@@ -74,7 +74,7 @@ class Neighbors(Game):
         )
 
     # --- orders ---------------------------------------------------------------
-    def read_order(self, state, player, text):
+    def read_order(self, state: NeighborsState, player: str, text: str) -> Capture:
         line = single_order_line(
             text, "no capture given; write it like b4xd4",
             "one capture per mail, please; this mail has {count} order lines: {lines}",
@@ -106,7 +106,7 @@ class Neighbors(Game):
             reason = f"the {PIECE_NAMES[piece]} on {src} cannot capture on {dst}"
         raise IllegalOrderError(f"{capture}: {reason}", legal=names)
 
-    def step(self, state, player, order, now):
+    def step(self, state: NeighborsState, player: str, order: Capture, now: float) -> Result[NeighborsState]:
         self.check(state, order)
         piece, taken = state.at(order.source), state.at(order.target)
         board = list(state.board)
@@ -129,30 +129,30 @@ class Neighbors(Game):
             )
         return Result(new, events)
 
-    def legal_orders(self, state, player):
+    def legal_orders(self, state: NeighborsState, player: str) -> list[str]:
         if self.is_over(state) or player != state.player_to_move:
             return []
         return [f"{SQUARE_NAMES[source]}x{SQUARE_NAMES[target]}" for source, target in legal_pairs(state)]
 
     # --- questions ----------------------------------------------------------
-    def players(self, state):
+    def players(self, state: NeighborsState) -> list[str]:
         return list(state.players)
 
-    def turn(self, state):
+    def turn(self, state: NeighborsState) -> int:
         return state.turn
 
-    def to_move(self, state):
+    def to_move(self, state: NeighborsState) -> list[str]:
         return [] if self.is_over(state) else [state.player_to_move]
 
-    def is_over(self, state):
+    def is_over(self, state: NeighborsState) -> bool:
         # NB3; with fewer than two players left there is nobody to take turns with (G7); G6.
         return state.drawn or len(state.remaining) < 2 or not has_capture(state)
 
-    def mark_drawn(self, state):
+    def mark_drawn(self, state: NeighborsState) -> NeighborsState:
         """G6: over and drawn, the board as it stands."""
         return replace(state, drawn=True)
 
-    def leave(self, state, player, now):
+    def leave(self, state: NeighborsState, player: str, now: float) -> Result[NeighborsState]:
         """G5: the seat is skipped in the turn order; one player left ends the game."""
         self.check_leave(state, player)
         was_to_move = state.player_to_move == player
@@ -171,24 +171,24 @@ class Neighbors(Game):
                                 data={"player": new.player_to_move}))
         return Result(new, events)
 
-    def scores(self, state):
+    def scores(self, state: NeighborsState) -> dict[str, int]:
         return score_of(state)
 
     # --- presentation -----------------------------------------------------
-    def render_board(self, state, viewer=None):
+    def render_board(self, state: NeighborsState, viewer: str | None = None) -> str:
         return display.render_board(state)
 
-    def view(self, state, viewer=None):
+    def view(self, state: NeighborsState, viewer: str | None = None) -> dict:
         return display.view(state, over=self.is_over(state))
 
-    def help_text(self):
+    def help_text(self) -> str:
         return display.help_text()
 
     # --- JSON -----------------------------------------------------------------
-    def dump(self, state):
+    def dump(self, state: NeighborsState) -> dict:
         return dump_state(state, self.state_version)
 
-    def load(self, data):
+    def load(self, data: dict) -> NeighborsState:
         self.check_version(data)
         return load_state(data)
 

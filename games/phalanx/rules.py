@@ -43,7 +43,7 @@ from .state import (
 from .turn import TurnPlay
 
 
-class Phalanx(Game):
+class Phalanx(Game[PhalanxState, Order]):
     kind = "phalanx"
     title = "Phalanx"
     min_players = 2
@@ -100,7 +100,7 @@ class Phalanx(Game):
     def is_over(self, state: PhalanxState) -> bool:
         return state.phase == OVER
 
-    def leave(self, state: PhalanxState, player: str, now: float) -> Result:
+    def leave(self, state: PhalanxState, player: str, now: float) -> Result[PhalanxState]:
         """G5: a two-player game cannot go on with one, so the other player wins.
 
         Phalanx has no missing order but a pass, and two passes in a row end
@@ -147,7 +147,7 @@ class Phalanx(Game):
         self.step(state, player, order, 0.0)
         return order
 
-    def step(self, state: PhalanxState, player: str, order, now: float) -> Result:
+    def step(self, state: PhalanxState, player: str, order, now: float) -> Result[PhalanxState]:
         if isinstance(order, str):
             order = parse(order, state.phase)
         new = state.copy()

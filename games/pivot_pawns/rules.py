@@ -73,7 +73,7 @@ def parse_duration(name: str, value: Any) -> float | None:
     return duration_option(name, value, off=True, zero=True)
 
 
-class PivotPawns(Game):
+class PivotPawns(Game[PivotState, Bid | Pass]):
     kind = "pivot-pawns"
     title = "Pivot Pawns"
     min_players = 1
@@ -151,7 +151,7 @@ class PivotPawns(Game):
                     "name two different pawns"
                 )
 
-    def step(self, state: PivotState, player: str, order: Any, now: float) -> Result:
+    def step(self, state: PivotState, player: str, order: Any, now: float) -> Result[PivotState]:
         if isinstance(order, str):
             order = orders.parse(order)
         self._check_order(state, player, order)
@@ -228,7 +228,7 @@ class PivotPawns(Game):
             return None
         return state.first_bid + state.timer
 
-    def close_turn(self, state: PivotState, now: float) -> Result:
+    def close_turn(self, state: PivotState, now: float) -> Result[PivotState]:
         if state.over:
             raise GameError("the game is over; there is no round to close")
         new = states.copy_state(state)
@@ -350,7 +350,7 @@ class PivotPawns(Game):
     def is_over(self, state: PivotState) -> bool:
         return state.over
 
-    def leave(self, state: PivotState, player: str, now: float) -> Result:
+    def leave(self, state: PivotState, player: str, now: float) -> Result[PivotState]:
         """G5 with PP4: a removed player is a player who never bids again.
 
         Their bid and sealed solution of the open round are withdrawn and never

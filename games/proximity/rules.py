@@ -56,7 +56,7 @@ def parse_time_bank(value: object) -> float | None:
     return duration_option("time_bank", value, off=True)
 
 
-class Proximity(Game):
+class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
     kind = "proximity"
     title = "Proximity"
     min_players = 2
@@ -147,7 +147,7 @@ class Proximity(Game):
     def read_order(self, state: State, player: str, text: str):
         return self._resolve(state, state.mover, parse(text))
 
-    def step(self, state: State, player: str, order, now: float) -> Result:
+    def step(self, state: State, player: str, order, now: float) -> Result[State]:
         index = state.mover  # check_turn made sure it is the player's
         new = state.clone()
         events: list[Event] = []
@@ -170,7 +170,7 @@ class Proximity(Game):
         new.last = [e.text for e in events]
         return Result(new, events)
 
-    def _lose_on_time(self, new: State, index: int) -> Result:
+    def _lose_on_time(self, new: State, index: int) -> Result[State]:
         side, other = new.sides[index], new.sides[1 - index]
         side.bank = 0.0
         new.winner = 1 - index
@@ -190,7 +190,7 @@ class Proximity(Game):
         due = self.timer(state)
         return due is not None and now >= due
 
-    def close_turn(self, state: State, now: float) -> Result:
+    def close_turn(self, state: State, now: float) -> Result[State]:
         """The mover's time bank has run out: the mover loses (PX8)."""
         if not self.ready(state, now):
             raise GameError(
@@ -225,7 +225,7 @@ class Proximity(Game):
         new.last = ["The game ends drawn by agreement (RULINGS G6)."]
         return new
 
-    def leave(self, state: State, player: str, now: float) -> Result:
+    def leave(self, state: State, player: str, now: float) -> Result[State]:
         """G5: a two-player game cannot go on with one, so the other player wins.
 
         Proximity has no missing order: a player to move must move or

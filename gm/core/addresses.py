@@ -1,20 +1,14 @@
 """Mail addresses as people have them: one form for every address gm stores, compares and sends to.
 
-normal() is the one door: an address from the GM (gm new, gm seat), from a mail's From, from SET
-ADDRESS or the config comes out of it in the form gm keeps, or not at all.  That form is
+normal() is the one door: an address from the GM, a mail's From, SET ADDRESS or the config comes
+out of it in the form gm keeps, or not at all.  That form is NFC-normalised; without case (the
+domain by RFC 5321, the local part so nobody plays twice as Ada@ and ada@); with its domain in
+A-label form (IDNA 2008 with the UTS 46 mapping of the ``idna`` package, as mail clients map what
+people type); and with a UTF-8 local part kept as it is, mail to which needs SMTPUTF8 (RFC 6531;
+needs_smtputf8, gm.runtime.smtp).
 
-* NFC-normalised (a "ë" typed as e + combining diaeresis is the same address as one typed as ë);
-* without case: the domain is case-insensitive by RFC 5321, and gm has always compared local parts
-  without case too (nobody plays twice as Ada@ and ada@);
-* with its domain in A-label form (``bücher.example`` -> ``xn--bcher-kva.example``, IDNA 2008 with
-  the UTS 46 mapping of the ``idna`` package, as browsers and mail clients map what people type):
-  what DNS and every mail server understand, so mail goes to it without any extension;
-* with a UTF-8 local part kept as it is (``zoë@``): mail to it needs a server that offers
-  SMTPUTF8 (RFC 6531; needs_smtputf8, gm.runtime.smtp).
-
-Linear time, whatever comes in: the domain is encoded only when it is at most MAX_DOMAIN
-characters with labels of at most MAX_LABEL after the UTS 46 mapping (the punycode encoder is
-quadratic in a label's length), and an A-label is never decoded.
+Linear time, whatever comes in: a domain is encoded only within MAX_DOMAIN characters and labels
+of MAX_LABEL (the punycode encoder is quadratic in a label's length); an A-label is never decoded.
 """
 
 from __future__ import annotations
@@ -94,10 +88,10 @@ def normal(address: str | None) -> str | None:
     local = unicodedata.normalize("NFC", unicodedata.normalize("NFC", local).lower())
     if not _local_ok(local):
         return None
-    domain = a_label_domain(unicodedata.normalize("NFC", domain))
-    if domain is None:
+    a_label = a_label_domain(unicodedata.normalize("NFC", domain))
+    if a_label is None:
         return None
-    result = f"{local}@{domain}"
+    result = f"{local}@{a_label}"
     return result if len(result.encode("utf-8")) <= MAX_ADDR_SPEC else None
 
 

@@ -1,18 +1,14 @@
 """Settings: an embedded default that needs no mail account, or a YAML file, typed with pydantic.
 
-Without a config file gm keeps everything under ``./gm-data/``: the SQLite
-database, an inbox Maildir the daemon reads and an outbox Maildir that
-outgoing mail is written to instead of being sent.  config.example.yaml
-documents every key.
+Without a config file gm keeps everything under ``./gm-data/``: the SQLite database, an inbox
+Maildir the daemon reads and an outbox Maildir written to instead of sending.
+config.example.yaml documents every key.
 
-Every key is typed with its range here, so that a mistake is refused when the
-file is loaded, all of them at once, naming the file, the key and what it
-takes, before anything starts or is made.  A key is one annotated line: its
-type carries ``Expect(...)``, the words an error uses.  Paths in a file are
-read against the file's own folder (an MTA runs ``gm ingest`` from anywhere);
-a path the GM gives must exist, or, for what gm makes itself (the data
-folder, the store, secret files), its folder must.  ``Config(...)`` built
-directly (tests, tools) checks types but looks at no file.
+Every key is one annotated line typed with its range (``Expect(...)`` gives an error's words),
+so mistakes are refused at load, all at once, naming file, key and what it takes.  Paths in a
+file are read against its own folder (an MTA runs ``gm ingest`` from anywhere); a path the GM
+gives must exist, or for what gm makes itself, its folder must.  ``Config(...)`` built directly
+(tests, tools) checks types but looks at no file.
 """
 
 from __future__ import annotations
@@ -155,7 +151,7 @@ class Config(BaseModel):
     dkim_selector: Annotated[str | None, DNS_NAME] = None  # sign outgoing mail with DKIM (with dkim_key_file)
     dkim_domain: Annotated[str | None, DNS_NAME] = None  # the signing domain, d= (default: address's domain)
     dkim_key_file: FilePath | None = None  # the RSA private key, PEM (gm dkim keygen makes one)
-    # Players help themselves (issue 18): replies to reports need no password when reply_tokens
+    # Players help themselves: replies to reports need no password when reply_tokens
     # is on (the mailbox must take plus addresses, gm+anything@host); the secret that signs the
     # tokens is kept in this file, outside the database (made 0600 on first use).
     reply_tokens: Flag = True
@@ -166,7 +162,7 @@ class Config(BaseModel):
     # kinds players may CREATE by mail
     player_create_kinds: Annotated[list[str], Expect("a list of game kinds, e.g. [neighbors]")] = Field(
         default_factory=list)
-    # Double opt-in (issue 27): OBSERVE, JOIN and CREATE wait for the address to answer a code.
+    # Double opt-in: OBSERVE, JOIN and CREATE wait for the address to answer a code.
     # Caps on those code mails, counted per mailbox they go to (gm.core.addresses.mailbox_key) and
     # in total to addresses without a seat; reaching the total mails gm_address once an hour.
     # max_observers: the observers one game takes.
@@ -272,7 +268,7 @@ class Config(BaseModel):
 
 
 # --- errors, in the GM's words -------------------------------------------------------------------
-def _expectation(loc: tuple) -> tuple[str, str | None]:
+def _expectation(loc: tuple[int | str, ...]) -> tuple[str, str | None]:
     """The dotted key an error is about (imap.tls), and what that key takes."""
     model: Any = Config
     names: list[str] = []
@@ -295,7 +291,8 @@ def _expectation(loc: tuple) -> tuple[str, str | None]:
 
 def describe(exc: ValidationError) -> list[str]:
     """One line per mistake: the key, and what it takes (unknown keys grouped per section)."""
-    lines, unknown = [], {}
+    lines: list[str] = []
+    unknown: dict[str, list[str]] = {}
     for error in exc.errors(include_url=False):
         loc = error["loc"]
         if error["type"] == "extra_forbidden":
@@ -315,7 +312,7 @@ def describe(exc: ValidationError) -> list[str]:
     return lines
 
 
-def _cross_checks(raw: dict) -> list[str]:
+def _cross_checks(raw: dict[str, Any]) -> list[str]:
     """Keys that only make sense together, checked on what the file says (so even beside type errors)."""
     problems = []
     if raw.get("dkim_key_file") and not raw.get("dkim_selector"):
@@ -368,7 +365,7 @@ def load(path: str | Path | None = None, to_make: tuple[str, ...] = ()) -> Confi
                                         "source": source}, context=context)
     except ValidationError as exc:
         problems = describe(exc) + problems
-    if problems:
+    if problems or config is None:  # no config without a problem said
         raise ConfigError("\n".join(f"{source}: {p}" for p in problems), problems, source)
     return config
 
@@ -385,7 +382,7 @@ def masked(target: object) -> str:
     return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}"
 
 
-def effective(config: Config) -> dict:
+def effective(config: Config) -> dict[str, Any]:
     """The config as gm uses it, defaults filled in, secrets masked: what `gm config check` prints.
 
     Passwords never live in the YAML; a secret file is named, never read."""

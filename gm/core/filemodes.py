@@ -1,17 +1,13 @@
 """Who may read gm's files: the store, the data folder, secret files and Maildir files.
 
-Every file gm creates holds what players sent or what only they may read, so
-by default it is made 0600 (folders 0700): only gm's own user reads it.  A GM
-whose CLI runs as another user than the daemon sets ``group: <name>`` in the
-config: the data folder then belongs to that group, with mode 2770 (setgid,
-so every file made inside it gets the group too, SQLite's -wal and -shm
-included), and files are made 0660, folders 2770.
+Every file gm creates holds what players sent or only they may read, so it is made 0600
+(folders 0700) by default.  A GM whose CLI runs as another user than the daemon sets
+``group: <name>``: the data folder then belongs to that group with mode 2770 (setgid, so SQLite's
+-wal and -shm get the group too), files 0660, folders 2770.
 
-The choice is read from the folder a file is made in (shared(): setgid and
-group read-write-search), so the code that makes a file needs no config:
-prepare() marks the data folder once, from the config, before the store is
-opened.  Modes are set explicitly (os.open's mode, then fchmod / chmod), so
-the process's umask neither loosens nor tightens them.
+The choice is read from the folder a file is made in (shared()), so the code that makes a file
+needs no config: prepare() marks the data folder once, before the store is opened.  Modes are
+set explicitly (os.open's mode, then fchmod / chmod), so the umask neither loosens nor tightens them.
 """
 
 from __future__ import annotations

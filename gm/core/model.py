@@ -36,24 +36,26 @@ class GameView:
     """A game as stored now: its row, rules, current state (and its seq) and players."""
 
     row: Any
-    rules: Game
+    rules: Game[Any, Any]
     state: Any
     seq: int
     players: list[Any]
 
     @property
     def id(self) -> str:
-        return self.row["id"]
+        game_id: str = self.row["id"]
+        return game_id
 
     @property
     def status(self) -> str:
-        return self.row["status"]
+        status: str = self.row["status"]
+        return status
 
     @property
     def turn(self) -> int:
         return self.rules.turn(self.state)
 
-    def player(self, name: str):
+    def player(self, name: str) -> Any:
         for p in self.players:
             if p["name"].lower() == name.lower():
                 return p

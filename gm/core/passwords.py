@@ -1,17 +1,12 @@
 """Player passwords: generated for the player, or chosen by them; stored only as a salted scrypt hash.
 
-The cost is set for what a password is.  A generated one is 10 characters
-drawn at random from 31 (49.5 bits): a slow hash exists to stretch guessable
-human passwords, and ours are already 2^20 times harder to guess than a
-typical human one, so scrypt with N=2^10, r=8 (1 MiB, about 2 ms) still puts
-an offline search of a stolen database at some 10^4 core-years per password,
-while the daemon can check hundreds of orders a second.  A password a player
-chooses (SET PASSWORD) is as guessable as people make them, so it is hashed
-at N=2^15 (32 MiB, some 50-100 ms: OWASP's scrypt floor is N=2^17 at r=8,
-p=1 for a web login; one check per order mail is the budget here).  Hashes
-made with other parameters still verify: each hash carries its own; a weak
-hash of a chosen password is made again at its next successful use
-(``needs_rehash``).
+The cost is set for what a password is.  A generated one is 10 characters from 31 (49.5 bits),
+already far past a human one, so scrypt at N=2^10, r=8 (1 MiB, about 2 ms) still puts an
+offline search at some 10^4 core-years while the daemon checks hundreds of orders a second.
+A chosen one (SET PASSWORD) is as guessable as people make them, so it is hashed at N=2^15
+(32 MiB, some 50-100 ms; one check per order mail is the budget).  Each hash carries its own
+parameters, so older ones still verify; a weak hash of a chosen password is made again at its
+next successful use (``needs_rehash``).
 """
 
 from __future__ import annotations

@@ -1,16 +1,15 @@
-"""Text that came from outside, made harmless where it goes (issue 27).
+"""Text that came from outside, made harmless where it goes.
 
-Mail may carry control characters: an ESC sequence in a subject sets the GM's
-terminal title, writes its clipboard or hides text; a bidi override makes a line
-read in another order than it is stored; a NUL or another C0 control makes the
-Atom feed no longer XML.  Three functions, each one translate() (linear time):
+Mail may carry control characters: an ESC sequence that sets the GM's terminal title or hides
+text, a bidi override that reorders a line, a NUL that breaks the Atom feed's XML.  Three
+functions, each one translate() (linear time):
 
-* clean: what the door (gm.mail.inbound) keeps of mail text: C0 and C1 controls
-  (but tab and newline), DEL and the bidi controls removed;
-* for_terminal: what the GM's command line prints of stored text, which may
-  predate clean: the same characters shown as escapes (``\\x1b``), never sent raw;
-* for_xml: what XML 1.0 cannot hold removed (C0 but tab, newline and CR, the
-  surrogates, U+FFFE and U+FFFF), for the Atom feed.
+* clean: what the door (gm.mail.inbound) keeps of mail text: C0 and C1 controls (but tab and
+  newline), DEL and the bidi controls removed;
+* for_terminal: what the GM's command line prints of stored text: the same characters shown as
+  escapes (``\\x1b``), never sent raw;
+* for_xml: what XML 1.0 cannot hold removed (C0 but tab, newline and CR, the surrogates,
+  U+FFFE and U+FFFF), for the Atom feed.
 """
 
 from __future__ import annotations

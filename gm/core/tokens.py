@@ -1,17 +1,11 @@
 """Reply tokens: a report's Reply-To that lets a player answer with orders and no password.
 
-A report to ada in game nb7 carries ``Reply-To: gm+nb7.ada.<token>@host``.  The
-token is HMAC-SHA256 under a server secret, over the game id, the seat's name
-and the seat's generation, cut to TOKEN_CHARS hex digits (80 bits): nobody
-can make one without the secret, and a seat's new password (SET PASSWORD,
-PASSWORD RESET), new address or new player bumps its generation, so every
-token made before stops working.  The message also covers the game's own
-random ``token_salt``, drawn when the game is made: a game deleted and made
-again under the same id (its generations start at 0 again) never honours the
-old game's tokens.  Games made before the salt existed have an empty one, and
-for them the message is what it was, so their tokens keep working.  The secret lives in a file outside the
-database (a stolen database holds no way to make tokens), created 0600 the
-first time a token is made (gm.core.secrets).
+A report to ada in game nb7 carries ``Reply-To: gm+nb7.ada.<token>@host``.  The token is
+HMAC-SHA256 under a server secret over the game id, the seat's name and its generation, cut to
+TOKEN_CHARS hex digits (80 bits).  A new password, address or player bumps the generation, so
+older tokens stop working; the game's random ``token_salt`` keeps a game made again under the
+same id from honouring the old game's tokens (a game with an empty salt keeps its tokens).  The
+secret lives in a file outside the database, made 0600 on first use (gm.core.secrets).
 """
 
 from __future__ import annotations

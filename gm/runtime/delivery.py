@@ -1,10 +1,8 @@
 """Delivering the outbox: to a Maildir (the embedded default) or over SMTP.
 
-A message is marked sent only after the transport accepted it, so a crash in
-between sends it again with the same Message-ID (at least once; a reader can
-tell the copies apart by that header) and nothing queued is ever lost.  A
-flush first claims what it sends (Store.claim_outbox) and gives it back when it
-is marked, so that daemons sharing one store never send the same row at once.
+A message is marked sent only after the transport accepted it, so a crash in between sends it
+again with the same Message-ID (at least once) and nothing queued is ever lost.  A flush claims
+what it sends (Store.claim_outbox), so daemons sharing one store never send a row at once.
 """
 
 from __future__ import annotations
@@ -12,14 +10,15 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from gm.runtime import refusals
 from gm.runtime.lanes import PER_LANE
 from gm.runtime.profiling import profiled
-from gm.runtime.transport import (PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure, Transport,
-                                  TransportDown, send_each)
+from gm.runtime.transport import (PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure,
+                                  Transport, TransportDown, batched)
 from gm.runtime.weather import STORE_BACKOFF, Weather
 from gm.service.outgoing import delivery_state
 from gm.service.context import Context
@@ -27,92 +26,148 @@ from gm.service.records.retention import sent_copy
 from gm.store import Store, StoreError
 from gm.store.pglocks import address_lock, hold_lock
 
+if TYPE_CHECKING:
+    from gm.core.config import Config
+
 log = logging.getLogger(__name__)
 
-BACKOFF = (5, 15, 60, 300, 900, 3600)  # seconds before retry n
+Backoff = tuple[float, ...] | list[float]  # seconds before retry n, the last for every later one
+BACKOFF: Backoff = (5, 15, 60, 300, 900, 3600)
 MARK_EVERY = 16  # messages accepted by the server per "sent" transaction
 FLUSH_LIMIT = 500  # rows claimed per flush, where the transport says nothing of its lanes
 DOWN_AFTER = 3  # failed connections in a row before gm counts as unable to send (deadlines wait)
-# Mails a flush claims at once in Sender.pump: each claimed row is held whole (and packed) until
-# its batch is marked, so 200 reports with pictures claimed at once were a daemon's peak memory,
-# some 8 MB above judging them (batches of 64: 5 MB less at the peak, cpu_per_order); the SMTP
-# lanes keep their connections from batch to batch.
+# Mails a flush claims at once in Sender.pump: each claimed row is held whole until its batch is
+# marked, so a smaller batch lowers a daemon's peak memory (cpu_per_order).
 FLUSH_BATCH = 64
 
 
-def flush(store: Store, transport: Transport, now: float | None = None, limit: int = FLUSH_LIMIT,
-          backoff: tuple[float, ...] | list[float] = BACKOFF, gm_address: str | None = None,
-          outcome: dict | None = None, most: int = FLUSH_LIMIT, news: Callable[[], bool] | None = None) -> int:
-    """Send what is due; returns how many were sent.
+@dataclass
+class Flushed:
+    """What one flush did."""
 
-    A message the server refuses for now is retried after ``backoff[attempts]``;
-    one it refuses for good is marked bounced.  Either refusal of a recipient
-    (4xx, 5xx) is recorded against the address, for gm.service.outgoing.delivery_state
-    to settle.  A refusal that is not the recipient's (gm's sender refused, a
-    domain's policy: gm.runtime.refusals) marks nobody and holds the mail it
-    covers, but mail to ``gm_address``.  When the server cannot be reached
-    (TransportDown) the message keeps its place and the exception propagates,
-    so that the caller waits before trying the whole queue again.
+    sent: int = 0  # messages the transport accepted
+    claimed: int = 0  # rows claimed to send
+    full: bool = False  # the last claim found as many rows as it asked for: more may be due
+    refused: int = 0  # refusals recorded against an address
+    held: int = 0  # holds begun
+    released: int = 0  # holds ended
 
-    ``limit`` rows are claimed first; a transport that streams (``streams``: gm.runtime.smtp) asks
-    for more as its connections empty, up to ``most`` rows in all, so that mail queued meanwhile
-    goes in the same flush and no connection waits for the others.  Once a claim found fewer rows
-    than it asked for, ``news()`` (if given) says whether more mail was queued since (the judge's
-    nudge): without news no statement is run, so a sender faster than the judge does not ask the
-    store after each mail it sends.
-    ``outcome["refused"]`` counts the refusals recorded against an address, ``outcome["held"]``
-    the holds begun, ``outcome["released"]`` the holds ended, ``outcome["claimed"]`` the rows
-    claimed to send, ``outcome["full"]`` whether the last claim found as many as it asked for (more
-    may be due).
+
+class SendBatch:
+    """One flush: claim what is due, hand it to the transport, record what became of each row.
+
+    A message is marked sent only once the transport accepted it, a few at a time (MARK_EVERY).
+    A refusal for now is retried after ``backoff[attempts]``; one for good is marked bounced;
+    either is recorded against the address (gm.service.outgoing.delivery_state settles it).
+    A refusal that is not the recipient's (gm's sender, a domain's policy: gm.runtime.refusals)
+    marks nobody and holds the mail it covers, but mail to ``gm_address``.  When the server
+    cannot be reached the rows keep their place and TransportDown propagates.  ``limit`` rows
+    are claimed first, and for a transport that ``streams`` more as its connections empty, up
+    to ``most``; after a short claim only when ``news()`` (if given) says mail was queued.
     """
-    now = time.time() if now is None else now
-    started = time.monotonic()
-    due: list = []  # every row claimed: given back at the end, but those marked sent meanwhile
-    probes: dict = {}
-    counts = {} if outcome is None else outcome
-    counts["claimed"] = 0
-    down: list[TransportDown] = []
 
-    def claim(n: int) -> list:
-        # no other daemon sharing the store sends these meanwhile; the clock moves on as the stream
-        # goes (mail judged meanwhile is due), from the ``now`` given (a test's clock)
-        at = now + (time.monotonic() - started)
-        rows = store.claim_outbox(at, n)
-        rows, waiting, seen = refusals.gate(store, rows, at, gm_address)
-        store.release_outbox(waiting)  # held: not tried now
-        due.extend(rows)
-        probes.update(seen)
-        counts["claimed"] += len(rows)
-        counts["full"] = len(rows) + len(waiting) >= n  # as many as asked for: more may be due
+    def __init__(self, store: Store, transport: Transport, now: float | None = None, *,
+                 limit: int = FLUSH_LIMIT, most: int = FLUSH_LIMIT,
+                 backoff: Backoff = BACKOFF, gm_address: str | None = None,
+                 news: Callable[[], bool] | None = None):
+        self.store = store
+        self.transport = batched(transport)
+        self.now = time.time() if now is None else now
+        self.started = time.monotonic()
+        self.limit, self.most, self.backoff = limit, most, backoff
+        self.gm_address = gm_address
+        self.news = news
+        self.flushed = Flushed()
+        self.due: list[Any] = []  # every row claimed: given back at the end, but those marked sent meanwhile
+        self.probes: dict[int, Any] = {}  # outbox id -> the hold it probes (gm.runtime.refusals)
+        self.accepted: list[tuple[Any, float]] = []  # (row, when) sent, not yet marked
+        self.refused: list[tuple[Any, Exception]] = []  # sorted once the batch is over
+        self.down: list[TransportDown] = []
+
+    def run(self) -> Flushed:
+        """Send what is due; TransportDown once the rows not sent are given back."""
+        first = self.claim(self.limit)
+        try:
+            self.transport.send_many(first, self.done, self.more if self.transport.streams else None)
+        finally:
+            try:
+                self.mark_sent()
+                if self.refused:
+                    self.record_refused()
+            finally:
+                self.store.release_outbox(self.due)
+        if self.down:  # the rest keep their place; the caller waits before trying again
+            raise self.down[0]
+        return self.flushed
+
+    def claim(self, n: int) -> list[Any]:
+        """Up to n due rows, which no other daemon sends meanwhile; as of ``now`` and the time since."""
+        at = self.now + (time.monotonic() - self.started)
+        rows = self.store.claim_outbox(at, n)
+        rows, waiting, seen = refusals.gate(self.store, rows, at, self.gm_address)
+        self.store.release_outbox(waiting)  # held: not tried now
+        self.due.extend(rows)
+        self.probes.update(seen)
+        self.flushed.claimed += len(rows)
+        self.flushed.full = len(rows) + len(waiting) >= n  # as many as asked for: more may be due
         return rows
 
-    def more(n: int) -> list:
-        n = min(n, most - len(due))
-        if n <= 0 or down or (news is not None and not counts["full"] and not news()):
+    def more(self, n: int) -> list[Any]:
+        """A streaming transport's ask for up to n more rows."""
+        n = min(n, self.most - len(self.due))
+        if n <= 0 or self.down or (self.news is not None and not self.flushed.full and not self.news()):
             return []
-        return claim(n)
+        return self.claim(n)
 
-    first = claim(limit)
-    sent = 0
-    refused: list = []  # (row, exc): sorted once the batch is over (gm.runtime.refusals)
-    accepted: list = []  # sent, not yet marked
+    def done(self, row: Any, exc: Exception | None) -> None:
+        """What became of one row, as the transport tells it."""
+        if exc is None:
+            log.info("mail out: outbox #%s to %s, accepted by %s", row["id"], row["recipient"],
+                     self.transport.describe)
+            self.accepted.append((row, time.time()))
+            self.flushed.sent += 1
+            if len(self.accepted) >= MARK_EVERY:
+                self.mark_sent()
+        elif isinstance(exc, TransportDown):
+            # said once per outage by the Sender's Weather, not once per try
+            log.debug("outbox #%s to %s not sent: server unreachable (%s)", row["id"], row["recipient"], exc)
+            with self.store.write(scoped=True):  # a row this sender claimed
+                self.store.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500])
+            self.down.append(exc)
+        elif isinstance(exc, SenderRefused):
+            if refusals.sender_refused(self.store, row, exc, self.now, self.backoff):
+                self.flushed.held += 1
+        elif isinstance(exc, (PermanentFailure, PolicyRefused)):
+            self.refused.append((row, exc))  # whose fault it is shows once the batch is over
+        else:
+            self.retry_later(row, exc)
 
-    def mark_sent() -> None:
-        # One transaction for a few messages: the judge, writing on another
-        # connection, then rarely waits for the lock.  A crash before the mark
-        # means those few are sent again, with their same Message-IDs.
-        # A mail that carried a password or a code (outbox.secret) is blanked in the same
-        # transaction: once it is handed on, the store keeps its header and a note, no secret;
-        # any other keeps its words, its reply token masked (gm.service.records.retention.sent_copy).
+    def retry_later(self, row: Any, exc: Exception) -> None:
+        """Any other transport fault: keep the mail, retry it after its backoff."""
+        store = self.store
+        delay = self.backoff[min(row["attempts"], len(self.backoff) - 1)]
+        log.warning("outbox #%s to %s not sent (%s); retry in %ss", row["id"], row["recipient"], exc, delay)
+        with store.write(scoped=True):  # a row this sender claimed, and its recipient's delivery events
+            store.lock_addresses(row["recipient"])
+            store.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500], next_attempt=self.now + delay)
+            if isinstance(exc, TemporaryFailure):
+                store.add_delivery_event(row["recipient"], row["id"], self.now, False, "smtp", str(exc))
+
+    def mark_sent(self) -> None:
+        """Mark the accepted rows sent, a few a transaction (the judge rarely waits for the lock).
+
+        A mail that carried a secret is blanked in the same transaction; any other keeps its
+        words, its reply token masked (gm.service.records.retention.sent_copy)."""
+        accepted, store = self.accepted, self.store
         if not accepted:
             return
         copies = {row["id"]: sent_copy(row["raw"], bool(row.get("secret"))) for row, _ in accepted}
         # lost only in an OS crash, and then resent; scoped: the rows are this sender's claims, and
         # refusals.accepted locks the addresses and holds it changes (gm.store.pglocks)
         with store.write(durable=False, scoped=True):
-            counts["released"] = counts.get("released", 0) + refusals.accepted(
-                store, [row["recipient"] for row, _ in accepted], [probes[r["id"]] for r, _ in accepted
-                                                                   if r["id"] in probes], now)
+            self.flushed.released += refusals.accepted(
+                store, [row["recipient"] for row, _ in accepted],
+                [self.probes[r["id"]] for r, _ in accepted if r["id"] in self.probes], self.now)
             for row, at in accepted:
                 kept = copies[row["id"]]
                 if kept is not None and kept[1] is None:
@@ -123,100 +178,53 @@ def flush(store: Store, transport: Transport, now: float | None = None, limit: i
                     store.blank_secret(row["id"], *kept)
         accepted.clear()
 
-    def done(row, exc: Exception | None) -> None:
-        nonlocal sent
-        if exc is None:
-            log.info("mail out: outbox #%s to %s, accepted by %s", row["id"], row["recipient"], where)
-            accepted.append((row, time.time()))
-            sent += 1
-            if len(accepted) >= MARK_EVERY:
-                mark_sent()
-        elif isinstance(exc, TransportDown):
-            # said once per outage by the Sender's Weather, not once per try
-            log.debug("outbox #%s to %s not sent: server unreachable (%s)", row["id"], row["recipient"], exc)
-            with store.write(scoped=True):  # a row this sender claimed
-                store.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500])
-            down.append(exc)
-        elif isinstance(exc, SenderRefused):
-            if refusals.sender_refused(store, row, exc, now, backoff):
-                counts["held"] = counts.get("held", 0) + 1
-        elif isinstance(exc, (PermanentFailure, PolicyRefused)):
-            refused.append((row, exc))  # whose fault it is shows once the batch is over
-        else:  # any other transport fault: keep the mail, retry later
-            delay = backoff[min(row["attempts"], len(backoff) - 1)]
-            log.warning("outbox #%s to %s not sent (%s); retry in %ss", row["id"], row["recipient"], exc, delay)
-            with store.write(scoped=True):  # a row this sender claimed, and its recipient's delivery events
-                store.lock_addresses(row["recipient"])
-                store.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500],
-                                   next_attempt=now + delay)
-                if isinstance(exc, TemporaryFailure):
-                    store.add_delivery_event(row["recipient"], row["id"], now, False, "smtp", str(exc))
-
-    where = getattr(transport, "describe", type(transport).__name__)  # for `gm -v run`'s log
-    send_many = getattr(transport, "send_many", None)
-    try:
-        if send_many is not None and getattr(transport, "streams", False):
-            send_many(first, done, more)
-        elif send_many is not None:
-            send_many(first, done)
-        else:
-            send_each(transport, first, done)
-    finally:
-        try:
-            mark_sent()
-            if refused:
-                record_refused(store, refused, now, backoff, counts, probes)
-        finally:
-            store.release_outbox(due)
-    if down:  # the rest keep their place; the caller waits before trying again
-        raise down[0]
-    return sent
+    def record_refused(self) -> None:
+        """The refusals for good, sorted once the batch is over: the recipient's, or a hold's."""
+        store, refused, now = self.store, self.refused, self.now
+        # scoped: the rows are this sender's claims; what a refusal may change is named up front (its
+        # recipient's address, the holds it may begin or back off: gm's sender, its domain, a probe's)
+        with store.write(scoped=True):
+            store.lock_shared(*{address_lock(row["recipient"]) for row, _ in refused},
+                              *{hold_lock(scope) for scope in refusals.scopes_of(refused, self.probes)})
+            own, began = refusals.sort_refused(store, refused, now, self.backoff, self.probes)
+            for row, exc in own:  # as a bounce that comes back later: delivery_state settles it
+                log.error("outbox #%s to %s refused for good: %s", row["id"], row["recipient"], exc)
+                store.record_refusal(row["id"], row["recipient"], row["attempts"] + 1, str(exc), now)
+                if row.get("secret"):  # never sent now: its secret need not be kept either
+                    store.blank_secret(row["id"], *sent_copy(row["raw"], True))
+        self.flushed.refused += len(own)
+        self.flushed.held += began
 
 
-def record_refused(store: Store, refused: list, now: float, backoff, counts: dict, probes: dict) -> None:
-    # scoped: the rows are this sender's claims; what a refusal may change is named up front (its
-    # recipient's address, the holds it may begin or back off: gm's sender, its domain, a probe's)
-    with store.write(scoped=True):
-        store.lock_shared(*{address_lock(row["recipient"]) for row, _ in refused},
-                          *{hold_lock(scope) for scope in refusals.scopes_of(refused, probes)})
-        own, began = refusals.sort_refused(store, refused, now, backoff, probes)
-        for row, exc in own:  # as a bounce that comes back later: gm.service.outgoing.delivery_state settles it
-            log.error("outbox #%s to %s refused for good: %s", row["id"], row["recipient"], exc)
-            store.record_refusal(row["id"], row["recipient"], row["attempts"] + 1, str(exc), now)
-            if row.get("secret"):  # never sent now: its secret need not be kept either
-                store.blank_secret(row["id"], *sent_copy(row["raw"], True))
-    counts["refused"] = counts.get("refused", 0) + len(own)
-    counts["held"] = counts.get("held", 0) + began
+def flush(store: Store, transport: Transport, now: float | None = None, **options: Any) -> int:
+    """Send what is due (SendBatch, with its keyword options); returns how many were sent."""
+    return SendBatch(store, transport, now, **options).run().sent
 
 
 class Sender:
     """The sender loop's state: flush the outbox, and back off while the server is down.
 
-    ``pump()`` is cheap when there is nothing due (one indexed query), so the
-    daemon calls it on every wake and right after processing new mail.  Mail to
-    ``gm_address`` is never held; ``settle(store)``, if given, runs right after
-    a refusal was recorded against an address or a hold began, so that it is
-    listed, and the GM told, at once rather than at the next tick
+    ``pump()`` is cheap when there is nothing due (one indexed query), so the daemon calls it
+    on every wake and right after new mail.  ``settle(store)``, if given, runs right after a
+    refusal was recorded or a hold began, so the GM is told at once, not at the next tick
     (gm.service.outgoing.delivery_state.settle_now).
 
-    A flush claims at most ``batch`` rows: over SMTP, PER_LANE per connection, else FLUSH_BATCH.
-    Daemons sharing a store claim from one outbox, and a sender that claimed every due row (500)
-    kept the others' connections idle while its own few carried all the mail, a batch at a time;
-    in small bites each daemon's sender claims its share and every connection has mail in flight.
+    A flush claims at most ``batch`` rows: PER_LANE per connection, else FLUSH_BATCH, so that
+    daemons sharing a store each claim their share and every connection has mail in flight.
     """
 
-    def __init__(self, store: Store, transport: Transport, backoff=BACKOFF, clock=time.time,
-                 gm_address: str | None = None, settle: Callable[[Store], object] | None = None,
-                 batch: int | None = None, news: Callable[[], bool] | None = None,
-                 down_after: int = DOWN_AFTER):
+    def __init__(self, store: Store, transport: Transport, backoff: Backoff = BACKOFF,
+                 clock: Callable[[], float] = time.time, gm_address: str | None = None,
+                 settle: Callable[[Store], object] | None = None, batch: int | None = None,
+                 news: Callable[[], bool] | None = None, down_after: int = DOWN_AFTER):
         self.store = store
         self.down_after = down_after  # failed connections in a row before gm counts as unable to send
-        self.news = news  # mail was queued since it was last asked (flush)
-        lanes = getattr(transport, "connections", None)
+        self.news = news  # mail was queued since it was last asked (SendBatch)
+        self.transport = batched(transport)
+        lanes = self.transport.connections
         self.batch = batch or (PER_LANE * lanes if isinstance(lanes, int) else FLUSH_BATCH)
         self.gm_address = gm_address
         self.settle = settle
-        self.transport = transport
         self.backoff = tuple(backoff) or BACKOFF
         self.clock = clock
         self.weather = Weather("mail server (SMTP)", self.backoff, clock)
@@ -238,37 +246,33 @@ class Sender:
             return 0
         sent = 0
         while True:  # until nothing due is left (a flush claims self.batch, and more as it streams)
-            outcome: dict = {}
             try:
-                n = flush(self.store, self.transport, now, limit=self.batch, backoff=self.backoff,
-                          gm_address=self.gm_address, outcome=outcome, news=self.news)
+                flushed = SendBatch(self.store, self.transport, now, limit=self.batch, backoff=self.backoff,
+                                    gm_address=self.gm_address, news=self.news).run()
             except TransportDown as exc:
                 self.resume_at = self.clock() + self.weather.fault(exc)
                 return sent
             self.weather.ok()
-            if (outcome.get("refused") or outcome.get("held")) and self.settle is not None:
+            if (flushed.refused or flushed.held) and self.settle is not None:
                 try:
                     self.settle(self.store)
                 except Exception:  # the next tick settles it anyway
                     log.exception("settling a refusal failed")
-            sent += n
-            # Another batch while this one was full and went (some of it: a mail refused or held
-            # leaves the batch, and each batch sends one at least, so this ends); a hold ended:
-            # its mail goes now.
-            if (not outcome["full"] or n == 0) and not outcome.get("released"):
+            sent += flushed.sent
+            # Another batch while this one was full and sent one at least (so this ends), or a
+            # hold ended: its mail goes now.
+            if (not flushed.full or flushed.sent == 0) and not flushed.released:
                 return sent
             now = self.clock()
 
     def close(self) -> None:
-        close = getattr(self.transport, "close", None)
-        if close is not None:
-            try:
-                close()
-            except Exception:  # closing politely is best effort
-                log.debug("closing the transport failed", exc_info=True)
+        try:
+            self.transport.close()
+        except Exception:  # closing politely is best effort
+            log.debug("closing the transport failed", exc_info=True)
 
 
-def settler(config, clock=time.time) -> Callable[[Store], object]:
+def settler(config: Config, clock: Callable[[], float] = time.time) -> Callable[[Store], object]:
     """Sender's ``settle`` for a sender with a store of its own (the sender thread)."""
     return lambda store: delivery_state.settle_now(Context(store, config, clock))
 
@@ -276,15 +280,13 @@ def settler(config, clock=time.time) -> Callable[[Store], object]:
 class SenderThread:
     """The sender loop on a thread of its own, with its own database connection.
 
-    The daemon judges mail on its thread and nudge()s this one after each
-    commit, so reports go out while later orders are still being judged: the
-    first player in a burst of mail does not wait for the whole burst, and
-    sending (mostly waiting on the SMTP server) overlaps judging.  Without a
-    nudge it still wakes every ``wake`` seconds to retry after a backoff.
+    The daemon judges on its thread and nudge()s this one after each commit, so reports go out
+    while later orders are judged and sending overlaps judging.  Without a nudge it still wakes
+    every ``wake`` seconds to retry after a backoff.
     """
 
-    def __init__(self, database: Path, transport: Transport, backoff=BACKOFF, clock=time.time,
-                 wake: float = 1.0, gm_address: str | None = None,
+    def __init__(self, database: Path, transport: Transport, backoff: Backoff = BACKOFF,
+                 clock: Callable[[], float] = time.time, wake: float = 1.0, gm_address: str | None = None,
                  settle: Callable[[Store], object] | None = None,
                  claimant: str | None = None, down_after: int = DOWN_AFTER):
         self.database = database
@@ -292,7 +294,7 @@ class SenderThread:
         self.claimant = claimant  # the daemon's id, noted on what it claims (Store.claimant)
         self.gm_address = gm_address
         self.settle = settle
-        self.transport = transport
+        self.transport = batched(transport)
         self.backoff = backoff
         self.clock = clock
         self.wake = wake
@@ -310,13 +312,10 @@ class SenderThread:
     @property
     def down_since(self) -> float | None:
         """See Sender.down_since; what the daemon's heartbeat says (gm.service.outgoing.outages)."""
-        sender = self.sender
-        return sender.down_since if sender is not None else None
+        return self.sender.down_since if self.sender is not None else None
 
     def start(self) -> "SenderThread":
-        warm = getattr(self.transport, "start", None)
-        if warm is not None:  # a transport with a process of its own starts it now, while little is sent
-            warm()
+        self.transport.start()  # a transport with a process of its own starts it now, while little is sent
         self._thread.start()
         return self
 
@@ -332,10 +331,8 @@ class SenderThread:
         return True
 
     def drain(self, timeout: float = 600.0) -> bool:
-        """Wait for a pass over the outbox that began after this call (for `--once`).
-
-        A pass sends everything due, or stops early when the server is down.
-        """
+        """Wait for a pass over the outbox that began after this call (for `--once`): one that
+        sends everything due, or stops early when the server is down."""
         with self._rounds:
             target = self._started + 1
             self.nudge()

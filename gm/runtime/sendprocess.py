@@ -1,27 +1,14 @@
 """The SMTP client in a process of its own, so that sending and judging use two cores.
 
-The daemon judges on one thread and sends on another; both are Python, so they
-share one interpreter lock, and the SMTP client (aiosmtplib: an event loop,
-the SMTP dialogue, the socket writes) took a sixth of the judge's process's
-time on 500 orders.  ProcessTransport keeps the outbox logic where it was
-(gm.runtime.delivery.flush claims the rows, and records each result in the
-store, in the daemon's process, which holds the store's writer turn) and hands
-only the sending to a child process: the rows of a batch go down a pipe, and
-the child sends them with the transport made by ``factory`` (the SMTP
-transport, with its parallel connections) and answers one line per row, as it
-is accepted or refused.
-
-The child is ``python -m gm.runtime.sendprocess``: it loads the SMTP
-transport and nothing of the daemon (no store, no rules), and talks over its
-standard input and output (multiprocessing's framed pickles; its own stdout
-goes to stderr, so a stray print cannot corrupt the pipe).  It holds no
-database connection and no secret beyond the SMTP login; the envelope sender
-of each row (VERP) is worked out here.  Should the child die, the rows it did
-not answer count as "server unreachable" (TransportDown): they keep their
-place, and the next flush starts a new child.  Should the daemon die, the
-child dies with it (Linux's parent-death signal; elsewhere it stops before
-its next message), as a sender thread would: a message the server accepted
-after the daemon died could never be marked sent, and would go out twice.
+Judging and sending share one interpreter lock in one process, and the SMTP client took a
+sixth of the judge's time.  ProcessTransport keeps the outbox logic in the daemon (the
+sender's batch claims rows and records each result, gm.runtime.delivery) and hands only the
+sending to a child, ``python -m gm.runtime.sendprocess``: rows go down a pipe (framed
+pickles), the child sends them with the transport ``factory`` makes and answers one line a row.
+The child loads no store and no rules and holds no secret but the SMTP login.  Should it die,
+the rows it did not answer count as TransportDown (they keep their place; the next flush starts
+a new child); should the daemon die, the child dies with it (Linux's parent-death signal), so
+that nothing accepted goes unmarked and out twice.
 """
 
 from __future__ import annotations
@@ -35,11 +22,14 @@ import signal
 import subprocess
 import sys
 from multiprocessing.connection import Connection
-from typing import Any, Callable
+from typing import IO, TYPE_CHECKING, Any, Callable, cast
 
 from gm.core.logformat import clean_handler
-from gm.runtime.transport import (Done, PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure,
-                                  TransportDown, send_each)
+from gm.runtime.transport import (Done, More, PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure,
+                                  TransportDown)
+
+if TYPE_CHECKING:
+    from gm.runtime.smtp import SmtpTransport
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +74,7 @@ def serve(inbound: Connection, outbound: Connection, parent: int | None = None) 
     (WANT, n) as the transport's connections empty, and the parent answers with rows (or none)."""
     envelopes: dict[int, str] = {}
     try:
-        transport = inbound.recv()(envelope=envelopes.__getitem__)
+        transport: SmtpTransport = inbound.recv()(envelope=envelopes.__getitem__)
     except (EOFError, OSError):
         return
     try:
@@ -96,36 +86,28 @@ def serve(inbound: Connection, outbound: Connection, parent: int | None = None) 
             envelopes.clear()
             envelopes.update(batch_envelopes)
 
-            def done(row, exc: Exception | None) -> None:
+            def done(row: Any, exc: Exception | None) -> None:
                 if parent is not None and os.getppid() != parent:  # the daemon is gone: send no more
                     raise SystemExit(0)
                 outbound.send((row["id"], portable(exc)))
 
-            async def ask(n: int) -> list:
+            async def ask(n: int) -> list[Any]:
                 outbound.send((WANT, n))
+                more: list[Any]
                 more, more_envelopes = await asyncio.get_running_loop().run_in_executor(None, inbound.recv)
                 envelopes.update(more_envelopes)
                 return more
 
-            stream = getattr(transport, "stream", None)
-            send_many = getattr(transport, "send_many", None)
-            if streaming and stream is not None:
-                stream(rows, done, ask)
-            elif send_many is not None:
-                send_many(rows, done)
-            else:
-                send_each(transport, rows, done)
+            transport.stream(rows, done, ask if streaming else None)
             outbound.send(END)
     except (EOFError, OSError, KeyboardInterrupt):  # the daemon went away: nothing left to answer
         return
     finally:
-        close = getattr(transport, "close", None)
-        if close is not None:
-            close()
+        transport.close()
 
 
 class ProcessTransport:
-    """A Transport whose sending runs in a child process (see the module doc).
+    """A BatchTransport whose sending runs in a child process (see the module doc).
 
     ``factory(envelope=...)`` makes the real transport in the child; it must be
     picklable (a class and plain settings, through functools.partial).
@@ -136,10 +118,10 @@ class ProcessTransport:
         self.factory = factory
         self.envelope = envelope
         self.describe = "the SMTP client's child process"  # named in `gm -v run`'s log
-        self.streams = True  # send_many takes ``more`` (gm.runtime.delivery.flush)
+        self.streams = True  # send_many takes ``more``
         # the connections the child's transport sends over at once (its factory's), for the batch size
         self.connections = getattr(factory, "keywords", {}).get("connections")
-        self.process: subprocess.Popen | None = None
+        self.process: subprocess.Popen[bytes] | None = None
         self.to_child: Connection | None = None
         self.from_child: Connection | None = None
 
@@ -149,16 +131,18 @@ class ProcessTransport:
         self._child()
 
     def _child(self) -> tuple[Connection, Connection]:
-        if self.process is None or self.process.poll() is not None:
+        alive = self.process is not None and self.process.poll() is None
+        if not alive or self.to_child is None or self.from_child is None:  # the pipes go with the child
             self._discard()
             # A fresh interpreter, not a fork: the daemon has threads (and a fork of the
             # benchmark's or a test's process would bring all of it along).
             self.process = subprocess.Popen([sys.executable, "-m", __name__, str(os.getpid())],
                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-            self.to_child = Connection(os.dup(self.process.stdin.fileno()), readable=False)
-            self.from_child = Connection(os.dup(self.process.stdout.fileno()), writable=False)
-            self.process.stdin.close()
-            self.process.stdout.close()
+            stdin, stdout = cast(IO[bytes], self.process.stdin), cast(IO[bytes], self.process.stdout)  # PIPEs
+            self.to_child = Connection(os.dup(stdin.fileno()), readable=False)
+            self.from_child = Connection(os.dup(stdout.fileno()), writable=False)
+            stdin.close()
+            stdout.close()
             self.to_child.send(self.factory)
         return self.to_child, self.from_child
 
@@ -174,7 +158,7 @@ class ProcessTransport:
                 self.process.wait(5)
         self.process = self.to_child = self.from_child = None
 
-    # --- the Transport protocol -------------------------------------------------
+    # --- the BatchTransport protocol --------------------------------------------
     def send(self, recipient: str, raw: bytes, outbox_id: int) -> None:
         failures: list[Exception] = []
         self.send_many([{"id": outbox_id, "recipient": recipient, "raw": raw, "attempts": 0}],
@@ -182,7 +166,7 @@ class ProcessTransport:
         if failures:
             raise failures[0]
 
-    def send_many(self, rows: list, done: Done, more: Callable[[int], list] | None = None) -> None:
+    def send_many(self, rows: list[Any], done: Done, more: More | None = None) -> None:
         """Send rows in the child; ``done`` is called here, as the child answers each row, and
         ``more`` (see gm.runtime.smtp.SmtpTransport.send_many) as the child asks for more."""
         if not rows:
@@ -191,7 +175,7 @@ class ProcessTransport:
         answered: set[int] = set()
         broken = False  # ``more`` failed: the stream ends with what it has
 
-        def batch(rows: list) -> tuple[list, dict]:
+        def batch(rows: list[Any]) -> tuple[list[Any], dict[int, str]]:
             by_id.update((row["id"], row) for row in rows)
             return ([{"id": r["id"], "recipient": r["recipient"], "raw": r["raw"], "attempts": r["attempts"]}
                      for r in rows], {r["id"]: self.envelope(r["id"]) for r in rows})
@@ -204,7 +188,7 @@ class ProcessTransport:
                 if answer == END:
                     return
                 if answer[0] == WANT:
-                    got: list = []
+                    got: list[Any] = []
                     if more is not None and not broken:
                         try:
                             got = more(answer[1])

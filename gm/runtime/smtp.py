@@ -1,37 +1,29 @@
 """Sending the outbox over SMTP with aiosmtplib.
 
-The daemon is synchronous (imapclient), so the transport keeps its own event
-loop.  The outbox goes out over up to ``connections`` SMTP connections at
-once, each kept from mail to mail and reopened when the server has closed it.
-Each recipient's mail takes one connection, in queue order, so a player never
-gets turn 5 before turn 4 (gm.runtime.lanes); a connection that has sent its
-last queued mail asks the sender for more while that mail is still in flight,
-so that no connection waits for the slowest of a batch (a relay that takes
-50 ms a message kept the connections of a batch-at-a-time sender idle a third
-of the time: benchmarks/shared_store.py, capacity).
+The daemon is synchronous (imapclient), so the transport keeps its own event loop.  The outbox
+goes out over up to ``connections`` SMTP connections ("lanes", gm.runtime.lanes), each kept from
+mail to mail; each recipient's mail takes one lane, in queue order.  A lane that has sent its
+last queued mail asks the sender for more while that mail is in flight, so no lane waits for
+the slowest of a batch (benchmarks/shared_store.py).
 
-Faults are sorted for the sender loop in gm.runtime.delivery: the server cannot be
-reached (TransportDown: stop the batch, wait, then retry the queue in order),
-the server refuses gm's envelope sender (SenderRefused, a 5xx at MAIL FROM: stop
-the batch, hold the queue), the recipient's domain refuses gm's mail by policy
-(PolicyRefused, a 5.7.x at RCPT or DATA: hold that domain's mail), the server
-refuses this message for good (PermanentFailure, any other 5xx; and mail to an
-address with a UTF-8 local part when the server does not offer SMTPUTF8), or anything
-else (retry this message later).
+Faults are sorted for gm.runtime.delivery: the server cannot be reached (TransportDown), refuses
+gm's envelope sender (SenderRefused, 5xx at MAIL FROM), refuses by policy (PolicyRefused,
+5.7.x), refuses this message for good (PermanentFailure: any other 5xx, or a UTF-8 address
+without SMTPUTF8), or for now (TemporaryFailure, or anything else: retried later).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 import aiosmtplib
 
 from gm.core.addresses import needs_smtputf8
 from gm.core.config import ServerConfig
 from gm.runtime.lanes import PER_LANE, Lanes
-from gm.runtime.transport import (Done, PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure,
+from gm.runtime.transport import (Done, More, PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure,
                                   TransportDown, is_policy)
 from gm.runtime.tls import tls_context
 
@@ -42,8 +34,13 @@ CONNECTIONS = 4  # parallel SMTP connections when the config gives none
 # cannot carry: a refusal of that address (gm.runtime.refusals), never a hold of the queue.
 NO_SMTPUTF8 = "553 5.6.7"
 
+Ask = Callable[[int], Awaitable[list[Any]]]  # up to n more rows, perhaps after a wait
+Send = Callable[[int, str, bytes, int], Awaitable[None]]  # send on lane: recipient, raw, outbox id
+
 
 class SmtpTransport:
+    """A BatchTransport over parallel SMTP connections (gm.runtime.transport)."""
+
     def __init__(self, server: ServerConfig, envelope_from: str = "", connections: int = CONNECTIONS,
                  envelope: Callable[[int], str] | None = None):
         self.server = server
@@ -53,28 +50,31 @@ class SmtpTransport:
         self.port = server.default_port(465, 587 if server.tls == "starttls" else 25)
         self.connections = max(1, connections)
         self.describe = f"SMTP {server.host}:{self.port}"  # named in `gm -v run`'s log
-        self.streams = True  # send_many takes ``more`` (gm.runtime.delivery.flush)
+        self.streams = True  # send_many takes ``more``
         self._loop = asyncio.new_event_loop()
         self._clients: list[aiosmtplib.SMTP | None] = [None] * self.connections
 
-    # --- the Transport protocol -------------------------------------------------
+    # --- the BatchTransport protocol --------------------------------------------
     def send(self, recipient: str, raw: bytes, outbox_id: int) -> None:
         self._loop.run_until_complete(self._send(0, recipient, raw, outbox_id))
 
-    def send_many(self, rows: list, done: Done, more: Callable[[int], list] | None = None) -> None:
-        """Send rows over parallel connections; see gm.runtime.delivery.flush for ``done``.
+    def send_many(self, rows: list[Any], done: Done, more: More | None = None) -> None:
+        """Send rows over parallel connections, calling ``done`` for each.
 
         ``more(n)``, if given, claims up to n more rows to send (none: nothing is due): it is asked
         whenever a lane has sent its last queued row, so that the lanes never wait for one another."""
         ask = None
         if more is not None:
-            async def ask(n: int) -> list:
+            async def ask(n: int) -> list[Any]:
                 return more(n)
         self.stream(rows, done, ask)
 
-    def stream(self, rows: list, done: Done, ask: Callable[[int], Awaitable[list]] | None = None) -> None:
+    def stream(self, rows: list[Any], done: Done, ask: Ask | None = None) -> None:
         """send_many, with an ``ask`` that may wait (the child process asks its parent for rows)."""
         self._loop.run_until_complete(self._stream(rows, done, ask))
+
+    def start(self) -> None:
+        """Nothing to start: connections open as mail goes."""
 
     def close(self) -> None:
         for lane, client in enumerate(self._clients):
@@ -87,77 +87,8 @@ class SmtpTransport:
         self._loop.close()
 
     # --- internals ------------------------------------------------------------------
-    async def _stream(self, rows: list, done: Done, ask: Callable[[int], Awaitable[list]] | None) -> None:
-        """Each lane sends its queue; a lane whose queue runs empty asks for more (one ask at a
-        time, topping every lane up to PER_LANE rows) while its last row is still in flight.  The stream
-        ends when every lane is idle and the last ask found nothing, or at once for every lane when
-        the server is unreachable or refuses gm's sender."""
-        lanes = Lanes(self.connections)
-        lanes.deal(rows)
-        down = asyncio.Event()  # the server is unreachable, or refuses gm's sender: every lane stops
-        changed = asyncio.Condition()  # rows dealt, a row finished, or an ask came back
-        # the ask in flight; the last ask found nothing; an ask failed (no more are made)
-        state = {"asking": None, "dry": ask is None, "broken": False}
-
-        async def refill() -> None:
-            asked = lanes.room(PER_LANE)  # one claim tops every lane up: fewer, fuller claims
-            try:
-                got = await ask(asked)
-            except Exception:  # claiming failed (the store): the stream ends with what it has
-                log.exception("claiming more mail to send failed")
-                state["broken"] = True
-                got = []
-            if down.is_set():
-                got = []  # not sent: the sender gives back every row it claimed and did not send
-            lanes.deal(got)
-            # Fewer than asked for: the queue is drained, and asking again before a row is sent
-            # would mostly find nothing (a statement for each empty lane as the judge trickles in)
-            state["dry"] = len(got) < asked
-            state["asking"] = None
-            async with changed:
-                changed.notify_all()
-
-        def want_more() -> None:
-            if ask is not None and state["asking"] is None and not state["dry"] and not down.is_set():
-                state["asking"] = asyncio.ensure_future(refill())
-
-        async def run(lane: int) -> None:
-            while not down.is_set():
-                row = lanes.take(lane)
-                if row is None:
-                    if state["asking"] is None and (state["dry"] or ask is None) and lanes.idle():
-                        async with changed:
-                            changed.notify_all()  # the others see the end too
-                        return
-                    want_more()
-                    async with changed:
-                        await changed.wait()
-                    continue
-                if not lanes.queues[lane]:
-                    want_more()  # the next rows are claimed while this one is sent
-                try:
-                    await self._send(lane, row["recipient"], row["raw"], row["id"])
-                except (TransportDown, SenderRefused) as exc:
-                    lanes.finished(lane, row)
-                    if not down.is_set():
-                        down.set()
-                        done(row, exc)
-                    async with changed:
-                        changed.notify_all()
-                    return
-                except Exception as exc:  # sorted by flush: failed for good, or retry later
-                    lanes.finished(lane, row)
-                    done(row, exc)
-                else:
-                    lanes.finished(lane, row)
-                    done(row, None)
-                state["dry"] = state["broken"]  # time has passed: more may be due now
-                async with changed:
-                    changed.notify_all()
-
-        await asyncio.gather(*(run(lane) for lane in range(len(lanes.queues))))
-        if state["asking"] is not None:  # its answer must be read before the next batch begins
-            await state["asking"]
+    async def _stream(self, rows: list[Any], done: Done, ask: Ask | None) -> None:
+        await LaneStream(self.connections, self._send, done, ask).run(rows)
 
     async def _connect(self) -> aiosmtplib.SMTP:
         server = self.server
@@ -233,3 +164,92 @@ class SmtpTransport:
                     asyncio.TimeoutError) as exc:
                 await self._drop(lane, polite=False)  # a server that does not answer: no QUIT to wait on
                 raise TransportDown(str(exc)) from exc
+
+
+class LaneStream:
+    """One send_many over the lanes.
+
+    Each lane sends its queue; a lane whose queue runs empty asks for more (one ask at a time,
+    topping every lane up to PER_LANE rows) while its last row is still in flight.  The stream
+    ends when every lane is idle and the last ask found nothing, or at once for every lane when
+    the server is unreachable or refuses gm's sender.
+    """
+
+    def __init__(self, connections: int, send: Send, done: Done, ask: Ask | None):
+        self.lanes = Lanes(connections)
+        self.send, self.done, self.ask = send, done, ask
+        self.down = asyncio.Event()  # the server is unreachable, or refuses gm's sender: every lane stops
+        self.changed = asyncio.Condition()  # rows dealt, a row finished, or an ask came back
+        self.asking: asyncio.Future[None] | None = None  # the ask in flight
+        self.dry = ask is None  # the last ask found nothing
+        self.broken = False  # an ask failed: no more are made
+
+    async def run(self, rows: list[Any]) -> None:
+        self.lanes.deal(rows)
+        await asyncio.gather(*(self.lane(lane) for lane in range(len(self.lanes.queues))))
+        if self.asking is not None:  # its answer must be read before the next batch begins
+            await self.asking
+
+    async def notify(self) -> None:
+        async with self.changed:
+            self.changed.notify_all()
+
+    def want_more(self) -> None:
+        if self.ask is not None and self.asking is None and not self.dry and not self.down.is_set():
+            self.asking = asyncio.ensure_future(self.refill(self.ask))
+
+    async def refill(self, ask: Ask) -> None:
+        asked = self.lanes.room(PER_LANE)  # one claim tops every lane up: fewer, fuller claims
+        try:
+            got = await ask(asked)
+        except Exception:  # claiming failed (the store): the stream ends with what it has
+            log.exception("claiming more mail to send failed")
+            self.broken = True
+            got = []
+        if self.down.is_set():
+            got = []  # not sent: the sender gives back every row it claimed and did not send
+        self.lanes.deal(got)
+        # Fewer than asked for: the queue is drained, and asking again before a row is sent
+        # would mostly find nothing (a statement for each empty lane as the judge trickles in)
+        self.dry = len(got) < asked
+        self.asking = None
+        await self.notify()
+
+    async def lane(self, lane: int) -> None:
+        """One connection: send its rows in order until the stream ends or the server is down."""
+        lanes = self.lanes
+        while not self.down.is_set():
+            row = lanes.take(lane)
+            if row is None:
+                if self.asking is None and (self.dry or self.ask is None) and lanes.idle():
+                    await self.notify()  # the others see the end too
+                    return
+                self.want_more()
+                async with self.changed:
+                    await self.changed.wait()
+                continue
+            if not lanes.queues[lane]:
+                self.want_more()  # the next rows are claimed while this one is sent
+            if not await self.send_row(lane, row):
+                return
+            self.dry = self.broken  # time has passed: more may be due now
+            await self.notify()
+
+    async def send_row(self, lane: int, row: Any) -> bool:
+        """Send one row and tell ``done``; False when every lane must stop."""
+        try:
+            await self.send(lane, row["recipient"], row["raw"], row["id"])
+        except (TransportDown, SenderRefused) as exc:
+            self.lanes.finished(lane, row)
+            if not self.down.is_set():
+                self.down.set()
+                self.done(row, exc)
+            await self.notify()
+            return False
+        except Exception as exc:  # sorted by the sender's batch: failed for good, or retry later
+            self.lanes.finished(lane, row)
+            self.done(row, exc)
+        else:
+            self.lanes.finished(lane, row)
+            self.done(row, None)
+        return True

@@ -7,27 +7,95 @@ client's own process (gm.runtime.sendprocess) loads no more than it sends with.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, runtime_checkable
+
+# ``done(row, None)`` as each outbox row is accepted, ``done(row, exc)`` as each fails.
+Done = Callable[[Any, "Exception | None"], None]
+# ``more(n)``: up to n more rows to send, claimed as a streaming transport's connections empty.
+More = Callable[[int], list[Any]]
 
 
 class Transport(Protocol):
+    """What every transport does: hand one message on, or raise one of the failures below."""
+
     def send(self, recipient: str, raw: bytes, outbox_id: int) -> None: ...
 
 
-# A transport may also offer send_many(rows, done): send a batch of outbox rows
-# in whatever order and parallelism suits it, calling done(row, None) as each
-# is accepted and done(row, exc) as each fails, and stopping after a
-# TransportDown.  flush() records each failure at once and the successes a
-# few at a time (MARK_EVERY), and whatever is left when the batch ends.
-Done = Callable[[Any, "Exception | None"], None]
+@runtime_checkable
+class BatchTransport(Transport, Protocol):
+    """A transport the sender drives a batch at a time (gm's own: SMTP and its child process).
+
+    ``send_many`` sends outbox rows in whatever order and parallelism suits it, calls ``done``
+    for each, and stops after a TransportDown or SenderRefused; one that ``streams`` asks
+    ``more`` for rows as its connections empty.  ``connections`` (None: one) sizes the batch.
+    """
+
+    @property
+    def describe(self) -> str: ...  # named in `gm -v run`'s log
+
+    @property
+    def streams(self) -> bool: ...
+
+    @property
+    def connections(self) -> int | None: ...
+
+    def send_many(self, rows: list[Any], done: Done, more: More | None = None) -> None: ...
+
+    def start(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
-def send_each(transport: Transport, rows: list, done: Done) -> None:
+@runtime_checkable
+class Named(Protocol):
+    """A transport that says where it sends (the Maildir's)."""
+
+    @property
+    def describe(self) -> str: ...
+
+
+@runtime_checkable
+class Closing(Protocol):
+    """A transport with something to close when the sender stops."""
+
+    def close(self) -> None: ...
+
+
+class OneAtATime:
+    """A BatchTransport over a transport that only sends: one message at a time, in queue order."""
+
+    streams = False
+    connections: int | None = None
+
+    def __init__(self, transport: Transport):
+        self.transport = transport
+        self.describe = transport.describe if isinstance(transport, Named) else type(transport).__name__
+
+    def send(self, recipient: str, raw: bytes, outbox_id: int) -> None:
+        self.transport.send(recipient, raw, outbox_id)
+
+    def send_many(self, rows: list[Any], done: Done, more: More | None = None) -> None:
+        send_each(self.transport, rows, done)
+
+    def start(self) -> None:
+        pass
+
+    def close(self) -> None:
+        if isinstance(self.transport, Closing):
+            self.transport.close()
+
+
+def batched(transport: Transport) -> BatchTransport:
+    """``transport`` as the sender drives it: itself if it sends batches, else one at a time."""
+    return transport if isinstance(transport, BatchTransport) else OneAtATime(transport)
+
+
+def send_each(transport: Transport, rows: list[Any], done: Done) -> None:
     """send_many for a transport that sends one message at a time."""
     for row in rows:
         try:
             transport.send(row["recipient"], row["raw"], row["id"])
-        except Exception as exc:  # sorted by flush
+        except Exception as exc:  # sorted by the sender's batch
             done(row, exc)
             if isinstance(exc, (TransportDown, SenderRefused)):
                 return

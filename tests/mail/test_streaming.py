@@ -10,7 +10,7 @@ from functools import partial
 import pytest
 
 from gm.core.config import ServerConfig
-from gm.runtime.delivery import flush
+from gm.runtime.delivery import SendBatch, flush
 from gm.runtime.lanes import Lanes
 from gm.runtime.sendprocess import ProcessTransport
 from gm.runtime.smtp import SmtpTransport
@@ -93,11 +93,11 @@ def test_a_flush_streams_every_due_row_once_a_few_at_a_time_each_recipients_in_o
         original(rows, done, counted)
 
     transport.send_many = counting
-    outcome: dict = {}
     try:
-        sent = flush(store, transport, now=11.0, limit=4, outcome=outcome)
+        flushed = SendBatch(store, transport, now=11.0, limit=4).run()
     finally:
         transport.close()
+    sent, outcome = flushed.sent, vars(flushed)
     assert sent == len(ids) and outcome["claimed"] == len(ids)
     assert set(statuses(store).values()) == {"sent"}
     got = arrivals(slow_smtp)
@@ -134,11 +134,11 @@ def test_mail_queued_while_a_flush_sends_goes_in_the_same_flush(store, slow_smtp
 def test_a_flush_stops_at_most_rows_and_gives_the_rest_back(store, slow_smtp):
     queue(store, [f"p{n}@example.org" for n in range(12)])
     transport = SmtpTransport(ServerConfig(port=slow_smtp.port, timeout=5), connections=2)
-    outcome: dict = {}
     try:
-        sent = flush(store, transport, now=11.0, limit=4, outcome=outcome, most=6)
+        flushed = SendBatch(store, transport, now=11.0, limit=4, most=6).run()
     finally:
         transport.close()
+    sent, outcome = flushed.sent, vars(flushed)
     assert sent == 6 and outcome["claimed"] == 6
     assert sorted(statuses(store).values()) == ["queued"] * 6 + ["sent"] * 6
     assert store.claimed == set()
