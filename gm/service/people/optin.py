@@ -98,7 +98,7 @@ def ask(word: str, ctx: Context, view, player, args: str, inbound: Inbound) -> N
     """An OBSERVE, JOIN or CREATE line (``word``): kept for the mail's one request if it may be
     done now, else its refusal is kept; nothing changes here."""
     asked = ctx.asked if ctx.asked is not None and ctx.asked.inbound is inbound else None
-    if asked is None:  # not inside handle_with_one_reply: this line is a request of its own
+    if asked is None:  # not inside a judged mail (judging.judge_mail): a request of its own
         begin(ctx, inbound)
         ask(word, ctx, view, player, args, inbound)
         finish(ctx, inbound)
