@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import textwrap
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from gm.core import digest
 from gm.core.addresses import mailbox_key
@@ -27,9 +27,10 @@ from gm.mail.orders import without_password
 from gm.mail.outbound import HtmlPart, compose
 from gm.mail.redact import mask_text
 from gm.present import reports
-from gm.present.mailhtml import with_answers
+from gm.present import mailhtml
+from gm.present.mailhtml import ReportPage, with_answers
 from gm.present.templates import sentence
-from gm.service.outgoing.holding import queue_status
+from gm.service.outgoing.holding import queue_status, queue_statuses
 from gm.service.outgoing.replies import ReplyTokens
 from gm.store import Store
 from gm.store.pglocks import HOURLY_CAPS
@@ -65,6 +66,36 @@ class ReplyPart:
     html: HtmlPart | None = None  # the HTML alternative, sent when this is the reply's only part
     secret: bool = False  # carries a password or a code: the stored copy is blanked once sent
     report: bool = False  # the sender's report of the move the mail made: it leads the reply
+
+
+class Letter(NamedTuple):
+    """One mail of a batch about a game (Outbox.queue_batch), as plain values: the outbox adds
+    its reader's footer and reply address.  ``notes`` open the mail, archived as notices above
+    ``body`` (archived as ``kind``, for ``player``, when ``archived``); ``page``: its HTML page,
+    without the footer.  ``answers``: the mail it is threaded under; ``lead``: the sender's
+    report, which leads the one reply to ``answers`` while that is gathered, with
+    ``reply_notes`` (title, text) after it and ``reply_page`` as its page."""
+
+    to: str
+    label: str
+    body: str
+    kind: str = "notice"
+    player: str | None = None
+    archived: bool = True
+    notes: tuple[str, ...] = ()
+    page: ReportPage | None = None
+    images: tuple = ()
+    headers: tuple[tuple[str, str], ...] = ()
+    not_before: float | None = None
+    answers: Inbound | None = None
+    lead: bool = False
+    reply_notes: tuple[tuple[str, str], ...] = ()
+    reply_page: ReportPage | None = None
+
+
+def page_part(page: ReportPage | None, images: tuple, footer: str) -> HtmlPart | None:
+    """The HTML part of a report's page with its reader's footer (None: no page)."""
+    return None if page is None else HtmlPart(mailhtml.render(replace(page, footer=footer)), images)
 
 
 @dataclass
@@ -136,9 +167,18 @@ class Outbox:
         With DKIM configured the stored bytes are signed, so every retry sends the same signature.
         """
         if not self._count(to, kind, answer):
-            log.warning("not queued to %s (%s): the mail being handled has caused %d mails there",
-                        to, kind, MAILS_PER_ADDRESS)
             return None
+        status = queue_status(self.store, to, self.clock(), self.config.gm_address)
+        return self._put(to, subject, body, kind=kind, status=status, game_id=game_id, turn=turn,
+                         in_reply_to=in_reply_to, references=references, auto=auto,
+                         not_before=not_before, headers=headers, html=html, secret=secret)
+
+    def _put(self, to: str, subject: str, body: str, *, kind: str, status: str,
+             game_id: str | None = None, turn: int | None = None, in_reply_to: str | None = None,
+             references=(), auto: str = "auto-generated", not_before: float | None = None,
+             headers: tuple[tuple[str, str], ...] = (), html: HtmlPart | None = None,
+             secret: bool = False) -> int:
+        """Compose one counted message and store it in the outbox as ``status``."""
         message_id, raw = compose(
             sender=self.config.address, sender_name=self.config.name, to=to, subject=subject,
             body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
@@ -148,20 +188,21 @@ class Outbox:
         )
         if self.signer is not None:
             raw = self.signer.sign(raw)
-        now = self.clock()
-        return self.store.queue_outbox(message_id, to, subject, raw, kind=kind, now=now,
+        return self.store.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
                                        game_id=game_id, turn=turn, not_before=not_before,
-                                       status=queue_status(self.store, to, now, self.config.gm_address), secret=secret)
+                                       status=status, secret=secret)
 
     def _count(self, to: str, kind: str, answer: bool) -> bool:
-        """Count a mail to ``to`` against the bound of the mail being handled; False: past it."""
+        """Count a mail to ``to`` against the bound of the mail being handled; False (logged):
+        past it."""
         pending = self.answers
         if pending is None or kind in REPORT_KINDS:
             return True
         key = mailbox_key(to)
-        if not answer and not self.room_for(to):
-            return False
-        if answer and pending.queued.get(key, 0) >= MAILS_PER_ADDRESS:
+        if (not answer and not self.room_for(to)) or (
+                answer and pending.queued.get(key, 0) >= MAILS_PER_ADDRESS):
+            log.warning("not queued to %s (%s): the mail being handled has caused %d mails there",
+                        to, kind, MAILS_PER_ADDRESS)
             return False
         pending.queued[key] = pending.queued.get(key, 0) + 1
         return True
@@ -185,9 +226,46 @@ class Outbox:
                           reports.with_footer(body, self.footer(view, to, bool(reply))), kind=kind,
                           game_id=view.id, turn=view.turn, headers=tuple(headers) + reply, **threading)
 
-    def footer_to(self, view: GameView, to: str) -> str:
-        """The footer of a mail about ``view`` to ``to`` (see footer), its channel found here."""
-        return self.footer(view, to, bool(self.reply_headers(view.id, to)))
+    def footers(self, view: GameView, readers: dict[str, str]) -> dict[str, str]:
+        """The footer (see footer) of a mail about ``view`` to each reader (name: address)."""
+        tokens = self.tokens.reply_to_all(view.id, list(readers.values()))
+        return {name: self.footer(view, to, bool(tokens[to])) for name, to in readers.items()}
+
+    def queue_batch(self, view: GameView, letters: list[Letter]) -> None:
+        """Queue a batch of mails about ``view`` in order (a turn's reports): each reader's reply
+        address and footer found in one pass, the sender's report the lead of its one reply
+        (lead), the others queued and archived, counted as queue() counts them."""
+        tokens = self.tokens.reply_to_all(view.id, [letter.to for letter in letters])
+        footers = {to: self.footer(view, to, bool(token)) for to, token in tokens.items()}
+        mails = [x for x in letters if not (x.lead and self._leads(view, x, footers[x.to]))]
+        counted = [x for x in mails if self._count(x.to, x.kind, False)]
+        statuses = queue_statuses(self.store, [x.to for x in counted], self.clock(),
+                                  self.config.gm_address)
+        for letter, status in zip(counted, statuses):
+            footer, body = footers[letter.to], reports.with_footer(letter.body, footers[letter.to])
+            threading = {} if letter.answers is None else {
+                "in_reply_to": letter.answers.message_id, "references": letter.answers.references}
+            reply = (("Reply-To", tokens[letter.to]),) if tokens[letter.to] else ()
+            oid = self._put(letter.to, f"[{view.id} T{view.turn}] {letter.label}",
+                            reports.with_footer("\n".join(letter.notes + (body,)), footer),
+                            kind=letter.kind, status=status, game_id=view.id, turn=view.turn,
+                            not_before=letter.not_before, headers=letter.headers + reply,
+                            html=page_part(letter.page, letter.images, footer), **threading)
+            if letter.archived:
+                for note in letter.notes:
+                    self.archive(view, letter.player, "notice", note, oid)
+                self.archive(view, letter.player, letter.kind, body, oid)
+
+    def _leads(self, view: GameView, letter: Letter, footer: str) -> bool:
+        """Put ``letter`` as the lead of the reply to the mail it answers, if that reply is being
+        gathered (the reply's footer goes under its last answer); False if it is not."""
+        if not self.replying_to(letter.answers):
+            return False
+        self.reply_report(letter.answers, view, letter.label, letter.body, player=letter.player,
+                          html=page_part(letter.reply_page, letter.images, footer))
+        for title, text in letter.reply_notes:
+            self.reply(letter.answers, view, title, text, kind="notice", archive_player=letter.player)
+        return True
 
     def footer(self, view: GameView, to: str, replies: bool) -> str:
         """The footer of a mail about ``view`` to ``to``: how to send orders, for the address of a
