@@ -16,7 +16,7 @@ from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
 from gm.service.table import deadlines
 from gm.service.outgoing.answers import done, refuse
-from gm.service.outgoing.outbox import Letter
+from gm.service.outgoing.letters import Letter
 from gm.service.context import Context
 from gm.store.pglocks import retried
 

@@ -20,7 +20,8 @@ from gm.mail.outbound import HtmlPart
 from gm.present import mailhtml, pictures
 from gm.present import reports as present
 from gm.mail.inbound import Inbound
-from gm.service.outgoing.outbox import Letter, page_part
+from gm.service.outgoing.letters import Letter
+from gm.service.outgoing.outbox import page_part
 from gm.service.table import deadlines
 from gm.service.context import Context
 

@@ -117,15 +117,16 @@ def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
     (``table``: the TurnTable its order opened, with who still owes orders)."""
     private = [e.text for e in events if e.to is not None and sender in e.to]
     public = [e.text for e in events if e.to is None]
-    body = ctx.outbox.render("confirm", game_id=view.id, turn=view.turn,
-                             lines=private + public or ["Orders received."],
-                             waiting=table.missing if table.missing is not None
-                             else deadlines.missing_now(ctx.store, view),
-                             deadline=None if table.due is None else
-                             times.format_due(table.due, ctx.clock(), table.zones.get(sender)))
+    confirm = dict(game_id=view.id, turn=view.turn, lines=private + public or ["Orders received."],
+                   waiting=table.missing if table.missing is not None
+                   else deadlines.missing_now(ctx.store, view),
+                   deadline=None if table.due is None else
+                   times.format_due(table.due, ctx.clock(), table.zones.get(sender)))
     if inbound is not None:
-        ctx.outbox.reply(inbound, view, "Orders received", body, kind="reply", archive_player=sender)
+        ctx.outbox.reply_rendered(inbound, view, "Orders received", "confirm", kind="reply",
+                                  archive_player=sender, **confirm)
     else:
+        body = ctx.outbox.render("confirm", **confirm)
         oid = ctx.outbox.to_game(view, view.player(sender)["email"], "Orders received", body,
                                  kind="reply")
         ctx.outbox.archive(view, sender, "reply", body, oid)
