@@ -48,9 +48,9 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
         sender = reportmail.Sender(reply_to[0], reply_to[1], from_seat(player, reply_to[1]))
     mail, letters = reportmail.turn_letters(ctx, view, events, label, note, head, table,
                                             own_notes or {}, sender)
-    public = partial(present.render_reports, view.id, rules, view.state, [present.OBSERVER], events,
-                     deadline=mail.observer_deadline, shared=mail.shared)  # rendered if followed
-    batch = observers.letters(ctx, view, label, lambda: public()[present.OBSERVER], "report")
+    public = partial(present.render_report, present.ReportInput(  # rendered if someone follows
+        view.id, rules, view.state, present.OBSERVER, events, deadline=mail.observer_deadline))
+    batch = observers.letters(ctx, view, label, public, "report")
     ctx.outbox.queue_batch(view, batch + letters)
 
 
