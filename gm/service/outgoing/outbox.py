@@ -190,7 +190,10 @@ class Outbox:
         (lead), the others queued and archived, counted as queue() counts them."""
         tokens = self.tokens.reply_to_all(view.id, [letter.to for letter in letters])
         footers = {to: self.footer(view, to, bool(token)) for to, token in tokens.items()}
-        mails = [x for x in letters if not (x.lead and self._leads(view, x, footers[x.to]))]
+        mails = []
+        for letter in letters:
+            if not (letter.lead and self._leads(view, letter, footers[letter.to])):
+                mails.append(letter)
         counted = [x for x in mails if self._count(x.to, x.kind, False)]
         statuses = queue_statuses(self.store, [x.to for x in counted], self.clock(),
                                   self.config.gm_address)

@@ -16,10 +16,10 @@ from typing import NamedTuple
 from games.base import Event
 from gm.core import times
 from gm.core.model import AUDIENCE_ALL, GameView
+from gm.mail.inbound import Inbound
 from gm.mail.outbound import HtmlPart
 from gm.present import mailhtml, pictures
 from gm.present import reports as present
-from gm.mail.inbound import Inbound
 from gm.service.outgoing.letters import Letter
 from gm.service.outgoing.outbox import page_part
 from gm.service.table import deadlines
@@ -116,6 +116,8 @@ class TurnMail:
 
     def letter(self, name: str, label: str, notes: tuple[str | None, ...],
                sender: Sender | None) -> Letter:
+        """``name``'s report as a Letter (``notes``: the GM's note, their own line, the final
+        standings; ``sender``: when their mail caused it)."""
         note, own, head = notes
         lead = sender is not None and sender.own_address
         return Letter(self.readers[name]["email"], label, self.texts[name], kind="report",
