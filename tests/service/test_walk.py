@@ -1,10 +1,9 @@
 """The walk of an order's judging goes down the rooms once (scripts/walk_calls.py).
 
 Under turns.apply_order, each gm.service module is returned to at most the
-times named below, and the play and table rooms, reports and reportmail are
-never called again once left: only returns from a callee remain.  The
-outbox's own are once per mail queued (to_game, archive, reply_report), and
-its reply tokens' once per mail; they are the outbox's, not the order's.
+times named below, and the play and table rooms, reports, reportmail, the
+outbox and its reply tokens are never called again once left: only returns
+from a callee remain.  The reports hand the outbox one batch of mails.
 """
 
 from __future__ import annotations
@@ -24,16 +23,16 @@ spec.loader.exec_module(walk_calls)
 S = "gm.service."
 # Returns under apply_order, two players.  Sequential (Neighbors): turns is back from the table
 # (games.advance) and from outgoing (reports.order_taken); games is back from deadlines inside
-# advance; reports is back from reportmail (the batch made at once), observers and each outbox
-# call; reportmail is back from the outbox's footer of each reader.
-SEQUENTIAL = {S + "play.turns": 2, S + "table.games": 1, S + "outgoing.reports": 6,
-              S + "outgoing.reportmail": 2, S + "outgoing.outbox": 9, S + "outgoing.replies": 2}
-# Simultaneous (Fuzzy Borders), an order that leaves the turn open: the confirmation's two
-# outbox calls (render, reply).
-SIMULTANEOUS = {S + "play.turns": 2, S + "table.games": 1, S + "outgoing.reports": 2,
-                S + "outgoing.outbox": 1}
+# advance; reports is back from reportmail (the batch made at once), observers and the outbox
+# (its one batch); the outbox is back from its reply tokens and holding (once each, for the batch).
+SEQUENTIAL = {S + "play.turns": 2, S + "table.games": 1, S + "outgoing.reports": 3,
+              S + "outgoing.outbox": 2}
+# Simultaneous (Fuzzy Borders), an order that leaves the turn open: the confirmation, one outbox
+# call (reply_rendered).
+SIMULTANEOUS = {S + "play.turns": 2, S + "table.games": 1, S + "outgoing.reports": 1}
 ONE_WAY = [S + "play.turns", S + "table.games", S + "table.deadlines", S + "outgoing.reports",
-           S + "outgoing.reportmail"]
+           S + "outgoing.reportmail", S + "outgoing.outbox", S + "outgoing.replies",
+           S + "outgoing.holding", S + "outgoing.observers"]
 
 
 @pytest.mark.parametrize("game, necessary", [("neighbors", SEQUENTIAL), ("fuzzy_borders", SIMULTANEOUS)])

@@ -32,6 +32,13 @@ def queue_status(store: Store, address: str, now: float, gm_address: str | None 
     return "held"
 
 
+def queue_statuses(store: Store, addresses: list[str], now: float,
+                   gm_address: str | None = None) -> list[str]:
+    """queue_status of a batch of messages queued now, one per address in order (the day's
+    first message to a bouncing address is its probe, the others to it are held)."""
+    return [queue_status(store, address, now, gm_address) for address in addresses]
+
+
 def is_bouncing(store: Store, address: str) -> bool:
     row = store.address_state(address)
     return row is not None and row["state"] == BOUNCING

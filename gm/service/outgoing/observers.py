@@ -10,10 +10,13 @@ every mail carries a List-Unsubscribe that sends UNOBSERVE.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
 from gm.service.table import deadlines
 from gm.service.outgoing.answers import done, refuse
+from gm.service.outgoing.letters import Letter
 from gm.service.context import Context
 from gm.store.pglocks import retried
 
@@ -28,12 +31,24 @@ def following(ctx: Context, game_id: str) -> list[str]:
     return ctx.store.observers_of(game_id, approved=True)
 
 
+def letters(ctx: Context, view: GameView, label: str, body: str | Callable[[], str],
+            kind: str = "notice", not_before: float | None = None) -> list[Letter]:
+    """One public mail (a report in the observer's view, public press) to every observer, for
+    the outbox's batch (the archive keeps none of them).  ``body`` may be a function, called
+    only when someone follows the game."""
+    addresses = following(ctx, view.id)
+    if not addresses:
+        return []
+    text = body() if callable(body) else body
+    headers = (unsubscribe_header(ctx, view.id),)
+    return [Letter(address, label, text, kind=kind, archived=False, headers=headers,
+                   not_before=not_before) for address in addresses]
+
+
 def send(ctx: Context, view: GameView, label: str, body: str, kind: str = "notice",
          not_before: float | None = None) -> None:
     """One public mail (a report in the observer's view, public press) to every observer."""
-    for address in following(ctx, view.id):
-        ctx.outbox.to_game(view, address, label, body, kind=kind, not_before=not_before,
-                           headers=(unsubscribe_header(ctx, view.id),))
+    ctx.outbox.queue_batch(view, letters(ctx, view, label, body, kind, not_before))
 
 
 # --- OBSERVE / UNOBSERVE ---------------------------------------------------------------------

@@ -8,7 +8,7 @@ the game receive game mail (RULINGS G5).
 from __future__ import annotations
 
 import json
-from typing import Any
+from functools import partial
 
 from games.base import Event
 from gm.core import times
@@ -35,46 +35,23 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
                   own_notes: dict[str, str] | None = None,
                   table: deadlines.TurnTable | None = None) -> None:
     """A report to every player still in the game, threaded under the mail that caused it (text,
-    or text and HTML: reportmail), and to observers in their view.  ``note`` (the GM entered
-    orders) and ``own_notes`` (a line for one player) open the mail, archived as notices beside
-    the report; ``table``: the turn's TurnTable, if the caller read it with the turn."""
+    or text and HTML: reportmail), and to observers in their view, queued as one batch.  ``note``
+    (the GM entered orders) and ``own_notes`` (a line for one player) open the mail, archived as
+    notices beside the report; ``table``: the turn's TurnTable, if the caller read it with it."""
     rules = view.rules
-    own_notes = own_notes or {}
     over = rules.is_over(view.state)
-    label = "final report" if over else "report"
+    label = f"{rules.title} {'final report' if over else 'report'}"
     # The end mail: the final standings open it, archived beside the report as a notice.
     head = "\n".join(final_standings(ctx, view)) + "\n" if over else None
-    mail = reportmail.TurnMail(ctx, view, events, note, head=head, table=table, letters=own_notes)
-    note = present.fit_width(note) if note else None  # within 72 columns, like every line we send
-    if observers.following(ctx, view.id):
-        public = present.render_reports(view.id, rules, view.state, [present.OBSERVER], events,
-                                        deadline=mail.deadline(None), shared=mail.shared)  # rare
-        observers.send(ctx, view, f"{rules.title} {label}", public[present.OBSERVER], kind="report")
-    for player in view.seated:
-        name = player["name"]
-        body = mail.bodies[name]
-        inbound = reply_to[1] if reply_to and reply_to[0] == name else None
-        if from_seat(player, inbound) and ctx.outbox.replying_to(inbound):
-            # the sender's report is the one reply to their mail (the GM's note, if any, in it)
-            # (its footer is the reply's, under the last answer: the report goes in without one)
-            page = mail.html(name) if own_notes.get(name) else mail.pages[name]  # without its letter
-            ctx.outbox.reply_report(inbound, view, f"{rules.title} {label}", mail.texts[name],
-                                    player=name, html=page)
-            for title, part in (("Note", note), ("Final standings", head)):
-                if part:
-                    ctx.outbox.reply(inbound, view, title, part, kind="notice", archive_player=name)
-            continue
-        threading: dict[str, Any] = {}
-        if inbound is not None:
-            threading = {"in_reply_to": inbound.message_id, "references": inbound.references}
-        own = own_notes.get(name)
-        text = "\n".join(part for part in (note, own, head, body) if part)
-        oid = ctx.outbox.to_game(view, player["email"], f"{rules.title} {label}", text, kind="report",
-                                 html=mail.pages[name], **threading)
-        for part in (note, own, head):
-            if part:
-                ctx.outbox.archive(view, name, "notice", part, oid)
-        ctx.outbox.archive(view, name, "report", body, oid)
+    sender: reportmail.Sender | None = None
+    if reply_to is not None and (player := view.player(reply_to[0])) is not None:
+        sender = reportmail.Sender(reply_to[0], reply_to[1], from_seat(player, reply_to[1]))
+    mail, letters = reportmail.turn_letters(ctx, view, events, label, note, head, table,
+                                            own_notes or {}, sender)
+    public = partial(present.render_report, present.ReportInput(  # rendered if someone follows
+        view.id, rules, view.state, present.OBSERVER, events, deadline=mail.observer_deadline))
+    batch = observers.letters(ctx, view, label, public, "report")
+    ctx.outbox.queue_batch(view, batch + letters)
 
 
 def game_page(ctx: Context, game_id: str) -> str | None:
@@ -140,15 +117,16 @@ def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
     (``table``: the TurnTable its order opened, with who still owes orders)."""
     private = [e.text for e in events if e.to is not None and sender in e.to]
     public = [e.text for e in events if e.to is None]
-    body = ctx.outbox.render("confirm", game_id=view.id, turn=view.turn,
-                             lines=private + public or ["Orders received."],
-                             waiting=table.missing if table.missing is not None
-                             else deadlines.missing_now(ctx.store, view),
-                             deadline=None if table.due is None else
-                             times.format_due(table.due, ctx.clock(), table.zones.get(sender)))
+    confirm = dict(game_id=view.id, turn=view.turn, lines=private + public or ["Orders received."],
+                   waiting=table.missing if table.missing is not None
+                   else deadlines.missing_now(ctx.store, view),
+                   deadline=None if table.due is None else
+                   times.format_due(table.due, ctx.clock(), table.zones.get(sender)))
     if inbound is not None:
-        ctx.outbox.reply(inbound, view, "Orders received", body, kind="reply", archive_player=sender)
+        ctx.outbox.reply_rendered(inbound, view, "Orders received", "confirm", kind="reply",
+                                  archive_player=sender, **confirm)
     else:
+        body = ctx.outbox.render("confirm", **confirm)
         oid = ctx.outbox.to_game(view, view.player(sender)["email"], "Orders received", body,
                                  kind="reply")
         ctx.outbox.archive(view, sender, "reply", body, oid)
