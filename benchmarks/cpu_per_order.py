@@ -1,4 +1,4 @@
-"""gm's CPU per order through the Maildirs, in reference units (issue 34's one metric).
+"""gm's CPU per order through the Maildirs, in reference units (the one metric).
 
     .venv/bin/python benchmarks/cpu_per_order.py [--games 100] [--rounds 2] [--seed 1] [--keep DIR]
 
@@ -27,7 +27,7 @@ CPU time of that loop (time.process_time, best of 3 passes).  Printed per
 round and per format (the sums over the format's rounds): ms and units, KB sent
 per order, and the peak RSS (ru_maxrss) of the judging run (its own: see LAUNCHER).
 
-Targets (issue 34): HTML <= 0.53 units, text <= 1.0 unit; printed as
+Targets: HTML <= 0.53 units, text <= 1.0 unit; printed as
 ratios, never asserted.  CPU time moves less than wall time with the machine's
 other load, but a shared machine still moves it by some percent: run it 3 times.
 """

@@ -1,4 +1,4 @@
-"""What one password check costs: a generated password's hash against a chosen one's (issue 27).
+"""What one password check costs: a generated password's hash against a chosen one's.
 
     .venv/bin/python benchmarks/password_cost.py [--repeat 20]
 

@@ -61,7 +61,7 @@ with nothing due 13 us at every size (one indexed query); `gm run --once`
 pages).
 On this machine one run in three can be 20% off either way, so a single
 3-run figure near 1.2 is noise before it is a cost; --runs 9 settles it.
-Issue 33 (2026-11-25, --sizes 10,10000 --mails 100, 3 runs, a machine shared
+SQLAlchemy spike (2026-11-25, --sizes 10,10000 --mails 100, 3 runs, a machine shared
 by five engineers, so the wall times swung 11-62 ms and only CPU time is
 compared): sqlite3 10.5-12.1 ms CPU per mail in four runs; the spike through
 SQLAlchemy 2.1 (commit 73efea0) 11.9-14.8 ms in three, kept out (see
@@ -334,14 +334,18 @@ def us(seconds: float) -> str:
     return f"{seconds * 1e6:7.0f} us"
 
 
-def main() -> int:
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10,10000,100000", help="games per store, comma-separated")
     parser.add_argument("--mails", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--cache", type=Path, help="keep built stores here (default: a temp dir, removed)")
     parser.add_argument("--profile", action="store_true", help="cProfile the mail on the largest store")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> int:
+    args = parse_args()
     logging.basicConfig(level=logging.ERROR)
     sizes = sorted({int(s) for s in args.sizes.split(",")})
     base = sizes[0]
@@ -356,47 +360,70 @@ def main() -> int:
         tables = check_builder(tmp / "check")
         print(f"builder checked against Engine.create_game: the same rows in {tables} tables "
               "(welcome mails aside)")
-        stores, build_s, db_bytes = {}, {}, {}
-        for n in sizes:
-            stores[n] = cache / f"{KIND}-{n}-schema{migrations.latest()}.sqlite"
-            if stores[n].exists():
-                print(f"{n:>7,} games: cached {stores[n]}")
-            else:
-                build_s[n] = build(stores[n], n)
-                print(f"{n:>7,} games: built in {build_s[n]:.1f} s", flush=True)
-            db_bytes[n] = stores[n].stat().st_size
-
+        stores, build_s, db_bytes = build_stores(sizes, cache)
         mails, expected = plan_mails(args.mails)
-        per_mail = {n: [] for n in sizes}
-        cpu_mail = {n: [] for n in sizes}
-        ticks = {n: [] for n in sizes}
-        once = {n: [] for n in sizes}
-        run_mail(stores[base], tmp / "run", mails, expected)  # warm-up: imports, templates, caches
-        run_once(stores[base], tmp / "once")
-        for r in range(args.runs):
-            for n in sizes:
-                elapsed, cpu, t = run_mail(stores[n], tmp / "run", mails, expected)
-                per_mail[n].append(elapsed / len(mails))
-                cpu_mail[n].append(cpu / len(mails))
-                ticks[n] += t
-                once[n].append(run_once(stores[n], tmp / "once"))
-            print(f"run {r + 1}/{args.runs}: " + ", ".join(
-                f"{n:,}: {per_mail[n][-1] * 1000:.2f} ms/mail" for n in sizes), flush=True)
-        if args.profile:
-            prof = cProfile.Profile()
-            run_mail(stores[sizes[-1]], tmp / "run", mails, expected, profile=prof)
-            out = io.StringIO()
-            pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(25)
-            print(f"\nprofile of the mail on {sizes[-1]:,} games (own time):\n" + out.getvalue())
+        timed = measure(args, sizes, stores, tmp, mails, expected)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-
-    med = {n: statistics.median(per_mail[n]) for n in sizes}
-    cpu = {n: statistics.median(cpu_mail[n]) for n in sizes}
-    tick = {n: statistics.median(ticks[n]) for n in sizes}
-    wall = {n: statistics.median(once[n]) for n in sizes}
     print(f"\n{len(mails)} mails ({expected['applied']} captures in {MAILED} games, {expected['help']} HELP), "
           f"median of {args.runs} runs; ratios to the {base:,}-game store")
+    checks = report(sizes, timed, db_bytes)
+    print()
+    for name, ok in checks:
+        print(f"    [{'OK' if ok else 'MISSED'}] {name}")
+    if build_s:
+        print("    build: " + ", ".join(f"{n:,} games {s:.1f} s" for n, s in build_s.items()))
+    return 0 if all(ok for _, ok in checks) else 1
+
+
+def build_stores(sizes: list[int], cache: Path) -> tuple[dict[int, Path], dict[int, float], dict[int, int]]:
+    """(each size's store, seconds spent building those not cached, each store's bytes)."""
+    stores, build_s, db_bytes = {}, {}, {}
+    for n in sizes:
+        stores[n] = cache / f"{KIND}-{n}-schema{migrations.latest()}.sqlite"
+        if stores[n].exists():
+            print(f"{n:>7,} games: cached {stores[n]}")
+        else:
+            build_s[n] = build(stores[n], n)
+            print(f"{n:>7,} games: built in {build_s[n]:.1f} s", flush=True)
+        db_bytes[n] = stores[n].stat().st_size
+    return stores, build_s, db_bytes
+
+
+def measure(args: argparse.Namespace, sizes: list[int], stores: dict[int, Path], tmp: Path,
+            mails: list, expected: dict) -> dict[str, dict[int, list[float]]]:
+    """Per size, each run's wall and CPU seconds per mail, ticks with nothing due and `gm run
+    --once` seconds, after a warm-up on the smallest store; with --profile, a profile printed."""
+    timed: dict[str, dict[int, list[float]]] = {key: {n: [] for n in sizes}
+                                                for key in ("per_mail", "cpu_mail", "ticks", "once")}
+    run_mail(stores[sizes[0]], tmp / "run", mails, expected)  # warm-up: imports, templates, caches
+    run_once(stores[sizes[0]], tmp / "once")
+    for r in range(args.runs):
+        for n in sizes:
+            elapsed, cpu, t = run_mail(stores[n], tmp / "run", mails, expected)
+            timed["per_mail"][n].append(elapsed / len(mails))
+            timed["cpu_mail"][n].append(cpu / len(mails))
+            timed["ticks"][n] += t
+            timed["once"][n].append(run_once(stores[n], tmp / "once"))
+        print(f"run {r + 1}/{args.runs}: " + ", ".join(
+            f"{n:,}: {timed['per_mail'][n][-1] * 1000:.2f} ms/mail" for n in sizes), flush=True)
+    if args.profile:
+        prof = cProfile.Profile()
+        run_mail(stores[sizes[-1]], tmp / "run", mails, expected, profile=prof)
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(25)
+        print(f"\nprofile of the mail on {sizes[-1]:,} games (own time):\n" + out.getvalue())
+    return timed
+
+
+def report(sizes: list[int], timed: dict[str, dict[int, list[float]]],
+           db_bytes: dict[int, int]) -> list[tuple[str, bool]]:
+    """Print the medians per size with their ratios to the smallest store; returns the checks."""
+    base = sizes[0]
+    med = {n: statistics.median(timed["per_mail"][n]) for n in sizes}
+    cpu = {n: statistics.median(timed["cpu_mail"][n]) for n in sizes}
+    tick = {n: statistics.median(timed["ticks"][n]) for n in sizes}
+    wall = {n: statistics.median(timed["once"][n]) for n in sizes}
     print(f"{'games':>9} | {'per mail':>11} {'ratio':>6} | {'CPU':>11} {'ratio':>6} | "
           f"{'tick, none due':>14} {'ratio':>6} | "
           f"{'run --once':>11} {'ratio':>6} | {'bytes/game':>10}")
@@ -413,12 +440,7 @@ def main() -> int:
     if 100_000 in tick:
         checks.append((f"tick with nothing due under 10 ms at 100,000 games ({tick[100_000] * 1e6:.0f} us)",
                        tick[100_000] < 0.010))
-    print()
-    for name, ok in checks:
-        print(f"    [{'OK' if ok else 'MISSED'}] {name}")
-    if build_s:
-        print("    build: " + ", ".join(f"{n:,} games {s:.1f} s" for n, s in build_s.items()))
-    return 0 if all(ok for _, ok in checks) else 1
+    return checks
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ fsync and synchronous commit ON, as in production (tests/pgserver.py, Debian's
     kept busy, the share the whole machine was busy (other users' work too),
     and the ceiling the cores allow: orders/s at most = cores / (all parties'
     CPU per order), over one daemon's orders/s the best ratio the machine
-    allows at that cost.  Targets (issue 33): 2 daemons >= 1.8x one, 4 >= 2.5x.
+    allows at that cost.  Targets: 2 daemons >= 1.8x one, 4 >= 2.5x.
     -v adds, per run, the orders judged and reports sent in each second, the
     outcomes, and what PostgreSQL's backends were doing (pg_stat_activity
     sampled every 20 ms: lock waits would show as Lock:advisory); --profile DIR
@@ -196,22 +196,27 @@ def daemons_throughput(tmp: Path, account, sink, games: int, per_game: int, daem
             proc.terminate()
             proc.wait(30)
     done = Store(h.config.database)
-    judged = done.one("SELECT max(received) AS at FROM messages")["at"]
     if VERBOSE:
-        outcomes = {r["outcome"]: r["n"] for r in done.all("SELECT outcome, count(*) AS n FROM messages GROUP BY 1")}
-        received = [r["received"] - start for r in done.all("SELECT received FROM messages")]
-        sent_at = [t - start for t in sink.times[before:expected]]
-        print(f"    (the {len(mails)} APPENDs took {appended:.2f} s; orders judged from {min(received):.2f} s "
-              f"to {judged - start:.2f} s after the first APPEND, reports sent from {min(sent_at):.2f} s "
-              f"to {last - start:.2f} s; outcomes {outcomes})")
-        print("    (per second: judged " + " ".join(str(sum(1 for t in received if k <= t < k + 1))
-                                                 for k in range(int(last - start) + 1))
-              + "; sent " + " ".join(str(sum(1 for t in sent_at if k <= t < k + 1))
-                                     for k in range(int(last - start) + 1)) + ")")
+        print_timeline(done, start, last, appended, len(mails), [t - start for t in sink.times[before:expected]])
     sent = [unpack_mail(r["raw"])
             for r in done.all("SELECT raw FROM outbox WHERE id > :after ORDER BY id", after=queued)]
     done.close()
     return last - start, expected - before, mails, sent
+
+
+def print_timeline(done: Store, start: float, last: float, appended: float, count: int,
+                   sent_at: list[float]) -> None:
+    """-v: when the orders were judged and the reports sent, from the first APPEND, second by second."""
+    judged = done.one("SELECT max(received) AS at FROM messages")["at"]
+    outcomes = {r["outcome"]: r["n"] for r in done.all("SELECT outcome, count(*) AS n FROM messages GROUP BY 1")}
+    received = [r["received"] - start for r in done.all("SELECT received FROM messages")]
+    print(f"    (the {count} APPENDs took {appended:.2f} s; orders judged from {min(received):.2f} s "
+          f"to {judged - start:.2f} s after the first APPEND, reports sent from {min(sent_at):.2f} s "
+          f"to {last - start:.2f} s; outcomes {outcomes})")
+    print("    (per second: judged " + " ".join(str(sum(1 for t in received if k <= t < k + 1))
+                                             for k in range(int(last - start) + 1))
+          + "; sent " + " ".join(str(sum(1 for t in sent_at if k <= t < k + 1))
+                                 for k in range(int(last - start) + 1)) + ")")
 
 
 def plan_spread(h: Harness, games: int, per_game: int, report_format: str) -> list[bytes]:
@@ -278,7 +283,7 @@ class Parties:
         return {name: now[name] - before[name] for name in now}
 
 
-TARGETS = {2: 1.8, 4: 2.5}  # issue 33: N daemons' throughput at least this many times one's
+TARGETS = {2: 1.8, 4: 2.5}  # N daemons' throughput at least this many times one's
 
 
 def capacity(args, server: pgserver.Postgres, tmp: Path) -> None:

@@ -10,7 +10,7 @@ the database's growth per order (states, orders, the archive of reports,
 the outbox), the states' share of it, and the states' stored bytes as a ratio
 to their JSON text (the floor: what the store kept before states were
 compressed, measured in the same run), the archive of reports and the sent
-mail as stored.  The issue's bound: a long game must not grow the store by
+mail as stored.  The bound: a long game must not grow the store by
 more than ~10 MB.
 
 Reports go as players get them by default: HTML with the board picture.

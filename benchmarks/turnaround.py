@@ -139,7 +139,7 @@ def serve_smtp_sink(delay: float = 0.0) -> int:
 
 
 class CpuHogs:
-    """``n`` processes that do nothing but spin: the busy machine the issue asks about."""
+    """``n`` processes that do nothing but spin: a busy machine."""
 
     def __init__(self, n: int):
         import subprocess
@@ -378,9 +378,7 @@ def floor_throughput(account, sink: TimedSink, mails: list[bytes], messages: lis
     return Timed(last - start, sends, spent)
 
 
-def main() -> int:
-    if sys.argv[1:2] == ["--smtp-sink"]:
-        return serve_smtp_sink(float(sys.argv[2]) if len(sys.argv) > 2 else 0.0)
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--orders", type=int, default=200, help="orders timed for turnaround")
     parser.add_argument("--games", type=int, default=100)
@@ -393,9 +391,33 @@ def main() -> int:
     parser.add_argument("--format", choices=("html", "text"), default="html",
                         help="the throughput games' report format: html (text, and a page with the "
                              "board picture: the default players get) or text")
-    args = parser.parse_args()
-    logging.basicConfig(level=logging.ERROR)
+    return parser.parse_args()
 
+
+def main() -> int:
+    if sys.argv[1:2] == ["--smtp-sink"]:
+        return serve_smtp_sink(float(sys.argv[2]) if len(sys.argv) > 2 else 0.0)
+    args = parse_args()
+    logging.basicConfig(level=logging.ERROR)
+    ours, floor, polled, runs = measure(args)
+    checks = []
+    print()
+    if args.busy:
+        print(f"A busy machine: {args.busy} CPU-bound process{'es' if args.busy > 1 else ''} ran beside every "
+              f"measurement, ours and the floor's ({os.cpu_count()} cores).")
+    if ours:
+        checks += report_turnaround(ours, floor, polled)
+    if runs:
+        checks += report_throughput(args, runs)
+    print()
+    for name, ok in checks:
+        print(f"    [{'ok' if ok else 'MISSED'}] {name}")
+    return 0
+
+
+def measure(args: argparse.Namespace) -> tuple[list[float], list[float], list[float], list[tuple[Timed, Timed]]]:
+    """(gm's turnarounds, the floor's, gm's when polling, the throughput runs: gm's and the floor's),
+    each part measured unless ``--only`` leaves it out."""
     server = start_dovecot()
     sink = SinkProcess()
     tmp = Path(tempfile.mkdtemp(prefix="gm-bench-"))
@@ -427,66 +449,64 @@ def main() -> int:
         hogs.stop()
         sink.stop()
         stop_dovecot(server)
+    return ours, floor, polled, runs
 
-    checks = []
-    print()
+
+def report_turnaround(ours: list[float], floor: list[float], polled: list[float]) -> list[tuple[str, bool]]:
+    """Print (a), gm's turnaround beside the floor's; returns its checks."""
+    med, p95 = statistics.median(ours), percentile(ours, 95)
+    fmed, fp95 = statistics.median(floor), percentile(floor, 95)
+    print(f"(a) turnaround over {len(ours)} orders, IDLE (APPEND -> last report accepted by SMTP)")
+    print(f"    gm      median {fmt(med)}   p95 {fmt(p95)}")
+    print(f"    floor   median {fmt(fmed)}   p95 {fmt(fp95)}   (IDLE wake, FETCH, 2 x aiosmtplib send)")
+    print(f"    ratio   median {med / fmed:5.2f}x      p95 {p95 / fp95:5.2f}x")
+    if polled:
+        print(f"    gm polling every 50 ms instead of IDLE ({len(polled)} orders): median "
+              f"{fmt(statistics.median(polled))}   p95 {fmt(percentile(polled, 95))}")
+    checks = [("median turnaround within 3x the floor", med <= 3 * fmed),
+              ("median turnaround under 0.5 s with IDLE"
+               + (" (Dovecot's IDLE floor itself is over it)" if fmed >= 0.5 else ""), med < 0.5)]
+    if polled:
+        checks.append(("median turnaround under 0.5 s polling every 50 ms",
+                       statistics.median(polled) < 0.5))
+    return checks
+
+
+def report_throughput(args: argparse.Namespace, runs: list[tuple[Timed, Timed]]) -> list[tuple[str, bool]]:
+    """Print (b), gm's throughput beside the floor's, run by run; returns its checks."""
+    n = args.games * args.per_game
+    print(f"(b) throughput: {n} orders across {args.games} games, {runs[0][0].sent} {args.format} reports sent, "
+          f"{len(runs)} runs, each beside its floor (FETCH {n}, send the same messages)")
+    ratios = []
+    for number, (gm_run, floor_run) in enumerate(runs, 1):
+        ratios.append(floor_run.wall / gm_run.wall)
+        print(f"    run {number}: gm {gm_run.wall:5.2f} s ({n / gm_run.wall:5.1f} orders/s), floor "
+              f"{floor_run.wall:5.2f} s ({n / floor_run.wall:5.1f} orders/s): {ratios[-1]:.2f} of the floor")
+        print(f"           gm    {cpu_line(gm_run.cpu, gm_run.wall)}")
+        print(f"           floor {cpu_line(floor_run.cpu, floor_run.wall)}")
+    judged = statistics.median(r.cpu["here"] / n for r, _ in runs)
+    extra = statistics.median((parties(r.cpu) - parties(f.cpu)) / n for r, f in runs)
+    cores = os.cpu_count() or 1
+    print(f"    median  {statistics.median(ratios):5.2f} of the floor; gm spends {judged * 1000:.2f} ms of CPU "
+          f"an order (judging, password checks, SMTP client, IMAP), {extra * 1000:.2f} ms more than the "
+          f"floor's parties")
     if args.busy:
-        print(f"A busy machine: {args.busy} CPU-bound process{'es' if args.busy > 1 else ''} ran beside every "
-              f"measurement, ours and the floor's ({os.cpu_count()} cores).")
-    if ours:
-        med, p95 = statistics.median(ours), percentile(ours, 95)
-        fmed, fp95 = statistics.median(floor), percentile(floor, 95)
-        print(f"(a) turnaround over {len(ours)} orders, IDLE (APPEND -> last report accepted by SMTP)")
-        print(f"    gm      median {fmt(med)}   p95 {fmt(p95)}")
-        print(f"    floor   median {fmt(fmed)}   p95 {fmt(fp95)}   (IDLE wake, FETCH, 2 x aiosmtplib send)")
-        print(f"    ratio   median {med / fmed:5.2f}x      p95 {p95 / fp95:5.2f}x")
-        if polled:
-            print(f"    gm polling every 50 ms instead of IDLE ({len(polled)} orders): median "
-                  f"{fmt(statistics.median(polled))}   p95 {fmt(percentile(polled, 95))}")
-        checks += [("median turnaround within 3x the floor", med <= 3 * fmed),
-                   ("median turnaround under 0.5 s with IDLE"
-                    + (" (Dovecot's IDLE floor itself is over it)" if fmed >= 0.5 else ""), med < 0.5)]
-        if polled:
-            checks.append(("median turnaround under 0.5 s polling every 50 ms",
-                           statistics.median(polled) < 0.5))
-    if runs:
-        n = args.games * args.per_game
-        print(f"(b) throughput: {n} orders across {args.games} games, {runs[0][0].sent} {args.format} reports sent, "
-              f"{len(runs)} runs, each beside its floor (FETCH {n}, send the same messages)")
-        ratios = []
-        for number, (gm_run, floor_run) in enumerate(runs, 1):
-            ratios.append(floor_run.wall / gm_run.wall)
-            print(f"    run {number}: gm {gm_run.wall:5.2f} s ({n / gm_run.wall:5.1f} orders/s), floor "
-                  f"{floor_run.wall:5.2f} s ({n / floor_run.wall:5.1f} orders/s): {ratios[-1]:.2f} of the floor")
-            print(f"           gm    {cpu_line(gm_run.cpu, gm_run.wall)}")
-            print(f"           floor {cpu_line(floor_run.cpu, floor_run.wall)}")
-        judged = statistics.median(r.cpu["here"] / n for r, _ in runs)
-        extra = statistics.median((parties(r.cpu) - parties(f.cpu)) / n for r, f in runs)
-        cores = os.cpu_count() or 1
-        print(f"    median  {statistics.median(ratios):5.2f} of the floor; gm spends {judged * 1000:.2f} ms of CPU "
-              f"an order (judging, password checks, SMTP client, IMAP), {extra * 1000:.2f} ms more than the "
-              f"floor's parties")
-        if args.busy:
-            # What the busy loops left gm: had gm kept all of it busy all the time, this ratio;
-            # and the CPU beyond the floor's parties an order 0.95 would have allowed it.
-            left = [cores - r.cpu["busy"] / r.wall for r, _ in runs]
-            bound = statistics.median(f.wall * c / parties(r.cpu) for (r, f), c in zip(runs, left))
-            allowed = statistics.median((c * f.wall / 0.95 - parties(f.cpu)) / n for (r, f), c in zip(runs, left))
-            print(f"    the floor, one client and one server taking turns, needs one core, which the busy "
-                  f"loop{'s' if args.busy > 1 else ''} leave{'' if args.busy > 1 else 's'} it; beside gm the busy "
-                  f"loop{'s' if args.busy > 1 else ''} kept {cores - statistics.median(left):.2f} of {cores} cores")
-            print(f"    with the {statistics.median(left):.2f} cores left to it busy all the time, gm could reach "
-                  f"{bound:.2f} of the floor at best; 0.95 would need gm's CPU beyond the floor's parties "
-                  f"under {allowed * 1000:.2f} ms an order")
-        else:
-            bound = statistics.median(f.wall * cores / parties(r.cpu) for r, f in runs)
-            print(f"    with all {cores} cores busy all the time, gm could reach {bound:.2f} of the floor at best")
-        checks += [("throughput at least half the floor's", statistics.median(ratios) >= 0.5),
-                   ("throughput at least 0.95 of the floor's", statistics.median(ratios) >= 0.95)]
-    print()
-    for name, ok in checks:
-        print(f"    [{'ok' if ok else 'MISSED'}] {name}")
-    return 0
+        # What the busy loops left gm: had gm kept all of it busy all the time, this ratio;
+        # and the CPU beyond the floor's parties an order 0.95 would have allowed it.
+        left = [cores - r.cpu["busy"] / r.wall for r, _ in runs]
+        bound = statistics.median(f.wall * c / parties(r.cpu) for (r, f), c in zip(runs, left))
+        allowed = statistics.median((c * f.wall / 0.95 - parties(f.cpu)) / n for (r, f), c in zip(runs, left))
+        print(f"    the floor, one client and one server taking turns, needs one core, which the busy "
+              f"loop{'s' if args.busy > 1 else ''} leave{'' if args.busy > 1 else 's'} it; beside gm the busy "
+              f"loop{'s' if args.busy > 1 else ''} kept {cores - statistics.median(left):.2f} of {cores} cores")
+        print(f"    with the {statistics.median(left):.2f} cores left to it busy all the time, gm could reach "
+              f"{bound:.2f} of the floor at best; 0.95 would need gm's CPU beyond the floor's parties "
+              f"under {allowed * 1000:.2f} ms an order")
+    else:
+        bound = statistics.median(f.wall * cores / parties(r.cpu) for r, f in runs)
+        print(f"    with all {cores} cores busy all the time, gm could reach {bound:.2f} of the floor at best")
+    return [("throughput at least half the floor's", statistics.median(ratios) >= 0.5),
+            ("throughput at least 0.95 of the floor's", statistics.median(ratios) >= 0.95)]
 
 
 if __name__ == "__main__":

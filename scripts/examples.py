@@ -58,32 +58,36 @@ def fixed_passwords(seed: int = 31):
                                                              for _ in range(length))
 
 
-def main(argv: list[str]) -> int:
-    out = Path(argv[0]) if argv else ROOT / "docs" / "examples"
-    passwords.generate = optin.generate = fixed_passwords()  # passwords and codes; this process only
-    tmp = Path(tempfile.mkdtemp(prefix="gm-examples-"))
-    clock = Clock()
-    config = Config(data_dir=tmp, address="gm@example.org", gm_address="gm-human@example.org")
-    engine = Engine(Store(config.database), config, clock=clock)
-    taken: list[tuple[str, int, int]] = []  # (name, first outbox id of that step, mails kept)
+class Script:
+    """The engine the examples are played on, and the steps taken: (name, first outbox id of
+    that step, mails kept)."""
 
-    def step(name: str, keep: int = 2) -> None:
-        taken.append((name, last_id(engine) + 1, keep))
+    def __init__(self, engine: Engine, config: Config, clock: Clock) -> None:
+        self.engine, self.config, self.clock = engine, config, clock
+        self.taken: list[tuple[str, int, int]] = []
 
-    def mail(sender: str, text: str, **kw) -> None:
-        engine.ingest(order_mail(sender, text, to=config.address, **kw))
+    def step(self, name: str, keep: int = 2) -> None:
+        self.taken.append((name, last_id(self.engine) + 1, keep))
 
-    def move(game_id: str, secrets: dict) -> None:
-        view = engine.load(game_id)
+    def mail(self, sender: str, text: str, **kw) -> None:
+        self.engine.ingest(order_mail(sender, text, to=self.config.address, **kw))
+
+    def move(self, game_id: str, secrets: dict, sender: str | None = None) -> None:
+        """The first legal order of the player to move, from ``sender`` (else their address)."""
+        view = self.engine.load(game_id)
         (mover,) = view.rules.to_move(view.state)
         legal = view.rules.legal_orders(view.state, mover)
-        mail(f"{mover}@example.org", legal[0], game_id=game_id, password=secrets[mover])
+        self.mail(sender or f"{mover}@example.org", legal[0], game_id=game_id, password=secrets[mover])
 
+
+def neighbors_game(script: Script) -> dict:
+    """A Neighbors game through its mails: moves, refusals, commands, press and deadlines."""
+    engine, mail, step = script.engine, script.mail, script.step
     step("welcome")
     nb = engine.create_game("neighbors", "nb1", PLAYERS, seed=7,
                             options={"deadline": "72h", "reminder": "24h", "press": "white"})
     step("report-after-a-move")
-    move("nb1", nb)
+    script.move("nb1", nb)
     step("refused-illegal-order")
     mail("bob@example.org", "a1xa1", game_id="nb1", password=nb["bob"])
     step("refused-not-your-turn")
@@ -107,21 +111,24 @@ def main(argv: list[str]) -> int:
     step("press")
     mail("bob@example.org", "PRESS TO ada\nShall we draw?\nENDPRESS", game_id="nb1", password=nb["bob"])
     step("orders-from-another-address")
-    move_view = engine.load("nb1")
-    (mover,) = move_view.rules.to_move(move_view.state)
-    mail("bob.phone@example.net", move_view.rules.legal_orders(move_view.state, mover)[0], game_id="nb1",
-         password=nb[mover])
+    script.move("nb1", nb, sender="bob.phone@example.net")
     step("reminder")
-    clock.now += 2 * 86400 + 3600  # into the last day before the 72 h deadline
+    script.clock.now += 2 * 86400 + 3600  # into the last day before the 72 h deadline
     engine.tick()
     step("late")
-    clock.now += 86400
+    script.clock.now += 86400
     engine.tick()
     step("absence")
     mail("ada@example.org", "ABSENCE +1d +3d", game_id="nb1", password=nb["ada"])
     step("gm-overrides")
     lifecycle.broadcast(engine, "nb1", "The server moves on Friday.", who="gm:alice")
     lifecycle.change_settings(engine, "nb1", {"press": "grey"}, who="gm:alice")
+    return nb
+
+
+def other_games(script: Script) -> None:
+    """The other games' welcomes, a simultaneous turn, and the mails of strangers and limits."""
+    engine, mail, step = script.engine, script.mail, script.step
     step("fuzzy-borders-welcome")
     fb = engine.create_game("fuzzy-borders", "fb1", PLAYERS, seed=2)
     step("simultaneous-sealed-order")
@@ -138,10 +145,15 @@ def main(argv: list[str]) -> int:
     step("observe")
     mail("carol@example.net", "OBSERVE fb1")
     step("", keep=0)  # the answers before the last one an address gets this hour: not written
-    for _ in range(config.error_replies_per_hour - 1):
+    for _ in range(script.config.error_replies_per_hour - 1):
         mail("dan@example.net", "HELP")
     step("rate-limit-notice", keep=1)
     mail("dan@example.net", "HELP")
+
+
+def seats_and_end(script: Script) -> None:
+    """A player removed, a seat given away, its old owner's mail, and a game ended."""
+    engine, step = script.engine, script.step
     three = PLAYERS + [("cy", "cy@example.org")]
     fb2 = engine.create_game("fuzzy-borders", "fb2", three, seed=5)
     step("removed-player", keep=-3)  # the notices: to the two left, then to the one removed
@@ -149,11 +161,14 @@ def main(argv: list[str]) -> int:
     step("seat-given-away", keep=3)  # the new player's welcome, the other player, the old owner
     lifecycle.replace(engine, "fb2", "bob", "dora@example.org", who="gm:alice", why="bob asked")
     step("old-owner-mails")
-    mail("bob@example.org", "J10", game_id="fb2", password=fb2["bob"])
+    script.mail("bob@example.org", "J10", game_id="fb2", password=fb2["bob"])
     step("end")
     lifecycle.end(engine, "nb1", "the players agreed a draw", who="gm:alice")
-    taken.append(("", last_id(engine) + 1, 0))
+    script.taken.append(("", last_id(engine) + 1, 0))
 
+
+def write_examples(engine: Engine, taken: list[tuple[str, int, int]], out: Path) -> int:
+    """Each step's first mails as text files in ``out`` (emptied first); returns how many."""
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
@@ -175,6 +190,21 @@ def main(argv: list[str]) -> int:
             suffix = f"-{m + 1}" if len(mails) > 1 else ""
             (out / f"{n:02d}-{name}{suffix}.txt").write_text(text)
             count += 1
+    return count
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0]) if argv else ROOT / "docs" / "examples"
+    passwords.generate = optin.generate = fixed_passwords()  # passwords and codes; this process only
+    tmp = Path(tempfile.mkdtemp(prefix="gm-examples-"))
+    clock = Clock()
+    config = Config(data_dir=tmp, address="gm@example.org", gm_address="gm-human@example.org")
+    engine = Engine(Store(config.database), config, clock=clock)
+    script = Script(engine, config, clock)
+    neighbors_game(script)
+    other_games(script)
+    seats_and_end(script)
+    count = write_examples(engine, script.taken, out)
     engine.store.close()
     shutil.rmtree(tmp)
     print(f"{count} mails written to {out}")

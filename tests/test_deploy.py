@@ -17,6 +17,7 @@ from gm.core import config as config_module
 REPO = Path(__file__).resolve().parents[1]
 UNIT = REPO / "deploy" / "systemd" / "gm.service"
 CONTAINER = REPO / "deploy" / "container"
+SERVER_PAGE = REPO / "docs" / "operators" / "server.md"  # its "### Run it on a server" section
 INSTALLED_GM = "/opt/gm/venv/bin/gm"  # where the README's steps put gm
 
 
@@ -86,7 +87,7 @@ def test_compose_adds_postgresql_and_keeps_the_data_on_volumes():
 
 
 def test_the_readme_runs_the_files_and_says_how_the_gm_reaches_the_store():
-    readme = (REPO / "README.md").read_text()
+    readme = SERVER_PAGE.read_text()
     section = readme.split("### Run it on a server", 1)[1].split("\n### ", 1)[0]
     assert "cp /opt/gm/src/deploy/systemd/gm.service /etc/systemd/system/gm.service" in section
     assert "systemd-analyze verify /etc/systemd/system/gm.service" in section
@@ -123,7 +124,7 @@ PREFIXED = ("/etc/gm", "/var/lib/gm", "/opt/gm")
 
 
 def server_section() -> str:
-    readme = (REPO / "README.md").read_text()
+    readme = SERVER_PAGE.read_text()
     return readme.split("### Run it on a server", 1)[1].split("\n### ", 1)[0]
 
 

@@ -1,20 +1,17 @@
 """Closing a Fuzzy Borders turn: sealed claims in, placements and clashes out (FB5-FB8).
 
-Where RULINGS FB6 is silent this module decides, and the HELP text says so:
-
-* Turn 1, k clashing players on a cell other than the centre: they get the
-  cell turned by floor(i*6/k) sixths of a full turn, i = 0..k-1.  For k = 2,
-  3 and 6 that is exactly 360/k degrees; the board only has 60-degree
-  symmetry, so k = 4 and 5 take the nearest sixths (k = 4: 0, 60, 180, 240
-  degrees).  Seven or more players clashing on one cell have too few
-  symmetric cells and are treated like a later turn.
-* If those given cells then meet another player's placement, the players on
-  such a cell are treated like a later-turn clash (in a game of three or
-  more, they place nothing; two players can never meet this way).
-* In a re-opened turn any clash is the "second clash" and places nothing.
+Where RULINGS FB6 is silent this module decides, and the HELP text says so.  On turn 1,
+k players clashing off the centre get the cell turned by floor(i*6/k) sixths of a turn,
+i = 0..k-1 (exactly 360/k degrees for k = 2, 3, 6; the nearest sixths for 4 and 5, the
+board having 60-degree symmetry); seven or more are treated like a later turn.  Given
+cells that then meet another placement are a later-turn clash (in a game of three or
+more they place nothing; two players never meet this way).  In a re-opened turn any
+clash is the "second clash" and places nothing.
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 from games.base import Event, Result, format_duration, seeded_rng
 from games.hexgrid import rotate
@@ -57,32 +54,59 @@ def adjudicate(state: FBState, live: list[str], now: float) -> Result:
         events.append(Event(text, kind=kind, data={"turn": turn, **data}))
 
     if state.reopened:
-        if clashes or missing:
-            for cell, ps in clashes.items():
-                say(f"{join_names(ps)} both claimed {cell} again.", "clash",
-                    cell=cell, players=ps)
-            for player in missing:
-                say(f"{player} sent no new claim.", "missing", player=player)
-            say(f"Turn {turn} places nothing (FB6: second clash or missing claim).",
-                "clash")
-            return _finish(state, orders, {}, events, [])
-        return _finish(state, orders, dict(valid), events, list(valid))
-
+        return _second_try(state, orders, valid, clashes, missing, events, say)
     needs_reopen = two_player and clashes and (turn > 1 or centre in clashes)
     if needs_reopen:
-        (cell, ps), = clashes.items()
-        say(f"{join_names(ps)} both claimed {cell}.", "clash", cell=cell, players=ps)
-        say(f"Turn {turn} is re-opened: send a new claim within "
-            f"{format_duration(state.reopen)} (FB6).", "reopen",
-            until=now + state.reopen)
-        new = state.copy(keep_board=True)
-        new.sealed = {}
-        new.reopened = True
-        new.reopen_until = float(now + state.reopen)
-        new.last = {"turn": turn, "orders": orders,
-                    "placed": {p: None for p in state.players}, "outcome": "reopened"}
-        return Result(new, events)
+        return _reopen(state, orders, clashes, now, events, say)
+    placed = _place_clashes(state, valid, clashes, centre, say)
+    _undo_meetings(state, placed, say)
+    for player in missing:
+        say(f"{player} sent no claim and places nothing.", "missing", player=player)
+    uncontested = [p for p in placed if valid[p] not in clashes]
+    return _finish(state, orders, placed, events, uncontested)
 
+
+Say = Callable[..., None]
+
+
+def _second_try(state: FBState, orders: dict, valid: dict[str, str], clashes: dict[str, list[str]],
+                missing: list[str], events: list[Event], say: Say) -> Result:
+    """A re-opened turn: any clash or missing claim places nothing (FB6)."""
+    if clashes or missing:
+        for cell, ps in clashes.items():
+            say(f"{join_names(ps)} both claimed {cell} again.", "clash",
+                cell=cell, players=ps)
+        for player in missing:
+            say(f"{player} sent no new claim.", "missing", player=player)
+        say(f"Turn {state.turn} places nothing (FB6: second clash or missing claim).",
+            "clash")
+        return _finish(state, orders, {}, events, [])
+    return _finish(state, orders, dict(valid), events, list(valid))
+
+
+def _reopen(state: FBState, orders: dict, clashes: dict[str, list[str]], now: float,
+            events: list[Event], say: Say) -> Result:
+    """Two players clashed: the turn is re-opened for new claims until now + reopen (FB6)."""
+    turn = state.turn
+    (cell, ps), = clashes.items()
+    say(f"{join_names(ps)} both claimed {cell}.", "clash", cell=cell, players=ps)
+    say(f"Turn {turn} is re-opened: send a new claim within "
+        f"{format_duration(state.reopen)} (FB6).", "reopen",
+        until=now + state.reopen)
+    new = state.copy(keep_board=True)
+    new.sealed = {}
+    new.reopened = True
+    new.reopen_until = float(now + state.reopen)
+    new.last = {"turn": turn, "orders": orders,
+                "placed": {p: None for p in state.players}, "outcome": "reopened"}
+    return Result(new, events)
+
+
+def _place_clashes(state: FBState, valid: dict[str, str], clashes: dict[str, list[str]], centre: str,
+                   say: Say) -> dict[str, str]:
+    """The placements: unclashed claims as sent; a turn-1 clash off the centre turned by
+    rotation_sixths among its players in a seeded order; any other clash places nothing."""
+    turn = state.turn
     placed = {p: c for p, c in valid.items() if c not in clashes}
     for cell, ps in clashes.items():
         ps = [p for p in state.players if p in ps]  # player order, before the seeded shuffle
@@ -102,8 +126,11 @@ def adjudicate(state: FBState, live: list[str], now: float) -> Result:
         else:
             say(f"{join_names(ps)} {verb} claimed {cell}: none places (FB6).",
                 "clash", cell=cell, players=ps)
+    return placed
 
-    # Turn-1 rotations can land on another placement: treat as a later-turn clash.
+
+def _undo_meetings(state: FBState, placed: dict[str, str], say: Say) -> None:
+    """Turn-1 rotations can land on another placement: treated as a later-turn clash."""
     targets: dict[str, list[str]] = {}
     for player, cell in placed.items():
         targets.setdefault(cell, []).append(player)
@@ -114,11 +141,6 @@ def adjudicate(state: FBState, live: list[str], now: float) -> Result:
                 "clash", cell=cell, players=ps)
             for player in ps:
                 del placed[player]
-
-    for player in missing:
-        say(f"{player} sent no claim and places nothing.", "missing", player=player)
-    uncontested = [p for p in placed if valid[p] not in clashes]
-    return _finish(state, orders, placed, events, uncontested)
 
 
 def _finish(state: FBState, orders: dict, placed: dict[str, str], events: list[Event],

@@ -119,17 +119,7 @@ def view(state: FBState, viewer: str | None, scores: dict[str, int],
             **board.counts(player),
             "claims": [cell for _, cell in claims],
         })
-    you = None
-    if viewer in state.players:
-        placed = state.claims.get(viewer, [])
-        you = {
-            "name": viewer,
-            "last_order": last["orders"][viewer] if last else None,
-            "last_result": last["placed"][viewer] if last else None,
-            "last_placed": placed[-1][1] if placed else None,
-            "last_placed_turn": placed[-1][0] if placed else None,
-            "sealed": state.sealed.get(viewer),
-        }
+    you = _you(state, viewer) if viewer in state.players else None
     return {
         "side": state.side,
         "radius": state.radius,
@@ -157,6 +147,20 @@ def view(state: FBState, viewer: str | None, scores: dict[str, int],
         "you": you,
         # The GM (viewer None) sees the sealed claims; players never do.
         "sealed": dict(state.sealed) if viewer is None else {},
+    }
+
+
+def _you(state: FBState, viewer: str) -> dict:
+    """What a player's own report says of them: last order and result, last placement, sealed claim."""
+    last = state.last
+    placed = state.claims.get(viewer, [])
+    return {
+        "name": viewer,
+        "last_order": last["orders"][viewer] if last else None,
+        "last_result": last["placed"][viewer] if last else None,
+        "last_placed": placed[-1][1] if placed else None,
+        "last_placed_turn": placed[-1][0] if placed else None,
+        "sealed": state.sealed.get(viewer),
     }
 
 

@@ -34,8 +34,8 @@ class FBState:
     max_turns: int | None
     reopen: int  # seconds a re-opened turn stays open (FB6)
     seed: int
-    # FB8: the game ends after this many empty turns in a row; None: never (games begun
-    # before FB8 was built keep the rules they began with: gm.store.schema step 15).
+    # FB8: the game ends after this many empty turns in a row; None: never (a game stored
+    # without this setting keeps the rules it began with: gm.store.steps.s15_fuzzy_borders_empty_turns).
     empty_turns: int | None = None
     turn: int = 1  # the turn being played; once over, the last turn played
     # Placed claims per player, oldest first: (turn placed, cell name).
@@ -140,6 +140,49 @@ def _cell_name(side: int, value: Any, where: str) -> str:
 
 def load_state(data: Any) -> FBState:
     """Check a dumped state thoroughly (the GM may have edited it) and rebuild it."""
+    _check_keys(data)
+    players = _load_players(data["players"])
+    side, radius, max_turns, empty_turns = _load_options(data["options"])
+    need(is_whole(data["seed"]), "seed must be a whole number")
+    turn = data["turn"]
+    need(is_whole(turn) and turn >= 1, "turn must be a whole number from 1")
+    need(max_turns is None or turn <= max_turns, "turn is beyond max_turns")
+    need(isinstance(data["over"], bool), "over must be true or false")
+    claims = _load_claims(data["claims"], players, side, turn)
+
+    sealed_in = data["sealed"]
+    need(isinstance(sealed_in, dict) and set(sealed_in) <= set(players),
+          "sealed must map players to cells")
+    sealed = {p: _cell_name(side, c, f"sealed claim of {p}") for p, c in sealed_in.items()}
+    need(not (data["over"] and sealed), "a finished game holds no sealed claims")
+
+    left = load_left(data, players)
+    drawn = load_drawn(data)
+    need(not drawn or data["over"], "a game drawn by agreement is over (G6)")
+    need(not set(left) & set(sealed), "a player who has left holds no sealed claim (G5)")
+    need(data["over"] or len(players) - len(left) >= 2,
+         "a game with fewer than two players left is over (G5)")
+    reopened, until = _load_reopened(data, players)
+
+    state = FBState(
+        players=list(players), side=side, radius=radius, max_turns=max_turns,
+        reopen=data["options"]["reopen"], seed=data["seed"], empty_turns=empty_turns, turn=turn,
+        claims=claims,
+        sealed=sealed, reopened=reopened,
+        reopen_until=float(until) if until is not None else None,
+        last=_load_last(data["last"], players, side), over=data["over"], left=left,
+        drawn=drawn,
+    )
+    need(empty_turns is None or state.over or state.empty_run() < empty_turns,
+         f"{state.empty_run()} empty turns in a row reach empty_turns: the game is over (FB8)")
+    board = state.board()
+    for player, name in sealed.items():
+        reason = board.why_not(player, state.cell(name))
+        need(reason is None, f"sealed claim of {player} is not legal: {reason}")
+    return state
+
+
+def _check_keys(data: Any) -> None:
     need(isinstance(data, dict), "a state must be a JSON object")
     expected = {"version", "players", "options", "seed", "turn", "claims", "sealed",
                 "reopened", "reopen_until", "last", "over"}
@@ -147,13 +190,17 @@ def load_state(data: Any) -> FBState:
     need(not missing, f"state lacks {', '.join(sorted(missing))}")
     need(not extra, f"state has unknown keys {', '.join(sorted(extra))}")
 
-    players = data["players"]
+
+def _load_players(players: Any) -> list[str]:
     need(isinstance(players, list) and 2 <= len(players) <= 12,
           "players must be a list of 2 to 12 names")
     need(all(isinstance(p, str) and p.strip() for p in players), "player names must be text")
     need(len(set(players)) == len(players), "player names must be different")
+    return players
 
-    options = data["options"]
+
+def _load_options(options: Any) -> tuple[int, int, int | None, int | None]:
+    """(side, radius, max_turns, empty_turns) of the options, each checked; reopen checked too."""
     need(isinstance(options, dict)
          and set(options) - {"empty_turns"} == {"side", "radius", "max_turns", "reopen"},
           "options must hold exactly side, radius, max_turns, reopen and, if FB8 is on, empty_turns")
@@ -169,13 +216,11 @@ def load_state(data: Any) -> FBState:
     empty_turns = options.get("empty_turns")
     need(empty_turns is None or (is_whole(empty_turns) and empty_turns >= 1),
           "empty_turns must be a positive whole number (leave it out for none)")
-    need(is_whole(data["seed"]), "seed must be a whole number")
-    turn = data["turn"]
-    need(is_whole(turn) and turn >= 1, "turn must be a whole number from 1")
-    need(max_turns is None or turn <= max_turns, "turn is beyond max_turns")
-    need(isinstance(data["over"], bool), "over must be true or false")
+    return side, radius, max_turns, empty_turns
 
-    claims_in = data["claims"]
+
+def _load_claims(claims_in: Any, players: list[str], side: int, turn: int) -> dict[str, list[tuple[int, str]]]:
+    """Each player's claims, in turn order, one a turn, no cell claimed twice."""
     need(isinstance(claims_in, dict) and set(claims_in) == set(players),
           "claims must hold one list per player")
     claims: dict[str, list[tuple[int, str]]] = {}
@@ -199,20 +244,11 @@ def load_state(data: Any) -> FBState:
             claims[player].append((placed_turn, name))
         need([t for t, _ in claims[player]] == sorted(turns_used),
               f"claims of {player} must be in turn order")
+    return claims
 
-    sealed_in = data["sealed"]
-    need(isinstance(sealed_in, dict) and set(sealed_in) <= set(players),
-          "sealed must map players to cells")
-    sealed = {p: _cell_name(side, c, f"sealed claim of {p}") for p, c in sealed_in.items()}
-    need(not (data["over"] and sealed), "a finished game holds no sealed claims")
 
-    left = load_left(data, players)
-    drawn = load_drawn(data)
-    need(not drawn or data["over"], "a game drawn by agreement is over (G6)")
-    need(not set(left) & set(sealed), "a player who has left holds no sealed claim (G5)")
-    need(data["over"] or len(players) - len(left) >= 2,
-         "a game with fewer than two players left is over (G5)")
-
+def _load_reopened(data: dict, players: list[str]) -> tuple[bool, Any]:
+    """(reopened, reopen_until), checked against each other and the game (FB6)."""
     reopened, until = data["reopened"], data["reopen_until"]
     need(isinstance(reopened, bool), "reopened must be true or false")
     need(until is None or (isinstance(until, (int, float)) and not isinstance(until, bool)),
@@ -220,23 +256,7 @@ def load_state(data: Any) -> FBState:
     need(reopened == (until is not None), "reopen_until is set exactly when reopened is true")
     need(not reopened or len(players) == 2, "only a two-player game re-opens a turn (FB6)")
     need(not (reopened and data["over"]), "a finished game has no re-opened turn")
-
-    state = FBState(
-        players=list(players), side=side, radius=radius, max_turns=max_turns,
-        reopen=options["reopen"], seed=data["seed"], empty_turns=empty_turns, turn=turn,
-        claims=claims,
-        sealed=sealed, reopened=reopened,
-        reopen_until=float(until) if until is not None else None,
-        last=_load_last(data["last"], players, side), over=data["over"], left=left,
-        drawn=drawn,
-    )
-    need(empty_turns is None or state.over or state.empty_run() < empty_turns,
-         f"{state.empty_run()} empty turns in a row reach empty_turns: the game is over (FB8)")
-    board = state.board()
-    for player, name in sealed.items():
-        reason = board.why_not(player, state.cell(name))
-        need(reason is None, f"sealed claim of {player} is not legal: {reason}")
-    return state
+    return reopened, until
 
 
 def _load_last(last: Any, players: list[str], side: int) -> dict | None:

@@ -1,18 +1,12 @@
 """Phalanx orders as value objects, and the parser of their notation.
 
-A normal turn (PH2) is written as lines (or one line) of clauses::
-
-    GROW E5 G7          new men, any number, on one or more GROW clauses
-    MOVE F6 F4 2        head, tail, distance (the distance may be left out
-                        when the phalanx has two men: it can only move 1)
-    PASS
-
-The opening (PH7) uses ``PLACE RED H8 YELLOW E8 K8`` (the pie),
-``COLOUR RED`` or ``COLOUR YELLOW`` (the chooser) and ``PLACE H5`` (Red's
-extra man).  Everything is case-insensitive; commas, semicolons, dashes and
-extra spaces are ignored.  ``str()`` of an order is its canonical notation.
-Cell names are kept as canonical text (``"E5"``); the rules resolve them on
-the board of the game at hand.
+A normal turn (PH2) is lines (or one line) of clauses: ``GROW E5 G7`` (new men, on one or
+more GROW clauses), ``MOVE F6 F4 2`` (head, tail, distance; the distance may be left out
+when the phalanx has two men) or ``PASS``.  The opening (PH7) uses ``PLACE RED H8 YELLOW
+E8 K8`` (the pie), ``COLOUR RED`` or ``COLOUR YELLOW`` (the chooser) and ``PLACE H5``
+(Red's extra man).  Case, commas, semicolons, dashes and extra spaces do not matter;
+``str()`` of an order is its canonical notation.  Cell names stay canonical text
+(``"E5"``): the rules resolve them on the board of the game at hand.
 """
 
 from __future__ import annotations

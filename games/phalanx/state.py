@@ -119,6 +119,53 @@ def _int(data: dict, key: str, low: int, high: int | None = None) -> int:
     return whole_number(data.get(key), f"phalanx state: {key}", low, high)
 
 
+def _prisoners(data: dict) -> dict[str, int]:
+    """The men each colour has taken, counted."""
+    prisoners = data.get("prisoners")
+    if not isinstance(prisoners, dict) or set(prisoners) != set(COLOURS):
+        raise StateError("phalanx state: prisoners must count red and yellow")
+    for colour in COLOURS:
+        _int(prisoners, colour, 0)
+    return {c: prisoners[c] for c in COLOURS}
+
+
+def _check_colours(colours: dict, players: list[str], phase: str, left: tuple[str, ...], drawn: bool) -> None:
+    """The colours fit the phase: none before the pie is settled, else red and yellow, one each;
+    a game left or drawn is over."""
+    if drawn and phase != OVER:
+        raise StateError("phalanx state: a game drawn by agreement is over (G6)")
+    if left and phase != OVER:
+        raise StateError("phalanx state: a game that a player has left is over (G5)")
+    if phase == OVER and (left or drawn) and not colours:
+        pass  # a player left (or a draw was agreed) during the pie opening, before colours were chosen
+    elif phase in (PLACE, CHOOSE):
+        if colours:
+            raise StateError("phalanx state: colours are chosen only after the pie")
+    elif set(colours) != set(players) or sorted(colours.values()) != sorted(COLOURS):
+        raise StateError("phalanx state: colours must give each player red or yellow")
+
+
+def _load_cells(data: dict, side: int) -> dict[Cell, str]:
+    """The men and walls on the board, each cell listed once."""
+    grid = grid_of(side)
+    cells: dict[Cell, str] = {}
+    for key, kind in (("red", RED), ("yellow", YELLOW), ("walls", WALL)):
+        names = data.get(key)
+        if not isinstance(names, list):
+            raise StateError(f"phalanx state: {key} must be a list of cells")
+        for name in names:
+            try:
+                cell = grid.parse(name) if isinstance(name, str) else None
+            except CellNameError as exc:
+                raise StateError(f"phalanx state: {key}: {exc}") from None
+            if cell is None:
+                raise StateError(f"phalanx state: {key}: {name!r} is not a cell name")
+            if cell in cells:
+                raise StateError(f"phalanx state: cell {grid.name(cell)} is listed twice")
+            cells[cell] = kind
+    return cells
+
+
 def load_state(data: dict) -> PhalanxState:
     """Build a state from its JSON form; raise StateError on anything malformed."""
     players = data.get("players")
@@ -141,40 +188,11 @@ def load_state(data: dict) -> PhalanxState:
         raise StateError("phalanx state: colours must be an object")
     left = load_left(data, players)
     drawn = load_drawn(data)
-    if drawn and phase != OVER:
-        raise StateError("phalanx state: a game drawn by agreement is over (G6)")
-    if left and phase != OVER:
-        raise StateError("phalanx state: a game that a player has left is over (G5)")
-    if phase == OVER and (left or drawn) and not colours:
-        pass  # a player left (or a draw was agreed) during the pie opening, before colours were chosen
-    elif phase in (PLACE, CHOOSE):
-        if colours:
-            raise StateError("phalanx state: colours are chosen only after the pie")
-    elif set(colours) != set(players) or sorted(colours.values()) != sorted(COLOURS):
-        raise StateError("phalanx state: colours must give each player red or yellow")
-    grid = grid_of(side)
-    cells: dict[Cell, str] = {}
-    for key, kind in (("red", RED), ("yellow", YELLOW), ("walls", WALL)):
-        names = data.get(key)
-        if not isinstance(names, list):
-            raise StateError(f"phalanx state: {key} must be a list of cells")
-        for name in names:
-            try:
-                cell = grid.parse(name) if isinstance(name, str) else None
-            except CellNameError as exc:
-                raise StateError(f"phalanx state: {key}: {exc}") from None
-            if cell is None:
-                raise StateError(f"phalanx state: {key}: {name!r} is not a cell name")
-            if cell in cells:
-                raise StateError(f"phalanx state: cell {grid.name(cell)} is listed twice")
-            cells[cell] = kind
+    _check_colours(colours, players, phase, left, drawn)
+    cells = _load_cells(data, side)
     if phase == PLACE and cells:
         raise StateError("phalanx state: the board must be empty before the pie is placed")
-    prisoners = data.get("prisoners")
-    if not isinstance(prisoners, dict) or set(prisoners) != set(COLOURS):
-        raise StateError("phalanx state: prisoners must count red and yellow")
-    for colour in COLOURS:
-        _int(prisoners, colour, 0)
+    prisoners = _prisoners(data)
     to_play = data.get("to_play")
     if to_play not in COLOURS:
         raise StateError(f"phalanx state: to_play must be red or yellow, not {to_play!r}")
@@ -195,7 +213,7 @@ def load_state(data: dict) -> PhalanxState:
         phase=phase,
         colours=dict(colours),
         cells=cells,
-        prisoners={c: prisoners[c] for c in COLOURS},
+        prisoners=prisoners,
         turn=_int(data, "turn", 1),
         normal_turns=_int(data, "normal_turns", 0),
         passes=_int(data, "passes", 0, 2),

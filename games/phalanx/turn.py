@@ -118,6 +118,23 @@ class TurnPlay:
     def check_move(self, move: Move) -> tuple[list[Cell], Cell, int, list[Cell]]:
         """The phalanx (tail to head), direction, distance and captures, or IllegalOrderError."""
         part = str(move)
+        phalanx, direction = self._phalanx(move, part)
+        distance = self._distance(move, part, len(phalanx))
+        captured = self._path(part, phalanx[-1], direction, distance)
+        n = len(phalanx)
+        for cell in captured:
+            run = run_through(self.cells, cell, direction)
+            if len(run) >= 2 and n <= len(run):
+                shown = " ".join(self.name(c) for c in sorted(run, key=self.name))
+                raise IllegalOrderError(
+                    f"{part}: your phalanx of {n} may attack the {self.enemy} line "
+                    f"{shown} on its own line only if longer than its {len(run)} (PH5)"
+                )
+        return phalanx, direction, distance, captured
+
+    def _phalanx(self, move: Move, part: str) -> tuple[list[Cell], Cell]:
+        """The unbroken line of the mover's men from tail to head (the head an end man, its
+        group free to move), and its direction."""
         head = self.cell(part, move.head)
         tail = self.cell(part, move.tail)
         for cell in (head, tail):
@@ -152,7 +169,10 @@ class TurnPlay:
             raise IllegalOrderError(
                 f"{part}: the group at {move.head} {reason}, so it may not move (PH4)"
             )
-        n = len(phalanx)
+        return phalanx, direction
+
+    def _distance(self, move: Move, part: str, n: int) -> int:
+        """How far a phalanx of ``n`` men moves: 1 to n - 1, said unless n is 2 (PH4)."""
         distance = move.distance
         if distance is None:
             if n != 2:
@@ -166,6 +186,11 @@ class TurnPlay:
             raise IllegalOrderError(
                 f"{part}: a phalanx of {n} men moves 1 to {n - 1} cells (PH4)"
             )
+        return distance
+
+    def _path(self, part: str, head: Cell, direction: Cell, distance: int) -> list[Cell]:
+        """The enemy men on the cells the head moves over, which must be on the board and hold
+        no wall and no man of the mover's (PH5)."""
         captured: list[Cell] = []
         for i in range(1, distance + 1):
             cell = add(head, direction, i)
@@ -184,15 +209,7 @@ class TurnPlay:
                 )
             if kind == self.enemy:
                 captured.append(cell)
-        for cell in captured:
-            run = run_through(self.cells, cell, direction)
-            if len(run) >= 2 and n <= len(run):
-                shown = " ".join(self.name(c) for c in sorted(run, key=self.name))
-                raise IllegalOrderError(
-                    f"{part}: your phalanx of {n} may attack the {self.enemy} line "
-                    f"{shown} on its own line only if longer than its {len(run)} (PH5)"
-                )
-        return phalanx, direction, distance, captured
+        return captured
 
     def move(self, move: Move) -> MoveDone:
         phalanx, direction, distance, captured = self.check_move(move)

@@ -76,34 +76,8 @@ def bid_order(state: PivotState) -> list[str]:
 
 def view(state: PivotState, viewer: str | None, par: tuple[int | None, str] | None) -> dict:
     """Facts for the report; a sealed solution only for its sender and the GM."""
-    tableau = []
-    for position, card in enumerate(state.tableau):
-        centre = deck.CENTRE[card]
-        tableau.append(
-            {
-                "coord": coordinate(position),
-                "centre": deck.ICON_NAMES[centre],
-                "colour": deck.COLOURS[deck.ICON_COLOUR[centre]],
-                "others": [
-                    {"icon": deck.ICON_NAMES[i], "colour": deck.COLOURS[deck.ICON_COLOUR[i]]}
-                    for i in deck.other_icons(card)
-                ],
-                "pawn": deck.COLOURS[state.pawns.index(card)] if card in state.pawns else None,
-            }
-        )
-    bids = []
-    for player in bid_order(state):
-        bid = state.bids[player]
-        sees = viewer is None or viewer == player
-        bids.append(
-            {
-                "player": player,
-                "bid": bid.pivots,
-                "time": bid.time,
-                "time_text": utc(bid.time),
-                "solution": (solution_text(bid.solution) if sees else None),
-            }
-        )
+    tableau = _tableau_view(state)
+    bids = _bids_view(state, viewer)
     waiting = [p for p in state.remaining if p not in state.bids and p not in state.passes]
     closes = None if state.first_bid is None or state.timer is None else state.first_bid + state.timer
     data = {
@@ -144,6 +118,44 @@ def view(state: PivotState, viewer: str | None, par: tuple[int | None, str] | No
         # The GM may see this round's par; players see it only once the round closes.
         data["par"] = {"pivots": par[0], "solution": par[1]}
     return data
+
+
+def _tableau_view(state: PivotState) -> list[dict]:
+    """Each card of the tableau: its coordinate, centre icon and colour, other icons, pawn."""
+    tableau = []
+    for position, card in enumerate(state.tableau):
+        centre = deck.CENTRE[card]
+        tableau.append(
+            {
+                "coord": coordinate(position),
+                "centre": deck.ICON_NAMES[centre],
+                "colour": deck.COLOURS[deck.ICON_COLOUR[centre]],
+                "others": [
+                    {"icon": deck.ICON_NAMES[i], "colour": deck.COLOURS[deck.ICON_COLOUR[i]]}
+                    for i in deck.other_icons(card)
+                ],
+                "pawn": deck.COLOURS[state.pawns.index(card)] if card in state.pawns else None,
+            }
+        )
+    return tableau
+
+
+def _bids_view(state: PivotState, viewer: str | None) -> list[dict]:
+    """The bids in the order they are tried; a solution shown only to its sender and the GM."""
+    bids = []
+    for player in bid_order(state):
+        bid = state.bids[player]
+        sees = viewer is None or viewer == player
+        bids.append(
+            {
+                "player": player,
+                "bid": bid.pivots,
+                "time": bid.time,
+                "time_text": utc(bid.time),
+                "solution": (solution_text(bid.solution) if sees else None),
+            }
+        )
+    return bids
 
 
 def _last_round(state: PivotState) -> dict | None:

@@ -1,20 +1,12 @@
 """The Pivot Pawns deck as PG(3,2) (RULINGS PP1).
 
-Cards are the 15 points of PG(3,2), icons its 35 lines.  Card ``i`` is the
-field element alpha^i of GF(16) with alpha^4 = alpha + 1, written as a 4-bit
-vector over GF(2).  Three points are on a line exactly when their vectors
-XOR to zero, so the destination of a pivot is the XOR of the two pawns'
-cards: that is the whole geometry the solver needs.
-
-The 35 lines, with ``+`` modulo 15 (PP1):
-
-* L_i = {i, i+1, i+4}   (alpha^i + alpha^(i+1) = alpha^i * alpha^4)
-* M_i = {i, i+2, i+8}   (1 + alpha^2 = (1 + alpha)^2 = alpha^8)
-* S_k = {k, k+5, k+10}  for k < 5 (alpha^5 is a cube root of unity)
-
-Icon numbers: L_i is icon i, M_i is icon 15+i, S_k is icon 30+k.  The centre
-icon of card i is L_i, so a target token (a centre icon) has the same number
-as its target card.  The colour of L_i, M_i and S_i is i mod 5.
+Cards are the 15 points of PG(3,2), icons its 35 lines.  Card ``i`` is alpha^i in GF(16)
+(alpha^4 = alpha + 1) as a 4-bit vector; three points are on a line exactly when their
+vectors XOR to zero, so a pivot's destination is the XOR of the two pawns' cards: all the
+geometry the solver needs.  With ``+`` modulo 15 the lines are L_i = {i, i+1, i+4},
+M_i = {i, i+2, i+8} and S_k = {k, k+5, k+10} for k < 5 (alpha^5 is a cube root of unity);
+L_i is icon i, M_i icon 15+i, S_k icon 30+k.  The centre icon of card i is L_i, so a
+target token has its target card's number; the colour of L_i, M_i and S_i is i mod 5.
 """
 
 from __future__ import annotations

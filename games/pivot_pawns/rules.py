@@ -235,39 +235,8 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
         token, start = new.token, new.pawns
         active, target = deck.ICON_COLOUR[token], deck.target_card(token)
         label = deck.ICON_NAMES[token]
-        events = []
-        attempts, winner = [], None
-        for player in board.bid_order(new):
-            bid = new.bids[player]
-            after, played, reason = solver.apply(
-                start, [(p.moving, p.pivot) for p in bid.solution], active, target
-            )
-            if reason is None and played > bid.pivots:  # PP4: the landing must come within the bid
-                reason = (f"the {deck.COLOURS[active]} pawn lands on the target card at pivot "
-                          f"{played}, beyond the bid of {bid.pivots}")
-            attempts.append(Attempt(player, bid.pivots, bid.solution, reason))
-            if reason is None:
-                winner = player
-                new.pawns = tuple(after)
-                new.tokens[player].append(token)
-                events.append(
-                    Event(
-                        f"{player} wins the {label} token with a bid of {bid.pivots}",
-                        kind="win",
-                        data={"player": player, "bid": bid.pivots, "token": label},
-                    )
-                )
-                events.append(
-                    Event(f"  solution: {solution_text(bid.solution)}", kind="solution")
-                )
-                break
-            events.append(
-                Event(
-                    f"{player}'s bid of {bid.pivots} fails: {reason}",
-                    kind="fail",
-                    data={"player": player, "bid": bid.pivots, "solution": solution_text(bid.solution)},
-                )
-            )
+        events: list[Event] = []
+        attempts, winner = _try_bids(new, start, events)
         if winner is None:
             why = "no bids" if not new.bids else "no valid bid"
             events.append(
@@ -275,11 +244,7 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
             )
         par_solution = solver.solve(start, active, target)
         par = None if par_solution is None else len(par_solution)
-        if par is None:
-            events.append(Event("Par: no solution existed this round", kind="par"))
-        else:
-            moves = solution_text([PivotMove(m, q) for m, q in par_solution])
-            events.append(Event(f"Par: {pivots(par)}, e.g. {moves}", kind="par", data={"par": par}))
+        events.append(_par_event(par_solution))
         new.history.append(
             RoundRecord(
                 round=new.round,
@@ -472,3 +437,53 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
 
 
 GAME = PivotPawns()
+
+
+def _try_bids(new: PivotState, start: tuple[int, ...], events: list[Event]) -> tuple[list[Attempt], str | None]:
+    """Try the bids in order (PP4) from the round's start: the first whose solution lands the
+    active pawn on the target within its bid wins the token and moves the pawns.  Appends each
+    bid's event; returns the attempts and the winner, or None."""
+    token = new.token
+    active, target = deck.ICON_COLOUR[token], deck.target_card(token)
+    label = deck.ICON_NAMES[token]
+    attempts: list[Attempt] = []
+    for player in board.bid_order(new):
+        bid = new.bids[player]
+        after, played, reason = solver.apply(
+            start, [(p.moving, p.pivot) for p in bid.solution], active, target
+        )
+        if reason is None and played > bid.pivots:  # PP4: the landing must come within the bid
+            reason = (f"the {deck.COLOURS[active]} pawn lands on the target card at pivot "
+                      f"{played}, beyond the bid of {bid.pivots}")
+        attempts.append(Attempt(player, bid.pivots, bid.solution, reason))
+        if reason is None:
+            new.pawns = tuple(after)
+            new.tokens[player].append(token)
+            events.append(
+                Event(
+                    f"{player} wins the {label} token with a bid of {bid.pivots}",
+                    kind="win",
+                    data={"player": player, "bid": bid.pivots, "token": label},
+                )
+            )
+            events.append(
+                Event(f"  solution: {solution_text(bid.solution)}", kind="solution")
+            )
+            return attempts, player
+        events.append(
+            Event(
+                f"{player}'s bid of {bid.pivots} fails: {reason}",
+                kind="fail",
+                data={"player": player, "bid": bid.pivots, "solution": solution_text(bid.solution)},
+            )
+        )
+    return attempts, None
+
+
+def _par_event(par_solution) -> Event:
+    """The round's par: the fewest pivots that land the pawn, with one way to do it."""
+    if par_solution is None:
+        return Event("Par: no solution existed this round", kind="par")
+    moves = solution_text([PivotMove(m, q) for m, q in par_solution])
+    return Event(f"Par: {pivots(len(par_solution))}, e.g. {moves}", kind="par", data={"par": len(par_solution)})
+

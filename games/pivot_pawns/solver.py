@@ -1,26 +1,14 @@
 """The optimal Pivot Pawns solver: fewest pivots to the round's goal.
 
-A placement puts the five pawns (indexed by colour, deck.COLOURS) on five
-different cards.  Internally a placement is packed into one integer: four
-bits per pawn holding its card's GF(2)^4 vector (1..15), pawn c at bits
-4c..4c+3.  A pivot of moving pawn m around pivot pawn q sends m from vector a
-to a ^ b (b = q's vector), so the packed placement changes by XOR with
-b << 4m: one integer operation per move, which is what keeps a pure-Python
-breadth-first search fast.
-
-Two entry points:
-
-* ``solve(...)`` -- forward breadth-first search from one placement, stopping
-  at the first placement with the active pawn on the target card.  This is
-  what a round uses.
-* ``distance_table(...)`` -- backward breadth-first search from every goal
-  placement, giving the fewest pivots for all 360,360 placements at once;
-  ``solution_from_table`` walks it to one optimal solution.
-
-Legality (the rule text's "Moving the Pawns" and PP5): the destination must
-be free, and must not be a card whose centre icon has the moving pawn's
-colour unless it is the target card.  The solution ends when the active pawn
-lands on the target card (PP4), so goal placements are never passed through.
+A placement (five pawns on five cards) is packed into one integer, four bits per pawn
+holding its card's GF(2)^4 vector, pawn c at bits 4c..4c+3.  Pivoting pawn m around pawn q
+XORs the placement with b << 4m (b = q's vector): one integer operation per move, which
+keeps a pure-Python breadth-first search fast.  ``solve`` searches forward from one
+placement to the first with the active pawn on the target (what a round uses);
+``distance_table`` searches backward from every goal for all 360,360 placements at once,
+and ``solution_from_table`` walks it.  Legality (PP5): the destination is free and is not
+a card whose centre icon has the moving pawn's colour, unless it is the target; a solution
+ends when the active pawn lands on the target (PP4).
 """
 
 from __future__ import annotations

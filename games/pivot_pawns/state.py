@@ -220,12 +220,7 @@ def load(data: dict) -> PivotState:
     timer = json_number(data.get("timer_seconds"), "state: timer_seconds", optional=True)
     if timer is not None and timer < 0:
         raise StateError("state: timer_seconds must not be negative")
-    rows = _need(data, "tableau", list, "the tableau")
-    if len(rows) != deck.ROWS or not all(isinstance(r, list) and len(r) == deck.COLUMNS for r in rows):
-        raise StateError("state: the tableau must be 3 rows of 5 card numbers")
-    tableau = tuple(card for row in rows for card in row)
-    if sorted(tableau) != list(range(deck.CARDS)) or any(isinstance(c, bool) for c in tableau):
-        raise StateError("state: the tableau must hold each card 0..14 once")
+    tableau = _tableau(data)
     pawns = _pawns(data.get("pawns"), tableau, "pawns")
     round_number = _need(data, "round", int, "the round")
     if not 1 <= round_number <= ROUNDS:
@@ -233,43 +228,10 @@ def load(data: dict) -> PivotState:
     token = data.get("token")
     token = None if token is None else _token(token, "token")
     bag = tuple(_token(t, "bag") for t in _need(data, "bag", list, "the bag"))
-    tokens = _need(data, "tokens", dict, "the tokens won")
-    if set(tokens) != set(players):
-        raise StateError("state: tokens must list every player")
-    won = {p: [_token(t, f"tokens of {p}") for t in tokens[p]] if isinstance(tokens[p], list) else None
-           for p in players}
-    if any(v is None for v in won.values()):
-        raise StateError("state: each player's tokens must be a list of icon names")
+    won = _tokens_won(data, players)
     history = [_record(r, tableau, players) for r in _need(data, "history", list, "the history")]
-    if [r.round for r in history] != list(range(1, len(history) + 1)):
-        raise StateError("state: the history must hold rounds 1, 2, ... in order")
-    # Every token is in exactly one place: the bag, on the table, won, or discarded.
-    played = [r.token for r in history]
-    if sorted(list(bag) + ([token] if token is not None else []) + played) != list(range(ROUNDS)):
-        raise StateError("state: the bag, the current token and the history must hold each token once")
-    if sorted(t for w in won.values() for t in w) != sorted(r.token for r in history if r.winner):
-        raise StateError("state: the tokens won do not match the winners in the history")
-    if token is None and (bag or len(history) != ROUNDS):
-        raise StateError("state: without a current token all 15 rounds must be played")
-    if token is not None and len(history) != round_number - 1:
-        raise StateError("state: the round number must be one more than the rounds played")
-    if token is None and round_number != ROUNDS:
-        raise StateError(f"state: a finished game stands at round {ROUNDS}")
-    bids = _need(data, "bids", dict, "the bids")
-    sealed = {}
-    for player, raw in bids.items():
-        if player not in players or not isinstance(raw, dict):
-            raise StateError(f"state: bid of unknown player {player!r}")
-        pivots = _need(raw, "bid", int, f"{player}'s bid")
-        solution = _solution(raw.get("solution", ""), f"{player}'s solution")
-        # PP4: a solution may run past the landing (those pivots are ignored),
-        # so it may hold more pivots than the bid; a bid above 0 needs one.
-        if pivots < 0 or (pivots and not solution):
-            raise StateError(f"state: {player}'s solution does not fit the bid of {pivots}")
-        sealed[player] = SealedBid(
-            pivots, solution, json_number(raw.get("time"), f"state: {player}'s bid time"),
-            _need(raw, "seq", int, f"{player}'s bid seq")
-        )
+    _check_tokens(history, bag, token, won, round_number)
+    sealed = _bids(data, players)
     passes = _need(data, "passes", list, "the passes")
     if any(p not in players or p in sealed for p in passes) or len(set(passes)) != len(passes):
         raise StateError("state: passes must be players without a bid, each once")
@@ -306,6 +268,68 @@ def load(data: dict) -> PivotState:
         left=left,
         drawn=drawn,
     )
+
+
+def _tokens_won(data: dict, players: list[str]) -> dict:
+    """The tokens each player has won, as icon numbers."""
+    tokens = _need(data, "tokens", dict, "the tokens won")
+    if set(tokens) != set(players):
+        raise StateError("state: tokens must list every player")
+    won = {p: [_token(t, f"tokens of {p}") for t in tokens[p]] if isinstance(tokens[p], list) else None
+           for p in players}
+    if any(v is None for v in won.values()):
+        raise StateError("state: each player's tokens must be a list of icon names")
+    return won
+
+
+def _tableau(data: dict) -> tuple[int, ...]:
+    """The 15 cards, row by row, each once."""
+    rows = _need(data, "tableau", list, "the tableau")
+    if len(rows) != deck.ROWS or not all(isinstance(r, list) and len(r) == deck.COLUMNS for r in rows):
+        raise StateError("state: the tableau must be 3 rows of 5 card numbers")
+    tableau = tuple(card for row in rows for card in row)
+    if sorted(tableau) != list(range(deck.CARDS)) or any(isinstance(c, bool) for c in tableau):
+        raise StateError("state: the tableau must hold each card 0..14 once")
+    return tableau
+
+
+def _check_tokens(history: list[RoundRecord], bag: tuple[int, ...], token: int | None,
+                  won: dict, round_number: int) -> None:
+    """The rounds in order, and every token in exactly one place: the bag, on the table, won,
+    or discarded."""
+    if [r.round for r in history] != list(range(1, len(history) + 1)):
+        raise StateError("state: the history must hold rounds 1, 2, ... in order")
+    played = [r.token for r in history]
+    if sorted(list(bag) + ([token] if token is not None else []) + played) != list(range(ROUNDS)):
+        raise StateError("state: the bag, the current token and the history must hold each token once")
+    if sorted(t for w in won.values() for t in w) != sorted(r.token for r in history if r.winner):
+        raise StateError("state: the tokens won do not match the winners in the history")
+    if token is None and (bag or len(history) != ROUNDS):
+        raise StateError("state: without a current token all 15 rounds must be played")
+    if token is not None and len(history) != round_number - 1:
+        raise StateError("state: the round number must be one more than the rounds played")
+    if token is None and round_number != ROUNDS:
+        raise StateError(f"state: a finished game stands at round {ROUNDS}")
+
+
+def _bids(data: dict, players: list[str]) -> dict[str, SealedBid]:
+    """The sealed bids of the open round, by player."""
+    bids = _need(data, "bids", dict, "the bids")
+    sealed = {}
+    for player, raw in bids.items():
+        if player not in players or not isinstance(raw, dict):
+            raise StateError(f"state: bid of unknown player {player!r}")
+        pivots = _need(raw, "bid", int, f"{player}'s bid")
+        solution = _solution(raw.get("solution", ""), f"{player}'s solution")
+        # PP4: a solution may run past the landing (those pivots are ignored),
+        # so it may hold more pivots than the bid; a bid above 0 needs one.
+        if pivots < 0 or (pivots and not solution):
+            raise StateError(f"state: {player}'s solution does not fit the bid of {pivots}")
+        sealed[player] = SealedBid(
+            pivots, solution, json_number(raw.get("time"), f"state: {player}'s bid time"),
+            _need(raw, "seq", int, f"{player}'s bid seq")
+        )
+    return sealed
 
 
 def _record(raw, tableau: tuple[int, ...], players: list[str]) -> RoundRecord:

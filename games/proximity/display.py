@@ -78,15 +78,7 @@ def trail_table(state: State, index: int, full: bool = False) -> list[str]:
     if not side.rows:
         return [f"{head}: no tiles yet."]
     prefix = 22
-    room = (WIDTH - prefix) // 2
-    columns = list(side.pieces)
-    if len(columns) > room:
-        # Keep every piece in play, then the most recently born of the others.
-        keep = {p.id for p in columns if p.in_play}
-        for piece in sorted(columns, key=lambda p: -p.id):
-            if len(keep) < room:
-                keep.add(piece.id)
-        columns = [p for p in columns if p.id in keep]
+    columns = _columns(side, (WIDTH - prefix) // 2)
     status = {True: {"pawn": "P", "coin": "c"}, False: {"pawn": "-", "coin": "-"}}
     tens = []
     if any(p.id >= 10 for p in columns):  # two-digit piece numbers read downwards
@@ -105,14 +97,38 @@ def trail_table(state: State, index: int, full: bool = False) -> list[str]:
         f"{'piece':>{prefix}}" + "".join(f" {p.id % 10}" for p in columns),
         f"{'':>{prefix}}" + "".join(f" {status[p.in_play][p.kind]}" for p in columns),
     ]
-    shown = set(active)
-    if short:
-        shown = set()
-        for piece in side.pieces:
-            if piece.in_play and piece.age:
-                shown.add(active[piece.age - 1])  # where it stands
-            if piece.in_play and piece.kind == "coin" and piece.age < len(active):
-                shown.add(active[piece.age])  # where it goes next
+    shown = _rows_in_use(side, active) if short else set(active)
+    return lines + _rows(state, side, columns, shown, full)
+
+
+def _columns(side, room: int) -> list:
+    """The pieces given a column: all, or past ``room`` every piece in play, then the most
+    recently born of the others."""
+    columns = list(side.pieces)
+    if len(columns) > room:
+        keep = {p.id for p in columns if p.in_play}
+        for piece in sorted(columns, key=lambda p: -p.id):
+            if len(keep) < room:
+                keep.add(piece.id)
+        columns = [p for p in columns if p.id in keep]
+    return columns
+
+
+def _rows_in_use(side, active: list[int]) -> set[int]:
+    """The live rows where pieces stand, and those coins move to next (PX10)."""
+    shown = set()
+    for piece in side.pieces:
+        if piece.in_play and piece.age:
+            shown.add(active[piece.age - 1])  # where it stands
+        if piece.in_play and piece.kind == "coin" and piece.age < len(active):
+            shown.add(active[piece.age])  # where it goes next
+    return shown
+
+
+def _rows(state: State, side, columns: list, shown: set[int], full: bool) -> list[str]:
+    """The table's rows in trail order: each promotion's struck rows as its line (and, ``full``,
+    each struck row), the ``shown`` live rows, and a count of each stretch left out."""
+    lines: list[str] = []
     promotion_of = {row: p for p in side.promotions for row in p.rows}
     skipped = 0
     number = 0

@@ -13,6 +13,7 @@ that a GM can edit a state by hand; ``load`` checks it all again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from games.base import (
     StateError,
@@ -264,62 +265,7 @@ def _load(data: dict) -> State:
     players = json_list(data["players"], "players")
     if len(players) != 2:
         raise StateError("players: Proximity has exactly two players")
-    sides = []
-    for index, raw in enumerate(players):
-        raw = json_object(raw, f"player {index + 1}")
-        name, suit = raw["name"], raw["suit"]
-        if not isinstance(name, str) or not name:
-            raise StateError(f"player {index + 1}: bad name {name!r}")
-        if suit not in SUITS:
-            raise StateError(f"player {name}: unknown suit {suit!r}")
-        rows = []
-        for row in json_list(raw["trail"], f"{name} trail"):
-            row = json_list(row, f"{name} trail row")
-            if len(row) != 2 or row[0] not in BOARD_SQUARES or not isinstance(row[1], bool):
-                raise StateError(f"{name} trail: bad row {row!r}")
-            rows.append(TrailRow(row[0], row[1]))
-        pieces = []
-        for raw_piece in json_list(raw["pieces"], f"{name} pieces"):
-            raw_piece = json_object(raw_piece, f"{name} piece")
-            square = raw_piece["square"]
-            if square is not None and square not in ALL_SQUARES:
-                raise StateError(f"{name}: no square {square!r}")
-            kind = raw_piece["kind"]
-            if kind not in ("pawn", "coin"):
-                raise StateError(f"{name}: piece kind {kind!r} is not pawn or coin")
-            marks = raw_piece.get("marks")
-            pieces.append(
-                Piece(
-                    id=whole_number(raw_piece["id"], f"{name} piece id", 0),
-                    kind=kind,
-                    square=square,
-                    age=whole_number(raw_piece["age"], f"{name} piece age", 0),
-                    marks=[] if marks is None else [
-                        whole_number(m, f"{name} marks", 0, len(rows) - 1)
-                        for m in json_list(marks, f"{name} marks")
-                    ],
-                )
-            )
-            if marks is None and square is not None:
-                # A GM editing by hand may leave out the marks of pieces in
-                # play: they are the first ``age`` rows of the live trail.
-                pieces[-1].marks = Side(name, suit, "", [], rows).active_rows()[
-                    : pieces[-1].age
-                ]
-        bank = _seconds(raw.get("bank"), f"{name} bank")
-        promotions = []
-        taken: set[int] = set()
-        for item in json_list(raw.get("promotions", []), f"{name} promotions"):
-            item = json_object(item, f"{name} promotion")
-            struck = [whole_number(r, f"{name} promotion rows", 0, len(rows) - 1)
-                      for r in json_list(item["rows"], f"{name} promotion rows")]
-            if not struck or any(not rows[r].struck or r in taken for r in struck):
-                raise StateError(f"{name} promotions: rows must be struck rows, each "
-                                 "in one promotion only")
-            taken.update(struck)
-            promotions.append(Promotion(whole_number(item["turn"], f"{name} promotion turn", 1),
-                                        tuple(struck)))
-        sides.append(Side(name, suit, NULL_SQUARES[index], pieces, rows, bank, promotions))
+    sides = [_load_side(index, raw) for index, raw in enumerate(players)]
     if sides[0].suit == sides[1].suit:
         raise StateError("the two players need different suits")
     if sides[0].name == sides[1].name:
@@ -350,6 +296,69 @@ def _load(data: dict) -> State:
         raise StateError("left: the player who left has lost, and the other has won (G5)")
     check_position(state)
     return state
+
+
+def _load_side(index: int, raw: Any) -> Side:
+    """One player's side: name, suit, trail, pieces, time bank and promotions."""
+    raw = json_object(raw, f"player {index + 1}")
+    name, suit = raw["name"], raw["suit"]
+    if not isinstance(name, str) or not name:
+        raise StateError(f"player {index + 1}: bad name {name!r}")
+    if suit not in SUITS:
+        raise StateError(f"player {name}: unknown suit {suit!r}")
+    rows = []
+    for row in json_list(raw["trail"], f"{name} trail"):
+        row = json_list(row, f"{name} trail row")
+        if len(row) != 2 or row[0] not in BOARD_SQUARES or not isinstance(row[1], bool):
+            raise StateError(f"{name} trail: bad row {row!r}")
+        rows.append(TrailRow(row[0], row[1]))
+    pieces = [_load_piece(raw_piece, name, suit, rows) for raw_piece in json_list(raw["pieces"], f"{name} pieces")]
+    bank = _seconds(raw.get("bank"), f"{name} bank")
+    promotions = _load_promotions(raw, name, rows)
+    return Side(name, suit, NULL_SQUARES[index], pieces, rows, bank, promotions)
+
+
+def _load_piece(raw_piece: Any, name: str, suit: str, rows: list[TrailRow]) -> Piece:
+    raw_piece = json_object(raw_piece, f"{name} piece")
+    square = raw_piece["square"]
+    if square is not None and square not in ALL_SQUARES:
+        raise StateError(f"{name}: no square {square!r}")
+    kind = raw_piece["kind"]
+    if kind not in ("pawn", "coin"):
+        raise StateError(f"{name}: piece kind {kind!r} is not pawn or coin")
+    marks = raw_piece.get("marks")
+    piece = Piece(
+        id=whole_number(raw_piece["id"], f"{name} piece id", 0),
+        kind=kind,
+        square=square,
+        age=whole_number(raw_piece["age"], f"{name} piece age", 0),
+        marks=[] if marks is None else [
+            whole_number(m, f"{name} marks", 0, len(rows) - 1)
+            for m in json_list(marks, f"{name} marks")
+        ],
+    )
+    if marks is None and square is not None:
+        # A GM editing by hand may leave out the marks of pieces in
+        # play: they are the first ``age`` rows of the live trail.
+        piece.marks = Side(name, suit, "", [], rows).active_rows()[: piece.age]
+    return piece
+
+
+def _load_promotions(raw: dict, name: str, rows: list[TrailRow]) -> list[Promotion]:
+    """The promotions, each of struck rows that no other promotion holds."""
+    promotions = []
+    taken: set[int] = set()
+    for item in json_list(raw.get("promotions", []), f"{name} promotions"):
+        item = json_object(item, f"{name} promotion")
+        struck = [whole_number(r, f"{name} promotion rows", 0, len(rows) - 1)
+                  for r in json_list(item["rows"], f"{name} promotion rows")]
+        if not struck or any(not rows[r].struck or r in taken for r in struck):
+            raise StateError(f"{name} promotions: rows must be struck rows, each "
+                             "in one promotion only")
+        taken.update(struck)
+        promotions.append(Promotion(whole_number(item["turn"], f"{name} promotion turn", 1),
+                                    tuple(struck)))
+    return promotions
 
 
 def check_position(state: State) -> None:

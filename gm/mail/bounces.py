@@ -1,30 +1,13 @@
 """Reading a bounce: which addresses failed, for good or for now, and which message it returns.
 
-The failing addresses and their kind come from flufl.bounce (GNU Mailman's
-detectors: RFC 3464 delivery status notifications and the private formats
-of Postfix, Exim, qmail, Exchange, Yahoo, AOL and more): ``all_failures``
-gives (temporary, permanent).  What names gm's message is read here, with
-string methods in linear time:
-
-* the addresses the bounce was delivered to (Delivered-To, X-Original-To,
-  Envelope-To, To), where a VERP return address (gm.mail.verp) names the
-  outbox row;
-* the Message-IDs in the original's headers that bounces attach or quote
-  (``Message-ID:`` lines in the body), for mailboxes without plus addressing;
-* the server's words: the DSN's Diagnostic-Code, else the first line that
-  reads like an SMTP reply.
-
-``read`` gives all of it in one value, a ``Bounce``: with our address and
-our Verp it also decodes the first VERP return address the bounce was
-delivered to and checks its tag, so the service acts on the value and asks
-nothing more of the mail layer.
-
-flufl.bounce's detectors use regular expressions, some of which search a
-line from every position; a hostile line would make that quadratic.  They
-are given a copy of the message with at most MAX_SCAN_BYTES and lines cut
-to MAX_LINE characters (an SMTP line is at most 1000), which keeps them fast
-whatever arrives; the notification is at the start of a bounce, the copy of
-the original after it.
+The failing addresses come from flufl.bounce (GNU Mailman's detectors for RFC 3464 DSNs and
+the private formats of Postfix, Exim, qmail, Exchange and more): ``all_failures``.  What
+names gm's message is read here, with string methods in linear time: the addresses the
+bounce was delivered to (a VERP return address, gm.mail.verp, names the outbox row), the
+Message-IDs of the original it quotes (for mailboxes without plus addressing), and the
+server's words.  ``read`` gives all of it in one ``Bounce``, its VERP tag checked, so the
+service asks nothing more of the mail layer.  flufl.bounce's regular expressions can be
+quadratic on a hostile line, so they see a copy cut to MAX_SCAN_BYTES and lines of MAX_LINE.
 """
 
 from __future__ import annotations

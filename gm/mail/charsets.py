@@ -1,4 +1,4 @@
-"""Which charsets mail text is decoded with, and decoding with them (issue 27).
+"""Which charsets mail text is decoded with, and decoding with them.
 
 A mail names its charset, and Python has a codec for many a name that is no
 text charset: ``punycode`` (a decoder quadratic in its input: 26 s for a 900 KB

@@ -1,24 +1,12 @@
 """DKIM: signing the mail gm sends (RFC 6376), and making a key to sign it with.
 
-When the config names ``dkim_selector`` and ``dkim_key_file`` (``dkim_domain``
-defaults to the domain of ``address``), gm.service.outgoing.outbox signs every message
-as it is queued, so the outbox stores the signed bytes and a retry sends
-exactly them.  Signing is dkimpy's: rsa-sha256, relaxed/relaxed, over the
-headers in SIGNED_HEADERS.
-
-compose() writes LF line ends and the signature header is folded with LF
-too; relaxed canonicalisation reads either, and the SMTP client sends CRLF,
-so the signature verifies on the bytes the server receives.
-
-The key is read and parsed once, when the service starts (Signer.from_config):
-a missing, unreadable or malformed key file is a ConfigError then, never a
-fault in the middle of a turn.
-
-generate_key() makes an RSA key with the ``cryptography`` package (never
-hand-written key generation); dns_record() is the TXT record to publish.
-
-dkimpy is imported where it is used: it brings dnspython, a tenth of a second
-that a gm command with no DKIM key has no need to pay.
+With ``dkim_selector`` and ``dkim_key_file`` set, gm.service.outgoing.outbox signs each
+message as it is queued, so a retry sends exactly the signed bytes (dkimpy: rsa-sha256,
+relaxed/relaxed, over SIGNED_HEADERS; relaxed canonicalisation reads LF or CRLF alike).
+The key is read once at start (Signer.from_config): a bad key file is a ConfigError then,
+never a fault mid-turn.  generate_key() uses the ``cryptography`` package; dns_record()
+is the TXT record to publish.  dkimpy is imported where it is used: it brings dnspython,
+a tenth of a second a gm command without DKIM need not pay.
 """
 
 from __future__ import annotations

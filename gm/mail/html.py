@@ -1,8 +1,8 @@
 """HTML mail as text, in one linear pass.
 
-html2text was used before, but it takes time more than linear in its input
-(16 KB of newlines took 5 s, nested lists and unclosed tags a second for
-32 KB), and any mail may be HTML-only.  Emphasis, links, images, style and
+Not html2text: it takes time more than linear in its input (16 KB of
+newlines take 5 s, nested lists and unclosed tags a second for 32 KB), and
+any mail may be HTML-only.  Emphasis, links, images, style and
 script are dropped; blocks become lines; blockquotes become "> " lines, so
 the quote stripper drops them like quoted plain text.
 """

@@ -1,29 +1,14 @@
 """Reading inbound mail: who sent it, whether a robot did, and its text.
 
-Real mail is messy, and some of it is hostile.  parse() never raises and
-never stalls, whatever bytes arrive:
-
-* the header is read from the raw bytes by gm.mail.rawmail (every value
-  decoded with replacement characters), so no raw 8-bit byte reaches the
-  email package's header objects;
-* addresses are read from the raw From and Reply-To before any RFC 2047
-  decoding, and a From without exactly one valid addr-spec gives no sender;
-  a UTF-8 local part or an IDN domain is valid (gm.core.addresses.normal);
-* size is checked on the raw bytes before anything is decoded or converted
-  (max_bytes), and the MIME nesting is counted without recursion before the
-  email package parses the body (MAX_MIME_DEPTH);
-* a body is decoded only with a text charset of gm.mail.charsets (decoders that take
-  time linear in their input: never punycode, whose decoder is quadratic, nor
-  a bytes-to-bytes codec such as base64 or zlib); a body in any other charset
-  is refused (``refuse``), so its sender is told gm could not read it;
-* a missing charset decodes with replacement characters, HTML-only
-  mail is turned into text (at most MAX_HTML_CHARS of it), and quoted replies
-  and signatures are cut off by string methods, in linear time, so that old
-  orders in a quote are never applied;
-* the text an Inbound holds (subject, sender's name, body) is cleaned once, here
-  (clean_at_the_door): no control character but tab and newline, no bidi
-  control, so that nothing downstream (orders, press, the store, the GM's
-  terminal, the feed) ever sees one.
+Real mail is messy, and some of it is hostile: parse() never raises and never stalls.  The
+header is read from the raw bytes (gm.mail.rawmail), so no raw 8-bit byte reaches the email
+package; the sender is the raw From's one valid addr-spec (UTF-8 and IDN allowed).  Size is
+checked before anything is decoded (max_bytes), MIME nesting counted without recursion
+(MAX_MIME_DEPTH); a body is decoded only with a charset of gm.mail.charsets (linear-time
+decoders), else refused so its sender is told.  HTML-only mail becomes text, quotes and
+signatures are cut by string methods (old orders in a quote are never applied), and the
+text is cleaned once, here (clean_at_the_door): no control or bidi character reaches the
+orders, the store, the GM's terminal or the feed.
 """
 
 from __future__ import annotations
@@ -322,7 +307,18 @@ def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> No
     header, body_start = rawmail.read_header(raw, max(max_bytes, MAX_HEADER_SCAN))
     fields = rawmail.Fields(header)
     inbound.bounce_address = first_of_ours(recipients(header), our_address) or ""
+    _read_addresses(inbound, fields, our_address)
+    _read_threading(inbound, fields)
+    top_type, _ = rawmail.content_type(fields.get("Content-Type"))
+    content_types = {top_type, *top_type.split()[:1]}  # "multipart/report" even if junk follows it
+    msg = _open_body(inbound, raw, body_start, header, max_bytes)
+    if msg is not None:
+        _read_body(inbound, msg, content_types)
+    inbound.robot = robot_reason(fields, inbound.sender, our_address, inbound.subject, frozenset(content_types))
 
+
+def _read_addresses(inbound: Inbound, fields: rawmail.Fields, our_address: str) -> None:
+    """The sender (exactly one From), the Reply-To and the plus address the mail came to."""
     if fields.count("From") > 1:
         inbound.problems.append("From: more than one From field")
     else:
@@ -337,6 +333,10 @@ def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> No
             inbound.problems.append(f"Reply-To: {problem}")
         inbound.reply_to = reply_to
     inbound.recipient = plus_recipient(fields, our_address)
+
+
+def _read_threading(inbound: Inbound, fields: rawmail.Fields) -> None:
+    """The subject, the Message-ID and the ids the mail answers (References, In-Reply-To)."""
     inbound.subject = header_reading(fields.get("Subject"))
     inbound.message_id = rawmail.first_message_id(fields.get("Message-ID"))
     if fields.get("Message-ID") and inbound.message_id is None:
@@ -344,49 +344,55 @@ def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> No
     refs = rawmail.message_ids(f"{fields.get('References') or ''} {fields.get('In-Reply-To') or ''}")
     inbound.references = refs[-MAX_REFERENCES:]
 
-    top_type, _ = rawmail.content_type(fields.get("Content-Type"))
-    content_types = {top_type, *top_type.split()[:1]}  # "multipart/report" even if junk follows it
-    msg = None
+
+def _open_body(inbound: Inbound, raw: bytes, body_start: int, header: list[tuple[str, str]],
+               max_bytes: int) -> email.message.Message | None:
+    """The parsed message, or None with ``refuse`` set: too large, too deep, too complex or
+    malformed, each checked on the raw bytes before the email package parses anything."""
     if len(raw) > max_bytes:
         inbound.too_large = True
         inbound.refuse = f"too large: {len(raw)} bytes, the limit is {max_bytes}"
         inbound.problems.append(inbound.refuse)
+        return None
+    msg = None
+    depth, problem = rawmail.mime_scan(raw, body_start, header, MAX_MIME_DEPTH)
+    line_count = max(raw.count(b"\n"), raw.count(b"\r"))
+    if depth > MAX_MIME_DEPTH:
+        inbound.refuse = f"too deeply nested: more than {MAX_MIME_DEPTH} MIME levels"
+    elif line_count * max(depth, 1) > MAX_LINE_LEVELS:
+        inbound.refuse = f"too complex: {line_count} lines inside {depth} nested MIME parts"
+    elif problem:
+        inbound.refuse = f"malformed MIME structure: {problem}"
     else:
-        depth, problem = rawmail.mime_scan(raw, body_start, header, MAX_MIME_DEPTH)
-        line_count = max(raw.count(b"\n"), raw.count(b"\r"))
-        if depth > MAX_MIME_DEPTH:
+        try:
+            msg = email.message_from_bytes(raw)
+        except RecursionError:
             inbound.refuse = f"too deeply nested: more than {MAX_MIME_DEPTH} MIME levels"
-        elif line_count * max(depth, 1) > MAX_LINE_LEVELS:
-            inbound.refuse = f"too complex: {line_count} lines inside {depth} nested MIME parts"
-        elif problem:
-            inbound.refuse = f"malformed MIME structure: {problem}"
-        else:
-            try:
-                msg = email.message_from_bytes(raw)
-            except RecursionError:
-                inbound.refuse = f"too deeply nested: more than {MAX_MIME_DEPTH} MIME levels"
-            except Exception as exc:  # the stdlib parser is lenient; this is a last guard
-                inbound.refuse = "the message could not be read"
-                inbound.problems.append(f"unparseable message: {type(exc).__name__}")
-        if inbound.refuse:
+        except Exception as exc:  # the stdlib parser is lenient; this is a last guard
+            inbound.refuse = "the message could not be read"
+            inbound.problems.append(f"unparseable message: {type(exc).__name__}")
+    if inbound.refuse:
+        inbound.problems.append(inbound.refuse)
+    return msg
+
+
+def _read_body(inbound: Inbound, msg: email.message.Message, content_types: set[str]) -> None:
+    """The body's text, its parts' content types, and the reply cut from its quote."""
+    try:
+        content_types.update(part.get_content_type() for part in walk(msg))
+    except Exception as exc:
+        inbound.problems.append(f"could not walk the MIME tree: {type(exc).__name__}")
+    try:
+        inbound.full_text, inbound.html_only, unreadable = body_text(msg, inbound.problems)
+        if unreadable is not None:  # never guessed at: the sender is told, nothing is done
+            inbound.refuse = (f"its character set {unreadable[:MAX_CHARSET_NAME]!r} is not one "
+                              "gm can read; send it as UTF-8")
             inbound.problems.append(inbound.refuse)
-    if msg is not None:
-        try:
-            content_types.update(part.get_content_type() for part in walk(msg))
-        except Exception as exc:
-            inbound.problems.append(f"could not walk the MIME tree: {type(exc).__name__}")
-        try:
-            inbound.full_text, inbound.html_only, unreadable = body_text(msg, inbound.problems)
-            if unreadable is not None:  # never guessed at: the sender is told, nothing is done
-                inbound.refuse = (f"its character set {unreadable[:MAX_CHARSET_NAME]!r} is not one "
-                                  "gm can read; send it as UTF-8")
-                inbound.problems.append(inbound.refuse)
-        except Exception as exc:  # a broken MIME structure must not stop the mail being answered
-            inbound.problems.append(f"could not read the body: {type(exc).__name__}: {str(exc)[:200]}")
-        reply = read_reply(inbound.full_text, html=inbound.html_only)
-        inbound.text = reply.text
-        inbound.unread_after_quote = [line for line in reply.unread if starts_with_command(line)][:MAX_UNREAD_KEPT]
-        inbound.unread_may_be_orders = [line for line in reply.unread[:reply.above_marker]
-                                        if not starts_with_command(line)
-                                        and len(line) <= MAX_UNREAD_CHARS][:MAX_UNREAD_SCREENED]
-    inbound.robot = robot_reason(fields, inbound.sender, our_address, inbound.subject, frozenset(content_types))
+    except Exception as exc:  # a broken MIME structure must not stop the mail being answered
+        inbound.problems.append(f"could not read the body: {type(exc).__name__}: {str(exc)[:200]}")
+    reply = read_reply(inbound.full_text, html=inbound.html_only)
+    inbound.text = reply.text
+    inbound.unread_after_quote = [line for line in reply.unread if starts_with_command(line)][:MAX_UNREAD_KEPT]
+    inbound.unread_may_be_orders = [line for line in reply.unread[:reply.above_marker]
+                                    if not starts_with_command(line)
+                                    and len(line) <= MAX_UNREAD_CHARS][:MAX_UNREAD_SCREENED]

@@ -1,38 +1,13 @@
 """The order-mail format: which game, which password, which commands and orders.
 
-    GAME nb1 PASSWORD kq7hz3xw2m      (one line, or GAME and PASSWORD lines;
-                                       the subject line works too)
-    b4xd4                             (order lines, in the game's notation)
-    HELP | BOARD | HISTORY [ALL|N|N-M] (commands, one per line)
-    TRAIL [<id>]                      (the full trail table; TRAIL <id> needs no GAME
-                                       line, a bare TRAIL names the mail's game)
-    ABSENCE <from> <to>               (dates, e.g. ABSENCE 2025-03-07 2025-03-14)
-    LIST [<id>] | SUMMARY | MY GAMES  (no GAME line needed: the games here, one game,
-                                       the sender's games; MY GAMES is SUMMARY)
-    JOIN <id> <name> | CREATE ...     (no GAME line needed: players help themselves,
-    OBSERVE <id> | UNOBSERVE <id>      gm.service.people.lobby, observers, seats;
-    PASSWORD RESET <id> [<seat>]      (read before PASSWORD <word>: a code to the seat's
-    CONFIRM <code>                     address; CONFIRM sends a code back)
-    LEAVE <id> | RESIGN | CONCEDE     (LEAVE <id> names the game like a GAME line;
-                                       CONCEDE is RESIGN, RULINGS G7)
-    DRAW | DRAW WITHDRAW              (propose a draw, alone or with orders, or take
-                                       the proposal back: RULINGS G6)
-    TURN <n>                          (optional: the turn these orders are for;
-                                       a reply to "[nb1 T12] ..." says turn 12)
-    PRESS TO <names|ALL|GM>           (a message to other players, names
-    ...                                split by commas and/or spaces, or to
-    ENDPRESS                           the game master; up to a line ENDPRESS)
-    END                               (optional: nothing below is read)
-
-Every other line is a candidate order line, given in order in ``order_lines``;
-only the game's rules know its notation, so the service decides which of them
-are orders (greetings and sign-offs around the orders are set aside there).
-The mail's password, wherever it stands in an order line ("GAME nb1 PASSWORD x
-b4xd4" on one line), is written *** there: such a line is judged, stored and
-echoed as written, and must not carry it.
-The subject is read only for ``GAME <id>`` (with PASSWORD) or our own tag
-``[<id> T<n>]``.  Quoted text and signatures are already cut off by
-gm.mail.inbound.
+A mail names its game and password (``GAME nb1 PASSWORD kq7hz3xw2m``, in the body or the
+subject), gives commands one a line (COMMANDS, ARGUMENT_COMMANDS; the players' list with
+its help is gm.service.people.mailcommands), press between ``PRESS TO <names|ALL|GM>`` and
+``ENDPRESS``, optionally ``TURN <n>``, and stops at ``END``.  Every other line is a
+candidate order line: only the game's rules know its notation, so the service picks the
+orders.  The password is written *** in an order line that carries it, since such a line
+is stored and echoed.  The subject is read only for ``GAME <id>`` (with PASSWORD) or our
+tag ``[<id> T<n>]``.  Quotes and signatures are already cut off by gm.mail.inbound.
 """
 
 from __future__ import annotations
@@ -273,7 +248,17 @@ def _credentials(line: str, mail: OrderMail) -> bool:
 
 
 def read(subject: str, text: str) -> OrderMail:
+    """The order mail a subject and a body (quotes already cut off) hold."""
     mail = OrderMail()
+    body_turn = _read_body(text, mail)
+    subject = subject or ""
+    _read_subject(subject, mail, body_turn)
+    _complete_commands(subject, mail)
+    return mail
+
+
+def _read_body(text: str, mail: OrderMail) -> int | None:
+    """Read the body's lines into ``mail``; returns the turn a TURN line names, or None."""
     press_to: tuple[str, ...] | None = None
     press_lines: list[str] = []
     body_turn = None
@@ -292,22 +277,11 @@ def read(subject: str, text: str) -> OrderMail:
             continue
         if not line or line.startswith("#"):
             continue
-        word = line.upper()
-        if word == "END":
+        if line.upper() == "END":
             break
-        if word in COMMANDS:
-            mail.commands.append(word)
-            continue
-        words = word.split()
-        first = words[0]
-        if first in ARGUMENT_COMMANDS or (first in GAME_ARGUMENT_COMMANDS and len(words) == 2):
-            mail.commands.append(first + " " + line[len(first):].strip())
-            continue
-        if words == ["MY", "GAMES"]:
-            mail.commands.append("SUMMARY")
-            continue
-        if words[:2] == ["PASSWORD", "RESET"]:  # a command, not credentials
-            mail.commands.append("PASSWORD RESET " + " ".join(line.split()[2:4]))  # <id> [<seat>]
+        command = _command(line)
+        if command is not None:
+            mail.commands.append(command)
             continue
         turn = turn_line(line)
         if turn is not None:
@@ -319,8 +293,28 @@ def read(subject: str, text: str) -> OrderMail:
         mail.order_lines.append(line)
     if press_to is not None:  # no ENDPRESS: the press runs to the end of the mail
         mail.press.append((press_to, "\n".join(press_lines).strip("\n")))
-    # Else the subject, read only as our reply tag "[nb1 T3]" or GAME <id> (PASSWORD <word>).
-    subject = subject or ""
+    return body_turn
+
+
+def _command(line: str) -> str | None:
+    """The command a (stripped, non-empty) body line gives, as it is stored; None if none."""
+    word = line.upper()
+    if word in COMMANDS:
+        return word
+    words = word.split()
+    first = words[0]
+    if first in ARGUMENT_COMMANDS or (first in GAME_ARGUMENT_COMMANDS and len(words) == 2):
+        return first + " " + line[len(first):].strip()
+    if words == ["MY", "GAMES"]:
+        return "SUMMARY"
+    if words[:2] == ["PASSWORD", "RESET"]:  # a command, not credentials
+        return "PASSWORD RESET " + " ".join(line.split()[2:4])  # <id> [<seat>]
+    return None
+
+
+def _read_subject(subject: str, mail: OrderMail, body_turn: int | None) -> None:
+    """What the body left open, from the subject: read only as our reply tag "[nb1 T3]" or
+    GAME <id> (PASSWORD <word>); the turn is a TURN line's, else the answered report's tag."""
     tag = _tag(subject)
     if mail.game_id is None and tag:
         mail.game_id = tag[0].lower()
@@ -331,11 +325,15 @@ def read(subject: str, text: str) -> OrderMail:
         found = find_password(subject, whole=True)
         if found:
             mail.password = found[1]
-    # The turn written for: a TURN line, else the tag of the report this mail answers.
     if body_turn is not None:
         mail.turn = body_turn
     elif tag and mail.game_id == tag[0].lower():
         mail.turn = tag[1]
+
+
+def _complete_commands(subject: str, mail: OrderMail) -> None:
+    """The game LEAVE <id> names, a subject's commands when the mail has none, a bare TRAIL
+    made the mail's game's, and the password masked in the order lines."""
     if mail.game_id is None:  # LEAVE <id> names its game
         leave = next((c.split()[1] for c in mail.commands if c.startswith("LEAVE ") and len(c.split()) == 2),
                      None)
@@ -353,7 +351,6 @@ def read(subject: str, text: str) -> OrderMail:
         mail.commands = [f"TRAIL {mail.game_id}" if c == "TRAIL" else c for c in mail.commands]
     if mail.password:  # "GAME nb1 PASSWORD x b4xd4": the line is judged, stored and echoed as written
         mail.order_lines = [mask_word(line, mail.password) for line in mail.order_lines]
-    return mail
 
 
 def _subject_commands(subject: str) -> list[str]:

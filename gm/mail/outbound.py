@@ -1,24 +1,13 @@
 """Composing outgoing mail: plain text, threaded, and marked as a robot's (RFC 3834).
 
-Every message gm sends has one of two shapes: a single text/plain UTF-8 part in
-quoted-printable, or (a report for a player who reads HTML) a
-multipart/alternative of that same text/plain part first and then a
-multipart/related of an HTML part and the pictures it shows by ``cid:``.  A
-message of the second shape that would be larger than MAX_HTML_MESSAGE_BYTES
-goes out as the first shape: the text alone is the report.  For these shapes the headers
-are written out directly (non-ASCII ones as RFC 2047 encoded words through
-email.header, but a To address with a UTF-8 local part, written in UTF-8 as RFC 6532
-says, for a server offering SMTPUTF8) and the body is encoded by binascii; the email package's
-generator gives the same message at eight times the cost, and every order
-queues a report to each player.  Each text and HTML part starts with gm's
-marker line (gm.mail.quotes.MARKER): a reply that quotes the mail without ">"
-is read only above it.  tests/test_mailout.py reads our output back
-with the email package to keep the two in agreement.
-
-Nothing an inbound mail carries can make a reply large: In-Reply-To and
-References keep only well-formed Message-IDs (each at most MAX_MESSAGE_ID
-characters), the last MAX_REFERENCES of them, and every message is at most
-MAX_OUTGOING_BYTES (a longer body is cut, with a note saying so).
+A message is one text/plain UTF-8 part in quoted-printable, or (a report for a reader of
+HTML) a multipart/alternative of that part and a multipart/related of the HTML and its
+``cid:`` pictures; over MAX_HTML_MESSAGE_BYTES, the text alone goes.  Headers and body are
+written directly (RFC 2047 words by email.header, binascii for the body): the email
+package's generator costs eight times as much, and every order queues a report to each
+player; tests/test_mailout.py reads the output back with the email package.  Each part
+starts with MARKER (gm.mail.quotes).  Nothing inbound makes a reply large: threading keeps
+MAX_REFERENCES well-formed ids, and a message is at most MAX_OUTGOING_BYTES.
 """
 
 from __future__ import annotations
@@ -143,32 +132,20 @@ def compose(
     subject, sender_name = subject[:MAX_SUBJECT], sender_name[:MAX_NAME]
     game_id = game_id[:MAX_NAME] if game_id else game_id
     instance = instance[:MAX_NAME]
-    domain = message_id_domain or (sender.rsplit("@", 1)[-1] if "@" in sender else "localhost")
-    # From the OS's randomness, not the random module's: a program (or a test tool) that
-    # seeds ``random`` must never make two messages with one Message-ID.
-    message_id = f"<{time.time_ns()}.{secrets.token_hex(12)}@{domain}>"
+    message_id = _new_message_id(message_id_domain or (sender.rsplit("@", 1)[-1] if "@" in sender else "localhost"))
     fields = [
         ("From", email.utils.formataddr((sender_name, sender), charset="utf-8")),
         ("Subject", subject),
         ("Date", email.utils.format_datetime(datetime.now(timezone.utc))),  # +0000, not -0000
         ("Message-ID", message_id),
+        *_thread_fields(in_reply_to, references),
+        # RFC 3834: we are a robot; well-behaved responders will not answer us.
+        ("Auto-Submitted", auto), (OUR_HEADER, instance),
+        *([("X-GM-Game", game_id)] if game_id else []),
+        *headers,
+        ("MIME-Version", "1.0"),
     ]
-    if in_reply_to:
-        parent, refs = thread_ids(in_reply_to, references)
-        if parent:
-            fields.append(("In-Reply-To", parent))
-        if refs:
-            fields.append(("References", " ".join(refs)))
-    # RFC 3834: we are a robot; well-behaved responders will not answer us.
-    fields += [("Auto-Submitted", auto), (OUR_HEADER, instance)]
-    if game_id:
-        fields.append(("X-GM-Game", game_id))
-    fields += list(headers)
-    fields.append(("MIME-Version", "1.0"))
-    # An address with a UTF-8 local part is written as it is (RFC 6532: such a message goes only
-    # with SMTPUTF8, gm.runtime.smtp); an encoded word is never an address.
-    to_line = f"To: {' '.join(to.split())}" if not to.isascii() else _header("To", to)
-    head = "\n".join([_header(*fields[0]), to_line] + [_header(name, value) for name, value in fields[1:]])
+    head = _head(fields, to)
     body = marked(body)
     if html is not None:
         raw = _alternative(head, body, marked_html(html), MAX_HTML_MESSAGE_BYTES - reserve)
@@ -177,6 +154,28 @@ def compose(
     head_bytes = (head + "\n" + TEXT_PLAIN).encode("utf-8")
     encoded = _cut_body(body, MAX_OUTGOING_BYTES - reserve - len(head_bytes) - 2)
     return message_id, head_bytes + b"\n\n" + encoded
+
+
+def _new_message_id(domain: str) -> str:
+    """A new Message-ID at ``domain``.  From the OS's randomness, not the random module's: a
+    program (or a test tool) that seeds ``random`` must never make two messages with one."""
+    return f"<{time.time_ns()}.{secrets.token_hex(12)}@{domain}>"
+
+
+def _thread_fields(in_reply_to: str | None, references: list[str] | tuple[str, ...]) -> list[tuple[str, str]]:
+    """The In-Reply-To and References fields of a reply (none for a mail that answers nothing)."""
+    if not in_reply_to:
+        return []
+    parent, refs = thread_ids(in_reply_to, references)
+    return ([("In-Reply-To", parent)] if parent else []) + ([("References", " ".join(refs))] if refs else [])
+
+
+def _head(fields: list[tuple[str, str]], to: str) -> str:
+    """The header block: the first field (From), then To, then the others in order.  An address
+    with a UTF-8 local part is written as it is (RFC 6532: such a message goes only with
+    SMTPUTF8, gm.runtime.smtp); an encoded word is never an address."""
+    to_line = f"To: {' '.join(to.split())}" if not to.isascii() else _header("To", to)
+    return "\n".join([_header(*fields[0]), to_line] + [_header(name, value) for name, value in fields[1:]])
 
 
 def marked(body: str) -> str:

@@ -1,25 +1,12 @@
 """Quoted replies and signatures, found with string methods (linear in the mail, no regex).
 
-A reply is read line by line.  Lines starting with ">" are old and dropped;
-what the sender wrote between and below them is read where it stands
-(bottom-posting).  The reading stops for good at:
-
-* a signature ("-- ");
-* gm's own marker line (MARKER), which gm writes at the top of every mail it
-  sends: a client that quotes without ">" puts it under the reply;
-* a separator of Outlook and webmail ("-----Original Message-----" and its
-  translations, "---------- Forwarded message ---------", a line of "_");
-* a quoted header block: a From line (From:, Von:, De :, Van:, Da:) with
-  Sent:/Date:/Gesendet:/Envoyé :... on the next line, or one From: line
-  with an address;
-* an attribution ("On ... wrote:", "Am ... schrieb ...:", "Le ... a écrit :",
-  "El ... escribió:", "Op ... schreef ...:", "Il giorno ... ha scritto:",
-  "Em ... escreveu:", also wrapped over two lines) that is NOT followed by
-  ">" lines: the client quoted the old mail without marking it.  Followed by
-  ">" lines, the attribution is dropped and reading goes on after them.
-
-Everything below a stop is old or someone else's, never read; the lines of it
-are handed back (Reply.unread) so the sender can be told what was not read.
+A reply is read line by line: ">" lines are old and dropped, what the sender wrote between
+and below them is read (bottom-posting).  Reading stops for good at a signature ("-- "),
+gm's own MARKER line (on top of every mail gm sends, for clients that quote without ">"),
+an Outlook or webmail separator, a quoted header block (From: then Sent:/Date: and their
+translations), or an attribution ("On ... wrote:" in several languages) NOT followed by
+">" lines; followed by them, the attribution is dropped and reading goes on.  What lies
+below a stop is handed back (Reply.unread) so the sender can be told it was not read.
 """
 
 from __future__ import annotations

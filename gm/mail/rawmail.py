@@ -277,6 +277,59 @@ def _boundary_hit(stack: list[bytes | None], line: bytes) -> tuple[int, bool] | 
     return None
 
 
+class _MimeTree:
+    """The open levels of a MIME tree being scanned: a boundary for each open multipart (None
+    for an open message/*), whether each is a multipart/digest, and the deepest nesting seen."""
+
+    def __init__(self) -> None:
+        self.stack: list[bytes | None] = []
+        self.digest: list[bool] = []
+        self.depth = 0
+
+    def open(self, header: list[tuple[str, str]], default: str) -> tuple[bool, str | None]:
+        """Open what a part header declares; (whether its body starts with a header, problem)."""
+        fields = Fields(header)
+        for name in ("content-type", "content-disposition"):
+            value = fields.get(name)
+            if value is not None and len(value) > MAX_MIME_HEADER:
+                return False, f"a {name} field of {len(value)} characters"
+        ctype, boundary = content_type(fields.get("content-type"), default)
+        body_is_header = False
+        if ctype.startswith("multipart/"):
+            if boundary:
+                self.stack.append(boundary.encode("utf-8", "replace"))
+                self.digest.append(ctype == "multipart/digest")
+        elif ctype.startswith("message/") and ctype != "message/delivery-status":
+            self.stack.append(None)
+            self.digest.append(False)
+            body_is_header = True
+        self.depth = max(self.depth, len(self.stack))
+        return body_is_header, None
+
+    def delimiter(self, level: int, closing: bool) -> str | None:
+        """A delimiter of the multipart at ``level``: the levels inside it end, and a closing
+        one ends it too (None); else a part begins, and its default content type is returned."""
+        inner_digest = self.digest[level]
+        del self.stack[level + 1:], self.digest[level + 1:]
+        if closing:
+            self.stack.pop()
+            self.digest.pop()
+            return None
+        return "message/rfc822" if inner_digest else "text/plain"
+
+
+def _is_header_line(line: bytes) -> bool:
+    """A line that continues a part's header: a folded line, a "From " line or a field."""
+    colon = line.find(b":")
+    return bool(line) and (line[:1] in (b" ", b"\t") or line.startswith(b"From ") or (
+        colon != -1 and _is_field_name(line[:colon])))
+
+
+def _part_header(lines: list[bytes]) -> list[tuple[str, str]]:
+    """The fields of a part header given as its raw lines."""
+    return read_header(b"\n".join(lines) + b"\n\n")[0]
+
+
 def mime_scan(raw: bytes, start: int, top_header: list[tuple[str, str]], limit: int) -> tuple[int, str | None]:
     """(nesting depth, problem) of the MIME tree, counted without recursion; stops once past limit.
 
@@ -286,79 +339,41 @@ def mime_scan(raw: bytes, start: int, top_header: list[tuple[str, str]], limit: 
     otherwise.  problem is set when a part's Content-Type or
     Content-Disposition is too long for the email package to read quickly.
     """
-    stack: list[bytes | None] = []  # the boundary of each open multipart; None for an open message/*
-    digest: list[bool] = []
-    depth = 0
-
-    def opened(header: list[tuple[str, str]], default: str) -> tuple[bool, str | None]:
-        """Open what a part header declares; (whether its body starts with a header, problem)."""
-        nonlocal depth
-        fields = Fields(header)
-        for name in ("content-type", "content-disposition"):
-            value = fields.get(name)
-            if value is not None and len(value) > MAX_MIME_HEADER:
-                return False, f"a {name} field of {len(value)} characters"
-        ctype, boundary = content_type(fields.get("content-type"), default)
-        if ctype.startswith("multipart/"):
-            if boundary:
-                stack.append(boundary.encode("utf-8", "replace"))
-                digest.append(ctype == "multipart/digest")
-            body_is_header = False
-        elif ctype.startswith("message/") and ctype != "message/delivery-status":
-            stack.append(None)
-            digest.append(False)
-            body_is_header = True
-        else:
-            body_is_header = False
-        depth = max(depth, len(stack))
-        return body_is_header, None
-
-    in_header, problem = opened(top_header, "text/plain")
+    tree = _MimeTree()
+    in_header, problem = tree.open(top_header, "text/plain")
     if problem:
-        return depth, problem
+        return tree.depth, problem
     header: list[bytes] = []
     default = "text/plain"
     reader = _LineReader(raw)
     pos, end = start, len(raw)
     while pos < end:
-        if depth > limit:
-            return depth, None
+        if tree.depth > limit:
+            return tree.depth, None
         if not in_header:
-            if not stack:
+            if not tree.stack:
                 break  # a body that is not a multipart's: nothing in it nests
             pos = _next_dashes(raw, pos)  # only a line starting with "--" can be a delimiter
             if pos == -1:
                 break
         line, pos = reader.line_at(pos)
-        if stack and line[:2] == b"--":
-            hit = _boundary_hit(stack, line)
-            if hit is not None:
-                level, closing = hit
-                inner_digest = digest[level]
-                del stack[level + 1:], digest[level + 1:]
-                if closing:
-                    stack.pop()
-                    digest.pop()
-                    in_header, header = False, []
-                else:
-                    in_header, header = True, []
-                    default = "message/rfc822" if inner_digest else "text/plain"
-                continue
+        hit = _boundary_hit(tree.stack, line) if tree.stack and line[:2] == b"--" else None
+        if hit is not None:
+            part_default = tree.delimiter(*hit)
+            in_header, header = part_default is not None, []
+            default = part_default or default
+            continue
         if not in_header:
             continue
-        colon = line.find(b":")
-        if line and (line[:1] in (b" ", b"\t") or line.startswith(b"From ") or (
-                colon != -1 and _is_field_name(line[:colon]))):
+        if _is_header_line(line):
             header.append(line)
             continue
         # the header of a part (or of a message/* part's message) ends here
-        part_fields, _ = read_header(b"\n".join(header) + b"\n\n")
+        in_header, problem = tree.open(_part_header(header), default)
         header = []
-        in_header, problem = opened(part_fields, default)
         default = "text/plain"
         if problem:
-            return depth, problem
+            return tree.depth, problem
     if in_header and header:  # a part header running to the end of the message
-        part_fields, _ = read_header(b"\n".join(header) + b"\n\n")
-        _, problem = opened(part_fields, default)
-    return depth, problem
+        _, problem = tree.open(_part_header(header), default)
+    return tree.depth, problem

@@ -1,38 +1,14 @@
 """Masking secrets in stored mail: what a player sent, and what gm sent that carried a secret.
 
-An order mail holds its seat's password (``GAME nb1 PASSWORD kq7hz3xw2m``), a
-reply holds a reply token in the address it came to (``gm+nb1.ada.<token>@``),
-and an address change is confirmed with a code (``CONFIRM <code>``).  Once
-gm has acted on a mail, the copy it keeps (``messages.raw``) is redact()'s
-re-serialisation of it: every header with such a value masked, and every text
-part, whatever its transfer encoding (7bit, quoted-printable, base64) and
-charset, masked and written again as UTF-8: quoted replies and forwarded
-messages (message/rfc822) too.  What is masked is what the order parser reads:
-a header as gm.mail.inbound.header_reading reads it (decoded, unfolded,
-cleaned), a text part as gm.mail.inbound.part_text reads it (decoded, unflowed)
-and cleaned (gm.core.text.clean), so that no soft line break, control or bidi
-character inside PASSWORD hides a password the parser finds; where the
-password stands after the word is gm.mail.orders.password_start's rule.
-An HTML part is kept as its text (gm.mail.html), masked, in a <pre>: masking
-the HTML itself could miss a password written with entities.  Other parts
-(attachments, pictures) keep their headers and lose their bytes: gm never
-reads them, and nothing says they hold no password.
-
-What is masked, on each line, with string methods in linear time:
-
-* the rest of the line from where the password stands after a whole word
-  PASS, PASSWORD, PASSWD or PASSPHRASE (the order grammar reads it as the next word; the rest
-  of the line goes too, for "your new password for nb1 (seat ada): x"), except
-  PASSWORD RESET <game>, which is a command and holds no secret;
-* the word after a whole word CONFIRM, if it is MIN_CODE characters or more (an address code);
-* in an address, a run of 16 or more hex digits after a dot, in a plus
-  address's local part (``gm+nb1.ada.<token>@host``): a reply token
-  (written ``gm+nb1.ada.redacted@host``, still an address).
-
-redact() never raises: a mail it cannot parse or write again (too large, too
-deeply nested, broken) is kept as the header fields it can read, masked, and a
-note saying why its body is not kept.  blank() is that for gm's own mail that
-carried a secret (outbox.secret): its header stays, its body becomes a note.
+Passwords, reply tokens (``gm+nb1.ada.<token>@``) and address codes (``CONFIRM <code>``)
+are masked in the copy gm keeps (``messages.raw``): every header, and every text part
+whatever its encoding, written again as UTF-8, masked as the order parser reads it
+(gm.mail.inbound), so no soft break or control hides a password the parser finds.  An HTML
+part is kept as its text in a <pre>; other parts lose their bytes (gm never reads them).
+On each line, in linear time: the rest of the line after PASS/PASSWORD/PASSWD/PASSPHRASE
+(not PASSWORD RESET), the word after CONFIRM, a plus address's hex token.  redact() never
+raises: what it cannot parse is kept as its masked header and a note; blank() does that
+for gm's own mail that carried a secret.
 """
 
 from __future__ import annotations

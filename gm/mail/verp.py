@@ -1,19 +1,12 @@
 """VERP: the envelope sender of every message names its outbox row, so a bounce names it too.
 
-A message to a player goes out with the SMTP envelope sender (MAIL FROM, the
-Return-Path the receiving server writes) ``<local>+bounce-<outbox id>-<tag>@<domain>``,
-where ``<tag>`` is HMAC-SHA256 of the id under a server secret (gm.core.secrets),
-cut to TAG_CHARS hex digits.  Every bounce goes to that address, so the
-bounce tells which message failed, and so which player and game, whatever
-the bouncing server writes in its text.  The tag makes the address
-unforgeable: a bounce to an address whose tag does not check is ignored.
-
-Lower-case hex only: some servers fold the local part's case.  Mailboxes
-without plus addressing turn this off (``verp: false``); then the envelope
-sender is the plain address and bounces are matched by the Message-ID of
-the original that the bounce quotes (gm.service.outgoing.bounces).
-
-Reading an address is done with string methods, in time linear in its length.
+A message goes out with the envelope sender ``<local>+bounce-<outbox id>-<tag>@<domain>``,
+the tag being HMAC-SHA256 of the id under a server secret (gm.core.secrets), cut to
+TAG_CHARS lower-case hex digits (some servers fold the local part's case).  A bounce tells
+which message failed whatever its text says, and one whose tag does not check is ignored.
+``verp: false`` turns it off for mailboxes without plus addressing; bounces are then
+matched by the quoted Message-ID (gm.service.outgoing.bounces).  Addresses are read with
+string methods, in time linear in their length.
 """
 
 from __future__ import annotations

@@ -1,16 +1,11 @@
 """The archive site: a static HTML page per game, an index, and an Atom feed per game.
 
-It renders the data gm.service.records.audit.archive_data gathers (``gm archive build
-DIR``), and the daemon keeps it current (gm.runtime.livearchive) with the same
-functions: after a turn it writes that game's page, feed and new pictures and
-the index.  A game's page shows each turn's picture and report as an observer
-sees them (the ASCII board in a <pre> block), links to the previous and next
-turn, press sent to ALL and the final result.  Sealed orders of an open turn
-never appear.
-
-Every file is written whole or not at all (a temporary file of a name nobody
-can guess, then os.replace: gm.core.filemodes.replace_file), so a web server
-never serves half a page; a file whose content is unchanged is not written again.
+It renders what gm.service.records.audit.archive_data gathers (``gm archive build DIR``),
+and the daemon keeps it current with the same functions (gm.runtime.livearchive).  A
+game's page shows each turn's picture and report as an observer sees them, links between
+turns, press sent to ALL and the result; sealed orders of an open turn never appear.
+Every file is written whole or not at all (gm.core.filemodes.replace_file), so a web
+server never serves half a page; a file whose content is unchanged is not written again.
 """
 
 from __future__ import annotations

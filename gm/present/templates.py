@@ -24,10 +24,10 @@ def template_dir() -> str:
 class TemplateCache(jinja2.FileSystemBytecodeCache):
     """Compiled templates kept across processes, in Jinja's own per-user folder
     (<tmp>/_jinja2-cache-<uid>, mode 0700, its owner checked).  Compiling the report templates
-    costs a process 30-150 ms (issue 34's profile: up to 1.5 ms an order of a 100-order
+    costs a process 30-150 ms (profiled: up to 1.5 ms an order of a 100-order
     `gm run --once`, and the whole of it for each `gm ingest` an MTA starts).  An entry is
     used only for the very source it was compiled from (Jinja checks a checksum of it).  A
-    cache that cannot be written is no fault: the template is compiled as before."""
+    cache that cannot be written is no fault: the template is compiled each time then."""
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         try:

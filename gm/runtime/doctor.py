@@ -21,7 +21,7 @@ import aiosmtplib
 
 from gm.core.config import ServerConfig
 from gm.mail import dkim as dkim_keys
-from gm.runtime import imap
+from gm.runtime import imapfolder
 from gm.runtime.tls import tls_context
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
@@ -103,7 +103,7 @@ def imap_checks(server: ServerConfig, folder: str, processed: str, want_idle: bo
     """Login, the inbox and processed folders, IDLE, the server's clock."""
     where = f"{server.host}:{server.default_port(993, 143)}"
     try:
-        client = imap.connect(server)
+        client = imapfolder.connect(server)
     except Exception as exc:
         return [Check("IMAP login", FAIL, f"{where}: {words(exc)}",
                       "check imap host, port, tls, user and the password file or variable")]

@@ -1,65 +1,36 @@
-"""The daemon on an IMAP mailbox: read orders, judge them, move them away.
+"""The daemon on an IMAP mailbox: read orders, judge them, move them away, exactly once.
 
-Exactly once.  A message is known by ``imap:UIDVALIDITY:UID`` (its
-Message-ID is the engine's fallback).  Engine.ingest records that key in the
-same transaction as everything the message caused; only after that commit is
-the message flagged \\Seen and moved to the processed folder.  A crash before
-the commit leaves nothing, so the message is read again; a crash after it
-leaves the message in the inbox, and the next pass finds its key already
-stored and only moves it.  Mail is read with BODY.PEEK[] so that reading
-alone never marks it.
-
-Waiting.  With IDLE the daemon sleeps until the server says something changed
-and then searches the folder again (IDLE is only a wake-up); without IDLE it
-polls every ``poll_seconds``.  While it waits it still closes timed-out
-turns.  The outbox goes out from a sender thread (gm.runtime.delivery.SenderThread),
-nudged after every commit and backing off while the SMTP server is down.
-
-Faults.  A dropped socket, an AbortError in the middle of IDLE or a server
-restart are followed by a reconnect with backoff; a store that cannot be used
-(PostgreSQL restarting, SQLite locked) is waited for with its own backoff, and
-the tick inside any wait catches its store errors too.  Each is logged once when
-it goes down and once when it is back (gm.runtime.weather); the daemon keeps
-running for as long as it takes.  ``once`` processes what is there, sends what
-it can and returns (for cron).
-
-Two daemons on one mailbox.  Each claims a message for its transaction (a try-lock
-on PostgreSQL); one another daemon is judging now is "busy", skipped and looked
-at again soon, so the daemons share the batch and judge different games at the
-same time.  If both still judge the same message, the store lets one
-commit it and tells the other it is a duplicate.  The one that committed moves
-it; the other leaves it alone, and moves it only if it is still in the inbox
-DUPLICATE_WAIT seconds later (its judge died between commit and move).  Moving
-it from both sessions at once can copy it into the processed folder twice (a
-MOVE is a copy and an expunge).
-
-Heartbeat.  Every tick first writes this daemon's heartbeat row
-(gm.service.outgoing.outages): after a restart gm knows how long no daemon ran, and the
-deadlines that fell in between move.  SIGTERM sets ``stop``: the message in
-hand is finished and moved, then the daemon returns.
+Engine.ingest records a message's key in the transaction of everything it caused; only then
+is it moved (gm.runtime.imapfolder), so a crash reads it again or finds it stored and moves it.
+IDLE (or a poll every ``poll_seconds``) is only a wake-up; every wait still ticks and nudges
+the sender thread.  A dropped session is reconnected and a store that cannot be used waited
+for, each with its backoff (gm.runtime.weather).  Daemons sharing a mailbox each judge their
+slice (gm.runtime.slices); one another daemon is judging now is "busy", looked at again soon,
+and a message both committed is moved by the one that committed it (ours_to_move).  Each tick
+writes the heartbeat first (gm.service.outgoing.outages).  SIGTERM sets ``stop``: the message
+in hand is finished and moved.  ``once`` processes what is there, sends and returns (cron).
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import socket
 import ssl
 import threading
 import time
+from dataclasses import dataclass
 from typing import Callable
 
-from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
-from gm.core.config import Config, ServerConfig
+from gm.core.config import Config
 from gm.runtime.delivery import BACKOFF, DOWN_AFTER, SenderThread, Transport, settler
+from gm.runtime.imapfolder import Mailbox, close_session, connect, crash_point, ours_to_move
 from gm.runtime.queuedwatch import QueuedWatch
 from gm.runtime.livearchive import from_config as live_archive
 from gm.runtime.metrics import from_config as metrics_from_config
 from gm.runtime.profiling import profiled
 from gm.runtime.slices import Slices
-from gm.runtime.tls import tls_context
 from gm.runtime.weather import STORE_BACKOFF, Weather
 from gm.service.intake import arrival
 from gm.service.outgoing import outages
@@ -79,135 +50,15 @@ AHEAD = 8  # messages read (their password checks begun) ahead of the one being 
 # Bodies fetched to find their slice and kept for judging, at most (gm.runtime.slices): a backlog
 # of large mail is fetched again when judged rather than held whole in memory.
 KEEP_BYTES = 16 * 1024 * 1024
-PROCESSED_KEYWORD = "$GmProcessed"
 DUPLICATE_WAIT = 5.0  # seconds a message another daemon committed may stay before this one moves it
 
 # Faults that mean "this connection is no good": reconnect with backoff.  (A StoreError is
 # the database's weather, not the mailbox's: waited for apart.)
 CONNECTION_FAULTS = (IMAPClientError, OSError, socket.timeout, ssl.SSLError, EOFError)
 
-# For the crash tests: GM_CRASH_AT=after-commit|after-flag ends the process at that point.
-CRASH_ENV = "GM_CRASH_AT"
-
 
 class ImapFault(RuntimeError):
     """The mailbox cannot be used (for `--once`, where there is no later)."""
-
-
-def _crash_point(name: str) -> None:
-    if os.environ.get(CRASH_ENV) == name:
-        log.error("crash hook %s: exiting now", name)
-        logging.shutdown()
-        os._exit(70)
-
-
-def connect(server: ServerConfig) -> IMAPClient:
-    """A logged-in IMAPClient with the config's TLS mode."""
-    context = tls_context(server) if server.tls != "none" else None
-    port = server.default_port(993, 143)
-    client = IMAPClient(server.host, port=port, ssl=server.tls == "implicit", ssl_context=context,
-                        timeout=server.timeout)
-    try:
-        if server.tls == "starttls":
-            client.starttls(context)
-        if server.user:
-            client.login(server.user, server.password() or "")
-    except BaseException:
-        _close(client)
-        raise
-    return client
-
-
-def _close(client: IMAPClient | None) -> None:
-    if client is None:
-        return
-    try:
-        client.shutdown()  # no LOGOUT: after a fault it could wait for a dead server
-    except Exception:
-        pass
-
-
-class Mailbox:
-    """One logged-in session on the orders folder."""
-
-    def __init__(self, client: IMAPClient, folder: str, processed: str):
-        self.client = client
-        self.folder = folder
-        self.processed = processed
-        if not client.folder_exists(processed):
-            client.create_folder(processed)
-        info = client.select_folder(folder)
-        self.uidvalidity = int(info[b"UIDVALIDITY"])
-        caps = client.capabilities()
-        self.can_move = b"MOVE" in caps
-        self.can_uid_expunge = b"UIDPLUS" in caps
-        self.can_idle = b"IDLE" in caps
-        flags = info.get(b"PERMANENTFLAGS", ())
-        self.keywords = b"\\*" in flags
-        self.others: dict[int, float] = {}  # uid -> when found committed by another daemon
-        self.slice_keys: dict[int, str] = {}  # uid -> what slices divide the mailbox by (gm.runtime.slices)
-        self.arrived: dict[int, float] = {}  # uid -> when the server says it came (INTERNALDATE)
-
-    def changed(self) -> bool:
-        """NOOP: did new mail arrive since the last command?"""
-        _, responses = self.client.noop()
-        return any(isinstance(r, tuple) and len(r) > 1 and r[1] in (b"EXISTS", b"RECENT")
-                   for r in responses)
-
-    def key(self, uid: int) -> str:
-        return f"imap:{self.uidvalidity}:{uid}"
-
-    def pending(self) -> list[int]:
-        return sorted(self.client.search(["NOT", "DELETED"]))
-
-    def fetch(self, uids: list[int], limit: int) -> dict[int, bytes]:
-        """The messages, each cut at limit + 1 bytes: enough to see one is too big; when each
-        came is noted in ``arrived``."""
-        part = f"BODY.PEEK[]<0.{limit + 1}>"
-        out = {}
-        for uid, data in self.client.fetch(uids, [part, "INTERNALDATE"]).items():
-            raw = next((v for k, v in data.items() if k.startswith(b"BODY[")), None)
-            if raw is not None:
-                out[uid] = bytes(raw)
-            came = data.get(b"INTERNALDATE")
-            if came is not None:
-                self.arrived[uid] = came.timestamp()
-        return out
-
-    def done(self, uids: list[int]) -> None:
-        """Flag the processed messages and move them out of the inbox."""
-        if not uids:
-            return
-        flags = [b"\\Seen", PROCESSED_KEYWORD.encode()] if self.keywords else [b"\\Seen"]
-        self.client.add_flags(uids, flags, silent=True)
-        _crash_point("after-flag")
-        if self.can_move:
-            self.client.move(uids, self.processed)
-            return
-        self.client.copy(uids, self.processed)
-        self.client.add_flags(uids, [b"\\Deleted"], silent=True)
-        if self.can_uid_expunge:
-            self.client.uid_expunge(uids)
-        else:
-            self.client.expunge()
-
-
-def ours_to_move(box: Mailbox, uid: int, outcome: str, now: float, wait: float) -> bool:
-    """Does this daemon move the message?  Yes unless another committed it just now (that one
-    moves it; both moving at once may copy it twice) and it has not stayed ``wait`` since.  Never
-    one another daemon is judging now (busy): looked at again soon, it is a duplicate or, if that
-    daemon died, judged here."""
-    if outcome == "busy":
-        box.others.setdefault(uid, now)
-        return False
-    if outcome != "duplicate" or wait <= 0:
-        box.others.pop(uid, None)
-        return True
-    first = box.others.setdefault(uid, now)
-    if now - first >= wait:
-        del box.others[uid]
-        return True
-    return False
 
 
 def process_mailbox(engine: Engine, box: Mailbox, config: Config,
@@ -227,14 +78,13 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
     Each is judged as of its INTERNALDATE (RULINGS G4), kept after ``since``, when gm last read
     this folder (gm.service.intake.arrival).
     """
+    judging = _Judging(engine, box, config, committed, stop, duplicate_wait, since)
     results: list[tuple[int, str]] = []
     tried: set[int] = set()
     while stop is None or not stop.is_set():  # search again after each pass: more may have come
         pending = box.pending()
         still = set(pending)
-        box.others = {u: at for u, at in box.others.items() if u in still}  # forget what went
-        box.slice_keys = {u: k for u, k in box.slice_keys.items() if u in still}
-        box.arrived = {u: at for u, at in box.arrived.items() if u in still}
+        box.forget_gone(still)
         fresh = [u for u in pending if u not in tried]
         if not fresh:
             return results
@@ -249,47 +99,72 @@ def process_mailbox(engine: Engine, box: Mailbox, config: Config,
         tried.update(fresh)
         fetched: dict[int, bytes] = {}  # bodies read to find their slice, kept for judging
         if sharing:
-            unknown = [u for u in fresh if u not in box.slice_keys]
-            kept = 0
-            for start in range(0, len(unknown), BATCH):
-                for uid, raw in box.fetch(unknown[start:start + BATCH], config.max_message_bytes).items():
-                    box.slice_keys[uid] = engine.slice_key(raw)
-                    if kept + len(raw) <= KEEP_BYTES:
-                        fetched[uid] = raw
-                        kept += len(raw)
-            alive = engine.store.locks.alive_daemons(slices.others())  # their mail waits longer
-            fresh = slices.mine(fresh, box.slice_keys, box.arrived, alive)
-            fetched = {u: fetched[u] for u in fresh if u in fetched}
+            fresh, fetched = judging.my_slice(fresh, slices)
         for start in range(0, len(fresh), BATCH):
-            chunk = fresh[start:start + BATCH]
-            messages = {u: fetched.pop(u) for u in chunk if u in fetched}
-            if len(messages) < len(chunk):
-                messages.update(box.fetch([u for u in chunk if u not in messages], config.max_message_bytes))
-            prepared: dict[int, object] = {}
-            handled: list[int] = []
-            try:
-                for i, uid in enumerate(chunk):
-                    if stop is not None and stop.is_set():
-                        break  # the rest are read again by the next daemon
-                    raw = messages.get(uid)
-                    if raw is None:  # expunged by someone else meanwhile
-                        continue
-                    prepare_ahead(engine, box, messages, chunk[i:i + AHEAD], prepared)
-                    # commits, or raises StoreError
-                    outcome = engine.ingest(raw, box.key(uid), inbound=prepared.pop(uid, None),
-                                            arrived=arrival.judged_at(engine, box.arrived.get(uid), since))
-                    log.info("mail in: IMAP uid %s: %s %s", uid, outcome.outcome, outcome.detail[:80])
-                    _crash_point("after-commit")
-                    if ours_to_move(box, uid, outcome.outcome, time.time(), duplicate_wait):
-                        handled.append(uid)
-                    results.append((uid, outcome.outcome))
-                    if committed is not None:
-                        committed()
-            finally:
-                # Whatever was committed is moved, even if a later message failed to store.
-                if handled:
-                    box.done(handled)
+            results += judging.chunk(fresh[start:start + BATCH], fetched)
     return results
+
+
+@dataclass
+class _Judging:
+    """What one process_mailbox call judges with: the engine, the session, and its options."""
+
+    engine: Engine
+    box: Mailbox
+    config: Config
+    committed: Callable[[], object] | None
+    stop: threading.Event | None
+    duplicate_wait: float
+    since: float | None
+
+    def my_slice(self, fresh: list[int], slices: Slices) -> tuple[list[int], dict[int, bytes]]:
+        """This daemon's share of ``fresh``, and the bodies read to find it (up to KEEP_BYTES)."""
+        box = self.box
+        fetched: dict[int, bytes] = {}
+        unknown = [u for u in fresh if u not in box.slice_keys]
+        kept = 0
+        for start in range(0, len(unknown), BATCH):
+            for uid, raw in box.fetch(unknown[start:start + BATCH], self.config.max_message_bytes).items():
+                box.slice_keys[uid] = self.engine.slice_key(raw)
+                if kept + len(raw) <= KEEP_BYTES:
+                    fetched[uid] = raw
+                    kept += len(raw)
+        alive = self.engine.store.locks.alive_daemons(slices.others())  # their mail waits longer
+        mine = slices.mine(fresh, box.slice_keys, box.arrived, alive)
+        return mine, {u: fetched[u] for u in mine if u in fetched}
+
+    def chunk(self, chunk: list[int], fetched: dict[int, bytes]) -> list[tuple[int, str]]:
+        """Judge one FETCH's worth of messages, each in its transaction; what committed is moved
+        even if a later message failed to store."""
+        engine, box = self.engine, self.box
+        messages = {u: fetched.pop(u) for u in chunk if u in fetched}
+        if len(messages) < len(chunk):
+            messages.update(box.fetch([u for u in chunk if u not in messages], self.config.max_message_bytes))
+        prepared: dict[int, object] = {}
+        handled: list[int] = []
+        results: list[tuple[int, str]] = []
+        try:
+            for i, uid in enumerate(chunk):
+                if self.stop is not None and self.stop.is_set():
+                    break  # the rest are read again by the next daemon
+                raw = messages.get(uid)
+                if raw is None:  # expunged by someone else meanwhile
+                    continue
+                prepare_ahead(engine, box, messages, chunk[i:i + AHEAD], prepared)
+                # commits, or raises StoreError
+                outcome = engine.ingest(raw, box.key(uid), inbound=prepared.pop(uid, None),
+                                        arrived=arrival.judged_at(engine, box.arrived.get(uid), self.since))
+                log.info("mail in: IMAP uid %s: %s %s", uid, outcome.outcome, outcome.detail[:80])
+                crash_point("after-commit")
+                if ours_to_move(box, uid, outcome.outcome, time.time(), self.duplicate_wait):
+                    handled.append(uid)
+                results.append((uid, outcome.outcome))
+                if self.committed is not None:
+                    self.committed()
+        finally:
+            if handled:
+                box.done(handled)
+        return results
 
 
 def prepare_ahead(engine: Engine, box: Mailbox, messages: dict[int, bytes], window: list[int],
@@ -457,7 +332,7 @@ class Daemon:
             self._sleep(delay)
             return False
         finally:
-            _close(client)
+            close_session(client)
 
     def _session(self, box: Mailbox, once: bool) -> None:
         while not self.stop.is_set():

@@ -1,18 +1,12 @@
 """The archive site kept current by the daemon (config ``archive_dir``).
 
-Each game is rendered again only when what its page shows changed: its status, its
-newest state, its newest report, press or notice, or (an open game) its seats taken
-(gm.store ``archive_marks``).  A changed game's page, Atom feed and the pictures of
-turns not drawn yet are rewritten, then the index, which lists every game, open
-ones as recruiting with their free seats; files whose content did not change are
-left alone (gm.present.archive).  What was rendered is remembered in
-``.gm-archive.json`` in the directory (each game's marks, and the state each
-picture shows), so a restarted daemon carries on where it stopped and a deleted
-directory is written again in full.
-
-The archive is a convenience: nothing in it may stop the daemon or the other games.
-A game that cannot be rendered is left out, logged once, and tried again when it
-changes; any other fault is logged once and the refresh tried again later.
+A game is rendered again only when what its page shows changed: its status, newest state,
+report, press or notice, or (open) its seats taken (gm.store ``archive_marks``); then its
+page, feed and new pictures, then the index (gm.present.archive).  What was rendered is
+remembered in ``.gm-archive.json``, so a restarted daemon carries on and a deleted
+directory is written again in full.  The archive is a convenience: a game that cannot be
+rendered is left out, logged once and tried again when it changes; any other fault is
+logged once and the refresh tried later.  Nothing in it stops the daemon.
 """
 
 from __future__ import annotations

@@ -1,18 +1,13 @@
 """Mail queued by any process sharing a PostgreSQL store wakes this daemon's sender.
 
-A sender is woken by its own judge's nudge after each commit, else every
-``wake`` second (gm.runtime.delivery.SenderThread).  Daemons sharing a store
-claim from one outbox, but a judge nudges only its own sender: once one
-daemon's share of the mail was judged, its sender slept while another judge
-still queued reports, and those went out over the other daemon's SMTP
-connections alone.  A GM command (another process) waited for the wake too.
-
-So on PostgreSQL every INSERT into outbox notifies, at its commit (schema step
-25's trigger), and each daemon listens on a connection of its own and nudges
-its sender: the job queues on PostgreSQL (Procrastinate, pg-boss) wake their
-workers the same way.  A notification missed while the connection was down
-costs only the wake; the watch backs off and listens again.  SQLite has no
-other writer to hear of: no watch runs there.
+A sender is woken by its own judge's nudge after each commit, else every ``wake`` second
+(gm.runtime.delivery.SenderThread).  Daemons sharing a store claim from one outbox, but a
+judge nudges only its own sender: without this watch, mail another daemon or a GM command
+queued would wait for the wake, or go out over one daemon's SMTP connections alone.  So
+every INSERT into outbox notifies at its commit (the trigger of gm.store.steps.s25_outbox_notify), and
+each daemon listens on a connection of its own, as Procrastinate and pg-boss wake their
+workers.  A notification missed while disconnected costs only the wake; the watch backs off
+and listens again.  SQLite has no other writer to hear of: no watch runs there.
 """
 
 from __future__ import annotations

@@ -1,19 +1,13 @@
 """Reading the server's refusals right: whose fault each is, and the mail held meanwhile.
 
-A 5xx is not always the recipient's.  Refused at MAIL FROM, it is gm's own
-return address (a relay that did not authenticate gm, say): the whole queue is
-held (scope 'sender').  The same refusal (code and enhanced status) for
-recipients at two or more domains is the server's too.  A policy refusal
-(enhanced status 5.7.x: DMARC, spam filters) by one domain holds that domain's
-mail (scope 'domain:<d>').  None of these marks an address: only a refusal of
-one mailbox (any other 5xx at RCPT or DATA) is recorded against it, as before.
-
-A hold lets one message through at ``next_probe`` (backing off, capped); once
-the server accepts that probe, the hold ends by itself (mail that no hold
-covers, to gm_address or another domain, proves nothing about it).  Mail to
-gm_address is never held, so the GM's alert (gm.service.outgoing.holding.announce)
-goes out as soon as the server takes anything.  The GM can end a hold by hand
-(``gm players --clear``).
+A 5xx is not always the recipient's.  Refused at MAIL FROM, it is gm's own return address:
+the whole queue is held (scope 'sender'); so is the same refusal for recipients at two or
+more domains.  A policy refusal (5.7.x: DMARC, spam filters) by one domain holds that
+domain's mail (scope 'domain:<d>').  Only a refusal of one mailbox (any other 5xx at RCPT
+or DATA) is recorded against the address.  A hold lets one probe through at
+``next_probe`` (backing off, capped) and ends by itself once the server accepts it.  Mail
+to gm_address is never held, so the GM's alert (gm.service.outgoing.holding.announce) goes
+as soon as the server takes anything; ``gm players --clear`` ends a hold by hand.
 """
 
 from __future__ import annotations

@@ -1,31 +1,14 @@
 """Daemons sharing one mailbox take it by slices, as Mailman 3's runners share a queue.
 
-Without slices every daemon fetched, read (its password checks run) and tried
-every message, and all but one found it taken by another or already stored:
-with N daemons N times the reading, and the store's claim met N times a mail.
-Now each daemon judges the messages whose key falls in its own slice: the key is
-the game a mail names, else its sender (gm.service.intake.ingest.slice_key: the
-body is fetched and read, a fraction of a millisecond; the password check and
-the judging are what is saved); the living daemons are the rows of the heartbeat
-table (gm.service.outgoing.outages) seen within a few ticks, and a key belongs
-to the daemon with the highest hash of (daemon, key) (rendezvous hashing: when a
-daemon comes or goes, only its own keys move).  One game's mail stays with one
-daemon, which judges it in the order it came: a key by sender alone let a
-second-round order of a game be judged, and refused, before the first-round one
-that another daemon had not reached yet.
-
-Slices only share the work; they guarantee nothing.  Exactly once is still the
-store's claim on the message (gm.store.pglocks.claim_message) and its stored key,
-as before: two daemons that disagree for a moment about who lives (one started
-or died between their looks) may both try a message, and one finds it busy or
-a duplicate.  A message left to another daemon that is still in the inbox
-``wait`` seconds after it came (or this daemon first saw it) is taken here too
-when its owner died (its heartbeat row is still fresh, but the store says its
-session is gone: Store.alive_daemons); an owner the store shows alive is behind
-with a backlog, and its mail is taken only after ``wait_alive``.  Taking a busy
-owner's mail after 2 s had two daemons read, check the password of, and try
-the same mail: with 4 daemons on 2 cores 664 ingests for 200 mails, the password
-checks of the extra 464 on cores that were already full (benchmarks/shared_store.py).
+Each daemon judges the messages whose key falls in its slice: the key is the game a mail
+names, else its sender (gm.service.intake.ingest.slice_key), so one game's mail is judged
+by one daemon in the order it came.  The living daemons are the heartbeat rows seen within
+a few ticks (gm.service.outgoing.outages), and a key belongs to the one with the highest
+hash of (daemon, key): rendezvous hashing, so only a leaving daemon's keys move.  Slices
+only share the work: exactly once is the store's claim and stored key.  Mail left to
+another daemon is taken here after ``wait`` when its owner died (Store.alive_daemons), and
+only after ``wait_alive`` when it lives but is behind: taking it sooner has two daemons
+check the same passwords on cores already full (benchmarks/shared_store.py).
 """
 
 from __future__ import annotations

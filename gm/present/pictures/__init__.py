@@ -1,18 +1,13 @@
 """Pictures of a game's position: one module per game, each a pure function of (state, viewer).
 
-A viewer sees only what the text report shows them (never another seat's sealed
-order); None is the game master, gm.present.reports.OBSERVER an onlooker.  The
-same state and viewer always give the same PNG bytes, so a picture can be made
-again from a replay.  Drawn with Pillow: it needs nothing outside Python (no
-Cairo), draws polygons, lines and text with its own font, and writes PNG.
-
-    picture(rules, state, viewer) -> PNG bytes, or None for a kind with no picture
-    pictures_for(rules, state, viewers) -> {viewer: PNG bytes or None}, each distinct one drawn once
-
-A picture costs 5-30 ms (drawn and packed), and a turn's reports go to every player: a game whose
-picture shows a viewer something of their own names it in VIEW_KEYS (what the
-viewer sees beyond an observer); viewers with equal keys get the same picture,
-drawn once.  A game not in VIEW_KEYS draws one picture for everyone.
+A viewer sees only what the text report shows them (never another seat's sealed order);
+None is the GM, gm.present.reports.OBSERVER an onlooker.  The same state and viewer give
+the same PNG bytes, so a picture can be drawn again from a replay.  Drawn with Pillow
+(nothing outside Python, its own font, PNG).  picture(rules, state, viewer) gives one
+picture; pictures_for(rules, state, viewers) draws each distinct one once.  A picture
+costs 5-30 ms and a turn's reports go to every player, so a game whose picture shows a
+viewer something of their own names it in VIEW_KEYS: viewers with equal keys share one
+picture, and a game not in VIEW_KEYS draws one for everyone.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ def text_stamp(text: str, size: int, anchor: str, stroke: int = 0) -> tuple[Imag
     """The coverage of ``text`` in font(size) (with a ``stroke`` of that many pixels round it)
     as an L image in coarse() levels, and where its corner lies from the anchor point: what
     ImageDraw.text rasterizes on every call, kept (the labels, letters and digits of a picture
-    repeat from turn to turn; FreeType was a sixth of a Neighbors picture)."""
+    repeat from turn to turn; FreeType on each call costs a sixth of a Neighbors picture)."""
     face = font(size)
     mask, offset = face.getmask2(text, "L", anchor=anchor, stroke_width=stroke)
     stamp = Image.new("L", mask.size, 0)

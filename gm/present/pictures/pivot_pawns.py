@@ -1,18 +1,12 @@
 """A picture of a Pivot Pawns position: the tableau, the pawns, the target and the bids.
 
-The 15 cards stand in 3 rows of 5 (columns A-E, rows 1-3, as the text
-report).  Each card shows its coordinate, its centre icon as a coloured band
-in capitals, and its six other icons by name in their colours; a pawn is a
-disc of its colour with its colour letter (r g b y k) at the card's top
-right; the target card has a thick magenta frame and the word TARGET.
-
-The caption below holds what the text report tells everyone (round, token,
-active pawn, bids by number in the order they are tried, passes, tokens won,
-the last round's result) and one line of sealed solutions: a player sees
-their own, the GM (viewer None) sees every one, anyone else sees none.  The
-board and the public caption never depend on the viewer, and a player's and
-an observer's pictures have the same size, so two viewers' pictures differ
-only in that sealed line.
+The 15 cards stand in 3 rows of 5 (columns A-E, rows 1-3, as the text report); each shows
+its coordinate, its centre icon as a coloured band and its six other icons by name; a pawn
+is a disc of its colour with its letter (r g b y k); the target has a thick magenta frame.
+The caption holds what the text report tells everyone (round, token, active pawn, bids in
+the order they are tried, passes, tokens won, the last result) and one line of sealed
+solutions: a player sees their own, the GM every one, anyone else none.  Board, public
+caption and size never depend on the viewer: two viewers' pictures differ only in that line.
 """
 
 from __future__ import annotations

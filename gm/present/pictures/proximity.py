@@ -1,18 +1,12 @@
 """A picture of a Proximity position (rules/proximity.txt, RULINGS PX1-PX2).
 
-The 3x3 board a1..c3 (files a-c from the left, rows 1-3 from the bottom, as the
-text report names them), the two null tiles outside the middle of the bottom
-(b0, first listed player) and top (b4, second listed player) sides, the throne
-tile off the board to the right, and every piece in play on its tile: a pawn
-or a coin in its player's colour with its age beside it.  Each tile is tinted
-by its suit (piecepack colours: Suns red, Moons black, Crowns green, Arms
-blue) and shows its coordinate, its value (A = ace, 0 = null) and its suit.
-The caption gives each player's colour and suit, the open sum (PX4) and whose
-move it is, or who has won.
-
-Proximity hides nothing, so the viewer only changes who is marked "(you)".
-The picture is a pure function of (state, viewer): the same state draws the
-same pixels, and ``draw.png`` writes the same bytes.
+The 3x3 board a1..c3 (as the text report names it), the two null tiles below (b0, first
+listed player) and above (b4, second), the throne tile to the right, and every piece on
+its tile: a pawn or a coin in its player's colour with its age beside it.  Tiles are
+tinted by suit (piecepack colours: Suns red, Moons black, Crowns green, Arms blue) and show
+coordinate, value (A = ace, 0 = null) and suit.  The caption gives each player's colour
+and suit, the open sum (PX4) and whose move it is, or who has won.  Proximity hides
+nothing: the viewer only changes who is marked "(you)"; the same state draws the same bytes.
 """
 
 from __future__ import annotations

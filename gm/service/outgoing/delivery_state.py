@@ -1,22 +1,13 @@
 """Delivery state per address: ok, soft-failing or bouncing, from the failures recorded for it.
 
-A failure is an event (gm.store.delivery): a message refused for good as it
-was sent (a 5xx, recorded by the sender thread) or a bounce that came back
-(gm.service.outgoing.bounces).  settle() brings each address's state up to date with
-the events not yet taken into account:
-
-* one permanent failure, or temporary failures on SOFT_DAYS different UTC
-  days (since the address was last cleared), make it ``bouncing``; fewer
-  temporary ones make it ``soft-failing``;
-* becoming bouncing happens once per episode: the queued mail to it is held
-  (gm.service.outgoing.holding lets one probe a day through), the GM is told (a mail
-  to gm_address; ``gm players --bouncing``), and so are the other players of
-  every active game the address plays in, so nobody is forfeited in the dark;
-  an address with no seat and no subscription (a forged From's answer came
-  back) is held without a word to anyone: backscatter is no news;
-* clear() ends it: the player's next authenticated mail from that address
-  (gm.service.intake.ingest) queues the held mail again and tells the GM; SET ADDRESS
-  calls it for the OLD address with release=False.
+A failure is a 5xx refusal as a message was sent, or a bounce (gm.store.delivery).
+settle() takes the events not yet counted: one permanent failure, or temporary ones on
+SOFT_DAYS different UTC days since the address was last cleared, make it ``bouncing``;
+fewer make it ``soft-failing``.  Becoming bouncing, once per episode, holds its queued mail
+(gm.service.outgoing.holding lets a probe a day through) and tells the GM and the players
+of its active games, so nobody is forfeited in the dark; an address with no seat or
+subscription is held without a word (backscatter is no news).  clear() ends it: the
+player's next authenticated mail from there, or SET ADDRESS for the old address.
 """
 
 from __future__ import annotations

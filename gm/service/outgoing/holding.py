@@ -1,16 +1,12 @@
 """Holding mail to an address that bounces: one probe a day goes out, the rest wait, kept.
-Mail to gm_address is never held.
 
-Holds of another kind (store table ``holds``) are the server's refusals of gm
-itself, found by the sender (gm.runtime.refusals): scope 'sender' (the whole
-queue waits: sending_blocked_since) or 'domain:<d>'.  announce() tells the GM
-of each once; end_hold() is the GM ending one by hand.
-
-Decided when a message is queued (gm.service.outgoing.outbox), in the transaction that
-queues it.  The first message to a bouncing address in a day is the probe:
-it is queued as usual, so a mailbox that works again is found out.  Every
-other one is stored with status 'held'; gm.service.outgoing.delivery_state queues the
-held ones again when the address is cleared.
+Decided as a message is queued (gm.service.outgoing.outbox), in that
+transaction; mail to gm_address is never held.  The day's first message to a
+bouncing address is the probe, queued as usual; the others are stored 'held'
+and queued again when the address is cleared (delivery_state).  Holds of the
+server's refusals of gm itself (table ``holds``, scope 'sender' or
+'domain:<d>') are found by gm.runtime.refusals; announce() tells the GM once,
+end_hold() ends one by hand.
 """
 
 from __future__ import annotations
@@ -34,6 +30,13 @@ def queue_status(store: Store, address: str, now: float, gm_address: str | None 
         store.delivery.set_last_probe(address, now)
         return "queued"
     return "held"
+
+
+def queue_statuses(store: Store, addresses: list[str], now: float,
+                   gm_address: str | None = None) -> list[str]:
+    """queue_status of a batch of messages queued now, one per address in order (the day's
+    first message to a bouncing address is its probe, the others to it are held)."""
+    return [queue_status(store, address, now, gm_address) for address in addresses]
 
 
 def is_bouncing(store: Store, address: str) -> bool:

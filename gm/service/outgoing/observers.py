@@ -1,24 +1,22 @@
 """Observers: addresses that follow a game without playing it (OBSERVE, UNOBSERVE).
 
-An observer receives what the archive shows: every report in the observer's
-view (gm.present.reports.OBSERVER: no seat's private lines or sealed orders)
-and public press (PRESS TO ALL); never a player's own mail, and it cannot
-order.  The game's ``observers`` option says who may: ``none``, ``open``
-(anyone; the default) or ``approved`` (the GM approves each with
-``gm observers ID --approve ADDRESS``).  OBSERVE needs no password (the From
-address is the observer), so it takes effect only when that address answers
-the code gm mails it (gm.service.people.optin: double opt-in), and a game takes at
-most config ``max_observers``.  UNOBSERVE needs nothing: it only removes.  Every
-mail to an observer carries ``List-Unsubscribe: <mailto:gm@host?subject=UNOBSERVE%20<id>>``,
-which a mail program turns into a one-click UNOBSERVE.
+An observer gets what the archive shows: each report in the observer's view
+(gm.present.reports.OBSERVER) and public press, never a player's own mail.
+The game's ``observers`` option: ``none``, ``open`` (the default) or
+``approved`` (by the GM).  OBSERVE takes effect when its address answers the
+code gm mails it (gm.service.people.optin), up to config ``max_observers``;
+every mail carries a List-Unsubscribe that sends UNOBSERVE.
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
 from gm.service.table import deadlines
 from gm.service.outgoing.answers import done, refuse
+from gm.service.outgoing.letters import Letter
 from gm.service.context import Context
 from gm.store.locks import retried
 
@@ -33,12 +31,24 @@ def following(ctx: Context, game_id: str) -> list[str]:
     return ctx.store.selfservice.observers_of(game_id, approved=True)
 
 
+def letters(ctx: Context, view: GameView, label: str, body: str | Callable[[], str],
+            kind: str = "notice", not_before: float | None = None) -> list[Letter]:
+    """One public mail (a report in the observer's view, public press) to every observer, for
+    the outbox's batch (the archive keeps none of them).  ``body`` may be a function, called
+    only when someone follows the game."""
+    addresses = following(ctx, view.id)
+    if not addresses:
+        return []
+    text = body() if callable(body) else body
+    headers = (unsubscribe_header(ctx, view.id),)
+    return [Letter(address, label, text, kind=kind, archived=False, headers=headers,
+                   not_before=not_before) for address in addresses]
+
+
 def send(ctx: Context, view: GameView, label: str, body: str, kind: str = "notice",
          not_before: float | None = None) -> None:
     """One public mail (a report in the observer's view, public press) to every observer."""
-    for address in following(ctx, view.id):
-        ctx.outbox.to_game(view, address, label, body, kind=kind, not_before=not_before,
-                           headers=(unsubscribe_header(ctx, view.id),))
+    ctx.outbox.queue_batch(view, letters(ctx, view, label, body, kind, not_before))
 
 
 # --- OBSERVE / UNOBSERVE ---------------------------------------------------------------------

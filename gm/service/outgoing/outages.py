@@ -1,23 +1,14 @@
 """Deadlines that wait for gm: while gm cannot send, or is not running, no deadline expires.
 
-Two kinds of outage, each a row in ``outages``:
-
-- ``sending``: gm cannot send (unavailable_since: a daemon's sender thread finds the SMTP
-  server unreachable, try after try; or the queue is held by a refusal of gm's own sender).
-  Opened by the tick that first sees it, closed by the first tick that no longer does.
-- ``stopped``: no daemon ran (its heartbeat row, written on every tick, is older than a few
-  ticks when a daemon starts again).  Recorded whole, at once, by that daemon.
-
-While an outage lasts, a deadline step (the deadline, the end of grace) that falls inside it
-waits (gm.service.play.timers asks ``postponed``).  Once it is over, ``settle`` moves each such
-deadline by the outage's length and tells the game's players, once per game and outage, in
-the same transaction that marks the outage applied.  Independently, nobody is forfeited while
-the report of the turn is still waiting to reach them (``unreached``), and a deadline waits for
-a report gm tried and could not hand on, then counts from its delivery (gm.service.outgoing.reached).
-
-`gm run --once` (cron) counts one failed connection as the server down (its next try is the next
-run's): its heartbeat, written after it tried the queue, opens the sending outage, and the first
-run that sends again closes it.  Cron's own gaps between runs are never an outage.
+An outage is a row of ``outages``: ``sending`` (the sender cannot reach the SMTP server, or
+the queue is held by a refusal of gm's own sender), opened and closed by ticks; or
+``stopped`` (no heartbeat for a few ticks before a daemon started), recorded whole by that
+daemon.  A deadline step falling inside an outage waits (gm.service.play.timers asks
+``postponed``); ``settle`` then moves it by the outage's length and tells the players, once
+per game and outage, in the transaction that marks the outage applied.  Nobody is
+forfeited while a turn's report has not reached them (gm.service.outgoing.reached).
+`gm run --once` counts one failed connection as the server down; cron's own gaps between
+runs are never an outage.
 """
 
 from __future__ import annotations

@@ -4,15 +4,14 @@ Everything here runs inside the caller's write transaction, so a report is
 queued together with the state it reports, or not at all.  A mail being
 judged has its own MailOutbox: its answers leave as one reply to the address
 it came from (the report of the move it made leads, the other answers
-follow), and what it makes gm send is bounded (MAILS_PER_ADDRESS).  Replies
-that need no password are rate-limited per address and per hour, and one to
-a sender who gave none carries at most STRANGER_BYTES of text.
+follow), and what it makes gm send is bounded (MAILS_PER_ADDRESS).  A turn's
+mails come as one batch of Letters (queue_batch); gm.service.outgoing.
+strangers limits what is sent to senders without a password.
 """
 
 from __future__ import annotations
 
 import logging
-import textwrap
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
@@ -27,17 +26,18 @@ from gm.mail.orders import without_password
 from gm.mail.outbound import HtmlPart, compose
 from gm.mail.redact import mask_text
 from gm.present import reports
-from gm.present.mailhtml import with_answers
-from gm.present.templates import sentence
-from gm.service.outgoing.holding import queue_status
+from gm.present import mailhtml
+from gm.present.mailhtml import ReportPage, with_answers
+from gm.service.outgoing import strangers
+from gm.service.outgoing.holding import queue_status, queue_statuses
+from gm.service.outgoing.letters import Letter
 from gm.service.outgoing.replies import ReplyTokens
+from gm.service.outgoing.strangers import HOUR as HOUR, LIMITED_KINDS
+from gm.service.outgoing.strangers import STRANGER_BYTES as STRANGER_BYTES
 from gm.store import Store
-from gm.store.locks import HOURLY_CAPS
 
 log = logging.getLogger(__name__)
 
-HOUR = 3600.0
-LIMITED_KINDS = ("error", "help")  # replies anyone can make gm send, with or without a password
 MAILS_PER_ADDRESS = 3
 """The most mails one inbound mail makes gm queue to any one mailbox (gm.core.addresses.mailbox_key:
 victim+1@ and VICTIM@ are victim@), beyond the game's normal reports (REPORT_KINDS: one per
@@ -46,9 +46,7 @@ holds; the sender's one reply always has its place among them.  While a mail is 
 MailOutbox) Outbox.queue refuses, and logs, a mail past it, so the bound holds
 whichever code queues; the commands check room_for() first to say so instead."""
 REPORT_KINDS = ("report", "welcome")  # the game's normal reports: not counted by MAILS_PER_ADDRESS
-STRANGER_BYTES = 64 * 1024  # the most text one answer to a sender who gave no password carries
 PART_RULE = "\n" + "=" * 72 + "\n\n"
-LIMITS = "mail/limits.txt.j2"  # the notes on what is sent to senders without a password
 # What the store keeps of a text that carried a password or a code, once it is sent (outbox.secret;
 # the archive of a secret part keeps only this).
 SECRET_NOTE = ("[This mail carried a password, a code or a reply address; gm keeps no copy of its "
@@ -67,6 +65,11 @@ class ReplyPart:
     report: bool = False  # the sender's report of the move the mail made: it leads the reply
 
 
+def page_part(page: ReportPage | None, images: tuple, footer: str) -> HtmlPart | None:
+    """The HTML part of a report's page with its reader's footer (None: no page)."""
+    return None if page is None else HtmlPart(mailhtml.render(replace(page, footer=footer)), images)
+
+
 @dataclass
 class PendingReply:
     """The answers to one incoming mail, sent together when it is done."""
@@ -76,19 +79,6 @@ class PendingReply:
     queued: dict[str, int] = field(default_factory=dict)  # mails queued per mailbox (MAILS_PER_ADDRESS)
     authenticated: bool = False  # the sender gave a seat's password or reply address
     done: set[str] = field(default_factory=set)  # what may be done once a mail (Outbox.once)
-
-
-def with_notice(body: str, notice: str) -> str:
-    """``body`` with ``notice`` (prose, wrapped) above its "--" footer, not under it."""
-    if not notice:
-        return body
-    text = body.rstrip("\n")
-    head, rule, tail = text.rpartition("\n--\n")
-    wrapped = textwrap.fill(notice.strip(), reports.MAX_WIDTH)
-    if not rule:
-        return f"{text}\n\n{wrapped}\n"
-    head = head.rstrip("\n")
-    return f"{head}\n\n{wrapped}\n\n--\n{tail}\n"
 
 
 def joined(parts: list[ReplyPart]) -> str:
@@ -122,23 +112,26 @@ class Outbox:
         return self.render("error", message=message, game_id=view.id if view else None)
 
     # --- queueing -------------------------------------------------------------
-    def queue(self, to: str, subject: str, body: str, *, kind: str, game_id: str | None = None,
-              turn: int | None = None, in_reply_to: str | None = None,
-              references=(), auto: str = "auto-generated", not_before: float | None = None,
-              headers: tuple[tuple[str, str], ...] = (), html: HtmlPart | None = None,
-              secret: bool = False, answer: bool = False) -> int | None:
-        """Compose one message and queue it (sent from ``not_before``, if given); returns its id,
-        or None past the bound on the mails of the mail being handled (MAILS_PER_ADDRESS).
-        With ``html`` it is multipart/alternative: ``body`` as text, then the HTML page.
-        ``secret``: the mail carries a password or a code, so its stored copy must not outlive
-        its sending (outbox.secret).  ``answer``: it is the one answer to the mail being handled.
-
-        With DKIM configured the stored bytes are signed, so every retry sends the same signature.
-        """
+    def queue(self, to: str, subject: str, body: str, *, kind: str, answer: bool = False,
+              **fields: Any) -> int | None:
+        """Compose one message and queue it (``fields``: as _put takes them); returns its id, or
+        None past the bound on the mails of the mail being handled (MAILS_PER_ADDRESS).
+        ``answer``: it is the one answer to the mail being handled."""
         if not self._count(to, kind, answer):
-            log.warning("not queued to %s (%s): the mail being handled has caused %d mails there",
-                        to, kind, MAILS_PER_ADDRESS)
             return None
+        status = queue_status(self.store, to, self.clock(), self.config.gm_address)
+        return self._put(to, subject, body, kind=kind, status=status, **fields)
+
+    def _put(self, to: str, subject: str, body: str, *, kind: str, status: str,
+             game_id: str | None = None, turn: int | None = None, in_reply_to: str | None = None,
+             references=(), auto: str = "auto-generated", not_before: float | None = None,
+             headers: tuple[tuple[str, str], ...] = (), html: HtmlPart | None = None,
+             secret: bool = False) -> int:
+        """Compose one counted message and store it in the outbox as ``status`` (sent from
+        ``not_before``, if given).  With ``html`` it is multipart/alternative: ``body`` as text,
+        then the HTML page.  ``secret``: it carries a password or a code, so its stored copy
+        must not outlive its sending (outbox.secret).  With DKIM configured the stored bytes are
+        signed, so every retry sends the same signature."""
         message_id, raw = compose(
             sender=self.config.address, sender_name=self.config.name, to=to, subject=subject,
             body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
@@ -148,21 +141,21 @@ class Outbox:
         )
         if self.signer is not None:
             raw = self.signer.sign(raw)
-        now = self.clock()
-        return self.store.outbox.queue_outbox(message_id, to, subject, raw, kind=kind, now=now,
+        return self.store.outbox.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
                                               game_id=game_id, turn=turn, not_before=not_before,
-                                              status=queue_status(self.store, to, now, self.config.gm_address),
-                                              secret=secret)
+                                              status=status, secret=secret)
 
     def _count(self, to: str, kind: str, answer: bool) -> bool:
-        """Count a mail to ``to`` against the bound of the mail being handled; False: past it."""
+        """Count a mail to ``to`` against the bound of the mail being handled; False (logged):
+        past it."""
         pending = self.answers
         if pending is None or kind in REPORT_KINDS:
             return True
         key = mailbox_key(to)
-        if not answer and not self.room_for(to):
-            return False
-        if answer and pending.queued.get(key, 0) >= MAILS_PER_ADDRESS:
+        if (not answer and not self.room_for(to)) or (
+                answer and pending.queued.get(key, 0) >= MAILS_PER_ADDRESS):
+            log.warning("not queued to %s (%s): the mail being handled has caused %d mails there",
+                        to, kind, MAILS_PER_ADDRESS)
             return False
         pending.queued[key] = pending.queued.get(key, 0) + 1
         return True
@@ -186,9 +179,49 @@ class Outbox:
                           reports.with_footer(body, self.footer(view, to, bool(reply))), kind=kind,
                           game_id=view.id, turn=view.turn, headers=tuple(headers) + reply, **threading)
 
-    def footer_to(self, view: GameView, to: str) -> str:
-        """The footer of a mail about ``view`` to ``to`` (see footer), its channel found here."""
-        return self.footer(view, to, bool(self.reply_headers(view.id, to)))
+    def footers(self, view: GameView, readers: dict[str, str]) -> dict[str, str]:
+        """The footer (see footer) of a mail about ``view`` to each reader (name: address)."""
+        tokens = self.tokens.reply_to_all(view.id, list(readers.values()))
+        return {name: self.footer(view, to, bool(tokens[to])) for name, to in readers.items()}
+
+    def queue_batch(self, view: GameView, letters: list[Letter]) -> None:
+        """Queue a batch of mails about ``view`` in order (a turn's reports): each reader's reply
+        address and footer found in one pass, the sender's report the lead of its one reply
+        (lead), the others queued and archived, counted as queue() counts them."""
+        tokens = self.tokens.reply_to_all(view.id, [letter.to for letter in letters])
+        footers = {to: self.footer(view, to, bool(token)) for to, token in tokens.items()}
+        mails = []
+        for letter in letters:
+            if not (letter.lead and self._leads(view, letter, footers[letter.to])):
+                mails.append(letter)
+        counted = [x for x in mails if self._count(x.to, x.kind, False)]
+        statuses = queue_statuses(self.store, [x.to for x in counted], self.clock(),
+                                  self.config.gm_address)
+        for letter, status in zip(counted, statuses):
+            footer, body = footers[letter.to], reports.with_footer(letter.body, footers[letter.to])
+            threading = {} if letter.answers is None else {
+                "in_reply_to": letter.answers.message_id, "references": letter.answers.references}
+            reply = (("Reply-To", tokens[letter.to]),) if tokens[letter.to] else ()
+            oid = self._put(letter.to, f"[{view.id} T{view.turn}] {letter.label}",
+                            reports.with_footer("\n".join(letter.notes + (body,)), footer),
+                            kind=letter.kind, status=status, game_id=view.id, turn=view.turn,
+                            not_before=letter.not_before, headers=letter.headers + reply,
+                            html=page_part(letter.page, letter.images, footer), **threading)
+            if letter.archived:
+                for note in letter.notes:
+                    self.archive(view, letter.player, "notice", note, oid)
+                self.archive(view, letter.player, letter.kind, body, oid)
+
+    def _leads(self, view: GameView, letter: Letter, footer: str) -> bool:
+        """Put ``letter`` as the lead of the reply to the mail it answers, if that reply is being
+        gathered (the reply's footer goes under its last answer); False if it is not."""
+        if not self.replying_to(letter.answers):
+            return False
+        self.reply_report(letter.answers, view, letter.label, letter.body, player=letter.player,
+                          html=page_part(letter.reply_page, letter.images, footer))
+        for title, text in letter.reply_notes:
+            self.reply(letter.answers, view, title, text, kind="notice", archive_player=letter.player)
+        return True
 
     def footer(self, view: GameView, to: str, replies: bool) -> str:
         """The footer of a mail about ``view`` to ``to``: how to send orders, for the address of a
@@ -232,6 +265,11 @@ class Outbox:
             self.answers.parts.append(part)
             return
         self._send_reply(inbound, [part])
+
+    def reply_rendered(self, inbound: Inbound, view: GameView | None, label: str, template: str,
+                       kind: str, archive_player: str | None = None, **context: Any) -> None:
+        """reply() with a body rendered here from ``template`` and ``context`` (render)."""
+        self.reply(inbound, view, label, self.render(template, **context), kind, archive_player)
 
     def replying_to(self, inbound: Inbound | None) -> bool:
         """Answers to ``inbound`` are being gathered (for_mail) and not yet sent."""
@@ -277,14 +315,15 @@ class Outbox:
             parts = parts[:-1] + [replace(last, body=reports.with_footer(
                 last.body, self.footer(view, to, bool(headers))))]
         body = joined(parts)
-        notice = self._limit_notice(to) if limited else ""
+        notice = strangers.limit_notice(self, to) if limited else ""
         if notice is None:
             return None
         room = STRANGER_BYTES - 2 * len(notice.encode("utf-8"))  # its wrapping, with room to spare
         cut = self.for_stranger(inbound) and len(body.encode("utf-8")) > room
         if cut:
-            body = self.cut_for_stranger(body, room)
-        body = with_notice(body, notice)
+            body = strangers.cut(self.config, body, room)
+        if notice:
+            body = strangers.with_notice(body, notice)
         first = parts[0]
         if lead is not None:  # the report of the move, as every player gets it, with the answers after
             subject, html = f"[{view.id} T{view.turn}] {lead.label}", lead.html
@@ -307,15 +346,12 @@ class Outbox:
         return oid
 
     def cut_for_stranger(self, body: str, most: int = STRANGER_BYTES) -> str:
-        """``body`` within ``most`` bytes, cut at a line and saying where to read the rest."""
-        url = self.config.archive_url
-        where = " " + sentence(LIMITS, "pages", url=url) if url else ""
-        note = "\n" + sentence(LIMITS, "cut", where=where) + "\n"
-        if len(body.encode("utf-8")) <= most:
-            return body
-        kept = body.encode("utf-8")[:most - len(note.encode("utf-8"))].decode("utf-8", errors="ignore")
-        head, newline, _ = kept.rpartition("\n")
-        return (head + newline if newline else kept) + note
+        """``body`` within ``most`` bytes (strangers.cut)."""
+        return strangers.cut(self.config, body, most)
+
+    def alert_gm(self, subject: str, lines: list[str]) -> bool:
+        """Tell the game master a cap on strangers is reached (strangers.alert_gm)."""
+        return strangers.alert_gm(self, subject, lines)
 
     def archive_parts(self, parts: list[ReplyPart], outbox_id: int | None) -> None:
         """Keep what each answer about a game said, as part of the mail ``outbox_id``."""
@@ -332,45 +368,6 @@ class Outbox:
             return []
         parts, self.answers.parts = self.answers.parts, []
         return parts
-
-    def _limit_notice(self, to: str) -> str | None:
-        """None if a limit is reached; else "" or, for the last reply allowed, a note saying so."""
-        since = self.clock() - HOUR
-        per_address = self.config.error_replies_per_hour
-        total = self.config.unauthenticated_replies_per_hour
-        self.store.locks.lock_shared(HOURLY_CAPS)  # until this reply is queued (or not) and committed
-        sent_to = self.store.outbox.replies_since(LIMITED_KINDS, since, to)
-        sent_all = self.store.outbox.replies_since(LIMITED_KINDS, since)
-        if sent_to >= per_address:
-            log.warning("reply to %s suppressed: %d this hour", to, sent_to)
-            return None
-        if sent_all >= total:
-            log.warning("reply to %s suppressed: %d replies to strangers this hour", to, sent_all)
-            return None
-        if sent_to + 1 == per_address:
-            return sentence(LIMITS, "last_answer", to=to, per_address=per_address)
-        if sent_all + 1 == total:
-            log.warning("the hourly limit of %d replies to strangers is reached", total)
-            self.alert_gm("Too many mails from strangers", [
-                sentence(LIMITS, "flood_answered", total=total), "", sentence(LIMITS, "flood_kept")])
-            return sentence(LIMITS, "too_many")
-        return ""
-
-    def alert_gm(self, subject: str, lines: list[str]) -> bool:
-        """Tell the game master that a cap on what strangers make gm send is reached: one such mail
-        an hour, whichever cap (a flood fills them in turn; the log names every one).  False if
-        none was sent (one went within the hour, or there is no gm_address)."""
-        to, now = self.config.gm_address, self.clock()
-        if not to:
-            log.info("%s; no gm_address to tell", subject)
-            return False
-        if self.store.outbox.replies_since(("alert",), now - HOUR, to):
-            return False
-        log.warning("%s; telling %s", subject, to)
-        self.queue(to.lower(), f"[gm] {subject}", "\n".join(
-            lines + ["", "This is the only such mail this hour."]) + "\n", kind="alert")
-        return True
-
 
 class MailOutbox(Outbox):
     """The outbox as one mail sees it while it is judged: the service's store, config, clock, DKIM

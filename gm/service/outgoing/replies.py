@@ -47,6 +47,10 @@ class ReplyTokens:
         reply = tokens.reply_address(self.config.address, game_id, seat["name"], token)
         return reply if len(reply.rpartition("@")[0]) <= tokens.MAX_LOCAL else None
 
+    def reply_to_all(self, game_id: str, addresses: list[str]) -> dict[str, str | None]:
+        """reply_to of each of ``addresses``, for a batch of mails about ``game_id``."""
+        return {address: self.reply_to(game_id, address) for address in dict.fromkeys(addresses)}
+
     def addressed(self, recipient: str) -> tuple[str, str, str] | None:
         """(game id, name, token) when a mail came to one of our reply addresses (tokens on)."""
         if not self.enabled or not recipient:

@@ -11,12 +11,17 @@ pictures_for draws a picture once for all viewers who see the same).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from games.base import Event
 from gm.core import times
 from gm.core.model import AUDIENCE_ALL, GameView
+from gm.mail.inbound import Inbound
 from gm.mail.outbound import HtmlPart
 from gm.present import mailhtml, pictures
 from gm.present import reports as present
+from gm.service.outgoing.letters import Letter
+from gm.service.outgoing.outbox import page_part
 from gm.service.table import deadlines
 from gm.service.context import Context
 
@@ -37,37 +42,91 @@ def public_press(rows) -> list[tuple[int, str]]:
             if row["audience"] == AUDIENCE_ALL]
 
 
+class Sender(NamedTuple):
+    """The reader whose mail caused a batch of reports: their name, that mail, and whether it
+    came from the seat's own address (then its report leads the reply to it)."""
+
+    name: str
+    inbound: Inbound | None
+    own_address: bool
+
+
+def turn_letters(ctx: Context, view: GameView, events: list[Event], label: str, note: str | None,
+                 head: str | None, table: deadlines.TurnTable | None, own_notes: dict[str, str],
+                 sender: Sender | None) -> tuple[TurnMail, list[Letter]]:
+    """A turn's reports for the outbox's batch, made at once: the TurnMail and each reader's
+    Letter (TurnMail.letters; ``note``: the GM's, fitted within 72 columns in the text)."""
+    mail = TurnMail(ctx, view, events, note, head=head, table=table)
+    return mail, mail.letters(label, present.fit_width(note) if note else None, own_notes, sender)
+
+
 class TurnMail:
     """The report mail of one turn for each player still in the game (``only``: these players,
-    as for a BOARD reply)."""
+    as for a BOARD reply).  Its texts and pages are without the footer, which the outbox adds
+    to a batch (Outbox.queue_batch); text() and html() add it, asking the outbox once."""
 
     def __init__(self, ctx: Context, view: GameView, events: list[Event], note: str | None = None,
-                 only: list[str] | None = None, head: str | None = None):
+                 only: list[str] | None = None, head: str | None = None,
+                 table: deadlines.TurnTable | None = None):
         rules, state = view.rules, view.state
-        self.view, self.events, self.note = view, events, note
+        self.ctx, self.view, self.events, self.note = ctx, view, events, note
         self.head = head  # lines above the report in its monospace block (the final standings)
         self.now = ctx.clock()
         self.domain = ctx.config.domain
-        settings = deadlines.settings(ctx.store, view.id)
+        # ``table``: what the turn shows of the table, when the caller read it with the turn
+        self.table = table if table is not None else deadlines.turn_table(ctx.store, view)
+        settings = self.table.settings
         seats = view.seated if only is None else [p for p in view.players if p["name"] in only]
         self.readers = {p["name"]: p for p in seats}
         self.html_readers = [name for name, p in self.readers.items() if wants_html(p, settings)]
-        self.zones = {name: deadlines.player_zone(p) for name, p in self.readers.items()}
-        self.due = deadlines.due_time(ctx.store, view)
+        self.zones = {name: self.table.zones[name] for name in self.readers}
+        self.due = self.table.due
+        self.observer_deadline = self.deadline(None)  # in UTC, as observers read it
         self.shared = present.shared_context(view.id, rules, state)
         self.texts: dict[str | None, str] = {}
         for zone in set(self.zones.values()):  # one rendering per deadline text
             names = [name for name in self.readers if self.zones[name] is zone]
             self.texts.update(present.render_reports(view.id, rules, state, names, events,
                                                      deadline=self.deadline(zone), shared=self.shared))
-        # How each reader sends orders, in their channel: under the text, and in the page
-        self.footers = {name: ctx.outbox.footer_to(view, p["email"]) for name, p in self.readers.items()}
+        self._footers: dict[str, str] | None = None
         self.pictures: dict[str | None, bytes | None] = {}
         self.press: list[str] = []
         if self.html_readers:
             if settings["pictures"] == "on":
                 self.pictures = pictures.pictures_for(rules, state, self.html_readers)
             self.press = [text for _, text in public_press(ctx.store.reports.public_press(view.id, view.turn - 1))]
+
+    @property
+    def footers(self) -> dict[str, str]:
+        """How each reader sends orders, in their channel (the outbox's footers, found once)."""
+        if self._footers is None:
+            self._footers = self.ctx.outbox.footers(
+                self.view, {name: p["email"] for name, p in self.readers.items()})
+        return self._footers
+
+    def letters(self, label: str, note: str | None, own_notes: dict[str, str],
+                sender: Sender | None = None) -> list[Letter]:
+        """Each reader's report as a Letter of the outbox's batch (Outbox.queue_batch), opened
+        by the GM's ``note``, the reader's own line (``own_notes``, on their page "For you") and
+        the final standings; the sender's is threaded under their mail, or leads its reply (the
+        note and standings after it, its page without the line)."""
+        return [self.letter(name, label, (note, own_notes.get(name), self.head),
+                            sender if sender is not None and sender.name == name else None)
+                for name in self.readers]
+
+    def letter(self, name: str, label: str, notes: tuple[str | None, ...],
+               sender: Sender | None) -> Letter:
+        """``name``'s report as a Letter (``notes``: the GM's note, their own line, the final
+        standings; ``sender``: when their mail caused it)."""
+        note, own, head = notes
+        lead = sender is not None and sender.own_address
+        return Letter(self.readers[name]["email"], label, self.texts[name], kind="report",
+                      player=name, notes=tuple(part for part in notes if part),
+                      page=self.page(name, own, "For you") if own else self.page(name),
+                      images=self.images(name), answers=sender.inbound if sender else None,
+                      lead=lead, reply_page=self.page(name) if lead else None,
+                      reply_notes=tuple((title, part) for title, part in
+                                        (("Note", note), ("Final standings", head)) if part))
 
     def deadline(self, zone) -> str | None:
         return None if self.due is None else times.format_due(self.due, self.now, zone)
@@ -79,19 +138,30 @@ class TurnMail:
 
     def html(self, name: str, letter: str | None = None,
              letter_title: str = "Welcome") -> HtmlPart | None:
-        """The HTML part of ``name``'s mail, with its picture; None for a player who reads text.
-        ``letter``: a welcome's text, shown above the report."""
+        """The HTML part of ``name``'s mail, with its picture and footer; None for a player who
+        reads text.  ``letter``: a welcome's text, shown above the report."""
+        page = self.page(name, letter, letter_title)
+        return None if page is None else page_part(page, self.images(name), self.footers[name])
+
+    def page(self, name: str, letter: str | None = None,
+             letter_title: str = "Welcome") -> mailhtml.ReportPage | None:
+        """The HTML page of ``name``'s mail without its footer; None for a player who reads text."""
         if name not in self.html_readers:
             return None
         picture = self.pictures.get(name)
-        cid = f"board.{self.view.id}.{self.view.seq}@{self.domain}" if picture else None
         zone = self.zones[name]
-        page = mailhtml.ReportPage(
+        return mailhtml.ReportPage(
             shared=self.shared, text=(f"{self.head}\n" if self.head else "") + self.texts[name],
-            viewer=name,  # the footer is the page's own
-            events=[e.text for e in self.events if e.visible_to(name)],
+            viewer=name, events=[e.text for e in self.events if e.visible_to(name)],
             date=times.format_stamp(self.now, zone), deadline=self.deadline(zone),
-            picture_cid=cid, picture_size=pictures.size(picture) if picture else None,
-            press=self.press, note=self.note, footer=self.footers[name], letter=letter,
-            letter_title=letter_title)
-        return HtmlPart(mailhtml.render(page), ((cid, picture),) if picture else ())
+            picture_cid=self.cid(name), picture_size=pictures.size(picture) if picture else None,
+            press=self.press, note=self.note, letter=letter, letter_title=letter_title)
+
+    def cid(self, name: str) -> str | None:
+        """The Content-ID of ``name``'s picture (None: no picture)."""
+        return f"board.{self.view.id}.{self.view.seq}@{self.domain}" if self.pictures.get(name) else None
+
+    def images(self, name: str) -> tuple:
+        """The images ``name``'s page shows: its picture, if any."""
+        picture = self.pictures.get(name)
+        return ((self.cid(name), picture),) if picture else ()

@@ -8,9 +8,10 @@ the game receive game mail (RULINGS G5).
 from __future__ import annotations
 
 import json
-from typing import Any
+from functools import partial
 
 from games.base import Event
+from gm.core import times
 from gm.core.model import GameView
 from gm.mail.inbound import Inbound
 from gm.present import archive, standings
@@ -31,50 +32,26 @@ def report_body(ctx: Context, view: GameView, viewer: str | None, events: list[E
 
 def queue_reports(ctx: Context, view: GameView, events: list[Event],
                   reply_to: tuple[str, Inbound | None] | None = None, note: str | None = None,
-                  own_notes: dict[str, str] | None = None) -> None:
-    """A report to every player still in the game, threaded under the mail that caused it: text,
-    or text and HTML with the picture (gm.service.outgoing.reportmail).  ``note`` (the GM entered orders)
-    opens each mail and is archived as a notice beside the report.  Observers get the report in
-    the observer's view (no private line, no sealed order), as text.  ``own_notes``: lines for
-    one player each (a late player is told so in the report, not in a mail of its own), shown
-    above their report and archived as a notice beside it."""
+                  own_notes: dict[str, str] | None = None,
+                  table: deadlines.TurnTable | None = None) -> None:
+    """A report to every player still in the game, threaded under the mail that caused it (text,
+    or text and HTML: reportmail), and to observers in their view, queued as one batch.  ``note``
+    (the GM entered orders) and ``own_notes`` (a line for one player) open the mail, archived as
+    notices beside the report; ``table``: the turn's TurnTable, if the caller read it with it."""
     rules = view.rules
-    own_notes = own_notes or {}
     over = rules.is_over(view.state)
-    label = "final report" if over else "report"
+    label = f"{rules.title} {'final report' if over else 'report'}"
     # The end mail: the final standings open it, archived beside the report as a notice.
     head = "\n".join(final_standings(ctx, view)) + "\n" if over else None
-    mail = reportmail.TurnMail(ctx, view, events, note, head=head)
-    note = present.fit_width(note) if note else None  # within 72 columns, like every line we send
-    if observers.following(ctx, view.id):
-        public = present.render_reports(view.id, rules, view.state, [present.OBSERVER], events,
-                                        deadline=mail.deadline(None), shared=mail.shared)
-        observers.send(ctx, view, f"{rules.title} {label}", public[present.OBSERVER], kind="report")
-    for player in view.seated:
-        name = player["name"]
-        body = mail.text(name)
-        inbound = reply_to[1] if reply_to and reply_to[0] == name else None
-        if from_seat(player, inbound) and ctx.outbox.replying_to(inbound):
-            # the sender's report is the one reply to their mail (the GM's note, if any, in it)
-            # (its footer is the reply's, under the last answer: the report goes in without one)
-            ctx.outbox.reply_report(inbound, view, f"{rules.title} {label}", mail.texts[name],
-                                    player=name, html=mail.html(name))
-            for title, part in (("Note", note), ("Final standings", head)):
-                if part:
-                    ctx.outbox.reply(inbound, view, title, part, kind="notice", archive_player=name)
-            continue
-        threading: dict[str, Any] = {}
-        if inbound is not None:
-            threading = {"in_reply_to": inbound.message_id, "references": inbound.references}
-        own = own_notes.get(name)
-        text = "\n".join(part for part in (note, own, head, body) if part)
-        oid = ctx.outbox.to_game(view, player["email"], f"{rules.title} {label}", text, kind="report",
-                                 html=mail.html(name, letter=own, letter_title="For you") if own else mail.html(name),
-                                 **threading)
-        for part in (note, own, head):
-            if part:
-                ctx.outbox.archive(view, name, "notice", part, oid)
-        ctx.outbox.archive(view, name, "report", body, oid)
+    sender: reportmail.Sender | None = None
+    if reply_to is not None and (player := view.player(reply_to[0])) is not None:
+        sender = reportmail.Sender(reply_to[0], reply_to[1], from_seat(player, reply_to[1]))
+    mail, letters = reportmail.turn_letters(ctx, view, events, label, note, head, table,
+                                            own_notes or {}, sender)
+    public = partial(present.render_report, present.ReportInput(  # rendered if someone follows
+        view.id, rules, view.state, present.OBSERVER, events, deadline=mail.observer_deadline))
+    batch = observers.letters(ctx, view, label, public, "report")
+    ctx.outbox.queue_batch(view, batch + letters)
 
 
 def game_page(ctx: Context, game_id: str) -> str | None:
@@ -109,20 +86,47 @@ def gm_reports(ctx: Context, view: GameView, note: str) -> None:
     queue_reports(ctx, view, [Event(note, kind="gm")])
 
 
+def order_taken(ctx: Context, before: GameView, view: GameView, table: deadlines.TurnTable, player,
+                inbound: Inbound | None, text: str, events: list[Event], note: str | None,
+                closing: bool) -> tuple[str, Inbound] | None:
+    """The mail an accepted order causes (``before``: the game it was judged on; ``view``: the
+    game after it; ``note``: the GM entered it; ``closing``: it completes a simultaneous turn,
+    closed next).  Returns the reply_to of the closing turn's reports when the sender's reply
+    is to be that report."""
+    notify_other_address(ctx, before, player, inbound, text)
+    name = player["name"]
+    if not view.rules.simultaneous:
+        if note:
+            queue_reports(ctx, view, events, note=note, table=table)
+        else:
+            queue_reports(ctx, view, events, reply_to=(name, inbound), table=table)
+        return None
+    if closing and from_seat(player, inbound):
+        # The order that completes the turn: its sender's reply is the turn's report, not a
+        # confirmation that the order may be replaced (the turn is judged next).
+        publish(ctx, view, events, name)
+        return (name, inbound)
+    private = [Event(note, kind="gm", to=(name,))] if note else []
+    announce(ctx, view, events + private, name, inbound, table)
+    return None
+
+
 def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
-             inbound: Inbound | None) -> None:
-    """Simultaneous games: confirm a sealed order privately, publish what is public."""
+             inbound: Inbound | None, table: deadlines.TurnTable) -> None:
+    """Simultaneous games: confirm a sealed order privately, publish what is public
+    (``table``: the TurnTable its order opened, with who still owes orders)."""
     private = [e.text for e in events if e.to is not None and sender in e.to]
     public = [e.text for e in events if e.to is None]
-    start_seq, _ = deadlines.turn_start(ctx.store, view.id)
-    body = ctx.outbox.render("confirm", game_id=view.id, turn=view.turn,
-                             lines=private + public or ["Orders received."],
-                             waiting=deadlines.missing(ctx.store, view, start_seq),
-                             deadline=deadlines.deadline_text(ctx.store, view, ctx.clock(),
-                                                              deadlines.player_zone(view.player(sender))))
+    confirm = dict(game_id=view.id, turn=view.turn, lines=private + public or ["Orders received."],
+                   waiting=table.missing if table.missing is not None
+                   else deadlines.missing_now(ctx.store, view),
+                   deadline=None if table.due is None else
+                   times.format_due(table.due, ctx.clock(), table.zones.get(sender)))
     if inbound is not None:
-        ctx.outbox.reply(inbound, view, "Orders received", body, kind="reply", archive_player=sender)
+        ctx.outbox.reply_rendered(inbound, view, "Orders received", "confirm", kind="reply",
+                                  archive_player=sender, **confirm)
     else:
+        body = ctx.outbox.render("confirm", **confirm)
         oid = ctx.outbox.to_game(view, view.player(sender)["email"], "Orders received", body,
                                  kind="reply")
         ctx.outbox.archive(view, sender, "reply", body, oid)

@@ -1,19 +1,13 @@
 """What a mail's commands may change, locked before they run (PostgreSQL; gm.store.pglocks).
 
-A mail with commands, or for no game, is judged in a scoped transaction like an
-order mail: it locks the games its lines name and the addresses whose rows it
-may change, in the one order (games sorted, then addresses sorted), not the
-store.  Each game is named by the line itself (JOIN nb7 ada, OBSERVE nb7,
-CREATE neighbors nb9 3, PASSWORD RESET nb7), or by the code a CONFIRM sends
-back (read here: a code's game and actions never change).  The addresses:
-the sender's (its replies' throttle, its settings, its pending requests), a
-SET ADDRESS's new one, and the seats' of a game where a code goes to a seat's
-registered address or a seat moves (PASSWORD RESET, a seat's CONFIRM), read
-before the locks.  Where that read went stale before the locks were granted,
-the code that changes the row locks it again, late (credentials.cannot_mail,
-delivery_state.clear, playersettings.save): a deadlock that meets is run again
-by the mail's retry (gm.service.intake.ingest).  Reading needs no lock: LIST,
-TRAIL, SUMMARY, HELP lock only the sender's address.
+A mail with commands, or for no game, is judged in a scoped transaction like an order
+mail: it locks the games its lines name (or a CONFIRM's code names) and the addresses whose
+rows it may change, games sorted then addresses sorted, not the whole store.  The
+addresses: the sender's, a SET ADDRESS's new one, and a seat's where a code goes to it or
+it moves, read before the locks.  Where that read went stale before the locks were
+granted, the code that changes the row locks it again, late (credentials.cannot_mail,
+delivery_state.clear, playersettings.save): a deadlock that meets is run again by the
+mail's retry (gm.service.intake.ingest).  LIST, TRAIL, SUMMARY, HELP lock only the sender.
 """
 
 from __future__ import annotations

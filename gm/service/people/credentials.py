@@ -1,38 +1,15 @@
 """A seat's credentials, changed here and nowhere else: its password, reply tokens, address and codes.
 
-The address a seat is registered to is the root of trust.  A password or a
-reply token (gm.core.tokens) speaks for a seat; a code mailed to an address
-proves that address answered.  The rules, after Mailman's pending
-confirmations, Django's reset tokens and GitHub's change notices:
-
-* PASSWORD RESET changes nothing: it mails the registered address a code
-  (at most one an hour per seat, and only if the mail can go now: not to an
-  address that bounces; else nothing changes and the attempt is in the
-  history).  The seat's own limit is its only cap: the caps on answers to
-  strangers, which strangers can fill, never hold up an owner's code.
-  Confirmed from the registered address, the seat gets a new generated
-  password, mailed there, and every old credential dies at once:
-  the password, every token (a new generation), every pending code but the
-  revert codes (below).  While a reset waits, no address change completes
-  and none starts; nothing done with the password alone ends a reset.
-* SET ADDRESS (one a mail) mails the new address a code, counted and capped
-  with every other code mail (gm.service.people.optin); confirmed from there, the seat
-  moves and the OLD address gets a revert code valid REVERT_DAYS: it moves
-  the seat back and acts as a reset.  A SET PASSWORD or a later SET ADDRESS
-  supersedes the address codes waiting; a revert code dies only by its age or
-  by a revert to an address the seat had before it (an attacker's later move
-  cannot void the owner's way back).
-* Every change mails the registered address (for a move, the old one) what
-  changed, when and from which address.  Best-effort: queued like any
-  notice, held if the address bounces, never a condition of the change.
-* A seat taken from its holder (gm replace, gm eject, a resignation or
-  concession, LEAVE, gm seat address) takes every code waiting and every
-  token with it (end_all): none of them moves the seat back, or speaks for
-  whoever holds it next.
-* Orders, press and reads sent with a seat's token from another address are
-  told to the registered address (reads at most once a day per seat).
-* Wrong passwords are counted, and locked out, in gm.service.people.guessing; a
-  confirmed reset ends the seat's lock.
+The registered address is the root of trust (SECURITY.md has the whole table): a password or
+reply token speaks for a seat, a code mailed to an address proves that address answered.
+PASSWORD RESET changes nothing but mails the registered address a code (one an hour, only if
+the mail can go now); confirmed, the seat gets a new password and every old credential dies.
+SET ADDRESS mails the new address a code under the opt-in caps (gm.service.people.optin);
+confirmed, the seat moves and the old address gets a revert code valid REVERT_DAYS, which
+nothing a later holder does can void.  Every change is told to the registered address
+(best-effort); a seat taken from its holder takes its codes and tokens with it (end_all);
+a token used from another address is told to the owner.  Wrong passwords are counted in
+gm.service.people.guessing.  Modelled on Mailman's pending confirmations and Django's resets.
 """
 
 from __future__ import annotations

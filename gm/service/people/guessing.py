@@ -1,18 +1,14 @@
 """Wrong passwords: counted per seat and per sender, and locked out for an hour past a limit.
 
-FAILURE_LIMIT wrong passwords within an hour for a seat (from its own
-address, or from an address that holds no seat of the game: a guess at every
-seat) or from one sender lock passwords out for LOCK_SECONDS: the seat's
-password, or every password from that sender.  The seat's
-address and the GM (config gm_address) get one notice per lock.  From can be
-forged, so no password lifts a lock; the seat's reply token (gm.core.tokens)
-still works, and a PASSWORD RESET confirmed from the registered address ends
-the seat's lock (gm.service.people.credentials).  Only a mail from the seat's
-own address has its password checked against a locked seat (held_seat): the
-right one is held until that address confirms it (gm.service.people.holds), so
-strangers' guesses never make the owner's password useless; a wrong one there is
-still counted.  Other passwords for a locked seat, and any from a locked sender
-for a seat not its own, are not checked at all.
+FAILURE_LIMIT wrong passwords within an hour for a seat, or from one sender, lock that
+seat's password, or every password from that sender, for LOCK_SECONDS; the seat's address
+and the GM get one notice per lock.  From can be forged, so no password lifts a lock: the
+seat's reply token still works, and a confirmed PASSWORD RESET ends the seat's lock
+(gm.service.people.credentials).  Against a locked seat, only a mail from its own address
+has its password checked (held_seat): the right one is held until that address confirms
+(gm.service.people.holds), so strangers' guesses never make the owner's password useless.
+Other passwords for a locked seat, and a locked sender's for a seat not its own, are not
+checked at all.
 """
 
 from __future__ import annotations

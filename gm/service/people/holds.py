@@ -1,18 +1,13 @@
 """The code that releases mail held while a seat is locked against guessing.
 
-Ten wrong passwords an hour lock a seat (gm.service.people.guessing), and From
-can be forged, so strangers can lock any seat; the owner's right password must
-not become useless by it.  A mail from the seat's registered address with the
-right password is held (gm.service.intake.held keeps it), and the address is
-mailed a code (purpose 'held') as a step-up check: a password guessed during the
-lock is worth nothing without the mailbox.  Confirmed from that address (a reply
-to the code mail, or a line CONFIRM <code>), every mail held for the seat until
-then is judged, each as it came (ctx.released: gm.service.intake.held.release).
-
-One code mail a seat an hour: mails held while a code sent within the hour
-waits share it (each is answered, to the same registered address, saying so).
-Only the password's holder can make a mail held, so a forger gets the owner
-no code mail at all.
+Strangers can lock any seat (gm.service.people.guessing; From can be forged), and the
+owner's right password must not become useless by it.  A mail from the seat's registered
+address with the right password is held (gm.service.intake.held), and the address is
+mailed a code (purpose 'held'): a password guessed during the lock is worth nothing
+without the mailbox.  Confirmed from there, every mail held for the seat is judged, each
+as it came (gm.service.intake.held.release).  One code mail a seat an hour: mails held
+meanwhile share it.  Only the password's holder can make a mail held, so a forger gets the
+owner no code mail at all.
 """
 
 from __future__ import annotations

@@ -1,35 +1,15 @@
 """Double opt-in for strangers: OBSERVE, JOIN and CREATE wait until their address confirms.
 
-These commands need no password, and anyone can forge a From line, so none of
-them does anything when it comes (Mailman 3's pending confirmations are the
-model).  The lines of one mail that may be done (gm.service.outgoing.observers and
-lobby check them) become ONE pending request with ONE code, and ONE mail goes
-to the From address: ``Subject: CONFIRM <code>: ...`` with ``Reply-To:
-gm+confirm.<code>@host``, so the address confirms by replying, by a line
-CONFIRM <code>, or by the subject.  Only then is each line checked again and
-done (the observer added, the seat taken with its password in the answer, the
-game opened).  A confirmation counts for its own request only, never for the
-address at large: a forged JOIN from a player's address still needs that
-player's reply.  A request dies unconfirmed after REQUEST_DAYS; its code is
-stored as a keyed digest (gm.core.codes), never in clear.
-
-What a forger can make gm send a stranger is capped, per mailbox it goes to
-(gm.core.addresses.mailbox_key: victim+1@, "victim"@ and VICTIM@ are one, as
-are Gmail's dotted spellings): no code mail while one sent there in the last
-day is unanswered, and at most config ``confirmations_per_address_per_day``;
-past these nothing is sent and nothing recorded.  In total, at most
-``confirmations_per_hour`` go to strangers: reaching it mails ``gm_address``
-(once an hour), and a request past it gets a short refusal (a reply capped as
-every answer to a stranger is), never silence.  The address of a seat is no
-stranger's: its requests never wait on that total, only on its mailbox's caps.
-A SET ADDRESS code mailed to a new address is under the same caps and counted
-by them (code_refused, count_code): a request row that confirms nothing,
-confirmed with the seat's code.
-
-A mail to ``gm+confirm.<code>@host`` confirms only when it also carries the
-code (its subject or its own text) or answers the code mail (In-Reply-To or
-References name it): the address alone is what an auto-responder replies to.
-A robot's mail (gm.mail.robots, RFC 3834) confirms nothing: it is never read.
+Anyone can forge a From line, so these password-less commands do nothing when they come
+(after Mailman 3's pending confirmations): a mail's lines become ONE pending request with
+ONE code, mailed to the From address (``CONFIRM <code>`` in the subject, Reply-To
+``gm+confirm.<code>@host``); a confirmation counts for its own request only, and the code
+is stored as a keyed digest (gm.core.codes).  A request dies after REQUEST_DAYS.  What a
+forger can make gm send is capped per mailbox (gm.core.addresses.mailbox_key) and in total
+(``confirmations_per_hour``, past which the GM is told and the sender gets a short
+refusal); a seat's own address waits only on its mailbox's caps, and SET ADDRESS codes
+count too.  A mail to the confirm address confirms only with the code or as a reply to the
+code mail (an auto-responder's answer does not); a robot's mail confirms nothing.
 """
 
 from __future__ import annotations
@@ -118,7 +98,7 @@ def ask(word: str, ctx: Context, view, player, args: str, inbound: Inbound) -> N
     """An OBSERVE, JOIN or CREATE line (``word``): kept for the mail's one request if it may be
     done now, else its refusal is kept; nothing changes here."""
     asked = ctx.asked if ctx.asked is not None and ctx.asked.inbound is inbound else None
-    if asked is None:  # not inside handle_with_one_reply: this line is a request of its own
+    if asked is None:  # not inside a judged mail (judging.judge_mail): a request of its own
         begin(ctx, inbound)
         ask(word, ctx, view, player, args, inbound)
         finish(ctx, inbound)
@@ -178,7 +158,10 @@ def count_code(ctx: Context, code: str, address: str) -> None:
 
 
 def _capped(ctx: Context, address: str) -> str | None:
-    """Why no code may be mailed to ``address``'s mailbox now (its own caps), or None."""
+    """Why no code may be mailed to ``address``'s mailbox now (its own caps), or None: not while
+    one sent there in the last day is unanswered, and at most confirmations_per_address_per_day.
+    A mailbox is mailbox_key's: victim+1@, "victim"@, VICTIM@ and Gmail's dotted spellings are one;
+    past a cap nothing is sent and nothing recorded."""
     if not address:
         return "no From address"
     now, config = ctx.clock(), ctx.config

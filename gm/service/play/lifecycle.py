@@ -1,21 +1,17 @@
 """A game's life: creation, and the game master's overrides on status, seats, mail and deadline.
 
-Every override runs in one write transaction (BEGIN IMMEDIATE; on PostgreSQL one
-that locks its game before reading it, and is run again on a deadlock: so a daemon
-running at the same time loses no update and sees none half done), is
-recorded in the game's history with who, when and why, and mails the players
-it affects.  A refused override raises ServiceError (or GameError) and
-changes nothing.  Changes to the position itself are in gm.service.play.positions.
+Each override runs in one write transaction that locks its game (run again on
+a PostgreSQL deadlock), is recorded in the history with who and why
+(gm.service.play.overrides) and mails the players it affects; a refused one
+raises ServiceError (or GameError) and changes nothing.  The players a GM names
+are checked in gm.service.play.roster; changes to the position are in
+gm.service.play.positions.
 """
 
 from __future__ import annotations
 
-import getpass
 import json
-import os
 import random
-import re
-from email.utils import parseaddr
 
 from games import registry
 from games.base import GameError
@@ -24,89 +20,14 @@ from gm.core import addresses, passwords, times
 from gm.core.model import GameView, ServiceError, Status
 from gm.service.outgoing import reports
 from gm.service.people import credentials, draws, lobby, mailcommands, seats
+from gm.service.play import roster, turns
+from gm.service.play.overrides import default_actor, gm_lines, record, required_reason, reschedule
 from gm.service.table import deadlines, games
 from gm.service.context import Context
 from gm.store.locks import retried
 
-NO_REASON = "(no reason given)"
-
-
-def default_actor() -> str:
-    try:
-        user = os.environ.get("GM_USER") or getpass.getuser()
-    except Exception:  # no login name in a container
-        user = "unknown"
-    return f"gm:{user}"
-
-
-def record(ctx: Context, view: GameView, action: str, detail: str, who: str | None,
-           why: str | None) -> None:
-    """The history line of an override: who, when, what and why."""
-    text = detail + ("; " if detail else "") + f"why: {why or NO_REASON}"
-    ctx.store.history.log(view.id, view.turn, who or default_actor(), action, text, ctx.clock())
-
-
-def gm_lines(text: str, why: str | None) -> list[str]:
-    return [text] + ([f"Reason: {why}"] if why else [])
-
-
-def reschedule(ctx: Context, game_id: str) -> None:
-    """After a change of status, seats or settings: when the game next needs the clock."""
-    deadlines.schedule(ctx.store, games.load(ctx.store, game_id))
-
 
 # --- creation -------------------------------------------------------------------
-# A player's name is what the others type after PRESS TO: one word.
-PLAYER_NAME = re.compile(r"[A-Za-z0-9_-]+")
-NAME_RULE = "a name is one word of ASCII letters, digits, - and _ (no spaces, no accents)"
-
-
-def check_mailbox(name: str, text: str, outcome: str = "no game was created") -> tuple[str, str]:
-    """(address, display name) of a player's address as the GM wrote it (``zoë@bücher.example``,
-    ``<ada@example.org>`` or ``Ada Lovelace <ada@example.org>``): the address in the form gm keeps
-    (gm.core.addresses.normal: IDN domains in A-label form), the display name cleaned."""
-    text = (text or "").strip()
-    shown, written = parseaddr(text)
-    address = addresses.normal(written)
-    if not text or "," in text or address is None \
-            or text not in {written, f"<{written}>"} and not text.endswith(f"<{written}>"):
-        raise ServiceError(f"player {name}: {text!r} is not a mail address (write it as "
-                           f"name@example.org or Name <name@example.org>); {outcome}")
-    return address, addresses.display_name(shown)
-
-
-def check_address(name: str, text: str, outcome: str = "no game was created") -> str:
-    """The address of check_mailbox, without its display name."""
-    return check_mailbox(name, text, outcome)[0]
-
-
-def check_players(players: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
-    """Each seat's name, address and display name, checked: a one-word name, a mail address,
-    none twice."""
-    checked: list[tuple[str, str, str]] = []
-    names: dict[str, str] = {}
-    seen: dict[str, str] = {}
-    for name, text in players:
-        name = (name or "").strip()
-        if not name:
-            raise ServiceError("a player needs a name (NAME=EMAIL); no game was created")
-        if not PLAYER_NAME.fullmatch(name):
-            raise ServiceError(f"player name {name!r}: {NAME_RULE} (players write it after PRESS TO); "
-                               "no game was created")
-        if name.lower() in names:
-            raise ServiceError(f"two players are called {names[name.lower()]} and {name} (names are "
-                               "compared without case): give each a name of their own; "
-                               "no game was created")
-        address, shown = check_mailbox(name, text)
-        if address in seen:
-            raise ServiceError(f"{address} is given for both {seen[address]} and {name}: "
-                               "each player needs an address of their own; no game was created")
-        names[name.lower()] = name
-        seen[address] = name
-        checked.append((name, address, shown))
-    return checked
-
-
 @retried
 def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, str]],
                 seed: int | None = None, options: dict[str, str] | None = None) -> dict[str, str]:
@@ -117,7 +38,7 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
     """
     rules = registry.get(kind)
     game_id = lobby.check_game_id(game_id)
-    players = check_players(players)
+    players = roster.check_players(players)
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     options = dict(options or {})
     service = service_options.split_options(options, rules.options)  # deadline, press...: not the rules'
@@ -243,7 +164,7 @@ def draw(ctx: Context, game_id: str, who: str | None = None, why: str | None = N
     """`gm draw`: the game ends drawn now (RULINGS G6), as if every remaining player had agreed:
     no winner, the scores as they stand are the final standings.  Recorded as a draw of the
     rules (an orders row, origin gm), so gm verify replays it."""
-    why = _required_reason(why, f"gm draw {game_id}")
+    why = required_reason(why, f"gm draw {game_id}")
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         if view.status == Status.FINISHED or view.rules.is_over(view.state):
@@ -261,10 +182,10 @@ def concede(ctx: Context, game_id: str, name: str, who: str | None = None, why: 
     """`gm concede`: the player concedes, as CONCEDE (or RESIGN) by mail would (RULINGS G7):
     they leave the game as G5 says (eject's path, recorded the same way); when one player is
     left of a game begun with two or more, that player wins."""
-    why = _required_reason(why, f"gm concede {game_id} {name}")
+    why = required_reason(why, f"gm concede {game_id} {name}")
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
-        player = games.seat(view, name)
+        player = turns.seat(view, name)
         if not player["active"]:
             raise ServiceError(f"{player['name']} has already left game {view.id}")
         if view.status == Status.FINISHED or view.rules.is_over(view.state):
@@ -332,11 +253,11 @@ def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None =
     """A new player takes over a seat: new address, new password, a welcome.  Whatever the one
     who left held of the seat ends (credentials.end_all); an address that holds another seat
     still in the game is refused (each seat needs an address of its own)."""
-    email = check_address(name, email, "nothing changed")
+    email = roster.check_address(name, email, "nothing changed")
     secret = passwords.generate()
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
-        player = games.seat(view, name)
+        player = turns.seat(view, name)
         old = player["email"]
         taken = next((p["name"] for p in view.seated if p["name"] != player["name"]
                       and addresses.same(p["email"], email)), None)
@@ -365,10 +286,10 @@ def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None =
 def reset_seat(ctx: Context, game_id: str, name: str, who: str | None = None, why: str | None = None) -> str:
     """`gm seat reset`: a new password for a seat, mailed to its registered address; its old
     password, reply addresses and waiting codes stop working (gm.service.people.credentials)."""
-    why = _required_reason(why, f"gm seat reset {game_id} {name}")
+    why = required_reason(why, f"gm seat reset {game_id} {name}")
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
-        player = games.seat(view, name)
+        player = turns.seat(view, name)
         credentials.gm_reset(ctx, view, player, who or default_actor(), why)
     return f"seat {player['name']} of game {view.id}: new password mailed to {player['email']}"
 
@@ -378,11 +299,11 @@ def readdress_seat(ctx: Context, game_id: str, name: str, email: str, who: str |
                    why: str | None = None) -> str:
     """`gm seat address`: the same player, at a new address, now (no code): a new password is
     mailed there and the old address is told (to give the seat to someone else: gm replace)."""
-    why = _required_reason(why, f"gm seat address {game_id} {name} {email}")
-    email = check_address(name, email, "nothing changed")
+    why = required_reason(why, f"gm seat address {game_id} {name} {email}")
+    email = roster.check_address(name, email, "nothing changed")
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
-        player = games.seat(view, name)
+        player = turns.seat(view, name)
         if addresses.same(player["email"], email):
             raise ServiceError(f"seat {player['name']} is registered to {email} already; nothing changed")
         if any(addresses.same(p["email"], email) for p in view.players):
@@ -391,24 +312,13 @@ def readdress_seat(ctx: Context, game_id: str, name: str, email: str, who: str |
     return f"seat {player['name']} of game {view.id} moved to {email}; new password mailed there"
 
 
-def _required_reason(why: str | None, command: str) -> str:
-    if why is None or not why.strip():
-        raise ServiceError(f"give the reason: {command} -m REASON (it is recorded and told to the player)")
-    return why.strip()
-
-
 @retried
 def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: str | None = None) -> str:
-    """Remove a player as the game's rules for leaving say (RULINGS G5).
-
-    The rules' ``leave`` gives the state without the seat (skipped in the turn
-    order, its sealed orders withdrawn, never among the winners; the game ends
-    when the rules say too few are left).  The seat sends no orders and gets no
-    game mail from then on; the players still in are told and get a report.
-    """
+    """Remove a player as the game's rules for leaving say (RULINGS G5): the rules' ``leave``
+    gives the state without the seat; the players still in are told and get a report."""
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
-        player = games.seat(view, name)
+        player = turns.seat(view, name)
         if not player["active"]:
             raise ServiceError(f"{player['name']} has already left game {view.id}")
         if view.status == Status.FINISHED:
@@ -437,7 +347,7 @@ def resend(ctx: Context, game_id: str, name: str | None = None, who: str | None 
            why: str | None = None) -> str:
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
-        targets = [games.seat(view, name)] if name else view.seated
+        targets = [turns.seat(view, name)] if name else view.seated
         reports.resend(ctx, view, [p["name"] for p in targets])
         names = ", ".join(p["name"] for p in targets)
         record(ctx, view, "resend", f"report of turn {view.turn} to {names}", who, why)
@@ -460,12 +370,9 @@ def broadcast(ctx: Context, game_id: str, text: str, who: str | None = None, why
 # --- a game made by mistake ------------------------------------------------------------
 @retried
 def delete_game(ctx: Context, game_id: str, force: bool = False) -> str:
-    """`gm delete`: remove every row of a game (not the mail received or sent) in one write.
+    """`gm delete`: remove every row of a game in one write (its mail in and out is kept).
 
-    Refused for a game that has had an accepted order unless ``force``: a game that was
-    played is ended (gm end), not deleted.  Nothing of the game is kept, not even a history
-    line; the messages and outbox rows stay as the record of the mail.
-    """
+    Refused for a game that had an accepted order unless ``force``: a game played is ended."""
     with ctx.store.write(games=[game_id]):
         row = ctx.store.games.game(game_id.strip().lower())  # an open game too: it has no state to load
         if row is None:

@@ -1,25 +1,15 @@
 """Press: players writing to each other, or to the game master, through gm.
 
-    PRESS TO <names|ALL|GM>      (names split by commas and/or spaces:
-    any text                      PRESS TO hal, jon)
+    PRESS TO <names|ALL|GM>      (names split by commas and/or spaces)
+    any text
     ENDPRESS
 
-The game's ``press`` setting: ``none`` (refused), ``white`` (the sender is
-named) or ``grey`` (the sender is hidden).  Each named player receives one
-copy; ``GM`` is the game master's address (config ``gm_address``).  Every
-press message is archived with the turn: one copy per player who received it
-and one archive copy (player NULL); the history log names the sender.
-
-Each copy keeps who the message went to as data (reports.audience): ALL (public:
-the archive, the Atom feed, observers and every player's HTML report show it),
-PLAYERS (named players, with or without the GM) or GM_ONLY (the game master
-alone).  Public views read that field, never the message's text.
-
-One mail is one press mail to each recipient at most (gm.service.outgoing.outbox
-MAILS_PER_ADDRESS): its blocks to the same players are one message, a mail
-sends to at most MAX_LISTS lists, and a reader meant for several gets them in
-one mail; a seat sends at most config ``press_per_seat_per_hour`` messages an
-hour, and press to GM counts as the game master's alerts.
+The game's ``press`` setting: ``none`` (refused), ``white`` (sender named) or
+``grey`` (sender hidden).  Each copy is archived with the turn and keeps its
+audience as data (ALL, PLAYERS or GM_ONLY): public views read that field, never
+the text.  A reader gets at most one press mail per mail sent (blocks to the
+same players merged, at most MAX_LISTS lists), within config
+``press_per_seat_per_hour``; press to GM counts as the game master's alerts.
 """
 
 from __future__ import annotations
@@ -62,14 +52,11 @@ class Message:
 
 def send_all(ctx: Context, view: GameView, player, blocks: Sequence[tuple[Sequence[str] | str, str]],
              inbound: Inbound) -> None:
-    """Every PRESS block of one mail (inside the ingest transaction), with one answer to the sender.
+    """Every PRESS block of one mail (in the ingest transaction), with one answer to the sender.
 
-    Blocks to the same list of recipients are one message (merged, up to MAX_PRESS characters);
-    at most MAX_LISTS lists a mail, and config ``press_per_seat_per_hour`` messages a seat an
-    hour; press to GM goes with the game master's alerts
-    (gm.service.outgoing.gmalerts).  Each recipient gets ONE press mail, holding every message
-    meant for them; what was merged or refused is said in the sender's one reply.
-    """
+    Blocks to the same recipients are one message (up to MAX_PRESS characters), at most
+    MAX_LISTS lists a mail, within config ``press_per_seat_per_hour``; each recipient gets one
+    press mail, and what was merged or refused is said in the sender's one reply."""
     if not blocks:
         return
     mode = deadlines.settings(ctx.store, view.id)["press"]

@@ -1,17 +1,11 @@
 """The clock: reminders, deadlines with grace and the late policy, and rules timers.
 
-``tick`` is called by the daemon every half minute; ``settle`` is the one
-place that brings a game's clock up to now, and every path into a game calls
-it before anything is judged: mail (also retried mail), `gm order`, `gm
-process`, and the tick itself (RULINGS G4: time is checked before orders).
-Each step sets its flag in the deadline row in the same transaction as the
-mail it sends, so it happens exactly once, also across restarts.
-
-A tick reads only what is due: every game with something ahead of it has a
-row in ``timers`` with the moment it next needs the clock
-(gm.service.table.deadlines.next_due), kept right in the same transaction as every
-change that moves it, and found by an index.  A store of 100,000 games with
-nothing due costs one indexed query.
+``settle`` brings a game's clock up to now, before anything is judged on every
+path into a game (mail, `gm order`, `gm process`, the tick): RULINGS G4.
+``tick`` (every half minute) reads only the games due in ``timers``, the row
+gm.service.table.deadlines.next_due keeps in every write that moves it.  Each
+step sets its flag in the deadline row in the transaction of the mail it
+sends, so it happens exactly once, across restarts too.
 """
 
 from __future__ import annotations
@@ -159,7 +153,7 @@ def holdable(store, view, start_seq: int, names: list[str], conf) -> dict[str, f
     """Of ``names`` (owing players whose mail bounces), those bouncing=wait may still hold the
     deadline for, with how long: at most once per turn, and for at most the game's absence_total
     in all.  A player sees her own VERP return address, so she can make her mail bounce at
-    will; without these bounds she would never forfeit (issue 27)."""
+    will; without these bounds she would never forfeit."""
     allowed = times.parse_duration(conf["absence_total"])
     out: dict[str, float] = {}
     for name in names:

@@ -6,8 +6,8 @@ record of the mail that caused it and the mail it queues.
 
 from __future__ import annotations
 
-from games.base import Event, NotYourTurnError, OrderError
-from gm.core.model import GameView, Outcome, Status
+from games.base import NotYourTurnError, OrderError
+from gm.core.model import GameView, Outcome, ServiceError, Status
 from gm.mail.inbound import Inbound
 from gm.service.outgoing import reports
 from gm.service.table import deadlines, games
@@ -19,53 +19,57 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
                 now: float | None = None, turn_closed: int | None = None) -> Outcome:
     """Judge one player's orders (mail or GM override) and queue what they cause.
 
-    ``turn_closed``: the turn the sender wrote for, when its timer or deadline
-    closed it before these orders were judged (RULINGS G4); a refusal says so.
-    """
+    It decides first, then goes down the rooms once: the state to the table (games.advance),
+    the order to the store, the mail to outgoing (reports.order_taken).  ``turn_closed``: the
+    turn the sender wrote for, closed by its clock before this (RULINGS G4)."""
     now = ctx.clock() if now is None else now
-    rules, state = view.rules, view.state
-    player = games.seat(view, name)
+    player = seat(view, name)
     name = player["name"]
-    turn = rules.turn(state)
     try:
-        if view.status == Status.FINISHED:
-            raise NotYourTurnError("the game is over")
-        if view.status == Status.PAUSED:
-            raise NotYourTurnError("the game is paused by the game master")
-        if not player["active"]:
-            raise NotYourTurnError("you have left this game")
-        order = rules.parse_order(state, name, text)
-        result = rules.submit(state, name, order, now)
+        check_open(view, player)
+        order = view.rules.parse_order(view.state, name, text)
+        result = view.rules.submit(view.state, name, order, now)
     except OrderError as exc:
-        error = str(exc)
-        if turn_closed is not None:
-            error = (f"turn {turn_closed} had closed before your orders were judged (its timer "
-                     f"or deadline had run out, RULINGS G4), and on turn {turn} they do not "
-                     f"stand: {error}")
-        return _refuse(ctx, view, name, text, exc, error, origin=origin, inbound=inbound,
-                       message_row=message_row, now=now)
-    after = games.save_state(ctx.store, view, result.state, now)
-    deadlines.open_turn(ctx.store, after, opened=ctx.clock())
-    ctx.store.turns.add_order(view.id, "order", name, turn, text, accepted=True, origin=origin, at=now,
-                              canonical=str(order), message_row=message_row, seq=after.seq)
-    reports.notify_other_address(ctx, view, player, inbound, text)
+        return _refuse(ctx, view, name, text, exc, refusal(view, exc, turn_closed), origin=origin,
+                       inbound=inbound, message_row=message_row, now=now)
+    row = dict(action="order", player=name, turn=view.turn, text=text, accepted=True, origin=origin,
+               at=now, canonical=str(order), message_row=message_row)
+    after, table = games.advance(ctx.store, view, result.state, now, row, opened=ctx.clock())
+    closing = view.rules.simultaneous and should_close(ctx, after, now, all_in=table.all_in)
     note = gm_note([name], str(order)) if origin == "gm" else None
-    if rules.simultaneous:
-        private = [Event(note, kind="gm", to=(name,))] if note else []
-        if reports.from_seat(player, inbound) and should_close(ctx, after, now):
-            # The order that completes the turn: its sender's reply is the turn's report, not a
-            # confirmation that the order may be replaced (the turn is judged in this step).
-            reports.publish(ctx, after, result.events, name)
-            close_if_due(ctx, view.id, now=now, reply_to=(name, inbound))
-            return Outcome("sealed", str(order), view.id)
-        reports.announce(ctx, after, result.events + private, name, inbound)
-        close_if_due(ctx, view.id, now=now)
-        return Outcome("sealed", str(order), view.id)
-    if note:
-        queue_noted_reports(ctx, after, result.events, note)
-    else:
-        reports.queue_reports(ctx, after, result.events, reply_to=(name, inbound))
-    return Outcome("applied", str(order), view.id)
+    reply_to = reports.order_taken(ctx, view, after, table, player, inbound, text, result.events,
+                                   note, closing)
+    if closing:
+        close_if_due(ctx, view.id, now=now, reply_to=reply_to)
+    return Outcome("sealed" if view.rules.simultaneous else "applied", str(order), view.id)
+
+
+def seat(view: GameView, name: str):
+    """The named player's row; ServiceError naming the players if there is none."""
+    player = view.player(name)
+    if player is None:
+        known = ", ".join(p["name"] for p in view.players)
+        raise ServiceError(f"no player {name!r} in game {view.id} (players: {known})")
+    return player
+
+
+def check_open(view: GameView, player) -> None:
+    """NotYourTurnError if the game takes no orders from ``player``, saying why."""
+    if view.status == Status.FINISHED:
+        raise NotYourTurnError("the game is over")
+    if view.status == Status.PAUSED:
+        raise NotYourTurnError("the game is paused by the game master")
+    if not player["active"]:
+        raise NotYourTurnError("you have left this game")
+
+
+def refusal(view: GameView, exc: OrderError, turn_closed: int | None) -> str:
+    """What a refused order's reply says: the rules' reason, and the turn that had closed."""
+    if turn_closed is None:
+        return str(exc)
+    return (f"turn {turn_closed} had closed before your orders were judged (its timer "
+            f"or deadline had run out, RULINGS G4), and on turn {view.turn} they do not "
+            f"stand: {exc}")
 
 
 def gm_note(names: list[str], order: str | None = None) -> str:
@@ -73,17 +77,6 @@ def gm_note(names: list[str], order: str | None = None) -> str:
     if order is not None:
         return f"The game master entered this order for {names[0]}: {order}."
     return f"The game master entered the orders of {', '.join(names)} this turn."
-
-
-def queue_noted_reports(ctx: Context, view: GameView, events: list[Event], note: str,
-                        reply_to: tuple[str, Inbound] | None = None,
-                        own_notes: dict[str, str] | None = None) -> None:
-    """The reports of reports.queue_reports, each mail opening with the GM's ``note``.
-
-    The archive keeps the report as rendered (what gm verify renders again from the replay)
-    and the note as a notice beside it, both naming the one mail they were sent in.
-    """
-    reports.queue_reports(ctx, view, events, note=note, reply_to=reply_to, own_notes=own_notes)
 
 
 def _refuse(ctx: Context, view: GameView, name: str, text: str, exc: OrderError, error: str, *,
@@ -99,16 +92,18 @@ def _refuse(ctx: Context, view: GameView, name: str, text: str, exc: OrderError,
     return Outcome("rejected", error, view.id, [body])
 
 
-def should_close(ctx: Context, view: GameView, now: float, force: bool = False) -> bool:
+def should_close(ctx: Context, view: GameView, now: float, force: bool = False,
+                 all_in: bool | None = None) -> bool:
     """The one rule for closing a turn: the GM or a deadline forces it, the rules say every
-    order is in, a rules timer ran out, or every player still in the game has sent orders."""
+    order is in, a rules timer ran out, or every player still in the game has sent orders
+    (``all_in``: deadlines.everyone_left_is_in, if the caller read it)."""
     rules, state = view.rules, view.state
     timer = rules.timer(state)
     if (not rules.simultaneous and timer is None) or rules.is_over(state) \
             or view.status != Status.ACTIVE:
         return False
     return (force or rules.ready(state, now) or (timer is not None and now >= timer)
-            or deadlines.everyone_left_is_in(ctx.store, view))
+            or (all_in if all_in is not None else deadlines.everyone_left_is_in(ctx.store, view)))
 
 
 def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bool = False,
@@ -127,14 +122,11 @@ def close_if_due(ctx: Context, game_id: str, now: float | None = None, force: bo
         by_gm = [name for name, how in ctx.store.turns.order_origins_since(view.id, start_seq).items()
                  if how == "gm"]
         result = view.rules.close_turn(view.state, now)
-        after = games.save_state(ctx.store, view, result.state, now)
-        deadlines.open_turn(ctx.store, after, opened=ctx.clock())
-        ctx.store.turns.add_order(view.id, "close", None, view.turn, "", accepted=True,
-                                  origin="gm" if force and origin == "timer" else origin, at=now,
-                                  seq=after.seq)
-        if by_gm:  # orders the GM entered (gm order) are named in the report of their turn
-            queue_noted_reports(ctx, after, result.events, gm_note(by_gm), reply_to=reply_to,
-                                own_notes=own_notes)
-        else:
-            reports.queue_reports(ctx, after, result.events, reply_to=reply_to, own_notes=own_notes)
+        row = dict(action="close", player=None, turn=view.turn, text="", accepted=True,
+                   origin="gm" if force and origin == "timer" else origin, at=now)
+        after, table = games.advance(ctx.store, view, result.state, now, row, opened=ctx.clock())
+        # orders the GM entered (gm order) are named in the report of their turn
+        note = gm_note(by_gm) if by_gm else None
+        reports.queue_reports(ctx, after, result.events, reply_to=reply_to, note=note,
+                              own_notes=own_notes, table=table)
         return True

@@ -72,8 +72,8 @@ def _first_difference(a, b, path: str = "") -> str:
 
 def _strip_deadline(text: str) -> str:
     """A report as compared: without its deadline (a time, not the position), and without what
-    reports archived before issue 31 showed differently (their footer, no "(left)" in scores)."""
-    text = present.without_footer(text).replace("  (left)", "")  # as archived before "(left)" was shown
+    reports archived by older versions show differently (their footer, no "(left)" in scores)."""
+    text = present.without_footer(text).replace("  (left)", "")  # older archived reports lack "(left)"
     return "\n".join(line for line in text.rstrip("\n").split("\n") if not line.startswith("Deadline: ")) + "\n"
 
 

@@ -1,18 +1,14 @@
-"""Sent mail kept as words: a day after a report with a picture went out, the store's copy
-keeps its headers and its text.
+"""Sent mail kept as words: a day after a report with a picture went out, its stored copy keeps
+its headers and its text.
 
-A report with its board picture is 30-40 KB, the picture most of it; a long game (Proximity's
-975 moves send 1,950 reports) grew the store by some 60 MB of pictures nobody reads again: the
-archive keeps the report's text, which is what ``gm verify`` compares, and a picture is a pure
-function of a stored state (gm.present.pictures), drawn again at will.  So a day after it was
-sent (long enough to look into a delivery problem), a mail's stored copy is trimmed to its
-headers and its text (gm.mail.outbound.words_only: the HTML page, itself the text report again
-with the picture round it, goes too), and to its headers alone where the archive keeps its
-words (the report and the GM's note, in ``reports`` under the mail's outbox id).  Mail not yet
-sent, held or bounced stays whole.
-
-The daemon trims a few rows each tick: the bytes are rewritten outside the write lock, and the
-short transaction that stores them leaves a row alone if it changed meanwhile.
+A report with its picture is 30-40 KB, the picture most of it (a Proximity game of 975
+moves sends 1,950 reports), yet the archive keeps the report's text, which ``gm verify``
+compares, and a picture is drawn again at will from a stored state (gm.present.pictures).
+So a day after sending, a mail's copy keeps its headers and text (gm.mail.outbound.words_only),
+and only its headers where the archive keeps its words (``reports`` by outbox id).  Mail
+not yet sent, held or bounced stays whole.  The daemon trims a few rows each tick, rewriting
+the bytes outside the write lock; the short transaction that stores them leaves a row alone
+if it changed meanwhile.
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@ daemon restarts.  Reading a deadline (for a report) never writes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from games.base import OptionError
 from gm.core import options, times
 from gm.core.model import GameView
@@ -48,10 +51,8 @@ TURN_START_READS = ("states", "state_overrides")  # what a turn's start is worke
 def turn_start(store: Store, game_id: str) -> tuple[int, float]:
     """(seq, time) of the state that opened the current turn.
 
-    Reads newest first and only as far back as the turn goes, so a long
-    game's history is not loaded on every order.  Worked out once per write transaction
-    while neither the game's states nor its overrides change (Store.remembered).
-    """
+    Reads newest first, only as far back as the turn goes, once per write transaction while
+    the game's states and overrides do not change (Store.remembered)."""
     return store.remembered(TURN_START_READS, ("turn_start", game_id), lambda: read_turn_start(store, game_id))
 
 
@@ -98,6 +99,11 @@ def missing(store: Store, view: GameView, start_seq: int) -> list[str]:
     return owing
 
 
+def missing_now(store: Store, view: GameView) -> list[str]:
+    """missing() since the open turn's start."""
+    return missing(store, view, turn_start(store, view.id)[0])
+
+
 def everyone_left_is_in(store: Store, view: GameView) -> bool:
     """A simultaneous turn where a removed seat is awaited and every player still in has sent orders.
 
@@ -133,11 +139,9 @@ def absent_until(store: Store, game_id: str, players: list[str], due: float) -> 
 def current(store: Store, view: GameView, create: bool = False, opened: float | None = None) -> dict:
     """The deadline row of the turn now open, as a dict.
 
-    With ``create`` (inside a write transaction) a new turn's row is stored;
-    without it a missing row is worked out but not stored.  ``opened``: when gm judged what
-    opened the turn, if after the turn's start (a mail judged as it arrived, read later): its
-    time counts from then, when its report is made, not from the order's arrival.
-    """
+    With ``create`` (in a write) a new turn's row is stored; without, a missing row is worked
+    out, not stored.  ``opened``: when gm judged what opened the turn, if later than its start
+    (the turn's time counts from then)."""
     start_seq, start_time = turn_start(store, view.id)
     row = store.timers.deadline_row(view.id)
     if row is not None and row["start_seq"] == start_seq:
@@ -155,29 +159,59 @@ def current(store: Store, view: GameView, create: bool = False, opened: float | 
     return new
 
 
-def open_turn(store: Store, view: GameView, opened: float | None = None) -> None:
+@dataclass(frozen=True)
+class TurnTable:
+    """What a turn's judging and mail need of the table, read once and handed down: the game's
+    settings, when the open turn is due (None: no deadline, or over, or paused), each player's
+    time zone, and (``owing``) who still owes orders and whether everyone still in has sent
+    them (everyone_left_is_in)."""
+    settings: dict[str, str | None]
+    due: float | None
+    zones: dict[str, Any]
+    missing: list[str] | None = None  # None: not read
+    all_in: bool | None = None
+
+
+def turn_table(store: Store, view: GameView, row: dict | None = None, owing: bool = False) -> TurnTable:
+    """The TurnTable of the game as it stands (``row``: current()'s, if the caller has it)."""
+    due = None
+    if view.status == "active" and not view.rules.is_over(view.state):
+        due = (row if row is not None else current(store, view))["due"]
+    zones = {p["name"]: player_zone(p) for p in view.players}
+    if not owing:
+        return TurnTable(settings(store, view.id), due, zones)
+    return TurnTable(settings(store, view.id), due, zones, missing_now(store, view),
+                     everyone_left_is_in(store, view))
+
+
+def open_turn(store: Store, view: GameView, opened: float | None = None) -> TurnTable:
     """Store the deadline row of the turn now open (if this state opened a new one), and schedule.
 
     Called after every state the service saves, before the reports that show
-    the deadline are written; a report only reads it.
+    the deadline are written; a report only reads it (the TurnTable returned).
     """
     row = None
     if view.status == "active" and not view.rules.is_over(view.state):
         row = current(store, view, create=True, opened=opened)
     schedule(store, view, row)
+    return turn_table(store, view, row, owing=view.rules.simultaneous)
+
+
+def state_opened(store: Store, view: GameView, previous, now: float,
+                 opened: float | None = None) -> TurnTable:
+    """state_added and open_turn in one call, for a state the rules made (``view``: the game
+    after it, its order recorded)."""
+    state_added(store, view.id, previous, view.seq, view.turn, now)
+    return open_turn(store, view, opened)
 
 
 # --- when a game next needs the clock ----------------------------------------------------
 def next_due(store: Store, view: GameView, row: dict | None = None) -> float | None:
     """The earliest moment the tick has something to do for this game, or None.
 
-    The same steps gm.service.play.timers takes, each at its own time: the
-    reminder, the deadline, the end of grace (sequential games), the rules'
-    own timer (Pivot Pawns' bids, Fuzzy Borders' re-open, Proximity's time
-    bank), and at once a simultaneous turn where everyone still in has sent
-    orders.  Absences have already moved the deadline they fall on.  ``row``:
-    current()'s row, when the caller has just worked it out in this transaction.
-    """
+    The steps of gm.service.play.timers, each at its time: reminder, deadline, end of grace
+    (sequential games), the rules' own timer, and at once a simultaneous turn where everyone
+    still in has sent orders.  ``row``: current()'s, when the caller has it."""
     rules, state = view.rules, view.state
     if view.status != "active" or rules.is_over(state):
         return None

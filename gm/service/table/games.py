@@ -10,8 +10,8 @@ from gm.service.table import deadlines
 from gm.store import Store
 
 # A new game's id: typed by players, read in subjects and in reply addresses' local parts, and
-# shown in lists, so it is plain ASCII that cannot look like another (issue 27: 'nЬ1' with a
-# Cyrillic soft sign, fullwidth 'ＮＢ３').  Games made before keep their ids, '.' and '_' too.
+# shown in lists, so it is plain ASCII that cannot look like another ('nЬ1' with a Cyrillic
+# soft sign, fullwidth 'ＮＢ３').  Games made before keep their ids, '.' and '_' too.
 NEW_ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 NEW_ID_CHARS = NEW_ID_FIRST | {"-"}
 MAX_GAME_ID = 40  # characters: it is typed, and it is part of a reply address's local part
@@ -68,19 +68,27 @@ def save_state(store: Store, view: GameView, state: Any, now: float) -> GameView
     turn = rules.turn(state)
     seq = store.turns.add_state(view.id, turn, rules.dump(state), now)
     deadlines.state_added(store, view.id, previous, seq, turn, now)
-    status = Status.FINISHED.value if rules.is_over(state) else view.status
+    return with_status(store, view, state, seq, now)
+
+
+def advance(store: Store, view: GameView, state: Any, now: float, order: dict[str, Any],
+            opened: float | None = None) -> tuple[GameView, deadlines.TurnTable]:
+    """One step of the game in one call down: save_state, the ``order`` that made the state
+    (Store.add_order's arguments but the game and seq), and the turn opened (deadlines.open_turn).
+    Returns the game after it and the TurnTable of its judging and mail."""
+    previous = store.turns.latest_state(view.id)
+    seq = store.turns.add_state(view.id, view.rules.turn(state), view.rules.dump(state), now)
+    after = with_status(store, view, state, seq, now)
+    store.turns.add_order(view.id, **order, seq=seq)
+    return after, deadlines.state_opened(store, after, previous, now, opened)
+
+
+def with_status(store: Store, view: GameView, state: Any, seq: int, now: float) -> GameView:
+    """Set the game's status after a new state (finished when the rules say so); the view."""
+    status = Status.FINISHED.value if view.rules.is_over(state) else view.status
     store.games.set_game_status(view.id, status, now)
     row = {**dict(view.row), "status": status, "updated": now}  # as set_game_status wrote it
-    return GameView(row, rules, state, seq, view.players)
-
-
-def seat(view: GameView, name: str):
-    """The named player's row; ServiceError naming the players if there is none."""
-    player = view.player(name)
-    if player is None:
-        known = ", ".join(p["name"] for p in view.players)
-        raise ServiceError(f"no player {name!r} in game {view.id} (players: {known})")
-    return player
+    return GameView(row, view.rules, state, seq, view.players)
 
 
 def save_gm_state(store: Store, view: GameView, data: dict, action: str, source_seq: int | None,

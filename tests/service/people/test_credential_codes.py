@@ -163,7 +163,7 @@ def test_a_reply_by_token_with_a_locked_out_password_set_aside_is_retried_as_its
                      X_Trigger="BOOM")
     assert engine.ingest(raw).outcome == "error"
     (row,) = engine.store.all("SELECT * FROM messages WHERE outcome = 'error'")
-    assert row["auth"] == f"token nb1 {mover}"  # as ingest.handle would have taken it
+    assert row["auth"] == f"token nb1 {mover}"  # as intake.authenticate would have taken it
     assert nb_game[mover].encode() not in bytes(row["raw"])
     monkeypatch.setattr(mail_in, "parse", breaking_reader)  # the fault is fixed
     start = last_outbox_id(engine)
