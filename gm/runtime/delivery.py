@@ -2,7 +2,7 @@
 
 A message is marked sent only after the transport accepted it, so a crash in between sends it
 again with the same Message-ID (at least once) and nothing queued is ever lost.  A flush claims
-what it sends (Store.claim_outbox), so daemons sharing one store never send a row at once.
+what it sends (store.outbox.claim_outbox), so daemons sharing one store never send a row at once.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ by one daemon in the order it came.  The living daemons are the heartbeat rows s
 a few ticks (gm.service.outgoing.outages), and a key belongs to the one with the highest
 hash of (daemon, key): rendezvous hashing, so only a leaving daemon's keys move.  Slices
 only share the work: exactly once is the store's claim and stored key.  Mail left to
-another daemon is taken here after ``wait`` when its owner died (Store.alive_daemons), and
+another daemon is taken here after ``wait`` when its owner died (store.locks.alive_daemons), and
 only after ``wait_alive`` when it lives but is behind: taking it sooner has two daemons
 check the same passwords on cores already full (benchmarks/shared_store.py).
 """

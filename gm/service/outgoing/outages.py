@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 AWAY_TICKS = 4  # a heartbeat older than this many ticks: no daemon was running
 AWAY_AT_LEAST = 60.0  # ... and never less than this (seconds): a slow pass is not an outage
 FORGET_AFTER = 7 * 86400.0  # heartbeat rows of daemons gone this long are dropped
-DAEMON_ROWS = "daemons"  # the lock of the heartbeat rows, for a beat (Store.lock_shared)
+DAEMON_ROWS = "daemons"  # the lock of the heartbeat rows, for a beat (store.locks.lock_shared)
 SENDING, STOPPED = "sending", "stopped"
 
 

@@ -74,7 +74,7 @@ def save_state(store: Store, view: GameView, state: Any, now: float) -> GameView
 def advance(store: Store, view: GameView, state: Any, now: float, order: dict[str, Any],
             opened: float | None = None) -> tuple[GameView, deadlines.TurnTable]:
     """One step of the game in one call down: save_state, the ``order`` that made the state
-    (Store.add_order's arguments but the game and seq), and the turn opened (deadlines.open_turn).
+    (store.turns.add_order's arguments but the game and seq), and the turn opened (deadlines.open_turn).
     Returns the game after it and the TurnTable of its judging and mail."""
     previous = store.turns.latest_state(view.id)
     seq = store.turns.add_state(view.id, view.rules.turn(state), view.rules.dump(state), now)
