@@ -1,7 +1,7 @@
 """Step 25: mail queued wakes every daemon's sender (PostgreSQL alone: a notification at commit).
 
 An INSERT into outbox notifies, at its commit, on a channel of this schema's own
-(gm.store.postgres.QUEUED_CHANNEL), so that every daemon sharing the store wakes its sender
+(gm.store.pgoutbox.QUEUED_CHANNEL), so that every daemon sharing the store wakes its sender
 (gm.runtime.queuedwatch).  One notification a statement, not a row; PostgreSQL folds a
 transaction's alike into one.  SQLite: nothing (one daemon a store).
 """
