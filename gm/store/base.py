@@ -28,7 +28,7 @@ from gm.store.reads import TransactionReads, WatchedConnection
 from gm.store.seats import Seats
 from gm.store.selfservice import SelfService
 from gm.store.service import Results, Timers
-from gm.store.sql import Prepared, Shaped, inserting, prepared, table_named, updating
+from gm.store.sql import Prepared, Row, Shaped, inserting, prepared, table_named, updating
 from gm.store.turns import Turns
 
 is_url = is_server_store  # a postgresql:// URL, not a SQLite file
@@ -53,6 +53,7 @@ class Store(TransactionReads, DeferredWrites):
     kind = "?"  # "sqlite" | "postgresql"
     _outbox_kind: type[Outbox] = Outbox
     _locks_kind: type[Locks] = Locks
+    claimed: set[int]  # the outbox rows this connection's sender holds (Outbox.claim_outbox)
     claimant: str | None = None  # the daemon (daemons.daemon_id) whose sender claims, if one does
 
     def _open_repositories(self) -> None:
@@ -74,12 +75,13 @@ class Store(TransactionReads, DeferredWrites):
         self.metrics = Metrics(self)
         self.locks = self._locks_kind(self)
 
-    def __new__(cls, target: str | Path, *args: Any, **kwargs: Any):
+    def __new__(cls, target: str | Path, *args: Any, **kwargs: Any) -> Store:
         if cls is Store:
             require_driver(target)
-            cls = next((sub for sub in Store.__subclasses__() if sub.handles(target)), None)
-            if cls is None:
+            handler = next((sub for sub in Store.__subclasses__() if sub.handles(target)), None)
+            if handler is None:
                 raise ValueError(f"no store back end for {target!r}")
+            cls = handler
         return super().__new__(cls)
 
     @classmethod
@@ -88,7 +90,7 @@ class Store(TransactionReads, DeferredWrites):
 
     # --- what a back end provides ---------------------------------------------------------
     @property
-    def db(self) -> Any:
+    def db(self) -> WatchedConnection:
         """The back end's connection: execute(sql, params) -> a cursor (fetchone, fetchall, rowcount,
         iteration); watched, so that a write forgets the reads it changes (gm.store.reads)."""
         return self.watched
@@ -121,7 +123,9 @@ class Store(TransactionReads, DeferredWrites):
     def insert_row(self, statement: Shaped, **values: Any) -> int:
         """Run an INSERT made by gm.store.sql.inserting with these values; the new row's id."""
         self._require_tx()
-        return int(statement.run(self, **values).lastrowid)
+        row_id = statement.run(self, **values).lastrowid
+        assert row_id is not None  # SQLite's, after an INSERT
+        return int(row_id)
 
     def insert_unless(self, statement: Shaped, values: dict[str, Any],
                       read_game: tuple[str, str] | None = None) -> int | None:
@@ -133,9 +137,13 @@ class Store(TransactionReads, DeferredWrites):
         cursor = statement.run(self, **values)
         if read_game is not None:
             self.read_game(*read_game)
-        return int(cursor.lastrowid) if cursor.rowcount == 1 else None
+        if cursor.rowcount != 1:
+            return None
+        row_id = cursor.lastrowid
+        assert row_id is not None  # a row was inserted
+        return int(row_id)
 
-    def insert_many(self, table: str, columns: list[str], rows: list[tuple]) -> None:
+    def insert_many(self, table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
         """Insert many rows of the same columns at once (gm store copy): multi-row INSERTs."""
         self._require_tx()
         rows = self._storable_rows(table, columns, rows)
@@ -145,7 +153,7 @@ class Store(TransactionReads, DeferredWrites):
             statement, names = insert_rows(table, tuple(columns), len(chunk))
             statement.run(self, **dict(zip(names, (value for row in chunk for value in row))))
 
-    def _storable_rows(self, table: str, columns: list[str], rows: list[tuple]) -> list[tuple]:
+    def _storable_rows(self, table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
         """Rows as the back end stores them (PostgreSQL: gm.store.pgrows.storable)."""
         return rows
 
@@ -244,11 +252,11 @@ class Store(TransactionReads, DeferredWrites):
         return self.depth > 0
 
     # --- generic reads and writes ---------------------------------------------------
-    def one(self, sql: str, *args: Any, **params: Any) -> Any:
+    def one(self, sql: str, *args: Any, **params: Any) -> Row | None:
         """The first row of portable SQL with ``:name`` parameters (gm.store.sql.portable)."""
         return self.db.execute(sql, params or args).fetchone()
 
-    def all(self, sql: str, *args: Any, **params: Any) -> list:
+    def all(self, sql: str, *args: Any, **params: Any) -> list[Row]:
         """Every row of portable SQL with ``:name`` parameters (gm.store.sql.portable)."""
         return self.db.execute(sql, params or args).fetchall()
 
@@ -276,7 +284,7 @@ class Store(TransactionReads, DeferredWrites):
 
 
 # --- statements built from names (the generic helpers), once per distinct shape ----------------
-SHAPES: dict[tuple, tuple[Prepared, tuple[str, ...]]] = {}  # shape -> (statement, its parameters in order)
+SHAPES: dict[tuple[Any, ...], tuple[Prepared, tuple[str, ...]]] = {}  # shape -> (statement, its parameters in order)
 
 # Parameters in one multi-row INSERT of insert_many: within SQLite's oldest limit (999).
 PARAMETERS_AT_ONCE = 900

@@ -8,11 +8,11 @@ Every statement is a SQLAlchemy Core construct on gm.store.tables, compiled once
 
 from __future__ import annotations
 
-import sqlite3
+from typing import Any
 
 from gm.store import selfservice as selfservice_sql
 from gm.store.repository import Repository
-from gm.store.sql import inserting, prepared, updating
+from gm.store.sql import Row, inserting, prepared, single, updating
 
 ADD_CODE = inserting("address_codes", ("code_hash", "game_id", "player", "new_email", "expires", "purpose", "created"))
 CODE_USED = updating("address_codes", where=("code_hash",), set=("used", "ended"))
@@ -21,7 +21,7 @@ ADD_LOCK = inserting("credential_locks", ("game_id", "player", "sender", "since"
 SET_PW_HASH = updating("players", where=("game_id", "name"), set=("pw_hash",))
 
 
-def same_name(sa, column, key: str):
+def same_name(sa: Any, column: Any, key: str) -> Any:
     """``column`` names the seat of parameter ``key``, case-insensitively (SQL's lower())."""
     return sa.func.lower(column) == sa.func.lower(sa.bindparam(key))
 
@@ -51,7 +51,7 @@ SENDER_LOCK_UNTIL = prepared(lambda sa, t: sa.select(sa.func.max(t.credential_lo
     t.credential_locks.c.sender == sa.bindparam("address"), t.credential_locks.c.player == ""))
 
 
-def build_locks_until(sa, t):
+def build_locks_until(sa: Any, t: Any) -> Any:
     """Each seat of a game with the end of its latest lock, then (name NULL) the sender's."""
     seat, lock = t.players.alias("p"), t.credential_locks.alias("c")
     seat_until = sa.select(sa.func.max(lock.c.until)).where(
@@ -65,7 +65,7 @@ def build_locks_until(sa, t):
 LOCKS_UNTIL = prepared(build_locks_until)
 
 
-def build_password_standing(sa, t):
+def build_password_standing(sa: Any, t: Any) -> Any:
     """The seats of a game at an address (both lower-cased), in seat order, each with its password
     hash, the end of its latest lock, and the end of the address's own latest lock."""
     seat, lock = t.players.alias("p"), t.credential_locks.alias("c")
@@ -94,7 +94,7 @@ class Credentials(Repository):
         self.store.insert_row(ADD_CODE, code_hash=code_hash, game_id=game_id, player=player,
                               new_email=email, expires=expires, purpose=purpose, created=created)
 
-    def pending_codes(self, game_id: str, name: str, purposes: tuple[str, ...], now: float) -> list[sqlite3.Row]:
+    def pending_codes(self, game_id: str, name: str, purposes: tuple[str, ...], now: float) -> list[Row]:
         """A seat's codes of these purposes still waiting (unused, unexpired), oldest first."""
         purposes = tuple(dict.fromkeys(purposes))
         statement = PENDING_CODES.get(len(purposes))
@@ -120,11 +120,11 @@ class Credentials(Repository):
 
     def seat_failures_since(self, game_id: str, name: str, since: float) -> int:
         """Wrong passwords aimed at this seat since ``since`` (from its address or a stranger's)."""
-        row = SEAT_FAILURES.run(self.store, game=game_id, seat=name, since=since).fetchone()
+        row = single(SEAT_FAILURES.run(self.store, game=game_id, seat=name, since=since))
         return int(row["n"])
 
     def sender_failures_since(self, sender: str, since: float) -> int:
-        row = SENDER_FAILURES.run(self.store, address=sender, since=since).fetchone()
+        row = single(SENDER_FAILURES.run(self.store, address=sender, since=since))
         return int(row["n"])
 
     def add_credential_lock(self, game_id: str, player: str, sender: str, since: float,
@@ -145,7 +145,7 @@ class Credentials(Repository):
         seats = {r["name"]: r["until"] for r in rows if r["name"] is not None}
         return next(r["until"] for r in rows if r["name"] is None), seats
 
-    def password_standing(self, game_id: str, address: str) -> list[sqlite3.Row]:
+    def password_standing(self, game_id: str, address: str) -> list[Row]:
         """The seats of ``game_id`` at ``address``, each with ``pw_hash``, ``seat_until`` (its
         lock's end) and ``sender_until`` (the address's), in one statement: what a password's
         head start reads (gm.service.intake.ingest.prepare), outside any transaction."""
@@ -160,5 +160,5 @@ class Credentials(Repository):
         self._require_tx()
         END_SEAT_LOCKS.run(self.store, game=game_id, seat=name, now=now)
 
-    def address_code(self, code_hash: str) -> sqlite3.Row | None:
+    def address_code(self, code_hash: str) -> Row | None:
         return selfservice_sql.ADDRESS_CODE.run(self.store, code=code_hash).fetchone()

@@ -8,10 +8,9 @@ loads SQLAlchemy (tests/store/test_sql.py).
 from __future__ import annotations
 
 import logging
-import sqlite3
 
 from gm.store.repository import Repository
-from gm.store.sql import inserting, prepared
+from gm.store.sql import Row, inserting, prepared, single
 
 ADD_OUTAGE = inserting("outages", ("kind", "start", "finish", "applied"))
 
@@ -89,7 +88,7 @@ class Daemons(Repository):
         if not BEAT.run(self.store, me=daemon_id, now=now, down=sending_down_since).rowcount:
             FIRST_BEAT.run(self.store, me=daemon_id, on=host, process=pid, at=started, now=now, down=sending_down_since)
 
-    def daemon_row(self, daemon_id: str) -> sqlite3.Row | None:
+    def daemon_row(self, daemon_id: str) -> Row | None:
         return DAEMON.run(self.store, me=daemon_id).fetchone()
 
     def record_inbox(self, daemon_id: str, handled: int, left: int, backlog_since: float | None) -> None:
@@ -119,7 +118,7 @@ class Daemons(Repository):
         log.warning("daemon %s took over the mail daemon %s had claimed and not sent", me, ", ".join(dead))
         return dead[-1]
 
-    def daemon_rows(self) -> list[sqlite3.Row]:
+    def daemon_rows(self) -> list[Row]:
         return DAEMONS.run(self.store).fetchall()
 
     def sending_down_since(self, seen_after: float) -> float | None:
@@ -130,7 +129,7 @@ class Daemons(Repository):
     def add_outage(self, kind: str, start: float, finish: float | None) -> int:
         return self.store.insert_row(ADD_OUTAGE, kind=kind, start=start, finish=finish, applied=0)
 
-    def open_outage(self, kind: str) -> sqlite3.Row | None:
+    def open_outage(self, kind: str) -> Row | None:
         """The outage of this kind that still lasts, if any."""
         return OPEN_OUTAGE.run(self.store, what=kind).fetchone()
 
@@ -143,7 +142,7 @@ class Daemons(Repository):
         self._require_tx()
         CLOSE_OUTAGE.run(self.store, outage=outage_id, ended=finish)
 
-    def outages_to_apply(self) -> list[sqlite3.Row]:
+    def outages_to_apply(self) -> list[Row]:
         """Outages that are over and whose deadlines have not moved yet, oldest first."""
         return OUTAGES_TO_APPLY.run(self.store).fetchall()
 
@@ -151,7 +150,7 @@ class Daemons(Repository):
         self._require_tx()
         OUTAGE_APPLIED.run(self.store, outage=outage_id)
 
-    def outage_rows(self) -> list[sqlite3.Row]:
+    def outage_rows(self) -> list[Row]:
         return OUTAGES.run(self.store).fetchall()
 
     def games_due_by(self, finish: float) -> list[str]:
@@ -182,22 +181,22 @@ class Metrics(Repository):
         row = ERRORS_SINCE.run(self.store, since=since).fetchone()
         return 0 if row is None else int(row["n"])
 
-    def next_timers(self, limit: int) -> list[sqlite3.Row]:
+    def next_timers(self, limit: int) -> list[Row]:
         """The soonest timers (game_id, due), soonest first."""
         return NEXT_TIMERS.run(self.store, most=limit).fetchall()
 
     def metric_marks(self) -> dict[str, int]:
         """The newest row ids of messages, orders and delivery events (0 where none)."""
-        row = METRIC_MARKS.run(self.store).fetchone()
+        row = single(METRIC_MARKS.run(self.store))
         return {key: int(row[key] or 0) for key in ("messages", "orders", "events")}
 
-    def message_outcomes_after(self, row_id: int) -> list[sqlite3.Row]:
+    def message_outcomes_after(self, row_id: int) -> list[Row]:
         return OUTCOMES_AFTER.run(self.store, after=row_id).fetchall()
 
-    def orders_after(self, row_id: int) -> list[sqlite3.Row]:
+    def orders_after(self, row_id: int) -> list[Row]:
         return ORDERS_AFTER.run(self.store, after=row_id).fetchall()
 
-    def delivery_events_after(self, row_id: int) -> list[sqlite3.Row]:
+    def delivery_events_after(self, row_id: int) -> list[Row]:
         return EVENTS_AFTER.run(self.store, after=row_id).fetchall()
 
     def sent_since(self, since: float) -> int:
@@ -209,7 +208,7 @@ class Metrics(Repository):
         to reach: queued or held."""
         return {r["recipient"].lower() for r in UNSENT_REPORTS.run(self.store, game=game_id, number=turn).fetchall()}
 
-    def report_deliveries(self, game_id: str, turn: int) -> list[sqlite3.Row]:
+    def report_deliveries(self, game_id: str, turn: int) -> list[Row]:
         """The reports of this turn (the welcome, for the first) not trimmed: recipient, status,
         when handed on (sent) and after how many tries (attempts)."""
         return REPORT_DELIVERIES.run(self.store, game=game_id, number=turn).fetchall()

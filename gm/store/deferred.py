@@ -13,23 +13,35 @@ A transaction that rolls back drops them with the rest.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from gm.store.sql import inserting, rows_inserted
 
-Statements = list[tuple[str, dict]]  # (the back end's own SQL, its parameters by name: gm.store.sql.bound)
-Build = Callable[[list[tuple]], Statements]  # the statements writing these rows, in order
+if TYPE_CHECKING:
+    from gm.store.reads import WatchedConnection
+
+Statements = list[tuple[str, dict[str, Any]]]  # (the back end's own SQL, its parameters by name: gm.store.sql.bound)
+Build = Callable[[list[tuple[Any, ...]]], Statements]  # the statements writing these rows, in order
 
 
 class DeferredWrites:
     """The Store's rows waiting for the commit: ``defer`` and the flushes behind it."""
 
-    deferred: dict[str, tuple[Any, Build, list[tuple]]] | None = None  # table -> (kind, build, rows)
-    waiting_names: re.Pattern | None = None  # the tables with rows waiting, as words
+    deferred: dict[str, tuple[Any, Build, list[tuple[Any, ...]]]] | None = None  # table -> (kind, build, rows)
+    waiting_names: re.Pattern[str] | None = None  # the tables with rows waiting, as words
     depth = 0
     kind = "?"  # the back end (Store.kind), whose SQL the statements are
 
-    def defer(self, table: str, kind: Any, build: Build, row: tuple) -> None:
+    if TYPE_CHECKING:  # the Store's, of which this is a part
+        @property
+        def db(self) -> WatchedConnection: ...
+
+        def _wrote(self, sql: str) -> None: ...
+
+        def _storable_rows(self, table: str, columns: list[str],
+                           rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]: ...
+
+    def defer(self, table: str, kind: Any, build: Build, row: tuple[Any, ...]) -> None:
         """Write ``row`` to ``table`` with ``build``'s statements (given every row of this kind
         waiting, in order) before the next statement naming ``table``, or at the commit.  ``kind``:
         rows of another kind (another statement, other columns) are not built together: the rows
@@ -53,7 +65,7 @@ class DeferredWrites:
         columns = tuple(values)
         self.defer(table, columns, lambda rows: self._insert_statements(table, columns, rows), tuple(values.values()))
 
-    def _insert_statements(self, table: str, columns: tuple[str, ...], rows: list[tuple]) -> Statements:
+    def _insert_statements(self, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> Statements:
         """Multi-row INSERTs of these rows, in order: the single-row INSERT of gm.store.sql.inserting
         (declared by the module whose rows these are, so compiled ahead: gm ingest writes its rows
         here and must not import SQLAlchemy, tests/test_startup_imports.py), its VALUES repeated."""
@@ -100,5 +112,5 @@ class DeferredWrites:
 ROWS_AT_ONCE = 60
 
 
-def names_of(deferred: dict | None) -> re.Pattern | None:
+def names_of(deferred: dict[str, Any] | None) -> re.Pattern[str] | None:
     return re.compile(r"\b(?:%s)\b" % "|".join(deferred), re.IGNORECASE) if deferred else None

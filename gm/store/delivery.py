@@ -6,10 +6,10 @@ Its statements are SQLAlchemy Core constructs on gm.store.tables, compiled once 
 
 from __future__ import annotations
 
-import sqlite3
+from typing import Any, Callable
 
 from gm.store.repository import Repository
-from gm.store.sql import constant, insert_of, inserting, prepared, updating
+from gm.store.sql import Row, constant, insert_of, inserting, prepared, updating
 
 ADD_EVENT = inserting("delivery_events", ("address", "outbox_id", "at", "permanent", "source", "message_row", "words"))
 REFUSED = updating("outbox", where=("id",), set=("status", "attempts", "last_error"))  # as MARK_FAILED's shape
@@ -29,7 +29,7 @@ UNSETTLED_OF = prepared(lambda sa, t: sa.select(t.delivery_events).where(
     t.delivery_events.c.id).limit(sa.bindparam("most")))
 
 
-def events_of(sa, t):
+def events_of(sa: Any, t: Any) -> Any:
     e, o = t.delivery_events, t.outbox
     return sa.select(e, o.c.subject, o.c.game_id, o.c.status).select_from(
         e.outerjoin(o, o.c.id == e.c.outbox_id)).where(e.c.address == sa.bindparam("address")).order_by(
@@ -47,9 +47,9 @@ ADDRESSES = prepared(lambda sa, t: sa.select(t.addresses).where(
     t.addresses.c.address.in_(sa.bindparam("addresses", expanding=True))), lists=("addresses",))
 
 
-def address_upsert(dialect: str):
+def address_upsert(dialect: str) -> Callable[[Any, Any], Any]:
     """The builder of set_address_state's upsert on this dialect: a new state forgets the last probe."""
-    def build(sa, t):
+    def build(sa: Any, t: Any) -> Any:
         new = insert_of(dialect)(t.addresses).values(address=sa.bindparam("address"), state=sa.bindparam("state"),
                                                      since=sa.bindparam("since"), reason=sa.bindparam("reason"))
         return new.on_conflict_do_update(index_elements=[t.addresses.c.address], set_=dict(
@@ -62,7 +62,7 @@ IN_STATE = prepared(lambda sa, t: sa.select(t.addresses).where(t.addresses.c.sta
     t.addresses.c.since))
 
 
-def seats_at(sa, t):
+def seats_at(sa: Any, t: Any) -> Any:
     p, g = t.players, t.games
     return sa.select(p.c.game_id, p.c.name, g.c.status).select_from(p.join(g, g.c.id == p.c.game_id)).where(
         p.c.active == 1, sa.func.lower(p.c.email) == sa.bindparam("address")).order_by(p.c.game_id, p.c.seat)
@@ -71,7 +71,7 @@ def seats_at(sa, t):
 SEATS_AT = prepared(seats_at)
 
 
-def outbox_row(sa, t, by):
+def outbox_row(sa: Any, t: Any, by: Any) -> Any:
     o = t.outbox.c
     return sa.select(o.id, o.message_id, o.game_id, o.turn, o.kind, o.recipient, o.subject, o.status, o.sent).where(
         o[by] == sa.bindparam("key"))
@@ -89,7 +89,7 @@ HOLDS = prepared(lambda sa, t: sa.select(t.holds).order_by(t.holds.c.since, t.ho
 END_HOLD = prepared(lambda sa, t: sa.delete(t.holds).where(t.holds.c.scope == sa.bindparam("scope")))
 
 
-def hurry(sa, t, pattern: bool):
+def hurry(sa: Any, t: Any, pattern: bool) -> Any:
     """Make the queued mail kept waiting past ``now`` due now (where ``pattern``: to the addresses it matches)."""
     o = t.outbox.c
     update = sa.update(t.outbox).where(o.status == "queued", o.next_attempt > sa.bindparam("now"))
@@ -116,7 +116,7 @@ class Delivery(Repository):
         self.store.update_rows(REFUSED, id=outbox_id, status="bounced", attempts=attempts, last_error=words[:MAX_WORDS])
         self.add_delivery_event(address, outbox_id, at, True, "smtp", words)
 
-    def unsettled_events(self, limit: int = 100, address: str | None = None) -> list[sqlite3.Row]:
+    def unsettled_events(self, limit: int = 100, address: str | None = None) -> list[Row]:
         """The failures not yet taken into their address's state (``address``: of that one only)."""
         if address is not None:
             return UNSETTLED_OF.run(self.store, address=address.lower(), most=limit).fetchall()
@@ -125,7 +125,7 @@ class Delivery(Repository):
     def settle_event(self, event_id: int) -> None:
         self.store.update_rows(SETTLE_EVENT, id=event_id, settled=1)
 
-    def delivery_events(self, address: str, limit: int = 100) -> list[sqlite3.Row]:
+    def delivery_events(self, address: str, limit: int = 100) -> list[Row]:
         """An address's events, newest first, each with its message's subject and game."""
         return EVENTS_OF.run(self.store, address=address.lower(), most=limit).fetchall()
 
@@ -133,7 +133,7 @@ class Delivery(Repository):
         """The UTC days (as day numbers) with a temporary failure of ``address`` since ``since``."""
         return {r["day"] for r in FAILURE_DAYS.run(self.store, address=address.lower(), since=since).fetchall()}
 
-    def address_state(self, address: str) -> sqlite3.Row | None:
+    def address_state(self, address: str) -> Row | None:
         return self.store.remembered("addresses", ("address", address.lower()), lambda: ADDRESS.run(
             self.store, address=address.lower()).fetchone())
 
@@ -156,13 +156,13 @@ class Delivery(Repository):
     def set_last_probe(self, address: str, at: float) -> None:
         self.store.update_rows(PROBED, address=address.lower(), last_probe=at)
 
-    def addresses_in_state(self, state: str) -> list[sqlite3.Row]:
+    def addresses_in_state(self, state: str) -> list[Row]:
         return IN_STATE.run(self.store, state=state).fetchall()
 
-    def outbox_row(self, outbox_id: int) -> sqlite3.Row | None:
+    def outbox_row(self, outbox_id: int) -> Row | None:
         return OUTBOX_ROW["id"].run(self.store, key=outbox_id).fetchone()
 
-    def outbox_by_message_id(self, message_id: str) -> sqlite3.Row | None:
+    def outbox_by_message_id(self, message_id: str) -> Row | None:
         return OUTBOX_ROW["message_id"].run(self.store, key=message_id).fetchone()
 
     def mark_bounced(self, outbox_id: int, words: str) -> None:

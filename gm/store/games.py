@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import secrets
-import sqlite3
 import time
 
 from gm.core import addresses
 from gm.store import service as service_sql
 from gm.store.reads import changed
 from gm.store.repository import Repository
-from gm.store.sql import bound, inserting, prepared, updating, upsert, whole_rows
+from gm.store.sql import Row, bound, inserting, prepared, single, updating, upsert, whole_rows
 
 ADD_GAME = inserting("games", ("id", "kind", "seed", "options", "status", "created", "updated", "token_salt"))
 SET_STATUS = updating("games", where=("id",), set=("status", "updated"))  # set_game_status's, deferred
@@ -63,22 +62,22 @@ LAST_LOGGED = prepared(lambda sa, t: sa.select(sa.func.max(t.history.c.at).label
 class Games(Repository):
     """Games: their rows, settings and deletion."""
 
-    def game(self, game_id: str) -> sqlite3.Row | None:
+    def game(self, game_id: str) -> Row | None:
         """The games row of ``game_id``, or None."""
         return self.store.remembered("games", ("id", game_id),
                                      lambda: GAME.run(self.store, game=game_id).fetchone())
 
-    def every_game(self) -> list[sqlite3.Row]:
+    def every_game(self) -> list[Row]:
         """Every game, oldest first."""
         return GAMES.run(self.store).fetchall()
 
-    def newest_games(self, limit: int) -> list[sqlite3.Row]:
+    def newest_games(self, limit: int) -> list[Row]:
         """At most ``limit`` games, newest first (the LIST mail command)."""
         return NEWEST_GAMES.run(self.store, most=limit).fetchall()
 
     def game_count(self) -> int:
         """How many games there are, in every status."""
-        return int(GAME_COUNT.run(self.store).fetchone()["n"])
+        return int(single(GAME_COUNT.run(self.store))["n"])
 
     def game_ids_of_address(self, email: str, limit: int) -> list[str]:
         """The games (newest first, at most ``limit``) where a seat still in the game is registered
@@ -147,13 +146,13 @@ class History(Repository):
         self.store.insert_row(LOG, game_id=game_id, turn=turn, actor=actor, action=action,
                               detail=detail, at=now or time.time())
 
-    def history_of(self, game_id: str) -> list[sqlite3.Row]:
+    def history_of(self, game_id: str) -> list[Row]:
         """A game's history lines, oldest first."""
         return HISTORY.run(self.store, game=game_id).fetchall()
 
     def actions_since(self, game_id: str, actor: str, action: str, since: float) -> int:
         """How many history lines of ``action`` by ``actor`` a game has had since ``since``."""
-        return ACTIONS_SINCE.run(self.store, game=game_id, actor=actor, action=action, since=since).fetchone()["n"]
+        return int(single(ACTIONS_SINCE.run(self.store, game=game_id, actor=actor, action=action, since=since))["n"])
 
     def last_logged(self, game_id: str, actor: str, action: str) -> float | None:
         """When ``actor`` last had a history line of ``action`` in the game (None: never)."""

@@ -8,18 +8,17 @@ statement; PostgreSQL's sent_statements are its own SQL (gm.store.postgres).
 
 from __future__ import annotations
 
-import sqlite3
 import time
-from typing import Iterable
+from typing import Any, Iterable
 
 from gm.core import addresses
 from gm.store import delivery as delivery_sql
 from gm.store.packing import has_pictures, pack_mail, pack_text, repack_mail, unpack_mail, unpack_text
 from gm.store.repository import Repository
-from gm.store.sql import bound, constant, inserting, inserting_unless, prepared, updating
+from gm.store.sql import Row, bound, constant, inserting, inserting_unless, prepared, single, updating
 
 
-def seen(sa, t):
+def seen(sa: Any, t: Any) -> Any:
     """SEEN: the message with the source key ``key``, or one with the Message-ID ``mid``, not a duplicate."""
     m = t.messages.c
     return sa.or_(m.source_key == sa.bindparam("key"), sa.and_(m.message_id == sa.bindparam("mid"),
@@ -60,7 +59,7 @@ HELD_MESSAGES = prepared(lambda sa, t: sa.select(t.messages).where(
     t.messages.c.outcome == "held", t.messages.c.game_id == sa.bindparam("game")).order_by(t.messages.c.id))
 
 
-def inbox(sa, t, only_failed: bool):
+def inbox(sa: Any, t: Any, only_failed: bool) -> Any:
     m = t.messages.c
     query = sa.select(m.id, m.sender, m.subject, m.received, m.outcome, m.detail, m.game_id)
     return (query.where(m.outcome == "error") if only_failed else query).order_by(m.id.desc()).limit(
@@ -78,7 +77,7 @@ KEEP_TRIMMED = prepared(lambda sa, t: sa.update(t.outbox).where(
     raw=sa.bindparam("packed"), trimmed=1))
 
 
-def due(sa, t, skipping: bool):
+def due(sa: Any, t: Any, skipping: bool) -> Any:
     """The queued rows due by ``now``, oldest first (but those in ``skip``, where ``skipping``)."""
     o = t.outbox.c
     query = sa.select(o.id, o.recipient, o.raw, o.attempts, o.secret).where(
@@ -114,14 +113,14 @@ REPLY_RECIPIENTS = prepared(lambda sa, t: sa.select(t.outbox.c.recipient).where(
     sa.func.lower(t.outbox.c.recipient).like(sa.bindparam("pattern"))), lists=("kinds",))
 
 
-def reports_rows(sa, t):
+def reports_rows(sa: Any, t: Any) -> Any:
     """Every column of reports, as the store has them (``*``): the archive is read by the gm of
     today in tests of a store an older gm left (tests/service/play/test_empty_turns.py: at step 14, before
     gm_version, digest and body_packing), as it was before this SQL was Core."""
     return sa.select(sa.literal_column("*")).select_from(t.reports)
 
 
-def reports_where(sa, t, *conditions):
+def reports_where(sa: Any, t: Any, *conditions: Any) -> Any:
     """Reports rows of the game ``game`` meeting these conditions, in the order sent."""
     return reports_rows(sa, t).where(t.reports.c.game_id == sa.bindparam("game"), *conditions).order_by(
         t.reports.c.id)
@@ -143,7 +142,7 @@ PLAYER_REPORTS = prepared(lambda sa, t: reports_rows(sa, t).where(
     t.reports.c.kind.in_(("report", "press"))).order_by(t.reports.c.turn, t.reports.c.id))
 
 
-def archive_marks(sa, t):
+def archive_marks(sa: Any, t: Any) -> Any:
     g, s, r, p = t.games, t.states.alias("s"), t.reports.alias("r"), t.players.alias("p")
     return sa.select(
         g.c.id, g.c.status,
@@ -160,7 +159,7 @@ ARCHIVE_MARKS = prepared(archive_marks)
 class Inbox(Repository):
     """Messages received and what became of each."""
 
-    def message_seen(self, source_key: str, message_id: str | None) -> sqlite3.Row | None:
+    def message_seen(self, source_key: str, message_id: str | None) -> Row | None:
         """The stored message with this source key, else with this Message-ID (not a duplicate)."""
         if not message_id:
             return MESSAGE_BY_KEY.run(self.store, key=source_key).fetchone()
@@ -199,7 +198,7 @@ class Inbox(Repository):
             bound(MESSAGE_OUTCOME, self.store.kind, dict(outcome=o, detail=d, game_id=g, id=i))  # change it twice
             for o, d, g, i in {r[3]: r for r in rows}.values()], (outcome, detail, game_id, row_id))
 
-    def message(self, row_id: int) -> sqlite3.Row | None:
+    def message(self, row_id: int) -> Row | None:
         """One stored inbound message by its row id."""
         return MESSAGE.run(self.store, row=row_id).fetchone()
 
@@ -208,11 +207,11 @@ class Inbox(Repository):
         is recorded as any outcome is: set_message_outcome)."""
         self.store.update_rows(MESSAGE_AUTH, id=row_id, auth=auth)
 
-    def held_messages(self, game_id: str) -> list[sqlite3.Row]:
+    def held_messages(self, game_id: str) -> list[Row]:
         """The mails of a game held during a lock-out and not judged yet, oldest first."""
         return HELD_MESSAGES.run(self.store, game=game_id).fetchall()
 
-    def inbox_listing(self, only_failed: bool = False, limit: int = 50) -> list[sqlite3.Row]:
+    def inbox_listing(self, only_failed: bool = False, limit: int = 50) -> list[Row]:
         """Received mail, newest first, for ``gm inbox``; ``only_failed``: the ones set aside."""
         return INBOX[bool(only_failed)].run(self.store, most=limit).fetchall()
 
@@ -232,11 +231,11 @@ class Outbox(Repository):
             message_id, game_id, turn, kind, recipient, subject, pack_mail(raw), status, max(now, not_before or now),
             now, 0 if has_pictures(raw) else 1, int(secret)))))
 
-    def add_outbox_row(self, values: dict) -> int:
+    def add_outbox_row(self, values: dict[str, Any]) -> int:
         """Insert an outbox row; its id.  (PostgreSQL: with an id drawn ahead, at the commit.)"""
         return self.store.insert_row(ADD_OUTBOX, **values)
 
-    def sent_untrimmed(self, before: float, limit: int) -> list[dict]:
+    def sent_untrimmed(self, before: float, limit: int) -> list[dict[str, Any]]:
         """(id, raw, archived) of mail sent before ``before`` that may still hold pictures, oldest
         first; ``archived``: its words are kept in ``reports`` too (the rows naming its id)."""
         rows = SENT_UNTRIMMED.run(self.store, before=before, most=limit).fetchall()
@@ -248,7 +247,7 @@ class Outbox(Repository):
         self._require_tx()
         KEEP_TRIMMED.run(self.store, packed=pack_mail(raw), row=outbox_id)
 
-    def outbox_due(self, now: float, limit: int, skip: Iterable[int] = ()) -> list[dict]:
+    def outbox_due(self, now: float, limit: int, skip: Iterable[int] = ()) -> list[dict[str, Any]]:
         """(id, recipient, raw, attempts, secret) of the queued mail due by ``now``, oldest first,
         but the rows ``skip`` names; ``packed``: raw as stored (for mark_sent_keeping)."""
         skip = sorted(skip)
@@ -258,7 +257,7 @@ class Outbox(Repository):
             rows = DUE[False].run(self.store, now=now, most=limit).fetchall()
         return [{**dict(row), "raw": unpack_mail(row["raw"]), "packed": row["raw"]} for row in rows]
 
-    def claim_outbox(self, now: float, limit: int) -> list[sqlite3.Row]:
+    def claim_outbox(self, now: float, limit: int) -> list[dict[str, Any]]:
         """The mail due by ``now`` (as outbox_due) that this sender, and no other, may send now.
 
         Give every claimed row back with release_outbox() once it is marked (or not
@@ -270,7 +269,7 @@ class Outbox(Repository):
         self.store.claimed |= {row["id"] for row in rows}
         return rows
 
-    def release_outbox(self, rows: list) -> None:
+    def release_outbox(self, rows: list[Any]) -> None:
         """Claimed rows are done with (marked sent or failed, or not tried): others may take them."""
         self.store.claimed -= {row["id"] for row in rows}
 
@@ -279,14 +278,14 @@ class Outbox(Repository):
         self.store.update_rows(MARK_SENT, id=outbox_id, status="sent", sent=at, attempts=attempts, last_error=None)
 
     def mark_sent_keeping(self, outbox_id: int, at: float, attempts: int, raw: bytes,
-                          due: dict | None = None) -> None:
+                          due: dict[str, Any] | None = None) -> None:
         """mark_sent and keep_sent_copy in one statement, with the other rows marked so in this
         transaction (deferred: gm.store.deferred); ``due``: the row as outbox_due gave it, when
         ``raw`` differs from it in the header alone (its packed body is reused: repack_mail)."""
         packed = pack_mail(raw) if due is None else repack_mail(due["packed"], due["raw"], raw)
         self.store.defer("outbox", "sent", self.sent_statements, (outbox_id, at, attempts, packed))
 
-    def sent_statements(self, rows: list[tuple]) -> list[tuple[str, dict]]:
+    def sent_statements(self, rows: list[tuple[Any, ...]]) -> list[tuple[str, dict[str, Any]]]:
         """The statements marking (id, sent, attempts, packed raw) outbox rows sent (mark_sent_keeping)."""
         return [bound(SENT_KEEPING, self.store.kind, dict(id=oid, status="sent", sent=at, attempts=attempts,
                                                           last_error=None, raw=raw))
@@ -315,7 +314,7 @@ class Outbox(Repository):
             values["next_attempt"] = next_attempt
         self.store.update_rows(NOTE_ATTEMPT[next_attempt is not None], id=outbox_id, **values)
 
-    def outbox_listing(self, include_delivered: bool = False) -> list[sqlite3.Row]:
+    def outbox_listing(self, include_delivered: bool = False) -> list[Row]:
         """The outbox for ``gm outbox``: unsent mail and mail sent in the last day (or all)."""
         if include_delivered:
             return OUTBOX_ALL.run(self.store).fetchall()
@@ -323,11 +322,11 @@ class Outbox(Repository):
 
     def sent_count(self, game_id: str) -> int:
         """How many mails of a game have been sent."""
-        return SENT_COUNT.run(self.store, game=game_id).fetchone()["n"]
+        return int(single(SENT_COUNT.run(self.store, game=game_id))["n"])
 
     def error_replies_since(self, address: str, since: float) -> int:
         """How many error replies were queued to ``address`` since ``since`` (rate limit)."""
-        return ERROR_REPLIES.run(self.store, to=address, since=since).fetchone()["n"]
+        return int(single(ERROR_REPLIES.run(self.store, to=address, since=since))["n"])
 
     def replies_since(self, kinds: tuple[str, ...], since: float, address: str | None = None) -> int:
         """How many mails of these kinds were queued since ``since`` (to ``address``'s mailbox, if
@@ -335,15 +334,15 @@ class Outbox(Repository):
         compared here, not in SQL: the rows of an hour of capped kinds are few (the caps bound
         them), and the one rule stays in one function, changed without rewriting stored rows."""
         if address is None:
-            return REPLIES.run(self.store, kinds=kinds, since=since).fetchone()["n"]
+            return int(single(REPLIES.run(self.store, kinds=kinds, since=since))["n"])
         key = addresses.mailbox_key(address)
         return sum(addresses.mailbox_key(row["recipient"]) == key for pattern in addresses.key_patterns(key)
                    for row in REPLY_RECIPIENTS.run(self.store, kinds=kinds, since=since, pattern=pattern))
 
-    def hold(self, scope: str) -> sqlite3.Row | None:
+    def hold(self, scope: str) -> Row | None:
         return delivery_sql.HOLD.run(self.store, scope=scope).fetchone()
 
-    def holds(self) -> list[sqlite3.Row]:
+    def holds(self) -> list[Row]:
         return delivery_sql.HOLDS.run(self.store).fetchall()
 
     def add_hold(self, scope: str, since: float, reason: str, words: str, refusal: str,
@@ -397,11 +396,11 @@ class Reports(Repository):
     """Reports: what each turn told each player, and the press."""
 
     @staticmethod
-    def report_body(row: sqlite3.Row) -> str:
+    def report_body(row: Row) -> str:
         """The text of a reports row as sent (its body, by the packing recorded beside it)."""
         return unpack_text(row["body"], row["body_packing"])
 
-    def _unpacked(self, rows: list[sqlite3.Row]) -> list[dict]:
+    def _unpacked(self, rows: list[Row]) -> list[dict[str, Any]]:
         """Reports rows as dicts whose body is the text as sent (stored compressed when long)."""
         return [{**dict(row), "body": self.report_body(row)} for row in rows]
 
@@ -423,28 +422,28 @@ class Reports(Repository):
         self.store.defer_insert("reports", values)
 
     def reports_of(self, game_id: str, turn: int | None = None,
-                   kind: str | None = None) -> list[dict]:
+                   kind: str | None = None) -> list[dict[str, Any]]:
         """A game's archived texts in the order sent, of one turn and/or kind if given."""
         given = {name: value for name, value in (("turn", turn), ("kind", kind)) if value is not None}
         statement = REPORTS_OF[turn is not None, kind is not None]
         return self._unpacked(statement.run(self.store, game=game_id, **given).fetchall())
 
-    def turn_reports(self, game_id: str) -> list[sqlite3.Row]:
+    def turn_reports(self, game_id: str) -> list[dict[str, Any]]:
         """A game's turn reports (kind 'report') by state seq, then as sent (the site)."""
         return self._unpacked(TURN_REPORTS.run(self.store, game=game_id).fetchall())
 
-    def gm_press(self, game_id: str) -> list[sqlite3.Row]:
+    def gm_press(self, game_id: str) -> list[dict[str, Any]]:
         """The GM's copies of a game's press, in the order sent."""
         return self._unpacked(GM_PRESS.run(self.store, game=game_id).fetchall())
 
-    def archive_marks(self) -> list[sqlite3.Row]:
+    def archive_marks(self) -> list[Row]:
         """Every game (oldest first) with what its archive page and index line show changed by:
         status, newest state seq, newest report, press or notice archived, seats taken (an
         open game's seats fill with no state or report).  The live archive renders again only
         the games whose marks differ from those it rendered."""
         return ARCHIVE_MARKS.run(self.store).fetchall()
 
-    def public_press(self, game_id: str, first_turn: int = 0) -> list[dict]:
+    def public_press(self, game_id: str, first_turn: int = 0) -> list[dict[str, Any]]:
         """The archive's copies of a game's press to everyone (audience 'all') from turn
         ``first_turn`` on, in the order sent: what public views show."""
         known, since = self.store.already_read("reports", ("public_press", game_id))  # (turn, rows): Store.read_game's
@@ -452,14 +451,14 @@ class Reports(Repository):
             return self._unpacked([row for row in since[1] if row["turn"] >= first_turn])
         return self._unpacked(PUBLIC_PRESS.run(self.store, game=game_id, first=first_turn).fetchall())
 
-    def player_reports(self, game_id: str, player: str) -> list[sqlite3.Row]:
+    def player_reports(self, game_id: str, player: str) -> list[dict[str, Any]]:
         """The reports and press a player was sent, by turn (a player's history)."""
         return self._unpacked(PLAYER_REPORTS.run(self.store, game=game_id, player=player).fetchall())
 
 
 def report_values(game_id: str, turn: int, seq: int, player: str | None, kind: str, body: str,
                   outbox_id: int | None, created: float, audience: str | None, gm_version: str | None,
-                  digest: str | None) -> dict:
+                  digest: str | None) -> dict[str, Any]:
     """A reports row's columns, its body packed (gm.store.packing)."""
     # named only when given, so the words of an earlier gm (tests) still fit its schema
     rendered = {"gm_version": gm_version, "digest": digest} if gm_version or digest else {}

@@ -11,10 +11,15 @@ per change), and its version table would be a third record of the step.
 from __future__ import annotations
 
 import sqlite3
+from typing import TYPE_CHECKING
 
 from gm.store import schema
 from gm.store.changes import Step
 from gm.store.errors import MigrationError, SchemaTooNew, StoreError
+from gm.store.sql import single
+
+if TYPE_CHECKING:
+    from gm.store.reads import WatchedConnection
 
 
 def latest() -> int:
@@ -22,8 +27,9 @@ def latest() -> int:
     return schema.STEPS[-1].number if schema.STEPS else 0
 
 
-def user_version(db: sqlite3.Connection) -> int:
-    return int(db.execute("PRAGMA user_version").fetchone()[0])
+def user_version(db: sqlite3.Connection | WatchedConnection) -> int:
+    """The step a SQLite database is at (PRAGMA user_version), on its connection or the store's."""
+    return int(single(db.execute("PRAGMA user_version"))[0])
 
 
 def _has_table(db: sqlite3.Connection, name: str) -> bool:

@@ -6,10 +6,10 @@ Every statement is a SQLAlchemy Core construct on gm.store.tables, compiled once
 
 from __future__ import annotations
 
-import sqlite3
+from typing import Any
 
 from gm.store.repository import Repository
-from gm.store.sql import inserting, prepared
+from gm.store.sql import Row, inserting, prepared, single
 
 ADD_REQUEST = inserting("pending_requests", ("code_hash", "address", "mailbox", "actions", "created", "expires"))
 
@@ -20,7 +20,7 @@ CONFIRM = prepared(lambda sa, t: sa.update(t.pending_requests).where(
     confirmed=sa.bindparam("now")))
 
 
-def build_requests_since(sa, t, to_mailbox: bool, unconfirmed: bool):
+def build_requests_since(sa: Any, t: Any, to_mailbox: bool, unconfirmed: bool) -> Any:
     """How many requests since ``since`` (to mailbox ``to``; only the unconfirmed)."""
     requests = t.pending_requests
     statement = sa.select(sa.func.count().label("n")).select_from(requests).where(
@@ -47,7 +47,7 @@ class OptIn(Repository):
                               mailbox=mailbox.lower(), actions="\n".join(actions), created=created,
                               expires=expires)
 
-    def pending_request(self, code_hash: str) -> sqlite3.Row | None:
+    def pending_request(self, code_hash: str) -> Row | None:
         return REQUEST.run(self.store, code=code_hash).fetchone()
 
     def confirm_pending_request(self, code_hash: str, now: float) -> int:
@@ -60,5 +60,5 @@ class OptIn(Repository):
         """How many requests were made since ``since`` (to ``mailbox``; only unconfirmed ones)."""
         statement = REQUESTS_SINCE[mailbox is not None, bool(unconfirmed)]
         if mailbox is None:
-            return int(statement.run(self.store, since=since).fetchone()["n"])
-        return int(statement.run(self.store, since=since, to=mailbox.lower()).fetchone()["n"])
+            return int(single(statement.run(self.store, since=since))["n"])
+        return int(single(statement.run(self.store, since=since, to=mailbox.lower()))["n"])

@@ -10,12 +10,23 @@ those rows again with the same Message-ID.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gm.store import gameload
 from gm.store.errors import StoreError
 from gm.store.mail import Outbox
 from gm.store.packing import unpack_mail
+from gm.store.sql import single
+
+if TYPE_CHECKING:
+    from gm.store.daemons import Daemons
+    from gm.store.repository import Stored
+
+    class PgStored(Stored, Protocol):
+        """A PostgreSQL store, as its outbox uses it (gm.store.postgres, which imports this)."""
+
+        outbox_ids: list[int]  # ids drawn ahead for this transaction's outbox rows
+        daemons: Daemons
 
 SENT = "UPDATE outbox SET status = 'sent'"  # sent_statements' UPDATE begins so
 OUTBOX_LOCKS = "SELECT hashtext(current_schema() || ':outbox')"  # the first key of an outbox row's lock
@@ -29,12 +40,13 @@ class PgOutbox(Outbox):
     """The outbox's claims, its "sent" UPDATE and its notifications, in PostgreSQL's own SQL."""
 
     __slots__ = ("holds_with_claim",)
+    store: PgStored
 
     def __init__(self, store: Any) -> None:
         super().__init__(store)
-        self.holds_with_claim: tuple[int, list] | None = None  # (statements run then, the holds read by the claim)
+        self.holds_with_claim: tuple[int, list[Any]] | None = None  # (statements run then, the holds read by the claim)
 
-    def claim_outbox(self, now: float, limit: int) -> list:
+    def claim_outbox(self, now: float, limit: int) -> list[dict[str, Any]]:
         """The due rows this session could lock and that are still queued once locked (as outbox_due).
 
         One statement: the due rows, each row-locked for the statement (FOR NO KEY UPDATE SKIP
@@ -59,7 +71,7 @@ class PgOutbox(Outbox):
         if self.store.claimant is None:
             sql = (f'SELECT * FROM (SELECT id AS "#claim", * FROM ({due}) AS d) AS claim '
                    f"FULL JOIN ({holds}) AS h ON false")
-            args: tuple = (now, held, limit + CLAIM_PAST, limit)
+            args: tuple[Any, ...] = (now, held, limit + CLAIM_PAST, limit)
         else:  # noting this daemon as the rows' claimant (and who claimed them before)
             sql = (f"WITH d AS ({due}), c AS (UPDATE outbox o SET claimed_by = %s FROM d WHERE o.id = d.id "
                    "RETURNING o.id, o.recipient, o.raw, o.attempts, o.secret, d.claimed_by) "
@@ -77,7 +89,7 @@ class PgOutbox(Outbox):
         return [{"id": r["id"], "recipient": r["recipient"], "raw": unpack_mail(r["raw"]), "packed": bytes(r["raw"]),
                  "attempts": r["attempts"], "secret": r["secret"]} for r in rows]
 
-    def holds(self) -> list:
+    def holds(self) -> list[Any]:
         """As the claim read them, when nothing ran on this connection since: the holds the claimed
         rows are checked against (gm.runtime.refusals.gate) cost no statement of their own."""
         seen, self.holds_with_claim = self.holds_with_claim, None
@@ -85,7 +97,7 @@ class PgOutbox(Outbox):
             return seen[1]
         return super().holds()
 
-    def release_outbox(self, rows: list) -> None:
+    def release_outbox(self, rows: list[Any]) -> None:
         ids = [r["id"] for r in rows if r["id"] in self.store.claimed]
         self.store.claimed -= set(ids)
         if not ids or self.store.db.conn.broken:  # let go of already (marked sent), or a dead session's
@@ -98,7 +110,7 @@ class PgOutbox(Outbox):
         self.store.db.raw(f"{forget}SELECT pg_advisory_unlock(({OUTBOX_LOCKS}), id::int) "
                           "FROM unnest(%s::bigint[]) AS id", args)
 
-    def sent_statements(self, rows: list[tuple]) -> list[tuple[str, dict]]:
+    def sent_statements(self, rows: list[tuple[Any, ...]]) -> list[tuple[str, dict[str, Any]]]:
         """One UPDATE from a list of values, whatever the number of rows (each row once: its last)."""
         rows = list({row[0]: row for row in rows}.values())
         ids, sent, attempts, raw = map(list, zip(*rows))
@@ -108,7 +120,7 @@ class PgOutbox(Outbox):
                  {"ids": ids, "sent": sent, "attempts": attempts, "raw": raw})]
 
 
-    def add_outbox_row(self, values: dict) -> int:
+    def add_outbox_row(self, values: dict[str, Any]) -> int:
         """With an id drawn ahead, the row waits for the commit (gm.store.deferred), in the same
         statement as the reports naming it; else inserted now, for the id it is given."""
         if not self.store.outbox_ids:
@@ -119,7 +131,7 @@ class PgOutbox(Outbox):
 
 
     def listen_queued(self) -> bool:
-        self.store.db.raw(f'LISTEN "{self.store.db.raw(QUEUED_CHANNEL).fetchone()[0]}"')
+        self.store.db.raw(f'LISTEN "{single(self.store.db.raw(QUEUED_CHANNEL))[0]}"')
         return True
 
     def wait_queued(self, timeout: float) -> bool:

@@ -13,14 +13,14 @@ steps' DDL is compiled by SQLAlchemy (gm.store.pgsteps).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from gm.store import gameload, migrations, pglocks, pgrows, reads
 from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreConflict, StoreError
 from gm.store.pglocks import PgLocks
 from gm.store.pgoutbox import OUTBOX_LOCKS, SENT, PgOutbox
-from gm.store.sql import Shaped, bound, portable, renamed
+from gm.store.sql import Shaped, bound, portable, renamed, single
 
 VERSION_TABLE = "gm_schema_version"
 
@@ -44,7 +44,7 @@ class PgConnection:
         except self.psycopg.Error as exc:
             raise StoreError(f"cannot connect to {redacted(self.url)}: {exc}") from exc
 
-    def execute(self, sql: str, params: tuple | list | dict = ()) -> Any:
+    def execute(self, sql: str, params: tuple[Any, ...] | list[Any] | dict[str, Any] = ()) -> Any:
         """Portable SQL: with a dict, ``:name`` parameters, as SQLAlchemy's ``text()`` compiles them
         for psycopg (gm.store.sql.portable); SQLite runs the same text as written."""
         return self.raw(portable(sql), named(params))
@@ -57,7 +57,7 @@ class PgConnection:
     before_next: str | None = None  # a statement owed before the next one (the write's store lock)
     held: list[tuple[str, Any]] | None = None  # statements kept for the COMMIT's round trip
 
-    def raw(self, sql: str, params: tuple | dict = ()) -> Any:
+    def raw(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> Any:
         """PostgreSQL's own SQL, untranslated (catalog look-ups, locks); what is owed first.  While
         statements are ``held``, kept for the COMMIT (their cursor is not read: None)."""
         if self.held is not None:
@@ -82,7 +82,7 @@ class PgConnection:
     count = 0  # statements run on this connection
     round_trips = 0  # times it waited for the server (statements sent together wait once)
 
-    def run(self, sql: str, params: tuple | dict, owed: list[tuple[str, Any]] = ()) -> Any:
+    def run(self, sql: str, params: tuple[Any, ...] | dict[str, Any], owed: Sequence[tuple[str, Any]] = ()) -> Any:
         """``sql`` after ``owed``, in one round trip; the cursor of ``sql``."""
         self.count += 1 + len(owed)
         self.round_trips += 1
@@ -108,7 +108,7 @@ class PgConnection:
                 raise StoreConflict(str(exc)) from exc
             raise StoreError(f"database unavailable: {exc}") from exc
 
-    def send(self, sql: str, params: tuple | dict, owed: list[tuple[str, Any]]) -> Any:
+    def send(self, sql: str, params: tuple[Any, ...] | dict[str, Any], owed: Sequence[tuple[str, Any]]) -> Any:
         if not owed:
             return self.conn.execute(sql, params)
         with self.conn.pipeline():  # every result is read at its end: the first error is raised
@@ -116,7 +116,7 @@ class PgConnection:
                 self.conn.execute(before, args)
             return self.conn.execute(sql, params)
 
-    def executemany(self, sql: str, rows: list[dict]) -> None:
+    def executemany(self, sql: str, rows: list[dict[str, Any]]) -> None:
         """Portable SQL for many rows, each a dict (psycopg sends them in one pipeline)."""
         self.pay_owed()
         try:
@@ -129,7 +129,7 @@ class PgConnection:
         self.conn.close()
 
 
-def named(params: tuple | list | dict) -> dict:
+def named(params: tuple[Any, ...] | list[Any] | dict[str, Any]) -> dict[str, Any]:
     """Portable SQL's parameters, by name (booleans as 0/1, as SQLite stores them); positional
     ones are SQLite's dialect, which nothing translates any more."""
     if not isinstance(params, dict):
@@ -178,7 +178,7 @@ class PostgresStore(Store):
 
     # --- transactions (Store.write) -------------------------------------------------------
     def begin(self, durable: bool) -> None:
-        self.outbox_ids = []  # ids drawn in an earlier transaction may be used by none
+        self.outbox_ids: list[int] = []  # ids drawn in an earlier transaction may be used by none
         # BEGIN goes with the transaction's first statement, in its round trip (PgConnection.take_owed)
         self.db.begin_owed = "BEGIN"
         lock = pglocks.store_lock(shared=self.scoped, relaxed=not durable)
@@ -195,7 +195,7 @@ class PostgresStore(Store):
         if self.depth:  # nothing is remembered outside a write transaction
             self._remember_game(self.db.raw(*gameload.statement(game_id, sender)), game_id, sender)
 
-    def _remember_game(self, cursor: Any, game_id: str, sender: str) -> list:
+    def _remember_game(self, cursor: Any, game_id: str, sender: str) -> list[Any]:
         """Remember the sets of read_game's statement (run by ``cursor``); the rows of its
         "inserted" set, if it has one (insert_unless)."""
         sets = gameload.split([c.name for c in cursor.description], cursor.fetchall(), (*gameload.SETS, "inserted"))
@@ -229,7 +229,8 @@ class PostgresStore(Store):
             raise
 
     def commit(self) -> None:
-        held, self.db.held = self.db.held or [], None
+        held: list[tuple[str, Any]] = self.db.held or []
+        self.db.held = None
         if self.db.begin_owed is not None and not held:
             self.db.begin_owed = self.db.before_next = None  # it ran nothing: nothing to send
             return
@@ -279,7 +280,7 @@ class PostgresStore(Store):
     # --- the schema ---------------------------------------------------------------------------
     def _version_row(self) -> int | None:
         """The step in gm_schema_version, or None where there is no such table yet."""
-        if self.db.raw("SELECT to_regclass(%s)", (VERSION_TABLE,)).fetchone()[0] is None:
+        if single(self.db.raw("SELECT to_regclass(%s)", (VERSION_TABLE,)))[0] is None:
             return None
         row = self.db.raw(f"SELECT version FROM {VERSION_TABLE}").fetchone()
         return 0 if row is None else int(row[0])
@@ -334,7 +335,7 @@ class PostgresStore(Store):
     def insert_row(self, statement: Shaped, **values: Any) -> int:
         self._require_tx()
         cursor = statement.run(self, **self._storable(statement.table, values))
-        return int(cursor.fetchone()[0]) if cursor.description else 0  # RETURNING its identity, if any
+        return int(single(cursor)[0]) if cursor.description else 0  # RETURNING its identity, if any
 
     @staticmethod
     def _storable(table: str, values: dict[str, Any]) -> dict[str, Any]:
@@ -358,17 +359,19 @@ class PostgresStore(Store):
         inserted = self._remember_game(self.db.raw(sql, {**params, **load_params}), *read_game)
         return int(inserted[0][0]) if inserted else None
 
-    def _run_deferred(self, statements: list[tuple[str, dict]]) -> None:
+    def _run_deferred(self, statements: list[tuple[str, dict[str, Any]]]) -> None:
         """One statement for each table's first, its second...: the first ones as data-modifying
         WITH clauses of the last.  They see one snapshot and none reads what another writes: each
         writes another table (gm.store.deferred), and a row they refer to was written before.  The
         clauses run in no set order, so a table's second statement (more rows than one INSERT
         takes, whose ids must follow the first's) goes in the next one.  Each statement is
         PostgreSQL's own SQL with %(name)s parameters; joined, each clause's are renamed apart."""
-        batches: list[list[tuple[str, dict]]] = []
+        batches: list[list[tuple[str, dict[str, Any]]]] = []
         tables: set[str] = set()
         for sql, params in statements:
-            table = reads.WRITTEN_TABLE.match(sql).group(1).lower()
+            written = reads.WRITTEN_TABLE.match(sql)
+            assert written is not None, sql  # a statement deferred writes a table
+            table = written.group(1).lower()
             if not batches or table in tables:
                 batches.append([])
                 tables = set()
@@ -380,7 +383,8 @@ class PostgresStore(Store):
             if len(batch) == 1 and not letting_go:
                 self.db.raw(*batch[0])
                 continue
-            parts, joined = [], {}
+            parts: list[str] = []
+            joined: dict[str, Any] = {}
             for i, (sql, params) in enumerate(batch):
                 text, names = renamed(sql, self.kind, f"__w{i}")
                 parts.append(text)
@@ -398,7 +402,7 @@ class PostgresStore(Store):
             self.db.raw("WITH " + ", ".join(f"w{i} AS ({part})" for i, part in enumerate(clauses)) + " " + last,
                         joined)
 
-    def _storable_rows(self, table: str, columns: list[str], rows: list[tuple]) -> list[tuple]:
+    def _storable_rows(self, table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
         return [tuple(pgrows.storable(table, c, v) for c, v in zip(columns, row)) for row in rows]
 
     def ids_restored(self, table: str) -> None:

@@ -13,9 +13,15 @@ cannot be told).  Nothing is remembered outside a write transaction.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from gm.store.pgrows import Row
+
+if TYPE_CHECKING:
+    from gm.store.sql import Cursor
+
+T = TypeVar("T")
+Entry = tuple[Any, ...]  # (the tables read, the read's key...)
 
 WRITTEN_TABLE = re.compile(r"\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.IGNORECASE)
 
@@ -31,22 +37,24 @@ class WatchedConnection:
         object.__setattr__(self, "wrote", wrote)
         object.__setattr__(self, "before", before)  # the rows deferred for its tables go first
 
-    def execute(self, sql: str, params: Any = ()) -> Any:
+    def execute(self, sql: str, params: Any = ()) -> Cursor:
         self.before(sql)
         if not sql.startswith("SELECT"):
             self.wrote(sql)
-        return self.inner.execute(sql, params)
+        cursor: Cursor = self.inner.execute(sql, params)
+        return cursor
 
     def executemany(self, sql: str, rows: Any) -> Any:
         self.before(sql)
         self.wrote(sql)
         return self.inner.executemany(sql, rows)
 
-    def raw(self, sql: str, params: Any = ()) -> Any:  # PostgreSQL's own SQL (gm.store.postgres)
+    def raw(self, sql: str, params: Any = ()) -> Cursor:  # PostgreSQL's own SQL (gm.store.postgres)
         self.before(sql)
         if not sql.startswith("SELECT"):
             self.wrote(sql)
-        return self.inner.raw(sql, params)
+        cursor: Cursor = self.inner.raw(sql, params)
+        return cursor
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -58,9 +66,10 @@ class WatchedConnection:
 class TransactionReads:
     """The Store's reads remembered in a write transaction: ``remembered`` and its bookkeeping."""
 
-    reads: dict | None = None  # (tables, key...) -> value; None: nothing remembered
+    reads: dict[Entry, Any] | None = None  # (tables, key...) -> value; None: nothing remembered
+    depth = 0  # the write transactions open (Store.write)
 
-    def remembered(self, tables: str | tuple[str, ...], key: tuple, read: Callable[[], Any]) -> Any:
+    def remembered(self, tables: str | tuple[str, ...], key: Entry, read: Callable[[], T]) -> T:
         """``read()``, or what it returned earlier in this write transaction while none of
         ``tables`` (what the read depends on) was written since.  Lists, dicts and sets come back
         as copies: a caller may change its own."""
@@ -72,16 +81,17 @@ class TransactionReads:
             if self.reads is None:
                 self.reads = {}
             self.reads[entry] = value
-        return copied(self.reads[entry])
+        remembered: T = copied(self.reads[entry])
+        return remembered
 
-    def already_read(self, table: str, key: tuple) -> tuple[bool, Any]:
+    def already_read(self, table: str, key: Entry) -> tuple[bool, Any]:
         """(True, the value) when ``remembered(table, key, ...)`` would read nothing now."""
         entry = ((table,), *key)
         if self.depth and self.reads and entry in self.reads:
             return True, copied(self.reads[entry])
         return False, None
 
-    def remember_written(self, tables: str | tuple[str, ...], key: tuple, value: Any) -> None:
+    def remember_written(self, tables: str | tuple[str, ...], key: Entry, value: Any) -> None:
         """What this transaction just wrote (or read with other rows: Store.read_game), as
         ``remembered(tables, key, ...)`` would read it back."""
         if self.depth:

@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from gm.store import credentials as credentials_sql
 from gm.store import delivery as delivery_sql
 from gm.store import games as games_sql
 from gm.store import selfservice as selfservice_sql
 from gm.store.repository import Repository
+from gm.store.sql import Row
 
 
 class Seats(Repository):
     """Seats (the players table) and each address's settings."""
 
-    def players(self, game_id: str) -> list[sqlite3.Row]:
+    def players(self, game_id: str) -> list[Row]:
         """A game's players in seat order (ejected ones too: see ``active``)."""
         return self.store.remembered("players", ("game", game_id),
                                      lambda: games_sql.PLAYERS.run(self.store, game=game_id).fetchall())
 
-    def player(self, game_id: str, name: str) -> sqlite3.Row | None:
+    def player(self, game_id: str, name: str) -> Row | None:
         """One player of a game by name, case-insensitively."""
         return games_sql.PLAYER.run(self.store, game=game_id, name=name).fetchone()
 
@@ -57,7 +56,7 @@ class Seats(Repository):
         """Mark a player as having left the game (gm eject)."""
         self.store.update_rows(games_sql.SET_ACTIVE, game_id=game_id, name=name, active=0)
 
-    def address_settings(self, email: str) -> sqlite3.Row | None:
+    def address_settings(self, email: str) -> Row | None:
         """The address_settings row (format, timezone) of ``email``, or None."""
         return games_sql.ADDRESS_SETTINGS.run(self.store, address=games_sql.settings_key(email)).fetchone()
 
@@ -91,7 +90,7 @@ class Seats(Repository):
         for seat, row in enumerate(self.players(game_id)):
             self.store.update_rows(selfservice_sql.SET_SEAT, game_id=game_id, name=row["name"], seat=seat)
 
-    def players_at(self, game_id: str, email: str) -> list[sqlite3.Row]:
+    def players_at(self, game_id: str, email: str) -> list[Row]:
         """The seats of a game registered to ``email`` (compared lower-cased)."""
         if self.store.in_transaction and email.isascii():
             # From the game's seats, most often read already in this transaction; where every
@@ -117,7 +116,7 @@ class Seats(Repository):
         self._require_tx()
         selfservice_sql.BUMP_GENERATION.run(self.store, game=game_id, seat=name)
 
-    def player_seats_at(self, address: str) -> list[sqlite3.Row]:
+    def player_seats_at(self, address: str) -> list[Row]:
         """(game_id, name, status) of every seat still in a game registered to ``address``."""
         return delivery_sql.SEATS_AT.run(self.store, address=address.lower()).fetchall()
 

@@ -6,11 +6,11 @@ Every statement is a SQLAlchemy Core construct on gm.store.tables, compiled once
 
 from __future__ import annotations
 
-import sqlite3
+from typing import Any
 
 from gm.core import addresses
 from gm.store.repository import Repository
-from gm.store.sql import inserting, prepared, updating
+from gm.store.sql import Row, inserting, prepared, updating
 
 ADD_OPEN_GAME = inserting("open_games", ("game_id", "seats", "min_seats", "created_by"))
 SET_SEAT = updating("players", where=("game_id", "name"), set=("seat",))
@@ -18,12 +18,12 @@ ADD_OBSERVER = inserting("observers", ("game_id", "email", "approved", "since"))
 APPROVE_OBSERVER = updating("observers", where=("game_id", "email"), set=("approved",))
 
 
-def game_and_seat(sa, t):
+def game_and_seat(sa: Any, t: Any) -> Any:
     """The players row of parameters ``game`` and ``seat`` (its exact name)."""
     return sa.and_(t.players.c.game_id == sa.bindparam("game"), t.players.c.name == sa.bindparam("seat"))
 
 
-def game_and_observer(sa, t):
+def game_and_observer(sa: Any, t: Any) -> Any:
     """The observers row of parameter ``game`` and address ``address`` (lower-cased by SQL)."""
     return sa.and_(t.observers.c.game_id == sa.bindparam("game"),
                    t.observers.c.email == sa.func.lower(sa.bindparam("address")))
@@ -60,7 +60,7 @@ ADDRESS_CODE = prepared(lambda sa, t: sa.select(t.address_codes).where(
 class SelfService(Repository):
     """Open games and observers."""
 
-    def open_game(self, game_id: str) -> sqlite3.Row | None:
+    def open_game(self, game_id: str) -> Row | None:
         """The open_games row (seats, min_seats, created_by) of a game waiting for players."""
         return OPEN_GAME.run(self.store, game=game_id).fetchone()
 
@@ -79,7 +79,7 @@ class SelfService(Repository):
         self._require_tx()
         CLOSE_OPEN_GAME.run(self.store, game=game_id)
 
-    def observer(self, game_id: str, email: str) -> sqlite3.Row | None:
+    def observer(self, game_id: str, email: str) -> Row | None:
         return OBSERVER.run(self.store, game=game_id, address=email).fetchone()
 
     def add_observer(self, game_id: str, email: str, approved: bool, now: float) -> None:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import sqlite3
+from typing import Any
 
 from gm.store.repository import Repository
-from gm.store.sql import bound, inserting, prepared, updating, upsert, whole_rows
+from gm.store.sql import Row, bound, inserting, prepared, updating, upsert, whole_rows
 
 DEADLINE_COLUMNS = ("start_seq", "turn", "due", "reminded", "late", "grace_done", "paused_at",
                     "set_by")
@@ -52,12 +52,12 @@ SET_TIMER = upsert("timers", "game_id")
 class Timers(Repository):
     """Deadlines, timers, absences and bounce holds of games."""
 
-    def deadline_row(self, game_id: str) -> sqlite3.Row | None:
+    def deadline_row(self, game_id: str) -> Row | None:
         """A game's deadlines row (the turn now open, or the last one stored)."""
         return self.store.remembered("deadlines", ("game", game_id),
                                      lambda: DEADLINE.run(self.store, game=game_id).fetchone())
 
-    def replace_deadline(self, row: dict) -> None:
+    def replace_deadline(self, row: dict[str, Any]) -> None:
         """Store ``row`` (a full deadlines row with its game_id) in place of the game's old one."""
         self._require_tx()
         if set(row) != {"game_id", *DEADLINE_COLUMNS}:
@@ -69,7 +69,7 @@ class Timers(Repository):
             tuple(row[c] for c in columns))
         self.store.remember_written("deadlines", ("game", row["game_id"]), dict(row))
 
-    def update_deadline(self, game_id: str, **values) -> None:
+    def update_deadline(self, game_id: str, **values: Any) -> None:
         """Change fields of a game's deadline row: due, reminded, late, grace_done, paused_at, set_by."""
         unknown = set(values) - set(DEADLINE_COLUMNS)
         if unknown:
@@ -99,7 +99,7 @@ class Timers(Repository):
         else:
             SET_TIMER.run(self.store, game_id=game_id, due=due)
 
-    def absences_of(self, game_id: str) -> list[sqlite3.Row]:
+    def absences_of(self, game_id: str) -> list[Row]:
         """(player, start, end) of every absence declared in a game."""
         return ABSENCES.run(self.store, game=game_id).fetchall()
 
@@ -108,7 +108,7 @@ class Timers(Repository):
         """Record a player's absence from ``start`` to ``end``; returns its id."""
         return self.store.insert_row(ADD_ABSENCE, game_id=game_id, player=player, start=start, end=end, created=created)
 
-    def bounce_holds_of(self, game_id: str, player: str) -> list[sqlite3.Row]:
+    def bounce_holds_of(self, game_id: str, player: str) -> list[Row]:
         """(start_seq, seconds) of every time bouncing=wait held this player's deadline."""
         return BOUNCE_HOLDS.run(self.store, game=game_id, player=player).fetchall()
 
@@ -149,6 +149,6 @@ class Results(Repository):
         self._require_tx()
         CLEAR_RESULT.run(self.store, game=game_id)
 
-    def result_of(self, game_id: str) -> sqlite3.Row | None:
+    def result_of(self, game_id: str) -> Row | None:
         """A game's results row (reason, winners as JSON, at), or None."""
         return RESULT.run(self.store, game=game_id).fetchone()

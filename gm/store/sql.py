@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Protocol
 
 DIALECTS = ("sqlite", "postgresql")
 UNKNOWN = object()  # a statement's name, not yet looked for
@@ -31,7 +31,6 @@ def dialect_named(name: str) -> Any:
         return SQLiteDialect_pysqlite(paramstyle="named")
     if name == "postgresql":
         from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
-
         from sqlalchemy.engine.interfaces import BindTyping
 
         dialect = PGDialect_psycopg(paramstyle="pyformat")  # type: ignore[no-untyped-call]
@@ -40,13 +39,78 @@ def dialect_named(name: str) -> Any:
     raise ValueError(f"no SQL dialect for a {name!r} store")
 
 
+class Builder(Protocol):
+    """A statement's builder: ``build(sqlalchemy, gm.store.tables)``, the Core statement."""
+
+    def __call__(self, sa: Any, t: Any, /) -> Any: ...
+
+
+class Row(Protocol):
+    """A result row on either back end (sqlite3.Row, gm.store.pgrows.Row): a value by column name
+    (case-insensitive) or by index; its column names; its values in order."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def keys(self) -> list[str]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def __len__(self) -> int: ...
+
+
+class Cursor(Protocol):
+    """What running a statement gives on either back end (sqlite3's cursor, psycopg's)."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    @property
+    def lastrowid(self) -> int | None: ...
+
+    @property
+    def description(self) -> Any: ...  # the columns of its rows; None for a statement giving none
+
+    def fetchone(self) -> Row | None: ...
+
+    def fetchall(self) -> list[Row]: ...
+
+    def __iter__(self) -> Iterator[Row]: ...
+
+    def close(self) -> None: ...
+
+
+def single(cursor: Cursor) -> Row:
+    """The one row of a statement that always gives one (an aggregate without GROUP BY: COUNT, MAX)."""
+    row = cursor.fetchone()
+    if row is None:
+        raise LookupError("an aggregate gave no row")
+    return row
+
+
+class Connection(Protocol):
+    """The store's connection (gm.store.reads.WatchedConnection): portable SQL, or the back end's own."""
+
+    def execute(self, sql: str, params: Any = ..., /) -> Cursor: ...
+
+    def raw(self, sql: str, params: Any = ..., /) -> Cursor: ...
+
+
+class Connected(Protocol):
+    """A store a statement runs on: its back end's name (Store.kind) and its connection."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def db(self) -> Connection: ...
+
+
 class Prepared:
     """One Core statement: built at first use, compiled once per dialect, run with a dict."""
 
     __slots__ = ("build", "statement", "compiled", "name", "builders", "lists", "spelled")
 
-    def __init__(self, build: Callable[[Any, Any], Any], lists: tuple[str, ...] = (),
-                 **builders: Callable[[Any, Any], Any]):
+    def __init__(self, build: Builder, lists: tuple[str, ...] = (), **builders: Builder):
         self.build = build
         self.statement: Any = None
         self.compiled: dict[str, tuple[str, dict[str, Any]]] = {}  # dialect -> (SQL, constants)
@@ -115,7 +179,7 @@ class Prepared:
             params.update({f"{name}_{i}": item for i, item in enumerate(items, 1)})
         return done
 
-    def run(self, store: Any, **params: Any) -> Any:
+    def run(self, store: Connected, **params: Any) -> Cursor:
         """Run on the store's connection (inside its transaction, if one is open); the cursor."""
         kind = store.kind
         sql, constants = self.compiled.get(kind) or self.sql(kind)
@@ -165,8 +229,7 @@ def iter_binds(statement: Any) -> Any:
     return (node for node in visitors.iterate(statement) if isinstance(node, BindParameter))
 
 
-def prepared(build: Callable[[Any, Any], Any], lists: tuple[str, ...] = (),
-             **builders: Callable[[Any, Any], Any]) -> Prepared:
+def prepared(build: Builder, lists: tuple[str, ...] = (), **builders: Builder) -> Prepared:
     """A statement built by ``build(sqlalchemy, gm.store.tables)`` at its first use; ``lists``: the
     caller's expanding parameters; ``builders``: a dialect's own (``postgresql=...``), where its
     statement differs."""

@@ -10,7 +10,6 @@ Proximity's trail): a 2,000-move game then stores about 6 MB of states, not 40.
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from typing import Any, Iterator
 
@@ -18,7 +17,7 @@ from gm.store import games as games_sql
 from gm.store import service as service_sql
 from gm.store.packing import STATE_LEVEL, pack_text, unpack_text
 from gm.store.repository import Repository
-from gm.store.sql import inserting, prepared, whole_rows
+from gm.store.sql import Row, inserting, prepared, single, whole_rows
 
 STATE_COLUMNS = ("game_id", "seq", "turn", "state", "state_packing", "created")
 STATE_ROWS = inserting("states", STATE_COLUMNS, returning=False)  # add_state's, deferred (gm.store.deferred)
@@ -55,34 +54,35 @@ ACCEPTED_ORDERS = prepared(lambda sa, t: whole_rows(sa, t.orders).where(
     t.orders.c.id))
 
 
-def encode_state(state: dict) -> tuple[bytes, str]:
+def encode_state(state: dict[str, Any]) -> tuple[bytes, str]:
     """A dumped state as stored, and its packing: its JSON, compressed when long (gm.store.packing)."""
     return pack_text(json.dumps(state, sort_keys=True), STATE_LEVEL)
 
 
-def decode_state(value: Any, packing: str) -> dict:
+def decode_state(value: Any, packing: str) -> dict[str, Any]:
     """A stored state (by the packing recorded beside it) as the rules dumped it."""
-    return json.loads(unpack_text(value, packing))
+    state: dict[str, Any] = json.loads(unpack_text(value, packing))
+    return state
 
 
 class Turns(Repository):
     """States, orders and state overrides."""
 
-    def latest_state(self, game_id: str) -> sqlite3.Row | None:
+    def latest_state(self, game_id: str) -> Row | None:
         """The newest states row of a game."""
         return self.store.remembered("states", ("latest", game_id), lambda: LATEST_STATE.run(
             self.store, game=game_id).fetchone())
 
     @staticmethod
-    def state_data(row: sqlite3.Row) -> dict:
+    def state_data(row: Row) -> dict[str, Any]:
         """The state of a states row, as the rules dumped it (see decode_state)."""
         return decode_state(row["state"], row["state_packing"])
 
-    def state_at(self, game_id: str, seq: int) -> sqlite3.Row | None:
+    def state_at(self, game_id: str, seq: int) -> Row | None:
         """The states row ``seq`` of a game."""
         return STATE_AT.run(self.store, game=game_id, seq=seq).fetchone()
 
-    def states_of(self, game_id: str) -> list[sqlite3.Row]:
+    def states_of(self, game_id: str) -> list[Row]:
         """(seq, state, state_packing) of every state of a game, in order (read with state_data)."""
         return STATES.run(self.store, game=game_id).fetchall()
 
@@ -91,11 +91,11 @@ class Turns(Repository):
         row = LAST_STATE_TIME.run(self.store, game=game_id).fetchone()
         return None if row is None else row["at"]
 
-    def state_turns(self, game_id: str) -> list[sqlite3.Row]:
+    def state_turns(self, game_id: str) -> list[Row]:
         """(seq, turn) of every state of a game, in order."""
         return STATE_TURNS.run(self.store, game=game_id).fetchall()
 
-    def turn_states_desc(self, game_id: str) -> Iterator[sqlite3.Row]:
+    def turn_states_desc(self, game_id: str) -> Iterator[Row]:
         """(seq, turn, created, overridden) of a game's states, newest first, read lazily;
         ``overridden``: the GM made the state (a rollback or edit: state_overrides), not the rules.
 
@@ -108,7 +108,7 @@ class Turns(Repository):
         finally:
             cur.close()
 
-    def add_state(self, game_id: str, turn: int, state: dict, now: float | None = None) -> int:
+    def add_state(self, game_id: str, turn: int, state: dict[str, Any], now: float | None = None) -> int:
         """Store the next state of a game (``state`` as the rules dumped it); returns its seq.  Written
         with the transaction's other writes at its end (gm.store.deferred), or before a read that
         names the states: judging an order reads none after it, once the turn's start is known
@@ -135,21 +135,21 @@ class Turns(Repository):
         """Players with an accepted order that produced state ``seq`` or a later one."""
         return {r["player"] for r in ACCEPTED_PLAYERS_SINCE.run(self.store, game=game_id, seq=seq).fetchall()}
 
-    def accepted_orders_after(self, game_id: str, seq: int) -> list[sqlite3.Row]:
+    def accepted_orders_after(self, game_id: str, seq: int) -> list[Row]:
         """The ids of the accepted orders (and closes) that produced a state after ``seq``."""
         return ACCEPTED_AFTER.run(self.store, game=game_id, seq=seq).fetchall()
 
     def accepted_orders_later(self, game_id: str, name: str, turn: int, at: float) -> int:
         """How many orders of the seat for ``turn`` were accepted as made after ``at``."""
-        return int(LATER_ORDERS.run(self.store, game=game_id, seat=name, turn=turn, at=at).fetchone()["n"])
+        return int(single(LATER_ORDERS.run(self.store, game=game_id, seat=name, turn=turn, at=at))["n"])
 
-    def accepted_orders(self, game_id: str) -> list[sqlite3.Row]:
+    def accepted_orders(self, game_id: str) -> list[Row]:
         """Every accepted order and close of a game that produced a state, in order (replay)."""
         return ACCEPTED_ORDERS.run(self.store, game=game_id).fetchall()
 
     def accepted_order_count(self, game_id: str) -> int:
         """How many players' orders of a game went through the rules (turn closes not counted)."""
-        return int(games_sql.ACCEPTED_ORDER_COUNT.run(self.store, game=game_id).fetchone()["n"])
+        return int(single(games_sql.ACCEPTED_ORDER_COUNT.run(self.store, game=game_id))["n"])
 
     def order_origins_since(self, game_id: str, seq: int) -> dict[str, str]:
         """Each player's latest accepted order that made state ``seq`` or a later one: its origin."""
@@ -161,7 +161,7 @@ class Turns(Repository):
         return self.store.remembered("state_overrides", ("seqs", game_id), lambda: {r["seq"] for r in
                                service_sql.OVERRIDE_SEQS.run(self.store, game=game_id).fetchall()})
 
-    def overrides_of(self, game_id: str) -> list[sqlite3.Row]:
+    def overrides_of(self, game_id: str) -> list[Row]:
         """The state_overrides rows of a game."""
         return service_sql.OVERRIDES.run(self.store, game=game_id).fetchall()
 
