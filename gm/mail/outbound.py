@@ -5,7 +5,7 @@ HTML) a multipart/alternative of that part and a multipart/related of the HTML a
 ``cid:`` pictures; over MAX_HTML_MESSAGE_BYTES, the text alone goes.  Headers and body are
 written directly (RFC 2047 words by email.header, binascii for the body): the email
 package's generator costs eight times as much, and every order queues a report to each
-player; tests/test_mailout.py reads the output back with the email package.  Each part
+player; tests/mail/test_outbound.py reads the output back with the email package.  Each part
 starts with MARKER (gm.mail.quotes).  Nothing inbound makes a reply large: threading keeps
 MAX_REFERENCES well-formed ids, and a message is at most MAX_OUTGOING_BYTES.
 """
