@@ -1,6 +1,6 @@
 """The daemon on its Maildirs, as a test drives it (imported as ``mailroom``): mail delivered into
 the inbox Maildir, one pass of gm.runtime.daemon.run, and what it wrote to the outbox Maildir; and
-the search of a whole store for secrets (issue 27's secrets at rest)."""
+the search of a whole store for secrets (secrets at rest)."""
 
 from __future__ import annotations
 

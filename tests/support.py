@@ -147,7 +147,7 @@ def body(msg) -> str:
 
 def mark_all_sent(engine) -> None:
     """As the sender thread would: every queued mail handed to the server.  A player whose turn
-    report (or welcome) is still queued is never forfeited (issue 28, gm.service.outgoing.outages)."""
+    report (or welcome) is still queued is never forfeited (gm.service.outgoing.outages)."""
     with engine.store.write():
         for row in engine.store.all("SELECT id FROM outbox WHERE status = 'queued'"):
             engine.store.outbox.mark_sent(row["id"], engine.clock(), 1)

@@ -1,4 +1,4 @@
-"""docs/examples/ (issue 31): one of each mail gm sends, written by scripts/examples.py, read as a
+"""docs/examples/: one of each mail gm sends, written by scripts/examples.py, read as a
 player reads it.  The command writes the same files on every run, the files in the repository are
 what it writes now, and no mail there says its footer twice or has a prose line over 78 columns
 (boards and tables, such as the full TRAIL table, are drawn to their own width and never wrapped)."""

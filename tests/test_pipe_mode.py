@@ -1,4 +1,4 @@
-"""Pipe mode (issue 28): `gm ingest` as Postfix runs it, by the recipe in deploy/postfix/master.cf.
+"""Pipe mode: `gm ingest` as Postfix runs it, by the recipe in deploy/postfix/master.cf.
 
 An MTA runs the command with an empty environment from a folder of its own.  Each test here
 runs it that way (`env -i`, cwd=/): the order is applied and stored with the config given by

@@ -1,4 +1,4 @@
-"""docs/rules/: each game's rules in the project's own words (issue 31).
+"""docs/rules/: each game's rules in the project's own words.
 
 A page per game kind, with every numbered ruling of that game and an index
 with the general ones; its order examples are played through the game's own

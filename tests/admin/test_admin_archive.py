@@ -163,7 +163,7 @@ def test_archive_files(engine, tmp_path):
 
 
 def test_a_game_page_links_its_rules_in_gms_words(engine, tmp_path):
-    """Issue 31: the rules pages (docs/rules/) are linked from the archive, published beside it."""
+    """The rules pages (docs/rules/) are linked from the archive, published beside it."""
     build_site(engine, tmp_path)
     page = (tmp_path / "site" / "game-nb1.html").read_text()
     assert 'href="rules-neighbors.txt"' in page

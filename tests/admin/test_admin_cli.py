@@ -147,7 +147,7 @@ def test_cli_and_daemon_lose_no_update(setup, tmp_path):
 
 
 def test_a_screenshot_of_a_missing_page_fails_clearly(setup, tmp_path):
-    """Chromium photographs its own error page and exits 0: gm checks the page first (issue 28)."""
+    """Chromium photographs its own error page and exits 0: gm checks the page first."""
     from gm.runtime import browser
 
     conf, _, _ = setup

@@ -110,7 +110,7 @@ def test_sequential_late_notice_then_wait_tells_the_gm(engine, clock):
 def test_sequential_forfeit_after_grace(engine, clock):
     engine.create_game("neighbors", "nb1", PLAYERS, seed=1,
                        options={"deadline": "48h", "grace": "12h", "late": "forfeit", "reminder": "0"})
-    mark_all_sent(engine)  # the welcomes reached the players (issue 28: else nobody forfeits)
+    mark_all_sent(engine)  # the welcomes reached the players (else nobody forfeits)
     engine.tick()
     clock.advance(48 * H + 5)
     engine.tick()
@@ -148,7 +148,7 @@ def test_simultaneous_deadline_adjudicates_once(engine, clock):
     engine.tick()
     engine.tick()
     assert [c["origin"] for c in closes(engine, "fb1")] == ["deadline"]
-    # The players whose claims were not in are told so in the turn's report (issue 31: one mail,
+    # The players whose claims were not in are told so in the turn's report (one mail,
     # no "Late" notice beside it); ada, who sent hers, is not.
     late = [m for m in outbox(engine, since=since)
             if "your orders were not in" in " ".join(body_of(m).split())]

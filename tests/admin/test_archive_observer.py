@@ -1,4 +1,4 @@
-"""The archive is an observer's view (issue 15): no sealed order before the rules reveal it,
+"""The archive is an observer's view: no sealed order before the rules reveal it,
 no seat's private lines, never a BOARD reply."""
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def test_ingest_from_file_applies_an_order(conf, tmp_path):
     message.write_bytes(eml("plain.eml", game="nb1", password="sesame"))
     result = _gm_process(conf, "ingest", str(message))
     assert result.returncode == 0, result.stderr
-    # Pipe mode (issue 28): the outcome is the one line on stderr, which the MTA reports; stdout stays empty.
+    # Pipe mode: the outcome is the one line on stderr, which the MTA reports; stdout stays empty.
     assert result.stderr.startswith(b"applied") and result.stderr.count(b"\n") == 1 and result.stdout == b""
     assert json.loads(gm(conf, "show", "nb1", "--json").output)["turn"] == 2
 

@@ -1,4 +1,4 @@
-"""The typed config (issue 28): every key typed with its range, refused at load, all errors at once,
+"""The typed config: every key typed with its range, refused at load, all errors at once,
 naming the file, the key and what it takes; paths read against the config file's folder; gm config check."""
 
 from __future__ import annotations

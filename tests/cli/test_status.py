@@ -1,4 +1,4 @@
-"""``gm status`` (issue 32): the health check on a real store with a Maildir daemon pass (tests/mailroom.py)."""
+"""``gm status``: the health check on a real store with a Maildir daemon pass (tests/mailroom.py)."""
 
 from __future__ import annotations
 

@@ -55,7 +55,7 @@ def test_whole_game_by_mail(harness, dovecot, smtp):
     assert len(processed) == orders
     assert all(b"\\Seen" in m["flags"] for m in processed.values())
     # Reports thread under the order they answer.  The mover's is the one reply to their order
-    # (issue 31), so it is auto-replied; the other player's is auto-generated, as every report.
+    # so it is auto-replied; the other player's is auto-generated, as every report.
     last = smtp.to(ADDRESS[mover])[-1]
     assert last["Auto-Submitted"] == "auto-replied" and last["X-GM-Instance"] == GM_ADDRESS
     other = next(address for _, address in PLAYERS if address != ADDRESS[mover])
@@ -229,10 +229,10 @@ def test_mail_refused_for_good_is_marked_bounced(harness, dovecot, smtp):
     harness.new_game()
     harness.once()
     rows = {r["recipient"]: r for r in harness.engine.store.all("SELECT * FROM outbox")}
-    assert rows[ADDRESS["bob"]]["status"] == "bounced"  # as a bounce that came back (issue 19)
+    assert rows[ADDRESS["bob"]]["status"] == "bounced"  # as a bounce that came back
     assert "550" in rows[ADDRESS["bob"]]["last_error"]
     assert rows[ADDRESS["ada"]]["status"] == "sent"
-    # Issue 28: the refusal is settled at once, so ada is told in the same pass that bob gets nothing.
+    # The refusal is settled at once, so ada is told in the same pass that bob gets nothing.
     subjects = [m["Subject"] for m in smtp.to(ADDRESS["ada"])]
     assert len(subjects) == 2 and "Welcome" in subjects[0] and "not receiving mail" in subjects[1]
     assert smtp.to(ADDRESS["bob"]) == []

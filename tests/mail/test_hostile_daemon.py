@@ -1,4 +1,4 @@
-"""Hostile mail through the daemon, on the real Dovecot and on the Maildir inbox (issue 14).
+"""Hostile mail through the daemon, on the real Dovecot and on the Maildir inbox.
 
 One mailbox receives a message of every kind that once stopped or abused gm,
 then an honest order.  The daemon must read every one, play the order, answer

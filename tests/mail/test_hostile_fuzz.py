@@ -268,7 +268,7 @@ def test_ingest_never_raises_and_replies_at_most_once_only_to_from_never_to_a_ro
     outcome = engine.ingest(raw)  # must not raise
     assert time.process_time() - start < DEADLINE_MS / 1000
     assert outcome.outcome != "error", outcome.detail  # nothing in the service broke on it
-    # Besides the one reply, only a lock-out (issue 27: wrong passwords, from every example's
+    # Besides the one reply, only a lock-out (wrong passwords, from every example's
     # strangers together) mails anyone: one notice to each seat it locked (no gm_address here).
     locked = engine.store.all("SELECT player FROM credential_locks WHERE id > :since AND player != ''", since=locks)
     seat_mail = {"ada": "ada@example.org", "bob": "bob@example.org"}

@@ -88,7 +88,7 @@ def test_an_encoded_display_name_is_decoded():
 
 
 def test_a_utf8_address_is_a_person_with_its_domain_in_a_label_form():
-    # Issue 31: this From gave no sender (a robot's mail, "no sender address") before.
+    # This From is a person, not a robot's mail without a sender address.
     inbound = mailin.parse(msg(sender="Jörg Ünal <JÖRG@Bücher.example>".encode()), GM)
     assert (inbound.sender, inbound.sender_name) == ("jörg@xn--bcher-kva.example", "Jörg Ünal")
     assert inbound.robot is None and inbound.reply_address == "jörg@xn--bcher-kva.example"

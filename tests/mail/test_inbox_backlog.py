@@ -1,4 +1,4 @@
-"""gm status shows the inbox backlog the daemon's last poll left (issue 32), on the real Dovecot:
+"""gm status shows the inbox backlog the daemon's last poll left, on the real Dovecot:
 mail appended while no daemon runs is handled by `gm run --once` (0 left, 5 handled); a daemon
 stopped after its first message leaves the rest, and mail left after every poll for longer than
 status_inbox_seconds (600 s) makes gm status unhealthy."""

@@ -95,7 +95,7 @@ def test_the_feed_is_an_observers_view(engine, tmp_path):
     assert len(entries(tmp_path / feeds.feed_name("fb1"))) == 1
 
 
-# --- issue 28: the live archive never stalls -------------------------------------------------
+# --- the live archive never stalls ----------------------------------------------------------
 def refreshes(live: LiveArchive, times: int) -> list[list[str]]:
     """What each of ``times`` refreshes as the daemon makes them (maybe_refresh, which logs a
     fault instead of raising) rendered, the wait between them skipped."""

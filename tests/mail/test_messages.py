@@ -162,8 +162,8 @@ def test_messy_mail_is_read(game, case):
 
 
 def test_mail_in_an_unknown_charset_is_refused_with_a_reply(game):
-    """Issue 27: a body in a charset gm cannot read is never guessed at (it was read as UTF-8
-    before); its sender is told, and nothing is done."""
+    """A body in a charset gm cannot read is never guessed at (not read as UTF-8 either);
+    its sender is told, and nothing is done."""
     harness, mover, password, legal = game
     headers, body = messy("unknown-charset", password, legal[0], legal[-1])
     harness.dovecot.append(mail({"From": ADDRESS[mover], **headers}, body))
@@ -185,7 +185,7 @@ def test_oversized_mail_refused_politely(game):
     assert harness.outcomes() == ["rejected"]
     assert harness.states() == 1
     stored = bytes(harness.engine.store.one("SELECT raw FROM messages")["raw"])
-    # Read only as far as needed to know (limit + 1 bytes), and kept masked (issue 27: the
+    # Read only as far as needed to know (limit + 1 bytes), and kept masked (the
     # password in it is not stored; the masked copy is no more than a few bytes longer).
     assert len(stored) < limit + 200 and password.encode() not in stored
     (welcome, reply) = harness.smtp.wait_for(ADDRESS[mover], 2)

@@ -1,4 +1,4 @@
-"""The IMAP daemon serves Prometheus metrics on loopback (issue 32, ``metrics_port``), its counters
+"""The IMAP daemon serves Prometheus metrics on loopback (``metrics_port``), its counters
 moving as mail is judged and sent; against the real Dovecot and SMTP fixtures."""
 
 from __future__ import annotations

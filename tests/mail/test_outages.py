@@ -1,4 +1,4 @@
-"""Outages are weather (issue 28): PostgreSQL, SMTP or the daemon itself gone for a while.
+"""Outages are weather: PostgreSQL, SMTP or the daemon itself gone for a while.
 
 Against the real servers: a PostgreSQL of the test's own stopped with ``pg_ctl stop -m
 immediate`` under two daemons; `gm run` started while it is down; SIGTERM; the aiosmtpd sink

@@ -1,4 +1,4 @@
-"""Refusals read right (issue 28), against the real aiosmtpd through the daemon's sender: a 5xx at
+"""Refusals read right, against the real aiosmtpd through the daemon's sender: a 5xx at
 MAIL FROM (or the same refusal at two domains) is gm's set-up, not the players': the queue is held,
 nobody is marked, the GM is told once, and the mail goes when the server takes it again or the GM
 says so; a 5.7.26 (DMARC) by one domain holds that domain only; one address's 5xx stays its own,

@@ -38,7 +38,7 @@ def test_an_open_game_filled_by_three_joins_starts_and_plays_by_replies_without_
     try:
         for i, (name, address) in enumerate(TRIO.items()):
             dovecot.append(order_mail(address, f"JOIN nb7 {name}", subject="join"))
-            # Issue 27: the JOIN waits for its address to answer the code gm mails it.
+            # The JOIN waits for its address to answer the code gm mails it.
             (code_mail,) = smtp.wait_for(address, 1)
             assert code_mail["Subject"].startswith("CONFIRM ")
             assert len(harness.engine.store.seats.players("nb7")) == i
@@ -75,7 +75,7 @@ def test_an_observer_gets_the_public_reports_and_never_a_sealed_claim(harness, d
     daemon = harness.start()
     try:
         dovecot.append(order_mail(eve, "OBSERVE fb1"))
-        (code_mail,) = smtp.wait_for(eve, 1)  # issue 27: eve answers the code gm mails her
+        (code_mail,) = smtp.wait_for(eve, 1)  # eve answers the code gm mails her
         assert code_mail["Subject"].startswith("CONFIRM ")
         assert harness.engine.store.selfservice.observers_of("fb1") == []
         dovecot.append(order_mail(eve, "", to=code_mail["Reply-To"], subject="Re: " + code_mail["Subject"]))

@@ -1,4 +1,4 @@
-"""SMTP sessions end with QUIT, and `gm -v run` logs each mail in and out (issue 28), against
+"""SMTP sessions end with QUIT, and `gm -v run` logs each mail in and out, against
 aiosmtpd, Dovecot, and the inbox and outbox Maildirs."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Mail to addresses as people have them (issue 31), through the daemon's sender to a real aiosmtpd:
+"""Mail to addresses as people have them, through the daemon's sender to a real aiosmtpd:
 an IDN domain goes in A-label form over plain SMTP; a UTF-8 local part goes with SMTPUTF8 where
 the server offers it, and where it does not, that address's mail is refused for good (553 5.6.7)
 and the GM told once, while everyone else's mail goes and nothing is held."""

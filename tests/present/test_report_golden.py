@@ -1,4 +1,4 @@
-"""The reports' words and pictures, held to those of the code before issue 34's cuts.
+"""The reports' words and pictures, held to recorded hashes of every byte and pixel.
 
 Every game is played for a few rounds with fixed seeds on the test clock; of every mail gm
 queued but the welcomes (they carry fresh passwords), the text part's bytes and the

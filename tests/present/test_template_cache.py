@@ -1,4 +1,4 @@
-"""gm.present.templates: templates compiled once, kept across processes (issue 34), never at the
+"""gm.present.templates: templates compiled once, kept across processes, never at the
 cost of a report."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 27's attacks, one test each, driven by mail through the real daemon path: mails delivered
+"""The attacks, one test each, driven by mail through the real daemon path: mails delivered
 into the inbox Maildir, one pass of gm.runtime.daemon.run (gm run --once), and the GM's command line
 where the attack uses it.  Each test asserts the state after the attack and every mail the daemon
 wrote to the outbox Maildir (recipients, subjects and the body facts that matter); its docstring
@@ -327,8 +327,8 @@ def test_a_punycode_or_base64_charset_is_answered_at_once_and_changes_nothing(tm
 
 # --- 8. Passwords at rest, in clear, world-readable --------------------------------------------------
 def test_no_password_is_kept_in_clear_and_the_files_are_the_users_alone(tmp_path):
-    """Attack: welcome and reset mails in the outbox and order mails in `messages` kept plaintext
-    passwords; gm.sqlite was 0644, gm-data/ 0755, outbox Maildir files 0644.  Now: once handed on,
+    """Attack: read plaintext passwords from welcome and reset mails in the outbox, order mails in
+    `messages`, or world-readable files (gm.sqlite, gm-data/, outbox Maildir).  Once handed on,
     the mails are blanked or stored redacted (no password, code or token anywhere in the store),
     and the store, data folder and Maildir files are 0600/0700."""
     room = Mailroom(tmp_path)
@@ -434,7 +434,7 @@ def test_escape_sequences_in_mail_never_reach_the_gms_terminal_or_the_feed(tmp_p
     mails = exchange(room, order_mail(f"Ada {HIDE}<{ADA}>", f"PRESS TO ALL\n{HOSTILE}\nENDPRESS\nRb4xd4",
                                       game_id="nb1", password=secrets["ada"], subject=f"orders {TITLE}{HIDE}x"))
     assert room.outcomes() == ["applied"]
-    # the press and the reports; ada's report is her one reply, the press confirmed in it (issue 31)
+    # the press and the reports; ada's report is her one reply, the press confirmed in it
     assert sorted(m[0] for m in mails) == [ADA, BOB, BOB]
     ((_, subject, text),) = to(mails, ADA)
     assert subject == "[nb1 T2] Neighbors report" and "Your press to" in text

@@ -1,4 +1,4 @@
-"""Issue 27, "Passwords at rest, in clear, world-readable": once the mail that carries a password, a
+"""Passwords at rest, never in clear nor world-readable: once the mail that carries a password, a
 code or a reply token is handed on, no table holds it, and gm's files are its user's alone.
 
 Driven through the Maildir daemon (gm.runtime.daemon.run, once): the welcomes go out, then an order
@@ -230,7 +230,7 @@ def test_a_secret_mail_refused_for_good_is_blanked_too(engine, nb_game):
 
 
 def test_opt_in_codes_and_a_joined_password_are_not_kept_once_handed_on(tmp_path):
-    """JOIN and OBSERVE by mail (issue 27's double opt-in): the code mailed to the address, its
+    """JOIN and OBSERVE by mail (double opt-in): the code mailed to the address, its
     reply to gm+confirm.<code>@, and the password the JOIN's answer carries are nowhere in the
     store once the daemon has handed them on."""
     from gm.service.people import lobby

@@ -358,7 +358,7 @@ def done_at_step(db, step: int) -> None:
 
 
 def test_a_step_3_database_gets_the_self_service_tables_and_generation_0(store_target):
-    """Issue 18's step: seats of games made before it keep their passwords, at generation 0."""
+    """The self-service step: seats of games made before it keep their passwords, at generation 0."""
     path = store_target
     db = at_step(path, 3)
     db.execute("INSERT INTO games VALUES ('nb1', 'neighbors', 1, '{}', 'active', 0, 0)")
@@ -373,7 +373,7 @@ def test_a_step_3_database_gets_the_self_service_tables_and_generation_0(store_t
 
 
 def test_a_step_14_database_keeps_its_begun_fuzzy_borders_games_at_empty_turns_none(store_target):
-    """Issue 29's step 15: a Fuzzy Borders game with a state keeps the rules it began with
+    """Schema step 15: a Fuzzy Borders game with a state keeps the rules it began with
     (no FB8); a game not begun yet, and other kinds, are left as they were."""
     path = store_target
     db = at_step(path, 14)

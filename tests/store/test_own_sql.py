@@ -1,4 +1,4 @@
-"""The store's run-time shapes reach PostgreSQL as its own SQL (issue 33).
+"""The store's run-time shapes reach PostgreSQL as its own SQL.
 
 Store.insert/update/insert_unless, the deferred writes (a multi-row INSERT, the "sent" UPDATE,
 every table's joined into one statement) and an order mail judged and sent hand PostgreSQL SQL

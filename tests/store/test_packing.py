@@ -1,4 +1,4 @@
-"""Packed texts are bytes with their packing recorded (schema steps 21 and 22, issue 33): what
+"""Packed texts are bytes with their packing recorded (schema steps 21 and 22): what
 was stored reads back exactly, whatever its first bytes, on both back ends; and stores made
 before the steps are converted once, their rows read as that gm wrote them."""
 

@@ -1,4 +1,4 @@
-"""The paths that used to lock the whole PostgreSQL store lock only what they change (issue 33):
+"""The paths that could lock the whole PostgreSQL store lock only what they change:
 the GM's commands on one game, bounces, mail commands, the lobby.
 
 Each test holds a game's or an address's lock in one connection (test_pglocks.Holder) and

@@ -309,7 +309,7 @@ def test_a_claimed_outbox_row_goes_to_one_sender_at_a_time(store, store_target):
 
 
 def test_holds_of_the_senders_refusals(store):
-    """Issue 28: a hold by scope; a second refusal backs it off; ending it makes its waiting mail due."""
+    """A hold by scope; a second refusal backs it off; ending it makes its waiting mail due."""
     with store.write():
         early = store.outbox.queue_outbox("<1@x>", "cy@Example.NET", "s", b"raw", kind="notice", now=T)
         other = store.outbox.queue_outbox("<2@x>", "ada@example.org", "s", b"raw", kind="notice", now=T)

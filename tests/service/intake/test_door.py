@@ -1,4 +1,4 @@
-"""What mail brings in at the door (issue 27): charsets gm can read, text cleaned once.
+"""What mail brings in at the door: charsets gm can read, text cleaned once.
 
 Each test drives mail through engine.ingest and checks the state and every mail sent.
 """
@@ -125,7 +125,7 @@ def test_escape_sequences_never_reach_the_gms_terminal(tmp_path):
     (message,) = engine.store.all("SELECT subject FROM messages")
     assert message["subject"] == "orders ]0;owned[8mx"  # the controls gone, the rest harmless text
     sent = outbox(engine, start)
-    # press, reports; ada's report is her one reply, the press confirmed in it (issue 31)
+    # press, reports; ada's report is her one reply, the press confirmed in it
     assert sorted(m["To"] for m in sent) == [ADA, "bob@example.org", "bob@example.org"]
     (to_ada,) = [m for m in sent if m["To"] == ADA]
     assert "Neighbors report" in to_ada["Subject"] and "Your press to" in body(to_ada)

@@ -52,8 +52,8 @@ def test_readable_mail_applies_the_order(engine, nb_game, fixture):
 
 
 def test_unknown_charset_is_refused_with_a_reply(engine, nb_game):
-    """Issue 27: a body in a charset gm cannot read is not guessed at (it was read as UTF-8
-    before): the sender is told, and nothing changes."""
+    """A body in a charset gm cannot read is not guessed at (not read as UTF-8 either):
+    the sender is told, and nothing changes."""
     start, before = last_outbox_id(engine), seq(engine)
     outcome = engine.ingest(eml("unknown-charset.eml", game="nb1", password=nb_game["ada"]))
     assert outcome.outcome == "rejected", outcome.detail
@@ -99,7 +99,7 @@ def test_bad_mail_gets_a_clear_reply_and_changes_nothing(engine, nb_game, fixtur
         # The reply lists the legal captures.
         assert "The legal orders are:" in body(reply) and "b4xd4" in body(reply)
     row = engine.store.one("SELECT outcome, raw FROM messages ORDER BY id DESC")
-    # Kept with its password masked (issue 27: secrets at rest), not byte for byte.
+    # Kept with its password masked (secrets at rest), not byte for byte.
     assert row["outcome"] == "rejected" and bytes(row["raw"]) == redact(raw)
 
 
@@ -135,7 +135,7 @@ def test_help_and_board_commands(engine, nb_game):
     start = last_outbox_id(engine)
     outcome = engine.ingest(eml("help.eml", game="nb1", password=nb_game["ada"]))
     assert outcome.outcome == "help"
-    (reply,) = outbox(engine, start)  # HELP and BOARD answered in one mail (issue 14)
+    (reply,) = outbox(engine, start)  # HELP and BOARD answered in one mail
     help_part, board_part = body(reply).split("=" * 72)
     assert "NB5." in help_part and "GAME <game id> PASSWORD" in help_part
     assert " 4  . R . N . B .  4" in board_part

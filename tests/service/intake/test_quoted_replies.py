@@ -1,4 +1,4 @@
-"""Issue 43, "Quoted text read as the replier's own" and "an attached message read as orders", through
+"""Quoted text is never read as the replier's own, nor an attached message as orders, through
 the real daemon path: mails delivered into the inbox Maildir, one pass of gm.runtime.daemon.run
 (gm run --once), every mail it wrote to the outbox Maildir.  The quoted mail is the one gm really
 sent (bob's press, as ada received it), quoted as Outlook quotes it: without ">".  The quote layouts

@@ -1,4 +1,4 @@
-"""Trust in the service (issue 14): time before orders, edits that lose nothing, bounded replies,
+"""Trust in the service: time before orders, edits that lose nothing, bounded replies,
 and a message that cannot be handled set aside without stopping the next."""
 
 from __future__ import annotations
@@ -173,7 +173,7 @@ def test_a_message_that_breaks_the_reader_is_set_aside_and_can_be_retried(engine
     assert engine.ingest(broken).outcome == "duplicate"  # stored once, never applied twice
     (row,) = engine.store.all("SELECT * FROM messages WHERE outcome = 'error'")
     assert "the reader broke" in row["detail"]
-    # Kept masked (issue 27): the password is gone, its authentication is kept instead.
+    # Kept masked: the password is gone, its authentication is kept instead.
     assert bytes(row["raw"]) == redact(broken) and nb[mover].encode() not in bytes(row["raw"])
     assert b"X-Trigger: BOOM" in bytes(row["raw"]) and row["auth"] == f"password nb1 {mover}"
     conf = tmp_path / "gm.yaml"

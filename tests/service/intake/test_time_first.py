@@ -1,7 +1,7 @@
 """RULINGS G4 on every path into a game: time is checked before orders.
 
-The mail path had it; `gm order`, `gm process` and mail with only commands or
-press did not (issue 29).  Each path now settles the open turn's timers and
+Mail with orders, `gm order`, `gm process` and mail with only commands or
+press alike: each path settles the open turn's timers and
 deadline first (gm.service.play.timers.settle).  The random-play test enters every
 order through `gm order`, a share of them with the clock moved past the
 game's next timer or deadline, and checks the ruling after each one.

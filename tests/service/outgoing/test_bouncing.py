@@ -156,7 +156,7 @@ def test_bouncing_wait_the_deadline_waits_for_the_bouncing_player(engine, clock)
     assert engine.store.timers.deadline_row("dl1")["due"] == pytest.approx(clock() + DAY)
     clock.advance(DAY + 60)
     engine.tick()
-    # Issue 27: bouncing=wait holds a player's deadline at most once per turn (she can bounce her
+    # bouncing=wait holds a player's deadline at most once per turn (she can bounce her
     # own mail at will), so a day later, still bouncing, the late policy applies.
     assert state(engine, ADDRESS[name]) == "bouncing"
     assert engine.load("dl1").status == "finished"
@@ -233,7 +233,7 @@ def test_an_address_in_capitals_is_the_same_address(engine, clock):
     engine.create_game("neighbors", "nb1", [("ada", "ada@example.org"), ("bob", "Bob@Example.ORG")], seed=7)
     with engine.store.write():
         waiting = engine.outbox.queue("Bob@Example.ORG", "queued before", "x\n", kind="notice")
-    # The seat keeps the address in gm's one form (gm.core.addresses, issue 31), so its welcome
+    # The seat keeps the address in gm's one form (gm.core.addresses), so its welcome
     # went to bob@example.org.
     assert engine.store.seats.player("nb1", "bob")["email"] == "bob@example.org"
     bounce_row(engine, outbox_row(engine.store, "bob@example.org", "welcome"))
@@ -264,7 +264,7 @@ def test_set_address_moves_a_bouncing_seat_and_settles_the_old_address(engine, g
     assert state(engine, bob) == "ok"  # no seat is left there: the GM sees it settled
     assert state(engine, "bob@new.example") is None  # the new address has no history
     assert len([r for r in mails_to(engine, REFEREE) if "bob@example.org" in r["subject"]]) == 2
-    # The warning that a move was asked (issue 27: SET ADDRESS from another address tells the
+    # The warning that a move was asked (SET ADDRESS from another address tells the
     # registered one) goes as the day's probe; once the seat moved, the old address is settled and
     # its revert code goes out as usual; nothing held was released to it.
     assert [r["status"] for r in mails_to(engine, bob)] == ["bounced", "queued", "queued"]
@@ -281,7 +281,7 @@ def test_set_address_leaves_the_old_address_bouncing_while_another_seat_uses_it(
 
 
 def test_mail_to_gm_address_is_never_held(engine, game):
-    """Issue 28: even were gm_address marked bouncing, the GM's own mail is never held."""
+    """Even were gm_address marked bouncing, the GM's own mail is never held."""
     with engine.store.write():
         engine.store.delivery.set_address_state(REFEREE, "bouncing", 0.0, "a test")
         engine.store.delivery.set_last_probe(REFEREE, engine.clock())  # no probe due either

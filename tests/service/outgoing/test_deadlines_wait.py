@@ -1,4 +1,4 @@
-"""Deadlines that wait for gm (issue 28), on both back ends: the heartbeat gap, an SMTP outage, and
+"""Deadlines that wait for gm, on both back ends: the heartbeat gap, an SMTP outage, and
 no forfeit while the turn's report has not reached the player.  The daemons themselves, against
 the real servers, are in tests/mail/test_outages.py (these, service-level, in
 tests/service/outgoing/test_deadlines_wait.py)."""
@@ -93,7 +93,7 @@ def test_nobody_forfeits_a_turn_whose_report_did_not_reach_them(engine, clock, g
 
 
 def test_a_deadline_waits_while_the_server_refuses_gms_sender_then_moves(engine, clock, game):
-    """The queue held by a refusal of gm's own return address (issue 28, "Refusals read right")
+    """The queue held by a refusal of gm's own return address ("Refusals read right")
     is an outage like a server that is down: no deadline expires inside it, and when the GM
     ends the hold (gm players --clear sender) the deadline moves by its length."""
     from gm.service.outgoing import holding

@@ -1,4 +1,4 @@
-"""Issue 27, "A player forges a bounce of her own mail": she quotes her welcome's Message-ID in a
+"""A player forges a bounce of her own mail: she quotes her welcome's Message-ID in a
 DSN to gm's plain address (no VERP tag), or, since she can see her own VERP return address, makes
 her mail bounce for real every day.  With VERP on the first counts for nothing; the second holds
 her deadline (bouncing=wait) at most once per turn and for at most the game's absence_total in
@@ -59,7 +59,7 @@ def test_a_forged_bounce_of_her_own_welcome_counts_for_nothing_with_verp_on(engi
     assert state(engine, address) is None and engine.store.delivery.delivery_events(address) == []
     assert engine.store.delivery.outbox_row(welcome["id"])["status"] == "queued"  # not marked bounced
     assert sent(engine, before) == []  # nobody is told, the bounce is not answered
-    mark_all_sent(engine)  # the welcome did go out (issue 28: else she is never forfeited)
+    mark_all_sent(engine)  # the welcome did go out (else she is never forfeited)
     clock.advance(DAY + 3600)
     engine.tick()
     assert engine.load("dl1").status == "finished"

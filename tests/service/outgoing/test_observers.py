@@ -28,7 +28,7 @@ def ask(engine, sender, text, **kwargs):
 
 
 def confirmed(engine, sender, text):
-    """OBSERVE (or JOIN) by mail, which since issue 27 waits for the address to confirm: the one
+    """OBSERVE (or JOIN) by mail, which waits for the address to confirm: the one
     mail back is the code, nothing has changed yet; the sender replies to it.  The answer."""
     start = last_outbox_id(engine)
     before = [dict(r) for r in engine.store.all("SELECT * FROM observers ORDER BY game_id, email")]

@@ -1,4 +1,4 @@
-"""Issue 31: exactly one reply per mail, through the daemon's path (tests/mailroom.py), and a
+"""Exactly one reply per mail, through the daemon's path (tests/mailroom.py), and a
 simultaneous turn's mail naming whom it waits for.
 
 A reply is the mail to the sender caused by that mail; the reports the other players get, and

@@ -1,4 +1,4 @@
-"""Issue 31: a seeded random game of each kind played by MAIL (engine.ingest): each player replies
+"""A seeded random game of each kind played by MAIL (engine.ingest): each player replies
 with a random legal order, some with a friendly line after it, now and then a bad order or a
 replacement of a sealed one.  Every mail gets exactly one reply, and the "Waiting for" line of each
 confirmation and report of a simultaneous turn is exactly the players who have sent no orders

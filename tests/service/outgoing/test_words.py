@@ -1,4 +1,4 @@
-"""Clear words (issue 15): what players read is right, says nothing twice, and echoes no secret."""
+"""Clear words: what players read is right, says nothing twice, and echoes no secret."""
 
 from __future__ import annotations
 

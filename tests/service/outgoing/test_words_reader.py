@@ -1,4 +1,4 @@
-"""Words for the reader (issue 31): each mail's footer says what its reader can do now, in their
+"""Words for the reader: each mail's footer says what its reader can do now, in their
 channel, and is left out where they can do nothing; the player addressed is spoken to; the
 replies to an empty mail, a wrong password and an unknown game say what helps."""
 

@@ -1,4 +1,4 @@
-"""Addresses as people have them (issue 31), by mail through the daemon on its Maildirs: `gm new`
+"""Addresses as people have them, by mail through the daemon on its Maildirs: `gm new`
 takes zoë@bücher.example and a display name, the welcome greets her by it and goes to the
 A-label form; her mail, from the same address written any way (case, NFD, U-label or A-label),
 is a person's, read as her seat's; SET ADDRESS (IDNA 2008: straße, not strasse) and JOIN take

@@ -1,4 +1,4 @@
-"""Issue 27, the gaps the merge review found, each driven by mail through engine.ingest and asserting
+"""The credential model at its edges, each driven by mail through engine.ingest and asserting
 the state and every mail queued: codes stored as a keyed digest (and older ones still honoured until
 they expire), LEAVE and PASSWORD RESET of a game not started go through the same credential model
 and throttle as a running game's, a reply by token set aside during a lock-out counts as its seat,

@@ -1,4 +1,4 @@
-"""The credential model (issue 27), attacked by mail through the engine's ingest path: each test
+"""The credential model, attacked by mail through the engine's ingest path: each test
 asserts the seat's state after the attack and every mail gm queued for it."""
 
 from __future__ import annotations
@@ -272,7 +272,7 @@ def test_a_chosen_password_gets_the_stronger_hash_and_old_weak_ones_are_rehashed
     assert passwords.cost(seat(engine)["pw_hash"]) == passwords.N  # generated: the cheap hash
     mail(engine, ADA, "SET PASSWORD corvid-lantern-77", game_id="nb1", password=nb_game["ada"])
     assert passwords.cost(seat(engine)["pw_hash"]) == passwords.CHOSEN_N
-    with engine.store.write():  # a chosen password stored before issue 27, at the cheap cost
+    with engine.store.write():  # a chosen password stored at the old, cheap cost
         engine.store.seats.rehash_seat_password("nb1", "ada", passwords.hash_password("old-choice-99"))
     generation = seat(engine)["generation"]
     assert works(engine, "old-choice-99")

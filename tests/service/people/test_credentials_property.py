@@ -1,4 +1,4 @@
-"""A property of the credential model (issue 27), over random sequences of mail from three people:
+"""A property of the credential model, over random sequences of mail from three people:
 
 * the owner, ada, who reads only ada@'s mailbox;
 * an attacker, eve, who starts with ada's password and reply token, and reads eve@ and eve2@;

@@ -1,4 +1,4 @@
-"""HELP is generated from the table that dispatches the mail commands (issue 15)."""
+"""HELP is generated from the table that dispatches the mail commands."""
 
 from __future__ import annotations
 

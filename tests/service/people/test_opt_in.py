@@ -1,4 +1,4 @@
-"""Double opt-in (issue 27): OBSERVE, JOIN and CREATE take effect only when the address they came
+"""Double opt-in: OBSERVE, JOIN and CREATE take effect only when the address they came
 from answers the code gm mails it; what a forged From can make gm send a stranger is capped, per
 address and in total, and the GM is told once when the total is reached.
 
@@ -61,7 +61,7 @@ def games(engine):
 
 
 def test_forged_observe_flood_subscribes_nobody_and_mails_each_stranger_at_most_once(engine, games):
-    """The 520 forged OBSERVE nb2 of issue 27, scaled: 60 forged From lines, a cap of 20 an hour."""
+    """A flood of forged OBSERVE nb2, scaled: 60 forged From lines, a cap of 20 an hour."""
     engine.config.confirmations_per_hour = 20
     engine.config.gm_address = GM_HUMAN
     forged = [f"stranger{i}@example.net" for i in range(60)]

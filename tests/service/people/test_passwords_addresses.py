@@ -68,8 +68,8 @@ def reset_code(engine, start, to="ada@example.org"):
 
 
 def test_password_reset_from_the_registered_address_mails_a_new_one_there_only(engine, nb_game):
-    # Issue 27: a reset first mails a code to the registered address; confirmed from there, the
-    # new password is mailed there (before, the request itself changed the password).
+    # A reset first mails a code to the registered address; confirmed from there, the
+    # new password is mailed there (the request itself changes nothing).
     before, bob = seat(engine), seat(engine, "bob")
     start = last_outbox_id(engine)
     engine.ingest(order_mail("Ada@Example.org", "PASSWORD RESET nb1"))
@@ -98,7 +98,7 @@ def test_password_reset_from_another_address_changes_nothing_and_says_little(eng
 def test_password_reset_is_read_before_password_as_credentials(engine, nb_game):
     start = last_outbox_id(engine)
     engine.ingest(order_mail("ada@example.org", "PASSWORD RESET nb1", subject="[nb1 T1] report"))
-    code = reset_code(engine, start)  # issue 27: the code first, the new password on confirmation
+    code = reset_code(engine, start)  # the code first, the new password on confirmation
     start = last_outbox_id(engine)
     engine.ingest(order_mail("ada@example.org", "", subject="Re: CONFIRM " + code))
     (reply,) = mails(engine, start)

@@ -1,4 +1,4 @@
-"""Settings per player (issue 31): SET FORMAT ... ALL and SET TIMEZONE ... ALL reach every game of
+"""Settings per player: SET FORMAT ... ALL and SET TIMEZONE ... ALL reach every game of
 the seat's address and the games it takes a seat in later; without ALL, one game.  gm resend and
 the welcome are what a report to each player would be: their format, picture and time zone.
 

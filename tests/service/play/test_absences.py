@@ -1,4 +1,4 @@
-"""Absences (issue 15): a total per player per game, and everyone is told."""
+"""Absences: a total per player per game, and everyone is told."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """RULINGS FB8 through the service: a two-player Fuzzy Borders game whose players clash on the
 same cell turn after turn ends after ``empty_turns`` empty turns, and its final report goes out;
 games begun before FB8 keep the rules they began with across the upgrade (schema step 15), and
-``gm verify`` replays them as stored (issue 29)."""
+``gm verify`` replays them as stored."""
 
 from __future__ import annotations
 

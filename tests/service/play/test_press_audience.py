@@ -1,4 +1,4 @@
-"""Who a press message went to is data (reports.audience), never read from its text (issue 27).
+"""Who a press message went to is data (reports.audience), never read from its text.
 
 The attack: a PRESS TO GM whose text quotes an earlier public press (so it holds a line
 "To: ALL") was shown in every player's HTML report, in the archive and in the Atom feed,

@@ -1,4 +1,4 @@
-"""Grey press never leaves in the batch its author's own orders cause (issue 15)."""
+"""Grey press never leaves in the batch its author's own orders cause."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULINGS G5 through the service (issue 15): a removed seat sends nothing, gets nothing,
+"""RULINGS G5 through the service: a removed seat sends nothing, gets nothing,
 and the game goes on as its rules say; a rollback to before the removal seats it again."""
 
 from __future__ import annotations

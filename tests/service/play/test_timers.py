@@ -1,4 +1,4 @@
-"""Timers by due time (issue 16): a tick reads only the games that have something due (on both back ends)."""
+"""Timers by due time: a tick reads only the games that have something due (on both back ends)."""
 
 from __future__ import annotations
 

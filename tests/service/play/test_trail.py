@@ -1,4 +1,4 @@
-"""The TRAIL mail command and the archive's trail table (issue 29, RULINGS PX10: the full table
+"""The TRAIL mail command and the archive's trail table (RULINGS PX10: the full table
 on request and kept in the archive), on long seeded Proximity games put in a store through the
 service (gm.service.play.positions.edit_state, as a GM would); and TRAIL where a game keeps no trail."""
 
@@ -130,7 +130,7 @@ def promotion_lines(side):
 
 
 def test_trail_by_mail_late_in_a_long_random_game(engine):
-    """Before issue 29 TRAIL was refused as "not written in this game's notation"."""
+    """TRAIL is a mail command of Proximity, never refused as "not written in this game's notation"."""
     secrets = long_random_game(engine)
     state = engine.load("px1").state
     assert sum(len(side.promotions) for side in state.sides) >= 10
@@ -206,7 +206,7 @@ def test_trail_in_a_mail_with_an_order_is_a_command_never_an_order_line(engine):
                                        game_id="px1", password=secrets["bob"]))
     assert outcome.outcome == "applied", outcome.detail
     assert seq(engine, "px1") == before + 1
-    # one reply: bob's report, the trail table and the lines not read after it (issue 31)
+    # one reply: bob's report, the trail table and the lines not read after it
     (reply,) = mails_to(engine, "bob@example.org", start)
     assert "Proximity report" in reply["Subject"]
     text = body(reply)

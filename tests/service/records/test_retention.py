@@ -86,7 +86,7 @@ def test_a_mail_whose_words_are_not_archived_keeps_its_text(engine, nb_game, clo
 
 
 def test_mail_not_sent_held_or_without_pictures_is_never_rewritten(engine, nb_game, clock):
-    # The welcomes carry the picture (issue 31); a HELP reply is text alone.
+    # The welcomes carry the picture; a HELP reply is text alone.
     welcomes = [r["id"] for r in engine.store.all("SELECT id FROM outbox ORDER BY id")]
     engine.ingest(order_mail("ada@example.org", "HELP", game_id="nb1", password=nb_game["ada"]))
     text_ids = [r["id"] for r in engine.store.all("SELECT id FROM outbox WHERE id > :since ORDER BY id",
