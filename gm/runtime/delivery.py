@@ -163,7 +163,7 @@ class SendBatch:
             return
         copies = {row["id"]: sent_copy(row["raw"], bool(row.get("secret"))) for row, _ in accepted}
         # lost only in an OS crash, and then resent; scoped: the rows are this sender's claims, and
-        # refusals.accepted locks the addresses and holds it changes (gm.store.pglocks)
+        # refusals.accepted locks the addresses and holds it changes (gm.store.locks)
         with store.write(durable=False, scoped=True):
             self.flushed.released += refusals.accepted(
                 store, [row["recipient"] for row, _ in accepted],

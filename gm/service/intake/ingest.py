@@ -103,7 +103,7 @@ def ingest(ctx: Context, raw: bytes, source_key: str | None = None,
 
 
 def _judge(ctx: Context, inbound: Inbound, key: str, now: float) -> Outcome:
-    """The message's one transaction.  Scoped (gm.store.pglocks): judging locks the game the
+    """The message's one transaction.  Scoped (gm.store.locks): judging locks the game the
     mail is for, or everything when it cannot name what it changes (routing.route_and_lock)."""
     game = named_game(ctx, inbound)
     with ctx.store.write(scoped=True):

@@ -38,7 +38,7 @@ def read(ctx: Context, inbound: Inbound, message_row: int, now: float) -> str | 
         return how
     permanent = bounce.is_permanent
     words = bounce.summary
-    # the address it returns and the games it plays in, not the store (gm.store.pglocks)
+    # the address it returns and the games it plays in, not the store (gm.store.locks)
     delivery_state.lock_for_address(ctx, row["recipient"])
     ctx.store.delivery.add_delivery_event(row["recipient"], row["id"], now, permanent, "bounce", words, message_row)
     if permanent:

@@ -1,4 +1,4 @@
-"""What a mail's commands may change, locked before they run (PostgreSQL; gm.store.pglocks).
+"""What a mail's commands may change, locked before they run (PostgreSQL; gm.store.locks).
 
 A mail with commands, or for no game, is judged in a scoped transaction like an order
 mail: it locks the games its lines name (or a CONFIRM's code names) and the addresses whose

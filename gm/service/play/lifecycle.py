@@ -46,7 +46,7 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
     now = ctx.clock()
     rules.setup(names, dict(options), seed)  # OptionError on bad options, before anything is stored
     secrets_by_name = {name: passwords.generate() for name in names}
-    with ctx.store.write(games=[game_id]):  # this game only (gm.store.pglocks)
+    with ctx.store.write(games=[game_id]):  # this game only (gm.store.locks)
         if ctx.store.games.game(game_id):
             raise ServiceError(f"there is already a game {game_id}")
         ctx.store.games.add_game(game_id, rules.kind, seed, json.dumps(options), now)

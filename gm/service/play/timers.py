@@ -49,7 +49,7 @@ def tick(ctx: Context) -> list[str]:
 
 
 def _settle_claimed(ctx: Context, game_id: str) -> list[str]:
-    """settle() in a transaction that locks only this game (gm.store.pglocks), so daemons tick
+    """settle() in a transaction that locks only this game (gm.store.locks), so daemons tick
     different games at once; skipped while another transaction has the game (a daemon ticking or
     judging it settles it there: a step happens once)."""
     with ctx.store.write(scoped=True):
