@@ -152,9 +152,9 @@ def show_holds(engine) -> None:
     """The holds first: while one lasts, the players' mail is waiting and it is not their fault."""
     now = engine.clock()
     for row in engine.store.outbox.holds():
-        target = "sender" if row["scope"] == "sender" else "@" + row["scope"][7:]
-        echo(f"HELD: {holding.described(row)} (since {times.format_stamp(row['since'])}, "
-             f"{times.format_span(now - row['since'])} ago; nobody is marked for it)")
-        echo(f"    the server said: {row['words']}")
-        echo(f"    next try {times.format_stamp(row['next_probe'])}; now: gm players --clear {target} -m WHY")
+        target = "sender" if row.scope == "sender" else "@" + row.scope[7:]
+        echo(f"HELD: {holding.described(row)} (since {times.format_stamp(row.since)}, "
+             f"{times.format_span(now - row.since)} ago; nobody is marked for it)")
+        echo(f"    the server said: {row.words}")
+        echo(f"    next try {times.format_stamp(row.next_probe)}; now: gm players --clear {target} -m WHY")
 

@@ -47,9 +47,9 @@ def players(game_id: Optional[str] = typer.Argument(None, help="one game (defaul
     for gid in games:
         for player in engine.store.seats.players(gid):
             state = engine.store.delivery.address_state(player["email"])
-            shown = state["state"] if state is not None else "ok"
-            if state is not None and state["state"] != "ok":
-                shown += f" since {times.format_span(now - state['since'])} ago"
+            shown = state.state if state is not None else "ok"
+            if state is not None and state.state != "ok":
+                shown += f" since {times.format_span(now - state.since)} ago"
             echo(f"{gid:<12} {player['name']:<16} {player['email']:<32} {shown}"
                  + ("" if player["active"] else " (left the game)"))
 
@@ -63,12 +63,12 @@ def deliveries(address: str, limit: int = typer.Option(50, help="at most this ma
     if state is None:
         echo(f"{address}: ok (no failure recorded)")
     else:
-        echo(f"{address}: {state['state']} since {times.format_stamp(state['since'])}"
-             + (f": {state['reason']}" if state["reason"] else ""))
+        echo(f"{address}: {state.state} since {times.format_stamp(state.since)}"
+             + (f": {state.reason}" if state.reason else ""))
     for event in engine.store.delivery.delivery_events(address, limit):
-        kind = "permanent" if event["permanent"] else "temporary"
-        message = f"outbox #{event['outbox_id']}" if event["outbox_id"] is not None else "no message"
-        if event["subject"]:
-            message += f" {event['subject'][:50]!r}"
-        echo(f"  {times.format_stamp(event['at'])}  {kind:<9} {event['source']:<6} {message}")
-        echo(f"      {event['words']}")
+        kind = "permanent" if event.permanent else "temporary"
+        message = f"outbox #{event.outbox_id}" if event.outbox_id is not None else "no message"
+        if event.subject:
+            message += f" {event.subject[:50]!r}"
+        echo(f"  {times.format_stamp(event.at)}  {kind:<9} {event.source:<6} {message}")
+        echo(f"      {event.words}")

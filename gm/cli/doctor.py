@@ -60,7 +60,7 @@ def store_checks(conf: config_module.Config) -> list[Check]:
             verdict = WARN if age > BACKLOG_WARN_SECONDS else OK
             checks.append(Check("outbox", verdict, f"{queued} queued, oldest {times.format_span(age)} old",
                                 "see gm deliveries and gm players" if verdict == WARN else ""))
-        bouncing = [r["address"] for r in store.delivery.addresses_in_state("bouncing")]
+        bouncing = [r.address for r in store.delivery.addresses_in_state("bouncing")]
         checks.append(Check("bouncing addresses", WARN if bouncing else OK,
                             ", ".join(bouncing) or "none", "gm players shows them" if bouncing else ""))
     finally:

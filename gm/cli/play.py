@@ -177,10 +177,10 @@ def outbox(all_: bool = typer.Option(False, "--all", help="also list delivered m
     if not rows:
         echo("the outbox is empty")
     for row in rows:
-        echo(f"#{row['id']:<5} {row['status']:<7} {row['kind']:<8} {row['recipient']:<28} "
-             f"{row['subject'][:60]}")
-        if row["last_error"] and row["status"] != "sent":  # why it bounced, or why it is being retried
-            echo(f"       {row['last_error'][:200]}")
+        echo(f"#{row.id:<5} {row.status:<7} {row.kind:<8} {row.recipient:<28} "
+             f"{row.subject[:60]}")
+        if row.last_error and row.status != "sent":  # why it bounced, or why it is being retried
+            echo(f"       {row.last_error[:200]}")
 
 
 @app.command()
@@ -197,9 +197,9 @@ def inbox(failed: bool = typer.Option(False, "--failed", help="the messages set 
     if not rows:
         echo("no messages set aside" if failed else "the inbox is empty")
     for row in rows:
-        detail = (row["detail"] or "").strip().splitlines()
-        echo(f"#{row['id']:<5} {row['outcome']:<9} {(row['sender'] or '?')[:28]:<28} "
-             f"{(row['subject'] or '')[:30]:<30} {(detail[-1] if detail else '')[:60]}")
+        detail = (row.detail or "").strip().splitlines()
+        echo(f"#{row.id:<5} {row.outcome:<9} {(row.sender or '?')[:28]:<28} "
+             f"{(row.subject or '')[:30]:<30} {(detail[-1] if detail else '')[:60]}")
 
 
 @app.command()

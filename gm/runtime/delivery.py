@@ -22,9 +22,10 @@ from gm.runtime.transport import (PermanentFailure, PolicyRefused, SenderRefused
 from gm.runtime.weather import STORE_BACKOFF, Weather
 from gm.service.outgoing import delivery_state
 from gm.service.context import Context
-from gm.service.records.retention import sent_copy
+from gm.service.records.retention import blanked_copy, sent_copy
 from gm.store import Store, StoreError
 from gm.store.locks import address_lock, hold_lock
+from gm.store.mailrows import DueMail
 
 if TYPE_CHECKING:
     from gm.core.config import Config
@@ -78,10 +79,10 @@ class SendBatch:
         self.gm_address = gm_address
         self.news = news
         self.flushed = Flushed()
-        self.due: list[Any] = []  # every row claimed: given back at the end, but those marked sent meanwhile
-        self.probes: dict[int, Any] = {}  # outbox id -> the hold it probes (gm.runtime.refusals)
-        self.accepted: list[tuple[Any, float]] = []  # (row, when) sent, not yet marked
-        self.refused: list[tuple[Any, Exception]] = []  # sorted once the batch is over
+        self.due: list[DueMail] = []  # every row claimed: given back at the end, but those marked sent meanwhile
+        self.probes: dict[int, str] = {}  # outbox id -> the hold it probes (gm.runtime.refusals)
+        self.accepted: list[tuple[DueMail, float]] = []  # (row, when) sent, not yet marked
+        self.refused: list[tuple[DueMail, Exception]] = []  # sorted once the batch is over
         self.down: list[TransportDown] = []
 
     def run(self) -> Flushed:
@@ -100,7 +101,7 @@ class SendBatch:
             raise self.down[0]
         return self.flushed
 
-    def claim(self, n: int) -> list[Any]:
+    def claim(self, n: int) -> list[DueMail]:
         """Up to n due rows, which no other daemon sends meanwhile; as of ``now`` and the time since."""
         at = self.now + (time.monotonic() - self.started)
         rows = self.store.outbox.claim_outbox(at, n)
@@ -112,17 +113,17 @@ class SendBatch:
         self.flushed.full = len(rows) + len(waiting) >= n  # as many as asked for: more may be due
         return rows
 
-    def more(self, n: int) -> list[Any]:
+    def more(self, n: int) -> list[DueMail]:
         """A streaming transport's ask for up to n more rows."""
         n = min(n, self.most - len(self.due))
         if n <= 0 or self.down or (self.news is not None and not self.flushed.full and not self.news()):
             return []
         return self.claim(n)
 
-    def done(self, row: Any, exc: Exception | None) -> None:
+    def done(self, row: DueMail, exc: Exception | None) -> None:
         """What became of one row, as the transport tells it."""
         if exc is None:
-            log.info("mail out: outbox #%s to %s, accepted by %s", row["id"], row["recipient"],
+            log.info("mail out: outbox #%s to %s, accepted by %s", row.id, row.recipient,
                      self.transport.describe)
             self.accepted.append((row, time.time()))
             self.flushed.sent += 1
@@ -130,9 +131,9 @@ class SendBatch:
                 self.mark_sent()
         elif isinstance(exc, TransportDown):
             # said once per outage by the Sender's Weather, not once per try
-            log.debug("outbox #%s to %s not sent: server unreachable (%s)", row["id"], row["recipient"], exc)
+            log.debug("outbox #%s to %s not sent: server unreachable (%s)", row.id, row.recipient, exc)
             with self.store.write(scoped=True):  # a row this sender claimed
-                self.store.outbox.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500])
+                self.store.outbox.note_attempt(row.id, row.attempts + 1, str(exc)[:500])
             self.down.append(exc)
         elif isinstance(exc, SenderRefused):
             if refusals.sender_refused(self.store, row, exc, self.now, self.backoff):
@@ -142,16 +143,16 @@ class SendBatch:
         else:
             self.retry_later(row, exc)
 
-    def retry_later(self, row: Any, exc: Exception) -> None:
+    def retry_later(self, row: DueMail, exc: Exception) -> None:
         """Any other transport fault: keep the mail, retry it after its backoff."""
         store = self.store
-        delay = self.backoff[min(row["attempts"], len(self.backoff) - 1)]
-        log.warning("outbox #%s to %s not sent (%s); retry in %ss", row["id"], row["recipient"], exc, delay)
+        delay = self.backoff[min(row.attempts, len(self.backoff) - 1)]
+        log.warning("outbox #%s to %s not sent (%s); retry in %ss", row.id, row.recipient, exc, delay)
         with store.write(scoped=True):  # a row this sender claimed, and its recipient's delivery events
-            store.locks.lock_addresses(row["recipient"])
-            store.outbox.note_attempt(row["id"], row["attempts"] + 1, str(exc)[:500], next_attempt=self.now + delay)
+            store.locks.lock_addresses(row.recipient)
+            store.outbox.note_attempt(row.id, row.attempts + 1, str(exc)[:500], next_attempt=self.now + delay)
             if isinstance(exc, TemporaryFailure):
-                store.delivery.add_delivery_event(row["recipient"], row["id"], self.now, False, "smtp", str(exc))
+                store.delivery.add_delivery_event(row.recipient, row.id, self.now, False, "smtp", str(exc))
 
     def mark_sent(self) -> None:
         """Mark the accepted rows sent, a few a transaction (the judge rarely waits for the lock).
@@ -161,21 +162,21 @@ class SendBatch:
         accepted, store = self.accepted, self.store
         if not accepted:
             return
-        copies = {row["id"]: sent_copy(row["raw"], bool(row.get("secret"))) for row, _ in accepted}
+        copies = {row.id: sent_copy(row.raw, bool(row.secret)) for row, _ in accepted}
         # lost only in an OS crash, and then resent; scoped: the rows are this sender's claims, and
         # refusals.accepted locks the addresses and holds it changes (gm.store.locks)
         with store.write(durable=False, scoped=True):
             self.flushed.released += refusals.accepted(
-                store, [row["recipient"] for row, _ in accepted],
-                [self.probes[r["id"]] for r, _ in accepted if r["id"] in self.probes], self.now)
+                store, [row.recipient for row, _ in accepted],
+                [self.probes[r.id] for r, _ in accepted if r.id in self.probes], self.now)
             for row, at in accepted:
-                kept = copies[row["id"]]
+                kept = copies[row.id]
                 if kept is not None and kept[1] is None:
-                    store.outbox.mark_sent_keeping(row["id"], at, row["attempts"] + 1, kept[0], row)  # a masked header
+                    store.outbox.mark_sent_keeping(row.id, at, row.attempts + 1, kept[0], row)  # a masked header
                     continue
-                store.outbox.mark_sent(row["id"], at, row["attempts"] + 1)
-                if kept is not None:
-                    store.outbox.blank_secret(row["id"], *kept)
+                store.outbox.mark_sent(row.id, at, row.attempts + 1)
+                if kept is not None and kept[1] is not None:
+                    store.outbox.blank_secret(row.id, kept[0], kept[1])
         accepted.clear()
 
     def record_refused(self) -> None:
@@ -184,14 +185,14 @@ class SendBatch:
         # scoped: the rows are this sender's claims; what a refusal may change is named up front (its
         # recipient's address, the holds it may begin or back off: gm's sender, its domain, a probe's)
         with store.write(scoped=True):
-            store.locks.lock_shared(*{address_lock(row["recipient"]) for row, _ in refused},
+            store.locks.lock_shared(*{address_lock(row.recipient) for row, _ in refused},
                                     *{hold_lock(scope) for scope in refusals.scopes_of(refused, self.probes)})
             own, began = refusals.sort_refused(store, refused, now, self.backoff, self.probes)
             for row, exc in own:  # as a bounce that comes back later: delivery_state settles it
-                log.error("outbox #%s to %s refused for good: %s", row["id"], row["recipient"], exc)
-                store.delivery.record_refusal(row["id"], row["recipient"], row["attempts"] + 1, str(exc), now)
-                if row.get("secret"):  # never sent now: its secret need not be kept either
-                    store.outbox.blank_secret(row["id"], *sent_copy(row["raw"], True))
+                log.error("outbox #%s to %s refused for good: %s", row.id, row.recipient, exc)
+                store.delivery.record_refusal(row.id, row.recipient, row.attempts + 1, str(exc), now)
+                if row.secret:  # never sent now: its secret need not be kept either
+                    store.outbox.blank_secret(row.id, *blanked_copy(row.raw))
         self.flushed.refused += len(own)
         self.flushed.held += began
 

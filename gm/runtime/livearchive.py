@@ -75,7 +75,7 @@ class LiveArchive:
         returns the ids of the games rendered."""
         if not (self.directory / STATE_FILE).exists():
             self.rendered, self.drawn = {}, {}  # a new or deleted directory: write it all
-        marks = {row["id"]: [row["status"], row["last_seq"], row["last_report"], row["seats_taken"]]
+        marks = {row.id: [row.status, row.last_seq, row.last_report, row.seats_taken]
                  for row in self.engine.store.reports.archive_marks()}
         changed = [gid for gid, mark in marks.items()
                    if (self.rendered.get(gid) != mark or gid not in self.entries) and self.broken.get(gid) != mark]

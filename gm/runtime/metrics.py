@@ -43,15 +43,15 @@ class Metrics:
 
     def update(self, store: Store) -> None:
         """Move the counters by what the store recorded since the last update."""
-        for row in store.metrics.message_outcomes_after(self.marks["messages"]):
-            self.mails_in.labels(row["outcome"]).inc()
-            self.marks["messages"] = row["id"]
+        for message in store.metrics.message_outcomes_after(self.marks["messages"]):
+            self.mails_in.labels(message.outcome).inc()
+            self.marks["messages"] = message.id
         for row in store.metrics.orders_after(self.marks["orders"]):
             self.orders.labels("applied" if row["accepted"] else "refused").inc()
             self.marks["orders"] = row["id"]
-        for row in store.metrics.delivery_events_after(self.marks["events"]):
-            self.bounces.labels("permanent" if row["permanent"] else "temporary").inc()
-            self.marks["events"] = row["id"]
+        for event in store.metrics.delivery_events_after(self.marks["events"]):
+            self.bounces.labels("permanent" if event.permanent else "temporary").inc()
+            self.marks["events"] = event.id
         sent = store.metrics.sent_since(self.started)  # sent rows never go back to queued
         self.mails_out.inc(max(0, sent - self.sent_counted))
         self.sent_counted = max(sent, self.sent_counted)

@@ -17,6 +17,7 @@ import logging
 from gm.runtime.transport import PolicyRefused, SenderRefused, enhanced_status, signature
 from gm.store import Store
 from gm.store.locks import address_lock, hold_lock
+from gm.store.mailrows import DueMail, HoldRow
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ def domain_of(address: str) -> str:
     return address.rpartition("@")[2].lower()
 
 
-def scope_of(address: str, holds: dict) -> str | None:
+def scope_of(address: str, holds: dict[str, HoldRow]) -> str | None:
     """The hold that covers mail to ``address``, if any ('sender' covers everything)."""
     if SENDER in holds:
         return SENDER
@@ -38,23 +39,25 @@ def scope_of(address: str, holds: dict) -> str | None:
     return scope if scope in holds else None
 
 
-def gate(store: Store, due: list, now: float, gm_address: str | None) -> tuple[list, list, dict]:
+def gate(store: Store, due: list[DueMail], now: float,
+         gm_address: str | None) -> tuple[list[DueMail], list[DueMail], dict[int, str]]:
     """Split the claimed rows into those to try now and those a hold keeps waiting; and the
     probes among those tried (row id -> the hold's scope).
 
     A held scope whose probe is due lets its first row through; mail to gm_address always goes.
     """
-    holds = {h["scope"]: h for h in store.outbox.holds()}
+    holds = {h.scope: h for h in store.outbox.holds()}
     if not holds:
         return due, [], {}
-    send, wait = [], []
+    send: list[DueMail] = []
+    wait: list[DueMail] = []
     probing: dict[str, int] = {}
     for row in due:
-        scope = scope_of(row["recipient"], holds)
-        if scope is None or (gm_address and row["recipient"].lower() == gm_address.lower()):
+        scope = scope_of(row.recipient, holds)
+        if scope is None or (gm_address and row.recipient.lower() == gm_address.lower()):
             send.append(row)
-        elif scope not in probing and holds[scope]["next_probe"] <= now:
-            probing[scope] = row["id"]  # one message tries the server again
+        elif scope not in probing and holds[scope].next_probe <= now:
+            probing[scope] = row.id  # one message tries the server again
             send.append(row)
         else:
             wait.append(row)
@@ -72,14 +75,15 @@ def hold(store: Store, scope: str, reason: str, words: str, now: float, backoff)
         log.error("gm's mail %s is held: %s (%s); the GM is told, nobody is marked",
                   "to every recipient" if scope == SENDER else f"to {scope[7:]}", reason, words)
         return True
-    probes = row["probes"] + 1
+    probes = row.probes + 1
     delay = backoff[min(probes, len(backoff) - 1)]
     store.outbox.probe_refused(scope, probes, now + delay, words)
     log.info("%s still held (%s); next try in %ss", scope, words, delay)  # no news: the GM was told
     return False
 
 
-def sort_refused(store: Store, refused: list, now: float, backoff, probes: dict) -> tuple[list, int]:
+def sort_refused(store: Store, refused: list[tuple[DueMail, Exception]], now: float, backoff,
+                 probes: dict[int, str]) -> tuple[list[tuple[DueMail, Exception]], int]:
     """Settle the refusals of one batch (rows with their PermanentFailure or PolicyRefused).
 
     Returns the rows that are their recipient's own failure, for the caller to record (the
@@ -90,10 +94,10 @@ def sort_refused(store: Store, refused: list, now: float, backoff, probes: dict)
     began = 0
     domains: dict[str, set[str]] = {}
     for h in store.outbox.holds():  # earlier refusals of other domains count too
-        if h["scope"].startswith("domain:"):
-            domains.setdefault(h["refusal"], set()).add(h["scope"][7:])
+        if h.scope.startswith("domain:"):
+            domains.setdefault(h.refusal, set()).add(h.scope[7:])
     for row, exc in refused:
-        domains.setdefault(signature(str(exc)), set()).add(domain_of(row["recipient"]))
+        domains.setdefault(signature(str(exc)), set()).add(domain_of(row.recipient))
     own = []
     for row, exc in refused:
         words = str(exc)
@@ -101,15 +105,15 @@ def sort_refused(store: Store, refused: list, now: float, backoff, probes: dict)
         spread = domains[key]
         own_mailbox = not isinstance(exc, PolicyRefused) and (
             len(spread) < 2 or enhanced_status(words).startswith(MAILBOX_STATUSES))
-        if row["id"] in probes and not own_mailbox:
-            hold(store, probes[row["id"]], "refused again", words, now, backoff)  # the probe too: back off further
-            keep(store, row, words, probes[row["id"]])
+        if row.id in probes and not own_mailbox:
+            hold(store, probes[row.id], "refused again", words, now, backoff)  # the probe too: back off further
+            keep(store, row, words, probes[row.id])
         elif len(spread) >= 2 and not enhanced_status(words).startswith(MAILBOX_STATUSES):
             began += hold(store, SENDER, f"the same refusal ({key}) for recipients at {len(spread)} domains: "
                                          "the server's, not theirs", words, now, backoff)
             keep(store, row, words, SENDER)
         elif isinstance(exc, PolicyRefused):
-            domain = domain_of(row["recipient"])
+            domain = domain_of(row.recipient)
             began += hold(store, f"domain:{domain}", f"{domain} refuses gm's mail by policy ({key})", words,
                           now, backoff)
             keep(store, row, words, f"domain:{domain}")
@@ -118,14 +122,14 @@ def sort_refused(store: Store, refused: list, now: float, backoff, probes: dict)
     return own, began
 
 
-def scopes_of(refused: list, probes: dict) -> set[str]:
+def scopes_of(refused: list[tuple[DueMail, Exception]], probes: dict[int, str]) -> set[str]:
     """The holds sort_refused may begin or back off for these refused rows: gm's sender's, each
     recipient's domain's, and the holds the probes among them tried."""
-    return ({SENDER} | {f"domain:{domain_of(row['recipient'])}" for row, _ in refused}
-            | {probes[row["id"]] for row, _ in refused if row["id"] in probes})
+    return ({SENDER} | {f"domain:{domain_of(row.recipient)}" for row, _ in refused}
+            | {probes[row.id] for row, _ in refused if row.id in probes})
 
 
-def sender_refused(store: Store, row, exc: SenderRefused, now: float, backoff) -> bool:
+def sender_refused(store: Store, row: DueMail, exc: SenderRefused, now: float, backoff) -> bool:
     """The server refused gm's envelope sender: the row keeps its place, the queue is held
     (True if the hold began now)."""
     with store.write(scoped=True):  # the sender's hold, and a row this sender claimed
@@ -135,10 +139,11 @@ def sender_refused(store: Store, row, exc: SenderRefused, now: float, backoff) -
     return began
 
 
-def keep(store: Store, row, words: str, scope: str) -> None:
+def keep(store: Store, row: DueMail, words: str, scope: str) -> None:
     """A held row keeps its place; tried again no sooner than its hold's next probe."""
-    store.outbox.note_attempt(row["id"], row["attempts"] + 1, words[:500],
-                              next_attempt=store.outbox.hold(scope)["next_probe"])
+    held = store.outbox.hold(scope)
+    assert held is not None  # begun, or backed off, by hold() just before
+    store.outbox.note_attempt(row.id, row.attempts + 1, words[:500], next_attempt=held.next_probe)
 
 
 def accepted(store: Store, recipients: list[str], probed: list[str], now: float) -> int:
@@ -146,7 +151,7 @@ def accepted(store: Store, recipients: list[str], probed: list[str], now: float)
     those holds are over, and an address that was soft-failing is ok again.  Returns how many
     holds ended.  Call inside a write transaction."""
     ended = 0
-    soft = {r["address"] for r in store.delivery.addresses_in_state("soft-failing")}
+    soft = {r.address for r in store.delivery.addresses_in_state("soft-failing")}
     changed = soft & {r.lower() for r in recipients}
     store.locks.lock_shared(*[address_lock(a) for a in changed], *[hold_lock(s) for s in probed])
     for scope in set(probed):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+from gm.store.mailrows import DaemonRow, EventMark, MessageOutcome, OutageRow, ReportDeliveryRow
 from gm.store.repository import Repository
 from gm.store.sql import Row, inserting, prepared, single
 
@@ -88,8 +89,8 @@ class Daemons(Repository):
         if not BEAT.run(self.store, me=daemon_id, now=now, down=sending_down_since).rowcount:
             FIRST_BEAT.run(self.store, me=daemon_id, on=host, process=pid, at=started, now=now, down=sending_down_since)
 
-    def daemon_row(self, daemon_id: str) -> Row | None:
-        return DAEMON.run(self.store, me=daemon_id).fetchone()
+    def daemon_row(self, daemon_id: str) -> DaemonRow | None:
+        return DaemonRow.maybe(DAEMON.run(self.store, me=daemon_id).fetchone())
 
     def record_inbox(self, daemon_id: str, handled: int, left: int, backlog_since: float | None) -> None:
         """What this daemon's last poll handled and left in the inbox (inside a write)."""
@@ -118,8 +119,8 @@ class Daemons(Repository):
         log.warning("daemon %s took over the mail daemon %s had claimed and not sent", me, ", ".join(dead))
         return dead[-1]
 
-    def daemon_rows(self) -> list[Row]:
-        return DAEMONS.run(self.store).fetchall()
+    def daemon_rows(self) -> list[DaemonRow]:
+        return DaemonRow.every(DAEMONS.run(self.store).fetchall())
 
     def sending_down_since(self, seen_after: float) -> float | None:
         """The earliest time a daemon seen after ``seen_after`` says its SMTP server went down."""
@@ -129,9 +130,9 @@ class Daemons(Repository):
     def add_outage(self, kind: str, start: float, finish: float | None) -> int:
         return self.store.insert_row(ADD_OUTAGE, kind=kind, start=start, finish=finish, applied=0)
 
-    def open_outage(self, kind: str) -> Row | None:
+    def open_outage(self, kind: str) -> OutageRow | None:
         """The outage of this kind that still lasts, if any."""
-        return OPEN_OUTAGE.run(self.store, what=kind).fetchone()
+        return OutageRow.maybe(OPEN_OUTAGE.run(self.store, what=kind).fetchone())
 
     def open_outage_since(self) -> float | None:
         """When the earliest outage that still lasts began, or None."""
@@ -142,16 +143,16 @@ class Daemons(Repository):
         self._require_tx()
         CLOSE_OUTAGE.run(self.store, outage=outage_id, ended=finish)
 
-    def outages_to_apply(self) -> list[Row]:
+    def outages_to_apply(self) -> list[OutageRow]:
         """Outages that are over and whose deadlines have not moved yet, oldest first."""
-        return OUTAGES_TO_APPLY.run(self.store).fetchall()
+        return OutageRow.every(OUTAGES_TO_APPLY.run(self.store).fetchall())
 
     def mark_outage_applied(self, outage_id: int) -> None:
         self._require_tx()
         OUTAGE_APPLIED.run(self.store, outage=outage_id)
 
-    def outage_rows(self) -> list[Row]:
-        return OUTAGES.run(self.store).fetchall()
+    def outage_rows(self) -> list[OutageRow]:
+        return OutageRow.every(OUTAGES.run(self.store).fetchall())
 
     def games_due_by(self, finish: float) -> list[str]:
         """Active games whose deadline (not yet past its grace) is at or before ``finish``."""
@@ -190,14 +191,14 @@ class Metrics(Repository):
         row = single(METRIC_MARKS.run(self.store))
         return {key: int(row[key] or 0) for key in ("messages", "orders", "events")}
 
-    def message_outcomes_after(self, row_id: int) -> list[Row]:
-        return OUTCOMES_AFTER.run(self.store, after=row_id).fetchall()
+    def message_outcomes_after(self, row_id: int) -> list[MessageOutcome]:
+        return MessageOutcome.every(OUTCOMES_AFTER.run(self.store, after=row_id).fetchall())
 
     def orders_after(self, row_id: int) -> list[Row]:
         return ORDERS_AFTER.run(self.store, after=row_id).fetchall()
 
-    def delivery_events_after(self, row_id: int) -> list[Row]:
-        return EVENTS_AFTER.run(self.store, after=row_id).fetchall()
+    def delivery_events_after(self, row_id: int) -> list[EventMark]:
+        return EventMark.every(EVENTS_AFTER.run(self.store, after=row_id).fetchall())
 
     def sent_since(self, since: float) -> int:
         row = SENT_SINCE.run(self.store, since=since).fetchone()
@@ -208,7 +209,7 @@ class Metrics(Repository):
         to reach: queued or held."""
         return {r["recipient"].lower() for r in UNSENT_REPORTS.run(self.store, game=game_id, number=turn).fetchall()}
 
-    def report_deliveries(self, game_id: str, turn: int) -> list[Row]:
+    def report_deliveries(self, game_id: str, turn: int) -> list[ReportDeliveryRow]:
         """The reports of this turn (the welcome, for the first) not trimmed: recipient, status,
         when handed on (sent) and after how many tries (attempts)."""
-        return REPORT_DELIVERIES.run(self.store, game=game_id, number=turn).fetchall()
+        return ReportDeliveryRow.every(REPORT_DELIVERIES.run(self.store, game=game_id, number=turn).fetchall())

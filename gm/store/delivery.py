@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from gm.store.mailrows import AddressEventRow, AddressStateRow, DeliveryEventRow, SentMailRow
 from gm.store.repository import Repository
-from gm.store.sql import Row, constant, insert_of, inserting, prepared, updating
+from gm.store.sql import constant, insert_of, inserting, prepared, updating
 
 ADD_EVENT = inserting("delivery_events", ("address", "outbox_id", "at", "permanent", "source", "message_row", "words"))
 REFUSED = updating("outbox", where=("id",), set=("status", "attempts", "last_error"))  # as MARK_FAILED's shape
@@ -116,26 +117,26 @@ class Delivery(Repository):
         self.store.update_rows(REFUSED, id=outbox_id, status="bounced", attempts=attempts, last_error=words[:MAX_WORDS])
         self.add_delivery_event(address, outbox_id, at, True, "smtp", words)
 
-    def unsettled_events(self, limit: int = 100, address: str | None = None) -> list[Row]:
+    def unsettled_events(self, limit: int = 100, address: str | None = None) -> list[DeliveryEventRow]:
         """The failures not yet taken into their address's state (``address``: of that one only)."""
         if address is not None:
-            return UNSETTLED_OF.run(self.store, address=address.lower(), most=limit).fetchall()
-        return UNSETTLED.run(self.store, most=limit).fetchall()
+            return DeliveryEventRow.every(UNSETTLED_OF.run(self.store, address=address.lower(), most=limit).fetchall())
+        return DeliveryEventRow.every(UNSETTLED.run(self.store, most=limit).fetchall())
 
     def settle_event(self, event_id: int) -> None:
         self.store.update_rows(SETTLE_EVENT, id=event_id, settled=1)
 
-    def delivery_events(self, address: str, limit: int = 100) -> list[Row]:
+    def delivery_events(self, address: str, limit: int = 100) -> list[AddressEventRow]:
         """An address's events, newest first, each with its message's subject and game."""
-        return EVENTS_OF.run(self.store, address=address.lower(), most=limit).fetchall()
+        return AddressEventRow.every(EVENTS_OF.run(self.store, address=address.lower(), most=limit).fetchall())
 
     def temporary_failure_days(self, address: str, since: float) -> set[int]:
         """The UTC days (as day numbers) with a temporary failure of ``address`` since ``since``."""
         return {r["day"] for r in FAILURE_DAYS.run(self.store, address=address.lower(), since=since).fetchall()}
 
-    def address_state(self, address: str) -> Row | None:
-        return self.store.remembered("addresses", ("address", address.lower()), lambda: ADDRESS.run(
-            self.store, address=address.lower()).fetchone())
+    def address_state(self, address: str) -> AddressStateRow | None:
+        return self.store.remembered("addresses", ("address", address.lower()), lambda: AddressStateRow.maybe(
+            ADDRESS.run(self.store, address=address.lower()).fetchone()))
 
     def read_address_states(self, addresses: list[str]) -> None:
         """Read the states of these addresses in one statement, remembered for address_state in
@@ -146,7 +147,7 @@ class Delivery(Repository):
                         if not self.store.already_read("addresses", ("address", a))[0])
         if not wanted:
             return
-        found = {r["address"]: r for r in ADDRESSES.run(self.store, addresses=wanted).fetchall()}
+        found = {r.address: r for r in AddressStateRow.every(ADDRESSES.run(self.store, addresses=wanted).fetchall())}
         for address in wanted:
             self.store.remember_written("addresses", ("address", address), found.get(address))
 
@@ -156,14 +157,14 @@ class Delivery(Repository):
     def set_last_probe(self, address: str, at: float) -> None:
         self.store.update_rows(PROBED, address=address.lower(), last_probe=at)
 
-    def addresses_in_state(self, state: str) -> list[Row]:
-        return IN_STATE.run(self.store, state=state).fetchall()
+    def addresses_in_state(self, state: str) -> list[AddressStateRow]:
+        return AddressStateRow.every(IN_STATE.run(self.store, state=state).fetchall())
 
-    def outbox_row(self, outbox_id: int) -> Row | None:
-        return OUTBOX_ROW["id"].run(self.store, key=outbox_id).fetchone()
+    def outbox_row(self, outbox_id: int) -> SentMailRow | None:
+        return SentMailRow.maybe(OUTBOX_ROW["id"].run(self.store, key=outbox_id).fetchone())
 
-    def outbox_by_message_id(self, message_id: str) -> Row | None:
-        return OUTBOX_ROW["message_id"].run(self.store, key=message_id).fetchone()
+    def outbox_by_message_id(self, message_id: str) -> SentMailRow | None:
+        return SentMailRow.maybe(OUTBOX_ROW["message_id"].run(self.store, key=message_id).fetchone())
 
     def mark_bounced(self, outbox_id: int, words: str) -> None:
         """A message refused for good, at send time or by a bounce that came back."""

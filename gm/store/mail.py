@@ -13,6 +13,7 @@ from typing import Any, Iterable
 
 from gm.core import addresses
 from gm.store import delivery as delivery_sql
+from gm.store.mailrows import ArchiveMarkRow, DueMail, HoldRow, InboxLine, MessageRow, OutboxRow
 from gm.store.packing import has_pictures, pack_mail, pack_text, repack_mail, unpack_mail, unpack_text
 from gm.store.repository import Repository
 from gm.store.sql import Row, bound, constant, inserting, inserting_unless, prepared, single, updating
@@ -159,11 +160,12 @@ ARCHIVE_MARKS = prepared(archive_marks)
 class Inbox(Repository):
     """Messages received and what became of each."""
 
-    def message_seen(self, source_key: str, message_id: str | None) -> Row | None:
+    def message_seen(self, source_key: str, message_id: str | None) -> MessageRow | None:
         """The stored message with this source key, else with this Message-ID (not a duplicate)."""
         if not message_id:
-            return MESSAGE_BY_KEY.run(self.store, key=source_key).fetchone()
-        return MESSAGE_SEEN.run(self.store, key=source_key, mid=message_id).fetchone()  # one statement for both
+            return MessageRow.maybe(MESSAGE_BY_KEY.run(self.store, key=source_key).fetchone())
+        # one statement for both
+        return MessageRow.maybe(MESSAGE_SEEN.run(self.store, key=source_key, mid=message_id).fetchone())
 
     def add_new_message(self, source_key: str, message_id: str | None, sender: str | None,
                         subject: str | None, raw: bytes, received: float, outcome: str, detail: str = "",
@@ -198,22 +200,22 @@ class Inbox(Repository):
             bound(MESSAGE_OUTCOME, self.store.kind, dict(outcome=o, detail=d, game_id=g, id=i))  # change it twice
             for o, d, g, i in {r[3]: r for r in rows}.values()], (outcome, detail, game_id, row_id))
 
-    def message(self, row_id: int) -> Row | None:
+    def message(self, row_id: int) -> MessageRow | None:
         """One stored inbound message by its row id."""
-        return MESSAGE.run(self.store, row=row_id).fetchone()
+        return MessageRow.maybe(MESSAGE.run(self.store, row=row_id).fetchone())
 
     def hold_message(self, row_id: int, auth: str) -> None:
         """Keep with a mail held during a lock-out whom it authenticated as (its outcome 'held'
         is recorded as any outcome is: set_message_outcome)."""
         self.store.update_rows(MESSAGE_AUTH, id=row_id, auth=auth)
 
-    def held_messages(self, game_id: str) -> list[Row]:
+    def held_messages(self, game_id: str) -> list[MessageRow]:
         """The mails of a game held during a lock-out and not judged yet, oldest first."""
-        return HELD_MESSAGES.run(self.store, game=game_id).fetchall()
+        return MessageRow.every(HELD_MESSAGES.run(self.store, game=game_id).fetchall())
 
-    def inbox_listing(self, only_failed: bool = False, limit: int = 50) -> list[Row]:
+    def inbox_listing(self, only_failed: bool = False, limit: int = 50) -> list[InboxLine]:
         """Received mail, newest first, for ``gm inbox``; ``only_failed``: the ones set aside."""
-        return INBOX[bool(only_failed)].run(self.store, most=limit).fetchall()
+        return InboxLine.every(INBOX[bool(only_failed)].run(self.store, most=limit).fetchall())
 
 
 class Outbox(Repository):
@@ -247,17 +249,17 @@ class Outbox(Repository):
         self._require_tx()
         KEEP_TRIMMED.run(self.store, packed=pack_mail(raw), row=outbox_id)
 
-    def outbox_due(self, now: float, limit: int, skip: Iterable[int] = ()) -> list[dict[str, Any]]:
-        """(id, recipient, raw, attempts, secret) of the queued mail due by ``now``, oldest first,
-        but the rows ``skip`` names; ``packed``: raw as stored (for mark_sent_keeping)."""
+    def outbox_due(self, now: float, limit: int, skip: Iterable[int] = ()) -> list[DueMail]:
+        """The queued mail due by ``now``, oldest first, but the rows ``skip`` names."""
         skip = sorted(skip)
         if skip:
             rows = DUE[True].run(self.store, now=now, skip=skip, most=limit).fetchall()
         else:
             rows = DUE[False].run(self.store, now=now, most=limit).fetchall()
-        return [{**dict(row), "raw": unpack_mail(row["raw"]), "packed": row["raw"]} for row in rows]
+        return [DueMail(row["id"], row["recipient"], unpack_mail(row["raw"]), row["raw"], row["attempts"],
+                        row["secret"]) for row in rows]
 
-    def claim_outbox(self, now: float, limit: int) -> list[dict[str, Any]]:
+    def claim_outbox(self, now: float, limit: int) -> list[DueMail]:
         """The mail due by ``now`` (as outbox_due) that this sender, and no other, may send now.
 
         Give every claimed row back with release_outbox() once it is marked (or not
@@ -266,11 +268,12 @@ class Outbox(Repository):
         store shared by several daemons (gm.store.postgres) holds each row for the claiming session.
         """
         rows = self.outbox_due(now, limit, self.store.claimed)
-        self.store.claimed |= {row["id"] for row in rows}
+        self.store.claimed |= {row.id for row in rows}
         return rows
 
     def release_outbox(self, rows: list[Any]) -> None:
-        """Claimed rows are done with (marked sent or failed, or not tried): others may take them."""
+        """Claimed rows are done with (marked sent or failed, or not tried): others may take them.
+        ``rows``: the claimed records, or anything giving their ids as ``row["id"]``."""
         self.store.claimed -= {row["id"] for row in rows}
 
     def mark_sent(self, outbox_id: int, at: float, attempts: int) -> None:
@@ -278,11 +281,11 @@ class Outbox(Repository):
         self.store.update_rows(MARK_SENT, id=outbox_id, status="sent", sent=at, attempts=attempts, last_error=None)
 
     def mark_sent_keeping(self, outbox_id: int, at: float, attempts: int, raw: bytes,
-                          due: dict[str, Any] | None = None) -> None:
+                          due: DueMail | None = None) -> None:
         """mark_sent and keep_sent_copy in one statement, with the other rows marked so in this
         transaction (deferred: gm.store.deferred); ``due``: the row as outbox_due gave it, when
         ``raw`` differs from it in the header alone (its packed body is reused: repack_mail)."""
-        packed = pack_mail(raw) if due is None else repack_mail(due["packed"], due["raw"], raw)
+        packed = pack_mail(raw) if due is None else repack_mail(due.packed, due.raw, raw)
         self.store.defer("outbox", "sent", self.sent_statements, (outbox_id, at, attempts, packed))
 
     def sent_statements(self, rows: list[tuple[Any, ...]]) -> list[tuple[str, dict[str, Any]]]:
@@ -314,11 +317,11 @@ class Outbox(Repository):
             values["next_attempt"] = next_attempt
         self.store.update_rows(NOTE_ATTEMPT[next_attempt is not None], id=outbox_id, **values)
 
-    def outbox_listing(self, include_delivered: bool = False) -> list[Row]:
+    def outbox_listing(self, include_delivered: bool = False) -> list[OutboxRow]:
         """The outbox for ``gm outbox``: unsent mail and mail sent in the last day (or all)."""
         if include_delivered:
-            return OUTBOX_ALL.run(self.store).fetchall()
-        return OUTBOX_RECENT.run(self.store, since=time.time() - 86400).fetchall()
+            return OutboxRow.every(OUTBOX_ALL.run(self.store).fetchall())
+        return OutboxRow.every(OUTBOX_RECENT.run(self.store, since=time.time() - 86400).fetchall())
 
     def sent_count(self, game_id: str) -> int:
         """How many mails of a game have been sent."""
@@ -339,11 +342,11 @@ class Outbox(Repository):
         return sum(addresses.mailbox_key(row["recipient"]) == key for pattern in addresses.key_patterns(key)
                    for row in REPLY_RECIPIENTS.run(self.store, kinds=kinds, since=since, pattern=pattern))
 
-    def hold(self, scope: str) -> Row | None:
-        return delivery_sql.HOLD.run(self.store, scope=scope).fetchone()
+    def hold(self, scope: str) -> HoldRow | None:
+        return HoldRow.maybe(delivery_sql.HOLD.run(self.store, scope=scope).fetchone())
 
-    def holds(self) -> list[Row]:
-        return delivery_sql.HOLDS.run(self.store).fetchall()
+    def holds(self) -> list[HoldRow]:
+        return HoldRow.every(delivery_sql.HOLDS.run(self.store).fetchall())
 
     def add_hold(self, scope: str, since: float, reason: str, words: str, refusal: str,
                  next_probe: float) -> bool:
@@ -436,12 +439,12 @@ class Reports(Repository):
         """The GM's copies of a game's press, in the order sent."""
         return self._unpacked(GM_PRESS.run(self.store, game=game_id).fetchall())
 
-    def archive_marks(self) -> list[Row]:
+    def archive_marks(self) -> list[ArchiveMarkRow]:
         """Every game (oldest first) with what its archive page and index line show changed by:
         status, newest state seq, newest report, press or notice archived, seats taken (an
         open game's seats fill with no state or report).  The live archive renders again only
         the games whose marks differ from those it rendered."""
-        return ARCHIVE_MARKS.run(self.store).fetchall()
+        return ArchiveMarkRow.every(ARCHIVE_MARKS.run(self.store).fetchall())
 
     def public_press(self, game_id: str, first_turn: int = 0) -> list[dict[str, Any]]:
         """The archive's copies of a game's press to everyone (audience 'all') from turn

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from gm.store import gameload
 from gm.store.errors import StoreError
 from gm.store.mail import Outbox
+from gm.store.mailrows import DueMail, HoldRow
 from gm.store.packing import unpack_mail
 from gm.store.sql import single
 
@@ -44,9 +45,10 @@ class PgOutbox(Outbox):
 
     def __init__(self, store: Any) -> None:
         super().__init__(store)
-        self.holds_with_claim: tuple[int, list[Any]] | None = None  # (statements run then, the holds read by the claim)
+        # (statements run then, the holds read by the claim)
+        self.holds_with_claim: tuple[int, list[HoldRow]] | None = None
 
-    def claim_outbox(self, now: float, limit: int) -> list[dict[str, Any]]:
+    def claim_outbox(self, now: float, limit: int) -> list[DueMail]:
         """The due rows this session could lock and that are still queued once locked (as outbox_due).
 
         One statement: the due rows, each row-locked for the statement (FOR NO KEY UPDATE SKIP
@@ -79,17 +81,17 @@ class PgOutbox(Outbox):
             args = (now, held, limit + CLAIM_PAST, limit, self.store.claimant)
         cursor = self.store.db.raw(sql, args)
         sets = gameload.split([c.name for c in cursor.description], cursor.fetchall(), ("claim", "holds"))
-        self.holds_with_claim = (self.store.db.count, sets["holds"])
+        self.holds_with_claim = (self.store.db.count, HoldRow.every(sets["holds"]))
         rows = sets["claim"]
         self.store.claimed |= {r["id"] for r in rows}
         claimant = self.store.claimant
         if claimant is not None:
             self.store.daemons.note_takeover(claimant, {r["claimed_by"] for r in rows} - {None, claimant}, now)
         # as outbox_due: ``packed``, raw as stored, lets the sent copy reuse its packed body
-        return [{"id": r["id"], "recipient": r["recipient"], "raw": unpack_mail(r["raw"]), "packed": bytes(r["raw"]),
-                 "attempts": r["attempts"], "secret": r["secret"]} for r in rows]
+        return [DueMail(r["id"], r["recipient"], unpack_mail(r["raw"]), bytes(r["raw"]), r["attempts"], r["secret"])
+                for r in rows]
 
-    def holds(self) -> list[Any]:
+    def holds(self) -> list[HoldRow]:
         """As the claim read them, when nothing ran on this connection since: the holds the claimed
         rows are checked against (gm.runtime.refusals.gate) cost no statement of their own."""
         seen, self.holds_with_claim = self.holds_with_claim, None

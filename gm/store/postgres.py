@@ -18,6 +18,7 @@ from typing import Any, Sequence
 from gm.store import gameload, migrations, pglocks, pgrows, reads
 from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreConflict, StoreError
+from gm.store.mailrows import AddressStateRow
 from gm.store.pglocks import PgLocks
 from gm.store.pgoutbox import OUTBOX_LOCKS, SENT, PgOutbox
 from gm.store.sql import Shaped, bound, portable, renamed, single
@@ -216,7 +217,7 @@ class PostgresStore(Store):
             if any((p["email"] or "").lower() == row["#key"] for p in sets["players"]):
                 # an address the database lower-cases as Python does (read_address_states' key)
                 remember("addresses", ("address", row["#key"]),
-                         None if row["address"] is None else pgrows.Row(tuple(row)[1:], columns))
+                         None if row["address"] is None else AddressStateRow.of(pgrows.Row(tuple(row)[1:], columns)))
         return sets["inserted"]
 
     def _flush_at_commit(self) -> None:

@@ -25,6 +25,7 @@ from gm.service.intake.words import say
 from gm.service.outgoing.answers import refuse
 from gm.service.people import guessing, holds
 from gm.service.play import timers
+from gm.store.mailrows import MessageRow
 
 
 def hold_or_refuse(ctx: Context, view: GameView, inbound: Inbound, row_id: int, password: str | None,
@@ -52,25 +53,25 @@ def release(ctx: Context, released: dict[tuple[str, str], float], judge: Judge) 
     that came when it did; in the same transaction."""
     for (game_id, name), confirmed in released.items():
         for row in ctx.store.inbox.held_messages(game_id):
-            auth = SeatAuth.load(row["auth"])
-            if auth is None or auth.seat != name or row["received"] > confirmed:
+            auth = SeatAuth.load(row.auth)
+            if auth is None or auth.seat != name or row.received > confirmed:
                 continue
-            outcome = _judge_held(ctx, read(ctx, bytes(row["raw"])), row, auth, judge)
-            ctx.store.inbox.set_message_outcome(row["id"], outcome.outcome.value, outcome.detail[:2000],
+            outcome = _judge_held(ctx, read(ctx, bytes(row.raw)), row, auth, judge)
+            ctx.store.inbox.set_message_outcome(row.id, outcome.outcome.value, outcome.detail[:2000],
                                                 outcome.game_id)
 
 
-def _judge_held(ctx: Context, inbound: Inbound, row, auth: SeatAuth, judge: Judge) -> Outcome:
+def _judge_held(ctx: Context, inbound: Inbound, row: MessageRow, auth: SeatAuth, judge: Judge) -> Outcome:
     view, _, _ = timers.settle(ctx, auth.game_id)  # RULINGS G4: a deadline passed meanwhile is first
-    received = times.format_stamp(row["received"])
+    received = times.format_stamp(row.received)
     if auth.turn is not None and view.turn != auth.turn:
         label = "Orders refused (old turn)"
         text = say("held_for_old_turn", received=received, turn=auth.turn, now=view.turn)
     elif auth.turn is not None and ctx.store.turns.accepted_orders_later(view.id, auth.seat, auth.turn,
-                                                                         row["received"]):
+                                                                         row.received):
         label = "Held mail not read (a later one was)"
         text = say("held_and_later", received=received, turn=auth.turn)
     else:
-        return judge(ctx, inbound, row["id"], row["received"], auth)
+        return judge(ctx, inbound, row.id, row.received, auth)
     ctx.outbox.reply(inbound, view, label, ctx.outbox.error_body(view, text), kind="reply")
     return Outcome(OutcomeKind.REJECTED, text, view.id)

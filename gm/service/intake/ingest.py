@@ -91,7 +91,7 @@ def ingest(ctx: Context, raw: bytes, source_key: str | None = None,
             except Exception:
                 seen = ctx.store.inbox.message_seen(key, None)
                 if seen is not None:
-                    return Outcome(OutcomeKind.DUPLICATE, f"already processed as #{seen['id']}")
+                    return Outcome(OutcomeKind.DUPLICATE, f"already processed as #{seen.id}")
                 raise
         return retry_conflicts(_judge, ctx, inbound, key, now)
     except StoreError:
@@ -117,9 +117,9 @@ def _judge(ctx: Context, inbound: Inbound, key: str, now: float) -> Outcome:
                          read_game=(game, inbound.sender or "") if game else None)
         if row_id is None:  # stored before: looked at once more, for what to say
             seen = ctx.store.inbox.message_seen(key, inbound.message_id)
-            if seen["source_key"] != key:
-                _record(ctx, inbound, key, now, OutcomeKind.DUPLICATE, f"same Message-ID as #{seen['id']}")
-            return Outcome(OutcomeKind.DUPLICATE, f"already processed as #{seen['id']}")
+            if seen.source_key != key:
+                _record(ctx, inbound, key, now, OutcomeKind.DUPLICATE, f"same Message-ID as #{seen.id}")
+            return Outcome(OutcomeKind.DUPLICATE, f"already processed as #{seen.id}")
         return _judged(ctx, row_id, judge_mail(ctx, inbound, row_id, now))
 
 
@@ -156,10 +156,10 @@ def _set_aside(ctx: Context, raw: bytes, key: str, inbound: Inbound | None, now:
 def retry(ctx: Context, message_row: int) -> Outcome:
     """`gm inbox --retry ID`: play a message that was set aside with an error, once more."""
     row = ctx.store.inbox.message(message_row)
-    if row is None or row["outcome"] != OutcomeKind.ERROR:
+    if row is None or row.outcome != OutcomeKind.ERROR:
         raise ServiceError(f"no message #{message_row} set aside with an error")
     now = ctx.clock()
-    inbound = read(ctx, bytes(row["raw"]))  # its secrets masked: as whom it authenticated is kept
+    inbound = read(ctx, bytes(row.raw))  # its secrets masked: as whom it authenticated is kept
     return retry_conflicts(_judge_again, ctx, inbound, row, now)
 
 

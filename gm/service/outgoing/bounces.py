@@ -39,14 +39,14 @@ def read(ctx: Context, inbound: Inbound, message_row: int, now: float) -> str | 
     permanent = bounce.is_permanent
     words = bounce.summary
     # the address it returns and the games it plays in, not the store (gm.store.locks)
-    delivery_state.lock_for_address(ctx, row["recipient"])
-    ctx.store.delivery.add_delivery_event(row["recipient"], row["id"], now, permanent, "bounce", words, message_row)
+    delivery_state.lock_for_address(ctx, row.recipient)
+    ctx.store.delivery.add_delivery_event(row.recipient, row.id, now, permanent, "bounce", words, message_row)
     if permanent:
-        ctx.store.delivery.mark_bounced(row["id"], words)
-    delivery_state.settle(ctx, row["recipient"])
+        ctx.store.delivery.mark_bounced(row.id, words)
+    delivery_state.settle(ctx, row.recipient)
     kind = "permanent" if permanent else "temporary"
-    log.warning("bounce of outbox #%s to %s (%s, %s): %s", row["id"], row["recipient"], kind, how, words)
-    return f"bounce of outbox #{row['id']} to {row['recipient']} ({kind}, by {how})"
+    log.warning("bounce of outbox #%s to %s (%s, %s): %s", row.id, row.recipient, kind, how, words)
+    return f"bounce of outbox #{row.id} to {row.recipient} ({kind}, by {how})"
 
 
 def to_bounce_address(ctx: Context, inbound: Inbound) -> str | None:

@@ -21,6 +21,7 @@ from gm.service.context import Context
 from gm.service.outgoing import gmalerts, holding
 from gm.service.outgoing.holding import BOUNCING
 from gm.store.locks import hold_lock, retried
+from gm.store.mailrows import DeliveryEventRow
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,7 @@ def settle(ctx: Context, address: str | None = None) -> list[str]:
             change = _apply(ctx, event)
             if change:
                 done.append(change)
-            ctx.store.delivery.settle_event(event["id"])
+            ctx.store.delivery.settle_event(event.id)
     return done
 
 
@@ -51,25 +52,25 @@ def settle_now(ctx: Context) -> list[str]:
     """settle(), and tell the GM of the holds begun (gm.service.outgoing.holding.announce): what the
     sender runs right after a refusal, so nothing waits for the next tick."""
     done = settle(ctx)
-    if ctx.store.in_transaction or any(not row["told"] for row in ctx.store.outbox.holds()):
+    if ctx.store.in_transaction or any(not row.told for row in ctx.store.outbox.holds()):
         with ctx.store.write():  # store-wide: the holds begun since, whatever their scope
             done += holding.announce(ctx)  # (read again under the lock: told once)
     return done
 
 
-def _apply(ctx: Context, event) -> str | None:
-    store, address, at = ctx.store, event["address"], event["at"]
+def _apply(ctx: Context, event: DeliveryEventRow) -> str | None:
+    store, address, at = ctx.store, event.address, event.at
     row = store.delivery.address_state(address)
-    state = row["state"] if row is not None else OK
+    state = row.state if row is not None else OK
     if state == BOUNCING:
         return None  # already told; later failures only add to the history
-    if row is not None and state == OK and at < row["since"]:
+    if row is not None and state == OK and at < row.since:
         return None  # recorded before the address was cleared (the sender thread's, settled late)
-    what = f"outbox #{event['outbox_id']}: {event['words']}"
-    if event["permanent"]:
-        become_bouncing(ctx, address, f"refused for good ({event['source']}) {what}", at)
+    what = f"outbox #{event.outbox_id}: {event.words}"
+    if event.permanent:
+        become_bouncing(ctx, address, f"refused for good ({event.source}) {what}", at)
         return f"{address}: bouncing"
-    since = row["since"] if row is not None else 0.0
+    since = row.since if row is not None else 0.0
     days = store.delivery.temporary_failure_days(address, since)
     if len(days) >= SOFT_DAYS:
         become_bouncing(ctx, address, f"temporary failures on {len(days)} days, the last {what}", at)
@@ -139,12 +140,12 @@ def clear(ctx: Context, address: str, why: str, release: bool = True) -> bool:
     store, now = ctx.store, ctx.clock()
     store.locks.lock_addresses(address)  # held already where the caller knew it (its sender's address)
     row = store.delivery.address_state(address)
-    if row is None or row["state"] == OK:
+    if row is None or row.state == OK:
         return False
     store.delivery.set_address_state(address, OK, now, why[:500])
     released = store.outbox.release_held(address, now) if release else 0
     log.info("%s cleared (%s); %d held messages queued again", address, why, released)
-    if row["state"] == BOUNCING:
+    if row.state == BOUNCING:
         _tell_gm(ctx, f"Mail to {address} cleared", [
             f"{address} is no longer marked as bouncing: {why}.",
             f"{released} held messages are sent now." if released
@@ -196,7 +197,7 @@ def bouncing(ctx: Context) -> list[dict]:
     """Every bouncing address with its reason and seats, for ``gm players --bouncing``."""
     out = []
     for row in ctx.store.delivery.addresses_in_state(BOUNCING):
-        seats = ctx.store.seats.player_seats_at(row["address"])
-        out.append({"address": row["address"], "since": row["since"], "reason": row["reason"],
+        seats = ctx.store.seats.player_seats_at(row.address)
+        out.append({"address": row.address, "since": row.since, "reason": row.reason,
                     "seats": [(s["game_id"], s["name"]) for s in seats]})
     return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from gm.service.outgoing import gmalerts
 from gm.store import Store
+from gm.store.mailrows import HoldRow
 
 BOUNCING = "bouncing"
 PROBE_EVERY = 86400.0  # one probe a day
@@ -24,9 +25,9 @@ def queue_status(store: Store, address: str, now: float, gm_address: str | None 
     if gm_address and address.lower() == gm_address.lower():
         return "queued"
     row = store.delivery.address_state(address)
-    if row is None or row["state"] != BOUNCING:
+    if row is None or row.state != BOUNCING:
         return "queued"
-    if row["last_probe"] is None or now - row["last_probe"] >= PROBE_EVERY:
+    if row.last_probe is None or now - row.last_probe >= PROBE_EVERY:
         store.delivery.set_last_probe(address, now)
         return "queued"
     return "held"
@@ -41,7 +42,7 @@ def queue_statuses(store: Store, addresses: list[str], now: float,
 
 def is_bouncing(store: Store, address: str) -> bool:
     row = store.delivery.address_state(address)
-    return row is not None and row["state"] == BOUNCING
+    return row is not None and row.state == BOUNCING
 
 
 def bouncing_players(store: Store, view, names: list[str]) -> list[str]:
@@ -61,12 +62,12 @@ def sending_blocked_since(ctx) -> float | None:
     """Since when gm cannot send at all because the server refuses its sender (the queue is
     held), or None while it can.  Mail to one refusing domain does not count."""
     row = ctx.store.outbox.hold(SENDER)
-    return row["since"] if row is not None else None
+    return row.since if row is not None else None
 
 
-def described(row) -> str:
-    what = "all of gm's mail" if row["scope"] == SENDER else f"gm's mail to {row['scope'][7:]}"
-    return f"{what} is held: {row['reason']}"
+def described(row: HoldRow) -> str:
+    what = "all of gm's mail" if row.scope == SENDER else f"gm's mail to {row.scope[7:]}"
+    return f"{what} is held: {row.reason}"
 
 
 def announce(ctx) -> list[str]:
@@ -74,17 +75,17 @@ def announce(ctx) -> list[str]:
     goes as soon as the server takes anything).  Call inside a write transaction."""
     done = []
     for row in ctx.store.outbox.holds():
-        if row["told"]:
+        if row.told:
             continue
-        ctx.store.outbox.hold_told(row["scope"])
+        ctx.store.outbox.hold_told(row.scope)
         done.append(described(row))
         if not ctx.config.gm_address:
             continue  # the log (gm.runtime.refusals) and gm players/gm outbox still show it
-        scope = "sender" if row["scope"] == SENDER else "@" + row["scope"][7:]
-        subject = "All mail held" if row["scope"] == SENDER else f"Mail to {row['scope'][7:]} held"
+        scope = "sender" if row.scope == SENDER else "@" + row.scope[7:]
+        subject = "All mail held" if row.scope == SENDER else f"Mail to {row.scope[7:]} held"
         gmalerts.send(ctx, f"[gm] {subject}", "\n".join([
             described(row) + ".",
-            f"The server said: {row['words']}",
+            f"The server said: {row.words}",
             "",
             "Nobody is marked as bouncing for it: it is not the players' fault.",
             "gm tries one message again now and then (backing off) and sends the rest once the",

@@ -115,12 +115,13 @@ def settle(ctx: Context) -> list[str]:
             store.daemons.add_outage(SENDING, since, None)
             log.warning("gm cannot send since %s: deadlines wait", times.format_stamp(since))
         elif since is None and current is not None:
-            store.daemons.close_outage(current["id"], now)
+            store.daemons.close_outage(current.id, now)
             log.warning("gm can send again after %s: deadlines that fell inside move",
-                        times.format_span(now - current["start"]))
+                        times.format_span(now - current.start))
         for outage in store.daemons.outages_to_apply():
-            done += apply(ctx, outage["kind"], outage["start"], outage["finish"])
-            store.daemons.mark_outage_applied(outage["id"])
+            assert outage.finish is not None  # outages_to_apply: those over only
+            done += apply(ctx, outage.kind, outage.start, outage.finish)
+            store.daemons.mark_outage_applied(outage.id)
     return done
 
 

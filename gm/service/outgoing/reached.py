@@ -20,6 +20,7 @@ from gm.service.context import Context
 from gm.service.outgoing import reports
 from gm.service.outgoing.delivery_state import OK
 from gm.service.table import deadlines
+from gm.store.mailrows import ReportDeliveryRow
 
 SLACK = 60.0  # a report handed on within this of its deadline's start moves nothing
 
@@ -48,7 +49,7 @@ def due_by_delivery(ctx: Context, view: GameView, row: dict, owing: list[str]) -
     return owed if owed > due + SLACK else due
 
 
-def late_deliveries(rows) -> dict[str, float | None]:
+def late_deliveries(rows: list[ReportDeliveryRow]) -> dict[str, float | None]:
     """Per address (lower case), a report that gm tried and could not hand on at once: None while
     it still waits (held, or queued after a failed try), else when it was handed on at last.
     A report handed on at its first try is on time, however long after it was queued (cron's
@@ -56,19 +57,20 @@ def late_deliveries(rows) -> dict[str, float | None]:
     daemon that was stopped is an outage of its own, gm.service.outgoing.outages)."""
     out: dict[str, float | None] = {}
     for row in rows:
-        address = row["recipient"].lower()
-        if row["status"] == "sent":
-            at = float(row["sent"]) if row["attempts"] > 1 else 0.0  # 0: reached at once, moves nothing
+        address = row.recipient.lower()
+        if row.status == "sent":
+            sent = row.sent  # set on every sent row (Outbox.mark_sent)
+            at = float(sent) if row.attempts > 1 and sent is not None else 0.0  # 0: reached at once, moves nothing
             prior = out.get(address)
             out[address] = at if prior is None else min(prior, at)
-        elif (row["status"] == "held" or row["attempts"] > 0) and address not in out:
+        elif (row.status == "held" or row.attempts > 0) and address not in out:
             out[address] = None
     return out
 
 
 def mailbox_ok(ctx: Context, address: str) -> bool:
     row = ctx.store.delivery.address_state(address)
-    return row is None or row["state"] == OK
+    return row is None or row.state == OK
 
 
 def move(ctx: Context, view: GameView, due: float, now: float) -> list[str]:

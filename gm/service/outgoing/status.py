@@ -15,6 +15,7 @@ from pathlib import Path
 
 from gm.service.context import Context
 from gm.service.outgoing import delivery_state
+from gm.store.mailrows import DaemonRow
 
 ERROR_WINDOW = 3600.0  # errors counted over the last hour
 DEADLINES_SHOWN = 5
@@ -47,18 +48,18 @@ class InboxBacklog:
             row = store.daemons.daemon_row(self.daemon_id)
             if row is None:  # no beat yet (the store was down): the next poll writes it
                 return
-            since = row["backlog_since"] if row["backlog_since"] is not None else ctx.clock()
+            since = row.backlog_since if row.backlog_since is not None else ctx.clock()
             store.daemons.record_inbox(self.daemon_id, handled, left, since if left else None)
         self.written = (handled, left)
 
 
-def daemon_status(row, now: float, config) -> dict:
-    return {"daemon_id": row["daemon_id"], "host": row["host"], "pid": row["pid"], "started": row["started"],
-            "last_seen": row["last_seen"], "alive": now - row["last_seen"] <= config.status_beat_seconds,
-            "inbox_handled": row["inbox_handled"], "inbox_left": row["inbox_left"],
-            "backlog_since": row["backlog_since"],
+def daemon_status(row: DaemonRow, now: float, config) -> dict:
+    return {"daemon_id": row.daemon_id, "host": row.host, "pid": row.pid, "started": row.started,
+            "last_seen": row.last_seen, "alive": now - row.last_seen <= config.status_beat_seconds,
+            "inbox_handled": row.inbox_handled, "inbox_left": row.inbox_left,
+            "backlog_since": row.backlog_since,
             # the dead daemon whose claimed, unsent mail this one sent (failover)
-            "took_over_from": row["took_over_from"], "took_over_at": row["took_over_at"]}
+            "took_over_from": row.took_over_from, "took_over_at": row.took_over_at}
 
 
 def gather(ctx: Context) -> dict:

@@ -83,7 +83,7 @@ def _answers_code_mail(ctx: Context, inbound: Inbound) -> bool:
     sender = inbound.sender
     for message_id in inbound.references:
         row = ctx.store.delivery.outbox_by_message_id(message_id)
-        if row is not None and row["kind"] == "confirm" and row["recipient"].lower() == sender:
+        if row is not None and row.kind == "confirm" and row.recipient.lower() == sender:
             return True
     return False
 
