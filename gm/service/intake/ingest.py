@@ -166,7 +166,7 @@ def retry(ctx: Context, message_row: int) -> Outcome:
 def _judge_again(ctx: Context, inbound: Inbound, row, now: float) -> Outcome:
     """retry()'s transaction: scoped, as a mail's, judging locking what the mail changes."""
     with ctx.store.write(scoped=True):
-        return _judged(ctx, row["id"], judge_mail(ctx, inbound, row["id"], now, SeatAuth.load(row["auth"])))
+        return _judged(ctx, row.id, judge_mail(ctx, inbound, row.id, now, SeatAuth.load(row.auth)))
 
 
 def _judged(ctx: Context, row_id: int, outcome: Outcome) -> Outcome:
