@@ -18,7 +18,7 @@ from gm.store import service as service_sql
 from gm.store.gamerows import OrderId, OrderRow, OverrideRow, StateRow, StateTurn, StoredState, TurnState
 from gm.store.packing import STATE_LEVEL, pack_text, unpack_text
 from gm.store.repository import Repository
-from gm.store.sql import inserting, prepared, single, whole_rows
+from gm.store.sql import Row, inserting, prepared, single, whole_rows
 
 STATE_COLUMNS = ("game_id", "seq", "turn", "state", "state_packing", "created")
 STATE_ROWS = inserting("states", STATE_COLUMNS, returning=False)  # add_state's, deferred (gm.store.deferred)
@@ -75,9 +75,12 @@ class Turns(Repository):
             self.store, game=game_id).fetchone()))
 
     @staticmethod
-    def state_data(row: StateRow | StoredState) -> dict[str, Any]:
-        """The state of a states row, as the rules dumped it (see decode_state)."""
-        return decode_state(row.state, row.state_packing)
+    def state_data(row: StateRow | StoredState | Row) -> dict[str, Any]:
+        """The state of a states row, as the rules dumped it (see decode_state); a row read by
+        a statement of one's own (its state and state_packing) is read too."""
+        if isinstance(row, (StateRow, StoredState)):
+            return decode_state(row.state, row.state_packing)
+        return decode_state(row["state"], row["state_packing"])
 
     def state_at(self, game_id: str, seq: int) -> StateRow | None:
         """The states row ``seq`` of a game."""
