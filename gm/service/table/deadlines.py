@@ -10,7 +10,6 @@ daemon restarts.  Reading a deadline (for a report) never writes.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -148,7 +147,7 @@ def current(store: Store, view: GameView, create: bool = False, opened: float | 
     start_seq, start_time = turn_start(store, view.id)
     row = store.timers.deadline_row(view.id)
     if row is not None and row.start_seq == start_seq:
-        return dataclasses.asdict(row)
+        return {name: getattr(row, name) for name in row.columns}  # asdict's deep copy: 20x slower
     conf = settings(store, view.id)
     due = None
     if conf["deadline"]:
