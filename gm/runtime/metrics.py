@@ -46,9 +46,9 @@ class Metrics:
         for row in store.metrics.message_outcomes_after(self.marks["messages"]):
             self.mails_in.labels(row["outcome"]).inc()
             self.marks["messages"] = row["id"]
-        for row in store.metrics.orders_after(self.marks["orders"]):
-            self.orders.labels("applied" if row["accepted"] else "refused").inc()
-            self.marks["orders"] = row["id"]
+        for order in store.metrics.orders_after(self.marks["orders"]):
+            self.orders.labels("applied" if order.accepted else "refused").inc()
+            self.marks["orders"] = order.id
         for row in store.metrics.delivery_events_after(self.marks["events"]):
             self.bounces.labels("permanent" if row["permanent"] else "temporary").inc()
             self.marks["events"] = row["id"]
