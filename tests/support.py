@@ -168,6 +168,7 @@ def read_as_before(value) -> str:
 def write_states_as_before(monkeypatch) -> None:
     """The store stores and reads states as gm did before step 21 (no ``state_packing``)."""
     from gm.store.mail import Reports
+    from gm.store.gamerows import StoredState
     from gm.store.turns import Turns
 
     def add_state(turns, game_id, turn, state, now=None):
@@ -179,8 +180,8 @@ def write_states_as_before(monkeypatch) -> None:
         return seq
 
     monkeypatch.setattr(Turns, "add_state", add_state)
-    monkeypatch.setattr(Turns, "states_of", lambda turns, game_id: turns.store.all(
-        "SELECT seq, state FROM states WHERE game_id = :game ORDER BY seq", game=game_id))
+    monkeypatch.setattr(Turns, "states_of", lambda turns, game_id: StoredState.every(turns.store.all(
+        "SELECT seq, state FROM states WHERE game_id = :game ORDER BY seq", game=game_id)))
     monkeypatch.setattr(Turns, "state_data", staticmethod(lambda row: json.loads(read_as_before(row["state"]))))
     monkeypatch.setattr(Reports, "report_body", staticmethod(lambda row: read_as_before(row["body"])))
 

@@ -102,12 +102,13 @@ def test_the_readme_runs_the_files_and_says_how_the_gm_reaches_the_store():
 # comment dropped), and what this test does instead.  A command not here runs as written, under
 # a temporary folder standing for /etc/gm, /var/lib/gm and /opt/gm, as the test's user.
 NEEDS_ROOT = {
-    "apt-get install python3-venv git": "packages: this machine has them",
+    "apt-get install python3-venv python3-build git": "packages: this machine has them",
     "useradd --system --user-group --home-dir /var/lib/gm --shell /usr/sbin/nologin gm": "the test's user is gm",
     "install -d -o gm -g gm -m 0700 /var/lib/gm": "made 0700, owned by the test's user",
     "git clone https://example.org/gm.git /opt/gm/src": "/opt/gm/src: a link to this checkout",
+    "python3 -m build --outdir /opt/gm/dist /opt/gm/src": "scripts/test-installed builds and tests the wheel",
     "python3 -m venv /opt/gm/venv": "/opt/gm/venv: a link to the test's venv",
-    "/opt/gm/venv/bin/pip install '/opt/gm/src[dns]'": "installed there already",
+    '/opt/gm/venv/bin/pip install "$(ls /opt/gm/dist/gm-*.whl)[dns]"': "installed there already",
     "cp /opt/gm/src/deploy/systemd/gm.service /etc/systemd/system/gm.service": "the unit stays in deploy/",
     "systemd-analyze verify /etc/systemd/system/gm.service": "test_systemd_accepts_the_unit",
     "systemctl daemon-reload": "nothing to reload",

@@ -25,7 +25,7 @@ def history(game_id: str, turn: Optional[int] = typer.Option(None, "--turn", hel
 def verify(game_id: Optional[str] = typer.Argument(None, help="the game; without it, every game in the store")):
     """Replay a game (or every game) from its seed and orders; report any difference from the store and archive."""
     engine = open_engine()
-    ids = [game_id] if game_id else [row["id"] for row in engine.store.games.every_game()]
+    ids = [game_id] if game_id else [row.id for row in engine.store.games.every_game()]
     reports = []
     with Counter() as progress:
         for done, gid in enumerate(ids):
@@ -50,14 +50,14 @@ def archive_build(directory: Path = typer.Argument(..., help="where to write the
     """Write a static HTML site: an index of games and a page per game."""
     engine = open_engine()
     rows = engine.store.games.every_game()
-    ids = list(game) or [row["id"] for row in rows if row["status"] != "open"]
+    ids = list(game) or [row.id for row in rows if row.status != "open"]
     data = []
     with Counter() as progress:
         for done, gid in enumerate(ids):
             progress(done, len(ids), f"reading {gid}")
             data.append(run(audit.archive_data, engine, gid))
     # The open games are in the index as recruiting (their free seats), with no page yet.
-    recruiting = [] if game else [audit.index_entry(engine, row["id"]) for row in rows if row["status"] == "open"]
+    recruiting = [] if game else [audit.index_entry(engine, row.id) for row in rows if row.status == "open"]
     echo(f"archive written: {site.build(directory, data, engine.clock(), engine.config.domain, recruiting)}")
 
 

@@ -43,7 +43,7 @@ def players(game_id: Optional[str] = typer.Argument(None, help="one game (defaul
             echo(f"{row['address']}  bouncing since {times.format_stamp(row['since'])} ({seats})")
             echo(f"    {row['reason']}")
         return
-    games = [game_id] if game_id else [g["id"] for g in engine.store.games.every_game()]
+    games = [game_id] if game_id else [g.id for g in engine.store.games.every_game()]
     for gid in games:
         for player in engine.store.seats.players(gid):
             state = engine.store.delivery.address_state(player["email"])

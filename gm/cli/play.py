@@ -79,10 +79,10 @@ def list_games():
         echo("no games yet (start one with: gm new neighbors --id nb1 --player ...)")
         return
     for row in rows:
-        latest = engine.store.turns.latest_state(row["id"])  # None: an open game, not started
-        names = ", ".join(p["name"] for p in engine.store.seats.players(row["id"]))
-        turn = latest["turn"] if latest else "-"
-        echo(f"{row['id']:<12} {row['kind']:<14} {row['status']:<9} turn {turn:<4} {names}")
+        latest = engine.store.turns.latest_state(row.id)  # None: an open game, not started
+        names = ", ".join(p["name"] for p in engine.store.seats.players(row.id))
+        turn = latest.turn if latest else "-"
+        echo(f"{row.id:<12} {row.kind:<14} {row.status:<9} turn {turn:<4} {names}")
 
 
 def _show_json(view) -> dict:
@@ -102,8 +102,8 @@ def _show_json(view) -> dict:
                     for p in view.players],
         "winners": rules.winners(st) if over else [],
         "legal": rules.legal_orders(st, to_move[0]) if len(to_move) == 1 else None,
-        "seed": view.row["seed"],
-        "options": json.loads(view.row["options"]),
+        "seed": view.row.seed,
+        "options": json.loads(view.row.options),
         "state": rules.dump(st),
     }
 

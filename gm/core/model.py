@@ -35,7 +35,7 @@ class Status(str, Enum):
 class GameView:
     """A game as stored now: its row, rules, current state (and its seq) and players."""
 
-    row: Any
+    row: Any  # the games row, a gm.store.gamerows.GameRow: read as row.id, row.status...
     rules: Game[Any, Any]
     state: Any
     seq: int
@@ -43,12 +43,12 @@ class GameView:
 
     @property
     def id(self) -> str:
-        game_id: str = self.row["id"]
+        game_id: str = self.row.id
         return game_id
 
     @property
     def status(self) -> str:
-        status: str = self.row["status"]
+        status: str = self.row.status
         return status
 
     @property

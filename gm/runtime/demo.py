@@ -41,7 +41,7 @@ def post(inbox: Path, raw: bytes) -> None:
 
 def play_demo(engine: Engine, seed: int, echo) -> str:
     config = engine.config
-    existing = {row["id"] for row in engine.store.games.every_game()}
+    existing = {row.id for row in engine.store.games.every_game()}
     n = 1
     while f"demo{n}" in existing:
         n += 1

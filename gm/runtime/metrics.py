@@ -46,9 +46,9 @@ class Metrics:
         for message in store.metrics.message_outcomes_after(self.marks["messages"]):
             self.mails_in.labels(message.outcome).inc()
             self.marks["messages"] = message.id
-        for row in store.metrics.orders_after(self.marks["orders"]):
-            self.orders.labels("applied" if row["accepted"] else "refused").inc()
-            self.marks["orders"] = row["id"]
+        for order in store.metrics.orders_after(self.marks["orders"]):
+            self.orders.labels("applied" if order.accepted else "refused").inc()
+            self.marks["orders"] = order.id
         for event in store.metrics.delivery_events_after(self.marks["events"]):
             self.bounces.labels("permanent" if event.permanent else "temporary").inc()
             self.marks["events"] = event.id

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import logging
 
+from gm.store.gamerows import OrderMark, TimerRow
 from gm.store.mailrows import DaemonRow, EventMark, MessageOutcome, OutageRow, ReportDeliveryRow
 from gm.store.repository import Repository
-from gm.store.sql import Row, inserting, prepared, single
+from gm.store.sql import inserting, prepared, single
 
 ADD_OUTAGE = inserting("outages", ("kind", "start", "finish", "applied"))
 
@@ -182,9 +183,9 @@ class Metrics(Repository):
         row = ERRORS_SINCE.run(self.store, since=since).fetchone()
         return 0 if row is None else int(row["n"])
 
-    def next_timers(self, limit: int) -> list[Row]:
+    def next_timers(self, limit: int) -> list[TimerRow]:
         """The soonest timers (game_id, due), soonest first."""
-        return NEXT_TIMERS.run(self.store, most=limit).fetchall()
+        return TimerRow.every(NEXT_TIMERS.run(self.store, most=limit).fetchall())
 
     def metric_marks(self) -> dict[str, int]:
         """The newest row ids of messages, orders and delivery events (0 where none)."""
@@ -194,8 +195,9 @@ class Metrics(Repository):
     def message_outcomes_after(self, row_id: int) -> list[MessageOutcome]:
         return MessageOutcome.every(OUTCOMES_AFTER.run(self.store, after=row_id).fetchall())
 
-    def orders_after(self, row_id: int) -> list[Row]:
-        return ORDERS_AFTER.run(self.store, after=row_id).fetchall()
+    def orders_after(self, row_id: int) -> list[OrderMark]:
+        """The id of each order after ``row_id`` and whether it was accepted, in order."""
+        return OrderMark.every(ORDERS_AFTER.run(self.store, after=row_id).fetchall())
 
     def delivery_events_after(self, row_id: int) -> list[EventMark]:
         return EventMark.every(EVENTS_AFTER.run(self.store, after=row_id).fetchall())

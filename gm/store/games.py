@@ -7,9 +7,9 @@ import time
 
 from gm.core import addresses
 from gm.store import service as service_sql
-from gm.store.reads import changed
+from gm.store.gamerows import GameRow, HistoryRow
 from gm.store.repository import Repository
-from gm.store.sql import Row, bound, inserting, prepared, single, updating, upsert, whole_rows
+from gm.store.sql import bound, inserting, prepared, single, updating, upsert, whole_rows
 
 ADD_GAME = inserting("games", ("id", "kind", "seed", "options", "status", "created", "updated", "token_salt"))
 SET_STATUS = updating("games", where=("id",), set=("status", "updated"))  # set_game_status's, deferred
@@ -62,18 +62,18 @@ LAST_LOGGED = prepared(lambda sa, t: sa.select(sa.func.max(t.history.c.at).label
 class Games(Repository):
     """Games: their rows, settings and deletion."""
 
-    def game(self, game_id: str) -> Row | None:
+    def game(self, game_id: str) -> GameRow | None:
         """The games row of ``game_id``, or None."""
         return self.store.remembered("games", ("id", game_id),
-                                     lambda: GAME.run(self.store, game=game_id).fetchone())
+                                     lambda: GameRow.maybe(GAME.run(self.store, game=game_id).fetchone()))
 
-    def every_game(self) -> list[Row]:
+    def every_game(self) -> list[GameRow]:
         """Every game, oldest first."""
-        return GAMES.run(self.store).fetchall()
+        return GameRow.every(GAMES.run(self.store).fetchall())
 
-    def newest_games(self, limit: int) -> list[Row]:
+    def newest_games(self, limit: int) -> list[GameRow]:
         """At most ``limit`` games, newest first (the LIST mail command)."""
-        return NEWEST_GAMES.run(self.store, most=limit).fetchall()
+        return GameRow.every(NEWEST_GAMES.run(self.store, most=limit).fetchall())
 
     def game_count(self) -> int:
         """How many games there are, in every status."""
@@ -97,12 +97,12 @@ class Games(Repository):
 
     def set_game_status(self, game_id: str, status: str, now: float) -> None:
         """Set a game's status (active | paused | finished) and its updated time."""
-        known, row = self.store.already_read("games", ("id", game_id))
+        known, row = self.store.already_read("games", ("id", game_id))  # a GameRow, or None
         self.store.defer("games", "status", lambda rows: [  # at the transaction's end (gm.store.deferred)
             bound(SET_STATUS, self.store.kind, dict(status=s, updated=u, id=i)) for s, u, i in rows],
             (status, now, game_id))
         if known and row is not None:  # written through: the game is not read again for it
-            self.store.remember_written("games", ("id", game_id), changed(row, status=status, updated=now))
+            self.store.remember_written("games", ("id", game_id), row.changed(status=status, updated=now))
 
     # Every table that holds rows of one game, children before ``games`` itself (foreign keys).
     # ``messages`` and ``outbox`` are not here: they are the record of mail received and sent.
@@ -146,9 +146,9 @@ class History(Repository):
         self.store.insert_row(LOG, game_id=game_id, turn=turn, actor=actor, action=action,
                               detail=detail, at=now or time.time())
 
-    def history_of(self, game_id: str) -> list[Row]:
+    def history_of(self, game_id: str) -> list[HistoryRow]:
         """A game's history lines, oldest first."""
-        return HISTORY.run(self.store, game=game_id).fetchall()
+        return HistoryRow.every(HISTORY.run(self.store, game=game_id).fetchall())
 
     def actions_since(self, game_id: str, actor: str, action: str, since: float) -> int:
         """How many history lines of ``action`` by ``actor`` a game has had since ``since``."""

@@ -18,6 +18,7 @@ from typing import Any, Sequence
 from gm.store import gameload, migrations, pglocks, pgrows, reads
 from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreConflict, StoreError
+from gm.store.gamerows import DeadlineRow, GameRow, StateRow
 from gm.store.mailrows import AddressStateRow
 from gm.store.pglocks import PgLocks
 from gm.store.pgoutbox import OUTBOX_LOCKS, SENT, PgOutbox
@@ -202,11 +203,11 @@ class PostgresStore(Store):
         sets = gameload.split([c.name for c in cursor.description], cursor.fetchall(), (*gameload.SETS, "inserted"))
         self.outbox_ids = [r["id"] for r in sets["outbox_ids"]]
         remember = self.remember_written
-        remember("games", ("id", game_id), next(iter(sets["games"]), None))
-        remember("states", ("latest", game_id), next(iter(sets["states"]), None))
+        remember("games", ("id", game_id), GameRow.maybe(next(iter(sets["games"]), None)))
+        remember("states", ("latest", game_id), StateRow.maybe(next(iter(sets["states"]), None)))
         remember("players", ("game", game_id), sets["players"])
         remember("timers", ("due", game_id), next(iter(sets["timers"]), None))
-        remember("deadlines", ("game", game_id), next(iter(sets["deadlines"]), None))
+        remember("deadlines", ("game", game_id), DeadlineRow.maybe(next(iter(sets["deadlines"]), None)))
         remember("game_settings", ("game", game_id), {r["key"]: r["value"] for r in sets["game_settings"]})
         remember("observers", ("of", game_id, True), [r["email"] for r in sets["observers"]])
         if sets["states"]:  # the press from the turn before the newest state's on

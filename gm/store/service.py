@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from gm.store.gamerows import AbsenceRow, DeadlineRow, ResultRow
 from gm.store.repository import Repository
 from gm.store.sql import Row, bound, inserting, prepared, updating, upsert, whole_rows
 
@@ -52,10 +53,10 @@ SET_TIMER = upsert("timers", "game_id")
 class Timers(Repository):
     """Deadlines, timers, absences and bounce holds of games."""
 
-    def deadline_row(self, game_id: str) -> Row | None:
+    def deadline_row(self, game_id: str) -> DeadlineRow | None:
         """A game's deadlines row (the turn now open, or the last one stored)."""
         return self.store.remembered("deadlines", ("game", game_id),
-                                     lambda: DEADLINE.run(self.store, game=game_id).fetchone())
+                                     lambda: DeadlineRow.maybe(DEADLINE.run(self.store, game=game_id).fetchone()))
 
     def replace_deadline(self, row: dict[str, Any]) -> None:
         """Store ``row`` (a full deadlines row with its game_id) in place of the game's old one."""
@@ -67,7 +68,7 @@ class Timers(Repository):
         self.store.defer("deadlines", "replace", lambda rows: [
             bound(REPLACE_DEADLINE, self.store.kind, dict(zip(columns, r))) for r in {r[0]: r for r in rows}.values()],
             tuple(row[c] for c in columns))
-        self.store.remember_written("deadlines", ("game", row["game_id"]), dict(row))
+        self.store.remember_written("deadlines", ("game", row["game_id"]), DeadlineRow(**row))
 
     def update_deadline(self, game_id: str, **values: Any) -> None:
         """Change fields of a game's deadline row: due, reminded, late, grace_done, paused_at, set_by."""
@@ -99,9 +100,9 @@ class Timers(Repository):
         else:
             SET_TIMER.run(self.store, game_id=game_id, due=due)
 
-    def absences_of(self, game_id: str) -> list[Row]:
+    def absences_of(self, game_id: str) -> list[AbsenceRow]:
         """(player, start, end) of every absence declared in a game."""
-        return ABSENCES.run(self.store, game=game_id).fetchall()
+        return AbsenceRow.every(ABSENCES.run(self.store, game=game_id).fetchall())
 
     def add_absence(self, game_id: str, player: str, start: float, end: float,
                     created: float) -> int:
@@ -149,6 +150,6 @@ class Results(Repository):
         self._require_tx()
         CLEAR_RESULT.run(self.store, game=game_id)
 
-    def result_of(self, game_id: str) -> Row | None:
+    def result_of(self, game_id: str) -> ResultRow | None:
         """A game's results row (reason, winners as JSON, at), or None."""
-        return RESULT.run(self.store, game=game_id).fetchone()
+        return ResultRow.maybe(RESULT.run(self.store, game=game_id).fetchone())

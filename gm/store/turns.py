@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Iterator
+from typing import Any, Generator
 
 from gm.store import games as games_sql
 from gm.store import service as service_sql
+from gm.store.gamerows import OrderId, OrderRow, OverrideRow, StateRow, StateTurn, StoredState, TurnState
 from gm.store.packing import STATE_LEVEL, pack_text, unpack_text
 from gm.store.repository import Repository
 from gm.store.sql import Row, inserting, prepared, single, whole_rows
@@ -68,34 +69,37 @@ def decode_state(value: Any, packing: str) -> dict[str, Any]:
 class Turns(Repository):
     """States, orders and state overrides."""
 
-    def latest_state(self, game_id: str) -> Row | None:
+    def latest_state(self, game_id: str) -> StateRow | None:
         """The newest states row of a game."""
-        return self.store.remembered("states", ("latest", game_id), lambda: LATEST_STATE.run(
-            self.store, game=game_id).fetchone())
+        return self.store.remembered("states", ("latest", game_id), lambda: StateRow.maybe(LATEST_STATE.run(
+            self.store, game=game_id).fetchone()))
 
     @staticmethod
-    def state_data(row: Row) -> dict[str, Any]:
-        """The state of a states row, as the rules dumped it (see decode_state)."""
+    def state_data(row: StateRow | StoredState | Row) -> dict[str, Any]:
+        """The state of a states row, as the rules dumped it (see decode_state); a row read by
+        a statement of one's own (its state and state_packing) is read too."""
+        if isinstance(row, (StateRow, StoredState)):
+            return decode_state(row.state, row.state_packing)
         return decode_state(row["state"], row["state_packing"])
 
-    def state_at(self, game_id: str, seq: int) -> Row | None:
+    def state_at(self, game_id: str, seq: int) -> StateRow | None:
         """The states row ``seq`` of a game."""
-        return STATE_AT.run(self.store, game=game_id, seq=seq).fetchone()
+        return StateRow.maybe(STATE_AT.run(self.store, game=game_id, seq=seq).fetchone())
 
-    def states_of(self, game_id: str) -> list[Row]:
+    def states_of(self, game_id: str) -> list[StoredState]:
         """(seq, state, state_packing) of every state of a game, in order (read with state_data)."""
-        return STATES.run(self.store, game=game_id).fetchall()
+        return StoredState.every(STATES.run(self.store, game=game_id).fetchall())
 
     def last_state_time(self, game_id: str) -> float | None:
         """When a game's newest state was made (its last change of position)."""
         row = LAST_STATE_TIME.run(self.store, game=game_id).fetchone()
         return None if row is None else row["at"]
 
-    def state_turns(self, game_id: str) -> list[Row]:
+    def state_turns(self, game_id: str) -> list[StateTurn]:
         """(seq, turn) of every state of a game, in order."""
-        return STATE_TURNS.run(self.store, game=game_id).fetchall()
+        return StateTurn.every(STATE_TURNS.run(self.store, game=game_id).fetchall())
 
-    def turn_states_desc(self, game_id: str) -> Iterator[Row]:
+    def turn_states_desc(self, game_id: str) -> Generator[TurnState, None, None]:
         """(seq, turn, created, overridden) of a game's states, newest first, read lazily;
         ``overridden``: the GM made the state (a rollback or edit: state_overrides), not the rules.
 
@@ -104,7 +108,7 @@ class Turns(Repository):
         """
         cur = TURN_STATES_DESC.run(self.store, game=game_id)
         try:
-            yield from cur
+            yield from map(TurnState.of, cur)
         finally:
             cur.close()
 
@@ -114,7 +118,7 @@ class Turns(Repository):
         names the states: judging an order reads none after it, once the turn's start is known
         (gm.service.table.deadlines.state_added)."""
         last = self.latest_state(game_id)  # most often read already in this transaction
-        seq = 0 if last is None else last["seq"] + 1
+        seq = 0 if last is None else last.seq + 1
         packed, packing = encode_state(state)
         values = dict(game_id=game_id, seq=seq, turn=turn, state=packed, state_packing=packing,
                       created=now or time.time())
@@ -135,17 +139,17 @@ class Turns(Repository):
         """Players with an accepted order that produced state ``seq`` or a later one."""
         return {r["player"] for r in ACCEPTED_PLAYERS_SINCE.run(self.store, game=game_id, seq=seq).fetchall()}
 
-    def accepted_orders_after(self, game_id: str, seq: int) -> list[Row]:
+    def accepted_orders_after(self, game_id: str, seq: int) -> list[OrderId]:
         """The ids of the accepted orders (and closes) that produced a state after ``seq``."""
-        return ACCEPTED_AFTER.run(self.store, game=game_id, seq=seq).fetchall()
+        return OrderId.every(ACCEPTED_AFTER.run(self.store, game=game_id, seq=seq).fetchall())
 
     def accepted_orders_later(self, game_id: str, name: str, turn: int, at: float) -> int:
         """How many orders of the seat for ``turn`` were accepted as made after ``at``."""
         return int(single(LATER_ORDERS.run(self.store, game=game_id, seat=name, turn=turn, at=at))["n"])
 
-    def accepted_orders(self, game_id: str) -> list[Row]:
+    def accepted_orders(self, game_id: str) -> list[OrderRow]:
         """Every accepted order and close of a game that produced a state, in order (replay)."""
-        return ACCEPTED_ORDERS.run(self.store, game=game_id).fetchall()
+        return OrderRow.every(ACCEPTED_ORDERS.run(self.store, game=game_id).fetchall())
 
     def accepted_order_count(self, game_id: str) -> int:
         """How many players' orders of a game went through the rules (turn closes not counted)."""
@@ -161,9 +165,9 @@ class Turns(Repository):
         return self.store.remembered("state_overrides", ("seqs", game_id), lambda: {r["seq"] for r in
                                service_sql.OVERRIDE_SEQS.run(self.store, game=game_id).fetchall()})
 
-    def overrides_of(self, game_id: str) -> list[Row]:
+    def overrides_of(self, game_id: str) -> list[OverrideRow]:
         """The state_overrides rows of a game."""
-        return service_sql.OVERRIDES.run(self.store, game=game_id).fetchall()
+        return OverrideRow.every(service_sql.OVERRIDES.run(self.store, game=game_id).fetchall())
 
     def add_override(self, game_id: str, seq: int, action: str, source_seq: int | None,
                      detail: str) -> None:

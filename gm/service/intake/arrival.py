@@ -37,7 +37,7 @@ def judged_at(ctx: Context, arrived: float | None, since: float | None = None) -
 def within_turn(ctx: Context, view: GameView, at: float) -> float:
     """``at``, or the start of the game's open turn if it came before it.  The game's last change
     is never before its turn's start: a mail after it costs no read of the states."""
-    if at >= view.row["updated"]:
+    if at >= view.row.updated:
         return at
     return max(at, deadlines.turn_start(ctx.store, view.id)[1])
 

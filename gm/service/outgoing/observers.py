@@ -18,6 +18,7 @@ from gm.service.table import deadlines
 from gm.service.outgoing.answers import done, refuse
 from gm.service.outgoing.letters import Letter
 from gm.service.context import Context
+from gm.store.gamerows import GameRow
 from gm.store.locks import retried
 
 
@@ -52,7 +53,7 @@ def send(ctx: Context, view: GameView, label: str, body: str, kind: str = "notic
 
 
 # --- OBSERVE / UNOBSERVE ---------------------------------------------------------------------
-def game_named(ctx: Context, args: str, command: str):
+def game_named(ctx: Context, args: str, command: str) -> GameRow:
     """The games row an OBSERVE/UNOBSERVE line names; ServiceError (the answer) if it names none."""
     words = args.split()
     if len(words) != 1:
@@ -69,13 +70,13 @@ def observe_request(ctx: Context, args: str, sender: str) -> str:
     """The OBSERVE line to confirm (``OBSERVE <id>``) if the From address may follow that game
     now; ServiceError (the answer) if not.  Checked again when the address confirms."""
     row = game_named(ctx, args, "OBSERVE")
-    game_id = row["id"]
+    game_id = row.id
     mode = deadlines.settings(ctx.store, game_id)["observers"]
     if mode == "none":
         raise ServiceError(f"Game {game_id} takes no observers.")
     if any(p["active"] for p in ctx.store.seats.players_at(game_id, sender)):
         raise ServiceError(f"You play in game {game_id} from this address, so you get its mail already.")
-    if row["status"] == Status.FINISHED:
+    if row.status == Status.FINISHED:
         raise ServiceError(f"Game {game_id} is over; send LIST {game_id} for its result.")
     known = ctx.store.selfservice.observer(game_id, sender)
     if known is not None:
@@ -111,12 +112,12 @@ def unobserve(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
     except ServiceError as exc:
         refuse(ctx, inbound, None, "Not observing", str(exc))
         return
-    if not ctx.store.selfservice.remove_observer(row["id"], inbound.sender):
-        refuse(ctx, inbound, None, "Not observing", f"This address does not follow game {row['id']}.")
+    if not ctx.store.selfservice.remove_observer(row.id, inbound.sender):
+        refuse(ctx, inbound, None, "Not observing", f"This address does not follow game {row.id}.")
         return
-    ctx.store.history.log(row["id"], 0, inbound.sender, "unobserve", "", ctx.clock())
-    done(ctx, inbound, None, "No longer observing", f"You no longer follow game {row['id']}; gm "
-         "sends you none of its mail from now on.", kind="help", game_id=row["id"])
+    ctx.store.history.log(row.id, 0, inbound.sender, "unobserve", "", ctx.clock())
+    done(ctx, inbound, None, "No longer observing", f"You no longer follow game {row.id}; gm "
+         "sends you none of its mail from now on.", kind="help", game_id=row.id)
 
 
 # --- the game master ----------------------------------------------------------------------
@@ -130,7 +131,7 @@ def manage(ctx: Context, game_id: str, approve: list[str] = (), remove: list[str
         row = ctx.store.games.game(game_id.strip().lower())
         if row is None:
             raise ServiceError(f"no game called {game_id!r}")
-        game_id = row["id"]
+        game_id = row.id
         for address in approve:
             if not ctx.store.selfservice.approve_observer(game_id, address):
                 raise ServiceError(f"{address} has not asked to observe game {game_id}; nothing changed")

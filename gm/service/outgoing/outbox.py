@@ -228,7 +228,7 @@ class Outbox:
         seat still in a game that is running (``replies``: the mail carries the seat's reply
         address); none for a game that is over or paused, a seat that left, an observer, the GM."""
         row = self.store.games.game(view.id)
-        if row is None or row["status"] != Status.ACTIVE.value or view.rules.is_over(view.state):
+        if row is None or row.status != Status.ACTIVE.value or view.rules.is_over(view.state):
             return ""
         if not any(p["active"] for p in self.store.seats.players_at(view.id, to)):
             return ""

@@ -68,4 +68,4 @@ class ReplyTokens:
     def salt(self, game_id: str) -> str:
         """The game's token salt ("" for a game that has none)."""
         row = self.store.games.game(game_id)
-        return (row["token_salt"] or "") if row is not None else ""
+        return (row.token_salt or "") if row is not None else ""

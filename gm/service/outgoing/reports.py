@@ -65,7 +65,7 @@ def final_standings(ctx: Context, view: GameView) -> list[str]:
     for those removed, the result (winners the GM declared, else as the rules say) and the game's
     page in the archive."""
     row = ctx.store.results.result_of(view.id)
-    winners = json.loads(row["winners"]) if row is not None and row["winners"] else None
+    winners = json.loads(row.winners) if row is not None and row.winners else None
     return standings.final_standings(view.rules, view.state, winners, game_page(ctx, view.id))
 
 

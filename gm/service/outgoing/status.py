@@ -78,7 +78,7 @@ def gather(ctx: Context) -> dict:
                    "failed": counts.get("failed", 0), "sent": counts.get("sent", 0),
                    "oldest_queued": oldest},
         "bouncing": [row["address"] for row in delivery_state.bouncing(ctx)],
-        "next_deadlines": [{"game_id": r["game_id"], "due": r["due"]}
+        "next_deadlines": [{"game_id": r.game_id, "due": r.due}
                            for r in store.metrics.next_timers(DEADLINES_SHOWN)],
         "errors_last_hour": errors,
     }

@@ -42,7 +42,7 @@ RESERVED_NAMES = {"all", "gm"}  # PRESS TO ALL / GM mean something else
 
 def is_open(ctx: Context, game_id: str) -> bool:
     row = ctx.store.games.game(game_id.strip().lower())
-    return row is not None and row["status"] == Status.OPEN
+    return row is not None and row.status == Status.OPEN
 
 
 def check_game_id(game_id: str) -> str:
@@ -110,9 +110,9 @@ def open_game(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int 
 def open_summary(ctx: Context, game_id: str) -> dict:
     """What LIST shows of an open game: kind, seats, who joined, its options."""
     row, open_row = ctx.store.games.game(game_id), ctx.store.selfservice.open_game(game_id)
-    rules = registry.get(row["kind"])
+    rules = registry.get(row.kind)
     joined = [p["name"] for p in ctx.store.seats.players(game_id)]
-    options = json.loads(row["options"]) | ctx.store.games.settings_of(game_id)
+    options = json.loads(row.options) | ctx.store.games.settings_of(game_id)
     return {"id": game_id, "title": rules.title, "kind": rules.kind, "seats": open_row["seats"],
             "min": open_row["min_seats"], "joined": joined, "free": open_row["seats"] - len(joined),
             "options": ", ".join(f"{k}={v}" for k, v in sorted(options.items()))}
@@ -169,7 +169,7 @@ def join_problem(ctx: Context, game_id: str, name: str, sender: str) -> str | No
     row = ctx.store.games.game(game_id)
     if row is None:
         return f"there is no game called {game_id!r} here. Send LIST for the games open here."
-    if row["status"] != Status.OPEN:
+    if row.status != Status.OPEN:
         return f"game {game_id} has already started; only open games take players (send LIST)."
     if not sender:
         return "your mail has no usable From address to register."
@@ -282,16 +282,16 @@ def start(ctx: Context, game_id: str, welcome: Welcome, who: str = "gm", force: 
         row, open_row = ctx.store.games.game(game_id), ctx.store.selfservice.open_game(game_id)
         if row is None:
             raise ServiceError(f"no game called {game_id!r}")
-        if row["status"] != Status.OPEN or open_row is None:
-            raise ServiceError(f"game {game_id} is not open for players (it is {row['status']})")
+        if row.status != Status.OPEN or open_row is None:
+            raise ServiceError(f"game {game_id} is not open for players (it is {row.status})")
         joined = ctx.store.seats.players(game_id)
         need = open_row["seats"] if not force else open_row["min_seats"]
         if len(joined) < need:
             raise ServiceError(f"game {game_id} has {len(joined)} player(s); it needs {need} to start "
                                f"({open_row['seats']} seats, --min {open_row['min_seats']})")
-        rules = registry.get(row["kind"])
+        rules = registry.get(row.kind)
         ctx.store.selfservice.close_open_game(game_id)
-        begin_play(ctx, rules, game_id, row["seed"], json.loads(row["options"]),
+        begin_play(ctx, rules, game_id, row.seed, json.loads(row.options),
                    [p["name"] for p in joined], welcome, {}, who)
     return f"game {game_id} started with {', '.join(p['name'] for p in joined)}; welcome mails queued"
 

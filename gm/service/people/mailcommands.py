@@ -116,12 +116,12 @@ def _list(ctx, view, player, args, inbound) -> None:
     rows = ctx.store.games.newest_games(LIST_MAX)
     shown = []
     for row in rows:
-        if row["status"] == Status.OPEN:
-            info = lobby.open_summary(ctx, row["id"])
-            shown.append({"id": row["id"], "title": info["title"], "turn": "-", "status": "open",
+        if row.status == Status.OPEN:
+            info = lobby.open_summary(ctx, row.id)
+            shown.append({"id": row.id, "title": info["title"], "turn": "-", "status": "open",
                           "players": info["joined"], "open": info})
             continue
-        game = games.load(ctx.store, row["id"])
+        game = games.load(ctx.store, row.id)
         shown.append({"id": game.id, "title": game.rules.title, "turn": game.turn,
                       "status": STATUS_WORDS.get(game.status, game.status),
                       "players": [p["name"] + ("" if p["active"] else " (left)")
@@ -175,7 +175,7 @@ def public_summary(ctx: Context, view: GameView) -> dict:
     scores = rules.scores(state)
     seated = set(view.seated_names)
     declared = ctx.store.results.result_of(view.id)  # winners the GM declared (gm end --winner)
-    winners = (json.loads(declared["winners"]) if declared is not None and declared["winners"]
+    winners = (json.loads(declared.winners) if declared is not None and declared.winners
                else rules.winners(state) if rules.is_over(state) else [])
     return {"id": view.id, "title": rules.title, "kind": rules.kind, "turn": view.turn,
             "status": STATUS_WORDS.get(view.status, view.status), "over": over,

@@ -31,9 +31,10 @@ def given_away(ctx: Context, view: GameView, address: str) -> str | None:
     if not address or any(p["email"].lower() == address.lower() for p in view.players):
         return None
     for row in reversed(ctx.store.history.history_of(view.id)):
-        if row["action"] != "replace" or not (row["detail"] or "").startswith("seat "):
+        detail = row.detail or ""
+        if row.action != "replace" or not detail.startswith("seat "):
             continue
-        name, _, moved = row["detail"][len("seat "):].partition(": ")
+        name, _, moved = detail[len("seat "):].partition(": ")
         old, _, _ = moved.partition(" -> ")
         if old.strip().lower() == address.lower():
             return name

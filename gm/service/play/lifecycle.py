@@ -377,10 +377,10 @@ def delete_game(ctx: Context, game_id: str, force: bool = False) -> str:
         row = ctx.store.games.game(game_id.strip().lower())  # an open game too: it has no state to load
         if row is None:
             raise ServiceError(f"no game called {game_id!r}")
-        played = ctx.store.turns.accepted_order_count(row["id"])
+        played = ctx.store.turns.accepted_order_count(row.id)
         if played and not force:
-            raise ServiceError(f"game {row['id']} has had {played} accepted order(s): end it with "
-                               f"gm end {row['id']} -m REASON, or delete it anyway with --force; "
+            raise ServiceError(f"game {row.id} has had {played} accepted order(s): end it with "
+                               f"gm end {row.id} -m REASON, or delete it anyway with --force; "
                                "nothing deleted")
-        removed = ctx.store.games.delete_game(row["id"])
-    return f"game {row['id']} deleted ({sum(removed.values())} rows; its mail is kept in the outbox and inbox)"
+        removed = ctx.store.games.delete_game(row.id)
+    return f"game {row.id} deleted ({sum(removed.values())} rows; its mail is kept in the outbox and inbox)"

@@ -38,6 +38,7 @@ def rollback(ctx: Context, game_id: str, to_turn: int, who: str | None = None,
             raise ServiceError(f"game {view.id} has no turn {to_turn}")
         source = starts[-1]
         stored = ctx.store.turns.state_at(view.id, source)
+        assert stored is not None  # a turn's start is a stored state (turn_runs)
         later = ctx.store.turns.accepted_orders_after(view.id, source)
         seq = games.save_gm_state(ctx.store, view, ctx.store.turns.state_data(stored), "rollback", source,
                                   f"to turn {to_turn}", ctx.clock(),

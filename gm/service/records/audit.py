@@ -27,6 +27,7 @@ from gm.present import reports as present
 from gm.service.outgoing import reportmail
 from gm.service.table import games
 from gm.service.context import Context
+from gm.store.gamerows import GameRow, OrderRow, OverrideRow
 
 
 @dataclass
@@ -89,10 +90,10 @@ def verify(ctx: Context, game_id: str) -> VerifyReport:
 def _replay_states(ctx: Context, view, report: VerifyReport) -> tuple[dict[int, object], dict[int, list[Event]]]:
     """Each stored state rebuilt from the one before it; differences go into ``report``."""
     store, gid = ctx.store, view.id
-    rules = registry.get(view.row["kind"])
-    stored = {r["seq"]: store.turns.state_data(r) for r in store.turns.states_of(gid)}
-    by_seq = {r["seq"]: r for r in store.turns.accepted_orders(gid)}
-    overrides = {r["seq"]: r for r in store.turns.overrides_of(gid)}
+    rules = registry.get(view.row.kind)
+    stored = {r.seq: store.turns.state_data(r) for r in store.turns.states_of(gid)}
+    by_seq = {r.seq: r for r in store.turns.accepted_orders(gid)}
+    overrides = {r.seq: r for r in store.turns.overrides_of(gid)}
     replayed: dict[int, object] = {}
     events: dict[int, list[Event]] = {}
     current = None
@@ -101,8 +102,8 @@ def _replay_states(ctx: Context, view, report: VerifyReport) -> tuple[dict[int, 
         try:
             if seq == 0:
                 current = rules.start(rules.setup([p["name"] for p in view.players],
-                                                  json.loads(view.row["options"]), view.row["seed"]),
-                                      view.row["created"])
+                                                  json.loads(view.row.options), view.row.seed),
+                                      view.row.created)
             elif seq in overrides:
                 _check_rollback(rules, seq, overrides[seq], replayed, stored, report)
                 current = rules.load(stored[seq])  # the GM's state, taken as given
@@ -126,20 +127,21 @@ def _replay_states(ctx: Context, view, report: VerifyReport) -> tuple[dict[int, 
     return replayed, events
 
 
-def _replay_cause(rules, state, row):
+def _replay_cause(rules, state, row: OrderRow):
     """The rules' result of the recorded order or turn close, with the time the rules saw."""
-    if row["action"] == "close":
-        return rules.close_turn(state, row["at"])
-    if row["action"] == "draw":  # every remaining player agreed, or the GM said so (G6)
-        return rules.end_drawn(state, row["at"])
-    order = rules.parse_order(state, row["player"], row["text"])
-    return rules.submit(state, row["player"], order, row["at"])
+    if row.action == "close":
+        return rules.close_turn(state, row.at)
+    if row.action == "draw":  # every remaining player agreed, or the GM said so (G6)
+        return rules.end_drawn(state, row.at)
+    order = rules.parse_order(state, row.player, row.text)
+    return rules.submit(state, row.player, order, row.at)
 
 
-def _check_rollback(rules, seq: int, override, replayed: dict, stored: dict, report: VerifyReport) -> None:
+def _check_rollback(rules, seq: int, override: OverrideRow, replayed: dict, stored: dict,
+                    report: VerifyReport) -> None:
     """A rollback must restore exactly the replayed state it names."""
-    source = override["source_seq"]
-    if override["action"] != "rollback" or source not in replayed:
+    source = override.source_seq
+    if override.action != "rollback" or source not in replayed:
         return
     restored = rules.dump(replayed[source])
     if restored != stored[seq]:
@@ -151,7 +153,7 @@ def _compare_reports(ctx: Context, view, replayed: dict, events: dict, report: V
     """The archive: what each report shows (turn, position, scores, result) must be the replay's;
     its words must be today's when this version rendered it, and may differ (a note) when an
     earlier one did (RULINGS G1)."""
-    rules, gid = registry.get(view.row["kind"]), view.id
+    rules, gid = registry.get(view.row.kind), view.id
     overrides = ctx.store.turns.override_seqs(gid)
     version = gm_version()
     for row in ctx.store.reports.reports_of(gid, kind="report"):
@@ -205,11 +207,11 @@ def history_text(ctx: Context, game_id: str, turn: int | None = None, log_only: 
     out = [f"History of game {gid} ({view.rules.title}, {view.status})"
            + (f", turn {turn}" if turn is not None else ""), ""]
     out.append("Log (when, turn, who, what):")
-    for row in ctx.store.history.history_of(gid):
-        if turn is not None and row["turn"] != turn:
+    for line in ctx.store.history.history_of(gid):
+        if turn is not None and line.turn != turn:
             continue
-        out.append(f"  {format_stamp(row['at'])}  T{row['turn']:<3} {row['actor']:<14} "
-                   f"{row['action']:<10} {row['detail'] or ''}".rstrip())
+        out.append(f"  {format_stamp(line.at)}  T{line.turn:<3} {line.actor:<14} "
+                   f"{line.action:<10} {line.detail or ''}".rstrip())
     if log_only:
         return "\n".join(out) + "\n"
     rows = ctx.store.reports.reports_of(gid, turn=turn)
@@ -229,7 +231,7 @@ def index_entry(ctx: Context, game_id: str, view=None) -> dict:
     game (no position yet) is listed as recruiting, with its free seats."""
     if view is None:
         row = ctx.store.games.game(game_id)
-        if row is not None and row["status"] == Status.OPEN:
+        if row is not None and row.status == Status.OPEN:
             return recruiting_entry(ctx, row)
     view = view or games.load(ctx.store, game_id)
     rules, state = view.rules, view.state
@@ -238,10 +240,10 @@ def index_entry(ctx: Context, game_id: str, view=None) -> dict:
     result = ctx.store.results.result_of(view.id)
     reason = None
     if result is not None:
-        reason = result["reason"]
-        if result["winners"]:
-            winners = json.loads(result["winners"])
-    changed = max(view.row["updated"], ctx.store.turns.last_state_time(view.id) or 0.0)
+        reason = result.reason
+        if result.winners:
+            winners = json.loads(result.winners)
+    changed = max(view.row.updated, ctx.store.turns.last_state_time(view.id) or 0.0)
     return {
         "id": view.id,
         "title": rules.title,
@@ -254,23 +256,23 @@ def index_entry(ctx: Context, game_id: str, view=None) -> dict:
         "winners": winners,
         "drawn": rules.is_drawn(state),
         "reason": reason,
-        "created": format_stamp(view.row["created"]),
-        "created_at": view.row["created"],
+        "created": format_stamp(view.row.created),
+        "created_at": view.row.created,
         "updated": format_stamp(changed),
         "updated_at": changed,
     }
 
 
-def recruiting_entry(ctx: Context, row) -> dict:
+def recruiting_entry(ctx: Context, row: GameRow) -> dict:
     """The index line of an open game: its seats, the names that took one (never an address),
     how many are free; no page, no feed, no turn yet."""
-    seats = ctx.store.selfservice.open_game(row["id"])
-    joined = ctx.store.seats.players(row["id"])
+    seats = ctx.store.selfservice.open_game(row.id)
+    joined = ctx.store.seats.players(row.id)
     total = seats["seats"] if seats is not None else len(joined)
     return {
-        "id": row["id"],
-        "title": registry.get(row["kind"]).title,
-        "kind": row["kind"],
+        "id": row.id,
+        "title": registry.get(row.kind).title,
+        "kind": row.kind,
         "status": "recruiting",
         "recruiting": True,
         "seats": total,
@@ -280,10 +282,10 @@ def recruiting_entry(ctx: Context, row) -> dict:
         "players": [{"name": p["name"], "score": 0, "active": True, "winner": False} for p in joined],
         "winners": [],
         "reason": None,
-        "created": format_stamp(row["created"]),
-        "created_at": row["created"],
-        "updated": format_stamp(row["updated"]),
-        "updated_at": row["updated"],
+        "created": format_stamp(row.created),
+        "created_at": row.created,
+        "updated": format_stamp(row.updated),
+        "updated_at": row.updated,
     }
 
 

@@ -39,8 +39,8 @@ def copy_store(source: Store, destination: Store, config: Config, replace: bool 
         games = destination.games.every_game()
         verified = []
         for done, row in enumerate(games):
-            progress(done, len(games), f"verifying {row['id']}")
-            verified.append(audit.verify(ctx, row["id"]))
+            progress(done, len(games), f"verifying {row.id}")
+            verified.append(audit.verify(ctx, row.id))
     finally:
         ctx.close()
     return CopyReport(copied, verified)

@@ -17,6 +17,7 @@ from games.base import OptionError
 from gm.core import options, times
 from gm.core.model import GameView
 from gm.store import Store
+from gm.store.gamerows import StateRow
 
 
 # --- settings -------------------------------------------------------------------
@@ -29,9 +30,10 @@ def save_settings(store: Store, game_id: str, values: dict[str, str]) -> None:
 
 
 # --- where a turn starts ------------------------------------------------------------
-def opens_turn(row, previous_turn: int | None, overrides: set[int]) -> bool:
-    """The rule: a turn opens when the turn number changes, and with every GM rollback or edit."""
-    return previous_turn is None or row["turn"] != previous_turn or row["seq"] in overrides
+def opens_turn(turn: int, seq: int, previous_turn: int | None, overrides: set[int]) -> bool:
+    """The rule: a turn opens (at state ``seq`` of ``turn``) when the turn number changes, and
+    with every GM rollback or edit."""
+    return previous_turn is None or turn != previous_turn or seq in overrides
 
 
 def turn_runs(store: Store, game_id: str) -> list[tuple[int, int]]:
@@ -39,9 +41,9 @@ def turn_runs(store: Store, game_id: str) -> list[tuple[int, int]]:
     overrides = store.turns.override_seqs(game_id)
     runs, previous = [], None
     for row in store.turns.state_turns(game_id):
-        if opens_turn(row, previous, overrides):
-            runs.append((row["turn"], row["seq"]))
-        previous = row["turn"]
+        if opens_turn(row.turn, row.seq, previous, overrides):
+            runs.append((row.turn, row.seq))
+        previous = row.turn
     return runs
 
 
@@ -56,12 +58,12 @@ def turn_start(store: Store, game_id: str) -> tuple[int, float]:
     return store.remembered(TURN_START_READS, ("turn_start", game_id), lambda: read_turn_start(store, game_id))
 
 
-def state_added(store: Store, game_id: str, previous, seq: int, turn: int, now: float) -> None:
+def state_added(store: Store, game_id: str, previous: StateRow | None, seq: int, turn: int, now: float) -> None:
     """A state the rules made (never an override) was stored as ``seq`` at ``now``, after
     ``previous`` (the newest states row before it, or None).  Where it opens a turn, the turn's
     start is that state, known without reading the states back: an order that ends a turn costs
     no read of them (and its state's INSERT waits for the commit, gm.store.deferred)."""
-    if opens_turn({"turn": turn, "seq": seq}, None if previous is None else previous["turn"], set()):
+    if opens_turn(turn, seq, None if previous is None else previous.turn, set()):
         store.remember_written(TURN_START_READS, ("turn_start", game_id), (seq, now))
 
 
@@ -69,11 +71,11 @@ def read_turn_start(store: Store, game_id: str) -> tuple[int, float]:
     rows = store.turns.turn_states_desc(game_id)  # each marked whether the GM made it: one statement
     start = next(rows)
     for previous in rows:
-        if opens_turn(start, previous["turn"], {start["seq"]} if start["overridden"] else set()):
+        if opens_turn(start.turn, start.seq, previous.turn, {start.seq} if start.overridden else set()):
             break
         start = previous
     rows.close()
-    return start["seq"], start["created"]
+    return start.seq, start.created
 
 
 # --- who owes orders ------------------------------------------------------------------
@@ -125,12 +127,12 @@ def everyone_left_is_in(store: Store, view: GameView) -> bool:
 def absent_until(store: Store, game_id: str, players: list[str], due: float) -> float:
     """Move ``due`` past every absence (of ``players``) it falls inside."""
     names = {p.lower() for p in players}
-    rows = [r for r in store.timers.absences_of(game_id) if r["player"].lower() in names]
+    rows = [r for r in store.timers.absences_of(game_id) if r.player.lower() in names]
     for _ in range(100):
         moved = False
         for r in rows:
-            if r["start"] <= due < r["end"]:
-                due, moved = r["end"], True
+            if r.start <= due < r.end:
+                due, moved = r.end, True
         if not moved:
             break
     return due
@@ -144,8 +146,8 @@ def current(store: Store, view: GameView, create: bool = False, opened: float | 
     (the turn's time counts from then)."""
     start_seq, start_time = turn_start(store, view.id)
     row = store.timers.deadline_row(view.id)
-    if row is not None and row["start_seq"] == start_seq:
-        return dict(row)
+    if row is not None and row.start_seq == start_seq:
+        return {name: getattr(row, name) for name in row.columns}  # asdict's deep copy: 20x slower
     conf = settings(store, view.id)
     due = None
     if conf["deadline"]:
@@ -197,7 +199,7 @@ def open_turn(store: Store, view: GameView, opened: float | None = None) -> Turn
     return turn_table(store, view, row, owing=view.rules.simultaneous)
 
 
-def state_opened(store: Store, view: GameView, previous, now: float,
+def state_opened(store: Store, view: GameView, previous: StateRow | None, now: float,
                  opened: float | None = None) -> TurnTable:
     """state_added and open_turn in one call, for a state the rules made (``view``: the game
     after it, its order recorded)."""
@@ -299,8 +301,8 @@ def parse_absence(args: str, now: float) -> tuple[float, float]:
 
 def absence_taken(store: Store, game_id: str, player: str) -> float:
     """The length of all the absences ``player`` has declared in this game."""
-    return sum(r["end"] - r["start"] for r in store.timers.absences_of(game_id)
-               if r["player"].lower() == player.lower())
+    return sum(r.end - r.start for r in store.timers.absences_of(game_id)
+               if r.player.lower() == player.lower())
 
 
 def declare_absence(store: Store, view: GameView, player: str, start: float, end: float,

@@ -38,13 +38,14 @@ def load(store: Store, game_id: str) -> GameView:
     row = store.games.game(game_id.strip().lower())
     if row is None:
         raise ServiceError(f"no game called {game_id!r}")
-    if row["status"] == Status.OPEN:
-        raise NotStarted(f"game {row['id']} has not started: it waits for players (send LIST "
-                         f"{row['id']} to see its seats, JOIN {row['id']} <name> to take one)")
-    rules = registry.get(row["kind"])
-    latest = store.turns.latest_state(row["id"])
+    if row.status == Status.OPEN:
+        raise NotStarted(f"game {row.id} has not started: it waits for players (send LIST "
+                         f"{row.id} to see its seats, JOIN {row.id} <name> to take one)")
+    rules = registry.get(row.kind)
+    latest = store.turns.latest_state(row.id)
+    assert latest is not None  # a game that is not open has its first state
     state = rules.load(store.turns.state_data(latest))
-    return GameView(row, rules, state, latest["seq"], store.seats.players(row["id"]))
+    return GameView(row, rules, state, latest.seq, store.seats.players(row.id))
 
 
 def load_seats(store: Store, game_id: str) -> GameView:
@@ -55,7 +56,8 @@ def load_seats(store: Store, game_id: str) -> GameView:
         return load(store, game_id)
     except NotStarted:
         row = store.games.game(game_id.strip().lower())
-        return OpenGameView(row, registry.get(row["kind"]), None, 0, store.seats.players(row["id"]))
+        assert row is not None  # load found it
+        return OpenGameView(row, registry.get(row.kind), None, 0, store.seats.players(row.id))
 
 
 def save_state(store: Store, view: GameView, state: Any, now: float) -> GameView:
@@ -87,7 +89,7 @@ def with_status(store: Store, view: GameView, state: Any, seq: int, now: float) 
     """Set the game's status after a new state (finished when the rules say so); the view."""
     status = Status.FINISHED.value if view.rules.is_over(state) else view.status
     store.games.set_game_status(view.id, status, now)
-    row = {**dict(view.row), "status": status, "updated": now}  # as set_game_status wrote it
+    row = view.row.changed(status=status, updated=now)  # as set_game_status wrote it
     return GameView(row, view.rules, state, seq, view.players)
 
 
