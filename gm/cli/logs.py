@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from gm.core import filemodes
 from gm.core.logformat import clean_handler
 
 LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
@@ -15,6 +14,8 @@ def log_to_file(path: Path, level: int = logging.WARNING) -> logging.Handler | N
     """Send log lines (and tracebacks) to ``path`` as well; None if it cannot be opened.
 
     The file is made 0600 (0660 in a shared data folder), never its folder."""
+    from gm.core import filemodes
+
     try:
         if not Path(path).parent.is_dir():
             return None
