@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, List, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, TypeVar
 
 import typer
 
 from gm.cli.logs import LOG_FORMAT, log_to_file
-from gm.cli.registry import LazyGroup
+from gm.cli.registry import LazyGroup, command_of
 from gm.core.logformat import clean_handler
 from gm.core.text import for_terminal
 
@@ -29,7 +29,16 @@ T = TypeVar("T")
 # rich_markup_mode=None: the plain help, where a boolean flag is shown as a bare flag (the rich
 # panels of typer 0.29 label every flag, --help too, with a value type "<bool>" it never takes).
 HELP_STYLE = None
-app = typer.Typer(cls=LazyGroup, no_args_is_help=True, pretty_exceptions_enable=False,
+
+
+class Commands(LazyGroup):
+    """gm's commands, each imported from its module on first use (gm.cli.registry)."""
+
+    def built(self, name: str) -> Any:
+        return command_of(app, name)
+
+
+app = typer.Typer(cls=Commands, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=HELP_STYLE, help="gm: a play-by-email game master.")
 state = {"config": None}
 

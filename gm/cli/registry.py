@@ -3,16 +3,18 @@
 A command's module (and the service, mail stack or rule engines it imports)
 is imported only when that command runs, or when --help lists it: so
 ``gm --version`` or ``gm list`` do not pay for what ``gm run`` needs.  The
-modules register their commands on gm.cli.common.app as before; WHERE says,
-in --help's order, which module to import for a name.
+modules register their commands on gm.cli.common.app; WHERE says, in
+--help's order, which module to import for a name, and gm.cli.common's
+group (a LazyGroup) imports it and builds the command from the app.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator, MutableMapping
-from typing import Any
+from typing import Any, Callable
 
+import typer
 from typer.core import TyperGroup
 
 # Command -> its module in gm.cli; commands first, then the groups of commands (as --help lists them).
@@ -31,11 +33,10 @@ WHERE = {
 }
 
 
-def built(name: str) -> Any:
-    """The click command (or group) ``name``, from its module's registration on the app."""
+def command_of(app: typer.Typer, name: str) -> Any:
+    """The click command (or group) ``name``, imported from its module and built from its
+    registration on ``app``."""
     from typer import main as typer_main
-
-    from gm.cli.common import app
 
     importlib.import_module(f"gm.cli.{WHERE[name]}")
     settings = {"pretty_exceptions_short": app.pretty_exceptions_short, "rich_markup_mode": app.rich_markup_mode}
@@ -51,14 +52,15 @@ def built(name: str) -> Any:
 class LazyCommands(MutableMapping):
     """The group's commands by name: every name of WHERE, each built when first looked up."""
 
-    def __init__(self, loaded: MutableMapping[str, Any]):
+    def __init__(self, loaded: MutableMapping[str, Any], build: Callable[[str], Any]):
         self.loaded = dict(loaded)
+        self.build = build
 
     def __getitem__(self, name: str) -> Any:
         if name not in self.loaded:
             if name not in WHERE:
                 raise KeyError(name)
-            self.loaded[name] = built(name)
+            self.loaded[name] = self.build(name)
         return self.loaded[name]
 
     def __setitem__(self, name: str, command: Any) -> None:
@@ -75,8 +77,12 @@ class LazyCommands(MutableMapping):
 
 
 class LazyGroup(TyperGroup):
-    """Typer's group, with its commands loaded on first use (LazyCommands)."""
+    """Typer's group, with its commands loaded on first use (LazyCommands); a subclass says
+    how a command is built (command_of its app)."""
 
     def __init__(self, *, commands: Any = None, **attrs: Any):
         super().__init__(commands=commands, **attrs)
-        self.commands = LazyCommands(self.commands)
+        self.commands = LazyCommands(self.commands, self.built)
+
+    def built(self, name: str) -> Any:
+        raise NotImplementedError
