@@ -14,11 +14,12 @@ from typing import Any
 
 
 def main() -> None:
-    from gm.cli import piped
+    if "ingest" in sys.argv[1:]:
+        from gm.cli import piped
 
-    asked = piped.ingest_argv(sys.argv[1:])
-    if asked is not None:
-        raise SystemExit(piped.ingest_from_mta(*asked))
+        asked = piped.ingest_argv(sys.argv[1:])
+        if asked is not None:
+            raise SystemExit(piped.ingest_from_mta(*asked))
     from gm.cli.common import app
 
     app()

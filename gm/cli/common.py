@@ -8,15 +8,12 @@ service are imported inside the functions that open them.
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, TypeVar
 
 import typer
 
-from gm.cli.logs import LOG_FORMAT, log_to_file
 from gm.cli.registry import LazyGroup, command_of
-from gm.core.logformat import clean_handler
 from gm.core.text import for_terminal
 
 if TYPE_CHECKING:
@@ -65,6 +62,11 @@ def main_options(
     version: bool = typer.Option(False, "--version", callback=show_version, is_eager=True,
                                  help="print gm's version (docs/CHANGELOG.md says what each changed)"),
 ):
+    import logging
+
+    from gm.cli.logs import LOG_FORMAT
+    from gm.core.logformat import clean_handler
+
     state["config"] = config
     state["verbose"] = verbose
     if ctx.invoked_subcommand not in QUIET_ON_STDERR:
@@ -89,6 +91,10 @@ def load_config(prepare: bool = True) -> Config:
 
 def log_to_config_file(conf: Config) -> None:
     """Log to the config's ``log_file`` too (once a process), at INFO with -v."""
+    import logging
+
+    from gm.cli.logs import log_to_file
+
     if conf.log_file is not None and state.get("config_logs") is None:
         level = logging.INFO if state.get("verbose") else logging.WARNING
         state["config_logs"] = log_to_file(conf.log_file, level)
