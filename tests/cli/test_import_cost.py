@@ -90,3 +90,21 @@ def test_the_lists_catch_a_heavy_import(table):
     """The probe sees what it must: gm show renders the report (the service, the rules, Jinja)."""
     conf, _ = table
     assert {"gm.service", "games", "jinja2"} <= set(heavy("list", imported("--config", str(conf), "show", "nb1")))
+
+
+def test_every_command_registered_is_in_the_table_of_where_commands_are():
+    """A command gm.cli.registry.WHERE does not name would never load: none may be missing."""
+    import importlib
+    import pkgutil
+
+    import gm.cli
+    from gm.cli.common import app
+    from gm.cli.registry import WHERE
+    from typer.main import get_command_name
+
+    for module in pkgutil.iter_modules(gm.cli.__path__):
+        if module.name != "__main__":
+            importlib.import_module(f"gm.cli.{module.name}")
+    registered = [info.name or get_command_name(info.callback.__name__) for info in app.registered_commands]
+    registered += [group.name for group in app.registered_groups]
+    assert sorted(registered) == sorted(WHERE)
