@@ -1,25 +1,37 @@
 """The game master's command line: ``gm``.
 
-The Typer app lives in gm.cli.common; the play, admin and archive commands
-register themselves on it when imported here, so ``gm.cli.app`` has every
-command.  Nothing else imports this package.
+The Typer app lives in gm.cli.common; each command's module registers it
+there and is imported only when the command runs (gm.cli.registry), so
+``gm.cli.app`` has every command and a command pays only for what it uses.
+``gm ingest``, run by an MTA once per mail, goes around Typer (gm.cli.piped).
+Nothing else imports this package.
 """
 
-from gm.cli import play  # noqa: F401  (registers the commands; playing first in --help)
-from gm.cli import admin, archive  # noqa: F401
-from gm.cli import dkim  # noqa: F401  (gm dkim keygen)
-from gm.cli import delivery  # noqa: F401  (gm players, gm deliveries)
-from gm.cli import storecmd  # noqa: F401  (gm store copy, gm backup, gm restore)
-from gm.cli import seatcmd  # noqa: F401  (gm seat reset, gm seat address)
-from gm.cli import pipe  # noqa: F401  (gm ingest, gm init)
-from gm.cli import configcmd  # noqa: F401  (gm config check)
-from gm.cli import doctor  # noqa: F401  (gm doctor)
-from gm.cli import statuscmd  # noqa: F401  (gm status)
-from gm.cli.common import app
+from __future__ import annotations
+
+import sys
+from typing import Any
 
 
 def main() -> None:
+    if "ingest" in sys.argv[1:]:
+        from gm.cli import piped
+
+        asked = piped.ingest_argv(sys.argv[1:])
+        if asked is not None:
+            raise SystemExit(piped.ingest_from_mta(*asked))
+    from gm.cli.common import app
+
     app()
+
+
+def __getattr__(name: str) -> Any:
+    """``gm.cli.app``, imported when asked for (the way in for piped mail needs no Typer)."""
+    if name == "app":
+        from gm.cli.common import app
+
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["app", "main"]

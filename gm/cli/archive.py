@@ -9,21 +9,22 @@ import typer
 
 from gm.cli.common import HELP_STYLE, app, echo, fail, open_engine, run
 from gm.cli.progress import Counter
-from gm.present import archive as site
-from gm.runtime import browser
-from gm.service.records import audit
 
 
 @app.command()
 def history(game_id: str, turn: Optional[int] = typer.Option(None, "--turn", help="only this turn"),
             log_only: bool = typer.Option(False, "--log", help="only the history log (who, when, what)")):
     """Print the game's history log and every report, reply and press sent."""
+    from gm.service.records import audit
+
     echo(run(audit.history_text, open_engine(), game_id, turn, log_only), nl=False)
 
 
 @app.command()
 def verify(game_id: Optional[str] = typer.Argument(None, help="the game; without it, every game in the store")):
     """Replay a game (or every game) from its seed and orders; report any difference from the store and archive."""
+    from gm.service.records import audit
+
     engine = open_engine()
     ids = [game_id] if game_id else [row.id for row in engine.store.games.every_game()]
     reports = []
@@ -48,6 +49,9 @@ app.add_typer(archive_app, name="archive")
 def archive_build(directory: Path = typer.Argument(..., help="where to write the site"),
                   game: List[str] = typer.Option([], "--game", help="only these games")):
     """Write a static HTML site: an index of games and a page per game."""
+    from gm.present import archive as site
+    from gm.service.records import audit
+
     engine = open_engine()
     rows = engine.store.games.every_game()
     ids = list(game) or [row.id for row in rows if row.status != "open"]
@@ -65,6 +69,8 @@ def archive_build(directory: Path = typer.Argument(..., help="where to write the
 def archive_screenshot(directory: Path, out: Path = typer.Argument(Path("archive.png")),
                        page: str = typer.Option("index.html", help="the page to photograph")):
     """Take a PNG of an archive page with headless Chromium; fails if there is no such page."""
+    from gm.runtime import browser
+
     try:
         browser.screenshot(directory / page, out)
     except (browser.BrowserMissing, browser.PageMissing) as exc:

@@ -1,47 +1,54 @@
 """The Typer app every command registers on, and what the commands share.
 
-Heavy modules (jinja2, mail, the rule modules) load when a command first
-needs the service, so that `gm list` starts quickly.
+The app's commands are loaded on first use (gm.cli.registry): a command's
+module, and what it imports, load only when that command runs.  So this
+module imports nothing heavy at its top: the config, the store and the
+service are imported inside the functions that open them.
 """
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
-from typing import Callable, List, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, TypeVar
 
 import typer
 
-from games.base import GameError
-from gm.core import config as config_module
-from gm.core import filemodes
-from gm.core.logformat import clean_handler
+from gm.cli.registry import LazyGroup, command_of
 from gm.core.text import for_terminal
-from gm.core import times
-from gm.core.version import gm_version
-from gm.core.model import ServiceError
-from gm.service.outgoing import holding
-from gm.service.engine import Engine
-from gm.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from gm.core.config import Config
+    from gm.service.engine import Engine
+    from gm.store import Store
 
 T = TypeVar("T")
 
 # rich_markup_mode=None: the plain help, where a boolean flag is shown as a bare flag (the rich
 # panels of typer 0.29 label every flag, --help too, with a value type "<bool>" it never takes).
 HELP_STYLE = None
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+
+
+class Commands(LazyGroup):
+    """gm's commands, each imported from its module on first use (gm.cli.registry)."""
+
+    def built(self, name: str) -> Any:
+        return command_of(app, name)
+
+
+app = typer.Typer(cls=Commands, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=HELP_STYLE, help="gm: a play-by-email game master.")
 state = {"config": None}
 
 EX_TEMPFAIL = 75
 
 
-LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
 QUIET_ON_STDERR = {"ingest"}  # run by an MTA, which copies stderr into delivery reports: logs to a file
 
 
 def show_version(value: bool) -> None:
     if value:
+        from gm.core.version import gm_version
+
         typer.echo(f"gm {gm_version()}")
         raise typer.Exit()
 
@@ -55,6 +62,11 @@ def main_options(
     version: bool = typer.Option(False, "--version", callback=show_version, is_eager=True,
                                  help="print gm's version (docs/CHANGELOG.md says what each changed)"),
 ):
+    import logging
+
+    from gm.cli.logs import LOG_FORMAT
+    from gm.core.logformat import clean_handler
+
     state["config"] = config
     state["verbose"] = verbose
     if ctx.invoked_subcommand not in QUIET_ON_STDERR:
@@ -62,29 +74,12 @@ def main_options(
                             handlers=[clean_handler(logging.StreamHandler(), LOG_FORMAT)])
 
 
-def log_to_file(path: Path, level: int = logging.WARNING) -> logging.Handler | None:
-    """Send log lines (and tracebacks) to ``path`` as well; None if it cannot be opened.
-
-    The file is made 0600 (0660 in a shared data folder), never its folder."""
-    try:
-        if not Path(path).parent.is_dir():
-            return None
-        filemodes.create_file(Path(path))
-        handler = logging.FileHandler(path, encoding="utf-8")
-    except OSError:
-        return None
-    clean_handler(handler, LOG_FORMAT)
-    handler.setLevel(level)
-    root = logging.getLogger()
-    root.addHandler(handler)
-    if root.level > level or root.level == logging.NOTSET:
-        root.setLevel(level)
-    return handler
-
-
-def load_config(prepare: bool = True) -> config_module.Config:
+def load_config(prepare: bool = True) -> Config:
     """The config; a mistake ends the command.  ``prepare``: made ready for a store to be made
     (its group's folder, before the store, so that the store is made for the group)."""
+    from gm.core import config as config_module
+    from gm.core import filemodes
+
     try:
         conf = config_module.load(state["config"])
         if prepare and conf.group:
@@ -94,23 +89,46 @@ def load_config(prepare: bool = True) -> config_module.Config:
         fail(str(exc))
 
 
-def log_to_config_file(conf: config_module.Config) -> None:
+def log_to_config_file(conf: Config) -> None:
     """Log to the config's ``log_file`` too (once a process), at INFO with -v."""
+    import logging
+
+    from gm.cli.logs import log_to_file
+
     if conf.log_file is not None and state.get("config_logs") is None:
         level = logging.INFO if state.get("verbose") else logging.WARNING
         state["config_logs"] = log_to_file(conf.log_file, level)
 
 
+def configured_store(create: bool) -> tuple[Store, Config]:
+    """The configured store (opening it runs any pending migrations) and the config; a store
+    that cannot be opened ends the command.  ``create=False``: a store that does not exist yet
+    is an error, never made."""
+    from gm.store import Store, StoreError
+
+    conf = load_config(prepare=create)
+    try:
+        return Store(conf.database, create=create), conf
+    except StoreError as exc:
+        fail(str(exc))
+
+
+def open_store(create: bool = True) -> Store:
+    """The configured store alone, for a command that only reads it (no service loaded)."""
+    store, conf = configured_store(create)
+    log_to_config_file(conf)
+    return store
+
+
 def open_engine(create: bool = True) -> Engine:
     """The service on the configured database (opening it runs any pending migrations).
 
-    ``create=False``: a store that does not exist yet is an error, never made (gm ingest).
+    ``create=False``: a store that does not exist yet is an error, never made.
     """
-    conf = load_config(prepare=create)
-    try:
-        engine = Engine(Store(conf.database, create=create), conf)
-    except StoreError as exc:
-        fail(str(exc))
+    from gm.service.engine import Engine
+
+    store, conf = configured_store(create)
+    engine = Engine(store, conf)
     log_to_config_file(conf)
     return engine
 
@@ -138,6 +156,10 @@ def parse_pairs(values: List[str], what: str) -> list[tuple[str, str]]:
 
 def run(action: Callable[..., T], *args, **kwargs) -> T:
     """Do a use case; a refusal is printed as ``gm: why`` with exit status 1."""
+    from games.base import GameError
+    from gm.core.model import ServiceError
+    from gm.store import StoreError
+
     try:
         return action(*args, **kwargs)
     except (ServiceError, GameError, StoreError) as exc:
@@ -150,6 +172,9 @@ BY = typer.Option(None, "--by", help="who does this (default gm:$GM_USER or your
 
 def show_holds(engine) -> None:
     """The holds first: while one lasts, the players' mail is waiting and it is not their fault."""
+    from gm.core import times
+    from gm.service.outgoing import holding
+
     now = engine.clock()
     for row in engine.store.outbox.holds():
         target = "sender" if row.scope == "sender" else "@" + row.scope[7:]

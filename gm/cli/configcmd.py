@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import typer
-import yaml
 
 from gm.cli.common import HELP_STYLE, app, echo, fail, state
-from gm.core import config as config_module
+
+if TYPE_CHECKING:
+    from gm.core import config as config_module
 
 config_app = typer.Typer(no_args_is_help=True, rich_markup_mode=HELP_STYLE,
                          help="The config: check it before gm runs on it.")
@@ -28,6 +30,10 @@ def password_note(section: str, server: config_module.ServerConfig | None) -> st
 @config_app.command("check")
 def check():
     """Every key with its effective value (defaults too), secrets masked; exit 1 on any error."""
+    import yaml
+
+    from gm.core import config as config_module
+
     try:
         conf = config_module.load(state["config"])
     except config_module.ConfigError as exc:

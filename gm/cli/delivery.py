@@ -13,9 +13,6 @@ from typing import Optional
 import typer
 
 from gm.cli.common import BY, WHY, app, echo, fail, open_engine, show_holds
-from gm.core import addresses, times
-from gm.service.outgoing import delivery_state
-from gm.service.play.lifecycle import default_actor
 
 
 @app.command()
@@ -26,6 +23,10 @@ def players(game_id: Optional[str] = typer.Argument(None, help="one game (defaul
                                                      "mail; 'sender' or '@domain': end that hold"),
             why: Optional[str] = WHY, by: Optional[str] = BY):
     """List the players and the delivery state of their addresses (ok, soft-failing, bouncing)."""
+    from gm.core import times
+    from gm.service.outgoing import delivery_state
+    from gm.service.play.lifecycle import default_actor
+
     engine = open_engine()
     now = engine.clock()
     if clear is not None:
@@ -57,6 +58,8 @@ def players(game_id: Optional[str] = typer.Argument(None, help="one game (defaul
 @app.command()
 def deliveries(address: str, limit: int = typer.Option(50, help="at most this many events, newest first")):
     """An address's delivery state and history: each refusal and bounce, its message, the server's words."""
+    from gm.core import addresses, times
+
     engine = open_engine()
     address = addresses.normal(address) or address  # as gm keeps it: an IDN domain in A-label form
     state = engine.store.delivery.address_state(address)

@@ -9,17 +9,8 @@ from typing import List, Optional
 
 import typer
 
-from gm.cli.common import (BY, WHY, app, echo, fail, load_config, log_to_config_file, open_engine, parse_pairs, run,
-                           show_holds)
-from games import registry
-from gm.core import options as game_options
-from gm.store import StoreError
-from gm.runtime import daemon
-from gm.runtime.demo import play_demo
-from gm.service.intake import ingest as ingest_mail
-from gm.service.people import lobby
-from gm.service.play import gmturns, lifecycle
-from gm.service.engine import Engine
+from gm.cli.common import (BY, WHY, app, echo, fail, load_config, log_to_config_file, open_engine, open_store,
+                           parse_pairs, run, show_holds)
 
 
 @app.command()
@@ -39,6 +30,9 @@ def new(
     """Start a game and mail each player a welcome with their password (or, with --open, open
     one whose seats players take by mail; it starts when they are all taken).  Every option a
     kind takes (-o KEY=VALUE), with its default and meaning: gm options KIND."""
+    from gm.service.people import lobby
+    from gm.service.play import lifecycle
+
     engine = open_engine()
     options = dict(parse_pairs(option, "--option"))
     if open_seats is not None:
@@ -60,6 +54,9 @@ def options_command(kind: str = typer.Argument(..., help="neighbors, fuzzy-borde
                                                "pivot-pawns")):
     """Every option gm new -o KEY=VALUE takes for a kind: the game's and the service's, with
     default and meaning."""
+    from games import registry
+    from gm.core import options as game_options
+
     rules = run(registry.get, kind)
     echo("\n".join(game_options.describe(f"{rules.title} ({rules.kind})", rules.options)))
 
@@ -67,20 +64,22 @@ def options_command(kind: str = typer.Argument(..., help="neighbors, fuzzy-borde
 @app.command()
 def start(game_id: str, why: Optional[str] = WHY, by: Optional[str] = BY):
     """Start an open game now with the players who joined (at least its --min)."""
+    from gm.service.play import lifecycle
+
     echo(run(lifecycle.start_open_game, open_engine(), game_id, who=by, why=why))
 
 
 @app.command("list")
 def list_games():
     """List the games."""
-    engine = open_engine()
-    rows = engine.store.games.every_game()
+    store = open_store()
+    rows = store.games.every_game()
     if not rows:
         echo("no games yet (start one with: gm new neighbors --id nb1 --player ...)")
         return
     for row in rows:
-        latest = engine.store.turns.latest_state(row.id)  # None: an open game, not started
-        names = ", ".join(p["name"] for p in engine.store.seats.players(row.id))
+        latest = store.turns.latest_state(row.id)  # None: an open game, not started
+        names = ", ".join(p["name"] for p in store.seats.players(row.id))
         turn = latest.turn if latest else "-"
         echo(f"{row.id:<12} {row.kind:<14} {row.status:<9} turn {turn:<4} {names}")
 
@@ -124,6 +123,8 @@ def order(game_id: str, text: str, as_name: str = typer.Option(..., "--as", help
           why: Optional[str] = WHY, by: Optional[str] = BY):
     """Enter orders for a player (the GM's override), through the same path as mail; the
     players are told the game master entered them."""
+    from gm.service.play import gmturns, lifecycle
+
     engine = open_engine()
     outcome = run(gmturns.gm_order, engine, game_id, as_name, text, who=by or lifecycle.default_actor(),
                   why=why)
@@ -135,6 +136,8 @@ def order(game_id: str, text: str, as_name: str = typer.Option(..., "--as", help
 @app.command()
 def process(game_id: str, why: Optional[str] = WHY, by: Optional[str] = BY):
     """Adjudicate a simultaneous turn now, with the orders that are in."""
+    from gm.service.play import gmturns, lifecycle
+
     engine = open_engine()
     closed = run(gmturns.process, engine, game_id, who=by or lifecycle.default_actor(), why=why)
     echo("turn adjudicated; reports queued" if closed else "nothing to adjudicate")
@@ -146,6 +149,10 @@ def run_daemon(once: bool = typer.Option(False, "--once", help="process what is 
 
     A store on a database server that is down is waited for (not with --once).  SIGTERM
     finishes the mail in hand and exits 0."""
+    from gm.runtime import daemon
+    from gm.service.engine import Engine
+    from gm.store import StoreError
+
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     if once:
@@ -188,6 +195,8 @@ def inbox(failed: bool = typer.Option(False, "--failed", help="the messages set 
           retry: Optional[int] = typer.Option(None, "--retry", help="play a set-aside message again"),
           limit: int = typer.Option(50, help="at most this many, newest first")):
     """List received mail and what became of it; list or retry the ones set aside with an error."""
+    from gm.service.intake import ingest as ingest_mail
+
     engine = open_engine()
     if retry is not None:
         outcome = run(ingest_mail.retry, engine, retry)
@@ -205,4 +214,6 @@ def inbox(failed: bool = typer.Option(False, "--failed", help="the messages set 
 @app.command()
 def demo(seed: int = typer.Option(1, help="seed of the demo game")):
     """Play a whole Neighbors game through the inbox and outbox Maildirs."""
+    from gm.runtime.demo import play_demo
+
     play_demo(open_engine(), seed, echo)

@@ -9,7 +9,6 @@ import typer
 
 from gm.cli.common import app, echo, open_engine
 from gm.core import times
-from gm.service.outgoing import status as status_service
 
 
 def stamp(at: float | None, now: float) -> str:
@@ -32,6 +31,8 @@ def backlog(shown: dict) -> str:
 def status(as_json: bool = typer.Option(False, "--json", help="print the status as JSON")):
     """Daemons alive, last beat, inbox backlog, outbox, bouncing addresses, next deadlines, errors;
     exits 1 when unhealthy."""
+    from gm.service.outgoing import status as status_service
+
     engine = open_engine(create=False)
     shown = status_service.gather(engine)
     if as_json:

@@ -1,0 +1,110 @@
+"""A command imports what it uses: `python -X importtime` of gm's way in, per path, against a list.
+
+Not a timing (timings move with the machine): the modules each path imported,
+read from -X importtime, must hold none of the modules listed as heavy for
+that path.  The figures themselves are benchmarks/cli_start.py's.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support import order_mail
+from gm.core import config as config_module
+from gm.service.engine import Engine
+from gm.store import Store
+
+# Never on these paths: the daemon's network (IMAP, SMTP), PostgreSQL on a SQLite store, SQLAlchemy
+# (compiled ahead), pictures but for a report, DKIM signing when no key is configured.
+NEVER = {"sqlalchemy", "aiosmtplib", "imapclient", "psycopg", "dkim", "cryptography", "flufl", "gm.runtime"}
+THE_SERVICE = {"gm.service", "gm.mail", "gm.present", "games", "jinja2", "PIL", "markupsafe"}
+HEAVY = {
+    "version": NEVER | THE_SERVICE | {"gm.store", "gm.core.config", "pydantic", "yaml", "sqlite3"},
+    "list": NEVER | THE_SERVICE,
+    "help": NEVER | {"typer", "click", "PIL", "gm.present.pictures.draw"},
+    "order": NEVER | {"typer", "click"},
+}
+
+
+def imported(*args: str, mail: bytes = b"", code: int = 0) -> set[str]:
+    """Every module `gm ARGS` imported (with each package above it), from -X importtime."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "gm.cli", *args], input=mail,
+                          capture_output=True, env=env, timeout=120)
+    lines = done.stderr.decode().splitlines()
+    assert done.returncode == code, "\n".join(line for line in lines if not line.startswith("import time:"))
+    names = {line.split("|")[-1].strip() for line in lines if line.startswith("import time:")}
+    return {".".join(name.split(".")[:k]) for name in names for k in range(1, name.count(".") + 2)}
+
+
+def heavy(path: str, modules: set[str]) -> list[str]:
+    return sorted(modules & HEAVY[path])
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory) -> tuple[Path, bytes]:
+    """A config, a store with one game, and an order of its first mover to its seat's reply address."""
+    folder = tmp_path_factory.mktemp("import-cost")
+    conf = folder / "gm.yaml"
+    conf.write_text(f"data_dir: {folder / 'data'}\naddress: gm@example.test\n")
+    config = config_module.load(conf)
+    engine = Engine(Store(config.database), config)
+    try:
+        engine.create_game("neighbors", "nb1", [("ada", "ada@example.org"), ("bob", "bob@example.org")], seed=3)
+        view = engine.load("nb1")
+        (mover,) = view.rules.to_move(view.state)
+        sender = f"{mover}@example.org"
+        order = order_mail(sender, view.rules.legal_orders(view.state, mover)[0],
+                           to=engine.outbox.tokens.reply_to("nb1", sender), subject="Re: [nb1] report")
+    finally:
+        engine.store.close()
+    return conf, order
+
+
+def test_gm_version_imports_nothing_of_gm_but_the_command_line():
+    assert heavy("version", imported("--version")) == []
+
+
+def test_gm_list_reads_the_store_without_the_service(table):
+    conf, _ = table
+    assert heavy("list", imported("--config", str(conf), "list")) == []
+
+
+def test_gm_ingest_of_a_strangers_help_takes_no_typer_and_no_pictures(table):
+    conf, _ = table
+    mail = order_mail("stranger@example.net", "HELP", subject="help")
+    assert heavy("help", imported("--config", str(conf), "ingest", "-", mail=mail)) == []
+
+
+def test_gm_ingest_of_an_order_takes_no_typer_and_no_network(table):
+    conf, order = table
+    assert heavy("order", imported("--config", str(conf), "ingest", "-", mail=order)) == []
+
+
+def test_the_lists_catch_a_heavy_import(table):
+    """The probe sees what it must: gm show renders the report (the service, the rules, Jinja)."""
+    conf, _ = table
+    assert {"gm.service", "games", "jinja2"} <= set(heavy("list", imported("--config", str(conf), "show", "nb1")))
+
+
+def test_every_command_registered_is_in_the_table_of_where_commands_are():
+    """A command gm.cli.registry.WHERE does not name would never load: none may be missing."""
+    import importlib
+    import pkgutil
+
+    import gm.cli
+    from gm.cli.common import app
+    from gm.cli.registry import WHERE
+    from typer.main import get_command_name
+
+    for module in pkgutil.iter_modules(gm.cli.__path__):
+        if module.name != "__main__":
+            importlib.import_module(f"gm.cli.{module.name}")
+    registered = [info.name or get_command_name(info.callback.__name__) for info in app.registered_commands]
+    registered += [group.name for group in app.registered_groups]
+    assert sorted(registered) == sorted(WHERE)
