@@ -2,26 +2,15 @@
 
 Each record's fields are the columns its statement selects, typed as either back end reads them
 (INT int, REAL float, TEXT str, BLOB bytes).  A column a later schema step added has a default,
-so a row of an older store still makes a record.  ``mail_record`` is gm.store.record's
-``record``, declared a dataclass transform so mypy knows each record's constructor.
+so a row of an older store still makes a record.
 """
 
 from __future__ import annotations
 
-from typing import TypeVar, dataclass_transform
-
 from gm.store.record import Record, record
 
-R = TypeVar("R", bound=Record)
 
-
-@dataclass_transform(frozen_default=True)
-def mail_record(cls: type[R]) -> type[R]:
-    """``record``, its fields known to mypy as a dataclass's."""
-    return record(cls)
-
-
-@mail_record
+@record
 class MessageRow(Record):
     """A stored inbound mail (messages): what came in and what became of it."""
 
@@ -38,7 +27,7 @@ class MessageRow(Record):
     auth: str | None = None
 
 
-@mail_record
+@record
 class InboxLine(Record):
     """A line of ``gm inbox``: an inbound mail without its bytes."""
 
@@ -51,7 +40,7 @@ class InboxLine(Record):
     game_id: str | None
 
 
-@mail_record
+@record
 class OutboxRow(Record):
     """A row of the outbox, every column (``raw`` packed, as stored: gm.store.packing)."""
 
@@ -74,7 +63,7 @@ class OutboxRow(Record):
     claimed_by: str | None = None
 
 
-@mail_record
+@record
 class SentMailRow(Record):
     """An outbox row without its bytes: what a bounce or a refusal is matched with."""
 
@@ -89,7 +78,7 @@ class SentMailRow(Record):
     sent: float | None
 
 
-@mail_record
+@record
 class DueMail(Record):
     """A queued mail a sender claimed: ``raw`` the mail to send, ``packed`` its bytes as stored
     (the sent copy reuses its packed body: gm.store.packing.repack_mail)."""
@@ -102,7 +91,7 @@ class DueMail(Record):
     secret: int
 
 
-@mail_record
+@record
 class HoldRow(Record):
     """A delivery hold (holds): mail to ``scope`` waits while the server refuses it."""
 
@@ -116,7 +105,7 @@ class HoldRow(Record):
     told: int
 
 
-@mail_record
+@record
 class DeliveryEventRow(Record):
     """A delivery event (delivery_events): a refusal at send time or a bounce that came back."""
 
@@ -131,7 +120,7 @@ class DeliveryEventRow(Record):
     settled: int
 
 
-@mail_record
+@record
 class AddressEventRow(DeliveryEventRow):
     """A delivery event with its mail's subject, game and status (None: no outbox row)."""
 
@@ -140,7 +129,7 @@ class AddressEventRow(DeliveryEventRow):
     status: str | None
 
 
-@mail_record
+@record
 class AddressStateRow(Record):
     """An address's delivery state (addresses): ok, soft-failing or bouncing, since when."""
 
@@ -151,7 +140,7 @@ class AddressStateRow(Record):
     last_probe: float | None
 
 
-@mail_record
+@record
 class DaemonRow(Record):
     """A daemon's heartbeat row (daemons)."""
 
@@ -168,7 +157,7 @@ class DaemonRow(Record):
     took_over_at: float | None = None
 
 
-@mail_record
+@record
 class OutageRow(Record):
     """A stretch gm could not send or was not running (outages; ``finish`` None while it lasts)."""
 
@@ -179,7 +168,7 @@ class OutageRow(Record):
     applied: int
 
 
-@mail_record
+@record
 class MessageOutcome(Record):
     """An inbound mail's row id and outcome (the metrics)."""
 
@@ -187,7 +176,7 @@ class MessageOutcome(Record):
     outcome: str
 
 
-@mail_record
+@record
 class EventMark(Record):
     """A delivery event's row id and whether it was permanent (the metrics)."""
 
@@ -195,7 +184,7 @@ class EventMark(Record):
     permanent: int
 
 
-@mail_record
+@record
 class ReportDeliveryRow(Record):
     """A report's (or welcome's) mail of a turn: to whom, its status, when sent, after how many tries."""
 
@@ -205,7 +194,7 @@ class ReportDeliveryRow(Record):
     attempts: int
 
 
-@mail_record
+@record
 class ArchiveMarkRow(Record):
     """What a game's archive page shows changed by: status, newest state seq, newest report
     archived, seats taken (None: no state or report yet)."""

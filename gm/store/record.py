@@ -13,7 +13,7 @@ so a subscript in gm/ is a type error where mypy runs.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Iterator, TypeVar, dataclass_transform
 
 from gm.store.sql import Row
 
@@ -72,6 +72,7 @@ class Record:
             return len(self.columns)
 
 
+@dataclass_transform(frozen_default=True)  # so mypy knows each record's constructor
 def record(cls: type[R]) -> type[R]:
     """Make ``cls`` (a subclass of Record with annotated fields) a frozen slotted record."""
     made = dataclasses.dataclass(frozen=True, slots=True)(cls)
