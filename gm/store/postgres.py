@@ -20,6 +20,7 @@ from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreConflict, StoreError
 from gm.store.pglocks import PgLocks
 from gm.store.pgoutbox import OUTBOX_LOCKS, SENT, PgOutbox
+from gm.store.seatrows import SeatRow
 from gm.store.sql import Shaped, bound, portable, renamed, single
 
 VERSION_TABLE = "gm_schema_version"
@@ -203,7 +204,7 @@ class PostgresStore(Store):
         remember = self.remember_written
         remember("games", ("id", game_id), next(iter(sets["games"]), None))
         remember("states", ("latest", game_id), next(iter(sets["states"]), None))
-        remember("players", ("game", game_id), sets["players"])
+        remember("players", ("game", game_id), SeatRow.every(sets["players"]))
         remember("timers", ("due", game_id), next(iter(sets["timers"]), None))
         remember("deadlines", ("game", game_id), next(iter(sets["deadlines"]), None))
         remember("game_settings", ("game", game_id), {r["key"]: r["value"] for r in sets["game_settings"]})
