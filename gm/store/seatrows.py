@@ -46,6 +46,14 @@ class AddressSeatRow(Record):
 
 
 @record
+class SeatKey(Record):
+    """A seat by its game and name, whatever its state."""
+
+    game_id: str
+    name: str
+
+
+@record
 class CodeRow(Record):
     """An address_codes row: a code mailed for a seat ('address', 'revert' or 'reset')."""
 

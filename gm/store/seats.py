@@ -7,7 +7,7 @@ from gm.store import delivery as delivery_sql
 from gm.store import games as games_sql
 from gm.store import selfservice as selfservice_sql
 from gm.store.repository import Repository
-from gm.store.seatrows import AddressSeatRow, AddressSettingsRow, SeatRow
+from gm.store.seatrows import AddressSeatRow, AddressSettingsRow, SeatKey, SeatRow
 
 
 class Seats(Repository):
@@ -75,11 +75,11 @@ class Seats(Repository):
         values = {**self.address_defaults(email), column: value}
         games_sql.SAVE_ADDRESS_SETTINGS.run(self.store, address=games_sql.settings_key(email), format=values["format"],
                                             timezone=values["timezone"], updated=now)
-        rows = games_sql.SEATS_OF_ADDRESS.run(self.store, email=email.strip()).fetchall()
+        rows = SeatKey.every(games_sql.SEATS_OF_ADDRESS.run(self.store, email=email.strip()))
         for row in rows:
-            self.store.update_rows(games_sql.SET_PLAYER[column], game_id=row["game_id"], name=row["name"],
+            self.store.update_rows(games_sql.SET_PLAYER[column], game_id=row.game_id, name=row.name,
                                    **{column: value})
-        return sorted({row["game_id"] for row in rows})
+        return sorted({row.game_id for row in rows})
 
     def remove_player(self, game_id: str, name: str) -> None:
         """Free a seat of a game that has not started (LEAVE)."""
