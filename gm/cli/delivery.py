@@ -47,12 +47,12 @@ def players(game_id: Optional[str] = typer.Argument(None, help="one game (defaul
     games = [game_id] if game_id else [g.id for g in engine.store.games.every_game()]
     for gid in games:
         for player in engine.store.seats.players(gid):
-            state = engine.store.delivery.address_state(player["email"])
+            state = engine.store.delivery.address_state(player.email)
             shown = state.state if state is not None else "ok"
             if state is not None and state.state != "ok":
                 shown += f" since {times.format_span(now - state.since)} ago"
-            echo(f"{gid:<12} {player['name']:<16} {player['email']:<32} {shown}"
-                 + ("" if player["active"] else " (left the game)"))
+            echo(f"{gid:<12} {player.name:<16} {player.email:<32} {shown}"
+                 + ("" if player.active else " (left the game)"))
 
 
 @app.command()

@@ -78,8 +78,8 @@ def list_games():
         echo("no games yet (start one with: gm new neighbors --id nb1 --player ...)")
         return
     for row in rows:
-        latest = store.turns.latest_state(row.id)  # None: an open game, not started
-        names = ", ".join(p["name"] for p in store.seats.players(row.id))
+        latest = engine.store.turns.latest_state(row.id)  # None: an open game, not started
+        names = ", ".join(p.name for p in engine.store.seats.players(row.id))
         turn = latest.turn if latest else "-"
         echo(f"{row.id:<12} {row.kind:<14} {row.status:<9} turn {turn:<4} {names}")
 
@@ -97,7 +97,7 @@ def _show_json(view) -> dict:
         "seq": view.seq,  # the change this state is: gm edit --file refuses to save over a later one
         "to_move": to_move,
         "waiting_for": rules.waiting(st) if rules.simultaneous and not over else to_move,
-        "players": [{"name": p["name"], "email": p["email"], "score": scores.get(p["name"], 0)}
+        "players": [{"name": p.name, "email": p.email, "score": scores.get(p.name, 0)}
                     for p in view.players],
         "winners": rules.winners(st) if over else [],
         "legal": rules.legal_orders(st, to_move[0]) if len(to_move) == 1 else None,

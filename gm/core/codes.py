@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any, Callable
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
 
 
 def normal(code: str) -> str:
@@ -25,7 +27,7 @@ def digest(secret: bytes, code: str) -> str:
     return hmac.new(secret, normal(code).encode(), "sha256").hexdigest()
 
 
-def find(secret: bytes, code: str, lookup: Callable[[str], Any]) -> Any:
+def find(secret: bytes, code: str, lookup: Callable[[str], T | None]) -> T | None:
     """The row ``lookup`` (a store query by digest) finds for ``code``, or None.
 
     The fallback: a store upgraded with codes still pending holds them as the plain sha256 they

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
-from typing import Any
+from typing import Any, Protocol, Sequence
 
 from games.base import Game
 
@@ -31,6 +31,31 @@ class Status(str, Enum):
     FINISHED = "finished"
 
 
+class Seat(Protocol):
+    """A seat of a game as the store reads it (gm.store.seatrows.SeatRow), read-only."""
+
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def email(self) -> str: ...
+    @property
+    def pw_hash(self) -> str: ...
+    @property
+    def active(self) -> int: ...
+    @property
+    def format(self) -> str | None: ...
+    @property
+    def timezone(self) -> str | None: ...
+    @property
+    def generation(self) -> int: ...
+    @property
+    def display_name(self) -> str: ...
+
+
 @dataclass
 class GameView:
     """A game as stored now: its row, rules, current state (and its seq) and players."""
@@ -39,7 +64,7 @@ class GameView:
     rules: Game[Any, Any]
     state: Any
     seq: int
-    players: list[Any]
+    players: Sequence[Seat]
 
     @property
     def id(self) -> str:
@@ -55,20 +80,20 @@ class GameView:
     def turn(self) -> int:
         return self.rules.turn(self.state)
 
-    def player(self, name: str) -> Any:
+    def player(self, name: str) -> Seat | None:
         for p in self.players:
-            if p["name"].lower() == name.lower():
+            if p.name.lower() == name.lower():
                 return p
         return None
 
     @property
-    def seated(self) -> list[Any]:
+    def seated(self) -> list[Seat]:
         """The players still in the game (not ejected or resigned, RULINGS G5)."""
-        return [p for p in self.players if p["active"]]
+        return [p for p in self.players if p.active]
 
     @property
     def seated_names(self) -> list[str]:
-        return [p["name"] for p in self.seated]
+        return [p.name for p in self.seated]
 
 
 class OpenGameView(GameView):

@@ -12,7 +12,8 @@ from typing import Any
 
 from gm.store import selfservice as selfservice_sql
 from gm.store.repository import Repository
-from gm.store.sql import Row, inserting, prepared, single, updating
+from gm.store.seatrows import CodeRow, PasswordStandingRow
+from gm.store.sql import inserting, prepared, single, updating
 
 ADD_CODE = inserting("address_codes", ("code_hash", "game_id", "player", "new_email", "expires", "purpose", "created"))
 CODE_USED = updating("address_codes", where=("code_hash",), set=("used", "ended"))
@@ -94,17 +95,17 @@ class Credentials(Repository):
         self.store.insert_row(ADD_CODE, code_hash=code_hash, game_id=game_id, player=player,
                               new_email=email, expires=expires, purpose=purpose, created=created)
 
-    def pending_codes(self, game_id: str, name: str, purposes: tuple[str, ...], now: float) -> list[Row]:
+    def pending_codes(self, game_id: str, name: str, purposes: tuple[str, ...], now: float) -> list[CodeRow]:
         """A seat's codes of these purposes still waiting (unused, unexpired), oldest first."""
         purposes = tuple(dict.fromkeys(purposes))
         statement = PENDING_CODES.get(len(purposes))
         if statement is not None:
-            return statement.run(self.store, game=game_id, seat=name, now=now, **{
-                f"purpose{i}": purpose for i, purpose in enumerate(purposes)}).fetchall()
+            return CodeRow.every(statement.run(self.store, game=game_id, seat=name, now=now, **{
+                f"purpose{i}": purpose for i, purpose in enumerate(purposes)}))
         # none, or more than the three there are: each purpose's, in the same order
-        rows = [row for purpose in purposes for row in PENDING_CODES[1].run(
-            self.store, game=game_id, seat=name, now=now, purpose0=purpose).fetchall()]
-        return sorted(rows, key=lambda row: (row["created"], row["code_hash"]))
+        rows = [row for purpose in purposes for row in CodeRow.every(PENDING_CODES[1].run(
+            self.store, game=game_id, seat=name, now=now, purpose0=purpose))]
+        return sorted(rows, key=lambda row: (row.created, row.code_hash))
 
     def last_code_at(self, game_id: str, name: str, purpose: str) -> float | None:
         """When the seat's latest code of ``purpose`` was made (None: never)."""
@@ -145,11 +146,11 @@ class Credentials(Repository):
         seats = {r["name"]: r["until"] for r in rows if r["name"] is not None}
         return next(r["until"] for r in rows if r["name"] is None), seats
 
-    def password_standing(self, game_id: str, address: str) -> list[Row]:
+    def password_standing(self, game_id: str, address: str) -> list[PasswordStandingRow]:
         """The seats of ``game_id`` at ``address``, each with ``pw_hash``, ``seat_until`` (its
         lock's end) and ``sender_until`` (the address's), in one statement: what a password's
         head start reads (gm.service.intake.ingest.prepare), outside any transaction."""
-        return PASSWORD_STANDING.run(self.store, game=game_id, address=address).fetchall()
+        return PasswordStandingRow.every(PASSWORD_STANDING.run(self.store, game=game_id, address=address))
 
     def sender_lock_until(self, sender: str) -> float | None:
         row = SENDER_LOCK_UNTIL.run(self.store, address=sender).fetchone()
@@ -160,5 +161,6 @@ class Credentials(Repository):
         self._require_tx()
         END_SEAT_LOCKS.run(self.store, game=game_id, seat=name, now=now)
 
-    def address_code(self, code_hash: str) -> Row | None:
-        return selfservice_sql.ADDRESS_CODE.run(self.store, code=code_hash).fetchone()
+    def address_code(self, code_hash: str) -> CodeRow | None:
+        """The address_codes row of ``code_hash`` (used or not), or None."""
+        return CodeRow.maybe(selfservice_sql.ADDRESS_CODE.run(self.store, code=code_hash).fetchone())

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from gm.store.repository import Repository
-from gm.store.sql import Row, inserting, prepared, single
+from gm.store.seatrows import OptInRow
+from gm.store.sql import inserting, prepared, single
 
 ADD_REQUEST = inserting("pending_requests", ("code_hash", "address", "mailbox", "actions", "created", "expires"))
 
@@ -47,8 +48,9 @@ class OptIn(Repository):
                               mailbox=mailbox.lower(), actions="\n".join(actions), created=created,
                               expires=expires)
 
-    def pending_request(self, code_hash: str) -> Row | None:
-        return REQUEST.run(self.store, code=code_hash).fetchone()
+    def pending_request(self, code_hash: str) -> OptInRow | None:
+        """The pending_requests row of ``code_hash`` (confirmed or not), or None."""
+        return OptInRow.maybe(REQUEST.run(self.store, code=code_hash).fetchone())
 
     def confirm_pending_request(self, code_hash: str, now: float) -> int:
         """Mark a request confirmed (once: 0 when it was already)."""

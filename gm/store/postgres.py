@@ -22,6 +22,7 @@ from gm.store.gamerows import DeadlineRow, GameRow, StateRow
 from gm.store.mailrows import AddressStateRow
 from gm.store.pglocks import PgLocks
 from gm.store.pgoutbox import OUTBOX_LOCKS, SENT, PgOutbox
+from gm.store.seatrows import SeatRow
 from gm.store.sql import Shaped, bound, portable, renamed, single
 
 VERSION_TABLE = "gm_schema_version"
@@ -205,7 +206,7 @@ class PostgresStore(Store):
         remember = self.remember_written
         remember("games", ("id", game_id), GameRow.maybe(next(iter(sets["games"]), None)))
         remember("states", ("latest", game_id), StateRow.maybe(next(iter(sets["states"]), None)))
-        remember("players", ("game", game_id), sets["players"])
+        remember("players", ("game", game_id), SeatRow.every(sets["players"]))
         remember("timers", ("due", game_id), next(iter(sets["timers"]), None))
         remember("deadlines", ("game", game_id), DeadlineRow.maybe(next(iter(sets["deadlines"]), None)))
         remember("game_settings", ("game", game_id), {r["key"]: r["value"] for r in sets["game_settings"]})

@@ -7,20 +7,20 @@ from gm.store import delivery as delivery_sql
 from gm.store import games as games_sql
 from gm.store import selfservice as selfservice_sql
 from gm.store.repository import Repository
-from gm.store.sql import Row
+from gm.store.seatrows import AddressSeatRow, AddressSettingsRow, SeatKey, SeatRow
 
 
 class Seats(Repository):
     """Seats (the players table) and each address's settings."""
 
-    def players(self, game_id: str) -> list[Row]:
+    def players(self, game_id: str) -> list[SeatRow]:
         """A game's players in seat order (ejected ones too: see ``active``)."""
         return self.store.remembered("players", ("game", game_id),
-                                     lambda: games_sql.PLAYERS.run(self.store, game=game_id).fetchall())
+                                     lambda: SeatRow.every(games_sql.PLAYERS.run(self.store, game=game_id)))
 
-    def player(self, game_id: str, name: str) -> Row | None:
+    def player(self, game_id: str, name: str) -> SeatRow | None:
         """One player of a game by name, case-insensitively."""
-        return games_sql.PLAYER.run(self.store, game=game_id, name=name).fetchone()
+        return SeatRow.maybe(games_sql.PLAYER.run(self.store, game=game_id, name=name).fetchone())
 
     def add_player(self, game_id: str, seat: int, name: str, email: str, pw_hash: str,
                    display_name: str = "") -> None:
@@ -56,14 +56,15 @@ class Seats(Repository):
         """Mark a player as having left the game (gm eject)."""
         self.store.update_rows(games_sql.SET_ACTIVE, game_id=game_id, name=name, active=0)
 
-    def address_settings(self, email: str) -> Row | None:
+    def address_settings(self, email: str) -> AddressSettingsRow | None:
         """The address_settings row (format, timezone) of ``email``, or None."""
-        return games_sql.ADDRESS_SETTINGS.run(self.store, address=games_sql.settings_key(email)).fetchone()
+        return AddressSettingsRow.maybe(games_sql.ADDRESS_SETTINGS.run(
+            self.store, address=games_sql.settings_key(email)).fetchone())
 
     def address_defaults(self, email: str) -> dict[str, str | None]:
         """format and timezone a new seat of ``email`` starts with (None: the game's, UTC)."""
         row = self.address_settings(email)
-        return {"format": row["format"] if row else None, "timezone": row["timezone"] if row else None}
+        return {"format": row.format if row else None, "timezone": row.timezone if row else None}
 
     def set_address_setting(self, email: str, column: str, value: str | None, now: float) -> list[str]:
         """SET FORMAT|TIMEZONE ... ALL: ``column`` (format | timezone) for the address's seats to come
@@ -74,11 +75,11 @@ class Seats(Repository):
         values = {**self.address_defaults(email), column: value}
         games_sql.SAVE_ADDRESS_SETTINGS.run(self.store, address=games_sql.settings_key(email), format=values["format"],
                                             timezone=values["timezone"], updated=now)
-        rows = games_sql.SEATS_OF_ADDRESS.run(self.store, email=email.strip()).fetchall()
+        rows = SeatKey.every(games_sql.SEATS_OF_ADDRESS.run(self.store, email=email.strip()))
         for row in rows:
-            self.store.update_rows(games_sql.SET_PLAYER[column], game_id=row["game_id"], name=row["name"],
+            self.store.update_rows(games_sql.SET_PLAYER[column], game_id=row.game_id, name=row.name,
                                    **{column: value})
-        return sorted({row["game_id"] for row in rows})
+        return sorted({row.game_id for row in rows})
 
     def remove_player(self, game_id: str, name: str) -> None:
         """Free a seat of a game that has not started (LEAVE)."""
@@ -88,18 +89,18 @@ class Seats(Repository):
     def renumber_seats(self, game_id: str) -> None:
         """Seats 0, 1, 2... in the order joined (after a LEAVE left a gap)."""
         for seat, row in enumerate(self.players(game_id)):
-            self.store.update_rows(selfservice_sql.SET_SEAT, game_id=game_id, name=row["name"], seat=seat)
+            self.store.update_rows(selfservice_sql.SET_SEAT, game_id=game_id, name=row.name, seat=seat)
 
-    def players_at(self, game_id: str, email: str) -> list[Row]:
+    def players_at(self, game_id: str, email: str) -> list[SeatRow]:
         """The seats of a game registered to ``email`` (compared lower-cased)."""
         if self.store.in_transaction and email.isascii():
             # From the game's seats, most often read already in this transaction; where every
             # address is ASCII, Python's lower() is SQL's on either back end.
             seats = self.players(game_id)
-            if all(p["email"].isascii() for p in seats):
-                return [p for p in seats if p["email"].lower() == email.lower()]
-        return self.store.remembered("players", ("at", game_id, email), lambda: selfservice_sql.PLAYERS_AT.run(
-            self.store, game=game_id, address=email).fetchall())
+            if all(p.email.isascii() for p in seats):
+                return [p for p in seats if p.email.lower() == email.lower()]
+        return self.store.remembered("players", ("at", game_id, email), lambda: SeatRow.every(
+            selfservice_sql.PLAYERS_AT.run(self.store, game=game_id, address=email)))
 
     def set_seat_password(self, game_id: str, name: str, pw_hash: str) -> None:
         """A new password for a seat; its reply tokens made before stop working."""
@@ -116,9 +117,9 @@ class Seats(Repository):
         self._require_tx()
         selfservice_sql.BUMP_GENERATION.run(self.store, game=game_id, seat=name)
 
-    def player_seats_at(self, address: str) -> list[Row]:
+    def player_seats_at(self, address: str) -> list[AddressSeatRow]:
         """(game_id, name, status) of every seat still in a game registered to ``address``."""
-        return delivery_sql.SEATS_AT.run(self.store, address=address.lower()).fetchall()
+        return AddressSeatRow.every(delivery_sql.SEATS_AT.run(self.store, address=address.lower()))
 
     def rehash_seat_password(self, game_id: str, name: str, pw_hash: str) -> None:
         """The same password under a stronger hash: its reply tokens stay valid."""

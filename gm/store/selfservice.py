@@ -10,7 +10,8 @@ from typing import Any
 
 from gm.core import addresses
 from gm.store.repository import Repository
-from gm.store.sql import Row, inserting, prepared, updating
+from gm.store.seatrows import ObserverRow, OpenGameRow
+from gm.store.sql import inserting, prepared, updating
 
 ADD_OPEN_GAME = inserting("open_games", ("game_id", "seats", "min_seats", "created_by"))
 SET_SEAT = updating("players", where=("game_id", "name"), set=("seat",))
@@ -60,9 +61,9 @@ ADDRESS_CODE = prepared(lambda sa, t: sa.select(t.address_codes).where(
 class SelfService(Repository):
     """Open games and observers."""
 
-    def open_game(self, game_id: str) -> Row | None:
+    def open_game(self, game_id: str) -> OpenGameRow | None:
         """The open_games row (seats, min_seats, created_by) of a game waiting for players."""
-        return OPEN_GAME.run(self.store, game=game_id).fetchone()
+        return OpenGameRow.maybe(OPEN_GAME.run(self.store, game=game_id).fetchone())
 
     def add_open_game(self, game_id: str, seats: int, min_seats: int, created_by: str) -> None:
         self.store.insert_row(ADD_OPEN_GAME, game_id=game_id, seats=seats, min_seats=min_seats, created_by=created_by)
@@ -79,8 +80,9 @@ class SelfService(Repository):
         self._require_tx()
         CLOSE_OPEN_GAME.run(self.store, game=game_id)
 
-    def observer(self, game_id: str, email: str) -> Row | None:
-        return OBSERVER.run(self.store, game=game_id, address=email).fetchone()
+    def observer(self, game_id: str, email: str) -> ObserverRow | None:
+        """The observers row of ``email`` (compared lower-cased) for a game, or None."""
+        return ObserverRow.maybe(OBSERVER.run(self.store, game=game_id, address=email).fetchone())
 
     def add_observer(self, game_id: str, email: str, approved: bool, now: float) -> None:
         self.store.insert_row(ADD_OBSERVER, game_id=game_id, email=email.lower(), approved=int(approved), since=now)

@@ -7,6 +7,7 @@ from typing import Any
 
 from gm.store.gamerows import AbsenceRow, DeadlineRow, ResultRow
 from gm.store.repository import Repository
+from gm.store.seatrows import BounceHoldRow
 from gm.store.sql import Row, bound, inserting, prepared, updating, upsert, whole_rows
 
 DEADLINE_COLUMNS = ("start_seq", "turn", "due", "reminded", "late", "grace_done", "paused_at",
@@ -109,9 +110,9 @@ class Timers(Repository):
         """Record a player's absence from ``start`` to ``end``; returns its id."""
         return self.store.insert_row(ADD_ABSENCE, game_id=game_id, player=player, start=start, end=end, created=created)
 
-    def bounce_holds_of(self, game_id: str, player: str) -> list[Row]:
+    def bounce_holds_of(self, game_id: str, player: str) -> list[BounceHoldRow]:
         """(start_seq, seconds) of every time bouncing=wait held this player's deadline."""
-        return BOUNCE_HOLDS.run(self.store, game=game_id, player=player).fetchall()
+        return BounceHoldRow.every(BOUNCE_HOLDS.run(self.store, game=game_id, player=player))
 
     def add_bounce_hold(self, game_id: str, player: str, start_seq: int, seconds: float, at: float) -> None:
         """Record that bouncing=wait held ``player``'s deadline in the turn opened by ``start_seq``."""

@@ -27,11 +27,11 @@ def authenticate(case: MailCase) -> Outcome | None:
     ctx.outbox.authenticated(inbound)  # its answer is not cut as a stranger's
     # the delivery states of the game's addresses, read together: this one's now, the others' as
     # the reports to them are queued (gm.service.outgoing.holding)
-    ctx.store.delivery.read_address_states([p["email"] for p in view.players])
+    ctx.store.delivery.read_address_states([p.email for p in view.players])
     player = case.player
-    if player["email"].lower() == inbound.sender:  # their own address works again, if it bounced
-        delivery_state.clear(ctx, inbound.sender, f"{player['name']} mailed gm from it")
-    if not player["active"]:  # resigned or removed (RULINGS G5): nothing of theirs is read
+    if player.email.lower() == inbound.sender:  # their own address works again, if it bounced
+        delivery_state.clear(ctx, inbound.sender, f"{player.name} mailed gm from it")
+    if not player.active:  # resigned or removed (RULINGS G5): nothing of theirs is read
         return case.refuse(say("left_game", game=view.id), view=view,
                            label="Orders refused (you left the game)")
     return None

@@ -29,10 +29,10 @@ def orders_below_quote(case: MailCase, game_id: str | None) -> list[str]:
         view = games.load(case.ctx.store, game_id)
     except (NotStarted, ServiceError):
         return []
-    seat = next((p for p in view.players if p["active"] and p["email"].lower() == inbound.sender), None)
+    seat = next((p for p in view.players if p.active and p.email.lower() == inbound.sender), None)
     if seat is None:
         return []
-    return [line for line in inbound.unread_may_be_orders if reads_as_order(view, seat["name"], line)]
+    return [line for line in inbound.unread_may_be_orders if reads_as_order(view, seat.name, line)]
 
 
 def reads_as_order(view: GameView, name: str, text: str) -> bool:

@@ -38,9 +38,9 @@ def hold_or_refuse(ctx: Context, view: GameView, inbound: Inbound, row_id: int, 
                    game=view.id)
         refuse(ctx, inbound, view, "Not done", text)
         return Outcome(OutcomeKind.REJECTED, text, view.id)
-    ctx.store.inbox.hold_message(row_id, SeatAuth("password", view.id, seat["name"], view.turn).dump())
+    ctx.store.inbox.hold_message(row_id, SeatAuth("password", view.id, seat.name, view.turn).dump())
     holds.ask(ctx, view, seat, inbound, now)
-    return Outcome(OutcomeKind.HELD, f"held for seat {seat['name']} (turn {view.turn}) during a lock-out, until "
+    return Outcome(OutcomeKind.HELD, f"held for seat {seat.name} (turn {view.turn}) during a lock-out, until "
                    "its address confirms", view.id)
 
 

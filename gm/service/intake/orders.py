@@ -22,7 +22,7 @@ MAX_SCREENED = 50  # candidate lines screened one by one; a longer mail is judge
 
 def judge_orders(case: MailCase) -> Outcome:
     """Judge the mail's order lines, as the commands before them left the game."""
-    ctx, mail, view, name = case.ctx, case.mail, case.view, case.player["name"]
+    ctx, mail, view, name = case.ctx, case.mail, case.view, case.player.name
     if not mail.order_lines:
         return case.help("commands", view.id)
     after = games.load(ctx.store, view.id) if mail.commands else view  # as the commands left it
@@ -82,12 +82,12 @@ def tell_not_read(case: MailCase, view: GameView, lines: list[str]) -> None:
     outbox = case.ctx.outbox
     body = outbox.notice_body(view, [say("not_orders")]
                               + ["    " + line for line in shown(lines, more="lines")])
-    outbox.reply(case.inbound, view, "Not read", body, kind="reply", archive_player=case.player["name"])
+    outbox.reply(case.inbound, view, "Not read", body, kind="reply", archive_player=case.player.name)
 
 
 def refuse_old_turn(case: MailCase, view: GameView) -> Outcome:
     """Refuse orders written for another turn than the open one, with the position as it is."""
-    ctx, mail, name = case.ctx, case.mail, case.player["name"]
+    ctx, mail, name = case.ctx, case.mail, case.player.name
     written = mail.turn
     error = say("old_turn", written=written, turn=view.turn,
                 closed=case.turn_closed is not None and written == case.turn_closed)

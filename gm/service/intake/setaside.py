@@ -99,7 +99,7 @@ def seat_auth(ctx: Context, inbound: Inbound | None, raw: bytes) -> SeatAuth:
         view = games.load(ctx.store, game_id)
         player, by_token, _ = speaks_for(ctx, view, sender, mail.password, addressed)
         if player is not None:
-            return SeatAuth("token" if by_token else "password", view.id, player["name"])
+            return SeatAuth("token" if by_token else "password", view.id, player.name)
     except (NotStarted, ServiceError):
         return NOBODY
     except Exception:  # the mail is set aside for a fault already; its credentials count for nothing

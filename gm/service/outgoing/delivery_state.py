@@ -84,10 +84,10 @@ def lock_for_address(ctx: Context, address: str) -> None:
     """Lock what a change of ``address``'s state may change, in the one order: the games it plays
     in (told when it becomes bouncing), then the address.  Its seats are read before the locks:
     a seat that moved there meanwhile (rare) is locked late, after checking again under them."""
-    seated = {s["game_id"] for s in ctx.store.seats.player_seats_at(address)}
+    seated = {s.game_id for s in ctx.store.seats.player_seats_at(address)}
     ctx.store.locks.lock_games(*seated)
     ctx.store.locks.lock_addresses(address)
-    moved_in = {s["game_id"] for s in ctx.store.seats.player_seats_at(address)} - seated
+    moved_in = {s.game_id for s in ctx.store.seats.player_seats_at(address)} - seated
     ctx.store.locks.lock_games(*moved_in)  # out of order: a deadlock it meets is run again (retry_conflicts)
 
 
@@ -98,7 +98,7 @@ def become_bouncing(ctx: Context, address: str, reason: str, now: float) -> None
     gm_address = ctx.config.gm_address
     held = 0 if gm_address and address.lower() == gm_address.lower() else store.outbox.hold_queued(address)
     held_seats = store.seats.player_seats_at(address)
-    seats = [s for s in held_seats if s["status"] == "active"]
+    seats = [s for s in held_seats if s.status == "active"]
     if not held_seats and not store.selfservice.game_ids_observed_by(address, 1):
         # Backscatter: gm's answer to a forged From (HELP from an address that does not exist)
         # came back.  Its mail is held all the same; nobody plays or watches there, so the GM,
@@ -112,19 +112,19 @@ def become_bouncing(ctx: Context, address: str, reason: str, now: float) -> None
         "",
         "gm now holds the mail to this address (one message a day still goes out as a probe)."
         + (f" {held} queued messages are held." if held else ""),
-        "Seats at this address: " + (", ".join(f"{s['name']} in {s['game_id']}" for s in seats) or "none") + ".",
+        "Seats at this address: " + (", ".join(f"{s.name} in {s.game_id}" for s in seats) or "none") + ".",
         "It is cleared when the player mails gm from this address, or their seat gets a new address.",
         "See: gm deliveries " + address,
     ])
     for seat in seats:
-        view = games.load(store, seat["game_id"])
-        others = [p["name"] for p in view.seated if p["email"].lower() != address.lower()]
+        view = games.load(store, seat.game_id)
+        others = [p.name for p in view.seated if p.email.lower() != address.lower()]
         reports.notice(ctx, view, others, [
-            f"gm's mail to {seat['name']} is bouncing: {seat['name']} is not receiving the reports "
+            f"gm's mail to {seat.name} is bouncing: {seat.name} is not receiving the reports "
             "of this game.",
             "The game master has been told.",
         ], "Player not receiving mail")
-        store.history.log(view.id, view.turn, "gm", "bouncing", f"{seat['name']} <{address}>: {reason[:200]}", now)
+        store.history.log(view.id, view.turn, "gm", "bouncing", f"{seat.name} <{address}>: {reason[:200]}", now)
 
 
 def clear(ctx: Context, address: str, why: str, release: bool = True) -> bool:
@@ -180,9 +180,9 @@ def clear_by_hand(ctx: Context, target: str, why: str, who: str) -> str:
             return f"{target}: not bouncing or soft-failing (nothing to clear)"
         now = ctx.clock()
         for seat in ctx.store.seats.player_seats_at(target):
-            view = games.load(ctx.store, seat["game_id"])
+            view = games.load(ctx.store, seat.game_id)
             ctx.store.history.log(view.id, view.turn, who, "cleared",
-                                  f"{seat['name']} <{target.lower()}>: {why}"[:300], now)
+                                  f"{seat.name} <{target.lower()}>: {why}"[:300], now)
     return f"{target}: ok ({reason}); its held mail is queued again"
 
 
@@ -199,5 +199,5 @@ def bouncing(ctx: Context) -> list[dict]:
     for row in ctx.store.delivery.addresses_in_state(BOUNCING):
         seats = ctx.store.seats.player_seats_at(row.address)
         out.append({"address": row.address, "since": row.since, "reason": row.reason,
-                    "seats": [(s["game_id"], s["name"]) for s in seats]})
+                    "seats": [(s.game_id, s.name) for s in seats]})
     return out

@@ -50,7 +50,7 @@ def bouncing_players(store: Store, view, names: list[str]) -> list[str]:
     out = []
     for name in names:
         player = view.player(name)
-        if player is not None and is_bouncing(store, player["email"]):
+        if player is not None and is_bouncing(store, player.email):
             out.append(name)
     return out
 

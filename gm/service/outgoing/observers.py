@@ -74,13 +74,13 @@ def observe_request(ctx: Context, args: str, sender: str) -> str:
     mode = deadlines.settings(ctx.store, game_id)["observers"]
     if mode == "none":
         raise ServiceError(f"Game {game_id} takes no observers.")
-    if any(p["active"] for p in ctx.store.seats.players_at(game_id, sender)):
+    if any(p.active for p in ctx.store.seats.players_at(game_id, sender)):
         raise ServiceError(f"You play in game {game_id} from this address, so you get its mail already.")
     if row.status == Status.FINISHED:
         raise ServiceError(f"Game {game_id} is over; send LIST {game_id} for its result.")
     known = ctx.store.selfservice.observer(game_id, sender)
     if known is not None:
-        state = "you follow it already" if known["approved"] else "your request waits for the game master"
+        state = "you follow it already" if known.approved else "your request waits for the game master"
         raise ServiceError(f"Game {game_id}: {state}. UNOBSERVE {game_id} stops it.")
     selfservice = ctx.store.selfservice
     count = len(selfservice.observers_of(game_id, True)) + len(selfservice.observers_of(game_id, False))

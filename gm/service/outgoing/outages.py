@@ -181,6 +181,6 @@ def unreached(ctx: Context, view: GameView, names: list[str]) -> list[str]:
     out = []
     for name in names:
         player = view.player(name)
-        if player is not None and player["email"].lower() in waiting:
+        if player is not None and player.email.lower() in waiting:
             out.append(name)
     return out

@@ -230,7 +230,7 @@ class Outbox:
         row = self.store.games.game(view.id)
         if row is None or row.status != Status.ACTIVE.value or view.rules.is_over(view.state):
             return ""
-        if not any(p["active"] for p in self.store.seats.players_at(view.id, to)):
+        if not any(p.active for p in self.store.seats.players_at(view.id, to)):
             return ""
         return reports.footer(view.id, reports.REPLY if replies else reports.PASSWORD)
 

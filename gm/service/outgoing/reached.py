@@ -34,7 +34,7 @@ def due_by_delivery(ctx: Context, view: GameView, row: dict, owing: list[str]) -
     last = None
     for name in owing:
         player = view.player(name)
-        address = player["email"].lower() if player is not None else None
+        address = player.email.lower() if player is not None else None
         if address not in waits or not mailbox_ok(ctx, address):
             continue  # reached them at the first try (or none made); or the bouncing policy's
         if waits[address] is None:

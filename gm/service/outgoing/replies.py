@@ -40,11 +40,11 @@ class ReplyTokens:
         seat still in the game (None: no token; replies go to our plain address)."""
         if not self.enabled:
             return None
-        seat = next((p for p in self.store.seats.players_at(game_id, address) if p["active"]), None)
+        seat = next((p for p in self.store.seats.players_at(game_id, address) if p.active), None)
         if seat is None:
             return None
-        token = tokens.make(self.secret(), game_id, seat["name"], seat["generation"], self.salt(game_id))
-        reply = tokens.reply_address(self.config.address, game_id, seat["name"], token)
+        token = tokens.make(self.secret(), game_id, seat.name, seat.generation, self.salt(game_id))
+        reply = tokens.reply_address(self.config.address, game_id, seat.name, token)
         return reply if len(reply.rpartition("@")[0]) <= tokens.MAX_LOCAL else None
 
     def reply_to_all(self, game_id: str, addresses: list[str]) -> dict[str, str | None]:
@@ -60,7 +60,7 @@ class ReplyTokens:
     def seat(self, game_id: str, name: str, token: str):
         """The seat whose current token this is, or None (old, forged, or no such seat)."""
         row = self.store.seats.player(game_id, name)
-        if row is None or not tokens.matches(self.secret(), game_id, row["name"], row["generation"], token,
+        if row is None or not tokens.matches(self.secret(), game_id, row.name, row.generation, token,
                                              self.salt(game_id)):
             return None
         return row

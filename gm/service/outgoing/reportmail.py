@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from games.base import Event
 from gm.core import times
-from gm.core.model import AUDIENCE_ALL, GameView
+from gm.core.model import AUDIENCE_ALL, GameView, Seat
 from gm.mail.inbound import Inbound
 from gm.mail.outbound import HtmlPart
 from gm.present import mailhtml, pictures
@@ -28,9 +28,9 @@ from gm.service.context import Context
 FORMATS = ("html", "text")
 
 
-def wants_html(player, settings: dict) -> bool:
+def wants_html(player: Seat, settings: dict) -> bool:
     """The player's own format (SET FORMAT), else the game's option."""
-    own = player["format"] if "format" in player.keys() else None
+    own = player.format
     return (own or settings["format"]) == "html"
 
 
@@ -76,16 +76,16 @@ class TurnMail:
         # ``table``: what the turn shows of the table, when the caller read it with the turn
         self.table = table if table is not None else deadlines.turn_table(ctx.store, view)
         settings = self.table.settings
-        seats = view.seated if only is None else [p for p in view.players if p["name"] in only]
-        self.readers = {p["name"]: p for p in seats}
-        self.html_readers = [name for name, p in self.readers.items() if wants_html(p, settings)]
+        seats = view.seated if only is None else [p for p in view.players if p.name in only]
+        self.readers = {p.name: p for p in seats}
+        self.html_readers: list[str | None] = [name for name, p in self.readers.items() if wants_html(p, settings)]
         self.zones = {name: self.table.zones[name] for name in self.readers}
         self.due = self.table.due
         self.observer_deadline = self.deadline(None)  # in UTC, as observers read it
         self.shared = present.shared_context(view.id, rules, state)
         self.texts: dict[str | None, str] = {}
         for zone in set(self.zones.values()):  # one rendering per deadline text
-            names = [name for name in self.readers if self.zones[name] is zone]
+            names: list[str | None] = [name for name in self.readers if self.zones[name] is zone]
             self.texts.update(present.render_reports(view.id, rules, state, names, events,
                                                      deadline=self.deadline(zone), shared=self.shared))
         self._footers: dict[str, str] | None = None
@@ -101,7 +101,7 @@ class TurnMail:
         """How each reader sends orders, in their channel (the outbox's footers, found once)."""
         if self._footers is None:
             self._footers = self.ctx.outbox.footers(
-                self.view, {name: p["email"] for name, p in self.readers.items()})
+                self.view, {name: p.email for name, p in self.readers.items()})
         return self._footers
 
     def letters(self, label: str, note: str | None, own_notes: dict[str, str],
@@ -120,7 +120,7 @@ class TurnMail:
         standings; ``sender``: when their mail caused it)."""
         note, own, head = notes
         lead = sender is not None and sender.own_address
-        return Letter(self.readers[name]["email"], label, self.texts[name], kind="report",
+        return Letter(self.readers[name].email, label, self.texts[name], kind="report",
                       player=name, notes=tuple(part for part in notes if part),
                       page=self.page(name, own, "For you") if own else self.page(name),
                       images=self.images(name), answers=sender.inbound if sender else None,

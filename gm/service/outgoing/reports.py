@@ -12,7 +12,7 @@ from functools import partial
 
 from games.base import Event
 from gm.core import times
-from gm.core.model import GameView
+from gm.core.model import GameView, Seat
 from gm.mail.inbound import Inbound
 from gm.present import archive, standings
 from gm.present import reports as present
@@ -69,10 +69,10 @@ def final_standings(ctx: Context, view: GameView) -> list[str]:
     return standings.final_standings(view.rules, view.state, winners, game_page(ctx, view.id))
 
 
-def from_seat(player, inbound: Inbound | None) -> bool:
+def from_seat(player: Seat, inbound: Inbound | None) -> bool:
     """The mail came from the seat's own address (its report may answer it; a mail from another
     address gets its own answers, and the seat's address is told: notify_other_address)."""
-    return inbound is not None and inbound.sender == player["email"].lower()
+    return inbound is not None and inbound.sender == player.email.lower()
 
 
 def board_reply(ctx: Context, view: GameView, name: str):
@@ -86,7 +86,7 @@ def gm_reports(ctx: Context, view: GameView, note: str) -> None:
     queue_reports(ctx, view, [Event(note, kind="gm")])
 
 
-def order_taken(ctx: Context, before: GameView, view: GameView, table: deadlines.TurnTable, player,
+def order_taken(ctx: Context, before: GameView, view: GameView, table: deadlines.TurnTable, player: Seat,
                 inbound: Inbound | None, text: str, events: list[Event], note: str | None,
                 closing: bool) -> tuple[str, Inbound] | None:
     """The mail an accepted order causes (``before``: the game it was judged on; ``view``: the
@@ -94,7 +94,7 @@ def order_taken(ctx: Context, before: GameView, view: GameView, table: deadlines
     closed next).  Returns the reply_to of the closing turn's reports when the sender's reply
     is to be that report."""
     notify_other_address(ctx, before, player, inbound, text)
-    name = player["name"]
+    name = player.name
     if not view.rules.simultaneous:
         if note:
             queue_reports(ctx, view, events, note=note, table=table)
@@ -127,7 +127,9 @@ def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
                                   archive_player=sender, **confirm)
     else:
         body = ctx.outbox.render("confirm", **confirm)
-        oid = ctx.outbox.to_game(view, view.player(sender)["email"], "Orders received", body,
+        seat = view.player(sender)
+        assert seat is not None  # the sender's orders were judged: they hold the seat
+        oid = ctx.outbox.to_game(view, seat.email, "Orders received", body,
                                  kind="reply")
         ctx.outbox.archive(view, sender, "reply", body, oid)
     publish(ctx, view, events, sender)
@@ -143,13 +145,13 @@ def publish(ctx: Context, view: GameView, events: list[Event], sender: str) -> N
         observers.send(ctx, view, f"{view.rules.title} news", ctx.outbox.notice_body(view, public))
 
 
-def notify_other_address(ctx: Context, view: GameView, player, inbound: Inbound | None,
+def notify_other_address(ctx: Context, view: GameView, player: Seat, inbound: Inbound | None,
                          text: str) -> None:
     """An order from an unregistered address: tell the registered one what was done."""
     if inbound is None or from_seat(player, inbound):
         return
     body = ctx.outbox.render("other_address", game_id=view.id, sender=inbound.sender, text=text)
-    ctx.outbox.to_game(view, player["email"], "Orders from another address", body, kind="notice")
+    ctx.outbox.to_game(view, player.email, "Orders from another address", body, kind="notice")
 
 
 def notice(ctx: Context, view: GameView, names: list[str], lines, label: str,
@@ -165,8 +167,8 @@ def notice(ctx: Context, view: GameView, names: list[str], lines, label: str,
         if zone not in bodies:
             bodies[zone] = ctx.outbox.notice_body(view, lines(zone) if callable(lines) else lines)
         body = bodies[zone]
-        oid = ctx.outbox.to_game(view, player["email"], label, body)
-        ctx.outbox.archive(view, player["name"], kind, body, oid)
+        oid = ctx.outbox.to_game(view, player.email, label, body)
+        ctx.outbox.archive(view, player.name, kind, body, oid)
 
 
 def tell_gm(ctx: Context, view: GameView, lines: list[str], label: str) -> None:
@@ -179,27 +181,27 @@ def tell_gm(ctx: Context, view: GameView, lines: list[str], label: str) -> None:
     ctx.outbox.archive(view, None, "notice", body, oid)
 
 
-def welcome(ctx: Context, view: GameView, player, password: str | None, commands: list[str] = (),
+def welcome(ctx: Context, view: GameView, player: Seat, password: str | None, commands: list[str] = (),
             press: str | None = None, mail: reportmail.TurnMail | None = None) -> None:
     """The first mail of a seat: the password, the mail commands (``commands``: HELP's lines,
     from gm.service.people.mailcommands), the game's press mode, and the starting report; for a
     player who reads HTML, with the report's page and picture (the letter above it).  ``mail``:
     the reports of the game as it stands, when several seats are welcomed at once."""
-    rules, name = view.rules, player["name"]
+    rules, name = view.rules, player.name
     if mail is None or name not in mail.readers:
         mail = reportmail.TurnMail(ctx, view, [], only=[name])
     report = mail.text(name)
-    shown = player["display_name"] if "display_name" in player.keys() else ""
+    shown = player.display_name
 
     def letter(report: str) -> str:
         return ctx.outbox.render("welcome", game_id=view.id, title=rules.title, name=name,
                                  display_name=shown, password=password,
-                                 opponents=[p["name"] for p in view.seated if p["name"] != name],
+                                 opponents=[p.name for p in view.seated if p.name != name],
                                  address=ctx.config.address, report=report, commands=list(commands),
                                  press=press, replies=ctx.config.reply_tokens)
 
     html = mail.html(name, letter=letter("")) if name in mail.html_readers else None
-    oid = ctx.outbox.to_game(view, player["email"], f"Welcome to {rules.title}", letter(report),
+    oid = ctx.outbox.to_game(view, player.email, f"Welcome to {rules.title}", letter(report),
                              kind="welcome", html=html,
                              secret=True)  # the password, and the reply address: blanked once sent
     ctx.outbox.archive(view, name, "report", report, oid)
@@ -211,6 +213,7 @@ def resend(ctx: Context, view: GameView, names: list[str]) -> None:
     mail = reportmail.TurnMail(ctx, view, [], only=names)
     for name in names:
         player, body = view.player(name), mail.text(name)
-        oid = ctx.outbox.to_game(view, player["email"], f"{view.rules.title} report (again)", body,
+        assert player is not None  # gm resend names seats of the game
+        oid = ctx.outbox.to_game(view, player.email, f"{view.rules.title} report (again)", body,
                                  kind="report", html=mail.html(name))
         ctx.outbox.archive(view, name, "report", body, oid)

@@ -41,7 +41,7 @@ def lock(ctx: Context, sender: str | None, game_id: str | None, commands: list[s
         ctx.store.locks.lock_store()  # one mail naming games by the hundred: not worth a lock each
         return
     for game in seats_of:
-        mailboxes |= {p["email"] for p in ctx.store.seats.players(game)}
+        mailboxes |= {p.email for p in ctx.store.seats.players(game)}
     ctx.store.locks.lock_games(*named)
     ctx.store.locks.lock_addresses(*mailboxes)
 
@@ -50,9 +50,9 @@ def confirmed_games(ctx: Context, code: str, seats_of: set[str]) -> set[str]:
     """The games a CONFIRM of ``code`` changes: a pending request's (its JOIN, OBSERVE and CREATE
     lines), or a seat code's game (added to ``seats_of``: the seat moves, or its address is told)."""
     request = codes.find(ctx.code_secret(), code, ctx.store.optin.pending_request)
-    if request is not None and request["actions"]:  # no actions: a seat's code, counted (optin.count_code)
+    if request is not None and request.actions:  # no actions: a seat's code, counted (optin.count_code)
         found = set()
-        for line in request["actions"].split("\n"):
+        for line in request.actions.split("\n"):
             word, *args = line.split() or [""]
             if word in GAME_AT and len(args) > GAME_AT[word]:
                 found.add(args[GAME_AT[word]].lower())
@@ -60,5 +60,5 @@ def confirmed_games(ctx: Context, code: str, seats_of: set[str]) -> set[str]:
     seat_code = credentials.find_code(ctx, code)
     if seat_code is None:
         return set()
-    seats_of.add(seat_code["game_id"])
-    return {seat_code["game_id"]}
+    seats_of.add(seat_code.game_id)
+    return {seat_code.game_id}

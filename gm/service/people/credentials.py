@@ -17,13 +17,14 @@ from __future__ import annotations
 import logging
 
 from gm.core import codes, passwords, times
-from gm.core.model import GameView
+from gm.core.model import GameView, Seat
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
 from gm.service.outgoing import delivery_state, gmalerts, holding
 from gm.service.table import games
 from gm.service.context import Context
 from gm.service.outgoing.outbox import HOUR
+from gm.store.seatrows import CodeRow
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ RESETS_PER_HOUR = 1  # confirmations one seat's address can be sent (by anyone's
 ADDRESS, REVERT, RESET = "address", "revert", "reset"
 
 
-def find_code(ctx: Context, code: str):
+def find_code(ctx: Context, code: str) -> CodeRow | None:
     """The row of a seat's code (address, revert, reset), used or not, or None."""
     return codes.find(ctx.code_secret(), code, ctx.store.credentials.address_code)
 
@@ -58,7 +59,7 @@ def new_code(ctx: Context, game_id: str, name: str, purpose: str, email: str, li
 def _end_codes(ctx: Context, game_id: str, name: str, purposes: tuple[str, ...], why: str) -> int:
     rows = ctx.store.credentials.pending_codes(game_id, name, purposes, ctx.clock())
     for row in rows:
-        ctx.store.credentials.end_code(row["code_hash"], why)
+        ctx.store.credentials.end_code(row.code_hash, why)
     return len(rows)
 
 
@@ -87,10 +88,10 @@ def _to_other_address(inbound: Inbound | None, address: str) -> bool:
 
 
 # --- password ---------------------------------------------------------------------------
-def set_password(ctx: Context, view: GameView, seat, new: str, inbound: Inbound) -> None:
+def set_password(ctx: Context, view: GameView, seat: Seat, new: str, inbound: Inbound) -> None:
     """SET PASSWORD with the old password (checked by the caller): a chosen password, hashed at its
     cost; every token made before and every waiting address code die (a waiting reset does not)."""
-    name, address = seat["name"], seat["email"]
+    name, address = seat.name, seat.email
     ctx.store.seats.set_seat_password(view.id, name, passwords.hash_chosen(new))
     ended = _end_codes(ctx, view.id, name, (ADDRESS,), "superseded by SET PASSWORD")
     ctx.store.history.log(view.id, view.turn, name, "password", f"changed by SET PASSWORD from {inbound.sender}"
@@ -104,10 +105,10 @@ def set_password(ctx: Context, view: GameView, seat, new: str, inbound: Inbound)
 
 
 # --- address ----------------------------------------------------------------------------
-def start_address_change(ctx: Context, view: GameView, seat, new: str, inbound: Inbound) -> str:
+def start_address_change(ctx: Context, view: GameView, seat: Seat, new: str, inbound: Inbound) -> str:
     """SET ADDRESS with the password (checked by the caller): supersede the codes waiting, mail a new
     one to ``new`` (the caller does), tell the registered address.  Returns the code."""
-    name, address = seat["name"], seat["email"]
+    name, address = seat.name, seat.email
     ended = _end_codes(ctx, view.id, name, (ADDRESS,), "superseded by a later SET ADDRESS")
     code = _new_code(ctx, view.id, name, ADDRESS, new, ADDRESS_DAYS * DAY)
     ctx.store.history.log(view.id, view.turn, name, "address", f"code sent to {new}, asked from {inbound.sender}"
@@ -122,35 +123,35 @@ def start_address_change(ctx: Context, view: GameView, seat, new: str, inbound: 
     return code
 
 
-def move(ctx: Context, view: GameView, seat, new: str, why: str, actor: str | None = None) -> str:
+def move(ctx: Context, view: GameView, seat: Seat, new: str, why: str, actor: str | None = None) -> str:
     """The seat's mail goes to ``new`` from now on; its tokens die.  Returns the old address."""
-    old = seat["email"]
-    ctx.store.seats.set_seat_address(view.id, seat["name"], new)
-    ctx.store.history.log(view.id, view.turn, actor or seat["name"], "address", f"seat {seat['name']}: {old} -> "
+    old = seat.email
+    ctx.store.seats.set_seat_address(view.id, seat.name, new)
+    ctx.store.history.log(view.id, view.turn, actor or seat.name, "address", f"seat {seat.name}: {old} -> "
                           f"{new}; {why}", ctx.clock())
     if not ctx.store.seats.player_seats_at(old):  # its delivery state is settled once no seat is left there
-        delivery_state.clear(ctx, old, f"{seat['name']} of game {view.id} moved to {new}", release=False)
+        delivery_state.clear(ctx, old, f"{seat.name} of game {view.id} moved to {new}", release=False)
     return old
 
 
-def confirm_address(ctx: Context, row) -> tuple[GameView, object] | str:
+def confirm_address(ctx: Context, row: CodeRow) -> tuple[GameView, Seat] | str:
     """An address code confirmed from the new address: the seat moves there and the old address is
     mailed a revert code.  Returns (game, seat), or why not (a reset waits)."""
-    game = games.load_seats(ctx.store, row["game_id"])
-    seat = game.player(row["player"])
-    if seat is None or not seat["active"]:
+    game = games.load_seats(ctx.store, row.game_id)
+    seat = game.player(row.player)
+    if seat is None or not seat.active:
         return "the seat is no longer in the game."
-    if reset_waiting(ctx, game.id, seat["name"]):
+    if reset_waiting(ctx, game.id, seat.name):
         return ("a PASSWORD RESET of this seat waits for its confirmation at the address the seat is "
                 "registered to; no address change completes until it is confirmed or has expired.")
-    ctx.store.credentials.end_code(row["code_hash"], "confirmed")
-    ctx.store.optin.confirm_pending_request(row["code_hash"], ctx.clock())  # its place in the caps on codes
-    old = move(ctx, game, seat, row["new_email"], "SET ADDRESS confirmed from the new address")
+    ctx.store.credentials.end_code(row.code_hash, "confirmed")
+    ctx.store.optin.confirm_pending_request(row.code_hash, ctx.clock())  # its place in the caps on codes
+    old = move(ctx, game, seat, row.new_email, "SET ADDRESS confirmed from the new address")
     game = games.load_seats(ctx.store, game.id)
-    code = _new_code(ctx, game.id, seat["name"], REVERT, old, REVERT_DAYS * DAY)
+    code = _new_code(ctx, game.id, seat.name, REVERT, old, REVERT_DAYS * DAY)
     text = ctx.outbox.render("answer", game_id=None, lines=[
-        f"Since {stamp(ctx)} your seat {seat['name']} of game {game.id} now receives its mail at "
-        f"{row['new_email']}: the change asked by SET ADDRESS was confirmed from there. gm sends "
+        f"Since {stamp(ctx)} your seat {seat.name} of game {game.id} now receives its mail at "
+        f"{row.new_email}: the change asked by SET ADDRESS was confirmed from there. gm sends "
         "nothing more here.", "",
         "If this was not you, reply to this mail, or mail "
         f"{ctx.config.address} a line: CONFIRM {code}", "",
@@ -160,32 +161,39 @@ def confirm_address(ctx: Context, row) -> tuple[GameView, object] | str:
     # No "[nb7 T3]" tag and no word "game" in the subject: a reply must read as CONFIRM <code>.
     ctx.outbox.queue(old, f"CONFIRM {code}: your address changed; reply to undo it ({game.id})", text,
                      kind="notice", game_id=game.id, secret=True)
-    return game, game.player(seat["name"])
+    return game, seat_named(game, seat.name)
 
 
-def revert(ctx: Context, row) -> tuple[GameView, object, str] | str:
+def revert(ctx: Context, row: CodeRow) -> tuple[GameView, Seat, str] | str:
     """A revert code confirmed from the old address: the seat moves back, as a reset.  Returns
     (game, seat, new password), or why not."""
-    game = games.load_seats(ctx.store, row["game_id"])
-    seat = game.player(row["player"])
-    if seat is None or not seat["active"]:
+    game = games.load_seats(ctx.store, row.game_id)
+    seat = game.player(row.player)
+    if seat is None or not seat.active:
         return "the seat is no longer in the game."
-    ctx.store.credentials.end_code(row["code_hash"], "confirmed")
-    taken_from = seat["email"]
-    if taken_from.lower() != row["new_email"]:
-        move(ctx, game, seat, row["new_email"], "moved back by the revert code mailed to this address")
+    ctx.store.credentials.end_code(row.code_hash, "confirmed")
+    taken_from = seat.email
+    if taken_from.lower() != row.new_email:
+        move(ctx, game, seat, row.new_email, "moved back by the revert code mailed to this address")
     # The moves after this one are undone with it: their revert codes die; older ones stay.
-    for later in ctx.store.credentials.pending_codes(game.id, seat["name"], (REVERT,), ctx.clock()):
-        if later["created"] >= row["created"]:
-            ctx.store.credentials.end_code(later["code_hash"], "revoked by an earlier address's revert")
-    secret = _renew(ctx, game, seat["name"], "revert")
+    for later in ctx.store.credentials.pending_codes(game.id, seat.name, (REVERT,), ctx.clock()):
+        if later.created >= row.created:
+            ctx.store.credentials.end_code(later.code_hash, "revoked by an earlier address's revert")
+    secret = _renew(ctx, game, seat.name, "revert")
     game = games.load_seats(ctx.store, game.id)
-    if taken_from.lower() != row["new_email"]:
+    if taken_from.lower() != row.new_email:
         tell_owner(ctx, game, taken_from, "Your seat moved back", [
-            f"At {stamp(ctx)} the seat {seat['name']} moved back to the address it had before "
+            f"At {stamp(ctx)} the seat {seat.name} moved back to the address it had before "
             "(with the code gm mailed there when it moved). Its password and reply addresses "
             "changed; gm sends nothing more here."])
-    return game, game.player(seat["name"]), secret
+    return game, seat_named(game, seat.name), secret
+
+
+def seat_named(game: GameView, name: str) -> Seat:
+    """The seat ``name`` of ``game``, read again after a change that kept it in the game."""
+    seat = game.player(name)
+    assert seat is not None
+    return seat
 
 
 def _renew(ctx: Context, view: GameView, name: str, why: str) -> str:
@@ -199,11 +207,11 @@ def _renew(ctx: Context, view: GameView, name: str, why: str) -> str:
 
 
 # --- reset ------------------------------------------------------------------------------
-def cannot_mail(ctx: Context, view: GameView, seat) -> str | None:
+def cannot_mail(ctx: Context, view: GameView, seat: Seat) -> str | None:
     """Why a reset's code cannot be mailed to the seat's address now (nothing is changed then)."""
-    address, now = seat["email"].lower(), ctx.clock()
+    address, now = seat.email.lower(), ctx.clock()
     ctx.store.locks.lock_addresses(address)  # its state: locked by the mail already, unless it moved since
-    last = ctx.store.credentials.last_code_at(view.id, seat["name"], RESET)
+    last = ctx.store.credentials.last_code_at(view.id, seat.name, RESET)
     if last is not None and last > now - HOUR / RESETS_PER_HOUR:
         return "a confirmation was mailed to the seat's address within the hour"
     if holding.is_bouncing(ctx.store, address):
@@ -213,18 +221,18 @@ def cannot_mail(ctx: Context, view: GameView, seat) -> str | None:
     return None
 
 
-def request_reset(ctx: Context, view: GameView, seat, inbound: Inbound) -> str | None:
+def request_reset(ctx: Context, view: GameView, seat: Seat, inbound: Inbound) -> str | None:
     """PASSWORD RESET for ``seat``: mail its registered address a code, or record why not (returned)."""
     why_not = cannot_mail(ctx, view, seat)
     asked = inbound.sender or "an unknown address"
     if why_not:
-        ctx.store.history.log(view.id, view.turn, seat["name"], "reset", f"PASSWORD RESET from {asked} not "
+        ctx.store.history.log(view.id, view.turn, seat.name, "reset", f"PASSWORD RESET from {asked} not "
                               f"sent: {why_not}; nothing changed", ctx.clock())
-        log.warning("PASSWORD RESET of %s/%s from %s not sent: %s", view.id, seat["name"], asked, why_not)
+        log.warning("PASSWORD RESET of %s/%s from %s not sent: %s", view.id, seat.name, asked, why_not)
         return why_not
-    code = _new_code(ctx, view.id, seat["name"], RESET, seat["email"], RESET_HOURS * HOUR)
+    code = _new_code(ctx, view.id, seat.name, RESET, seat.email, RESET_HOURS * HOUR)
     text = ctx.outbox.render("answer", game_id=None, lines=[
-        f"At {stamp(ctx)} a mail from {asked} asked for a new password for your seat {seat['name']} "
+        f"At {stamp(ctx)} a mail from {asked} asked for a new password for your seat {seat.name} "
         f"of game {view.id}. Nothing has changed yet.", "",
         f"To get a new password, reply to this mail, or mail {ctx.config.address} a line: "
         f"CONFIRM {code}", "",
@@ -233,50 +241,50 @@ def request_reset(ctx: Context, view: GameView, seat, inbound: Inbound) -> str |
         f"The code works once, for {RESET_HOURS} hours; until then no change of address completes.",
         "", "If you did not ask for this, ignore this mail: nothing changes."])
     # Kind "code": an owner's, counted by the seat's own limit above, not with answers to strangers.
-    ctx.outbox.queue(seat["email"], f"CONFIRM {code}: confirm your password reset ({view.id})", text,
+    ctx.outbox.queue(seat.email, f"CONFIRM {code}: confirm your password reset ({view.id})", text,
                      kind="code", game_id=view.id, secret=True)
-    ctx.store.history.log(view.id, view.turn, seat["name"], "reset", f"asked from {asked}; a code was mailed "
+    ctx.store.history.log(view.id, view.turn, seat.name, "reset", f"asked from {asked}; a code was mailed "
                           "to the registered address", ctx.clock())
     return None
 
 
-def confirm_reset(ctx: Context, row, sender: str) -> tuple[GameView, object, str] | str:
+def confirm_reset(ctx: Context, row: CodeRow, sender: str) -> tuple[GameView, Seat, str] | str:
     """A reset's code from the registered address: a new password (returned, to be mailed back)."""
-    game = games.load_seats(ctx.store, row["game_id"])
-    seat = game.player(row["player"])
-    if seat is None or not seat["active"]:
+    game = games.load_seats(ctx.store, row.game_id)
+    seat = game.player(row.player)
+    if seat is None or not seat.active:
         return "the seat is no longer in the game."
-    if seat["email"].lower() != sender:
+    if seat.email.lower() != sender:
         return "it must come from the address the seat is registered to."
-    ctx.store.credentials.end_code(row["code_hash"], "confirmed")
-    secret = _renew(ctx, game, seat["name"], "a confirmed PASSWORD RESET")
-    ctx.store.history.log(game.id, game.turn, seat["name"], "password", "reset by PASSWORD RESET, confirmed "
+    ctx.store.credentials.end_code(row.code_hash, "confirmed")
+    secret = _renew(ctx, game, seat.name, "a confirmed PASSWORD RESET")
+    ctx.store.history.log(game.id, game.turn, seat.name, "password", "reset by PASSWORD RESET, confirmed "
                           "from the registered address", ctx.clock())
     return games.load_seats(ctx.store, game.id), seat, secret
 
 
 # --- the game master -----------------------------------------------------------------------
-def gm_reset(ctx: Context, view: GameView, seat, who: str, why: str) -> None:
+def gm_reset(ctx: Context, view: GameView, seat: Seat, who: str, why: str) -> None:
     """`gm seat reset`: a new password mailed to the registered address; everything old dies."""
-    secret = _renew(ctx, view, seat["name"], "the game master's reset")
-    ctx.store.history.log(view.id, view.turn, who, "password", f"seat {seat['name']}: reset; why: {why}", ctx.clock())
-    _mail_password(ctx, games.load(ctx.store, view.id), seat["name"], secret, [
-        f"At {stamp(ctx)} the game master made a new password for your seat {seat['name']}.",
+    secret = _renew(ctx, view, seat.name, "the game master's reset")
+    ctx.store.history.log(view.id, view.turn, who, "password", f"seat {seat.name}: reset; why: {why}", ctx.clock())
+    _mail_password(ctx, games.load(ctx.store, view.id), seat.name, secret, [
+        f"At {stamp(ctx)} the game master made a new password for your seat {seat.name}.",
         f"Reason: {why}"])
 
 
-def gm_move(ctx: Context, view: GameView, seat, new: str, who: str, why: str) -> None:
+def gm_move(ctx: Context, view: GameView, seat: Seat, new: str, who: str, why: str) -> None:
     """`gm seat address`: the seat moves to ``new`` now, with a new password mailed there; the old
     address is told, and every old credential dies (revert codes too: the GM decided)."""
-    end_all(ctx, view.id, seat["name"], "the game master's change of address")
-    secret = _renew(ctx, view, seat["name"], "the game master's change of address")
+    end_all(ctx, view.id, seat.name, "the game master's change of address")
+    secret = _renew(ctx, view, seat.name, "the game master's change of address")
     old = move(ctx, view, seat, new, f"by the game master, with a new password; why: {why}", who)
     after = games.load(ctx.store, view.id)
     tell_owner(ctx, after, old, "Your seat moved", [
-        f"At {stamp(ctx)} the game master moved your seat {seat['name']} to {new}; gm sends nothing "
+        f"At {stamp(ctx)} the game master moved your seat {seat.name} to {new}; gm sends nothing "
         "more here, and its old password and reply addresses stop working.", f"Reason: {why}"])
-    _mail_password(ctx, after, seat["name"], secret, [
-        f"At {stamp(ctx)} the game master moved your seat {seat['name']} to this address (from "
+    _mail_password(ctx, after, seat.name, secret, [
+        f"At {stamp(ctx)} the game master moved your seat {seat.name} to this address (from "
         f"{old}).", f"Reason: {why}"])
 
 
@@ -296,10 +304,10 @@ def end_all(ctx: Context, game_id: str, name: str, why: str) -> int:
 
 
 def _mail_password(ctx: Context, view: GameView, name: str, secret: str, lines: list[str]) -> None:
-    seat = view.player(name)
+    seat = seat_named(view, name)
     body = ctx.outbox.notice_body(view, lines + ["", f"Your new password: {secret}", "",
                                                  "The old password and reply addresses no longer work."])
-    ctx.outbox.to_game(view, seat["email"], "Your new password", body, secret=True)
+    ctx.outbox.to_game(view, seat.email, "Your new password", body, secret=True)
 
 
 # --- what a reply token may do ----------------------------------------------------------------
@@ -326,14 +334,14 @@ def refuse_token(ctx: Context, view: GameView, command: str, inbound: Inbound) -
     ctx.outbox.reply(inbound, view, f"{word} refused (no password)", body, kind="reply")
 
 
-def notify_press_elsewhere(ctx: Context, view: GameView, seat, inbound: Inbound, texts: list[str]) -> None:
+def notify_press_elsewhere(ctx: Context, view: GameView, seat: Seat, inbound: Inbound, texts: list[str]) -> None:
     """Press sent for a seat from another address than its own: the registered address is told,
     as orders are (gm.service.outgoing.reports.notify_other_address)."""
-    if inbound.sender == seat["email"].lower():
+    if inbound.sender == seat.email.lower():
         return
     shown = [line[:100] for text in texts for line in text.splitlines()[:20]]
-    tell_owner(ctx, view, seat["email"], "Press from another address", [
-        f"Press for your seat {seat['name']} came at {stamp(ctx)} from "
+    tell_owner(ctx, view, seat.email, "Press from another address", [
+        f"Press for your seat {seat.name} came at {stamp(ctx)} from "
         f"{inbound.sender or 'an unknown address'}, not from this address; it was handled as usual:",
         ""] + ["    " + line for line in shown] + [
         "", f"If this was not you, send PASSWORD RESET {view.id} from this address."])
@@ -342,27 +350,27 @@ def notify_press_elsewhere(ctx: Context, view: GameView, seat, inbound: Inbound,
 READ_ELSEWHERE = "read elsewhere"  # the history line of a notice below: when the owner was last told
 
 
-def notify_read_elsewhere(ctx: Context, view: GameView, seat, inbound: Inbound, commands: list[str]) -> None:
+def notify_read_elsewhere(ctx: Context, view: GameView, seat: Seat, inbound: Inbound, commands: list[str]) -> None:
     """Commands sent with a seat's reply token from another address than its own (reads: BOARD,
     HISTORY...), in a mail with no orders or press (those have notices of their own): the
     registered address is told, at most once a day per seat.  A token travels in every quoted or
     forwarded copy of gm's mail, so a stranger reading the game with it is worth one word to the
     owner; once a day keeps a forwarded report's reader from filling their mailbox.  When the
     seat was last told is its latest history line READ_ELSEWHERE, written with each notice."""
-    if not commands or inbound.sender == seat["email"].lower():
+    if not commands or inbound.sender == seat.email.lower():
         return
     now = ctx.clock()
-    last = ctx.store.history.last_logged(view.id, seat["name"], READ_ELSEWHERE)
+    last = ctx.store.history.last_logged(view.id, seat.name, READ_ELSEWHERE)
     if last is not None and last > now - DAY:
         return
     words = ", ".join(dict.fromkeys(command.split()[0].upper() for command in commands if command.split()))
     sender = inbound.sender or "an unknown address"
-    tell_owner(ctx, view, seat["email"], "Your reply address was used from another address", [
+    tell_owner(ctx, view, seat.email, "Your reply address was used from another address", [
         f"At {stamp(ctx)} a mail from {sender}, not from this address, came to the reply address "
-        f"of your seat {seat['name']} (the Reply-To of gm's mail to you) and was answered: {words}.",
+        f"of your seat {seat.name} (the Reply-To of gm's mail to you) and was answered: {words}.",
         "Anyone with a copy of a mail gm sent you (forwarded, or quoted in a reply) can use that "
         "reply address for your seat. gm tells you of this at most once a day.", "",
         f"If this was not you, send PASSWORD RESET {view.id} from this address: once you confirm "
         "it, your password and reply addresses are new and the old ones stop working."])
-    ctx.store.history.log(view.id, view.turn, seat["name"], READ_ELSEWHERE, f"{words} through the reply address "
-                          f"from {sender}; told to {seat['email']}", now)
+    ctx.store.history.log(view.id, view.turn, seat.name, READ_ELSEWHERE, f"{words} through the reply address "
+                          f"from {sender}; told to {seat.email}", now)

@@ -66,7 +66,7 @@ def settle(ctx: Context, view: GameView, who: str) -> bool:
 
 def draw(ctx: Context, view: GameView, player, args: str, inbound: Inbound) -> None:
     """DRAW (propose a draw, or renew one's proposal) and DRAW WITHDRAW."""
-    name = player["name"]
+    name = player.name
     words = args.upper().split()
     if words not in ([], ["WITHDRAW"]):
         refuse(ctx, inbound, view, "Not done", f"DRAW {args[:40]}: write DRAW to propose a draw "

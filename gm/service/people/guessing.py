@@ -14,7 +14,7 @@ checked at all.
 from __future__ import annotations
 
 from gm.core import passwords, times
-from gm.core.model import GameView
+from gm.core.model import GameView, Seat
 from gm.service.people import credentials
 from gm.service.context import Context
 from gm.service.outgoing.outbox import HOUR
@@ -29,9 +29,9 @@ def head_start_hash(ctx: Context, game_id: str, sender: str) -> str | None:
     for its own seats are refused now (the sender, or one of those seats, locked out)."""
     seats = ctx.store.credentials.password_standing(game_id, sender) if sender else []
     now = ctx.clock()
-    if not seats or (seats[0]["sender_until"] or 0.0) > now or any((s["seat_until"] or 0.0) > now for s in seats):
+    if not seats or (seats[0].sender_until or 0.0) > now or any((s.seat_until or 0.0) > now for s in seats):
         return None
-    return seats[0]["pw_hash"]
+    return seats[0].pw_hash
 
 
 def seat_locked(ctx: Context, game_id: str, name: str) -> bool:
@@ -39,7 +39,7 @@ def seat_locked(ctx: Context, game_id: str, name: str) -> bool:
     return until is not None and until > ctx.clock()
 
 
-def check_password(ctx: Context, view: GameView, sender: str, password: str | None):
+def check_password(ctx: Context, view: GameView, sender: str, password: str | None) -> tuple[Seat | None, str | None]:
     """(the seat whose password this is, None) or (None, "wrong" | "locked"); (None, None): none given.
 
     The sender's own seat is tried first.  A locked seat's password is not tried (so not even
@@ -52,37 +52,37 @@ def check_password(ctx: Context, view: GameView, sender: str, password: str | No
     now = ctx.clock()
     if sender and sender_until is not None and sender_until > now:
         return None, "locked"
-    seats = sorted(view.players, key=lambda p: p["email"].lower() != sender)
+    seats = sorted(view.players, key=lambda p: p.email.lower() != sender)
 
     def locked(name: str) -> bool:  # every seat's lock came with the sender's; a seat not found: asked
         return (seat_until[name] or 0.0) > now if name in seat_until else seat_locked(ctx, view.id, name)
 
-    tried = [p for p in seats if not locked(p["name"])]
+    tried = [p for p in seats if not locked(p.name)]
     for seat in tried:
-        if ctx.passwords.verify(password, seat["pw_hash"]):
-            if passwords.needs_rehash(password, seat["pw_hash"]):
-                ctx.store.seats.rehash_seat_password(view.id, seat["name"], passwords.hash_chosen(password))
+        if ctx.passwords.verify(password, seat.pw_hash):
+            if passwords.needs_rehash(password, seat.pw_hash):
+                ctx.store.seats.rehash_seat_password(view.id, seat.name, passwords.hash_chosen(password))
             return seat, None
-    own = [p for p in seats if p["email"].lower() == sender]
+    own = [p for p in seats if p.email.lower() == sender]
     if own and own[0] not in tried:
         return None, "locked"
     if tried:
-        _failure(ctx, view, own[0]["name"] if own else "", sender)
+        _failure(ctx, view, own[0].name if own else "", sender)
     return None, "wrong" if tried else "locked"
 
 
-def held_seat(ctx: Context, view: GameView, sender: str, password: str | None):
+def held_seat(ctx: Context, view: GameView, sender: str, password: str | None) -> Seat | None:
     """The sender's own seat whose password this is, where check_password refused it as "locked"
     (the seat or the sender is locked against guessing); None otherwise.  Only the registered
     address is trusted this far: a mail held for it waits until that address confirms it.  A
     password that opens none of the sender's seats is a failure, counted as any other."""
-    own = [p for p in view.players if sender and p["email"].lower() == sender]
+    own = [p for p in view.players if sender and p.email.lower() == sender]
     if not password or not own:
         return None
     for seat in own:
-        if ctx.passwords.verify(password, seat["pw_hash"]):
+        if ctx.passwords.verify(password, seat.pw_hash):
             return seat
-    _failure(ctx, view, own[0]["name"], sender)
+    _failure(ctx, view, own[0].name, sender)
     return None
 
 
@@ -99,8 +99,9 @@ def _failure(ctx: Context, view: GameView, name: str, sender: str) -> None:
     now = ctx.clock()
     ctx.store.credentials.add_credential_failure(view.id, name, sender, now)
     for seat in [view.player(name)] if name else view.players:
-        last = ctx.store.credentials.seat_lock_until(view.id, seat["name"]) or 0.0
-        if last <= now and ctx.store.credentials.seat_failures_since(view.id, seat["name"], max(now - HOUR, last)) \
+        assert seat is not None  # ``name``: one of the game's seats
+        last = ctx.store.credentials.seat_lock_until(view.id, seat.name) or 0.0
+        if last <= now and ctx.store.credentials.seat_failures_since(view.id, seat.name, max(now - HOUR, last)) \
                 >= FAILURE_LIMIT:
             _lock_seat(ctx, view, seat, now)
     last = ctx.store.credentials.sender_lock_until(sender) or 0.0
@@ -115,18 +116,18 @@ def _failure(ctx: Context, view: GameView, name: str, sender: str) -> None:
                                                              if ctx.config.reply_tokens else ".")])
 
 
-def _lock_seat(ctx: Context, view: GameView, seat, now: float) -> None:
+def _lock_seat(ctx: Context, view: GameView, seat: Seat, now: float) -> None:
     until = now + LOCK_SECONDS
-    ctx.store.credentials.add_credential_lock(view.id, seat["name"], "", now, until)
-    ctx.store.history.log(view.id, view.turn, "gm", "locked", f"seat {seat['name']}: {FAILURE_LIMIT} wrong "
+    ctx.store.credentials.add_credential_lock(view.id, seat.name, "", now, until)
+    ctx.store.history.log(view.id, view.turn, "gm", "locked", f"seat {seat.name}: {FAILURE_LIMIT} wrong "
                           f"passwords within the hour; passwords refused until {times.format_stamp(until)}", now)
-    credentials.tell_owner(ctx, view, seat["email"], "Wrong passwords for your seat", [
-        f"{FAILURE_LIMIT} mails with a wrong password for your seat {seat['name']} came within the "
+    credentials.tell_owner(ctx, view, seat.email, "Wrong passwords for your seat", [
+        f"{FAILURE_LIMIT} mails with a wrong password for your seat {seat.name} came within the "
         f"hour (the last at {times.format_stamp(now)}). Until {times.format_stamp(until)} gm judges "
         "no mail for this seat by its password alone: a mail from this address with the right "
         "password is held, and gm mails you here a code to confirm it (a reply is enough).",
         reply_note(ctx) + f"If someone may know your password, send PASSWORD RESET {view.id} from "
         "this address."])
-    credentials.tell_gm(ctx, f"[{view.id}] Passwords of seat {seat['name']} refused for an hour", [
-        f"Game {view.id}: {FAILURE_LIMIT} wrong passwords for seat {seat['name']} within the hour; "
+    credentials.tell_gm(ctx, f"[{view.id}] Passwords of seat {seat.name} refused for an hour", [
+        f"Game {view.id}: {FAILURE_LIMIT} wrong passwords for seat {seat.name} within the hour; "
         f"its passwords are refused until {times.format_stamp(until)}. The player was told."])

@@ -13,13 +13,14 @@ owner no code mail at all.
 from __future__ import annotations
 
 from gm.core import times
-from gm.core.model import GameView
+from gm.core.model import GameView, Seat
 from gm.mail.inbound import Inbound
 from gm.service.people import credentials, guessing
 from gm.service.table import games
 from gm.service.context import Context
 from gm.service.outgoing.answers import done, refuse
 from gm.service.outgoing.outbox import HOUR
+from gm.store.seatrows import CodeRow
 
 HELD = "held"  # the purpose of the code in address_codes
 CODE_HOURS = 24  # a code's life; a turn that closes first makes its held orders old anyway
@@ -29,16 +30,16 @@ CODES_PER_HOUR = 1  # code mails to one seat's address while one waits unconfirm
 def waiting_code(ctx: Context, view: GameView, name: str) -> float | None:
     """When the seat's code mailed within the hour and still unconfirmed was made, or None."""
     now = ctx.clock()
-    made = [row["created"] for row in ctx.store.credentials.pending_codes(view.id, name, (HELD,), now)
-            if row["created"] > now - HOUR / CODES_PER_HOUR]
+    made = [row.created for row in ctx.store.credentials.pending_codes(view.id, name, (HELD,), now)
+            if row.created > now - HOUR / CODES_PER_HOUR]
     return max(made) if made else None
 
 
-def ask(ctx: Context, view: GameView, seat, inbound: Inbound, came: float) -> None:
+def ask(ctx: Context, view: GameView, seat: Seat, inbound: Inbound, came: float) -> None:
     """Answer a mail held for ``seat`` (it came at ``came``, from the seat's registered address):
     with a code to confirm it, or, while a code mailed within the hour waits, with a note that
     this one waits for it too."""
-    name, address = seat["name"], seat["email"]
+    name, address = seat.name, seat.email
     waiting = waiting_code(ctx, view, name)
     if waiting is not None:
         done(ctx, inbound, view, "Held until you confirm", "\n".join([
@@ -70,17 +71,17 @@ def why_held(name: str) -> str:
             f"your seat {name} by its password alone until the address it is registered to confirms it")
 
 
-def confirm(ctx: Context, row, inbound: Inbound) -> None:
+def confirm(ctx: Context, row: CodeRow, inbound: Inbound) -> None:
     """A hold's code, from the address it was mailed to (seats.confirm checked): the mails held for
     the seat are released, to be judged once this mail's answer is out (ctx.released)."""
-    game = games.load_seats(ctx.store, row["game_id"])
-    seat = game.player(row["player"])
-    if seat is None or not seat["active"] or seat["email"].lower() != row["new_email"]:
+    game = games.load_seats(ctx.store, row.game_id)
+    seat = game.player(row.player)
+    if seat is None or not seat.active or seat.email.lower() != row.new_email:
         refuse(ctx, inbound, None, "Not confirmed", "CONFIRM: the held mail was not judged: the seat "
                "has left the game, or moved to another address, since it came.")
         return
-    ctx.store.credentials.end_code(row["code_hash"], "confirmed")
-    ctx.released[(game.id, seat["name"])] = ctx.clock()
+    ctx.store.credentials.end_code(row.code_hash, "confirmed")
+    ctx.released[(game.id, seat.name)] = ctx.clock()
     done(ctx, inbound, game, "Held mail confirmed", f"Confirmed: the mails held for your seat "
-         f"{seat['name']} of game {game.id} are judged now, each as it came; gm answers each of them "
+         f"{seat.name} of game {game.id} are judged now, each as it came; gm answers each of them "
          "as usual.")

@@ -22,7 +22,7 @@ from games import registry
 from games.base import GameError
 from gm.core import options as service_options
 from gm.core import addresses, passwords
-from gm.core.model import GameView, ServiceError, Status
+from gm.core.model import GameView, ServiceError, Status, Seat
 from gm.mail.inbound import Inbound
 from gm.present.reports import OBSERVER
 from gm.service.outgoing import observers, reportmail, reports
@@ -110,11 +110,12 @@ def open_game(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int 
 def open_summary(ctx: Context, game_id: str) -> dict:
     """What LIST shows of an open game: kind, seats, who joined, its options."""
     row, open_row = ctx.store.games.game(game_id), ctx.store.selfservice.open_game(game_id)
+    assert open_row is not None  # LIST shows open games only
     rules = registry.get(row.kind)
-    joined = [p["name"] for p in ctx.store.seats.players(game_id)]
+    joined = [p.name for p in ctx.store.seats.players(game_id)]
     options = json.loads(row.options) | ctx.store.games.settings_of(game_id)
-    return {"id": game_id, "title": rules.title, "kind": rules.kind, "seats": open_row["seats"],
-            "min": open_row["min_seats"], "joined": joined, "free": open_row["seats"] - len(joined),
+    return {"id": game_id, "title": rules.title, "kind": rules.kind, "seats": open_row.seats,
+            "min": open_row.min_seats, "joined": joined, "free": open_row.seats - len(joined),
             "options": ", ".join(f"{k}={v}" for k, v in sorted(options.items()))}
 
 
@@ -174,15 +175,16 @@ def join_problem(ctx: Context, game_id: str, name: str, sender: str) -> str | No
     if not sender:
         return "your mail has no usable From address to register."
     open_row, taken = ctx.store.selfservice.open_game(game_id), ctx.store.seats.players(game_id)
-    if len(taken) >= open_row["seats"]:
-        return f"game {game_id} is full ({len(taken)} of {open_row['seats']} seats taken)."
+    assert open_row is not None  # an open game has its open_games row
+    if len(taken) >= open_row.seats:
+        return f"game {game_id} is full ({len(taken)} of {open_row.seats} seats taken)."
     if ctx.store.seats.players_at(game_id, sender):
-        seat = ctx.store.seats.players_at(game_id, sender)[0]["name"]
+        seat = ctx.store.seats.players_at(game_id, sender)[0].name
         return f"this address has already joined game {game_id} (as {seat}); one seat per address."
     why = check_name(name)
     if why:
         return why + "."
-    if any(p["name"].lower() == name.lower() for p in taken):
+    if any(p.name.lower() == name.lower() for p in taken):
         return f"someone in game {game_id} is already called {name}; choose another name."
     return None
 
@@ -220,16 +222,16 @@ def create_game(ctx: Context, kind: str, game_id: str, seats: int, sender: str) 
     return text + f". Send JOIN {game_id} <name> to take a seat yourself."
 
 
-def leave(ctx: Context, game_id: str, player, inbound: Inbound) -> None:
+def leave(ctx: Context, game_id: str, player: Seat, inbound: Inbound) -> None:
     """LEAVE before the start (the player's password checked by the caller): the seat is free, and
     its codes end with it (one who joins later under the same name inherits none)."""
-    credentials.end_all(ctx, game_id, player["name"], "LEAVE")
-    ctx.store.seats.remove_player(game_id, player["name"])
+    credentials.end_all(ctx, game_id, player.name, "LEAVE")
+    ctx.store.seats.remove_player(game_id, player.name)
     ctx.store.seats.renumber_seats(game_id)
-    ctx.store.history.log(game_id, 0, player["email"], "leave", f"{player['name']} left before the start",
+    ctx.store.history.log(game_id, 0, player.email, "leave", f"{player.name} left before the start",
                           ctx.clock())
     done(ctx, inbound, None, f"Left {game_id}", f"You have left game {game_id}; your seat "
-         f"({player['name']}) is free again. Nothing more will be sent to you about it.")
+         f"({player.name}) is free again. Nothing more will be sent to you about it.")
 
 
 def leave_running(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
@@ -253,7 +255,7 @@ def game_mail(ctx: Context, inbound: Inbound, game_id: str, password: str | None
     wants = wants_leave(commands)
     if seat is not None and wants:
         leave(ctx, view.id, seat, inbound)
-        return f"{seat['name']} left {view.id}"
+        return f"{seat.name} left {view.id}"
     game_id = view.id
     info = open_summary(ctx, game_id)
     if wants and refused == "locked":
@@ -285,15 +287,15 @@ def start(ctx: Context, game_id: str, welcome: Welcome, who: str = "gm", force: 
         if row.status != Status.OPEN or open_row is None:
             raise ServiceError(f"game {game_id} is not open for players (it is {row.status})")
         joined = ctx.store.seats.players(game_id)
-        need = open_row["seats"] if not force else open_row["min_seats"]
+        need = open_row.seats if not force else open_row.min_seats
         if len(joined) < need:
             raise ServiceError(f"game {game_id} has {len(joined)} player(s); it needs {need} to start "
-                               f"({open_row['seats']} seats, --min {open_row['min_seats']})")
+                               f"({open_row.seats} seats, --min {open_row.min_seats})")
         rules = registry.get(row.kind)
         ctx.store.selfservice.close_open_game(game_id)
         begin_play(ctx, rules, game_id, row.seed, json.loads(row.options),
-                   [p["name"] for p in joined], welcome, {}, who)
-    return f"game {game_id} started with {', '.join(p['name'] for p in joined)}; welcome mails queued"
+                   [p.name for p in joined], welcome, {}, who)
+    return f"game {game_id} started with {', '.join(p.name for p in joined)}; welcome mails queued"
 
 
 def begin_play(ctx: Context, rules, game_id: str, seed: int, options: dict, names: list[str],
@@ -311,7 +313,7 @@ def begin_play(ctx: Context, rules, game_id: str, seed: int, options: dict, name
     deadlines.open_turn(ctx.store, view)
     start_reports = reportmail.TurnMail(ctx, view, [])  # each picture drawn once for every welcome
     for player in view.players:
-        welcome(ctx, view, player, secrets.get(player["name"]), start_reports)
+        welcome(ctx, view, player, secrets.get(player.name), start_reports)
     if observers.following(ctx, game_id):  # they followed the open game: the first report
         observers.send(ctx, view, f"{rules.title} report",
                        reports.report_body(ctx, view, OBSERVER, []), kind="report")

@@ -15,7 +15,7 @@ from typing import Callable
 
 from games import registry
 from games.base import GameError
-from gm.core.model import GameView, ServiceError, Status
+from gm.core.model import GameView, ServiceError, Status, Seat
 from gm.mail.inbound import Inbound
 from gm.mail.rawmail import ascii_lower
 from gm.present import standings
@@ -39,7 +39,7 @@ PRESS_MODES = {"none": "off in this game", "white": "on; your name is shown",
 Handler = Callable[[Context, GameView | None, object, str, Inbound], None]
 
 
-def send_welcome(ctx: Context, view: GameView, player, password: str | None,
+def send_welcome(ctx: Context, view: GameView, player: Seat, password: str | None,
                  start_reports: reportmail.TurnMail | None = None) -> None:
     """A seat's welcome, with the mail commands (HELP's own lines) and the game's press mode;
     ``password`` None: the player has it already (from their JOIN reply).  ``start_reports``: the
@@ -124,7 +124,7 @@ def _list(ctx, view, player, args, inbound) -> None:
         game = games.load(ctx.store, row.id)
         shown.append({"id": game.id, "title": game.rules.title, "turn": game.turn,
                       "status": STATUS_WORDS.get(game.status, game.status),
-                      "players": [p["name"] + ("" if p["active"] else " (left)")
+                      "players": [p.name + ("" if p.active else " (left)")
                                   for p in game.players],
                       "result": public_summary(ctx, game)["result"]})
     body = ctx.outbox.render("list", mode="list", games=shown,
@@ -138,7 +138,7 @@ def _summary(ctx, view, player, args, inbound) -> None:
     sender = inbound.sender
     shown = []
     for game_id in ctx.store.games.game_ids_of_address(sender, LIST_MAX) if sender else []:
-        own = [p for p in ctx.store.seats.players(game_id) if p["active"] and p["email"].lower() == sender]
+        own = [p for p in ctx.store.seats.players(game_id) if p.active and p.email.lower() == sender]
         settings = [playersettings.in_force(ctx, game_id, p) for p in own]
         if lobby.is_open(ctx, game_id):
             info = lobby.open_summary(ctx, game_id)
@@ -151,7 +151,7 @@ def _summary(ctx, view, player, args, inbound) -> None:
         if own:  # the deadline in the zone of the reader's seat
             info["deadline"] = deadlines.deadline_text(ctx.store, game, ctx.clock(),
                                                        deadlines.player_zone(own[0]))
-        seats = {p["name"] for p in own}
+        seats = {p.name for p in own}
         owes = False
         if game.status == Status.ACTIVE and not info["over"]:
             start_seq, _ = deadlines.turn_start(ctx.store, game.id)
@@ -195,10 +195,10 @@ def _help(ctx, view, player, args, inbound) -> None:
 
 
 def _board(ctx, view, player, args, inbound) -> None:
-    body, html = reports.board_reply(ctx, view, player["name"])
+    body, html = reports.board_reply(ctx, view, player.name)
     # Archived as a "board" reply, never as a turn report: it is this player's own view
     # (sealed orders included), and the archive's pages show turn reports only.
-    ctx.outbox.reply(inbound, view, "Board", body, kind="board", archive_player=player["name"], html=html)
+    ctx.outbox.reply(inbound, view, "Board", body, kind="board", archive_player=player.name, html=html)
 
 
 def _history(ctx, view, player, args, inbound) -> None:
@@ -209,8 +209,8 @@ def _history(ctx, view, player, args, inbound) -> None:
                                      "or HISTORY 3-5")
         ctx.outbox.reply(inbound, view, "History", body, kind="error")
         return
-    body = history_for_player(ctx, view, player["name"], turns)
-    ctx.outbox.reply(inbound, view, "History", body, kind="reply", archive_player=player["name"])
+    body = history_for_player(ctx, view, player.name, turns)
+    ctx.outbox.reply(inbound, view, "History", body, kind="reply", archive_player=player.name)
 
 
 def _trail(ctx, view, player, args, inbound) -> None:
@@ -240,23 +240,23 @@ def _trail(ctx, view, player, args, inbound) -> None:
     # the wrong piece.
     body = ctx.outbox.render("table", game_id=view.id, turn=view.turn, lines=lines)
     ctx.outbox.reply(inbound, view, "Trail", body, kind=_public_kind(player),
-                     archive_player=player["name"] if player is not None else None)
+                     archive_player=player.name if player is not None else None)
 
 
 def _absence(ctx, view, player, args, inbound) -> None:
     now = ctx.clock()
     try:
         start, end = deadlines.parse_absence(args, now)
-        lines = deadlines.declare_absence(ctx.store, view, player["name"], start, end, now)
+        lines = deadlines.declare_absence(ctx.store, view, player.name, start, end, now)
     except GameError as exc:
         body = ctx.outbox.error_body(view, f"ABSENCE {args}: {exc}")
         ctx.outbox.reply(inbound, view, "Absence not recorded", body, kind="error")
         return
     ctx.outbox.reply(inbound, view, "Absence recorded", ctx.outbox.notice_body(view, lines),
-                     kind="reply", archive_player=player["name"])
-    others = [name for name in view.seated_names if name != player["name"]]
-    told = [f"{player['name']} will be away: {lines[0].split(': ', 1)[1]}"] + lines[1:]
-    reports.notice(ctx, view, others, told, f"{player['name']} away")
+                     kind="reply", archive_player=player.name)
+    others = [name for name in view.seated_names if name != player.name]
+    told = [f"{player.name} will be away: {lines[0].split(': ', 1)[1]}"] + lines[1:]
+    reports.notice(ctx, view, others, told, f"{player.name} away")
 
 
 @dataclass(frozen=True)

@@ -237,17 +237,17 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: lo
     request of this address is done; any other code is a seat's (seats.confirm)."""
     words = args.split()
     row = codes.find(ctx.code_secret(), words[0], ctx.store.optin.pending_request) if len(words) == 1 else None
-    if row is None or not row["actions"]:  # a seat's code (count_code)
+    if row is None or not row.actions:  # a seat's code (count_code)
         seats.confirm(ctx, view, player, args, inbound)
         return
     now = ctx.clock()
-    if row["confirmed"] is not None or row["expires"] < now or row["address"] != inbound.sender:
+    if row.confirmed is not None or row.expires < now or row.address != inbound.sender:
         refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {args[:30]}: this code is used or "
                "expired, or this is not the address it was sent to. Send the request again.")
         return
-    ctx.store.optin.confirm_pending_request(row["code_hash"], now)
+    ctx.store.optin.confirm_pending_request(row.code_hash, now)
     parts, secret = [], False
-    for line in row["actions"].split("\n"):
+    for line in row.actions.split("\n"):
         word, _, rest = line.partition(" ")
         try:
             REQUESTS[word](ctx, rest, inbound.sender)  # checked again: things may have moved

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from games.base import OptionError
 from gm.core import times
-from gm.core.model import GameView
+from gm.core.model import GameView, Seat
 from gm.mail.inbound import Inbound
 from gm.service.table import deadlines
 from gm.service.context import Context
@@ -34,31 +34,31 @@ def value_and_scope(value: str) -> tuple[str, bool]:
     return value, False
 
 
-def where(player, every: bool, games: list[str] = ()) -> str:
+def where(player: Seat, every: bool, games: list[str] = ()) -> str:
     """Which games a change reaches, as the reply says it."""
     if not every:
         return "in this game"
-    return (f"in every game of {player['email']} ({', '.join(games)}) and in the games it joins "
+    return (f"in every game of {player.email} ({', '.join(games)}) and in the games it joins "
             "later")
 
 
-def save(ctx: Context, view: GameView, player, column: str, value: str, every: bool) -> list[str]:
+def save(ctx: Context, view: GameView, player: Seat, column: str, value: str, every: bool) -> list[str]:
     """Store one setting, for this seat or (``every``) for its address; the games it changed."""
     if every:
-        ctx.store.locks.lock_addresses(player["email"])  # the sender's, locked already, unless by a reply address
-        games = ctx.store.seats.set_address_setting(player["email"], column, value, ctx.clock())
+        ctx.store.locks.lock_addresses(player.email)  # the sender's, locked already, unless by a reply address
+        games = ctx.store.seats.set_address_setting(player.email, column, value, ctx.clock())
     else:
         games = [view.id]
         if column == "format":
-            ctx.store.seats.set_player_format(view.id, player["name"], value)
+            ctx.store.seats.set_player_format(view.id, player.name, value)
         else:
-            ctx.store.seats.set_player_timezone(view.id, player["name"], value)
-    ctx.store.history.log(view.id, view.turn, player["name"], "set",
+            ctx.store.seats.set_player_timezone(view.id, player.name, value)
+    ctx.store.history.log(view.id, view.turn, player.name, "set",
                           f"{column} {value}" + (f" ALL (games {', '.join(games)})" if every else ""), ctx.clock())
     return games
 
 
-def set_format(ctx: Context, view: GameView, player, value: str, inbound: Inbound) -> None:
+def set_format(ctx: Context, view: GameView, player: Seat, value: str, inbound: Inbound) -> None:
     """SET FORMAT TEXT|HTML [ALL]."""
     value, every = value_and_scope(value)
     fmt = FORMAT_WORDS.get(value.upper())
@@ -71,10 +71,10 @@ def set_format(ctx: Context, view: GameView, player, value: str, inbound: Inboun
     games = save(ctx, view, player, "format", fmt, every)
     done = FORMAT_DONE[fmt].format(where=where(player, every, games))
     ctx.outbox.reply(inbound, view, "Format set", ctx.outbox.notice_body(view, [done]),
-                     kind="reply", archive_player=player["name"])
+                     kind="reply", archive_player=player.name)
 
 
-def set_timezone(ctx: Context, view: GameView, player, value: str, inbound: Inbound) -> None:
+def set_timezone(ctx: Context, view: GameView, player: Seat, value: str, inbound: Inbound) -> None:
     """SET TIMEZONE <IANA name> [ALL]: deadlines and dates shown in that zone, with UTC beside them."""
     value, every = value_and_scope(value)
     try:
@@ -91,15 +91,15 @@ def set_timezone(ctx: Context, view: GameView, player, value: str, inbound: Inbo
     deadline = deadlines.deadline_text(ctx.store, view, now, zone)
     lines.append(f"Deadline: {deadline}." if deadline else "This turn has no deadline.")
     ctx.outbox.reply(inbound, view, "Time zone set", ctx.outbox.notice_body(view, lines),
-                     kind="reply", archive_player=player["name"])
+                     kind="reply", archive_player=player.name)
 
 
-def in_force(ctx: Context, game_id: str, player) -> str:
+def in_force(ctx: Context, game_id: str, player: Seat) -> str:
     """MY GAMES: the format and time zone a seat's mail comes in, and where each comes from."""
-    own = player["format"]
+    own = player.format
     fmt = own or deadlines.settings(ctx.store, game_id)["format"]
     source = "" if own else " (the game's)"
-    return f"{FORMAT_SHOWN.get(fmt, fmt)}{source}, times in {player['timezone'] or 'UTC'}"
+    return f"{FORMAT_SHOWN.get(fmt, fmt)}{source}, times in {player.timezone or 'UTC'}"
 
 
 def for_all_games(ctx: Context, address: str) -> str | None:
@@ -107,6 +107,6 @@ def for_all_games(ctx: Context, address: str) -> str | None:
     row = ctx.store.seats.address_settings(address)
     if row is None:
         return None
-    shown = ([f"{FORMAT_SHOWN[row['format']]}"] if row["format"] else []) + \
-        ([f"times in {row['timezone']}"] if row["timezone"] else [])
+    shown = ([f"{FORMAT_SHOWN[row.format]}"] if row.format else []) + \
+        ([f"times in {row.timezone}"] if row.timezone else [])
     return ", ".join(shown) or None

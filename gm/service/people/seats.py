@@ -28,7 +28,7 @@ def given_away(ctx: Context, view: GameView, address: str) -> str | None:
     replace: its history line "seat <name>: <old> -> <new>"), when no seat is at ``address`` now;
     else None.  Such a sender can do nothing with the seat any more: PASSWORD RESET would mail
     the new player, so they are told the seat passed on."""
-    if not address or any(p["email"].lower() == address.lower() for p in view.players):
+    if not address or any(p.email.lower() == address.lower() for p in view.players):
         return None
     for row in reversed(ctx.store.history.history_of(view.id)):
         detail = row.detail or ""
@@ -70,7 +70,7 @@ def remove(ctx: Context, view: GameView, name: str, who: str, why: str) -> tuple
 def resign(ctx: Context, view: GameView, player, args: str, inbound: Inbound) -> None:
     """RESIGN, or CONCEDE (the same, RULINGS G7): the player leaves the game under way; the others
     are told (the GM can still give the seat to someone else with gm replace)."""
-    name = player["name"]
+    name = player.name
     if view.status == Status.FINISHED or view.rules.is_over(view.state):
         refuse(ctx, inbound, view, "Not resigned", f"Game {view.id} is over; there is nothing to "
                "resign from.")
@@ -90,14 +90,14 @@ def resign(ctx: Context, view: GameView, player, args: str, inbound: Inbound) ->
 def set_password(ctx: Context, view: GameView, player, value: str, inbound: Inbound) -> None:
     """SET PASSWORD <new> (with the old one): the seat's password changes, and its old password,
     reply addresses and waiting address codes stop working; the registered address is told."""
-    problem = passwords.chosen_problem(value, (player["name"], view.id, player["email"].partition("@")[0]))
+    problem = passwords.chosen_problem(value, (player.name, view.id, player.email.partition("@")[0]))
     if problem:
         refuse(ctx, inbound, view, "Password not changed", f"SET PASSWORD: {problem}")
         return
     credentials.set_password(ctx, view, player, value, inbound)
-    done(ctx, inbound, view, "Password changed", f"The password of your seat {player['name']} in game "
+    done(ctx, inbound, view, "Password changed", f"The password of your seat {player.name} in game "
          f"{view.id} is changed. Your old password, and the reply addresses of the reports sent "
-         "before, no longer work; the next reports carry new ones.", archive_player=player["name"])
+         "before, no longer work; the next reports carry new ones.", archive_player=player.name)
 
 
 def password_reset(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
@@ -117,12 +117,12 @@ def password_reset(ctx: Context, view, player, args: str, inbound: Inbound) -> N
     mine: list = []
     if game is not None:
         if named is not None:
-            mine = [p for p in game.seated if p["name"].lower() == named.lower()]
+            mine = [p for p in game.seated if p.name.lower() == named.lower()]
         else:
-            mine = [p for p in game.seated if p["email"].lower() == sender]
+            mine = [p for p in game.seated if p.email.lower() == sender]
     for seat in mine:  # a code, or the attempt recorded in the history
         credentials.request_reset(ctx, game, seat, inbound)
-    if mine and all(seat["email"].lower() == sender for seat in mine):
+    if mine and all(seat.email.lower() == sender for seat in mine):
         # The code's own mail is the answer.  When none was sent (one went within the hour, the
         # caps, a bouncing address) nothing is sent either: From may be forged, and the owner
         # must not receive more than the one confirmation an hour.
@@ -151,14 +151,14 @@ def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbou
         refuse(ctx, inbound, view, "Address not changed", f"SET ADDRESS {value[:60]}: write SET ADDRESS "
                "name@example.org (one address).")
         return None
-    if addresses.same(player["email"], new):
+    if addresses.same(player.email, new):
         refuse(ctx, inbound, view, "Address not changed", f"Your seat is registered to {new} already.")
         return None
-    if any(addresses.same(p["email"], new) and p["name"] != player["name"] for p in view.players):
+    if any(addresses.same(p.email, new) and p.name != player.name for p in view.players):
         refuse(ctx, inbound, view, "Address not changed", f"{new} is the address of another seat of "
                f"game {view.id}; each seat needs an address of its own.")
         return None
-    if credentials.reset_waiting(ctx, view.id, player["name"]):
+    if credentials.reset_waiting(ctx, view.id, player.name):
         refuse(ctx, inbound, view, "Address not changed", "A PASSWORD RESET of your seat waits for its "
                "confirmation at the address the seat is registered to; the address cannot change "
                "until it is confirmed or has expired.")
@@ -170,7 +170,7 @@ def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbou
         return None
     code = credentials.start_address_change(ctx, view, player, new, inbound)
     text = ctx.outbox.render("answer", game_id=None, lines=[
-        f"The player {player['name']} of game {view.id} asked gm to send their game mail to this "
+        f"The player {player.name} of game {view.id} asked gm to send their game mail to this "
         "address from now on.", "",
         f"To confirm, reply to this mail, or mail {ctx.config.address} a line: CONFIRM {code}", "",
         f"The code works once, for {CODE_DAYS} days. If you did not ask for this, ignore this mail: "
@@ -182,7 +182,7 @@ def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbou
     done(ctx, inbound, view, "Address change started", f"gm mailed a code to {new}. Your seat moves "
          f"there when that address sends it back (a reply to the code's mail, or CONFIRM <code>) "
          f"within {CODE_DAYS} days; until then nothing changes and your mail still comes here.",
-         archive_player=player["name"])
+         archive_player=player.name)
     return code
 
 
@@ -196,11 +196,11 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
     reset (a new password), a mail held during a lock-out (judged: gm.service.people.holds)."""
     words = args.split()
     row = credentials.find_code(ctx, words[0]) if len(words) == 1 else None
-    if row is None or row["used"] or row["expires"] < ctx.clock() or row["new_email"] != inbound.sender:
+    if row is None or row.used or row.expires < ctx.clock() or row.new_email != inbound.sender:
         refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {args[:30]}: {NOT_CONFIRMED} Ask again "
                "with SET ADDRESS or PASSWORD RESET.")
         return
-    purpose = row["purpose"]
+    purpose = row.purpose
     if purpose == holds.HELD:  # a mail held during a lock-out, to be judged
         holds.confirm(ctx, row, inbound)
         return
@@ -210,19 +210,19 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
             refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {words[0]}: nothing changed: {result}")
             return
         game, seat = result
-        done(ctx, inbound, game, "Address changed", f"Your seat {seat['name']} in game {game.id} now "
+        done(ctx, inbound, game, "Address changed", f"Your seat {seat.name} in game {game.id} now "
              "receives its mail at this address. Send BOARD (with GAME "
-             f"{game.id}) for the position, or wait for the next report.", archive_player=seat["name"])
+             f"{game.id}) for the position, or wait for the next report.", archive_player=seat.name)
         return
-    result = (credentials.revert(ctx, row) if purpose == credentials.REVERT
-              else credentials.confirm_reset(ctx, row, inbound.sender))
-    if isinstance(result, str):
-        refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {words[0]}: nothing changed: {result}")
+    renewed = (credentials.revert(ctx, row) if purpose == credentials.REVERT
+               else credentials.confirm_reset(ctx, row, inbound.sender))
+    if isinstance(renewed, str):
+        refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {words[0]}: nothing changed: {renewed}")
         return
-    game, seat, secret = result
+    game, seat, secret = renewed
     what = ("Your seat is back at this address. " if purpose == credentials.REVERT else "")
     body = ctx.outbox.render("answer", game_id=game.id, lines=[
-        f"{what}Your new password for game {game.id} (seat {seat['name']}): {secret}", "",
+        f"{what}Your new password for game {game.id} (seat {seat.name}): {secret}", "",
         "Your old password, the reply addresses of the reports sent before and every change of "
         "address still waiting no longer work; only this address received the new password."])
     ctx.outbox.reply(inbound, game, f"New password for {game.id}", body, kind="reply",

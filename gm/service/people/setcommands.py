@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from gm.core.model import GameView
+from gm.core.model import GameView, Seat
 from gm.mail.inbound import Inbound
 from gm.service.outgoing.answers import refuse
 from gm.service.people import optin, playersettings, seats
 from gm.service.context import Context
 
-SetHandler = Callable[[Context, GameView, object, str, Inbound], None]
+SetHandler = Callable[[Context, GameView, Seat, str, Inbound], None]
 
 
 @dataclass(frozen=True)

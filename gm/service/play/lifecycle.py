@@ -186,11 +186,11 @@ def concede(ctx: Context, game_id: str, name: str, who: str | None = None, why: 
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         player = turns.seat(view, name)
-        if not player["active"]:
-            raise ServiceError(f"{player['name']} has already left game {view.id}")
+        if not player.active:
+            raise ServiceError(f"{player.name} has already left game {view.id}")
         if view.status == Status.FINISHED or view.rules.is_over(view.state):
             raise ServiceError(f"game {view.id} is over")
-        name = player["name"]
+        name = player.name
         record(ctx, view, "concede", f"player {name}", who, why)
         reports.notice(ctx, view, view.seated_names,
                        gm_lines(f"{name} has conceded the game (RULINGS G7).", why), f"{name} conceded")
@@ -258,28 +258,28 @@ def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None =
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         player = turns.seat(view, name)
-        old = player["email"]
-        taken = next((p["name"] for p in view.seated if p["name"] != player["name"]
-                      and addresses.same(p["email"], email)), None)
+        old = player.email
+        taken = next((p.name for p in view.seated if p.name != player.name
+                      and addresses.same(p.email, email)), None)
         if taken is not None:
             raise ServiceError(f"{email} is the address of {taken}, another seat of game {view.id}; "
                                "each seat needs an address of its own; nothing changed")
-        ctx.store.seats.replace_seat(view.id, player["name"], email, passwords.hash_password(secret))
-        credentials.end_all(ctx, view.id, player["name"], f"gm replace (seat given to {email})")
-        record(ctx, view, "replace", f"seat {player['name']}: {old} -> {email}", who, why)
+        ctx.store.seats.replace_seat(view.id, player.name, email, passwords.hash_password(secret))
+        credentials.end_all(ctx, view.id, player.name, f"gm replace (seat given to {email})")
+        record(ctx, view, "replace", f"seat {player.name}: {old} -> {email}", who, why)
         view = games.load(ctx.store, view.id)
-        mailcommands.send_welcome(ctx, view, view.player(player["name"]), secret)
-        others = [n for n in view.seated_names if n != player["name"]]
+        mailcommands.send_welcome(ctx, view, turns.seat(view, player.name), secret)
+        others = [n for n in view.seated_names if n != player.name]
         reports.notice(ctx, view, others,
-                       gm_lines(f"A new player now plays the seat {player['name']}.", why), "New player")
+                       gm_lines(f"A new player now plays the seat {player.name}.", why), "New player")
         if not addresses.same(old, email):  # the one who left is told too
             body = ctx.outbox.notice_body(view, [
-                f"Your seat {player['name']} in game {view.id} has passed on to another player:",
+                f"Your seat {player.name} in game {view.id} has passed on to another player:",
                 "the game master gave it to them.  Your password and reply addresses",
                 "for it no longer work, and you play no more in this game."]
                 + gm_lines("", why)[1:])
             ctx.outbox.to_game(view, old, "Your seat was given away", body)
-    return f"seat {player['name']} of game {view.id} now belongs to {email}; welcome queued"
+    return f"seat {player.name} of game {view.id} now belongs to {email}; welcome queued"
 
 
 @retried
@@ -291,7 +291,7 @@ def reset_seat(ctx: Context, game_id: str, name: str, who: str | None = None, wh
         view = games.load(ctx.store, game_id)
         player = turns.seat(view, name)
         credentials.gm_reset(ctx, view, player, who or default_actor(), why)
-    return f"seat {player['name']} of game {view.id}: new password mailed to {player['email']}"
+    return f"seat {player.name} of game {view.id}: new password mailed to {player.email}"
 
 
 @retried
@@ -304,12 +304,12 @@ def readdress_seat(ctx: Context, game_id: str, name: str, email: str, who: str |
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         player = turns.seat(view, name)
-        if addresses.same(player["email"], email):
-            raise ServiceError(f"seat {player['name']} is registered to {email} already; nothing changed")
-        if any(addresses.same(p["email"], email) for p in view.players):
+        if addresses.same(player.email, email):
+            raise ServiceError(f"seat {player.name} is registered to {email} already; nothing changed")
+        if any(addresses.same(p.email, email) for p in view.players):
             raise ServiceError(f"{email} is the address of another seat of game {view.id}; nothing changed")
         credentials.gm_move(ctx, view, player, email, who or default_actor(), why)
-    return f"seat {player['name']} of game {view.id} moved to {email}; new password mailed there"
+    return f"seat {player.name} of game {view.id} moved to {email}; new password mailed there"
 
 
 @retried
@@ -319,26 +319,26 @@ def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: st
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         player = turns.seat(view, name)
-        if not player["active"]:
-            raise ServiceError(f"{player['name']} has already left game {view.id}")
+        if not player.active:
+            raise ServiceError(f"{player.name} has already left game {view.id}")
         if view.status == Status.FINISHED:
             raise ServiceError(f"game {view.id} is over")
         rules = view.rules
-        record(ctx, view, "eject", f"player {player['name']}", who, why)
-        others = [n for n in view.seated_names if n != player["name"]]
+        record(ctx, view, "eject", f"player {player.name}", who, why)
+        others = [n for n in view.seated_names if n != player.name]
         reports.notice(ctx, view, others,
-                       gm_lines(f"The game master has removed {player['name']} from the game.", why),
+                       gm_lines(f"The game master has removed {player.name} from the game.", why),
                        "Player removed")
-        after, _ = seats.remove(ctx, view, player["name"], who or default_actor(),
+        after, _ = seats.remove(ctx, view, player.name, who or default_actor(),
                                 why or "removed by the game master")
         # The one removed is spoken to, not about; after the removal, so the mail offers them no
         # orders to send.
-        reports.notice(ctx, view, [player["name"]],
+        reports.notice(ctx, view, [player.name],
                        gm_lines(f"You were removed from game {view.id} by the game master.", why),
                        "You were removed")
     if rules.is_over(after.state):
-        return f"{player['name']} left game {view.id}; the game is over"
-    return f"{player['name']} left game {view.id}; the game goes on without them"
+        return f"{player.name} left game {view.id}; the game is over"
+    return f"{player.name} left game {view.id}; the game goes on without them"
 
 
 # --- mail ------------------------------------------------------------------------------
@@ -348,8 +348,8 @@ def resend(ctx: Context, game_id: str, name: str | None = None, who: str | None 
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         targets = [turns.seat(view, name)] if name else view.seated
-        reports.resend(ctx, view, [p["name"] for p in targets])
-        names = ", ".join(p["name"] for p in targets)
+        reports.resend(ctx, view, [p.name for p in targets])
+        names = ", ".join(p.name for p in targets)
         record(ctx, view, "resend", f"report of turn {view.turn} to {names}", who, why)
     return f"report of turn {view.turn} queued again for {names}"
 

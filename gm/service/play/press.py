@@ -18,7 +18,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from gm.core.model import AUDIENCE_ALL, AUDIENCE_GM, AUDIENCE_PLAYERS, GameView
+from gm.core.model import AUDIENCE_ALL, AUDIENCE_GM, AUDIENCE_PLAYERS, GameView, Seat
 from gm.mail.inbound import Inbound
 from gm.service.outgoing import gmalerts, observers
 from gm.service.outgoing.outbox import HOUR, MAILS_PER_ADDRESS, PART_RULE
@@ -39,7 +39,7 @@ GREY_DELAY = (10 * 60, 40 * 60)  # seconds
 class Message:
     """The blocks of one mail to one list of recipients, sent as one press message."""
 
-    recipients: list  # the players' rows
+    recipients: list[Seat]
     labels: list[str]  # as the message's "To:" shows them (names or ALL, then GM)
     to_gm: bool
     audience: str
@@ -50,7 +50,7 @@ class Message:
         return "\n\n".join(self.texts)
 
 
-def send_all(ctx: Context, view: GameView, player, blocks: Sequence[tuple[Sequence[str] | str, str]],
+def send_all(ctx: Context, view: GameView, player: Seat, blocks: Sequence[tuple[Sequence[str] | str, str]],
              inbound: Inbound) -> None:
     """Every PRESS block of one mail (in the ingest transaction), with one answer to the sender.
 
@@ -60,7 +60,7 @@ def send_all(ctx: Context, view: GameView, player, blocks: Sequence[tuple[Sequen
     if not blocks:
         return
     mode = deadlines.settings(ctx.store, view.id)["press"]
-    sender = player["name"]
+    sender = player.name
     messages: dict[tuple[str, ...], Message] = {}
     told: list[str] = []  # refusals, each said once
     merged = 0
@@ -110,13 +110,14 @@ def _message(view: GameView, sender: str, names: list[str]) -> Message:
     """The recipients of a PRESS TO line (checked by _problem)."""
     to_gm = any(_is_gm(n) for n in names)
     if any(n.upper() == "ALL" for n in names):
-        recipients, labels = [p for p in view.seated if p["name"] != sender], ["ALL"]
+        recipients, labels = [p for p in view.seated if p.name != sender], ["ALL"]
     else:
         recipients = []
         for found in (view.player(n) for n in names if not _is_gm(n)):
-            if all(found["name"] != p["name"] for p in recipients):
+            assert found is not None  # _problem refused a name of no seat
+            if all(found.name != p.name for p in recipients):
                 recipients.append(found)
-        labels = [p["name"] for p in recipients]
+        labels = [p.name for p in recipients]
     audience = ALL if labels == ["ALL"] else PLAYERS if recipients else GM_ONLY
     return Message(recipients, labels + [GM] if to_gm else labels, to_gm, audience)
 
@@ -143,9 +144,11 @@ def _deliver(ctx: Context, view: GameView, sender: str, messages: list[Message],
     readers: dict[str, list[Message]] = {}
     for message in messages:
         for p in message.recipients:
-            readers.setdefault(p["name"], []).append(message)
+            readers.setdefault(p.name, []).append(message)
     for name, theirs in readers.items():
-        email = view.player(name)["email"]
+        seat = view.player(name)
+        assert seat is not None  # a recipient of _message: a seat of the game
+        email = seat.email
         if not ctx.outbox.room_for(email):
             told.append(f"{name} was not sent your press: this mail made gm write to them as often "
                         f"as one mail may ({MAILS_PER_ADDRESS} mails).")
@@ -194,10 +197,10 @@ def _problem(ctx: Context, view: GameView, sender: str, names: list[str], text: 
         if target.upper() == "ALL" or _is_gm(target):
             continue
         found = view.player(target)
-        if found is None or not found["active"]:
+        if found is None or not found.active:
             return (f"There is no player {target!r} to write to (players: "
                     f"{', '.join(view.seated_names)}, or ALL, or GM for the game master); "
                     "your press was not delivered.")
-        if found["name"] == sender:
+        if found.name == sender:
             return "You cannot send press to yourself."
     return None

@@ -158,9 +158,9 @@ def holdable(store, view, start_seq: int, names: list[str], conf) -> dict[str, f
     out: dict[str, float] = {}
     for name in names:
         holds = store.timers.bounce_holds_of(view.id, name)
-        if any(h["start_seq"] == start_seq for h in holds):
+        if any(h.start_seq == start_seq for h in holds):
             continue  # held once this turn already
-        left = allowed - sum(h["seconds"] for h in holds)
+        left = allowed - sum(h.seconds for h in holds)
         if left >= 60:
             out[name] = min(BOUNCE_WAIT, left)
     return out

@@ -7,7 +7,7 @@ record of the mail that caused it and the mail it queues.
 from __future__ import annotations
 
 from games.base import NotYourTurnError, OrderError
-from gm.core.model import GameView, Outcome, ServiceError, Status
+from gm.core.model import GameView, Outcome, ServiceError, Status, Seat
 from gm.mail.inbound import Inbound
 from gm.service.outgoing import reports
 from gm.service.table import deadlines, games
@@ -24,7 +24,7 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
     turn the sender wrote for, closed by its clock before this (RULINGS G4)."""
     now = ctx.clock() if now is None else now
     player = seat(view, name)
-    name = player["name"]
+    name = player.name
     try:
         check_open(view, player)
         order = view.rules.parse_order(view.state, name, text)
@@ -44,22 +44,22 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
     return Outcome("sealed" if view.rules.simultaneous else "applied", str(order), view.id)
 
 
-def seat(view: GameView, name: str):
+def seat(view: GameView, name: str) -> Seat:
     """The named player's row; ServiceError naming the players if there is none."""
     player = view.player(name)
     if player is None:
-        known = ", ".join(p["name"] for p in view.players)
+        known = ", ".join(p.name for p in view.players)
         raise ServiceError(f"no player {name!r} in game {view.id} (players: {known})")
     return player
 
 
-def check_open(view: GameView, player) -> None:
+def check_open(view: GameView, player: Seat) -> None:
     """NotYourTurnError if the game takes no orders from ``player``, saying why."""
     if view.status == Status.FINISHED:
         raise NotYourTurnError("the game is over")
     if view.status == Status.PAUSED:
         raise NotYourTurnError("the game is paused by the game master")
-    if not player["active"]:
+    if not player.active:
         raise NotYourTurnError("you have left this game")
 
 

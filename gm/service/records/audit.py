@@ -101,7 +101,7 @@ def _replay_states(ctx: Context, view, report: VerifyReport) -> tuple[dict[int, 
         events[seq] = []
         try:
             if seq == 0:
-                current = rules.start(rules.setup([p["name"] for p in view.players],
+                current = rules.start(rules.setup([p.name for p in view.players],
                                                   json.loads(view.row.options), view.row.seed),
                                       view.row.created)
             elif seq in overrides:
@@ -251,8 +251,8 @@ def index_entry(ctx: Context, game_id: str, view=None) -> dict:
         "status": view.status,
         "over": rules.is_over(state) or view.status == "finished",
         "turn": view.turn,
-        "players": [{"name": p["name"], "score": scores.get(p["name"], 0), "active": bool(p["active"]),
-                     "winner": p["name"] in winners} for p in view.players],
+        "players": [{"name": p.name, "score": scores.get(p.name, 0), "active": bool(p.active),
+                     "winner": p.name in winners} for p in view.players],
         "winners": winners,
         "drawn": rules.is_drawn(state),
         "reason": reason,
@@ -268,7 +268,7 @@ def recruiting_entry(ctx: Context, row: GameRow) -> dict:
     how many are free; no page, no feed, no turn yet."""
     seats = ctx.store.selfservice.open_game(row.id)
     joined = ctx.store.seats.players(row.id)
-    total = seats["seats"] if seats is not None else len(joined)
+    total = seats.seats if seats is not None else len(joined)
     return {
         "id": row.id,
         "title": registry.get(row.kind).title,
@@ -279,7 +279,7 @@ def recruiting_entry(ctx: Context, row: GameRow) -> dict:
         "free": max(total - len(joined), 0),
         "over": False,
         "turn": 0,
-        "players": [{"name": p["name"], "score": 0, "active": True, "winner": False} for p in joined],
+        "players": [{"name": p.name, "score": 0, "active": True, "winner": False} for p in joined],
         "winners": [],
         "reason": None,
         "created": format_stamp(row.created),

@@ -15,7 +15,7 @@ from typing import Any
 
 from games.base import OptionError
 from gm.core import options, times
-from gm.core.model import GameView
+from gm.core.model import GameView, Seat
 from gm.store import Store
 from gm.store.gamerows import StateRow
 
@@ -179,7 +179,7 @@ def turn_table(store: Store, view: GameView, row: dict | None = None, owing: boo
     due = None
     if view.status == "active" and not view.rules.is_over(view.state):
         due = (row if row is not None else current(store, view))["due"]
-    zones = {p["name"]: player_zone(p) for p in view.players}
+    zones = {p.name: player_zone(p) for p in view.players}
     if not owing:
         return TurnTable(settings(store, view.id), due, zones)
     return TurnTable(settings(store, view.id), due, zones, missing_now(store, view),
@@ -278,9 +278,9 @@ def deadline_text(store: Store, view: GameView, now: float, tz=None) -> str | No
     return None if due is None else times.format_due(due, now, tz)
 
 
-def player_zone(player):
+def player_zone(player: Seat | None) -> Any:
     """The time zone a player set (SET TIMEZONE), or None for UTC."""
-    name = player["timezone"] if player is not None and "timezone" in player.keys() else None
+    name = player.timezone if player is not None else None
     return times.zone(name) if name else None
 
 
