@@ -99,9 +99,11 @@ from gm.core import passwords  # noqa: E402
 from gm.core.config import Config  # noqa: E402
 from gm.runtime.maildir import ensure_maildir, process_maildir  # noqa: E402
 from gm.service.play import timers  # noqa: E402
+from gm.service.records.retention import sent_copy  # noqa: E402
 from gm.service.table import deadlines, games  # noqa: E402
 from gm.service.engine import Engine  # noqa: E402
 from gm.store import Store, migrations  # noqa: E402
+from gm.store.packing import unpack_mail  # noqa: E402
 from support import GM_ADDRESS, order_mail  # noqa: E402
 
 KIND = "neighbors"
@@ -111,7 +113,7 @@ SEEDS = (1, 2, 3, 4)
 MAILED = 10  # games g0..g9 get the mail
 BATCH = 10_000  # games per build transaction
 TICKS = 200
-GM = str(ROOT / ".venv" / "bin" / "gm")
+GM = str(Path(sys.executable).with_name("gm"))  # the console script beside this Python (the one the venv installed)
 
 
 # --- the stores -------------------------------------------------------------------------------
@@ -127,13 +129,32 @@ def options_of(k: int) -> dict[str, str]:
     return {"deadline": "30d"} if k % 100 == 5 else {}
 
 
-class Builder:
-    """Adds games to a store the way lifecycle.create_game does, less scrypt and the welcomes."""
+def reference_welcomes(tmp: Path) -> list[tuple[str, bytes, dict]]:
+    """(subject, mail, archived report row) of each seat's welcome, as Engine.create_game queues
+    them for a game of NAMES (with its picture; the report's words in ``reports``)."""
+    store = Store(tmp / "welcomes.sqlite")
+    engine = Engine(store, Config(data_dir=tmp, address=GM_ADDRESS))
+    try:
+        engine.create_game(KIND, "g0", [(n, email_of(n, "g0")) for n in NAMES], seed=seed_of(0))
+        mails = store.all("SELECT id, subject, raw FROM outbox WHERE kind = 'welcome' ORDER BY id")
+        reports = {r["outbox_id"]: r for r in store.reports.reports_of("g0")}
+        return [(m["subject"], unpack_mail(m["raw"]), reports[m["id"]]) for m in mails]
+    finally:
+        engine.close()
+        store.close()
 
-    def __init__(self):
+
+class Builder:
+    """Adds games to a store the way lifecycle.create_game does, less scrypt; with ``welcomes``
+    (reference_welcomes) each seat's welcome is queued, its words archived, and send() marks
+    them sent as the sender does (a welcome holds a password: blanked once sent)."""
+
+    def __init__(self, welcomes: list[tuple[str, bytes, dict]] = ()):
         self.rules = registry.get(KIND)
         self.pw_hash = passwords.hash_password(PASSWORD)
         self.states = {}  # seed -> (turn, dumped set-up state), per `now`
+        self.welcomes = welcomes
+        self.queued: list[tuple[int, bytes]] = []  # (outbox id, mail) of welcomes not sent yet
 
     def state(self, seed: int, now: float):
         key = (seed, now)
@@ -154,6 +175,22 @@ class Builder:
         deadlines.save_settings(store, game_id, service)
         store.history.log(game_id, turn, "gm", "create", f"{self.rules.kind} for {', '.join(NAMES)}, seed {seed}", now)
         deadlines.open_turn(store, games.load(store, game_id))
+        for seat, (subject, raw, report) in enumerate(self.welcomes):
+            name = NAMES[seat]
+            oid = store.outbox.queue_outbox(f"<welcome.{seat}.{game_id}@scale.example>", email_of(name, game_id),
+                                            subject, raw, kind="welcome", now=now, game_id=game_id, turn=turn,
+                                            secret=True)
+            store.reports.add_report(game_id, turn, report["seq"], name, report["kind"], report["body"], oid, now,
+                                     gm_version=report["gm_version"], digest=report["digest"])
+            self.queued.append((oid, raw))
+
+    def send(self, store: Store, now: float) -> None:
+        """Mark the welcomes queued so far sent, each blanked as the sender leaves it."""
+        with store.write():
+            for oid, raw in self.queued:
+                store.outbox.mark_sent(oid, now, 1)
+                store.outbox.blank_secret(oid, *sent_copy(raw, True))
+        self.queued.clear()
 
 
 def table_rows(store: Store) -> dict[str, list]:
@@ -174,7 +211,7 @@ def check_builder(tmp: Path) -> int:
     now = 1_800_000_000.0
     ref_store, ours = Store(tmp / "ref.sqlite"), Store(tmp / "built.sqlite")
     engine = Engine(ref_store, Config(data_dir=tmp, address=GM_ADDRESS), clock=lambda: now)
-    builder = Builder()
+    builder = Builder(reference_welcomes(tmp))
     try:
         for k in (0, 5):
             game_id = f"g{k}"
@@ -189,7 +226,7 @@ def check_builder(tmp: Path) -> int:
         ours.close()
     welcome = {"outbox", "reports"}
     differ = [t for t in ref if t not in welcome and ref[t] != got.get(t)]
-    extra = [t for t in welcome if got.get(t)]
+    extra = [t for t in welcome if len(got.get(t, ())) != len(ref[t])]  # a welcome each, its words archived
     if differ or extra or set(ref) != set(got):
         for t in differ:
             print(f"  {t}:\n    create_game {ref[t]}\n    builder     {got.get(t)}")
@@ -209,8 +246,12 @@ def build(path: Path, n: int) -> float:
     tmp = path.with_suffix(".building")
     for p in tmp.parent.glob(tmp.name + "*"):
         p.unlink()
+    scratch = Path(tempfile.mkdtemp(prefix="gm-welcomes-"))
+    try:
+        builder = Builder(reference_welcomes(scratch))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     store = Store(tmp)
-    builder = Builder()
     now = time.time()
     ids = spread_ids(n)
     for i in range(0, n, BATCH):
@@ -218,6 +259,7 @@ def build(path: Path, n: int) -> float:
             for game_id in ids[i:i + BATCH]:
                 k = int(game_id[1:])
                 builder.add(store, game_id, seed_of(k), options_of(k), now)
+        builder.send(store, now)
     store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.close()
     tmp.rename(path)
@@ -314,16 +356,21 @@ def run_mail(source: Path, where: Path, mails: list[bytes], expected: dict[str, 
     return elapsed, cpu, ticks
 
 
-def run_once(source: Path, where: Path, mails: list[bytes] = (), expected: dict[str, int] | None = None) -> float:
-    """Wall time of `gm run --once` (a new process) on a fresh copy of the store, with ``mails``
-    in its inbox (none: an empty inbox); with ``expected``, the outcomes are checked after."""
+def run_once(source: Path, where: Path, mails: list[bytes] = (),
+             expected: dict[str, int] | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds (user and system) of `gm run --once`, a new process, on a fresh copy
+    of the store with ``mails`` in its inbox (none: an empty inbox); with ``expected``, the
+    outcomes are checked after."""
     config = fresh_copy(source, where)
     write_inbox(config.inbox, list(mails))
     conf = where / "gm.yaml"
     conf.write_text(f"data_dir: {where}\naddress: {GM_ADDRESS}\n")
     start = time.perf_counter()
-    subprocess.run([GM, "--config", str(conf), "run", "--once"], check=True)
+    child = subprocess.Popen([GM, "--config", str(conf), "run", "--once"])
+    _, status, usage = os.wait4(child.pid, 0)
     elapsed = time.perf_counter() - start
+    if status:
+        raise SystemExit(f"{source.name}: `gm run --once` failed ({status})")
     if expected is not None:
         store = Store(config.database)
         try:
@@ -332,7 +379,7 @@ def run_once(source: Path, where: Path, mails: list[bytes] = (), expected: dict[
             store.close()
         if got != expected:
             raise SystemExit(f"{source.name}: `gm run --once` outcomes {got}, expected {expected}")
-    return elapsed
+    return elapsed, usage.ru_utime + usage.ru_stime
 
 
 # --- the report -----------------------------------------------------------------------------------
@@ -390,7 +437,7 @@ def build_stores(sizes: list[int], cache: Path) -> tuple[dict[int, Path], dict[i
     """(each size's store, seconds spent building those not cached, each store's bytes)."""
     stores, build_s, db_bytes = {}, {}, {}
     for n in sizes:
-        stores[n] = cache / f"{KIND}-{n}-schema{migrations.latest()}.sqlite"
+        stores[n] = cache / f"{KIND}-{n}-welcomed-schema{migrations.latest()}.sqlite"
         if stores[n].exists():
             print(f"{n:>7,} games: cached {stores[n]}")
         else:
@@ -405,7 +452,8 @@ def measure(args: argparse.Namespace, sizes: list[int], stores: dict[int, Path],
     """Per size, each run's wall and CPU seconds per mail, ticks with nothing due and `gm run
     --once` seconds, after a warm-up on the smallest store; with --profile, a profile printed."""
     timed: dict[str, dict[int, list[float]]] = {key: {n: [] for n in sizes}
-                                                for key in ("per_mail", "cpu_mail", "ticks", "once", "once_mails")}
+                                                for key in ("per_mail", "cpu_mail", "ticks", "once", "once_mails",
+                                                            "once_cpu")}
     run_mail(stores[sizes[0]], tmp / "run", mails, expected)  # warm-up: imports, templates, caches
     run_once(stores[sizes[0]], tmp / "once")
     for r in range(args.runs):
@@ -414,10 +462,13 @@ def measure(args: argparse.Namespace, sizes: list[int], stores: dict[int, Path],
             timed["per_mail"][n].append(elapsed / len(mails))
             timed["cpu_mail"][n].append(cpu / len(mails))
             timed["ticks"][n] += t
-            timed["once"][n].append(run_once(stores[n], tmp / "once"))
-            timed["once_mails"][n].append(run_once(stores[n], tmp / "once", mails, expected))
+            timed["once"][n].append(run_once(stores[n], tmp / "once")[0])
+            wall, cpu = run_once(stores[n], tmp / "once", mails, expected)
+            timed["once_mails"][n].append(wall)
+            timed["once_cpu"][n].append(cpu)
         print(f"run {r + 1}/{args.runs}: " + ", ".join(
-            f"{n:,}: {timed['per_mail'][n][-1] * 1000:.2f} ms/mail" for n in sizes), flush=True)
+            f"{n:,}: {timed['per_mail'][n][-1] * 1000:.2f} ms/mail, run --once of the mails "
+            f"{timed['once_mails'][n][-1]:.2f} s (CPU {timed['once_cpu'][n][-1]:.2f} s)" for n in sizes), flush=True)
     if args.profile:
         prof = cProfile.Profile()
         run_mail(stores[sizes[-1]], tmp / "run", mails, expected, profile=prof)
@@ -436,14 +487,17 @@ def report(sizes: list[int], timed: dict[str, dict[int, list[float]]],
     tick = {n: statistics.median(timed["ticks"][n]) for n in sizes}
     wall = {n: statistics.median(timed["once"][n]) for n in sizes}
     whole = {n: statistics.median(timed["once_mails"][n]) for n in sizes}
+    whole_cpu = {n: statistics.median(timed["once_cpu"][n]) for n in sizes}
     print(f"{'games':>9} | {'per mail':>11} {'ratio':>6} | {'CPU':>11} {'ratio':>6} | "
           f"{'tick, none due':>14} {'ratio':>6} | "
-          f"{'run --once':>11} {'ratio':>6} | {'with mails':>11} {'ratio':>6} | {'bytes/game':>10}")
+          f"{'run --once':>11} {'ratio':>6} | {'with mails':>11} {'ratio':>6} | {'its CPU':>11} {'ratio':>6} | "
+          f"{'bytes/game':>10}")
     for n in sizes:
         print(f"{n:>9,} | {ms(med[n]):>11} {med[n] / med[base]:5.2f}x | {ms(cpu[n]):>11} "
               f"{cpu[n] / cpu[base]:5.2f}x | {us(tick[n]):>14} "
               f"{tick[n] / tick[base]:5.2f}x | {ms(wall[n]):>11} {wall[n] / wall[base]:5.2f}x | "
               f"{ms(whole[n]):>11} {whole[n] / whole[base]:5.2f}x | "
+              f"{ms(whole_cpu[n]):>11} {whole_cpu[n] / whole_cpu[base]:5.2f}x | "
               f"{db_bytes[n] / n:>10,.0f}")
     checks = []
     for n, limit in ((10_000, 1.2), (100_000, 1.3)):
