@@ -82,6 +82,7 @@ import logging
 import os
 import pstats
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -154,7 +155,8 @@ class Builder:
         self.pw_hash = passwords.hash_password(PASSWORD)
         self.states = {}  # seed -> (turn, dumped set-up state), per `now`
         self.welcomes = welcomes
-        self.queued: list[tuple[int, bytes]] = []  # (outbox id, mail) of welcomes not sent yet
+        self.sent = [sent_copy(raw, True) for _, raw, _ in welcomes]  # each seat's, as the sender keeps it
+        self.queued: list[tuple[int, int]] = []  # (outbox id, seat) of welcomes not sent yet
 
     def state(self, seed: int, now: float):
         key = (seed, now)
@@ -182,14 +184,14 @@ class Builder:
                                             secret=True)
             store.reports.add_report(game_id, turn, report["seq"], name, report["kind"], report["body"], oid, now,
                                      gm_version=report["gm_version"], digest=report["digest"])
-            self.queued.append((oid, raw))
+            self.queued.append((oid, seat))
 
     def send(self, store: Store, now: float) -> None:
         """Mark the welcomes queued so far sent, each blanked as the sender leaves it."""
         with store.write():
-            for oid, raw in self.queued:
+            for oid, seat in self.queued:
                 store.outbox.mark_sent(oid, now, 1)
-                store.outbox.blank_secret(oid, *sent_copy(raw, True))
+                store.outbox.blank_secret(oid, *self.sent[seat])
         self.queued.clear()
 
 
@@ -433,8 +435,19 @@ def main() -> int:
     return 0 if all(ok for _, ok in checks) else 1
 
 
-def build_stores(sizes: list[int], cache: Path) -> tuple[dict[int, Path], dict[int, float], dict[int, int]]:
-    """(each size's store, seconds spent building those not cached, each store's bytes)."""
+def in_use(path: Path) -> int:
+    """The bytes of a SQLite file's pages that hold data (its free pages aside)."""
+    db = sqlite3.connect(path)
+    try:
+        size, pages, free = (db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("page_size", "page_count", "freelist_count"))
+        return size * (pages - free)
+    finally:
+        db.close()
+
+
+def build_stores(sizes: list[int], cache: Path) -> tuple[dict[int, Path], dict[int, float], dict[int, tuple]]:
+    """(each size's store, seconds spent building those not cached, each store's bytes: the
+    file's and those in use)."""
     stores, build_s, db_bytes = {}, {}, {}
     for n in sizes:
         stores[n] = cache / f"{KIND}-{n}-welcomed-schema{migrations.latest()}.sqlite"
@@ -443,7 +456,7 @@ def build_stores(sizes: list[int], cache: Path) -> tuple[dict[int, Path], dict[i
         else:
             build_s[n] = build(stores[n], n)
             print(f"{n:>7,} games: built in {build_s[n]:.1f} s", flush=True)
-        db_bytes[n] = stores[n].stat().st_size
+        db_bytes[n] = (stores[n].stat().st_size, in_use(stores[n]))
     return stores, build_s, db_bytes
 
 
@@ -479,7 +492,7 @@ def measure(args: argparse.Namespace, sizes: list[int], stores: dict[int, Path],
 
 
 def report(sizes: list[int], timed: dict[str, dict[int, list[float]]],
-           db_bytes: dict[int, int]) -> list[tuple[str, bool]]:
+           db_bytes: dict[int, tuple]) -> list[tuple[str, bool]]:
     """Print the medians per size with their ratios to the smallest store; returns the checks."""
     base = sizes[0]
     med = {n: statistics.median(timed["per_mail"][n]) for n in sizes}
@@ -491,14 +504,14 @@ def report(sizes: list[int], timed: dict[str, dict[int, list[float]]],
     print(f"{'games':>9} | {'per mail':>11} {'ratio':>6} | {'CPU':>11} {'ratio':>6} | "
           f"{'tick, none due':>14} {'ratio':>6} | "
           f"{'run --once':>11} {'ratio':>6} | {'with mails':>11} {'ratio':>6} | {'its CPU':>11} {'ratio':>6} | "
-          f"{'bytes/game':>10}")
+          f"{'file/game':>10} {'in use':>8}")
     for n in sizes:
         print(f"{n:>9,} | {ms(med[n]):>11} {med[n] / med[base]:5.2f}x | {ms(cpu[n]):>11} "
               f"{cpu[n] / cpu[base]:5.2f}x | {us(tick[n]):>14} "
               f"{tick[n] / tick[base]:5.2f}x | {ms(wall[n]):>11} {wall[n] / wall[base]:5.2f}x | "
               f"{ms(whole[n]):>11} {whole[n] / whole[base]:5.2f}x | "
               f"{ms(whole_cpu[n]):>11} {whole_cpu[n] / whole_cpu[base]:5.2f}x | "
-              f"{db_bytes[n] / n:>10,.0f}")
+              f"{db_bytes[n][0] / n:>10,.0f} {db_bytes[n][1] / n:>8,.0f}")
     checks = []
     for n, limit in ((10_000, 1.2), (100_000, 1.3)):
         if n in med:
