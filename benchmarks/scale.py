@@ -1,4 +1,4 @@
-"""Cost flat with the number of games: the same mail, and the tick, on stores of 10 to 100,000 games.
+"""Cost flat with the number of games: the same mail, the tick, and a cron run, on stores of 10 to 100,000 games.
 
     .venv/bin/python benchmarks/scale.py [--sizes 10,10000,100000] [--mails 200] [--runs 3]
                                          [--cache DIR] [--profile]
@@ -6,23 +6,28 @@
 The stores.  Each holds N Neighbors games g0..g{N-1}, two players each, all
 active, no deadline, except about 1% (g5, g105, g205, ...) with the service
 option ``deadline=30d``, so that the tick has rows in ``timers`` to skip.
-They are not made with Engine.create_game (scrypt and two welcome mails per
-game would take many minutes for 100,000) but in one process through the
+They are not made with Engine.create_game (scrypt and the welcomes' pictures
+per game would take hours for 100,000) but in one process through the
 service's own steps, in transactions of 10,000 games: store.add_game,
 store.add_player with ONE precomputed scrypt hash of one known password for
 every seat, store.add_state with the dumped set-up state of one of four seeds
 (computed once each), the settings as gm.core.options.split_options makes
-them, the "create" history line, then gm.service.table.deadlines.open_turn (the
-deadline row and the timers row, exactly as the service schedules them).
+them, the "create" history line, gm.service.table.deadlines.open_turn (the
+deadline row and the timers row, exactly as the service schedules them), and
+each seat's welcome, the very mail (picture and all) and archived words
+create_game made for one reference game, queued; after each 10,000 games the
+welcomes are marked sent as the sender leaves them (blanked: they hold a
+password).  So a store is what a bulk creation and its cron run leave: about
+52 KB a game of file, most of it pages the pictures left free.
 Before building, the builder is checked against Engine.create_game: one game
 with a deadline and one without, made both ways at the same clock, fill the
-same tables with the same rows (the password hash and the token salt, and the welcome mails in
-``outbox`` and ``reports``, aside); the run stops if they differ.  The ten
-mailed games g0..g9 exist, identical, in every store, and are inserted at
-evenly spread places (g{j} is the (j*N/10)-th game inserted).  Built stores
-are kept in a temp dir (or --cache DIR, keyed by size and schema step) and
-copied afresh (and fsynced, before the clock starts) for every run, so each
-run starts from the same store.
+same tables with the same rows (the password hash and the token salt aside;
+the welcome mails in ``outbox`` and ``reports`` only counted); the run stops
+if they differ.  The ten mailed games g0..g9 exist, identical, in every
+store, and are inserted at evenly spread places (g{j} is the (j*N/10)-th
+game inserted).  Built stores are kept in a temp dir (or --cache DIR, keyed
+by size and schema step) and copied afresh (and fsynced, before the clock
+starts) for every run, so each run starts from the same store.
 
 The measures, each the median of --runs runs, the sizes interleaved run by run:
 
@@ -45,31 +50,21 @@ The measures, each the median of --runs runs, the sizes interleaved run by run:
 (c) `gm run --once` wall time on a fresh copy with an empty inbox (a new
     process: imports, opening the store and its migrations check, the tick,
     the outbox pump), as the ratio to the smallest store.
-(d) the database size per game (file size / games, as built).
+(d) `gm run --once` judging the same mails (in the inbox Maildir of a fresh
+    copy; a new process, start-up included, as cron runs it), wall time and
+    the child's CPU time (user and system, os.wait4), as ratios to the
+    smallest store; the outcomes checked after.  Target, on the wall time:
+    <= 1.1 at 10,000 games.
+(e) the database size per game: the file's (as built), and its pages in use.
 
 One run on the smallest store goes first, uncounted (imports, templates).
+The figures, and what they showed, are in docs/benchmarks.md; on a shared
+2-core machine one run in three can be 20% off either way, so a figure near
+its target is noise before it is a cost (--runs 9 settles it; the CPU
+columns move less).
 
 --profile: cProfile of (a) on the largest store, top functions by own time.
 Exit status 1 if a target is missed.
-
-Last run (2-core VM, 2026-11-23; defaults: 3 runs, 200 mails; reports in HTML
-with a picture, the default): builds in 0.0 / 1.2 / 14.2 s; per mail 17.5 ms at
-10 games, 0.89x at 10,000, 0.94x at 100,000 (CPU 17.1 ms, 0.89x, 0.94x); tick
-with nothing due 13 us at every size (one indexed query); `gm run --once`
-610 ms, 1.02x, 1.34x (Python start-up and imports: ten SQL statements take
-1 ms of it); 807 bytes per game at 100,000 (20 KB at 10: the empty schema's
-pages).
-On this machine one run in three can be 20% off either way, so a single
-3-run figure near 1.2 is noise before it is a cost; --runs 9 settles it.
-SQLAlchemy spike (2026-11-25, --sizes 10,10000 --mails 100, 3 runs, a machine shared
-by five engineers, so the wall times swung 11-62 ms and only CPU time is
-compared): sqlite3 10.5-12.1 ms CPU per mail in four runs; the spike through
-SQLAlchemy 2.1 (commit 73efea0) 11.9-14.8 ms in three, kept out (see
-gm.store.dialect); packed columns typed (steps 21, 22) 11.8-12.8 ms in two,
-interleaved with a sqlite3 run of 11.9-12.1 ms.
-No cost in gm grows with the number of games on this path (--profile: a
-quarter of the time in sqlite3 execute, mostly the commit's fsync; the rest
-parsing, rendering and composing mail).
 """
 
 from __future__ import annotations
@@ -439,7 +434,8 @@ def in_use(path: Path) -> int:
     """The bytes of a SQLite file's pages that hold data (its free pages aside)."""
     db = sqlite3.connect(path)
     try:
-        size, pages, free = (db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("page_size", "page_count", "freelist_count"))
+        size, pages, free = (db.execute(f"PRAGMA {name}").fetchone()[0]
+                             for name in ("page_size", "page_count", "freelist_count"))
         return size * (pages - free)
     finally:
         db.close()
