@@ -19,6 +19,7 @@ from gm.store import migrations
 from gm.store.base import Store, is_url
 from gm.store.errors import StoreError
 from gm.store.gate import GateTimeout, gate_for
+from gm.store.sql import single
 
 
 class SqliteStore(Store):
@@ -122,8 +123,8 @@ class SqliteStore(Store):
         """Up to ``most`` free pages given back to the file system (PRAGMA incremental_vacuum), in
         a short write of their own.  A file made before gm made them with auto_vacuum=INCREMENTAL
         keeps its free pages for later rows (docs/operators/server.md: VACUUM gives them back)."""
-        free = int(self.db.execute("PRAGMA freelist_count").fetchone()[0])
-        if not free or int(self.db.execute("PRAGMA auto_vacuum").fetchone()[0]) != 2:
+        free = int(single(self.db.execute("PRAGMA freelist_count"))[0])
+        if not free or int(single(self.db.execute("PRAGMA auto_vacuum"))[0]) != 2:
             return 0
         pages = min(free, most)
         with self.write(durable=False):  # lost in an OS crash only, and then given back again
