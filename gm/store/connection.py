@@ -121,8 +121,8 @@ class SqliteStore(Store):
 
     def release_free_pages(self, most: int) -> int:
         """Up to ``most`` free pages given back to the file system (PRAGMA incremental_vacuum), in
-        a short write of their own.  A file made before gm made them with auto_vacuum=INCREMENTAL
-        keeps its free pages for later rows (docs/operators/server.md: VACUUM gives them back)."""
+        a short write of their own.  A file without auto_vacuum=INCREMENTAL (made by an earlier gm)
+        keeps its free pages for later rows; VACUUM gives them back (docs/operators/server.md)."""
         free = int(single(self.db.execute("PRAGMA freelist_count"))[0])
         if not free or int(single(self.db.execute("PRAGMA auto_vacuum"))[0]) != 2:
             return 0

@@ -32,16 +32,14 @@ def trim_sent(store: Store, now: float, limit: int = BATCH) -> int:
     """Trim the mail sent more than KEEP_PICTURES ago to its words, then give back a few of the
     pages freed by trimming and blanking (Store.release_free_pages); returns how many rows."""
     rows = store.outbox.sent_untrimmed(now - KEEP_PICTURES, limit)
-    if not rows:
-        store.release_free_pages(FREE_PAGES)
-        return 0
-    trimmed = [(row["id"], trimmed_copy(row["id"], row["raw"], row["archived"])) for row in rows]  # no lock
-    # store-wide on PostgreSQL, as retention is by nature; lost only in an OS crash, and then done again
-    with store.write(durable=False):
-        for outbox_id, raw in trimmed:
-            store.outbox.keep_trimmed(outbox_id, raw)
+    if rows:
+        trimmed = [(row["id"], trimmed_copy(row["id"], row["raw"], row["archived"])) for row in rows]  # no lock
+        # store-wide on PostgreSQL, as retention is by nature; lost only in an OS crash, and then done again
+        with store.write(durable=False):
+            for outbox_id, raw in trimmed:
+                store.outbox.keep_trimmed(outbox_id, raw)
     store.release_free_pages(FREE_PAGES)
-    return len(trimmed)
+    return len(rows)
 
 
 def trimmed_copy(outbox_id: int, raw: bytes, archived: bool) -> bytes:
