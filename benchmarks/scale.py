@@ -1,4 +1,4 @@
-"""Cost flat with the number of games: the same mail, and the tick, on stores of 10 to 100,000 games.
+"""Cost flat with the number of games: the same mail, the tick, and a cron run, on stores of 10 to 100,000 games.
 
     .venv/bin/python benchmarks/scale.py [--sizes 10,10000,100000] [--mails 200] [--runs 3]
                                          [--cache DIR] [--profile]
@@ -6,23 +6,28 @@
 The stores.  Each holds N Neighbors games g0..g{N-1}, two players each, all
 active, no deadline, except about 1% (g5, g105, g205, ...) with the service
 option ``deadline=30d``, so that the tick has rows in ``timers`` to skip.
-They are not made with Engine.create_game (scrypt and two welcome mails per
-game would take many minutes for 100,000) but in one process through the
+They are not made with Engine.create_game (scrypt and the welcomes' pictures
+per game would take hours for 100,000) but in one process through the
 service's own steps, in transactions of 10,000 games: store.add_game,
 store.add_player with ONE precomputed scrypt hash of one known password for
 every seat, store.add_state with the dumped set-up state of one of four seeds
 (computed once each), the settings as gm.core.options.split_options makes
-them, the "create" history line, then gm.service.table.deadlines.open_turn (the
-deadline row and the timers row, exactly as the service schedules them).
+them, the "create" history line, gm.service.table.deadlines.open_turn (the
+deadline row and the timers row, exactly as the service schedules them), and
+each seat's welcome, the very mail (picture and all) and archived words
+create_game made for one reference game, queued; after each 10,000 games the
+welcomes are marked sent as the sender leaves them (blanked: they hold a
+password).  So a store is what a bulk creation and its cron run leave: about
+52 KB a game of file, most of it pages the pictures left free.
 Before building, the builder is checked against Engine.create_game: one game
 with a deadline and one without, made both ways at the same clock, fill the
-same tables with the same rows (the password hash and the token salt, and the welcome mails in
-``outbox`` and ``reports``, aside); the run stops if they differ.  The ten
-mailed games g0..g9 exist, identical, in every store, and are inserted at
-evenly spread places (g{j} is the (j*N/10)-th game inserted).  Built stores
-are kept in a temp dir (or --cache DIR, keyed by size and schema step) and
-copied afresh (and fsynced, before the clock starts) for every run, so each
-run starts from the same store.
+same tables with the same rows (the password hash and the token salt aside;
+the welcome mails in ``outbox`` and ``reports`` only counted); the run stops
+if they differ.  The ten mailed games g0..g9 exist, identical, in every
+store, and are inserted at evenly spread places (g{j} is the (j*N/10)-th
+game inserted).  Built stores are kept in a temp dir (or --cache DIR, keyed
+by size and schema step) and copied afresh (and fsynced, before the clock
+starts) for every run, so each run starts from the same store.
 
 The measures, each the median of --runs runs, the sizes interleaved run by run:
 
@@ -45,31 +50,21 @@ The measures, each the median of --runs runs, the sizes interleaved run by run:
 (c) `gm run --once` wall time on a fresh copy with an empty inbox (a new
     process: imports, opening the store and its migrations check, the tick,
     the outbox pump), as the ratio to the smallest store.
-(d) the database size per game (file size / games, as built).
+(d) `gm run --once` judging the same mails (in the inbox Maildir of a fresh
+    copy; a new process, start-up included, as cron runs it), wall time and
+    the child's CPU time (user and system, os.wait4), as ratios to the
+    smallest store; the outcomes checked after.  Target, on the wall time:
+    <= 1.1 at 10,000 games.
+(e) the database size per game: the file's (as built), and its pages in use.
 
 One run on the smallest store goes first, uncounted (imports, templates).
+The figures, and what they showed, are in docs/benchmarks.md; on a shared
+2-core machine one run in three can be 20% off either way, so a figure near
+its target is noise before it is a cost (--runs 9 settles it; the CPU
+columns move less).
 
 --profile: cProfile of (a) on the largest store, top functions by own time.
 Exit status 1 if a target is missed.
-
-Last run (2-core VM, 2026-11-23; defaults: 3 runs, 200 mails; reports in HTML
-with a picture, the default): builds in 0.0 / 1.2 / 14.2 s; per mail 17.5 ms at
-10 games, 0.89x at 10,000, 0.94x at 100,000 (CPU 17.1 ms, 0.89x, 0.94x); tick
-with nothing due 13 us at every size (one indexed query); `gm run --once`
-610 ms, 1.02x, 1.34x (Python start-up and imports: ten SQL statements take
-1 ms of it); 807 bytes per game at 100,000 (20 KB at 10: the empty schema's
-pages).
-On this machine one run in three can be 20% off either way, so a single
-3-run figure near 1.2 is noise before it is a cost; --runs 9 settles it.
-SQLAlchemy spike (2026-11-25, --sizes 10,10000 --mails 100, 3 runs, a machine shared
-by five engineers, so the wall times swung 11-62 ms and only CPU time is
-compared): sqlite3 10.5-12.1 ms CPU per mail in four runs; the spike through
-SQLAlchemy 2.1 (commit 73efea0) 11.9-14.8 ms in three, kept out (see
-gm.store.dialect); packed columns typed (steps 21, 22) 11.8-12.8 ms in two,
-interleaved with a sqlite3 run of 11.9-12.1 ms.
-No cost in gm grows with the number of games on this path (--profile: a
-quarter of the time in sqlite3 execute, mostly the commit's fsync; the rest
-parsing, rendering and composing mail).
 """
 
 from __future__ import annotations
@@ -82,6 +77,7 @@ import logging
 import os
 import pstats
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -99,9 +95,11 @@ from gm.core import passwords  # noqa: E402
 from gm.core.config import Config  # noqa: E402
 from gm.runtime.maildir import ensure_maildir, process_maildir  # noqa: E402
 from gm.service.play import timers  # noqa: E402
+from gm.service.records.retention import sent_copy  # noqa: E402
 from gm.service.table import deadlines, games  # noqa: E402
 from gm.service.engine import Engine  # noqa: E402
 from gm.store import Store, migrations  # noqa: E402
+from gm.store.packing import unpack_mail  # noqa: E402
 from support import GM_ADDRESS, order_mail  # noqa: E402
 
 KIND = "neighbors"
@@ -111,7 +109,7 @@ SEEDS = (1, 2, 3, 4)
 MAILED = 10  # games g0..g9 get the mail
 BATCH = 10_000  # games per build transaction
 TICKS = 200
-GM = str(ROOT / ".venv" / "bin" / "gm")
+GM = str(Path(sys.executable).with_name("gm"))  # the console script beside this Python (the one the venv installed)
 
 
 # --- the stores -------------------------------------------------------------------------------
@@ -127,13 +125,33 @@ def options_of(k: int) -> dict[str, str]:
     return {"deadline": "30d"} if k % 100 == 5 else {}
 
 
-class Builder:
-    """Adds games to a store the way lifecycle.create_game does, less scrypt and the welcomes."""
+def reference_welcomes(tmp: Path) -> list[tuple[str, bytes, dict]]:
+    """(subject, mail, archived report row) of each seat's welcome, as Engine.create_game queues
+    them for a game of NAMES (with its picture; the report's words in ``reports``)."""
+    store = Store(tmp / "welcomes.sqlite")
+    engine = Engine(store, Config(data_dir=tmp, address=GM_ADDRESS))
+    try:
+        engine.create_game(KIND, "g0", [(n, email_of(n, "g0")) for n in NAMES], seed=seed_of(0))
+        mails = store.all("SELECT id, subject, raw FROM outbox WHERE kind = 'welcome' ORDER BY id")
+        reports = {r["outbox_id"]: r for r in store.reports.reports_of("g0")}
+        return [(m["subject"], unpack_mail(m["raw"]), reports[m["id"]]) for m in mails]
+    finally:
+        engine.close()
+        store.close()
 
-    def __init__(self):
+
+class Builder:
+    """Adds games to a store the way lifecycle.create_game does, less scrypt; with ``welcomes``
+    (reference_welcomes) each seat's welcome is queued, its words archived, and send() marks
+    them sent as the sender does (a welcome holds a password: blanked once sent)."""
+
+    def __init__(self, welcomes: list[tuple[str, bytes, dict]] = ()):
         self.rules = registry.get(KIND)
         self.pw_hash = passwords.hash_password(PASSWORD)
         self.states = {}  # seed -> (turn, dumped set-up state), per `now`
+        self.welcomes = welcomes
+        self.sent = [sent_copy(raw, True) for _, raw, _ in welcomes]  # each seat's, as the sender keeps it
+        self.queued: list[tuple[int, int]] = []  # (outbox id, seat) of welcomes not sent yet
 
     def state(self, seed: int, now: float):
         key = (seed, now)
@@ -154,6 +172,22 @@ class Builder:
         deadlines.save_settings(store, game_id, service)
         store.history.log(game_id, turn, "gm", "create", f"{self.rules.kind} for {', '.join(NAMES)}, seed {seed}", now)
         deadlines.open_turn(store, games.load(store, game_id))
+        for seat, (subject, raw, report) in enumerate(self.welcomes):
+            name = NAMES[seat]
+            oid = store.outbox.queue_outbox(f"<welcome.{seat}.{game_id}@scale.example>", email_of(name, game_id),
+                                            subject, raw, kind="welcome", now=now, game_id=game_id, turn=turn,
+                                            secret=True)
+            store.reports.add_report(game_id, turn, report["seq"], name, report["kind"], report["body"], oid, now,
+                                     gm_version=report["gm_version"], digest=report["digest"])
+            self.queued.append((oid, seat))
+
+    def send(self, store: Store, now: float) -> None:
+        """Mark the welcomes queued so far sent, each blanked as the sender leaves it."""
+        with store.write():
+            for oid, seat in self.queued:
+                store.outbox.mark_sent(oid, now, 1)
+                store.outbox.blank_secret(oid, *self.sent[seat])
+        self.queued.clear()
 
 
 def table_rows(store: Store) -> dict[str, list]:
@@ -174,7 +208,7 @@ def check_builder(tmp: Path) -> int:
     now = 1_800_000_000.0
     ref_store, ours = Store(tmp / "ref.sqlite"), Store(tmp / "built.sqlite")
     engine = Engine(ref_store, Config(data_dir=tmp, address=GM_ADDRESS), clock=lambda: now)
-    builder = Builder()
+    builder = Builder(reference_welcomes(tmp))
     try:
         for k in (0, 5):
             game_id = f"g{k}"
@@ -189,7 +223,7 @@ def check_builder(tmp: Path) -> int:
         ours.close()
     welcome = {"outbox", "reports"}
     differ = [t for t in ref if t not in welcome and ref[t] != got.get(t)]
-    extra = [t for t in welcome if got.get(t)]
+    extra = [t for t in welcome if len(got.get(t, ())) != len(ref[t])]  # a welcome each, its words archived
     if differ or extra or set(ref) != set(got):
         for t in differ:
             print(f"  {t}:\n    create_game {ref[t]}\n    builder     {got.get(t)}")
@@ -209,8 +243,12 @@ def build(path: Path, n: int) -> float:
     tmp = path.with_suffix(".building")
     for p in tmp.parent.glob(tmp.name + "*"):
         p.unlink()
+    scratch = Path(tempfile.mkdtemp(prefix="gm-welcomes-"))
+    try:
+        builder = Builder(reference_welcomes(scratch))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     store = Store(tmp)
-    builder = Builder()
     now = time.time()
     ids = spread_ids(n)
     for i in range(0, n, BATCH):
@@ -218,6 +256,7 @@ def build(path: Path, n: int) -> float:
             for game_id in ids[i:i + BATCH]:
                 k = int(game_id[1:])
                 builder.add(store, game_id, seed_of(k), options_of(k), now)
+        builder.send(store, now)
     store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.close()
     tmp.rename(path)
@@ -314,15 +353,30 @@ def run_mail(source: Path, where: Path, mails: list[bytes], expected: dict[str, 
     return elapsed, cpu, ticks
 
 
-def run_once(source: Path, where: Path) -> float:
-    """Wall time of `gm run --once` with an empty inbox on a fresh copy of the store."""
+def run_once(source: Path, where: Path, mails: list[bytes] = (),
+             expected: dict[str, int] | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds (user and system) of `gm run --once`, a new process, on a fresh copy
+    of the store with ``mails`` in its inbox (none: an empty inbox); with ``expected``, the
+    outcomes are checked after."""
     config = fresh_copy(source, where)
-    ensure_maildir(config.inbox)
+    write_inbox(config.inbox, list(mails))
     conf = where / "gm.yaml"
     conf.write_text(f"data_dir: {where}\naddress: {GM_ADDRESS}\n")
     start = time.perf_counter()
-    subprocess.run([GM, "--config", str(conf), "run", "--once"], check=True)
-    return time.perf_counter() - start
+    child = subprocess.Popen([GM, "--config", str(conf), "run", "--once"])
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = time.perf_counter() - start
+    if status:
+        raise SystemExit(f"{source.name}: `gm run --once` failed ({status})")
+    if expected is not None:
+        store = Store(config.database)
+        try:
+            got = {k: store.one("SELECT count(*) AS n FROM messages WHERE outcome = :k", k=k)["n"] for k in expected}
+        finally:
+            store.close()
+        if got != expected:
+            raise SystemExit(f"{source.name}: `gm run --once` outcomes {got}, expected {expected}")
+    return elapsed, usage.ru_utime + usage.ru_stime
 
 
 # --- the report -----------------------------------------------------------------------------------
@@ -376,17 +430,29 @@ def main() -> int:
     return 0 if all(ok for _, ok in checks) else 1
 
 
-def build_stores(sizes: list[int], cache: Path) -> tuple[dict[int, Path], dict[int, float], dict[int, int]]:
-    """(each size's store, seconds spent building those not cached, each store's bytes)."""
+def in_use(path: Path) -> int:
+    """The bytes of a SQLite file's pages that hold data (its free pages aside)."""
+    db = sqlite3.connect(path)
+    try:
+        size, pages, free = (db.execute(f"PRAGMA {name}").fetchone()[0]
+                             for name in ("page_size", "page_count", "freelist_count"))
+        return size * (pages - free)
+    finally:
+        db.close()
+
+
+def build_stores(sizes: list[int], cache: Path) -> tuple[dict[int, Path], dict[int, float], dict[int, tuple]]:
+    """(each size's store, seconds spent building those not cached, each store's bytes: the
+    file's and those in use)."""
     stores, build_s, db_bytes = {}, {}, {}
     for n in sizes:
-        stores[n] = cache / f"{KIND}-{n}-schema{migrations.latest()}.sqlite"
+        stores[n] = cache / f"{KIND}-{n}-welcomed-schema{migrations.latest()}.sqlite"
         if stores[n].exists():
             print(f"{n:>7,} games: cached {stores[n]}")
         else:
             build_s[n] = build(stores[n], n)
             print(f"{n:>7,} games: built in {build_s[n]:.1f} s", flush=True)
-        db_bytes[n] = stores[n].stat().st_size
+        db_bytes[n] = (stores[n].stat().st_size, in_use(stores[n]))
     return stores, build_s, db_bytes
 
 
@@ -395,7 +461,8 @@ def measure(args: argparse.Namespace, sizes: list[int], stores: dict[int, Path],
     """Per size, each run's wall and CPU seconds per mail, ticks with nothing due and `gm run
     --once` seconds, after a warm-up on the smallest store; with --profile, a profile printed."""
     timed: dict[str, dict[int, list[float]]] = {key: {n: [] for n in sizes}
-                                                for key in ("per_mail", "cpu_mail", "ticks", "once")}
+                                                for key in ("per_mail", "cpu_mail", "ticks", "once", "once_mails",
+                                                            "once_cpu")}
     run_mail(stores[sizes[0]], tmp / "run", mails, expected)  # warm-up: imports, templates, caches
     run_once(stores[sizes[0]], tmp / "once")
     for r in range(args.runs):
@@ -404,9 +471,13 @@ def measure(args: argparse.Namespace, sizes: list[int], stores: dict[int, Path],
             timed["per_mail"][n].append(elapsed / len(mails))
             timed["cpu_mail"][n].append(cpu / len(mails))
             timed["ticks"][n] += t
-            timed["once"][n].append(run_once(stores[n], tmp / "once"))
+            timed["once"][n].append(run_once(stores[n], tmp / "once")[0])
+            wall, cpu = run_once(stores[n], tmp / "once", mails, expected)
+            timed["once_mails"][n].append(wall)
+            timed["once_cpu"][n].append(cpu)
         print(f"run {r + 1}/{args.runs}: " + ", ".join(
-            f"{n:,}: {timed['per_mail'][n][-1] * 1000:.2f} ms/mail" for n in sizes), flush=True)
+            f"{n:,}: {timed['per_mail'][n][-1] * 1000:.2f} ms/mail, run --once of the mails "
+            f"{timed['once_mails'][n][-1]:.2f} s (CPU {timed['once_cpu'][n][-1]:.2f} s)" for n in sizes), flush=True)
     if args.profile:
         prof = cProfile.Profile()
         run_mail(stores[sizes[-1]], tmp / "run", mails, expected, profile=prof)
@@ -417,26 +488,35 @@ def measure(args: argparse.Namespace, sizes: list[int], stores: dict[int, Path],
 
 
 def report(sizes: list[int], timed: dict[str, dict[int, list[float]]],
-           db_bytes: dict[int, int]) -> list[tuple[str, bool]]:
+           db_bytes: dict[int, tuple]) -> list[tuple[str, bool]]:
     """Print the medians per size with their ratios to the smallest store; returns the checks."""
     base = sizes[0]
     med = {n: statistics.median(timed["per_mail"][n]) for n in sizes}
     cpu = {n: statistics.median(timed["cpu_mail"][n]) for n in sizes}
     tick = {n: statistics.median(timed["ticks"][n]) for n in sizes}
     wall = {n: statistics.median(timed["once"][n]) for n in sizes}
+    whole = {n: statistics.median(timed["once_mails"][n]) for n in sizes}
+    whole_cpu = {n: statistics.median(timed["once_cpu"][n]) for n in sizes}
     print(f"{'games':>9} | {'per mail':>11} {'ratio':>6} | {'CPU':>11} {'ratio':>6} | "
           f"{'tick, none due':>14} {'ratio':>6} | "
-          f"{'run --once':>11} {'ratio':>6} | {'bytes/game':>10}")
+          f"{'run --once':>11} {'ratio':>6} | {'with mails':>11} {'ratio':>6} | {'its CPU':>11} {'ratio':>6} | "
+          f"{'file/game':>10} {'in use':>8}")
     for n in sizes:
         print(f"{n:>9,} | {ms(med[n]):>11} {med[n] / med[base]:5.2f}x | {ms(cpu[n]):>11} "
               f"{cpu[n] / cpu[base]:5.2f}x | {us(tick[n]):>14} "
               f"{tick[n] / tick[base]:5.2f}x | {ms(wall[n]):>11} {wall[n] / wall[base]:5.2f}x | "
-              f"{db_bytes[n] / n:>10,.0f}")
+              f"{ms(whole[n]):>11} {whole[n] / whole[base]:5.2f}x | "
+              f"{ms(whole_cpu[n]):>11} {whole_cpu[n] / whole_cpu[base]:5.2f}x | "
+              f"{db_bytes[n][0] / n:>10,.0f} {db_bytes[n][1] / n:>8,.0f}")
     checks = []
     for n, limit in ((10_000, 1.2), (100_000, 1.3)):
         if n in med:
             checks.append((f"per mail at {n:,} games within {limit}x the {base:,}-game store's "
                            f"({med[n] / med[base]:.2f}x)", med[n] / med[base] <= limit))
+    if 10_000 in whole:
+        ratio = whole[10_000] / whole[base]
+        checks.append((f"`gm run --once` of the mails at 10,000 games within 1.1x the {base:,}-game store's "
+                       f"({ratio:.2f}x)", ratio <= 1.1))
     if 100_000 in tick:
         checks.append((f"tick with nothing due under 10 ms at 100,000 games ({tick[100_000] * 1e6:.0f} us)",
                        tick[100_000] < 0.010))

@@ -168,6 +168,11 @@ class Store(TransactionReads, DeferredWrites):
     def ids_restored(self, table: str) -> None:
         """Rows were inserted with their own ids: later inserts must number after them."""
 
+    def release_free_pages(self, most: int) -> int:
+        """Give back to the file system up to ``most`` pages that deleted or trimmed rows left
+        free; how many.  None here: a database server reclaims its own (PostgreSQL's autovacuum)."""
+        return 0
+
     # --- transactions -------------------------------------------------------------------------
     depth = 0
 

@@ -741,8 +741,8 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {'status_1': 'sent'}),
     },
     'gm.store.mail:SENT_UNTRIMMED': {
-        'sqlite': ("SELECT outbox.id, outbox.raw, EXISTS (SELECT * \nFROM reports \nWHERE reports.outbox_id = outbox.id) AS archived \nFROM outbox \nWHERE outbox.trimmed = 0 AND outbox.status = 'sent' AND outbox.sent < :before ORDER BY outbox.sent\n LIMIT :most OFFSET :param_3",
-            {'param_3': 0}),
+        'sqlite': ("SELECT outbox.id, outbox.raw, EXISTS (SELECT * FROM reports WHERE reports.outbox_id = outbox.id) AS archived FROM outbox INDEXED BY outbox_untrimmed WHERE outbox.trimmed = 0 AND outbox.status = 'sent' AND outbox.sent < :before ORDER BY outbox.sent LIMIT :most",
+            {}),
         'postgresql': ("SELECT outbox.id, outbox.raw, EXISTS (SELECT * \nFROM reports \nWHERE reports.outbox_id = outbox.id) AS archived \nFROM outbox \nWHERE outbox.trimmed = 0 AND outbox.status = 'sent' AND outbox.sent < %(before)s ORDER BY outbox.sent \n LIMIT %(most)s",
             {}),
     },

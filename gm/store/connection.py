@@ -19,6 +19,7 @@ from gm.store import migrations
 from gm.store.base import Store, is_url
 from gm.store.errors import StoreError
 from gm.store.gate import GateTimeout, gate_for
+from gm.store.sql import single
 
 
 class SqliteStore(Store):
@@ -49,6 +50,10 @@ class SqliteStore(Store):
         self.gate = gate_for(self.path)  # this process's writers to the file take turns (gm.store.gate)
         self._open_repositories()
         try:
+            if migrations.current_step(self.db) == 0 and not self.table_names():
+                # a new file (before WAL mode writes its header): the pages that trimmed sent mail
+                # frees can go back to the file system (release_free_pages)
+                self.db.execute("PRAGMA auto_vacuum=INCREMENTAL")
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
@@ -113,6 +118,19 @@ class SqliteStore(Store):
 
     def _end_snapshot(self) -> None:
         self.db.execute("COMMIT")
+
+    def release_free_pages(self, most: int) -> int:
+        """Up to ``most`` free pages given back to the file system (PRAGMA incremental_vacuum), in
+        a short write of their own.  A file without auto_vacuum=INCREMENTAL (made by an earlier gm)
+        keeps its free pages for later rows; VACUUM gives them back (docs/operators/server.md)."""
+        free = int(single(self.db.execute("PRAGMA freelist_count"))[0])
+        if not free or int(single(self.db.execute("PRAGMA auto_vacuum"))[0]) != 2:
+            return 0
+        pages = min(free, most)
+        with self.write(durable=False):  # lost in an OS crash only, and then given back again
+            for _ in range(pages):  # a page a step, and Python's sqlite3 steps a pragma once
+                self.db.execute("PRAGMA incremental_vacuum(1)")
+        return pages
 
     @property
     def schema_version(self) -> int:

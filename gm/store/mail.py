@@ -69,10 +69,27 @@ def inbox(sa: Any, t: Any, only_failed: bool) -> Any:
 
 INBOX = {only_failed: prepared(lambda sa, t, only_failed=only_failed: inbox(sa, t, only_failed))
          for only_failed in (False, True)}
-SENT_UNTRIMMED = prepared(lambda sa, t: sa.select(
-    t.outbox.c.id, t.outbox.c.raw, sa.exists().where(t.reports.c.outbox_id == t.outbox.c.id).label("archived")).where(
-    t.outbox.c.trimmed == constant(sa, 0), t.outbox.c.status == constant(sa, "sent"),
-    t.outbox.c.sent < sa.bindparam("before")).order_by(t.outbox.c.sent).limit(sa.bindparam("most")))
+
+
+def sent_untrimmed(sa: Any, t: Any) -> Any:
+    """Sent mail not yet trimmed, by the partial index outbox_untrimmed."""
+    o = t.outbox.c
+    return sa.select(o.id, o.raw, sa.exists().where(t.reports.c.outbox_id == o.id).label("archived")).where(
+        o.trimmed == constant(sa, 0), o.status == constant(sa, "sent"),
+        o.sent < sa.bindparam("before")).order_by(o.sent).limit(sa.bindparam("most"))
+
+
+def sent_untrimmed_sqlite(sa: Any, t: Any) -> Any:
+    """sent_untrimmed, its index named: without ANALYZE's figures SQLite's planner takes
+    outbox_queue by status, reading every sent mail's row past its bytes (the tick, every pass);
+    SQLAlchemy writes no INDEXED BY for SQLite."""
+    return sa.text(
+        "SELECT outbox.id, outbox.raw, EXISTS (SELECT * FROM reports WHERE reports.outbox_id = outbox.id) AS archived "
+        "FROM outbox INDEXED BY outbox_untrimmed WHERE outbox.trimmed = 0 AND outbox.status = 'sent' "
+        "AND outbox.sent < :before ORDER BY outbox.sent LIMIT :most")
+
+
+SENT_UNTRIMMED = prepared(sent_untrimmed_sqlite, postgresql=sent_untrimmed)
 KEEP_TRIMMED = prepared(lambda sa, t: sa.update(t.outbox).where(
     t.outbox.c.id == sa.bindparam("row"), t.outbox.c.status == "sent", t.outbox.c.trimmed == 0).values(
     raw=sa.bindparam("packed"), trimmed=1))
