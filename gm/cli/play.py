@@ -78,8 +78,8 @@ def list_games():
         echo("no games yet (start one with: gm new neighbors --id nb1 --player ...)")
         return
     for row in rows:
-        latest = engine.store.turns.latest_state(row.id)  # None: an open game, not started
-        names = ", ".join(p.name for p in engine.store.seats.players(row.id))
+        latest = store.turns.latest_state(row.id)  # None: an open game, not started
+        names = ", ".join(p.name for p in store.seats.players(row.id))
         turn = latest.turn if latest else "-"
         echo(f"{row.id:<12} {row.kind:<14} {row.status:<9} turn {turn:<4} {names}")
 

@@ -53,6 +53,10 @@ class Record:
                 values[name] = float(value)
         return dataclasses.replace(self, **values)
 
+    def as_dict(self) -> dict[str, Any]:
+        """The columns and their values: a shallow dict (dataclasses.asdict copies deeply, 20x slower)."""
+        return {name: getattr(self, name) for name in self.columns}
+
     if not TYPE_CHECKING:  # read as a row, outside typed code: see the module's docstring
         def __getitem__(self, key):
             if isinstance(key, int):

@@ -8,7 +8,7 @@ from typing import Any
 from gm.store.gamerows import AbsenceRow, DeadlineRow, ResultRow
 from gm.store.repository import Repository
 from gm.store.seatrows import BounceHoldRow
-from gm.store.sql import Row, bound, inserting, prepared, updating, upsert, whole_rows
+from gm.store.sql import bound, inserting, prepared, updating, upsert, whole_rows
 
 DEADLINE_COLUMNS = ("start_seq", "turn", "due", "reminded", "late", "grace_done", "paused_at",
                     "set_by")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from gm.core import times
 from gm.core.model import GameView
+from gm.store.gamerows import DeadlineRow
 from gm.service.outgoing import holding, reports
 from gm.service.table import deadlines, games
 from gm.service.context import Context
@@ -133,15 +134,15 @@ def outage_news(ctx: Context, since: float | None) -> bool:
     return (since is None) != (current is None) or bool(ctx.store.daemons.outages_to_apply())
 
 
-def step_time(ctx: Context, view: GameView, row) -> float | None:
+def step_time(ctx: Context, view: GameView, row: DeadlineRow) -> float | None:
     """When the turn's next deadline step is due: the deadline, or (late) the end of grace."""
-    if row["due"] is None:
+    if row.due is None:
         return None
-    if not row["late"]:
-        return row["due"]
-    if view.rules.simultaneous or row["grace_done"]:
+    if not row.late:
+        return row.due
+    if view.rules.simultaneous or row.grace_done:
         return None
-    return row["due"] + times.parse_duration(deadlines.settings(ctx.store, view.id)["grace"] or "0")
+    return row.due + times.parse_duration(deadlines.settings(ctx.store, view.id)["grace"] or "0")
 
 
 def apply(ctx: Context, kind: str, start: float, finish: float) -> list[str]:
@@ -157,7 +158,7 @@ def apply(ctx: Context, kind: str, start: float, finish: float) -> list[str]:
         step = step_time(ctx, view, row)
         if step is None or not start <= step <= finish:
             continue
-        due = row["due"] + length
+        due = row.due + length
         store.timers.update_deadline(game_id, due=due)
         deadlines.schedule(store, view)
         why = "gm could not send mail" if kind == SENDING else "gm was not running"

@@ -20,12 +20,13 @@ from gm.service.context import Context
 from gm.service.outgoing import reports
 from gm.service.outgoing.delivery_state import OK
 from gm.service.table import deadlines
+from gm.store.gamerows import DeadlineRow
 from gm.store.mailrows import ReportDeliveryRow
 
 SLACK = 60.0  # a report handed on within this of its deadline's start moves nothing
 
 
-def due_by_delivery(ctx: Context, view: GameView, row: dict, owing: list[str]) -> float | None:
+def due_by_delivery(ctx: Context, view: GameView, row: DeadlineRow, owing: list[str]) -> float | None:
     """The deadline as the report's delivery to the ``owing`` players allows: None while one of
     them still waits for it; else the latest of ``row``'s deadline and the deadline option
     counted from the last delivery that had to wait."""
@@ -41,8 +42,8 @@ def due_by_delivery(ctx: Context, view: GameView, row: dict, owing: list[str]) -
             return None
         last = waits[address] if last is None else max(last, waits[address])
     conf = deadlines.settings(store, view.id)
-    due = row["due"]
-    if last is None or row["set_by"] != "option" or not conf["deadline"]:
+    due = row.due
+    if last is None or row.set_by != "option" or not conf["deadline"]:
         return due  # a deadline the GM set is a moment, not a length: it only waits
     owed = deadlines.absent_until(store, view.id, view.rules.to_move(view.state),
                                   times.due_after(conf["deadline"], last))

@@ -124,8 +124,8 @@ def resume(ctx: Context, game_id: str, who: str | None = None, why: str | None =
         row = deadlines.current(ctx.store, view, create=True)
         lines = gm_lines("The game master has resumed this game.", why)
         due = None
-        if row["due"] is not None and row["paused_at"] is not None and not row["late"]:
-            due = row["due"] + max(0.0, now - row["paused_at"])  # the pause does not count
+        if row.due is not None and row.paused_at is not None and not row.late:
+            due = row.due + max(0.0, now - row.paused_at)  # the pause does not count
             ctx.store.timers.update_deadline(view.id, due=due, paused_at=None)
         else:
             ctx.store.timers.update_deadline(view.id, paused_at=None)

@@ -21,6 +21,7 @@ from gm.service.table import deadlines, games
 from gm.service.outgoing.holding import bouncing_players
 from gm.service.context import Context
 from gm.store import StoreError
+from gm.store.gamerows import DeadlineRow
 from gm.store.locks import retry_conflicts
 
 log = logging.getLogger(__name__)
@@ -98,49 +99,49 @@ def _deadline_steps(ctx: Context, game_id: str, now: float | None = None) -> lis
             return []
         now = ctx.clock() if now is None else now
         row = deadlines.current(store, view, create=True)
-        owing = deadlines.missing(store, view, row["start_seq"])
+        owing = deadlines.missing(store, view, row.start_seq)
         if deadlines.everyone_left_is_in(store, view):
             turns.close_if_due(ctx, game_id, now=now, force=True, origin="deadline")
             store.history.log(game_id, view.turn, "deadline", "close", "every remaining player is in", now)
             return [f"{game_id}: closed, every remaining player is in"]
-        if row["due"] is None:
+        if row.due is None:
             return []
-        return _due_steps(ctx, view, row, owing, now)
+        return _due_steps(ctx, view, row, row.due, owing, now)
 
 
-def _due_steps(ctx: Context, view, row: dict, owing: list[str], now: float) -> list[str]:
-    """Absences, the reminder, the deadline, then the end of grace, each at most once."""
+def _due_steps(ctx: Context, view, row: DeadlineRow, due: float, owing: list[str], now: float) -> list[str]:
+    """Absences, the reminder, the deadline, then the end of grace, each at most once
+    (``due``: the row's, known not to be None)."""
     store, rules, turn = ctx.store, view.rules, view.turn
     done: list[str] = []
-    due = row["due"]
     moved = deadlines.absent_until(store, view.id, rules.to_move(view.state), due)
-    if moved != due and not row["late"]:
+    if moved != due and not row.late:
         store.timers.update_deadline(view.id, due=moved)
         store.history.log(view.id, turn, "deadline", "moved", f"to {times.format_stamp(moved)} for an absence", now)
         due = moved
     conf = deadlines.settings(store, view.id)
-    if not row["reminded"]:
+    if not row.reminded:
         done += _remind(ctx, view, due, owing, conf, now)
     if now < due:
         return done
-    if not row["late"] and outages.postponed(ctx, due):
+    if not row.late and outages.postponed(ctx, due):
         return done  # gm cannot send: the deadline waits, and moves once sending works again
-    if not row["late"]:
-        owed = reached.due_by_delivery(ctx, view, dict(row, due=due), owing)
+    if not row.late:
+        owed = reached.due_by_delivery(ctx, view, row.changed(due=due), owing)
         if owed is None:
             return done  # an owing player has not had the turn's report yet: the deadline waits
         if owed > due:
             return done + reached.move(ctx, view, owed, now)  # its time counts from the delivery
-    if not row["late"] and conf["bouncing"] == "wait":
-        waiting = holdable(store, view, row["start_seq"], bouncing_players(store, view, owing), conf)
+    if not row.late and conf["bouncing"] == "wait":
+        waiting = holdable(store, view, row.start_seq, bouncing_players(store, view, owing), conf)
         if waiting:
-            return done + _wait_for_bouncing(ctx, view, row["start_seq"], waiting, now)
-    if not row["late"]:
+            return done + _wait_for_bouncing(ctx, view, row.start_seq, waiting, now)
+    if not row.late:
         store.timers.update_deadline(view.id, late=1)
         if rules.simultaneous:
             return done + _close_at_deadline(ctx, view, due, owing, now)
         done += _late_notice(ctx, view, due, owing, conf, now)
-    if rules.simultaneous or row["grace_done"]:
+    if rules.simultaneous or row.grace_done:
         return done
     if now < due + times.parse_duration(conf["grace"] or "0"):
         return done
@@ -236,7 +237,7 @@ def _grace_over(ctx, view, due, owing, conf, now) -> list[str]:
         return []
     spared: dict[str, float] = {}
     if conf["bouncing"] == "wait":
-        start_seq = deadlines.current(store, view)["start_seq"]
+        start_seq = deadlines.current(store, view).start_seq
         spared = holdable(store, view, start_seq, bouncing_players(store, view, owing), conf)
     if spared:  # became bouncing during the grace period: not forfeited in the dark, this once
         owing = [name for name in owing if name not in spared]
