@@ -14,10 +14,10 @@ from typing import Any, Iterable
 from gm.core import addresses
 from gm.store import delivery as delivery_sql
 from gm.store.mailrows import ArchiveMarkRow, DueMail, HoldRow, InboxLine, MessageRow, OutboxRow
-from gm.store.packing import has_pictures, pack_mail, pack_text, repack_mail, unpack_mail
-from gm.store.reportrows import ReportRow, UntrimmedMail, report_rows
+from gm.store.packing import has_pictures, pack_mail, pack_text, repack_mail, unpack_mail, unpack_text
+from gm.store.reportrows import ReportRow, UntrimmedMail, report_row
 from gm.store.repository import Repository
-from gm.store.sql import bound, constant, inserting, inserting_unless, prepared, single, updating
+from gm.store.sql import Row, bound, constant, inserting, inserting_unless, prepared, single, updating
 
 
 def seen(sa: Any, t: Any) -> Any:
@@ -415,6 +415,15 @@ class Outbox(Repository):
 class Reports(Repository):
     """Reports: what each turn told each player, and the press."""
 
+    @staticmethod
+    def report_body(row: Row) -> str:
+        """The text of a reports row as sent (its body, by the packing recorded beside it)."""
+        return unpack_text(row["body"], row["body_packing"])
+
+    def _unpacked(self, rows: list[Row]) -> list[ReportRow]:
+        """Reports rows as records whose body is the text as sent (stored compressed when long)."""
+        return [report_row(row, self.report_body(row)) for row in rows]
+
     def add_report(self, game_id: str, turn: int, seq: int, player: str | None, kind: str,
                    body: str, outbox_id: int | None, created: float, audience: str | None = None,
                    gm_version: str | None = None, digest: str | None = None) -> int:
@@ -437,15 +446,15 @@ class Reports(Repository):
         """A game's archived texts in the order sent, of one turn and/or kind if given."""
         given = {name: value for name, value in (("turn", turn), ("kind", kind)) if value is not None}
         statement = REPORTS_OF[turn is not None, kind is not None]
-        return report_rows(statement.run(self.store, game=game_id, **given).fetchall())
+        return self._unpacked(statement.run(self.store, game=game_id, **given).fetchall())
 
     def turn_reports(self, game_id: str) -> list[ReportRow]:
         """A game's turn reports (kind 'report') by state seq, then as sent (the site)."""
-        return report_rows(TURN_REPORTS.run(self.store, game=game_id).fetchall())
+        return self._unpacked(TURN_REPORTS.run(self.store, game=game_id).fetchall())
 
     def gm_press(self, game_id: str) -> list[ReportRow]:
         """The GM's copies of a game's press, in the order sent."""
-        return report_rows(GM_PRESS.run(self.store, game=game_id).fetchall())
+        return self._unpacked(GM_PRESS.run(self.store, game=game_id).fetchall())
 
     def archive_marks(self) -> list[ArchiveMarkRow]:
         """Every game (oldest first) with what its archive page and index line show changed by:
@@ -459,12 +468,12 @@ class Reports(Repository):
         ``first_turn`` on, in the order sent: what public views show."""
         known, since = self.store.already_read("reports", ("public_press", game_id))  # (turn, rows): Store.read_game's
         if known and since[0] <= first_turn:
-            return [row for row in since[1] if row.turn >= first_turn]
-        return report_rows(PUBLIC_PRESS.run(self.store, game=game_id, first=first_turn).fetchall())
+            return self._unpacked([row for row in since[1] if row["turn"] >= first_turn])
+        return self._unpacked(PUBLIC_PRESS.run(self.store, game=game_id, first=first_turn).fetchall())
 
     def player_reports(self, game_id: str, player: str) -> list[ReportRow]:
         """The reports and press a player was sent, by turn (a player's history)."""
-        return report_rows(PLAYER_REPORTS.run(self.store, game=game_id, player=player).fetchall())
+        return self._unpacked(PLAYER_REPORTS.run(self.store, game=game_id, player=player).fetchall())
 
 
 def report_values(game_id: str, turn: int, seq: int, player: str | None, kind: str, body: str,

@@ -22,7 +22,6 @@ from gm.store.gamerows import DeadlineRow, GameRow, StateRow
 from gm.store.mailrows import AddressStateRow
 from gm.store.pglocks import PgLocks
 from gm.store.pgoutbox import OUTBOX_LOCKS, SENT, PgOutbox
-from gm.store.reportrows import report_rows
 from gm.store.seatrows import SeatRow
 from gm.store.sql import Shaped, bound, portable, renamed, single
 
@@ -213,7 +212,7 @@ class PostgresStore(Store):
         remember("game_settings", ("game", game_id), {r["key"]: r["value"] for r in sets["game_settings"]})
         remember("observers", ("of", game_id, True), [r["email"] for r in sets["observers"]])
         if sets["states"]:  # the press from the turn before the newest state's on
-            remember("reports", ("public_press", game_id), (sets["states"][0]["turn"] - 1, report_rows(sets["press"])))
+            remember("reports", ("public_press", game_id), (sets["states"][0]["turn"] - 1, sets["press"]))
         remember(("players", "credential_locks"), ("locks_until", game_id, sender), sets["locks"])
         columns = {name: i - 1 for name, i in sets["addresses"][0].index.items() if i} if sets["addresses"] else {}
         for row in sets["addresses"]:  # as read_address_states: a row, or None (no row for it)

@@ -8,9 +8,6 @@ default.
 
 from __future__ import annotations
 
-from typing import Iterable
-
-from gm.store.packing import unpack_text
 from gm.store.record import Record, record
 from gm.store.sql import Row
 
@@ -35,16 +32,11 @@ class ReportRow(Record):
     body_packing: str = "utf8"
 
 
-def report_rows(rows: Iterable[Row]) -> list[ReportRow]:
-    """The records of reports rows, each body unpacked to its text."""
-    return [report_row(row) for row in rows]
-
-
-def report_row(row: Row) -> ReportRow:
-    """The record of a reports row, its body unpacked to its text."""
+def report_row(row: Row, body: str) -> ReportRow:
+    """The record of a reports row, ``body`` its text (unpacked: gm.store.mail.Reports.report_body)."""
     present = {name.lower() for name in row.keys()}
     values = {name: row[name] for name in ReportRow.columns if name in present}
-    values["body"] = unpack_text(row["body"], values.get("body_packing", "utf8"))
+    values["body"] = body
     return ReportRow(**values)
 
 
