@@ -15,6 +15,7 @@ from gm.core import addresses
 from gm.store import delivery as delivery_sql
 from gm.store.mailrows import ArchiveMarkRow, DueMail, HoldRow, InboxLine, MessageRow, OutboxRow
 from gm.store.packing import has_pictures, pack_mail, pack_text, repack_mail, unpack_mail, unpack_text
+from gm.store.reportrows import ReportRow, UntrimmedMail, report_row
 from gm.store.repository import Repository
 from gm.store.sql import Row, bound, constant, inserting, inserting_unless, prepared, single, updating
 
@@ -254,12 +255,11 @@ class Outbox(Repository):
         """Insert an outbox row; its id.  (PostgreSQL: with an id drawn ahead, at the commit.)"""
         return self.store.insert_row(ADD_OUTBOX, **values)
 
-    def sent_untrimmed(self, before: float, limit: int) -> list[dict[str, Any]]:
-        """(id, raw, archived) of mail sent before ``before`` that may still hold pictures, oldest
-        first; ``archived``: its words are kept in ``reports`` too (the rows naming its id)."""
+    def sent_untrimmed(self, before: float, limit: int) -> list[UntrimmedMail]:
+        """The mail sent before ``before`` that may still hold pictures, oldest first;
+        ``archived``: its words are kept in ``reports`` too (the rows naming its id)."""
         rows = SENT_UNTRIMMED.run(self.store, before=before, most=limit).fetchall()
-        return [{"id": row["id"], "raw": unpack_mail(row["raw"]), "archived": bool(row["archived"])}
-                for row in rows]
+        return [UntrimmedMail(row["id"], unpack_mail(row["raw"]), bool(row["archived"])) for row in rows]
 
     def keep_trimmed(self, outbox_id: int, raw: bytes) -> None:
         """Keep ``raw`` as the stored copy of a sent mail, with nothing more to leave out."""
@@ -420,9 +420,9 @@ class Reports(Repository):
         """The text of a reports row as sent (its body, by the packing recorded beside it)."""
         return unpack_text(row["body"], row["body_packing"])
 
-    def _unpacked(self, rows: list[Row]) -> list[dict[str, Any]]:
-        """Reports rows as dicts whose body is the text as sent (stored compressed when long)."""
-        return [{**dict(row), "body": self.report_body(row)} for row in rows]
+    def _unpacked(self, rows: list[Row]) -> list[ReportRow]:
+        """Reports rows as records whose body is the text as sent (stored compressed when long)."""
+        return [report_row(row, self.report_body(row)) for row in rows]
 
     def add_report(self, game_id: str, turn: int, seq: int, player: str | None, kind: str,
                    body: str, outbox_id: int | None, created: float, audience: str | None = None,
@@ -442,17 +442,17 @@ class Reports(Repository):
         self.store.defer_insert("reports", values)
 
     def reports_of(self, game_id: str, turn: int | None = None,
-                   kind: str | None = None) -> list[dict[str, Any]]:
+                   kind: str | None = None) -> list[ReportRow]:
         """A game's archived texts in the order sent, of one turn and/or kind if given."""
         given = {name: value for name, value in (("turn", turn), ("kind", kind)) if value is not None}
         statement = REPORTS_OF[turn is not None, kind is not None]
         return self._unpacked(statement.run(self.store, game=game_id, **given).fetchall())
 
-    def turn_reports(self, game_id: str) -> list[dict[str, Any]]:
+    def turn_reports(self, game_id: str) -> list[ReportRow]:
         """A game's turn reports (kind 'report') by state seq, then as sent (the site)."""
         return self._unpacked(TURN_REPORTS.run(self.store, game=game_id).fetchall())
 
-    def gm_press(self, game_id: str) -> list[dict[str, Any]]:
+    def gm_press(self, game_id: str) -> list[ReportRow]:
         """The GM's copies of a game's press, in the order sent."""
         return self._unpacked(GM_PRESS.run(self.store, game=game_id).fetchall())
 
@@ -463,7 +463,7 @@ class Reports(Repository):
         the games whose marks differ from those it rendered."""
         return ArchiveMarkRow.every(ARCHIVE_MARKS.run(self.store).fetchall())
 
-    def public_press(self, game_id: str, first_turn: int = 0) -> list[dict[str, Any]]:
+    def public_press(self, game_id: str, first_turn: int = 0) -> list[ReportRow]:
         """The archive's copies of a game's press to everyone (audience 'all') from turn
         ``first_turn`` on, in the order sent: what public views show."""
         known, since = self.store.already_read("reports", ("public_press", game_id))  # (turn, rows): Store.read_game's
@@ -471,7 +471,7 @@ class Reports(Repository):
             return self._unpacked([row for row in since[1] if row["turn"] >= first_turn])
         return self._unpacked(PUBLIC_PRESS.run(self.store, game=game_id, first=first_turn).fetchall())
 
-    def player_reports(self, game_id: str, player: str) -> list[dict[str, Any]]:
+    def player_reports(self, game_id: str, player: str) -> list[ReportRow]:
         """The reports and press a player was sent, by turn (a player's history)."""
         return self._unpacked(PLAYER_REPORTS.run(self.store, game=game_id, player=player).fetchall())
 

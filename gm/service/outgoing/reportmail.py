@@ -24,6 +24,7 @@ from gm.service.outgoing.letters import Letter
 from gm.service.outgoing.outbox import page_part
 from gm.service.table import deadlines
 from gm.service.context import Context
+from gm.store.reportrows import ReportRow
 
 FORMATS = ("html", "text")
 
@@ -34,12 +35,12 @@ def wants_html(player: Seat, settings: dict) -> bool:
     return (own or settings["format"]) == "html"
 
 
-def public_press(rows) -> list[tuple[int, str]]:
+def public_press(rows: list[ReportRow]) -> list[tuple[int, str]]:
     """(turn, text) of each press message sent to everyone (its stored audience is ALL: never
     judged from its text), from the archive's copies (as the players read them: grey press
     without its sender), its footer left out."""
-    return [(row["turn"], row["body"].split("\n--\n")[0].rstrip()) for row in rows
-            if row["audience"] == AUDIENCE_ALL]
+    return [(row.turn, row.body.split("\n--\n")[0].rstrip()) for row in rows
+            if row.audience == AUDIENCE_ALL]
 
 
 class Sender(NamedTuple):

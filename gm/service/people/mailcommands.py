@@ -26,6 +26,7 @@ from gm.service.outgoing import observers, reportmail, reports
 from gm.service.people import draws, lobby, optin, playersettings, seats, setcommands
 from gm.service.table import deadlines, games
 from gm.service.context import Context
+from gm.store.reportrows import ReportRow
 
 MAX_HISTORY = 200_000  # characters of one HISTORY reply
 HISTORY_TURNS = 5  # turns a bare HISTORY sends
@@ -369,13 +370,13 @@ def history_for_player(ctx: Context, view: GameView, name: str,
                        turns: tuple[int, int] | None = None) -> str:
     """What this player was sent, turn by turn: reports (latest per turn) and press."""
     rows = ctx.store.reports.player_reports(view.id, name)
-    latest: dict[int, object] = {}
-    press: dict[int, list] = {}
+    latest: dict[int, ReportRow] = {}
+    press: dict[int, list[ReportRow]] = {}
     for row in rows:
-        if row["kind"] == "report":
-            latest[row["turn"]] = row
+        if row.kind == "report":
+            latest[row.turn] = row
         else:
-            press.setdefault(row["turn"], []).append(row)
+            press.setdefault(row.turn, []).append(row)
     first, last = turns or (1, view.turn)
     shown = [t for t in sorted(set(latest) | set(press)) if first <= t <= last]
     parts = [f"History of game {view.id} ({view.rules.title}) as sent to {name}, "
@@ -385,9 +386,9 @@ def history_for_player(ctx: Context, view: GameView, name: str,
     for turn in shown:
         parts.append(f"===== Turn {turn} =====")
         if turn in latest:
-            parts.append(without_footer(latest[turn]["body"]).rstrip())  # one footer: the reply's
+            parts.append(without_footer(latest[turn].body).rstrip())  # one footer: the reply's
         for row in press.get(turn, []):
-            parts += ["", row["body"].rstrip()]
+            parts += ["", row.body.rstrip()]
         parts.append("")
     text = "\n".join(parts) + "\n"
     if len(text) > MAX_HISTORY:

@@ -28,6 +28,7 @@ from gm.service.outgoing import reportmail
 from gm.service.table import games
 from gm.service.context import Context
 from gm.store.gamerows import GameRow, OrderRow, OverrideRow
+from gm.store.reportrows import ReportRow
 
 
 @dataclass
@@ -157,46 +158,46 @@ def _compare_reports(ctx: Context, view, replayed: dict, events: dict, report: V
     overrides = ctx.store.turns.override_seqs(gid)
     version = gm_version()
     for row in ctx.store.reports.reports_of(gid, kind="report"):
-        state = replayed.get(row["seq"])
+        state = replayed.get(row.seq)
         if state is None:
-            report.differences.append(f"report #{row['id']} refers to state {row['seq']}, which is not stored")
+            report.differences.append(f"report #{row.id} refers to state {row.seq}, which is not stored")
             continue
         report.reports += 1
-        which = f"report #{row['id']} (turn {row['turn']}, to {row['player'] or 'GM'})"
+        which = f"report #{row.id} (turn {row.turn}, to {row.player or 'GM'})"
         report.differences += [f"{which} {problem}" for problem in _shown_differences(rules, state, row, report)]
         if _worded_as_today(gid, rules, state, row, events, overrides):
             continue
-        if row.get("gm_version") == version:
+        if row.gm_version == version:
             report.differences.append(f"{which} differs from the replay")
         else:
-            by = f"gm {row['gm_version']}" if row.get("gm_version") else "a gm from before report versions"
+            by = f"gm {row.gm_version}" if row.gm_version else "a gm from before report versions"
             report.notes.append(f"{which} is worded as {by} wrote it, not as gm {version}: "
                                 "what it shows matches the replay")
 
 
-def _shown_differences(rules, state, row, report: VerifyReport) -> list[str]:
+def _shown_differences(rules, state, row: ReportRow, report: VerifyReport) -> list[str]:
     """What a report shows against the replay: its digest where it has one; a report stored before
-    digests, its turn and the stored state of its seq (checked against the replay above).  (.get:
-    a store still at an earlier schema step, read before it is migrated, has no such columns.)"""
+    digests, its turn and the stored state of its seq (checked against the replay above).  (A store
+    still at an earlier schema step, read before it is migrated, has no such columns: None.)"""
     replayed = digest.report_digest(rules, state)
-    if row.get("digest"):
+    if row.digest:
         return [f"shows {d} (stored digest != replay)"
-                for d in digest.differences(json.loads(row.get("digest")), replayed)]
-    problems = [] if row["turn"] == replayed["turn"] else [f"is of turn {row['turn']}, the replay's {replayed['turn']}"]
-    if row["seq"] in report.differing_states:
-        problems.append(f"shows state {row['seq']}, which differs from the replay")
+                for d in digest.differences(json.loads(row.digest), replayed)]
+    problems = [] if row.turn == replayed["turn"] else [f"is of turn {row.turn}, the replay's {replayed['turn']}"]
+    if row.seq in report.differing_states:
+        problems.append(f"shows state {row.seq}, which differs from the replay")
     return problems
 
 
-def _worded_as_today(gid: str, rules, state, row, events: dict, overrides) -> bool:
+def _worded_as_today(gid: str, rules, state, row: ReportRow, events: dict, overrides) -> bool:
     """The report rendered again from the replayed state reads as archived (less its deadline)."""
-    archived = _strip_deadline(row["body"])
+    archived = _strip_deadline(row.body)
     # as reported after the move, or as BOARD/resend sent it
-    if any(_strip_deadline(present.render_report(present.ReportInput(gid, rules, state, row["player"], evs)))
-           == archived for evs in (events.get(row["seq"], []), [])):
+    if any(_strip_deadline(present.render_report(present.ReportInput(gid, rules, state, row.player, evs)))
+           == archived for evs in (events.get(row.seq, []), [])):
         return True
     # A GM override's report carries the GM's note as its event: compare the board.
-    return row["seq"] in overrides and rules.render_board(state, row["player"]).strip("\n") in row["body"]
+    return row.seq in overrides and rules.render_board(state, row.player).strip("\n") in row.body
 
 
 # --- gm history -----------------------------------------------------------------
@@ -218,9 +219,9 @@ def history_text(ctx: Context, game_id: str, turn: int | None = None, log_only: 
     out += ["", f"Messages sent ({len(rows)}):"]
     for row in rows:
         out.append("")
-        out.append(f"----- turn {row['turn']}, {row['kind']} to {row['player'] or 'archive'}, "
-                   f"{format_stamp(row['created'])} -----")
-        out.append(row["body"].rstrip())
+        out.append(f"----- turn {row.turn}, {row.kind} to {row.player or 'archive'}, "
+                   f"{format_stamp(row.created)} -----")
+        out.append(row.body.rstrip())
     return "\n".join(out) + "\n"
 
 
@@ -309,10 +310,10 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
         return turns.setdefault(turn, {"turn": turn, "report": None, "press": [], "seq": -1, "at": None})
 
     for row in store.reports.turn_reports(view.id):  # the turns that had a report, and their latest state
-        item = entry(row["turn"])
-        if row["seq"] > item["seq"] and row["seq"] in replayed:
-            item["seq"] = row["seq"]
-        item["at"] = max(item["at"] or 0.0, row["created"])
+        item = entry(row.turn)
+        if row.seq > item["seq"] and row.seq in replayed:
+            item["seq"] = row.seq
+        item["at"] = max(item["at"] or 0.0, row.created)
     for item in turns.values():
         if item["seq"] >= 0:
             public = [e for e in events.get(item["seq"], []) if e.to is None]

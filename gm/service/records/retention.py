@@ -33,7 +33,7 @@ def trim_sent(store: Store, now: float, limit: int = BATCH) -> int:
     pages freed by trimming and blanking (Store.release_free_pages); returns how many rows."""
     rows = store.outbox.sent_untrimmed(now - KEEP_PICTURES, limit)
     if rows:
-        trimmed = [(row["id"], trimmed_copy(row["id"], row["raw"], row["archived"])) for row in rows]  # no lock
+        trimmed = [(row.id, trimmed_copy(row.id, row.raw, row.archived)) for row in rows]  # no lock
         # store-wide on PostgreSQL, as retention is by nature; lost only in an OS crash, and then done again
         with store.write(durable=False):
             for outbox_id, raw in trimmed:
