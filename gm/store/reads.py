@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
-from gm.store.pgrows import Row
 
 if TYPE_CHECKING:
     from gm.store.sql import Cursor
@@ -117,19 +116,3 @@ class TransactionReads:
 
 def copied(value: Any) -> Any:
     return type(value)(value) if isinstance(value, (list, dict, set)) else value
-
-
-def changed(row: Any, **values: Any) -> Row:
-    """``row`` (read by a statement, on either back end) with these columns set to these values,
-    as a read after an UPDATE of them would give it (a remembered row written through)."""
-    names = list(row.keys())
-    index = {name.lower(): i for i, name in enumerate(names)}
-    unknown = {k.lower() for k in values} - set(index)
-    if unknown:
-        raise KeyError(f"no such column: {', '.join(sorted(unknown))}")
-    new = [row[i] for i in range(len(names))]
-    for key, value in values.items():
-        old = new[index[key.lower()]]
-        # a REAL column reads back a float, whatever number was written
-        new[index[key.lower()]] = float(value) if isinstance(old, float) and type(value) is int else value
-    return Row(tuple(new), index)
