@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from gm.core import digest
 from gm.core.addresses import mailbox_key
-from gm.core.config import Config
 from gm.core.version import gm_version
 from gm.core.model import GameView, Status
 from gm.mail.dkim import SIGNATURE_RESERVE, Signer
@@ -35,6 +34,9 @@ from gm.service.outgoing.replies import ReplyTokens
 from gm.service.outgoing.strangers import HOUR as HOUR, LIMITED_KINDS
 from gm.service.outgoing.strangers import STRANGER_BYTES as STRANGER_BYTES
 from gm.store import Store
+
+if TYPE_CHECKING:
+    from gm.core.config import Config
 
 log = logging.getLogger(__name__)
 
