@@ -34,7 +34,7 @@ HEAVY = {
     "help": NEVER | OPENING | ENGINES | {"typer", "click", "pydantic", "importlib.metadata", "PIL",
                                          "gm.present.pictures.draw", "gm.service.play",
                                          "gm.service.intake.orders", "gm.service.intake.held"},
-    "order": NEVER | OPENING | {"typer", "click", "pydantic", "importlib.metadata", "gm.service.intake.held"},
+    "order": NEVER | OPENING | {"typer", "click", "pydantic", "importlib.metadata"},
 }
 
 
