@@ -21,7 +21,10 @@ the script makes its own).  Every ingest is of a new mail: the orders are a
 legal first order of another game each time, the HELP mails come from
 another stranger each time (so no rate limit bites).  Bytecode is written
 once (a first, uncounted run of each command) to a cache of its own, as an
-installed gm has it.  Exit status 1 if a target is missed (on the wall time).
+installed gm has it; the config is validated once, when the store is made,
+and read back from its cache after (gm.core.config), as every command but a
+GM's first after an edit reads it.  Exit status 1 if a target is missed (on
+the wall time).
 """
 
 from __future__ import annotations

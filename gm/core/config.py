@@ -2,345 +2,199 @@
 
 Without a config file gm keeps everything under ``./gm-data/``: the SQLite database, an inbox
 Maildir the daemon reads and an outbox Maildir written to instead of sending.
-config.example.yaml documents every key.
+config.example.yaml documents every key; gm.core.configmodel types each, and says what is wrong.
 
-Every key is one annotated line typed with its range (``Expect(...)`` gives an error's words),
-so mistakes are refused at load, all at once, naming file, key and what it takes.  Paths in a
-file are read against its own folder (an MTA runs ``gm ingest`` from anywhere); a path the GM
-gives must exist, or for what gm makes itself, its folder must.  ``Config(...)`` built directly
-(tests, tools) checks types but looks at no file.
+A command reads its config before it does anything, and building the pydantic models costs more
+than the rest of a short command's start.  So a config once validated is kept, as JSON, in a
+per-user folder (0700, as Jinja keeps the templates' bytecode), keyed by the file's bytes, its
+path, $HOME and gm's code, with the checks of the file system it passed (READ_PATHS exist, the
+folders of what gm makes): a later load with the same key whose checks still hold reads it back
+without pydantic or YAML; anything else is validated again, so every error is as the models say.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from gm.core.configrules import (EXISTS, MADE_PATHS, READ_PATHS, SERVER_STORE_SCHEMES, ConfigError, default_port,
+                                 domain_of, is_server_store, server_password)
 
-from gm.core import addresses
+if TYPE_CHECKING:
+    from gm.core.configmodel import Config, ServerConfig
 
-
-class ConfigError(ValueError):
-    """What is wrong with a config: ``problems`` holds one line per mistake."""
-
-    def __init__(self, message: str, problems: list[str] | None = None, source: str | None = None):
-        super().__init__(message)
-        self.problems = problems or [message]
-        self.source = source
-
-    def one_line(self) -> str:
-        """Every problem on one line (gm ingest's stderr, which an MTA reports): the file named once."""
-        return (f"{self.source}: " if self.source else "") + "; ".join(self.problems)
+__all__ = ["MADE_PATHS", "READ_PATHS", "SERVER_STORE_SCHEMES", "Config", "ConfigError", "ServerConfig", "effective",
+           "is_server_store", "load", "masked"]
 
 
-SERVER_STORE_SCHEMES = ("postgresql://", "postgres://")
+def __getattr__(name: str) -> Any:
+    if name in ("Config", "ServerConfig"):  # the pydantic models, loaded when named
+        from gm.core import configmodel
+
+        return getattr(configmodel, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def is_server_store(target: object) -> bool:
-    """Does ``target`` name a database server (a postgresql:// URL) rather than a SQLite file?"""
-    return isinstance(target, str) and target.startswith(SERVER_STORE_SCHEMES)
+# --- a validated config, kept ------------------------------------------------------------------
+class CachedServer:
+    """A ServerConfig read back from the cache: its keys as attributes."""
 
-
-class Expect:
-    """What a key takes, in the words of the error when a value does not fit ("KEY must be ...")."""
-
-    def __init__(self, text: str):
-        self.text = text
-
-
-Seconds = Annotated[float, Field(gt=0), Expect("a number of seconds above 0, e.g. 30")]
-Count = Annotated[int, Field(gt=0), Expect("a whole number above 0")]
-Cap = Annotated[int, Field(ge=0), Expect("a whole number, 0 or more")]
-Flag = Annotated[bool, Expect("true or false")]
-Text = Annotated[str, Field(min_length=1), Expect("some text")]
-Address = Annotated[str, Field(pattern=r"^[^@\s<>]+@[^@\s<>]+$"), Expect("a mail address, e.g. gm@example.org")]
-# Paths: READ ones must exist where a file gives them; MADE ones are made by gm, in a folder that exists.
-FilePath = Annotated[Path, Expect("a path to a file")]
-
-READ_PATHS = ("inbox", "dkim_key_file", "password_file")
-MADE_PATHS = ("data_dir", "database", "outbox", "archive_dir", "log_file", "reply_token_secret_file",
-              "code_secret_file", "verp_secret_file")
-
-
-def _place(value: Any, info: ValidationInfo) -> Any:
-    """A path read against the config file's folder, and checked to exist (only for a file)."""
-    if value is None or is_server_store(value):
-        return value
-    context = info.context or {}
-    path = Path(value).expanduser()
-    base = context.get("base")
-    if base is not None and not path.is_absolute():
-        path = Path(base) / path
-    if context.get("check_paths"):
-        if info.field_name in READ_PATHS and info.field_name not in context.get("to_make", ()):
-            if not path.exists():
-                raise ValueError(f"{path} does not exist")
-        elif not path.parent.is_dir() and path.parent != info.data.get("data_dir"):
-            raise ValueError(f"the folder {path.parent} does not exist (gm makes {path.name}, not its folder)")
-    return path
-
-
-class ServerConfig(BaseModel):
-    """An IMAP or SMTP server.  The password never lives in the YAML itself."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    host: Text = "127.0.0.1"
-    port: Annotated[int, Field(ge=0, le=65535), Expect("a port number, 1 to 65535 (0: the default)")] = 0
-    user: Text | None = None
-    password_env: Annotated[str | None, Expect("the name of an environment variable")] = None
-    password_file: FilePath | None = None
-    tls: Annotated[Literal["implicit", "starttls", "none"], Expect("implicit, starttls or none")] = "none"
-    tls_verify: Flag = True  # check the server's certificate and name (turn off only for a test server)
-    timeout: Seconds = 30.0  # seconds before a silent server counts as a connection fault
-    # seconds to wait after the 1st, 2nd, ... fault in a row
-    backoff: Annotated[list[Annotated[float, Field(ge=0)]] | None, Field(min_length=1),
-                       Expect("a list of seconds, e.g. [1, 5, 30]")] = None
-
-    _placed = field_validator("password_file", mode="after")(_place)
+    def __init__(self, keys: dict[str, Any]):
+        self.__dict__.update(keys)
 
     def default_port(self, implicit: int, plain: int) -> int:
-        return self.port or (implicit if self.tls == "implicit" else plain)
+        return default_port(self, implicit, plain)  # type: ignore[arg-type]  # ServerConfig's keys
 
     def password(self) -> str | None:
-        if self.password_env:
-            value = os.environ.get(self.password_env)
-            if value is None:
-                raise ConfigError(f"environment variable {self.password_env} is not set")
-            return value
-        if self.password_file:
-            return Path(self.password_file).expanduser().read_text().strip()
-        return None
+        return server_password(self)  # type: ignore[arg-type]
 
 
-DNS_NAME = Expect("a DNS name, e.g. gm2025 or example.org")
+class CachedConfig:
+    """A Config read back from the cache: its keys as attributes, in Config's order."""
 
-
-class Config(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    data_dir: Annotated[Path, Expect("a folder (made if missing, in a folder that exists)")] = Path("gm-data")
-    database: Annotated[Path | str | None, Expect("a SQLite file or a postgresql:// URL")] = None
-    store: Annotated[str | None, Expect("a SQLite file or postgresql://user@host/db")] = None
-    address: Address = "gm@localhost"  # the mailbox players write to
-    name: Text = "gm, the game master"
-    gm_address: Address | None = None  # the human game master, copied on trouble
-    inbox: Annotated[Path | None, Expect("an existing Maildir folder")] = None  # read when no IMAP server
-    outbox: FilePath | None = None  # Maildir written when no SMTP server is configured
-    imap: Annotated[ServerConfig | None, Expect("a mapping of server settings (host, port, ...)")] = None
-    imap_folder: Text = "INBOX"
-    imap_processed: Text = "gm-processed"
-    imap_idle: Flag = True  # wait with IDLE when the server offers it; false: poll
-    poll_seconds: Seconds = 30.0
-    tick_seconds: Seconds = 30.0  # how often the daemon looks for deadlines and timers that are due
-    status_beat_seconds: Seconds = 600.0  # gm status: unhealthy when no daemon beat (or gm run --once) this long
-    status_outbox_seconds: Seconds = 3600.0  # gm status: unhealthy when the oldest queued mail waits this long
-    status_inbox_seconds: Seconds = 600.0  # gm status: unhealthy when every poll has left mail in the inbox this long
-    metrics_port: Annotated[int, Field(ge=1, le=65535), Expect("a port number, 1 to 65535")] | None = None
-    metrics_host: Text = "127.0.0.1"  # where metrics_port listens (Prometheus metrics; pip install gm[metrics])
-    smtp: Annotated[ServerConfig | None, Expect("a mapping of server settings (host, port, ...)")] = None
-    smtp_connections: Count = 4  # SMTP connections used at once to send a batch of reports
-    smtp_process: Flag = True  # the SMTP client in a child process (gm.runtime.sendprocess); false: a thread
-    max_message_bytes: Annotated[int, Field(gt=0), Expect("a whole number of bytes above 0")] = 1_000_000
-    error_replies_per_hour: Cap = 10  # replies needing no password (help, errors), per mailbox
-    unauthenticated_replies_per_hour: Cap = 500  # the same, to all addresses together
-    press_per_seat_per_hour: Cap = 20  # press messages one seat sends an hour (gm.service.play.press)
-    gm_alerts_per_hour: Cap = 30  # mail to gm_address that players and strangers cause (gmalerts)
-    dkim_selector: Annotated[str | None, DNS_NAME] = None  # sign outgoing mail with DKIM (with dkim_key_file)
-    dkim_domain: Annotated[str | None, DNS_NAME] = None  # the signing domain, d= (default: address's domain)
-    dkim_key_file: FilePath | None = None  # the RSA private key, PEM (gm dkim keygen makes one)
-    # Players help themselves: replies to reports need no password when reply_tokens
-    # is on (the mailbox must take plus addresses, gm+anything@host); the secret that signs the
-    # tokens is kept in this file, outside the database (made 0600 on first use).
-    reply_tokens: Flag = True
-    reply_token_secret_file: FilePath | None = None  # default: <data_dir>/reply-token.secret
-    # The key of the digests that confirmation codes are stored as (gm.core.codes), made 0600 on
-    # first use: outside the database, so a stolen one cannot be searched for its codes.
-    code_secret_file: FilePath | None = None  # default: <data_dir>/code-secret
-    # kinds players may CREATE by mail
-    player_create_kinds: Annotated[list[str], Expect("a list of game kinds, e.g. [neighbors]")] = Field(
-        default_factory=list)
-    # Double opt-in: OBSERVE, JOIN and CREATE wait for the address to answer a code.
-    # Caps on those code mails, counted per mailbox they go to (gm.core.addresses.mailbox_key) and
-    # in total to addresses without a seat; reaching the total mails gm_address once an hour.
-    # max_observers: the observers one game takes.
-    confirmations_per_address_per_day: Cap = 3  # and never a 2nd while one sent today is unanswered
-    confirmations_per_hour: Cap = 100
-    max_observers: Cap = 50
-    verp: Flag = True  # envelope sender <local>+bounce-<id>-<tag>@<domain>; false: no plus addressing
-    verp_secret_file: FilePath | None = None  # the VERP tags' key, made 0600 on first use (default: data_dir)
-    # the right-hand side of every Message-ID (default: address's domain)
-    message_id_domain: Annotated[str | None, Expect("a domain, e.g. example.org")] = None
-    archive_dir: FilePath | None = None  # the daemon keeps the archive site here, current after every turn
-    # Where players read archive_dir on the web (e.g. https://example.org/games/): a game's end mail
-    # links its page there.  None: the archive is not public, and no mail links it.
-    archive_url: Annotated[str | None, Expect("a web address, e.g. https://example.org/games/")] = None
-    # Files gm makes are 0600, folders 0700; with a group name, the data folder is given to that
-    # group (mode 2770) and files are 0660, so a GM's CLI can share the store with the daemon.
-    group: Annotated[str | None, Expect("the name of a group, e.g. gm")] = None
-    # Where log lines and tracebacks go (default: stderr; for `gm ingest`, <data_dir>/gm.log, as the
-    # MTA copies stderr into delivery reports and bounces).
-    log_file: FilePath | None = None
-    source: str = "embedded default"
-    extra: dict[str, Any] = Field(default_factory=dict)
-
-    _placed = field_validator(*(k for k in (*READ_PATHS, *MADE_PATHS) if k != "password_file"),
-                              mode="after")(_place)
-
-    @field_validator("store", mode="after")
-    @classmethod
-    def _store_placed(cls, value: Any, info: ValidationInfo) -> Any:
-        return value if value is None or is_server_store(value) else str(_place(value, info))
-
-    @field_validator("dkim_selector", "dkim_domain", mode="before")
-    @classmethod
-    def _dns_name(cls, value: Any) -> Any:
-        if isinstance(value, int) and not isinstance(value, bool):
-            value = str(value)  # YAML reads `dkim_selector: 2025` as a number
-        if value is not None and (not isinstance(value, str) or not value.strip() or not value.isascii()
-                                  or any(c.isspace() or c in ";=" for c in value.strip())):
-            raise ValueError("must be a DNS name, e.g. gm2025 or example.org")
-        return value
-
-    @field_validator("message_id_domain", mode="before")
-    @classmethod
-    def _domain(cls, value: Any) -> Any:
-        """Written into every Message-ID (<...@domain>): a domain, nothing a header could break on."""
-        if value is not None and (not isinstance(value, str) or not value.strip() or not value.isascii()
-                                  or any(c.isspace() or c in "<>@\"()[],;:\\" for c in value)):
-            raise ValueError("must be a domain, e.g. example.org")
-        return value
-
-    @field_validator("archive_url", mode="before")
-    @classmethod
-    def _web_address(cls, value: Any) -> Any:
-        """Written into mail as it is: an http(s) address, one word of ASCII."""
-        if value is not None and (not isinstance(value, str) or not value.isascii()
-                                  or not value.startswith(("https://", "http://"))
-                                  or len(value.split()) != 1 or value.strip() != value):
-            raise ValueError("must be a web address, e.g. https://example.org/games/")
-        return value
-
-    @field_validator("address", "gm_address", mode="after")
-    @classmethod
-    def _address(cls, value: Any, info: ValidationInfo) -> Any:
-        """In the form gm keeps every address (gm.core.addresses: an IDN domain in A-label form).
-        gm's own address must be ASCII: its plus addresses are on every mail gm sends."""
-        if value is None:
-            return value
-        kept = addresses.normal(value)
-        if kept is None or (info.field_name == "address" and not kept.isascii()):
-            raise ValueError("must be a mail address, e.g. gm@example.org"
-                             + (" (gm's own with an ASCII local part)" if info.field_name == "address" else ""))
-        return kept
-
-    @field_validator("group", mode="before")
-    @classmethod
-    def _group(cls, value: Any) -> Any:
-        if value is not None and (not isinstance(value, str) or not value.strip()):
-            raise ValueError("must be the name of a group, e.g. gm")
-        return value
-
-    @model_validator(mode="after")
-    def _defaults(self) -> "Config":
-        """The paths that default to places inside data_dir."""
-        self.data_dir = Path(self.data_dir)
-        if self.store is not None:
-            self.database = str(self.store)
-        if is_server_store(self.database):
-            self.database = str(self.database)
-        else:
-            self.database = Path(self.database) if self.database else self.data_dir / "gm.sqlite"
-        self.inbox = Path(self.inbox) if self.inbox else self.data_dir / "inbox"
-        self.outbox = Path(self.outbox) if self.outbox else self.data_dir / "outbox"
-        self.reply_token_secret_file = self.reply_token_secret_file or self.data_dir / "reply-token.secret"
-        self.code_secret_file = self.code_secret_file or self.data_dir / "code-secret"
-        self.verp_secret_file = self.verp_secret_file or self.data_dir / "verp-secret"
-        self.player_create_kinds = [k.strip().lower() for k in self.player_create_kinds]
-        return self
+    def __init__(self, keys: dict[str, Any]):
+        self.__dict__.update(keys)
 
     @property
     def domain(self) -> str:
-        """The domain of our address: Content-IDs and the archive feed's ids are made in it."""
-        return self.address.rpartition("@")[2] or "localhost"
+        return domain_of(self.address)  # type: ignore[attr-defined]  # Config's keys
+
+    def dumped(self) -> dict[str, Any]:
+        """Every key as JSON has it (paths as text), as Config.dumped."""
+        return {key: plain(value) for key, value in self.__dict__.items()}
 
 
-# --- errors, in the GM's words -------------------------------------------------------------------
-def _expectation(loc: tuple[int | str, ...]) -> tuple[str, str | None]:
-    """The dotted key an error is about (imap.tls), and what that key takes."""
-    model: Any = Config
-    names: list[str] = []
-    expected = None
-    for part in loc:
-        fields = getattr(model, "model_fields", None)
-        if not isinstance(part, str) or fields is None or part not in fields:
-            break
-        names.append(part)
-        info = fields[part]
-        annotation = info.annotation
-        # Expect on the field itself, or inside an optional one (FilePath | None)
-        marks = [*info.metadata, *(m for a in getattr(annotation, "__args__", ())
-                                   for m in getattr(a, "__metadata__", ()))]
-        expected = next((m.text for m in marks if isinstance(m, Expect)), expected)
-        model = next((a for a in getattr(annotation, "__args__", (annotation,)) if hasattr(a, "model_fields")),
-                     None)
-    return ".".join(names) or "the config", expected
+def plain(value: Any) -> Any:
+    """A kept config's value as JSON has it."""
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, CachedServer):
+        return {key: plain(v) for key, v in value.__dict__.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
 
 
-def describe(exc: ValidationError) -> list[str]:
-    """One line per mistake: the key, and what it takes (unknown keys grouped per section)."""
-    lines: list[str] = []
-    unknown: dict[str, list[str]] = {}
-    for error in exc.errors(include_url=False):
-        loc = error["loc"]
-        if error["type"] == "extra_forbidden":
-            unknown.setdefault(".".join(str(p) for p in loc[:-1]), []).append(str(loc[-1]))
-            continue
-        key, expected = _expectation(loc)
-        if error["type"] == "value_error":
-            words = str(error["ctx"]["error"])
-            if words.startswith("must "):
-                lines.append(f"{key} {words}")
-            else:
-                lines.append(f"{key}: {words}" + (f" ({key} must be {expected})" if expected else ""))
-        else:
-            lines.append(f"{key} must be {expected or error['msg'].lower()}, not {error['input']!r}")
-    for section, keys in unknown.items():
-        lines.append(f"{section + ': ' if section else ''}unknown keys {sorted(keys)}")
-    return lines
+def tagged(value: Any) -> Any:
+    """A validated value as JSON that says what it was: a path, a server's settings."""
+    if isinstance(value, Path):
+        return {"path": str(value)}
+    if hasattr(type(value), "model_fields"):  # a ServerConfig
+        return {"server": {key: tagged(getattr(value, key)) for key in type(value).model_fields}}
+    if isinstance(value, list):
+        return [tagged(v) for v in value]
+    if isinstance(value, dict):
+        return {"dict": value}
+    return value
 
 
-def _cross_checks(raw: dict[str, Any]) -> list[str]:
-    """Keys that only make sense together, checked on what the file says (so even beside type errors)."""
-    problems = []
-    if raw.get("dkim_key_file") and not raw.get("dkim_selector"):
-        problems.append("dkim_key_file is set but dkim_selector is not")
-    if raw.get("dkim_selector") and not raw.get("dkim_key_file"):
-        problems.append("dkim_selector is set but dkim_key_file is not (gm dkim keygen --out FILE makes a key)")
-    for section in ("imap", "smtp"):
-        server = raw.get(section)
-        if not isinstance(server, dict):
-            continue
-        if "password" in server:
-            problems.append(f"{section}: put the password in password_env or password_file, not the YAML")
-        if server.get("user") and not (server.get("password_env") or server.get("password_file")):
-            problems.append(f"{section}: a user needs password_env or password_file")
-    return problems
+def untagged(value: Any) -> Any:
+    if isinstance(value, dict):
+        (tag, inner), = value.items()
+        if tag == "path":
+            return Path(inner)
+        if tag == "server":
+            return CachedServer({key: untagged(v) for key, v in inner.items()})
+        return inner
+    if isinstance(value, list):
+        return [untagged(v) for v in value]
+    return value
+
+
+def cache_folder() -> Path | None:
+    """The current user's folder for kept configs, made 0700; None where it is not safely ours."""
+    folder = Path(os.environ.get("TMPDIR") or "/tmp") / f"gm-config-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        info = os.lstat(folder)
+    except OSError:
+        return None
+    if not os.path.isdir(folder) or os.path.islink(folder) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        return None
+    return folder
+
+
+def cache_key(source: str, text: bytes) -> str:
+    """What a kept config depends on: the file, where it is, $HOME (paths may start with ~) and
+    gm's code (its version and the models' module)."""
+    from gm import __version__
+
+    models = Path(__file__).with_name("configmodel.py")
+    try:
+        code = f"{models.stat().st_mtime_ns}:{models.stat().st_size}"
+    except OSError:
+        code = "?"
+    parts = [source, os.environ.get("HOME", ""), __version__, code, hashlib.sha256(text).hexdigest()]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def kept(source: str, key: str) -> CachedConfig | None:
+    """The config kept for ``source`` under ``key``, if its checks of the file system still hold."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    try:
+        record = json.loads((folder / f"{hashlib.sha256(source.encode()).hexdigest()}.json").read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or record.get("key") != key:
+        return None
+    for check, path in record["checks"]:
+        if not (os.path.exists(path) if check == EXISTS else os.path.isdir(path)):
+            return None
+    return CachedConfig({name: untagged(value) for name, value in record["keys"].items()})
+
+
+def keep(candidate: str | Path, source: str, key: str, text: bytes, config: Config,
+         checks: list[tuple[str, str]]) -> None:
+    """Keep a config just validated from ``text``, unless the file changed meanwhile (written
+    whole or not at all; a cache that cannot be written only costs the next command time)."""
+    folder = cache_folder()
+    if folder is None:
+        return
+    import tempfile
+
+    record = {"key": key, "checks": checks,
+              "keys": {name: tagged(getattr(config, name)) for name in type(config).model_fields}}
+    try:
+        if Path(candidate).read_bytes() != text:
+            return
+        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    except OSError:
+        return
+    try:
+        with os.fdopen(handle, "w") as out:
+            json.dump(record, out)
+        os.replace(temporary, folder / f"{hashlib.sha256(source.encode()).hexdigest()}.json")
+    except OSError:
+        Path(temporary).unlink(missing_ok=True)
 
 
 def load(path: str | Path | None = None, to_make: tuple[str, ...] = ()) -> Config:
     """The config at ``path``, $GM_CONFIG, ./gm.yaml, or the embedded default.
 
     ``to_make``: keys naming a file the command is about to make (gm dkim keygen), so only
-    its folder need exist.
+    its folder need exist (such a load is never kept).
     """
     candidate = path or os.environ.get("GM_CONFIG")
     if candidate is None and Path("gm.yaml").exists():
         candidate = "gm.yaml"
     if candidate is None:
+        from gm.core.configmodel import Config
+
         return Config()
+    source = str(Path(candidate).absolute())
+    try:
+        text: bytes | None = Path(candidate).read_bytes()
+    except OSError:
+        text = None  # said below, as reading it says it
+    key = cache_key(source, text) if text is not None and not to_make else None
+    hit = kept(source, key) if key is not None else None
+    if hit is not None:
+        return hit  # type: ignore[return-value]  # Config's keys, as validated before
     import yaml
 
     try:
@@ -349,24 +203,13 @@ def load(path: str | Path | None = None, to_make: tuple[str, ...] = ()) -> Confi
         raise ConfigError(f"cannot read config {candidate}: {exc}") from exc
     if not isinstance(raw, dict):
         raise ConfigError(f"{candidate}: expected a mapping at the top")
-    source = str(Path(candidate).absolute())
-    raw = {str(k): v for k, v in raw.items()}
-    problems = _cross_checks(raw)
-    for section in ("imap", "smtp"):
-        if isinstance(raw.get(section), dict):  # said above in better words than "unknown key"
-            raw[section] = {k: v for k, v in raw[section].items() if k != "password"}
-    reserved = sorted(k for k in ("source", "extra") if k in raw)
-    if reserved:
-        problems.append(f"unknown keys {reserved}")
-    context = {"base": Path(source).parent, "check_paths": True, "to_make": to_make}
-    config = None
-    try:
-        config = Config.model_validate({**{k: v for k, v in raw.items() if k not in reserved},
-                                        "source": source}, context=context)
-    except ValidationError as exc:
-        problems = describe(exc) + problems
-    if problems or config is None:  # no config without a problem said
+    from gm.core import configmodel
+
+    config, problems, checks = configmodel.validated({str(k): v for k, v in raw.items()}, source, to_make)
+    if config is None:  # no config without a problem said
         raise ConfigError("\n".join(f"{source}: {p}" for p in problems), problems, source)
+    if key is not None and text is not None:
+        keep(candidate, source, key, text, config, checks)
     return config
 
 
@@ -386,7 +229,7 @@ def effective(config: Config) -> dict[str, Any]:
     """The config as gm uses it, defaults filled in, secrets masked: what `gm config check` prints.
 
     Passwords never live in the YAML; a secret file is named, never read."""
-    data = config.model_dump(mode="json", exclude={"extra", "source"})
+    data = {key: value for key, value in config.dumped().items() if key not in ("extra", "source")}
     for key in ("database", "store"):
         if data.get(key) is not None:
             data[key] = masked(data[key])

@@ -15,8 +15,12 @@ import base64
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from gm.core.config import Config, ConfigError
+from gm.core.config import ConfigError
+
+if TYPE_CHECKING:
+    from gm.core.config import Config
 
 log = logging.getLogger(__name__)
 

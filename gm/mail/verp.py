@@ -14,9 +14,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from gm.core.config import Config
 from gm.core.secrets import load_or_create
+
+if TYPE_CHECKING:
+    from gm.core.config import Config
 
 TAG = "bounce"
 TAG_CHARS = 16  # 64 bits of HMAC: guessing one takes 2**63 tries on average

@@ -16,7 +16,6 @@ from pathlib import Path
 from gm.core import filemodes
 from gm.core.times import format_stamp
 from gm.present import feeds
-from gm.present.templates import environment
 
 
 def page_name(game_id: str) -> str:
@@ -71,6 +70,8 @@ def write_game(directory: str | Path, game: dict, built_at: float, domain: str =
             written += _write_bytes(directory / turn["image"], turn["picture"])
     game["rules_page"], rules_written = write_rules(directory, game["kind"]) if "kind" in game else (None, [])
     written += rules_written
+    from gm.present.templates import environment  # Jinja, when a page is written
+
     html = environment(html=True).get_template("archive/game.html.j2").render(game=game, built=format_stamp(built_at))
     written += _write_bytes(directory / game["page"], html.encode("utf-8"))
     written += _write_bytes(directory / game["feed"], feeds.atom(game, domain))
@@ -81,6 +82,8 @@ def write_index(directory: str | Path, games: list[dict], built_at: float) -> Pa
     """The index of games (gm.service.records.audit.index_entry each) and the style sheet."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
+    from gm.present.templates import environment  # Jinja, when a page is written
+
     env = environment(html=True)
     for game in games:
         game.setdefault("page", page_name(game["id"]))

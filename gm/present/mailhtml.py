@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html import escape
 
-from gm.present.templates import environment
 
 
 @dataclass
@@ -75,5 +74,7 @@ def with_answers(page_html: str, answers: list[str]) -> str:
 
 def render(page: ReportPage) -> str:
     """The page's HTML (every value escaped by the template environment)."""
+    from gm.present.templates import environment  # Jinja loads with the first page rendered
+
     return environment(html=True).get_template("mail/report.html.j2").render(
         page=page, s=page.shared, news=news(page.events, page.note, [row["name"] for row in page.shared["scores"]]))

@@ -10,7 +10,6 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
-from gm.present.templates import environment
 
 MAX_WIDTH = 72
 # The viewer of the archive and of anyone who follows a game without playing it: not a
@@ -119,6 +118,8 @@ def report_context(data: ReportInput) -> dict:
 
 
 def report_template(rules):
+    from gm.present.templates import environment  # Jinja loads with the first text rendered
+
     return environment().select_template([f"{rules.kind}/report.txt.j2", "report.txt.j2"])
 
 
@@ -144,6 +145,8 @@ def render_reports(game_id: str, rules, state, viewers: list[str | None], events
 
 def render_text(template: str, **context) -> str:
     """Render one of the mail templates (templates/mail/*.txt.j2)."""
+    from gm.present.templates import environment
+
     return fit_width(environment().get_template(f"mail/{template}.txt.j2").render(**context))
 
 

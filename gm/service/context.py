@@ -8,15 +8,17 @@ carries the mail's own outbox and requests, and is dropped with the mail.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from gm.core import filemodes, secrets
-from gm.core.config import Config
 from gm.mail import verp
-from gm.mail.inbound import Inbound
 from gm.service.auth import PasswordChecker
 from gm.service.outgoing.outbox import MailOutbox, Outbox
 from gm.store import Store
+
+if TYPE_CHECKING:
+    from gm.core.config import Config
+    from gm.mail.inbound import Inbound
 
 
 class Keys:

@@ -10,6 +10,7 @@ so a use case can call others that write.
 
 from __future__ import annotations
 
+import importlib
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -33,6 +34,7 @@ from gm.store.turns import Turns
 
 is_url = is_server_store  # a postgresql:// URL, not a SQLite file
 POSTGRES_EXTRA = "pip install 'gm[postgres]'"
+POSTGRES_MODULE = "gm.store.postgres"  # loaded by name for a postgresql:// store only (it imports this module)
 
 
 def require_driver(target: str | Path) -> None:
@@ -44,6 +46,7 @@ def require_driver(target: str | Path) -> None:
         import psycopg  # noqa: F401
     except ImportError as exc:
         raise StoreError(f"a postgresql:// store needs psycopg, which is not installed: {POSTGRES_EXTRA}") from exc
+    importlib.import_module(POSTGRES_MODULE)  # the back end, which Store() then finds among its subclasses
 
 
 class Store(TransactionReads, DeferredWrites):

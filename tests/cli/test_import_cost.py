@@ -17,17 +17,24 @@ import pytest
 from support import order_mail
 from gm.core import config as config_module
 from gm.service.engine import Engine
-from gm.store import Store
+from gm.store import Store, migrations, schema
 
 # Never on these paths: the daemon's network (IMAP, SMTP), PostgreSQL on a SQLite store, SQLAlchemy
 # (compiled ahead), pictures but for a report, DKIM signing when no key is configured.
 NEVER = {"sqlalchemy", "aiosmtplib", "imapclient", "psycopg", "dkim", "cryptography", "flufl", "gm.runtime"}
 THE_SERVICE = {"gm.service", "gm.mail", "gm.present", "games", "jinja2", "PIL", "markupsafe"}
+# A config validated once is read back from its cache (gm.core.config): no models, no YAML; a store
+# at the last step loads no migration step; only a postgresql:// store loads its back end.
+OPENING = {"gm.core.configmodel", "yaml", "gm.store.steps", "gm.store.schema", "gm.store.postgres"}
+ENGINES = {"games.neighbors", "games.fuzzy_borders", "games.phalanx", "games.proximity", "games.pivot_pawns"}
 HEAVY = {
-    "version": NEVER | THE_SERVICE | {"gm.store", "gm.core.config", "pydantic", "yaml", "sqlite3"},
-    "list": NEVER | THE_SERVICE,
-    "help": NEVER | {"typer", "click", "PIL", "gm.present.pictures.draw"},
-    "order": NEVER | {"typer", "click"},
+    "version": NEVER | THE_SERVICE | {"gm.store", "gm.core.config", "pydantic", "yaml", "sqlite3",
+                                      "importlib.metadata"},
+    "list": NEVER | THE_SERVICE | OPENING,
+    "help": NEVER | OPENING | ENGINES | {"typer", "click", "pydantic", "importlib.metadata", "PIL",
+                                         "gm.present.pictures.draw", "gm.service.play",
+                                         "gm.service.intake.orders", "gm.service.intake.held"},
+    "order": NEVER | OPENING | {"typer", "click", "pydantic", "importlib.metadata"},
 }
 
 
@@ -90,6 +97,25 @@ def test_the_lists_catch_a_heavy_import(table):
     """The probe sees what it must: gm show renders the report (the service, the rules, Jinja)."""
     conf, _ = table
     assert {"gm.service", "games", "jinja2"} <= set(heavy("list", imported("--config", str(conf), "show", "nb1")))
+
+
+def test_a_store_opens_at_the_last_step_without_loading_the_steps():
+    """migrations.LAST_STEP stands for the last step until the steps load: it must be that step."""
+    assert migrations.LAST_STEP == schema.STEPS[-1].number
+
+
+def test_a_kept_config_is_validated_again_when_a_path_it_checked_is_gone(tmp_path):
+    """The cache hides no error: the inbox it found is removed, and the next load says so."""
+    (tmp_path / "mail").mkdir()
+    conf = tmp_path / "gm.yaml"
+    conf.write_text(f"data_dir: {tmp_path / 'data'}\ninbox: mail\n")
+    assert config_module.load(conf).inbox == tmp_path / "mail"
+    assert type(config_module.load(conf)) is config_module.CachedConfig  # read back
+    (tmp_path / "mail").rmdir()
+    with pytest.raises(config_module.ConfigError) as raised:
+        config_module.load(conf)
+    gone = tmp_path / "mail"
+    assert raised.value.problems == [f"inbox: {gone} does not exist (inbox must be an existing Maildir folder)"]
 
 
 def test_every_command_registered_is_in_the_table_of_where_commands_are():

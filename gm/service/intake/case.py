@@ -10,16 +10,18 @@ mail starts with none.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gm.core.model import GameView, Outcome, OutcomeKind
 from gm.mail import inbound as mail_in
 from gm.mail.inbound import Inbound
 from gm.mail.orders import OrderMail
 from gm.service.context import Context, MailContext
-from gm.service.intake.setaside import SeatAuth
 from gm.service.outgoing.outbox import PendingReply
 from gm.service.people import optin
+
+if TYPE_CHECKING:
+    from gm.service.intake.setaside import SeatAuth
 
 
 def read(ctx: Context, raw: bytes) -> Inbound:

@@ -3,9 +3,13 @@ seats, observers): a done thing, or a refusal that changed nothing."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gm.core.model import GameView
-from gm.mail.inbound import Inbound
 from gm.service.context import Context
+
+if TYPE_CHECKING:
+    from gm.mail.inbound import Inbound
 
 
 def done(ctx: Context, inbound: Inbound, view: GameView | None, label: str, text: str,

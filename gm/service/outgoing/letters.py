@@ -7,10 +7,12 @@ queues them in order and archives what each player was sent.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from gm.mail.inbound import Inbound
 from gm.present.mailhtml import ReportPage
+
+if TYPE_CHECKING:
+    from gm.mail.inbound import Inbound
 
 
 class Letter(NamedTuple):

@@ -10,16 +10,18 @@ every mail carries a List-Unsubscribe that sends UNOBSERVE.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from gm.core.model import GameView, ServiceError, Status
-from gm.mail.inbound import Inbound
 from gm.service.table import deadlines
 from gm.service.outgoing.answers import done, refuse
 from gm.service.outgoing.letters import Letter
 from gm.service.context import Context
 from gm.store.gamerows import GameRow
 from gm.store.locks import retried
+
+if TYPE_CHECKING:
+    from gm.mail.inbound import Inbound
 
 
 def unsubscribe_header(ctx: Context, game_id: str) -> tuple[str, str]:

@@ -13,18 +13,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from gm.core import digest
 from gm.core.addresses import mailbox_key
-from gm.core.config import Config
 from gm.core.version import gm_version
 from gm.core.model import GameView, Status
 from gm.mail.dkim import SIGNATURE_RESERVE, Signer
-from gm.mail.inbound import Inbound
-from gm.mail.orders import without_password
-from gm.mail.outbound import HtmlPart, compose
-from gm.mail.redact import mask_text
 from gm.present import reports
 from gm.present import mailhtml
 from gm.present.mailhtml import ReportPage, with_answers
@@ -35,6 +30,11 @@ from gm.service.outgoing.replies import ReplyTokens
 from gm.service.outgoing.strangers import HOUR as HOUR, LIMITED_KINDS
 from gm.service.outgoing.strangers import STRANGER_BYTES as STRANGER_BYTES
 from gm.store import Store
+
+if TYPE_CHECKING:
+    from gm.core.config import Config
+    from gm.mail.outbound import HtmlPart
+    from gm.mail.inbound import Inbound
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +67,8 @@ class ReplyPart:
 
 def page_part(page: ReportPage | None, images: tuple, footer: str) -> HtmlPart | None:
     """The HTML part of a report's page with its reader's footer (None: no page)."""
+    from gm.mail.outbound import HtmlPart  # the mail stack, when a mail is written
+
     return None if page is None else HtmlPart(mailhtml.render(replace(page, footer=footer)), images)
 
 
@@ -132,6 +134,8 @@ class Outbox:
         then the HTML page.  ``secret``: it carries a password or a code, so its stored copy
         must not outlive its sending (outbox.secret).  With DKIM configured the stored bytes are
         signed, so every retry sends the same signature."""
+        from gm.mail.outbound import compose
+
         message_id, raw = compose(
             sender=self.config.address, sender_name=self.config.name, to=to, subject=subject,
             body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
@@ -302,6 +306,10 @@ class Outbox:
         return not (self.replying_to(inbound) and self.answers.authenticated)
 
     def _send_reply(self, inbound: Inbound, parts: list[ReplyPart]) -> int | None:
+        from gm.mail.orders import without_password
+        from gm.mail.outbound import HtmlPart
+        from gm.mail.redact import mask_text
+
         to = inbound.reply_address
         if not to:
             log.info("no reply: the mail has no usable From address")

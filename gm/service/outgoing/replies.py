@@ -13,9 +13,13 @@ not take plus addresses.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gm.core import secrets, tokens
-from gm.core.config import Config
 from gm.store import Store
+
+if TYPE_CHECKING:
+    from gm.core.config import Config
 
 
 class ReplyTokens:

@@ -11,13 +11,11 @@ pictures_for draws a picture once for all viewers who see the same).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from games.base import Event
 from gm.core import times
 from gm.core.model import AUDIENCE_ALL, GameView, Seat
-from gm.mail.inbound import Inbound
-from gm.mail.outbound import HtmlPart
 from gm.present import mailhtml, pictures
 from gm.present import reports as present
 from gm.service.outgoing.letters import Letter
@@ -25,6 +23,10 @@ from gm.service.outgoing.outbox import page_part
 from gm.service.table import deadlines
 from gm.service.context import Context
 from gm.store.reportrows import ReportRow
+
+if TYPE_CHECKING:
+    from gm.mail.inbound import Inbound
+    from gm.mail.outbound import HtmlPart
 
 FORMATS = ("html", "text")
 

@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import json
 from functools import partial
+from typing import TYPE_CHECKING
 
 from games.base import Event
 from gm.core import times
 from gm.core.model import GameView, Seat
-from gm.mail.inbound import Inbound
 from gm.present import archive, standings
 from gm.present import reports as present
 from gm.service.outgoing import observers, reportmail
 from gm.service.table import deadlines
 from gm.service.context import Context
+
+if TYPE_CHECKING:
+    from gm.mail.inbound import Inbound
 
 
 def report_body(ctx: Context, view: GameView, viewer: str | None, events: list[Event]) -> str:

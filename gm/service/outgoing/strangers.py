@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import logging
 import textwrap
+from typing import TYPE_CHECKING
 
-from gm.core.config import Config
 from gm.present import reports
-from gm.present.templates import sentence
 from gm.store.locks import HOURLY_CAPS
+
+if TYPE_CHECKING:
+    from gm.core.config import Config
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +41,8 @@ def with_notice(body: str, notice: str) -> str:
 
 def cut(config: Config, body: str, most: int = STRANGER_BYTES) -> str:
     """``body`` within ``most`` bytes, cut at a line and saying where to read the rest."""
+    from gm.present.templates import sentence  # Jinja, when a reply is written
+
     url = config.archive_url
     where = " " + sentence(LIMITS, "pages", url=url) if url else ""
     note = "\n" + sentence(LIMITS, "cut", where=where) + "\n"
@@ -51,6 +55,8 @@ def cut(config: Config, body: str, most: int = STRANGER_BYTES) -> str:
 
 def limit_notice(outbox, to: str) -> str | None:
     """None if a limit is reached; else "" or, for the last reply allowed, a note saying so."""
+    from gm.present.templates import sentence
+
     since = outbox.clock() - HOUR
     per_address = outbox.config.error_replies_per_hour
     total = outbox.config.unauthenticated_replies_per_hour

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from gm.core.config import Config
 from gm.service.records import audit
 from gm.service.context import Context
 from gm.store import Store, StoreError
 from gm.store.copy import Copied, Progress, copy_rows, nonempty_tables, quiet
+
+if TYPE_CHECKING:
+    from gm.core.config import Config
 
 
 @dataclass
