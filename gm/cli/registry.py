@@ -24,6 +24,7 @@ WHERE = {
     **dict.fromkeys(("deadline", "pause", "resume", "end", "draw", "concede", "rollback", "replace", "eject",
                      "edit", "resend", "delete", "broadcast", "settings", "observers"), "admin"),
     "history": "archive", "verify": "archive",
+    "lines": "linescmd",
     "players": "delivery", "deliveries": "delivery",
     "backup": "storecmd", "restore": "storecmd",
     "ingest": "pipe", "init": "pipe",

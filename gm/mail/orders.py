@@ -15,14 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gm.core.passwords import ALPHABET
+from gm.mail.conditional import is_line
 from gm.mail.rawmail import ascii_lower
 
-COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN", "CONCEDE", "DRAW", "TRAIL")
+COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN", "CONCEDE", "DRAW", "TRAIL", "LINES",
+            "CLEAR")
 # Commands that may name one game after them ("LIST nb7"), read without a GAME line.
 GAME_ARGUMENT_COMMANDS = ("LIST", "TRAIL")
 # Commands whose line carries arguments: the whole line is the command ("SET FORMAT TEXT").
 ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET", "JOIN", "LEAVE", "CREATE", "OBSERVE", "UNOBSERVE",
-                     "CONFIRM", "DRAW")
+                     "CONFIRM", "DRAW", "LINES", "CLEAR")
 # Commands a subject may hold (a List-Unsubscribe mailto, a reply to the address code's mail).
 SUBJECT_COMMANDS = ("UNOBSERVE", "CONFIRM")
 CODE_LENGTH = 10  # the address codes of SET ADDRESS (gm.service.people.seats), letters of passwords.ALPHABET
@@ -220,6 +222,7 @@ class OrderMail:
     order_lines: list[str] = field(default_factory=list)  # candidates: the service picks the orders
     press: list[tuple[tuple[str, ...], str]] = field(default_factory=list)  # (names, ALL or GM; text)
     turn: int | None = None  # the turn the orders are for: a TURN line, else the subject's tag
+    if_lines: list[str] = field(default_factory=list)  # IF ... THEN ... (gm.mail.conditional)
 
     @property
     def order_text(self) -> str:
@@ -227,7 +230,7 @@ class OrderMail:
 
     @property
     def empty(self) -> bool:
-        return not self.commands and not self.order_lines and not self.press
+        return not self.commands and not self.order_lines and not self.press and not self.if_lines
 
 
 def _credentials(line: str, mail: OrderMail) -> bool:
@@ -279,6 +282,9 @@ def _read_body(text: str, mail: OrderMail) -> int | None:
             continue
         if line.upper() == "END":
             break
+        if is_line(line):
+            mail.if_lines.append(line)
+            continue
         command = _command(line)
         if command is not None:
             mail.commands.append(command)
@@ -351,6 +357,7 @@ def _complete_commands(subject: str, mail: OrderMail) -> None:
         mail.commands = [f"TRAIL {mail.game_id}" if c == "TRAIL" else c for c in mail.commands]
     if mail.password:  # "GAME nb1 PASSWORD x b4xd4": the line is judged, stored and echoed as written
         mail.order_lines = [mask_word(line, mail.password) for line in mail.order_lines]
+        mail.if_lines = [mask_word(line, mail.password) for line in mail.if_lines]
 
 
 def _subject_commands(subject: str) -> list[str]:

@@ -22,6 +22,7 @@ from gm.store.deferred import ROWS_AT_ONCE, DeferredWrites
 from gm.store.delivery import Delivery
 from gm.store.errors import StoreError
 from gm.store.games import Games, History
+from gm.store.lines import Lines
 from gm.store.locks import Locks
 from gm.store.mail import Inbox, Outbox, Reports
 from gm.store.optin import OptIn
@@ -71,6 +72,7 @@ class Store(TransactionReads, DeferredWrites):
         self.reports = Reports(self)
         self.timers = Timers(self)
         self.results = Results(self)
+        self.lines = Lines(self)
         self.selfservice = SelfService(self)
         self.delivery = Delivery(self)
         self.optin = OptIn(self)

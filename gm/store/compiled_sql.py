@@ -536,6 +536,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('DELETE FROM draw_proposals WHERE draw_proposals.game_id = %(game)s',
             {}),
     },
+    'gm.store.games:GAME_DELETES[conditional_lines]': {
+        'sqlite': ('DELETE FROM conditional_lines WHERE conditional_lines.game_id = :game',
+            {}),
+        'postgresql': ('DELETE FROM conditional_lines WHERE conditional_lines.game_id = %(game)s',
+            {}),
+    },
     'gm.store.games:GAME_DELETES[games]': {
         'sqlite': ('DELETE FROM games WHERE games.id = :game',
             {}),
@@ -588,6 +594,24 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('SELECT players.game_id, players.name \nFROM players \nWHERE lower(players.email) = lower(:email)',
             {}),
         'postgresql': ('SELECT players.game_id, players.name \nFROM players \nWHERE lower(players.email) = lower(%(email)s)',
+            {}),
+    },
+    'gm.store.lines:CLEAR_LINES': {
+        'sqlite': ('DELETE FROM conditional_lines WHERE conditional_lines.game_id = :game AND conditional_lines.player = :player',
+            {}),
+        'postgresql': ('DELETE FROM conditional_lines WHERE conditional_lines.game_id = %(game)s AND conditional_lines.player = %(player)s',
+            {}),
+    },
+    'gm.store.lines:DROP_LINE': {
+        'sqlite': ('DELETE FROM conditional_lines WHERE conditional_lines.id = :id',
+            {}),
+        'postgresql': ('DELETE FROM conditional_lines WHERE conditional_lines.id = %(id)s',
+            {}),
+    },
+    'gm.store.lines:LINES': {
+        'sqlite': ('SELECT * \nFROM conditional_lines \nWHERE conditional_lines.game_id = :game ORDER BY conditional_lines.id',
+            {}),
+        'postgresql': ('SELECT * \nFROM conditional_lines \nWHERE conditional_lines.game_id = %(game)s ORDER BY conditional_lines.id',
             {}),
     },
     'gm.store.mail:ARCHIVE_MARKS': {
@@ -1152,6 +1176,18 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('UPDATE games SET status=:status, updated=:updated WHERE games.id = :id',
             {}),
         'postgresql': ('UPDATE games SET status=%(status)s, updated=%(updated)s WHERE games.id = %(id)s',
+            {}),
+    },
+    'gm.store.lines:ADD_LINE': {
+        'sqlite': ('INSERT INTO conditional_lines (game_id, player, seq, steps, written, made) VALUES (:game_id, :player, :seq, :steps, :written, :made)',
+            {}),
+        'postgresql': ('INSERT INTO conditional_lines (game_id, player, seq, steps, written, made) VALUES (%(game_id)s, %(player)s, %(seq)s, %(steps)s, %(written)s, %(made)s) RETURNING conditional_lines.id',
+            {}),
+    },
+    'gm.store.lines:MOVE_LINE': {
+        'sqlite': ('UPDATE conditional_lines SET seq=:seq, steps=:steps WHERE conditional_lines.id = :id',
+            {}),
+        'postgresql': ('UPDATE conditional_lines SET seq=%(seq)s, steps=%(steps)s WHERE conditional_lines.id = %(id)s',
             {}),
     },
     'gm.store.mail:ADD_MESSAGE': {

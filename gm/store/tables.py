@@ -408,6 +408,18 @@ draw_proposals = Table(
     Column("made", REAL, nullable=False),
 )
 
+# conditional_lines: the IF ... THEN lines standing in each game (RULINGS G8), one row a line.
+conditional_lines = Table(
+    "conditional_lines", metadata,
+    Column("id", ROWID, Identity(), primary_key=True),
+    Column("game_id", TEXT, nullable=False),
+    Column("player", TEXT, nullable=False),
+    Column("seq", INT, nullable=False),
+    Column("steps", TEXT, nullable=False),
+    Column("written", TEXT, nullable=False),
+    Column("made", REAL, nullable=False),
+)
+
 # address_settings: SET ... ALL: the format and time zone an address gives every seat it holds and takes
 # later.
 address_settings = Table(

@@ -14,6 +14,7 @@ from gm.mail import orders as order_mail
 from gm.service.intake.case import MailCase
 from gm.service.intake.words import say, shown
 from gm.service.outgoing import reports
+from gm.service.people import lines as conditional_lines
 from gm.service.play import turns
 from gm.service.table import games
 
@@ -21,6 +22,16 @@ MAX_SCREENED = 50  # candidate lines screened one by one; a longer mail is judge
 
 
 def judge_orders(case: MailCase) -> Outcome:
+    """Judge the mail's order lines, then keep its IF lines (RULINGS G8): an order applied keeps
+    them from the position after it (gm.service.play.conditional), else they start from now."""
+    outcome = judge_order_lines(case)
+    if case.mail.if_lines and outcome.outcome != OutcomeKind.APPLIED:
+        conditional_lines.take(case.ctx, games.load(case.ctx.store, case.view.id), case.player.name,
+                   case.mail.if_lines, case.inbound)
+    return outcome
+
+
+def judge_order_lines(case: MailCase) -> Outcome:
     """Judge the mail's order lines, as the commands before them left the game."""
     ctx, mail, view, name = case.ctx, case.mail, case.view, case.player.name
     if not mail.order_lines:

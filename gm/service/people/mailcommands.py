@@ -23,7 +23,7 @@ from gm.present.reports import without_footer
 from functools import partial
 
 from gm.service.outgoing import observers, reportmail, reports
-from gm.service.people import draws, lobby, optin, playersettings, seats, setcommands
+from gm.service.people import draws, lines, lobby, optin, playersettings, seats, setcommands
 from gm.service.table import deadlines, games
 from gm.service.context import Context
 from gm.store.reportrows import ReportRow
@@ -307,6 +307,7 @@ COMMANDS: tuple[Command, ...] = (
             "draw was proposed, not by whom. It stands until the end of the next turn; the game "
             "ends drawn when every player still in has one standing (RULINGS G6). DRAW WITHDRAW "
             "takes yours back", draws.draw),
+    *(Command(*row) for row in lines.COMMANDS),
     Command("OBSERVE <id>", "(no password needed) follow a game you do not play: its reports "
             "as an observer sees them and its public press, never a sealed order; e.g. OBSERVE nb7 "
             "(once you reply to the code gm mails you)", partial(optin.ask, "OBSERVE")),

@@ -1,0 +1,192 @@
+"""A player's conditional lines by mail (RULINGS G8): IF ... THEN lines kept, LINES and CLEAR.
+
+Each line is checked when it comes against the positions it would meet, step by step, with the
+game's own order parser for the player whose move it is there; a line with a step that is
+malformed or illegal is refused whole, with the reason, and nothing of it is kept.  A seat
+keeps at most MAX_LINES lines of at most MAX_MOVES moves.  Lines are sealed: only their sender
+(and the GM: gm lines) ever sees them; gm.service.play.conditional plays them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.base import OrderError
+from gm.core.model import GameView, Status
+from gm.mail import conditional as words
+from gm.mail.inbound import Inbound
+from gm.service.context import Context
+from gm.service.outgoing.answers import done, refuse
+
+MAX_LINES = 10  # lines a seat keeps in one game
+MAX_MOVES = 20  # moves one line names, everyone's counted
+USAGE = ("write IF <their move> THEN <your move>, and IF ... THEN ... again for the moves after "
+         f"(with more than two players, the other players' moves in order, separated by {words.SEPARATOR})")
+Moves = list[tuple[str, str]]  # (player, move in the game's canonical notation)
+
+
+def check(view: GameView, name: str, steps: list[words.Step], now: float) -> Moves:
+    """The moves a line names, each checked at the position it would meet from ``view``;
+    ValueError saying which step is wrong and why."""
+    state = view.state
+    moves: Moves = []
+    for step in steps:
+        for text in step.theirs:
+            mover = _next_mover(view, state, text)
+            if mover == name:
+                raise ValueError(f"before {text} it would be your turn: an IF part names only the "
+                                 "other players' moves between your turns")
+            state = _play(view, state, mover, text, moves, now)
+        mover = _next_mover(view, state, step.mine)
+        if mover != name:
+            raise ValueError(f"before THEN {step.mine} it would be {mover}'s turn, not yours: "
+                             f"name every other player's move before yours, separated by {words.SEPARATOR}")
+        state = _play(view, state, name, step.mine, moves, now)
+    if len(moves) > MAX_MOVES:
+        raise ValueError(f"it names {len(moves)} moves; a line names at most {MAX_MOVES}")
+    return moves
+
+
+def _next_mover(view: GameView, state: Any, text: str) -> str:
+    rules = view.rules
+    movers = [] if rules.is_over(state) else rules.to_move(state)
+    if len(movers) != 1:
+        raise ValueError(f"the game would be over before {text}")
+    return movers[0]
+
+
+def _play(view: GameView, state: Any, mover: str, text: str, moves: Moves, now: float) -> Any:
+    """The state after ``mover`` plays ``text``; the move, canonical, appended to ``moves``."""
+    rules = view.rules
+    try:
+        order = rules.parse_order(state, mover, text)
+        result = rules.submit(state, mover, order, now)
+    except OrderError as exc:
+        raise ValueError(f"{text} ({mover}'s move) would be refused: {exc}") from None
+    moves.append((mover, str(order)))
+    return result.state
+
+
+def refusal(view: GameView, name: str) -> str | None:
+    """Why ``name`` may send no lines in this game now, or None."""
+    if view.rules.simultaneous:
+        return (f"{view.rules.title} has no conditional orders (RULINGS G8): its turns are "
+                "simultaneous; only Neighbors, Phalanx and Proximity take IF ... THEN lines.")
+    player = view.player(name)
+    if view.status == Status.FINISHED or view.rules.is_over(view.state):
+        return f"game {view.id} is over."
+    if player is None or not player.active:
+        return "you have left this game."
+    return None
+
+
+def take(ctx: Context, view: GameView, name: str, texts: list[str], inbound: Inbound | None) -> None:
+    """Keep the IF lines of a mail from the position ``view`` and answer what became of them."""
+    told = keep(ctx, view, name, texts)
+    if inbound is not None:
+        tell(ctx, inbound, view, name, told)
+
+
+def keep(ctx: Context, view: GameView, name: str, texts: list[str]) -> list[str]:
+    """Check and keep the IF lines of a mail, from the position ``view`` (after the mail's order,
+    if it had one); what to tell the sender: each line kept, or refused and why."""
+    why = refusal(view, name)
+    if why is not None:
+        return [f"{len(texts)} IF line(s) not kept: {why}"]
+    told, room = [], MAX_LINES - len(standing(ctx, view.id, name))
+    for text in texts:
+        try:
+            moves = check(view, name, words.read_line(text), ctx.clock())
+            if room <= 0:
+                raise ValueError(f"you have {MAX_LINES} lines standing, the most a seat keeps "
+                                 "(CLEAR ends them)")
+        except ValueError as exc:
+            told.append(f"Refused, nothing of it kept: {shown(text)}\n    {exc}")
+            continue
+        ctx.store.lines.add(view.id, name, view.seq, moves, text, ctx.clock())
+        told.append(f"Kept: {shown(text)}")
+        room -= 1
+    return told
+
+
+def tell(ctx: Context, inbound: Inbound, view: GameView, name: str, told: list[str]) -> None:
+    """The answer to a mail's IF lines: what ``keep`` said, then the lines standing now."""
+    standing_now = [] if view.rules.simultaneous else ["", *listing(ctx, view.id, name)]
+    text = "\n".join(told + standing_now)
+    if any(line.startswith("Kept: ") for line in told):
+        done(ctx, inbound, view, "Conditional lines", text, archive_player=name)
+    else:
+        refuse(ctx, inbound, view, "Lines refused", text)
+
+
+def shown(text: str, width: int = 200) -> str:
+    return text if len(text) <= width else text[:width] + "..."
+
+
+def standing(ctx: Context, game_id: str, name: str) -> list[Any]:
+    """The lines of ``name`` standing in a game, oldest first."""
+    return [line for line in ctx.store.lines.of_game(game_id) if line.player == name]
+
+
+def listing(ctx: Context, game_id: str, name: str) -> list[str]:
+    """What LINES says: each standing line of ``name`` by its moves still to come."""
+    lines = standing(ctx, game_id, name)
+    if not lines:
+        return ["You have no conditional lines standing in this game."]
+    return [f"Your conditional lines standing ({len(lines)} of at most {MAX_LINES}; the later "
+            "one counts where two name the same moves):"] + [
+        f"  {i}. {' '.join(move_words(line.moves, name))}" for i, line in enumerate(lines, 1)]
+
+
+def move_words(moves: Moves, name: str) -> list[str]:
+    """A line's moves still to come, as IF ... THEN ... words (the sender's after THEN)."""
+    out, theirs = [], []
+    for who, move in moves:
+        if who != name:
+            theirs.append(f"{who} {move}")
+            continue
+        out.append(f"IF {f' {words.SEPARATOR} '.join(theirs)} THEN {move}")
+        theirs = []
+    return out
+
+
+def lines_command(ctx: Context, view: GameView, player: Any, args: str, inbound: Inbound) -> None:
+    """LINES [<id>]: the sender's standing lines, to the sender alone."""
+    if not _names_this_game(ctx, view, "LINES", args, inbound):
+        return
+    done(ctx, inbound, view, "Conditional lines", "\n".join(listing(ctx, view.id, player.name)),
+         archive_player=player.name)
+
+
+def clear_command(ctx: Context, view: GameView, player: Any, args: str, inbound: Inbound) -> None:
+    """CLEAR [<id>]: end every line the sender has standing (RULINGS G8)."""
+    if not _names_this_game(ctx, view, "CLEAR", args, inbound):
+        return
+    gone = ctx.store.lines.clear(view.id, player.name)
+    done(ctx, inbound, view, "Conditional lines", f"{gone} conditional line(s) ended (RULINGS G8). "
+         "You have none standing in this game.", archive_player=player.name)
+
+
+def _names_this_game(ctx: Context, view: GameView, word: str, args: str, inbound: Inbound) -> bool:
+    """The command names no game or this one; else it is refused, saying how to write it."""
+    if args.split() in ([], [view.id]) or args.lower().split() == [view.id]:
+        return True
+    refuse(ctx, inbound, view, "Not done", f"{word} {args[:40]}: write {word} or {word} {view.id} "
+           f"under GAME {view.id} PASSWORD ...")
+    return False
+
+
+# The rows of the mail commands' table (gm.service.people.mailcommands): usage, what it does, handler.
+COMMANDS = (
+    ("IF <their move> THEN <your move>", "(Neighbors, Phalanx, Proximity) a conditional line "
+     "(RULINGS G8), one a line, several a mail: your move is played for you at once when the "
+     "game's next moves are the ones after IF; IF ... THEN ... again for the moves after. With "
+     "more than two players IF names every other player's move before yours, in order, "
+     f"separated by {words.SEPARATOR} (IF b3xc3 {words.SEPARATOR} d4xd5 THEN a4xb4). In Phalanx a "
+     "move is a whole turn. Each line is checked when it comes; at most "
+     f"{MAX_LINES} lines of at most {MAX_MOVES} moves a seat. Lines sent with your order start "
+     "after it; your own order, or CLEAR, ends the lines you sent before. Nobody else sees them",
+     None),
+    ("LINES [<id>]", "your conditional lines standing in this game", lines_command),
+    ("CLEAR [<id>]", "end every conditional line you have standing in this game", clear_command),
+)
