@@ -45,7 +45,8 @@ class Lines(Repository):
 
     def of_game(self, game_id: str) -> list[LineRow]:
         """Every line standing in a game, oldest first."""
-        return LineRow.every(LINES.run(self.store, game=game_id).fetchall())
+        return self.store.remembered("conditional_lines", ("game", game_id),  # read with the game
+                                     lambda: LineRow.every(LINES.run(self.store, game=game_id).fetchall()))
 
     def add(self, game_id: str, player: str, seq: int, moves: list[tuple[str, str]], written: str,
             at: float) -> int:

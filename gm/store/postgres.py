@@ -19,6 +19,7 @@ from gm.store import gameload, migrations, pglocks, pgrows, reads
 from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreConflict, StoreError
 from gm.store.gamerows import DeadlineRow, GameRow, StateRow
+from gm.store.lines import LineRow
 from gm.store.mailrows import AddressStateRow
 from gm.store.pglocks import PgLocks
 from gm.store.pgoutbox import OUTBOX_LOCKS, SENT, PgOutbox
@@ -211,6 +212,7 @@ class PostgresStore(Store):
         remember("deadlines", ("game", game_id), DeadlineRow.maybe(next(iter(sets["deadlines"]), None)))
         remember("game_settings", ("game", game_id), {r["key"]: r["value"] for r in sets["game_settings"]})
         remember("observers", ("of", game_id, True), [r["email"] for r in sets["observers"]])
+        remember("conditional_lines", ("game", game_id), LineRow.every(sets["conditional_lines"]))
         if sets["states"]:  # the press from the turn before the newest state's on
             remember("reports", ("public_press", game_id), (sets["states"][0]["turn"] - 1, sets["press"]))
         remember(("players", "credential_locks"), ("locks_until", game_id, sender), sets["locks"])

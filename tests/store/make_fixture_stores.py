@@ -51,6 +51,7 @@ REVISIONS = {
     22: "181a2c0",  # packed texts typed (21 and 22 came in one merge)
     23: "0a73d9c",  # which daemon claimed each outbox row
     24: "c0caca8",  # players.format and players.timezone where a step-5 store lacks them
+    25: "55d7695",  # mail queued wakes every daemon's sender
 }
 
 # steps that were never the latest of a revision on main: each came in one commit with the next

@@ -10,7 +10,7 @@ from gm.store.changes import NewTable, Step
 
 SQL = """
 CREATE TABLE conditional_lines (
-    id INTEGER PRIMARY KEY,
+    id INTEGER NOT NULL PRIMARY KEY,
     game_id TEXT NOT NULL,
     player TEXT NOT NULL,            -- the sender: the line plays their moves
     seq INTEGER NOT NULL,            -- the state whose next move the first step names
