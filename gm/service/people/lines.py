@@ -28,6 +28,9 @@ Moves = list[tuple[str, str]]  # (player, move in the game's canonical notation)
 def check(view: GameView, name: str, steps: list[words.Step], now: float) -> Moves:
     """The moves a line names, each checked at the position it would meet from ``view``;
     ValueError saying which step is wrong and why."""
+    named = sum(len(step.theirs) + 1 for step in steps)
+    if named > MAX_MOVES:  # said before any move is judged: a long line costs nothing
+        raise ValueError(f"it names {named} moves; a line names at most {MAX_MOVES}")
     state = view.state
     moves: Moves = []
     for step in steps:
@@ -42,8 +45,6 @@ def check(view: GameView, name: str, steps: list[words.Step], now: float) -> Mov
             raise ValueError(f"before THEN {step.mine} it would be {mover}'s turn, not yours: "
                              f"name every other player's move before yours, separated by {words.SEPARATOR}")
         state = _play(view, state, name, step.mine, moves, now)
-    if len(moves) > MAX_MOVES:
-        raise ValueError(f"it names {len(moves)} moves; a line names at most {MAX_MOVES}")
     return moves
 
 
@@ -94,18 +95,20 @@ def keep(ctx: Context, view: GameView, name: str, texts: list[str]) -> list[str]
     if why is not None:
         return [f"{len(texts)} IF line(s) not kept: {why}"]
     told, room = [], MAX_LINES - len(standing(ctx, view.id, name))
-    for text in texts:
+    for text in texts[:2 * MAX_LINES]:
         try:
-            moves = check(view, name, words.read_line(text), ctx.clock())
             if room <= 0:
                 raise ValueError(f"you have {MAX_LINES} lines standing, the most a seat keeps "
                                  "(CLEAR ends them)")
+            moves = check(view, name, words.read_line(text), ctx.clock())
         except ValueError as exc:
             told.append(f"Refused, nothing of it kept: {shown(text)}\n    {exc}")
             continue
         ctx.store.lines.add(view.id, name, view.seq, moves, text, ctx.clock())
         told.append(f"Kept: {shown(text)}")
         room -= 1
+    if len(texts) > 2 * MAX_LINES:
+        told.append(f"{len(texts) - 2 * MAX_LINES} more IF line(s) not read: a seat keeps at most {MAX_LINES}.")
     return told
 
 
@@ -142,6 +145,7 @@ def move_words(moves: Moves, name: str) -> list[str]:
     """A line's moves still to come, as IF ... THEN ... words (the sender's after THEN)."""
     out, theirs = [], []
     for who, move in moves:
+        move = " ".join(move.split())  # a Phalanx turn's clauses on one line
         if who != name:
             theirs.append(f"{who} {move}")
             continue
@@ -178,7 +182,7 @@ def _names_this_game(ctx: Context, view: GameView, word: str, args: str, inbound
 
 # The rows of the mail commands' table (gm.service.people.mailcommands): usage, what it does, handler.
 COMMANDS = (
-    ("IF <their move> THEN <your move>", "(Neighbors, Phalanx, Proximity) a conditional line "
+    ("IF <theirs> THEN <yours>", "(Neighbors, Phalanx, Proximity) a conditional line "
      "(RULINGS G8), one a line, several a mail: your move is played for you at once when the "
      "game's next moves are the ones after IF; IF ... THEN ... again for the moves after. With "
      "more than two players IF names every other player's move before yours, in order, "

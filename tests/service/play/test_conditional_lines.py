@@ -246,7 +246,7 @@ def test_gm_lines_and_help_name_the_lines(engine, nb):
     assert shown.startswith("bob ") and f"THEN {b1}" in shown
     outcome, mails = send(engine, "ada", "HELP", nb)
     text = " ".join(body(to(mails, "ada")[0]).split())
-    assert "IF <their move> THEN <your move>" in text and "at most 10 lines of at most 20 moves" in text
+    assert "IF <theirs> THEN <yours>" in text and "at most 10 lines of at most 20 moves" in text
     assert "LINES [<id>]" in text and "CLEAR [<id>]" in text
 
 
@@ -365,3 +365,29 @@ def test_random_play_with_moves_from_random_lines_ends_where_the_same_moves_by_h
     assert sum(origin == "line" for _, origin in origins(engine, "lines")) >= 3
     verified(engine, "hand")
     verified(engine, "lines")
+
+
+def test_gm_lines_on_the_command_line_and_a_takeback_ends_the_lines_after_the_move(engine, nb, config, tmp_path):
+    from typer.testing import CliRunner
+
+    from gm.cli import app
+
+    a1 = ahead(engine, "nb1", [])[1][0]
+    b1 = ahead(engine, "nb1", [a1])[1][0]
+    a2 = ahead(engine, "nb1", [a1, b1])[1][0]
+    b2 = ahead(engine, "nb1", [a1, b1, a2])[1][0]
+    send(engine, "bob", f"IF {a1} THEN {b1} IF {a2} THEN {b2}", nb)
+    conf = tmp_path / "gm.yaml"
+    conf.write_text(f"data_dir: {config.data_dir}\naddress: gm@localhost\n"
+                    + (f"store: {config.store}\n" if config.store else ""))
+    result = CliRunner().invoke(app, ["--config", str(conf), "lines", "nb1"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("bob ") and f"IF ada {a1} THEN {b1} IF ada {a2} THEN {b2}" in result.output
+    before = engine.load("nb1").seq
+    send(engine, "ada", a1, nb)  # bob's line answers, and stands on for a2
+    (line,) = line_rows(engine)
+    assert line.seq > before
+    made = engine.store.one("SELECT seq FROM orders WHERE player = 'ada' AND accepted = 1")["seq"]
+    with engine.store.write(games=["nb1"]):  # as a takeback (RULINGS G9) undoing ada's a1
+        assert conditional.drop_lines_naming(engine, "nb1", made) == 1
+    assert line_rows(engine) == []
