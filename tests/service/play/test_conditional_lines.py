@@ -383,6 +383,9 @@ def test_gm_lines_on_the_command_line_and_a_takeback_ends_the_lines_after_the_mo
     result = CliRunner().invoke(app, ["--config", str(conf), "lines", "nb1"])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("bob ") and f"IF ada {a1} THEN {b1} IF ada {a2} THEN {b2}" in result.output
+    shown = CliRunner().invoke(app, ["--config", str(conf), "show", "nb1", "--json"])
+    assert shown.exit_code == 0 and json.loads(shown.output)  # gm show: the game, never its lines
+    assert "THEN" not in shown.output and "conditional" not in shown.output.lower()
     before = engine.load("nb1").seq
     send(engine, "ada", a1, nb)  # bob's line answers, and stands on for a2
     (line,) = line_rows(engine)
