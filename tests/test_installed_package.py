@@ -49,7 +49,7 @@ def test_the_wheel_holds_every_file_of_the_package_folders():
 
 
 def test_the_deny_list_of_common_passwords_is_package_data():
-    assert passwords.COMMON_FILE.is_file()
+    assert passwords.common_file().is_file()
     assert "password123" in passwords.common_passwords()
     assert passwords.chosen_problem("password123") is not None
 
