@@ -194,7 +194,7 @@ def turn_line(line: str) -> int | None:
 
 
 COMMAND_WORDS = frozenset(COMMANDS) | frozenset(ARGUMENT_COMMANDS) | {"PRESS", "GAME", "PASSWORD", "PASS",
-                                                                      "TURN", "END", "ENDPRESS"}
+                                                                      "TURN", "END", "ENDPRESS", "PREVIEW"}
 
 
 def starts_with_command(line: str) -> bool:

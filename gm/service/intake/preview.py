@@ -10,6 +10,7 @@ that reply, nothing more.  It is bounded and rate-limited as every reply.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -48,7 +49,7 @@ def preview_orders(case: MailCase) -> Outcome | None:
     if result.error is not None:
         return refused(case, head, turns.refusal(view, result.error, case.turn_closed),
                        type(result.error).__name__, getattr(result.error, "legal", None))
-    letter = case.ctx.outbox.render("preview", **head, order=result.order, lines=result.lines)
+    letter = case.ctx.outbox.render("preview", **head, order=result.order, lines=wrapped(result.lines))
     report, html = shown_report(case, view, name, result, letter)
     return reply(case, letter + "\n" + report, html, f"preview: {result.order}")
 
@@ -57,6 +58,16 @@ def skipped(mail: OrderMail) -> list[str]:
     """The commands and press of a preview mail, which it does not do."""
     words = list(dict.fromkeys(command.split()[0] for command in mail.commands))
     return words + (["PRESS"] if mail.press else [])
+
+
+def wrapped(lines: list[str], width: int = 72) -> list[str]:
+    """The game's account within ``width`` columns, a wrapped line indented under its start."""
+    out = []
+    for line in lines:
+        indent = line[:len(line) - len(line.lstrip())]
+        indent += "  " if indent else ""
+        out += textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False)
+    return out
 
 
 def shown_report(case: MailCase, view: GameView, name: str, result: preview.Preview,
