@@ -59,7 +59,6 @@ STEPS = (
     room("routing", "find_game"),           # the stored game (no game: help; not started: the lobby)
     room("arrival", "time_first"),          # a deadline that ran out before it came closes its turn first
     room("authenticate", "authenticate"),   # the seat it speaks for, or refused, or held
-    room("preview", "preview_orders"),      # PREVIEW: its orders judged on a copy, shown, not played
     room("commands", "run_commands"),       # its commands, once each
     room("commands", "send_press"),         # its press
     room("orders", "judge_orders"),         # its orders, for the open turn
