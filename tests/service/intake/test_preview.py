@@ -227,6 +227,17 @@ def test_a_preview_without_a_seat_gets_the_usual_refusal(engine, game, password,
     assert words in text and HEAD not in text
 
 
+def test_a_preview_by_the_seats_reply_address_needs_no_password(engine):
+    start(engine, "neighbors", "nb1", layout=EXAMPLE_LAYOUT)
+    (*_, welcome) = [m for m in outbox(engine) if m["To"] == "ada@example.org"]
+    first, seq = last_outbox_id(engine), engine.load("nb1").seq
+    outcome = engine.ingest(order_mail("ada@example.org", "PREVIEW b4xd4", to=welcome["Reply-To"],
+                                       subject="Re: [nb1 T1] Welcome"))
+    assert outcome.detail == "preview: b4xd4"
+    assert "ada: Rb4xd4 takes a knight" in body(only_reply(outbox(engine, first), "ada"))
+    assert engine.load("nb1").seq == seq
+
+
 def test_a_preview_with_no_orders_says_so(engine):
     passwords = start(engine, "neighbors", "nb1", layout=EXAMPLE_LAYOUT)
     _, mails = send(engine, "nb1", "ada", passwords["ada"], "PREVIEW")
