@@ -150,6 +150,7 @@ def test_a_pivot_pawns_preview_names_the_pivot_that_fails(engine):
 
 @pytest.mark.parametrize("kind, options", [
     ("neighbors", {"layout": EXAMPLE_LAYOUT}),
+    ("phalanx", {}),
     ("proximity", {"time_bank": "3d"}),
     ("fuzzy-borders", {"side": "4", "radius": "2"}),
     ("pivot-pawns", {}),
