@@ -99,6 +99,15 @@ def test_a_neighbors_preview_says_what_the_capture_takes(engine):
     assert engine.load("nb1").state.moves == ()
 
 
+def test_a_preview_of_the_last_capture_shows_the_end_and_the_winner(engine):
+    passwords = start(engine, "neighbors", "nb1", layout="R.F...." + "." * 35)
+    reply = only_reply(send(engine, "nb1", "ada", passwords["ada"], "PREVIEW a6xc6")[1], "ada")
+    text = body(reply)
+    assert "bob has no legal capture: the game is over" in text and "Winner: ada." in text
+    assert HEAD in reply.get_body(("html",)).get_content()  # the page says it is a preview, too
+    assert not engine.load("nb1").rules.is_over(engine.load("nb1").state)
+
+
 def test_a_fuzzy_borders_preview_shows_the_claim_on_the_board_and_no_other(engine):
     passwords = start(engine, "fuzzy-borders", "fb1", seats=3, side=4, radius=2)
     loaded = engine.load("fb1")
