@@ -113,6 +113,9 @@ COMMANDS: tuple[Command, ...] = (
             "lines below it, up to a line ENDPRESS"),
     Command("TURN <n>", "the turn your orders are for (replying to a report says it too): orders "
             "written for a turn that has passed are refused, with the position as it is now"),
+    Command("PREVIEW", "above your orders: what they would give, mailed to you alone; nothing is "
+            "played or stored, and the mail does nothing else. Out of turn: why not, and the game "
+            "as it stands"),
     Command("END", "stop reading here (anything below is ignored)"),
     Command("LIST [<id>]", "the games here (no password needed, no GAME line): each with its "
             f"status, turn and players, newest first, {LIST_MAX} at most; or one game's scores, "
