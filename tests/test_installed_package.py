@@ -58,7 +58,7 @@ def test_every_game_s_rules_page_is_package_data(tmp_path):
     for kind in available():
         name, written = archive.write_rules(tmp_path, kind)
         assert name == archive.rules_name(kind) and written, kind
-        assert (tmp_path / name).read_bytes() == archive.RULES_DIR.joinpath(f"{kind}.md").read_bytes()
+        assert (tmp_path / name).read_bytes() == archive.rules_dir().joinpath(f"{kind}.md").read_bytes()
 
 
 def test_the_templates_are_package_data():
