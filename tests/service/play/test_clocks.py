@@ -197,3 +197,13 @@ def test_gm_show_lists_every_bank_in_words(engine, clock):
     lines = clocks.show_lines(engine.load("nb1"), clock.now)
     assert lines[0] == "Clock (RULINGS G10): 2d"
     assert f"  {name}: 1 day 20 hours left, running" in lines
+
+
+def test_help_explains_the_clock_with_an_example(engine):
+    secrets = new_game(engine, clock="3d+1d/10d")
+    start = last_outbox_id(engine)
+    engine.ingest(order_mail("ada@example.org", "HELP", game_id="nb1", password=secrets["ada"]))
+    (answer,) = [m for m in outbox(engine, start) if m["To"] == "ada@example.org"]
+    text = " ".join(body(answer).split())
+    assert "Clocks (RULINGS G10)" in text and "clock=3d+1d/10d" in text
+    assert "2 days 18 hours" in text and "a clock (RULINGS G10) stops" in text
