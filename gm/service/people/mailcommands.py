@@ -283,7 +283,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("TRAIL [<id>]", "the full trail table, every row, in a game that keeps one "
             "(public: TRAIL <id> needs no password)", _trail),
     Command("ABSENCE <from> <to>", "(with your password) you are away (dates like 2025-03-07, or "
-            "+3d); deadlines that fall inside move to its end, and a clock (RULINGS G10) stops", _absence),
+            "+3d); deadlines that fall inside move to its end", _absence),
     Command("PRESS TO <names|ALL|GM>", "a message to other players (or the game master): the "
             "lines below it, up to a line ENDPRESS"),
     Command("TURN <n>", "the turn your orders are for (replying to a report says it too): orders "

@@ -206,4 +206,4 @@ def test_help_explains_the_clock_with_an_example(engine):
     (answer,) = [m for m in outbox(engine, start) if m["To"] == "ada@example.org"]
     text = " ".join(body(answer).split())
     assert "Clocks (RULINGS G10)" in text and "clock=3d+1d/10d" in text
-    assert "2 days 18 hours" in text and "a clock (RULINGS G10) stops" in text
+    assert "2 days 18 hours" in text and "an ABSENCE, and a time gm cannot send mail, stop it" in text
