@@ -237,7 +237,7 @@ class ClockedGame:
 
     is_over: Callable[..., bool]
     to_move: Callable[..., list[str]]
-    leave: Callable[..., Result]
+    leave: Callable[..., Result[Any]]
 
     def replace_clock(self, state: Any, clock: Clock | None) -> Any:
         raise NotImplementedError
@@ -264,13 +264,13 @@ class ClockedGame:
         due = self.timer(state)
         return due is not None and now >= due
 
-    def close_turn(self, state: Any, now: float) -> Result:
+    def close_turn(self, state: Any, now: float) -> Result[Any]:
         mover = self.mover_of(state)
         if mover is None or not self.ready(state, now):
             raise GameError("a turn closes only when the clock of the player to move runs out")
         return self.lose_on_time(state, mover, now)
 
-    def lose_on_time(self, state: Any, player: str, now: float) -> Result:
+    def lose_on_time(self, state: Any, player: str, now: float) -> Result[Any]:
         """G10: ``player``'s bank is empty: they leave as G5 says (G7: with one left, that
         one wins); the next player's bank runs from ``now``."""
         clock = self.clock_of(state)
@@ -283,7 +283,7 @@ class ClockedGame:
         return Result(new, [news, *result.events])
 
     def clocked_step(self, state: Any, player: str, now: float,
-                     play: Callable[[Any], Result]) -> Result:
+                     play: Callable[[Any], Result[Any]]) -> Result[Any]:
         """``play`` the order on ``state`` with the clock kept: the mover's time charged first
         (an empty bank loses instead), their increment and the next bank's start after."""
         clock = self.clock_of(state)
