@@ -1,16 +1,13 @@
 """The Proximity rules behind the common Game interface (two players, sequential).
 
 rules/proximity.txt with RULINGS PX1-PX10 and G1-G5; the move logic itself
-is in ``moves``.
-
-Time bank (PX8): the correspondence clock of RULINGS G10 (``games.clock``),
-option ``clock=B+I/M``; the option ``time_bank=B`` is the same clock with no
-increment and no maximum.  ``submit`` charges the mover's bank from
-``clock_start`` (when the previous move's report went out), less the stopped
-time the service credits; an order arriving after the bank is empty loses the
-game instead of moving.  ``timer`` gives the moment the mover's bank runs out;
-at or after it ``close_turn`` declares the loss on time.  The first move's
-clock starts at ``start_clock`` (or at that first move, which then costs nothing).
+is in ``moves``.  Time bank (PX8): the correspondence clock of RULINGS G10
+(``games.clock``), option ``clock=B+I/M``; ``time_bank=B`` is the same clock
+with no increment and no maximum.  ``submit`` charges the mover's bank from
+``clock_start`` (the previous move's report) less the stopped time the service
+credits; an order after the bank is empty loses instead of moving.  ``timer``
+is when the mover's bank runs out, and ``close_turn`` then declares the loss.
+The first move's clock starts at ``start_clock`` (else that move costs nothing).
 """
 
 from __future__ import annotations

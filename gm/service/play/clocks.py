@@ -11,7 +11,6 @@ seat of a player who lost then leaves the game (G5).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from gm.core import times
@@ -37,20 +36,12 @@ def clock_of(view: GameView) -> Clock | None:
     return clock
 
 
-def replaces_deadline(view: GameView) -> bool:
-    """With the option ``clock`` on, the turn deadline and grace are not used (G10).
-
-    Proximity's older ``time_bank`` keeps its deadline, as it always did.
-    """
-    options = json.loads(view.row.options or "{}")
-    return "clock" in options and view.rules.clock_of(view.state) is not None
-
-
 def stopped_between(ctx: Context, view: GameView, player: str, start: float, end: float) -> float:
     """Seconds of [start, end] in an absence of ``player`` or an outage (overlaps counted once)."""
     spans = [(r.start, r.end) for r in ctx.store.timers.absences_of(view.id)
              if r.player.lower() == player.lower()]
     spans += [(r.start, end if r.finish is None else r.finish) for r in ctx.store.daemons.outage_rows()]
+    spans += paused_spans(ctx, view, end)
     total, reach = 0.0, start
     for lo, hi in sorted((max(lo, start), min(hi, end)) for lo, hi in spans):
         if hi <= reach:
@@ -58,6 +49,19 @@ def stopped_between(ctx: Context, view: GameView, player: str, start: float, end
         total += hi - max(lo, reach)
         reach = hi
     return total
+
+
+def paused_spans(ctx: Context, view: GameView, end: float) -> list[tuple[float, float]]:
+    """The stretches the game master paused the game (gm pause to gm resume; still paused: to
+    ``end``): no bank runs while no order is taken."""
+    spans, since = [], None
+    for row in ctx.store.history.history_of(view.id):
+        if row.action == "pause" and since is None:
+            since = row.at
+        elif row.action == "resume" and since is not None:
+            spans.append((since, row.at))
+            since = None
+    return spans + ([(since, end)] if since is not None else [])
 
 
 def exact_stop(ctx: Context, view: GameView, clock: Clock, mover: str, until: float | None) -> float:

@@ -89,8 +89,7 @@ def tick_game(ctx: Context, game_id: str, now: float | None = None) -> list[str]
     with ctx.store.write(games=[game_id]):
         at = ctx.clock() if now is None else now
         hold, done = clocks.settle(ctx, game_id, at)  # G10: stopped time, the reminder
-        if not clocks.replaces_deadline(games.load(ctx.store, game_id)):
-            done += _deadline_steps(ctx, game_id, now)
+        done += _deadline_steps(ctx, game_id, now)
         if not hold and turns.close_if_due(ctx, game_id, now=now):
             done.append(f"{game_id}: turn closed by the rules' timer")
             done += clocks.after_close(ctx, game_id, at)

@@ -1,11 +1,14 @@
-"""When a correspondence clock (RULINGS G10) next needs the tick: the mover's reminder.
+"""What the turn now open owes a correspondence clock (RULINGS G10): no deadline, a reminder.
 
+A game with the option ``clock`` has no turn deadline (``deadlines.current``).
 The reminder goes once per turn, when the mover's bank falls under a day
 (gm.service.play.clocks sends it and records it in the history);
 ``deadlines.next_due`` wakes the tick for it.
 """
 
 from __future__ import annotations
+
+import json
 
 from games.clock import DAY
 from gm.core.model import GameView, Status
@@ -21,6 +24,15 @@ def mover_of(view: GameView) -> str | None:
     seated = set(view.seated_names)
     waiting = [p for p in view.rules.to_move(view.state) if p in seated]
     return waiting[0] if len(waiting) == 1 else None
+
+
+def replaces_deadline(view: GameView) -> bool:
+    """With the option ``clock`` on, the turn deadline and grace are not used (G10).
+
+    Proximity's older ``time_bank`` keeps its deadline, as it always did.
+    """
+    options = json.loads(view.row.options or "{}")
+    return "clock" in options and view.rules.clock_of(view.state) is not None
 
 
 def reminded(store: Store, view: GameView, mover: str) -> bool:

@@ -151,7 +151,7 @@ def current(store: Store, view: GameView, create: bool = False, opened: float | 
         return row
     conf = settings(store, view.id)
     due = None
-    if conf["deadline"]:
+    if conf["deadline"] and not clockdue.replaces_deadline(view):  # a clock's game has none (G10)
         due = times.due_after(conf["deadline"], max(start_time, opened or start_time))
         due = absent_until(store, view.id, view.rules.to_move(view.state), due)
     new = DeadlineRow(game_id=view.id, start_seq=start_seq, turn=view.turn, due=due,

@@ -207,3 +207,32 @@ def test_help_explains_the_clock_with_an_example(engine):
     text = " ".join(body(answer).split())
     assert "Clocks (RULINGS G10)" in text and "clock=3d+1d/10d" in text
     assert "2 days 18 hours" in text and "an ABSENCE, and a time gm cannot send mail, stop it" in text
+
+
+def test_with_a_clock_the_deadline_and_grace_are_not_used(engine, clock):
+    engine.create_game("neighbors", "nb1", TWO, seed=5,
+                       options={"clock": "1d", "deadline": "1h", "grace": "10m", "late": "forfeit"})
+    mark_all_sent(engine)
+    start = last_outbox_id(engine)
+    clock.advance(3 * H)
+    engine.tick()
+    assert engine.load("nb1").status == "active"
+    assert not [m for m in outbox(engine, start) if "Late" in m["Subject"]]
+    assert history(engine, "forfeit") == [] and history(engine, "late") == []
+    assert "Deadline:" not in engine.report_body(engine.load("nb1"), engine.load("nb1").state, None, [])
+
+
+def test_a_pause_stops_every_bank(engine, clock):
+    from gm.service.play import lifecycle
+
+    secrets = new_game(engine)
+    name = mover(engine)
+    clock.advance(H)
+    lifecycle.pause(engine, "nb1", who="gm:test", why="holiday")
+    clock.advance(3 * DAY)
+    lifecycle.resume(engine, "nb1", who="gm:test", why="back")
+    engine.tick()
+    assert engine.load("nb1").status == "active"
+    clock.advance(H)
+    move_by_mail(engine, secrets)
+    assert bank(engine, name) == pytest.approx(DAY - 2 * H, abs=2)
