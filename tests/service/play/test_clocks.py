@@ -236,3 +236,23 @@ def test_a_pause_stops_every_bank(engine, clock):
     clock.advance(H)
     move_by_mail(engine, secrets)
     assert bank(engine, name) == pytest.approx(DAY - 2 * H, abs=2)
+
+
+@pytest.mark.parametrize("kind", ["phalanx", "proximity"])
+def test_the_other_sequential_games_lose_on_time_and_verify(engine, clock, kind):
+    import random
+
+    secrets = engine.create_game(kind, "g1", TWO, seed=3, options={"clock": "1d+6h/2d"})
+    mark_all_sent(engine)
+    clock.advance(H)
+    view = engine.load("g1")
+    first = mover(engine, "g1")
+    text = view.rules.random_order(view.state, first, random.Random(2))
+    engine.ingest(order_mail(f"{first}@example.org", text, game_id="g1", password=secrets[first]))
+    assert bank(engine, first, "g1") == DAY + 5 * H
+    clock.advance(DAY + 1)
+    engine.tick()
+    after = engine.load("g1")
+    assert after.status == "finished" and after.rules.winners(after.state) == [first]
+    checked = audit.verify(engine, "g1")
+    assert checked.ok, checked.text()
