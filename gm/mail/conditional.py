@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 SEPARATOR = ";"  # between the other players' moves in one IF part
 MAX_CHARS = 2000  # a longer line is refused unread
+MAX_LINES = 10  # lines a seat keeps in one game (gm.service.people.lines)
+MAX_MOVES = 20  # moves one line names, everyone's counted
 
 
 @dataclass(frozen=True)

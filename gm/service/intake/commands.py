@@ -13,8 +13,12 @@ from gm.service.play import press
 
 def run_commands(case: MailCase) -> Outcome | None:
     """Each command of the mail, once (500 BOARD lines: one board); a mail with nothing in it is
-    refused."""
+    refused, and a mail with PREVIEW previewed instead."""
     ctx, inbound, view, mail, player = case.ctx, case.inbound, case.view, case.mail, case.player
+    if mail.preview:  # its orders judged on a copy and shown; nothing else done (intake.preview)
+        from gm.service.intake.preview import preview_orders
+
+        return preview_orders(case)
     if mail.empty:
         return case.refuse(say("empty"), view=view)
     answered = []

@@ -27,7 +27,7 @@ def judge_orders(case: MailCase) -> Outcome:
     outcome = judge_order_lines(case)
     if case.mail.if_lines and outcome.outcome != OutcomeKind.APPLIED:
         conditional_lines.take(case.ctx, games.load(case.ctx.store, case.view.id), case.player.name,
-                   case.mail.if_lines, case.inbound)
+                               case.mail.if_lines, case.inbound)
     return outcome
 
 

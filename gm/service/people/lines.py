@@ -18,10 +18,8 @@ from gm.mail.inbound import Inbound
 from gm.service.context import Context
 from gm.service.outgoing.answers import done, refuse
 
-MAX_LINES = 10  # lines a seat keeps in one game
-MAX_MOVES = 20  # moves one line names, everyone's counted
-USAGE = ("write IF <their move> THEN <your move>, and IF ... THEN ... again for the moves after "
-         f"(with more than two players, the other players' moves in order, separated by {words.SEPARATOR})")
+MAX_LINES = words.MAX_LINES  # lines a seat keeps in one game
+MAX_MOVES = words.MAX_MOVES  # moves one line names, everyone's counted
 Moves = list[tuple[str, str]]  # (player, move in the game's canonical notation)
 
 
@@ -178,19 +176,3 @@ def _names_this_game(ctx: Context, view: GameView, word: str, args: str, inbound
     refuse(ctx, inbound, view, "Not done", f"{word} {args[:40]}: write {word} or {word} {view.id} "
            f"under GAME {view.id} PASSWORD ...")
     return False
-
-
-# The rows of the mail commands' table (gm.service.people.mailcommands): usage, what it does, handler.
-COMMANDS = (
-    ("IF <theirs> THEN <yours>", "(Neighbors, Phalanx, Proximity) a conditional line "
-     "(RULINGS G8), one a line, several a mail: your move is played for you at once when the "
-     "game's next moves are the ones after IF; IF ... THEN ... again for the moves after. With "
-     "more than two players IF names every other player's move before yours, in order, "
-     f"separated by {words.SEPARATOR} (IF b3xc3 {words.SEPARATOR} d4xd5 THEN a4xb4). In Phalanx a "
-     "move is a whole turn. Each line is checked when it comes; at most "
-     f"{MAX_LINES} lines of at most {MAX_MOVES} moves a seat. Lines sent with your order start "
-     "after it; your own order, or CLEAR, ends the lines you sent before. Nobody else sees them",
-     None),
-    ("LINES [<id>]", "your conditional lines standing in this game", lines_command),
-    ("CLEAR [<id>]", "end every conditional line you have standing in this game", clear_command),
-)
