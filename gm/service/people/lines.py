@@ -17,6 +17,7 @@ from gm.mail import conditional as words
 from gm.mail.inbound import Inbound
 from gm.service.context import Context
 from gm.service.outgoing.answers import done, refuse
+from gm.store.lines import LineRow
 
 MAX_LINES = words.MAX_LINES  # lines a seat keeps in one game
 MAX_MOVES = words.MAX_MOVES  # moves one line names, everyone's counted
@@ -121,10 +122,11 @@ def tell(ctx: Context, inbound: Inbound, view: GameView, name: str, told: list[s
 
 
 def shown(text: str, width: int = 200) -> str:
+    """A line as echoed back: cut at ``width`` characters."""
     return text if len(text) <= width else text[:width] + "..."
 
 
-def standing(ctx: Context, game_id: str, name: str) -> list[Any]:
+def standing(ctx: Context, game_id: str, name: str) -> list[LineRow]:
     """The lines of ``name`` standing in a game, oldest first."""
     return [line for line in ctx.store.lines.of_game(game_id) if line.player == name]
 
