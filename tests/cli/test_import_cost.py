@@ -34,7 +34,11 @@ HEAVY = {
     "status": NEVER | OPENING | ENGINES | {"pydantic", "PIL", "gm.service.intake", "gm.service.play"},
     "help": NEVER | OPENING | ENGINES | {"typer", "click", "pydantic", "importlib.metadata", "PIL",
                                          "gm.present.pictures.draw", "gm.service.play",
-                                         "gm.service.intake.orders", "gm.service.intake.held"},
+                                         "gm.service.intake.orders", "gm.service.intake.held",
+                                         # what the mail commands do, the reports and the archive
+                                         "gm.service.people.playercommands", "gm.service.people.lobby",
+                                         "gm.service.people.seats", "gm.service.outgoing.reports",
+                                         "gm.present.archive", "xml"},
     "order": NEVER | OPENING | {"typer", "click", "pydantic", "importlib.metadata"},
 }
 

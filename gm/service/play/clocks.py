@@ -17,7 +17,6 @@ from gm.core import times
 from gm.core.model import GameView, ServiceError, Status
 from gm.service.context import Context
 from gm.service.outgoing import reports
-from gm.service.people import credentials
 from gm.service.play.overrides import default_actor, gm_lines, record, required_reason
 from gm.service.table import deadlines, games
 from gm.service.table.clockdue import REMINDER, mover_of, reminder_at
@@ -139,6 +138,8 @@ def after_close(ctx: Context, game_id: str, now: float) -> list[str]:
         player = view.player(name)
         if player is None or not player.active:
             continue
+        from gm.service.people import credentials  # a loss on time, rare: loaded when one comes
+
         ctx.store.seats.deactivate_player(view.id, name)
         credentials.end_all(ctx, view.id, name, f"{name} lost on time")
         ctx.store.history.log(view.id, view.turn, "clock", "lost on time",

@@ -19,7 +19,7 @@ from gm.core import times
 from gm.core.model import GameView, Status
 from gm.present import reports as present
 from gm.service.outgoing import delivery_state, outages, reached, reports
-from gm.service.play import clocks, lifecycle, turns
+from gm.service.play import clocks, turns
 from gm.service.table import deadlines, games
 from gm.service.outgoing.holding import bouncing_players
 from gm.service.context import Context
@@ -265,6 +265,8 @@ def _grace_over(ctx, view, due, owing, conf, now) -> list[str]:
             owing = [name for name in owing if name not in dark]
             if not owing:
                 return []
+        from gm.service.play import lifecycle  # a forfeit, rare: loaded when one falls due
+
         for name in owing:
             lifecycle.forfeit(ctx, view, name, who="deadline",
                               why=f"no orders {times.format_span(now - due)} after the deadline")
