@@ -55,9 +55,9 @@ def preview_orders(case: MailCase) -> Outcome | None:
 
 
 def skipped(mail: OrderMail) -> list[str]:
-    """The commands and press of a preview mail, which it does not do."""
+    """The commands, press and conditional lines of a preview mail, which it does not do."""
     words = list(dict.fromkeys(command.split()[0] for command in mail.commands))
-    return words + (["PRESS"] if mail.press else [])
+    return words + (["PRESS"] if mail.press else []) + (["IF"] if mail.if_lines else [])
 
 
 def wrapped(lines: list[str], width: int = 72) -> list[str]:

@@ -194,6 +194,18 @@ def test_a_preview_mail_does_nothing_else(engine):
     assert all(p.active for p in engine.load("nb1").players)
 
 
+def test_a_preview_keeps_no_conditional_line(engine):
+    """IF lines in a preview mail are named as not done, and nothing of them is stored (G8)."""
+    passwords = start(engine, "neighbors", "nb1", layout=EXAMPLE_LAYOUT)
+    view = engine.load("nb1")
+    mover = view.rules.to_move(view.state)[0]
+    order = view.rules.legal_orders(view.state, mover)[0]
+    outcome, mails = send(engine, "nb1", mover, passwords[mover], f"PREVIEW\n{order}\nIF a1xa2 THEN a3xa4")
+    text = " ".join(body(only_reply(mails, mover)).split())
+    assert "Not done, as a mail with PREVIEW does nothing else: IF." in text
+    assert engine.store.one("SELECT COUNT(*) AS n FROM conditional_lines")["n"] == 0
+
+
 # --- a bad order ----------------------------------------------------------------------------------
 
 def reason(text: str) -> str:
