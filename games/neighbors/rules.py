@@ -48,6 +48,7 @@ class Neighbors(Game[NeighborsState, Capture]):
     options = {
         "layout": Option(None, "42 characters, row 6 first, files a..g, QRBNF or '.'"),
         "neighbors_rule": Option("false", "NB5: capture only from the last landing's file or row"),
+        "takebacks": Option("on", "G9: a player may ask to take back their last move (on or off)"),
     }
 
     def convert_options(self, raw: dict) -> dict:
@@ -55,6 +56,7 @@ class Neighbors(Game[NeighborsState, Capture]):
         return {
             "layout": notation.parse_layout(layout) if layout else None,
             "neighbors_rule": parse_bool("neighbors_rule", raw.get("neighbors_rule") or "false"),
+            "takebacks": parse_bool("takebacks", raw.get("takebacks") or "on"),
         }
 
     def setup(self, players: list[str], options: dict, seed: int) -> NeighborsState:

@@ -15,6 +15,7 @@ from games.base import (
     Option,
     OptionError,
     Result,
+    parse_bool,
     parse_int,
 )
 from games.hexgrid import CellNameError
@@ -54,6 +55,7 @@ class Phalanx(Game[PhalanxState, Order]):
         "side": Option("8", f"board side N, {MIN_SIDE}..{MAX_SIDE} (PH1; 8 gives 169 cells)"),
         "pie": Option("small", "pie opening: small (1 red, 2 yellow) or large (2, 3) (PH7)"),
         "max_turns": Option("300", "normal turns after which the game ends (PH8)"),
+        "takebacks": Option("on", "G9: a player may ask to take back their last move (on or off)"),
     }
 
     # --- set-up -----------------------------------------------------------
@@ -65,6 +67,7 @@ class Phalanx(Game[PhalanxState, Order]):
             "side": parse_int("side", raw["side"], MIN_SIDE, MAX_SIDE),
             "pie": pie,
             "max_turns": parse_int("max_turns", raw["max_turns"], 1),
+            "takebacks": parse_bool("takebacks", raw["takebacks"]),
         }
 
     def setup(self, players: list[str], options: dict, seed: int) -> PhalanxState:

@@ -26,6 +26,7 @@ from games.base import (
     OptionError,
     duration_option,
     Result,
+    parse_bool,
     parse_int,
     seeded_rng,
 )
@@ -69,6 +70,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         "time_bank": Option(
             "off", "time bank per player (PX8): off, or e.g. 72h, 3d, 90m, 3600 (seconds)"
         ),
+        "takebacks": Option("on", "G9: a player may ask to take back their last move (on or off)"),
     }
 
     # --- set-up -----------------------------------------------------------
@@ -77,6 +79,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
             "suits": parse_suits(raw["suits"]),
             "coins": parse_int("coins", raw["coins"], 1, 12),
             "time_bank": parse_time_bank(raw["time_bank"]),
+            "takebacks": parse_bool("takebacks", raw["takebacks"]),
         }
 
     def setup(self, players: list[str], options: dict, seed: int) -> State:

@@ -23,6 +23,7 @@ WHERE = {
                      "demo"), "play"),
     **dict.fromkeys(("deadline", "pause", "resume", "end", "draw", "concede", "rollback", "replace", "eject",
                      "edit", "resend", "delete", "broadcast", "settings", "observers"), "admin"),
+    "takeback": "takebacks",
     "history": "archive", "verify": "archive",
     "players": "delivery", "deliveries": "delivery",
     "backup": "storecmd", "restore": "storecmd",

@@ -109,7 +109,7 @@ class Games(Repository):
     GAME_TABLES = ("reports", "orders", "states", "players", "history", "game_settings", "deadlines",
                    "absences", "state_overrides", "results", "timers", "open_games", "observers",
                    "address_codes", "credential_failures", "credential_locks", "bounce_holds", "draw_proposals",
-                   "games")
+                   "takebacks", "games")
 
     def delete_game(self, game_id: str) -> dict[str, int]:
         """Remove every row of a game from every game table; returns the rows removed per table.

@@ -8,7 +8,7 @@ from gm.core.model import Outcome
 from gm.service.intake.case import MailCase
 from gm.service.intake.words import say
 from gm.service.people import credentials, mailcommands
-from gm.service.play import press
+from gm.service.play import press, takebacks
 
 
 def run_commands(case: MailCase) -> Outcome | None:
@@ -22,7 +22,10 @@ def run_commands(case: MailCase) -> Outcome | None:
         if case.by_token and credentials.needs_password(command):
             credentials.refuse_token(ctx, view, command, inbound)
             continue
-        mailcommands.run(ctx, view, player, command, inbound)
+        if takebacks.handles(command):  # RULINGS G9: a play room's, so not in mailcommands' table
+            takebacks.by_mail(ctx, view, player, command, inbound)
+        else:
+            mailcommands.run(ctx, view, player, command, inbound)
         answered.append(command)
     if case.by_token and not mail.press and not mail.order_lines:  # orders and press have their notices
         credentials.notify_read_elsewhere(ctx, view, player, inbound, answered)

@@ -37,6 +37,7 @@ from gm.store.steps import (
     s23_takeovers,
     s24_player_settings_repair,
     s25_outbox_notify,
+    s27_takebacks,
 )
 
 STEPS: list[Step] = [
@@ -65,4 +66,5 @@ STEPS: list[Step] = [
     s23_takeovers.STEP,
     s24_player_settings_repair.STEP,
     s25_outbox_notify.STEP,
+    s27_takebacks.STEP,
 ]
