@@ -132,3 +132,6 @@ ALTER TABLE daemons ADD COLUMN took_over_at DOUBLE PRECISION;
 
 -- step 25: mail queued wakes every daemon's sender (PostgreSQL: a notification at commit)
 -- then outbox_notifies_queued_mail (Python)
+
+-- step 27: takebacks asked for and accepted (TAKEBACK, RULINGS G9)
+CREATE TABLE takebacks ( game_id TEXT NOT NULL, player TEXT NOT NULL, seq BIGINT NOT NULL, answer TEXT NOT NULL, made DOUBLE PRECISION NOT NULL, PRIMARY KEY (game_id, player) );
