@@ -190,6 +190,12 @@ def ask(ctx: Context, view: GameView, name: str, inbound: Inbound) -> None:
     if problem is not None:
         refuse(ctx, inbound, view, NOT_DONE, problem)
         return
+    found = standing(ctx, view)
+    if found is not None:  # asked already: the accepts given stand
+        waiting = ", ".join(sorted(others(view, name) - found[1]))
+        done(ctx, inbound, view, "Takeback asked", f"Your ask to take back {shown(move)} stands; it "
+             f"waits for {waiting} (RULINGS G9).", archive_player=name)
+        return
     now = ctx.clock()
     ctx.store.results.end_takebacks(view.id)  # an older ask, lapsed
     ctx.store.results.answer_takeback(view.id, name, view.seq, ASK, now)

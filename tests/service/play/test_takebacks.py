@@ -164,6 +164,8 @@ def test_g9_in_a_four_player_game_every_other_remaining_player_must_agree(engine
     assert "waits for cy, di" in texts(mails, "bob") and "bob accepts ada's takeback" in texts(mails, "di")
     send(engine, "cy", "TAKEBACK ACCEPT", secrets, "nb4")
     assert dumped(engine, "nb4") != before  # di has not agreed
+    outcome, mails = send(engine, "ada", "TAKEBACK", secrets, "nb4")  # asked again: the accepts stand
+    assert "stands; it waits for di" in texts(mails, "ada")
     outcome, mails = send(engine, "di", "TAKEBACK ACCEPT", secrets, "nb4")
     view = engine.load("nb4")
     assert dumped(engine, "nb4") == before and view.rules.to_move(view.state) == ["ada"]
