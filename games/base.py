@@ -427,6 +427,19 @@ class Game(abc.ABC, Generic[StateT, OrderT]):
         """A time (epoch seconds) at which the rules themselves close the turn, if any."""
         return None
 
+    # --- a correspondence clock (RULINGS G10; games.clock) ------------------------
+    def clock_of(self, state: StateT) -> Any:
+        """The state's ``games.clock.Clock``, or None: the game has no clock (the default)."""
+        return None
+
+    def with_clock(self, state: StateT, clock: Any) -> StateT:
+        """A copy of ``state`` with ``clock`` (the service credits stopped time and gives time)."""
+        raise GameError(f"{self.title} has no clock")
+
+    def clock_view(self, state: StateT) -> list[str]:
+        """One line per player still in: their bank in words (empty without a clock)."""
+        return []
+
     def legal_orders(self, state: StateT, player: str) -> list[str] | None:
         """The legal orders in notation, or None where listing them is impractical."""
         return None

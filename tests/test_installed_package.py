@@ -49,7 +49,7 @@ def test_the_wheel_holds_every_file_of_the_package_folders():
 
 
 def test_the_deny_list_of_common_passwords_is_package_data():
-    assert passwords.COMMON_FILE.is_file()
+    assert passwords.common_file().is_file()
     assert "password123" in passwords.common_passwords()
     assert passwords.chosen_problem("password123") is not None
 
@@ -58,7 +58,7 @@ def test_every_game_s_rules_page_is_package_data(tmp_path):
     for kind in available():
         name, written = archive.write_rules(tmp_path, kind)
         assert name == archive.rules_name(kind) and written, kind
-        assert (tmp_path / name).read_bytes() == archive.RULES_DIR.joinpath(f"{kind}.md").read_bytes()
+        assert (tmp_path / name).read_bytes() == archive.rules_dir().joinpath(f"{kind}.md").read_bytes()
 
 
 def test_the_templates_are_package_data():

@@ -24,6 +24,8 @@ from games.base import (
     single_order_line,
 )
 
+from games.clock import HELP as CLOCK_HELP, ClockedGame, Clock, new_clock, parse_clock, start
+
 from . import display, notation
 from .captures import Capture, has_capture, is_legal, legal_captures, legal_pairs, may_move_from, score_of
 from .state import (
@@ -38,7 +40,7 @@ from .state import (
 )
 
 
-class Neighbors(Game[NeighborsState, Capture]):
+class Neighbors(ClockedGame, Game[NeighborsState, Capture]):
     kind = "neighbors"
     title = "Neighbors"
     min_players = 2
@@ -48,6 +50,7 @@ class Neighbors(Game[NeighborsState, Capture]):
     options = {
         "layout": Option(None, "42 characters, row 6 first, files a..g, QRBNF or '.'"),
         "neighbors_rule": Option("false", "NB5: capture only from the last landing's file or row"),
+        "clock": Option("off", CLOCK_HELP),
         "takebacks": Option("on", "G9: a player may ask to take back their last move (on or off)"),
     }
 
@@ -56,6 +59,7 @@ class Neighbors(Game[NeighborsState, Capture]):
         return {
             "layout": notation.parse_layout(layout) if layout else None,
             "neighbors_rule": parse_bool("neighbors_rule", raw.get("neighbors_rule") or "false"),
+            "clock": parse_clock("clock", raw.get("clock")),
             "takebacks": parse_bool("takebacks", raw.get("takebacks") or "on"),
         }
 
@@ -73,7 +77,11 @@ class Neighbors(Game[NeighborsState, Capture]):
             neighbors_rule=opts["neighbors_rule"],
             board=board,
             captured={p: "" for p in players},
+            clock=new_clock(opts["clock"], players),
         )
+
+    def replace_clock(self, state: NeighborsState, clock: Clock | None) -> NeighborsState:
+        return replace(state, clock=clock)
 
     # --- orders ---------------------------------------------------------------
     def read_order(self, state: NeighborsState, player: str, text: str) -> Capture:
@@ -110,6 +118,10 @@ class Neighbors(Game[NeighborsState, Capture]):
 
     def step(self, state: NeighborsState, player: str, order: Capture, now: float) -> Result[NeighborsState]:
         self.check(state, order)
+        return self.clocked_step(state, player, now, lambda at: self.capture(at, player, order))
+
+    def capture(self, state: NeighborsState, player: str, order: Capture) -> Result[NeighborsState]:
+        """The capture itself (checked legal), with its events."""
         piece, taken = state.at(order.source), state.at(order.target)
         board = list(state.board)
         board[order.target[1] * 7 + order.target[0]] = piece
@@ -168,6 +180,8 @@ class Neighbors(Game[NeighborsState, Capture]):
             return Result(new, [self.left_event(player),
                                 Event(text, kind="end", data={"winners": winners})])
         events = [self.left_event(player, "Their seat is skipped in the turn order from now on.")]
+        if was_to_move and new.clock is not None:  # G10: the next player's bank runs from now
+            new = replace(new, clock=start(new.clock, now))
         if was_to_move:  # the board is unchanged, so captures are still left (NB3)
             events.append(Event(f"{new.player_to_move} is to move.", kind="info",
                                 data={"player": new.player_to_move}))
@@ -181,7 +195,7 @@ class Neighbors(Game[NeighborsState, Capture]):
         return display.render_board(state)
 
     def view(self, state: NeighborsState, viewer: str | None = None) -> dict:
-        return display.view(state, over=self.is_over(state))
+        return {**display.view(state, over=self.is_over(state)), "clock_lines": self.clock_view(state)}
 
     def help_text(self) -> str:
         return display.help_text()

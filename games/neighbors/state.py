@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.base import StateError, dump_drawn, dump_left, load_drawn, load_left
+from games.clock import Clock, dump_clock, load_clock
 
 FILES = "abcdefg"
 ROWS = 6
@@ -62,6 +63,7 @@ class NeighborsState:
     captured: dict = field(default_factory=dict)  # player -> string of piece letters
     left: tuple[str, ...] = ()  # players removed from the game (G5), in the order they left
     drawn: bool = False  # over by agreement (G6)
+    clock: Clock | None = None  # the correspondence clock (G10), None = off
     # The legal captures, worked out once: a state never changes, and the service asks
     # "is it over? what may be played?" many times about the same one.  Not part of
     # the value (compare=False) and never copied by dataclasses.replace (init=False).
@@ -94,6 +96,13 @@ class NeighborsState:
 
 
 def dump_state(state: NeighborsState, version: int) -> dict:
+    data = _dump_position(state, version)
+    if state.clock is not None:
+        data["clock"] = dump_clock(state.clock)
+    return data
+
+
+def _dump_position(state: NeighborsState, version: int) -> dict:
     return dump_drawn(dump_left({
         "version": version,
         "players": list(state.players),
@@ -123,6 +132,7 @@ def load_state(data: dict) -> NeighborsState:
         captured = {p: str(data["captured"].get(p, "")) for p in players}
         left = load_left(data, players)
         drawn = load_drawn(data)
+        clock = load_clock(data.get("clock"), players)
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, StateError):
             raise
@@ -143,4 +153,5 @@ def load_state(data: dict) -> NeighborsState:
         captured=captured,
         left=left,
         drawn=drawn,
+        clock=clock,
     )

@@ -18,6 +18,7 @@ from games.base import (
     parse_bool,
     parse_int,
 )
+from games.clock import HELP as CLOCK_HELP, ClockedGame, Clock, new_clock, parse_clock
 from games.hexgrid import CellNameError
 
 from . import presentation
@@ -44,7 +45,7 @@ from .state import (
 from .turn import TurnPlay
 
 
-class Phalanx(Game[PhalanxState, Order]):
+class Phalanx(ClockedGame, Game[PhalanxState, Order]):
     kind = "phalanx"
     title = "Phalanx"
     min_players = 2
@@ -55,6 +56,7 @@ class Phalanx(Game[PhalanxState, Order]):
         "side": Option("8", f"board side N, {MIN_SIDE}..{MAX_SIDE} (PH1; 8 gives 169 cells)"),
         "pie": Option("small", "pie opening: small (1 red, 2 yellow) or large (2, 3) (PH7)"),
         "max_turns": Option("300", "normal turns after which the game ends (PH8)"),
+        "clock": Option("off", CLOCK_HELP),
         "takebacks": Option("on", "G9: a player may ask to take back their last move (on or off)"),
     }
 
@@ -67,6 +69,7 @@ class Phalanx(Game[PhalanxState, Order]):
             "side": parse_int("side", raw["side"], MIN_SIDE, MAX_SIDE),
             "pie": pie,
             "max_turns": parse_int("max_turns", raw["max_turns"], 1),
+            "clock": parse_clock("clock", raw.get("clock")),
             "takebacks": parse_bool("takebacks", raw["takebacks"]),
         }
 
@@ -80,7 +83,13 @@ class Phalanx(Game[PhalanxState, Order]):
             pie=opts["pie"],
             max_turns=opts["max_turns"],
             seed=seed,
+            clock=new_clock(opts["clock"], players),
         )
+
+    def replace_clock(self, state: PhalanxState, clock: Clock | None) -> PhalanxState:
+        new = state.copy()
+        new.clock = clock
+        return new
 
     # --- questions about a state --------------------------------------------
     def players(self, state: PhalanxState) -> list[str]:
@@ -153,6 +162,10 @@ class Phalanx(Game[PhalanxState, Order]):
     def step(self, state: PhalanxState, player: str, order, now: float) -> Result[PhalanxState]:
         if isinstance(order, str):
             order = parse(order, state.phase)
+        return self.clocked_step(state, player, now, lambda at: self._play(at, player, order))
+
+    def _play(self, state: PhalanxState, player: str, order) -> Result[PhalanxState]:
+        """One order of the phase in hand, on a copy of ``state``."""
         new = state.copy()
         wanted = {PLACE: Placement, CHOOSE: ColourChoice, EXTRA: ExtraMan, PLAY: Turn}
         if not isinstance(order, wanted[state.phase]):
@@ -265,7 +278,8 @@ class Phalanx(Game[PhalanxState, Order]):
         return presentation.render_board(state)
 
     def view(self, state: PhalanxState, viewer: str | None = None) -> dict:
-        return presentation.view(state, self.scores(state), self.to_move(state))
+        return {**presentation.view(state, self.scores(state), self.to_move(state)),
+                "clock_lines": self.clock_view(state)}
 
     def help_text(self) -> str:
         return presentation.help_text()

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from games.base import StateError, dump_drawn, dump_left, is_whole, load_drawn, load_left, need, whole_number
+from games.clock import Clock, dump_clock, load_clock
 from games.hexgrid import Cell, CellNameError, HexGrid
 
 RED, YELLOW, WALL = "red", "yellow", "wall"
@@ -54,6 +55,7 @@ class PhalanxState:
     last: list[str] = field(default_factory=list)  # what the last step did, for BOARD mails
     left: tuple[str, ...] = ()  # the player removed from the game (G5), if any
     drawn: bool = False  # over by agreement (G6)
+    clock: Clock | None = None  # the correspondence clock (G10), None = off
 
     @property
     def grid(self) -> HexGrid:
@@ -84,10 +86,18 @@ class PhalanxState:
             last=list(self.last),
             left=self.left,
             drawn=self.drawn,
+            clock=self.clock,
         )
 
 
 def dump_state(state: PhalanxState, version: int) -> dict:
+    data = _dump_position(state, version)
+    if state.clock is not None:
+        data["clock"] = dump_clock(state.clock)
+    return data
+
+
+def _dump_position(state: PhalanxState, version: int) -> dict:
     grid = state.grid
 
     def names(kind: str) -> list[str]:
@@ -222,4 +232,5 @@ def load_state(data: dict) -> PhalanxState:
         last=list(last),
         left=left,
         drawn=drawn,
+        clock=load_clock(data.get("clock"), players),
     )

@@ -7,6 +7,7 @@ changes who is marked "you".
 from __future__ import annotations
 
 from games import rulings
+from games.clock import bank_words
 
 from .moves import Sacrifice, age_below, coin_target, legal_orders, open_sum
 from .state import NULL_SQUARES, SUIT_NAME, Piece, Side, State
@@ -244,6 +245,7 @@ def view(state: State, viewer: str | None = None) -> dict:
             "coins_left": state.coins - in_play,
             "bank": side.bank,
             "bank_text": None if side.bank is None else format_seconds(side.bank),
+            "bank_words": None if side.bank is None else bank_words(side.bank),
             "trail": [
                 {"square": r.square, "tile": state.tile(r.square).label, "struck": r.struck}
                 for r in side.rows

@@ -1,16 +1,13 @@
 """The Proximity rules behind the common Game interface (two players, sequential).
 
 rules/proximity.txt with RULINGS PX1-PX10 and G1-G5; the move logic itself
-is in ``moves``.
-
-Time bank (PX8, option ``time_bank``, default off): each player has a bank
-of seconds.  ``submit`` spends ``now - clock_start`` from the mover's bank,
-where ``clock_start`` is the time of the previous move (when its report went
-out); an order arriving after the bank is empty loses the game instead of
-moving.  ``timer`` gives the moment the mover's bank runs out; at or after it
-``ready`` is True and ``close_turn`` declares the loss on time.  The first
-move's clock starts when the service calls ``start_clock`` (or, if it never
-does, at that first move, which then costs nothing).
+is in ``moves``.  Time bank (PX8): the correspondence clock of RULINGS G10
+(``games.clock``), option ``clock=B+I/M``; ``time_bank=B`` is the same clock
+with no increment and no maximum.  ``submit`` charges the mover's bank from
+``clock_start`` (the previous move's report) less the stopped time the service
+credits; an order after the bank is empty loses instead of moving.  ``timer``
+is when the mover's bank runs out, and ``close_turn`` then declares the loss.
+The first move's clock starts at ``start_clock`` (else that move costs nothing).
 """
 
 from __future__ import annotations
@@ -30,6 +27,8 @@ from games.base import (
     parse_int,
     seeded_rng,
 )
+
+from games.clock import HELP as CLOCK_HELP, Clock, ClockSpec, charge, credit_move, parse_clock
 
 from . import display, moves
 from .notation import StepOrder, parse
@@ -57,6 +56,23 @@ def parse_time_bank(value: object) -> float | None:
     return duration_option("time_bank", value, off=True)
 
 
+def clock_option(clock: object, time_bank: object) -> ClockSpec | None:
+    """The clock of options ``clock`` (G10) or ``time_bank`` (PX8: no increment); one at most."""
+    spec = parse_clock("clock", clock)
+    bank = parse_time_bank(time_bank)
+    if spec is not None and bank is not None:
+        raise OptionError("options clock and time_bank: give one (time_bank=3d is clock=3d)")
+    return spec if bank is None else ClockSpec(bank)
+
+
+def set_clock(state: State, clock: Clock) -> None:
+    """Write ``clock``'s banks and times into ``state`` (a copy the caller owns)."""
+    for side in state.sides:
+        side.bank = clock.banks[side.name]
+    state.clock_start, state.clock_stopped = clock.started, clock.stopped
+    state.clock_earned = clock.earned
+
+
 class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
     kind = "proximity"
     title = "Proximity"
@@ -68,8 +84,10 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         "suits": Option("suns,moons", "the two suits, first listed player's first (PX1)"),
         "coins": Option("7", "coins per player, 1 to 12 (PX1)"),
         "time_bank": Option(
-            "off", "time bank per player (PX8): off, or e.g. 72h, 3d, 90m, 3600 (seconds)"
+            "off", "time bank per player (PX8): off, or e.g. 72h, 3d, 90m, 3600 (seconds); "
+                   "the same as clock with no increment"
         ),
+        "clock": Option("off", CLOCK_HELP),
         "takebacks": Option("on", "G9: a player may ask to take back their last move (on or off)"),
     }
 
@@ -78,7 +96,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         return {
             "suits": parse_suits(raw["suits"]),
             "coins": parse_int("coins", raw["coins"], 1, 12),
-            "time_bank": parse_time_bank(raw["time_bank"]),
+            "clock": clock_option(raw.get("clock"), raw.get("time_bank")),
             "takebacks": parse_bool("takebacks", raw["takebacks"]),
         }
 
@@ -90,7 +108,8 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         # nine dealt a1, b1, c1, a2, ... c3 and the tenth is the throne.
         tiles = [Tile(s, v) for s in suits for v in range(1, 6)]
         seeded_rng(seed, "deal").shuffle(tiles)
-        bank = opts["time_bank"]
+        spec: ClockSpec | None = opts["clock"]
+        bank = None if spec is None else spec.base
         sides = [
             Side(name, suits[i], NULL_SQUARES[i], [Piece(0, "pawn", NULL_SQUARES[i], 0, [])], [],
                  bank)
@@ -105,13 +124,32 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
             sides=sides,
             mover=suits.index(throne.suit),  # PX3
             time_bank=bank,
+            clock_increment=0.0 if spec is None else spec.increment,
+            clock_max=None if spec is None else spec.maximum,
             last=[],
         )
+
+    # --- the clock (PX8 as RULINGS G10) ----------------------------------------
+    def clock_of(self, state: State) -> Clock | None:
+        if state.time_bank is None:
+            return None
+        spec = ClockSpec(state.time_bank, state.clock_increment, state.clock_max)
+        return Clock(spec, {side.name: float(side.bank or 0.0) for side in state.sides},
+                     state.clock_start, state.clock_stopped, state.clock_earned)
+
+    def with_clock(self, state: State, clock: Clock) -> State:
+        new = state.clone()
+        set_clock(new, clock)
+        return new
+
+    def clock_view(self, state: State) -> list[str]:
+        return []  # each player's bank is in the report's player section
 
     def start_clock(self, state: State, now: float) -> State:
         """A copy whose mover's clock (PX8) starts at ``now``: call when the first report goes out."""
         new = state.clone()
         new.clock_start = float(now) if new.time_bank is not None else None
+        new.clock_stopped = 0.0
         return new
 
     def start(self, state: State, now: float) -> State:
@@ -155,21 +193,25 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         new = state.clone()
         events: list[Event] = []
         side = new.sides[index]
-        if new.time_bank is not None and new.clock_start is not None:
-            spent = max(0.0, float(now) - new.clock_start)
-            if spent >= side.bank:
+        clock = self.clock_of(new)
+        if clock is not None and clock.started is not None:
+            clock, out = charge(clock, side.name, now)
+            if out:
                 return self._lose_on_time(new, index)
-            side.bank -= spent
+            set_clock(new, clock)
         order = parse(order) if isinstance(order, str) else order
         order = self._resolve(new, index, order)
         events += moves.apply(new, index, order)
         new.moves += 1
         if new.winner is None:
             new.mover = 1 - index
-        if new.time_bank is not None:
-            new.clock_start = float(now)
+        clock = self.clock_of(new)
+        if clock is not None:
+            set_clock(new, credit_move(clock, side.name, now))
+            side = new.sides[index]
             events.append(Event(f"{side.name}'s time bank: {display.format_seconds(side.bank)} left",
-                                kind="clock", data={"player": side.name, "bank": side.bank}))
+                                kind="clock", data={"player": side.name, "bank": side.bank,
+                                                    "earned": new.clock_earned}))
         new.last = [e.text for e in events]
         return Result(new, events)
 
@@ -187,7 +229,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         """When the mover's time bank runs out (PX8), or None."""
         if self.is_over(state) or state.time_bank is None or state.clock_start is None:
             return None
-        return state.clock_start + state.sides[state.mover].bank
+        return state.clock_start + state.clock_stopped + state.sides[state.mover].bank
 
     def ready(self, state: State, now: float) -> bool:
         due = self.timer(state)

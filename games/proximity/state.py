@@ -149,6 +149,10 @@ class State:
     moves: int = 0
     time_bank: float | None = None  # seconds per player, None = off (PX8)
     clock_start: float | None = None  # when the mover's clock started
+    clock_increment: float = 0.0  # added to a bank after each move (G10)
+    clock_max: float | None = None  # no bank grows above this (G10), None = no ceiling
+    clock_stopped: float = 0.0  # seconds since clock_start that do not count (G10)
+    clock_earned: float = 0.0  # what the last move's increment added (G9 takes it back)
     winner: int | None = None
     end_reason: str | None = None
     last: list[str] = field(default_factory=list)  # what the last move did
@@ -238,7 +242,17 @@ def dump_state(state: State, version: int) -> dict:
         "winner": state.winner,
         "end_reason": state.end_reason,
         "last": list(state.last),
+        **_dump_clock_extras(state),
     }, state.left), state.drawn)
+
+
+CLOCK_EXTRAS = {"clock_increment": 0.0, "clock_max": None, "clock_stopped": 0.0, "clock_earned": 0.0}
+
+
+def _dump_clock_extras(state: State) -> dict:
+    """The G10 parts of the clock beyond PX8's bank, written only when set."""
+    values = {key: getattr(state, key) for key in CLOCK_EXTRAS}
+    return {key: value for key, value in values.items() if value != CLOCK_EXTRAS[key]}
 
 
 def _seconds(value: object, where: str) -> float | None:
@@ -283,6 +297,10 @@ def _load(data: dict) -> State:
         moves=whole_number(data["moves"], "moves", 0),
         time_bank=_seconds(data.get("time_bank"), "time_bank"),
         clock_start=_seconds(data.get("clock_start"), "clock_start"),
+        clock_increment=_seconds(data.get("clock_increment", 0.0), "clock_increment") or 0.0,
+        clock_max=_seconds(data.get("clock_max"), "clock_max"),
+        clock_stopped=_seconds(data.get("clock_stopped", 0.0), "clock_stopped") or 0.0,
+        clock_earned=_seconds(data.get("clock_earned", 0.0), "clock_earned") or 0.0,
         winner=winner,
         end_reason=data.get("end_reason"),
         last=[str(t) for t in json_list(data.get("last", []), "last")],

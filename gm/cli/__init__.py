@@ -3,7 +3,8 @@
 The Typer app lives in gm.cli.common; each command's module registers it
 there and is imported only when the command runs (gm.cli.registry), so
 ``gm.cli.app`` has every command and a command pays only for what it uses.
-``gm ingest``, run by an MTA once per mail, goes around Typer (gm.cli.piped).
+The plain forms of the commands run most (``gm list``, ``gm ingest`` as an MTA runs it...)
+go around Typer's parsing (gm.cli.plain).
 Nothing else imports this package.
 """
 
@@ -14,12 +15,11 @@ from typing import Any
 
 
 def main() -> None:
-    if "ingest" in sys.argv[1:]:
-        from gm.cli import piped
+    from gm.cli import plain
 
-        asked = piped.ingest_argv(sys.argv[1:])
-        if asked is not None:
-            raise SystemExit(piped.ingest_from_mta(*asked))
+    plain_form = plain.read(sys.argv[1:])
+    if plain_form is not None:
+        raise SystemExit(plain_form())
     from gm.cli.common import app
 
     app()

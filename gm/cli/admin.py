@@ -79,6 +79,16 @@ def concede(game_id: str, name: str, why: Optional[str] = WHY, by: Optional[str]
 
 
 @app.command()
+def clock(game_id: str, name: str, amount: str = typer.Argument(..., help="the time to give: +2d, +36h"),
+          why: Optional[str] = WHY, by: Optional[str] = BY):
+    """Give a player time on the game's correspondence clock (RULINGS G10), e.g.
+    gm clock nb1 ada +2d -m "a power cut"; every player is told."""
+    from gm.service.play import clocks
+
+    typer.echo(run(clocks.give_time, open_engine(), game_id, name, amount, who=by, why=why))
+
+
+@app.command()
 def rollback(game_id: str, to: int = typer.Option(..., "--to", help="the turn to restore"),
              why: Optional[str] = WHY, by: Optional[str] = BY):
     """Restore the start of a turn, discard later orders, re-open the turn."""

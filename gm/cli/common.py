@@ -62,6 +62,12 @@ def main_options(
     version: bool = typer.Option(False, "--version", callback=show_version, is_eager=True,
                                  help="print gm's version (docs/CHANGELOG.md says what each changed)"),
 ):
+    set_up(config, verbose, ctx.invoked_subcommand)
+
+
+def set_up(config: Path | None, verbose: bool, command: str | None) -> None:
+    """The root options, as every command reads them (gm.cli.plain's forms too); the log on
+    stderr but for a command an MTA runs."""
     import logging
 
     from gm.cli.logs import LOG_FORMAT
@@ -69,7 +75,7 @@ def main_options(
 
     state["config"] = config
     state["verbose"] = verbose
-    if ctx.invoked_subcommand not in QUIET_ON_STDERR:
+    if command not in QUIET_ON_STDERR:
         logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                             handlers=[clean_handler(logging.StreamHandler(), LOG_FORMAT)])
 

@@ -9,7 +9,7 @@ gets one line per mail, the outcome; log lines and tracebacks go to the log
 file (``log_file``, default <data_dir>/gm.log).  Replies are only queued:
 ``gm run`` (a daemon, or ``gm run --once`` from cron) sends them.  This
 module imports no Typer: ``gm ingest`` as an MTA runs it comes straight here
-(ingest_argv), and what judging needs is imported as the mail needs it.
+(gm.cli.plain), and what judging needs is imported as the mail needs it.
 """
 
 from __future__ import annotations
@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("gm.cli.pipe")  # the name its log lines have always had
 
 EX_TEMPFAIL = 75
-CONFIG_FLAGS = ("--config", "-c")
-VERBOSE_FLAGS = ("--verbose", "-v")
 
 
 class TempFail(Exception):
@@ -41,26 +39,6 @@ class TempFail(Exception):
 
 def one_line(text: str, limit: int = 1000) -> str:
     return " ".join(str(text).split())[:limit]
-
-
-def ingest_argv(args: list[str]) -> tuple[str, str | None, bool] | None:
-    """(source, config, verbose) when ``args`` are ``gm [--config PATH] [-v] ingest [SOURCE]`` in
-    their plain forms (as the Postfix recipe gives them); None for anything else, which Typer reads."""
-    config, verbose, rest = None, False, list(args)
-    while rest and rest[0] != "ingest":
-        flag = rest.pop(0)
-        if flag in VERBOSE_FLAGS:
-            verbose = True
-        elif flag in CONFIG_FLAGS and rest and not rest[0].startswith("-") and rest[0]:
-            config = rest.pop(0)
-        else:
-            return None
-    if not rest or len(rest) > 2:
-        return None
-    source = rest[1] if len(rest) == 2 else "-"
-    if source.startswith("-") and source != "-":
-        return None  # an option (--help...): Typer's
-    return source, config, verbose
 
 
 def to_stderr(line: str) -> None:

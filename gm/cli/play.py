@@ -116,6 +116,11 @@ def show(game_id: str, as_json: bool = typer.Option(False, "--json", help="one J
         echo(json.dumps(_show_json(view), indent=2, sort_keys=True))
         return
     echo(engine.report_body(view, view.state, None, []), nl=False)
+    from gm.service.play import clocks
+
+    lines = clocks.show_lines(view, engine.clock())  # G10: the banks as they stand now
+    if lines:
+        echo("\n".join(["", *lines]))
 
 
 @app.command()

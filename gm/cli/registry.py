@@ -22,7 +22,7 @@ WHERE = {
     **dict.fromkeys(("new", "options", "start", "list", "show", "order", "process", "run", "outbox", "inbox",
                      "demo"), "play"),
     **dict.fromkeys(("deadline", "pause", "resume", "end", "draw", "concede", "rollback", "replace", "eject",
-                     "edit", "resend", "delete", "broadcast", "settings", "observers"), "admin"),
+                     "edit", "resend", "delete", "broadcast", "settings", "observers", "clock"), "admin"),
     "takeback": "takebacks",
     "history": "archive", "verify": "archive",
     "players": "delivery", "deliveries": "delivery",

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
-from typing import Any, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
-from games.base import Game
+if TYPE_CHECKING:
+    from games.base import Game
 
 
 # Who a press message went to, kept as data with each archived copy (reports.audience, schema

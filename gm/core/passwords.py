@@ -15,7 +15,10 @@ import hashlib
 import hmac
 import secrets
 from functools import lru_cache
-from importlib.resources import files
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 # A short password a player can type from a phone: no look-alike characters.
 ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -25,8 +28,15 @@ CHOSEN_N = 2**15  # chosen passwords
 MAX_MEMORY = 64 * 1024 * 1024  # scrypt needs 128*N*r bytes: 32 MiB at CHOSEN_N, over OpenSSL's default cap
 MIN_CHOSEN, MAX_CHOSEN = 10, 64  # NIST SP 800-63B asks at least 8; 10 keeps the online-guessing margin
 EDGE_SIGNS = "0123456789!@#$%^&*()-_=+.,;:?~ "
-COMMON_FILE = files("gm.core").joinpath("common_passwords.txt")  # package data (pyproject.toml)
 
+
+
+def common_file() -> Traversable:
+    """The list of common passwords, package data (pyproject.toml); found when a password is
+    chosen, not when a mail is read."""
+    from importlib.resources import files
+
+    return files("gm.core").joinpath("common_passwords.txt")
 
 def generate(length: int = GENERATED_LENGTH) -> str:
     return "".join(secrets.choice(ALPHABET) for _ in range(length))
@@ -77,7 +87,7 @@ def verify(password: str, stored: str) -> bool:
 @lru_cache(maxsize=1)
 def common_passwords() -> frozenset[str]:
     """The deny list (lower case): passwords people choose most, from public top lists."""
-    lines = COMMON_FILE.read_text(encoding="utf-8").splitlines()
+    lines = common_file().read_text(encoding="utf-8").splitlines()
     return frozenset(line.strip().lower() for line in lines if line.strip() and not line.startswith("#"))
 
 

@@ -3,7 +3,8 @@
 A mail names its game and password (``GAME nb1 PASSWORD kq7hz3xw2m``, in the body or the
 subject), gives commands one a line (COMMANDS, ARGUMENT_COMMANDS; the players' list with
 its help is gm.service.people.mailcommands), press between ``PRESS TO <names|ALL|GM>`` and
-``ENDPRESS``, optionally ``TURN <n>``, and stops at ``END``.  Every other line is a
+``ENDPRESS``, optionally ``TURN <n>`` and ``PREVIEW`` (the orders judged and shown, never
+played), and stops at ``END``.  Every other line is a
 candidate order line: only the game's rules know its notation, so the service picks the
 orders.  The password is written *** in an order line that carries it, since such a line
 is stored and echoed.  The subject is read only for ``GAME <id>`` (with PASSWORD) or our
@@ -193,7 +194,7 @@ def turn_line(line: str) -> int | None:
 
 
 COMMAND_WORDS = frozenset(COMMANDS) | frozenset(ARGUMENT_COMMANDS) | {"PRESS", "GAME", "PASSWORD", "PASS",
-                                                                      "TURN", "END", "ENDPRESS"}
+                                                                      "TURN", "END", "ENDPRESS", "PREVIEW"}
 
 
 def starts_with_command(line: str) -> bool:
@@ -220,6 +221,7 @@ class OrderMail:
     order_lines: list[str] = field(default_factory=list)  # candidates: the service picks the orders
     press: list[tuple[tuple[str, ...], str]] = field(default_factory=list)  # (names, ALL or GM; text)
     turn: int | None = None  # the turn the orders are for: a TURN line, else the subject's tag
+    preview: bool = False  # a PREVIEW line: the orders are judged and shown, never played
 
     @property
     def order_text(self) -> str:
@@ -227,7 +229,7 @@ class OrderMail:
 
     @property
     def empty(self) -> bool:
-        return not self.commands and not self.order_lines and not self.press
+        return not self.commands and not self.order_lines and not self.press and not self.preview
 
 
 def _credentials(line: str, mail: OrderMail) -> bool:
@@ -279,6 +281,8 @@ def _read_body(text: str, mail: OrderMail) -> int | None:
             continue
         if line.upper() == "END":
             break
+        if _preview_line(line, mail):
+            continue
         command = _command(line)
         if command is not None:
             mail.commands.append(command)
@@ -294,6 +298,18 @@ def _read_body(text: str, mail: OrderMail) -> int | None:
     if press_to is not None:  # no ENDPRESS: the press runs to the end of the mail
         mail.press.append((press_to, "\n".join(press_lines).strip("\n")))
     return body_turn
+
+
+def _preview_line(line: str, mail: OrderMail) -> bool:
+    """A line PREVIEW (or PREVIEW <order>) makes the mail a preview; the order after it is one
+    of the mail's order lines."""
+    words = line.split(None, 1)
+    if words[0].upper() != "PREVIEW":
+        return False
+    mail.preview = True
+    if len(words) > 1:
+        mail.order_lines.append(words[1])
+    return True
 
 
 def _command(line: str) -> str | None:

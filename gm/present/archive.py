@@ -10,12 +10,15 @@ server never serves half a page; a file whose content is unchanged is not writte
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gm.core import filemodes
 from gm.core.times import format_stamp
 from gm.present import feeds
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 
 def page_name(game_id: str) -> str:
@@ -26,10 +29,14 @@ def picture_name(game_id: str, turn: int) -> str:
     return f"game-{game_id}-turn-{turn}.png"
 
 
-# Each game's rules in gm's own words, published beside the pages as text.  They are written
-# in docs/rules/ for people to read; gm/present/rulepages is a link to that folder, so that the
-# installed package carries the same files as package data (pyproject.toml), read from there.
-RULES_DIR = files("gm.present").joinpath("rulepages")
+def rules_dir() -> Traversable:
+    """Each game's rules in gm's own words, published beside the pages as text.  They are written
+    in docs/rules/ for people to read; gm/present/rulepages is a link to that folder, so that the
+    installed package carries the same files as package data (pyproject.toml), read from there
+    (found when pages are written: a report needs only a page's name)."""
+    from importlib.resources import files
+
+    return files("gm.present").joinpath("rulepages")
 
 
 def rules_name(kind: str) -> str:
@@ -39,7 +46,7 @@ def rules_name(kind: str) -> str:
 def write_rules(directory: Path, kind: str) -> tuple[str | None, list[Path]]:
     """The rules page of ``kind`` beside the game pages: (its file name, or None for a game
     without one; the files written)."""
-    source = RULES_DIR / f"{kind}.md"
+    source = rules_dir() / f"{kind}.md"
     if not source.is_file():
         return None, []
     return rules_name(kind), _write_bytes(directory / rules_name(kind), source.read_bytes())

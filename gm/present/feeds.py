@@ -7,10 +7,13 @@ Every text passes gm.core.text.for_xml: a stored text holding a character XML 1.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING
 
 from gm.core.text import for_xml
+
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
 
 ATOM = "http://www.w3.org/2005/Atom"
 
@@ -30,6 +33,8 @@ def _tag(domain: str, game: dict, rest: str = "") -> str:
 
 def atom(game: dict, domain: str) -> bytes:
     """The feed of ``game`` (gm.service.records.audit.archive_data, with "page" set) as UTF-8 XML."""
+    import xml.etree.ElementTree as ET  # loaded when a feed is written, not with every report
+
     ET.register_namespace("", ATOM)
 
     def sub(parent, name: str, text: str | None = None, **attrs) -> ET.Element:

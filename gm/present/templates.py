@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import logging
 from functools import lru_cache
-from importlib.resources import files
 
 import jinja2
 import jinja2.bccache
@@ -18,7 +17,11 @@ log = logging.getLogger(__name__)
 
 
 def template_dir() -> str:
-    return str(files("templates"))
+    """The folder of the templates package (package data: a folder wherever gm is installed,
+    as Jinja's loader needs), found without importlib.resources' machinery."""
+    import templates
+
+    return str(list(templates.__path__)[0])
 
 
 class TemplateCache(jinja2.FileSystemBytecodeCache):

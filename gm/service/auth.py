@@ -14,9 +14,12 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
-from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from gm.core import passwords
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor  # a pool only once a check starts
 
 MAX_STARTED = 10_000  # checks started but never asked for are forgotten past this
 
@@ -42,6 +45,8 @@ class PasswordChecker:
         if key in self._verified or key in self._started:
             return
         if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
             self._pool = ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1),
                                             thread_name_prefix="gm-password")
         if len(self._started) > MAX_STARTED:

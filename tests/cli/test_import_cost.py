@@ -30,10 +30,15 @@ ENGINES = {"games.neighbors", "games.fuzzy_borders", "games.phalanx", "games.pro
 HEAVY = {
     "version": NEVER | THE_SERVICE | {"gm.store", "gm.core.config", "pydantic", "yaml", "sqlite3",
                                       "importlib.metadata"},
-    "list": NEVER | THE_SERVICE | OPENING,
+    "list": NEVER | THE_SERVICE | OPENING | {"pydantic"},
+    "status": NEVER | OPENING | ENGINES | {"pydantic", "PIL", "gm.service.intake", "gm.service.play"},
     "help": NEVER | OPENING | ENGINES | {"typer", "click", "pydantic", "importlib.metadata", "PIL",
                                          "gm.present.pictures.draw", "gm.service.play",
-                                         "gm.service.intake.orders", "gm.service.intake.held"},
+                                         "gm.service.intake.orders", "gm.service.intake.held",
+                                         # what the mail commands do, the reports and the archive
+                                         "gm.service.people.playercommands", "gm.service.people.lobby",
+                                         "gm.service.people.seats", "gm.service.outgoing.reports",
+                                         "gm.present.archive", "xml"},
     "order": NEVER | OPENING | {"typer", "click", "pydantic", "importlib.metadata"},
 }
 
@@ -80,6 +85,11 @@ def test_gm_version_imports_nothing_of_gm_but_the_command_line():
 def test_gm_list_reads_the_store_without_the_service(table):
     conf, _ = table
     assert heavy("list", imported("--config", str(conf), "list")) == []
+
+
+def test_gm_status_reads_the_service_without_the_rules_or_typers_validators(table):
+    conf, _ = table
+    assert heavy("status", imported("--config", str(conf), "status", code=1)) == []  # 1: no daemon runs
 
 
 def test_gm_ingest_of_a_strangers_help_takes_no_typer_and_no_pictures(table):

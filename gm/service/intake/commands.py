@@ -8,13 +8,17 @@ from gm.core.model import Outcome
 from gm.service.intake.case import MailCase
 from gm.service.intake.words import say
 from gm.service.people import credentials, mailcommands
-from gm.service.play import press, takebacks
+from gm.service.play import press
 
 
 def run_commands(case: MailCase) -> Outcome | None:
     """Each command of the mail, once (500 BOARD lines: one board); a mail with nothing in it is
-    refused."""
+    refused, and a mail with PREVIEW previewed instead."""
     ctx, inbound, view, mail, player = case.ctx, case.inbound, case.view, case.mail, case.player
+    if mail.preview:  # its orders judged on a copy and shown; nothing else done (intake.preview)
+        from gm.service.intake.preview import preview_orders
+
+        return preview_orders(case)
     if mail.empty:
         return case.refuse(say("empty"), view=view)
     answered = []
@@ -22,7 +26,9 @@ def run_commands(case: MailCase) -> Outcome | None:
         if case.by_token and credentials.needs_password(command):
             credentials.refuse_token(ctx, view, command, inbound)
             continue
-        if takebacks.handles(command):  # RULINGS G9: a play room's, so not in mailcommands' table
+        if command.split(None, 1)[:1] == ["TAKEBACK"]:  # RULINGS G9: a play room's, not mailcommands'
+            from gm.service.play import takebacks
+
             takebacks.by_mail(ctx, view, player, command, inbound)
         else:
             mailcommands.run(ctx, view, player, command, inbound)

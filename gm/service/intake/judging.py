@@ -11,9 +11,9 @@ transaction (gm.service.intake.ingest).
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Callable
 
+from gm.core.later import later
 from gm.core.model import Outcome, OutcomeKind
 from gm.service.intake.case import MailCase
 
@@ -27,10 +27,7 @@ Step = Callable[[MailCase], Outcome | None]
 
 def room(module: str, name: str) -> Step:
     """The step ``name`` of gm.service.intake.``module``, imported when a mail first reaches it."""
-    def step(case: MailCase) -> Outcome | None:
-        found: Step = getattr(importlib.import_module(f"gm.service.intake.{module}"), name)
-        return found(case)
-    step.__name__ = step.__qualname__ = name
+    step: Step = later(f"gm.service.intake.{module}", name)
     return step
 
 

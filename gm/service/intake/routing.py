@@ -13,8 +13,7 @@ from gm.core.model import NotStarted, Outcome, ServiceError
 from gm.mail import orders as order_mail
 from gm.service.intake.case import MailCase
 from gm.service.intake.words import say
-from gm.service.people import commandlocks, lobby, mailcommands, optin
-from gm.service.table import games
+from gm.service.people import commandlocks, mailcommands, optin
 
 MAX_NAMED = 20  # games named in one unknown-game reply
 
@@ -48,9 +47,13 @@ def find_game(case: MailCase) -> Outcome | None:
             return case.help("general help" if not mail.commands or mail.commands == ["HELP"]
                              else "commands: " + ", ".join(c.split()[0] for c in mail.commands))
         return case.refuse(say("no_game"))
+    from gm.service.table import games  # a mail for a game: what games need loads now
+
     try:
         case.view = games.load(ctx.store, mail.game_id)
     except NotStarted:  # seats to fill, no position yet: only LEAVE can be done
+        from gm.service.people import lobby
+
         # the open game and the sender's address are locked above: a LEAVE changes no more
         if not lobby.wants_leave(mail.commands) and mailcommands.without_game(ctx, inbound, mail.commands,
                                                                              False):

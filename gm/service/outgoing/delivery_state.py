@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 
 from gm.core import addresses
-from gm.service.outgoing import reports
 from gm.service.table import games
 from gm.service.context import Context
 from gm.service.outgoing import gmalerts, holding
@@ -107,6 +106,8 @@ def become_bouncing(ctx: Context, address: str, reason: str, now: float) -> None
                  reason, held)
         return
     log.warning("%s is bouncing (%s); %d queued messages held", address, reason, held)
+    from gm.service.outgoing import reports  # the players of a bouncing seat are told: rare
+
     _tell_gm(ctx, f"Mail to {address} bounces", [
         f"gm's mail to {address} is not being delivered: {reason}",
         "",

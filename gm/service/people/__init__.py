@@ -1,6 +1,7 @@
 """People: who sits where, and what players do for themselves.
 
-In: a sender's mail commands (mailcommands, setcommands: HELP, BOARD, LIST,
+In: a sender's mail commands (mailcommands lists and dispatches them, and
+playercommands does those with no room of their own: HELP, BOARD, LIST,
 JOIN, OBSERVE, SET ..., RESIGN or CONCEDE, DRAW, PASSWORD RESET, CONFIRM ...),
 and the password or reply token on every mail.  lobby opens games and fills
 seats; seats and credentials are the one place a seat's owner, address,

@@ -20,7 +20,7 @@ from gm.core import codes, passwords, times
 from gm.core.model import GameView, Seat
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
-from gm.service.outgoing import delivery_state, gmalerts, holding
+from gm.service.outgoing import gmalerts, holding
 from gm.service.table import games
 from gm.service.context import Context
 from gm.service.outgoing.outbox import HOUR
@@ -130,6 +130,8 @@ def move(ctx: Context, view: GameView, seat: Seat, new: str, why: str, actor: st
     ctx.store.history.log(view.id, view.turn, actor or seat.name, "address", f"seat {seat.name}: {old} -> "
                           f"{new}; {why}", ctx.clock())
     if not ctx.store.seats.player_seats_at(old):  # its delivery state is settled once no seat is left there
+        from gm.service.outgoing import delivery_state  # a moved seat's old address: rare
+
         delivery_state.clear(ctx, old, f"{seat.name} of game {view.id} moved to {new}", release=False)
     return old
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from gm.core import codes
 from gm.core.addresses import mailbox_key
@@ -25,20 +25,24 @@ from gm.core.passwords import ALPHABET, generate
 from gm.mail import orders as order_mail
 from gm.mail.inbound import Inbound
 from gm.mail.redact import CONFIRM_LOCAL  # gm+confirm.<code>@host: the reply-to-confirm address
-from gm.service.outgoing import observers
-from gm.service.people import lobby, seats
+from gm.core.later import later
 from gm.service.outgoing.answers import refuse
 from gm.service.context import Context
 from gm.service.outgoing.outbox import HOUR, ReplyPart, joined
 from gm.store.locks import HOURLY_CAPS
+
+if TYPE_CHECKING:
+    from gm.service.people.lobby import Welcome
 
 log = logging.getLogger(__name__)
 
 CODE_LENGTH = order_mail.CODE_LENGTH  # the grammar knows a code by its shape in a reply's subject
 REQUEST_DAYS = 3  # an unconfirmed request dies after this
 DAY = 86400.0
-REQUESTS: dict[str, Callable[[Context, str, str], str]] = {
-    "OBSERVE": observers.observe_request, "JOIN": lobby.join_request, "CREATE": lobby.create_request}
+REQUESTS: dict[str, Callable[[Context, str, str], str]] = {  # each checks a request (loaded when one comes)
+    "OBSERVE": later("gm.service.outgoing.observers", "observe_request"),
+    "JOIN": later("gm.service.people.lobby", "join_request"),
+    "CREATE": later("gm.service.people.lobby", "create_request")}
 REFUSED = {"OBSERVE": "Not observing", "JOIN": "Not joined", "CREATE": "Not created"}
 
 
@@ -232,9 +236,11 @@ def _what(line: str) -> str:
 
 
 # --- the address confirms -----------------------------------------------------------------
-def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: lobby.Welcome) -> None:
+def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: Welcome) -> None:
     """CONFIRM <code> (a line, the subject, or a mail to gm+confirm.<code>@host): a pending
     request of this address is done; any other code is a seat's (seats.confirm)."""
+    from gm.service.people import seats
+
     words = args.split()
     row = codes.find(ctx.code_secret(), words[0], ctx.store.optin.pending_request) if len(words) == 1 else None
     if row is None or not row.actions:  # a seat's code (count_code)
@@ -261,8 +267,11 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: lo
     ctx.outbox.reply(inbound, None, "Confirmed", body, kind="reply", secret=secret)
 
 
-def _do(ctx: Context, word: str, args: list[str], sender: str, welcome: lobby.Welcome,
+def _do(ctx: Context, word: str, args: list[str], sender: str, welcome: Welcome,
         sender_name: str = "") -> str:
+    from gm.service.outgoing import observers
+    from gm.service.people import lobby
+
     if word == "OBSERVE":
         return observers.add(ctx, args[0], sender)
     if word == "JOIN":  # the seat keeps the display name of the From that confirmed it

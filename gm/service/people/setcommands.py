@@ -14,7 +14,8 @@ from typing import Callable
 from gm.core.model import GameView, Seat
 from gm.mail.inbound import Inbound
 from gm.service.outgoing.answers import refuse
-from gm.service.people import optin, playersettings, seats
+from gm.core.later import later
+from gm.service.people import optin
 from gm.service.context import Context
 
 SetHandler = Callable[[Context, GameView, Seat, str, Inbound], None]
@@ -34,6 +35,8 @@ class Setter:
 def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbound) -> None:
     """SET ADDRESS (gm.service.people.seats): one a mail, its code mail under the caps on every
     code mail (gm.service.people.optin), and counted by them."""
+    from gm.service.people import seats
+
     if not ctx.outbox.once(inbound, "SET ADDRESS"):
         refuse(ctx, inbound, view, "Address not changed", f"SET ADDRESS {value[:60]}: one mail "
                "changes the address once; this line was not done. Nothing changed for it.")
@@ -43,22 +46,25 @@ def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbou
         optin.count_code(ctx, code, seats.address_asked(value))
 
 
-# The one table: HELP lists it and ``run`` dispatches from it.
+PEOPLE = "gm.service.people."
+
+# The one table: HELP lists it and ``run`` dispatches from it (each setter imported when first used).
 SETTERS: tuple[Setter, ...] = (
     Setter("SET PASSWORD <new>", "your new password (10 to 64 characters, one word, not a common "
            "one), with the old one in the GAME line (a reply address is not enough), e.g. SET "
            "PASSWORD blue-heron-42; old passwords, reply addresses and waiting address changes "
-           "stop working, and your address is told", seats.set_password),
+           "stop working, and your address is told", later(PEOPLE + "seats", "set_password")),
     Setter("SET ADDRESS <new>", "(with your password) move your seat to another address: gm mails "
            "that address a code, and the seat moves when it sends it back (CONFIRM <code>); the old "
            "address then gets a code that undoes it for 7 days; e.g. SET ADDRESS ada@new.example",
            set_address),
     Setter("SET FORMAT TEXT|HTML [ALL]", "your reports as plain text only, or as text and a page "
            "with the board picture; in this game, or with ALL in every game you play from this "
-           "address and those you join later, e.g. SET FORMAT TEXT ALL", playersettings.set_format),
+           "address and those you join later, e.g. SET FORMAT TEXT ALL",
+           later(PEOPLE + "playersettings", "set_format")),
     Setter("SET TIMEZONE <zone> [ALL]", "show deadlines in your time zone, an IANA name such as "
            "Europe/Berlin or America/New_York (with UTC beside); ALL as for SET FORMAT, e.g. SET "
-           "TIMEZONE Europe/Berlin ALL", playersettings.set_timezone),
+           "TIMEZONE Europe/Berlin ALL", later(PEOPLE + "playersettings", "set_timezone")),
 )
 BY_WHAT: dict[str, Setter] = {s.what: s for s in SETTERS}
 

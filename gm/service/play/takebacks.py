@@ -27,13 +27,7 @@ from gm.store.locks import retried
 
 OPTION = "takebacks"  # the rules' option (games/*/rules.py); on by default
 ASK, ACCEPT = "ask", "accept"  # the answers a takebacks row holds
-WORD = "TAKEBACK"
 NOT_DONE = "Not done"
-
-
-def handles(command: str) -> bool:
-    """The mail command line is a TAKEBACK (with ACCEPT, DECLINE or anything after it)."""
-    return command.split(None, 1)[:1] == [WORD]
 
 
 def offered(view: GameView) -> bool:

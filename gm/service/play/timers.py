@@ -1,5 +1,8 @@
 """The clock: reminders, deadlines with grace and the late policy, and rules timers.
 
+A correspondence clock (RULINGS G10, gm.service.play.clocks) takes the place of
+the deadline: its stopped time and reminder come first, then its loss on time.
+
 ``settle`` brings a game's clock up to now, before anything is judged on every
 path into a game (mail, `gm order`, `gm process`, the tick): RULINGS G4.
 ``tick`` (every half minute) reads only the games due in ``timers``, the row
@@ -16,7 +19,7 @@ from gm.core import times
 from gm.core.model import GameView, Status
 from gm.present import reports as present
 from gm.service.outgoing import delivery_state, outages, reached, reports
-from gm.service.play import lifecycle, turns
+from gm.service.play import clocks, turns
 from gm.service.table import deadlines, games
 from gm.service.outgoing.holding import bouncing_players
 from gm.service.context import Context
@@ -84,9 +87,12 @@ def settle(ctx: Context, game_id: str, view: GameView | None = None,
 def tick_game(ctx: Context, game_id: str, now: float | None = None) -> list[str]:
     """One game's deadline steps, then its rules timer; then when it next needs the clock."""
     with ctx.store.write(games=[game_id]):
-        done = _deadline_steps(ctx, game_id, now)
-        if turns.close_if_due(ctx, game_id, now=now):
+        at = ctx.clock() if now is None else now
+        hold, done = clocks.settle(ctx, game_id, at)  # G10: stopped time, the reminder
+        done += _deadline_steps(ctx, game_id, now)
+        if not hold and turns.close_if_due(ctx, game_id, now=now):
             done.append(f"{game_id}: turn closed by the rules' timer")
+            done += clocks.after_close(ctx, game_id, at)
         deadlines.schedule(ctx.store, games.load(ctx.store, game_id))
     return done
 
@@ -259,6 +265,8 @@ def _grace_over(ctx, view, due, owing, conf, now) -> list[str]:
             owing = [name for name in owing if name not in dark]
             if not owing:
                 return []
+        from gm.service.play import lifecycle  # a forfeit, rare: loaded when one falls due
+
         for name in owing:
             lifecycle.forfeit(ctx, view, name, who="deadline",
                               why=f"no orders {times.format_span(now - due)} after the deadline")

@@ -10,6 +10,7 @@ from games.base import NotYourTurnError, OrderError
 from gm.core.model import GameView, Outcome, ServiceError, Status, Seat
 from gm.mail.inbound import Inbound
 from gm.service.outgoing import reports
+from gm.service.play import clocks
 from gm.service.table import deadlines, games
 from gm.service.context import Context
 
@@ -25,6 +26,7 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
     now = ctx.clock() if now is None else now
     player = seat(view, name)
     name = player.name
+    view = clocks.before_order(ctx, view, name, now)  # G10: the mover's stopped time first
     try:
         check_open(view, player)
         order = view.rules.parse_order(view.state, name, text)

@@ -16,6 +16,7 @@ from typing import Any
 from games.base import OptionError
 from gm.core import options, times
 from gm.core.model import GameView, Seat
+from gm.service.table import clockdue
 from gm.store import Store
 from gm.store.gamerows import DeadlineRow, StateRow
 
@@ -150,7 +151,7 @@ def current(store: Store, view: GameView, create: bool = False, opened: float | 
         return row
     conf = settings(store, view.id)
     due = None
-    if conf["deadline"]:
+    if conf["deadline"] and not clockdue.replaces_deadline(view):  # a clock's game has none (G10)
         due = times.due_after(conf["deadline"], max(start_time, opened or start_time))
         due = absent_until(store, view.id, view.rules.to_move(view.state), due)
     new = DeadlineRow(game_id=view.id, start_seq=start_seq, turn=view.turn, due=due,
@@ -221,6 +222,9 @@ def next_due(store: Store, view: GameView, row: DeadlineRow | None = None) -> fl
     timer = rules.timer(state)
     if timer is not None:
         candidates.append(timer)
+        remind = clockdue.reminder_at(store, view)  # a correspondence clock's reminder (G10)
+        if remind is not None:
+            candidates.append(remind)
     if everyone_left_is_in(store, view):
         candidates.append(0.0)
     if row is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gm.mail import orders
-from gm.service.people import mailcommands
+from gm.service.people import mailcommands, playercommands
 from gm.service.play import lifecycle
 from support import body, last_outbox_id, order_mail, outbox
 
@@ -48,13 +48,13 @@ def test_general_help_lists_the_commands_too(engine):
 @pytest.mark.parametrize("args, turns", [("", (8, 12)), ("ALL", (1, 12)), ("all", (1, 12)),
                                          ("7", (7, 7)), ("3-5", (3, 5))])
 def test_history_ranges(args, turns):
-    assert mailcommands.history_range(args, 12) == turns
+    assert playercommands.history_range(args, 12) == turns
 
 
 @pytest.mark.parametrize("args", ["3-", "x", "1 2", "-4"])
 def test_history_range_refuses_other_forms(args):
     with pytest.raises(ValueError):
-        mailcommands.history_range(args, 12)
+        playercommands.history_range(args, 12)
 
 
 def test_a_bare_history_sends_the_last_turns_and_says_how_to_get_the_rest(engine, clock):
@@ -72,7 +72,7 @@ def test_a_bare_history_sends_the_last_turns_and_says_how_to_get_the_rest(engine
     first = current - mailcommands.HISTORY_TURNS + 1
     assert f"turns {first} to {current}" in text and f"===== Turn {first} =====" in text
     assert f"===== Turn {first - 1} =====" not in text and "HISTORY ALL" in text
-    everything = mailcommands.history_for_player(engine, engine.load("nb1"), "ada", (1, current))
+    everything = playercommands.history_for_player(engine, engine.load("nb1"), "ada", (1, current))
     assert "===== Turn 1 =====" in everything
 
 
