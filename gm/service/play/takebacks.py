@@ -81,9 +81,10 @@ def why_not_undone(ctx: Context, view: GameView, move: OrderRow) -> str | None:
 
 def before_undo(ctx: Context, view: GameView, move: OrderRow) -> None:
     """What the other rulings do when ``move`` is taken back, inside the undo's write, before the
-    state is restored: it will end every conditional line that named the move (G8) and take away
-    the increment of time the move earned on its player's clock (G10; no clock time is given
-    back).  Today neither exists, and it does nothing."""
+    state is restored: it will end every conditional line that named the move (G8), with the
+    conditional orders' module.  Today it does nothing.  (G10's clock is the state's: the
+    increment taken away and no time given back are gm.service.table.games.restored_state's,
+    which the replay runs too.)"""
     return None
 
 
@@ -100,8 +101,9 @@ def undo_last_move(ctx: Context, view: GameView, move: OrderRow, who: str, origi
     before_undo(ctx, view, move)
     stored = ctx.store.turns.state_at(view.id, view.seq - 1)
     assert stored is not None  # a move's state follows the one it was judged on
-    state = view.rules.load(ctx.store.turns.state_data(stored))
     now = ctx.clock()
+    state = games.restored_state(view.rules, view.rules.load(ctx.store.turns.state_data(stored)), view.state,
+                                 move.player, now)
     row = dict(action="takeback", player=move.player, turn=view.rules.turn(state), text=move.text,
                accepted=True, origin=origin, at=now, canonical=move.canonical)
     after, table = games.advance(ctx.store, view, state, now, row, opened=now)

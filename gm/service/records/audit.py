@@ -108,8 +108,9 @@ def _replay_states(ctx: Context, view, report: VerifyReport) -> tuple[dict[int, 
             elif seq in overrides:
                 _check_rollback(rules, seq, overrides[seq], replayed, stored, report)
                 current = rules.load(stored[seq])  # the GM's state, taken as given
-            elif seq in by_seq and by_seq[seq].action == "takeback":  # G9: the state before the move undone
-                current = rules.load(rules.dump(replayed[seq - 2]))  # (seq - 1 is the move's)
+            elif seq in by_seq and by_seq[seq].action == "takeback":  # G9: seq - 1 is the move undone
+                row = by_seq[seq]
+                current = games.restored_state(rules, replayed[seq - 2], current, row.player, row.at)
                 report.orders += 1
             elif seq in by_seq:
                 result = _replay_cause(rules, current, by_seq[seq])

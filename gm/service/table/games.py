@@ -111,3 +111,15 @@ def save_gm_state(store: Store, view: GameView, data: dict, action: str, source_
     store.games.set_game_status(view.id, status, now)
     store.results.clear_result(view.id)
     return seq
+
+
+def restored_state(rules: Any, before: Any, after: Any, mover: str, at: float) -> Any:
+    """The state a takeback (RULINGS G9) restores at ``at``: ``before`` (the state before
+    ``mover``'s move was judged), made from ``after`` (the state the move made).  The one
+    computation both the undo (gm.service.play.takebacks) and its replay (gm verify) run.
+
+    The seam for G10: where the game has a clock (``rules.clock_of``), the restored state will
+    take the clock of ``after`` with ``games.clock.take_back_increment(clock, mover)`` (no time
+    spent is given back, the move's increment is taken away), its bank running again from
+    ``at`` (``games.clock.start``), set with ``rules.with_clock``.  Today: ``before`` as it was."""
+    return rules.load(rules.dump(before))

@@ -207,3 +207,19 @@ def test_g9_takebacks_in_phalanx_and_proximity_replay_ok(engine, kind):
     assert dumped(engine, "g1") == before and view.rules.to_move(view.state) == [second]
     send(engine, second, move(engine, "g1", index=1), secrets, "g1")
     verified(engine, "g1")
+
+
+def test_g9_a_takeback_in_a_game_with_a_clock_replays_ok(engine, clock):
+    secrets = engine.create_game("proximity", "px1", PLAYERS, seed=3, options={"clock": "3d+1d"})
+    first = engine.load("px1").rules.to_move(engine.load("px1").state)[0]
+    second = next(name for name, _ in PLAYERS if name != first)
+    clock.advance(3600)
+    send(engine, first, move(engine, "px1"), secrets, "px1")
+    clock.advance(7200)
+    send(engine, first, "TAKEBACK", secrets, "px1")
+    send(engine, second, "TAKEBACK ACCEPT", secrets, "px1")
+    view = engine.load("px1")
+    assert view.rules.to_move(view.state) == [first]
+    clock.advance(600)
+    send(engine, first, move(engine, "px1", index=1), secrets, "px1")
+    verified(engine, "px1")
