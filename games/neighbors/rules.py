@@ -51,6 +51,7 @@ class Neighbors(ClockedGame, Game[NeighborsState, Capture]):
         "layout": Option(None, "42 characters, row 6 first, files a..g, QRBNF or '.'"),
         "neighbors_rule": Option("false", "NB5: capture only from the last landing's file or row"),
         "clock": Option("off", CLOCK_HELP),
+        "takebacks": Option("on", "G9: a player may ask to take back their last move (on or off)"),
     }
 
     def convert_options(self, raw: dict) -> dict:
@@ -59,6 +60,7 @@ class Neighbors(ClockedGame, Game[NeighborsState, Capture]):
             "layout": notation.parse_layout(layout) if layout else None,
             "neighbors_rule": parse_bool("neighbors_rule", raw.get("neighbors_rule") or "false"),
             "clock": parse_clock("clock", raw.get("clock")),
+            "takebacks": parse_bool("takebacks", raw.get("takebacks") or "on"),
         }
 
     def setup(self, players: list[str], options: dict, seed: int) -> NeighborsState:

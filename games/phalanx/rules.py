@@ -15,6 +15,7 @@ from games.base import (
     Option,
     OptionError,
     Result,
+    parse_bool,
     parse_int,
 )
 from games.clock import HELP as CLOCK_HELP, ClockedGame, Clock, new_clock, parse_clock
@@ -56,6 +57,7 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
         "pie": Option("small", "pie opening: small (1 red, 2 yellow) or large (2, 3) (PH7)"),
         "max_turns": Option("300", "normal turns after which the game ends (PH8)"),
         "clock": Option("off", CLOCK_HELP),
+        "takebacks": Option("on", "G9: a player may ask to take back their last move (on or off)"),
     }
 
     # --- set-up -----------------------------------------------------------
@@ -68,6 +70,7 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
             "pie": pie,
             "max_turns": parse_int("max_turns", raw["max_turns"], 1),
             "clock": parse_clock("clock", raw.get("clock")),
+            "takebacks": parse_bool("takebacks", raw["takebacks"]),
         }
 
     def setup(self, players: list[str], options: dict, seed: int) -> PhalanxState:

@@ -23,6 +23,7 @@ from games.base import (
     OptionError,
     duration_option,
     Result,
+    parse_bool,
     parse_int,
     seeded_rng,
 )
@@ -87,6 +88,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
                    "the same as clock with no increment"
         ),
         "clock": Option("off", CLOCK_HELP),
+        "takebacks": Option("on", "G9: a player may ask to take back their last move (on or off)"),
     }
 
     # --- set-up -----------------------------------------------------------
@@ -95,6 +97,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
             "suits": parse_suits(raw["suits"]),
             "coins": parse_int("coins", raw["coins"], 1, 12),
             "clock": clock_option(raw.get("clock"), raw.get("time_bank")),
+            "takebacks": parse_bool("takebacks", raw["takebacks"]),
         }
 
     def setup(self, players: list[str], options: dict, seed: int) -> State:

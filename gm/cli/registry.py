@@ -23,6 +23,7 @@ WHERE = {
                      "demo"), "play"),
     **dict.fromkeys(("deadline", "pause", "resume", "end", "draw", "concede", "rollback", "replace", "eject",
                      "edit", "resend", "delete", "broadcast", "settings", "observers", "clock"), "admin"),
+    "takeback": "takebacks",
     "history": "archive", "verify": "archive",
     "lines": "linescmd",
     "players": "delivery", "deliveries": "delivery",

@@ -20,12 +20,12 @@ from gm.mail.conditional import is_line
 from gm.mail.rawmail import ascii_lower
 
 COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN", "CONCEDE", "DRAW", "TRAIL", "LINES",
-            "CLEAR")
+            "CLEAR", "TAKEBACK")
 # Commands that may name one game after them ("LIST nb7"), read without a GAME line.
 GAME_ARGUMENT_COMMANDS = ("LIST", "TRAIL")
 # Commands whose line carries arguments: the whole line is the command ("SET FORMAT TEXT").
 ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET", "JOIN", "LEAVE", "CREATE", "OBSERVE", "UNOBSERVE",
-                     "CONFIRM", "DRAW", "LINES", "CLEAR")
+                     "CONFIRM", "DRAW", "LINES", "CLEAR", "TAKEBACK")
 # Commands a subject may hold (a List-Unsubscribe mailto, a reply to the address code's mail).
 SUBJECT_COMMANDS = ("UNOBSERVE", "CONFIRM")
 CODE_LENGTH = 10  # the address codes of SET ADDRESS (gm.service.people.seats), letters of passwords.ALPHABET

@@ -542,6 +542,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('DELETE FROM conditional_lines WHERE conditional_lines.game_id = %(game)s',
             {}),
     },
+    'gm.store.games:GAME_DELETES[takebacks]': {
+        'sqlite': ('DELETE FROM takebacks WHERE takebacks.game_id = :game',
+            {}),
+        'postgresql': ('DELETE FROM takebacks WHERE takebacks.game_id = %(game)s',
+            {}),
+    },
     'gm.store.games:GAME_DELETES[games]': {
         'sqlite': ('DELETE FROM games WHERE games.id = :game',
             {}),
@@ -938,6 +944,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('SELECT timers.game_id \nFROM timers \nWHERE timers.due <= %(now)s ORDER BY timers.due, timers.game_id',
             {}),
     },
+    'gm.store.service:END_TAKEBACKS': {
+        'sqlite': ('DELETE FROM takebacks WHERE takebacks.game_id = :game',
+            {}),
+        'postgresql': ('DELETE FROM takebacks WHERE takebacks.game_id = %(game)s',
+            {}),
+    },
     'gm.store.service:OVERRIDES': {
         'sqlite': ('SELECT * \nFROM state_overrides \nWHERE state_overrides.game_id = :game',
             {}),
@@ -960,6 +972,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('SELECT game_settings."key", game_settings.value \nFROM game_settings \nWHERE game_settings.game_id = :game',
             {}),
         'postgresql': ('SELECT game_settings.key, game_settings.value \nFROM game_settings \nWHERE game_settings.game_id = %(game)s',
+            {}),
+    },
+    'gm.store.service:TAKEBACKS': {
+        'sqlite': ('SELECT takebacks.player, takebacks.seq, takebacks.answer \nFROM takebacks \nWHERE takebacks.game_id = :game',
+            {}),
+        'postgresql': ('SELECT takebacks.player, takebacks.seq, takebacks.answer \nFROM takebacks \nWHERE takebacks.game_id = %(game)s',
             {}),
     },
     'gm.store.service:TIMER': {
@@ -1015,6 +1033,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {'param_1': 1, 'param_2': 0}),
         'postgresql': ('SELECT * \nFROM states \nWHERE states.game_id = %(game)s ORDER BY states.seq DESC \n LIMIT %(param_1)s',
             {'param_1': 1}),
+    },
+    'gm.store.turns:ORDER_AT': {
+        'sqlite': ('SELECT * \nFROM orders \nWHERE orders.game_id = :game AND orders.accepted = :accepted_1 AND orders.seq = :seq',
+            {'accepted_1': 1}),
+        'postgresql': ('SELECT * \nFROM orders \nWHERE orders.game_id = %(game)s AND orders.accepted = %(accepted_1)s AND orders.seq = %(seq)s',
+            {'accepted_1': 1}),
     },
     'gm.store.turns:STATES': {
         'sqlite': ('SELECT states.seq, states.state, states.state_packing \nFROM states \nWHERE states.game_id = :game ORDER BY states.seq',
@@ -1320,6 +1344,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('INSERT INTO state_overrides (game_id, seq, action, source_seq, detail) VALUES (:game_id, :seq, :action, :source_seq, :detail)',
             {}),
         'postgresql': ('INSERT INTO state_overrides (game_id, seq, action, source_seq, detail) VALUES (%(game_id)s, %(seq)s, %(action)s, %(source_seq)s, %(detail)s)',
+            {}),
+    },
+    'gm.store.service:ANSWER_TAKEBACK': {
+        'sqlite': ('INSERT INTO takebacks (game_id, player, seq, answer, made) VALUES (:game_id, :player, :seq, :answer, :made) ON CONFLICT (game_id, player) DO UPDATE SET seq = excluded.seq, answer = excluded.answer, made = excluded.made',
+            {}),
+        'postgresql': ('INSERT INTO takebacks (game_id, player, seq, answer, made) VALUES (%(game_id)s, %(player)s, %(seq)s, %(answer)s, %(made)s) ON CONFLICT (game_id, player) DO UPDATE SET seq = excluded.seq, answer = excluded.answer, made = excluded.made',
             {}),
     },
     "gm.store.service:DEADLINE_CHANGES[('start_seq',)]": {

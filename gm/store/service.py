@@ -41,6 +41,10 @@ WITHDRAW_DRAWS = prepared(lambda sa, t: sa.delete(t.draw_proposals).where(
     t.draw_proposals.c.game_id == sa.bindparam("game")))
 WITHDRAW_DRAW = prepared(lambda sa, t: sa.delete(t.draw_proposals).where(
     t.draw_proposals.c.game_id == sa.bindparam("game"), t.draw_proposals.c.player == sa.bindparam("player")))
+TAKEBACKS = prepared(lambda sa, t: sa.select(t.takebacks.c.player, t.takebacks.c.seq, t.takebacks.c.answer).where(
+    t.takebacks.c.game_id == sa.bindparam("game")))
+ANSWER_TAKEBACK = upsert("takebacks", "game_id", "player")
+END_TAKEBACKS = prepared(lambda sa, t: sa.delete(t.takebacks).where(t.takebacks.c.game_id == sa.bindparam("game")))
 SET_RESULT = upsert("results", "game_id")
 CLEAR_RESULT = prepared(lambda sa, t: sa.delete(t.results).where(t.results.c.game_id == sa.bindparam("game")))
 RESULT = prepared(lambda sa, t: whole_rows(sa, t.results).where(t.results.c.game_id == sa.bindparam("game")))
@@ -121,7 +125,7 @@ class Timers(Repository):
 
 
 class Results(Repository):
-    """Draw proposals and a game's result."""
+    """Draw proposals, takebacks and a game's result."""
 
     def draw_proposals(self, game_id: str) -> dict[str, int]:
         """Each player of a game with a draw proposal on record: the turn it was made in."""
@@ -139,6 +143,21 @@ class Results(Repository):
         if player is None:
             return WITHDRAW_DRAWS.run(self.store, game=game_id).rowcount
         return WITHDRAW_DRAW.run(self.store, game=game_id, player=player).rowcount
+
+    def takebacks(self, game_id: str) -> dict[str, tuple[int, str]]:
+        """Each player of a game with a takeback answer on record (RULINGS G9): (the seq of the
+        state the move to take back made, ask | accept)."""
+        return {r["player"]: (r["seq"], r["answer"]) for r in TAKEBACKS.run(self.store, game=game_id).fetchall()}
+
+    def answer_takeback(self, game_id: str, player: str, seq: int, answer: str, at: float) -> None:
+        """A player's ask (the mover) or accept of the takeback of the move that made state ``seq``."""
+        self._require_tx()
+        ANSWER_TAKEBACK.run(self.store, game_id=game_id, player=player, seq=seq, answer=answer, made=at)
+
+    def end_takebacks(self, game_id: str) -> int:
+        """Forget a game's takeback and its answers (declined, done or lapsed); how many rows went."""
+        self._require_tx()
+        return END_TAKEBACKS.run(self.store, game=game_id).rowcount
 
     def set_result(self, game_id: str, reason: str, winners: list[str] | None, at: float) -> None:
         """Record how a game the GM ended (or a forfeit) came out; ``winners`` None: as the rules say."""

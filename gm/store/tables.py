@@ -420,6 +420,16 @@ conditional_lines = Table(
     Column("made", REAL, nullable=False),
 )
 
+# takebacks: the takeback asked for in each game (RULINGS G9): the mover's ask and the accepts.
+takebacks = Table(
+    "takebacks", metadata,
+    Column("game_id", TEXT, primary_key=True),
+    Column("player", TEXT, primary_key=True),
+    Column("seq", INT, nullable=False),
+    Column("answer", TEXT, nullable=False),
+    Column("made", REAL, nullable=False),
+)
+
 # address_settings: SET ... ALL: the format and time zone an address gives every seat it holds and takes
 # later.
 address_settings = Table(

@@ -54,6 +54,9 @@ ACCEPTED_ORDERS = prepared(lambda sa, t: whole_rows(sa, t.orders).where(
     t.orders.c.game_id == sa.bindparam("game"), t.orders.c.accepted == 1, t.orders.c.seq.is_not(None)).order_by(
     t.orders.c.id))
 
+ORDER_AT = prepared(lambda sa, t: whole_rows(sa, t.orders).where(
+    t.orders.c.game_id == sa.bindparam("game"), t.orders.c.accepted == 1, t.orders.c.seq == sa.bindparam("seq")))
+
 
 def encode_state(state: dict[str, Any]) -> tuple[bytes, str]:
     """A dumped state as stored, and its packing: its JSON, compressed when long (gm.store.packing)."""
@@ -150,6 +153,10 @@ class Turns(Repository):
     def accepted_orders(self, game_id: str) -> list[OrderRow]:
         """Every accepted order and close of a game that produced a state, in order (replay)."""
         return OrderRow.every(ACCEPTED_ORDERS.run(self.store, game=game_id).fetchall())
+
+    def order_at(self, game_id: str, seq: int) -> OrderRow | None:
+        """The accepted order, close, draw or takeback that made state ``seq``; None if the GM made it."""
+        return OrderRow.maybe(ORDER_AT.run(self.store, game=game_id, seq=seq).fetchone())
 
     def accepted_order_count(self, game_id: str) -> int:
         """How many players' orders of a game went through the rules (turn closes not counted)."""

@@ -52,6 +52,7 @@ REVISIONS = {
     23: "0a73d9c",  # which daemon claimed each outbox row
     24: "c0caca8",  # players.format and players.timezone where a step-5 store lacks them
     25: "55d7695",  # mail queued wakes every daemon's sender
+    26: "0ca6ea5",  # conditional lines (RULINGS G8)
 }
 
 # steps that were never the latest of a revision on main: each came in one commit with the next

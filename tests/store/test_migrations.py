@@ -35,7 +35,8 @@ TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports
           "daemons", "outages",  # step 14
           "draw_proposals",  # step 16
           "address_settings",  # step 17
-          "conditional_lines"}  # step 26
+          "conditional_lines",  # step 26
+          "takebacks"}  # step 27
 
 
 FIRST_PG_STEP = 4  # the step gm was at when the PostgreSQL back end came in

@@ -26,7 +26,12 @@ def run_commands(case: MailCase) -> Outcome | None:
         if case.by_token and credentials.needs_password(command):
             credentials.refuse_token(ctx, view, command, inbound)
             continue
-        mailcommands.run(ctx, view, player, command, inbound)
+        if command.split(None, 1)[:1] == ["TAKEBACK"]:  # RULINGS G9: a play room's, not mailcommands'
+            from gm.service.play import takebacks
+
+            takebacks.by_mail(ctx, view, player, command, inbound)
+        else:
+            mailcommands.run(ctx, view, player, command, inbound)
         answered.append(command)
     if case.by_token and not mail.press and not mail.order_lines:  # orders and press have their notices
         credentials.notify_read_elsewhere(ctx, view, player, inbound, answered)

@@ -89,7 +89,7 @@ class Command:
 
     usage: str
     does: str
-    handler: Handler | None = None  # None: read by the order-mail grammar itself (gm.mail.orders)
+    handler: Handler | None = None  # None: the order-mail grammar's (gm.mail.orders), or intake's (TAKEBACK)
 
     @property
     def word(self) -> str:
@@ -152,6 +152,8 @@ COMMANDS: tuple[Command, ...] = (
             later(PEOPLE + "lines", "lines_command")),
     Command("CLEAR [<id>]", "end every conditional line you have standing in this game",
             later(PEOPLE + "lines", "clear_command")),
+    Command("TAKEBACK [ACCEPT|DECLINE]", "ask to take back your last move until the next one is played; "
+            "the others answer, alone or with orders; undone when all accept (RULINGS G9)"),
     Command("OBSERVE <id>", "(no password needed) follow a game you do not play: its reports "
             "as an observer sees them and its public press, never a sealed order; e.g. OBSERVE nb7 "
             "(once you reply to the code gm mails you)", partial(optin.ask, "OBSERVE")),

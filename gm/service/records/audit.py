@@ -2,7 +2,7 @@
 `gm history`, and the data of the archive site.
 
 Every stored state (seq 0, 1, ...) was made by exactly one thing: the set-up
-(seq 0), an accepted order, a turn close or a draw by agreement (the orders row
+(seq 0), an accepted order, a turn close, a draw by agreement or a takeback (the orders row
 whose ``seq`` it is, with the ``at`` the rules saw), or a GM override (gm.service.play.positions: a
 rollback restores an earlier state, an edit is taken as given).  The replay
 rebuilds each state from the one before it and compares it with the store;
@@ -108,6 +108,10 @@ def _replay_states(ctx: Context, view, report: VerifyReport) -> tuple[dict[int, 
             elif seq in overrides:
                 _check_rollback(rules, seq, overrides[seq], replayed, stored, report)
                 current = rules.load(stored[seq])  # the GM's state, taken as given
+            elif seq in by_seq and by_seq[seq].action == "takeback":  # G9: seq - 1 is the move undone
+                row = by_seq[seq]
+                current = games.restored_state(rules, replayed[seq - 2], current, row.player, row.at)
+                report.orders += 1
             elif seq in by_seq:
                 result = _replay_cause(rules, current, by_seq[seq])
                 current, events[seq] = result.state, result.events

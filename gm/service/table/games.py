@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games import clock as game_clock
 from games import registry
 from gm.core.model import GameView, NotStarted, OpenGameView, ServiceError, Status
 from gm.service.table import deadlines
@@ -111,3 +112,21 @@ def save_gm_state(store: Store, view: GameView, data: dict, action: str, source_
     store.games.set_game_status(view.id, status, now)
     store.results.clear_result(view.id)
     return seq
+
+
+def restored_state(rules: Any, before: Any, after: Any, mover: str, at: float) -> Any:
+    """The state a takeback (RULINGS G9) restores at ``at``: ``before`` (the state before
+    ``mover``'s move was judged), made from ``after`` (the state the move made).  The one
+    computation both the undo (gm.service.play.takebacks) and its replay (gm verify) run.
+
+    With a clock (G10), no time spent is given back: the clock is ``after``'s, the player whose
+    bank ran since the move charged for it, the increment the move earned taken away, and
+    ``mover``'s bank running again from ``at``."""
+    restored = rules.load(rules.dump(before))
+    clock = rules.clock_of(after)
+    if clock is None:
+        return restored
+    waiting = [] if rules.is_over(after) else rules.to_move(after)
+    if len(waiting) == 1 and waiting[0] != mover:
+        clock, _ = game_clock.charge(clock, waiting[0], at)
+    return rules.with_clock(restored, game_clock.start(game_clock.take_back_increment(clock, mover), at))

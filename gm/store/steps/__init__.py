@@ -38,6 +38,7 @@ from gm.store.steps import (
     s24_player_settings_repair,
     s25_outbox_notify,
     s26_conditional_lines,
+    s27_takebacks,
 )
 
 STEPS: list[Step] = [
@@ -67,4 +68,5 @@ STEPS: list[Step] = [
     s24_player_settings_repair.STEP,
     s25_outbox_notify.STEP,
     s26_conditional_lines.STEP,
+    s27_takebacks.STEP,
 ]
