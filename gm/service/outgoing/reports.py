@@ -91,16 +91,18 @@ def gm_reports(ctx: Context, view: GameView, note: str) -> None:
 
 def order_taken(ctx: Context, before: GameView, view: GameView, table: deadlines.TurnTable, player: Seat,
                 inbound: Inbound | None, text: str, events: list[Event], note: str | None,
-                closing: bool) -> tuple[str, Inbound] | None:
+                closing: bool, own_note: str | None = None) -> tuple[str, Inbound] | None:
     """The mail an accepted order causes (``before``: the game it was judged on; ``view``: the
-    game after it; ``note``: the GM entered it; ``closing``: it completes a simultaneous turn,
+    game after it; ``note``: the GM entered it, or a line played it, and ``own_note`` the mover's
+    own line of that report; ``closing``: it completes a simultaneous turn,
     closed next).  Returns the reply_to of the closing turn's reports when the sender's reply
     is to be that report."""
     notify_other_address(ctx, before, player, inbound, text)
     name = player.name
     if not view.rules.simultaneous:
         if note:
-            queue_reports(ctx, view, events, note=note, table=table)
+            own_notes = {name: present.fit_width(own_note)} if own_note else None
+            queue_reports(ctx, view, events, note=note, own_notes=own_notes, table=table)
         else:
             queue_reports(ctx, view, events, reply_to=(name, inbound), table=table)
         return None

@@ -33,19 +33,29 @@ def follow(ctx: Context, after: GameView, mover: str, move: str, *, origin: str,
     if after.rules.simultaneous:
         return
     for line in ctx.store.lines.of_game(after.id):
-        steps = line.moves
-        if line.player == mover and origin != LINE:
-            ctx.store.lines.drop(line.id)  # an order for the turn in hand ends the lines before it
-        elif not steps or steps[0] != (mover, move) or len(steps) == 1:
-            ctx.store.lines.drop(line.id)  # it names another move, or it is used up
+        rest = moved_on(line, mover, move, origin)
+        if rest is None:
+            ctx.store.lines.drop(line.id)
         else:
-            ctx.store.lines.follow(line.id, after.seq, steps[1:])
+            ctx.store.lines.follow(line.id, after.seq, rest)
     sent = order_mail.read(inbound.subject, inbound.text).if_lines \
         if origin == "mail" and inbound is not None else []
     told = lines.keep(ctx, after, mover, sent) if sent else []
     answer(ctx, after, play, now)
     if told and inbound is not None:
         lines.tell(ctx, inbound, after, mover, told)
+
+
+def moved_on(line: Any, mover: str, move: str, origin: str) -> Any | None:
+    """The steps ``line`` has still to come once ``mover`` made ``move`` (sent from ``origin``);
+    None when it ends: an order of its sender's own for the turn in hand ends the lines before
+    it, and a line naming another move, or used up, ends."""
+    steps = line.moves
+    if line.player == mover and origin != LINE:
+        return None
+    if not steps or steps[0] != (mover, move) or len(steps) == 1:
+        return None
+    return steps[1:]
 
 
 def due(ctx: Context, view: GameView) -> tuple[str, Any] | None:
@@ -83,9 +93,18 @@ def answer(ctx: Context, view: GameView, play: Play, now: float) -> None:
             *lines.listing(ctx, view.id, name)], "Conditional move dropped")
         return
     note = f"{name}'s move {move} was played from a conditional order (RULINGS G8)."
-    play(ctx, view, name, move, origin=LINE, now=now, note=note)
-    reports.notice(ctx, view, [name], [f"Your conditional move {move} was played (RULINGS G8).",
-                                       *lines.listing(ctx, view.id, name)], "Conditional move played")
+    play(ctx, view, name, move, origin=LINE, now=now, note=note, own_note=still_standing(ctx, view, name, move))
+
+
+def still_standing(ctx: Context, view: GameView, name: str, move: str) -> str:
+    """The line of ``name``'s own report of their conditional ``move``: the lines they have left
+    once it is played (as ``follow`` will leave them)."""
+    left = [rest for line in lines.standing(ctx, view.id, name)
+            if (rest := moved_on(line, name, move, LINE)) is not None]
+    if not left:
+        return f"Your conditional move {move} was played; you have no conditional lines left (RULINGS G8)."
+    return "\n".join([f"Your conditional move {move} was played; your lines still standing (RULINGS G8):"] + [
+        f"  {i}. {' '.join(lines.move_words(rest, name))}" for i, rest in enumerate(left, 1)])
 
 
 def answered_by_line(ctx: Context, game_id: str, seq: int) -> bool:

@@ -40,10 +40,11 @@ def rollback(ctx: Context, game_id: str, to_turn: int, who: str | None = None,
         stored = ctx.store.turns.state_at(view.id, source)
         assert stored is not None  # a turn's start is a stored state (turn_runs)
         later = ctx.store.turns.accepted_orders_after(view.id, source)
-        seq = games.save_gm_state(ctx.store, view, ctx.store.turns.state_data(stored), "rollback", source,
+        restored = games.rolled_back_state(view.rules, view.rules.load(ctx.store.turns.state_data(stored)),
+                                           ctx.clock())
+        seq = games.save_gm_state(ctx.store, view, view.rules.dump(restored), "rollback", source,
                                   f"to turn {to_turn}", ctx.clock(),
                                   status="paused" if view.status == "paused" else "active")
-        restored = view.rules.load(ctx.store.turns.state_data(stored))
         back = [n for n in view.rules.removed(view.state) if n not in view.rules.removed(restored)]
         for name in back:  # RULINGS G5 undone: the seat plays, and gets its mail, again
             ctx.store.seats.reactivate_player(view.id, name)

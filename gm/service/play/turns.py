@@ -18,13 +18,14 @@ from gm.service.context import Context
 def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: str,
                 inbound: Inbound | None = None, message_row: int | None = None,
                 now: float | None = None, turn_closed: int | None = None,
-                note: str | None = None) -> Outcome:
+                note: str | None = None, own_note: str | None = None) -> Outcome:
     """Judge one player's orders (mail or GM override) and queue what they cause.
 
     It decides first, then goes down the rooms once: the state to the table (games.advance),
     the order to the store, the mail to outgoing (reports.order_taken).  ``turn_closed``: the
     turn the sender wrote for, closed by its clock before this (RULINGS G4); ``note``: a line
-    opening everyone's report of the move (a move played from a conditional line, RULINGS G8)."""
+    opening everyone's report of the move, and ``own_note`` the mover's own (a move played from a
+    conditional line, RULINGS G8: the lines its sender has left)."""
     now = ctx.clock() if now is None else now
     player = seat(view, name)
     name = player.name
@@ -42,7 +43,7 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
     closing = view.rules.simultaneous and should_close(ctx, after, now, all_in=table.all_in)
     note = gm_note([name], str(order)) if origin == "gm" else note
     reply_to = reports.order_taken(ctx, view, after, table, player, inbound, text, result.events,
-                                   note, closing)
+                                   note, closing, own_note=own_note)
     if closing:
         close_if_due(ctx, view.id, now=now, reply_to=reply_to)
     conditional.follow(ctx, after, name, str(order), origin=origin, inbound=inbound, play=apply_order, now=now)

@@ -106,7 +106,7 @@ def _replay_states(ctx: Context, view, report: VerifyReport) -> tuple[dict[int, 
                                                   json.loads(view.row.options), view.row.seed),
                                       view.row.created)
             elif seq in overrides:
-                _check_rollback(rules, seq, overrides[seq], replayed, stored, report)
+                _check_rollback(ctx, rules, overrides[seq], replayed, stored, report)
                 current = rules.load(stored[seq])  # the GM's state, taken as given
             elif seq in by_seq and by_seq[seq].action == "takeback":  # G9: seq - 1 is the move undone
                 row = by_seq[seq]
@@ -142,13 +142,15 @@ def _replay_cause(rules, state, row: OrderRow):
     return rules.submit(state, row.player, order, row.at)
 
 
-def _check_rollback(rules, seq: int, override: OverrideRow, replayed: dict, stored: dict,
+def _check_rollback(ctx: Context, rules, override: OverrideRow, replayed: dict, stored: dict,
                     report: VerifyReport) -> None:
-    """A rollback must restore exactly the replayed state it names."""
-    source = override.source_seq
-    if override.action != "rollback" or source not in replayed:
+    """A rollback must restore exactly the replayed state it names (its clock running from
+    when the rollback was made)."""
+    seq, source = override.seq, override.source_seq
+    made = ctx.store.turns.state_at(override.game_id, seq)
+    if override.action != "rollback" or source not in replayed or made is None:
         return
-    restored = rules.dump(replayed[source])
+    restored = rules.dump(games.rolled_back_state(rules, replayed[source], made.created))
     if restored != stored[seq]:
         report.differences.append(f"state {seq} (rollback to state {source}) differs from the replay: "
                                   + _first_difference(restored, stored[seq]))

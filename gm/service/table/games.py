@@ -114,6 +114,14 @@ def save_gm_state(store: Store, view: GameView, data: dict, action: str, source_
     return seq
 
 
+def rolled_back_state(rules: Any, source: Any, at: float) -> Any:
+    """The state the GM's rollback to ``source`` saves at ``at``: ``source`` itself, with its
+    clock's bank (G10) running from ``at``, not from when that turn first began.  The rollback
+    (gm.service.play.positions) and its check in gm verify both run it."""
+    restored = rules.load(rules.dump(source))
+    return restored if rules.clock_of(restored) is None else rules.start(restored, at)
+
+
 def restored_state(rules: Any, before: Any, after: Any, mover: str, at: float) -> Any:
     """The state a takeback (RULINGS G9) restores at ``at``: ``before`` (the state before
     ``mover``'s move was judged), made from ``after`` (the state the move made).  The one

@@ -256,3 +256,25 @@ def test_the_other_sequential_games_lose_on_time_and_verify(engine, clock, kind)
     assert after.status == "finished" and after.rules.winners(after.state) == [first]
     checked = audit.verify(engine, "g1")
     assert checked.ok, checked.text()
+
+
+def test_g10_a_rollback_restores_the_banks_and_runs_the_movers_from_the_rollback(engine, clock):
+    """The GM's rollback gives the banks back as they were at the turn's start, and the bank of
+    the player to move runs from the rollback, not from when that turn first began."""
+    from gm.service.play import positions
+
+    secrets = new_game(engine, clock="1d+1h")
+    first = mover(engine)
+    start = bank(engine, first)
+    clock.advance(5 * H)
+    move_by_mail(engine, secrets)
+    clock.advance(3 * H)
+    positions.rollback(engine, "nb1", 1, why="a typo")
+    view = engine.load("nb1")
+    restored = view.rules.clock_of(view.state)
+    assert mover(engine) == first and restored.banks[first] == start
+    assert restored.started == pytest.approx(engine.clock())
+    clock.advance(2 * H)
+    move_by_mail(engine, secrets)
+    assert bank(engine, first) == pytest.approx(start - 2 * H + H)  # charged from the rollback, plus I
+    assert audit.verify(engine, "nb1").ok

@@ -88,8 +88,10 @@ def test_g8_a_line_sent_with_an_order_and_a_standing_line_play_a_chain_of_three_
     for name, mover in (("ada", "bob"), ("bob", "bob"), ("ada", "ada"), ("bob", "ada")):
         assert any(f"{mover}'s move" in body(m) and "played from a conditional order" in body(m)
                    for m in to(mails, name) if "report" in m["Subject"])
-    played = [m for m in to(mails, "ada") if m["Subject"].endswith("Conditional move played")]
-    assert len(played) == 1 and "You have no conditional lines standing" in body(played[0])
+    # ada's own report of her line's move says what she has left: nothing (no mail of its own)
+    own = [m for m in to(mails, "ada") if "you have no conditional lines left" in " ".join(body(m).split())]
+    assert len(own) == 1 and "report" in own[0]["Subject"]
+    assert not [m for m in mails if "conditional lines left" in body(m) and m["To"] != "ada@example.org"]
     verified(engine, "nb1")
     assert conditional.answered_by_line(engine, "nb1", view.seq - 2)  # ada's a1, answered by bob's line
     assert not conditional.answered_by_line(engine, "nb1", view.seq)
@@ -224,8 +226,9 @@ def test_g8_with_three_players_the_if_part_names_every_other_players_move(engine
     assert len(line_rows(engine, "nb3")) == 1
     outcome, mails = send(engine, "bob", b1, secrets, "nb3")
     assert origins(engine, "nb3") == [("ada", "mail"), ("bob", "mail"), ("cy", "line")]
-    (lines,) = [m for m in to(mails, "cy") if m["Subject"].endswith("Conditional move played")]
-    assert f"1. IF ada {a2} ; bob {b2} THEN" in " ".join(body(lines).split())
+    (lines,) = [m for m in to(mails, "cy") if "your lines still standing" in " ".join(body(m).split())]
+    assert "report" in lines["Subject"] and f"1. IF ada {a2} ; bob {b2} THEN" in " ".join(body(lines).split())
+    assert not [m for m in mails if "still standing" in body(m) and m["To"] != "cy@example.org"]
     verified(engine, "nb3")
 
 
