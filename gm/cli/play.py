@@ -84,7 +84,9 @@ def list_games():
         echo(f"{row.id:<12} {row.kind:<14} {row.status:<9} turn {turn:<4} {names}")
 
 
-def _show_json(view) -> dict:
+def _show_json(view, now: float) -> dict:
+    from gm.service.play import clocks
+
     rules, st = view.rules, view.state
     over = rules.is_over(st)
     to_move = [] if over else rules.to_move(st)
@@ -104,6 +106,8 @@ def _show_json(view) -> dict:
         "seed": view.row.seed,
         "options": json.loads(view.row.options),
         "state": rules.dump(st),
+        "clock": None if rules.clock_of(st) is None else {  # G10: the seconds left in each bank now
+            "option": rules.clock_of(st).spec.text(), "left": clocks.banks_now(view, now)},
     }
 
 
@@ -113,7 +117,7 @@ def show(game_id: str, as_json: bool = typer.Option(False, "--json", help="one J
     engine = open_engine()
     view = run(engine.load, game_id)
     if as_json:
-        echo(json.dumps(_show_json(view), indent=2, sort_keys=True))
+        echo(json.dumps(_show_json(view, engine.clock()), indent=2, sort_keys=True))
         return
     echo(engine.report_body(view, view.state, None, []), nl=False)
     from gm.service.play import clocks

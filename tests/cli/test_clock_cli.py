@@ -42,3 +42,20 @@ def test_gm_options_lists_the_clock_with_examples(tmp_path):
     for kind in ("neighbors", "phalanx", "proximity"):
         listed = " ".join(gm(conf, "options", kind).output.split())
         assert "clock" in listed and "3d+1d/10d" in listed, listed
+
+
+def test_gm_show_json_gives_every_bank_in_seconds(tmp_path):
+    import json
+
+    conf = tmp_path / "gm.yaml"
+    conf.write_text(f"data_dir: {tmp_path / 'data'}\naddress: gm@localhost\n")
+    assert new_game(conf).exit_code == 0
+    shown = json.loads(gm(conf, "show", "nb1", "--json").output)
+    assert shown["clock"]["option"] == "2d+24h/5d"
+    left = shown["clock"]["left"]
+    assert set(left) == {"ada", "bob"} and left["bob"] == 2 * 86400.0
+    assert 2 * 86400.0 - 3600 < left["ada"] <= 2 * 86400.0  # ada's bank runs, from just now
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(f"data_dir: {tmp_path / 'plain'}\naddress: gm@localhost\n")
+    gm(plain, "new", "neighbors", "--id", "nb2", "--player", "ada=ada@example.org", "--player", "bob=bob@example.org")
+    assert json.loads(gm(plain, "show", "nb2", "--json").output)["clock"] is None

@@ -150,13 +150,24 @@ def after_close(ctx: Context, game_id: str, now: float) -> list[str]:
 
 def bank_text(view: GameView, now: float) -> list[str]:
     """Every bank in words as it stands at ``now`` (`gm show`)."""
+    standing = banks_now(view, now)
+    clock = view.rules.clock_of(view.state)
+    if standing is None or clock is None:
+        return []
+    running = mover_of(view) if clock_of(view) is not None else None
+    return bank_lines(clock, list(standing), running, now if running else None)
+
+
+def banks_now(view: GameView, now: float) -> dict[str, float] | None:
+    """The seconds left in each bank of a player still in at ``now`` (`gm show --json`); None
+    without a clock."""
     clock = view.rules.clock_of(view.state)
     if clock is None:
-        return []
+        return None
     gone = set(view.rules.removed(view.state))
-    names = [p for p in view.rules.players(view.state) if p not in gone]
     running = mover_of(view) if clock_of(view) is not None else None
-    return bank_lines(clock, names, running, now if running else None)
+    return {name: clock.left(name, running, now if running else None)
+            for name in view.rules.players(view.state) if name not in gone}
 
 
 def parse_gift(amount: str) -> float:
