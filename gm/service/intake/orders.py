@@ -3,7 +3,7 @@
 Orders written for another turn than the open one are refused with the
 position as it is; the lines around the orders that are not in the notation
 (greetings, sign-offs) are set aside and named in the reply.  The rest goes
-to gm.service.play.turns.
+to gm.service.play.moves (the clock, the order, then the conditional lines).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from gm.service.intake.case import MailCase
 from gm.service.intake.words import say, shown
 from gm.service.outgoing import reports
 from gm.service.people import lines as conditional_lines
-from gm.service.play import turns
+from gm.service.play import moves
 from gm.service.table import games
 
 MAX_SCREENED = 50  # candidate lines screened one by one; a longer mail is judged as written
@@ -44,7 +44,7 @@ def judge_order_lines(case: MailCase) -> Outcome:
     if not lines:  # only greetings, beside commands that were done
         tell_not_read(case, after, not_read)
         return case.help("commands", view.id)
-    outcome = turns.apply_order(ctx, after, name, "\n".join(lines), origin="mail",
+    outcome = moves.play_order(ctx, after, name, "\n".join(lines), origin="mail",
                                 inbound=case.inbound, message_row=case.row_id, now=case.now,
                                 turn_closed=case.turn_closed)
     tell_not_read(case, after, not_read)

@@ -9,7 +9,7 @@ and `gm process` after a deadline closes the turn the deadline closed, once.
 from __future__ import annotations
 
 from gm.core.model import Outcome, ServiceError
-from gm.service.play import timers, turns
+from gm.service.play import moves, timers, turns
 from gm.service.table import games
 from gm.service.context import Context
 from gm.store.locks import retried
@@ -27,7 +27,7 @@ def gm_order(ctx: Context, game_id: str, name: str, text: str, who: str | None =
         view, turn_closed, _ = timers.settle(ctx, game_id)
         detail = f"as {name}: {text}" + (f"; why: {why}" if why else "")
         ctx.store.history.log(view.id, view.turn, who or "gm", "order", detail, ctx.clock())
-        return turns.apply_order(ctx, view, name, text, origin="gm", turn_closed=turn_closed)
+        return moves.play_order(ctx, view, name, text, origin="gm", turn_closed=turn_closed)
 
 
 @retried

@@ -10,7 +10,6 @@ from games.base import NotYourTurnError, OrderError
 from gm.core.model import GameView, Outcome, ServiceError, Status, Seat
 from gm.mail.inbound import Inbound
 from gm.service.outgoing import reports
-from gm.service.play import clocks, conditional
 from gm.service.table import deadlines, games
 from gm.service.context import Context
 
@@ -29,7 +28,6 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
     now = ctx.clock() if now is None else now
     player = seat(view, name)
     name = player.name
-    view = clocks.before_order(ctx, view, name, now)  # G10: the mover's stopped time first
     try:
         check_open(view, player)
         order = view.rules.parse_order(view.state, name, text)
@@ -46,7 +44,6 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
                                    note, closing, own_note=own_note)
     if closing:
         close_if_due(ctx, view.id, now=now, reply_to=reply_to)
-    conditional.follow(ctx, after, name, str(order), origin=origin, inbound=inbound, play=apply_order, now=now)
     return Outcome("sealed" if view.rules.simultaneous else "applied", str(order), view.id)
 
 
