@@ -101,6 +101,17 @@ def players_for(rules, rng) -> list[str]:
     return ["ada", "bob", "cy", "dee"][:count]
 
 
+def ahead(engine, game_id: str, texts: list[str]) -> tuple[str, list[str]]:
+    """(the player to move, their legal orders) once ``texts`` are played from the game as it is."""
+    view = engine.load(game_id)
+    rules, state = view.rules, view.state
+    for text in texts:
+        (mover,) = rules.to_move(state)
+        state = rules.submit(state, mover, rules.parse_order(state, mover, text), 0).state
+    (mover,) = rules.to_move(state)
+    return mover, rules.legal_orders(state, mover)
+
+
 def play_game(engine, kind: str, game_id: str, seed: int, max_steps: int = 4000) -> list[str]:
     """Play a game through the service (gm order, gm process) with random legal orders, for at
     most ``max_steps`` rounds or to its end; returns the players' names."""

@@ -19,7 +19,7 @@ from games import registry
 from gm.present import archive, feeds
 from gm.service.play import conditional, positions
 from gm.service.records import audit
-from support import PLAYERS, PLAYERS3, body, last_outbox_id, order_mail, outbox
+from support import PLAYERS, PLAYERS3, ahead, body, last_outbox_id, order_mail, outbox
 
 ON_BOTH_BACKENDS = True
 REPO = Path(__file__).resolve().parents[3]
@@ -35,17 +35,6 @@ def send(engine, name: str, text: str, secrets: dict, game_id: str = "nb1"):
 
 def to(mails, name: str) -> list:
     return [m for m in mails if m["To"] == f"{name}@example.org"]
-
-
-def ahead(engine, game_id: str, texts: list[str]) -> tuple[str, list[str]]:
-    """(the player to move, their legal orders) once ``texts`` are played from the game as it is."""
-    view = engine.load(game_id)
-    rules, state = view.rules, view.state
-    for text in texts:
-        (mover,) = rules.to_move(state)
-        state = rules.submit(state, mover, rules.parse_order(state, mover, text), 0).state
-    (mover,) = rules.to_move(state)
-    return mover, rules.legal_orders(state, mover)
 
 
 def origins(engine, game_id: str = "nb1") -> list[tuple[str, str]]:

@@ -12,7 +12,7 @@ import pytest
 from gm.core.model import ServiceError
 from gm.service.play import takebacks
 from gm.service.records import audit
-from support import EXAMPLE_LAYOUT, PLAYERS, PLAYERS3, body, last_outbox_id, order_mail, outbox
+from support import EXAMPLE_LAYOUT, PLAYERS, PLAYERS3, ahead, body, last_outbox_id, order_mail, outbox
 
 ON_BOTH_BACKENDS = True
 PLAYERS4 = PLAYERS3 + [("di", "di@example.org")]
@@ -223,17 +223,6 @@ def test_g9_a_takeback_in_a_game_with_a_clock_replays_ok(engine, clock):
     clock.advance(600)
     send(engine, first, move(engine, "px1", index=1), secrets, "px1")
     verified(engine, "px1")
-
-
-def ahead(engine, game_id: str, texts: list[str]) -> tuple[str, list[str]]:
-    """(the player to move, their legal orders) once ``texts`` are played from the game as it is."""
-    view = engine.load(game_id)
-    rules, state = view.rules, view.state
-    for text in texts:
-        (mover,) = rules.to_move(state)
-        state = rules.submit(state, mover, rules.parse_order(state, mover, text), 0).state
-    (mover,) = rules.to_move(state)
-    return mover, rules.legal_orders(state, mover)
 
 
 def test_g9_a_takeback_ends_the_conditional_lines_sent_after_the_undone_move(engine):
