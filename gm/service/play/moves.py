@@ -14,7 +14,6 @@ from gm.core.model import GameView, Outcome, OutcomeKind
 from gm.mail.inbound import Inbound
 from gm.service.context import Context
 from gm.service.play import clocks, conditional, turns
-from gm.service.table import games
 
 
 def play_order(ctx: Context, view: GameView, name: str, text: str, *, origin: str,
@@ -25,10 +24,10 @@ def play_order(ctx: Context, view: GameView, name: str, text: str, *, origin: st
     the clock before it and the lines after it."""
     now = ctx.clock() if now is None else now
     view = clocks.before_order(ctx, view, name, now)  # G10: the mover's stopped time first
-    outcome = turns.apply_order(ctx, view, name, text, origin=origin, inbound=inbound,
-                                message_row=message_row, now=now, turn_closed=turn_closed, note=note,
-                                own_note=own_note)
-    if outcome.outcome == OutcomeKind.APPLIED:
-        conditional.follow(ctx, games.load(ctx.store, view.id), name, outcome.detail, origin=origin,
-                           inbound=inbound, play=play_order, now=now)
+    outcome, after = turns.apply_order(ctx, view, name, text, origin=origin, inbound=inbound,
+                                       message_row=message_row, now=now, turn_closed=turn_closed, note=note,
+                                       own_note=own_note)
+    if outcome.outcome == OutcomeKind.APPLIED and after is not None:
+        conditional.follow(ctx, after, name, outcome.detail, origin=origin, inbound=inbound, play=play_order,
+                           now=now)
     return outcome

@@ -17,14 +17,16 @@ from gm.service.context import Context
 def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: str,
                 inbound: Inbound | None = None, message_row: int | None = None,
                 now: float | None = None, turn_closed: int | None = None,
-                note: str | None = None, own_note: str | None = None) -> Outcome:
+                note: str | None = None, own_note: str | None = None) -> tuple[Outcome, GameView | None]:
     """Judge one player's orders (mail or GM override) and queue what they cause.
 
     It decides first, then goes down the rooms once: the state to the table (games.advance),
     the order to the store, the mail to outgoing (reports.order_taken).  ``turn_closed``: the
     turn the sender wrote for, closed by its clock before this (RULINGS G4); ``note``: a line
     opening everyone's report of the move, and ``own_note`` the mover's own (a move played from a
-    conditional line, RULINGS G8: the lines its sender has left)."""
+    conditional line, RULINGS G8: the lines its sender has left).  Returns the outcome and the
+    game as the order left it (None when it was refused), for what follows the order in the same
+    transaction (gm.service.play.moves)."""
     now = ctx.clock() if now is None else now
     player = seat(view, name)
     name = player.name
@@ -34,7 +36,7 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
         result = view.rules.submit(view.state, name, order, now)
     except OrderError as exc:
         return _refuse(ctx, view, name, text, exc, refusal(view, exc, turn_closed), origin=origin,
-                       inbound=inbound, message_row=message_row, now=now)
+                       inbound=inbound, message_row=message_row, now=now), None
     row = dict(action="order", player=name, turn=view.turn, text=text, accepted=True, origin=origin,
                at=now, canonical=str(order), message_row=message_row)
     after, table = games.advance(ctx.store, view, result.state, now, row, opened=ctx.clock())
@@ -44,7 +46,7 @@ def apply_order(ctx: Context, view: GameView, name: str, text: str, *, origin: s
                                    note, closing, own_note=own_note)
     if closing:
         close_if_due(ctx, view.id, now=now, reply_to=reply_to)
-    return Outcome("sealed" if view.rules.simultaneous else "applied", str(order), view.id)
+    return Outcome("sealed" if view.rules.simultaneous else "applied", str(order), view.id), after
 
 
 def seat(view: GameView, name: str) -> Seat:
