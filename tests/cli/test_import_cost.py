@@ -30,8 +30,11 @@ ENGINES = {"games.neighbors", "games.fuzzy_borders", "games.phalanx", "games.pro
 HEAVY = {
     "version": NEVER | THE_SERVICE | {"gm.store", "gm.core.config", "pydantic", "yaml", "sqlite3",
                                       "importlib.metadata"},
-    "list": NEVER | THE_SERVICE | OPENING | {"pydantic"},
-    "status": NEVER | OPENING | ENGINES | {"pydantic", "PIL", "gm.service.intake", "gm.service.play"},
+    # The plain forms of list, show and status run without the CLI framework (gm.cli.plain).
+    "list": NEVER | THE_SERVICE | OPENING | {"pydantic", "typer", "click"},
+    "show": NEVER | OPENING | {"pydantic", "typer", "click", "PIL", "gm.service.intake", "gm.present.pictures.draw"},
+    "status": NEVER | OPENING | ENGINES | {"pydantic", "PIL", "gm.service.intake", "gm.service.play", "typer",
+                                           "click"},
     "help": NEVER | OPENING | ENGINES | {"typer", "click", "pydantic", "importlib.metadata", "PIL",
                                          "gm.present.pictures.draw", "gm.service.play",
                                          "gm.service.intake.orders", "gm.service.intake.held",
@@ -85,6 +88,11 @@ def test_gm_version_imports_nothing_of_gm_but_the_command_line():
 def test_gm_list_reads_the_store_without_the_service(table):
     conf, _ = table
     assert heavy("list", imported("--config", str(conf), "list")) == []
+
+
+def test_gm_show_renders_the_report_without_typer_or_pictures(table):
+    conf, _ = table
+    assert heavy("show", imported("--config", str(conf), "show", "nb1")) == []
 
 
 def test_gm_status_reads_the_service_without_the_rules_or_typers_validators(table):
