@@ -106,6 +106,14 @@ def test_gm_ingest_of_a_strangers_help_takes_no_typer_and_no_pictures(table):
     assert heavy("help", imported("--config", str(conf), "ingest", "-", mail=mail)) == []
 
 
+def test_a_strangers_help_after_the_first_takes_no_jinja(table):
+    """The HELP text is rendered once and kept (gm.present.kept): another stranger's HELP reads it."""
+    conf, _ = table
+    for sender in ("first@example.net", "second@example.net"):
+        modules = imported("--config", str(conf), "ingest", "-", mail=order_mail(sender, "HELP", subject="help"))
+    assert heavy("help", modules) == [] and "jinja2" not in modules
+
+
 def test_gm_ingest_of_an_order_takes_no_typer_and_no_network(table):
     conf, order = table
     assert heavy("order", imported("--config", str(conf), "ingest", "-", mail=order)) == []
