@@ -7,6 +7,8 @@ is never replaced, so two writers racing on one reader keep the first.
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from gm.store.repository import Repository
 from gm.store.sql import bound, insert_of, prepared
 
@@ -14,8 +16,8 @@ ROOTS = prepared(lambda sa, t: sa.select(t.mail_threads.c.address, t.mail_thread
     t.mail_threads.c.game_id == sa.bindparam("game")))
 
 
-def _keep_root(dialect: str):
-    def statement(sa, t):
+def _keep_root(dialect: str) -> Callable[[Any, Any], Any]:
+    def statement(sa: Any, t: Any) -> Any:
         columns = ("game_id", "address", "root", "made")
         return insert_of(dialect)(t.mail_threads).values(
             {c: sa.bindparam(c) for c in columns}).on_conflict_do_nothing(index_elements=["game_id", "address"])

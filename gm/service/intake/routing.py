@@ -3,9 +3,10 @@
 The game is the one its GAME line names, else the one of the seat reply
 address it came to (gm.service.outgoing.replies), else the one a retried or
 held mail was authenticated for.  A mail to a confirmation address confirms
-its code; one to an observer's unsubscribe address does that and nothing
-else (gm.service.outgoing.observers.unsubscribe_mail).  Orders and press lock their game, then the sender's address; a
-mail with commands locks what its commands may change (people.commandlocks).
+its code; one to an observer's unsubscribe address ends that subscription
+and does nothing else (gm.service.outgoing.observers.unsubscribe_mail).
+Orders and press lock their game, then the sender's address; a mail with
+commands locks what its commands may change (people.commandlocks).
 """
 
 from __future__ import annotations

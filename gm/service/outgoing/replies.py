@@ -118,4 +118,3 @@ class ReplyTokens:
             if hmac.compare_digest(self.unsubscribe_token(game_id, address), token):
                 return address
         return None
-

@@ -25,7 +25,7 @@ def list_id(config: Config, game_id: str) -> tuple[str, str]:
 
 
 def compose(store: Store, config: Config, *, to: str, subject: str, body: str, now: float,
-            game_id: str | None = None, in_reply_to: str | None = None, references=(),
+            game_id: str | None = None, in_reply_to: str | None = None, references: Any = (),
             headers: tuple[tuple[str, str], ...] = (), html: HtmlPart | None = None,
             **fields: Any) -> tuple[str, bytes]:
     """A mail from gm (gm.mail.outbound.compose, ``fields`` as it takes them), in its reader's
