@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gm.core.config import Config
-from gm.store import Store
-
 if TYPE_CHECKING:
+    from gm.core.config import Config
     from gm.mail.outbound import HtmlPart
+    from gm.store import Store
 
 
 def list_id(config: Config, game_id: str) -> tuple[str, str]:
