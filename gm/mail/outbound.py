@@ -68,16 +68,21 @@ def _header(name: str, value: str) -> str:
     return "\n".join(lines)
 
 
-def thread_ids(in_reply_to: str | None, references) -> tuple[str | None, list[str]]:
+def thread_ids(in_reply_to: str | None, references, root: str | None = None) -> tuple[str | None, list[str]]:
     """(In-Reply-To, References) for a reply: malformed or overlong Message-IDs dropped, the last
-    MAX_REFERENCES kept, the message answered last."""
+    MAX_REFERENCES kept, the message answered last.  ``root``: the thread's first message, kept
+    first whatever else is cut (a reader's thread of a game: gm.service.outgoing.threads)."""
     parent = in_reply_to.strip() if isinstance(in_reply_to, str) else None
     if parent is not None and not valid_message_id(parent):
         parent = None
     refs = [r.strip() for r in references or () if isinstance(r, str) and valid_message_id(r.strip())]
     if parent is not None and parent not in refs:
         refs.append(parent)
-    return parent, list(dict.fromkeys(refs))[-MAX_REFERENCES:]
+    refs = list(dict.fromkeys(refs))
+    root = root.strip() if isinstance(root, str) and valid_message_id(root.strip()) else None
+    if root is None:
+        return parent, refs[-MAX_REFERENCES:]
+    return parent, [root] + [r for r in refs if r != root][-(MAX_REFERENCES - 1):]
 
 
 def _cut_body(body: str, budget: int) -> bytes:
@@ -116,6 +121,7 @@ def compose(
     reserve: int = 0,
     message_id_domain: str | None = None,
     html: HtmlPart | None = None,
+    root: str | None = None,
 ) -> tuple[str, bytes]:
     """Return (Message-ID, RFC 5322 bytes).  The Message-ID is fixed here, at queue time.
 
@@ -124,8 +130,9 @@ def compose(
     message is multipart/alternative (text first), unless it would be larger than
     MAX_HTML_MESSAGE_BYTES - ``reserve`` or the text had to be cut: then it is the text alone.
     The Message-ID's domain is ``message_id_domain``, else the sender's.  ``headers``: more
-    fields (Reply-To, List-Unsubscribe), written as given.  Raises ValueError for a recipient
-    longer than a line.
+    fields (Reply-To, List-Id, List-Unsubscribe), written as given.  ``root``: the Message-ID
+    that begins the reader's thread, referenced first.  Raises ValueError for a
+    recipient longer than a line.
     """
     if len(to) > MAX_RECIPIENT:
         raise ValueError(f"recipient of {len(to)} characters")
@@ -138,7 +145,7 @@ def compose(
         ("Subject", subject),
         ("Date", email.utils.format_datetime(datetime.now(timezone.utc))),  # +0000, not -0000
         ("Message-ID", message_id),
-        *_thread_fields(in_reply_to, references),
+        *_thread_fields(in_reply_to, references, root),
         # RFC 3834: we are a robot; well-behaved responders will not answer us.
         ("Auto-Submitted", auto), (OUR_HEADER, instance),
         *([("X-GM-Game", game_id)] if game_id else []),
@@ -162,11 +169,13 @@ def _new_message_id(domain: str) -> str:
     return f"<{time.time_ns()}.{secrets.token_hex(12)}@{domain}>"
 
 
-def _thread_fields(in_reply_to: str | None, references: list[str] | tuple[str, ...]) -> list[tuple[str, str]]:
-    """The In-Reply-To and References fields of a reply (none for a mail that answers nothing)."""
-    if not in_reply_to:
+def _thread_fields(in_reply_to: str | None, references: list[str] | tuple[str, ...],
+                   root: str | None = None) -> list[tuple[str, str]]:
+    """The In-Reply-To and References fields of a reply; References alone for a mail that answers
+    nothing but goes in the thread ``root`` begins; none for a mail that does neither."""
+    if not in_reply_to and not root:
         return []
-    parent, refs = thread_ids(in_reply_to, references)
+    parent, refs = thread_ids(in_reply_to, references, root)
     return ([("In-Reply-To", parent)] if parent else []) + ([("References", " ".join(refs))] if refs else [])
 
 

@@ -30,6 +30,7 @@ from gm.store.reads import TransactionReads, WatchedConnection
 from gm.store.seats import Seats
 from gm.store.selfservice import SelfService
 from gm.store.service import Results, Timers
+from gm.store.threads import MailThreads
 from gm.store.sql import Prepared, Row, Shaped, inserting, prepared, table_named, updating
 from gm.store.turns import Turns
 
@@ -73,6 +74,7 @@ class Store(TransactionReads, DeferredWrites):
         self.timers = Timers(self)
         self.results = Results(self)
         self.lines = Lines(self)
+        self.threads = MailThreads(self)
         self.selfservice = SelfService(self)
         self.delivery = Delivery(self)
         self.optin = OptIn(self)

@@ -548,6 +548,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('DELETE FROM takebacks WHERE takebacks.game_id = %(game)s',
             {}),
     },
+    'gm.store.games:GAME_DELETES[mail_threads]': {
+        'sqlite': ('DELETE FROM mail_threads WHERE mail_threads.game_id = :game',
+            {}),
+        'postgresql': ('DELETE FROM mail_threads WHERE mail_threads.game_id = %(game)s',
+            {}),
+    },
     'gm.store.games:GAME_DELETES[games]': {
         'sqlite': ('DELETE FROM games WHERE games.id = :game',
             {}),
@@ -996,6 +1002,18 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('DELETE FROM draw_proposals WHERE draw_proposals.game_id = :game',
             {}),
         'postgresql': ('DELETE FROM draw_proposals WHERE draw_proposals.game_id = %(game)s',
+            {}),
+    },
+    'gm.store.threads:KEEP_ROOT': {
+        'sqlite': ('INSERT INTO mail_threads (game_id, address, root, made) VALUES (:game_id, :address, :root, :made) ON CONFLICT (game_id, address) DO NOTHING',
+            {}),
+        'postgresql': ('INSERT INTO mail_threads (game_id, address, root, made) VALUES (%(game_id)s, %(address)s, %(root)s, %(made)s) ON CONFLICT (game_id, address) DO NOTHING',
+            {}),
+    },
+    'gm.store.threads:ROOTS': {
+        'sqlite': ('SELECT mail_threads.address, mail_threads.root \nFROM mail_threads \nWHERE mail_threads.game_id = :game',
+            {}),
+        'postgresql': ('SELECT mail_threads.address, mail_threads.root \nFROM mail_threads \nWHERE mail_threads.game_id = %(game)s',
             {}),
     },
     'gm.store.turns:ACCEPTED_AFTER': {

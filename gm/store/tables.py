@@ -430,6 +430,16 @@ takebacks = Table(
     Column("made", REAL, nullable=False),
 )
 
+# mail_threads: the Message-ID of each game's first mail to each reader (lower-cased), the root of the
+# reader's thread of that game (gm.service.outgoing.threads).
+mail_threads = Table(
+    "mail_threads", metadata,
+    Column("game_id", TEXT, primary_key=True),
+    Column("address", TEXT, primary_key=True),
+    Column("root", TEXT, nullable=False),
+    Column("made", REAL, nullable=False),
+)
+
 # address_settings: SET ... ALL: the format and time zone an address gives every seat it holds and takes
 # later.
 address_settings = Table(

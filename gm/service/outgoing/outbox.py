@@ -23,7 +23,7 @@ from gm.mail.dkim import SIGNATURE_RESERVE, Signer
 from gm.present import reports
 from gm.present import mailhtml
 from gm.present.mailhtml import ReportPage, with_answers
-from gm.service.outgoing import strangers
+from gm.service.outgoing import strangers, threads
 from gm.service.outgoing.holding import queue_status, queue_statuses
 from gm.service.outgoing.letters import Letter
 from gm.service.outgoing.replies import ReplyTokens
@@ -133,16 +133,12 @@ class Outbox:
         ``not_before``, if given).  With ``html`` it is multipart/alternative: ``body`` as text,
         then the HTML page.  ``secret``: it carries a password or a code, so its stored copy
         must not outlive its sending (outbox.secret).  With DKIM configured the stored bytes are
-        signed, so every retry sends the same signature."""
-        from gm.mail.outbound import compose
-
-        message_id, raw = compose(
-            sender=self.config.address, sender_name=self.config.name, to=to, subject=subject,
-            body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
-            game_id=game_id, instance=self.config.address, headers=headers,
-            message_id_domain=self.config.message_id_domain,
-            reserve=SIGNATURE_RESERVE if self.signer is not None else 0, html=html,
-        )
+        signed, so every retry sends the same signature.  A mail about a game goes in its
+        reader's thread of it (gm.service.outgoing.threads)."""
+        message_id, raw = threads.compose(
+            self.store, self.config, to=to, subject=subject, body=body, now=self.clock(), auto=auto,
+            game_id=game_id, in_reply_to=in_reply_to, references=references, headers=headers,
+            html=html, reserve=SIGNATURE_RESERVE if self.signer is not None else 0)
         if self.signer is not None:
             raw = self.signer.sign(raw)
         return self.store.outbox.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
