@@ -24,6 +24,7 @@ class SeatRow(Record):
     timezone: str | None = None  # an IANA name; None: UTC
     generation: int = 0  # bumped to revoke the seat's reply tokens
     display_name: str = ""  # the player's address as they gave it, if they did
+    calendar: str | None = None  # 'on': reports carry the deadline as a calendar event
 
 
 @record
@@ -34,6 +35,7 @@ class AddressSettingsRow(Record):
     format: str | None
     timezone: str | None
     updated: float
+    calendar: str | None = None
 
 
 @record
