@@ -921,9 +921,9 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {}),
     },
     'gm.store.service:CALENDAR_EVENTS': {
-        'sqlite': ('SELECT * \nFROM calendar_events \nWHERE calendar_events.game_id = :game AND calendar_events.cancelled = :cancelled_1',
+        'sqlite': ('SELECT * \nFROM calendar_events \nWHERE calendar_events.game_id = :game AND (calendar_events.cancelled = :cancelled_1 OR calendar_events.turn = :turn)',
             {'cancelled_1': 0}),
-        'postgresql': ('SELECT * \nFROM calendar_events \nWHERE calendar_events.game_id = %(game)s AND calendar_events.cancelled = %(cancelled_1)s',
+        'postgresql': ('SELECT * \nFROM calendar_events \nWHERE calendar_events.game_id = %(game)s AND (calendar_events.cancelled = %(cancelled_1)s OR calendar_events.turn = %(turn)s)',
             {'cancelled_1': 0}),
     },
     'gm.store.service:CLEAR_RESULT': {

@@ -47,7 +47,8 @@ TAKEBACKS = prepared(lambda sa, t: sa.select(t.takebacks.c.player, t.takebacks.c
 ANSWER_TAKEBACK = upsert("takebacks", "game_id", "player")
 END_TAKEBACKS = prepared(lambda sa, t: sa.delete(t.takebacks).where(t.takebacks.c.game_id == sa.bindparam("game")))
 CALENDAR_EVENTS = prepared(lambda sa, t: whole_rows(sa, t.calendar_events).where(
-    t.calendar_events.c.game_id == sa.bindparam("game"), t.calendar_events.c.cancelled == 0))
+    t.calendar_events.c.game_id == sa.bindparam("game"),
+    sa.or_(t.calendar_events.c.cancelled == 0, t.calendar_events.c.turn == sa.bindparam("turn"))))
 SAVE_CALENDAR_EVENT = upsert("calendar_events", "game_id", "player", "turn")
 SET_RESULT = upsert("results", "game_id")
 CLEAR_RESULT = prepared(lambda sa, t: sa.delete(t.results).where(t.results.c.game_id == sa.bindparam("game")))
@@ -128,9 +129,10 @@ class Timers(Repository):
                               at=at)
 
 
-    def calendar_events(self, game_id: str) -> list[CalendarEventRow]:
-        """The deadline events of a game its readers were sent and that are not cancelled."""
-        return CalendarEventRow.every(CALENDAR_EVENTS.run(self.store, game=game_id).fetchall())
+    def calendar_events(self, game_id: str, turn: int) -> list[CalendarEventRow]:
+        """The deadline events of a game its readers were sent: those not cancelled, and those of
+        ``turn`` (the SEQUENCE a turn's event goes on from)."""
+        return CalendarEventRow.every(CALENDAR_EVENTS.run(self.store, game=game_id, turn=turn).fetchall())
 
     def save_calendar_event(self, row: CalendarEventRow) -> None:
         """Record the event a reader was just sent (its SEQUENCE, due, and whether a cancel)."""
