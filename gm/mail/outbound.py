@@ -42,7 +42,8 @@ TEXT_PLAIN = ('Content-Type: text/plain; charset="utf-8"\n'
               "Content-Transfer-Encoding: quoted-printable")
 
 __all__ = ["MAX_HEADER_LINE", "MAX_HTML_MESSAGE_BYTES", "MAX_MESSAGE_ID", "MAX_OUTGOING_BYTES", "MAX_REFERENCES",
-           "ARCHIVED_NOTE", "TRIMMED_NOTE", "HtmlPart", "calendar_method", "compose", "marked", "marked_html", "thread_ids", "words_only"]
+           "ARCHIVED_NOTE", "TRIMMED_NOTE", "HtmlPart", "calendar_method", "compose", "marked", "marked_html",
+           "thread_ids", "words_only"]
 TRIMMED_NOTE = "left out of the copy kept a day after sending; drawn again from the stored state at will"
 ARCHIVED_NOTE = "left out of the copy kept a day after sending; the archive keeps these words (reports.outbox_id)"
 

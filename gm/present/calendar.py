@@ -92,4 +92,5 @@ def calendar(deadlines: list[Deadline], method: str, domain: str, organizer: str
     cal.add("method", method)
     for d in deadlines:
         cal.add_component(event(d, method, domain, organizer, now))
-    return cal.to_ical()
+    raw: bytes = cal.to_ical()
+    return raw

@@ -72,8 +72,9 @@ class Seats(Repository):
                 "calendar": row.calendar if row else None}
 
     def set_address_setting(self, email: str, column: str, value: str | None, now: float) -> list[str]:
-        """SET FORMAT|TIMEZONE|CALENDAR ... ALL: ``column`` (format | timezone | calendar) for the address's seats to come
-        and every seat it holds; returns the ids of the games whose seats changed."""
+        """SET FORMAT|TIMEZONE|CALENDAR ... ALL: ``column`` (format | timezone | calendar) for the
+        address's seats to come and every seat it holds; returns the ids of the games whose seats
+        changed."""
         if column not in ("format", "timezone", "calendar"):
             raise ValueError(column)
         self._require_tx()

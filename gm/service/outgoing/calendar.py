@@ -72,7 +72,7 @@ def objects(ctx: Context, view: GameView, player: Seat, events: list[CalendarEve
 
 def for_readers(ctx: Context, view: GameView, names: list[str]) -> dict[str, tuple[bytes, ...]]:
     """The calendar objects of each of ``names`` who asked for them (none: left out)."""
-    readers = [p for p in (view.player(name) for name in names) if wanted(p)]
+    readers = [p for p in (view.player(name) for name in names) if p is not None and wanted(p)]
     if not readers:
         return {}
     events = ctx.store.timers.calendar_events(view.id, view.turn)

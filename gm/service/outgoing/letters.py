@@ -7,7 +7,7 @@ queues them in order and archives what each player was sent.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from gm.present.mailhtml import ReportPage
 
@@ -42,6 +42,6 @@ class Letter(NamedTuple):
     calendar: tuple[bytes, ...] = ()
 
 
-def calendars_of(parts) -> tuple[bytes, ...]:
+def calendars_of(parts: Iterable[Any]) -> tuple[bytes, ...]:
     """The calendar objects the parts of one reply carry, in order (each part's ``calendar``)."""
     return tuple(ics for part in parts for ics in part.calendar)
