@@ -66,9 +66,8 @@ SETTERS: tuple[Setter, ...] = (
            "Europe/Berlin or America/New_York (with UTC beside); ALL as for SET FORMAT, e.g. SET "
            "TIMEZONE Europe/Berlin ALL", later(PEOPLE + "playersettings", "set_timezone")),
     Setter("SET CALENDAR ON|OFF [ALL]", "each report that puts you to move carries your deadline "
-           "(in a clock game: when your time runs out) as a calendar event your mail program can add, "
-           "with a reminder a day before; it moves when the deadline moves and goes when your turn "
-           "ends; ALL as for SET FORMAT, e.g. SET CALENDAR ON ALL",
+           "(with a clock: when your time runs out) as a calendar event to add, with a reminder a day "
+           "before; updated when it moves, removed when your turn ends; ALL as for SET FORMAT",
            later(PEOPLE + "playersettings", "set_calendar")),
 )
 BY_WHAT: dict[str, Setter] = {s.what: s for s in SETTERS}
