@@ -8,7 +8,7 @@ import pytest
 from icalendar import Calendar
 
 from gm.service.outgoing import outages
-from gm.service.play import lifecycle
+from gm.service.play import clocks, lifecycle
 from support import PLAYERS, body, last_outbox_id, order_mail, outbox
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
@@ -153,8 +153,12 @@ def test_a_clock_game_event_is_when_the_bank_runs_out(engine, clock):
     name = mover(engine)
     view = engine.load("nb1")
     run_out = view.rules.clock_of(view.state).due(name)
-    ((method, _, _, sequence, start),) = events(to(mails, name)[0])
+    ((method, uid, _, sequence, start),) = events(to(mails, name)[0])
     assert (method, sequence) == ("PUBLISH", 0) and start == pytest.approx(run_out)
+    since = last_outbox_id(engine)
+    clocks.give_time(engine, "nb1", name, "+1d", why="a storm took the power")  # the run-out moves
+    (notice,) = to(outbox(engine, since), name)
+    assert events(notice) == [("PUBLISH", uid, "CONFIRMED", 1, pytest.approx(run_out + DAY))]
 
 
 def test_calendar_off_all_and_what_my_games_and_help_say(engine, clock):
