@@ -208,7 +208,7 @@ def welcome(ctx: Context, view: GameView, player: Seat, password: str | None, co
 
     html = mail.html(name, letter=letter("")) if name in mail.html_readers else None
     oid = ctx.outbox.to_game(view, player.email, f"Welcome to {rules.title}", letter(report),
-                             kind="welcome", html=html,
+                             kind="welcome", html=html, calendar=calendar.for_readers(ctx, view, [name]).get(name, ()),
                              secret=True)  # the password, and the reply address: blanked once sent
     ctx.outbox.archive(view, name, "report", report, oid)
 

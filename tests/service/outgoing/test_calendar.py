@@ -173,6 +173,13 @@ def test_calendar_off_all_and_what_my_games_and_help_say(engine, clock):
     assert "deadlines in your calendar" in body(listing)
     (help_reply,) = send(engine, secrets, "ada", "HELP")
     assert "SET CALENDAR ON|OFF [ALL]" in body(help_reply)
+    since = last_outbox_id(engine)  # ALL: a game ada joins later welcomes her with her first event
+    engine.create_game("neighbors", "nb2", PLAYERS, seed=5, options={"deadline": "72h"})
+    assert mover(engine, "nb2") == "ada"
+    (welcome,) = to(outbox(engine, since), "ada")
+    ((method, _, _, sequence, start),) = events(welcome)
+    assert "Welcome" in welcome["Subject"] and (method, sequence, start) == ("PUBLISH", 0, clock() + 72 * H)
+    assert not events(to(outbox(engine, since), "bob")[0])
     send(engine, secrets, "ada", "SET CALENDAR OFF")
     assert engine.store.seats.player("nb1", "ada").calendar == "off"
     for _ in range(2):
