@@ -45,12 +45,12 @@ def deadline(view: GameView, player: Seat, turn: int, due: float, sequence: int,
                         times.format_stamp(due, times.zone(player.timezone)), clock)
 
 
-def objects(ctx: Context, view: GameView, player: Seat, events: list[CalendarEventRow]) -> tuple[bytes, ...]:
+def objects(ctx: Context, view: GameView, player: Seat, events: list[CalendarEventRow],
+            due: float | None) -> tuple[bytes, ...]:
     """The calendar objects ``player``'s mail about ``view`` carries now (PUBLISH, then CANCEL),
     recorded as sent; ``events``: the game's events not cancelled, and this turn's
-    (Timers.calendar_events)."""
+    (Timers.calendar_events); ``due``: their due now (due_of; None: every event cancelled)."""
     now, clock = ctx.clock(), clockdue.replaces_deadline(view)
-    due = due_of(ctx, view, player.name)
     mine = [e for e in events if e.player == player.name]
     published, cancelled = [], []
     for event in mine:
@@ -76,8 +76,15 @@ def for_readers(ctx: Context, view: GameView, names: list[str]) -> dict[str, tup
     if not readers:
         return {}
     events = ctx.store.timers.calendar_events(view.id, view.turn)
-    found = {p.name: objects(ctx, view, p, events) for p in readers}
+    found = {p.name: objects(ctx, view, p, events, due_of(ctx, view, p.name)) for p in readers}
     return {name: found[name] for name in found if found[name]}
+
+
+def set_now(ctx: Context, view: GameView, player: Seat, on: bool) -> tuple[bytes, ...]:
+    """What the reply to SET CALENDAR carries: ON, the event of the turn now open if the seat is to
+    move; OFF, the cancellation of every event of the seat in this game still in its calendar."""
+    due = due_of(ctx, view, player.name) if on else None
+    return objects(ctx, view, player, ctx.store.timers.calendar_events(view.id, view.turn), due)
 
 
 def with_calendars(ctx: Context, view: GameView, letters: list[Letter]) -> list[Letter]:

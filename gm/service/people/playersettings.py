@@ -17,6 +17,7 @@ from games.base import OptionError
 from gm.core import times
 from gm.core.model import GameView, Seat
 from gm.mail.inbound import Inbound
+from gm.service.outgoing import calendar
 from gm.service.table import deadlines
 from gm.service.context import Context
 
@@ -101,8 +102,9 @@ def set_timezone(ctx: Context, view: GameView, player: Seat, value: str, inbound
 CALENDAR_WORDS = {"ON": "on", "OFF": "off"}
 CALENDAR_DONE = {"on": "Your reports {where} now carry the deadline as a calendar event (a .ics file "
                        "your mail program offers to add; updated when it moves, removed when your turn "
-                       "ends).",
-                 "off": "Your reports {where} now carry no calendar event."}
+                       "ends); this mail carries this game's, if you are to move.",
+                 "off": "Your reports {where} now carry no calendar event; this mail takes this game's "
+                        "out of your calendar, if it was there."}
 CALENDAR_SHOWN = "deadlines in your calendar"
 
 
@@ -119,8 +121,8 @@ def set_calendar(ctx: Context, view: GameView, player: Seat, value: str, inbound
         return
     games = save(ctx, view, player, "calendar", setting, every)
     done = CALENDAR_DONE[setting].format(where=where(player, every, games))
-    ctx.outbox.reply(inbound, view, "Calendar set", ctx.outbox.notice_body(view, [done]),
-                     kind="reply", archive_player=player.name)
+    ctx.outbox.reply(inbound, view, "Calendar set", ctx.outbox.notice_body(view, [done]), kind="reply",
+                     archive_player=player.name, calendar=calendar.set_now(ctx, view, player, setting == "on"))
 
 
 def in_force(ctx: Context, game_id: str, player: Seat) -> str:
@@ -129,8 +131,8 @@ def in_force(ctx: Context, game_id: str, player: Seat) -> str:
     own = player.format
     fmt = own or deadlines.settings(ctx.store, game_id)["format"]
     source = "" if own else " (the game's)"
-    calendar = f", {CALENDAR_SHOWN}" if player.calendar == "on" else ""
-    return f"{FORMAT_SHOWN.get(fmt, fmt)}{source}, times in {player.timezone or 'UTC'}{calendar}"
+    events = f", {CALENDAR_SHOWN}" if player.calendar == "on" else ""
+    return f"{FORMAT_SHOWN.get(fmt, fmt)}{source}, times in {player.timezone or 'UTC'}{events}"
 
 
 def for_all_games(ctx: Context, address: str) -> str | None:

@@ -58,19 +58,25 @@ def move(engine, secrets, game_id: str = "nb1"):
     return send(engine, secrets, name, view.rules.legal_orders(view.state, name)[0], game_id)
 
 
-def calendar_on(engine, secrets, names=("ada", "bob"), game_id="nb1"):
+def calendar_on(engine, secrets, names=("ada", "bob"), game_id="nb1") -> dict[str, list]:
+    """SET CALENDAR ON from each of ``names``: the events each reply carried."""
+    found = {}
     for name in names:
         (reply,) = send(engine, secrets, name, "SET CALENDAR ON", game_id)
         assert "Calendar set" in reply["Subject"] and "calendar event" in body(reply)
+        found[name] = events(reply)
+    return found
 
 
 def test_a_deadline_moved_twice_updates_one_event_and_the_move_cancels_it(engine, clock):
     secrets = engine.create_game("neighbors", "nb1", PLAYERS, seed=5, options={"deadline": "72h"})
-    calendar_on(engine, secrets)
     first = mover(engine)
+    replies = calendar_on(engine, secrets)
+    ((_, first_uid, _, _, first_due),) = replies[first]  # the reply to ON: the turn now open
     mails = move(engine, secrets)
     second = mover(engine)
-    assert not events(to(mails, first)[0])  # not to move: nothing to add
+    assert not replies[second]  # not to move: nothing to add
+    assert events(to(mails, first)[0]) == [("CANCEL", first_uid, "CANCELLED", 1, first_due)]
     ((method, uid, status, sequence, start),) = events(to(mails, second)[0])
     due = engine.store.timers.deadline_row("nb1").due
     assert (method, status, sequence, start) == ("PUBLISH", "CONFIRMED", 0, due)
@@ -116,33 +122,30 @@ def test_an_outage_moves_the_event_in_the_notice_that_says_so(engine, clock):
 
 def test_a_turn_that_closes_early_cancels_each_event_and_publishes_the_next(engine, clock):
     secrets = engine.create_game("fuzzy-borders", "fb1", PLAYERS, seed=5, options={"deadline": "72h"})
-    calendar_on(engine, secrets, game_id="fb1")
+    opened = calendar_on(engine, secrets, game_id="fb1")  # everyone is to move: each reply has turn 1's
 
-    def turn(view_turn: int) -> None:
+    def close(view_turn: int) -> dict[str, list]:
+        """Everyone sends orders: the turn closes at once, long before its deadline."""
         view = engine.load("fb1")
         assert view.turn == view_turn
-        for name in ("ada", "bob"):  # bob's orders close the turn, long before its deadline
+        since = last_outbox_id(engine)
+        for name in ("ada", "bob"):  # bob's orders close the turn: his report leads the reply to them
             send(engine, secrets, name, view.rules.legal_orders(view.state, name)[0], "fb1")
         engine.tick()
         assert engine.load("fb1").turn == view_turn + 1
+        assert to(outbox(engine, since), "bob")[-1]["In-Reply-To"]
+        return {name: events(to(outbox(engine, since), name)[-1]) for name in ("ada", "bob")}
 
-    since = last_outbox_id(engine)
-    turn(1)
-    opened = {name: events(to(outbox(engine, since), name)[-1]) for name in ("ada", "bob")}
-    for name, found in opened.items():
-        ((method, _, _, sequence, start),) = found
-        assert (method, sequence) == ("PUBLISH", 0) and start > clock() + 71 * H
-    clock.advance(H)
-    since = last_outbox_id(engine)
-    turn(2)
-    for name in ("ada", "bob"):
-        found = events(to(outbox(engine, since), name)[-1])
-        ((_, old_uid, _, _, start),) = opened[name]
-        assert ("CANCEL", old_uid, "CANCELLED", 1, start) in found
-        (new,) = [e for e in found if e[0] == "PUBLISH"]
-        assert new[1] != old_uid and new[3] == 0
-    # bob's last mail is the reply to the orders that closed the turn: his report leads it.
-    assert to(outbox(engine, since), "bob")[-1]["In-Reply-To"]
+    for view_turn in (1, 2):
+        clock.advance(H)
+        found = close(view_turn)
+        for name in ("ada", "bob"):
+            ((_, old_uid, _, old_sequence, start),) = opened[name]
+            assert old_sequence == 0 and start == clock() - H + 72 * H
+            assert ("CANCEL", old_uid, "CANCELLED", 1, start) in found[name]
+            (new,) = [e for e in found[name] if e[0] == "PUBLISH"]
+            assert new[1] != old_uid and new[3] == 0 and new[4] == clock() + 72 * H
+            opened[name] = [new]
 
 
 def test_a_clock_game_event_is_when_the_bank_runs_out(engine, clock):
@@ -166,7 +169,8 @@ def test_calendar_off_all_and_what_my_games_and_help_say(engine, clock):
     (bad,) = send(engine, secrets, "ada", "SET CALENDAR MAYBE")
     assert "Calendar not set" in bad["Subject"] and "SET CALENDAR ON" in body(bad)
     assert engine.store.seats.player("nb1", "ada").calendar is None
-    send(engine, secrets, "ada", "SET CALENDAR ON ALL")
+    (on,) = send(engine, secrets, "ada", "SET CALENDAR ON ALL")
+    ((_, uid, _, _, due),) = events(on)  # ada is to move in nb1
     assert engine.store.seats.player("nb1", "ada").calendar == "on"
     assert engine.store.seats.address_settings("ada@example.org").calendar == "on"
     (listing,) = send(engine, secrets, "ada", "MY GAMES")
@@ -180,7 +184,8 @@ def test_calendar_off_all_and_what_my_games_and_help_say(engine, clock):
     ((method, _, _, sequence, start),) = events(welcome)
     assert "Welcome" in welcome["Subject"] and (method, sequence, start) == ("PUBLISH", 0, clock() + 72 * H)
     assert not events(to(outbox(engine, since), "bob")[0])
-    send(engine, secrets, "ada", "SET CALENDAR OFF")
+    (off,) = send(engine, secrets, "ada", "SET CALENDAR OFF")
+    assert events(off) == [("CANCEL", uid, "CANCELLED", 1, due)]  # out of her calendar
     assert engine.store.seats.player("nb1", "ada").calendar == "off"
     for _ in range(2):
         assert not any(events(m) for m in move(engine, secrets))
