@@ -29,7 +29,8 @@ class SeatRow(Record):
 
 @record
 class AddressSettingsRow(Record):
-    """An address_settings row: the format and time zone an address gave all its seats (SET ... ALL)."""
+    """An address_settings row: the format, time zone and calendar setting an address gave all its seats
+    (SET ... ALL)."""
 
     address: str
     format: str | None

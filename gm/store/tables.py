@@ -56,7 +56,7 @@ games = Table(
 )
 
 # players: a game's seats: name, address, password hash, active, format and time zone, token generation,
-# display name.
+# display name, calendar (SET CALENDAR).
 players = Table(
     "players", metadata,
     Column("game_id", TEXT, ForeignKey("games.id"), primary_key=True),
@@ -431,8 +431,8 @@ takebacks = Table(
     Column("made", REAL, nullable=False),
 )
 
-# address_settings: SET ... ALL: the format and time zone an address gives every seat it holds and takes
-# later.
+# address_settings: SET ... ALL: the format, time zone and calendar setting an address gives every seat it
+# holds and takes later.
 address_settings = Table(
     "address_settings", metadata,
     Column("address", TEXT, primary_key=True),
