@@ -132,7 +132,8 @@ def resume(ctx: Context, game_id: str, who: str | None = None, why: str | None =
         record(ctx, view, "resume", "", who, why)
         reschedule(ctx, view.id)
         reports.notice(ctx, view, view.seated_names, lambda zone: lines + (
-            [f"Deadline: {times.format_due(due, now, zone)}."] if due is not None else []), "Game resumed")
+            [f"Deadline: {times.format_due(due, now, zone)}."] if due is not None else []), "Game resumed",
+            calendars=calendar.for_readers(ctx, view, list(view.seated_names)))  # the pause moved it
     return f"game {view.id} resumed"
 
 

@@ -68,7 +68,7 @@ def calendar_on(engine, secrets, names=("ada", "bob"), game_id="nb1") -> dict[st
     return found
 
 
-def test_a_deadline_moved_twice_updates_one_event_and_the_move_cancels_it(engine, clock):
+def test_a_deadline_moved_three_times_updates_one_event_and_the_move_cancels_it(engine, clock):
     secrets = engine.create_game("neighbors", "nb1", PLAYERS, seed=5, options={"deadline": "72h"})
     first = mover(engine)
     replies = calendar_on(engine, secrets)
@@ -98,9 +98,17 @@ def test_a_deadline_moved_twice_updates_one_event_and_the_move_cancels_it(engine
     assert events(notice) == [("PUBLISH", uid, "CONFIRMED", 2, clock() + 5 * DAY)]
     assert all(not events(m) for m in to(mails, first))
 
+    # A pause moves it on by its length: the resume's notice carries it.
+    lifecycle.pause(engine, "nb1")
+    clock.advance(DAY)
+    since = last_outbox_id(engine)
+    lifecycle.resume(engine, "nb1")
+    (notice,) = to(outbox(engine, since), second)
+    assert events(notice) == [("PUBLISH", uid, "CONFIRMED", 3, clock() + 5 * DAY)]  # a day later, still 5 days
+
     # The move ends the turn for its mover: cancelled; the other is to move: a new event.
     mails = move(engine, secrets)
-    assert events(to(mails, second)[0]) == [("CANCEL", uid, "CANCELLED", 3, clock() + 5 * DAY)]
+    assert events(to(mails, second)[0]) == [("CANCEL", uid, "CANCELLED", 4, clock() + 5 * DAY)]
     ((method, new_uid, _, sequence, _),) = events(to(mails, first)[0])
     assert method == "PUBLISH" and sequence == 0 and new_uid != uid
 
