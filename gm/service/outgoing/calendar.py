@@ -80,6 +80,12 @@ def for_readers(ctx: Context, view: GameView, names: list[str]) -> dict[str, tup
     return {name: found[name] for name in found if found[name]}
 
 
+def for_seated(ctx: Context, view: GameView) -> dict[str, tuple[bytes, ...]]:
+    """for_readers of every seat still in the game: a mail to them all that tells of a moved
+    deadline (the GM's, an outage, a pause, an absence, a clock) carries each one's update."""
+    return for_readers(ctx, view, list(view.seated_names))
+
+
 def set_now(ctx: Context, view: GameView, player: Seat, on: bool) -> tuple[bytes, ...]:
     """What the reply to SET CALENDAR carries: ON, the event of the turn now open if the seat is to
     move; OFF, the cancellation of every event of the seat in this game still in its calendar."""

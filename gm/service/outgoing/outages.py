@@ -167,7 +167,7 @@ def apply(ctx: Context, kind: str, start: float, finish: float) -> list[str]:
             f"{why} from {times.format_stamp(start, zone)} to "
             f"{times.format_stamp(finish, zone)} ({span}).",
             f"The deadline of turn {view.turn} moves by {span}, to {times.format_due(due, now, zone)}."],
-            "Deadline moved", calendars=calendar.for_readers(ctx, view, list(view.seated_names)))
+            "Deadline moved", calendars=calendar.for_seated(ctx, view))
         store.history.log(game_id, view.turn, "deadline", "moved",
                           f"to {times.format_stamp(due)}: {why} for {span}", now)
         log.warning("%s: deadline of turn %s moved by %s to %s (%s)", game_id, view.turn, span,

@@ -193,7 +193,7 @@ def absence(ctx, view, player, args, inbound) -> None:
         ctx.outbox.reply(inbound, view, "Absence not recorded", body, kind="error")
         return
     # A second line says the deadline moved: each reader's event moves with it (SET CALENDAR).
-    events = calendar.for_readers(ctx, view, list(view.seated_names)) if len(lines) > 1 else {}
+    events = calendar.for_seated(ctx, view) if len(lines) > 1 else {}
     ctx.outbox.reply(inbound, view, "Absence recorded", ctx.outbox.notice_body(view, lines),
                      kind="reply", archive_player=player.name, calendar=events.get(player.name, ()))
     others = [name for name in view.seated_names if name != player.name]

@@ -210,7 +210,7 @@ def give_time(ctx: Context, game_id: str, name: str, amount: str, who: str | Non
         reports.notice(ctx, after, after.seated_names, gm_lines(
             f"The game master gave {player.name} {span} more on the clock (RULINGS G10).", why)
             + ["Clocks:"] + [f"  {line}" for line in left], "Clock",
-            calendars=calendar.for_readers(ctx, after, list(after.seated_names)))  # the run-out moved
+            calendars=calendar.for_seated(ctx, after))  # the run-out moved
     return f"game {view.id}: {player.name} was given {span}; " + "; ".join(left)
 
 

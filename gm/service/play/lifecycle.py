@@ -133,7 +133,7 @@ def resume(ctx: Context, game_id: str, who: str | None = None, why: str | None =
         reschedule(ctx, view.id)
         reports.notice(ctx, view, view.seated_names, lambda zone: lines + (
             [f"Deadline: {times.format_due(due, now, zone)}."] if due is not None else []), "Game resumed",
-            calendars=calendar.for_readers(ctx, view, list(view.seated_names)))  # the pause moved it
+            calendars=calendar.for_seated(ctx, view))  # the pause moved it
     return f"game {view.id} resumed"
 
 
@@ -244,7 +244,7 @@ def set_deadline(ctx: Context, game_id: str, when: str, who: str | None = None,
         text = told()
         record(ctx, view, "deadline", "none" if due is None else times.format_stamp(due), who, why)
         reports.notice(ctx, view, view.seated_names, lambda zone: gm_lines(told(zone), why), "New deadline",
-                       calendars=calendar.for_readers(ctx, view, list(view.seated_names)))
+                       calendars=calendar.for_seated(ctx, view))
     return text
 
 
