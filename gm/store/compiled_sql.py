@@ -554,6 +554,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('DELETE FROM mail_threads WHERE mail_threads.game_id = %(game)s',
             {}),
     },
+    'gm.store.games:GAME_DELETES[calendar_events]': {
+        'sqlite': ('DELETE FROM calendar_events WHERE calendar_events.game_id = :game',
+            {}),
+        'postgresql': ('DELETE FROM calendar_events WHERE calendar_events.game_id = %(game)s',
+            {}),
+    },
     'gm.store.games:GAME_DELETES[games]': {
         'sqlite': ('DELETE FROM games WHERE games.id = :game',
             {}),
@@ -879,9 +885,9 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {}),
     },
     'gm.store.selfservice:PLAYERS_AT': {
-        'sqlite': ('SELECT players.game_id, players.seat, players.name, players.email, players.pw_hash, players.active, players.format, players.timezone, players.generation, players.display_name \nFROM players \nWHERE players.game_id = :game AND lower(players.email) = lower(:address) ORDER BY players.seat',
+        'sqlite': ('SELECT players.game_id, players.seat, players.name, players.email, players.pw_hash, players.active, players.format, players.timezone, players.generation, players.display_name, players.calendar \nFROM players \nWHERE players.game_id = :game AND lower(players.email) = lower(:address) ORDER BY players.seat',
             {}),
-        'postgresql': ('SELECT players.game_id, players.seat, players.name, players.email, players.pw_hash, players.active, players.format, players.timezone, players.generation, players.display_name \nFROM players \nWHERE players.game_id = %(game)s AND lower(players.email) = lower(%(address)s) ORDER BY players.seat',
+        'postgresql': ('SELECT players.game_id, players.seat, players.name, players.email, players.pw_hash, players.active, players.format, players.timezone, players.generation, players.display_name, players.calendar \nFROM players \nWHERE players.game_id = %(game)s AND lower(players.email) = lower(%(address)s) ORDER BY players.seat',
             {}),
     },
     'gm.store.selfservice:REMOVE_OBSERVER': {
@@ -919,6 +925,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {}),
         'postgresql': ('SELECT bounce_holds.start_seq, bounce_holds.seconds \nFROM bounce_holds \nWHERE bounce_holds.game_id = %(game)s AND bounce_holds.player = %(player)s',
             {}),
+    },
+    'gm.store.service:CALENDAR_EVENTS': {
+        'sqlite': ('SELECT * \nFROM calendar_events \nWHERE calendar_events.game_id = :game AND (calendar_events.cancelled = :cancelled_1 OR calendar_events.turn = :turn)',
+            {'cancelled_1': 0}),
+        'postgresql': ('SELECT * \nFROM calendar_events \nWHERE calendar_events.game_id = %(game)s AND (calendar_events.cancelled = %(cancelled_1)s OR calendar_events.turn = %(turn)s)',
+            {'cancelled_1': 0}),
     },
     'gm.store.service:CLEAR_RESULT': {
         'sqlite': ('DELETE FROM results WHERE results.game_id = :game',
@@ -1173,9 +1185,9 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {}),
     },
     'gm.store.games:ADD_PLAYER': {
-        'sqlite': ('INSERT INTO players (game_id, seat, name, email, pw_hash, format, timezone, display_name) VALUES (:game_id, :seat, :name, :email, :pw_hash, :format, :timezone, :display_name)',
+        'sqlite': ('INSERT INTO players (game_id, seat, name, email, pw_hash, format, timezone, display_name, calendar) VALUES (:game_id, :seat, :name, :email, :pw_hash, :format, :timezone, :display_name, :calendar)',
             {}),
-        'postgresql': ('INSERT INTO players (game_id, seat, name, email, pw_hash, format, timezone, display_name) VALUES (%(game_id)s, %(seat)s, %(name)s, %(email)s, %(pw_hash)s, %(format)s, %(timezone)s, %(display_name)s)',
+        'postgresql': ('INSERT INTO players (game_id, seat, name, email, pw_hash, format, timezone, display_name, calendar) VALUES (%(game_id)s, %(seat)s, %(name)s, %(email)s, %(pw_hash)s, %(format)s, %(timezone)s, %(display_name)s, %(calendar)s)',
             {}),
     },
     'gm.store.games:LOG': {
@@ -1185,15 +1197,15 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {}),
     },
     'gm.store.games:NEW_PLAYER_IN_SEAT': {
-        'sqlite': ('UPDATE players SET email=:email, pw_hash=:pw_hash, active=:active, format=:format, timezone=:timezone WHERE players.game_id = :game_id AND players.name = :name',
+        'sqlite': ('UPDATE players SET email=:email, pw_hash=:pw_hash, active=:active, format=:format, timezone=:timezone, calendar=:calendar WHERE players.game_id = :game_id AND players.name = :name',
             {}),
-        'postgresql': ('UPDATE players SET email=%(email)s, pw_hash=%(pw_hash)s, active=%(active)s, format=%(format)s, timezone=%(timezone)s WHERE players.game_id = %(game_id)s AND players.name = %(name)s',
+        'postgresql': ('UPDATE players SET email=%(email)s, pw_hash=%(pw_hash)s, active=%(active)s, format=%(format)s, timezone=%(timezone)s, calendar=%(calendar)s WHERE players.game_id = %(game_id)s AND players.name = %(name)s',
             {}),
     },
     'gm.store.games:SAVE_ADDRESS_SETTINGS': {
-        'sqlite': ('INSERT INTO address_settings (address, format, timezone, updated) VALUES (:address, :format, :timezone, :updated) ON CONFLICT (address) DO UPDATE SET format = excluded.format, timezone = excluded.timezone, updated = excluded.updated',
+        'sqlite': ('INSERT INTO address_settings (address, format, timezone, updated, calendar) VALUES (:address, :format, :timezone, :updated, :calendar) ON CONFLICT (address) DO UPDATE SET format = excluded.format, timezone = excluded.timezone, updated = excluded.updated, calendar = excluded.calendar',
             {}),
-        'postgresql': ('INSERT INTO address_settings (address, format, timezone, updated) VALUES (%(address)s, %(format)s, %(timezone)s, %(updated)s) ON CONFLICT (address) DO UPDATE SET format = excluded.format, timezone = excluded.timezone, updated = excluded.updated',
+        'postgresql': ('INSERT INTO address_settings (address, format, timezone, updated, calendar) VALUES (%(address)s, %(format)s, %(timezone)s, %(updated)s, %(calendar)s) ON CONFLICT (address) DO UPDATE SET format = excluded.format, timezone = excluded.timezone, updated = excluded.updated, calendar = excluded.calendar',
             {}),
     },
     'gm.store.games:SET_ACTIVE': {
@@ -1212,6 +1224,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('UPDATE players SET timezone=:timezone WHERE players.game_id = :game_id AND players.name = :name',
             {}),
         'postgresql': ('UPDATE players SET timezone=%(timezone)s WHERE players.game_id = %(game_id)s AND players.name = %(name)s',
+            {}),
+    },
+    'gm.store.games:SET_PLAYER[calendar]': {
+        'sqlite': ('UPDATE players SET calendar=:calendar WHERE players.game_id = :game_id AND players.name = :name',
+            {}),
+        'postgresql': ('UPDATE players SET calendar=%(calendar)s WHERE players.game_id = %(game_id)s AND players.name = %(name)s',
             {}),
     },
     'gm.store.games:SET_STATUS': {
@@ -1440,6 +1458,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('INSERT INTO deadlines (game_id, start_seq, turn, due, reminded, late, grace_done, paused_at, set_by) VALUES (:game_id, :start_seq, :turn, :due, :reminded, :late, :grace_done, :paused_at, :set_by) ON CONFLICT (game_id) DO UPDATE SET start_seq = excluded.start_seq, turn = excluded.turn, due = excluded.due, reminded = excluded.reminded, late = excluded.late, grace_done = excluded.grace_done, paused_at = excluded.paused_at, set_by = excluded.set_by',
             {}),
         'postgresql': ('INSERT INTO deadlines (game_id, start_seq, turn, due, reminded, late, grace_done, paused_at, set_by) VALUES (%(game_id)s, %(start_seq)s, %(turn)s, %(due)s, %(reminded)s, %(late)s, %(grace_done)s, %(paused_at)s, %(set_by)s) ON CONFLICT (game_id) DO UPDATE SET start_seq = excluded.start_seq, turn = excluded.turn, due = excluded.due, reminded = excluded.reminded, late = excluded.late, grace_done = excluded.grace_done, paused_at = excluded.paused_at, set_by = excluded.set_by',
+            {}),
+    },
+    'gm.store.service:SAVE_CALENDAR_EVENT': {
+        'sqlite': ('INSERT INTO calendar_events (game_id, player, turn, sequence, due, cancelled, updated) VALUES (:game_id, :player, :turn, :sequence, :due, :cancelled, :updated) ON CONFLICT (game_id, player, turn) DO UPDATE SET sequence = excluded.sequence, due = excluded.due, cancelled = excluded.cancelled, updated = excluded.updated',
+            {}),
+        'postgresql': ('INSERT INTO calendar_events (game_id, player, turn, sequence, due, cancelled, updated) VALUES (%(game_id)s, %(player)s, %(turn)s, %(sequence)s, %(due)s, %(cancelled)s, %(updated)s) ON CONFLICT (game_id, player, turn) DO UPDATE SET sequence = excluded.sequence, due = excluded.due, cancelled = excluded.cancelled, updated = excluded.updated',
             {}),
     },
     'gm.store.service:SAVE_SETTING': {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from gm.store.calendarrows import CalendarEventRow
 from gm.store.gamerows import AbsenceRow, DeadlineRow, ResultRow
 from gm.store.repository import Repository
 from gm.store.seatrows import BounceHoldRow
@@ -45,6 +46,10 @@ TAKEBACKS = prepared(lambda sa, t: sa.select(t.takebacks.c.player, t.takebacks.c
     t.takebacks.c.game_id == sa.bindparam("game")))
 ANSWER_TAKEBACK = upsert("takebacks", "game_id", "player")
 END_TAKEBACKS = prepared(lambda sa, t: sa.delete(t.takebacks).where(t.takebacks.c.game_id == sa.bindparam("game")))
+CALENDAR_EVENTS = prepared(lambda sa, t: whole_rows(sa, t.calendar_events).where(
+    t.calendar_events.c.game_id == sa.bindparam("game"),
+    sa.or_(t.calendar_events.c.cancelled == 0, t.calendar_events.c.turn == sa.bindparam("turn"))))
+SAVE_CALENDAR_EVENT = upsert("calendar_events", "game_id", "player", "turn")
 SET_RESULT = upsert("results", "game_id")
 CLEAR_RESULT = prepared(lambda sa, t: sa.delete(t.results).where(t.results.c.game_id == sa.bindparam("game")))
 RESULT = prepared(lambda sa, t: whole_rows(sa, t.results).where(t.results.c.game_id == sa.bindparam("game")))
@@ -56,7 +61,7 @@ SET_TIMER = upsert("timers", "game_id")
 
 
 class Timers(Repository):
-    """Deadlines, timers, absences and bounce holds of games."""
+    """Deadlines, timers, absences and bounce holds of games, and the deadline events sent."""
 
     def deadline_row(self, game_id: str) -> DeadlineRow | None:
         """A game's deadlines row (the turn now open, or the last one stored)."""
@@ -122,6 +127,17 @@ class Timers(Repository):
         """Record that bouncing=wait held ``player``'s deadline in the turn opened by ``start_seq``."""
         self.store.insert_row(ADD_BOUNCE_HOLD, game_id=game_id, player=player, start_seq=start_seq, seconds=seconds,
                               at=at)
+
+
+    def calendar_events(self, game_id: str, turn: int) -> list[CalendarEventRow]:
+        """The deadline events of a game its readers were sent: those not cancelled, and those of
+        ``turn`` (the SEQUENCE a turn's event goes on from)."""
+        return CalendarEventRow.every(CALENDAR_EVENTS.run(self.store, game=game_id, turn=turn).fetchall())
+
+    def save_calendar_event(self, row: CalendarEventRow) -> None:
+        """Record the event a reader was just sent (its SEQUENCE, due, and whether a cancel)."""
+        self._require_tx()
+        SAVE_CALENDAR_EVENT.run(self.store, **row.as_dict())
 
 
 class Results(Repository):

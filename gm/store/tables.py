@@ -56,7 +56,7 @@ games = Table(
 )
 
 # players: a game's seats: name, address, password hash, active, format and time zone, token generation,
-# display name.
+# display name, calendar (SET CALENDAR).
 players = Table(
     "players", metadata,
     Column("game_id", TEXT, ForeignKey("games.id"), primary_key=True),
@@ -69,6 +69,7 @@ players = Table(
     Column("timezone", TEXT, info=added(4)),
     Column("generation", INT, nullable=False, server_default=text("0"), info=added(5)),
     Column("display_name", TEXT, nullable=False, server_default=text("''"), info=added(18)),
+    Column("calendar", TEXT, info=added(30)),
 )
 
 # states: every state of a game: seq 0 = the set-up, then one per change; the rule module's versioned JSON,
@@ -440,12 +441,25 @@ mail_threads = Table(
     Column("made", REAL, nullable=False),
 )
 
-# address_settings: SET ... ALL: the format and time zone an address gives every seat it holds and takes
-# later.
+# address_settings: SET ... ALL: the format, time zone and calendar setting an address gives every seat it
+# holds and takes later.
 address_settings = Table(
     "address_settings", metadata,
     Column("address", TEXT, primary_key=True),
     Column("format", TEXT),
     Column("timezone", TEXT),
+    Column("updated", REAL, nullable=False),
+    Column("calendar", TEXT, info=added(30)),
+)
+
+# calendar_events: the deadline event each reader was last sent per seat and turn (SET CALENDAR).
+calendar_events = Table(
+    "calendar_events", metadata,
+    Column("game_id", TEXT, primary_key=True),
+    Column("player", TEXT, primary_key=True),
+    Column("turn", INT, primary_key=True),
+    Column("sequence", INT, nullable=False),
+    Column("due", REAL, nullable=False),
+    Column("cancelled", INT, nullable=False, server_default=text("0")),
     Column("updated", REAL, nullable=False),
 )

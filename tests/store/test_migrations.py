@@ -37,7 +37,8 @@ TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports
           "address_settings",  # step 17
           "conditional_lines",  # step 26
           "takebacks",  # step 27
-          "mail_threads"}  # step 28
+          "mail_threads",  # step 28
+          "calendar_events"}  # step 30
 
 
 FIRST_PG_STEP = 4  # the step gm was at when the PostgreSQL back end came in

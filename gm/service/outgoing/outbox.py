@@ -25,7 +25,7 @@ from gm.present import mailhtml
 from gm.present.mailhtml import ReportPage, with_answers
 from gm.service.outgoing import strangers, threads
 from gm.service.outgoing.holding import queue_status, queue_statuses
-from gm.service.outgoing.letters import Letter
+from gm.service.outgoing.letters import Letter, calendars_of
 from gm.service.outgoing.replies import ReplyTokens
 from gm.service.outgoing.strangers import HOUR as HOUR, LIMITED_KINDS
 from gm.service.outgoing.strangers import STRANGER_BYTES as STRANGER_BYTES
@@ -63,6 +63,7 @@ class ReplyPart:
     html: HtmlPart | None = None  # the HTML alternative, sent when this is the reply's only part
     secret: bool = False  # carries a password or a code: the stored copy is blanked once sent
     report: bool = False  # the sender's report of the move the mail made: it leads the reply
+    calendar: tuple[bytes, ...] = ()  # the reader's deadline as iCalendar objects
 
 
 def page_part(page: ReportPage | None, images: tuple, footer: str) -> HtmlPart | None:
@@ -128,7 +129,7 @@ class Outbox:
              game_id: str | None = None, turn: int | None = None, in_reply_to: str | None = None,
              references=(), auto: str = "auto-generated", not_before: float | None = None,
              headers: tuple[tuple[str, str], ...] = (), html: HtmlPart | None = None,
-             secret: bool = False) -> int:
+             secret: bool = False, calendar: tuple[bytes, ...] = ()) -> int:
         """Compose one counted message and store it in the outbox as ``status`` (sent from
         ``not_before``, if given).  With ``html`` it is multipart/alternative: ``body`` as text,
         then the HTML page.  ``secret``: it carries a password or a code, so its stored copy
@@ -138,7 +139,7 @@ class Outbox:
         message_id, raw = threads.compose(
             self.store, self.config, to=to, subject=subject, body=body, now=self.clock(), auto=auto,
             game_id=game_id, in_reply_to=in_reply_to, references=references, headers=headers,
-            html=html, reserve=SIGNATURE_RESERVE if self.signer is not None else 0)
+            html=html, reserve=SIGNATURE_RESERVE if self.signer is not None else 0, calendars=calendar)
         if self.signer is not None:
             raw = self.signer.sign(raw)
         return self.store.outbox.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
@@ -206,7 +207,7 @@ class Outbox:
                             reports.with_footer("\n".join(letter.notes + (body,)), footer),
                             kind=letter.kind, status=status, game_id=view.id, turn=view.turn,
                             not_before=letter.not_before, headers=letter.headers + reply,
-                            html=page_part(letter.page, letter.images, footer), **threading)
+                            html=page_part(letter.page, letter.images, footer), calendar=letter.calendar, **threading)
             if letter.archived:
                 for note in letter.notes:
                     self.archive(view, letter.player, "notice", note, oid)
@@ -218,7 +219,7 @@ class Outbox:
         if not self.replying_to(letter.answers):
             return False
         self.reply_report(letter.answers, view, letter.label, letter.body, player=letter.player,
-                          html=page_part(letter.reply_page, letter.images, footer))
+                          html=page_part(letter.reply_page, letter.images, footer), calendar=letter.calendar)
         for title, text in letter.reply_notes:
             self.reply(letter.answers, view, title, text, kind="notice", archive_player=letter.player)
         return True
@@ -256,11 +257,11 @@ class Outbox:
 
     def reply(self, inbound: Inbound, view: GameView | None, label: str, body: str,
               kind: str, archive_player: str | None = None, html: HtmlPart | None = None,
-              secret: bool = False) -> None:
+              secret: bool = False, calendar: tuple[bytes, ...] = ()) -> None:
         """Answer a mail (gathered into one reply by the mail's own MailOutbox).  ``html``: the
         part's HTML alternative, used when the reply has no other part.  ``secret``: the part
         carries a password or a code (the whole reply is then stored as secret)."""
-        part = ReplyPart(view, label, body, kind, archive_player, html, secret)
+        part = ReplyPart(view, label, body, kind, archive_player, html, secret, calendar=calendar)
         if self.replying_to(inbound):
             self.answers.parts.append(part)
             return
@@ -276,11 +277,11 @@ class Outbox:
         return inbound is not None and self.answers is not None and self.answers.inbound is inbound
 
     def reply_report(self, inbound: Inbound, view: GameView, label: str, body: str, *,
-                     player: str, html: HtmlPart | None = None) -> None:
+                     player: str, html: HtmlPart | None = None, calendar: tuple[bytes, ...] = ()) -> None:
         """The report ``player`` gets of the move their mail made, as the lead of its one reply
         (replying_to must hold); archived as their report when the reply is sent."""
         assert self.replying_to(inbound)
-        self.answers.parts.insert(0, ReplyPart(view, label, body, "report", player, html, report=True))
+        self.answers.parts.insert(0, ReplyPart(view, label, body, "report", player, html, False, True, calendar))
 
     def authenticated(self, inbound: Inbound) -> None:
         """The sender of ``inbound`` gave a seat's password or reply address: its answer is not
@@ -345,7 +346,7 @@ class Outbox:
                          game_id=view.id if view else None, turn=view.turn if view else None,
                          in_reply_to=inbound.message_id, references=inbound.references,
                          auto="auto-replied", headers=headers, html=None if cut else html,
-                         secret=any(p.secret for p in parts), answer=True)
+                         secret=any(p.secret for p in parts), answer=True, calendar=calendars_of(parts))
         self.archive_parts(parts, oid)
         return oid
 

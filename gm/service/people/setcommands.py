@@ -65,6 +65,10 @@ SETTERS: tuple[Setter, ...] = (
     Setter("SET TIMEZONE <zone> [ALL]", "show deadlines in your time zone, an IANA name such as "
            "Europe/Berlin or America/New_York (with UTC beside); ALL as for SET FORMAT, e.g. SET "
            "TIMEZONE Europe/Berlin ALL", later(PEOPLE + "playersettings", "set_timezone")),
+    Setter("SET CALENDAR ON|OFF [ALL]", "each report that puts you to move carries your deadline "
+           "(with a clock: when your time runs out) as a calendar event to add, with a reminder a day "
+           "before; updated when it moves, removed when your turn ends; ALL as for SET FORMAT",
+           later(PEOPLE + "playersettings", "set_calendar")),
 )
 BY_WHAT: dict[str, Setter] = {s.what: s for s in SETTERS}
 

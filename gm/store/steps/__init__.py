@@ -40,6 +40,7 @@ from gm.store.steps import (
     s26_conditional_lines,
     s27_takebacks,
     s28_mail_threads,
+    s30_calendar_events,
 )
 
 STEPS: list[Step] = [
@@ -71,4 +72,5 @@ STEPS: list[Step] = [
     s26_conditional_lines.STEP,
     s27_takebacks.STEP,
     s28_mail_threads.STEP,
+    s30_calendar_events.STEP,
 ]
