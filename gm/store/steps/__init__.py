@@ -39,6 +39,7 @@ from gm.store.steps import (
     s25_outbox_notify,
     s26_conditional_lines,
     s27_takebacks,
+    s31_away_notices,
 )
 
 STEPS: list[Step] = [
@@ -69,4 +70,5 @@ STEPS: list[Step] = [
     s25_outbox_notify.STEP,
     s26_conditional_lines.STEP,
     s27_takebacks.STEP,
+    s31_away_notices.STEP,
 ]
