@@ -9,11 +9,14 @@ Both begin with the mail held because the server refuses gm itself (gm.service.o
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from gm.cli.common import BY, WHY, app, echo, fail, open_engine, show_holds
+
+if TYPE_CHECKING:
+    from gm.store.gamerows import AwayNoticeRow
 
 AWAY_SUBJECT_SHOWN = 60  # characters of an away message's subject `gm players` shows
 
@@ -62,7 +65,7 @@ def players(game_id: Optional[str] = typer.Argument(None, help="one game (defaul
                 echo(away_line(away[player.name], now))
 
 
-def away_line(row, now: float) -> str:
+def away_line(row: AwayNoticeRow, now: float) -> str:
     """The line under a seat whose address sent an out-of-office while the game waited for it
     (gm.service.intake.away): when the last came, its subject cut short, when the seat was told."""
     from gm.core import times

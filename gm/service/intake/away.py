@@ -4,10 +4,11 @@ gm never answers a robot (gm.service.intake.gate; RFC 3834), yet a player whose 
 "away until the 20th" may miss a turn an ABSENCE would have saved.  An auto-reply (not a
 bounce, a list's mail or gm's own: gm.mail.robots.away_reply) from an address seated where a
 game waits for that seat's orders is kept (away_notices: when, its subject cut short) for
-`gm players`; the seat's registered address is mailed, at most once a week across its games,
-which games wait and how to send ABSENCE.  The From is only a claim: the mail goes to the
-registered address and quotes nothing of the reply, and nothing else changes (no absence is
-declared, no deadline moves).  It all happens in the mail's one transaction.
+`gm players`; where a deadline or a clock runs for the seat (what an ABSENCE acts on), its
+registered address is mailed, at most once a week across its games, which games wait and how
+to send ABSENCE.  The From is only a claim: the mail goes to the registered address and quotes
+nothing of the reply, and nothing else changes (no absence is declared, no deadline moves).
+It all happens in the mail's one transaction.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from gm.core.addresses import mailbox_key
 from gm.core.model import GameView, Seat, Status
 from gm.service.outgoing import delivery_state
 from gm.service.people import mailcommands
-from gm.service.table import deadlines, games
+from gm.service.table import clockdue, deadlines, games
 from gm.store.gamerows import AwayNoticeRow
 
 if TYPE_CHECKING:
@@ -47,7 +48,8 @@ def note(case: MailCase) -> str | None:
     kept = {(r.game_id, r.player): r for r in ctx.store.timers.away_notices_at(key)}
     told = max((r.last_told for r in kept.values() if r.last_told is not None), default=None)
     now = case.now
-    told_now = (told is None or now - told >= WEEK) and tell(ctx, address, waiting, now)
+    at_stake = [(view, seat) for view, seat in waiting if absence_counts(ctx, view)]
+    told_now = bool(at_stake) and (told is None or now - told >= WEEK) and tell(ctx, address, at_stake, now)
     subject = inbound.subject[:SUBJECT_KEPT]
     for view, seat in waiting:
         before = kept.get((view.id, seat.name))
@@ -72,6 +74,12 @@ def awaited_seats(ctx: Context, address: str) -> list[tuple[GameView, Seat]]:
         if seat is not None and row.name in deadlines.missing_now(ctx.store, view):
             found.append((view, seat))
     return found
+
+
+def absence_counts(ctx: Context, view: GameView) -> bool:
+    """An ABSENCE would change something in the game: a deadline runs for its turn, or a clock
+    (RULINGS G10), which an absence stops.  Without either, a wait costs the player nothing."""
+    return deadlines.due_time(ctx.store, view) is not None or clockdue.replaces_deadline(view)
 
 
 def tell(ctx: Context, address: str, waiting: list[tuple[GameView, Seat]], now: float) -> bool:

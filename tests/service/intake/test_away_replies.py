@@ -135,3 +135,19 @@ def test_gm_players_shows_the_last_away_message(tmp_path, config):
     assert "away message" in shown and "Automatic reply: away" in shown and "told of ABSENCE" in shown
     assert len(shown) < 200 and "..." in shown
     assert not any("away message" in line for line in lines[:at] + lines[at + 2:])
+
+
+def test_without_a_deadline_or_a_clock_the_reply_is_kept_and_nobody_is_told(engine, nb_game):
+    """An ABSENCE only moves deadlines and stops clocks: a game with neither costs nobody a turn."""
+    (mover,) = engine.load("nb1").rules.to_move(engine.load("nb1").state)
+    outcome, mails = arrive(engine, f"{mover}@example.org", **OOO)
+    assert mails == [] and "told" not in outcome.detail
+    (row,) = engine.store.timers.away_notices_in("nb1")
+    assert row.player == mover and row.last_told is None
+
+
+def test_a_clock_game_waiting_is_told(engine):
+    engine.create_game("neighbors", "nb1", SEATS, seed=5, options={"clock": "3d+1d/10d"})
+    (mover,) = engine.load("nb1").rules.to_move(engine.load("nb1").state)
+    _, mails = arrive(engine, f"{mover}@example.org", **OOO)
+    assert [m["To"] for m in mails] == [f"{mover}@example.org"]
