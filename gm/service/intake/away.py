@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from gm.core import times
 from gm.core.addresses import mailbox_key
 from gm.core.model import GameView, Seat, Status
+from gm.mail.redact import mask_text
 from gm.service.outgoing import delivery_state
 from gm.service.people import mailcommands
 from gm.service.table import clockdue, deadlines, games
@@ -50,7 +51,7 @@ def note(case: MailCase) -> str | None:
     now = case.now
     at_stake = [(view, seat) for view, seat in waiting if absence_counts(ctx, view)]
     told_now = bool(at_stake) and (told is None or now - told >= WEEK) and tell(ctx, address, at_stake, now)
-    subject = inbound.subject[:SUBJECT_KEPT]
+    subject = mask_text(inbound.subject)[:SUBJECT_KEPT]  # kept as the mail is: its secrets masked
     for view, seat in waiting:
         before = kept.get((view.id, seat.name))
         last_told = now if told_now else (before.last_told if before is not None else None)

@@ -151,3 +151,35 @@ def test_a_clock_game_waiting_is_told(engine):
     (mover,) = engine.load("nb1").rules.to_move(engine.load("nb1").state)
     _, mails = arrive(engine, f"{mover}@example.org", **OOO)
     assert [m["To"] for m in mails] == [f"{mover}@example.org"]
+
+
+def test_a_fault_after_the_notice_loses_nothing_and_the_retry_tells_once(engine, monkeypatch):
+    """The note and the notice are in the mail's one transaction: a fault later in it leaves
+    neither; the mail set aside and judged again tells the address once, and once only."""
+    from gm.service.intake import ingest
+    from gm.service.outgoing.outbox import MailOutbox
+
+    mover, _ = game(engine)
+    real = MailOutbox.send_answers
+
+    def fail(self):
+        raise RuntimeError("the daemon dies here")
+
+    monkeypatch.setattr(MailOutbox, "send_answers", fail)
+    start = last_outbox_id(engine)
+    raw = order_mail(f"{mover}@example.org", "Away until the 20th.", subject="Out of office", **OOO)
+    assert engine.ingest(raw).outcome == OutcomeKind.ERROR
+    assert outbox(engine, start) == [] and engine.store.timers.away_notices_in("nb1") == []
+    monkeypatch.setattr(MailOutbox, "send_answers", real)
+    row_id = engine.store.one("SELECT id FROM messages WHERE outcome = 'error'")["id"]
+    assert ingest.retry(engine, row_id).outcome == OutcomeKind.ROBOT
+    assert engine.ingest(raw).outcome == OutcomeKind.DUPLICATE
+    assert [m["To"] for m in outbox(engine, start)] == [f"{mover}@example.org"]
+    assert len(engine.store.timers.away_notices_in("nb1")) == 1
+
+
+def test_a_password_in_an_away_subject_is_kept_masked(engine, clock):
+    mover, _ = game(engine)
+    arrive(engine, f"{mover}@example.org", subject="Automatic reply: GAME nb1 PASSWORD hunter2hunter2", **OOO)
+    (row,) = engine.store.timers.away_notices_in("nb1")
+    assert "hunter2" not in row.subject and row.subject.startswith("Automatic reply: GAME nb1 PASSWORD")
