@@ -183,3 +183,16 @@ def test_a_password_in_an_away_subject_is_kept_masked(engine, clock):
     arrive(engine, f"{mover}@example.org", subject="Automatic reply: GAME nb1 PASSWORD hunter2hunter2", **OOO)
     (row,) = engine.store.timers.away_notices_in("nb1")
     assert "hunter2" not in row.subject and row.subject.startswith("Automatic reply: GAME nb1 PASSWORD")
+
+
+def test_one_notice_a_week_per_address_across_its_games(engine, clock):
+    mover, _ = game(engine)
+    engine.create_game("neighbors", "nb2", SEATS, seed=5, options={"deadline": "14d", "reminder": "0"})
+    assert engine.load("nb2").rules.to_move(engine.load("nb2").state) == [mover]
+    _, mails = arrive(engine, f"{mover}@example.org", **OOO)
+    (told,) = mails
+    assert "nb1" in body(told) and "nb2" in body(told)
+    clock.advance(DAY)
+    _, mails = arrive(engine, f"{mover}@example.org", **OOO)
+    assert mails == []
+    assert [len(engine.store.timers.away_notices_in(g)) for g in ("nb1", "nb2")] == [1, 1]
