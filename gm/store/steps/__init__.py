@@ -39,6 +39,9 @@ from gm.store.steps import (
     s25_outbox_notify,
     s26_conditional_lines,
     s27_takebacks,
+    s28_reserved,
+    s29_reserved,
+    s30_reserved,
     s31_away_notices,
 )
 
@@ -70,5 +73,8 @@ STEPS: list[Step] = [
     s25_outbox_notify.STEP,
     s26_conditional_lines.STEP,
     s27_takebacks.STEP,
+    s28_reserved.STEP,
+    s29_reserved.STEP,
+    s30_reserved.STEP,
     s31_away_notices.STEP,
 ]
