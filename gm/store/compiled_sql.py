@@ -560,6 +560,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('DELETE FROM calendar_events WHERE calendar_events.game_id = %(game)s',
             {}),
     },
+    'gm.store.games:GAME_DELETES[away_notices]': {
+        'sqlite': ('DELETE FROM away_notices WHERE away_notices.game_id = :game',
+            {}),
+        'postgresql': ('DELETE FROM away_notices WHERE away_notices.game_id = %(game)s',
+            {}),
+    },
     'gm.store.games:GAME_DELETES[games]': {
         'sqlite': ('DELETE FROM games WHERE games.id = :game',
             {}),
@@ -918,6 +924,18 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('SELECT absences.player, absences.start, absences."end" \nFROM absences \nWHERE absences.game_id = :game',
             {}),
         'postgresql': ('SELECT absences.player, absences.start, absences."end" \nFROM absences \nWHERE absences.game_id = %(game)s',
+            {}),
+    },
+    'gm.store.service:AWAY_NOTICES_AT': {
+        'sqlite': ('SELECT * \nFROM away_notices \nWHERE away_notices.address_key = :key',
+            {}),
+        'postgresql': ('SELECT * \nFROM away_notices \nWHERE away_notices.address_key = %(key)s',
+            {}),
+    },
+    'gm.store.service:AWAY_NOTICES_IN': {
+        'sqlite': ('SELECT * \nFROM away_notices \nWHERE away_notices.game_id = :game',
+            {}),
+        'postgresql': ('SELECT * \nFROM away_notices \nWHERE away_notices.game_id = %(game)s',
             {}),
     },
     'gm.store.service:BOUNCE_HOLDS': {
@@ -1458,6 +1476,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('INSERT INTO deadlines (game_id, start_seq, turn, due, reminded, late, grace_done, paused_at, set_by) VALUES (:game_id, :start_seq, :turn, :due, :reminded, :late, :grace_done, :paused_at, :set_by) ON CONFLICT (game_id) DO UPDATE SET start_seq = excluded.start_seq, turn = excluded.turn, due = excluded.due, reminded = excluded.reminded, late = excluded.late, grace_done = excluded.grace_done, paused_at = excluded.paused_at, set_by = excluded.set_by',
             {}),
         'postgresql': ('INSERT INTO deadlines (game_id, start_seq, turn, due, reminded, late, grace_done, paused_at, set_by) VALUES (%(game_id)s, %(start_seq)s, %(turn)s, %(due)s, %(reminded)s, %(late)s, %(grace_done)s, %(paused_at)s, %(set_by)s) ON CONFLICT (game_id) DO UPDATE SET start_seq = excluded.start_seq, turn = excluded.turn, due = excluded.due, reminded = excluded.reminded, late = excluded.late, grace_done = excluded.grace_done, paused_at = excluded.paused_at, set_by = excluded.set_by',
+            {}),
+    },
+    'gm.store.service:SAVE_AWAY_NOTICE': {
+        'sqlite': ('INSERT INTO away_notices (address_key, game_id, player, last_seen, subject, last_told) VALUES (:address_key, :game_id, :player, :last_seen, :subject, :last_told) ON CONFLICT (address_key, game_id, player) DO UPDATE SET last_seen = excluded.last_seen, subject = excluded.subject, last_told = excluded.last_told',
+            {}),
+        'postgresql': ('INSERT INTO away_notices (address_key, game_id, player, last_seen, subject, last_told) VALUES (%(address_key)s, %(game_id)s, %(player)s, %(last_seen)s, %(subject)s, %(last_told)s) ON CONFLICT (address_key, game_id, player) DO UPDATE SET last_seen = excluded.last_seen, subject = excluded.subject, last_told = excluded.last_told',
             {}),
     },
     'gm.store.service:SAVE_CALENDAR_EVENT': {

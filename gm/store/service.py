@@ -1,4 +1,4 @@
-"""The service's own records: settings, deadlines, absences, GM-made states, results."""
+"""The service's own records: settings, deadlines, absences, away replies, GM-made states, results."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from gm.store.calendarrows import CalendarEventRow
-from gm.store.gamerows import AbsenceRow, DeadlineRow, ResultRow
+from gm.store.gamerows import AbsenceRow, AwayNoticeRow, DeadlineRow, ResultRow
 from gm.store.repository import Repository
 from gm.store.seatrows import BounceHoldRow
 from gm.store.sql import bound, inserting, prepared, updating, upsert, whole_rows
@@ -50,6 +50,11 @@ CALENDAR_EVENTS = prepared(lambda sa, t: whole_rows(sa, t.calendar_events).where
     t.calendar_events.c.game_id == sa.bindparam("game"),
     sa.or_(t.calendar_events.c.cancelled == 0, t.calendar_events.c.turn == sa.bindparam("turn"))))
 SAVE_CALENDAR_EVENT = upsert("calendar_events", "game_id", "player", "turn")
+AWAY_NOTICES_AT = prepared(lambda sa, t: whole_rows(sa, t.away_notices).where(
+    t.away_notices.c.address_key == sa.bindparam("key")))
+AWAY_NOTICES_IN = prepared(lambda sa, t: whole_rows(sa, t.away_notices).where(
+    t.away_notices.c.game_id == sa.bindparam("game")))
+SAVE_AWAY_NOTICE = upsert("away_notices", "address_key", "game_id", "player")
 SET_RESULT = upsert("results", "game_id")
 CLEAR_RESULT = prepared(lambda sa, t: sa.delete(t.results).where(t.results.c.game_id == sa.bindparam("game")))
 RESULT = prepared(lambda sa, t: whole_rows(sa, t.results).where(t.results.c.game_id == sa.bindparam("game")))
@@ -127,6 +132,19 @@ class Timers(Repository):
         """Record that bouncing=wait held ``player``'s deadline in the turn opened by ``start_seq``."""
         self.store.insert_row(ADD_BOUNCE_HOLD, game_id=game_id, player=player, start_seq=start_seq, seconds=seconds,
                               at=at)
+
+    def away_notices_at(self, address_key: str) -> list[AwayNoticeRow]:
+        """The away replies seen from one mailbox (gm.core.addresses.mailbox_key), each seat's."""
+        return AwayNoticeRow.every(AWAY_NOTICES_AT.run(self.store, key=address_key).fetchall())
+
+    def away_notices_in(self, game_id: str) -> list[AwayNoticeRow]:
+        """The away replies seen from the seats of a game (`gm players`)."""
+        return AwayNoticeRow.every(AWAY_NOTICES_IN.run(self.store, game=game_id).fetchall())
+
+    def save_away_notice(self, row: AwayNoticeRow) -> None:
+        """Keep the last away reply seen from a seat's address (a row per address and seat)."""
+        self._require_tx()
+        SAVE_AWAY_NOTICE.run(self.store, **dict(zip(row.columns, row.in_order())))
 
 
     def calendar_events(self, game_id: str, turn: int) -> list[CalendarEventRow]:

@@ -441,6 +441,18 @@ mail_threads = Table(
     Column("made", REAL, nullable=False),
 )
 
+# away_notices: the out-of-office replies seen from a seat's address while its game waited for it
+# (gm.service.intake.away): when the last came, its subject, when the address was last told.
+away_notices = Table(
+    "away_notices", metadata,
+    Column("address_key", TEXT, primary_key=True),
+    Column("game_id", TEXT, primary_key=True),
+    Column("player", TEXT, primary_key=True),
+    Column("last_seen", REAL, nullable=False),
+    Column("subject", TEXT, nullable=False),
+    Column("last_told", REAL),
+)
+
 # address_settings: SET ... ALL: the format, time zone and calendar setting an address gives every seat it
 # holds and takes later.
 address_settings = Table(

@@ -141,7 +141,11 @@ CREATE TABLE takebacks ( game_id TEXT NOT NULL, player TEXT NOT NULL, seq BIGINT
 
 -- step 28: the first mail of each game to each reader (one thread per game)
 CREATE TABLE mail_threads ( game_id TEXT NOT NULL, address TEXT NOT NULL, root TEXT NOT NULL, made DOUBLE PRECISION NOT NULL, PRIMARY KEY (game_id, address) );
+-- step 29: reserved
+
 -- step 30: deadlines as calendar events (SET CALENDAR)
 ALTER TABLE players ADD COLUMN calendar TEXT;
 ALTER TABLE address_settings ADD COLUMN calendar TEXT;
 CREATE TABLE calendar_events ( game_id TEXT NOT NULL, player TEXT NOT NULL, turn BIGINT NOT NULL, sequence BIGINT NOT NULL, due DOUBLE PRECISION NOT NULL, cancelled BIGINT DEFAULT 0 NOT NULL, updated DOUBLE PRECISION NOT NULL, PRIMARY KEY (game_id, player, turn) );
+-- step 31: out-of-office replies seen from seats awaited (away_notices)
+CREATE TABLE away_notices ( address_key TEXT NOT NULL, game_id TEXT NOT NULL, player TEXT NOT NULL, last_seen DOUBLE PRECISION NOT NULL, subject TEXT NOT NULL, last_told DOUBLE PRECISION, PRIMARY KEY (address_key, game_id, player) );

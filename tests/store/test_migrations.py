@@ -38,7 +38,8 @@ TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports
           "conditional_lines",  # step 26
           "takebacks",  # step 27
           "mail_threads",  # step 28
-          "calendar_events"}  # step 30
+          "calendar_events",  # step 30
+          "away_notices"}  # step 31
 
 
 FIRST_PG_STEP = 4  # the step gm was at when the PostgreSQL back end came in

@@ -40,7 +40,9 @@ from gm.store.steps import (
     s26_conditional_lines,
     s27_takebacks,
     s28_mail_threads,
+    s29_reserved,
     s30_calendar_events,
+    s31_away_notices,
 )
 
 STEPS: list[Step] = [
@@ -72,5 +74,7 @@ STEPS: list[Step] = [
     s26_conditional_lines.STEP,
     s27_takebacks.STEP,
     s28_mail_threads.STEP,
+    s29_reserved.STEP,
     s30_calendar_events.STEP,
+    s31_away_notices.STEP,
 ]
