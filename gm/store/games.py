@@ -109,7 +109,7 @@ class Games(Repository):
     GAME_TABLES = ("reports", "orders", "states", "players", "history", "game_settings", "deadlines",
                    "absences", "state_overrides", "results", "timers", "open_games", "observers",
                    "address_codes", "credential_failures", "credential_locks", "bounce_holds", "draw_proposals",
-                   "conditional_lines", "takebacks",
+                   "conditional_lines", "takebacks", "seat_paces", "held_letters",
                    "games")
 
     def delete_game(self, game_id: str) -> dict[str, int]:

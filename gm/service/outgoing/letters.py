@@ -21,7 +21,8 @@ class Letter(NamedTuple):
     ``body`` (archived as ``kind``, for ``player``, when ``archived``); ``page``: its HTML page,
     without the footer.  ``answers``: the mail it is threaded under; ``lead``: the sender's
     report, which leads the one reply to ``answers`` while that is gathered, with
-    ``reply_notes`` (title, text) after it and ``reply_page`` as its page."""
+    ``reply_notes`` (title, text) after it and ``reply_page`` as its page; ``events``: a
+    report's events as its reader sees them."""
 
     to: str
     label: str
@@ -38,3 +39,4 @@ class Letter(NamedTuple):
     lead: bool = False
     reply_notes: tuple[tuple[str, str], ...] = ()
     reply_page: ReportPage | None = None
+    events: tuple[str, ...] = ()  # the report's events its reader sees (kept if it is held: pace)

@@ -39,6 +39,8 @@ from gm.store.steps import (
     s25_outbox_notify,
     s26_conditional_lines,
     s27_takebacks,
+    s28_reserved,
+    s29_mail_pace,
 )
 
 STEPS: list[Step] = [
@@ -69,4 +71,6 @@ STEPS: list[Step] = [
     s25_outbox_notify.STEP,
     s26_conditional_lines.STEP,
     s27_takebacks.STEP,
+    s28_reserved.STEP,
+    s29_mail_pace.STEP,
 ]

@@ -163,6 +163,10 @@ UNDO_AFTER_STEP_10 = (
     "ALTER TABLE outbox DROP COLUMN claimed_by",  # step 23's (daemons went with step 14's)
     "DROP TABLE conditional_lines",  # step 26's
     "DROP TABLE takebacks",  # step 27's
+    "DROP TABLE held_letters",  # step 29's
+    "DROP TABLE digests",
+    "DROP TABLE seat_paces",
+    "DROP TABLE address_paces",
 )
 
 
