@@ -119,7 +119,7 @@ def test_myturn_never_holds_the_end_of_the_game(engine):
         if view.rules.is_over(view.state):
             break
         _, mails = move(engine, secrets)
-    assert {m["To"] for m in mails if "final report" in m["Subject"]} == set(ADDRESS.values())
+    assert {m["To"] for m in mails if "final report" in m["Subject"]} == {email for _, email in PLAYERS3}
     assert engine.store.all("SELECT * FROM held_letters") == []
 
 
