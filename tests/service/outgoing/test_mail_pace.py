@@ -156,8 +156,8 @@ def test_help_and_my_games_say_what_each_setting_does(engine):
     secrets = new_game(engine)
     (help_mail,) = to(send(engine, "cy", "HELP", secrets), "cy")
     text = " ".join(body(help_mail).split())
-    assert "SET MAIL EACH|MYTURN|DAILY [HH:MM] [ALL]" in text
-    assert "MYTURN only when you are to move" in text and "08:00 if you give no hour" in text
+    assert "SET MAIL EACH|MYTURN|DAILY" in text and "DAILY [HH:MM] one digest a day" in text
+    assert "MYTURN only when you are to move" in text and "08:00 if you give none" in text
     send(engine, "cy", "SET MAIL DAILY 07:30 ALL", secrets)
     start = last_outbox_id(engine)
     engine.ingest(order_mail(ADDRESS["cy"], "MY GAMES"))
