@@ -860,18 +860,6 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('DELETE FROM address_paces WHERE address_paces.address = %(address)s',
             {}),
     },
-    'gm.store.pace:DROP_HELD_OF_ADDRESS': {
-        'sqlite': ('DELETE FROM held_letters WHERE held_letters.address = :address',
-            {}),
-        'postgresql': ('DELETE FROM held_letters WHERE held_letters.address = %(address)s',
-            {}),
-    },
-    'gm.store.pace:DROP_HELD_OF_SEAT': {
-        'sqlite': ('DELETE FROM held_letters WHERE held_letters.game_id = :game AND held_letters.player = :player',
-            {}),
-        'postgresql': ('DELETE FROM held_letters WHERE held_letters.game_id = %(game)s AND held_letters.player = %(player)s',
-            {}),
-    },
     'gm.store.pace:DROP_PACE': {
         'sqlite': ('DELETE FROM seat_paces WHERE seat_paces.game_id = :game AND seat_paces.player = :player',
             {}),
@@ -885,21 +873,27 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {}),
     },
     'gm.store.pace:HELD_OF_ADDRESS': {
-        'sqlite': ('SELECT * \nFROM held_letters \nWHERE held_letters.address = :address ORDER BY held_letters.id',
-            {}),
-        'postgresql': ('SELECT * \nFROM held_letters \nWHERE held_letters.address = %(address)s ORDER BY held_letters.id',
-            {}),
-    },
-    'gm.store.pace:HELD_OF_SEAT': {
-        'sqlite': ('SELECT * \nFROM held_letters \nWHERE held_letters.game_id = :game AND held_letters.player = :player ORDER BY held_letters.id',
-            {}),
-        'postgresql': ('SELECT * \nFROM held_letters \nWHERE held_letters.game_id = %(game)s AND held_letters.player = %(player)s ORDER BY held_letters.id',
-            {}),
+        'sqlite': ('SELECT held_letters.id \nFROM held_letters \nWHERE held_letters.address = :address\n LIMIT :param_1 OFFSET :param_2',
+            {'param_1': 1, 'param_2': 0}),
+        'postgresql': ('SELECT held_letters.id \nFROM held_letters \nWHERE held_letters.address = %(address)s \n LIMIT %(param_1)s',
+            {'param_1': 1}),
     },
     'gm.store.pace:PACES': {
         'sqlite': ('SELECT * \nFROM seat_paces \nWHERE seat_paces.game_id = :game',
             {}),
         'postgresql': ('SELECT * \nFROM seat_paces \nWHERE seat_paces.game_id = %(game)s',
+            {}),
+    },
+    'gm.store.pace:TAKE_HELD_OF_ADDRESS': {
+        'sqlite': ('DELETE FROM held_letters WHERE held_letters.address = :address RETURNING id, address, game_id, player, turn, events, held',
+            {}),
+        'postgresql': ('DELETE FROM held_letters WHERE held_letters.address = %(address)s RETURNING held_letters.id, held_letters.address, held_letters.game_id, held_letters.player, held_letters.turn, held_letters.events, held_letters.held',
+            {}),
+    },
+    'gm.store.pace:TAKE_HELD_OF_SEAT': {
+        'sqlite': ('DELETE FROM held_letters WHERE held_letters.game_id = :game AND held_letters.player = :player RETURNING id, address, game_id, player, turn, events, held',
+            {}),
+        'postgresql': ('DELETE FROM held_letters WHERE held_letters.game_id = %(game)s AND held_letters.player = %(player)s RETURNING held_letters.id, held_letters.address, held_letters.game_id, held_letters.player, held_letters.turn, held_letters.events, held_letters.held',
             {}),
     },
     'gm.store.selfservice:ADDRESS_CODE': {

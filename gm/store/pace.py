@@ -27,15 +27,14 @@ DROP_PACE = prepared(lambda sa, t: sa.delete(t.seat_paces).where(
     t.seat_paces.c.game_id == sa.bindparam("game"), t.seat_paces.c.player == sa.bindparam("player")))
 
 HOLD = inserting("held_letters", ("address", "game_id", "player", "turn", "events", "held"))
-HELD_OF_SEAT = prepared(lambda sa, t: whole_rows(sa, t.held_letters).where(
-    t.held_letters.c.game_id == sa.bindparam("game"), t.held_letters.c.player == sa.bindparam("player")).order_by(
-    t.held_letters.c.id))
-DROP_HELD_OF_SEAT = prepared(lambda sa, t: sa.delete(t.held_letters).where(
-    t.held_letters.c.game_id == sa.bindparam("game"), t.held_letters.c.player == sa.bindparam("player")))
-HELD_OF_ADDRESS = prepared(lambda sa, t: whole_rows(sa, t.held_letters).where(
-    t.held_letters.c.address == sa.bindparam("address")).order_by(t.held_letters.c.id))
-DROP_HELD_OF_ADDRESS = prepared(lambda sa, t: sa.delete(t.held_letters).where(
-    t.held_letters.c.address == sa.bindparam("address")))
+# DELETE ... RETURNING: a held row is taken by one transaction only, whichever daemon runs it
+TAKE_HELD_OF_SEAT = prepared(lambda sa, t: sa.delete(t.held_letters).where(
+    t.held_letters.c.game_id == sa.bindparam("game"), t.held_letters.c.player == sa.bindparam("player")).returning(
+    *t.held_letters.c))
+HELD_OF_ADDRESS = prepared(lambda sa, t: sa.select(t.held_letters.c.id).where(
+    t.held_letters.c.address == sa.bindparam("address")).limit(1))
+TAKE_HELD_OF_ADDRESS = prepared(lambda sa, t: sa.delete(t.held_letters).where(
+    t.held_letters.c.address == sa.bindparam("address")).returning(*t.held_letters.c))
 DIGEST = prepared(lambda sa, t: sa.select(t.digests.c.due).where(t.digests.c.address == sa.bindparam("address")))
 ADD_DIGEST = inserting("digests", ("address", "due"))
 DUE_DIGESTS = prepared(lambda sa, t: sa.select(t.digests.c.address, t.digests.c.due).where(
@@ -131,21 +130,21 @@ class Pace(Repository):
         self.store.insert_row(HOLD, address=address, game_id=game_id, player=player, turn=turn,
                               events=events, held=at)
 
-    def held_of_seat(self, game_id: str, player: str) -> list[HeldRow]:
-        """A seat's held reports, oldest first."""
-        return HeldRow.every(HELD_OF_SEAT.run(self.store, game=game_id, player=player).fetchall())
-
-    def drop_held_of_seat(self, game_id: str, player: str) -> int:
+    def take_held_of_seat(self, game_id: str, player: str) -> list[HeldRow]:
+        """A seat's held reports, oldest first, taken off the store."""
         self._require_tx()
-        return DROP_HELD_OF_SEAT.run(self.store, game=game_id, player=player).rowcount
+        rows = HeldRow.every(TAKE_HELD_OF_SEAT.run(self.store, game=game_id, player=player).fetchall())
+        return sorted(rows, key=lambda row: row.id)
 
-    def held_of_address(self, address: str) -> list[HeldRow]:
-        """Every report held for an address, in every game, oldest first."""
-        return HeldRow.every(HELD_OF_ADDRESS.run(self.store, address=address).fetchall())
+    def has_held(self, address: str) -> bool:
+        """Whether any report is held for an address."""
+        return HELD_OF_ADDRESS.run(self.store, address=address).fetchone() is not None
 
-    def drop_held_of_address(self, address: str) -> int:
+    def take_held_of_address(self, address: str) -> list[HeldRow]:
+        """Every report held for an address, in every game, oldest first, taken off the store."""
         self._require_tx()
-        return DROP_HELD_OF_ADDRESS.run(self.store, address=address).rowcount
+        rows = HeldRow.every(TAKE_HELD_OF_ADDRESS.run(self.store, address=address).fetchall())
+        return sorted(rows, key=lambda row: row.id)
 
     def digest_due(self, address: str) -> float | None:
         """When the address's digest is due; None: it has none coming."""

@@ -56,8 +56,7 @@ def send_due(ctx: Context) -> list[str]:
 def queue_digest(ctx: Context, address: str) -> bool:
     """The digest of what was held for ``address``, queued, and the held rows deleted; False when
     nothing was held (the next mail of each game took it)."""
-    held = ctx.store.pace.held_of_address(address)
-    ctx.store.pace.drop_held_of_address(address)
+    held = ctx.store.pace.take_held_of_address(address)
     news, html, to, zone = [], False, None, None
     for game_id, rows in by_game(held).items():
         try:

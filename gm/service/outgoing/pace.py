@@ -120,10 +120,7 @@ def hold(ctx: Context, view: GameView, letter: Letter, seat: Seat) -> None:
 
 def held_lines(ctx: Context, view: GameView, name: str) -> list[str]:
     """The events held for ``name`` in ``view``'s game, in order, taken off the store."""
-    rows = ctx.store.pace.held_of_seat(view.id, name)
-    if not rows:
-        return []
-    ctx.store.pace.drop_held_of_seat(view.id, name)
+    rows = ctx.store.pace.take_held_of_seat(view.id, name)
     return [line for row in rows for line in event_lines(row.turn, row.events)]
 
 
@@ -150,7 +147,7 @@ def with_held(ctx: Context, view: GameView, letter: Letter) -> Letter:
 def release_soon(ctx: Context, email: str) -> None:
     """What was held for ``email`` goes at the next tick, as a digest (the reader reads EACH again)."""
     address, now = settings_key(email), ctx.clock()
-    if not ctx.store.pace.held_of_address(address):
+    if not ctx.store.pace.has_held(address):
         return
     due = ctx.store.pace.digest_due(address)
     if due is not None and due > now:
