@@ -208,3 +208,18 @@ def test_a_digest_killed_in_its_transaction_is_queued_once_after(engine, clock, 
     (digest,) = digests_in(tick(engine), last)  # the daemon again: the digest, once
     assert "T2: " in body(digest) and "T3: " in body(digest)
     assert digests_in(tick(engine)) == []
+
+
+def test_a_digest_shows_the_board_of_a_game_where_the_reader_is_to_move(engine, clock):
+    clock.now = local(NEW_YORK, 2027, 1, 15, 12, 0)
+    secrets = engine.create_game("neighbors", "nb1", PLAYERS4, seed=5)
+    first = mover(engine)
+    send(engine, first, "SET MAIL DAILY", secrets)
+    with engine.store.write():  # held from before the reader was to move (as after a takeback)
+        engine.store.pace.hold(ADDRESS[first], "nb1", first, 1, '["bob: a move"]', clock.now)
+        engine.store.pace.add_digest(ADDRESS[first], clock.now)
+    (digest,) = digests_in(tick(engine), first)
+    text = body(digest)
+    assert "turn 1: you are to move ==" in text and "T1: bob: a move" in text
+    view = engine.load("nb1")
+    assert view.rules.render_board(view.state, first).strip("\n").splitlines()[0] in text

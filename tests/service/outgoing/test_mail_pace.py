@@ -175,3 +175,30 @@ def test_parse_setting_reads_each_form():
     assert pace.parse_setting("MyTurn") == ("myturn", None)
     assert pace.parse_setting("DAILY") == ("daily", 8 * 60)
     assert pace.parse_setting("daily 07:05") == ("daily", 7 * 60 + 5)
+
+
+def test_a_simultaneous_turn_opening_is_never_held(engine):
+    secrets = engine.create_game("fuzzy-borders", "fb1", PLAYERS3[:2], seed=2)
+    for name in ("ada", "bob"):
+        send(engine, name, "SET MAIL DAILY", secrets, "fb1")
+    start = last_outbox_id(engine)
+    for name, cell in (("ada", "A10"), ("bob", "S10")):
+        engine.ingest(order_mail(ADDRESS[name], f"CLAIM {cell}", game_id="fb1", password=secrets[name]))
+    assert engine.load("fb1").turn == 2
+    reports = [m["To"] for m in outbox(engine, start) if "report" in m["Subject"]]
+    assert sorted(reports) == ["ada@example.org", "bob@example.org"]  # the new turn asks them both
+    assert engine.store.all("SELECT * FROM held_letters") == []
+
+
+def test_asks_reader_is_the_one_rule_of_what_never_waits(engine):
+    from gm.service.outgoing.letters import Letter
+
+    new_game(engine)
+    view = engine.load("nb1")
+    first = mover(engine)
+    idle = third(engine, first)
+    report = Letter(ADDRESS[idle], "report", "text", kind="report", player=idle)
+    assert not pace.asks_reader(view, report)  # a report to a reader not to move
+    assert pace.asks_reader(view, report._replace(player=first))  # the reader to move
+    assert pace.asks_reader(view, report._replace(kind="notice"))  # not a report
+    assert pace.asks_reader(view, report._replace(lead=True))  # the sender's own
