@@ -16,7 +16,7 @@ from dataclasses import replace
 from datetime import datetime, time, timedelta, timezone
 from typing import Any
 
-from gm.core.model import GameView, Seat
+from gm.core.model import GameView, Seat, Status
 from gm.present import reports as present
 from gm.service.context import Context
 from gm.service.outgoing.letters import Letter
@@ -82,7 +82,8 @@ def asks_reader(view: GameView, letter: Letter) -> bool:
     on a deadline or a clock (RULINGS G10)."""
     if letter.kind != "report" or letter.player is None or letter.answers is not None or letter.lead:
         return True
-    return view.rules.is_over(view.state) or letter.player in deadlines.awaited(view)
+    over = view.rules.is_over(view.state) or view.status == Status.FINISHED  # by the rules or the GM
+    return over or letter.player in deadlines.awaited(view)
 
 
 def paced(ctx: Context, view: GameView, letters: list[Letter]) -> list[Letter]:

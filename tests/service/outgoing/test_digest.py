@@ -223,3 +223,28 @@ def test_a_digest_shows_the_board_of_a_game_where_the_reader_is_to_move(engine, 
     assert "turn 1: you are to move ==" in text and "T1: bob: a move" in text
     view = engine.load("nb1")
     assert view.rules.render_board(view.state, first).strip("\n").splitlines()[0] in text
+
+
+def test_through_the_maildir_daemon_a_daily_reader_gets_one_digest_at_their_hour(tmp_path):
+    from mailroom import Mailroom
+    from support import Clock
+
+    utc = ZoneInfo("UTC")
+    clock = Clock(local(utc, 2027, 1, 15, 12, 0))
+    room = Mailroom(tmp_path, clock=clock)
+    secrets = room.engine.create_game("neighbors", "nb1", PLAYERS4, seed=5)
+    room.run()
+    last = ORDER[(ORDER.index(mover(room.engine)) + 3) % 4]
+    room.deliver(order_mail(ADDRESS[last], "SET MAIL DAILY 06:45", game_id="nb1", password=secrets[last]))
+    room.run()
+    view = room.engine.load("nb1")
+    name = mover(room.engine)
+    room.deliver(order_mail(ADDRESS[name], view.rules.legal_orders(view.state, name)[0], game_id="nb1",
+                            password=secrets[name]))
+    assert [to for to, _ in room.run() if to == ADDRESS[last]] == []  # held
+    clock.now = local(utc, 2027, 1, 16, 6, 44)
+    assert [m for _, m in room.run() if m["Subject"].startswith("Your daily digest")] == []
+    clock.now = local(utc, 2027, 1, 16, 6, 46)
+    (digest,) = [(to, m) for to, m in room.run() if m["Subject"].startswith("Your daily digest")]
+    assert digest[0] == ADDRESS[last] and f"T2: {name}: " in body(digest[1])
+    assert [m for _, m in room.run() if m["Subject"].startswith("Your daily digest")] == []
