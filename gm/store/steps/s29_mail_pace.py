@@ -19,7 +19,7 @@ CREATE TABLE seat_paces (
     PRIMARY KEY (game_id, player)
 );
 CREATE TABLE address_paces (
-    address TEXT PRIMARY KEY,        -- as address_settings keys it
+    address TEXT NOT NULL PRIMARY KEY,  -- as address_settings keys it
     mail_pace TEXT NOT NULL,
     mail_at INTEGER
 );
@@ -35,7 +35,7 @@ CREATE TABLE held_letters (
 CREATE INDEX held_letters_reader ON held_letters(game_id, player);
 CREATE INDEX held_letters_address ON held_letters(address);
 CREATE TABLE digests (
-    address TEXT PRIMARY KEY,        -- lower-cased
+    address TEXT NOT NULL PRIMARY KEY,  -- lower-cased
     due REAL NOT NULL
 );
 CREATE INDEX digests_due ON digests(due);
