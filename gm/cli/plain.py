@@ -28,9 +28,9 @@ class Plain(NamedTuple):
 
 
 PLAIN = {
-    "list": Plain("play", "list_games", 0, {}),
-    "show": Plain("play", "show", 1, {"--json": "as_json"}),
-    "status": Plain("statuscmd", "status", 0, {"--json": "as_json"}),
+    "list": Plain("glance", "list_games", 0, {}),
+    "show": Plain("glance", "show", 1, {"--json": "as_json"}),
+    "status": Plain("glance", "status", 0, {"--json": "as_json"}),
 }
 
 
@@ -98,19 +98,14 @@ def ingest_from_mta(source: str, config: str | None, verbose: bool) -> int:
 
 
 def run_plain(name: str, plain: Plain, call: dict, config: str | None, verbose: bool) -> int:
-    """Run the command as Typer would once it had read the line: the root options set, its
-    function called; its exit status (a ``gm: why`` failure ends it with its code)."""
+    """Run the command as Typer would once it had read the line, without Typer: the root
+    options set (gm.cli.base), its function called; its exit status (a ``gm: why`` failure ends
+    it with its code, as a SystemExit)."""
     from pathlib import Path
 
-    import typer
+    from gm.cli import base
 
-    from gm.cli import common
-
-    common.set_up(Path(config) if config else None, verbose, name)
+    base.set_up(Path(config) if config else None, verbose, name)
     function = getattr(importlib.import_module(f"gm.cli.{plain.module}"), plain.function)
     keywords = {key: value for key, value in call.items() if key != "args"}
-    try:
-        function(*call["args"], **keywords)
-    except typer.Exit as done:
-        return done.exit_code
-    return 0
+    return function(*call["args"], **keywords)

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import signal
 import threading
 from typing import List, Optional
 
 import typer
 
-from gm.cli.common import (BY, WHY, app, echo, fail, load_config, log_to_config_file, open_engine, open_store,
-                           parse_pairs, run, show_holds)
+from gm.cli import glance
+from gm.cli.common import (BY, WHY, app, echo, fail, load_config, log_to_config_file, open_engine, parse_pairs, run,
+                           show_holds)
 
 
 @app.command()
@@ -72,59 +72,13 @@ def start(game_id: str, why: Optional[str] = WHY, by: Optional[str] = BY):
 @app.command("list")
 def list_games():
     """List the games."""
-    store = open_store()
-    rows = store.games.every_game()
-    if not rows:
-        echo("no games yet (start one with: gm new neighbors --id nb1 --player ...)")
-        return
-    for row in rows:
-        latest = store.turns.latest_state(row.id)  # None: an open game, not started
-        names = ", ".join(p.name for p in store.seats.players(row.id))
-        turn = latest.turn if latest else "-"
-        echo(f"{row.id:<12} {row.kind:<14} {row.status:<9} turn {turn:<4} {names}")
-
-
-def _show_json(view, now: float) -> dict:
-    from gm.service.play import clocks
-
-    rules, st = view.rules, view.state
-    over = rules.is_over(st)
-    to_move = [] if over else rules.to_move(st)
-    scores = rules.scores(st)
-    return {
-        "id": view.id,
-        "kind": rules.kind,
-        "status": view.status,
-        "turn": rules.turn(st),
-        "seq": view.seq,  # the change this state is: gm edit --file refuses to save over a later one
-        "to_move": to_move,
-        "waiting_for": rules.waiting(st) if rules.simultaneous and not over else to_move,
-        "players": [{"name": p.name, "email": p.email, "score": scores.get(p.name, 0)}
-                    for p in view.players],
-        "winners": rules.winners(st) if over else [],
-        "legal": rules.legal_orders(st, to_move[0]) if len(to_move) == 1 else None,
-        "seed": view.row.seed,
-        "options": json.loads(view.row.options),
-        "state": rules.dump(st),
-        "clock": None if rules.clock_of(st) is None else {  # G10: the seconds left in each bank now
-            "option": rules.clock_of(st).spec.text(), "left": clocks.banks_now(view, now)},
-    }
+    glance.list_games()
 
 
 @app.command()
 def show(game_id: str, as_json: bool = typer.Option(False, "--json", help="one JSON object")):
     """The current report as the GM sees it."""
-    engine = open_engine()
-    view = run(engine.load, game_id)
-    if as_json:
-        echo(json.dumps(_show_json(view, engine.clock()), indent=2, sort_keys=True))
-        return
-    echo(engine.report_body(view, view.state, None, []), nl=False)
-    from gm.service.play import clocks
-
-    lines = clocks.show_lines(view, engine.clock())  # G10: the banks as they stand now
-    if lines:
-        echo("\n".join(["", *lines]))
+    glance.show(game_id, as_json)
 
 
 @app.command()

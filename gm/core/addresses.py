@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import unicodedata
 
-import idna
 
 from gm.core import text as safe_text
 
@@ -65,6 +64,8 @@ def a_label_domain(domain: str) -> str | None:
         return None
     if domain.isascii():
         return _ascii_domain(domain)
+    import idna  # an IDN domain's alone (most mail's domain is ASCII)
+
     try:
         mapped = idna.uts46_remap(domain, std3_rules=True, transitional=False)
         if len(mapped) > MAX_DOMAIN or any(len(label) > MAX_LABEL for label in mapped.split(".")):

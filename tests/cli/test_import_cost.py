@@ -30,8 +30,11 @@ ENGINES = {"games.neighbors", "games.fuzzy_borders", "games.phalanx", "games.pro
 HEAVY = {
     "version": NEVER | THE_SERVICE | {"gm.store", "gm.core.config", "pydantic", "yaml", "sqlite3",
                                       "importlib.metadata"},
-    "list": NEVER | THE_SERVICE | OPENING | {"pydantic"},
-    "status": NEVER | OPENING | ENGINES | {"pydantic", "PIL", "gm.service.intake", "gm.service.play"},
+    # The plain forms of list, show and status run without the CLI framework (gm.cli.plain).
+    "list": NEVER | THE_SERVICE | OPENING | {"pydantic", "typer", "click"},
+    "show": NEVER | OPENING | {"pydantic", "typer", "click", "PIL", "gm.service.intake", "gm.present.pictures.draw"},
+    "status": NEVER | OPENING | ENGINES | {"pydantic", "PIL", "gm.service.intake", "gm.service.play", "typer",
+                                           "click"},
     "help": NEVER | OPENING | ENGINES | {"typer", "click", "pydantic", "importlib.metadata", "PIL",
                                          "gm.present.pictures.draw", "gm.service.play",
                                          "gm.service.intake.orders", "gm.service.intake.held",
@@ -87,6 +90,11 @@ def test_gm_list_reads_the_store_without_the_service(table):
     assert heavy("list", imported("--config", str(conf), "list")) == []
 
 
+def test_gm_show_renders_the_report_without_typer_or_pictures(table):
+    conf, _ = table
+    assert heavy("show", imported("--config", str(conf), "show", "nb1")) == []
+
+
 def test_gm_status_reads_the_service_without_the_rules_or_typers_validators(table):
     conf, _ = table
     assert heavy("status", imported("--config", str(conf), "status", code=1)) == []  # 1: no daemon runs
@@ -96,6 +104,14 @@ def test_gm_ingest_of_a_strangers_help_takes_no_typer_and_no_pictures(table):
     conf, _ = table
     mail = order_mail("stranger@example.net", "HELP", subject="help")
     assert heavy("help", imported("--config", str(conf), "ingest", "-", mail=mail)) == []
+
+
+def test_a_strangers_help_after_the_first_takes_no_jinja(table):
+    """The HELP text is rendered once and kept (gm.present.kept): another stranger's HELP reads it."""
+    conf, _ = table
+    for sender in ("first@example.net", "second@example.net"):
+        modules = imported("--config", str(conf), "ingest", "-", mail=order_mail(sender, "HELP", subject="help"))
+    assert heavy("help", modules) == [] and "jinja2" not in modules
 
 
 def test_gm_ingest_of_an_order_takes_no_typer_and_no_network(table):

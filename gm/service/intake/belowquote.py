@@ -7,7 +7,6 @@ from games.base import AmbiguousOrderError, IllegalOrderError
 from gm.core.model import GameView, NotStarted, ServiceError
 from gm.service.intake.case import MailCase
 from gm.service.intake.words import body, shown
-from gm.service.table import games
 
 
 def tell_unread(case: MailCase, game_id: str | None) -> None:
@@ -25,6 +24,8 @@ def orders_below_quote(case: MailCase, game_id: str | None) -> list[str]:
     inbound = case.inbound
     if not inbound.unread_may_be_orders or not game_id:
         return []
+    from gm.service.table import games  # the game's rules, for lines below a quote alone
+
     try:
         view = games.load(case.ctx.store, game_id)
     except (NotStarted, ServiceError):

@@ -12,7 +12,6 @@ import logging
 
 from gm.core.model import Outcome, OutcomeKind
 from gm.service.intake.case import MailCase
-from gm.service.intake.words import say
 from gm.service.outgoing import bounces
 
 log = logging.getLogger(__name__)
@@ -36,6 +35,8 @@ def cap_size(case: MailCase) -> Outcome | None:
     inbound = case.inbound
     if not (inbound.too_large or inbound.refuse):
         return None
+    from gm.service.intake.words import say  # the refusals' templates: Jinja, for this mail only
+
     case.ctx.store.locks.lock_addresses(inbound.sender)  # its replies' throttle
     if inbound.too_large:
         return case.refuse(say("too_large", limit=case.ctx.config.max_message_bytes))

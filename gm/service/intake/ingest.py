@@ -22,7 +22,6 @@ from gm.service.context import Context
 from gm.service.intake.case import read
 from gm.service.intake.judging import judge_mail
 from gm.service.intake.setaside import SeatAuth, seat_auth
-from gm.service.people import guessing
 from gm.store import StoreError
 from gm.store.locks import address_lock, retry_conflicts
 
@@ -47,6 +46,8 @@ def prepare(ctx: Context, raw: bytes) -> Inbound | None:
     try:
         mail = order_mail.read(inbound.subject, inbound.text)
         if mail.game_id and mail.password:
+            from gm.service.people import guessing  # a mail with a password alone
+
             game_id = mail.game_id.strip().lower()
             stored = guessing.head_start_hash(ctx, game_id, inbound.sender)  # one statement
             if stored is not None:

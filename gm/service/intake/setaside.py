@@ -25,8 +25,6 @@ from gm.mail import rawmail
 from gm.mail.inbound import Inbound, plus_recipient
 from gm.mail.quotes import strip_reply
 from gm.mail.redact import plain_reading
-from gm.service.people import guessing
-from gm.service.table import games
 from gm.service.context import Context
 
 log = logging.getLogger(__name__)
@@ -73,6 +71,8 @@ def speaks_for(ctx: Context, view, sender: str, password: str | None,
     it, even where its token is not current; why its password was refused).  The password
     (throttled: gm.service.people.guessing), else the seat reply address ``addressed`` it came to,
     when no password came or a lock-out refused it (only the token passes a lock-out)."""
+    from gm.service.people import guessing  # a mail with a password alone
+
     player, refused = guessing.check_password(ctx, view, sender, password)
     if player is not None or addressed is None or addressed[0] != view.id \
             or (password and refused != "locked"):
@@ -96,6 +96,8 @@ def seat_auth(ctx: Context, inbound: Inbound | None, raw: bytes) -> SeatAuth:
         game_id = mail.game_id or (addressed[0] if addressed else None)
         if game_id is None:
             return NOBODY
+        from gm.service.table import games  # a mail naming a game alone
+
         view = games.load(ctx.store, game_id)
         player, by_token, _ = speaks_for(ctx, view, sender, mail.password, addressed)
         if player is not None:

@@ -8,18 +8,21 @@ detail in the log.  A body of its own is a template rendered as written.
 from __future__ import annotations
 
 from gm.mail.redact import mask_text
-from gm.present.templates import environment, sentence
 
 REFUSALS = "mail/refusals.txt.j2"
 
 
 def say(message: str, **values: object) -> str:
     """The refusal ``message`` (a macro of refusals.txt.j2) with ``values``, as one line."""
+    from gm.present.templates import sentence  # Jinja, when something is said
+
     return sentence(REFUSALS, message, **values)
 
 
 def body(template: str, **values: object) -> str:
     """templates/mail/``template``.txt.j2 rendered exactly as written (not rewrapped)."""
+    from gm.present.templates import environment
+
     return environment().get_template(f"mail/{template}.txt.j2").render(**values)
 
 

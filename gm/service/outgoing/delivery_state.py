@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 
 from gm.core import addresses
-from gm.service.table import games
 from gm.service.context import Context
 from gm.service.outgoing import gmalerts, holding
 from gm.service.outgoing.holding import BOUNCING
@@ -117,6 +116,8 @@ def become_bouncing(ctx: Context, address: str, reason: str, now: float) -> None
         "It is cleared when the player mails gm from this address, or their seat gets a new address.",
         "See: gm deliveries " + address,
     ])
+    from gm.service.table import games  # the games' rules, for an address that bounces alone
+
     for seat in seats:
         view = games.load(store, seat.game_id)
         others = [p.name for p in view.seated if p.email.lower() != address.lower()]
@@ -180,6 +181,8 @@ def clear_by_hand(ctx: Context, target: str, why: str, who: str) -> str:
         if not clear(ctx, target, reason):
             return f"{target}: not bouncing or soft-failing (nothing to clear)"
         now = ctx.clock()
+        from gm.service.table import games  # the games' rules, for an address cleared alone
+
         for seat in ctx.store.seats.player_seats_at(target):
             view = games.load(ctx.store, seat.game_id)
             ctx.store.history.log(view.id, view.turn, who, "cleared",

@@ -54,9 +54,8 @@ def cut(config: Config, body: str, most: int = STRANGER_BYTES) -> str:
 
 
 def limit_notice(outbox, to: str) -> str | None:
-    """None if a limit is reached; else "" or, for the last reply allowed, a note saying so."""
-    from gm.present.templates import sentence
-
+    """None if a limit is reached; else "" or, for the last reply allowed, a note saying so
+    (the templates, and Jinja, loaded only for a note)."""
     since = outbox.clock() - HOUR
     per_address = outbox.config.error_replies_per_hour
     total = outbox.config.unauthenticated_replies_per_hour
@@ -69,6 +68,10 @@ def limit_notice(outbox, to: str) -> str | None:
     if sent_all >= total:
         log.warning("reply to %s suppressed: %d replies to strangers this hour", to, sent_all)
         return None
+    if sent_to + 1 < per_address and sent_all + 1 < total:
+        return ""
+    from gm.present.templates import sentence
+
     if sent_to + 1 == per_address:
         return sentence(LIMITS, "last_answer", to=to, per_address=per_address)
     if sent_all + 1 == total:

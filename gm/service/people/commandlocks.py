@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from gm.core import addresses, codes
 from gm.service.context import Context
-from gm.service.people import credentials
 
 GAME_AT = {"JOIN": 0, "OBSERVE": 0, "UNOBSERVE": 0, "LEAVE": 0, "CREATE": 1}  # the word naming the game
 MANY = 20  # games named by one mail past which it locks the store instead (a flood, not a player)
@@ -57,6 +56,8 @@ def confirmed_games(ctx: Context, code: str, seats_of: set[str]) -> set[str]:
             if word in GAME_AT and len(args) > GAME_AT[word]:
                 found.add(args[GAME_AT[word]].lower())
         return found
+    from gm.service.people import credentials  # a CONFIRM alone
+
     seat_code = credentials.find_code(ctx, code)
     if seat_code is None:
         return set()

@@ -48,11 +48,16 @@ def send_welcome(ctx: Context, view: GameView, player: Seat, password: str | Non
                     press=PRESS_MODES.get(mode, mode), mail=start_reports)
 
 
+KEPT_TEXTS = "kept-texts"  # the folder of gm's data where fixed texts are kept (gm.present.kept)
+
+
 def general_help(ctx: Context, inbound: Inbound, empty: bool = False) -> None:
     """HELP (or an empty mail, ``empty``: said first) without a game: the format and the games
     played here."""
-    body = ctx.outbox.render("help", game=None, kinds=registry.available(), commands=help_lines(),
-                             press=None, empty=empty)
+    from gm.present.kept import kept_text  # a fixed text: kept once rendered, no Jinja per stranger
+
+    body = kept_text(ctx.config.data_dir / KEPT_TEXTS, "help", address=ctx.config.address, game=None,
+                     kinds=registry.available(), commands=help_lines(), press=None, empty=empty)
     ctx.outbox.reply(inbound, None, "Your mail was empty" if empty else "Help", body,
                      kind="help")  # rate-limited: needs no password
 
