@@ -27,6 +27,7 @@ from gm.store.locks import Locks
 from gm.store.mail import Inbox, Outbox, Reports
 from gm.store.optin import OptIn
 from gm.store.reads import TransactionReads, WatchedConnection
+from gm.store.pace import Pace
 from gm.store.seats import Seats
 from gm.store.selfservice import SelfService
 from gm.store.service import Results, Timers
@@ -66,6 +67,7 @@ class Store(TransactionReads, DeferredWrites):
         self.games = Games(self)
         self.history = History(self)
         self.seats = Seats(self)
+        self.pace = Pace(self)
         self.credentials = Credentials(self)
         self.turns = Turns(self)
         self.inbox = Inbox(self)

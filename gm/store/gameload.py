@@ -1,9 +1,10 @@
 """What judging a mail reads of its game, in one statement on PostgreSQL (Store.read_game).
 
 The game's row, newest state, players, timer, deadline, settings, approved
-observers, conditional lines, thread roots, the credential locks, the players' delivery states and the public
-press: one round trip each on PostgreSQL, so one SELECT here, whose rows the
-store remembers (gm.store.reads) under the keys the methods reading them use.
+observers, conditional lines, thread roots, the seats' paces, the credential
+locks, the players' delivery states and the public press: one round trip
+each on PostgreSQL, so one SELECT here, whose rows the store remembers
+(gm.store.reads) under the keys the methods reading them use.
 Each set is a subquery, FULL JOINed ON false with the others, led by a marker
 column (``"#players"``...) that tells the sets apart and orders them.  The same
 statement draws the ids of the outbox rows judging will queue, so those rows
@@ -31,6 +32,7 @@ SETS: dict[str, tuple[str, str]] = {
     "observers": ("email FROM observers WHERE game_id = %(read_game)s AND approved = 1", "since, email"),
     "conditional_lines": ("* FROM conditional_lines WHERE game_id = %(read_game)s", "id"),
     "mail_threads": ("address, root FROM mail_threads WHERE game_id = %(read_game)s", "address"),
+    "seat_paces": ("* FROM seat_paces WHERE game_id = %(read_game)s", "player"),
     # gm.store.credentials.locks_until's statement
     "locks": ("name, until FROM (SELECT p.name AS name, (SELECT max(c.until) FROM credential_locks c WHERE "
               "c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = '') AS until "

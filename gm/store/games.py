@@ -109,7 +109,8 @@ class Games(Repository):
     GAME_TABLES = ("reports", "orders", "states", "players", "history", "game_settings", "deadlines",
                    "absences", "state_overrides", "results", "timers", "open_games", "observers",
                    "address_codes", "credential_failures", "credential_locks", "bounce_holds", "draw_proposals",
-                   "conditional_lines", "takebacks", "mail_threads", "calendar_events", "away_notices",
+                   "conditional_lines", "takebacks", "mail_threads", "seat_paces", "held_letters",
+                   "calendar_events", "away_notices",
                    "games")
 
     def delete_game(self, game_id: str) -> dict[str, int]:

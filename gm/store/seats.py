@@ -5,6 +5,7 @@ from __future__ import annotations
 from gm.store import credentials as credentials_sql
 from gm.store import delivery as delivery_sql
 from gm.store import games as games_sql
+from gm.store import pace as pace_sql
 from gm.store import selfservice as selfservice_sql
 from gm.store.repository import Repository
 from gm.store.seatrows import AddressSeatRow, AddressSettingsRow, SeatKey, SeatRow
@@ -28,6 +29,7 @@ class Seats(Repository):
         ``display_name``: as their address was given, if it was."""
         self.store.insert_row(games_sql.ADD_PLAYER, game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash,
                               display_name=display_name, **self.address_defaults(email))
+        pace_sql.seat_takes_address_pace(self.store, game_id, name, email)
 
     def pw_hash_by_email(self, game_id: str, email: str) -> str | None:
         """The password hash of the player of ``game_id`` at ``email`` (lower-cased), or None."""
@@ -39,6 +41,7 @@ class Seats(Repository):
         settings (SET ... ALL; none: the game's), never the one who left."""
         self.store.update_rows(games_sql.NEW_PLAYER_IN_SEAT, game_id=game_id, name=name,
                                email=email, pw_hash=pw_hash, active=1, **self.address_defaults(email))
+        pace_sql.seat_takes_address_pace(self.store, game_id, name, email)
 
     def reactivate_player(self, game_id: str, name: str) -> None:
         """Seat a removed player again (a rollback to before they left)."""

@@ -475,3 +475,43 @@ calendar_events = Table(
     Column("cancelled", INT, nullable=False, server_default=text("0")),
     Column("updated", REAL, nullable=False),
 )
+
+# seat_paces: how often a seat is mailed (SET MAIL), a row only for a seat that is not mailed each report.
+seat_paces = Table(
+    "seat_paces", metadata,
+    Column("game_id", TEXT, primary_key=True),
+    Column("player", TEXT, primary_key=True),
+    Column("mail_pace", TEXT, nullable=False),
+    Column("mail_at", INT),
+)
+
+# address_paces: SET MAIL ... ALL: the pace an address gives every seat it holds and takes later.
+address_paces = Table(
+    "address_paces", metadata,
+    Column("address", TEXT, primary_key=True),
+    Column("mail_pace", TEXT, nullable=False),
+    Column("mail_at", INT),
+)
+
+# held_letters: reports SET MAIL MYTURN or DAILY keeps back from a reader (gm.service.outgoing.pace): the
+# events of each, for the next mail of the game to that reader or the address's digest.
+held_letters = Table(
+    "held_letters", metadata,
+    Column("id", ROWID, Identity(), primary_key=True),
+    Column("address", TEXT, nullable=False),
+    Column("game_id", TEXT, nullable=False),
+    Column("player", TEXT, nullable=False),
+    Column("turn", INT, nullable=False),
+    Column("events", TEXT, nullable=False),
+    Column("held", REAL, nullable=False),
+    Index("held_letters_reader", "game_id", "player"),
+    Index("held_letters_address", "address"),
+)
+
+# digests: the one daily digest an address has coming (SET MAIL DAILY), by when it is due.
+digests = Table(
+    "digests", metadata,
+    Column("address", TEXT, primary_key=True),
+    Column("due", REAL, nullable=False),
+    Index("digests_due", "due"),
+)

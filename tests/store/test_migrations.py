@@ -38,6 +38,7 @@ TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports
           "conditional_lines",  # step 26
           "takebacks",  # step 27
           "mail_threads",  # step 28
+          "seat_paces", "address_paces", "held_letters", "digests",  # step 29
           "calendar_events",  # step 30
           "away_notices"}  # step 31
 

@@ -22,7 +22,8 @@ class Letter(NamedTuple):
     without the footer.  ``answers``: the mail it is threaded under; ``lead``: the sender's
     report, which leads the one reply to ``answers`` while that is gathered, with
     ``reply_notes`` (title, text) after it and ``reply_page`` as its page; ``calendar``: the
-    reader's deadline as iCalendar objects (gm.service.outgoing.calendar)."""
+    reader's deadline as iCalendar objects (gm.service.outgoing.calendar); ``events``: a
+    report's events as its reader sees them."""
 
     to: str
     label: str
@@ -40,6 +41,7 @@ class Letter(NamedTuple):
     reply_notes: tuple[tuple[str, str], ...] = ()
     reply_page: ReportPage | None = None
     calendar: tuple[bytes, ...] = ()
+    events: tuple[str, ...] = ()  # the report's events its reader sees (kept if it is held: pace)
 
 
 def calendars_of(parts: Iterable[Any]) -> tuple[bytes, ...]:

@@ -16,7 +16,7 @@ from gm.core import times
 from gm.core.model import GameView, Seat
 from gm.present import archive, standings
 from gm.present import reports as present
-from gm.service.outgoing import calendar, observers, reportmail
+from gm.service.outgoing import calendar, observers, pace, reportmail
 from gm.service.table import deadlines
 from gm.service.context import Context
 
@@ -54,7 +54,8 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
     public = partial(present.render_report, present.ReportInput(  # rendered if someone follows
         view.id, rules, view.state, present.OBSERVER, events, deadline=mail.observer_deadline))
     batch = observers.letters(ctx, view, label, public, "report")
-    ctx.outbox.queue_batch(view, batch + calendar.with_calendars(ctx, view, letters))
+    letters = calendar.with_calendars(ctx, view, letters)
+    ctx.outbox.queue_batch(view, batch + pace.paced(ctx, view, letters))  # held ones kept
 
 
 def game_page(ctx: Context, game_id: str) -> str | None:

@@ -79,7 +79,8 @@ def summary(ctx, view, player, args, inbound) -> None:
     shown = []
     for game_id in ctx.store.games.game_ids_of_address(sender, mailcommands.LIST_MAX) if sender else []:
         own = [p for p in ctx.store.seats.players(game_id) if p.active and p.email.lower() == sender]
-        settings = [playersettings.in_force(ctx, game_id, p) for p in own]
+        settings = [line for p in own for line in (playersettings.in_force(ctx, game_id, p),
+                                                   playersettings.pace_in_force(ctx, game_id, p))]
         if lobby.is_open(ctx, game_id):
             info = lobby.open_summary(ctx, game_id)
             shown.append({"id": game_id, "title": info["title"], "turn": "-", "owes": False,

@@ -40,7 +40,7 @@ from gm.store.steps import (
     s26_conditional_lines,
     s27_takebacks,
     s28_mail_threads,
-    s29_reserved,
+    s29_mail_pace,
     s30_calendar_events,
     s31_away_notices,
 )
@@ -74,7 +74,7 @@ STEPS: list[Step] = [
     s26_conditional_lines.STEP,
     s27_takebacks.STEP,
     s28_mail_threads.STEP,
-    s29_reserved.STEP,
+    s29_mail_pace.STEP,
     s30_calendar_events.STEP,
     s31_away_notices.STEP,
 ]

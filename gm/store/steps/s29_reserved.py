@@ -1,7 +1,0 @@
-"""Step 29: nothing here; the step another branch ships under this number takes its place."""
-
-from __future__ import annotations
-
-from gm.store.changes import Step
-
-STEP = Step(29, "reserved", "")
