@@ -77,10 +77,12 @@ def next_digest(now: float, at: int, zone: Any) -> float:
 
 def asks_reader(view: GameView, letter: Letter) -> bool:
     """Whether ``letter`` goes at once whatever its reader's setting: anything but a report, the
-    sender's own report, the end of the game, and a report after which the reader is to move
+    sender's own report, the end of the game, a report after which the reader is to move
     (their turn, a simultaneous turn or bid window opening), so no setting costs a reader time
-    on a deadline or a clock (RULINGS G10)."""
-    if letter.kind != "report" or letter.player is None or letter.answers is not None or letter.lead:
+    on a deadline or a clock (RULINGS G10), and one carrying the reader's calendar event (SET
+    CALENDAR: a cancellation held would leave a deadline standing in their calendar)."""
+    if letter.kind != "report" or letter.player is None or letter.answers is not None or letter.lead \
+            or letter.calendar:
         return True
     over = view.rules.is_over(view.state) or view.status == Status.FINISHED  # by the rules or the GM
     return over or letter.player in deadlines.awaited(view)

@@ -202,3 +202,16 @@ def test_asks_reader_is_the_one_rule_of_what_never_waits(engine):
     assert pace.asks_reader(view, report._replace(player=first))  # the reader to move
     assert pace.asks_reader(view, report._replace(kind="notice"))  # not a report
     assert pace.asks_reader(view, report._replace(lead=True))  # the sender's own
+
+
+def test_a_report_carrying_the_readers_calendar_event_never_waits(engine):
+    """SET CALENDAR's cancellation rides on a report that may ask nothing of its reader: held, it
+    would leave a deadline standing in their calendar, so such a report goes at once."""
+    from gm.service.outgoing.letters import Letter
+
+    new_game(engine)
+    view = engine.load("nb1")
+    idle = third(engine, mover(engine))
+    plain = Letter(ADDRESS[idle], "Neighbors report", "text", kind="report", player=idle)
+    assert not pace.asks_reader(view, plain)
+    assert pace.asks_reader(view, plain._replace(calendar=(b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",)))
