@@ -87,7 +87,8 @@ def test_an_observer_gets_the_public_reports_and_never_a_sealed_claim(harness, d
         assert all("K11" not in text_of(m) for m in smtp.to(eve))
         dovecot.append(order_mail(ADDRESS["bob"], "J10", game_id="fb1", password=secrets["bob"]))
         report = smtp.wait_for(eve, 3)[2]
-        assert "[fb1 T2]" in report["Subject"] and "report" in report["Subject"]
+        assert report["Subject"] == "[gm fb1] Fuzzy Borders report"
+        assert "Fuzzy Borders game fb1, turn 2" in text_of(report)
         assert "ada claims K11" in text_of(report)  # public once the turn closed
         unsubscribe = harness.engine.outbox.tokens.unsubscribe_address("fb1", eve)  # eve's own address
         assert report["List-Unsubscribe"] == f"<mailto:{unsubscribe}?subject=unsubscribe>"

@@ -173,10 +173,10 @@ class Outbox:
 
     def to_game(self, view: GameView, to: str, label: str, body: str, *, kind: str = "notice",
                 headers: tuple[tuple[str, str], ...] = (), **threading: Any) -> int | None:
-        """Queue a message about a game, its subject tagged ``[id Tn]`` so a reply names the game;
-        to a seat, with the seat's reply address (gm.service.outgoing.replies)."""
+        """Queue a message about a game, its subject tagged ``[gm id]`` (threads.subject_tag) so a
+        reply names the game; to a seat, with the seat's reply address (gm.service.outgoing.replies)."""
         reply = self.reply_headers(view.id, to)
-        return self.queue(to, f"[{view.id} T{view.turn}] {label}",
+        return self.queue(to, f"{threads.subject_tag(view.id)} {label}",
                           reports.with_footer(body, self.footer(view, to, bool(reply))), kind=kind,
                           game_id=view.id, turn=view.turn, headers=tuple(headers) + reply, **threading)
 
@@ -203,7 +203,7 @@ class Outbox:
             threading = {} if letter.answers is None else {
                 "in_reply_to": letter.answers.message_id, "references": letter.answers.references}
             reply = (("Reply-To", tokens[letter.to]),) if tokens[letter.to] else ()
-            oid = self._put(letter.to, f"[{view.id} T{view.turn}] {letter.label}",
+            oid = self._put(letter.to, f"{threads.subject_tag(view.id)} {letter.label}",
                             reports.with_footer("\n".join(letter.notes + (body,)), footer),
                             kind=letter.kind, status=status, game_id=view.id, turn=view.turn,
                             not_before=letter.not_before, headers=letter.headers + reply,
@@ -331,12 +331,12 @@ class Outbox:
             body = strangers.with_notice(body, notice)
         first = parts[0]
         if lead is not None:  # the report of the move, as every player gets it, with the answers after
-            subject, html = f"[{view.id} T{view.turn}] {lead.label}", lead.html
+            subject, html = f"{threads.subject_tag(view.id)} {lead.label}", lead.html
             if html is not None and len(parts) > 1:
                 html = HtmlPart(with_answers(html.html, [p.body for p in parts[1:]]), html.images)
         else:
             label = first.label if len(parts) == 1 else f"{first.label} (and {len(parts) - 1} more)"
-            tag = f"[{view.id} T{view.turn}]" if view is not None else "[gm]"
+            tag = threads.subject_tag(view.id if view is not None else None)
             subject = (f"{tag} {label}: "
                        f"{mask_text(without_password(inbound.subject), passwords=False) or 'your mail'}")
             html = first.html if len(parts) == 1 and not limited else None

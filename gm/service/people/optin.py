@@ -217,7 +217,7 @@ def _mail_code(ctx: Context, inbound: Inbound, code: str, asked: Asked) -> None:
     reply = confirm_address(ctx.config.address, code)
     headers = (("Reply-To", reply),) if ctx.config.reply_tokens and len(reply.rpartition("@")[0]) <= 64 \
         else ()
-    # No "[nb7 T3]" tag and no word "game" in the subject: a reply to it must read as CONFIRM
+    # No "[gm nb7]" tag and no word "game" in the subject: a reply to it must read as CONFIRM
     # <code> from the subject (gm.mail.orders), not as a game mail needing a password.
     oid = ctx.outbox.queue(inbound.sender, f"CONFIRM {code}: confirm your request to gm", body, kind="confirm",
                            in_reply_to=inbound.message_id, references=inbound.references,

@@ -37,7 +37,8 @@ def test_greetings_and_sign_off_are_not_read_and_the_order_is_applied(engine, nb
     words = " ".join(body(reply).split())
     assert "Not read (not orders)" in words
     assert "Hi all," in words and "Cheers," in words and "Ada" in words and "b2xd3" not in words
-    assert any("[nb1 T2]" in m["Subject"] and m["To"] == ADA for m in outbox(engine, start))
+    assert any(m["Subject"] == "[gm nb1] Neighbors report" and "Neighbors game nb1, turn 2" in body(m)
+               and m["To"] == ADA for m in outbox(engine, start))
 
 
 def test_a_sealed_order_with_a_friendly_line_gets_one_reply(engine):
@@ -96,6 +97,19 @@ def test_the_subject_names_a_game_only_with_game_as_a_whole_word():
     assert orders.read("my GAME nb1 PASSWORD pw move", "b4xd4").game_id == "nb1"
     assert orders.read("my GAME nb1 PASSWORD pw move", "b4xd4").password == "pw"
     assert orders.read("Re: [nb1 T3] Neighbors report", "b4xd4").game_id == "nb1"
+
+
+def test_a_reply_with_the_tag_of_gms_subjects_is_matched_to_its_game(engine, nb_game):
+    assert orders.read("Re: [gm nb1] Neighbors report", "b4xd4").game_id == "nb1"
+    assert orders.read("Re: [gm nb1] Neighbors report", "b4xd4").turn is None  # the tag names no turn
+    assert orders.read("Re: [gm] Mail to you bounces", "b4xd4").game_id is None
+    start = last_outbox_id(engine)
+    outcome = engine.ingest(order_mail(ADA, f"PASSWORD {nb_game['ada']}\nb4xd4",
+                                       subject="Re: [gm nb1] Neighbors report"))
+    assert outcome.outcome == "applied", outcome.detail
+    assert [m.notation() for m in moves(engine)] == ["Rb4xd4"]
+    assert any(m["Subject"] == "[gm nb1] Neighbors report" and "Neighbors game nb1, turn 2" in body(m)
+               and m["To"] == ADA for m in outbox(engine, start))
 
 
 def test_a_subject_about_games_is_answered_as_naming_no_game(engine, nb_game):

@@ -54,7 +54,8 @@ def test_an_observer_gets_the_public_reports_and_never_a_sealed_claim(engine, fb
     assert engine.load("fb1").turn == 2
     seen = mails_to(engine, EVE, start)
     reports = [m for m in seen if "report" in m["Subject"]]
-    assert len(reports) == 1 and "[fb1 T2]" in reports[0]["Subject"]
+    assert len(reports) == 1 and reports[0]["Subject"] == "[gm fb1] Fuzzy Borders report"
+    assert "Fuzzy Borders game fb1, turn 2" in body(reports[0])
     unsubscribe = engine.outbox.tokens.unsubscribe_address("fb1", EVE)  # the observer's own (test_unsubscribe)
     assert reports[0]["List-Unsubscribe"] == f"<mailto:{unsubscribe}?subject=unsubscribe>"
     # The observer's copy is the archive's view: the OBSERVER viewer's report, with the claims
@@ -138,7 +139,7 @@ def test_observers_of_an_open_game_get_the_first_report_at_the_start(engine):
     confirmed(engine, "ada@example.org", "JOIN nb7 ada")
     confirmed(engine, "bob@example.org", "JOIN nb7 bob")
     (first,) = mails_to(engine, EVE, start)
-    assert "report" in first["Subject"] and "[nb7 T1]" in first["Subject"]
+    assert first["Subject"] == "[gm nb7] Neighbors report" and "Neighbors game nb7, turn 1" in body(first)
 
 
 def test_summary_lists_the_games_an_address_observes(engine, nb_game):
