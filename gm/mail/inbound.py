@@ -77,6 +77,12 @@ class Inbound:
         """Where an answer goes: the address the mail came from, never Reply-To."""
         return self.sender
 
+    @property
+    def answered(self) -> str | None:
+        """The Message-ID of the mail this one answers: its In-Reply-To, else the last of its
+        References (read last into ``references``)."""
+        return self.references[-1] if self.references else None
+
 
 def plus_recipient(fields: rawmail.Fields, our_address: str) -> str:
     """The first of our plus addresses (``gm+anything@host`` for ``gm@host``) in Delivered-To,

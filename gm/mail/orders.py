@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from gm.core.passwords import ALPHABET
 from gm.mail.conditional import is_line
+from gm.mail.msgids import answered_turn
 from gm.mail.rawmail import ascii_lower
 
 COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN", "CONCEDE", "DRAW", "TRAIL", "LINES",
@@ -277,12 +278,16 @@ def _credentials(line: str, mail: OrderMail) -> bool:
     return not rest.strip(" ,;:")
 
 
-def read(subject: str, text: str) -> OrderMail:
-    """The order mail a subject and a body (quotes already cut off) hold."""
+def read(subject: str, text: str, answered: str | None = None) -> OrderMail:
+    """The order mail a subject and a body (quotes already cut off) hold; ``answered``: the
+    Message-ID of the mail it answers (its In-Reply-To), whose turn of the game the mail names
+    is the mail's turn when no TURN line or older subject tag says one (gm.mail.msgids)."""
     mail = OrderMail()
     body_turn = _read_body(text, mail)
     subject = subject or ""
     _read_subject(subject, mail, body_turn)
+    if mail.turn is None and mail.game_id and answered:
+        mail.turn = answered_turn(answered, mail.game_id)
     _complete_commands(subject, mail)
     return mail
 

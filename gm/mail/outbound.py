@@ -22,11 +22,11 @@ import email.utils
 import functools
 import io
 import secrets
-import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.header import Header
 
+from gm.mail.msgids import new_message_id
 from gm.mail.quotes import MARKER
 from gm.mail.robots import OUR_HEADER
 from gm.mail.rawmail import MAX_MESSAGE_ID, valid_message_id
@@ -126,6 +126,7 @@ def compose(
     html: HtmlPart | None = None,
     root: str | None = None,
     calendars: tuple[bytes, ...] = (),
+    turn: int | None = None,
 ) -> tuple[str, bytes]:
     """Return (Message-ID, RFC 5322 bytes).  The Message-ID is fixed here, at queue time.
 
@@ -136,15 +137,17 @@ def compose(
     The Message-ID's domain is ``message_id_domain``, else the sender's.  ``headers``: more
     fields (Reply-To, List-Id, List-Unsubscribe), written as given.  ``root``: the Message-ID
     that begins the reader's thread, referenced first.  ``calendars``: iCalendar objects
-    (gm.present.calendar) carried as described above.  Raises ValueError for a recipient
-    longer than a line.
+    (gm.present.calendar) carried as described above.  ``turn``: the turn of ``game_id`` the
+    mail is about, named in its Message-ID (gm.mail.msgids).  Raises ValueError for a
+    recipient longer than a line.
     """
     if len(to) > MAX_RECIPIENT:
         raise ValueError(f"recipient of {len(to)} characters")
     subject, sender_name = subject[:MAX_SUBJECT], sender_name[:MAX_NAME]
     game_id = game_id[:MAX_NAME] if game_id else game_id
     instance = instance[:MAX_NAME]
-    message_id = _new_message_id(message_id_domain or (sender.rsplit("@", 1)[-1] if "@" in sender else "localhost"))
+    message_id = new_message_id(message_id_domain or (sender.rsplit("@", 1)[-1] if "@" in sender else "localhost"),
+                                game_id, turn)
     fields = [
         ("From", email.utils.formataddr((sender_name, sender), charset="utf-8")),
         ("Subject", subject),
@@ -169,12 +172,6 @@ def compose(
     head_bytes = (head + "\n" + TEXT_PLAIN).encode("utf-8")
     encoded = _cut_body(body, MAX_OUTGOING_BYTES - reserve - len(head_bytes) - 2)
     return message_id, head_bytes + b"\n\n" + encoded
-
-
-def _new_message_id(domain: str) -> str:
-    """A new Message-ID at ``domain``.  From the OS's randomness, not the random module's: a
-    program (or a test tool) that seeds ``random`` must never make two messages with one."""
-    return f"<{time.time_ns()}.{secrets.token_hex(12)}@{domain}>"
 
 
 def _thread_fields(in_reply_to: str | None, references: list[str] | tuple[str, ...],

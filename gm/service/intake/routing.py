@@ -30,7 +30,7 @@ def route_and_lock(case: MailCase) -> None:
         ctx.store.locks.lock_games(unsubscribing[0])
         ctx.store.locks.lock_addresses(inbound.sender)
         return
-    mail = case.mail = order_mail.read(inbound.subject, inbound.text)
+    mail = case.mail = order_mail.read(inbound.subject, inbound.text, inbound.answered)
     code = optin.code_addressed(ctx, inbound)  # a reply to gm+confirm.<code>@host, with the code
     if code and mail.game_id is None and not any(c.startswith("CONFIRM") for c in mail.commands):
         mail.commands.insert(0, f"CONFIRM {code}")

@@ -139,7 +139,7 @@ class Outbox:
         message_id, raw = threads.compose(
             self.store, self.config, to=to, subject=subject, body=body, now=self.clock(), auto=auto,
             game_id=game_id, in_reply_to=in_reply_to, references=references, headers=headers,
-            html=html, reserve=SIGNATURE_RESERVE if self.signer is not None else 0, calendars=calendar)
+            html=html, reserve=SIGNATURE_RESERVE if self.signer is not None else 0, calendars=calendar, turn=turn)
         if self.signer is not None:
             raw = self.signer.sign(raw)
         return self.store.outbox.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
