@@ -190,6 +190,13 @@ def _number(digits: str) -> int:
     return 10**12 if len(digits) > 12 else int(digits or "0")
 
 
+def game_tag(game_id: str | None) -> str:
+    """The tag a subject of gm's starts with: ``[gm nb7]`` for a mail of game nb7, the same at
+    every turn (a changing subject splits a thread), ``[gm]`` for mail of no game; written here,
+    beside subject_tag that reads it."""
+    return f"[gm {game_id}]" if game_id else "[gm]"
+
+
 def subject_tag(subject: str) -> str | None:
     """The game id of our first reply tag, ``[gm nb1]`` or ``[nb1 T3]``, as the regex
     \\[(?:([A-Za-z0-9][A-Za-z0-9_.-]*) T\\d+|gm ([A-Za-z0-9][A-Za-z0-9_.-]*))\\] finds it."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from gm.store import migrations
 from gm.store.repository import Repository
 from gm.store.sql import bound, insert_of, prepared
 
@@ -25,6 +26,13 @@ def _keep_root(dialect: str) -> Callable[[Any, Any], Any]:
 
 
 KEEP_ROOT = prepared(_keep_root("sqlite"), postgresql=_keep_root("postgresql"))
+THREADS_STEP = 28  # the schema step that made mail_threads
+
+
+def in_schema() -> bool:
+    """Whether this gm's schema has the table: a test that rewinds the steps runs today's code as
+    an older gm, which threaded no mail."""
+    return migrations.latest() >= THREADS_STEP
 
 
 class MailThreads(Repository):
@@ -32,12 +40,16 @@ class MailThreads(Repository):
 
     def roots(self, game_id: str) -> dict[str, str]:
         """The root Message-ID of each reader (lower-cased address) of ``game_id``."""
+        if not in_schema():
+            return {}
         return self.store.remembered("mail_threads", ("game", game_id), lambda: {
             r["address"]: r["root"] for r in ROOTS.run(self.store, game=game_id).fetchall()})
 
     def keep_root(self, game_id: str, address: str, root: str, now: float) -> None:
         """``root`` begins the thread of ``address`` in ``game_id``, unless one began it already."""
         self._require_tx()
+        if not in_schema():
+            return
         address = address.lower()
         roots = dict(self.roots(game_id))
         if address in roots:

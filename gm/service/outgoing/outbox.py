@@ -23,6 +23,7 @@ from gm.mail.dkim import SIGNATURE_RESERVE, Signer
 from gm.present import reports
 from gm.present import mailhtml
 from gm.present.mailhtml import ReportPage, with_answers
+from gm.mail.orders import game_tag
 from gm.service.outgoing import strangers, threads
 from gm.service.outgoing.holding import queue_status, queue_statuses
 from gm.service.outgoing.letters import Letter, calendars_of
@@ -173,10 +174,10 @@ class Outbox:
 
     def to_game(self, view: GameView, to: str, label: str, body: str, *, kind: str = "notice",
                 headers: tuple[tuple[str, str], ...] = (), **threading: Any) -> int | None:
-        """Queue a message about a game, its subject tagged ``[gm id]`` (threads.subject_tag) so a
+        """Queue a message about a game, its subject tagged ``[gm id]`` (orders.game_tag) so a
         reply names the game; to a seat, with the seat's reply address (gm.service.outgoing.replies)."""
         reply = self.reply_headers(view.id, to)
-        return self.queue(to, f"{threads.subject_tag(view.id)} {label}",
+        return self.queue(to, f"{game_tag(view.id)} {label}",
                           reports.with_footer(body, self.footer(view, to, bool(reply))), kind=kind,
                           game_id=view.id, turn=view.turn, headers=tuple(headers) + reply, **threading)
 
@@ -203,7 +204,7 @@ class Outbox:
             threading = {} if letter.answers is None else {
                 "in_reply_to": letter.answers.message_id, "references": letter.answers.references}
             reply = (("Reply-To", tokens[letter.to]),) if tokens[letter.to] else ()
-            oid = self._put(letter.to, f"{threads.subject_tag(view.id)} {letter.label}",
+            oid = self._put(letter.to, f"{game_tag(view.id)} {letter.label}",
                             reports.with_footer("\n".join(letter.notes + (body,)), footer),
                             kind=letter.kind, status=status, game_id=view.id, turn=view.turn,
                             not_before=letter.not_before, headers=letter.headers + reply,
@@ -331,12 +332,12 @@ class Outbox:
             body = strangers.with_notice(body, notice)
         first = parts[0]
         if lead is not None:  # the report of the move, as every player gets it, with the answers after
-            subject, html = f"{threads.subject_tag(view.id)} {lead.label}", lead.html
+            subject, html = f"{game_tag(view.id)} {lead.label}", lead.html
             if html is not None and len(parts) > 1:
                 html = HtmlPart(with_answers(html.html, [p.body for p in parts[1:]]), html.images)
         else:
             label = first.label if len(parts) == 1 else f"{first.label} (and {len(parts) - 1} more)"
-            tag = threads.subject_tag(view.id if view is not None else None)
+            tag = game_tag(view.id if view is not None else None)
             subject = (f"{tag} {label}: "
                        f"{mask_text(without_password(inbound.subject), passwords=False) or 'your mail'}")
             html = first.html if len(parts) == 1 and not limited else None

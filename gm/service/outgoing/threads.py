@@ -5,7 +5,7 @@ every later one names the root first in References, and a reply to the reader's 
 that mail in In-Reply-To as before (In-Reply-To stays for replies: gm's reports answer nobody).
 Every mail of a game carries the game's List-Id (RFC 2919), ``"gm game nb7" <nb7.host>``, for
 the reader's filters and labels.  The subject of each report, notice and answer of a game starts
-with the same tag, ``[gm nb7]`` (subject_tag), so clients that thread by subject (Gmail) keep the
+with the same tag, ``[gm nb7]`` (gm.mail.orders.game_tag), so clients that thread by subject (Gmail) keep the
 game together; a reply is read by it (gm.mail.orders.subject_tag).  The body tells the turn.
 """
 
@@ -17,12 +17,6 @@ if TYPE_CHECKING:
     from gm.core.config import Config
     from gm.mail.outbound import HtmlPart
     from gm.store import Store
-
-
-def subject_tag(game_id: str | None) -> str:
-    """The tag a subject of gm's starts with: ``[gm nb7]`` for a mail of game nb7, the same at
-    every turn (a changing subject splits a thread), ``[gm]`` for mail of no game."""
-    return f"[gm {game_id}]" if game_id else "[gm]"
 
 
 def list_id(config: Config, game_id: str) -> tuple[str, str]:
