@@ -2,17 +2,23 @@
 ``gm deliveries ADDRESS``.
 
 ``gm outbox`` (gm.cli.play) shows each message's delivery state; these show the
-addresses: which bounce and why (gm.service.outgoing.delivery_state), and one address's history.
+addresses: which bounce and why (gm.service.outgoing.delivery_state), the away messages seen from
+seats a game waits for (gm.service.intake.away), and one address's history.
 Both begin with the mail held because the server refuses gm itself (gm.service.outgoing.holding).
 """
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from gm.cli.common import BY, WHY, app, echo, fail, open_engine, show_holds
+
+if TYPE_CHECKING:
+    from gm.store.gamerows import AwayNoticeRow
+
+AWAY_SUBJECT_SHOWN = 60  # characters of an away message's subject `gm players` shows
 
 
 @app.command()
@@ -22,7 +28,8 @@ def players(game_id: Optional[str] = typer.Argument(None, help="one game (defaul
                                                 help="end ADDRESS's bouncing state by hand and send its held "
                                                      "mail; 'sender' or '@domain': end that hold"),
             why: Optional[str] = WHY, by: Optional[str] = BY):
-    """List the players and the delivery state of their addresses (ok, soft-failing, bouncing)."""
+    """List the players and the delivery state of their addresses (ok, soft-failing, bouncing),
+    and under a seat the last away message its address sent while a game waited for it."""
     from gm.core import times
     from gm.service.outgoing import delivery_state
     from gm.service.play.lifecycle import default_actor
@@ -46,6 +53,7 @@ def players(game_id: Optional[str] = typer.Argument(None, help="one game (defaul
         return
     games = [game_id] if game_id else [g.id for g in engine.store.games.every_game()]
     for gid in games:
+        away = {row.player: row for row in engine.store.timers.away_notices_in(gid)}
         for player in engine.store.seats.players(gid):
             state = engine.store.delivery.address_state(player.email)
             shown = state.state if state is not None else "ok"
@@ -53,6 +61,19 @@ def players(game_id: Optional[str] = typer.Argument(None, help="one game (defaul
                 shown += f" since {times.format_span(now - state.since)} ago"
             echo(f"{gid:<12} {player.name:<16} {player.email:<32} {shown}"
                  + ("" if player.active else " (left the game)"))
+            if player.name in away:
+                echo(away_line(away[player.name], now))
+
+
+def away_line(row: AwayNoticeRow, now: float) -> str:
+    """The line under a seat whose address sent an out-of-office while the game waited for it
+    (gm.service.intake.away): when the last came, its subject cut short, when the seat was told."""
+    from gm.core import times
+
+    subject = row.subject if len(row.subject) <= AWAY_SUBJECT_SHOWN else row.subject[:AWAY_SUBJECT_SHOWN - 3] + "..."
+    told = f"; told of ABSENCE {times.format_stamp(row.last_told)}" if row.last_told is not None else ""
+    return (f"{'':<12} away message {times.format_stamp(row.last_seen)} "
+            f"({times.format_span(now - row.last_seen)} ago): {subject!r}{told}")
 
 
 @app.command()

@@ -27,7 +27,7 @@ from gm.mail.charsets import MAX_CHARSET_NAME, decode_bytes, readable_charset, t
 from gm.mail.html import MAX_HTML_CHARS, html_to_text, trim_html
 from gm.mail.orders import starts_with_command
 from gm.mail.quotes import read_reply
-from gm.mail.robots import robot_reason
+from gm.mail.robots import away_reply, robot_reason
 from gm.mail.verp import first_of_ours
 
 DEFAULT_MAX_BYTES = 256 * 1024  # a message larger than this is not decoded at all (the service passes its own)
@@ -66,6 +66,7 @@ class Inbound:
     full_text: str = ""  # the decoded body before stripping
     html_only: bool = False
     robot: str | None = None  # why this is a robot's mail (or has nobody to answer), or None
+    away: bool = False  # a person's out-of-office auto-reply (gm.mail.robots.away_reply): a robot's too
     problems: list[str] = field(default_factory=list)
     too_large: bool = False  # raw was over max_bytes: the body was not read at all
     refuse: str | None = None  # why the body was not read (too large, too deeply nested...): answer with it
@@ -75,6 +76,12 @@ class Inbound:
     def reply_address(self) -> str:
         """Where an answer goes: the address the mail came from, never Reply-To."""
         return self.sender
+
+    @property
+    def answered(self) -> str | None:
+        """The Message-ID of the mail this one answers: its In-Reply-To, else the last of its
+        References (read last into ``references``)."""
+        return self.references[-1] if self.references else None
 
 
 def plus_recipient(fields: rawmail.Fields, our_address: str) -> str:
@@ -315,6 +322,8 @@ def _parse(inbound: Inbound, raw: bytes, our_address: str, max_bytes: int) -> No
     if msg is not None:
         _read_body(inbound, msg, content_types)
     inbound.robot = robot_reason(fields, inbound.sender, our_address, inbound.subject, frozenset(content_types))
+    inbound.away = bool(inbound.robot) and away_reply(fields, inbound.sender, our_address, inbound.subject,
+                                                      frozenset(content_types))
 
 
 def _read_addresses(inbound: Inbound, fields: rawmail.Fields, our_address: str) -> None:

@@ -8,7 +8,8 @@ played), and stops at ``END``.  Every other line is a
 candidate order line: only the game's rules know its notation, so the service picks the
 orders.  The password is written *** in an order line that carries it, since such a line
 is stored and echoed.  The subject is read only for ``GAME <id>`` (with PASSWORD) or our
-tag ``[<id> T<n>]``.  Quotes and signatures are already cut off by gm.mail.inbound.
+tag ``[gm <id>]`` (``[<id> T<n>]`` in older mail).  Quotes and signatures are already cut off
+by gm.mail.inbound.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 
 from gm.core.passwords import ALPHABET
 from gm.mail.conditional import is_line
+from gm.mail.msgids import answered_turn
 from gm.mail.rawmail import ascii_lower
 
 COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN", "CONCEDE", "DRAW", "TRAIL", "LINES",
@@ -140,23 +142,46 @@ def mask_word(line: str, secret: str) -> str:
     return "".join(out) + line[start:]
 
 
-def _tag(subject: str) -> tuple[str, int] | None:
-    """(game id, turn) of the first reply tag "[nb1 T3]" in a subject."""
+def _tag(subject: str) -> tuple[str, int | None] | None:
+    """(game id, turn or None) of the first reply tag in a subject: gm's ``[gm nb1]`` (no turn),
+    or ``[nb1 T3]`` as gm wrote it before (read first where both could be meant, "[gm T3]")."""
     at = subject.find("[")
     while at != -1:
-        i = at + 1
-        if i < len(subject) and subject[i] in _ID_FIRST:
-            end = i + 1
-            while end < len(subject) and subject[end] in _ID_REST:
-                end += 1
-            if subject.startswith(" T", end):
-                digits = end + 2
-                while digits < len(subject) and subject[digits].isdecimal():
-                    digits += 1
-                if digits > end + 2 and subject.startswith("]", digits):
-                    return subject[i:end], _number(subject[end + 2:digits])
+        found = _old_tag(subject, at + 1) or _game_tag(subject, at + 1)
+        if found:
+            return found
         at = subject.find("[", at + 1)
     return None
+
+
+def _id_end(text: str, i: int) -> int:
+    """The end of the game id starting at ``i``, or ``i`` if none starts there."""
+    if i >= len(text) or text[i] not in _ID_FIRST:
+        return i
+    end = i + 1
+    while end < len(text) and text[end] in _ID_REST:
+        end += 1
+    return end
+
+
+def _old_tag(subject: str, i: int) -> tuple[str, int] | None:
+    """``nb1 T3]`` at ``i``: (game id, turn)."""
+    end = _id_end(subject, i)
+    if end > i and subject.startswith(" T", end):
+        digits = end + 2
+        while digits < len(subject) and subject[digits].isdecimal():
+            digits += 1
+        if digits > end + 2 and subject.startswith("]", digits):
+            return subject[i:end], _number(subject[end + 2:digits])
+    return None
+
+
+def _game_tag(subject: str, i: int) -> tuple[str, None] | None:
+    """``gm nb1]`` at ``i``: (game id, None); "[gm]" alone names no game."""
+    if not subject.startswith("gm ", i):
+        return None
+    end = _id_end(subject, i + 3)
+    return (subject[i + 3:end], None) if end > i + 3 and subject.startswith("]", end) else None
 
 
 def _number(digits: str) -> int:
@@ -165,9 +190,16 @@ def _number(digits: str) -> int:
     return 10**12 if len(digits) > 12 else int(digits or "0")
 
 
+def game_tag(game_id: str | None) -> str:
+    """The tag a subject of gm's starts with: ``[gm nb7]`` for a mail of game nb7, the same at
+    every turn (a changing subject splits a thread), ``[gm]`` for mail of no game; written here,
+    beside subject_tag that reads it."""
+    return f"[gm {game_id}]" if game_id else "[gm]"
+
+
 def subject_tag(subject: str) -> str | None:
-    """The game id of our reply tag "[nb1 T3]" (the first one), as the old regex
-    \\[([A-Za-z0-9][A-Za-z0-9_.-]*) T\\d+\\] found it."""
+    """The game id of our first reply tag, ``[gm nb1]`` or ``[nb1 T3]``, as the regex
+    \\[(?:([A-Za-z0-9][A-Za-z0-9_.-]*) T\\d+|gm ([A-Za-z0-9][A-Za-z0-9_.-]*))\\] finds it."""
     tag = _tag(subject)
     return tag[0] if tag else None
 
@@ -253,12 +285,16 @@ def _credentials(line: str, mail: OrderMail) -> bool:
     return not rest.strip(" ,;:")
 
 
-def read(subject: str, text: str) -> OrderMail:
-    """The order mail a subject and a body (quotes already cut off) hold."""
+def read(subject: str, text: str, answered: str | None = None) -> OrderMail:
+    """The order mail a subject and a body (quotes already cut off) hold; ``answered``: the
+    Message-ID of the mail it answers (its In-Reply-To), whose turn of the game the mail names
+    is the mail's turn when no TURN line or older subject tag says one (gm.mail.msgids)."""
     mail = OrderMail()
     body_turn = _read_body(text, mail)
     subject = subject or ""
     _read_subject(subject, mail, body_turn)
+    if mail.turn is None and mail.game_id and answered:
+        mail.turn = answered_turn(answered, mail.game_id)
     _complete_commands(subject, mail)
     return mail
 
@@ -336,8 +372,9 @@ def _command(line: str) -> str | None:
 
 
 def _read_subject(subject: str, mail: OrderMail, body_turn: int | None) -> None:
-    """What the body left open, from the subject: read only as our reply tag "[nb1 T3]" or
-    GAME <id> (PASSWORD <word>); the turn is a TURN line's, else the answered report's tag."""
+    """What the body left open, from the subject: read only as our reply tag (``[gm nb1]``,
+    or ``[nb1 T3]`` of older mail) or GAME <id> (PASSWORD <word>); the turn is a TURN line's, else
+    an older tag's."""
     tag = _tag(subject)
     if mail.game_id is None and tag:
         mail.game_id = tag[0].lower()

@@ -2,7 +2,9 @@
 
 A message is one text/plain UTF-8 part in quoted-printable, or (a report for a reader of
 HTML) a multipart/alternative of that part and a multipart/related of the HTML and its
-``cid:`` pictures; over MAX_HTML_MESSAGE_BYTES, the text alone goes.  Headers and body are
+``cid:`` pictures; over MAX_HTML_MESSAGE_BYTES, the text alone goes.  A deadline's calendar
+parts make it multipart/mixed: that body with the first text/calendar as one more alternative,
+each also as an .ics attachment (what mail clients offer to add).  Headers and body are
 written directly (RFC 2047 words by email.header, binascii for the body): the email
 package's generator costs eight times as much, and every order queues a report to each
 player; tests/mail/test_outbound.py reads the output back with the email package.  Each part
@@ -20,11 +22,11 @@ import email.utils
 import functools
 import io
 import secrets
-import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.header import Header
 
+from gm.mail.msgids import new_message_id
 from gm.mail.quotes import MARKER
 from gm.mail.robots import OUR_HEADER
 from gm.mail.rawmail import MAX_MESSAGE_ID, valid_message_id
@@ -40,7 +42,8 @@ TEXT_PLAIN = ('Content-Type: text/plain; charset="utf-8"\n'
               "Content-Transfer-Encoding: quoted-printable")
 
 __all__ = ["MAX_HEADER_LINE", "MAX_HTML_MESSAGE_BYTES", "MAX_MESSAGE_ID", "MAX_OUTGOING_BYTES", "MAX_REFERENCES",
-           "ARCHIVED_NOTE", "TRIMMED_NOTE", "HtmlPart", "compose", "marked", "marked_html", "thread_ids", "words_only"]
+           "ARCHIVED_NOTE", "TRIMMED_NOTE", "HtmlPart", "calendar_method", "compose", "marked", "marked_html",
+           "thread_ids", "words_only"]
 TRIMMED_NOTE = "left out of the copy kept a day after sending; drawn again from the stored state at will"
 ARCHIVED_NOTE = "left out of the copy kept a day after sending; the archive keeps these words (reports.outbox_id)"
 
@@ -68,16 +71,21 @@ def _header(name: str, value: str) -> str:
     return "\n".join(lines)
 
 
-def thread_ids(in_reply_to: str | None, references) -> tuple[str | None, list[str]]:
+def thread_ids(in_reply_to: str | None, references, root: str | None = None) -> tuple[str | None, list[str]]:
     """(In-Reply-To, References) for a reply: malformed or overlong Message-IDs dropped, the last
-    MAX_REFERENCES kept, the message answered last."""
+    MAX_REFERENCES kept, the message answered last.  ``root``: the thread's first message, kept
+    first whatever else is cut (a reader's thread of a game: gm.service.outgoing.threads)."""
     parent = in_reply_to.strip() if isinstance(in_reply_to, str) else None
     if parent is not None and not valid_message_id(parent):
         parent = None
     refs = [r.strip() for r in references or () if isinstance(r, str) and valid_message_id(r.strip())]
     if parent is not None and parent not in refs:
         refs.append(parent)
-    return parent, list(dict.fromkeys(refs))[-MAX_REFERENCES:]
+    refs = list(dict.fromkeys(refs))
+    root = root.strip() if isinstance(root, str) and valid_message_id(root.strip()) else None
+    if root is None:
+        return parent, refs[-MAX_REFERENCES:]
+    return parent, [root] + [r for r in refs if r != root][-(MAX_REFERENCES - 1):]
 
 
 def _cut_body(body: str, budget: int) -> bytes:
@@ -116,6 +124,9 @@ def compose(
     reserve: int = 0,
     message_id_domain: str | None = None,
     html: HtmlPart | None = None,
+    root: str | None = None,
+    calendars: tuple[bytes, ...] = (),
+    turn: int | None = None,
 ) -> tuple[str, bytes]:
     """Return (Message-ID, RFC 5322 bytes).  The Message-ID is fixed here, at queue time.
 
@@ -124,21 +135,25 @@ def compose(
     message is multipart/alternative (text first), unless it would be larger than
     MAX_HTML_MESSAGE_BYTES - ``reserve`` or the text had to be cut: then it is the text alone.
     The Message-ID's domain is ``message_id_domain``, else the sender's.  ``headers``: more
-    fields (Reply-To, List-Unsubscribe), written as given.  Raises ValueError for a recipient
-    longer than a line.
+    fields (Reply-To, List-Id, List-Unsubscribe), written as given.  ``root``: the Message-ID
+    that begins the reader's thread, referenced first.  ``calendars``: iCalendar objects
+    (gm.present.calendar) carried as described above.  ``turn``: the turn of ``game_id`` the
+    mail is about, named in its Message-ID (gm.mail.msgids).  Raises ValueError for a
+    recipient longer than a line.
     """
     if len(to) > MAX_RECIPIENT:
         raise ValueError(f"recipient of {len(to)} characters")
     subject, sender_name = subject[:MAX_SUBJECT], sender_name[:MAX_NAME]
     game_id = game_id[:MAX_NAME] if game_id else game_id
     instance = instance[:MAX_NAME]
-    message_id = _new_message_id(message_id_domain or (sender.rsplit("@", 1)[-1] if "@" in sender else "localhost"))
+    message_id = new_message_id(message_id_domain or (sender.rsplit("@", 1)[-1] if "@" in sender else "localhost"),
+                                game_id, turn)
     fields = [
         ("From", email.utils.formataddr((sender_name, sender), charset="utf-8")),
         ("Subject", subject),
         ("Date", email.utils.format_datetime(datetime.now(timezone.utc))),  # +0000, not -0000
         ("Message-ID", message_id),
-        *_thread_fields(in_reply_to, references),
+        *_thread_fields(in_reply_to, references, root),
         # RFC 3834: we are a robot; well-behaved responders will not answer us.
         ("Auto-Submitted", auto), (OUR_HEADER, instance),
         *([("X-GM-Game", game_id)] if game_id else []),
@@ -147,6 +162,9 @@ def compose(
     ]
     head = _head(fields, to)
     body = marked(body)
+    if calendars:
+        return message_id, _with_calendars(head, body, None if html is None else marked_html(html),
+                                           calendars, reserve)
     if html is not None:
         raw = _alternative(head, body, marked_html(html), MAX_HTML_MESSAGE_BYTES - reserve)
         if raw is not None:
@@ -156,17 +174,13 @@ def compose(
     return message_id, head_bytes + b"\n\n" + encoded
 
 
-def _new_message_id(domain: str) -> str:
-    """A new Message-ID at ``domain``.  From the OS's randomness, not the random module's: a
-    program (or a test tool) that seeds ``random`` must never make two messages with one."""
-    return f"<{time.time_ns()}.{secrets.token_hex(12)}@{domain}>"
-
-
-def _thread_fields(in_reply_to: str | None, references: list[str] | tuple[str, ...]) -> list[tuple[str, str]]:
-    """The In-Reply-To and References fields of a reply (none for a mail that answers nothing)."""
-    if not in_reply_to:
+def _thread_fields(in_reply_to: str | None, references: list[str] | tuple[str, ...],
+                   root: str | None = None) -> list[tuple[str, str]]:
+    """The In-Reply-To and References fields of a reply; References alone for a mail that answers
+    nothing but goes in the thread ``root`` begins; none for a mail that does neither."""
+    if not in_reply_to and not root:
         return []
-    parent, refs = thread_ids(in_reply_to, references)
+    parent, refs = thread_ids(in_reply_to, references, root)
     return ([("In-Reply-To", parent)] if parent else []) + ([("References", " ".join(refs))] if refs else [])
 
 
@@ -207,17 +221,67 @@ def _alternative(head: str, body: str, html: HtmlPart, limit: int) -> bytes | No
     outer, inner = f"=_gm_{secrets.token_hex(12)}", f"=_gm_{secrets.token_hex(12)}"
     parts = [head, f'Content-Type: multipart/alternative; boundary="{outer}"', "",
              f"--{outer}", TEXT_PLAIN, "", text.decode("ascii"),
-             f"--{outer}", f'Content-Type: multipart/related; boundary="{inner}"; type="text/html"', "",
+             f"--{outer}", *_related(page, html.images, inner), f"--{outer}--", ""]
+    raw = "\n".join(parts).encode("utf-8")
+    return raw if len(raw) <= limit else None
+
+
+def _related(page: bytes, images: tuple[tuple[str, bytes], ...], inner: str) -> list[str]:
+    """The lines of the multipart/related part: the quoted-printable ``page``, its pictures."""
+    parts = [f'Content-Type: multipart/related; boundary="{inner}"; type="text/html"', "",
              f"--{inner}", 'Content-Type: text/html; charset="utf-8"',
              "Content-Transfer-Encoding: quoted-printable", "", page.decode("ascii")]
-    for content_id, png in html.images:
+    for content_id, png in images:
         parts += [f"--{inner}", "Content-Type: image/png", "Content-Transfer-Encoding: base64",
                   f"Content-ID: <{content_id}>",
                   f'Content-Disposition: inline; filename="{content_id.split("@")[0].split(".")[0]}.png"',
                   "", _base64_lines(png)]
-    parts += [f"--{inner}--", f"--{outer}--", ""]
-    raw = "\n".join(parts).encode("utf-8")
-    return raw if len(raw) <= limit else None
+    return parts + [f"--{inner}--"]
+
+
+def calendar_method(ics: bytes) -> str:
+    """The METHOD an iCalendar object declares (PUBLISH where it names none)."""
+    for line in ics.splitlines():
+        if line.upper().startswith(b"METHOD:"):
+            return line[7:].strip().decode("ascii", "replace").upper() or "PUBLISH"
+    return "PUBLISH"
+
+
+def _calendar_part(ics: bytes, attached: bool) -> list[str]:
+    """The lines of one calendar part: inline (text/calendar with its method, one alternative of
+    the body) or as an attachment (application/ics, a file to open)."""
+    method = calendar_method(ics)
+    name = "cancelled.ics" if method == "CANCEL" else "deadline.ics"
+    head = ([f'Content-Type: application/ics; name="{name}"', f'Content-Disposition: attachment; filename="{name}"']
+            if attached else [f'Content-Type: text/calendar; charset="utf-8"; method={method}'])
+    encoded = base64.b64encode(ics).decode("ascii")
+    return head + ["Content-Transfer-Encoding: base64", "",
+                   "\n".join(encoded[i:i + 76] for i in range(0, len(encoded), 76))]
+
+
+def _with_calendars(head: str, body: str, html: HtmlPart | None, calendars: tuple[bytes, ...],
+                    reserve: int) -> bytes:
+    """multipart/mixed [multipart/alternative [text, HTML if it fits, the first calendar],
+    each calendar as an attachment]: within the same caps as a message without them."""
+    mixed, alternative, inner = (f"=_gm_{secrets.token_hex(12)}" for _ in range(3))
+    top = [head, f'Content-Type: multipart/mixed; boundary="{mixed}"', "", f"--{mixed}",
+           f'Content-Type: multipart/alternative; boundary="{alternative}"', "", f"--{alternative}", TEXT_PLAIN, ""]
+    tail = [f"--{alternative}", *_calendar_part(calendars[0], attached=False), f"--{alternative}--"]
+    for ics in calendars:
+        tail += [f"--{mixed}", *_calendar_part(ics, attached=True)]
+    tail += [f"--{mixed}--", ""]
+    fixed = len("\n".join(top + tail).encode("utf-8")) + 2
+    text = binascii.b2a_qp(body.encode("utf-8"), istext=True)
+    middle: list[str] = []
+    if html is not None:
+        page = binascii.b2a_qp(html.html.encode("utf-8"), istext=True)
+        middle = [f"--{alternative}", *_related(page, html.images, inner)]
+        size = fixed + len(text) + len("\n".join(middle).encode("utf-8")) + 2
+        if size > MAX_HTML_MESSAGE_BYTES - reserve:
+            middle = []
+    if not middle:
+        text = _cut_body(body, MAX_OUTGOING_BYTES - reserve - fixed)
+    return "\n".join(top + [text.decode("ascii"), *middle] + tail).encode("utf-8")
 
 
 @functools.lru_cache(maxsize=8)

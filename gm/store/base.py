@@ -27,9 +27,11 @@ from gm.store.locks import Locks
 from gm.store.mail import Inbox, Outbox, Reports
 from gm.store.optin import OptIn
 from gm.store.reads import TransactionReads, WatchedConnection
+from gm.store.pace import Pace
 from gm.store.seats import Seats
 from gm.store.selfservice import SelfService
 from gm.store.service import Results, Timers
+from gm.store.threads import MailThreads
 from gm.store.sql import Prepared, Row, Shaped, inserting, prepared, table_named, updating
 from gm.store.turns import Turns
 
@@ -65,6 +67,7 @@ class Store(TransactionReads, DeferredWrites):
         self.games = Games(self)
         self.history = History(self)
         self.seats = Seats(self)
+        self.pace = Pace(self)
         self.credentials = Credentials(self)
         self.turns = Turns(self)
         self.inbox = Inbox(self)
@@ -73,6 +76,7 @@ class Store(TransactionReads, DeferredWrites):
         self.timers = Timers(self)
         self.results = Results(self)
         self.lines = Lines(self)
+        self.threads = MailThreads(self)
         self.selfservice = SelfService(self)
         self.delivery = Delivery(self)
         self.optin = OptIn(self)

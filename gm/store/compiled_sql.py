@@ -548,6 +548,36 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('DELETE FROM takebacks WHERE takebacks.game_id = %(game)s',
             {}),
     },
+    'gm.store.games:GAME_DELETES[mail_threads]': {
+        'sqlite': ('DELETE FROM mail_threads WHERE mail_threads.game_id = :game',
+            {}),
+        'postgresql': ('DELETE FROM mail_threads WHERE mail_threads.game_id = %(game)s',
+            {}),
+    },
+    'gm.store.games:GAME_DELETES[seat_paces]': {
+        'sqlite': ('DELETE FROM seat_paces WHERE seat_paces.game_id = :game',
+            {}),
+        'postgresql': ('DELETE FROM seat_paces WHERE seat_paces.game_id = %(game)s',
+            {}),
+    },
+    'gm.store.games:GAME_DELETES[held_letters]': {
+        'sqlite': ('DELETE FROM held_letters WHERE held_letters.game_id = :game',
+            {}),
+        'postgresql': ('DELETE FROM held_letters WHERE held_letters.game_id = %(game)s',
+            {}),
+    },
+    'gm.store.games:GAME_DELETES[calendar_events]': {
+        'sqlite': ('DELETE FROM calendar_events WHERE calendar_events.game_id = :game',
+            {}),
+        'postgresql': ('DELETE FROM calendar_events WHERE calendar_events.game_id = %(game)s',
+            {}),
+    },
+    'gm.store.games:GAME_DELETES[away_notices]': {
+        'sqlite': ('DELETE FROM away_notices WHERE away_notices.game_id = :game',
+            {}),
+        'postgresql': ('DELETE FROM away_notices WHERE away_notices.game_id = %(game)s',
+            {}),
+    },
     'gm.store.games:GAME_DELETES[games]': {
         'sqlite': ('DELETE FROM games WHERE games.id = :game',
             {}),
@@ -824,6 +854,66 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('SELECT count(*) AS n \nFROM pending_requests \nWHERE pending_requests.created >= %(since)s AND pending_requests.mailbox = %(to)s AND pending_requests.confirmed IS NULL',
             {}),
     },
+    'gm.store.pace:ADDRESS_PACE': {
+        'sqlite': ('SELECT address_paces.mail_pace, address_paces.mail_at \nFROM address_paces \nWHERE address_paces.address = :address',
+            {}),
+        'postgresql': ('SELECT address_paces.mail_pace, address_paces.mail_at \nFROM address_paces \nWHERE address_paces.address = %(address)s',
+            {}),
+    },
+    'gm.store.pace:CLAIM_DIGEST': {
+        'sqlite': ('DELETE FROM digests WHERE digests.address = :address AND digests.due = :due',
+            {}),
+        'postgresql': ('DELETE FROM digests WHERE digests.address = %(address)s AND digests.due = %(due)s',
+            {}),
+    },
+    'gm.store.pace:DIGEST': {
+        'sqlite': ('SELECT digests.due \nFROM digests \nWHERE digests.address = :address',
+            {}),
+        'postgresql': ('SELECT digests.due \nFROM digests \nWHERE digests.address = %(address)s',
+            {}),
+    },
+    'gm.store.pace:DROP_ADDRESS_PACE': {
+        'sqlite': ('DELETE FROM address_paces WHERE address_paces.address = :address',
+            {}),
+        'postgresql': ('DELETE FROM address_paces WHERE address_paces.address = %(address)s',
+            {}),
+    },
+    'gm.store.pace:DROP_PACE': {
+        'sqlite': ('DELETE FROM seat_paces WHERE seat_paces.game_id = :game AND seat_paces.player = :player',
+            {}),
+        'postgresql': ('DELETE FROM seat_paces WHERE seat_paces.game_id = %(game)s AND seat_paces.player = %(player)s',
+            {}),
+    },
+    'gm.store.pace:DUE_DIGESTS': {
+        'sqlite': ('SELECT digests.address, digests.due \nFROM digests \nWHERE digests.due <= :now ORDER BY digests.due, digests.address\n LIMIT :most OFFSET :param_1',
+            {'param_1': 0}),
+        'postgresql': ('SELECT digests.address, digests.due \nFROM digests \nWHERE digests.due <= %(now)s ORDER BY digests.due, digests.address \n LIMIT %(most)s',
+            {}),
+    },
+    'gm.store.pace:HELD_OF_ADDRESS': {
+        'sqlite': ('SELECT held_letters.id \nFROM held_letters \nWHERE held_letters.address = :address\n LIMIT :param_1 OFFSET :param_2',
+            {'param_1': 1, 'param_2': 0}),
+        'postgresql': ('SELECT held_letters.id \nFROM held_letters \nWHERE held_letters.address = %(address)s \n LIMIT %(param_1)s',
+            {'param_1': 1}),
+    },
+    'gm.store.pace:PACES': {
+        'sqlite': ('SELECT * \nFROM seat_paces \nWHERE seat_paces.game_id = :game',
+            {}),
+        'postgresql': ('SELECT * \nFROM seat_paces \nWHERE seat_paces.game_id = %(game)s',
+            {}),
+    },
+    'gm.store.pace:TAKE_HELD_OF_ADDRESS': {
+        'sqlite': ('DELETE FROM held_letters WHERE held_letters.address = :address RETURNING id, address, game_id, player, turn, events, held',
+            {}),
+        'postgresql': ('DELETE FROM held_letters WHERE held_letters.address = %(address)s RETURNING held_letters.id, held_letters.address, held_letters.game_id, held_letters.player, held_letters.turn, held_letters.events, held_letters.held',
+            {}),
+    },
+    'gm.store.pace:TAKE_HELD_OF_SEAT': {
+        'sqlite': ('DELETE FROM held_letters WHERE held_letters.game_id = :game AND held_letters.player = :player RETURNING id, address, game_id, player, turn, events, held',
+            {}),
+        'postgresql': ('DELETE FROM held_letters WHERE held_letters.game_id = %(game)s AND held_letters.player = %(player)s RETURNING held_letters.id, held_letters.address, held_letters.game_id, held_letters.player, held_letters.turn, held_letters.events, held_letters.held',
+            {}),
+    },
     'gm.store.selfservice:ADDRESS_CODE': {
         'sqlite': ('SELECT address_codes.code_hash, address_codes.game_id, address_codes.player, address_codes.new_email, address_codes.expires, address_codes.used, address_codes.purpose, address_codes.created, address_codes.ended \nFROM address_codes \nWHERE address_codes.code_hash = :code',
             {}),
@@ -873,9 +963,9 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {}),
     },
     'gm.store.selfservice:PLAYERS_AT': {
-        'sqlite': ('SELECT players.game_id, players.seat, players.name, players.email, players.pw_hash, players.active, players.format, players.timezone, players.generation, players.display_name \nFROM players \nWHERE players.game_id = :game AND lower(players.email) = lower(:address) ORDER BY players.seat',
+        'sqlite': ('SELECT players.game_id, players.seat, players.name, players.email, players.pw_hash, players.active, players.format, players.timezone, players.generation, players.display_name, players.calendar \nFROM players \nWHERE players.game_id = :game AND lower(players.email) = lower(:address) ORDER BY players.seat',
             {}),
-        'postgresql': ('SELECT players.game_id, players.seat, players.name, players.email, players.pw_hash, players.active, players.format, players.timezone, players.generation, players.display_name \nFROM players \nWHERE players.game_id = %(game)s AND lower(players.email) = lower(%(address)s) ORDER BY players.seat',
+        'postgresql': ('SELECT players.game_id, players.seat, players.name, players.email, players.pw_hash, players.active, players.format, players.timezone, players.generation, players.display_name, players.calendar \nFROM players \nWHERE players.game_id = %(game)s AND lower(players.email) = lower(%(address)s) ORDER BY players.seat',
             {}),
     },
     'gm.store.selfservice:REMOVE_OBSERVER': {
@@ -908,11 +998,29 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('SELECT absences.player, absences.start, absences."end" \nFROM absences \nWHERE absences.game_id = %(game)s',
             {}),
     },
+    'gm.store.service:AWAY_NOTICES_AT': {
+        'sqlite': ('SELECT * \nFROM away_notices \nWHERE away_notices.address_key = :key',
+            {}),
+        'postgresql': ('SELECT * \nFROM away_notices \nWHERE away_notices.address_key = %(key)s',
+            {}),
+    },
+    'gm.store.service:AWAY_NOTICES_IN': {
+        'sqlite': ('SELECT * \nFROM away_notices \nWHERE away_notices.game_id = :game',
+            {}),
+        'postgresql': ('SELECT * \nFROM away_notices \nWHERE away_notices.game_id = %(game)s',
+            {}),
+    },
     'gm.store.service:BOUNCE_HOLDS': {
         'sqlite': ('SELECT bounce_holds.start_seq, bounce_holds.seconds \nFROM bounce_holds \nWHERE bounce_holds.game_id = :game AND bounce_holds.player = :player',
             {}),
         'postgresql': ('SELECT bounce_holds.start_seq, bounce_holds.seconds \nFROM bounce_holds \nWHERE bounce_holds.game_id = %(game)s AND bounce_holds.player = %(player)s',
             {}),
+    },
+    'gm.store.service:CALENDAR_EVENTS': {
+        'sqlite': ('SELECT * \nFROM calendar_events \nWHERE calendar_events.game_id = :game AND (calendar_events.cancelled = :cancelled_1 OR calendar_events.turn = :turn)',
+            {'cancelled_1': 0}),
+        'postgresql': ('SELECT * \nFROM calendar_events \nWHERE calendar_events.game_id = %(game)s AND (calendar_events.cancelled = %(cancelled_1)s OR calendar_events.turn = %(turn)s)',
+            {'cancelled_1': 0}),
     },
     'gm.store.service:CLEAR_RESULT': {
         'sqlite': ('DELETE FROM results WHERE results.game_id = :game',
@@ -996,6 +1104,18 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('DELETE FROM draw_proposals WHERE draw_proposals.game_id = :game',
             {}),
         'postgresql': ('DELETE FROM draw_proposals WHERE draw_proposals.game_id = %(game)s',
+            {}),
+    },
+    'gm.store.threads:KEEP_ROOT': {
+        'sqlite': ('INSERT INTO mail_threads (game_id, address, root, made) VALUES (:game_id, :address, :root, :made) ON CONFLICT (game_id, address) DO NOTHING',
+            {}),
+        'postgresql': ('INSERT INTO mail_threads (game_id, address, root, made) VALUES (%(game_id)s, %(address)s, %(root)s, %(made)s) ON CONFLICT (game_id, address) DO NOTHING',
+            {}),
+    },
+    'gm.store.threads:ROOTS': {
+        'sqlite': ('SELECT mail_threads.address, mail_threads.root \nFROM mail_threads \nWHERE mail_threads.game_id = :game',
+            {}),
+        'postgresql': ('SELECT mail_threads.address, mail_threads.root \nFROM mail_threads \nWHERE mail_threads.game_id = %(game)s',
             {}),
     },
     'gm.store.turns:ACCEPTED_AFTER': {
@@ -1155,9 +1275,9 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {}),
     },
     'gm.store.games:ADD_PLAYER': {
-        'sqlite': ('INSERT INTO players (game_id, seat, name, email, pw_hash, format, timezone, display_name) VALUES (:game_id, :seat, :name, :email, :pw_hash, :format, :timezone, :display_name)',
+        'sqlite': ('INSERT INTO players (game_id, seat, name, email, pw_hash, format, timezone, display_name, calendar) VALUES (:game_id, :seat, :name, :email, :pw_hash, :format, :timezone, :display_name, :calendar)',
             {}),
-        'postgresql': ('INSERT INTO players (game_id, seat, name, email, pw_hash, format, timezone, display_name) VALUES (%(game_id)s, %(seat)s, %(name)s, %(email)s, %(pw_hash)s, %(format)s, %(timezone)s, %(display_name)s)',
+        'postgresql': ('INSERT INTO players (game_id, seat, name, email, pw_hash, format, timezone, display_name, calendar) VALUES (%(game_id)s, %(seat)s, %(name)s, %(email)s, %(pw_hash)s, %(format)s, %(timezone)s, %(display_name)s, %(calendar)s)',
             {}),
     },
     'gm.store.games:LOG': {
@@ -1167,15 +1287,15 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {}),
     },
     'gm.store.games:NEW_PLAYER_IN_SEAT': {
-        'sqlite': ('UPDATE players SET email=:email, pw_hash=:pw_hash, active=:active, format=:format, timezone=:timezone WHERE players.game_id = :game_id AND players.name = :name',
+        'sqlite': ('UPDATE players SET email=:email, pw_hash=:pw_hash, active=:active, format=:format, timezone=:timezone, calendar=:calendar WHERE players.game_id = :game_id AND players.name = :name',
             {}),
-        'postgresql': ('UPDATE players SET email=%(email)s, pw_hash=%(pw_hash)s, active=%(active)s, format=%(format)s, timezone=%(timezone)s WHERE players.game_id = %(game_id)s AND players.name = %(name)s',
+        'postgresql': ('UPDATE players SET email=%(email)s, pw_hash=%(pw_hash)s, active=%(active)s, format=%(format)s, timezone=%(timezone)s, calendar=%(calendar)s WHERE players.game_id = %(game_id)s AND players.name = %(name)s',
             {}),
     },
     'gm.store.games:SAVE_ADDRESS_SETTINGS': {
-        'sqlite': ('INSERT INTO address_settings (address, format, timezone, updated) VALUES (:address, :format, :timezone, :updated) ON CONFLICT (address) DO UPDATE SET format = excluded.format, timezone = excluded.timezone, updated = excluded.updated',
+        'sqlite': ('INSERT INTO address_settings (address, format, timezone, updated, calendar) VALUES (:address, :format, :timezone, :updated, :calendar) ON CONFLICT (address) DO UPDATE SET format = excluded.format, timezone = excluded.timezone, updated = excluded.updated, calendar = excluded.calendar',
             {}),
-        'postgresql': ('INSERT INTO address_settings (address, format, timezone, updated) VALUES (%(address)s, %(format)s, %(timezone)s, %(updated)s) ON CONFLICT (address) DO UPDATE SET format = excluded.format, timezone = excluded.timezone, updated = excluded.updated',
+        'postgresql': ('INSERT INTO address_settings (address, format, timezone, updated, calendar) VALUES (%(address)s, %(format)s, %(timezone)s, %(updated)s, %(calendar)s) ON CONFLICT (address) DO UPDATE SET format = excluded.format, timezone = excluded.timezone, updated = excluded.updated, calendar = excluded.calendar',
             {}),
     },
     'gm.store.games:SET_ACTIVE': {
@@ -1194,6 +1314,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('UPDATE players SET timezone=:timezone WHERE players.game_id = :game_id AND players.name = :name',
             {}),
         'postgresql': ('UPDATE players SET timezone=%(timezone)s WHERE players.game_id = %(game_id)s AND players.name = %(name)s',
+            {}),
+    },
+    'gm.store.games:SET_PLAYER[calendar]': {
+        'sqlite': ('UPDATE players SET calendar=:calendar WHERE players.game_id = :game_id AND players.name = :name',
+            {}),
+        'postgresql': ('UPDATE players SET calendar=%(calendar)s WHERE players.game_id = %(game_id)s AND players.name = %(name)s',
             {}),
     },
     'gm.store.games:SET_STATUS': {
@@ -1302,6 +1428,30 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('INSERT INTO pending_requests (code_hash, address, mailbox, actions, created, expires) VALUES (:code_hash, :address, :mailbox, :actions, :created, :expires)',
             {}),
         'postgresql': ('INSERT INTO pending_requests (code_hash, address, mailbox, actions, created, expires) VALUES (%(code_hash)s, %(address)s, %(mailbox)s, %(actions)s, %(created)s, %(expires)s)',
+            {}),
+    },
+    'gm.store.pace:ADD_DIGEST': {
+        'sqlite': ('INSERT INTO digests (address, due) VALUES (:address, :due)',
+            {}),
+        'postgresql': ('INSERT INTO digests (address, due) VALUES (%(address)s, %(due)s)',
+            {}),
+    },
+    'gm.store.pace:HOLD': {
+        'sqlite': ('INSERT INTO held_letters (address, game_id, player, turn, events, held) VALUES (:address, :game_id, :player, :turn, :events, :held)',
+            {}),
+        'postgresql': ('INSERT INTO held_letters (address, game_id, player, turn, events, held) VALUES (%(address)s, %(game_id)s, %(player)s, %(turn)s, %(events)s, %(held)s) RETURNING held_letters.id',
+            {}),
+    },
+    'gm.store.pace:SET_ADDRESS_PACE': {
+        'sqlite': ('INSERT INTO address_paces (address, mail_pace, mail_at) VALUES (:address, :mail_pace, :mail_at) ON CONFLICT (address) DO UPDATE SET mail_pace = excluded.mail_pace, mail_at = excluded.mail_at',
+            {}),
+        'postgresql': ('INSERT INTO address_paces (address, mail_pace, mail_at) VALUES (%(address)s, %(mail_pace)s, %(mail_at)s) ON CONFLICT (address) DO UPDATE SET mail_pace = excluded.mail_pace, mail_at = excluded.mail_at',
+            {}),
+    },
+    'gm.store.pace:SET_PACE': {
+        'sqlite': ('INSERT INTO seat_paces (game_id, player, mail_pace, mail_at) VALUES (:game_id, :player, :mail_pace, :mail_at) ON CONFLICT (game_id, player) DO UPDATE SET mail_pace = excluded.mail_pace, mail_at = excluded.mail_at',
+            {}),
+        'postgresql': ('INSERT INTO seat_paces (game_id, player, mail_pace, mail_at) VALUES (%(game_id)s, %(player)s, %(mail_pace)s, %(mail_at)s) ON CONFLICT (game_id, player) DO UPDATE SET mail_pace = excluded.mail_pace, mail_at = excluded.mail_at',
             {}),
     },
     'gm.store.selfservice:ADD_OBSERVER': {
@@ -1422,6 +1572,18 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('INSERT INTO deadlines (game_id, start_seq, turn, due, reminded, late, grace_done, paused_at, set_by) VALUES (:game_id, :start_seq, :turn, :due, :reminded, :late, :grace_done, :paused_at, :set_by) ON CONFLICT (game_id) DO UPDATE SET start_seq = excluded.start_seq, turn = excluded.turn, due = excluded.due, reminded = excluded.reminded, late = excluded.late, grace_done = excluded.grace_done, paused_at = excluded.paused_at, set_by = excluded.set_by',
             {}),
         'postgresql': ('INSERT INTO deadlines (game_id, start_seq, turn, due, reminded, late, grace_done, paused_at, set_by) VALUES (%(game_id)s, %(start_seq)s, %(turn)s, %(due)s, %(reminded)s, %(late)s, %(grace_done)s, %(paused_at)s, %(set_by)s) ON CONFLICT (game_id) DO UPDATE SET start_seq = excluded.start_seq, turn = excluded.turn, due = excluded.due, reminded = excluded.reminded, late = excluded.late, grace_done = excluded.grace_done, paused_at = excluded.paused_at, set_by = excluded.set_by',
+            {}),
+    },
+    'gm.store.service:SAVE_AWAY_NOTICE': {
+        'sqlite': ('INSERT INTO away_notices (address_key, game_id, player, last_seen, subject, last_told) VALUES (:address_key, :game_id, :player, :last_seen, :subject, :last_told) ON CONFLICT (address_key, game_id, player) DO UPDATE SET last_seen = excluded.last_seen, subject = excluded.subject, last_told = excluded.last_told',
+            {}),
+        'postgresql': ('INSERT INTO away_notices (address_key, game_id, player, last_seen, subject, last_told) VALUES (%(address_key)s, %(game_id)s, %(player)s, %(last_seen)s, %(subject)s, %(last_told)s) ON CONFLICT (address_key, game_id, player) DO UPDATE SET last_seen = excluded.last_seen, subject = excluded.subject, last_told = excluded.last_told',
+            {}),
+    },
+    'gm.store.service:SAVE_CALENDAR_EVENT': {
+        'sqlite': ('INSERT INTO calendar_events (game_id, player, turn, sequence, due, cancelled, updated) VALUES (:game_id, :player, :turn, :sequence, :due, :cancelled, :updated) ON CONFLICT (game_id, player, turn) DO UPDATE SET sequence = excluded.sequence, due = excluded.due, cancelled = excluded.cancelled, updated = excluded.updated',
+            {}),
+        'postgresql': ('INSERT INTO calendar_events (game_id, player, turn, sequence, due, cancelled, updated) VALUES (%(game_id)s, %(player)s, %(turn)s, %(sequence)s, %(due)s, %(cancelled)s, %(updated)s) ON CONFLICT (game_id, player, turn) DO UPDATE SET sequence = excluded.sequence, due = excluded.due, cancelled = excluded.cancelled, updated = excluded.updated',
             {}),
     },
     'gm.store.service:SAVE_SETTING': {

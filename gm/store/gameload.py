@@ -1,9 +1,10 @@
 """What judging a mail reads of its game, in one statement on PostgreSQL (Store.read_game).
 
 The game's row, newest state, players, timer, deadline, settings, approved
-observers, conditional lines, the credential locks, the players' delivery states and the public
-press: one round trip each on PostgreSQL, so one SELECT here, whose rows the
-store remembers (gm.store.reads) under the keys the methods reading them use.
+observers, conditional lines, thread roots, the seats' paces, the credential
+locks, the players' delivery states and the public press: one round trip
+each on PostgreSQL, so one SELECT here, whose rows the store remembers
+(gm.store.reads) under the keys the methods reading them use.
 Each set is a subquery, FULL JOINed ON false with the others, led by a marker
 column (``"#players"``...) that tells the sets apart and orders them.  The same
 statement draws the ids of the outbox rows judging will queue, so those rows
@@ -13,8 +14,10 @@ wait for the commit (gm.store.deferred).  It is PostgreSQL's own SQL with
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
+from gm.store import migrations
 from gm.store.deferred import ROWS_AT_ONCE
 from gm.store.pgrows import Row
 
@@ -30,6 +33,8 @@ SETS: dict[str, tuple[str, str]] = {
     "game_settings": ("key, value FROM game_settings WHERE game_id = %(read_game)s", "key"),
     "observers": ("email FROM observers WHERE game_id = %(read_game)s AND approved = 1", "since, email"),
     "conditional_lines": ("* FROM conditional_lines WHERE game_id = %(read_game)s", "id"),
+    "mail_threads": ("address, root FROM mail_threads WHERE game_id = %(read_game)s", "address"),
+    "seat_paces": ("* FROM seat_paces WHERE game_id = %(read_game)s", "player"),
     # gm.store.credentials.locks_until's statement
     "locks": ("name, until FROM (SELECT p.name AS name, (SELECT max(c.until) FROM credential_locks c WHERE "
               "c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = '') AS until "
@@ -57,15 +62,23 @@ SETS: dict[str, tuple[str, str]] = {
 OUTBOX_IDS = ROWS_AT_ONCE
 
 
+# The sets of tables a later schema step made, with that step: a test that rewinds the steps runs
+# today's code as an older gm, whose store has no such table (the set is then read as empty).
+SINCE_STEP = {"mail_threads": 28, "seat_paces": 29}
+
+
 def statement(game_id: str, sender: str) -> tuple[str, dict[str, Any]]:
     """The one SELECT of every set, and its parameters (by name)."""
-    return SELECT, {"read_game": game_id, "read_sender": sender, "read_most": OUTBOX_IDS}
+    return select_for(migrations.latest()), {"read_game": game_id, "read_sender": sender, "read_most": OUTBOX_IDS}
 
 
-SELECT = "SELECT * FROM " + " FULL JOIN ".join(  # every set, each a subquery
-    (part if i == 0 else f"{part} ON false") for i, part in enumerate(
-        f"(SELECT row_number() OVER (ORDER BY {order}) AS \"#{name}\", {select}) AS \"{name}\""
-        for name, (select, order) in SETS.items()))
+@lru_cache(maxsize=4)
+def select_for(step: int) -> str:
+    """The SELECT of every set whose table a store at schema ``step`` has."""
+    return "SELECT * FROM " + " FULL JOIN ".join(  # every set, each a subquery
+        (part if i == 0 else f"{part} ON false") for i, part in enumerate(
+            f"(SELECT row_number() OVER (ORDER BY {order}) AS \"#{name}\", {select}) AS \"{name}\""
+            for name, (select, order) in SETS.items() if SINCE_STEP.get(name, 0) <= step))
 
 
 def split(names: list[str], rows: list[Any], sets: tuple[str, ...] = tuple(SETS)) -> dict[str, list[Row]]:

@@ -166,3 +166,16 @@ class TimerRow(Record):
 
     game_id: str
     due: float
+
+
+@record
+class AwayNoticeRow(Record):
+    """An away_notices row: the last out-of-office reply seen from a seat's address while its game
+    waited for it, and when the address was last told of one (gm.service.intake.away)."""
+
+    address_key: str
+    game_id: str
+    player: str
+    last_seen: float
+    subject: str
+    last_told: float | None

@@ -213,6 +213,9 @@ class PostgresStore(Store):
         remember("game_settings", ("game", game_id), {r["key"]: r["value"] for r in sets["game_settings"]})
         remember("observers", ("of", game_id, True), [r["email"] for r in sets["observers"]])
         remember("conditional_lines", ("game", game_id), LineRow.every(sets["conditional_lines"]))
+        remember("mail_threads", ("game", game_id), {r["address"]: r["root"] for r in sets["mail_threads"]})
+        remember("seat_paces", ("game", game_id),
+                 {r["player"]: (r["mail_pace"], r["mail_at"]) for r in sets["seat_paces"]})
         if sets["states"]:  # the press from the turn before the newest state's on
             remember("reports", ("public_press", game_id), (sets["states"][0]["turn"] - 1, sets["press"]))
         remember(("players", "credential_locks"), ("locks_until", game_id, sender), sets["locks"])

@@ -24,16 +24,19 @@ class SeatRow(Record):
     timezone: str | None = None  # an IANA name; None: UTC
     generation: int = 0  # bumped to revoke the seat's reply tokens
     display_name: str = ""  # the player's address as they gave it, if they did
+    calendar: str | None = None  # 'on': reports carry the deadline as a calendar event
 
 
 @record
 class AddressSettingsRow(Record):
-    """An address_settings row: the format and time zone an address gave all its seats (SET ... ALL)."""
+    """An address_settings row: the format, time zone and calendar setting an address gave all its seats
+    (SET ... ALL)."""
 
     address: str
     format: str | None
     timezone: str | None
     updated: float
+    calendar: str | None = None
 
 
 @record

@@ -5,6 +5,7 @@ from __future__ import annotations
 from gm.store import credentials as credentials_sql
 from gm.store import delivery as delivery_sql
 from gm.store import games as games_sql
+from gm.store import pace as pace_sql
 from gm.store import selfservice as selfservice_sql
 from gm.store.repository import Repository
 from gm.store.seatrows import AddressSeatRow, AddressSettingsRow, SeatKey, SeatRow
@@ -28,6 +29,7 @@ class Seats(Repository):
         ``display_name``: as their address was given, if it was."""
         self.store.insert_row(games_sql.ADD_PLAYER, game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash,
                               display_name=display_name, **self.address_defaults(email))
+        pace_sql.seat_takes_address_pace(self.store, game_id, name, email)
 
     def pw_hash_by_email(self, game_id: str, email: str) -> str | None:
         """The password hash of the player of ``game_id`` at ``email`` (lower-cased), or None."""
@@ -39,6 +41,7 @@ class Seats(Repository):
         settings (SET ... ALL; none: the game's), never the one who left."""
         self.store.update_rows(games_sql.NEW_PLAYER_IN_SEAT, game_id=game_id, name=name,
                                email=email, pw_hash=pw_hash, active=1, **self.address_defaults(email))
+        pace_sql.seat_takes_address_pace(self.store, game_id, name, email)
 
     def reactivate_player(self, game_id: str, name: str) -> None:
         """Seat a removed player again (a rollback to before they left)."""
@@ -52,6 +55,10 @@ class Seats(Repository):
         """A player's time zone (an IANA name; None: UTC), SET TIMEZONE."""
         self.store.update_rows(games_sql.SET_PLAYER["timezone"], game_id=game_id, name=name, timezone=zone)
 
+    def set_player_calendar(self, game_id: str, name: str, value: str | None) -> None:
+        """Whether a player's reports carry the deadline as a calendar event ('on'), SET CALENDAR."""
+        self.store.update_rows(games_sql.SET_PLAYER["calendar"], game_id=game_id, name=name, calendar=value)
+
     def deactivate_player(self, game_id: str, name: str) -> None:
         """Mark a player as having left the game (gm eject)."""
         self.store.update_rows(games_sql.SET_ACTIVE, game_id=game_id, name=name, active=0)
@@ -62,19 +69,22 @@ class Seats(Repository):
             self.store, address=games_sql.settings_key(email)).fetchone())
 
     def address_defaults(self, email: str) -> dict[str, str | None]:
-        """format and timezone a new seat of ``email`` starts with (None: the game's, UTC)."""
+        """format, timezone and calendar a new seat of ``email`` starts with (None: the game's, UTC, off)."""
         row = self.address_settings(email)
-        return {"format": row.format if row else None, "timezone": row.timezone if row else None}
+        return {"format": row.format if row else None, "timezone": row.timezone if row else None,
+                "calendar": row.calendar if row else None}
 
     def set_address_setting(self, email: str, column: str, value: str | None, now: float) -> list[str]:
-        """SET FORMAT|TIMEZONE ... ALL: ``column`` (format | timezone) for the address's seats to come
-        and every seat it holds; returns the ids of the games whose seats changed."""
-        if column not in ("format", "timezone"):
+        """SET FORMAT|TIMEZONE|CALENDAR ... ALL: ``column`` (format | timezone | calendar) for the
+        address's seats to come and every seat it holds; returns the ids of the games whose seats
+        changed."""
+        if column not in ("format", "timezone", "calendar"):
             raise ValueError(column)
         self._require_tx()
         values = {**self.address_defaults(email), column: value}
         games_sql.SAVE_ADDRESS_SETTINGS.run(self.store, address=games_sql.settings_key(email), format=values["format"],
-                                            timezone=values["timezone"], updated=now)
+                                            timezone=values["timezone"], calendar=values["calendar"],
+                                            updated=now)
         rows = SeatKey.every(games_sql.SEATS_OF_ADDRESS.run(self.store, email=email.strip()))
         for row in rows:
             self.store.update_rows(games_sql.SET_PLAYER[column], game_id=row.game_id, name=row.name,

@@ -1,11 +1,12 @@
-"""The service's own records: settings, deadlines, absences, GM-made states, results."""
+"""The service's own records: settings, deadlines, absences, away replies, GM-made states, results."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from gm.store.gamerows import AbsenceRow, DeadlineRow, ResultRow
+from gm.store.calendarrows import CalendarEventRow
+from gm.store.gamerows import AbsenceRow, AwayNoticeRow, DeadlineRow, ResultRow
 from gm.store.repository import Repository
 from gm.store.seatrows import BounceHoldRow
 from gm.store.sql import bound, inserting, prepared, updating, upsert, whole_rows
@@ -45,6 +46,15 @@ TAKEBACKS = prepared(lambda sa, t: sa.select(t.takebacks.c.player, t.takebacks.c
     t.takebacks.c.game_id == sa.bindparam("game")))
 ANSWER_TAKEBACK = upsert("takebacks", "game_id", "player")
 END_TAKEBACKS = prepared(lambda sa, t: sa.delete(t.takebacks).where(t.takebacks.c.game_id == sa.bindparam("game")))
+CALENDAR_EVENTS = prepared(lambda sa, t: whole_rows(sa, t.calendar_events).where(
+    t.calendar_events.c.game_id == sa.bindparam("game"),
+    sa.or_(t.calendar_events.c.cancelled == 0, t.calendar_events.c.turn == sa.bindparam("turn"))))
+SAVE_CALENDAR_EVENT = upsert("calendar_events", "game_id", "player", "turn")
+AWAY_NOTICES_AT = prepared(lambda sa, t: whole_rows(sa, t.away_notices).where(
+    t.away_notices.c.address_key == sa.bindparam("key")))
+AWAY_NOTICES_IN = prepared(lambda sa, t: whole_rows(sa, t.away_notices).where(
+    t.away_notices.c.game_id == sa.bindparam("game")))
+SAVE_AWAY_NOTICE = upsert("away_notices", "address_key", "game_id", "player")
 SET_RESULT = upsert("results", "game_id")
 CLEAR_RESULT = prepared(lambda sa, t: sa.delete(t.results).where(t.results.c.game_id == sa.bindparam("game")))
 RESULT = prepared(lambda sa, t: whole_rows(sa, t.results).where(t.results.c.game_id == sa.bindparam("game")))
@@ -56,7 +66,7 @@ SET_TIMER = upsert("timers", "game_id")
 
 
 class Timers(Repository):
-    """Deadlines, timers, absences and bounce holds of games."""
+    """Deadlines, timers, absences and bounce holds of games, and the deadline events sent."""
 
     def deadline_row(self, game_id: str) -> DeadlineRow | None:
         """A game's deadlines row (the turn now open, or the last one stored)."""
@@ -122,6 +132,30 @@ class Timers(Repository):
         """Record that bouncing=wait held ``player``'s deadline in the turn opened by ``start_seq``."""
         self.store.insert_row(ADD_BOUNCE_HOLD, game_id=game_id, player=player, start_seq=start_seq, seconds=seconds,
                               at=at)
+
+    def away_notices_at(self, address_key: str) -> list[AwayNoticeRow]:
+        """The away replies seen from one mailbox (gm.core.addresses.mailbox_key), each seat's."""
+        return AwayNoticeRow.every(AWAY_NOTICES_AT.run(self.store, key=address_key).fetchall())
+
+    def away_notices_in(self, game_id: str) -> list[AwayNoticeRow]:
+        """The away replies seen from the seats of a game (`gm players`)."""
+        return AwayNoticeRow.every(AWAY_NOTICES_IN.run(self.store, game=game_id).fetchall())
+
+    def save_away_notice(self, row: AwayNoticeRow) -> None:
+        """Keep the last away reply seen from a seat's address (a row per address and seat)."""
+        self._require_tx()
+        SAVE_AWAY_NOTICE.run(self.store, **dict(zip(row.columns, row.in_order())))
+
+
+    def calendar_events(self, game_id: str, turn: int) -> list[CalendarEventRow]:
+        """The deadline events of a game its readers were sent: those not cancelled, and those of
+        ``turn`` (the SEQUENCE a turn's event goes on from)."""
+        return CalendarEventRow.every(CALENDAR_EVENTS.run(self.store, game=game_id, turn=turn).fetchall())
+
+    def save_calendar_event(self, row: CalendarEventRow) -> None:
+        """Record the event a reader was just sent (its SEQUENCE, due, and whether a cancel)."""
+        self._require_tx()
+        SAVE_CALENDAR_EVENT.run(self.store, **row.as_dict())
 
 
 class Results(Repository):

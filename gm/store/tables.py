@@ -56,7 +56,7 @@ games = Table(
 )
 
 # players: a game's seats: name, address, password hash, active, format and time zone, token generation,
-# display name.
+# display name, calendar (SET CALENDAR).
 players = Table(
     "players", metadata,
     Column("game_id", TEXT, ForeignKey("games.id"), primary_key=True),
@@ -69,6 +69,7 @@ players = Table(
     Column("timezone", TEXT, info=added(4)),
     Column("generation", INT, nullable=False, server_default=text("0"), info=added(5)),
     Column("display_name", TEXT, nullable=False, server_default=text("''"), info=added(18)),
+    Column("calendar", TEXT, info=added(30)),
 )
 
 # states: every state of a game: seq 0 = the set-up, then one per change; the rule module's versioned JSON,
@@ -430,12 +431,87 @@ takebacks = Table(
     Column("made", REAL, nullable=False),
 )
 
-# address_settings: SET ... ALL: the format and time zone an address gives every seat it holds and takes
-# later.
+# mail_threads: the Message-ID of each game's first mail to each reader (lower-cased), the root of the
+# reader's thread of that game (gm.service.outgoing.threads).
+mail_threads = Table(
+    "mail_threads", metadata,
+    Column("game_id", TEXT, primary_key=True),
+    Column("address", TEXT, primary_key=True),
+    Column("root", TEXT, nullable=False),
+    Column("made", REAL, nullable=False),
+)
+
+# away_notices: the out-of-office replies seen from a seat's address while its game waited for it
+# (gm.service.intake.away): when the last came, its subject, when the address was last told.
+away_notices = Table(
+    "away_notices", metadata,
+    Column("address_key", TEXT, primary_key=True),
+    Column("game_id", TEXT, primary_key=True),
+    Column("player", TEXT, primary_key=True),
+    Column("last_seen", REAL, nullable=False),
+    Column("subject", TEXT, nullable=False),
+    Column("last_told", REAL),
+)
+
+# address_settings: SET ... ALL: the format, time zone and calendar setting an address gives every seat it
+# holds and takes later.
 address_settings = Table(
     "address_settings", metadata,
     Column("address", TEXT, primary_key=True),
     Column("format", TEXT),
     Column("timezone", TEXT),
     Column("updated", REAL, nullable=False),
+    Column("calendar", TEXT, info=added(30)),
+)
+
+# calendar_events: the deadline event each reader was last sent per seat and turn (SET CALENDAR).
+calendar_events = Table(
+    "calendar_events", metadata,
+    Column("game_id", TEXT, primary_key=True),
+    Column("player", TEXT, primary_key=True),
+    Column("turn", INT, primary_key=True),
+    Column("sequence", INT, nullable=False),
+    Column("due", REAL, nullable=False),
+    Column("cancelled", INT, nullable=False, server_default=text("0")),
+    Column("updated", REAL, nullable=False),
+)
+
+# seat_paces: how often a seat is mailed (SET MAIL), a row only for a seat that is not mailed each report.
+seat_paces = Table(
+    "seat_paces", metadata,
+    Column("game_id", TEXT, primary_key=True),
+    Column("player", TEXT, primary_key=True),
+    Column("mail_pace", TEXT, nullable=False),
+    Column("mail_at", INT),
+)
+
+# address_paces: SET MAIL ... ALL: the pace an address gives every seat it holds and takes later.
+address_paces = Table(
+    "address_paces", metadata,
+    Column("address", TEXT, primary_key=True),
+    Column("mail_pace", TEXT, nullable=False),
+    Column("mail_at", INT),
+)
+
+# held_letters: reports SET MAIL MYTURN or DAILY keeps back from a reader (gm.service.outgoing.pace): the
+# events of each, for the next mail of the game to that reader or the address's digest.
+held_letters = Table(
+    "held_letters", metadata,
+    Column("id", ROWID, Identity(), primary_key=True),
+    Column("address", TEXT, nullable=False),
+    Column("game_id", TEXT, nullable=False),
+    Column("player", TEXT, nullable=False),
+    Column("turn", INT, nullable=False),
+    Column("events", TEXT, nullable=False),
+    Column("held", REAL, nullable=False),
+    Index("held_letters_reader", "game_id", "player"),
+    Index("held_letters_address", "address"),
+)
+
+# digests: the one daily digest an address has coming (SET MAIL DAILY), by when it is due.
+digests = Table(
+    "digests", metadata,
+    Column("address", TEXT, primary_key=True),
+    Column("due", REAL, nullable=False),
+    Index("digests_due", "due"),
 )

@@ -55,7 +55,7 @@ def test_a_bounce_shows_in_outbox_players_and_deliveries(tmp_path):
 
     history = gm(conf, "deliveries", "bob@example.org")
     assert history.startswith("bob@example.org: bouncing since")
-    assert f"permanent bounce outbox #{row['id']} '[nb1 T1] Welcome to Neighbors'" in history
+    assert f"permanent bounce outbox #{row['id']} '[gm nb1] Welcome to Neighbors'" in history
     assert "smtp; 550 5.1.1 <bob@example.org>" in history
     assert gm(conf, "deliveries", "ada@example.org").strip() == "ada@example.org: ok (no failure recorded)"
 

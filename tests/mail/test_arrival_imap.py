@@ -18,6 +18,7 @@ import pytest
 from gm.runtime import daemon
 from gm.service.engine import Engine
 from gm.store import Store
+from mailroom import text_of
 from support import PLAYERS, order_mail
 
 ADDRESS = dict(PLAYERS)
@@ -72,7 +73,8 @@ def test_cron_runs_across_an_smtp_outage_forfeit_nobody_whose_report_waits(harne
     assert actions(store, "late") == [] and actions(store, "forfeit") == []
     smtp.start()  # the same port: the outage is over
     cron.run(14 * 600.0)
-    report = [m for m in smtp.to(ADDRESS[waiting]) if m["Subject"].startswith("[nb1 T2]")]
+    report = [m for m in smtp.to(ADDRESS[waiting]) if m["Subject"] == "[gm nb1] Neighbors report"
+              and "Neighbors game nb1, turn 2" in text_of(m)]
     assert report, "the report went out"
     sent = store.one("SELECT sent FROM outbox WHERE recipient = :to AND turn = 2 AND kind = 'report'",
                      to=ADDRESS[waiting])["sent"]

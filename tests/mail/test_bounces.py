@@ -63,7 +63,7 @@ def test_a_permanent_bounce_is_matched_to_its_row_and_marks_the_address_bouncing
     # Not answered: what went out after it is the GM's notice and ada's, nothing to the bouncer.
     sent = smtp.messages[before:]
     assert sorted(rcpt[0] for rcpt, _ in sent) == [ADDRESS["ada"], REFEREE]
-    assert all(m["Subject"].startswith(("[gm] Mail to bob@example.org bounces", "[nb1 T1] Player not receiving"))
+    assert all(m["Subject"].startswith(("[gm] Mail to bob@example.org bounces", "[gm nb1] Player not receiving"))
                for _, m in sent)
 
 

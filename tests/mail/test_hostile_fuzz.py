@@ -225,7 +225,7 @@ def test_robots_are_flagged_whatever_the_body(robot, from_case, headers, body):
 
 order_words = st.sampled_from(["GAME", "game:", "PASSWORD", "pass=", "PRESS", "TO", "ALL", "ENDPRESS", "END", "HELP",
                                "BOARD", "ABSENCE", "b4xd4", "[nb1 T3]", "[", "]", " ", "\t", "\n", "\r\n", "#", ":",
-                               "=", "é", "\u2028", "\x00", "nb1"])
+                               "=", "é", "\u2028", "\x00", "nb1", "[gm nb1]"])
 order_text = st.one_of(
     st.lists(order_words, max_size=60).map("".join),
     st.text(max_size=300),

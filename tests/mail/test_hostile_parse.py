@@ -176,16 +176,26 @@ def test_quote_detection_agrees_with_the_old_patterns():
 def test_orders_read_agrees_with_the_old_patterns_on_short_lines():
     game = re.compile(r"\bGAME\s*[:=]?\s*([A-Za-z0-9][A-Za-z0-9_.-]*)", re.I)
     password = re.compile(r"\bPASS(?:WORD)?\s*[:=]?\s*(\S+)", re.I)
-    tag = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.-]*) T\d+\]")
+    tag = re.compile(r"\[(?:([A-Za-z0-9][A-Za-z0-9_.-]*) T\d+|gm ([A-Za-z0-9][A-Za-z0-9_.-]*))\]")
     parts = ["GAME", "game", "Pass", "PASSWORD", "word", " ", "\t", ":", "=", "nb1", "x", "_", ".", "-",
-             "[", "]", " T", "3", "é", "\u00a0", "aGAME", "PRESS", "TO"]
+             "[", "]", " T", "3", "é", "\u00a0", "aGAME", "PRESS", "TO", "gm", "[gm ", "GM"]
     rng = random.Random(11)
     for _ in range(20_000):
         text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 8)))
         g, p, t = game.search(text), password.search(text), tag.search(text)
         assert orders.find_game(text) == (g and (g.group(0), g.group(1)) or None), text
         assert orders.find_password(text) == (p and (p.group(0), p.group(1)) or None), text
-        assert orders.subject_tag(text) == (t.group(1) if t else None), text
+        assert orders.subject_tag(text) == (t and (t.group(1) or t.group(2)) or None), text
+
+
+def test_a_subject_tag_is_only_gms_own_and_read_in_linear_time():
+    """``[gm nb1]`` (and ``[nb1 T3]`` of older mail) names a game; other bracketed words do not."""
+    assert orders.subject_tag("Re: [gm nb1] Neighbors report") == "nb1"
+    assert orders.subject_tag("Re: [nb1 T3] Neighbors report") == "nb1"
+    assert orders.subject_tag("Fwd: [URGENT] [gm nb2] x") == "nb2"
+    for subject in ("[URGENT] x", "[gm] x", "[GM nb1] x", "[gm  nb1] x", "[gm nb1 T3] x", "[gm nb1", "gm nb1] x"):
+        assert orders.subject_tag(subject) is None, subject
+    assert growth(lambda times: orders.subject_tag("[gm [gm nb1" * 2_000 * times), 4, 16) < LINEAR_4X
 
 
 def test_no_regular_expressions_in_gm_mail():

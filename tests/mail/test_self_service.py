@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from harness import wait_until
-from support import GM_ADDRESS, PLAYERS, order_mail
+from support import PLAYERS, order_mail
 
 ADDRESS = dict(PLAYERS)
 TRIO = {"ada": "ada@example.org", "bob": "bob@example.org", "cy": "cy@example.org"}
@@ -87,16 +87,18 @@ def test_an_observer_gets_the_public_reports_and_never_a_sealed_claim(harness, d
         assert all("K11" not in text_of(m) for m in smtp.to(eve))
         dovecot.append(order_mail(ADDRESS["bob"], "J10", game_id="fb1", password=secrets["bob"]))
         report = smtp.wait_for(eve, 3)[2]
-        assert "[fb1 T2]" in report["Subject"] and "report" in report["Subject"]
+        assert report["Subject"] == "[gm fb1] Fuzzy Borders report"
+        assert "Fuzzy Borders game fb1, turn 2" in text_of(report)
         assert "ada claims K11" in text_of(report)  # public once the turn closed
-        assert report["List-Unsubscribe"] == f"<mailto:{GM_ADDRESS}?subject=UNOBSERVE%20fb1>"
+        unsubscribe = harness.engine.outbox.tokens.unsubscribe_address("fb1", eve)  # eve's own address
+        assert report["List-Unsubscribe"] == f"<mailto:{unsubscribe}?subject=unsubscribe>"
         count = len(smtp.to(eve))
         dovecot.append(order_mail(ADDRESS["ada"], "L12", game_id="fb1", password=secrets["ada"]))
         handled(harness, 5)
         smtp.wait_for(ADDRESS["ada"], 4)
         assert all("L12" not in text_of(m) for m in smtp.to(eve))
         # The List-Unsubscribe mailto, sent as a mail program sends it, stops the reports.
-        dovecot.append(order_mail(eve, "", subject="UNOBSERVE fb1"))
+        dovecot.append(order_mail(eve, "", to=unsubscribe, subject="unsubscribe"))
         assert "no longer follow game fb1" in text_of(smtp.wait_for(eve, count + 1)[-1])
     finally:
         daemon.stop()

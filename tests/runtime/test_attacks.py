@@ -220,9 +220,10 @@ def test_a_reply_token_plays_but_cannot_change_or_leave_the_seat(tmp_path):
                                       subject="Re: [nb1 T1] Welcome"))
     assert room.outcomes()[-1] == "applied" and len(room.engine.load("nb1").state.moves) == 1
     assert sorted((m[0], m[1]) for m in mails) == [
-        (ADA, "[nb1 T1] Orders from another address"), (ADA, "[nb1 T1] Press from another address"),
-        (ADA, "[nb1 T2] Neighbors report"), (BOB, "[nb1 T1] Press from ada"), (BOB, "[nb1 T2] Neighbors report"),
-        (EVE, "[nb1 T1] Press delivered: Re: [nb1 T1] Welcome")]
+        (ADA, "[gm nb1] Neighbors report"), (ADA, "[gm nb1] Orders from another address"),
+        (ADA, "[gm nb1] Press from another address"), (BOB, "[gm nb1] Neighbors report"),
+        (BOB, "[gm nb1] Press from ada"), (EVE, "[gm nb1] Press delivered: Re: [nb1 T1] Welcome")]
+    assert all("Neighbors game nb1, turn 2" in m[2] for m in mails if m[1].endswith("Neighbors report"))
     assert all(f"from {EVE}" in m[2] and "PASSWORD RESET nb1" in m[2] for m in mails if "another" in m[1])
 
 
@@ -374,8 +375,8 @@ def test_guessing_passwords_is_throttled_and_the_owners_and_the_gm_are_told(tmp_
     assert room.outcomes() == ["rejected"] * 41
     details = [r["detail"] for r in room.engine.store.all("SELECT detail FROM messages ORDER BY id")]
     assert "refuses passwords" in details[-1]
-    assert [m[1] for m in to(mails, ADA)] == ["[nb1 T1] Wrong passwords for your seat"]
-    assert [m[1] for m in to(mails, BOB)] == ["[nb1 T1] Wrong passwords for your seat"]
+    assert [m[1] for m in to(mails, ADA)] == ["[gm nb1] Wrong passwords for your seat"]
+    assert [m[1] for m in to(mails, BOB)] == ["[gm nb1] Wrong passwords for your seat"]
     assert sorted(m[1] for m in to(mails, REFEREE)) == [
         f"[gm] Passwords from {EVE} refused for an hour",
         "[nb1] Passwords of seat ada refused for an hour", "[nb1] Passwords of seat bob refused for an hour"]
@@ -416,7 +417,8 @@ def test_a_forged_bounce_of_her_own_welcome_counts_for_nothing(tmp_path):
     assert engine.load("dl1").status == "finished"
     assert engine.store.results.result_of("dl1")["reason"].startswith(f"{name} forfeited")
     assert sorted((m[0], m[1]) for m in mails) == sorted(
-        [(address, "[dl1 T1] Late")] + [(a, "[dl1 T1] Game over") for _, a in PLAYERS])
+        [(address, "[gm dl1] Late")] + [(a, "[gm dl1] Game over") for _, a in PLAYERS])
+    assert all("Game dl1, turn 1:" in m[2] for m in mails)
 
 
 # --- 11. Control characters reach the GM's terminal and break the feed ----------------------------
@@ -437,7 +439,8 @@ def test_escape_sequences_in_mail_never_reach_the_gms_terminal_or_the_feed(tmp_p
     # the press and the reports; ada's report is her one reply, the press confirmed in it
     assert sorted(m[0] for m in mails) == [ADA, BOB, BOB]
     ((_, subject, text),) = to(mails, ADA)
-    assert subject == "[nb1 T2] Neighbors report" and "Your press to" in text
+    assert subject == "[gm nb1] Neighbors report" and "Your press to" in text
+    assert "Neighbors game nb1, turn 2" in text
     for m in mails:
         assert not any(c in "".join(m) for c in "\x1b\x07\x00\x9b\u202e"), m[1]
     (press,) = [m for m in to(mails, BOB) if "Press" in m[1]]

@@ -101,7 +101,7 @@ def test_passwords_codes_and_tokens_are_not_kept_once_handed_on(tmp_path):
     revert_code = re.search(r"CONFIRM (\w+)", subjects[0][1]).group(1)
     assert subjects == [
         (ADA, f"CONFIRM {revert_code}: your address changed; reply to undo it (nb1)"),
-        (NEW_ADA, "[nb1 T3] Address changed: Re: CONFIRM [redacted]: confirm your new address")]
+        (NEW_ADA, "[gm nb1] Address changed: Re: CONFIRM [redacted]: confirm your new address")]
 
     secrets = [passwords["ada"], passwords["bob"], new_password, code, reset_code, revert_code,
                ada_reply.split("@")[0].rpartition(".")[2], bob_reply.split("@")[0].rpartition(".")[2]]

@@ -23,16 +23,19 @@ spec.loader.exec_module(walk_calls)
 S = "gm.service."
 # Returns under apply_order, two players.  Sequential (Neighbors): turns is back from the table
 # (games.advance) and from outgoing (reports.order_taken); games is back from deadlines inside
-# advance; reports is back from reportmail (the batch made at once), observers and the outbox
-# (its one batch); the outbox is back from its reply tokens and holding (once each, for the batch).
-SEQUENTIAL = {S + "play.turns": 2, S + "table.games": 1, S + "outgoing.reports": 3,
-              S + "outgoing.outbox": 2}
+# advance; reports is back from reportmail (the batch made at once), observers, the calendar
+# (the readers' events put on the batch), the pace (the batch's held letters taken out) and the
+# outbox (its one batch); the outbox is back from its reply tokens, holding and the reader's
+# thread (once each, for the batch).
+SEQUENTIAL = {S + "play.turns": 2, S + "table.games": 1, S + "outgoing.reports": 5,
+              S + "outgoing.outbox": 3}
 # Simultaneous (Fuzzy Borders), an order that leaves the turn open: the confirmation, one outbox
 # call (reply_rendered).
 SIMULTANEOUS = {S + "play.turns": 2, S + "table.games": 1, S + "outgoing.reports": 1}
 ONE_WAY = [S + "play.turns", S + "table.games", S + "table.deadlines", S + "outgoing.reports",
            S + "outgoing.reportmail", S + "outgoing.outbox", S + "outgoing.replies",
-           S + "outgoing.holding", S + "outgoing.observers"]
+           S + "outgoing.holding", S + "outgoing.observers", S + "outgoing.calendar", S + "outgoing.pace",
+           S + "outgoing.threads"]
 
 
 @pytest.mark.parametrize("game, necessary", [("neighbors", SEQUENTIAL), ("fuzzy_borders", SIMULTANEOUS)])

@@ -53,10 +53,11 @@ REVISIONS = {
     24: "c0caca8",  # players.format and players.timezone where a step-5 store lacks them
     25: "55d7695",  # mail queued wakes every daemon's sender
     26: "0ca6ea5",  # conditional lines (RULINGS G8)
+    27: "6630fdb",  # takebacks (RULINGS G9)
 }
 
 # steps that were never the latest of a revision on main: each came in one commit with the next
-SHARED = {1, 4, 9, 11, 21}
+SHARED = {1, 4, 9, 11, 21, 28, 29, 30}
 
 # (kind, game id, seed, rounds): short games of every kind, so the stores stay small
 GAMES = [("neighbors", "nb1", 1, 3), ("fuzzy-borders", "fb1", 2, 1), ("phalanx", "ph1", 3, 2),

@@ -36,7 +36,11 @@ TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports
           "draw_proposals",  # step 16
           "address_settings",  # step 17
           "conditional_lines",  # step 26
-          "takebacks"}  # step 27
+          "takebacks",  # step 27
+          "mail_threads",  # step 28
+          "seat_paces", "address_paces", "held_letters", "digests",  # step 29
+          "calendar_events",  # step 30
+          "away_notices"}  # step 31
 
 
 FIRST_PG_STEP = 4  # the step gm was at when the PostgreSQL back end came in

@@ -138,8 +138,9 @@ def test_a_store_whose_step_4_was_empty_gets_the_same_columns_from_step_24(pg_se
             run_shipped(as_shipped, steps[step.number]["run"])
         migrated_to(now, step.number)
         assert catalog(now) == catalog(as_shipped), f"step {step.number}"
-    columns = [row[2] for row in catalog(now)["columns"] if row[0] == "players"]
-    assert columns[-2:] == ["format", "timezone"]  # added last, by step 24
+        if step.number == 24:  # later steps add columns of their own after these
+            columns = [row[2] for row in catalog(now)["columns"] if row[0] == "players"]
+            assert columns[-2:] == ["format", "timezone"]  # added last, by step 24
 
 
 @pytest.mark.parametrize("step", [5, 9, 21])

@@ -3,8 +3,10 @@
 The game is the one its GAME line names, else the one of the seat reply
 address it came to (gm.service.outgoing.replies), else the one a retried or
 held mail was authenticated for.  A mail to a confirmation address confirms
-its code.  Orders and press lock their game, then the sender's address; a
-mail with commands locks what its commands may change (people.commandlocks).
+its code; one to an observer's unsubscribe address ends that subscription
+and does nothing else (gm.service.outgoing.observers.unsubscribe_mail).
+Orders and press lock their game, then the sender's address; a mail with
+commands locks what its commands may change (people.commandlocks).
 """
 
 from __future__ import annotations
@@ -21,7 +23,14 @@ MAX_NAMED = 20  # games named in one unknown-game reply
 def route_and_lock(case: MailCase) -> None:
     """Read the mail's lines, find the game it is for, and lock what it may change."""
     ctx, inbound, trusted = case.ctx, case.inbound, case.trusted
-    mail = case.mail = order_mail.read(inbound.subject, inbound.text)
+    unsubscribing = ctx.outbox.tokens.unsubscribing(inbound.recipient)  # gm+unobserve-nb7-<token>@
+    if unsubscribing is not None:  # nothing in the mail is read: its address says it all
+        case.mail = order_mail.read("", "")
+        inbound.unread_after_quote, inbound.unread_may_be_orders = [], []
+        ctx.store.locks.lock_games(unsubscribing[0])
+        ctx.store.locks.lock_addresses(inbound.sender)
+        return
+    mail = case.mail = order_mail.read(inbound.subject, inbound.text, inbound.answered)
     code = optin.code_addressed(ctx, inbound)  # a reply to gm+confirm.<code>@host, with the code
     if code and mail.game_id is None and not any(c.startswith("CONFIRM") for c in mail.commands):
         mail.commands.insert(0, f"CONFIRM {code}")
@@ -42,6 +51,11 @@ def route_and_lock(case: MailCase) -> None:
 def find_game(case: MailCase) -> Outcome | None:
     """The game the mail is for, as stored; a mail for no game, or one not started, is done here."""
     ctx, inbound, mail = case.ctx, case.inbound, case.mail
+    unsubscribing = ctx.outbox.tokens.unsubscribing(inbound.recipient)
+    if unsubscribing is not None:
+        from gm.service.outgoing import observers
+
+        return case.help(observers.unsubscribe_mail(ctx, inbound, *unsubscribing), unsubscribing[0])
     if mail.game_id is None:  # HELP, LIST, SUMMARY need no game and no password
         if mailcommands.without_game(ctx, inbound, mail.commands, mail.empty):
             return case.help("general help" if not mail.commands or mail.commands == ["HELP"]

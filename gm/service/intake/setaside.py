@@ -91,7 +91,7 @@ def seat_auth(ctx: Context, inbound: Inbound | None, raw: bytes) -> SeatAuth:
             recipient = inbound.recipient if inbound is not None else plus_recipient(fields, ctx.config.address)
         else:
             sender, subject, text, recipient = inbound.sender, inbound.subject, inbound.text, inbound.recipient
-        mail = order_mail.read(subject, text)
+        mail = order_mail.read(subject, text, inbound.answered if inbound is not None else None)
         addressed = ctx.outbox.tokens.addressed(recipient)
         game_id = mail.game_id or (addressed[0] if addressed else None)
         if game_id is None:

@@ -31,7 +31,7 @@ def send(ctx, subject: str, body: str, *, view: GameView | None = None,
          not_before: float | None = None) -> int | None:
     """Queue one mail to the GM, unless this hour's cap is reached; returns its outbox id, or None
     (no GM address, or the cap reached: then the one mail that says so goes instead, once).  With
-    ``view`` it is a mail about that game (subject tagged ``[id Tn]``); else ``subject`` is used
+    ``view`` it is a mail about that game (subject tagged ``[gm id]``); else ``subject`` is used
     as given."""
     if not admit(ctx, subject):
         return None

@@ -7,7 +7,7 @@ queues them in order and archives what each player was sent.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from gm.present.mailhtml import ReportPage
 
@@ -21,7 +21,9 @@ class Letter(NamedTuple):
     ``body`` (archived as ``kind``, for ``player``, when ``archived``); ``page``: its HTML page,
     without the footer.  ``answers``: the mail it is threaded under; ``lead``: the sender's
     report, which leads the one reply to ``answers`` while that is gathered, with
-    ``reply_notes`` (title, text) after it and ``reply_page`` as its page."""
+    ``reply_notes`` (title, text) after it and ``reply_page`` as its page; ``calendar``: the
+    reader's deadline as iCalendar objects (gm.service.outgoing.calendar); ``events``: a
+    report's events as its reader sees them."""
 
     to: str
     label: str
@@ -38,3 +40,10 @@ class Letter(NamedTuple):
     lead: bool = False
     reply_notes: tuple[tuple[str, str], ...] = ()
     reply_page: ReportPage | None = None
+    calendar: tuple[bytes, ...] = ()
+    events: tuple[str, ...] = ()  # the report's events its reader sees (kept if it is held: pace)
+
+
+def calendars_of(parts: Iterable[Any]) -> tuple[bytes, ...]:
+    """The calendar objects the parts of one reply carry, in order (each part's ``calendar``)."""
+    return tuple(ics for part in parts for ics in part.calendar)

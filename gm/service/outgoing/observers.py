@@ -4,8 +4,10 @@ An observer gets what the archive shows: each report in the observer's view
 (gm.present.reports.OBSERVER) and public press, never a player's own mail.
 The game's ``observers`` option: ``none``, ``open`` (the default) or
 ``approved`` (by the GM).  OBSERVE takes effect when its address answers the
-code gm mails it (gm.service.people.optin), up to config ``max_observers``;
-every mail carries a List-Unsubscribe that sends UNOBSERVE.
+code gm mails it (gm.service.people.optin), up to config ``max_observers``.
+Every mail to an observer carries List-Unsubscribe (RFC 2369): the observer's
+own signed address (gm.service.outgoing.replies), where any mail ends that one
+subscription; UNOBSERVE from the address itself waits for a code, as OBSERVE.
 """
 
 from __future__ import annotations
@@ -24,8 +26,12 @@ if TYPE_CHECKING:
     from gm.mail.inbound import Inbound
 
 
-def unsubscribe_header(ctx: Context, game_id: str) -> tuple[str, str]:
-    """The List-Unsubscribe of an observer's mail: a mailto whose subject is UNOBSERVE <id>."""
+def unsubscribe_header(ctx: Context, game_id: str, address: str) -> tuple[str, str]:
+    """The List-Unsubscribe of a mail to the observer ``address``: a mailto of its unsubscribe
+    address; with reply tokens off, of our address with the subject UNOBSERVE <id>."""
+    mine = ctx.outbox.tokens.unsubscribe_address(game_id, address)
+    if mine is not None:
+        return ("List-Unsubscribe", f"<mailto:{mine}?subject=unsubscribe>")
     return ("List-Unsubscribe", f"<mailto:{ctx.config.address}?subject=UNOBSERVE%20{game_id}>")
 
 
@@ -43,9 +49,8 @@ def letters(ctx: Context, view: GameView, label: str, body: str | Callable[[], s
     if not addresses:
         return []
     text = body() if callable(body) else body
-    headers = (unsubscribe_header(ctx, view.id),)
-    return [Letter(address, label, text, kind=kind, archived=False, headers=headers,
-                   not_before=not_before) for address in addresses]
+    return [Letter(address, label, text, kind=kind, archived=False, not_before=not_before,
+                   headers=(unsubscribe_header(ctx, view.id, address),)) for address in addresses]
 
 
 def send(ctx: Context, view: GameView, label: str, body: str, kind: str = "notice",
@@ -107,19 +112,42 @@ def add(ctx: Context, game_id: str, sender: str) -> str:
             "recorded, and gm tells you when it is approved.")
 
 
-def unobserve(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
-    """UNOBSERVE <id> (also the List-Unsubscribe mailto): the From address stops following."""
-    try:
-        row = game_named(ctx, args, "UNOBSERVE")
-    except ServiceError as exc:
-        refuse(ctx, inbound, None, "Not observing", str(exc))
-        return
-    if not ctx.store.selfservice.remove_observer(row.id, inbound.sender):
-        refuse(ctx, inbound, None, "Not observing", f"This address does not follow game {row.id}.")
-        return
-    ctx.store.history.log(row.id, 0, inbound.sender, "unobserve", "", ctx.clock())
-    done(ctx, inbound, None, "No longer observing", f"You no longer follow game {row.id}; gm "
-         "sends you none of its mail from now on.", kind="help", game_id=row.id)
+def unobserve_request(ctx: Context, args: str, sender: str) -> str:
+    """The UNOBSERVE line to confirm (``UNOBSERVE <id>``) if the From address follows that game
+    (or waits to); ServiceError (the answer) if not.  Checked again when the address confirms."""
+    row = game_named(ctx, args, "UNOBSERVE")
+    if ctx.store.selfservice.observer(row.id, sender) is None:
+        raise ServiceError(f"This address does not follow game {row.id}.")
+    return f"UNOBSERVE {row.id}"
+
+
+def remove(ctx: Context, game_id: str, address: str, how: str = "") -> str:
+    """``address`` follows ``game_id`` no more (it confirmed its UNOBSERVE, or mailed its
+    unsubscribe address: ``how``); what to tell it.  Inside a write."""
+    ctx.store.selfservice.remove_observer(game_id, address)
+    ctx.store.history.log(game_id, 0, address, "unobserve", how, ctx.clock())
+    return f"You no longer follow game {game_id}; gm sends you none of its mail from now on."
+
+
+def unsubscribe_mail(ctx: Context, inbound: Inbound, game_id: str, token: str) -> str:
+    """A mail to an unsubscribe address (unsubscribe_header), whatever it says and whoever sent
+    it: the observer whose token it carries follows the game no more, and is told so; a token
+    of nobody following it changes nothing.  What happened, for the log."""
+    selfservice = ctx.store.selfservice
+    address = ctx.outbox.tokens.unsubscriber(
+        game_id, token, selfservice.observers_of(game_id, True) + selfservice.observers_of(game_id, False))
+    if address is None:
+        refuse(ctx, inbound, None, "Not unsubscribed", "This unsubscribe address belongs to nobody "
+               "who follows a game here now; nothing was changed.")
+        return "unsubscribe address of nobody following"
+    text = remove(ctx, game_id, address, "by the List-Unsubscribe address")
+    if inbound.sender.lower() == address:
+        done(ctx, inbound, None, "No longer observing", text, kind="help", game_id=game_id)
+    else:  # the observer is told, not whoever wrote from elsewhere
+        ctx.outbox.queue(address, f"[gm] No longer observing {game_id}",
+                         ctx.outbox.render("answer", lines=[text], game_id=game_id), kind="notice",
+                         game_id=game_id)
+    return f"unsubscribed {address} from {game_id}"
 
 
 # --- the game master ----------------------------------------------------------------------
@@ -143,7 +171,8 @@ def manage(ctx: Context, game_id: str, approve: list[str] = (), remove: list[str
                                  f"The game master approved you as an observer of game {game_id}: "
                                  "gm mails you its reports from now on. UNOBSERVE "
                                  f"{game_id} stops it."], game_id=None),
-                             kind="notice", game_id=game_id, headers=(unsubscribe_header(ctx, game_id),))
+                             kind="notice", game_id=game_id,
+                             headers=(unsubscribe_header(ctx, game_id, address.lower()),))
         for address in remove:
             if not ctx.store.selfservice.remove_observer(game_id, address):
                 raise ServiceError(f"{address} does not observe game {game_id}; nothing changed")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from gm.core import times
 from gm.core.model import GameView
 from gm.store.gamerows import DeadlineRow
-from gm.service.outgoing import holding, reports
+from gm.service.outgoing import calendar, holding, reports
 from gm.service.table import deadlines, games
 from gm.service.context import Context
 
@@ -167,7 +167,7 @@ def apply(ctx: Context, kind: str, start: float, finish: float) -> list[str]:
             f"{why} from {times.format_stamp(start, zone)} to "
             f"{times.format_stamp(finish, zone)} ({span}).",
             f"The deadline of turn {view.turn} moves by {span}, to {times.format_due(due, now, zone)}."],
-            "Deadline moved")
+            "Deadline moved", calendars=calendar.for_seated(ctx, view))
         store.history.log(game_id, view.turn, "deadline", "moved",
                           f"to {times.format_stamp(due)}: {why} for {span}", now)
         log.warning("%s: deadline of turn %s moved by %s to %s (%s)", game_id, view.turn, span,

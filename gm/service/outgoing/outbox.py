@@ -23,9 +23,10 @@ from gm.mail.dkim import SIGNATURE_RESERVE, Signer
 from gm.present import reports
 from gm.present import mailhtml
 from gm.present.mailhtml import ReportPage, with_answers
-from gm.service.outgoing import strangers
+from gm.mail.orders import game_tag
+from gm.service.outgoing import strangers, threads
 from gm.service.outgoing.holding import queue_status, queue_statuses
-from gm.service.outgoing.letters import Letter
+from gm.service.outgoing.letters import Letter, calendars_of
 from gm.service.outgoing.replies import ReplyTokens
 from gm.service.outgoing.strangers import HOUR as HOUR, LIMITED_KINDS
 from gm.service.outgoing.strangers import STRANGER_BYTES as STRANGER_BYTES
@@ -63,6 +64,7 @@ class ReplyPart:
     html: HtmlPart | None = None  # the HTML alternative, sent when this is the reply's only part
     secret: bool = False  # carries a password or a code: the stored copy is blanked once sent
     report: bool = False  # the sender's report of the move the mail made: it leads the reply
+    calendar: tuple[bytes, ...] = ()  # the reader's deadline as iCalendar objects
 
 
 def page_part(page: ReportPage | None, images: tuple, footer: str) -> HtmlPart | None:
@@ -128,21 +130,17 @@ class Outbox:
              game_id: str | None = None, turn: int | None = None, in_reply_to: str | None = None,
              references=(), auto: str = "auto-generated", not_before: float | None = None,
              headers: tuple[tuple[str, str], ...] = (), html: HtmlPart | None = None,
-             secret: bool = False) -> int:
+             secret: bool = False, calendar: tuple[bytes, ...] = ()) -> int:
         """Compose one counted message and store it in the outbox as ``status`` (sent from
         ``not_before``, if given).  With ``html`` it is multipart/alternative: ``body`` as text,
         then the HTML page.  ``secret``: it carries a password or a code, so its stored copy
         must not outlive its sending (outbox.secret).  With DKIM configured the stored bytes are
-        signed, so every retry sends the same signature."""
-        from gm.mail.outbound import compose
-
-        message_id, raw = compose(
-            sender=self.config.address, sender_name=self.config.name, to=to, subject=subject,
-            body=body, auto=auto, in_reply_to=in_reply_to, references=list(references or ()),
-            game_id=game_id, instance=self.config.address, headers=headers,
-            message_id_domain=self.config.message_id_domain,
-            reserve=SIGNATURE_RESERVE if self.signer is not None else 0, html=html,
-        )
+        signed, so every retry sends the same signature.  A mail about a game goes in its
+        reader's thread of it (gm.service.outgoing.threads)."""
+        message_id, raw = threads.compose(
+            self.store, self.config, to=to, subject=subject, body=body, now=self.clock(), auto=auto,
+            game_id=game_id, in_reply_to=in_reply_to, references=references, headers=headers,
+            html=html, reserve=SIGNATURE_RESERVE if self.signer is not None else 0, calendars=calendar, turn=turn)
         if self.signer is not None:
             raw = self.signer.sign(raw)
         return self.store.outbox.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
@@ -176,10 +174,10 @@ class Outbox:
 
     def to_game(self, view: GameView, to: str, label: str, body: str, *, kind: str = "notice",
                 headers: tuple[tuple[str, str], ...] = (), **threading: Any) -> int | None:
-        """Queue a message about a game, its subject tagged ``[id Tn]`` so a reply names the game;
-        to a seat, with the seat's reply address (gm.service.outgoing.replies)."""
+        """Queue a message about a game, its subject tagged ``[gm id]`` (orders.game_tag) so a
+        reply names the game; to a seat, with the seat's reply address (gm.service.outgoing.replies)."""
         reply = self.reply_headers(view.id, to)
-        return self.queue(to, f"[{view.id} T{view.turn}] {label}",
+        return self.queue(to, f"{game_tag(view.id)} {label}",
                           reports.with_footer(body, self.footer(view, to, bool(reply))), kind=kind,
                           game_id=view.id, turn=view.turn, headers=tuple(headers) + reply, **threading)
 
@@ -206,11 +204,11 @@ class Outbox:
             threading = {} if letter.answers is None else {
                 "in_reply_to": letter.answers.message_id, "references": letter.answers.references}
             reply = (("Reply-To", tokens[letter.to]),) if tokens[letter.to] else ()
-            oid = self._put(letter.to, f"[{view.id} T{view.turn}] {letter.label}",
+            oid = self._put(letter.to, f"{game_tag(view.id)} {letter.label}",
                             reports.with_footer("\n".join(letter.notes + (body,)), footer),
                             kind=letter.kind, status=status, game_id=view.id, turn=view.turn,
                             not_before=letter.not_before, headers=letter.headers + reply,
-                            html=page_part(letter.page, letter.images, footer), **threading)
+                            html=page_part(letter.page, letter.images, footer), calendar=letter.calendar, **threading)
             if letter.archived:
                 for note in letter.notes:
                     self.archive(view, letter.player, "notice", note, oid)
@@ -222,7 +220,7 @@ class Outbox:
         if not self.replying_to(letter.answers):
             return False
         self.reply_report(letter.answers, view, letter.label, letter.body, player=letter.player,
-                          html=page_part(letter.reply_page, letter.images, footer))
+                          html=page_part(letter.reply_page, letter.images, footer), calendar=letter.calendar)
         for title, text in letter.reply_notes:
             self.reply(letter.answers, view, title, text, kind="notice", archive_player=letter.player)
         return True
@@ -260,11 +258,11 @@ class Outbox:
 
     def reply(self, inbound: Inbound, view: GameView | None, label: str, body: str,
               kind: str, archive_player: str | None = None, html: HtmlPart | None = None,
-              secret: bool = False) -> None:
+              secret: bool = False, calendar: tuple[bytes, ...] = ()) -> None:
         """Answer a mail (gathered into one reply by the mail's own MailOutbox).  ``html``: the
         part's HTML alternative, used when the reply has no other part.  ``secret``: the part
         carries a password or a code (the whole reply is then stored as secret)."""
-        part = ReplyPart(view, label, body, kind, archive_player, html, secret)
+        part = ReplyPart(view, label, body, kind, archive_player, html, secret, calendar=calendar)
         if self.replying_to(inbound):
             self.answers.parts.append(part)
             return
@@ -280,11 +278,11 @@ class Outbox:
         return inbound is not None and self.answers is not None and self.answers.inbound is inbound
 
     def reply_report(self, inbound: Inbound, view: GameView, label: str, body: str, *,
-                     player: str, html: HtmlPart | None = None) -> None:
+                     player: str, html: HtmlPart | None = None, calendar: tuple[bytes, ...] = ()) -> None:
         """The report ``player`` gets of the move their mail made, as the lead of its one reply
         (replying_to must hold); archived as their report when the reply is sent."""
         assert self.replying_to(inbound)
-        self.answers.parts.insert(0, ReplyPart(view, label, body, "report", player, html, report=True))
+        self.answers.parts.insert(0, ReplyPart(view, label, body, "report", player, html, False, True, calendar))
 
     def authenticated(self, inbound: Inbound) -> None:
         """The sender of ``inbound`` gave a seat's password or reply address: its answer is not
@@ -334,12 +332,12 @@ class Outbox:
             body = strangers.with_notice(body, notice)
         first = parts[0]
         if lead is not None:  # the report of the move, as every player gets it, with the answers after
-            subject, html = f"[{view.id} T{view.turn}] {lead.label}", lead.html
+            subject, html = f"{game_tag(view.id)} {lead.label}", lead.html
             if html is not None and len(parts) > 1:
                 html = HtmlPart(with_answers(html.html, [p.body for p in parts[1:]]), html.images)
         else:
             label = first.label if len(parts) == 1 else f"{first.label} (and {len(parts) - 1} more)"
-            tag = f"[{view.id} T{view.turn}]" if view is not None else "[gm]"
+            tag = game_tag(view.id if view is not None else None)
             subject = (f"{tag} {label}: "
                        f"{mask_text(without_password(inbound.subject), passwords=False) or 'your mail'}")
             html = first.html if len(parts) == 1 and not limited else None
@@ -349,7 +347,7 @@ class Outbox:
                          game_id=view.id if view else None, turn=view.turn if view else None,
                          in_reply_to=inbound.message_id, references=inbound.references,
                          auto="auto-replied", headers=headers, html=None if cut else html,
-                         secret=any(p.secret for p in parts), answer=True)
+                         secret=any(p.secret for p in parts), answer=True, calendar=calendars_of(parts))
         self.archive_parts(parts, oid)
         return oid
 

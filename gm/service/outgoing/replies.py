@@ -8,11 +8,14 @@ Delivered-To or X-Original-To, else To: gm.mail.inbound) speaks for that
 seat if its token is the seat's current one; an old token (the seat's
 password or address has changed since) or a forged one speaks for nobody.
 Config ``reply_tokens: false`` turns all of it off, for a mailbox that does
-not take plus addresses.
+not take plus addresses.  The same secret signs an observer's unsubscribe
+address, ``gm+unobserve-<game>-<token>@host`` (the token over the game and
+the observer's address): a mail to it ends that one subscription.
 """
 
 from __future__ import annotations
 
+import hmac
 from typing import TYPE_CHECKING
 
 from gm.core import secrets, tokens
@@ -20,6 +23,10 @@ from gm.store import Store
 
 if TYPE_CHECKING:
     from gm.core.config import Config
+
+UNOBSERVE = "unobserve"  # gm+unobserve-<game>-<token>@host: an observer's List-Unsubscribe address
+_HEX = frozenset("0123456789abcdef")
+_GAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
 
 
 class ReplyTokens:
@@ -73,3 +80,41 @@ class ReplyTokens:
         """The game's token salt ("" for a game that has none)."""
         row = self.store.games.game(game_id)
         return (row.token_salt or "") if row is not None else ""
+
+    # --- an observer's unsubscribe address ------------------------------------------------------
+    def unsubscribe_token(self, game_id: str, address: str) -> str:
+        """The token of ``address``'s unsubscribe address for ``game_id`` (the reply tokens'
+        HMAC, over the game and the address, apart from any seat's by its name's form)."""
+        return tokens.make(self.secret(), game_id, f"{UNOBSERVE}:{address.lower()}", 0, self.salt(game_id))
+
+    def unsubscribe_address(self, game_id: str, address: str) -> str | None:
+        """``gm+unobserve-<game>-<token>@host`` for ``address`` following ``game_id``; None with
+        tokens off, or where it would be longer than a local part may be."""
+        if not self.enabled:
+            return None
+        local, _, domain = self.config.address.rpartition("@")
+        mine = f"{local}+{UNOBSERVE}-{game_id.lower()}-{self.unsubscribe_token(game_id, address)}"
+        return f"{mine}@{domain}" if len(mine) <= tokens.MAX_LOCAL else None
+
+    def unsubscribing(self, recipient: str) -> tuple[str, str] | None:
+        """(game id, token) when a mail came to an unsubscribe address of ours (tokens on; the
+        token not checked yet: unsubscriber)."""
+        if not self.enabled or not recipient:
+            return None
+        local, _, domain = self.config.address.lower().rpartition("@")
+        got_local, at, got_domain = recipient.lower().rpartition("@")
+        prefix = f"{local}+{UNOBSERVE}-"
+        if not at or got_domain != domain or len(got_local) > tokens.MAX_LOCAL or not got_local.startswith(prefix):
+            return None
+        game_id, dash, token = got_local[len(prefix):].rpartition("-")
+        if not dash or not game_id or len(token) != tokens.TOKEN_CHARS or not set(token) <= _HEX \
+                or not set(game_id) <= _GAME_CHARS:
+            return None
+        return game_id, token
+
+    def unsubscriber(self, game_id: str, token: str, addresses: list[str]) -> str | None:
+        """The one of ``addresses`` whose unsubscribe token for ``game_id`` ``token`` is, or None."""
+        for address in addresses:
+            if hmac.compare_digest(self.unsubscribe_token(game_id, address), token):
+                return address
+        return None

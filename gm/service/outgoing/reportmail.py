@@ -128,6 +128,7 @@ class TurnMail:
                       page=self.page(name, own, "For you") if own else self.page(name),
                       images=self.images(name), answers=sender.inbound if sender else None,
                       lead=lead, reply_page=self.page(name) if lead else None,
+                      events=tuple(e.text for e in self.events if e.visible_to(name)),
                       reply_notes=tuple((title, part) for title, part in
                                         (("Note", note), ("Final standings", head)) if part))
 

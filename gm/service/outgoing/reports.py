@@ -16,7 +16,7 @@ from gm.core import times
 from gm.core.model import GameView, Seat
 from gm.present import archive, standings
 from gm.present import reports as present
-from gm.service.outgoing import observers, reportmail
+from gm.service.outgoing import calendar, observers, pace, reportmail
 from gm.service.table import deadlines
 from gm.service.context import Context
 
@@ -54,7 +54,8 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
     public = partial(present.render_report, present.ReportInput(  # rendered if someone follows
         view.id, rules, view.state, present.OBSERVER, events, deadline=mail.observer_deadline))
     batch = observers.letters(ctx, view, label, public, "report")
-    ctx.outbox.queue_batch(view, batch + letters)
+    letters = calendar.with_calendars(ctx, view, letters)
+    ctx.outbox.queue_batch(view, batch + pace.paced(ctx, view, letters))  # held ones kept
 
 
 def game_page(ctx: Context, game_id: str) -> str | None:
@@ -160,9 +161,10 @@ def notify_other_address(ctx: Context, view: GameView, player: Seat, inbound: In
 
 
 def notice(ctx: Context, view: GameView, names: list[str], lines, label: str,
-           kind: str = "notice") -> None:
+           kind: str = "notice", calendars: dict[str, tuple[bytes, ...]] | None = None) -> None:
     """A short notice to the named players (archived with the turn).  ``lines`` may be a function
-    of the reader's time zone (None: UTC) for a notice that shows a time (gm.core.times)."""
+    of the reader's time zone (None: UTC) for a notice that shows a time (gm.core.times);
+    ``calendars``: each reader's calendar objects (gm.service.outgoing.calendar)."""
     bodies: dict = {}
     for name in names:
         player = view.player(name)
@@ -172,7 +174,7 @@ def notice(ctx: Context, view: GameView, names: list[str], lines, label: str,
         if zone not in bodies:
             bodies[zone] = ctx.outbox.notice_body(view, lines(zone) if callable(lines) else lines)
         body = bodies[zone]
-        oid = ctx.outbox.to_game(view, player.email, label, body)
+        oid = ctx.outbox.to_game(view, player.email, label, body, calendar=(calendars or {}).get(name, ()))
         ctx.outbox.archive(view, player.name, kind, body, oid)
 
 
@@ -207,7 +209,7 @@ def welcome(ctx: Context, view: GameView, player: Seat, password: str | None, co
 
     html = mail.html(name, letter=letter("")) if name in mail.html_readers else None
     oid = ctx.outbox.to_game(view, player.email, f"Welcome to {rules.title}", letter(report),
-                             kind="welcome", html=html,
+                             kind="welcome", html=html, calendar=calendar.for_readers(ctx, view, [name]).get(name, ()),
                              secret=True)  # the password, and the reply address: blanked once sent
     ctx.outbox.archive(view, name, "report", report, oid)
 

@@ -160,7 +160,7 @@ def confirm_address(ctx: Context, row: CodeRow) -> tuple[GameView, Seat] | str:
         f"That moves the seat back here and makes a new password, mailed here only; every password "
         f"and reply address of the seat before it stops working. The code works once, for "
         f"{REVERT_DAYS} days."])
-    # No "[nb7 T3]" tag and no word "game" in the subject: a reply must read as CONFIRM <code>.
+    # No "[gm nb7]" tag and no word "game" in the subject: a reply must read as CONFIRM <code>.
     ctx.outbox.queue(old, f"CONFIRM {code}: your address changed; reply to undo it ({game.id})", text,
                      kind="notice", game_id=game.id, secret=True)
     return game, seat_named(game, seat.name)

@@ -60,7 +60,7 @@ def ask(ctx: Context, view: GameView, seat: Seat, inbound: Inbound, came: float)
         f"until then are judged with it, each as it came. The code works once, for {CODE_HOURS} hours.",
         "", guessing.reply_note(ctx) + "If you did not send that mail, do not confirm: someone knows "
         f"your password. Send PASSWORD RESET {view.id} from this address."])
-    # No "[nb7 T3]" tag and no word "game" in the subject: a reply must read as CONFIRM <code>.
+    # No "[gm nb7]" tag and no word "game" in the subject: a reply must read as CONFIRM <code>.
     ctx.outbox.queue(address, f"CONFIRM {code}: confirm your held mail ({view.id})", text, kind="notice",
                      game_id=view.id, in_reply_to=inbound.message_id, references=inbound.references,
                      auto="auto-replied", secret=True)

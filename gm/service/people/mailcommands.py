@@ -162,9 +162,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("OBSERVE <id>", "(no password needed) follow a game you do not play: its reports "
             "as an observer sees them and its public press, never a sealed order; e.g. OBSERVE nb7 "
             "(once you reply to the code gm mails you)", partial(optin.ask, "OBSERVE")),
-    Command("UNOBSERVE <id>", "stop following a game, e.g. UNOBSERVE nb7 (your mail program's "
-            "unsubscribe does it too)",
-            later("gm.service.outgoing.observers", "unobserve")),
+    Command("UNOBSERVE <id>", "stop following a game, e.g. UNOBSERVE nb7 (once you reply to the "
+            "code gm mails you; your mail program's unsubscribe does it at once)",
+            partial(optin.ask, "UNOBSERVE")),
     Command("PASSWORD RESET <id> [<seat>]", "(no password needed) a new password for your seat in "
             "game <id>: gm mails a code to the address the seat is registered to, and the new "
             "password goes there once that address sends the code back; every old password and "

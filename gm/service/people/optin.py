@@ -1,4 +1,4 @@
-"""Double opt-in for strangers: OBSERVE, JOIN and CREATE wait until their address confirms.
+"""Double opt-in for strangers: OBSERVE, UNOBSERVE, JOIN and CREATE wait until their address confirms.
 
 Anyone can forge a From line, so these password-less commands do nothing when they come
 (after Mailman 3's pending confirmations): a mail's lines become ONE pending request with
@@ -41,9 +41,10 @@ REQUEST_DAYS = 3  # an unconfirmed request dies after this
 DAY = 86400.0
 REQUESTS: dict[str, Callable[[Context, str, str], str]] = {  # each checks a request (loaded when one comes)
     "OBSERVE": later("gm.service.outgoing.observers", "observe_request"),
+    "UNOBSERVE": later("gm.service.outgoing.observers", "unobserve_request"),
     "JOIN": later("gm.service.people.lobby", "join_request"),
     "CREATE": later("gm.service.people.lobby", "create_request")}
-REFUSED = {"OBSERVE": "Not observing", "JOIN": "Not joined", "CREATE": "Not created"}
+REFUSED = {"OBSERVE": "Not observing", "UNOBSERVE": "Not observing", "JOIN": "Not joined", "CREATE": "Not created"}
 
 
 @dataclass
@@ -216,7 +217,7 @@ def _mail_code(ctx: Context, inbound: Inbound, code: str, asked: Asked) -> None:
     reply = confirm_address(ctx.config.address, code)
     headers = (("Reply-To", reply),) if ctx.config.reply_tokens and len(reply.rpartition("@")[0]) <= 64 \
         else ()
-    # No "[nb7 T3]" tag and no word "game" in the subject: a reply to it must read as CONFIRM
+    # No "[gm nb7]" tag and no word "game" in the subject: a reply to it must read as CONFIRM
     # <code> from the subject (gm.mail.orders), not as a game mail needing a password.
     oid = ctx.outbox.queue(inbound.sender, f"CONFIRM {code}: confirm your request to gm", body, kind="confirm",
                            in_reply_to=inbound.message_id, references=inbound.references,
@@ -230,6 +231,8 @@ def _what(line: str) -> str:
     word, *args = line.split()
     if word == "OBSERVE":
         return f"follow game {args[0]} as an observer ({line})"
+    if word == "UNOBSERVE":
+        return f"stop following game {args[0]} ({line})"
     if word == "JOIN":
         return f"take a seat in game {args[0]} as {args[1]} ({line})"
     return f"open a {args[0]} game {args[1]} with {args[2]} seats ({line})"
@@ -274,6 +277,8 @@ def _do(ctx: Context, word: str, args: list[str], sender: str, welcome: Welcome,
 
     if word == "OBSERVE":
         return observers.add(ctx, args[0], sender)
+    if word == "UNOBSERVE":
+        return observers.remove(ctx, args[0], sender)
     if word == "JOIN":  # the seat keeps the display name of the From that confirmed it
         return "\n".join(lobby.take_seat(ctx, args[0], args[1], sender, welcome, sender_name))
     return lobby.create_game(ctx, args[0], args[1], int(args[2]), sender)

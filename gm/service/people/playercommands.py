@@ -14,7 +14,7 @@ from gm.mail.rawmail import ascii_lower
 from gm.present import standings
 from gm.present.reports import without_footer
 from gm.service.context import Context
-from gm.service.outgoing import reports
+from gm.service.outgoing import calendar, reports
 from gm.service.people import lobby, mailcommands, playersettings
 from gm.service.table import deadlines, games
 from gm.store.reportrows import ReportRow
@@ -79,7 +79,8 @@ def summary(ctx, view, player, args, inbound) -> None:
     shown = []
     for game_id in ctx.store.games.game_ids_of_address(sender, mailcommands.LIST_MAX) if sender else []:
         own = [p for p in ctx.store.seats.players(game_id) if p.active and p.email.lower() == sender]
-        settings = [playersettings.in_force(ctx, game_id, p) for p in own]
+        settings = [line for p in own for line in (playersettings.in_force(ctx, game_id, p),
+                                                   playersettings.pace_in_force(ctx, game_id, p))]
         if lobby.is_open(ctx, game_id):
             info = lobby.open_summary(ctx, game_id)
             shown.append({"id": game_id, "title": info["title"], "turn": "-", "owes": False,
@@ -192,11 +193,13 @@ def absence(ctx, view, player, args, inbound) -> None:
         body = ctx.outbox.error_body(view, f"ABSENCE {args}: {exc}")
         ctx.outbox.reply(inbound, view, "Absence not recorded", body, kind="error")
         return
+    # A second line says the deadline moved: each reader's event moves with it (SET CALENDAR).
+    events = calendar.for_seated(ctx, view) if len(lines) > 1 else {}
     ctx.outbox.reply(inbound, view, "Absence recorded", ctx.outbox.notice_body(view, lines),
-                     kind="reply", archive_player=player.name)
+                     kind="reply", archive_player=player.name, calendar=events.get(player.name, ()))
     others = [name for name in view.seated_names if name != player.name]
     told = [f"{player.name} will be away: {lines[0].split(': ', 1)[1]}"] + lines[1:]
-    reports.notice(ctx, view, others, told, f"{player.name} away")
+    reports.notice(ctx, view, others, told, f"{player.name} away", calendars=events)
 
 
 def history_range(args: str, current: int) -> tuple[int, int]:

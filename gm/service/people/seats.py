@@ -175,7 +175,7 @@ def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbou
         f"To confirm, reply to this mail, or mail {ctx.config.address} a line: CONFIRM {code}", "",
         f"The code works once, for {CODE_DAYS} days. If you did not ask for this, ignore this mail: "
         "nothing changes."])
-    # No "[nb7 T3]" tag and no word "game" in the subject: a reply to it must read as CONFIRM
+    # No "[gm nb7]" tag and no word "game" in the subject: a reply to it must read as CONFIRM
     # <code> from the subject (gm.mail.orders), not as a game mail needing a password.
     ctx.outbox.queue(new, f"CONFIRM {code}: confirm your new address ({view.id})", text, kind="notice",
                      game_id=view.id, secret=True)

@@ -65,6 +65,16 @@ SETTERS: tuple[Setter, ...] = (
     Setter("SET TIMEZONE <zone> [ALL]", "show deadlines in your time zone, an IANA name such as "
            "Europe/Berlin or America/New_York (with UTC beside); ALL as for SET FORMAT, e.g. SET "
            "TIMEZONE Europe/Berlin ALL", later(PEOPLE + "playersettings", "set_timezone")),
+    Setter("SET CALENDAR ON|OFF [ALL]", "each report that puts you to move carries your deadline "
+           "(with a clock: when your time runs out) as a calendar event to add, with a reminder a day "
+           "before; updated when it moves, removed when your turn ends; ALL as for SET FORMAT",
+           later(PEOPLE + "playersettings", "set_calendar")),
+    Setter("SET MAIL EACH|MYTURN|DAILY", "how often gm mails you: EACH every report (the "
+           "default); MYTURN only when you are to move or the game needs you (a draw or takeback "
+           "asked, the end), the other reports coming with the next; DAILY [HH:MM] one digest a day "
+           "at that hour your time (08:00 if you give none) of every game that changed, with the "
+           "board where you are to move; your turn, reminders and the end always come at once; ALL "
+           "as for SET FORMAT, e.g. SET MAIL DAILY 07:30 ALL", later(PEOPLE + "playersettings", "set_mail")),
 )
 BY_WHAT: dict[str, Setter] = {s.what: s for s in SETTERS}
 

@@ -16,7 +16,7 @@ from typing import Any
 from gm.core import times
 from gm.core.model import GameView, ServiceError, Status
 from gm.service.context import Context
-from gm.service.outgoing import reports
+from gm.service.outgoing import calendar, reports
 from gm.service.play.overrides import default_actor, gm_lines, record, required_reason
 from gm.service.table import deadlines, games
 from gm.service.table.clockdue import REMINDER, mover_of, reminder_at
@@ -209,7 +209,8 @@ def give_time(ctx: Context, game_id: str, name: str, amount: str, who: str | Non
         left = bank_text(after, ctx.clock())
         reports.notice(ctx, after, after.seated_names, gm_lines(
             f"The game master gave {player.name} {span} more on the clock (RULINGS G10).", why)
-            + ["Clocks:"] + [f"  {line}" for line in left], "Clock")
+            + ["Clocks:"] + [f"  {line}" for line in left], "Clock",
+            calendars=calendar.for_seated(ctx, after))  # the run-out moved
     return f"game {view.id}: {player.name} was given {span}; " + "; ".join(left)
 
 

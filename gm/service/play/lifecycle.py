@@ -18,7 +18,7 @@ from games.base import GameError
 from gm.core import options as service_options
 from gm.core import addresses, passwords, times
 from gm.core.model import GameView, ServiceError, Status
-from gm.service.outgoing import reports
+from gm.service.outgoing import calendar, reports
 from gm.service.people import credentials, draws, lobby, mailcommands, seats
 from gm.service.play import roster, turns
 from gm.service.play.overrides import default_actor, gm_lines, record, required_reason, reschedule
@@ -132,7 +132,8 @@ def resume(ctx: Context, game_id: str, who: str | None = None, why: str | None =
         record(ctx, view, "resume", "", who, why)
         reschedule(ctx, view.id)
         reports.notice(ctx, view, view.seated_names, lambda zone: lines + (
-            [f"Deadline: {times.format_due(due, now, zone)}."] if due is not None else []), "Game resumed")
+            [f"Deadline: {times.format_due(due, now, zone)}."] if due is not None else []), "Game resumed",
+            calendars=calendar.for_seated(ctx, view))  # the pause moved it
     return f"game {view.id} resumed"
 
 
@@ -242,7 +243,8 @@ def set_deadline(ctx: Context, game_id: str, when: str, who: str | None = None,
                     f"The game master set the deadline of turn {view.turn}: {times.format_due(due, now, zone)}.")
         text = told()
         record(ctx, view, "deadline", "none" if due is None else times.format_stamp(due), who, why)
-        reports.notice(ctx, view, view.seated_names, lambda zone: gm_lines(told(zone), why), "New deadline")
+        reports.notice(ctx, view, view.seated_names, lambda zone: gm_lines(told(zone), why), "New deadline",
+                       calendars=calendar.for_seated(ctx, view))
     return text
 
 

@@ -18,7 +18,7 @@ import logging
 from gm.core import times
 from gm.core.model import GameView, Status
 from gm.present import reports as present
-from gm.service.outgoing import delivery_state, outages, reached, reports
+from gm.service.outgoing import delivery_state, digests, outages, reached, reports
 from gm.service.play import clocks, turns
 from gm.service.table import deadlines, games
 from gm.service.outgoing.holding import bouncing_players
@@ -49,6 +49,7 @@ def tick(ctx: Context) -> list[str]:
             raise  # not this game's fault: the database is down
         except Exception:  # one game's fault must not stop the others' deadlines
             log.exception("deadline processing of %s failed", game_id)
+    done += digests.send_due(ctx)  # the daily digests due, by their due time
     return done
 
 

@@ -39,6 +39,10 @@ from gm.store.steps import (
     s25_outbox_notify,
     s26_conditional_lines,
     s27_takebacks,
+    s28_mail_threads,
+    s29_mail_pace,
+    s30_calendar_events,
+    s31_away_notices,
 )
 
 STEPS: list[Step] = [
@@ -69,4 +73,8 @@ STEPS: list[Step] = [
     s25_outbox_notify.STEP,
     s26_conditional_lines.STEP,
     s27_takebacks.STEP,
+    s28_mail_threads.STEP,
+    s29_mail_pace.STEP,
+    s30_calendar_events.STEP,
+    s31_away_notices.STEP,
 ]

@@ -226,7 +226,8 @@ def test_a_game_made_before_keeps_its_id_with_dots_and_underscores(engine):
     assert outcome.outcome == "applied", outcome.detail
     sent = outbox(engine, start)
     assert sorted(m["To"] for m in sent) == [ADA, "bob@example.org"]
-    assert all(f"[{game_id} T2]" in m["Subject"] for m in sent)
+    assert all(m["Subject"] == f"[gm {game_id}] Neighbors report" and f"game {game_id}, turn 2" in body(m)
+               for m in sent)
     # By reply address: bob answers his report without a password.
     (to_bob,) = [m for m in sent if m["To"] == "bob@example.org"]
     assert to_bob["Reply-To"].startswith(f"gm+{game_id}.bob.")

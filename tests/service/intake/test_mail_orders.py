@@ -23,7 +23,7 @@ def assert_applied(engine, start_id, expected_move="Rb4xd4"):
     state = board_after(engine)
     assert state.moves and state.moves[-1].notation() == expected_move
     sent = outbox(engine, start_id)
-    reports = [m for m in sent if "[nb1 T2]" in m["Subject"]]
+    reports = [m for m in sent if m["Subject"].startswith("[gm nb1] ") and "game nb1, turn 2" in body(m)]
     assert {m["To"] for m in reports} == {"ada@example.org", "bob@example.org"}
     for msg in sent:
         for line in body(msg).splitlines():

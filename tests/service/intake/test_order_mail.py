@@ -3,7 +3,7 @@ refused, press to several players or to the game master."""
 
 from __future__ import annotations
 
-from gm.mail import orders
+from gm.mail import msgids, orders
 from support import PLAYERS, PLAYERS3, body, last_outbox_id, order_mail, outbox
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
@@ -37,7 +37,8 @@ def test_greetings_and_sign_off_are_not_read_and_the_order_is_applied(engine, nb
     words = " ".join(body(reply).split())
     assert "Not read (not orders)" in words
     assert "Hi all," in words and "Cheers," in words and "Ada" in words and "b2xd3" not in words
-    assert any("[nb1 T2]" in m["Subject"] and m["To"] == ADA for m in outbox(engine, start))
+    assert any(m["Subject"] == "[gm nb1] Neighbors report" and "Neighbors game nb1, turn 2" in body(m)
+               and m["To"] == ADA for m in outbox(engine, start))
 
 
 def test_a_sealed_order_with_a_friendly_line_gets_one_reply(engine):
@@ -96,6 +97,19 @@ def test_the_subject_names_a_game_only_with_game_as_a_whole_word():
     assert orders.read("my GAME nb1 PASSWORD pw move", "b4xd4").game_id == "nb1"
     assert orders.read("my GAME nb1 PASSWORD pw move", "b4xd4").password == "pw"
     assert orders.read("Re: [nb1 T3] Neighbors report", "b4xd4").game_id == "nb1"
+
+
+def test_a_reply_with_the_tag_of_gms_subjects_is_matched_to_its_game(engine, nb_game):
+    assert orders.read("Re: [gm nb1] Neighbors report", "b4xd4").game_id == "nb1"
+    assert orders.read("Re: [gm nb1] Neighbors report", "b4xd4").turn is None  # the tag names no turn
+    assert orders.read("Re: [gm] Mail to you bounces", "b4xd4").game_id is None
+    start = last_outbox_id(engine)
+    outcome = engine.ingest(order_mail(ADA, f"PASSWORD {nb_game['ada']}\nb4xd4",
+                                       subject="Re: [gm nb1] Neighbors report"))
+    assert outcome.outcome == "applied", outcome.detail
+    assert [m.notation() for m in moves(engine)] == ["Rb4xd4"]
+    assert any(m["Subject"] == "[gm nb1] Neighbors report" and "Neighbors game nb1, turn 2" in body(m)
+               and m["To"] == ADA for m in outbox(engine, start))
 
 
 def test_a_subject_about_games_is_answered_as_naming_no_game(engine, nb_game):
@@ -157,6 +171,38 @@ def test_a_simultaneous_order_applies_only_to_the_turn_it_names(engine):
     assert "sealed: J10" in body(sealed) and "replaces" not in body(sealed)  # none was sealed before
     assert engine.ingest(order_mail("bob@example.org", "L12", game_id="fb1",
                                     password=secrets["bob"])).outcome == "sealed"  # no turn: as before
+
+
+def test_a_reply_to_a_past_turns_mail_is_refused_by_the_turn_its_message_id_names(engine, nb_game):
+    """Subjects say no turn (``[gm nb1]``, one thread): the answered mail's Message-ID does."""
+    welcome = engine.store.one("SELECT message_id, turn FROM outbox WHERE recipient = :to AND kind = 'welcome'",
+                               to=ADA)
+    assert welcome["turn"] == 1 and msgids.answered_turn(welcome["message_id"], "nb1") == 1
+    assert msgids.answered_turn(welcome["message_id"], "nb2") is None  # another game's
+    play_one(engine)
+    play_one(engine)
+    view = engine.load("nb1")
+    order = view.rules.legal_orders(view.state, "ada")[0]
+    stale = engine.ingest(order_mail(ADA, order, game_id="nb1", password=nb_game["ada"],
+                                     subject="Re: [gm nb1] Welcome to Neighbors", In_Reply_To=welcome["message_id"]))
+    assert stale.outcome == "rejected" and "written for turn 1; the game is at turn 3" in stale.detail
+    assert engine.load("nb1").seq == view.seq
+    latest = engine.store.one("SELECT message_id FROM outbox WHERE recipient = :to AND kind = 'report' "
+                              "AND turn = 3 ORDER BY id DESC", to=ADA)
+    assert engine.ingest(order_mail(ADA, order, game_id="nb1", password=nb_game["ada"],
+                                    subject="Re: [gm nb1] Neighbors report",
+                                    In_Reply_To=latest["message_id"])).outcome == "applied"
+
+
+def test_the_answered_turn_is_read_only_from_gms_own_form_of_message_id():
+    made = msgids.new_message_id("gm.example.org", "nb.1-x_", 12)
+    assert msgids.answered_turn(made, "NB.1-x_") == 12
+    assert orders.read("Re: [gm nb.1-x_] report", "b4xd4", made).turn == 12
+    assert orders.read("Re: [gm nb.1-x_] report", "TURN 14\nb4xd4", made).turn == 14  # a TURN line first
+    assert orders.read("Re: [gm nb2] report", "b4xd4", made).turn is None  # another game's mail
+    for other in (msgids.new_message_id("gm.example.org"), "<1.2.3.t4@example.org>", "<1.2.zz.t4@x>",
+                  "<1.2.6e62.tt@x>", "<1.2.6e62.t99999999999@x>", "no-brackets", "", None):
+        assert msgids.answered_turn(other, "nb") is None
 
 
 # --- 4. press to several players, or to the game master ---------------------------------------

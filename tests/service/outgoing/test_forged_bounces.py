@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bounce_fixtures import bounce, outbox_row
-from support import GM_ADDRESS, PLAYERS, last_outbox_id, mark_all_sent, order_mail, outbox
+from support import GM_ADDRESS, PLAYERS, body, last_outbox_id, mark_all_sent, order_mail, outbox
 
 ON_BOTH_BACKENDS = True  # SQLite and PostgreSQL (bounce_holds)
 
@@ -65,7 +65,7 @@ def test_a_forged_bounce_of_her_own_welcome_counts_for_nothing_with_verp_on(engi
     assert engine.load("dl1").status == "finished"
     assert engine.store.results.result_of("dl1")["reason"].startswith(f"{name} forfeited")
     assert sorted(sent(engine, before)) == sorted(
-        [(address, "[dl1 T1] Late")] + [(a, "[dl1 T1] Game over") for a in ADDRESS.values()])
+        [(address, "[gm dl1] Late")] + [(a, "[gm dl1] Game over") for a in ADDRESS.values()])
 
 
 def test_where_verp_is_off_the_quoted_message_id_still_counts(engine):
@@ -104,9 +104,9 @@ def test_her_own_valid_bounce_every_day_holds_her_deadline_once_a_turn(engine, c
     other = next(a for a in ADDRESS.values() if a != address)
     # Every mail sent: the GM and the other player told once; the late notice and the end.
     assert sent(engine, before) == [(REFEREE, f"[gm] Mail to {address} bounces"),
-                                    (other, "[dl1 T1] Player not receiving mail"),
-                                    (address, "[dl1 T1] Late"),
-                                    (address, "[dl1 T1] Game over"), (other, "[dl1 T1] Game over")]
+                                    (other, "[gm dl1] Player not receiving mail"),
+                                    (address, "[gm dl1] Late"),
+                                    (address, "[gm dl1] Game over"), (other, "[gm dl1] Game over")]
 
 
 def test_the_time_held_is_capped_by_the_absence_total(engine, clock):
@@ -132,4 +132,5 @@ def test_the_time_held_is_capped_by_the_absence_total(engine, clock):
     assert sum(h["seconds"] for h in engine.store.timers.bounce_holds_of("dl1", name)) == 36 * 3600
     turn = engine.load("dl1").turn
     assert sorted(sent(engine, before)) == sorted(
-        [(address, f"[dl1 T{turn}] Late")] + [(a, f"[dl1 T{turn}] Game over") for a in ADDRESS.values()])
+        [(address, "[gm dl1] Late")] + [(a, "[gm dl1] Game over") for a in ADDRESS.values()])
+    assert all(f"Game dl1, turn {turn}:" in body(m) for m in outbox(engine, before))

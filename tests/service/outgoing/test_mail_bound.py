@@ -48,7 +48,7 @@ def test_three_hundred_press_blocks_make_one_press_mail_to_each_reader(tmp_path)
     mails = exchange(room, order_mail(BOB, blocks, game_id="nb1", password=secrets["bob"]))
     assert Counter(m[0] for m in mails) == {ADA: 1, REFEREE: 1, BOB: 1}, [m[:2] for m in mails]
     (to_ada,) = [m for m in mails if m[0] == ADA]
-    assert to_ada[1] == "[nb1 T1] Press from bob"
+    assert to_ada[1] == "[gm nb1] Press from bob"
     assert "note 0 of 300" in to_ada[2] and "note 299 of 300" in to_ada[2]
     (reply,) = [m for m in mails if m[0] == BOB]
     assert "Your press to ada, the game master was delivered" in reply[2]
@@ -108,7 +108,7 @@ def test_mail_to_the_game_master_stops_at_the_hourly_cap(tmp_path):
         mails += exchange(room, order_mail(EVE, "BOARD", game_id="nb1", password=f"guess-{n:04d}"))
     to_gm = [m for m in mails if m[0] == REFEREE]
     assert len(to_gm) == 31, len(to_gm)
-    assert [m[1] for m in to_gm[:30]] == ["[nb1 T1] Press from " + n for n in ["ada", "bob", "cy"] * 10]
+    assert [m[1] for m in to_gm[:30]] == ["[gm nb1] Press from " + n for n in ["ada", "bob", "cy"] * 10]
     assert to_gm[30][1] == "[gm] The hourly cap on mail to the game master is reached"
     refused = [m for m in mails if m[0] in (ADA, BOB, CY) and "Press not delivered" in m[1]]
     assert len(refused) == 6 and all("at most 30 alerts an hour" in m[2] for m in refused)

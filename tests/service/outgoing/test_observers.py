@@ -27,12 +27,12 @@ def ask(engine, sender, text, **kwargs):
     return " ".join(body(reply).split())
 
 
-def confirmed(engine, sender, text):
-    """OBSERVE (or JOIN) by mail, which waits for the address to confirm: the one
+def confirmed(engine, sender, text, **kwargs):
+    """OBSERVE (or JOIN, UNOBSERVE) by mail, which waits for the address to confirm: the one
     mail back is the code, nothing has changed yet; the sender replies to it.  The answer."""
     start = last_outbox_id(engine)
     before = [dict(r) for r in engine.store.all("SELECT * FROM observers ORDER BY game_id, email")]
-    engine.ingest(order_mail(sender, text))
+    engine.ingest(order_mail(sender, text, **kwargs))
     (code_mail,) = mails_to(engine, sender, start)
     assert code_mail["Subject"].startswith("CONFIRM ")
     assert [dict(r) for r in engine.store.all("SELECT * FROM observers ORDER BY game_id, email")] == before
@@ -54,8 +54,10 @@ def test_an_observer_gets_the_public_reports_and_never_a_sealed_claim(engine, fb
     assert engine.load("fb1").turn == 2
     seen = mails_to(engine, EVE, start)
     reports = [m for m in seen if "report" in m["Subject"]]
-    assert len(reports) == 1 and "[fb1 T2]" in reports[0]["Subject"]
-    assert reports[0]["List-Unsubscribe"] == "<mailto:gm@localhost?subject=UNOBSERVE%20fb1>"
+    assert len(reports) == 1 and reports[0]["Subject"] == "[gm fb1] Fuzzy Borders report"
+    assert "Fuzzy Borders game fb1, turn 2" in body(reports[0])
+    unsubscribe = engine.outbox.tokens.unsubscribe_address("fb1", EVE)  # the observer's own (test_unsubscribe)
+    assert reports[0]["List-Unsubscribe"] == f"<mailto:{unsubscribe}?subject=unsubscribe>"
     # The observer's copy is the archive's view: the OBSERVER viewer's report, with the claims
     # made public when the turn closed.
     view = engine.load("fb1")
@@ -87,12 +89,13 @@ def test_an_observer_cannot_order(engine, nb_game):
     assert outcome.outcome == "rejected" and engine.load("nb1").seq == view.seq
 
 
-def test_unobserve_by_command_and_by_the_list_unsubscribe_subject(engine, nb_game):
+def test_unobserve_by_command_and_by_the_list_unsubscribe_subject(engine, nb_game, clock):
     confirmed(engine, EVE, "OBSERVE nb1")
-    assert "You no longer follow game nb1" in ask(engine, EVE, "UNOBSERVE nb1")
+    assert "You no longer follow game nb1" in confirmed(engine, EVE, "UNOBSERVE nb1")  # a From is a claim
     assert observers.following(engine, "nb1") == []
+    clock.advance(2 * 86400)  # past the codes an address is mailed a day
     confirmed(engine, EVE, "OBSERVE nb1")
-    assert "You no longer follow game nb1" in ask(engine, EVE, "", subject="UNOBSERVE nb1")
+    assert "You no longer follow game nb1" in confirmed(engine, EVE, "", subject="UNOBSERVE nb1")
     assert "does not follow game nb1" in ask(engine, EVE, "UNOBSERVE nb1")
 
 
@@ -136,7 +139,7 @@ def test_observers_of_an_open_game_get_the_first_report_at_the_start(engine):
     confirmed(engine, "ada@example.org", "JOIN nb7 ada")
     confirmed(engine, "bob@example.org", "JOIN nb7 bob")
     (first,) = mails_to(engine, EVE, start)
-    assert "report" in first["Subject"] and "[nb7 T1]" in first["Subject"]
+    assert first["Subject"] == "[gm nb7] Neighbors report" and "Neighbors game nb7, turn 1" in body(first)
 
 
 def test_summary_lists_the_games_an_address_observes(engine, nb_game):

@@ -67,14 +67,14 @@ def test_a_corpus_of_mixed_mails_gets_one_reply_each(tmp_path):
     move = first_legal(room, "nb1", "ada")
     reply, sent = one_reply(room, nb_mail(ADA, "ada", f"{move}\nthanks!"), ADA)
     text = text_of(reply)
-    assert reply["Subject"] == "[nb1 T2] Neighbors report"
+    assert reply["Subject"] == "[gm nb1] Neighbors report"
     assert "Neighbors game nb1, turn 2" in text and "Not read (not orders)" in text and "thanks!" in text
     assert text.index("Neighbors game nb1, turn 2") < text.index("Not read")  # the report leads
     assert sorted(to for to, _ in sent) == [ADA, BOB]  # bob's report is not a reply
     # an order and BOARD
     move = first_legal(room, "nb1", "bob")
     reply, _ = one_reply(room, nb_mail(BOB, "bob", f"BOARD\n{move}"), BOB)
-    assert reply["Subject"] == "[nb1 T3] Neighbors report"
+    assert reply["Subject"] == "[gm nb1] Neighbors report" and "Neighbors game nb1, turn 3" in text_of(reply)
     # commands only; a bad order; a greeting only; HELP without a game; a wrong password
     for sender, raw in [(ADA, nb_mail(ADA, "ada", "BOARD\nSET FORMAT TEXT")),
                         (ADA, nb_mail(ADA, "ada", "Zz9xq1")),
@@ -89,7 +89,8 @@ def test_a_corpus_of_mixed_mails_gets_one_reply_each(tmp_path):
     # press and an order in one mail: the report, the press confirmed in it; bob gets both
     move = first_legal(room, "nb1", "ada")
     reply, sent = one_reply(room, nb_mail(ADA, "ada", f"PRESS TO ALL\nYour move.\nENDPRESS\n{move}"), ADA)
-    assert reply["Subject"] == "[nb1 T4] Neighbors report" and "press" in text_of(reply).lower()
+    assert reply["Subject"] == "[gm nb1] Neighbors report" and "press" in text_of(reply).lower()
+    assert "Neighbors game nb1, turn 4" in text_of(reply)
     assert sorted(to for to, _ in sent) == [ADA, BOB, BOB]
     # a sealed claim with press, then RESIGN from a simultaneous game
     fb = secrets["fb1"]
@@ -111,7 +112,7 @@ def test_the_order_that_completes_a_simultaneous_turn_is_answered_by_its_report(
 
     reply, sent = one_reply(room, claim(ADA, "ada"), ADA)
     text = text_of(reply)
-    assert "[fb1 T1] Orders received" in reply["Subject"]
+    assert "[gm fb1] Orders received" in reply["Subject"]
     assert waiting_line(text) == "Waiting for: bob, cy"
     assert "ada" not in waiting_line(text) and "Players who may still send orders" not in text
     reply, _ = one_reply(room, claim(BOB, "bob", "\nthanks!"), BOB)
@@ -125,7 +126,7 @@ def test_the_order_that_completes_a_simultaneous_turn_is_answered_by_its_report(
 
     reply, sent = one_reply(room, claim(CY, "cy", "\nthanks!"), CY)
     text = text_of(reply)
-    assert reply["Subject"] == "[fb1 T2] Fuzzy Borders report"
+    assert reply["Subject"] == "[gm fb1] Fuzzy Borders report"
     assert "You may replace" not in text and "Orders received" not in text
     assert "Fuzzy Borders game fb1, turn 2" in text and "Not read (not orders)" in text
     assert waiting_line(text) == "Waiting for: ada, bob, cy"  # a new turn: nobody has sent orders
@@ -199,7 +200,7 @@ def test_the_completing_order_after_a_gm_order_gets_one_report_with_the_gms_note
     cy_claim = first_legal(room, "fb1", "cy", skip=(ada_claim, bob_claim))
     reply, sent = one_reply(room, order_mail(CY, f"{cy_claim}\nthanks!", game_id="fb1", password=fb["cy"]), CY)
     text = text_of(reply)
-    assert reply["Subject"] == "[fb1 T2] Fuzzy Borders report"
+    assert reply["Subject"] == "[gm fb1] Fuzzy Borders report" and "Fuzzy Borders game fb1, turn 2" in text
     assert "The game master entered the orders of ada this turn." in " ".join(text.split())
     assert "Not read (not orders)" in text and "You may replace" not in text
     assert sorted(to for to, _ in sent) == [ADA, BOB, CY]

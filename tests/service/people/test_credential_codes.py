@@ -89,7 +89,7 @@ def test_codes_are_stored_as_an_hmac_under_a_secret_file_outside_the_store(engin
     _, mails = mail(engine, VICTIM, f"CONFIRM {observe}")
     assert [(m[0], "You now follow game nb1" in m[2]) for m in mails] == [(VICTIM, True)]
     _, mails = mail(engine, ADA, f"CONFIRM {reset.upper()}")
-    assert [(m[0], m[1]) for m in mails] == [(ADA, "[nb1 T1] New password for nb1")]
+    assert [(m[0], m[1]) for m in mails] == [(ADA, "[gm nb1] New password for nb1")]
 
 
 def test_codes_pending_when_the_store_was_upgraded_work_until_they_expire(engine, nb_game, clock):
@@ -109,7 +109,7 @@ def test_codes_pending_when_the_store_was_upgraded_work_until_they_expire(engine
     assert [(m[0], "You now follow game nb1" in m[2]) for m in mails] == [(VICTIM, True)]
     _, mails = mail(engine, ADA, f"CONFIRM {reset}")
     ((address, subject, text),) = mails
-    assert (address, subject) == (ADA, "[nb1 T1] New password for nb1")
+    assert (address, subject) == (ADA, "[gm nb1] New password for nb1")
     new = re.search(r"\(seat ada\): (\w+)", text).group(1)
     outcome, _ = mail(engine, ADA, "BOARD", game_id="nb1", password=new)
     assert outcome.outcome == "help"
@@ -136,7 +136,7 @@ def test_leave_of_an_open_game_is_throttled_like_any_password(engine, clock):
     mails = sent(engine, start)
     assert [m for m in mails if m[0] == EVE] == [m for m in mails if m[0] == EVE and "nobody left" in m[2]]
     assert len([m for m in mails if m[0] == EVE]) == guessing.FAILURE_LIMIT
-    assert [m[1] for m in mails if m[0] == ADA] == ["[nb7 T0] Wrong passwords for your seat",
+    assert [m[1] for m in mails if m[0] == ADA] == ["[gm nb7] Wrong passwords for your seat",
                                                    "[gm] Not started"]
     assert "refuses passwords for this seat" in mails[-1][2] and mails[-1][0] == ADA
     assert sorted(m[1] for m in mails if m[0] == REFEREE) == [
@@ -188,7 +188,7 @@ def test_password_reset_works_for_a_seat_of_a_game_not_started(engine):
     assert [(m[0], "nothing changed" in m[2] or "not the address" in m[2]) for m in mails] == [(EVE, True)]
     _, mails = mail(engine, ADA, f"CONFIRM {code_in(code_mail[1])}")
     ((address, subject, text),) = mails
-    assert (address, subject) == (ADA, "[nb7 T0] New password for nb7")
+    assert (address, subject) == (ADA, "[gm nb7] New password for nb7")
     new = re.search(r"\(seat ada\): (\w+)", text).group(1)
     assert new != secret and engine.store.seats.player("nb7", "ada")["generation"] > before["generation"]
     history = [r["detail"] for r in engine.store.all("SELECT detail FROM history WHERE game_id = 'nb7'")]

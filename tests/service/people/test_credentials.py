@@ -239,8 +239,8 @@ def test_guessing_is_throttled_and_the_owner_and_the_gm_are_told_once(engine, nb
     outcome = engine.ingest(order_mail(EVE, "BOARD", game_id="nb1", password=nb_game["ada"]))
     assert outcome.outcome == "rejected" and "refuses passwords" in outcome.detail  # the right one too
     mails = sent(engine, start)
-    assert [m[1] for m in to(mails, ADA)] == ["[nb1 T1] Wrong passwords for your seat"]
-    assert [m[1] for m in to(mails, BOB)] == ["[nb1 T1] Wrong passwords for your seat"]
+    assert [m[1] for m in to(mails, ADA)] == ["[gm nb1] Wrong passwords for your seat"]
+    assert [m[1] for m in to(mails, BOB)] == ["[gm nb1] Wrong passwords for your seat"]
     assert sorted(m[1] for m in to(mails, REFEREE)) == [
         "[gm] Passwords from eve@evil.example refused for an hour",
         "[nb1] Passwords of seat ada refused for an hour", "[nb1] Passwords of seat bob refused for an hour"]

@@ -170,7 +170,7 @@ def test_a_reset_code_goes_to_the_owner_after_strangers_used_up_their_total(tmp_
     (alert,) = [m for to, m in told if to == REFEREE]  # the total reached: the GM told, once
     assert "answered 4 mails that needed no password" in flat(alert)
     (answer,) = [m for _, m in exchange(room, raw_mail(ADA, "", subject="Re: " + code["Subject"]))]
-    assert answer["Subject"].startswith("[nb1 T1] New password for nb1")
+    assert answer["Subject"].startswith("[gm nb1] New password for nb1")
 
 
 def test_an_observe_flood_leaves_owners_their_codes_and_strangers_an_answer(tmp_path):
@@ -260,7 +260,7 @@ def test_a_bounce_for_an_address_with_no_seat_mails_the_gm_nothing(tmp_path):
     # A seat's address bouncing: the GM and the other player are told, as before.
     mails = exchange(room, bounce_of(engine, BOB))
     assert sorted((to, m["Subject"]) for to, m in mails) == sorted([
-        (REFEREE, f"[gm] Mail to {BOB} bounces"), (ADA, "[nb1 T1] Player not receiving mail")])
+        (REFEREE, f"[gm] Mail to {BOB} bounces"), (ADA, "[gm nb1] Player not receiving mail")])
     assert "Seats at this address: bob in nb1" in flat(dict(mails)[REFEREE])
 
 

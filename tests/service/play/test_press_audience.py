@@ -163,6 +163,14 @@ UNDO_AFTER_STEP_10 = (
     "ALTER TABLE outbox DROP COLUMN claimed_by",  # step 23's (daemons went with step 14's)
     "DROP TABLE conditional_lines",  # step 26's
     "DROP TABLE takebacks",  # step 27's
+    "DROP TABLE away_notices",  # step 31's
+    "DROP TABLE calendar_events",  # step 30's (address_settings.calendar went with step 17's)
+    "ALTER TABLE players DROP COLUMN calendar",
+    "DROP TABLE held_letters",  # step 29's
+    "DROP TABLE digests",
+    "DROP TABLE seat_paces",
+    "DROP TABLE address_paces",
+    "DROP TABLE mail_threads",  # step 28's
 )
 
 

@@ -136,8 +136,9 @@ def test_trail_by_mail_late_in_a_long_random_game(engine):
     assert sum(len(side.promotions) for side in state.sides) >= 10
     outcome, reply = trail_reply(engine, ADA, "TRAIL", game_id="px1", password=secrets["ada"])
     assert outcome.outcome == "help", outcome.detail
-    assert reply["Subject"].startswith(f"[px1 T{PX.turn(state)}] Trail")
+    assert reply["Subject"].startswith("[gm px1] Trail")
     text = body(reply)
+    assert f"Game px1, turn {PX.turn(state)}:" in text
     assert "notation" not in text and "Nothing was changed" not in text
     # Every row of each suit, in order, the struck ones marked as struck (PX10), and a line for
     # each promotion's struck rows.

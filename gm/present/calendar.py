@@ -1,0 +1,96 @@
+"""Deadlines as iCalendar objects (RFC 5545, iTIP RFC 5546): the bytes of a text/calendar part.
+
+One event per seat and turn: a stable UID (game, a digest of the seat's name, turn, domain:
+nothing a player typed reaches it), the moment orders are due (or a clock's bank runs out) in
+UTC, an alarm a day before.  PUBLISH adds or updates it (a higher SEQUENCE replaces what a
+calendar holds), CANCEL with a higher SEQUENCE takes it away.  Never an ATTENDEE or an RSVP:
+nothing asks the reader for an answer.  Every text is escaped and folded by ``icalendar``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from icalendar import Alarm, Calendar, Event, vCalAddress, vText
+
+PUBLISH, CANCEL = "PUBLISH", "CANCEL"
+PRODID = "-//gm//play-by-email deadlines//EN"
+ALARM_BEFORE = timedelta(days=1)
+LENGTH = timedelta(minutes=15)  # the event's span, from the moment orders are due
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """One seat's deadline of one turn, as plain values: ``due`` in seconds (UTC), ``zone`` the
+    reader's time zone name and ``local`` the due as they read it there."""
+
+    game_id: str
+    seat: str
+    turn: int
+    due: float
+    sequence: int
+    zone: str
+    local: str
+    clock: bool = False  # the moment the seat's bank would run out (RULINGS G10)
+
+
+def uid(game_id: str, seat: str, turn: int, domain: str) -> str:
+    """The event's UID, the same in every mail about this seat's turn: the game id kept to the
+    letters, digits and ``-_.`` it may hold, the seat by a digest of its name."""
+    game = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in game_id)[:64]
+    digest = hashlib.sha256(seat.encode("utf-8")).hexdigest()[:16]
+    return f"{game}-{digest}-{turn}@{domain}"
+
+
+def stamp(seconds: float) -> datetime:
+    """Seconds since the epoch as a UTC datetime (written with a Z)."""
+    return datetime.fromtimestamp(seconds, tz=timezone.utc)
+
+
+def summary(d: Deadline) -> str:
+    return f"{d.game_id}: {'your clock runs out' if d.clock else 'orders due'} ({d.seat}, turn {d.turn})"
+
+
+def description(d: Deadline) -> str:
+    what = ("Your clock in game {g} runs out then, if you do not move before." if d.clock
+            else "Your orders for game {g} are due then.")
+    return (what.format(g=d.game_id) + f"\nSeat {d.seat}, turn {d.turn}.\n"
+            f"In your time zone ({d.zone}): {d.local}.")
+
+
+def event(d: Deadline, method: str, domain: str, organizer: str, now: float) -> Event:
+    """The VEVENT of ``d`` for ``method``: confirmed with its alarm, or cancelled."""
+    ev = Event()
+    ev.add("uid", uid(d.game_id, d.seat, d.turn, domain))
+    ev.add("sequence", d.sequence)
+    ev.add("dtstamp", stamp(now))
+    ev.add("dtstart", stamp(d.due))
+    ev.add("dtend", stamp(d.due) + LENGTH)
+    ev.add("summary", summary(d))
+    ev.add("description", description(d))
+    ev.add("transp", "TRANSPARENT")
+    ev.add("status", "CANCELLED" if method == CANCEL else "CONFIRMED")
+    who = vCalAddress(f"mailto:{organizer}")
+    who.params["cn"] = vText("gm")
+    ev.add("organizer", who)
+    if method == PUBLISH:
+        alarm = Alarm()
+        alarm.add("action", "DISPLAY")
+        alarm.add("description", summary(d))
+        alarm.add("trigger", -ALARM_BEFORE)
+        ev.add_component(alarm)
+    return ev
+
+
+def calendar(deadlines: list[Deadline], method: str, domain: str, organizer: str, now: float) -> bytes:
+    """A VCALENDAR of ``method`` (PUBLISH or CANCEL) holding an event per deadline."""
+    cal = Calendar()
+    cal.add("prodid", PRODID)
+    cal.add("version", "2.0")
+    cal.add("method", method)
+    for d in deadlines:
+        cal.add_component(event(d, method, domain, organizer, now))
+    raw: bytes = cal.to_ical()
+    return raw
