@@ -12,8 +12,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
-from icalendar import Alarm, Calendar, Event, vCalAddress, vText
+if TYPE_CHECKING:
+    from icalendar import Event
 
 PUBLISH, CANCEL = "PUBLISH", "CANCEL"
 PRODID = "-//gm//play-by-email deadlines//EN"
@@ -62,6 +64,8 @@ def description(d: Deadline) -> str:
 
 def event(d: Deadline, method: str, domain: str, organizer: str, now: float) -> Event:
     """The VEVENT of ``d`` for ``method``: confirmed with its alarm, or cancelled."""
+    from icalendar import Alarm, Event, vCalAddress, vText  # a calendar part's alone
+
     ev = Event()
     ev.add("uid", uid(d.game_id, d.seat, d.turn, domain))
     ev.add("sequence", d.sequence)
@@ -85,7 +89,10 @@ def event(d: Deadline, method: str, domain: str, organizer: str, now: float) -> 
 
 
 def calendar(deadlines: list[Deadline], method: str, domain: str, organizer: str, now: float) -> bytes:
-    """A VCALENDAR of ``method`` (PUBLISH or CANCEL) holding an event per deadline."""
+    """A VCALENDAR of ``method`` (PUBLISH or CANCEL) holding an event per deadline (icalendar
+    loaded only when a reader's calendar is on: a report without one pays nothing for it)."""
+    from icalendar import Calendar
+
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")

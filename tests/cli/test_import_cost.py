@@ -21,7 +21,8 @@ from gm.store import Store, migrations, schema
 
 # Never on these paths: the daemon's network (IMAP, SMTP), PostgreSQL on a SQLite store, SQLAlchemy
 # (compiled ahead), pictures but for a report, DKIM signing when no key is configured.
-NEVER = {"sqlalchemy", "aiosmtplib", "imapclient", "psycopg", "dkim", "cryptography", "flufl", "gm.runtime"}
+NEVER = {"sqlalchemy", "aiosmtplib", "imapclient", "psycopg", "dkim", "cryptography", "flufl", "gm.runtime",
+         "icalendar"}  # calendar parts: no reader here has SET CALENDAR ON
 THE_SERVICE = {"gm.service", "gm.mail", "gm.present", "games", "jinja2", "PIL", "markupsafe"}
 # A config validated once is read back from its cache (gm.core.config): no models, no YAML; a store
 # at the last step loads no migration step; only a postgresql:// store loads its back end.
