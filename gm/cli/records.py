@@ -16,7 +16,7 @@ FORMATS = ("json", "text")
 @app.command()
 def export(game_id: str,
            format: str = typer.Option("json", "--format", help="json (the record, docs/records.md) or text"),
-           out: Optional[Path] = typer.Option(None, "--out", help="write it to this file, not the output")):
+           out: Optional[Path] = typer.Option(None, "--out", help="write it to this file, not the output")) -> None:
     """Print (or write) a game's record, every move with its time and origin: gm export ID."""
     import json
 

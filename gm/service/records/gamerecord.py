@@ -208,10 +208,10 @@ class Moves:
         """What everyone was told of the order: the public events of its step, as the rules
         made them (the same events the service announced)."""
         assert row.seq is not None
-        before = self.src.states.get(row.seq - 1)
+        before, player = self.src.states.get(row.seq - 1), row.player or ""
         try:
-            order = self.rules.parse_order(before, row.player, row.text)
-            result = self.rules.submit(before, row.player, order, row.at)
+            order = self.rules.parse_order(before, player, row.text)
+            result = self.rules.submit(before, player, order, row.at)
         except Exception:  # a state the rules no longer take: tell nothing rather than guess
             return []
         return [event.text for event in result.events if event.to is None]
@@ -220,7 +220,7 @@ class Moves:
 def pivot_order(src: Sources, row: OrderRow) -> Any:
     """A Pivot Pawns order row's order, as the rules read it on the state before it (or None)."""
     try:
-        return src.view.rules.read_order(src.states[(row.seq or 1) - 1], row.player, row.text)
+        return src.view.rules.read_order(src.states[(row.seq or 1) - 1], row.player or "", row.text)
     except Exception:  # noqa: BLE001 - a row the rules no longer read is treated as withheld
         return None
 
