@@ -4,10 +4,10 @@ In: the store's games row, seats, states, accepted orders rows (orders, closes, 
 takebacks) and GM-made states (state_overrides, recorded as "set" moves).  Out: a dict of the
 form gm/present/record.schema.json describes (docs/records.md).  A viewer who is not the GM
 never gets what the service keeps from them in reports: another seat's sealed order of a turn
-not yet closed (the rules' public events of that order stand in for it), a Pivot Pawns solution
-that was never tried, the state of a GM's "set" move while the game runs, nor the position
-hash of any state holding one of these (a hash of a known position with one unknown claim
-is a guess away from the claim).
+not yet closed, a Pivot Pawns solution that was never tried (the move is there, withheld: what
+everyone was told of it, and where the game has one a stand-in that replays the same), the
+state of a GM's "set" move while the game runs, nor the position hash of any state holding
+one of these (a hash of a known position with one unknown claim is a guess away from it).
 """
 
 from __future__ import annotations
@@ -253,7 +253,7 @@ def pivot_order(src: Sources, row: OrderRow) -> Any:
     """A Pivot Pawns order row's order, as the rules read it on the state before it (or None)."""
     try:
         return src.view.rules.read_order(src.state((row.seq or 1) - 1), row.player or "", row.text)
-    except Exception:  # noqa: BLE001 - a row the rules no longer read is treated as withheld
+    except Exception:  # a row the rules no longer read: treated as withheld
         return None
 
 
@@ -277,7 +277,9 @@ def pivot_stand_in(src: Sources, row: OrderRow) -> str:
     untried solution leaves no trace in it (and an open round's states are withheld anyway)."""
     order = pivot_order(src, row)
     pivots = getattr(order, "pivots", None)
-    return "PASS" if pivots is None else f"BID {pivots}" + (": red/blue" if pivots else "")
+    if pivots is None:
+        return ""  # a row the rules no longer read: nothing of it
+    return f"BID {pivots}" + (": red/blue" if pivots else "")
 
 
 def pivot_state_stand_in(data: dict[str, Any], standing: dict[str, str]) -> dict[str, Any]:
