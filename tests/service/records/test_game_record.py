@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 
 from games import registry
+from gm.core.model import ServiceError
 from gm.present import recordtext
 from gm.service.records import gamerecord
 from gm.service.table import games
@@ -151,6 +152,8 @@ def test_a_resignation_is_a_set_move_and_the_standings_mark_who_left(engine):
     assert [(s["name"], s["rank"], s["left"]) for s in record["standings"]] == \
         [("ada", 1, False), ("bob", None, True), ("cy", None, True)]
     assert "(left)" in recordtext.render(record)
+    seat = checked(engine, viewer="BOB")  # a finished game: a seat's record is the public one
+    assert seat["view"] == "seat:bob" and {**seat, "view": "public"} == record
 
 
 def test_a_takeback_is_recorded_and_replays(engine):
@@ -253,6 +256,8 @@ def test_a_seat_record_of_running_fuzzy_borders_holds_no_other_seat_sealed_claim
         assert "sealed:" in recordtext.render(record)
     full = valid(gamerecord.build(engine, "fb1", gm=True))
     assert [m["text"] for m in full["moves"]] == [sent["ada"], sent["bob"]]
+    with pytest.raises(ServiceError, match="no seat called 'zed'"):
+        gamerecord.build(engine, "fb1", "zed")
 
 
 def test_a_seat_record_of_running_pivot_pawns_holds_no_other_seat_sealed_solution(engine):
