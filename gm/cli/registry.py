@@ -24,7 +24,7 @@ WHERE = {
     **dict.fromkeys(("deadline", "pause", "resume", "end", "draw", "concede", "rollback", "replace", "eject",
                      "edit", "resend", "delete", "broadcast", "settings", "observers", "clock"), "admin"),
     "takeback": "takebacks",
-    "history": "archive", "verify": "archive",
+    "history": "archive", "verify": "archive", "import": "importcmd",
     "lines": "linescmd",
     "players": "delivery", "deliveries": "delivery",
     "backup": "storecmd", "restore": "storecmd",
