@@ -88,6 +88,9 @@ def check_record(record: Any) -> None:
 
     schema = recordtext.schema()
     validator = jsonschema.validators.validator_for(schema)(schema)
+    game = record.get("game")
+    if isinstance(game, dict):  # not checked: the import is unrated whatever the record says
+        record = {**record, "game": {**game, "rated": False}}
     error = jsonschema.exceptions.best_match(validator.iter_errors(record))
     if error is not None:
         where = "/".join(str(part) for part in error.absolute_path) or "its top level"
@@ -131,11 +134,11 @@ def replay_move(rules: Any, steps: list[Step], move: dict[str, Any], names: list
                            "the record; nothing imported")
     try:
         state, events = made_by(rules, steps, move)
-    except GameError as exc:
-        raise ServiceError(f"{where}: {what(move)}: {exc}; nothing imported") from None
-    except Exception as exc:  # a rule module that trips over a malformed state or order
-        raise ServiceError(f"{where}: {what(move)}: {type(exc).__name__}: {exc}; nothing imported") from None
-    if position_hash(rules, state) != move["position"]:
+    except Exception as exc:  # GameError, or a rule module that trips over a malformed state or order
+        why = str(exc) if isinstance(exc, GameError) else f"{type(exc).__name__}: {exc}"
+        raise ServiceError(f"{where}: {what(move)}: {why}; nothing imported{hidden(move)}") from None
+    # No hash where the record's view withholds a sealed order: the next position shown is checked.
+    if move["position"] is not None and position_hash(rules, state) != move["position"]:
         raise ServiceError(f"{where}: the position after turn {move['turn']} differs from the record "
                            f"({what(move)}); nothing imported")
     return Step(move, state, move["at"], events)
@@ -170,6 +173,15 @@ def given_state(rules: Any, current: Any, data: Any) -> Any:
     if list(rules.players(state)) != list(rules.players(current)):
         raise GameError("the position changes the players")
     return state
+
+
+def hidden(move: dict[str, Any]) -> str:
+    """Why a move that the record withholds cannot be replayed (a seat's view of a running
+    game), to follow a refusal; "" for a move given whole."""
+    if move.get("withheld") or (move["action"] == "set" and move.get("state") is None):
+        return (" (this record withholds it from its viewer: a running game imports from the GM's "
+                "record, gm export ID)")
+    return ""
 
 
 def what(move: dict[str, Any]) -> str:
@@ -266,8 +278,10 @@ def store_step(ctx: Context, game_id: str, rules: Any, step: Step, names: list[s
     report of it when one went out for it."""
     move, at = step.move, step.at
     seq = ctx.store.turns.add_state(game_id, rules.turn(step.state), rules.dump(step.state), at)
-    if move is not None and move["action"] == "set":
-        ctx.store.turns.add_override(game_id, seq, "edit", seq - 1, f"imported: {move.get('text') or 'as given'}")
+    if move is not None and move["action"] == "set":  # a rollback or an edit, as the original recorded it
+        made = move.get("set") or {}
+        action = made.get("kind") if made.get("kind") in ("rollback", "edit") else "edit"
+        ctx.store.turns.add_override(game_id, seq, action, made.get("from"), move["text"])
     elif move is not None:
         named = move["action"] in ("order", "takeback")  # the move, in the rules' notation
         ctx.store.turns.add_order(game_id, move["action"], move.get("player"), move["turn"], move["text"],

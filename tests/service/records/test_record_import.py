@@ -4,7 +4,6 @@ record that does not follow is refused whole, naming its move."""
 from __future__ import annotations
 
 import copy
-import json
 import random
 
 import pytest
@@ -12,7 +11,7 @@ import pytest
 from games import registry
 from gm.core.model import ServiceError
 from gm.service.play import lifecycle, positions, takebacks
-from gm.service.records import audit, recordimport
+from gm.service.records import audit, gamerecord, recordimport
 from gm.service.records.gamerecord import position_hash
 from support import players_for
 
@@ -27,37 +26,8 @@ OPTIONS = {
 
 
 def build_record(engine, game_id: str) -> dict:
-    """A contract record of a stored game, the GM's full view (stand-in for gamerecord.build)."""
-    store, view = engine.store, engine.load(game_id)
-    rules = view.rules
-    states = {r.seq: rules.load(store.turns.state_data(r)) for r in store.turns.states_of(view.id)}
-    orders = {r.seq: r for r in store.turns.accepted_orders(view.id)}
-    overrides = {r.seq: r for r in store.turns.overrides_of(view.id)}
-    moves = []
-    for seq in sorted(states)[1:]:
-        position = position_hash(rules, states[seq])
-        if seq in overrides:
-            made = store.turns.state_at(view.id, seq)
-            moves.append({"seq": seq, "turn": rules.turn(states[seq]), "at": made.created, "action": "set",
-                          "player": None, "text": overrides[seq].detail, "origin": "gm", "position": position,
-                          "state": rules.dump(states[seq])})
-            continue
-        row = orders[seq]
-        moves.append({"seq": seq, "turn": row.turn, "at": row.at, "action": row.action, "player": row.player,
-                      "text": row.text, "origin": row.origin, "position": position})
-    entry = audit.index_entry(engine, view.id)
-    return {
-        "format": "gm-game-record", "version": 1,
-        "game": {"id": view.id, "kind": rules.kind, "options": json.loads(view.row.options), "seed": view.row.seed,
-                 "created": view.row.created, "status": view.status, "gm_version": "test", "rated": False},
-        "players": [{"seat": i, "name": p.name} for i, p in enumerate(view.players)],
-        "moves": moves,
-        "start_position": position_hash(rules, states[0]),
-        "result": {"over": entry["over"], "winners": entry["winners"], "drawn": entry["drawn"],
-                   "reason": entry["reason"]},
-        "standings": [{"name": p["name"], "score": p["score"], "rank": None} for p in entry["players"]],
-        "view": "public",
-    }
+    """The GM's full record of a game (gm export)."""
+    return gamerecord.build(engine, game_id, gm=True)
 
 
 def play(engine, clock, kind: str, game_id: str, seed: int, steps: int = 400) -> list[str]:
