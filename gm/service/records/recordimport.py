@@ -19,20 +19,15 @@ from typing import Any
 from games import registry
 from games.base import Event, GameError
 from gm.core import digest, passwords
-from gm.core import options as service_options
 from gm.core.model import ServiceError, Status
 from gm.core.version import gm_version
 from gm.present import recordtext
 from gm.present import reports as present
 from gm.service.context import Context
 from gm.service.people import mailcommands
-from gm.service.records.gamerecord import position_hash
+from gm.service.records.gamerecord import FORMAT, VERSION, position_hash
 from gm.service.table import deadlines, games
 from gm.store.locks import retried
-
-RECORD_FORMAT = "gm-game-record"
-RECORD_VERSION = 1
-
 
 @dataclass
 class Step:
@@ -79,11 +74,11 @@ def read_record(text: str | bytes) -> dict[str, Any]:
 def check_record(record: Any) -> None:
     """ServiceError unless ``record`` is a game record of the version this gm reads, valid
     against the record's JSON Schema."""
-    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-        raise ServiceError(f'not a game record: a record is a JSON object whose "format" is "{RECORD_FORMAT}"')
-    if record.get("version") != RECORD_VERSION:
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise ServiceError(f'not a game record: a record is a JSON object whose "format" is "{FORMAT}"')
+    if record.get("version") != VERSION:
         raise ServiceError(f"a game record of format version {record.get('version')!r}: this gm reads "
-                           f"version {RECORD_VERSION}")
+                           f"version {VERSION}")
     import jsonschema  # only gm import and the record's tests need it
 
     schema = recordtext.schema()
@@ -198,14 +193,14 @@ def what(move: dict[str, Any]) -> str:
 @dataclass
 class NewGame:
     """What a replayed record becomes: ``seats`` (name, address, display name, password hash)
-    in seat order; ``settings``: the service's (deadline, press...); ``welcome``: each seat's
-    password to mail in a welcome, or None (no mail)."""
+    in seat order; ``finished`` as the record's game was (or its rules say); ``welcome``: each
+    seat's password to mail in a welcome, or None (no mail)."""
     record: dict[str, Any]
     game_id: str
     rules: Any
     steps: list[Step]
     seats: list[tuple[str, str, str, str]]
-    settings: dict[str, str]
+    finished: bool
     welcome: dict[str, str] | None
     who: str
 
@@ -226,13 +221,12 @@ def import_record(ctx: Context, record: dict[str, Any], game_id: str, addresses:
     check_record(record)
     names = seat_names(record)
     given = seat_addresses(names, addresses)
-    settings = service_options.check_settings({str(k): str(v) for k, v in (record.get("settings") or {}).items()})
     rules, steps = replay(record)
     secrets = {name: passwords.generate() for name in names}
     seats = [(name, *given[name], passwords.hash_password(secrets[name])) for name in names]
     finished = record["game"]["status"] == Status.FINISHED.value or rules.is_over(steps[-1].state)
     welcomed = welcome and not finished
-    store_game(ctx, NewGame(record, game_id, rules, steps, seats, settings, secrets if welcomed else None, who))
+    store_game(ctx, NewGame(record, game_id, rules, steps, seats, finished, secrets if welcomed else None, who))
     return Imported(game_id, secrets, len(steps), finished, welcomed)
 
 
@@ -261,7 +255,6 @@ def store_game(ctx: Context, new: NewGame) -> None:
         store.games.add_game(gid, new.rules.kind, game["seed"], json.dumps(game["options"]), game["created"])
         for seat, (name, address, shown, hashed) in enumerate(new.seats):
             store.seats.add_player(gid, seat, name, address, hashed, display_name=shown)
-        deadlines.save_settings(store, gid, new.settings)
         for step in new.steps:
             store_step(ctx, gid, new.rules, step, new.names)
         for name in new.rules.removed(new.steps[-1].state):  # RULINGS G5: they left, as in the original
@@ -313,9 +306,8 @@ def finish(ctx: Context, new: NewGame) -> None:
     """The game's status (finished as the record's was, else active), the result the record
     gives, the history line, and the turn now open, its deadline counted from now."""
     game, result, rules, last, now = new.record["game"], new.record["result"], new.rules, new.steps[-1], ctx.clock()
-    over = game["status"] == Status.FINISHED.value or rules.is_over(last.state)
-    ctx.store.games.set_game_status(new.game_id, Status.FINISHED.value if over else Status.ACTIVE.value, now)
-    if over and result.get("reason"):  # how the GM (or a forfeit, or a draw) ended it
+    ctx.store.games.set_game_status(new.game_id, Status.FINISHED.value if new.finished else Status.ACTIVE.value, now)
+    if new.finished and result.get("reason"):  # how the GM (or a forfeit, or a draw) ended it
         ctx.store.results.set_result(new.game_id, result["reason"], result.get("winners") or None, last.at)
     ctx.store.history.log(new.game_id, rules.turn(last.state), new.who, "import",
                           f"{rules.kind} for {', '.join(new.names)}, seed {game['seed']}: "

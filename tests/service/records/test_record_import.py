@@ -13,7 +13,7 @@ from gm.core.model import ServiceError
 from gm.service.play import lifecycle, positions, takebacks
 from gm.service.records import audit, gamerecord, recordimport
 from gm.service.records.gamerecord import position_hash
-from support import players_for
+from support import BACKENDS, players_for
 
 # Options that keep a whole random game short (the defaults play for minutes), with clocks (G10).
 OPTIONS = {
@@ -101,6 +101,7 @@ def test_a_game_played_to_its_end_imports_as_the_same_game(engine, clock, kind):
     assert {seq for seq, _ in shown} >= {r.seq for r in engine.store.reports.reports_of("g1", kind="report")}
 
 
+@pytest.mark.parametrize("config", BACKENDS, indirect=True)
 def test_a_running_game_with_gm_edits_rollbacks_takebacks_and_a_draw_imports(engine, clock):
     play(engine, clock, "neighbors", "g1", seed=5, steps=6)
     clock.advance(600)
@@ -143,6 +144,13 @@ def test_a_concession_and_a_gm_end_import_with_their_result(engine, clock):
     import_as(engine, build_record(engine, "g1"), "conceded")
     assert_same_game(engine, "g1", "conceded")
     assert not engine.load("conceded").player(names[0]).active
+    play(engine, clock, "phalanx", "g2", seed=3, steps=3)
+    winner = engine.load("g2").players[1].name
+    lifecycle.end(engine, "g2", "the club closed", winners=[winner])
+    import_as(engine, build_record(engine, "g2"), "ended")
+    assert_same_game(engine, "g2", "ended")
+    assert standings(engine, "ended")["winners"] == [winner]
+    assert standings(engine, "ended")["reason"] == "the club closed"
 
 
 def test_an_altered_order_is_refused_with_its_turn_and_nothing_is_stored(engine, clock):
@@ -231,3 +239,31 @@ def test_the_import_is_unrated_and_mails_only_with_welcome(engine, clock):
     assert audit.verify(engine, "told").ok
     history = engine.store.history.history_of("told")
     assert [line.action for line in history] == ["import"] and "unrated" in history[0].detail
+
+
+def test_a_public_record_with_withheld_solutions_imports_as_the_same_ending(engine, clock):
+    """Pivot Pawns' public record gives a stand-in for each solution never tried: the states of
+    the open round differ (their hashes are withheld), the positions shown and the end do not."""
+    play(engine, clock, "pivot-pawns", "g1", seed=5)
+    record = gamerecord.build(engine, "g1")
+    assert record["view"] == "public" and any(m.get("withheld") for m in record["moves"])
+    import_as(engine, record)
+    assert audit.verify(engine, "imp").ok
+    shown = [m["seq"] for m in record["moves"] if m["position"] is not None]
+    original, imported = dumped_states(engine, "g1"), dumped_states(engine, "imp")
+    assert all(original[seq] == imported[seq] for seq in shown) and original[-1] == imported[-1]
+    assert standings(engine, "imp") == standings(engine, "g1")
+
+
+def test_a_seats_view_of_a_running_game_is_refused_at_the_order_it_withholds(engine, clock):
+    names = play(engine, clock, "fuzzy-borders", "g1", seed=4, steps=2)
+    view = engine.load("g1")
+    sealer, reader = names[0], names[1]
+    rng = random.Random(1)
+    engine.gm_order("g1", sealer, view.rules.random_order(view.state, sealer, rng))
+    record = gamerecord.build(engine, "g1", reader)
+    withheld = next(m for m in record["moves"] if m.get("withheld"))
+    with pytest.raises(ServiceError, match=f"turn {withheld['turn']}, seq {withheld['seq']}: .*"
+                                           "withholds it from its viewer"):
+        import_as(engine, record)
+    assert nothing_stored(engine)
