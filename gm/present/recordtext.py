@@ -95,6 +95,16 @@ def move_text(move: dict[str, Any]) -> str:
         return f"{{drawn by agreement{by(move['origin'])}}}"
     if action == "takeback":
         return f"{{{who} takes back {' '.join(move['text'].split())}}}"
+    return set_comment(move)
+
+
+def set_comment(move: dict[str, Any]) -> str:
+    """A position the GM made: time on a clock, a rollback, an edit (a seat leaving is one)."""
+    made = move.get("set") or {}
+    if made.get("kind") == "clock":
+        return f"{{clock: {move['text']}}}"
+    if made.get("kind") == "rollback":
+        return f"{{the GM rolled back {move['text']}}}"
     return f"{{the GM set the position: {move['text']}}}"
 
 

@@ -166,6 +166,21 @@ def test_a_takeback_is_recorded_and_replays(engine):
     assert "{ada takes back" in recordtext.render(record)
 
 
+def test_a_rollback_is_a_set_move_from_its_source_and_the_game_replays_on(engine):
+    from gm.service.play import positions
+
+    secrets = engine.create_game("neighbors", "nb1", PLAYERS, seed=5, options={"layout": EXAMPLE_LAYOUT})
+    send(engine, "ada", move(engine), secrets)
+    send(engine, "bob", move(engine), secrets)
+    positions.rollback(engine, "nb1", 2, why="a mail lost")
+    send(engine, "bob", move(engine, index=1), secrets)
+    record = checked(engine, gm=True)
+    assert actions(record) == ["order", "order", "set", "order"]
+    back = record["moves"][2]
+    assert back["set"] == {"kind": "rollback", "from": 1} and back["position"] == record["moves"][0]["position"]
+    assert "{the GM rolled back to turn 2}" in recordtext.render(record)
+
+
 def test_a_played_conditional_line_is_recorded_and_one_never_played_is_not(engine):
     secrets = engine.create_game("neighbors", "nb1", PLAYERS, seed=5)
     first = ahead(engine, "nb1", [])[1]
@@ -184,18 +199,24 @@ def test_a_played_conditional_line_is_recorded_and_one_never_played_is_not(engin
     assert "{line}" in recordtext.render(record)
 
 
-def test_a_clock_game_records_each_bank_and_the_loss_on_time(engine, clock):
+def test_a_clock_game_records_each_bank_time_given_and_the_loss_on_time(engine, clock):
+    from gm.service.play import clocks
+
     secrets = engine.create_game("neighbors", "nb1", PLAYERS, seed=5, options={"clock": "1d"})
     mark_all_sent(engine)
     clock.advance(3600)
     send(engine, "ada", move(engine), secrets)
-    clock.advance(86400 + 1)
+    clocks.give_time(engine, "nb1", "bob", "+2h", why="a train without mail")
+    clock.advance(86400 + 2 * 3600 + 1)
     engine.tick()
     record = checked(engine)
-    first = record["moves"][0]
+    first, gift = record["moves"][:2]
     assert first["clock"] == {"ada": 86400 - 3600, "bob": 86400}
+    assert gift["action"] == "set" and gift["set"]["kind"] == "clock" and gift["text"] == "bob +2 hours"
+    assert gift["clock"]["bob"] == 86400 + 2 * 3600
     assert record["result"]["over"] and record["result"]["winners"] == ["ada"]
     assert all("clock" in m for m in record["moves"])
+    assert "{clock: bob +2 hours}" in recordtext.render(record)
 
 
 # --- what a seat's record of a running game leaves out ------------------------------------------
