@@ -29,6 +29,9 @@ from gm.service.records.gamerecord import FORMAT, VERSION, position_hash
 from gm.service.table import deadlines, games
 from gm.store.locks import retried
 
+OVERRIDES = ("rollback", "edit", "clock")  # the kinds of GM-made state a "set" move keeps
+
+
 @dataclass
 class Step:
     """One state of the record as replayed: the move that made it (None for the set-up), the
@@ -273,7 +276,7 @@ def store_step(ctx: Context, game_id: str, rules: Any, step: Step, names: list[s
     seq = ctx.store.turns.add_state(game_id, rules.turn(step.state), rules.dump(step.state), at)
     if move is not None and move["action"] == "set":  # a rollback or an edit, as the original recorded it
         made = move.get("set") or {}
-        action = made.get("kind") if made.get("kind") in ("rollback", "edit") else "edit"
+        action = made.get("kind") if made.get("kind") in OVERRIDES else "edit"
         ctx.store.turns.add_override(game_id, seq, action, made.get("from"), move["text"])
     elif move is not None:
         named = move["action"] in ("order", "takeback")  # the move, in the rules' notation
