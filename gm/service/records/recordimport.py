@@ -229,8 +229,22 @@ def import_record(ctx: Context, record: dict[str, Any], game_id: str, addresses:
     seats = [(name, *given[name], passwords.hash_password(secrets[name])) for name in names]
     finished = record["game"]["status"] == Status.FINISHED.value or rules.is_over(steps[-1].state)
     welcomed = welcome and not finished
-    store_game(ctx, NewGame(record, game_id, rules, steps, seats, finished, secrets if welcomed else None, who))
+    restart = None if finished else clock_restart(ctx, rules, steps)
+    store_game(ctx, NewGame(record, game_id, rules, steps + ([restart] if restart else []), seats, finished,
+                            secrets if welcomed else None, who))
     return Imported(game_id, secrets, len(steps), finished, welcomed)
+
+
+def clock_restart(ctx: Context, rules: Any, steps: list[Step]) -> Step | None:
+    """A running game's clock (RULINGS G10) after the import: the mover's bank running from now,
+    as after a rollback, stored as a GM clock state (the time the game spent between servers is
+    not charged); None for a game without a clock."""
+    last, now = steps[-1], ctx.clock()
+    if rules.clock_of(last.state) is None:
+        return None
+    move = {"seq": len(steps), "turn": rules.turn(last.state), "at": now, "action": "set", "player": None,
+            "origin": "gm", "text": "the clock runs from the import", "set": {"kind": "clock", "from": len(steps) - 1}}
+    return Step(move, games.rolled_back_state(rules, last.state, now), now)
 
 
 def seat_addresses(names: list[str], addresses: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
