@@ -236,6 +236,10 @@ def test_the_import_is_unrated_and_mails_only_with_welcome(engine, clock):
     before = engine.store.one("SELECT COUNT(*) AS n FROM outbox")["n"]
     import_as(engine, record, "quiet")
     assert engine.store.one("SELECT COUNT(*) AS n FROM outbox")["n"] == before
+    with pytest.raises(ServiceError, match="there is already a game quiet"):
+        import_as(engine, record, "quiet")
+    with pytest.raises(ServiceError, match="cannot be set up: .*no game called 'chess'"):
+        import_as(engine, record | {"game": record["game"] | {"kind": "chess"}}, "chess1")
     imported = import_as(engine, record, "told", welcome=True)
     assert imported.welcomed
     welcomes = engine.store.all("SELECT recipient FROM outbox WHERE kind = 'welcome' AND game_id = 'told'")
