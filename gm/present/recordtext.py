@@ -84,8 +84,8 @@ def move_text(move: dict[str, Any]) -> str:
     """One move in the game's notation, or a comment in braces for what is not an order."""
     action, who = move["action"], move.get("player")
     origin = "" if move["origin"] in ("mail", "") else f" {{{move['origin']}}}"
-    if move.get("withheld"):
-        told = " ".join(move.get("public") or []) or "an order"
+    if move.get("withheld"):  # what everyone was told of it, its first sentence (the JSON has all)
+        told = next(iter(move.get("public") or []), "").partition(". ")[0].rstrip(".") or "an order"
         return f"{who}: {{sealed: {told}}}"
     if action == "order":
         return f"{who}: {' '.join(move['text'].split())}{origin}"

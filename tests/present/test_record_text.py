@@ -74,7 +74,7 @@ def test_a_running_game_a_withheld_order_and_long_lines_fit_78_columns():
     rec["players"][0]["name"] = "b" * 60
     text = recordtext.render(rec)
     assert '[Result "*"]' in text and "The game is under way." in text and "Standings so far:" in text
-    assert "{sealed: bob bids 3. Bidding closes in 24 hours.}" in " ".join(text.split())
+    assert "     bob: {sealed: bob bids 3}" in text.splitlines()
     assert all(len(line) <= 78 for line in text.splitlines())
     assert " ".join(long.split()) in " ".join(text.split())  # wrapped, nothing lost
 

@@ -267,3 +267,22 @@ def test_a_seat_record_of_running_pivot_pawns_holds_no_other_seat_sealed_solutio
         assert any("bids" in line for line in theirs["public"])  # the number is announced to all
         (mine,) = [m for m in record["moves"] if m["player"] == me]
         assert mine["text"] == sent[me]
+
+
+def test_a_finished_pivot_pawns_record_holds_no_untried_solution_and_still_replays(engine):
+    secrets = engine.create_game("pivot-pawns", "pp1", PLAYERS3, seed=7)
+    first, second = "BID 5: blue/yellow yellow/blue black/green", "BID 4: green/black black/red"
+    assert engine.gm_order("pp1", "ada", first).outcome == "sealed"
+    assert engine.gm_order("pp1", "ada", second).outcome == "sealed"  # lower: the first is never tried
+    send(engine, "bob", "RESIGN", secrets, "pp1")  # a GM-made state holding ada's sealed bid
+    send(engine, "cy", "RESIGN", secrets, "pp1")  # ada is left alone: over before the round closes
+    record = checked(engine, "pp1")
+    assert record["result"]["over"] and record["result"]["winners"] == ["ada"]
+    whole = json.dumps(record)
+    assert "blue/yellow" not in whole and "green/black" not in whole
+    assert actions(record) == ["order", "order", "set", "set"]
+    assert all(m["position"] is None for m in record["moves"])
+    assert [m["text"] for m in record["moves"][:2]] == ["BID 5: red/blue", "BID 4: red/blue"]
+    assert record["moves"][2]["state"]["bids"]["ada"]["solution"] == "red/blue"
+    full = checked(engine, "pp1", gm=True)
+    assert [m["text"] for m in full["moves"][:2]] == [first, second]
