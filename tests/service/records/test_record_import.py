@@ -13,7 +13,7 @@ from gm.core.model import ServiceError
 from gm.service.play import lifecycle, positions, takebacks
 from gm.service.records import audit, gamerecord, recordimport
 from gm.service.records.gamerecord import position_hash
-from support import BACKENDS, players_for
+from support import BACKENDS, ahead, order_mail, players_for
 
 # Options that keep a whole random game short (the defaults play for minutes), with clocks (G10).
 OPTIONS = {
@@ -276,3 +276,19 @@ def test_a_seats_view_of_a_running_game_is_refused_at_the_order_it_withholds(eng
                                            "withholds it from its viewer"):
         import_as(engine, record)
     assert nothing_stored(engine)
+
+
+def test_moves_mailed_and_played_from_conditional_lines_import_with_their_origins(engine):
+    secrets = engine.create_game("neighbors", "nb1", [("ada", "ada@example.org"), ("bob", "bob@example.org")],
+                                 seed=5)
+    a1 = ahead(engine, "nb1", [])[1][0]
+    b1 = ahead(engine, "nb1", [a1])[1][0]
+    a2 = ahead(engine, "nb1", [a1, b1])[1][0]
+    for name, text in (("bob", f"IF {a1} THEN {b1}"), ("ada", f"{a1}\nIF {b1} THEN {a2}")):
+        engine.ingest(order_mail(f"{name}@example.org", text, game_id="nb1", password=secrets[name]))
+    record = build_record(engine, "nb1")
+    assert [m["origin"] for m in record["moves"]] == ["mail", "line", "line"]
+    import_as(engine, record)
+    assert_same_game(engine, "nb1", "imp")
+    assert [(r.player, r.origin) for r in engine.store.turns.accepted_orders("imp")] == \
+        [("ada", "mail"), ("bob", "line"), ("ada", "line")]
