@@ -25,7 +25,7 @@ WHERE = {
                      "edit", "resend", "delete", "broadcast", "settings", "observers", "clock"), "admin"),
     "takeback": "takebacks",
     "history": "archive", "verify": "archive",
-    "export": "records",
+    "export": "records", "import": "records",
     "lines": "linescmd",
     "players": "delivery", "deliveries": "delivery",
     "backup": "storecmd", "restore": "storecmd",
