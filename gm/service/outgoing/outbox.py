@@ -221,8 +221,7 @@ class Outbox:
         gathered (the reply's footer goes under its last answer); False if it is not."""
         if not self.replying_to(letter.answers):
             return False
-        self.reply_report(letter.answers, view, letter.label, letter.body, player=letter.player,
-                          html=page_part(letter.reply_page, letter.images, footer), calendar=letter.calendar)
+        self.reply_report(letter.answers, view, letter, page_part(letter.reply_page, letter.images, footer))
         for title, text in letter.reply_notes:
             self.reply(letter.answers, view, title, text, kind="notice", archive_player=letter.player)
         return True
@@ -279,12 +278,12 @@ class Outbox:
         """Answers to ``inbound`` are being gathered (for_mail) and not yet sent."""
         return inbound is not None and self.answers is not None and self.answers.inbound is inbound
 
-    def reply_report(self, inbound: Inbound, view: GameView, label: str, body: str, *,
-                     player: str, html: HtmlPart | None = None, calendar: tuple[bytes, ...] = ()) -> None:
-        """The report ``player`` gets of the move their mail made, as the lead of its one reply
-        (replying_to must hold); archived as their report when the reply is sent."""
+    def reply_report(self, inbound: Inbound, view: GameView, letter: Letter, html: HtmlPart | None) -> None:
+        """The report ``letter.player`` gets of the move their mail made (with its calendar and files),
+        as the lead of its one reply (replying_to must hold); archived as their report when sent."""
         assert self.replying_to(inbound)
-        self.answers.parts.insert(0, ReplyPart(view, label, body, "report", player, html, False, True, calendar))
+        self.answers.parts.insert(0, ReplyPart(view, letter.label, letter.body, "report", letter.player, html,
+                                               False, True, letter.calendar, letter.files))
 
     def authenticated(self, inbound: Inbound) -> None:
         """The sender of ``inbound`` gave a seat's password or reply address: its answer is not
