@@ -16,6 +16,7 @@ import logging
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.outbound import Attachment
 from gm.mail.rawmail import ascii_lower
+from gm.present.reports import fit_width
 from gm.service.context import Context
 from gm.service.outgoing.strangers import STRANGER_BYTES
 from gm.service.table import games
@@ -82,8 +83,8 @@ def send_record(ctx: Context, view: GameView, viewer: str | None, player, inboun
     attached = {json_name: files[json_name]}
     if stranger and len(files[json_name]) > STRANGER_BYTES:
         attached = {}
-    body = "\n".join(record_head(ctx, view, viewer, json_name if attached else None,
-                                 len(files[json_name]))) + "\n\n" + files[text_name].decode("utf-8")
+    head = record_head(ctx, view, viewer, json_name if attached else None, len(files[json_name]))
+    body = fit_width("\n".join(head)) + "\n\n" + files[text_name].decode("utf-8")
     ctx.outbox.reply(inbound, view, "Record", body, kind="help" if player is None else "reply",
                      archive_player=player.name if player is not None else None, files=attachments(attached))
 
