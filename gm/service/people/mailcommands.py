@@ -114,9 +114,8 @@ COMMANDS: tuple[Command, ...] = (
             f"{HISTORY_TURNS} turns, ALL of them, turn N, or turns N to M", later(COMMANDS_DONE, "history")),
     Command("TRAIL [<id>]", "the full trail table, every row, in a game that keeps one "
             "(public: TRAIL <id> needs no password)", later(COMMANDS_DONE, "trail")),
-    Command("RECORD [<id>]", "the game's record: every move with its turn, time and origin, and the "
-            "result, as text, with the same as JSON attached (<id>.json). A finished game's is public "
-            "(RECORD <id> needs no password); a running game's goes only to its seats, each its own view",
+    Command("RECORD [<id>]", "the game's moves and result as text, the JSON attached: public once "
+            "the game is over (RECORD <id> needs no password), while it runs a seat's own view",
             later("gm.service.records.recordmail", "record_command")),
     Command("ABSENCE <from> <to>", "(with your password) you are away (dates like 2025-03-07, or "
             "+3d); deadlines that fall inside move to its end", later(COMMANDS_DONE, "absence")),
