@@ -168,11 +168,12 @@ def notify_other_address(ctx: Context, view: GameView, player: Seat, inbound: In
     ctx.outbox.to_game(view, player.email, "Orders from another address", body, kind="notice")
 
 
-def notice(ctx: Context, view: GameView, names: list[str], lines, label: str,
-           kind: str = "notice", calendars: dict[str, tuple[bytes, ...]] | None = None) -> None:
+def notice(ctx: Context, view: GameView, names: list[str], lines, label: str, kind: str = "notice",
+           calendars: dict[str, tuple[bytes, ...]] | None = None, files: tuple = ()) -> None:
     """A short notice to the named players (archived with the turn).  ``lines`` may be a function
     of the reader's time zone (None: UTC) for a notice that shows a time (gm.core.times);
-    ``calendars``: each reader's calendar objects (gm.service.outgoing.calendar)."""
+    ``calendars``: each reader's calendar objects (gm.service.outgoing.calendar); ``files``:
+    attached to every copy (the end of a game the GM ended: end_files)."""
     bodies: dict = {}
     for name in names:
         player = view.player(name)
@@ -182,7 +183,8 @@ def notice(ctx: Context, view: GameView, names: list[str], lines, label: str,
         if zone not in bodies:
             bodies[zone] = ctx.outbox.notice_body(view, lines(zone) if callable(lines) else lines)
         body = bodies[zone]
-        oid = ctx.outbox.to_game(view, player.email, label, body, calendar=(calendars or {}).get(name, ()))
+        oid = ctx.outbox.to_game(view, player.email, label, body, calendar=(calendars or {}).get(name, ()),
+                                 files=files)
         ctx.outbox.archive(view, player.name, kind, body, oid)
 
 

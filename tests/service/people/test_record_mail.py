@@ -15,6 +15,8 @@ from gm.present import recordtext
 from gm.runtime.daemon import run
 from gm.runtime.maildir import ensure_maildir
 from gm.service.outgoing import observers
+from gm.service.play import lifecycle
+from gm.service.records import recordmail
 from support import PLAYERS, PLAYERS3, body, last_outbox_id, order_mail, outbox
 
 EVE = "eve@example.net"  # no seat anywhere
@@ -191,3 +193,27 @@ def test_a_report_before_the_end_carries_no_record(engine):
     mover, order, _ = move(engine, "nb1", view.rules, view.state)
     engine.gm_order("nb1", mover, order)
     assert all(not files(m) for m in outbox(engine, start))
+
+
+def test_a_game_the_gm_ends_mails_its_seats_the_record(engine):
+    engine.create_game("neighbors", "nb1", PLAYERS, seed=4)
+    start = last_outbox_id(engine)
+    lifecycle.end(engine, "nb1", "the players asked", winners=["ada"])
+    ended = [m for m in outbox(engine, start) if "Game ended" in m["Subject"]]
+    assert sorted(m["To"] for m in ended) == ["ada@example.org", "bob@example.org"]
+    for message in ended:
+        record = json.loads(files(message)["nb1.json"])
+        check_record(record, "nb1", "public")
+        assert record["result"]["winners"] == ["ada"] and "nb1.txt" in files(message)
+
+
+def test_a_record_longer_than_a_strangers_answer_goes_to_a_seat_and_the_stranger_is_told(engine, monkeypatch):
+    secrets = engine.create_game("neighbors", "nb1", PLAYERS, seed=4)
+    mover, order = play_to_the_last_move(engine, "nb1")
+    engine.gm_order("nb1", mover, order)
+    monkeypatch.setattr(recordmail, "STRANGER_BYTES", 200)
+    (reply,) = replies(engine, EVE, "RECORD nb1")
+    assert not files(reply) and "longer than gm sends to a mail without a password" in " ".join(body(reply).split())
+    assert "[Game \"nb1\"]" in body(reply)  # the text still comes
+    (reply,) = replies(engine, "bob@example.org", "RECORD", game_id="nb1", password=secrets["bob"])
+    check_record(json.loads(files(reply)["nb1.json"]), "nb1", "public")
