@@ -25,6 +25,7 @@ WHERE = {
                      "edit", "resend", "delete", "broadcast", "settings", "observers", "clock"), "admin"),
     "takeback": "takebacks",
     "history": "archive", "verify": "archive",
+    "export": "records",
     "lines": "linescmd",
     "players": "delivery", "deliveries": "delivery",
     "backup": "storecmd", "restore": "storecmd",

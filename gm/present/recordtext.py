@@ -84,8 +84,8 @@ def move_text(move: dict[str, Any]) -> str:
     """One move in the game's notation, or a comment in braces for what is not an order."""
     action, who = move["action"], move.get("player")
     origin = "" if move["origin"] in ("mail", "") else f" {{{move['origin']}}}"
-    if move.get("withheld"):
-        told = " ".join(move.get("public") or []) or "an order"
+    if move.get("withheld"):  # what everyone was told of it, its first sentence (the JSON has all)
+        told = next(iter(move.get("public") or []), "").partition(". ")[0].rstrip(".") or "an order"
         return f"{who}: {{sealed: {told}}}"
     if action == "order":
         return f"{who}: {' '.join(move['text'].split())}{origin}"
@@ -95,6 +95,16 @@ def move_text(move: dict[str, Any]) -> str:
         return f"{{drawn by agreement{by(move['origin'])}}}"
     if action == "takeback":
         return f"{{{who} takes back {' '.join(move['text'].split())}}}"
+    return set_comment(move)
+
+
+def set_comment(move: dict[str, Any]) -> str:
+    """A position the GM made: time on a clock, a rollback, an edit (a seat leaving is one)."""
+    made = move.get("set") or {}
+    if made.get("kind") == "clock":
+        return f"{{clock: {move['text']}}}"
+    if made.get("kind") == "rollback":
+        return f"{{the GM rolled back {move['text']}}}"
     return f"{{the GM set the position: {move['text']}}}"
 
 

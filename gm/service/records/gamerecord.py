@@ -146,6 +146,7 @@ class Moves:
         self.rules = src.view.rules
         self.open_from = self.open_turn_start()
         self.hiding = False  # a withheld order is sealed in the states until its turn closes
+        self.standing: dict[str, str] = {}  # player -> the stand-in of their withheld order now sealed
 
     def all(self) -> list[dict[str, Any]]:
         return [self.move(seq) for seq in sorted(self.src.states) if seq > 0]
@@ -164,18 +165,31 @@ class Moves:
         item = self.set_move(seq, state) if row is None else self.order_move(row)
         item["turn"] = row.turn if row is not None else self.rules.turn(state)
         item["at"] = row.at if row is not None else self.src.created.get(seq, 0.0)
-        if item.pop("withheld", False):
-            self.hiding = True
-            item["withheld"] = True
-        elif row is not None and row.action in ("close", "draw"):
-            self.hiding = False  # a close or a draw leaves no sealed order in the state
+        self.note_sealed(item, row)
         item["position"] = None if self.hiding else position_hash(self.rules, state)
-        if self.hiding and item["action"] == "set":
-            item["state"] = None
+        if self.hiding and item["action"] == "set" and item["state"] is not None:
+            item["state"] = self.state_stand_in(item["state"])
         clock = self.rules.clock_of(state)
         if clock is not None:
             item["clock"] = {name: clock.banks.get(name, 0.0) for name in self.rules.players(state)}
         return {"seq": seq, **item}
+
+    def note_sealed(self, item: dict[str, Any], row: OrderRow | None) -> None:
+        """Keep track of what the states hold that this viewer may not see: from a withheld
+        order on (``hiding``), until a close or a draw empties the turn."""
+        if item.get("withheld"):
+            self.hiding = True
+            self.standing[item["player"]] = item["text"]
+        elif row is not None and row.action == "order" and row.player:
+            self.standing.pop(row.player, None)  # its latest order replaces a withheld one
+        elif row is not None and row.action in ("close", "draw"):
+            self.hiding, self.standing = False, {}
+
+    def state_stand_in(self, data: dict[str, Any]) -> dict[str, Any] | None:
+        """A GM's state that holds withheld orders, with the stand-ins in their place (the state
+        the record's own moves replay to), or None where the game has no stand-ins."""
+        stand_in = STATE_STAND_INS.get(self.rules.kind)
+        return None if stand_in is None else stand_in(data, self.standing)
 
     def order_move(self, row: OrderRow) -> dict[str, Any]:
         text = row.canonical if row.canonical is not None and row.action == "order" else row.text
@@ -208,10 +222,10 @@ class Moves:
         """What everyone was told of the order: the public events of its step, as the rules
         made them (the same events the service announced)."""
         assert row.seq is not None
-        before = self.src.states.get(row.seq - 1)
+        before, player = self.src.states.get(row.seq - 1), row.player or ""
         try:
-            order = self.rules.parse_order(before, row.player, row.text)
-            result = self.rules.submit(before, row.player, order, row.at)
+            order = self.rules.parse_order(before, player, row.text)
+            result = self.rules.submit(before, player, order, row.at)
         except Exception:  # a state the rules no longer take: tell nothing rather than guess
             return []
         return [event.text for event in result.events if event.to is None]
@@ -220,7 +234,7 @@ class Moves:
 def pivot_order(src: Sources, row: OrderRow) -> Any:
     """A Pivot Pawns order row's order, as the rules read it on the state before it (or None)."""
     try:
-        return src.view.rules.read_order(src.states[(row.seq or 1) - 1], row.player, row.text)
+        return src.view.rules.read_order(src.states[(row.seq or 1) - 1], row.player or "", row.text)
     except Exception:  # noqa: BLE001 - a row the rules no longer read is treated as withheld
         return None
 
@@ -248,7 +262,20 @@ def pivot_stand_in(src: Sources, row: OrderRow) -> str:
     return "PASS" if pivots is None else f"BID {pivots}" + (": red/blue" if pivots else "")
 
 
+def pivot_state_stand_in(data: dict[str, Any], standing: dict[str, str]) -> dict[str, Any]:
+    """Pivot Pawns: a dumped state whose sealed bids of withheld orders carry their stand-ins'
+    solution (the bid's number, time and place in the tie order are the bid's own)."""
+    bids = {player: dict(bid) for player, bid in data.get("bids", {}).items()}
+    for player, text in standing.items():
+        if player in bids:
+            bids[player]["solution"] = text.partition(":")[2].strip()
+    return {**data, "bids": bids}
+
+
 # kind -> whether an accepted order of a closed turn holds a text its rules never played
 NEVER_PLAYED: dict[str, Callable[[Sources, OrderRow], bool]] = {"pivot-pawns": pivot_solution_untried}
 # kind -> the text a record gives in place of a withheld order, that replays the same
 STAND_INS: dict[str, Callable[[Sources, OrderRow], str]] = {"pivot-pawns": pivot_stand_in}
+# kind -> a GM's dumped state with the stand-ins of the withheld orders it holds in their place
+STATE_STAND_INS: dict[str, Callable[[dict[str, Any], dict[str, str]], dict[str, Any]]] = {
+    "pivot-pawns": pivot_state_stand_in}
