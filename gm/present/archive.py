@@ -101,10 +101,10 @@ def write_game(directory: str | Path, game: dict, built_at: float, domain: str =
 
 
 def write_record(directory: Path, game: dict) -> list[Path]:
-    """A finished game's record files beside its page (``game["record"]``, named in
-    ``game["record_files"]`` for the page's links); a game without one (running) has none there,
-    and any left from before it ran again (a rollback) are removed."""
-    files = record_files(game["record"]) if game.get("record") else {}
+    """A finished game's record files (record_files: ``game["record"]``) beside its page, named
+    in ``game["record_files"]`` for the page's links; a game without them (running) has none
+    there, and any left from before it ran again (a rollback) are removed."""
+    files = game.get("record") or {}
     game["record_files"] = list(files)
     for stale in (directory / f"{game['id']}.json", directory / f"{game['id']}.txt"):
         if stale.name not in files:

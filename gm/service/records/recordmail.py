@@ -18,11 +18,13 @@ from gm.mail.outbound import Attachment
 from gm.mail.rawmail import ascii_lower
 from gm.present.reports import fit_width
 from gm.service.context import Context
-from gm.service.outgoing.strangers import STRANGER_BYTES
+from gm.service.outgoing.strangers import STRANGER_BYTES, past_cap
 from gm.service.table import games
 
 log = logging.getLogger(__name__)
 
+KEEP_MADE = 8  # finished games whose public record files a process keeps (public_files)
+MADE: dict[tuple, dict[str, bytes]] = {}  # oldest first
 JSON_TYPE = "application/json"
 TEXT_TYPE = 'text/plain; charset="utf-8"'
 
@@ -33,14 +35,27 @@ def attachments(files: dict[str, bytes]) -> tuple[Attachment, ...]:
                  for name, data in files.items())
 
 
-def end_files(ctx: Context, view: GameView) -> tuple[Attachment, ...]:
-    """The files the end mail of a finished game carries: its public record, JSON and text; none
-    (logged) if it cannot be made: the record is a convenience, the end of the game is not."""
+def public_files(ctx: Context, view: GameView) -> dict[str, bytes]:
+    """A finished game's public record as its files (gm.present.archive.record_files), made once
+    per process for the game as it stands: the end mail, the archive and every RECORD of it
+    share them (a long game's record takes seconds to make; asking for it again costs nothing)."""
     from gm.present.archive import record_files
     from gm.service.records import gamerecord
 
+    key = (str(ctx.config.database), view.id, view.seq, view.row.status, view.row.updated, view.row.options,
+           gamerecord.position_hash(view.rules, view.state))
+    if key not in MADE:
+        MADE[key] = record_files(gamerecord.build(ctx, view.id))
+        while len(MADE) > KEEP_MADE:
+            MADE.pop(next(iter(MADE)))
+    return MADE[key]
+
+
+def end_files(ctx: Context, view: GameView) -> tuple[Attachment, ...]:
+    """The files the end mail of a finished game carries: its public record, JSON and text; none
+    (logged) if it cannot be made: the record is a convenience, the end of the game is not."""
     try:
-        return attachments(record_files(gamerecord.build(ctx, view.id)))
+        return attachments(public_files(ctx, games.load(ctx.store, view.id)))
     except Exception:
         log.exception("the record of game %s could not be made for its end mail", view.id)
         return ()
@@ -77,9 +92,11 @@ def send_record(ctx: Context, view: GameView, viewer: str | None, player, inboun
     from gm.present.archive import record_files
     from gm.service.records import gamerecord
 
-    files = record_files(gamerecord.build(ctx, view.id, viewer=viewer))
-    json_name, text_name = f"{view.id}.json", f"{view.id}.txt"
     stranger = ctx.outbox.for_stranger(inbound)
+    if stranger and past_cap(ctx.outbox, inbound.reply_address):
+        return  # its answer would not be sent: the record is not made for nobody
+    files = public_files(ctx, view) if viewer is None else record_files(gamerecord.build(ctx, view.id, viewer=viewer))
+    json_name, text_name = f"{view.id}.json", f"{view.id}.txt"
     attached = {json_name: files[json_name]}
     if stranger and len(files[json_name]) > STRANGER_BYTES:
         attached = {}

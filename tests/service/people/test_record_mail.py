@@ -16,7 +16,7 @@ from gm.runtime.daemon import run
 from gm.runtime.maildir import ensure_maildir
 from gm.service.outgoing import observers
 from gm.service.play import lifecycle
-from gm.service.records import recordmail
+from gm.service.records import gamerecord, recordmail
 from support import PLAYERS, PLAYERS3, body, last_outbox_id, order_mail, outbox
 
 EVE = "eve@example.net"  # no seat anywhere
@@ -217,3 +217,19 @@ def test_a_record_longer_than_a_strangers_answer_goes_to_a_seat_and_the_stranger
     assert "[Game \"nb1\"]" in body(reply)  # the text still comes
     (reply,) = replies(engine, "bob@example.org", "RECORD", game_id="nb1", password=secrets["bob"])
     check_record(json.loads(files(reply)["nb1.json"]), "nb1", "public")
+
+
+def test_a_finished_games_record_is_made_once_and_not_at_all_for_a_stranger_past_the_cap(engine, monkeypatch):
+    finished(engine)
+    made = []
+    build = gamerecord.build
+    monkeypatch.setattr(gamerecord, "build", lambda *args, **kwargs: made.append(args) or build(*args, **kwargs))
+    answers = [replies(engine, EVE, "RECORD nb1") for _ in range(engine.config.error_replies_per_hour)]
+    assert all(len(answer) == 1 and files(answer[0]) for answer in answers)
+    assert made == []  # the end mail made it, and every answer took it as made
+
+    def refused(*args, **kwargs):
+        raise AssertionError("a record made for an answer that is not sent")
+
+    monkeypatch.setattr(recordmail, "public_files", refused)
+    assert replies(engine, EVE, "RECORD nb1") == []  # past the hourly cap: no answer, no work
