@@ -3,7 +3,7 @@
 A finished game's record is public: anyone may ask (RECORD <id>, no password; rate-limited as
 HELP for strangers), and the end mail to every seat and observer carries it.  A running game's
 record goes only to a seat that gave its password or reply address, in that seat's view
-(gamerecord.build with viewer): no other seat's sealed order or private press.  The text form
+(gamerecord.build with viewer): no other seat's sealed order, no press.  The text form
 is the mail's body, the JSON is attached (<id>.json).  gm.service.people.mailcommands names
 ``record_command`` and gm.service.outgoing.reports ``end_files`` by module (gm.core.later):
 those rooms sit below this one.
@@ -110,8 +110,8 @@ def record_head(ctx: Context, view: GameView, viewer: str | None, attached: str 
     """The lines above the record's text: whose view it is, and where its JSON is."""
     lines = [f"The record of game {view.id} ({view.rules.title}), " + (
         "public: the game is over." if viewer is None else
-        f"as {viewer} sees it: the game is still running, so no other seat's sealed order or "
-        "private press is in it.")]
+        f"as {viewer} sees it: the game is still running, so no other seat's sealed order is "
+        "in it (and no record holds press).")]
     if attached:
         return lines + [f"The same record as JSON is attached ({attached})."]
     lines.append(f"Its JSON ({size} bytes) is longer than gm sends to a mail without a password.")
