@@ -19,6 +19,7 @@ from gm.service.play import lifecycle
 from gm.service.records import gamerecord, recordmail
 from support import PLAYERS, PLAYERS3, body, last_outbox_id, order_mail, outbox
 
+ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
 EVE = "eve@example.net"  # no seat anywhere
 
 
