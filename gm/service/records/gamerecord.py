@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from gm.core.model import GameView, ServiceError, Status
@@ -38,23 +38,39 @@ def position_hash(rules: Any, state: Any) -> str:
 
 def data_hash(data: dict[str, Any]) -> str:
     """sha256 (hex) of a dumped state's canonical JSON (sorted keys, no spaces)."""
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))  # non-ASCII as \u escapes
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 @dataclass
 class Sources:
-    """What a record is made of, read once: the game, its states and what made each."""
+    """What a record is made of, read once: the game, its states as stored (each loaded by the
+    rules only when asked: a long game's states are many) and what made each."""
 
     view: GameView
-    states: dict[int, Any]  # seq -> the rules' state
+    data: dict[int, dict[str, Any]]  # seq -> the state as the rules dumped it
     created: dict[int, float]  # seq -> when the state was stored
     orders: dict[int, OrderRow]
     overrides: dict[int, OverrideRow]
+    loaded: dict[int, Any] = field(default_factory=dict)
 
     @property
     def running(self) -> bool:
         return self.view.status != Status.FINISHED and not self.view.rules.is_over(self.view.state)
+
+    def state(self, seq: int) -> Any:
+        """State ``seq`` as the rules load it."""
+        if seq not in self.loaded:
+            self.loaded[seq] = self.view.rules.load(self.data[seq])
+        return self.loaded[seq]
+
+    def position(self, seq: int) -> str:
+        """The position hash of state ``seq``: of the stored data itself where the rules dump
+        their states in the version stored (what they dump again), else of the state loaded."""
+        rules, data = self.view.rules, self.data[seq]
+        if data.get("version") == rules.state_version:
+            return data_hash(data)
+        return position_hash(rules, self.state(seq))
 
 
 def build(ctx: Context, game_id: str, viewer: str | None = None, *, gm: bool = False) -> dict[str, Any]:
@@ -77,7 +93,7 @@ def build(ctx: Context, game_id: str, viewer: str | None = None, *, gm: bool = F
         "game": game_facts(view),
         "players": [{"seat": i, "name": p.name} for i, p in enumerate(sorted(view.players, key=lambda p: p.seat))],
         "moves": Moves(src, None if gm else viewer, gm).all(),
-        "start_position": position_hash(rules, src.states[0]),
+        "start_position": src.position(0),
         "result": result_of(ctx, view),
         "standings": standings(view),
         "trail": rules.full_trail(view.state),  # Proximity's trail tables (PX10), whole; else None
@@ -86,15 +102,15 @@ def build(ctx: Context, game_id: str, viewer: str | None = None, *, gm: bool = F
 
 
 def read_sources(ctx: Context, game_id: str) -> Sources:
-    """The game as stored: every state loaded, the order row or override behind each."""
+    """The game as stored: every state's data, the order row or override behind each."""
     store = ctx.store
     view = games.load(store, game_id)
-    rules, gid = view.rules, view.id
-    states = {r.seq: rules.load(store.turns.state_data(r)) for r in store.turns.states_of(gid)}
+    gid = view.id
+    data = {r.seq: store.turns.state_data(r) for r in store.turns.states_of(gid)}
     created = {r.seq: r.created for r in store.turns.turn_states_desc(gid)}
     orders = {r.seq: r for r in store.turns.accepted_orders(gid) if r.seq is not None}
     overrides = {r.seq: r for r in store.turns.overrides_of(gid)}
-    return Sources(view, states, created, orders, overrides)
+    return Sources(view, data, created, orders, overrides, {view.seq: view.state})
 
 
 def game_facts(view: GameView) -> dict[str, Any]:
@@ -147,9 +163,10 @@ class Moves:
         self.open_from = self.open_turn_start()
         self.hiding = False  # a withheld order is sealed in the states until its turn closes
         self.standing: dict[str, str] = {}  # player -> the stand-in of their withheld order now sealed
+        self.clocked = self.rules.clock_of(src.view.state) is not None
 
     def all(self) -> list[dict[str, Any]]:
-        return [self.move(seq) for seq in sorted(self.src.states) if seq > 0]
+        return [self.move(seq) for seq in sorted(self.src.data) if seq > 0]
 
     def open_turn_start(self) -> int | None:
         """The first seq after the last close or draw of a running simultaneous game: its orders
@@ -160,18 +177,19 @@ class Moves:
         return max(ends, default=0) + 1
 
     def move(self, seq: int) -> dict[str, Any]:
-        state = self.src.states[seq]
         row = self.src.orders.get(seq)
-        item = self.set_move(seq, state) if row is None else self.order_move(row)
-        item["turn"] = row.turn if row is not None else self.rules.turn(state)
+        item = self.set_move(seq) if row is None else self.order_move(row)
+        item["turn"] = row.turn if row is not None else self.rules.turn(self.src.state(seq))
         item["at"] = row.at if row is not None else self.src.created.get(seq, 0.0)
         self.note_sealed(item, row)
-        item["position"] = None if self.hiding else position_hash(self.rules, state)
+        item["position"] = None if self.hiding else self.src.position(seq)
         if self.hiding and item["action"] == "set" and item["state"] is not None:
             item["state"] = self.state_stand_in(item["state"])
-        clock = self.rules.clock_of(state)
-        if clock is not None:
-            item["clock"] = {name: clock.banks.get(name, 0.0) for name in self.rules.players(state)}
+        if self.clocked:
+            state = self.src.state(seq)
+            clock = self.rules.clock_of(state)
+            item["clock"] = {} if clock is None else \
+                {name: clock.banks.get(name, 0.0) for name in self.rules.players(state)}
         return {"seq": seq, **item}
 
     def note_sealed(self, item: dict[str, Any], row: OrderRow | None) -> None:
@@ -201,14 +219,14 @@ class Moves:
                         public=self.public_lines(row))
         return item
 
-    def set_move(self, seq: int, state: Any) -> dict[str, Any]:
+    def set_move(self, seq: int) -> dict[str, Any]:
         over = self.src.overrides.get(seq)
         item: dict[str, Any] = {"action": "set", "player": None, "origin": "gm",
                                 "text": (over.detail or over.action) if over else "a state with no recorded cause",
                                 "set": {"kind": over.action if over else "unknown",
                                         "from": over.source_seq if over else None}}
         shown = self.gm or not self.src.running
-        item["state"] = self.rules.dump(state) if shown else None
+        item["state"] = self.rules.dump(self.src.state(seq)) if shown else None
         return item
 
     def withheld(self, row: OrderRow) -> bool:
@@ -222,7 +240,7 @@ class Moves:
         """What everyone was told of the order: the public events of its step, as the rules
         made them (the same events the service announced)."""
         assert row.seq is not None
-        before, player = self.src.states.get(row.seq - 1), row.player or ""
+        before, player = self.src.state(row.seq - 1), row.player or ""
         try:
             order = self.rules.parse_order(before, player, row.text)
             result = self.rules.submit(before, player, order, row.at)
@@ -234,7 +252,7 @@ class Moves:
 def pivot_order(src: Sources, row: OrderRow) -> Any:
     """A Pivot Pawns order row's order, as the rules read it on the state before it (or None)."""
     try:
-        return src.view.rules.read_order(src.states[(row.seq or 1) - 1], row.player or "", row.text)
+        return src.view.rules.read_order(src.state((row.seq or 1) - 1), row.player or "", row.text)
     except Exception:  # noqa: BLE001 - a row the rules no longer read is treated as withheld
         return None
 

@@ -286,3 +286,13 @@ def test_a_finished_pivot_pawns_record_holds_no_untried_solution_and_still_repla
     assert record["moves"][2]["state"]["bids"]["ada"]["solution"] == "red/blue"
     full = checked(engine, "pp1", gm=True)
     assert [m["text"] for m in full["moves"][:2]] == [first, second]
+
+
+def test_the_position_hash_is_sha256_of_the_canonical_json_of_the_dumped_state():
+    import hashlib
+
+    rules = registry.get("neighbors")
+    state = rules.setup(["zoë", "bob"], {}, 5)
+    canonical = json.dumps(rules.dump(state), sort_keys=True, separators=(",", ":"))
+    assert "\\u00eb" in canonical  # non-ASCII written as JSON escapes, as json.dumps does by default
+    assert gamerecord.position_hash(rules, state) == hashlib.sha256(canonical.encode()).hexdigest()
