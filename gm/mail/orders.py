@@ -22,9 +22,10 @@ from gm.mail.msgids import answered_turn
 from gm.mail.rawmail import ascii_lower
 
 COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN", "CONCEDE", "DRAW", "TRAIL", "LINES",
-            "CLEAR", "TAKEBACK")
+            "CLEAR", "TAKEBACK", "RECORD")
 # Commands that may name one game after them ("LIST nb7"), read without a GAME line.
-GAME_ARGUMENT_COMMANDS = ("LIST", "TRAIL")
+GAME_ARGUMENT_COMMANDS = ("LIST", "TRAIL", "RECORD")
+OF_THE_MAILS_GAME = ("TRAIL", "RECORD")  # alone under a GAME line: of that game
 # Commands whose line carries arguments: the whole line is the command ("SET FORMAT TEXT").
 ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET", "JOIN", "LEAVE", "CREATE", "OBSERVE", "UNOBSERVE",
                      "CONFIRM", "DRAW", "LINES", "CLEAR", "TAKEBACK")
@@ -392,8 +393,8 @@ def _read_subject(subject: str, mail: OrderMail, body_turn: int | None) -> None:
 
 
 def _complete_commands(subject: str, mail: OrderMail) -> None:
-    """The game LEAVE <id> names, a subject's commands when the mail has none, a bare TRAIL
-    made the mail's game's, and the password masked in the order lines."""
+    """The game LEAVE <id> names, a subject's commands when the mail has none, a bare TRAIL or
+    RECORD made the mail's game's, and the password masked in the order lines."""
     if mail.game_id is None:  # LEAVE <id> names its game
         leave = next((c.split()[1] for c in mail.commands if c.startswith("LEAVE ") and len(c.split()) == 2),
                      None)
@@ -408,7 +409,7 @@ def _complete_commands(subject: str, mail: OrderMail) -> None:
         else:
             mail.commands += _subject_commands(subject)
     if mail.game_id is not None:  # a bare TRAIL is of the mail's game, with a password or not
-        mail.commands = [f"TRAIL {mail.game_id}" if c == "TRAIL" else c for c in mail.commands]
+        mail.commands = [f"{c} {mail.game_id}" if c in OF_THE_MAILS_GAME else c for c in mail.commands]
     if mail.password:  # "GAME nb1 PASSWORD x b4xd4": the line is judged, stored and echoed as written
         mail.order_lines = [mask_word(line, mail.password) for line in mail.order_lines]
         mail.if_lines = [mask_word(line, mail.password) for line in mail.if_lines]

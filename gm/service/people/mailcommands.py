@@ -1,11 +1,12 @@
-"""The mail commands a player may put on a line of their own: HELP, BOARD, HISTORY, TRAIL, ABSENCE,
-SET, LIST, SUMMARY, JOIN, OBSERVE, CONFIRM ...
+"""The mail commands a player may put on a line of their own: HELP, BOARD, HISTORY, TRAIL, RECORD,
+ABSENCE, SET, LIST, SUMMARY, JOIN, OBSERVE, CONFIRM ...
 
 One handler per command, in a table; ``run`` dispatches a command line, and
 ``without_game`` the commands a mail with no GAME line may hold (HELP, LIST,
 SUMMARY: they need no password, so they answer anyone, rate-limited as help).
 The table names each handler by its module (gm.core.later): HELP lists every
-command, and a stranger's HELP loads none of what the commands do.
+command, and a stranger's HELP loads none of what the commands do.  RECORD's is
+in gm.service.records, the room of game records (above this one: named, not imported).
 """
 
 from __future__ import annotations
@@ -113,6 +114,9 @@ COMMANDS: tuple[Command, ...] = (
             f"{HISTORY_TURNS} turns, ALL of them, turn N, or turns N to M", later(COMMANDS_DONE, "history")),
     Command("TRAIL [<id>]", "the full trail table, every row, in a game that keeps one "
             "(public: TRAIL <id> needs no password)", later(COMMANDS_DONE, "trail")),
+    Command("RECORD [<id>]", "the game's moves and result as text, the JSON attached: public once "
+            "the game is over (RECORD <id> needs no password), while it runs a seat's own view",
+            later("gm.service.records.recordmail", "record_command")),
     Command("ABSENCE <from> <to>", "(with your password) you are away (dates like 2025-03-07, or "
             "+3d); deadlines that fall inside move to its end", later(COMMANDS_DONE, "absence")),
     Command("PRESS TO <names|ALL|GM>", "a message to other players (or the game master): the "
@@ -183,7 +187,8 @@ COMMANDS: tuple[Command, ...] = (
 )
 HANDLERS: dict[str, Handler] = {c.word: c.handler for c in COMMANDS if c.handler is not None}
 # The commands a mail without GAME/PASSWORD may hold, besides HELP.
-NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE", "PASSWORD", "CONFIRM", "TRAIL")
+NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE", "PASSWORD", "CONFIRM", "TRAIL",
+               "RECORD")
 
 
 def help_lines(width: int = 68) -> list[str]:

@@ -5,5 +5,6 @@ game from its seed and orders (RULINGS G1, `gm verify`), writes its history
 and the archive's data; retention trims stored mail to its words; storecopy
 copies a whole store from one back end to the other.  Out: reports of
 differences, archive pages' data, a trimmed or copied store.  Nothing in
-play or people needs this room.
+play or people imports this room: the RECORD command and the end mail name
+recordmail by module (gm.core.later), loaded when a record is sent.
 """

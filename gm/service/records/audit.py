@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from games import registry
 from games.base import Event
 from gm.core import digest
-from gm.core.model import Status
+from gm.core.model import GameView, Status
 from gm.core.version import gm_version
 from gm.core.times import format_stamp
 from gm.present import pictures
@@ -304,7 +304,8 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
     so no seat's private lines and no sealed order appear before the rules reveal them.
     A game whose rules keep a trail table (Game.full_trail) shows it in full, as it stands now.
     ``drawn`` ({turn: seq}): pictures already written for those states, not drawn again
-    (a turn whose picture is kept has ``picture`` None and ``picture_kept`` True).
+    (a turn whose picture is kept has ``picture`` None and ``picture_kept`` True).  ``record``:
+    the files of a finished game's public record (public_record).
     """
     view = games.load(ctx.store, game_id)
     rules, store = view.rules, ctx.store
@@ -338,4 +339,14 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
     # game whose rules keep one; public, as every report shows it.
     trail = rules.full_trail(view.state)
     return {**index_entry(ctx, game_id, view), "turns": ordered,
-            "trail": None if trail is None else "\n".join(trail)}
+            "trail": None if trail is None else "\n".join(trail), "record": public_record(ctx, view)}
+
+
+def public_record(ctx: Context, view: GameView) -> dict[str, bytes] | None:
+    """The files of the game's record for the archive (recordmail.public_files): a finished
+    game's, public; None for a running game, whose record is not."""
+    if view.status != Status.FINISHED:
+        return None
+    from gm.service.records import recordmail
+
+    return recordmail.public_files(ctx, view)
