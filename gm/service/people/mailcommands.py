@@ -137,9 +137,9 @@ COMMANDS: tuple[Command, ...] = (
             "whose move and deadline", later(COMMANDS_DONE, "list_games")),
     Command("SUMMARY", "(or MY GAMES; no password needed) the games you play from this "
             "address: turn, deadline, and whether you owe orders now", later(COMMANDS_DONE, "summary")),
-    Command("MY DATA", "everything gm keeps about your address, as a JSON file mailed to that address "
-            "alone: with your password or by a reply to a report, at once to the address your seat is "
-            "registered to; without, once your address answers the code gm mails it",
+    Command("MY DATA", "everything gm keeps about your address, mailed to that address alone as a "
+            "JSON file: with your password (or a reply address) at once; without, once your address "
+            "answers the code gm mails it",
             my_data),
     Command("JOIN <id> <name>", "(no password needed) take a seat of an open game, e.g. JOIN nb7 "
             "ada: gm mails a code to confirm (reply to it), then your password; the game starts "

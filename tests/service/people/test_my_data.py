@@ -177,3 +177,20 @@ def test_hiding_addresses_is_linear_in_the_text():
         return mydata.others_hidden(("a@b " * n) + "@" * n + ("x" * n) + "@" * n, ["ada@example.org"])
 
     assert growth(hide, 20_000, 80_000) < LINEAR_4X
+
+
+def test_with_rows_of_two_people_in_every_catalogued_table_the_json_holds_one_s_alone(engine):
+    from addressrows import ADA as ONE, BOB as OTHER, put_game, put_rows
+
+    with engine.store.write():
+        put_game(engine.store)
+        put_rows(engine.store, ONE)
+        put_rows(engine.store, OTHER)
+    data = mydata.gather(engine.store, engine.config, ONE.upper(), engine.clock())
+    text = json.dumps(data).lower()
+    assert data["address"] == ONE and "of ada" in text
+    assert "bob" not in text
+    assert [s["seat"] for s in data["seats"]] == ["Ada"]
+    assert all(data[section] for section in mydata.PLAIN_SECTIONS), [
+        section for section in mydata.PLAIN_SECTIONS if not data[section]]
+    assert "pw_hash of ada" not in text and "code_hash of ada" not in text
