@@ -194,3 +194,10 @@ def test_with_rows_of_two_people_in_every_catalogued_table_the_json_holds_one_s_
     assert all(data[section] for section in mydata.PLAIN_SECTIONS), [
         section for section in mydata.PLAIN_SECTIONS if not data[section]]
     assert "pw_hash of ada" not in text and "code_hash of ada" not in text
+
+
+def test_json_too_long_for_a_mail_leaves_out_the_kept_copies_and_says_so():
+    data = {"mail_sent": [{"kept_copy": "x" * mydata.MOST_BYTES}], "seats": []}
+    short = json.loads(mydata.encoded(data))
+    assert short["mail_sent"] == [{"kept_copy": None}] and "gm data" in short["left_out"]
+    assert json.loads(mydata.encoded({"mail_sent": [{"kept_copy": "x"}]})) == {"mail_sent": [{"kept_copy": "x"}]}
