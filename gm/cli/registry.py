@@ -28,6 +28,7 @@ WHERE = {
     "export": "records", "import": "records",
     "lines": "linescmd",
     "players": "delivery", "deliveries": "delivery",
+    "data": "datacmd",
     "backup": "storecmd", "restore": "storecmd",
     "ingest": "pipe", "init": "pipe",
     "doctor": "doctor",
