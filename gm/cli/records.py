@@ -1,4 +1,4 @@
-"""gm export: a game's record (gm.service.records.gamerecord) as JSON or as text, the GM's whole
+"""gm export: a game's record (gm.service.table.gamerecord) as JSON or as text, the GM's whole
 view of it, running or finished: printed, or written to a file.  gm import: a record's JSON
 replayed into a new game through the rules (gm.service.records.recordimport)."""
 
@@ -23,11 +23,11 @@ def export(game_id: str,
     import json
 
     from gm.present import recordtext
-    from gm.service.records import gamerecord
+    from gm.service.table import gamerecord
 
     if format not in FORMATS:
         fail(f"--format is json or text, not {format!r}")
-    record = run(gamerecord.build, open_engine(create=False), game_id, gm=True)
+    record = run(gamerecord.build, open_engine(create=False).store, game_id, gm=True)
     text = (json.dumps(record, indent=1, ensure_ascii=False) + "\n" if format == "json"
             else recordtext.render(record))
     if out is None:

@@ -149,9 +149,9 @@ def compose(
     fields (Reply-To, List-Id, List-Unsubscribe), written as given.  ``root``: the Message-ID
     that begins the reader's thread, referenced first.  ``calendars``: iCalendar objects
     (gm.present.calendar) carried as described above; ``attachments``: files, each one more
-    part of the multipart/mixed (a game's record: gm.service.records.recordmail).  ``turn``: the turn of ``game_id`` the
-    mail is about, named in its Message-ID (gm.mail.msgids).  Raises ValueError for a
-    recipient longer than a line.
+    part of the multipart/mixed (a game's record: gm.service.outgoing.recordfiles).  ``turn``:
+    the turn of ``game_id`` the mail is about, named in its Message-ID (gm.mail.msgids).
+    Raises ValueError for a recipient longer than a line.
     """
     if len(to) > MAX_RECIPIENT:
         raise ValueError(f"recipient of {len(to)} characters")

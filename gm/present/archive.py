@@ -33,7 +33,7 @@ def picture_name(game_id: str, turn: int) -> str:
 
 
 def record_files(record: dict) -> dict[str, bytes]:
-    """A game's record (gm.service.records.gamerecord) as its two files, named by the game:
+    """A game's record (gm.service.table.gamerecord) as its two files, named by the game:
     ``<id>.json`` (the record, gm/present/record.schema.json) and ``<id>.txt`` (its text form).
     The archive publishes a finished game's beside its page; the end mail and RECORD attach them."""
     from gm.present import recordtext

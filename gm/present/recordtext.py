@@ -1,4 +1,4 @@
-"""A game record (gm.service.records.gamerecord) as plain text a person reads, and its schema.
+"""A game record (gm.service.table.gamerecord) as plain text a person reads, and its schema.
 
 After PGN: headers in brackets, then the moves numbered by turn in each game's own notation
 (several moves of a turn under one number), with draws, takebacks, GM-set positions,

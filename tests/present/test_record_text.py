@@ -9,7 +9,7 @@ import re
 import jsonschema
 
 from gm.present import recordtext
-from gm.service.records import gamerecord
+from gm.service.table import gamerecord
 from support import play_game
 
 HASH = "0" * 64
@@ -85,7 +85,7 @@ def test_proximity_records_hold_the_full_trail_tables_one_line_per_row(engine):
     rows = sum(len(side.rows) for side in state.sides)
     struck = sum(row.struck for side in state.sides for row in side.rows)
     assert struck, "the game needs promotions (struck rows)"
-    rec = gamerecord.build(engine, "px1")
+    rec = gamerecord.build(engine.store, "px1")
     text = recordtext.render(rec)
     row_lines = [line for line in text.splitlines() if re.match(r"^ *\d+ [a-z]\d+ ", line)]
     assert len(row_lines) == rows  # PX10: every row, none folded away

@@ -13,19 +13,17 @@ from typing import TYPE_CHECKING
 
 from games.base import Event
 from gm.core import times
-from gm.core.later import later
 from gm.core.model import GameView, Seat
 from gm.present import archive, standings
 from gm.present import reports as present
 from gm.service.outgoing import calendar, observers, pace, reportmail
+from gm.service.outgoing.recordfiles import end_files
 from gm.service.table import deadlines
 from gm.service.context import Context
 
 if TYPE_CHECKING:
     from gm.mail.inbound import Inbound
 
-# The files of a finished game's record, made in gm.service.records (a room above: named, not imported).
-end_files = later("gm.service.records.recordmail", "end_files")
 
 
 def report_body(ctx: Context, view: GameView, viewer: str | None, events: list[Event]) -> str:

@@ -125,7 +125,7 @@ COMMANDS: tuple[Command, ...] = (
             "(public: TRAIL <id> needs no password)", later(COMMANDS_DONE, "trail")),
     Command("RECORD [<id>]", "the game's moves and result as text, the JSON attached: public once "
             "the game is over (RECORD <id> needs no password), while it runs a seat's own view",
-            later("gm.service.records.recordmail", "record_command")),
+            later(PEOPLE + "recordcommand", "record_command")),
     Command("ABSENCE <from> <to>", "(with your password) you are away (dates like 2025-03-07, or "
             "+3d); deadlines that fall inside move to its end", later(COMMANDS_DONE, "absence")),
     Command("PRESS TO <names|ALL|GM>", "a message to other players (or the game master): the "

@@ -24,7 +24,7 @@ from gm.core.version import gm_version
 from gm.core.times import format_stamp
 from gm.present import pictures
 from gm.present import reports as present
-from gm.service.outgoing import reportmail
+from gm.service.outgoing import recordfiles, reportmail
 from gm.service.table import games
 from gm.service.context import Context
 from gm.store.gamerows import GameRow, OrderRow, OverrideRow
@@ -133,13 +133,8 @@ def _replay_states(ctx: Context, view, report: VerifyReport) -> tuple[dict[int, 
 
 
 def _replay_cause(rules, state, row: OrderRow):
-    """The rules' result of the recorded order or turn close, with the time the rules saw."""
-    if row.action == "close":
-        return rules.close_turn(state, row.at)
-    if row.action == "draw":  # every remaining player agreed, or the GM said so (G6)
-        return rules.end_drawn(state, row.at)
-    order = rules.parse_order(state, row.player, row.text)
-    return rules.submit(state, row.player, order, row.at)
+    """The rules' result of the recorded order, turn close or draw, with the time the rules saw."""
+    return games.replayed_move(rules, state, row.action, row.player, row.text, row.at)
 
 
 def _check_rollback(ctx: Context, rules, override: OverrideRow, replayed: dict, stored: dict,
@@ -343,10 +338,8 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
 
 
 def public_record(ctx: Context, view: GameView) -> dict[str, bytes] | None:
-    """The files of the game's record for the archive (recordmail.public_files): a finished
+    """The files of the game's record for the archive (recordfiles.public_files): a finished
     game's, public; None for a running game, whose record is not."""
     if view.status != Status.FINISHED:
         return None
-    from gm.service.records import recordmail
-
-    return recordmail.public_files(ctx, view)
+    return recordfiles.public_files(ctx, view)

@@ -25,7 +25,7 @@ from gm.present import recordtext
 from gm.present import reports as present
 from gm.service.context import Context
 from gm.service.people import mailcommands
-from gm.service.records.gamerecord import FORMAT, VERSION, position_hash
+from gm.service.table.gamerecord import FORMAT, VERSION, position_hash
 from gm.service.table import deadlines, games
 from gm.store.locks import retried
 
@@ -146,19 +146,13 @@ def made_by(rules: Any, steps: list[Step], move: dict[str, Any]) -> tuple[Any, l
     """What the rules make of ``move`` after ``steps``, at its recorded time, as gm verify replays
     the move's orders row or GM override (gm.service.records.audit)."""
     current, at, action = steps[-1].state, move["at"], move["action"]
-    if action == "order":
-        order = rules.parse_order(current, move["player"], move["text"])
-        result = rules.submit(current, move["player"], order, at)
-    elif action == "close":
-        result = rules.close_turn(current, at)
-    elif action == "draw":
-        result = rules.end_drawn(current, at)
-    elif action == "takeback":  # RULINGS G9: the state before the move taken back, made again
+    if action == "takeback":  # RULINGS G9: the state before the move taken back, made again
         if len(steps) < 2:
             raise GameError("there is no move to take back")
         return games.restored_state(rules, steps[-2].state, current, move["player"], at), []
-    else:  # "set": the GM's position, taken as given
+    if action == "set":  # the GM's position, taken as given
         return given_state(rules, current, move.get("state")), []
+    result = games.replayed_move(rules, current, action, move["player"], move["text"], at)
     return result.state, list(result.events)
 
 

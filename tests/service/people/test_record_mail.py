@@ -16,7 +16,8 @@ from gm.runtime.daemon import run
 from gm.runtime.maildir import ensure_maildir
 from gm.service.outgoing import observers
 from gm.service.play import lifecycle
-from gm.service.records import gamerecord, recordmail
+from gm.service.people import recordcommand
+from gm.service.table import gamerecord
 from support import PLAYERS, PLAYERS3, body, last_outbox_id, order_mail, outbox
 
 ON_BOTH_BACKENDS = True  # every test that uses the config: on SQLite and on PostgreSQL
@@ -212,7 +213,7 @@ def test_a_record_longer_than_a_strangers_answer_goes_to_a_seat_and_the_stranger
     secrets = engine.create_game("neighbors", "nb1", PLAYERS, seed=4)
     mover, order = play_to_the_last_move(engine, "nb1")
     engine.gm_order("nb1", mover, order)
-    monkeypatch.setattr(recordmail, "STRANGER_BYTES", 200)
+    monkeypatch.setattr(recordcommand, "STRANGER_BYTES", 200)
     (reply,) = replies(engine, EVE, "RECORD nb1")
     assert not files(reply) and "longer than gm sends to a mail without a password" in " ".join(body(reply).split())
     assert "[Game \"nb1\"]" in body(reply)  # the text still comes
@@ -232,5 +233,5 @@ def test_a_finished_games_record_is_made_once_and_not_at_all_for_a_stranger_past
     def refused(*args, **kwargs):
         raise AssertionError("a record made for an answer that is not sent")
 
-    monkeypatch.setattr(recordmail, "public_files", refused)
+    monkeypatch.setattr(recordcommand, "public_files", refused)
     assert replies(engine, EVE, "RECORD nb1") == []  # past the hourly cap: no answer, no work

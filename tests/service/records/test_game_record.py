@@ -1,4 +1,4 @@
-"""Game records (gm.service.records.gamerecord): every kind played at random through the service
+"""Game records (gm.service.table.gamerecord): every kind played at random through the service
 exports a record that validates against its JSON Schema and replays, through the rules alone,
 to every position it names; what a seat may not see is not in its record."""
 
@@ -14,7 +14,7 @@ import pytest
 from games import registry
 from gm.core.model import ServiceError
 from gm.present import recordtext
-from gm.service.records import gamerecord
+from gm.service.table import gamerecord
 from gm.service.table import games
 from support import EXAMPLE_LAYOUT, PLAYERS, PLAYERS3, ahead, mark_all_sent, order_mail, play_game
 
@@ -67,11 +67,11 @@ def next_state(rules, states: dict, state, move: dict):
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_kind_exports_validates_and_replays(kind, engine):
     names = play_game(engine, kind, "g1", seed=11)
-    record = valid(gamerecord.build(engine, "g1"))
+    record = valid(gamerecord.build(engine.store, "g1"))
     assert record["view"] == "public" and record["result"]["over"]
     assert [p["name"] for p in record["players"]] == names
     assert replayed(record) == len([m for m in record["moves"] if m["position"]])
-    full = valid(gamerecord.build(engine, "g1", gm=True))
+    full = valid(gamerecord.build(engine.store, "g1", gm=True))
     assert replayed(full) == len(full["moves"])
     assert "@example.org" not in json.dumps(full)  # names only, never an address
     text = recordtext.render(record)
@@ -117,7 +117,7 @@ def move(engine, game_id: str = "nb1", index: int = 0) -> str:
 
 def checked(engine, game_id: str = "nb1", viewer: str | None = None, gm: bool = False) -> dict:
     """The record, valid, replaying to every position it names, and its text within 78 columns."""
-    record = valid(gamerecord.build(engine, game_id, viewer, gm=gm))
+    record = valid(gamerecord.build(engine.store, game_id, viewer, gm=gm))
     replayed(record)
     assert all(len(line) <= 78 for line in recordtext.render(record).splitlines())
     return record
@@ -240,9 +240,9 @@ def test_a_seat_record_of_running_fuzzy_borders_holds_no_other_seat_sealed_claim
     sent = sealed_orders(engine, "fuzzy-borders", "fb1")
     assert sent["ada"] != sent["bob"]
     with pytest.raises(gamerecord.RunningGameRecord):
-        gamerecord.build(engine, "fb1")
+        gamerecord.build(engine.store, "fb1")
     for me, other in (("ada", "bob"), ("bob", "ada")):
-        record = valid(gamerecord.build(engine, "fb1", me))
+        record = valid(gamerecord.build(engine.store, "fb1", me))
         assert record["view"] == f"seat:{me}"
         whole = json.dumps(record)
         assert not re.search(rf"\b{re.escape(sent[other])}\b", whole, re.IGNORECASE)
@@ -254,16 +254,16 @@ def test_a_seat_record_of_running_fuzzy_borders_holds_no_other_seat_sealed_claim
         assert [m["position"] for m in record["moves"]] == [record["moves"][0]["position"], None] \
             if me == "ada" else [None, None]
         assert "sealed:" in recordtext.render(record)
-    full = valid(gamerecord.build(engine, "fb1", gm=True))
+    full = valid(gamerecord.build(engine.store, "fb1", gm=True))
     assert [m["text"] for m in full["moves"]] == [sent["ada"], sent["bob"]]
     with pytest.raises(ServiceError, match="no seat called 'zed'"):
-        gamerecord.build(engine, "fb1", "zed")
+        gamerecord.build(engine.store, "fb1", "zed")
 
 
 def test_a_seat_record_of_running_pivot_pawns_holds_no_other_seat_sealed_solution(engine):
     sent = sealed_orders(engine, "pivot-pawns", "pp1")
     for me, other in (("ada", "bob"), ("bob", "ada")):
-        record = valid(gamerecord.build(engine, "pp1", me))
+        record = valid(gamerecord.build(engine.store, "pp1", me))
         solution = sent[other].partition(":")[2].strip()
         assert solution and solution != sent[me].partition(":")[2].strip()
         assert solution.lower() not in json.dumps(record).lower()

@@ -11,8 +11,9 @@ import pytest
 from games import registry
 from gm.core.model import ServiceError
 from gm.service.play import lifecycle, positions, takebacks
-from gm.service.records import audit, gamerecord, recordimport
-from gm.service.records.gamerecord import position_hash
+from gm.service.records import audit, recordimport
+from gm.service.table import gamerecord
+from gm.service.table.gamerecord import position_hash
 from support import BACKENDS, ahead, order_mail, players_for
 
 # Options that keep a whole random game short (the defaults play for minutes), with clocks (G10).
@@ -27,7 +28,7 @@ OPTIONS = {
 
 def build_record(engine, game_id: str) -> dict:
     """The GM's full record of a game (gm export)."""
-    return gamerecord.build(engine, game_id, gm=True)
+    return gamerecord.build(engine.store, game_id, gm=True)
 
 
 def play(engine, clock, kind: str, game_id: str, seed: int, steps: int = 400) -> list[str]:
@@ -254,7 +255,7 @@ def test_a_public_record_with_withheld_solutions_imports_as_the_same_ending(engi
     """Pivot Pawns' public record gives a stand-in for each solution never tried: the states of
     the open round differ (their hashes are withheld), the positions shown and the end do not."""
     play(engine, clock, "pivot-pawns", "g1", seed=5)
-    record = gamerecord.build(engine, "g1")
+    record = gamerecord.build(engine.store, "g1")
     assert record["view"] == "public" and any(m.get("withheld") for m in record["moves"])
     import_as(engine, record)
     assert audit.verify(engine, "imp").ok
@@ -270,7 +271,7 @@ def test_a_seats_view_of_a_running_game_is_refused_at_the_order_it_withholds(eng
     sealer, reader = names[0], names[1]
     rng = random.Random(1)
     engine.gm_order("g1", sealer, view.rules.random_order(view.state, sealer, rng))
-    record = gamerecord.build(engine, "g1", reader)
+    record = gamerecord.build(engine.store, "g1", reader)
     withheld = next(m for m in record["moves"] if m.get("withheld"))
     with pytest.raises(ServiceError, match=f"turn {withheld['turn']}, seq {withheld['seq']}: .*"
                                            "withholds it from its viewer"):

@@ -19,8 +19,8 @@ from typing import Any, Callable
 
 from gm.core.model import GameView, ServiceError, Status
 from gm.core.version import gm_version
-from gm.service.context import Context
 from gm.service.table import games
+from gm.store import Store
 from gm.store.gamerows import OrderRow, OverrideRow
 
 FORMAT = "gm-game-record"
@@ -73,10 +73,10 @@ class Sources:
         return position_hash(rules, self.state(seq))
 
 
-def build(ctx: Context, game_id: str, viewer: str | None = None, *, gm: bool = False) -> dict[str, Any]:
+def build(store: Store, game_id: str, viewer: str | None = None, *, gm: bool = False) -> dict[str, Any]:
     """The record of ``game_id`` as ``viewer`` may see it: None is the public view (a finished
     game only: RunningGameRecord otherwise), a seat's name that seat's view; ``gm`` everything."""
-    src = read_sources(ctx, game_id)
+    src = read_sources(store, game_id)
     view = src.view
     if viewer is not None and not gm:
         seat = view.player(viewer)
@@ -94,16 +94,15 @@ def build(ctx: Context, game_id: str, viewer: str | None = None, *, gm: bool = F
         "players": [{"seat": i, "name": p.name} for i, p in enumerate(sorted(view.players, key=lambda p: p.seat))],
         "moves": Moves(src, None if gm else viewer, gm).all(),
         "start_position": src.position(0),
-        "result": result_of(ctx, view),
+        "result": result_of(store, view),
         "standings": standings(view),
         "trail": rules.full_trail(view.state),  # Proximity's trail tables (PX10), whole; else None
         "view": "gm" if gm else "public" if viewer is None else f"seat:{viewer}",
     }
 
 
-def read_sources(ctx: Context, game_id: str) -> Sources:
+def read_sources(store: Store, game_id: str) -> Sources:
     """The game as stored: every state's data, the order row or override behind each."""
-    store = ctx.store
     view = games.load(store, game_id)
     gid = view.id
     data = {r.seq: store.turns.state_data(r) for r in store.turns.states_of(gid)}
@@ -121,13 +120,13 @@ def game_facts(view: GameView) -> dict[str, Any]:
             "rated": False}
 
 
-def result_of(ctx: Context, view: GameView) -> dict[str, Any]:
+def result_of(store: Store, view: GameView) -> dict[str, Any]:
     """Over or not, the winners (the GM's declared ones when gm end named them), drawn, why."""
     rules, state = view.rules, view.state
     over = rules.is_over(state) or view.status == Status.FINISHED
     winners = rules.winners(state) if over else []
     reason = None
-    declared = ctx.store.results.result_of(view.id)
+    declared = store.results.result_of(view.id)
     if declared is not None:
         reason = declared.reason
         if declared.winners:
