@@ -43,7 +43,8 @@ HEAVY = {
                                          "gm.service.people.playercommands", "gm.service.people.lobby",
                                          "gm.service.people.seats", "gm.service.outgoing.reports",
                                          "gm.present.archive", "xml"},
-    "order": NEVER | OPENING | {"typer", "click", "pydantic", "importlib.metadata"},
+    "order": NEVER | OPENING | {"typer", "click", "pydantic", "importlib.metadata", "PIL",
+              "gm.present.pictures.draw"},  # the sender draws the pictures (gm.service.outgoing.later)
 }
 
 

@@ -24,7 +24,7 @@ from gm.present import reports
 from gm.present import mailhtml
 from gm.present.mailhtml import ReportPage, with_answers
 from gm.mail.orders import game_tag
-from gm.service.outgoing import strangers, threads
+from gm.service.outgoing import later, strangers, threads
 from gm.service.outgoing.holding import queue_status, queue_statuses
 from gm.service.outgoing.letters import Letter, calendars_of
 from gm.service.outgoing.replies import ReplyTokens
@@ -94,6 +94,7 @@ class Outbox:
     """The service's outbox: it queues mail, and answers a mail at once (for_mail: as one reply)."""
 
     answers: PendingReply | None = None  # the answers being gathered: only a MailOutbox has them
+    draw_later = False  # pictures drawn by the sender (gm.service.outgoing.later): set by gm ingest
 
     def __init__(self, store: Store, config: Config, clock: Callable[[], float]):
         self.store = store
@@ -140,9 +141,9 @@ class Outbox:
         message_id, raw = threads.compose(
             self.store, self.config, to=to, subject=subject, body=body, now=self.clock(), auto=auto,
             game_id=game_id, in_reply_to=in_reply_to, references=references, headers=headers,
-            html=html, reserve=SIGNATURE_RESERVE if self.signer is not None else 0, calendars=calendar, turn=turn)
-        if self.signer is not None:
-            raw = self.signer.sign(raw)
+            html=html, reserve=SIGNATURE_RESERVE if self.signer is not None else 0, calendars=calendar, turn=turn,
+            signer=later.signer_of(self.config, self.signer))
+        raw = later.signed(self.signer, raw)
         return self.store.outbox.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
                                               game_id=game_id, turn=turn, not_before=not_before,
                                               status=status, secret=secret)
@@ -383,6 +384,7 @@ class MailOutbox(Outbox):
     def __init__(self, service: Outbox, inbound: Inbound):
         self.store, self.config, self.clock = service.store, service.config, service.clock
         self.signer, self.tokens = service.signer, service.tokens
+        self.draw_later = service.draw_later
         self.answers = PendingReply(inbound)
 
     def send_answers(self) -> int | None:
