@@ -43,9 +43,9 @@ MAX_HTML_MESSAGE_BYTES = 150 * 1024  # a report with HTML and pictures; larger, 
 TEXT_PLAIN = ('Content-Type: text/plain; charset="utf-8"\n'
               "Content-Transfer-Encoding: quoted-printable")
 
-__all__ = ["LATER", "LATER_SIZE", "finish", "is_later", "MAX_HEADER_LINE", "MAX_HTML_MESSAGE_BYTES", "MAX_MESSAGE_ID", "MAX_OUTGOING_BYTES", "MAX_REFERENCES",
-           "ARCHIVED_NOTE", "TRIMMED_NOTE", "HtmlPart", "calendar_method", "compose", "marked", "marked_html",
-           "thread_ids", "words_only"]
+__all__ = ["LATER", "LATER_SIZE", "MAX_HEADER_LINE", "MAX_HTML_MESSAGE_BYTES", "MAX_MESSAGE_ID", "MAX_OUTGOING_BYTES",
+           "MAX_REFERENCES", "finish", "is_later", "ARCHIVED_NOTE", "TRIMMED_NOTE", "HtmlPart", "calendar_method",
+           "compose", "marked", "marked_html", "thread_ids", "words_only"]
 # The body of a message whose pictures its sender draws (compose, finish), and the size its page's
 # picture shows until then.
 LATER = "application/x-gm-later"

@@ -21,8 +21,6 @@ from gm.core.version import gm_version
 from gm.core.model import GameView, Status
 from gm.mail.dkim import SIGNATURE_RESERVE, Signer
 from gm.present import reports
-from gm.present import mailhtml
-from gm.present.mailhtml import ReportPage, with_answers
 from gm.mail.orders import game_tag
 from gm.service.outgoing import later, strangers, threads
 from gm.service.outgoing.holding import queue_status, queue_statuses
@@ -34,6 +32,7 @@ from gm.store import Store
 
 if TYPE_CHECKING:
     from gm.core.config import Config
+    from gm.present.mailhtml import ReportPage
     from gm.mail.outbound import HtmlPart
     from gm.mail.inbound import Inbound
 
@@ -69,7 +68,8 @@ class ReplyPart:
 
 def page_part(page: ReportPage | None, images: tuple, footer: str) -> HtmlPart | None:
     """The HTML part of a report's page with its reader's footer (None: no page)."""
-    from gm.mail.outbound import HtmlPart  # the mail stack, when a mail is written
+    from gm.mail.outbound import HtmlPart  # the mail stack and the page, when a mail is written
+    from gm.present import mailhtml
 
     return None if page is None else HtmlPart(mailhtml.render(replace(page, footer=footer)), images)
 
@@ -308,6 +308,7 @@ class Outbox:
         from gm.mail.orders import without_password
         from gm.mail.outbound import HtmlPart
         from gm.mail.redact import mask_text
+        from gm.present.mailhtml import with_answers
 
         to = inbound.reply_address
         if not to:
