@@ -13,31 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gm.core.config import Config
-    from gm.mail.dkim import Signer
     from gm.store import Store
     from gm.store.mailrows import DueMail
 
 log = logging.getLogger(__name__)
 
 
-def signer_of(config: Config, signer: Signer | None) -> tuple[str, str, str] | None:
-    """Who signs a mail its sender finishes: the DKIM selector, domain and key file (the key is
-    read from its file when the mail is finished, never kept in the store)."""
-    if signer is None or not config.dkim_key_file:
-        return None
-    return signer.selector, signer.domain, str(Path(config.dkim_key_file).expanduser())
-
-
-def signed(signer: Signer | None, raw: bytes) -> bytes:
-    """``raw`` signed now, unless its sender finishes it (and signs it then)."""
-    from gm.mail.outbound import is_later
-
-    return raw if signer is None or is_later(raw) else signer.sign(raw)
-
-
 def sign_with(raw: bytes, named: tuple[str, str, str]) -> bytes:
-    """``raw`` signed by the DKIM selector, domain and key file ``named`` (signer_of)."""
+    """``raw`` signed by the DKIM selector, domain and key file ``named`` (gm.mail.dkim.Signer.named)."""
     from gm.mail.dkim import Signer
 
     selector, domain, key_file = named

@@ -22,7 +22,7 @@ from gm.core.model import GameView, Status
 from gm.mail.dkim import SIGNATURE_RESERVE, Signer
 from gm.present import reports
 from gm.mail.orders import game_tag
-from gm.service.outgoing import later, strangers, threads
+from gm.service.outgoing import strangers, threads
 from gm.service.outgoing.holding import queue_status, queue_statuses
 from gm.service.outgoing.letters import Letter, calendars_of
 from gm.service.outgoing.replies import ReplyTokens
@@ -141,9 +141,9 @@ class Outbox:
         message_id, raw = threads.compose(
             self.store, self.config, to=to, subject=subject, body=body, now=self.clock(), auto=auto,
             game_id=game_id, in_reply_to=in_reply_to, references=references, headers=headers,
-            html=html, reserve=SIGNATURE_RESERVE if self.signer is not None else 0, calendars=calendar, turn=turn,
-            signer=later.signer_of(self.config, self.signer))
-        raw = later.signed(self.signer, raw)
+            html=html, reserve=0 if self.signer is None else SIGNATURE_RESERVE, calendars=calendar, turn=turn,
+            signer=None if self.signer is None else self.signer.named)
+        raw = raw if self.signer is None else self.signer.sign(raw)  # unless its sender finishes it
         return self.store.outbox.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
                                               game_id=game_id, turn=turn, not_before=not_before,
                                               status=status, secret=secret)
