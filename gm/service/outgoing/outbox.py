@@ -308,7 +308,6 @@ class Outbox:
         from gm.mail.orders import without_password
         from gm.mail.outbound import HtmlPart
         from gm.mail.redact import mask_text
-        from gm.present.mailhtml import with_answers
 
         to = inbound.reply_address
         if not to:
@@ -336,6 +335,7 @@ class Outbox:
         if lead is not None:  # the report of the move, as every player gets it, with the answers after
             subject, html = f"{game_tag(view.id)} {lead.label}", lead.html
             if html is not None and len(parts) > 1:
+                from gm.present.mailhtml import with_answers  # the page: only where there is one
                 html = HtmlPart(with_answers(html.html, [p.body for p in parts[1:]]), html.images)
         else:
             label = first.label if len(parts) == 1 else f"{first.label} (and {len(parts) - 1} more)"
