@@ -23,7 +23,6 @@ from email.message import compat32  # email.policy's compat32, without its heade
 
 from gm.core import text as safe_text
 from gm.mail import rawmail
-from gm.mail.html import html_to_text, trim_html
 from gm.mail.inbound import header_reading, own_parts, part_text, walk
 from gm.mail.orders import password_start
 
@@ -248,6 +247,8 @@ def _text_of(part: email.message.Message) -> str:
     what the order parser reads."""
     text = part_text(part, [])
     if part.get_content_subtype() == "html":
+        from gm.mail.html import html_to_text, trim_html  # the HTML reader: for an HTML part only
+
         text = html_to_text(trim_html(text)[0])
     return safe_text.clean(text)
 

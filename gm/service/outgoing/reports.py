@@ -26,11 +26,8 @@ if TYPE_CHECKING:
 
 def report_body(ctx: Context, view: GameView, viewer: str | None, events: list[Event]) -> str:
     """The report of the game as it stands, as ``viewer`` (None: the GM) sees it, with the
-    deadline in the viewer's time zone."""
-    zone = deadlines.player_zone(view.player(viewer)) if viewer else None
-    deadline = deadlines.deadline_text(ctx.store, view, ctx.clock(), zone)
-    return present.render_report(present.ReportInput(view.id, view.rules, view.state, viewer, events,
-                                                     deadline=deadline))
+    deadline in the viewer's time zone (deadlines.report_text)."""
+    return deadlines.report_text(ctx.store, view, viewer, events, ctx.clock())
 
 
 def queue_reports(ctx: Context, view: GameView, events: list[Event],
