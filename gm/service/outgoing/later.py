@@ -37,7 +37,8 @@ def finished(raw: bytes) -> bytes:
 
 def finish_due(store: Store, rows: list[DueMail]) -> list[DueMail]:
     """The claimed ``rows`` with each one that waited for its pictures finished and stored so; a
-    row that cannot be finished (its key file unreadable) is logged and left out, unclaimed."""
+    row that cannot be finished (its key file unreadable) is logged and left out, unclaimed, to
+    be tried again at the next pass."""
     from gm.mail.outbound import is_later
     from gm.store.mailrows import DueMail
 
@@ -48,7 +49,7 @@ def finish_due(store: Store, rows: list[DueMail]) -> list[DueMail]:
     for row in waiting:
         try:
             raws[row.id] = finished(row.raw)
-        except (OSError, ValueError) as exc:
+        except Exception as exc:  # one mail that cannot be finished stops no other
             log.error("outbox #%s not sent: its mail could not be finished: %s", row.id, exc)
     done: dict[int, DueMail] = {}
     with store.write(scoped=True):  # rows this sender claimed
