@@ -21,7 +21,9 @@ import email.generator
 import email.utils
 import functools
 import io
+import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.header import Header
@@ -42,9 +44,14 @@ MIN_TEXT_BYTES = 16 * 1024  # what attached files leave at least for a mail's te
 TEXT_PLAIN = ('Content-Type: text/plain; charset="utf-8"\n'
               "Content-Transfer-Encoding: quoted-printable")
 
-__all__ = ["MAX_HEADER_LINE", "MAX_HTML_MESSAGE_BYTES", "MAX_MESSAGE_ID", "MAX_OUTGOING_BYTES", "MAX_REFERENCES",
-           "ARCHIVED_NOTE", "TRIMMED_NOTE", "Attachment", "HtmlPart", "calendar_method", "compose", "marked",
-           "marked_html", "thread_ids", "words_only"]
+__all__ = ["LATER", "LATER_SIZE", "MAX_HEADER_LINE", "MAX_HTML_MESSAGE_BYTES", "MAX_MESSAGE_ID", "MAX_OUTGOING_BYTES",
+           "MAX_REFERENCES", "finish", "is_later", "ARCHIVED_NOTE", "TRIMMED_NOTE", "Attachment", "HtmlPart",
+           "calendar_method", "compose", "marked", "marked_html", "thread_ids", "words_only"]
+# The body of a message whose pictures its sender draws (compose, finish), and the size its page's
+# picture shows until then.
+LATER = "application/x-gm-later"
+_LATER_HEAD = f"\nContent-Type: {LATER}\nContent-Transfer-Encoding: base64\n\n".encode("ascii")
+LATER_SIZE = ("{gm-picture-width}", "{gm-picture-height}")
 TRIMMED_NOTE = "left out of the copy kept a day after sending; drawn again from the stored state at will"
 ARCHIVED_NOTE = "left out of the copy kept a day after sending; the archive keeps these words (reports.outbox_id)"
 
@@ -63,7 +70,8 @@ class HtmlPart:
     """The HTML alternative of a message, and the PNG pictures it shows as ``cid:<content id>``."""
 
     html: str
-    images: tuple[tuple[str, bytes], ...] = ()  # (content id without <>, PNG bytes)
+    # (content id without <>, PNG bytes, or the spec of a picture its sender draws: compose)
+    images: tuple[tuple[str, bytes | str], ...] = ()
 
 
 def _header(name: str, value: str) -> str:
@@ -138,6 +146,7 @@ def compose(
     calendars: tuple[bytes, ...] = (),
     turn: int | None = None,
     attachments: tuple[Attachment, ...] = (),
+    signer: tuple[str, str, str] | None = None,
 ) -> tuple[str, bytes]:
     """Return (Message-ID, RFC 5322 bytes).  The Message-ID is fixed here, at queue time.
 
@@ -150,8 +159,10 @@ def compose(
     that begins the reader's thread, referenced first.  ``calendars``: iCalendar objects
     (gm.present.calendar) carried as described above; ``attachments``: files, each one more
     part of the multipart/mixed (a game's record: gm.service.outgoing.recordfiles).  ``turn``:
-    the turn of ``game_id`` the mail is about, named in its Message-ID (gm.mail.msgids).
-    Raises ValueError for a recipient longer than a line.
+    the turn of ``game_id`` the mail is about, named in its Message-ID (gm.mail.msgids).  A
+    picture given as a str (its spec, not PNG bytes) is drawn by the sender: the message is its
+    head and what finish() needs (``signer``: the DKIM selector, domain and key file that sign
+    it then).  Raises ValueError for a recipient longer than a line.
     """
     if len(to) > MAX_RECIPIENT:
         raise ValueError(f"recipient of {len(to)} characters")
@@ -173,17 +184,60 @@ def compose(
         ("MIME-Version", "1.0"),
     ]
     head = _head(fields, to)
-    body = marked(body)
-    if calendars or attachments:
-        return message_id, _mixed(head, body, None if html is None else marked_html(html), calendars,
-                                  attachments, reserve)
+    page = None if html is None else marked_html(html)
+    if page is not None and page.images and all(isinstance(png, str) for _, png in page.images):
+        return message_id, _later(head, marked(body), page, calendars, attachments, reserve, signer)
+    return message_id, _body(head, marked(body), page, calendars, attachments, reserve)
+
+
+def _body(head: str, body: str, html: HtmlPart | None, calendars: tuple[bytes, ...],
+          files: tuple[Attachment, ...], reserve: int) -> bytes:
+    """The message of ``head`` and its parts (compose's, its pictures drawn)."""
+    if calendars or files:
+        return _mixed(head, body, html, calendars, files, reserve)
     if html is not None:
-        raw = _alternative(head, body, marked_html(html), MAX_HTML_MESSAGE_BYTES - reserve)
+        raw = _alternative(head, body, html, MAX_HTML_MESSAGE_BYTES - reserve)
         if raw is not None:
-            return message_id, raw
+            return raw
     head_bytes = (head + "\n" + TEXT_PLAIN).encode("utf-8")
     encoded = _cut_body(body, MAX_OUTGOING_BYTES - reserve - len(head_bytes) - 2)
-    return message_id, head_bytes + b"\n\n" + encoded
+    return head_bytes + b"\n\n" + encoded
+
+
+def _later(head: str, body: str, html: HtmlPart, calendars: tuple[bytes, ...], files: tuple[Attachment, ...],
+           reserve: int, signer: tuple[str, str, str] | None) -> bytes:
+    """A message to finish before it is sent: its head, then as one base64 part what _body needs."""
+    data = {"body": body, "html": html.html, "images": [list(image) for image in html.images],
+            "calendars": [base64.b64encode(ics).decode("ascii") for ics in calendars], "reserve": reserve,
+            "files": [[f.name, f.content_type, base64.b64encode(f.data).decode("ascii")] for f in files],
+            "signer": list(signer) if signer else None}
+    encoded = base64.b64encode(json.dumps(data).encode("utf-8"))
+    return head.encode("utf-8") + _LATER_HEAD + b"\n".join(encoded[i:i + 76] for i in range(0, len(encoded), 76))
+
+
+def is_later(raw: bytes) -> bool:
+    """Is ``raw`` a message whose pictures are still to be drawn (compose with a picture's spec)?"""
+    end = raw.find(b"\n\n")
+    return raw.find(_LATER_HEAD, 0, end + 2 if end != -1 else len(raw)) != -1
+
+
+def finish(raw: bytes, draw: Callable[[str], bytes],
+           sign: Callable[[bytes, tuple[str, str, str]], bytes]) -> bytes:
+    """The message ``raw`` (is_later) as compose would have made it with its pictures drawn (each
+    spec given to ``draw``: PNG bytes), signed by ``sign`` if it names a signer; the head as
+    written, the page showing the picture's size."""
+    head, _, rest = raw.partition(_LATER_HEAD)
+    data = json.loads(base64.b64decode(rest))
+    images = tuple((cid, draw(spec)) for cid, spec in data["images"])
+    page = data["html"]
+    if images:
+        width, height = (int.from_bytes(images[0][1][at:at + 4], "big") for at in (16, 20))  # the PNG's IHDR
+        page = page.replace(f'width="{LATER_SIZE[0]}" height="{LATER_SIZE[1]}"',
+                            f'width="{width}" height="{height}"', 1)
+    calendars = tuple(base64.b64decode(ics) for ics in data["calendars"])
+    files = tuple(Attachment(name, kind, base64.b64decode(data64)) for name, kind, data64 in data.get("files", ()))
+    done = _body(head.decode("utf-8"), data["body"], HtmlPart(page, images), calendars, files, data["reserve"])
+    return done if data["signer"] is None else sign(done, tuple(data["signer"]))
 
 
 def _thread_fields(in_reply_to: str | None, references: list[str] | tuple[str, ...],

@@ -20,7 +20,7 @@ from gm.runtime.profiling import profiled
 from gm.runtime.transport import (PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure,
                                   Transport, TransportDown, batched)
 from gm.runtime.weather import STORE_BACKOFF, Weather
-from gm.service.outgoing import delivery_state
+from gm.service.outgoing import delivery_state, later
 from gm.service.context import Context
 from gm.service.records.retention import blanked_copy, sent_copy
 from gm.store import Store, StoreError
@@ -107,6 +107,7 @@ class SendBatch:
         rows = self.store.outbox.claim_outbox(at, n)
         rows, waiting, seen = refusals.gate(self.store, rows, at, self.gm_address)
         self.store.outbox.release_outbox(waiting)  # held: not tried now
+        rows = later.finish_due(self.store, rows)  # pictures drawn, the mail signed, if it waited for that
         self.due.extend(rows)
         self.probes.update(seen)
         self.flushed.claimed += len(rows)

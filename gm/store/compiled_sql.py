@@ -1580,6 +1580,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('INSERT INTO reports (game_id, turn, seq, player, kind, body, outbox_id, created, audience, gm_version, digest, body_packing) VALUES (%(game_id)s, %(turn)s, %(seq)s, %(player)s, %(kind)s, %(body)s, %(outbox_id)s, %(created)s, %(audience)s, %(gm_version)s, %(digest)s, %(body_packing)s)',
             {}),
     },
+    'gm.store.mail:KEEP_FINISHED': {
+        'sqlite': ('UPDATE outbox SET raw=:raw WHERE outbox.id = :id AND outbox.status = :status',
+            {}),
+        'postgresql': ('UPDATE outbox SET raw=%(raw)s WHERE outbox.id = %(id)s AND outbox.status = %(status)s',
+            {}),
+    },
     'gm.store.mail:MARK_SENT': {
         'sqlite': ('UPDATE outbox SET status=:status, attempts=:attempts, last_error=:last_error, sent=:sent WHERE outbox.id = :id',
             {}),

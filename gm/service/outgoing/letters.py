@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
-from gm.present.mailhtml import ReportPage
-
 if TYPE_CHECKING:
     from gm.mail.inbound import Inbound
+    from gm.present.mailhtml import ReportPage
 
 
 class Letter(NamedTuple):

@@ -1,12 +1,10 @@
 """Queueing mail: compose it, store it in the outbox table, archive what a player was sent.
 
-Everything here runs inside the caller's write transaction, so a report is
-queued together with the state it reports, or not at all.  A mail being
-judged has its own MailOutbox: its answers leave as one reply to the address
-it came from (the report of the move it made leads, the other answers
-follow), and what it makes gm send is bounded (MAILS_PER_ADDRESS).  A turn's
-mails come as one batch of Letters (queue_batch); gm.service.outgoing.
-strangers limits what is sent to senders without a password.
+Everything here runs inside the caller's write transaction: a report is queued with the state
+it reports, or not at all.  A mail being judged has its own MailOutbox: its answers leave as one
+reply to its sender (the report of its move first), and what it makes gm send is bounded
+(MAILS_PER_ADDRESS).  A turn's mails come as one batch of Letters (queue_batch);
+gm.service.outgoing.strangers limits what is sent to senders without a password.
 """
 
 from __future__ import annotations
@@ -21,8 +19,6 @@ from gm.core.version import gm_version
 from gm.core.model import GameView, Status
 from gm.mail.dkim import SIGNATURE_RESERVE, Signer
 from gm.present import reports
-from gm.present import mailhtml
-from gm.present.mailhtml import ReportPage, with_answers
 from gm.mail.orders import game_tag
 from gm.service.outgoing import strangers, threads
 from gm.service.outgoing.holding import queue_status, queue_statuses
@@ -34,6 +30,7 @@ from gm.store import Store
 
 if TYPE_CHECKING:
     from gm.core.config import Config
+    from gm.present.mailhtml import ReportPage
     from gm.mail.outbound import HtmlPart
     from gm.mail.inbound import Inbound
 
@@ -70,7 +67,8 @@ class ReplyPart:
 
 def page_part(page: ReportPage | None, images: tuple, footer: str) -> HtmlPart | None:
     """The HTML part of a report's page with its reader's footer (None: no page)."""
-    from gm.mail.outbound import HtmlPart  # the mail stack, when a mail is written
+    from gm.mail.outbound import HtmlPart  # the mail stack and the page, when a mail is written
+    from gm.present import mailhtml
 
     return None if page is None else HtmlPart(mailhtml.render(replace(page, footer=footer)), images)
 
@@ -95,6 +93,7 @@ class Outbox:
     """The service's outbox: it queues mail, and answers a mail at once (for_mail: as one reply)."""
 
     answers: PendingReply | None = None  # the answers being gathered: only a MailOutbox has them
+    draw_later = False  # pictures drawn by the sender (gm.service.outgoing.later): set by gm ingest
 
     def __init__(self, store: Store, config: Config, clock: Callable[[], float]):
         self.store = store
@@ -139,11 +138,11 @@ class Outbox:
         signed, so every retry sends the same signature.  A mail about a game goes in its
         reader's thread of it (gm.service.outgoing.threads)."""
         message_id, raw = threads.compose(
-            self.store, self.config, to=to, subject=subject, body=body, now=self.clock(), auto=auto, turn=turn,
+            self.store, self.config, to=to, subject=subject, body=body, now=self.clock(), auto=auto,
             game_id=game_id, in_reply_to=in_reply_to, references=references, headers=headers, html=html,
-            reserve=SIGNATURE_RESERVE if self.signer is not None else 0, calendars=calendar, attachments=files)
-        if self.signer is not None:
-            raw = self.signer.sign(raw)
+            reserve=0 if self.signer is None else SIGNATURE_RESERVE, calendars=calendar, turn=turn,
+            attachments=files, signer=None if self.signer is None else self.signer.named)
+        raw = raw if self.signer is None else self.signer.sign(raw)  # unless its sender finishes it
         return self.store.outbox.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
                                               game_id=game_id, turn=turn, not_before=not_before,
                                               status=status, secret=secret)
@@ -335,6 +334,7 @@ class Outbox:
         if lead is not None:  # the report of the move, as every player gets it, with the answers after
             subject, html = f"{game_tag(view.id)} {lead.label}", lead.html
             if html is not None and len(parts) > 1:
+                from gm.present.mailhtml import with_answers  # the page: only where there is one
                 html = HtmlPart(with_answers(html.html, [p.body for p in parts[1:]]), html.images)
         else:
             label = first.label if len(parts) == 1 else f"{first.label} (and {len(parts) - 1} more)"
@@ -385,6 +385,7 @@ class MailOutbox(Outbox):
     def __init__(self, service: Outbox, inbound: Inbound):
         self.store, self.config, self.clock = service.store, service.config, service.clock
         self.signer, self.tokens = service.signer, service.tokens
+        self.draw_later = service.draw_later
         self.answers = PendingReply(inbound)
 
     def send_answers(self) -> int | None:

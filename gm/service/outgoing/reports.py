@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from games.base import Event
 from gm.core import times
 from gm.core.model import GameView, Seat
-from gm.present import archive, standings
+from gm.present import standings
 from gm.present import reports as present
 from gm.service.outgoing import calendar, observers, pace, reportmail
 from gm.service.outgoing.recordfiles import end_files
@@ -28,11 +28,8 @@ if TYPE_CHECKING:
 
 def report_body(ctx: Context, view: GameView, viewer: str | None, events: list[Event]) -> str:
     """The report of the game as it stands, as ``viewer`` (None: the GM) sees it, with the
-    deadline in the viewer's time zone."""
-    zone = deadlines.player_zone(view.player(viewer)) if viewer else None
-    deadline = deadlines.deadline_text(ctx.store, view, ctx.clock(), zone)
-    return present.render_report(present.ReportInput(view.id, view.rules, view.state, viewer, events,
-                                                     deadline=deadline))
+    deadline in the viewer's time zone (deadlines.report_text)."""
+    return deadlines.report_text(ctx.store, view, viewer, events, ctx.clock())
 
 
 def queue_reports(ctx: Context, view: GameView, events: list[Event],
@@ -67,7 +64,11 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
 def game_page(ctx: Context, game_id: str) -> str | None:
     """The address of a game's page in the public archive, if the config names one (archive_url)."""
     base = ctx.config.archive_url
-    return None if not base else base.rstrip("/") + "/" + archive.page_name(game_id)
+    if not base:
+        return None
+    from gm.present import archive  # the archive's page names: only where it has pages
+
+    return base.rstrip("/") + "/" + archive.page_name(game_id)
 
 
 def final_standings(ctx: Context, view: GameView) -> list[str]:
