@@ -61,3 +61,20 @@ def test_the_copy_kept_a_day_after_drops_the_files_and_keeps_the_text():
     kept = email.message_from_bytes(words_only(raw), policy=email.policy.default)
     assert kept.get_body(("plain",)).get_content() == marked("the record\n")
     assert all(not payload for _, payload in attached(kept).values()) and len(attached(kept)) == 2
+
+
+def test_files_survive_a_picture_drawn_by_the_sender():
+    """A mail whose picture the sender draws (gm ingest) carries the same files once finished."""
+    from gm.mail.outbound import finish, is_later
+
+    png = (b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + (7).to_bytes(4, "big") + (5).to_bytes(4, "big")
+           + b"\x08\x02\x00\x00\x00" + b"\x00" * 8)
+    page = '<html><body><img src="cid:board" width="{gm-picture-width}" height="{gm-picture-height}"></body></html>'
+    raw, _ = read(html=HtmlPart(page, (("board", "spec of the board"),)))
+    assert is_later(raw)
+    drawn = []
+    done = finish(raw, lambda spec: drawn.append(spec) or png, lambda mail, signer: mail)
+    msg = email.message_from_bytes(done, policy=email.policy.default)
+    assert drawn == ["spec of the board"]
+    assert attached(msg) == {"nb1.json": ("application/json", RECORD.data), "nb1.txt": ("text/plain", TEXT.data)}
+    assert 'width="7" height="5"' in msg.get_body(("html",)).get_content()
