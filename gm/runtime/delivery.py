@@ -21,6 +21,7 @@ from gm.runtime.transport import (PermanentFailure, PolicyRefused, SenderRefused
                                   Transport, TransportDown, batched)
 from gm.runtime.weather import STORE_BACKOFF, Weather
 from gm.service.outgoing import delivery_state
+from gm.service.people import forget
 from gm.service.context import Context
 from gm.service.records.retention import blanked_copy, sent_copy
 from gm.store import Store, StoreError
@@ -84,6 +85,7 @@ class SendBatch:
         self.accepted: list[tuple[DueMail, float]] = []  # (row, when) sent, not yet marked
         self.refused: list[tuple[DueMail, Exception]] = []  # sorted once the batch is over
         self.down: list[TransportDown] = []
+        self.forgotten: list[str] = []  # addresses whose answer to FORGET ME was sent (gm.service.people.forget)
 
     def run(self) -> Flushed:
         """Send what is due; TransportDown once the rows not sent are given back."""
@@ -97,6 +99,8 @@ class SendBatch:
                     self.record_refused()
             finally:
                 self.store.outbox.release_outbox(self.due)
+        if self.forgotten:  # the answers to FORGET ME went out: the last rows naming them go
+            forget.answers_sent(self.store, self.forgotten)
         if self.down:  # the rest keep their place; the caller waits before trying again
             raise self.down[0]
         return self.flushed
@@ -163,6 +167,7 @@ class SendBatch:
         if not accepted:
             return
         copies = {row.id: sent_copy(row.raw, bool(row.secret)) for row, _ in accepted}
+        self.forgotten += [row.recipient for row, _ in accepted if row.secret and forget.is_answer(row.raw)]
         # lost only in an OS crash, and then resent; scoped: the rows are this sender's claims, and
         # refusals.accepted locks the addresses and holds it changes (gm.store.locks)
         with store.write(durable=False, scoped=True):

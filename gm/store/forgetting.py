@@ -1,0 +1,141 @@
+"""An address forgotten in every row of the store, both back ends (FORGET ME, gm forget).
+
+Rows that are about the address alone go (its delivery state and events, settings, paces,
+digests, held letters, thread roots, away notices, subscriptions); kept mail from or to it
+keeps its row (orders and reports point at it) with its words blanked; then every text and
+blob cell of every table, packed ones unpacked, has the address (any case) replaced by its
+pseudonym (gm.store.mailboxhash).  Caps and locks are keyed by the mailbox hash already and
+stay.  ``wipe_freed`` then clears SQLite's freed pages: no byte of the file keeps the address.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from gm.core import addresses
+from gm.store import packing
+
+# (table, column) rows equal to the address (lower-cased) are deleted
+DELETED = (("delivery_events", "address"), ("addresses", "address"), ("address_settings", "address"),
+           ("address_paces", "address"), ("digests", "address"), ("held_letters", "address"),
+           ("mail_threads", "address"), ("observers", "email"))
+# (table, column naming the address, what the mail's words become): kept mail, blanked
+BLANKED = (("messages", "sender", {"raw": b"", "subject": "", "detail": None}),
+           ("outbox", "recipient", {"raw": b"", "subject": "", "last_error": None}))
+# packed columns, each with how to read and write it: (table, column, packing column or None: a mail)
+PACKED = (("states", "state", "state_packing"), ("reports", "body", "body_packing"), ("outbox", "raw", None))
+
+
+def forget_address(store: Any, address: str, pseudonym: str) -> int:
+    """Forget ``address`` in every row (inside a write); how many cells changed."""
+    store.locks.lock_store()
+    address = address.lower()
+    changed = 0
+    for table, column in DELETED:
+        changed += store.db.execute(f"DELETE FROM {table} WHERE lower({column}) = :address",
+                                    {"address": address}).rowcount
+    changed += store.db.execute("DELETE FROM away_notices WHERE address_key = :key",
+                                {"key": addresses.mailbox_key(address)}).rowcount
+    for table, column, blanks in BLANKED:
+        sets = ", ".join(f"{name} = :{name}" for name in blanks)
+        changed += store.db.execute(f"UPDATE {table} SET {sets} WHERE lower({column}) = :address",
+                                    {**blanks, "address": address}).rowcount
+    changed += replace_everywhere(store, address, pseudonym)
+    store.forget_reads()
+    return changed
+
+
+def replacer(address: str, pseudonym: str) -> Callable[[str], str]:
+    """A text with every spelling of ``address`` in any case replaced (a literal pattern: linear)."""
+    pattern = re.compile(re.escape(address), re.IGNORECASE)
+    return lambda text: pattern.sub(pseudonym, text)
+
+
+def replace_everywhere(store: Any, address: str, pseudonym: str) -> int:
+    """The address replaced in every text and blob cell of every table of the store."""
+    from sqlalchemy import LargeBinary, Text  # with gm.store.tables: a rare command loads them
+
+    from gm.store import tables
+
+    swap, changed = replacer(address, pseudonym), 0
+    packed = {(t, c) for t, c, _ in PACKED}
+    for table in tables.metadata.sorted_tables:
+        keys = [c.name for c in table.primary_key.columns]
+        for column in table.columns:
+            if (table.name, column.name) in packed:
+                changed += replace_packed(store, table.name, column.name, keys, swap)
+            elif isinstance(column.type, (Text, LargeBinary)):
+                blob = isinstance(column.type, LargeBinary)
+                changed += replace_plain(store, table.name, (column.name, blob), keys, address, swap)
+    return changed
+
+
+def matching(store: Any, column: str, blob: bool) -> str:
+    """SQL for ``column`` (of bytes: ``blob``) as lower-cased text, to find an address in it with LIKE."""
+    if store.kind == "postgresql" and blob:
+        return f"lower(encode({column}, 'escape'))"
+    return f"lower(CAST({column} AS TEXT))"
+
+
+def replace_plain(store: Any, table: str, named: tuple[str, bool], keys: list[str], address: str,
+                  swap: Callable[[str], str]) -> int:
+    """The cells of a plain text or blob column (``named``: its name, whether of bytes) holding
+    the address, rewritten."""
+    column, blob = named
+    rows = store.db.execute(f"SELECT {', '.join(keys)}, {column} AS cell FROM {table} "
+                            f"WHERE {matching(store, column, blob)} LIKE :pattern",
+                            {"pattern": f"%{address}%"}).fetchall()
+    changed = 0
+    for row in rows:
+        cell = row["cell"]
+        if isinstance(cell, str):
+            new: Any = swap(cell)
+        else:
+            new = swap(bytes(cell).decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+        if new != cell:
+            changed += set_cell(store, table, column, keys, row, new)
+    return changed
+
+
+def replace_packed(store: Any, table: str, column: str, keys: list[str], swap: Callable[[str], str]) -> int:
+    """The cells of a packed column holding the address (read whole, unpacked), rewritten."""
+    packing_column = next(p for t, c, p in PACKED if (t, c) == (table, column))
+    extra = f", {packing_column} AS packing" if packing_column else ""
+    changed = 0
+    for row in store.db.execute(f"SELECT {', '.join(keys)}, {column} AS cell{extra} FROM {table}", {}).fetchall():
+        if packing_column:
+            text = packing.unpack_text(row["cell"], row["packing"])
+            new_text = swap(text)
+            if new_text != text:
+                cell, kind = packing.pack_text(new_text)
+                changed += set_cell(store, table, column, keys, row, cell, {packing_column: kind})
+        else:
+            raw = packing.unpack_mail(row["cell"]) if row["cell"] else b""
+            new_raw = swap(raw.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+            if new_raw != raw:
+                changed += set_cell(store, table, column, keys, row, packing.pack_mail(new_raw))
+    return changed
+
+
+def set_cell(store: Any, table: str, column: str, keys: list[str], row: Any, value: Any,
+             more: dict[str, Any] | None = None) -> int:
+    """One cell (and ``more`` of its row) set, the row found by its primary key."""
+    values = {"new_value": value, **(more or {})}
+    sets = ", ".join([f"{column} = :new_value", *(f"{name} = :{name}" for name in (more or {}))])
+    where = " AND ".join(f"{key} = :key_{key}" for key in keys)
+    params = {**values, **{f"key_{key}": row[key] for key in keys}}
+    return int(store.db.execute(f"UPDATE {table} SET {sets} WHERE {where}", params).rowcount)
+
+
+def wipe_freed(store: Any) -> None:
+    """No byte of the freed pages left (outside any transaction): SQLite's file, WAL and -shm
+    rewritten by a checkpoint and a VACUUM with secure_delete on; PostgreSQL's own VACUUM."""
+    if store.kind == "postgresql":
+        for table in store.table_names():
+            store.db.raw(f"VACUUM FULL {table}")
+        return
+    store.db.execute("PRAGMA secure_delete = ON")
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.db.execute("VACUUM")
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
