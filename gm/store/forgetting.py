@@ -2,7 +2,8 @@
 
 Rows that are about the address alone go (its delivery state and events, settings, paces,
 digests, held letters, thread roots, away notices, subscriptions); kept mail from or to it
-keeps its row (orders and reports point at it) with its words blanked; then every text and
+keeps its row (orders and reports point at it) with its words blanked, and mail not sent yet
+is never sent; then every text and
 blob cell of every table, packed ones unpacked, has the address (any case) replaced by its
 pseudonym (gm.store.mailboxhash).  Caps and locks are keyed by the mailbox hash already and
 stay.  ``wipe_freed`` then clears SQLite's freed pages: no byte of the file keeps the address.
@@ -37,6 +38,8 @@ def forget_address(store: Any, address: str, pseudonym: str) -> int:
                                     {"address": address}).rowcount
     changed += store.db.execute("DELETE FROM away_notices WHERE address_key = :key",
                                 {"key": addresses.mailbox_key(address)}).rowcount
+    changed += store.db.execute("UPDATE outbox SET status = 'failed' WHERE lower(recipient) = :address "
+                                "AND status IN ('queued', 'held')", {"address": address}).rowcount  # never sent now
     for table, column, blanks in BLANKED:
         sets = ", ".join(f"{name} = :{name}" for name in blanks)
         changed += store.db.execute(f"UPDATE {table} SET {sets} WHERE lower({column}) = :address",

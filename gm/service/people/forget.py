@@ -15,6 +15,7 @@ import logging
 from pathlib import Path
 
 from gm.core.model import ServiceError
+from gm.mail.inbound import Inbound
 from gm.service.context import Context
 from gm.store import Store, forgetting, mailboxhash
 
@@ -70,6 +71,37 @@ def forget(ctx: Context, address: str, why: str) -> list[str]:
     lines += ["", "Backups the game master took before today are outside gm's reach. This is the last "
               "mail gm sends to this address; its copy is forgotten once sent."]
     return lines
+
+
+def confirmed(ctx: Context, inbound: Inbound) -> None:
+    """The address confirmed its FORGET ME (its code): forgotten, then answered, or told why not."""
+    from gm.service.outgoing.answers import refuse
+
+    try:
+        lines = forget(ctx, inbound.sender, "FORGET ME by mail, confirmed by its code")
+    except ServiceError as exc:
+        refuse(ctx, inbound, None, "Not forgotten", str(exc))
+        return
+    queue_answer(ctx, inbound.sender, lines, inbound.message_id)
+
+
+def gm_forget(ctx: Context, address: str, why: str | None) -> str:
+    """`gm forget ADDRESS -m WHY`: forgotten at once (no code: the GM decides), answered, logged
+    in the history with WHY; the data folder's log files rewritten too."""
+    from gm.core.addresses import normal
+
+    if not why or not why.strip():
+        raise ServiceError(f"gm forget {address}: say why with -m (it is kept in the history)")
+    kept = normal(address)
+    if kept is None:
+        raise ServiceError(f"not a mail address: {address!r}")
+    with ctx.store.write():
+        lines = forget(ctx, kept, f"gm forget: {why.strip()}")
+        queue_answer(ctx, kept, lines)
+    pseudonym = mailboxhash.pseudonym(ctx.store, kept)
+    rewrite_logs([p for p in [ctx.config.log_file, *open_log_files()] if p], kept, pseudonym)
+    forgetting.wipe_freed(ctx.store)
+    return f"{kept} forgotten: now {pseudonym} wherever it stood; the answer is queued to it"
 
 
 def queue_answer(ctx: Context, address: str, lines: list[str], in_reply_to: str | None = None) -> int:

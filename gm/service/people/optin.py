@@ -43,8 +43,10 @@ REQUESTS: dict[str, Callable[[Context, str, str], str]] = {  # each checks a req
     "OBSERVE": later("gm.service.outgoing.observers", "observe_request"),
     "UNOBSERVE": later("gm.service.outgoing.observers", "unobserve_request"),
     "JOIN": later("gm.service.people.lobby", "join_request"),
-    "CREATE": later("gm.service.people.lobby", "create_request")}
-REFUSED = {"OBSERVE": "Not observing", "UNOBSERVE": "Not observing", "JOIN": "Not joined", "CREATE": "Not created"}
+    "CREATE": later("gm.service.people.lobby", "create_request"),
+    "FORGET": later("gm.service.people.forget", "forget_request")}
+REFUSED = {"OBSERVE": "Not observing", "UNOBSERVE": "Not observing", "JOIN": "Not joined", "CREATE": "Not created",
+           "FORGET": "Not forgotten"}
 
 
 @dataclass
@@ -235,6 +237,8 @@ def _what(line: str) -> str:
         return f"stop following game {args[0]} ({line})"
     if word == "JOIN":
         return f"take a seat in game {args[0]} as {args[1]} ({line})"
+    if word == "FORGET":
+        return f"forget this address: erase it everywhere gm keeps it ({line})"
     return f"open a {args[0]} game {args[1]} with {args[2]} seats ({line})"
 
 
@@ -255,6 +259,9 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: We
                "expired, or this is not the address it was sent to. Send the request again.")
         return
     ctx.store.optin.confirm_pending_request(row.code_hash, now)
+    if row.actions == "FORGET ME":  # answered after the erase, as the address's last trace
+        later("gm.service.people.forget", "confirmed")(ctx, inbound)
+        return
     parts, secret = [], False
     for line in row.actions.split("\n"):
         word, _, rest = line.partition(" ")

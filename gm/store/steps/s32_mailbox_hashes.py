@@ -17,7 +17,7 @@ from gm.store.mailboxhash import SECRET_NAME, keyed
 
 SQL = """
 CREATE TABLE store_secrets (
-    name TEXT PRIMARY KEY,           -- what the secret keys ('mailbox': gm.store.mailboxhash)
+    name TEXT NOT NULL PRIMARY KEY,  -- what the secret keys ('mailbox': gm.store.mailboxhash)
     secret TEXT NOT NULL,            -- 64 random hex digits
     made REAL NOT NULL
 );

@@ -1,0 +1,133 @@
+"""FORGET ME by mail (confirmed by a code) and gm forget: the address leaves every cell of the
+store, every byte of the SQLite file and every file of the data folder but delivered mail;
+every game still verifies; a running seat refuses; a forged From mails the address alone;
+the caps and locks, kept by the mailbox's keyed hash, survive the forgetting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gm.core.model import ServiceError
+from gm.runtime.delivery import flush
+from gm.runtime.maildir import MaildirTransport
+from gm.service.people import forget
+from gm.service.play import lifecycle
+from gm.service.records import audit
+from gm.store import mailboxhash
+from support import PLAYERS, body, last_outbox_id, mark_all_sent, order_mail, outbox
+
+ON_BOTH_BACKENDS = True
+ADA = "ada@example.org"
+
+
+def send(engine, sender, text, **kwargs):
+    start = last_outbox_id(engine)
+    engine.ingest(order_mail(sender, text, **kwargs))
+    return outbox(engine, start)
+
+
+def deliver(engine, tmp_path: Path) -> int:
+    return flush(engine.store, MaildirTransport(tmp_path / "delivered"), now=engine.clock())
+
+
+def cells_naming(engine, address: str) -> list[str]:
+    """Every table.column whose cell holds ``address`` (any case), packed cells unpacked."""
+    from gm.store import packing
+    from gm.store.tables import metadata
+
+    found = []
+    for name, table in metadata.tables.items():
+        for row in engine.store.all(f"SELECT * FROM {name}"):
+            for column in table.columns:
+                value = row[column.name]
+                if value is None or isinstance(value, (int, float)):
+                    continue
+                data = bytes(value) if not isinstance(value, str) else value.encode()
+                if data.startswith(packing.MAIL_MARK):
+                    data = packing.unpack_mail(data)
+                elif column.name in ("state", "body") and row[f"{column.name}_packing"] == "zlib":
+                    data = packing.unpack_text(data, "zlib").encode()
+                if address.encode() in data.lower():
+                    found.append(f"{name}.{column.name}")
+    return found
+
+
+def files_naming(root: Path, address: str, skip: tuple[Path, ...] = ()) -> list[str]:
+    return [str(p) for p in root.rglob("*") if p.is_file() and not any(s in p.parents for s in skip)
+            and address.encode() in p.read_bytes().lower()]
+
+
+@pytest.fixture
+def finished(engine):
+    """nb1 finished with ada in it, nb2 running with bob only; ada observes nb2."""
+    engine.create_game("neighbors", "nb1", PLAYERS, seed=5)
+    engine.create_game("neighbors", "nb2", [("bob", "bob@example.org"), ("cy", "cy@example.org")], seed=6)
+    lifecycle.end(engine, "nb1", "the players agreed")
+    with engine.store.write():
+        engine.store.selfservice.add_observer("nb2", ADA, True, engine.clock())
+    mark_all_sent(engine)
+    return engine
+
+
+def test_forget_me_by_mail_leaves_no_trace(finished, tmp_path):
+    engine = finished
+    (code_mail,) = send(engine, ADA, "FORGET ME")
+    assert code_mail["To"] == ADA and code_mail["Subject"].startswith("CONFIRM ")
+    code = code_mail["Subject"].split(":")[0].split()[1]
+    (answer,) = send(engine, ADA, f"CONFIRM {code}")
+    assert answer["To"] == ADA
+    pseudonym = mailboxhash.pseudonym(engine.store, ADA)
+    assert pseudonym in body(answer) and "Backups" in body(answer)
+    deliver(engine, tmp_path)
+    assert cells_naming(engine, ADA) == []
+    assert [(p["name"], p["email"]) for p in engine.store.seats.players("nb1")] == \
+        [("ada", pseudonym), ("bob", "bob@example.org")]
+    for game in ("nb1", "nb2"):
+        assert audit.verify(engine, game).differences == []
+    if engine.store.kind == "sqlite":
+        engine.store.close()
+        data = engine.config.data_dir
+        assert files_naming(data, ADA) == []
+        assert files_naming(tmp_path, ADA, skip=(tmp_path / "delivered",)) == []
+
+
+def test_gm_forget_logs_why_and_answers(finished, tmp_path):
+    engine = finished
+    said = forget.gm_forget(engine, ADA, "asked by phone")
+    pseudonym = mailboxhash.pseudonym(engine.store, ADA)
+    assert pseudonym in said
+    (row,) = engine.store.all("SELECT * FROM history WHERE action = 'forget'")
+    assert "asked by phone" in row["detail"] and ADA not in row["detail"]
+    assert deliver(engine, tmp_path) == 1
+    assert cells_naming(engine, ADA) == []
+    with pytest.raises(ServiceError, match="-m"):
+        forget.gm_forget(engine, "bob@example.org", "")
+
+
+def test_a_running_seat_refuses_and_names_the_game(finished):
+    engine = finished
+    (answer,) = send(engine, "bob@example.org", "FORGET ME")
+    assert "nb2" in body(answer) and "resign" in body(answer).lower()
+    with pytest.raises(ServiceError, match="nb2"):
+        forget.gm_forget(engine, "bob@example.org", "asked")
+    assert engine.store.seats.players("nb2")[0]["email"] == "bob@example.org"
+
+
+def test_a_forged_forget_me_mails_the_address_alone_once(finished):
+    engine = finished
+    mails = send(engine, ADA, "FORGET ME", Reply_To="eve@example.net")
+    assert [m["To"] for m in mails] == [ADA]
+    assert send(engine, ADA, "FORGET ME") == []  # the code sent there today is unanswered: nothing more
+    assert [(p["name"], p["email"]) for p in engine.store.seats.players("nb1")][0] == ("ada", ADA)
+
+
+def test_the_lock_of_wrong_passwords_survives_forgetting(finished):
+    engine = finished
+    now = engine.clock()
+    with engine.store.write():
+        engine.store.credentials.add_credential_lock("", "", ADA, now, now + 3600)
+    forget.gm_forget(engine, ADA, "asked")
+    assert engine.store.credentials.sender_lock_until("Ada@Example.org") == now + 3600
+    assert engine.store.credentials.sender_lock_until("bob@example.org") is None
