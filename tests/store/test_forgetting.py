@@ -1,0 +1,53 @@
+"""Step 32 keys caps and locks by the mailbox's keyed hash: a store at step 31 whose lock,
+failure and pending request name an address opens at step 32 with the hash in their place,
+and still finds them by the address (any spelling of its mailbox); gm.store.forgetting leaves
+the address in no cell and the hashed rows as they were."""
+
+from __future__ import annotations
+
+from gm.store import Store, mailboxhash
+from gm.store.forgetting import forget_address
+from test_migrations import at_step, done_at_step
+
+ADDRESS = "eve@example.net"
+
+
+def test_a_step_31_store_opens_with_its_keys_hashed(store_target):
+    db = at_step(store_target, 31)
+    db.execute("INSERT INTO credential_locks (game_id, player, sender, since, until) "
+               "VALUES ('', '', :a, 1, 100000000000)", {"a": ADDRESS})
+    db.execute("INSERT INTO credential_failures (game_id, player, sender, at) VALUES ('nb1', '', :a, 5)",
+               {"a": ADDRESS})
+    db.execute("INSERT INTO pending_requests (code_hash, address, mailbox, actions, created, expires) "
+               "VALUES ('h', :a, :a, 'OBSERVE nb1', 5, 100000000000)", {"a": ADDRESS})
+    done_at_step(db, 31)
+    store = Store(store_target)
+    try:
+        assert store.schema_version == 32
+        hashed = mailboxhash.mailbox_hash(store, ADDRESS)
+        assert len(hashed) == 64 and hashed == mailboxhash.mailbox_hash(store, "Eve+tag@Example.NET")
+        assert store.one("SELECT sender FROM credential_locks")["sender"] == hashed
+        assert store.one("SELECT sender FROM credential_failures")["sender"] == hashed
+        assert store.one("SELECT mailbox FROM pending_requests")["mailbox"] == hashed
+        assert store.credentials.sender_lock_until(ADDRESS) == 100000000000
+        assert store.credentials.sender_failures_since(ADDRESS, 0) == 1
+        assert store.optin.pending_requests_since(0, ADDRESS) == 1
+        with store.write():
+            forget_address(store, ADDRESS, mailboxhash.pseudonym(store, ADDRESS))
+        assert store.one("SELECT address FROM pending_requests")["address"].startswith("forgotten-")
+        assert store.credentials.sender_lock_until(ADDRESS) == 100000000000
+        assert store.optin.pending_requests_since(0, ADDRESS) == 1
+    finally:
+        store.close()
+
+
+def test_the_secret_is_the_stores_own_and_survives_reopening(store_target):
+    first = Store(store_target)
+    hashed = mailboxhash.mailbox_hash(first, ADDRESS)
+    first.close()
+    again = Store(store_target)
+    try:
+        assert mailboxhash.mailbox_hash(again, ADDRESS) == hashed
+        assert mailboxhash.pseudonym(again, ADDRESS) == f"forgotten-{hashed[:8]}@invalid"
+    finally:
+        again.close()
