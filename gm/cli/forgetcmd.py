@@ -10,7 +10,7 @@ from gm.cli.common import WHY, app, open_engine, run
 
 
 @app.command()
-def forget(address: str, why: Optional[str] = WHY):
+def forget(address: str, why: Optional[str] = WHY) -> None:
     """Erase an address everywhere gm keeps it (a pseudonym in finished games): gm forget ADDRESS -m WHY."""
     from gm.cli.base import echo
     from gm.service.people import forget as forgetting

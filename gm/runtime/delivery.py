@@ -85,7 +85,6 @@ class SendBatch:
         self.accepted: list[tuple[DueMail, float]] = []  # (row, when) sent, not yet marked
         self.refused: list[tuple[DueMail, Exception]] = []  # sorted once the batch is over
         self.down: list[TransportDown] = []
-        self.forgotten: list[str] = []  # addresses whose answer to FORGET ME was sent (gm.service.people.forget)
 
     def run(self) -> Flushed:
         """Send what is due; TransportDown once the rows not sent are given back."""
@@ -99,8 +98,6 @@ class SendBatch:
                     self.record_refused()
             finally:
                 self.store.outbox.release_outbox(self.due)
-        if self.forgotten:  # the answers to FORGET ME went out: the last rows naming them go
-            forget.answers_sent(self.store, self.forgotten)
         if self.down:  # the rest keep their place; the caller waits before trying again
             raise self.down[0]
         return self.flushed
@@ -167,7 +164,6 @@ class SendBatch:
         if not accepted:
             return
         copies = {row.id: sent_copy(row.raw, bool(row.secret)) for row, _ in accepted}
-        self.forgotten += [row.recipient for row, _ in accepted if row.secret and forget.is_answer(row.raw)]
         # lost only in an OS crash, and then resent; scoped: the rows are this sender's claims, and
         # refusals.accepted locks the addresses and holds it changes (gm.store.locks)
         with store.write(durable=False, scoped=True):
@@ -182,6 +178,7 @@ class SendBatch:
                 store.outbox.mark_sent(row.id, at, row.attempts + 1)
                 if kept is not None and kept[1] is not None:
                     store.outbox.blank_secret(row.id, kept[0], kept[1])
+        forget.answers_sent(store, [row.recipient for row, _ in accepted if row.secret and forget.is_answer(row.raw)])
         accepted.clear()
 
     def record_refused(self) -> None:

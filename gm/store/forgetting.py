@@ -3,10 +3,10 @@
 Rows that are about the address alone go (its delivery state and events, settings, paces,
 digests, held letters, thread roots, away notices, subscriptions); kept mail from or to it
 keeps its row (orders and reports point at it) with its words blanked, and mail not sent yet
-is never sent; then every text and
-blob cell of every table, packed ones unpacked, has the address (any case) replaced by its
-pseudonym (gm.store.mailboxhash).  Caps and locks are keyed by the mailbox hash already and
-stay.  ``wipe_freed`` then clears SQLite's freed pages: no byte of the file keeps the address.
+is never sent; then every cell of the columns gm.store.addressdata lists as holding an
+address, packed ones unpacked, has it (any case) replaced by its pseudonym
+(gm.store.mailboxhash).  Caps and locks are keyed by the mailbox hash already and stay.
+``wipe_freed`` then clears SQLite's freed pages: no byte of the file keeps the address.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ DELETED = (("delivery_events", "address"), ("addresses", "address"), ("address_s
 BLANKED = (("messages", "sender", {"raw": b"", "subject": "", "detail": None}),
            ("outbox", "recipient", {"raw": b"", "subject": "", "last_error": None}))
 # packed columns, each with how to read and write it: (table, column, packing column or None: a mail)
-PACKED = (("states", "state", "state_packing"), ("reports", "body", "body_packing"), ("outbox", "raw", None))
+PACKED = (("reports", "body", "body_packing"), ("outbox", "raw", None))
 
 
 def forget_address(store: Any, address: str, pseudonym: str) -> int:
@@ -46,7 +46,7 @@ def forget_address(store: Any, address: str, pseudonym: str) -> int:
                                     {**blanks, "address": address}).rowcount
     changed += replace_everywhere(store, address, pseudonym)
     store.forget_reads()
-    return changed
+    return int(changed)
 
 
 def replacer(address: str, pseudonym: str) -> Callable[[str], str]:
@@ -56,22 +56,33 @@ def replacer(address: str, pseudonym: str) -> Callable[[str], str]:
 
 
 def replace_everywhere(store: Any, address: str, pseudonym: str) -> int:
-    """The address replaced in every text and blob cell of every table of the store."""
-    from sqlalchemy import LargeBinary, Text  # with gm.store.tables: a rare command loads them
-
-    from gm.store import tables
+    """The address replaced in every column the catalogue says may hold one (gm.store.addressdata:
+    as an address, a mailbox key, or words that may quote it)."""
+    from gm.store import tables  # the columns' types (SQLAlchemy): a rare command loads them
 
     swap, changed = replacer(address, pseudonym), 0
     packed = {(t, c) for t, c, _ in PACKED}
-    for table in tables.metadata.sorted_tables:
-        keys = [c.name for c in table.primary_key.columns]
-        for column in table.columns:
-            if (table.name, column.name) in packed:
-                changed += replace_packed(store, table.name, column.name, keys, swap)
-            elif isinstance(column.type, (Text, LargeBinary)):
-                blob = isinstance(column.type, LargeBinary)
-                changed += replace_plain(store, table.name, (column.name, blob), keys, address, swap)
+    for table, columns in catalogued().items():
+        target = tables.metadata.tables[table]
+        keys = [c.name for c in target.primary_key.columns]
+        for column in columns:
+            if (table, column) in packed:
+                changed += replace_packed(store, table, column, keys, swap)
+            else:
+                blob = target.c[column].type.python_type is bytes
+                changed += replace_plain(store, table, (column, blob), keys, address, swap)
     return changed
+
+
+def catalogued() -> dict[str, list[str]]:
+    """table -> every column gm.store.addressdata lists as holding an address in any form."""
+    from gm.store import addressdata
+
+    found: dict[str, list[str]] = {}
+    for part in (addressdata.ADDRESS_COLUMNS, addressdata.MAILBOX_COLUMNS, addressdata.MENTION_COLUMNS):
+        for table, columns in part.items():
+            found.setdefault(table, []).extend(c for c in columns if c not in found[table])
+    return found
 
 
 def matching(store: Any, column: str, blob: bool) -> str:

@@ -2,7 +2,7 @@
 
 A lock or cap must outlive the address's forgetting (FORGET ME): kept under the address, it
 would be erased with it or would keep the address.  So they keep HMAC-SHA256 of the mailbox
-(gm.core.addresses.mailbox_key: every spelling of one mailbox hashes alike) under the store's
+(gm.core.addresses.keyed_mailbox: every spelling of one mailbox hashes alike) under the store's
 own secret (store_secrets, schema step 32): every daemon on one store shares it and it survives
 restarts.  A copy of the whole store holds the secret too: the hash hides an address from a
 reader of rows, not from one who holds the store and tries addresses one by one.
@@ -11,27 +11,17 @@ A forgotten address's pseudonym is made from the same hash, so its rows stay cou
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from typing import Any
 
 from gm.core import addresses
 from gm.store import migrations
 from gm.store.sql import prepared
 
-SECRET_NAME = "mailbox"  # the store_secrets row of this secret
+SECRET_NAME = "mailbox"  # the store_secrets row of this secret (gm.store.steps.s32_mailbox_hashes)
 SINCE_STEP = 32  # the schema step that made the secret and hashed the keys
 PSEUDONYM_DOMAIN = "invalid"  # RFC 2606: a domain no mail can reach
 SECRET = prepared(lambda sa, t: sa.select(t.store_secrets.c.secret).where(
     t.store_secrets.c.name == sa.bindparam("name")))
-
-
-def keyed(secret: bytes, address: str | None) -> str:
-    """The hash (64 hex digits) of ``address``'s mailbox under ``secret``; "" for no address."""
-    key = addresses.mailbox_key(address)
-    if not key:
-        return ""
-    return hmac.new(secret, key.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def secret_of(store: Any) -> bytes:
@@ -53,7 +43,7 @@ def mailbox_hash(store: Any, address: str | None) -> str:
         return ""
     if migrations.latest() < SINCE_STEP:
         return address
-    return keyed(secret_of(store), address)
+    return addresses.keyed_mailbox(secret_of(store), address)
 
 
 def pseudonym(store: Any, address: str) -> str:

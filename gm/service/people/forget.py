@@ -83,6 +83,7 @@ def confirmed(ctx: Context, inbound: Inbound) -> None:
         refuse(ctx, inbound, None, "Not forgotten", str(exc))
         return
     queue_answer(ctx, inbound.sender, lines, inbound.message_id)
+    rewrite_logs(log_files(ctx), inbound.sender, mailboxhash.pseudonym(ctx.store, inbound.sender))
 
 
 def gm_forget(ctx: Context, address: str, why: str | None) -> str:
@@ -99,12 +100,12 @@ def gm_forget(ctx: Context, address: str, why: str | None) -> str:
         lines = forget(ctx, kept, f"gm forget: {why.strip()}")
         queue_answer(ctx, kept, lines)
     pseudonym = mailboxhash.pseudonym(ctx.store, kept)
-    rewrite_logs([p for p in [ctx.config.log_file, *open_log_files()] if p], kept, pseudonym)
+    rewrite_logs(log_files(ctx), kept, pseudonym)
     forgetting.wipe_freed(ctx.store)
     return f"{kept} forgotten: now {pseudonym} wherever it stood; the answer is queued to it"
 
 
-def queue_answer(ctx: Context, address: str, lines: list[str], in_reply_to: str | None = None) -> int:
+def queue_answer(ctx: Context, address: str, lines: list[str], in_reply_to: str | None = None) -> int | None:
     """The answer to a forgotten address, the one row naming it left (answers_sent forgets it)."""
     body = ctx.outbox.render("answer", lines=lines, game_id=None)
     return ctx.outbox.queue(address, "Forgotten: gm has erased this address", body, kind=ANSWER_KIND,
@@ -123,12 +124,19 @@ def is_answer(raw: bytes) -> bool:
 def answers_sent(store: Store, recipients: list[str]) -> None:
     """The answers to forgotten addresses went out (marked sent, committed): their rows, and the
     lines logged since, forget the addresses too; then the freed pages are wiped."""
+    if not recipients:
+        return
     with store.write():
         for address in recipients:
             forgetting.forget_address(store, address, mailboxhash.pseudonym(store, address))
     for address in recipients:
         rewrite_logs(open_log_files(), address, mailboxhash.pseudonym(store, address))
     forgetting.wipe_freed(store)
+
+
+def log_files(ctx: Context) -> list[Path]:
+    """The config's log file and the files this process logs to."""
+    return [Path(p) for p in {ctx.config.log_file, *open_log_files()} if p]
 
 
 def open_log_files() -> list[Path]:

@@ -1,9 +1,9 @@
 """Step 32: caps and locks keep a keyed hash of the mailbox, not the address (FORGET ME).
 
 store_secrets holds the store's own random secrets by name; its first, 'mailbox', keys the hash
-of gm.store.mailboxhash.  The addresses that were keys of a limit are rewritten to that hash:
-credential_failures.sender, credential_locks.sender (a sender's lock) and
-pending_requests.mailbox, so that forgetting an address resets none of them.
+of gm.store.mailboxhash (gm.core.addresses.keyed_mailbox).  The addresses that were keys of a
+limit are rewritten to that hash: credential_failures.sender, credential_locks.sender (a
+sender's lock) and pending_requests.mailbox, so that forgetting an address resets none of them.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ import secrets
 import time
 from typing import Any
 
+from gm.core.addresses import keyed_mailbox
 from gm.store.changes import NewTable, Step
-from gm.store.mailboxhash import SECRET_NAME, keyed
+
+SECRET_NAME = "mailbox"  # as shipped: gm.store.mailboxhash.SECRET_NAME reads it
 
 SQL = """
 CREATE TABLE store_secrets (
@@ -35,7 +37,7 @@ def hash_the_keys(db: Any) -> None:
         kept = [row[0] for row in db.execute(f"SELECT DISTINCT {column} FROM {table} WHERE {column} <> ''", {})]
         for address in kept:
             db.execute(f"UPDATE {table} SET {column} = :hashed WHERE {column} = :address",
-                       {"hashed": keyed(secret.encode("ascii"), address), "address": address})
+                       {"hashed": keyed_mailbox(secret.encode("ascii"), address), "address": address})
 
 
 STEP = Step(32, "caps and locks keep a keyed hash of the mailbox (store_secrets)", SQL, hash_the_keys,

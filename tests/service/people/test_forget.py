@@ -131,3 +131,12 @@ def test_the_lock_of_wrong_passwords_survives_forgetting(finished):
     forget.gm_forget(engine, ADA, "asked")
     assert engine.store.credentials.sender_lock_until("Ada@Example.org") == now + 3600
     assert engine.store.credentials.sender_lock_until("bob@example.org") is None
+
+
+def test_log_lines_naming_the_address_are_rewritten(tmp_path):
+    log = tmp_path / "gm.log"
+    log.write_text("mail from Ada@Example.org: FORGET ME\nmail from bob@example.org\n")
+    (tmp_path / "gm.log.1").write_text("outbox #3 to ada@example.org refused\n")
+    assert forget.rewrite_logs([log], ADA, "forgotten-0@invalid") == 2
+    assert log.read_text() == "mail from forgotten-0@invalid: FORGET ME\nmail from bob@example.org\n"
+    assert (tmp_path / "gm.log.1").read_text() == "outbox #3 to forgotten-0@invalid refused\n"
