@@ -12,10 +12,14 @@ address, packed ones unpacked, has it (any case) replaced by its pseudonym
 from __future__ import annotations
 
 import re
+import time
 from typing import Any, Callable
 
 from gm.core import addresses
 from gm.store import packing
+
+CHECKPOINT_TRIES = 5  # times the WAL is truncated again while a reader holds it
+CHECKPOINT_PAUSE = 0.2  # seconds, more each time
 
 # (table, column) rows equal to the address (lower-cased) are deleted
 DELETED = (("delivery_events", "address"), ("addresses", "address"), ("address_settings", "address"),
@@ -31,6 +35,8 @@ PACKED = (("reports", "body", "body_packing"), ("outbox", "raw", None))
 def forget_address(store: Any, address: str, pseudonym: str) -> int:
     """Forget ``address`` in every row (inside a write); how many cells changed."""
     store.locks.lock_store()
+    if store.kind == "sqlite":  # what the erase frees is zeroed, not merely marked free
+        store.db.execute("PRAGMA secure_delete = ON")
     address = address.lower()
     changed = 0
     for table, column in DELETED:
@@ -47,6 +53,13 @@ def forget_address(store: Any, address: str, pseudonym: str) -> int:
     changed += replace_everywhere(store, address, pseudonym)
     store.forget_reads()
     return int(changed)
+
+
+def games_seated(store: Any, address: str) -> list[str]:
+    """The games where ``address`` holds or held a seat, running or not."""
+    return [row["game_id"] for row in store.db.execute(
+        "SELECT DISTINCT game_id FROM players WHERE lower(email) = :address ORDER BY game_id",
+        {"address": address.lower()})]
 
 
 def replacer(address: str, pseudonym: str) -> Callable[[str], str]:
@@ -142,14 +155,21 @@ def set_cell(store: Any, table: str, column: str, keys: list[str], row: Any, val
     return int(store.db.execute(f"UPDATE {table} SET {sets} WHERE {where}", params).rowcount)
 
 
-def wipe_freed(store: Any) -> None:
-    """No byte of the freed pages left (outside any transaction): SQLite's file, WAL and -shm
-    rewritten by a checkpoint and a VACUUM with secure_delete on; PostgreSQL's own VACUUM."""
+def wipe_freed(store: Any) -> bool:
+    """No byte of the freed pages left (outside any transaction): on SQLite, the WAL checkpointed
+    into the file, a VACUUM rewriting it, and the WAL truncated (tried again while a reader holds
+    it); on PostgreSQL a VACUUM (no row is left to read; its WAL and disk are like backups).
+    False: a reader held SQLite's WAL throughout, to be wiped again later."""
     if store.kind == "postgresql":
         for table in store.table_names():
-            store.db.raw(f"VACUUM FULL {table}")
-        return
-    store.db.execute("PRAGMA secure_delete = ON")
+            store.db.raw(f"VACUUM {table}")
+        return True
     store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.db.execute("VACUUM")
-    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    for attempt in range(CHECKPOINT_TRIES):
+        busy = store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        if not busy:
+            store.db.execute("PRAGMA secure_delete = OFF")
+            return True
+        time.sleep(CHECKPOINT_PAUSE * (attempt + 1))
+    return False

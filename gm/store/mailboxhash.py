@@ -36,6 +36,11 @@ def secret_of(store: Any) -> bytes:
     return bytes(found)
 
 
+def secret_replaced(store: Any) -> None:
+    """The store's secret was replaced (a copy brought the source's): read it again at next use."""
+    store.mailbox_secret = None
+
+
 def mailbox_hash(store: Any, address: str | None) -> str:
     """``address``'s mailbox as the caps and locks of this store key it (a schema rewound before
     SINCE_STEP, as tests run an older gm's, keeps the address itself)."""
@@ -47,7 +52,8 @@ def mailbox_hash(store: Any, address: str | None) -> str:
 
 
 def pseudonym(store: Any, address: str) -> str:
-    """What a forgotten address becomes wherever it stood: forgotten-<8 hex of its hash>@invalid."""
+    """What a forgotten address becomes wherever it stood: forgotten-<8 hex of its hash>@invalid
+    (the same for every spelling of its mailbox)."""
     return pseudonym_of(mailbox_hash(store, address))
 
 

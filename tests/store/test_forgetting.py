@@ -51,3 +51,17 @@ def test_the_secret_is_the_stores_own_and_survives_reopening(store_target):
         assert mailboxhash.pseudonym(again, ADDRESS) == f"forgotten-{hashed[:8]}@invalid"
     finally:
         again.close()
+
+
+def test_the_open_games_an_address_made_still_count_once_it_is_forgotten(store_target):
+    store = Store(store_target)
+    try:
+        with store.write():
+            store.selfservice.add_open_game("op1", 3, 2, ADDRESS)
+        assert store.selfservice.open_games_created_by(ADDRESS) == 1
+        with store.write():
+            forget_address(store, ADDRESS, mailboxhash.pseudonym(store, ADDRESS))
+        assert store.one("SELECT created_by FROM open_games")["created_by"] == mailboxhash.pseudonym(store, ADDRESS)
+        assert store.selfservice.open_games_created_by("Eve+x@example.net") == 1
+    finally:
+        store.close()

@@ -18,6 +18,7 @@ from gm.core.model import ServiceError
 from gm.mail.inbound import Inbound
 from gm.service.context import Context
 from gm.store import Store, forgetting, mailboxhash
+from gm.store.packing import header_end
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +55,7 @@ def forget(ctx: Context, address: str, why: str) -> list[str]:
     if games:
         raise ServiceError(refusal(games))
     pseudonym = mailboxhash.pseudonym(ctx.store, address)
-    finished = [row["game_id"] for row in ctx.store.all(
-        "SELECT DISTINCT game_id FROM players WHERE lower(email) = :address ORDER BY game_id", address=address)]
+    finished = forgetting.games_seated(ctx.store, address)
     cells = forgetting.forget_address(ctx.store, address, pseudonym)
     ctx.store.history.log("", 0, GM_ACTOR, "forget", f"{pseudonym} forgotten: {why}", ctx.clock())
     log.info("an address was forgotten as %s (%d cells): %s", pseudonym, cells, why)
@@ -68,7 +68,7 @@ def forget(ctx: Context, address: str, why: str) -> list[str]:
              "the address, not the address, and still count"]
     if finished:
         lines.append(f"  - games where it played: {', '.join(finished)}")
-    lines += ["", "Backups the game master took before today are outside gm's reach. This is the last "
+    lines += ["", "Backups the game master took before this are outside gm's reach. This is the last "
               "mail gm sends to this address; its copy is forgotten once sent."]
     return lines
 
@@ -117,8 +117,8 @@ ANSWER_HEADER = "X-GM-Forgotten"  # marks the answer in the sender's claimed row
 
 def is_answer(raw: bytes) -> bool:
     """Whether a mail the sender claimed is the answer to a forgotten address."""
-    head = raw[:raw.find(b"\n\n") if b"\n\n" in raw else len(raw)]
-    return f"\n{ANSWER_HEADER}: yes".encode("ascii") in head.replace(b"\r\n", b"\n")
+    head = raw[:header_end(raw)].replace(b"\r\n", b"\n")
+    return f"\n{ANSWER_HEADER}: yes\n".encode("ascii") in b"\n" + head + b"\n"
 
 
 def answers_sent(store: Store, recipients: list[str]) -> None:

@@ -54,6 +54,14 @@ def cells_naming(engine, address: str) -> list[str]:
     return found
 
 
+def rows_naming(engine, address: str) -> list[str]:
+    """On PostgreSQL, the tables with a row whose text (row::text) holds ``address``; [] on SQLite."""
+    if engine.store.kind != "postgresql":
+        return []
+    return [name for name in engine.store.table_names()
+            if engine.store.one(f"SELECT count(*) AS n FROM {name} t WHERE t::text ILIKE :p", p=f"%{address}%")["n"]]
+
+
 def files_naming(root: Path, address: str, skip: tuple[Path, ...] = ()) -> list[str]:
     return [str(p) for p in root.rglob("*") if p.is_file() and not any(s in p.parents for s in skip)
             and address.encode() in p.read_bytes().lower()]
@@ -82,11 +90,16 @@ def test_forget_me_by_mail_leaves_no_trace(finished, tmp_path):
     assert pseudonym in body(answer) and "Backups" in body(answer)
     deliver(engine, tmp_path)
     assert cells_naming(engine, ADA) == []
+    assert rows_naming(engine, ADA) == []
     assert [(p["name"], p["email"]) for p in engine.store.seats.players("nb1")] == \
         [("ada", pseudonym), ("bob", "bob@example.org")]
+    assert engine.store.selfservice.observers_of("nb2") == []
     for game in ("nb1", "nb2"):
         assert audit.verify(engine, game).differences == []
     if engine.store.kind == "sqlite":
+        database = Path(engine.config.database)
+        files = [database, database.with_name(database.name + "-wal"), database.with_name(database.name + "-shm")]
+        assert [f.name for f in files if f.exists() and ADA.encode() in f.read_bytes().lower()] == []
         engine.store.close()
         data = engine.config.data_dir
         assert files_naming(data, ADA) == []
@@ -140,3 +153,8 @@ def test_log_lines_naming_the_address_are_rewritten(tmp_path):
     assert forget.rewrite_logs([log], ADA, "forgotten-0@invalid") == 2
     assert log.read_text() == "mail from forgotten-0@invalid: FORGET ME\nmail from bob@example.org\n"
     assert (tmp_path / "gm.log.1").read_text() == "outbox #3 to forgotten-0@invalid refused\n"
+
+
+def test_the_answer_is_known_by_its_header_alone():
+    assert forget.is_answer(b"From: gm@x\r\nX-GM-Forgotten: yes\r\n\r\nbody")
+    assert not forget.is_answer(b"From: gm@x\n\nX-GM-Forgotten: yes\n")  # in a body: not the header
