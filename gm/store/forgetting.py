@@ -105,14 +105,20 @@ def matching(store: Any, column: str, blob: bool) -> str:
     return f"lower(CAST({column} AS TEXT))"
 
 
+def like_pattern(address: str) -> str:
+    """A LIKE pattern (ESCAPE '!') finding ``address`` anywhere in a text: its own % and _ literal."""
+    escaped = address.replace("!", "!!").replace("%", "!%").replace("_", "!_")
+    return f"%{escaped}%"
+
+
 def replace_plain(store: Any, table: str, named: tuple[str, bool], keys: list[str], address: str,
                   swap: Callable[[str], str]) -> int:
     """The cells of a plain text or blob column (``named``: its name, whether of bytes) holding
     the address, rewritten."""
     column, blob = named
     rows = store.db.execute(f"SELECT {', '.join(keys)}, {column} AS cell FROM {table} "
-                            f"WHERE {matching(store, column, blob)} LIKE :pattern",
-                            {"pattern": f"%{address}%"}).fetchall()
+                            f"WHERE {matching(store, column, blob)} LIKE :pattern ESCAPE '!'",
+                            {"pattern": like_pattern(address)}).fetchall()
     changed = 0
     for row in rows:
         cell = row["cell"]

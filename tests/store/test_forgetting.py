@@ -65,3 +65,17 @@ def test_the_open_games_an_address_made_still_count_once_it_is_forgotten(store_t
         assert store.selfservice.open_games_created_by("Eve+x@example.net") == 1
     finally:
         store.close()
+
+
+def test_an_address_with_like_wildcards_is_found_as_written(store_target):
+    store = Store(store_target)
+    odd, near = "a_b%c!d@example.net", "axbyczd@example.net"
+    try:
+        with store.write():
+            store.history.log("g1", 0, odd, "observe", f"by {odd}", 1.0)
+            store.history.log("g1", 0, near, "observe", f"by {near}", 1.0)
+            forget_address(store, odd, "forgotten-1@invalid")
+        assert [(r["actor"], r["detail"]) for r in store.all("SELECT * FROM history ORDER BY id")] == [
+            ("forgotten-1@invalid", "by forgotten-1@invalid"), (near, f"by {near}")]
+    finally:
+        store.close()

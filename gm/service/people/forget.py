@@ -57,6 +57,7 @@ def forget(ctx: Context, address: str, why: str) -> list[str]:
     pseudonym = mailboxhash.pseudonym(ctx.store, address)
     finished = forgetting.games_seated(ctx.store, address)
     cells = forgetting.forget_address(ctx.store, address, pseudonym)
+    why = forgetting.replacer(address, pseudonym)(why)  # a reason may name the address too
     ctx.store.history.log("", 0, GM_ACTOR, "forget", f"{pseudonym} forgotten: {why}", ctx.clock())
     log.info("an address was forgotten as %s (%d cells): %s", pseudonym, cells, why)
     lines = ["gm has forgotten this address, as asked:", "",

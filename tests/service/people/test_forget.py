@@ -108,7 +108,7 @@ def test_forget_me_by_mail_leaves_no_trace(finished, tmp_path):
 
 def test_gm_forget_logs_why_and_answers(finished, tmp_path):
     engine = finished
-    said = forget.gm_forget(engine, ADA, "asked by phone")
+    said = forget.gm_forget(engine, ADA, "asked by phone from Ada@Example.org")
     pseudonym = mailboxhash.pseudonym(engine.store, ADA)
     assert pseudonym in said
     (row,) = engine.store.all("SELECT * FROM history WHERE action = 'forget'")
