@@ -74,8 +74,9 @@ def forget(ctx: Context, address: str, why: str) -> list[str]:
     return lines
 
 
-def confirmed(ctx: Context, inbound: Inbound) -> None:
-    """The address confirmed its FORGET ME (its code): forgotten, then answered, or told why not."""
+def confirmed(ctx: Context, inbound: Inbound, requested: list[str]) -> None:
+    """The address confirmed its FORGET ME (its code): forgotten, then answered, or told why not.
+    The other lines of its request (``requested``) are not done: the address is gone."""
     from gm.service.outgoing.answers import refuse
 
     try:
@@ -83,6 +84,9 @@ def confirmed(ctx: Context, inbound: Inbound) -> None:
     except ServiceError as exc:
         refuse(ctx, inbound, None, "Not forgotten", str(exc))
         return
+    others = [line for line in requested if line != REQUEST_LINE]
+    if others:
+        lines += ["", "Not done, as this address is forgotten: " + "; ".join(others)]
     queue_answer(ctx, inbound.sender, lines, inbound.message_id)
     rewrite_logs(log_files(ctx), inbound.sender, mailboxhash.pseudonym(ctx.store, inbound.sender))
 

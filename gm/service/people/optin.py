@@ -259,8 +259,8 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: We
                "expired, or this is not the address it was sent to. Send the request again.")
         return
     ctx.store.optin.confirm_pending_request(row.code_hash, now)
-    if row.actions == "FORGET ME":  # answered after the erase, as the address's last trace
-        later("gm.service.people.forget", "confirmed")(ctx, inbound)
+    if "FORGET ME" in row.actions.split("\n"):  # alone: answered after the erase, its last trace
+        later("gm.service.people.forget", "confirmed")(ctx, inbound, row.actions.split("\n"))
         return
     parts, secret = [], False
     for line in row.actions.split("\n"):

@@ -158,3 +158,17 @@ def test_log_lines_naming_the_address_are_rewritten(tmp_path):
 def test_the_answer_is_known_by_its_header_alone():
     assert forget.is_answer(b"From: gm@x\r\nX-GM-Forgotten: yes\r\n\r\nbody")
     assert not forget.is_answer(b"From: gm@x\n\nX-GM-Forgotten: yes\n")  # in a body: not the header
+
+
+def test_forget_me_with_other_requests_does_the_forgetting_alone(finished, tmp_path):
+    engine = finished
+    engine.create_game("neighbors", "nb3", [("bob", "bob@example.org"), ("cy", "cy@example.org")], seed=7)
+    mark_all_sent(engine)
+    (code_mail,) = send(engine, ADA, "OBSERVE nb3\nFORGET ME")
+    assert "OBSERVE nb3" in body(code_mail) and "FORGET ME" in body(code_mail)
+    code = code_mail["Subject"].split(":")[0].split()[1]
+    (answer,) = send(engine, ADA, f"CONFIRM {code}")
+    assert "Not done, as this address is forgotten: OBSERVE nb3" in " ".join(body(answer).split())
+    assert engine.store.selfservice.observers_of("nb3") == []
+    deliver(engine, tmp_path)
+    assert cells_naming(engine, ADA) == []
