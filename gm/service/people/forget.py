@@ -139,9 +139,12 @@ def answers_sent(store: Store, recipients: list[str]) -> None:
     forgetting.wipe_freed(store)
 
 
+INGEST_LOG = "gm.log"  # gm ingest's log in the data folder where the config names none (gm.cli.piped)
+
+
 def log_files(ctx: Context) -> list[Path]:
-    """The config's log file and the files this process logs to."""
-    return [Path(p) for p in {ctx.config.log_file, *open_log_files()} if p]
+    """The config's log file (or gm ingest's in the data folder) and the files this process logs to."""
+    return [Path(p) for p in {ctx.config.log_file or ctx.config.data_dir / INGEST_LOG, *open_log_files()} if p]
 
 
 def open_log_files() -> list[Path]:

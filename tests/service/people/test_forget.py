@@ -108,11 +108,14 @@ def test_forget_me_by_mail_leaves_no_trace(finished, tmp_path):
 
 def test_gm_forget_logs_why_and_answers(finished, tmp_path):
     engine = finished
+    log = engine.config.data_dir / "gm.log"  # gm ingest's, where the config names no log file
+    log.write_text("mail from ada@example.org: JOIN nb1 ada\n")
     said = forget.gm_forget(engine, ADA, "asked by phone from Ada@Example.org")
     pseudonym = mailboxhash.pseudonym(engine.store, ADA)
     assert pseudonym in said
     (row,) = engine.store.all("SELECT * FROM history WHERE action = 'forget'")
     assert "asked by phone" in row["detail"] and ADA not in row["detail"]
+    assert log.read_text() == f"mail from {pseudonym}: JOIN nb1 ada\n"
     assert deliver(engine, tmp_path) == 1
     assert cells_naming(engine, ADA) == []
     with pytest.raises(ServiceError, match="-m"):
