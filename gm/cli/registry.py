@@ -27,6 +27,7 @@ WHERE = {
     "history": "archive", "verify": "archive",
     "lines": "linescmd",
     "players": "delivery", "deliveries": "delivery",
+    "data": "datacmd",
     "backup": "storecmd", "restore": "storecmd",
     "ingest": "pipe", "init": "pipe",
     "doctor": "doctor",

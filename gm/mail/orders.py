@@ -366,6 +366,8 @@ def _command(line: str) -> str | None:
         return first + " " + line[len(first):].strip()
     if words == ["MY", "GAMES"]:
         return "SUMMARY"
+    if words == ["MY", "DATA"]:
+        return "MY DATA"
     if words[:2] == ["PASSWORD", "RESET"]:  # a command, not credentials
         return "PASSWORD RESET " + " ".join(line.split()[2:4])  # <id> [<seat>]
     return None
@@ -405,6 +407,8 @@ def _complete_commands(subject: str, mail: OrderMail) -> None:
             mail.commands.append(words[0])
         elif words == ["MY", "GAMES"]:
             mail.commands.append("SUMMARY")
+        elif words == ["MY", "DATA"]:
+            mail.commands.append("MY DATA")
         else:
             mail.commands += _subject_commands(subject)
     if mail.game_id is not None:  # a bare TRAIL is of the mail's game, with a password or not

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from sqlalchemy import LargeBinary, Text
 
-from gm.core.addresses import mailbox_key
 from gm.store import addressdata
 from gm.store.addressdata import (ADDRESS_COLUMNS, MAILBOX_COLUMNS, MENTION_COLUMNS, NAMING, SEAT_COLUMNS,
                                   AddressData)
 from gm.store.tables import metadata
+from addressrows import ADA, BOB, GAME, put_game, put_rows
 
 # table -> its text or bytes columns that hold no address (codes, kinds, states, gm's own ids...)
 HOLDS_NO_ADDRESS: dict[str, tuple[str, ...]] = {
@@ -83,45 +83,10 @@ def test_the_catalogue_names_only_columns_the_schema_has_and_none_twice_over():
 
 
 # --- the rows naming an address ---------------------------------------------------------------
-ADA, BOB = "ada+games@example.org", "bob@example.net"
-SEATS = {ADA: "Ada", BOB: "Bob"}
-GAME = "g1"
-
-
-def filler(table: str, column: Any, who: str) -> Any:
-    """A value of the column's type for one person's row: the person's address, mailbox key or
-    seat where the catalogue says so, else a value telling whose row it is."""
-    name = column.name
-    if name in ADDRESS_COLUMNS.get(table, ()):
-        return who
-    if name in MAILBOX_COLUMNS.get(table, ()):
-        return mailbox_key(who)
-    if table in SEAT_COLUMNS and name in SEAT_COLUMNS[table]:
-        return GAME if name == SEAT_COLUMNS[table][0] else SEATS[who]
-    if name.endswith("_packing"):
-        return "utf8"
-    if column.foreign_keys and column.nullable:
-        return None
-    if isinstance(column.type, LargeBinary):
-        return f"{name} of {SEATS[who]}".encode()
-    if isinstance(column.type, Text):
-        return f"{name} of {SEATS[who]}"
-    return 1
-
-
-def put_rows(store, who: str) -> None:
-    """One row of ``who`` in every table rows_naming reads (and a history row by seat name)."""
-    for table in NAMING:
-        columns = [c for c in metadata.tables[table].c if c.identity is None]
-        store.insert(table, **{c.name: filler(table, c, who) for c in columns})
-    store.insert("history", game_id=GAME, turn=1, actor=SEATS[who], action="set", detail="format", at=1.0)
-
-
 @pytest.fixture
 def store(store):
     with store.write():
-        store.insert("games", id=GAME, kind="neighbors", seed=1, options="{}", status="active", created=1.0,
-                     updated=1.0)
+        put_game(store)
         put_rows(store, ADA)
         put_rows(store, BOB)
     return store

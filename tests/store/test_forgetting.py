@@ -79,3 +79,20 @@ def test_an_address_with_like_wildcards_is_found_as_written(store_target):
             ("forgotten-1@invalid", "by forgotten-1@invalid"), (near, f"by {near}")]
     finally:
         store.close()
+
+
+def test_the_rows_naming_an_address_hold_its_hashed_locks_and_requests(store_target):
+    from gm.store.addressdata import AddressData
+
+    store = Store(store_target)
+    try:
+        with store.write():
+            store.credentials.add_credential_lock("", "", ADDRESS, 1.0, 2.0)
+            store.credentials.add_credential_failure("nb1", "", ADDRESS, 1.0)
+            store.optin.add_pending_request("h", ADDRESS, ADDRESS, ["OBSERVE nb1"], 1.0, 2.0)
+            store.credentials.add_credential_lock("", "", "bob@example.net", 1.0, 2.0)
+        found = AddressData(store).rows_naming(ADDRESS)
+        assert {table: len(rows) for table, rows in found.items()} == {
+            "credential_locks": 1, "credential_failures": 1, "pending_requests": 1}
+    finally:
+        store.close()

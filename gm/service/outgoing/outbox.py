@@ -26,7 +26,7 @@ from gm.present.mailhtml import ReportPage, with_answers
 from gm.mail.orders import game_tag
 from gm.service.outgoing import strangers, threads
 from gm.service.outgoing.holding import queue_status, queue_statuses
-from gm.service.outgoing.letters import Letter, calendars_of
+from gm.service.outgoing.letters import Letter, calendars_of, files_of
 from gm.service.outgoing.replies import ReplyTokens
 from gm.service.outgoing.strangers import HOUR as HOUR, LIMITED_KINDS
 from gm.service.outgoing.strangers import STRANGER_BYTES as STRANGER_BYTES
@@ -41,11 +41,11 @@ log = logging.getLogger(__name__)
 
 MAILS_PER_ADDRESS = 3
 """The most mails one inbound mail makes gm queue to any one mailbox (gm.core.addresses.mailbox_key:
-victim+1@ and VICTIM@ are victim@), beyond the game's normal reports (REPORT_KINDS: one per
-reader per move).  Replies, press, notices, codes and alerts count together, whatever the mail
-holds; the sender's one reply always has its place among them.  While a mail is handled (its
-MailOutbox) Outbox.queue refuses, and logs, a mail past it, so the bound holds
-whichever code queues; the commands check room_for() first to say so instead."""
+victim+1@ and VICTIM@ are victim@), beyond the game's normal reports (REPORT_KINDS: one per reader
+per move).  Replies, press, notices, codes and alerts count together, whatever the mail holds; the
+sender's one reply always has its place among them.  While a mail is handled (its MailOutbox)
+Outbox.queue refuses, and logs, a mail past it, so the bound holds whichever code queues; the
+commands check room_for() first to say so instead."""
 REPORT_KINDS = ("report", "welcome")  # the game's normal reports: not counted by MAILS_PER_ADDRESS
 PART_RULE = "\n" + "=" * 72 + "\n\n"
 # What the store keeps of a text that carried a password or a code, once it is sent (outbox.secret;
@@ -65,6 +65,7 @@ class ReplyPart:
     secret: bool = False  # carries a password or a code: the stored copy is blanked once sent
     report: bool = False  # the sender's report of the move the mail made: it leads the reply
     calendar: tuple[bytes, ...] = ()  # the reader's deadline as iCalendar objects
+    files: tuple = ()  # files attached (gm.mail.outbound.Attachment)
 
 
 def page_part(page: ReportPage | None, images: tuple, footer: str) -> HtmlPart | None:
@@ -130,17 +131,17 @@ class Outbox:
              game_id: str | None = None, turn: int | None = None, in_reply_to: str | None = None,
              references=(), auto: str = "auto-generated", not_before: float | None = None,
              headers: tuple[tuple[str, str], ...] = (), html: HtmlPart | None = None,
-             secret: bool = False, calendar: tuple[bytes, ...] = ()) -> int:
+             secret: bool = False, calendar: tuple[bytes, ...] = (), files: tuple = ()) -> int:
         """Compose one counted message and store it in the outbox as ``status`` (sent from
         ``not_before``, if given).  With ``html`` it is multipart/alternative: ``body`` as text,
         then the HTML page.  ``secret``: it carries a password or a code, so its stored copy
-        must not outlive its sending (outbox.secret).  With DKIM configured the stored bytes are
+        must not outlive its sending (outbox.secret).  ``files``: attached.  With DKIM configured the stored bytes are
         signed, so every retry sends the same signature.  A mail about a game goes in its
         reader's thread of it (gm.service.outgoing.threads)."""
         message_id, raw = threads.compose(
-            self.store, self.config, to=to, subject=subject, body=body, now=self.clock(), auto=auto,
-            game_id=game_id, in_reply_to=in_reply_to, references=references, headers=headers,
-            html=html, reserve=SIGNATURE_RESERVE if self.signer is not None else 0, calendars=calendar, turn=turn)
+            self.store, self.config, to=to, subject=subject, body=body, now=self.clock(), auto=auto, turn=turn,
+            game_id=game_id, in_reply_to=in_reply_to, references=references, headers=headers, html=html,
+            reserve=SIGNATURE_RESERVE if self.signer is not None else 0, calendars=calendar, attachments=files)
         if self.signer is not None:
             raw = self.signer.sign(raw)
         return self.store.outbox.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
@@ -208,7 +209,8 @@ class Outbox:
                             reports.with_footer("\n".join(letter.notes + (body,)), footer),
                             kind=letter.kind, status=status, game_id=view.id, turn=view.turn,
                             not_before=letter.not_before, headers=letter.headers + reply,
-                            html=page_part(letter.page, letter.images, footer), calendar=letter.calendar, **threading)
+                            html=page_part(letter.page, letter.images, footer), calendar=letter.calendar,
+                            files=letter.files, **threading)
             if letter.archived:
                 for note in letter.notes:
                     self.archive(view, letter.player, "notice", note, oid)
@@ -258,11 +260,11 @@ class Outbox:
 
     def reply(self, inbound: Inbound, view: GameView | None, label: str, body: str,
               kind: str, archive_player: str | None = None, html: HtmlPart | None = None,
-              secret: bool = False, calendar: tuple[bytes, ...] = ()) -> None:
+              secret: bool = False, calendar: tuple[bytes, ...] = (), files: tuple = ()) -> None:
         """Answer a mail (gathered into one reply by the mail's own MailOutbox).  ``html``: the
         part's HTML alternative, used when the reply has no other part.  ``secret``: the part
-        carries a password or a code (the whole reply is then stored as secret)."""
-        part = ReplyPart(view, label, body, kind, archive_player, html, secret, calendar=calendar)
+        carries a password or a code (the whole reply is then stored as secret); ``files``: attached."""
+        part = ReplyPart(view, label, body, kind, archive_player, html, secret, calendar=calendar, files=files)
         if self.replying_to(inbound):
             self.answers.parts.append(part)
             return
@@ -347,7 +349,8 @@ class Outbox:
                          game_id=view.id if view else None, turn=view.turn if view else None,
                          in_reply_to=inbound.message_id, references=inbound.references,
                          auto="auto-replied", headers=headers, html=None if cut else html,
-                         secret=any(p.secret for p in parts), answer=True, calendar=calendars_of(parts))
+                         secret=any(p.secret for p in parts), answer=True, calendar=calendars_of(parts),
+                         files=files_of(parts))
         self.archive_parts(parts, oid)
         return oid
 

@@ -104,6 +104,15 @@ class Command:
 PEOPLE = "gm.service.people."
 COMMANDS_DONE = PEOPLE + "playercommands"
 
+
+def my_data(ctx: Context, view: GameView | None, player: object, args: str, inbound: Inbound) -> None:
+    """MY DATA: a seat's (password or reply token) answered at once; any other mail's waits for its
+    From address to answer a code, as OBSERVE does."""
+    if player is None:
+        optin.ask("MY", ctx, view, player, args, inbound)
+    else:
+        later(PEOPLE + "mydata", "for_seat")(ctx, view, player, args, inbound)
+
 # The one table: ``run`` dispatches from it and HELP lists it, so no command exists
 # without its help line.
 COMMANDS: tuple[Command, ...] = (
@@ -128,6 +137,10 @@ COMMANDS: tuple[Command, ...] = (
             "whose move and deadline", later(COMMANDS_DONE, "list_games")),
     Command("SUMMARY", "(or MY GAMES; no password needed) the games you play from this "
             "address: turn, deadline, and whether you owe orders now", later(COMMANDS_DONE, "summary")),
+    Command("MY DATA", "everything gm keeps about your address, mailed to that address alone as a "
+            "JSON file: with your password (or a reply address) at once; without, once your address "
+            "answers the code gm mails it",
+            my_data),
     Command("JOIN <id> <name>", "(no password needed) take a seat of an open game, e.g. JOIN nb7 "
             "ada: gm mails a code to confirm (reply to it), then your password; the game starts "
             "when its seats are taken", partial(optin.ask, "JOIN")),
@@ -186,7 +199,7 @@ COMMANDS: tuple[Command, ...] = (
 )
 HANDLERS: dict[str, Handler] = {c.word: c.handler for c in COMMANDS if c.handler is not None}
 # The commands a mail without GAME/PASSWORD may hold, besides HELP.
-NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE", "PASSWORD", "CONFIRM", "TRAIL",
+NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE", "PASSWORD", "CONFIRM", "TRAIL", "MY",
                "FORGET")
 
 
