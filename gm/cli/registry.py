@@ -32,6 +32,7 @@ WHERE = {
     "backup": "storecmd", "restore": "storecmd",
     "ingest": "pipe", "init": "pipe",
     "doctor": "doctor",
+    "forget": "forgetcmd",
     "status": "statuscmd",
     "archive": "archive", "dkim": "dkim", "store": "storecmd", "seat": "seatcmd", "config": "configcmd",
 }

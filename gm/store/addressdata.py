@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from gm.core.addresses import mailbox_key, normal
+from gm.store.mailboxhash import mailbox_hash
 from gm.store.packing import unpack_mail, unpack_text
 from gm.store.repository import Repository
 from gm.store.sql import prepared, whole_rows
@@ -87,6 +88,10 @@ MENTION_COLUMNS: dict[str, tuple[str, ...]] = {
     "conditional_lines": ("written",),
 }
 
+# tables whose address or mailbox column holds, since schema step 32, the mailbox's keyed hash
+# (gm.store.mailboxhash: caps and locks outlive a forgetting); looked up by it as well
+HASHED = ("credential_failures", "credential_locks", "pending_requests")
+
 NAMING = tuple(sorted({*ADDRESS_COLUMNS, *MAILBOX_COLUMNS, *SEAT_COLUMNS}))  # the tables rows_naming reads
 
 
@@ -140,14 +145,16 @@ class AddressData(Repository):
         """table -> every row naming ``address``, its mailbox key, or a seat it holds (each row
         once, in the store's order), for each of ``tables``; a table naming none is left out."""
         kept = normal(address) or address.strip().lower()
-        key = mailbox_key(kept)
+        key, hashed = mailbox_key(kept), mailbox_hash(self.store, kept)
         seats = self.seats_of(kept)
         found: Rows = {}
         for table in tables:
             rows: dict[tuple[Any, ...], dict[str, Any]] = {}
             if table in BY_ADDRESS:
-                for row in BY_ADDRESS[table].run(self.store, address=kept, mailbox=key).fetchall():
-                    rows.setdefault(tuple(row), dict(zip(row.keys(), row)))
+                forms = [(kept, key), (hashed, hashed)] if table in HASHED else [(kept, key)]
+                for address, mailbox in forms:
+                    for row in BY_ADDRESS[table].run(self.store, address=address, mailbox=mailbox).fetchall():
+                        rows.setdefault(tuple(row), dict(zip(row.keys(), row)))
             if table in BY_SEAT:
                 for game, name in seats:
                     for row in BY_SEAT[table].run(self.store, game=game, player=name).fetchall():

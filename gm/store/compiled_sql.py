@@ -237,15 +237,15 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {}),
     },
     'gm.store.credentials:LOCKS_UNTIL': {
-        'sqlite': ('SELECT p.name AS name, (SELECT max(c.until) AS max_1 \nFROM credential_locks AS c \nWHERE c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = :sender_1) AS until \nFROM players AS p \nWHERE p.game_id = :game UNION ALL SELECT NULL AS name, (SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = :address AND credential_locks.player = :player_1) AS until',
+        'sqlite': ('SELECT p.name AS name, (SELECT max(c.until) AS max_1 \nFROM credential_locks AS c \nWHERE c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = :sender_1) AS until \nFROM players AS p \nWHERE p.game_id = :game UNION ALL SELECT NULL AS name, (SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = :sender_key AND credential_locks.player = :player_1) AS until',
             {'sender_1': '', 'player_1': ''}),
-        'postgresql': ('SELECT p.name AS name, (SELECT max(c.until) AS max_1 \nFROM credential_locks AS c \nWHERE c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = %(sender_1)s) AS until \nFROM players AS p \nWHERE p.game_id = %(game)s UNION ALL SELECT NULL AS name, (SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = %(address)s AND credential_locks.player = %(player_1)s) AS until',
+        'postgresql': ('SELECT p.name AS name, (SELECT max(c.until) AS max_1 \nFROM credential_locks AS c \nWHERE c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = %(sender_1)s) AS until \nFROM players AS p \nWHERE p.game_id = %(game)s UNION ALL SELECT NULL AS name, (SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = %(sender_key)s AND credential_locks.player = %(player_1)s) AS until',
             {'sender_1': '', 'player_1': ''}),
     },
     'gm.store.credentials:PASSWORD_STANDING': {
-        'sqlite': ('SELECT p.name, p.pw_hash, (SELECT max(c.until) AS max_1 \nFROM credential_locks AS c \nWHERE c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = :sender_1) AS seat_until, (SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = :address AND credential_locks.player = :player_1) AS sender_until \nFROM players AS p \nWHERE p.game_id = :game AND lower(p.email) = lower(:address) ORDER BY p.seat',
+        'sqlite': ('SELECT p.name, p.pw_hash, (SELECT max(c.until) AS max_1 \nFROM credential_locks AS c \nWHERE c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = :sender_1) AS seat_until, (SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = :sender_key AND credential_locks.player = :player_1) AS sender_until \nFROM players AS p \nWHERE p.game_id = :game AND lower(p.email) = lower(:address) ORDER BY p.seat',
             {'sender_1': '', 'player_1': ''}),
-        'postgresql': ('SELECT p.name, p.pw_hash, (SELECT max(c.until) AS max_1 \nFROM credential_locks AS c \nWHERE c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = %(sender_1)s) AS seat_until, (SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = %(address)s AND credential_locks.player = %(player_1)s) AS sender_until \nFROM players AS p \nWHERE p.game_id = %(game)s AND lower(p.email) = lower(%(address)s) ORDER BY p.seat',
+        'postgresql': ('SELECT p.name, p.pw_hash, (SELECT max(c.until) AS max_1 \nFROM credential_locks AS c \nWHERE c.game_id = p.game_id AND lower(c.player) = lower(p.name) AND c.sender = %(sender_1)s) AS seat_until, (SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = %(sender_key)s AND credential_locks.player = %(player_1)s) AS sender_until \nFROM players AS p \nWHERE p.game_id = %(game)s AND lower(p.email) = lower(%(address)s) ORDER BY p.seat',
             {'sender_1': '', 'player_1': ''}),
     },
     'gm.store.credentials:PENDING_CODES[1]': {
@@ -285,9 +285,9 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {}),
     },
     'gm.store.credentials:SENDER_LOCK_UNTIL': {
-        'sqlite': ('SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = :address AND credential_locks.player = :player_1',
+        'sqlite': ('SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = :sender_key AND credential_locks.player = :player_1',
             {'player_1': ''}),
-        'postgresql': ('SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = %(address)s AND credential_locks.player = %(player_1)s',
+        'postgresql': ('SELECT max(credential_locks.until) AS until \nFROM credential_locks \nWHERE credential_locks.sender = %(sender_key)s AND credential_locks.player = %(player_1)s',
             {'player_1': ''}),
     },
     'gm.store.daemons:BEAT': {
@@ -1021,6 +1021,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {'kind_1': 'report'}),
         'postgresql': ('SELECT * \nFROM reports \nWHERE reports.game_id = %(game)s AND reports.kind = %(kind_1)s ORDER BY reports.seq, reports.id',
             {'kind_1': 'report'}),
+    },
+    'gm.store.mailboxhash:SECRET': {
+        'sqlite': ('SELECT store_secrets.secret \nFROM store_secrets \nWHERE store_secrets.name = :name',
+            {}),
+        'postgresql': ('SELECT store_secrets.secret \nFROM store_secrets \nWHERE store_secrets.name = %(name)s',
+            {}),
     },
     'gm.store.optin:CONFIRM': {
         'sqlite': ('UPDATE pending_requests SET confirmed=:now WHERE pending_requests.code_hash = :code AND pending_requests.confirmed IS NULL',

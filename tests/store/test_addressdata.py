@@ -55,6 +55,7 @@ HOLDS_NO_ADDRESS: dict[str, tuple[str, ...]] = {
     "address_paces": ("mail_pace",),
     "held_letters": ("events",),
     "digests": (),
+    "store_secrets": ("name", "secret"),
 }
 
 CATALOGUE = (ADDRESS_COLUMNS, MAILBOX_COLUMNS, SEAT_COLUMNS, MENTION_COLUMNS)

@@ -194,6 +194,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("CREATE <kind> <id> [<seats>]", "(where the game master allows it) open a game for "
             "players to JOIN, e.g. CREATE neighbors nb9 3 (once you reply to the code gm mails "
             "you)", partial(optin.ask, "CREATE")),
+    Command("FORGET ME", "(no password needed, no GAME line) erase this address everywhere gm keeps "
+            "it, once it confirms the code gm mails it: seats of finished games keep their names under "
+            "a pseudonym; resign from running games first", partial(optin.ask, "FORGET")),
     Command("SET <what> <value>", "change one of your own settings in this game: those below",
             setcommands.run),
     *(Command(s.usage, s.does, setcommands.run) for s in setcommands.SETTERS),
@@ -201,7 +204,7 @@ COMMANDS: tuple[Command, ...] = (
 HANDLERS: dict[str, Handler] = {c.word: c.handler for c in COMMANDS if c.handler is not None}
 # The commands a mail without GAME/PASSWORD may hold, besides HELP.
 NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE", "PASSWORD", "CONFIRM", "TRAIL",
-               "RECORD", "MY")
+               "RECORD", "MY", "FORGET")
 
 
 def help_lines(width: int = 68) -> list[str]:

@@ -25,6 +25,7 @@ from gm.mail.redact import mask_header, mask_text
 from gm.service.context import Context
 from gm.store import Store
 from gm.store.addressdata import AddressData, Rows
+from gm.store.mailboxhash import mailbox_hash
 
 FILE_NAME = "my-data.json"
 MOST_BYTES = 300_000  # the JSON a mail carries (base64 makes it 4/3 of this: within a mail's cap)
@@ -104,9 +105,12 @@ def picked(rows: list[dict[str, Any]], columns: tuple[str, ...], shown: Iterable
     return [{c: shown_value(c, row.get(c), shown) for c in columns} for row in rows]
 
 
-def whose(value: str, address: str) -> str:
-    """Whom a stored sender or recipient is, without naming anyone else."""
-    return "this address" if value == address else "the seat" if not value else "another address"
+def whose(value: str, address: str, hashed: str = "") -> str:
+    """Whom a stored sender or recipient is, without naming anyone else (``hashed``: the address's
+    mailbox hash, as caps and locks keep a sender: gm.store.mailboxhash)."""
+    if value == address or (hashed and value == hashed):
+        return "this address"
+    return "the seat" if not value else "another address"
 
 
 def seats_section(store: Store, rows: Rows) -> list[dict[str, Any]]:
@@ -147,12 +151,13 @@ def mail_sent(rows: Rows, shown: Iterable[str]) -> list[dict[str, Any]]:
              "kept_copy": shown_value("raw", row["raw"], shown)} for row in rows.get("messages", [])]
 
 
-def credentials_section(rows: Rows, address: str, now: float) -> dict[str, Any]:
-    """Wrong passwords, locks and codes about the address or its seats: never a code or a hash."""
+def credentials_section(rows: Rows, address: str, now: float, hashed: str = "") -> dict[str, Any]:
+    """Wrong passwords, locks and codes about the address or its seats: never a code or a hash
+    (``hashed``: the address's mailbox hash, as a sender's are kept)."""
     failures = [{"game_id": r["game_id"], "seat": r["player"] or None, "at": iso(r["at"]),
-                 "from": whose(r["sender"], address)} for r in rows.get("credential_failures", [])]
+                 "from": whose(r["sender"], address, hashed)} for r in rows.get("credential_failures", [])]
     locks = [{"game_id": r["game_id"] or None, "seat": r["player"] or None, "since": iso(r["since"]),
-              "until": iso(r["until"]), "locked": whose(r["sender"], address)}
+              "until": iso(r["until"]), "locked": whose(r["sender"], address, hashed)}
              for r in rows.get("credential_locks", [])]
     codes = [{"purpose": r["purpose"], "game_id": r["game_id"], "seat": r["player"], "created": iso(r["created"]),
               "expires": iso(r["expires"]), "sent_to": whose(r["new_email"], address),
@@ -206,7 +211,7 @@ def gather(store: Store, config: Any, address: str, now: float) -> dict[str, Any
                        for r in rows.get("history", [])]
     data["press_sent"] = press_sent(store, seats, shown)
     data["mail_sent"] = mail_sent(rows, shown)
-    data.update(credentials_section(rows, address, now))
+    data.update(credentials_section(rows, address, now, mailbox_hash(store, address)))
     data["kept"] = kept(config)
     data["not_included"] = ("reports and press you were sent (HISTORY mails them again), passwords, reply "
                             "tokens and codes (never kept as such), and anything about another address")

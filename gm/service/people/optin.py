@@ -44,9 +44,10 @@ REQUESTS: dict[str, Callable[[Context, str, str], str]] = {  # each checks a req
     "UNOBSERVE": later("gm.service.outgoing.observers", "unobserve_request"),
     "JOIN": later("gm.service.people.lobby", "join_request"),
     "CREATE": later("gm.service.people.lobby", "create_request"),
-    "MY": later("gm.service.people.mydata", "data_request")}
+    "MY": later("gm.service.people.mydata", "data_request"),
+    "FORGET": later("gm.service.people.forget", "forget_request")}
 REFUSED = {"OBSERVE": "Not observing", "UNOBSERVE": "Not observing", "JOIN": "Not joined", "CREATE": "Not created",
-           "MY": "No data sent"}
+           "MY": "No data sent", "FORGET": "Not forgotten"}
 
 
 @dataclass
@@ -239,6 +240,8 @@ def _what(line: str) -> str:
         return f"take a seat in game {args[0]} as {args[1]} ({line})"
     if word == "MY":
         return f"mail this address everything gm keeps about it ({line})"
+    if word == "FORGET":
+        return f"forget this address: erase it everywhere gm keeps it ({line})"
     return f"open a {args[0]} game {args[1]} with {args[2]} seats ({line})"
 
 
@@ -259,6 +262,9 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: We
                "expired, or this is not the address it was sent to. Send the request again.")
         return
     ctx.store.optin.confirm_pending_request(row.code_hash, now)
+    if "FORGET ME" in row.actions.split("\n"):  # alone: answered after the erase, its last trace
+        later("gm.service.people.forget", "confirmed")(ctx, inbound, row.actions.split("\n"))
+        return
     parts, secret = [], False
     for line in row.actions.split("\n"):
         word, _, rest = line.partition(" ")
