@@ -194,6 +194,7 @@ class SendBatch:
                 store.delivery.record_refusal(row.id, row.recipient, row.attempts + 1, str(exc), now)
                 if row.secret:  # never sent now: its secret need not be kept either
                     store.outbox.blank_secret(row.id, *blanked_copy(row.raw))
+        forget.answers_sent(store, [row.recipient for row, _ in own if row.secret and forget.is_answer(row.raw)])
         self.flushed.refused += len(own)
         self.flushed.held += began
 

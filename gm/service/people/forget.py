@@ -127,8 +127,8 @@ def is_answer(raw: bytes) -> bool:
 
 
 def answers_sent(store: Store, recipients: list[str]) -> None:
-    """The answers to forgotten addresses went out (marked sent, committed): their rows, and the
-    lines logged since, forget the addresses too; then the freed pages are wiped."""
+    """The answers to forgotten addresses are done with (sent, or refused for good; committed):
+    their rows, and the lines logged since, forget the addresses too; then freed pages are wiped."""
     if not recipients:
         return
     with store.write():

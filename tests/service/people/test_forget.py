@@ -12,6 +12,7 @@ import pytest
 from gm.core.model import ServiceError
 from gm.runtime.delivery import flush
 from gm.runtime.maildir import MaildirTransport
+from gm.runtime.transport import PermanentFailure
 from gm.service.people import forget
 from gm.service.play import lifecycle
 from gm.service.records import audit
@@ -175,3 +176,23 @@ def test_forget_me_with_other_requests_does_the_forgetting_alone(finished, tmp_p
     assert engine.store.selfservice.observers_of("nb3") == []
     deliver(engine, tmp_path)
     assert cells_naming(engine, ADA) == []
+
+
+class RefusingTransport:
+    """A mail server that refuses every recipient for good."""
+
+    def send(self, recipient, raw, outbox_id):
+        raise PermanentFailure(f"550 5.1.1 <{recipient}>: no such user")
+
+    def close(self):
+        pass
+
+
+def test_an_answer_refused_for_good_forgets_its_address_too(finished):
+    engine = finished
+    forget.gm_forget(engine, ADA, "asked by phone")
+    assert "outbox.recipient" in cells_naming(engine, ADA)  # the answer waits to go
+    assert flush(engine.store, RefusingTransport(), now=engine.clock()) == 0
+    assert engine.store.one("SELECT count(*) AS n FROM outbox WHERE status = 'bounced'")["n"] == 1
+    assert cells_naming(engine, ADA) == []
+    assert rows_naming(engine, ADA) == []
