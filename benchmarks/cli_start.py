@@ -14,6 +14,8 @@ machine busy with other work moves far less than the wall time:
 - ``gm list``, ``gm show g0`` (a store of --games games)  <= 2x
 - ``gm status``                                     <= 2x
 - ``gm ingest`` of an order mail to a seat's reply address (no password)  <= 2.5x
+  (judged, its reports rendered and queued; their pictures are drawn by the sending pass,
+  gm.service.outgoing.later, which is not timed here)
 - ``gm ingest`` of a stranger's HELP                <= 1.5x
 
 The store: --games Neighbors games made by Engine.create_game (each run of

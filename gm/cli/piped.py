@@ -112,7 +112,9 @@ def judged(source: str, config: Path | None, verbose: bool, piped: float, handle
     try:
         from gm.service.engine import Engine
 
-        outcome = Engine(store, conf).ingest(raw, arrived=piped)
+        engine = Engine(store, conf)
+        engine.outbox.draw_later = True  # the sender draws the pictures: no Pillow per mail
+        outcome = engine.ingest(raw, arrived=piped)
     except Exception as exc:  # could not store it: let the MTA try again later
         log.exception("gm ingest: message not stored")
         raise TempFail(f"message not stored, try again later: {exc}") from None

@@ -141,6 +141,17 @@ def mailbox_key(address: str | None) -> str:
     return f"{local}@{domain}"
 
 
+def keyed_mailbox(secret: bytes, address: str | None) -> str:
+    """The mailbox of ``address`` (mailbox_key) as caps and locks keep it: HMAC-SHA256 under
+    ``secret`` (the store's: gm.store.mailboxhash), 64 hex digits; "" for nothing.  Never the
+    address: a limit outlives the address's forgetting without keeping it."""
+    import hashlib
+    import hmac
+
+    key = mailbox_key(address)
+    return hmac.new(secret, key.encode("utf-8"), hashlib.sha256).hexdigest() if key else ""
+
+
 def key_patterns(key: str) -> tuple[str, ...]:
     """SQL LIKE patterns that every address gm keeps (normal form) whose mailbox_key is ``key``
     matches: a few, cheap to look up, that may match more (the caller keys what they find).  An

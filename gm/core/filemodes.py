@@ -15,7 +15,6 @@ from __future__ import annotations
 import grp
 import os
 import pwd
-import secrets
 import stat
 from pathlib import Path
 
@@ -155,6 +154,8 @@ def replace_file(path: Path, data: bytes) -> None:
     there is never followed), then renamed over ``path``.  Its mode is 0666 less the umask, as a
     plain open's: these are files gm publishes (the archive), not its private ones."""
     path = Path(path)
+    import secrets  # hashlib and random: only where a file is written
+
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
     try:

@@ -12,8 +12,6 @@ next successful use (``needs_rehash``).
 from __future__ import annotations
 
 import hashlib
-import hmac
-import secrets
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -39,6 +37,8 @@ def common_file() -> Traversable:
     return files("gm.core").joinpath("common_passwords.txt")
 
 def generate(length: int = GENERATED_LENGTH) -> str:
+    import secrets  # random and hmac: where a password is made, not where one is only named
+
     return "".join(secrets.choice(ALPHABET) for _ in range(length))
 
 
@@ -48,6 +48,8 @@ def looks_generated(password: str) -> bool:
 
 
 def hash_password(password: str, n: int = N) -> str:
+    import secrets
+
     salt = secrets.token_bytes(16)
     digest = hashlib.scrypt(password.encode(), salt=salt, n=n, r=R, p=P, dklen=32, maxmem=MAX_MEMORY)
     return f"scrypt${n}${R}${P}${salt.hex()}${digest.hex()}"
@@ -81,6 +83,8 @@ def verify(password: str, stored: str) -> bool:
                              p=int(p), dklen=32, maxmem=MAX_MEMORY)
     except (ValueError, TypeError):
         return False
+    import hmac
+
     return hmac.compare_digest(got.hex(), digest)
 
 

@@ -10,7 +10,6 @@ each with its own file so one can be replaced without the others.
 from __future__ import annotations
 
 import os
-import secrets as random_source
 from pathlib import Path
 
 from gm.core import filemodes
@@ -42,6 +41,8 @@ def load_or_create(path: Path) -> bytes:
     except FileExistsError:
         return _read(path)
     with os.fdopen(fd, "w") as handle:
+        import secrets as random_source  # only when a secret is made (reading one needs no random)
+
         handle.write(random_source.token_hex(SECRET_BYTES) + "\n")
         handle.flush()
         os.fsync(handle.fileno())

@@ -13,7 +13,7 @@ quadratic on a hostile line, so they see a copy cut to MAX_SCAN_BYTES and lines 
 from __future__ import annotations
 
 import email
-import email.policy
+import email.message
 import email.utils
 import logging
 from collections.abc import Callable
@@ -87,7 +87,7 @@ def read(raw: bytes, our_address: str | None = None, our_verp: Callable[[], Verp
 def _failures(raw: bytes) -> tuple[set[str], set[str]]:
     from flufl.bounce import all_failures  # imported where used: only robot mail pays for it
 
-    msg = email.message_from_bytes(_bounded(raw), policy=email.policy.compat32)
+    msg = email.message_from_bytes(_bounded(raw), policy=email.message.compat32)
     if not (msg.get("from") or "").strip():
         msg["From"] = "<>"  # some detectors (Yale's) index the From address and fail without one
     temporary, permanent = all_failures(msg)

@@ -55,6 +55,13 @@ class Signer:
     selector: str
     domain: str
     key: bytes
+    key_file: str = ""  # where the key was read (from_config): what signs a mail finished later
+
+    @property
+    def named(self) -> tuple[str, str, str] | None:
+        """(selector, domain, key file): who signs a mail its sender finishes (gm.mail.outbound.
+        compose's ``signer``), the key read from its file then, never kept in the store."""
+        return (self.selector, self.domain, self.key_file) if self.key_file else None
 
     def __post_init__(self):
         bits = key_bits(self.key)  # raises ValueError for a key that is not an RSA private key
@@ -80,7 +87,7 @@ class Signer:
                               "gm dkim keygen --out FILE makes one") from exc
         domain = config.dkim_domain or domain_of(config.address)
         try:
-            return cls(config.dkim_selector, domain, key)
+            return cls(config.dkim_selector, domain, key, str(path))
         except ValueError as exc:
             raise ConfigError(f"dkim_key_file {path}: {exc}") from exc
 
@@ -88,8 +95,13 @@ class Signer:
         """``raw`` with a DKIM-Signature header in front (line ends as in ``raw``).
 
         A message dkimpy cannot sign is logged and returned unsigned: a report sent unsigned is
-        better than a turn that cannot be committed.
+        better than a turn that cannot be committed.  A message its sender finishes (its pictures
+        still to draw: gm.mail.outbound.is_later) is returned as it is: it is signed then.
         """
+        from gm.mail.outbound import is_later
+
+        if is_later(raw):
+            return raw
         import dkim
 
         linesep = b"\r\n" if b"\r\n" in raw[:raw.find(b"\n") + 1] else b"\n"

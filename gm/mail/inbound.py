@@ -24,7 +24,6 @@ from gm.core import text as safe_text
 from gm.mail import rawmail
 from gm.mail.bounces import recipients
 from gm.mail.charsets import MAX_CHARSET_NAME, decode_bytes, readable_charset, text_codec
-from gm.mail.html import MAX_HTML_CHARS, html_to_text, trim_html
 from gm.mail.orders import starts_with_command
 from gm.mail.quotes import read_reply
 from gm.mail.robots import away_reply, robot_reason
@@ -266,6 +265,8 @@ def body_text(msg: email.message.Message, problems: list[str]) -> tuple[str, boo
     if plain is not None and plain.strip():
         return plain, False, None if readable_charset(plain_charset) else plain_charset
     if html is not None:
+        from gm.mail.html import MAX_HTML_CHARS, html_to_text, trim_html  # for a mail of HTML alone
+
         html, cut = trim_html(html)
         if cut:
             problems.append(f"HTML body cut to its first {MAX_HTML_CHARS} characters")

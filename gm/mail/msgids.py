@@ -11,7 +11,6 @@ forged id can only get its own sender's orders refused.
 
 from __future__ import annotations
 
-import secrets
 import time
 
 
@@ -35,6 +34,8 @@ def new_message_id(domain: str, game_id: str | None = None, turn: int | None = N
     about = ""
     if game_id and turn is not None and len(game_id) <= MAX_GAME_ID and "=" not in game_id:
         about = f".{game_id.replace('.', '=')}.t{turn}"
+    import secrets  # random and hmac: only where a mail is written (reading one's id needs neither)
+
     return f"<{base36(time.time_ns())}.{secrets.token_hex(10)}{about}@{domain}>"
 
 

@@ -22,12 +22,13 @@ from gm.mail.msgids import answered_turn
 from gm.mail.rawmail import ascii_lower
 
 COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN", "CONCEDE", "DRAW", "TRAIL", "LINES",
-            "CLEAR", "TAKEBACK")
+            "CLEAR", "TAKEBACK", "RECORD")
 # Commands that may name one game after them ("LIST nb7"), read without a GAME line.
-GAME_ARGUMENT_COMMANDS = ("LIST", "TRAIL")
+GAME_ARGUMENT_COMMANDS = ("LIST", "TRAIL", "RECORD")
+OF_THE_MAILS_GAME = ("TRAIL", "RECORD")  # alone under a GAME line: of that game
 # Commands whose line carries arguments: the whole line is the command ("SET FORMAT TEXT").
 ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET", "JOIN", "LEAVE", "CREATE", "OBSERVE", "UNOBSERVE",
-                     "CONFIRM", "DRAW", "LINES", "CLEAR", "TAKEBACK")
+                     "CONFIRM", "DRAW", "LINES", "CLEAR", "TAKEBACK", "FORGET")
 # Commands a subject may hold (a List-Unsubscribe mailto, a reply to the address code's mail).
 SUBJECT_COMMANDS = ("UNOBSERVE", "CONFIRM")
 CODE_LENGTH = 10  # the address codes of SET ADDRESS (gm.service.people.seats), letters of passwords.ALPHABET
@@ -366,6 +367,8 @@ def _command(line: str) -> str | None:
         return first + " " + line[len(first):].strip()
     if words == ["MY", "GAMES"]:
         return "SUMMARY"
+    if words == ["MY", "DATA"]:
+        return "MY DATA"
     if words[:2] == ["PASSWORD", "RESET"]:  # a command, not credentials
         return "PASSWORD RESET " + " ".join(line.split()[2:4])  # <id> [<seat>]
     return None
@@ -392,8 +395,8 @@ def _read_subject(subject: str, mail: OrderMail, body_turn: int | None) -> None:
 
 
 def _complete_commands(subject: str, mail: OrderMail) -> None:
-    """The game LEAVE <id> names, a subject's commands when the mail has none, a bare TRAIL
-    made the mail's game's, and the password masked in the order lines."""
+    """The game LEAVE <id> names, a subject's commands when the mail has none, a bare TRAIL or
+    RECORD made the mail's game's, and the password masked in the order lines."""
     if mail.game_id is None:  # LEAVE <id> names its game
         leave = next((c.split()[1] for c in mail.commands if c.startswith("LEAVE ") and len(c.split()) == 2),
                      None)
@@ -405,10 +408,12 @@ def _complete_commands(subject: str, mail: OrderMail) -> None:
             mail.commands.append(words[0])
         elif words == ["MY", "GAMES"]:
             mail.commands.append("SUMMARY")
+        elif words == ["MY", "DATA"]:
+            mail.commands.append("MY DATA")
         else:
             mail.commands += _subject_commands(subject)
     if mail.game_id is not None:  # a bare TRAIL is of the mail's game, with a password or not
-        mail.commands = [f"TRAIL {mail.game_id}" if c == "TRAIL" else c for c in mail.commands]
+        mail.commands = [f"{c} {mail.game_id}" if c in OF_THE_MAILS_GAME else c for c in mail.commands]
     if mail.password:  # "GAME nb1 PASSWORD x b4xd4": the line is judged, stored and echoed as written
         mail.order_lines = [mask_word(line, mail.password) for line in mail.order_lines]
         mail.if_lines = [mask_word(line, mail.password) for line in mail.if_lines]

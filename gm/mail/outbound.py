@@ -2,9 +2,9 @@
 
 A message is one text/plain UTF-8 part in quoted-printable, or (a report for a reader of
 HTML) a multipart/alternative of that part and a multipart/related of the HTML and its
-``cid:`` pictures; over MAX_HTML_MESSAGE_BYTES, the text alone goes.  A deadline's calendar
-parts make it multipart/mixed: that body with the first text/calendar as one more alternative,
-each also as an .ics attachment (what mail clients offer to add).  Headers and body are
+``cid:`` pictures; over MAX_HTML_MESSAGE_BYTES, the text alone goes.  Calendar parts and files
+make it multipart/mixed: that body (with the first text/calendar as one more alternative), each
+calendar as an .ics attachment (what mail clients offer to add), then the files.  Headers and body are
 written directly (RFC 2047 words by email.header, binascii for the body): the email
 package's generator costs eight times as much, and every order queues a report to each
 player; tests/mail/test_outbound.py reads the output back with the email package.  Each part
@@ -21,7 +21,9 @@ import email.generator
 import email.utils
 import functools
 import io
+import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.header import Header
@@ -38,14 +40,29 @@ MAX_SUBJECT = 998  # characters of a subject (RFC 5322 2.1.1's line limit)
 MAX_NAME = 200  # characters of the sender's display name, the game id and the instance
 MAX_RECIPIENT = 998
 MAX_HTML_MESSAGE_BYTES = 150 * 1024  # a report with HTML and pictures; larger, it goes as text only
+MIN_TEXT_BYTES = 16 * 1024  # what attached files leave at least for a mail's text
 TEXT_PLAIN = ('Content-Type: text/plain; charset="utf-8"\n'
               "Content-Transfer-Encoding: quoted-printable")
 
-__all__ = ["MAX_HEADER_LINE", "MAX_HTML_MESSAGE_BYTES", "MAX_MESSAGE_ID", "MAX_OUTGOING_BYTES", "MAX_REFERENCES",
-           "ARCHIVED_NOTE", "TRIMMED_NOTE", "HtmlPart", "calendar_method", "compose", "marked", "marked_html",
-           "thread_ids", "words_only"]
+__all__ = ["LATER", "LATER_SIZE", "MAX_HEADER_LINE", "MAX_HTML_MESSAGE_BYTES", "MAX_MESSAGE_ID", "MAX_OUTGOING_BYTES",
+           "MAX_REFERENCES", "finish", "is_later", "ARCHIVED_NOTE", "TRIMMED_NOTE", "Attachment", "HtmlPart",
+           "calendar_method", "compose", "marked", "marked_html", "thread_ids", "words_only"]
+# The body of a message whose pictures its sender draws (compose, finish), and the size its page's
+# picture shows until then.
+LATER = "application/x-gm-later"
+_LATER_HEAD = f"\nContent-Type: {LATER}\nContent-Transfer-Encoding: base64\n\n".encode("ascii")
+LATER_SIZE = ("{gm-picture-width}", "{gm-picture-height}")
 TRIMMED_NOTE = "left out of the copy kept a day after sending; drawn again from the stored state at will"
 ARCHIVED_NOTE = "left out of the copy kept a day after sending; the archive keeps these words (reports.outbox_id)"
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file a mail carries: its name (``nb7.json``), its MIME type and its bytes."""
+
+    name: str
+    content_type: str
+    data: bytes
 
 
 @dataclass(frozen=True)
@@ -53,7 +70,8 @@ class HtmlPart:
     """The HTML alternative of a message, and the PNG pictures it shows as ``cid:<content id>``."""
 
     html: str
-    images: tuple[tuple[str, bytes], ...] = ()  # (content id without <>, PNG bytes)
+    # (content id without <>, PNG bytes, or the spec of a picture its sender draws: compose)
+    images: tuple[tuple[str, bytes | str], ...] = ()
 
 
 def _header(name: str, value: str) -> str:
@@ -127,6 +145,8 @@ def compose(
     root: str | None = None,
     calendars: tuple[bytes, ...] = (),
     turn: int | None = None,
+    attachments: tuple[Attachment, ...] = (),
+    signer: tuple[str, str, str] | None = None,
 ) -> tuple[str, bytes]:
     """Return (Message-ID, RFC 5322 bytes).  The Message-ID is fixed here, at queue time.
 
@@ -137,9 +157,12 @@ def compose(
     The Message-ID's domain is ``message_id_domain``, else the sender's.  ``headers``: more
     fields (Reply-To, List-Id, List-Unsubscribe), written as given.  ``root``: the Message-ID
     that begins the reader's thread, referenced first.  ``calendars``: iCalendar objects
-    (gm.present.calendar) carried as described above.  ``turn``: the turn of ``game_id`` the
-    mail is about, named in its Message-ID (gm.mail.msgids).  Raises ValueError for a
-    recipient longer than a line.
+    (gm.present.calendar) carried as described above; ``attachments``: files, each one more
+    part of the multipart/mixed (a game's record: gm.service.outgoing.recordfiles).  ``turn``:
+    the turn of ``game_id`` the mail is about, named in its Message-ID (gm.mail.msgids).  A
+    picture given as a str (its spec, not PNG bytes) is drawn by the sender: the message is its
+    head and what finish() needs (``signer``: the DKIM selector, domain and key file that sign
+    it then).  Raises ValueError for a recipient longer than a line.
     """
     if len(to) > MAX_RECIPIENT:
         raise ValueError(f"recipient of {len(to)} characters")
@@ -161,17 +184,60 @@ def compose(
         ("MIME-Version", "1.0"),
     ]
     head = _head(fields, to)
-    body = marked(body)
-    if calendars:
-        return message_id, _with_calendars(head, body, None if html is None else marked_html(html),
-                                           calendars, reserve)
+    page = None if html is None else marked_html(html)
+    if page is not None and page.images and all(isinstance(png, str) for _, png in page.images):
+        return message_id, _later(head, marked(body), page, calendars, attachments, reserve, signer)
+    return message_id, _body(head, marked(body), page, calendars, attachments, reserve)
+
+
+def _body(head: str, body: str, html: HtmlPart | None, calendars: tuple[bytes, ...],
+          files: tuple[Attachment, ...], reserve: int) -> bytes:
+    """The message of ``head`` and its parts (compose's, its pictures drawn)."""
+    if calendars or files:
+        return _mixed(head, body, html, calendars, files, reserve)
     if html is not None:
-        raw = _alternative(head, body, marked_html(html), MAX_HTML_MESSAGE_BYTES - reserve)
+        raw = _alternative(head, body, html, MAX_HTML_MESSAGE_BYTES - reserve)
         if raw is not None:
-            return message_id, raw
+            return raw
     head_bytes = (head + "\n" + TEXT_PLAIN).encode("utf-8")
     encoded = _cut_body(body, MAX_OUTGOING_BYTES - reserve - len(head_bytes) - 2)
-    return message_id, head_bytes + b"\n\n" + encoded
+    return head_bytes + b"\n\n" + encoded
+
+
+def _later(head: str, body: str, html: HtmlPart, calendars: tuple[bytes, ...], files: tuple[Attachment, ...],
+           reserve: int, signer: tuple[str, str, str] | None) -> bytes:
+    """A message to finish before it is sent: its head, then as one base64 part what _body needs."""
+    data = {"body": body, "html": html.html, "images": [list(image) for image in html.images],
+            "calendars": [base64.b64encode(ics).decode("ascii") for ics in calendars], "reserve": reserve,
+            "files": [[f.name, f.content_type, base64.b64encode(f.data).decode("ascii")] for f in files],
+            "signer": list(signer) if signer else None}
+    encoded = base64.b64encode(json.dumps(data).encode("utf-8"))
+    return head.encode("utf-8") + _LATER_HEAD + b"\n".join(encoded[i:i + 76] for i in range(0, len(encoded), 76))
+
+
+def is_later(raw: bytes) -> bool:
+    """Is ``raw`` a message whose pictures are still to be drawn (compose with a picture's spec)?"""
+    end = raw.find(b"\n\n")
+    return raw.find(_LATER_HEAD, 0, end + 2 if end != -1 else len(raw)) != -1
+
+
+def finish(raw: bytes, draw: Callable[[str], bytes],
+           sign: Callable[[bytes, tuple[str, str, str]], bytes]) -> bytes:
+    """The message ``raw`` (is_later) as compose would have made it with its pictures drawn (each
+    spec given to ``draw``: PNG bytes), signed by ``sign`` if it names a signer; the head as
+    written, the page showing the picture's size."""
+    head, _, rest = raw.partition(_LATER_HEAD)
+    data = json.loads(base64.b64decode(rest))
+    images = tuple((cid, draw(spec)) for cid, spec in data["images"])
+    page = data["html"]
+    if images:
+        width, height = (int.from_bytes(images[0][1][at:at + 4], "big") for at in (16, 20))  # the PNG's IHDR
+        page = page.replace(f'width="{LATER_SIZE[0]}" height="{LATER_SIZE[1]}"',
+                            f'width="{width}" height="{height}"', 1)
+    calendars = tuple(base64.b64decode(ics) for ics in data["calendars"])
+    files = tuple(Attachment(name, kind, base64.b64decode(data64)) for name, kind, data64 in data.get("files", ()))
+    done = _body(head.decode("utf-8"), data["body"], HtmlPart(page, images), calendars, files, data["reserve"])
+    return done if data["signer"] is None else sign(done, tuple(data["signer"]))
 
 
 def _thread_fields(in_reply_to: str | None, references: list[str] | tuple[str, ...],
@@ -259,16 +325,48 @@ def _calendar_part(ics: bytes, attached: bool) -> list[str]:
                    "\n".join(encoded[i:i + 76] for i in range(0, len(encoded), 76))]
 
 
-def _with_calendars(head: str, body: str, html: HtmlPart | None, calendars: tuple[bytes, ...],
-                    reserve: int) -> bytes:
-    """multipart/mixed [multipart/alternative [text, HTML if it fits, the first calendar],
-    each calendar as an attachment]: within the same caps as a message without them."""
+def _file_part(file: Attachment) -> list[str]:
+    """The lines of one attached file (base64, a file the reader saves or opens)."""
+    encoded = base64.b64encode(file.data).decode("ascii")
+    return [f'Content-Type: {file.content_type}; name="{file.name}"',
+            f'Content-Disposition: attachment; filename="{file.name}"', "Content-Transfer-Encoding: base64", "",
+            "\n".join(encoded[i:i + 76] for i in range(0, len(encoded), 76))]
+
+
+def _fitting(files: tuple[Attachment, ...], room: int) -> tuple[list[Attachment], list[Attachment]]:
+    """(the files attached, the files left out): each in order while it fits in ``room`` bytes."""
+    kept, left = [], []
+    for file in files:
+        size = len(file.data) * 4 // 3 * 77 // 76 + 300  # base64 lines and the part's header
+        if size <= room:
+            kept.append(file)
+            room -= size
+        else:
+            left.append(file)
+    return kept, left
+
+
+def _mixed(head: str, body: str, html: HtmlPart | None, calendars: tuple[bytes, ...],
+           files: tuple[Attachment, ...], reserve: int) -> bytes:
+    """multipart/mixed [multipart/alternative [text, HTML if it fits, the first calendar] (the
+    text alone with neither), each calendar and each file as an attachment]: within the same caps
+    as a message without them.  A file that would leave less than MIN_TEXT_BYTES for the text is
+    left out, and the text says so."""
     mixed, alternative, inner = (f"=_gm_{secrets.token_hex(12)}" for _ in range(3))
-    top = [head, f'Content-Type: multipart/mixed; boundary="{mixed}"', "", f"--{mixed}",
-           f'Content-Type: multipart/alternative; boundary="{alternative}"', "", f"--{alternative}", TEXT_PLAIN, ""]
-    tail = [f"--{alternative}", *_calendar_part(calendars[0], attached=False), f"--{alternative}--"]
+    calendar_bytes = sum(len(ics) * 2 for ics in calendars)
+    files_kept, left = _fitting(files, MAX_OUTGOING_BYTES - reserve - len(head) - calendar_bytes - MIN_TEXT_BYTES)
+    body += "".join(f"\n[gm: {file.name} ({len(file.data)} bytes) is not attached: a mail from gm is at most "
+                    f"{MAX_OUTGOING_BYTES} bytes.]\n" for file in left)
+    together = bool(calendars) or html is not None  # the text has alternatives
+    top = [head, f'Content-Type: multipart/mixed; boundary="{mixed}"', "", f"--{mixed}"]
+    top += ([f'Content-Type: multipart/alternative; boundary="{alternative}"', "", f"--{alternative}"]
+            if together else []) + [TEXT_PLAIN, ""]
+    tail = [f"--{alternative}", *_calendar_part(calendars[0], attached=False)] if calendars else []
+    tail += [f"--{alternative}--"] if together else []
     for ics in calendars:
         tail += [f"--{mixed}", *_calendar_part(ics, attached=True)]
+    for file in files_kept:
+        tail += [f"--{mixed}", *_file_part(file)]
     tail += [f"--{mixed}--", ""]
     fixed = len("\n".join(top + tail).encode("utf-8")) + 2
     text = binascii.b2a_qp(body.encode("utf-8"), istext=True)
@@ -293,16 +391,17 @@ def _base64_lines(data: bytes) -> str:
 
 
 def words_only(raw: bytes, keep_text: bool = True) -> bytes:
-    """A message gm composed with its HTML page and pictures emptied (and its text too, unless
-    ``keep_text``): the copy of a sent report the store keeps a day after sending.  The page and
-    its pictures are drawn again from the stored state at will, and the caller leaves out the
-    text only where the archive keeps it word for word.  Headers stay as written and the
-    emptied parts keep their place, each saying why; a message with no page and no picture comes
-    back unchanged."""
+    """A message gm composed with its HTML page, pictures and attached files (not calendars)
+    emptied (and its text too, unless ``keep_text``): the copy of a sent report the store keeps a
+    day after sending.  The page, its pictures and a game's record are drawn again from the stored
+    game at will, and the caller leaves out the text only where the archive keeps it word for
+    word.  Headers stay as written and the emptied parts keep their place, each saying why; a
+    message with none of these comes back unchanged."""
     message = email.message_from_bytes(raw)  # compat32: parts and headers as they were written
     emptied = []
     for part in message.walk():
-        if part.get_content_maintype() == "image" or part.get_content_type() == "text/html":
+        if part.get_content_maintype() == "image" or part.get_content_type() == "text/html" or (
+                part.get_content_disposition() == "attachment" and part.get_content_type() != "application/ics"):
             emptied.append((part, TRIMMED_NOTE))
         elif part.get_content_type() == "text/plain" and not keep_text:
             emptied.append((part, ARCHIVED_NOTE))

@@ -10,8 +10,6 @@ shallow enough for the package's recursive parser.
 
 from __future__ import annotations
 
-import email.message
-import email.utils
 from collections.abc import Iterator
 
 from gm.core import addresses
@@ -161,6 +159,8 @@ def mailbox(value: str | None) -> tuple[str, str, str | None]:
         return "", "", "no address"
     if len(value) > MAX_ADDRESS_HEADER:
         return "", "", f"address field too long ({len(value)} characters)"
+    import email.utils  # the email package, where a mail is read (a command reading the store needs none)
+
     try:
         pairs = email.utils.getaddresses([value])
     except Exception as exc:  # RecursionError on nested comments, among others
@@ -224,6 +224,8 @@ def content_type(value: str | None, default: str = "text/plain") -> tuple[str, s
         ctype = "text/plain"  # what the email package says of a malformed type
     boundary = None
     if ctype.startswith("multipart/") and len(value) <= MAX_MIME_HEADER:
+        import email.message
+
         holder = email.message.Message()
         holder.set_raw("Content-Type", value)
         try:

@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import email
 import email.message
-import email.policy
 import html
 import quopri
 from dataclasses import dataclass
 from email.header import Header, decode_header, make_header
-from email.policy import Compat32
+from email.message import compat32  # email.policy's compat32, without its header registry
 
 from gm.core import text as safe_text
 from gm.mail import rawmail
-from gm.mail.html import html_to_text, trim_html
 from gm.mail.inbound import header_reading, own_parts, part_text, walk
 from gm.mail.orders import password_start
 
@@ -187,7 +185,7 @@ def _mask_part_headers(part: email.message.Message) -> None:
 
 
 # --- the whole mail -------------------------------------------------------------------------------
-class KeptCopyPolicy(Compat32):
+class KeptCopyPolicy(type(compat32)):  # type: ignore[misc]  # email.policy.Compat32
     """compat32, as the kept copy is parsed and written, writing a short plain header line as it is.
 
     compat32 folds every header line through email.header.Header, a fifth of what reading and
@@ -240,7 +238,7 @@ def _message(raw: bytes, max_bytes: int = MAX_BYTES) -> tuple[email.message.Mess
         return None, "too many lines in nested MIME parts"
     if problem:
         return None, f"malformed MIME structure ({problem})"
-    return email.message_from_bytes(raw, policy=email.policy.compat32), ""
+    return email.message_from_bytes(raw, policy=compat32), ""
 
 
 def _text_of(part: email.message.Message) -> str:
@@ -249,6 +247,8 @@ def _text_of(part: email.message.Message) -> str:
     what the order parser reads."""
     text = part_text(part, [])
     if part.get_content_subtype() == "html":
+        from gm.mail.html import html_to_text, trim_html  # the HTML reader: for an HTML part only
+
         text = html_to_text(trim_html(text)[0])
     return safe_text.clean(text)
 

@@ -3,13 +3,16 @@
 It renders what gm.service.records.audit.archive_data gathers (``gm archive build DIR``),
 and the daemon keeps it current with the same functions (gm.runtime.livearchive).  A
 game's page shows each turn's picture and report as an observer sees them, links between
-turns, press sent to ALL and the result; sealed orders of an open turn never appear.
+turns, press sent to ALL and the result; sealed orders of an open turn never appear.  A
+finished game's page links its public record, <id>.json and <id>.txt (record_files), written
+beside it; a running game has none (its record is not public).
 Every file is written whole or not at all (gm.core.filemodes.replace_file), so a web
 server never serves half a page; a file whose content is unchanged is not written again.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +30,17 @@ def page_name(game_id: str) -> str:
 
 def picture_name(game_id: str, turn: int) -> str:
     return f"game-{game_id}-turn-{turn}.png"
+
+
+def record_files(record: dict) -> dict[str, bytes]:
+    """A game's record (gm.service.table.gamerecord) as its two files, named by the game:
+    ``<id>.json`` (the record, gm/present/record.schema.json) and ``<id>.txt`` (its text form).
+    The archive publishes a finished game's beside its page; the end mail and RECORD attach them."""
+    from gm.present import recordtext
+
+    game_id = record["game"]["id"]
+    return {f"{game_id}.json": (json.dumps(record, indent=1, ensure_ascii=False) + "\n").encode("utf-8"),
+            f"{game_id}.txt": recordtext.render(record).encode("utf-8")}
 
 
 def rules_dir() -> Traversable:
@@ -77,12 +91,25 @@ def write_game(directory: str | Path, game: dict, built_at: float, domain: str =
             written += _write_bytes(directory / turn["image"], turn["picture"])
     game["rules_page"], rules_written = write_rules(directory, game["kind"]) if "kind" in game else (None, [])
     written += rules_written
+    written += write_record(directory, game)
     from gm.present.templates import environment  # Jinja, when a page is written
 
     html = environment(html=True).get_template("archive/game.html.j2").render(game=game, built=format_stamp(built_at))
     written += _write_bytes(directory / game["page"], html.encode("utf-8"))
     written += _write_bytes(directory / game["feed"], feeds.atom(game, domain))
     return written
+
+
+def write_record(directory: Path, game: dict) -> list[Path]:
+    """A finished game's record files (record_files: ``game["record"]``) beside its page, named
+    in ``game["record_files"]`` for the page's links; a game without them (running) has none
+    there, and any left from before it ran again (a rollback) are removed."""
+    files = game.get("record") or {}
+    game["record_files"] = list(files)
+    for stale in (directory / f"{game['id']}.json", directory / f"{game['id']}.txt"):
+        if stale.name not in files:
+            stale.unlink(missing_ok=True)
+    return [path for name, data in files.items() for path in _write_bytes(directory / name, data)]
 
 
 def write_index(directory: str | Path, games: list[dict], built_at: float) -> Path:

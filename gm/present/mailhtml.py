@@ -25,7 +25,7 @@ class ReportPage:
     date: str  # when the mail was written, in the reader's time zone
     deadline: str | None = None  # in the reader's time zone
     picture_cid: str | None = None
-    picture_size: tuple[int, int] | None = None
+    picture_size: tuple[int, int] | tuple[str, str] | None = None  # str: filled in by its sender
     press: list[str] = field(default_factory=list)  # press to everyone of this turn, as received
     note: str | None = None  # the game master's note, when the GM entered orders
     footer: str = ""  # how this reader sends orders (gm.present.reports.footer); "" when they cannot

@@ -20,7 +20,8 @@ from gm.runtime.profiling import profiled
 from gm.runtime.transport import (PermanentFailure, PolicyRefused, SenderRefused, TemporaryFailure,
                                   Transport, TransportDown, batched)
 from gm.runtime.weather import STORE_BACKOFF, Weather
-from gm.service.outgoing import delivery_state
+from gm.service.outgoing import delivery_state, later
+from gm.service.people import forget
 from gm.service.context import Context
 from gm.service.records.retention import blanked_copy, sent_copy
 from gm.store import Store, StoreError
@@ -37,9 +38,7 @@ BACKOFF: Backoff = (5, 15, 60, 300, 900, 3600)
 MARK_EVERY = 16  # messages accepted by the server per "sent" transaction
 FLUSH_LIMIT = 500  # rows claimed per flush, where the transport says nothing of its lanes
 DOWN_AFTER = 3  # failed connections in a row before gm counts as unable to send (deadlines wait)
-# Mails a flush claims at once in Sender.pump: each claimed row is held whole until its batch is
-# marked, so a smaller batch lowers a daemon's peak memory (cpu_per_order).
-FLUSH_BATCH = 64
+FLUSH_BATCH = 64  # rows Sender.pump claims at once, each held whole till marked: fewer, less peak memory
 
 
 @dataclass
@@ -107,6 +106,7 @@ class SendBatch:
         rows = self.store.outbox.claim_outbox(at, n)
         rows, waiting, seen = refusals.gate(self.store, rows, at, self.gm_address)
         self.store.outbox.release_outbox(waiting)  # held: not tried now
+        rows = later.finish_due(self.store, rows)  # pictures drawn, the mail signed, if it waited for that
         self.due.extend(rows)
         self.probes.update(seen)
         self.flushed.claimed += len(rows)
@@ -177,6 +177,7 @@ class SendBatch:
                 store.outbox.mark_sent(row.id, at, row.attempts + 1)
                 if kept is not None and kept[1] is not None:
                     store.outbox.blank_secret(row.id, kept[0], kept[1])
+        forget.answers_sent(store, [row.recipient for row, _ in accepted if row.secret and forget.is_answer(row.raw)])
         accepted.clear()
 
     def record_refused(self) -> None:
@@ -193,6 +194,7 @@ class SendBatch:
                 store.delivery.record_refusal(row.id, row.recipient, row.attempts + 1, str(exc), now)
                 if row.secret:  # never sent now: its secret need not be kept either
                     store.outbox.blank_secret(row.id, *blanked_copy(row.raw))
+        forget.answers_sent(store, [row.recipient for row, _ in own if row.secret and forget.is_answer(row.raw)])
         self.flushed.refused += len(own)
         self.flushed.held += began
 

@@ -110,7 +110,7 @@ class LiveArchive:
         self.broken.pop(game_id, None)
         rewritten = self.rendered.get(game_id) != mark
         self.rendered[game_id] = mark
-        self.entries[game_id] = {k: v for k, v in entry.items() if k != "turns"}
+        self.entries[game_id] = {k: v for k, v in entry.items() if k not in ("turns", "record")}
         return rewritten
 
     def write_game(self, game_id: str) -> dict:

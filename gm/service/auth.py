@@ -11,9 +11,7 @@ neither the password nor a reusable hash of it is kept, and a changed password
 
 from __future__ import annotations
 
-import hmac
 import os
-import secrets
 from typing import TYPE_CHECKING
 
 from gm.core import passwords
@@ -26,12 +24,17 @@ MAX_STARTED = 10_000  # checks started but never asked for are forgotten past th
 
 class PasswordChecker:
     def __init__(self) -> None:
-        self._key = secrets.token_bytes(32)
+        self._key = b""  # made at the first check (secrets, hmac: a command that checks none needs neither)
         self._verified: set[bytes] = set()
         self._started: dict[bytes, Future] = {}
         self._pool: ThreadPoolExecutor | None = None
 
     def _digest(self, password: str, stored: str) -> bytes:
+        import hmac
+        import secrets
+
+        if not self._key:
+            self._key = secrets.token_bytes(32)
         return hmac.new(self._key, f"{stored}\0{password}".encode(), "sha256").digest()
 
     @property

@@ -10,14 +10,14 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
-from gm.core import filemodes, secrets
-from gm.mail import verp
+from gm.core import filemodes
 from gm.service.auth import PasswordChecker
 from gm.service.outgoing.outbox import MailOutbox, Outbox
 from gm.store import Store
 
 if TYPE_CHECKING:
     from gm.core.config import Config
+    from gm.mail import verp
     from gm.mail.inbound import Inbound
 
 
@@ -32,12 +32,16 @@ class Keys:
     def verp(self) -> verp.Verp:
         """Our VERP addresses (gm.mail.verp); its secret file is read, or made, on first use."""
         if self._verp is None:
+            from gm.mail import verp  # hashlib and hmac: read only for a mail that needs them
+
             self._verp = verp.from_config(self.config)
         return self._verp
 
     def code_secret(self) -> bytes:
         """The key confirmation codes are stored under (gm.core.codes); read, or made, on first use."""
         if self._code_secret is None:
+            from gm.core import secrets  # hashlib and random: only for a mail that needs a code
+
             self._code_secret = secrets.load_or_create(self.config.code_secret_file)
         return self._code_secret
 

@@ -13,27 +13,29 @@ from __future__ import annotations
 import importlib
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from gm.core.config import is_server_store
-from gm.store.credentials import Credentials
-from gm.store.daemons import Daemons, Metrics
 from gm.store.deferred import ROWS_AT_ONCE, DeferredWrites
-from gm.store.delivery import Delivery
 from gm.store.errors import StoreError
-from gm.store.games import Games, History
-from gm.store.lines import Lines
-from gm.store.locks import Locks
-from gm.store.mail import Inbox, Outbox, Reports
-from gm.store.optin import OptIn
 from gm.store.reads import TransactionReads, WatchedConnection
-from gm.store.pace import Pace
-from gm.store.seats import Seats
-from gm.store.selfservice import SelfService
-from gm.store.service import Results, Timers
-from gm.store.threads import MailThreads
 from gm.store.sql import Prepared, Row, Shaped, inserting, prepared, table_named, updating
-from gm.store.turns import Turns
+
+if TYPE_CHECKING:
+    from gm.store.credentials import Credentials
+    from gm.store.daemons import Daemons, Metrics
+    from gm.store.delivery import Delivery
+    from gm.store.games import Games, History
+    from gm.store.lines import Lines
+    from gm.store.locks import Locks
+    from gm.store.mail import Inbox, Outbox, Reports
+    from gm.store.optin import OptIn
+    from gm.store.pace import Pace
+    from gm.store.seats import Seats
+    from gm.store.selfservice import SelfService
+    from gm.store.service import Results, Timers
+    from gm.store.threads import MailThreads
+    from gm.store.turns import Turns
 
 is_url = is_server_store  # a postgresql:// URL, not a SQLite file
 POSTGRES_EXTRA = "pip install 'gm[postgres]'"
@@ -52,37 +54,65 @@ def require_driver(target: str | Path) -> None:
     importlib.import_module(POSTGRES_MODULE)  # the back end, which Store() then finds among its subclasses
 
 
+# store attribute -> (module, class) of its repository, made at its first use: a command opens
+# only the repositories it reads (each is a module of named statements to import).
+REPOSITORIES: dict[str, tuple[str, str]] = {
+    "games": ("gm.store.games", "Games"), "history": ("gm.store.games", "History"),
+    "seats": ("gm.store.seats", "Seats"), "pace": ("gm.store.pace", "Pace"),
+    "credentials": ("gm.store.credentials", "Credentials"), "turns": ("gm.store.turns", "Turns"),
+    "inbox": ("gm.store.mail", "Inbox"), "outbox": ("gm.store.mail", "Outbox"),
+    "reports": ("gm.store.mail", "Reports"), "timers": ("gm.store.service", "Timers"),
+    "results": ("gm.store.service", "Results"), "lines": ("gm.store.lines", "Lines"),
+    "threads": ("gm.store.threads", "MailThreads"), "selfservice": ("gm.store.selfservice", "SelfService"),
+    "delivery": ("gm.store.delivery", "Delivery"), "optin": ("gm.store.optin", "OptIn"),
+    "daemons": ("gm.store.daemons", "Daemons"), "metrics": ("gm.store.daemons", "Metrics"),
+    "locks": ("gm.store.locks", "Locks"),
+}
+
+
 class Store(TransactionReads, DeferredWrites):
     """The store; a back end is a subclass saying which targets it ``handles``, and may give
-    repositories of its own (``_outbox_kind``, ``_locks_kind``)."""
+    repositories of its own (``_outbox_kind``, ``_locks_kind``).  Each repository is made over
+    the store's connection at its first use (REPOSITORIES)."""
 
     kind = "?"  # "sqlite" | "postgresql"
-    _outbox_kind: type[Outbox] = Outbox
-    _locks_kind: type[Locks] = Locks
+    _outbox_kind: type[Outbox] | None = None  # None: gm.store.mail.Outbox
+    _locks_kind: type[Locks] | None = None  # None: gm.store.locks.Locks
     claimed: set[int]  # the outbox rows this connection's sender holds (Outbox.claim_outbox)
     claimant: str | None = None  # the daemon (daemons.daemon_id) whose sender claims, if one does
+    games: Games
+    history: History
+    seats: Seats
+    pace: Pace
+    credentials: Credentials
+    turns: Turns
+    inbox: Inbox
+    outbox: Outbox
+    reports: Reports
+    timers: Timers
+    results: Results
+    lines: Lines
+    threads: MailThreads
+    selfservice: SelfService
+    delivery: Delivery
+    optin: OptIn
+    daemons: Daemons
+    metrics: Metrics
+    locks: Locks
 
     def _open_repositories(self) -> None:
-        """The repositories over this store's connection (a back end calls it when opening)."""
-        self.games = Games(self)
-        self.history = History(self)
-        self.seats = Seats(self)
-        self.pace = Pace(self)
-        self.credentials = Credentials(self)
-        self.turns = Turns(self)
-        self.inbox = Inbox(self)
-        self.outbox = self._outbox_kind(self)
-        self.reports = Reports(self)
-        self.timers = Timers(self)
-        self.results = Results(self)
-        self.lines = Lines(self)
-        self.threads = MailThreads(self)
-        self.selfservice = SelfService(self)
-        self.delivery = Delivery(self)
-        self.optin = OptIn(self)
-        self.daemons = Daemons(self)
-        self.metrics = Metrics(self)
-        self.locks = self._locks_kind(self)
+        """Ready the repositories over this store's connection (a back end calls it when opening):
+        each is made at its first use (__getattr__)."""
+
+    def __getattr__(self, name: str) -> Any:
+        """A repository (REPOSITORIES), made over this store's connection and kept."""
+        where = REPOSITORIES.get(name)
+        if where is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        kind = getattr(self, f"_{name}_kind", None) or getattr(importlib.import_module(where[0]), where[1])
+        repository = kind(self)
+        setattr(self, name, repository)
+        return repository
 
     def __new__(cls, target: str | Path, *args: Any, **kwargs: Any) -> Store:
         if cls is Store:

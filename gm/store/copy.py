@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from gm.store import mailboxhash
 from gm.store.base import Store
 from gm.store.sql import Prepared, prepared, table_named
 from gm.store.errors import StoreError
@@ -27,8 +28,14 @@ class Copied:
     skipped: list[str] = field(default_factory=list)  # source tables this schema does not have
 
 
+# Tables whose rows every store makes for itself when made (its secrets: gm.store.mailboxhash):
+# never "rows" of an empty store; the source's replace them, so that its keyed hashes still match.
+OWN_ROWS = ("store_secrets",)
+
+
 def nonempty_tables(store: Store) -> list[str]:
-    return [t for t in store.table_names() if statement("any", t).run(store).fetchone() is not None]
+    return [t for t in store.table_names()
+            if t not in OWN_ROWS and statement("any", t).run(store).fetchone() is not None]
 
 
 STATEMENTS: dict[tuple[str, str], Prepared] = {}  # (what, table) -> its statement, built at first use
@@ -64,7 +71,7 @@ def copy_rows(source: Store, destination: Store, replace: bool = False, progress
     copied = Copied(skipped=[t for t in source.table_names() if t not in tables])
     present = set(source.table_names())
     with source.snapshot(), destination.write():  # the whole store: store-wide by nature
-        for table in reversed(tables if full else []):  # children before the parents they refer to
+        for table in reversed([t for t in tables if t in full or t in OWN_ROWS]):  # children first
             statement("empty", table).run(destination)
         for done, table in enumerate(tables):
             progress(done, len(tables), f"copying {table}")
@@ -75,4 +82,5 @@ def copy_rows(source: Store, destination: Store, replace: bool = False, progress
                 destination.insert_many(table, list(rows[0].keys()), [tuple(row) for row in rows])
             destination.ids_restored(table)
             copied.rows[table] = len(rows)
+    mailboxhash.secret_replaced(destination)
     return copied

@@ -4,6 +4,8 @@ Only gm.service.people.credentials writes these (and players.pw_hash, generation
 
 Every statement is a SQLAlchemy Core construct on gm.store.tables, compiled once per back end
 (gm.store.sql, as gm.store.daemons).  A seat's name is compared as SQL's lower() has it on both.
+A sender is kept and looked up as its mailbox's keyed hash (gm.store.mailboxhash), never as
+the address: its failures and locks outlive the address's forgetting.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from gm.store import selfservice as selfservice_sql
+from gm.store.mailboxhash import mailbox_hash
 from gm.store.repository import Repository
 from gm.store.seatrows import CodeRow, PasswordStandingRow
 from gm.store.sql import inserting, prepared, single, updating
@@ -49,7 +52,7 @@ SEAT_LOCK_UNTIL = prepared(lambda sa, t: sa.select(sa.func.max(t.credential_lock
     t.credential_locks.c.game_id == sa.bindparam("game"), same_name(sa, t.credential_locks.c.player, "seat"),
     t.credential_locks.c.sender == ""))
 SENDER_LOCK_UNTIL = prepared(lambda sa, t: sa.select(sa.func.max(t.credential_locks.c.until).label("until")).where(
-    t.credential_locks.c.sender == sa.bindparam("address"), t.credential_locks.c.player == ""))
+    t.credential_locks.c.sender == sa.bindparam("sender_key"), t.credential_locks.c.player == ""))
 
 
 def build_locks_until(sa: Any, t: Any) -> Any:
@@ -117,7 +120,8 @@ class Credentials(Repository):
         self.store.update_rows(CODE_USED, code_hash=code_hash, used=1, ended=why)
 
     def add_credential_failure(self, game_id: str, player: str, sender: str, at: float) -> None:
-        self.store.insert_row(ADD_FAILURE, game_id=game_id, player=player, sender=sender, at=at)
+        self.store.insert_row(ADD_FAILURE, game_id=game_id, player=player, sender=mailbox_hash(self.store, sender),
+                              at=at)
 
     def seat_failures_since(self, game_id: str, name: str, since: float) -> int:
         """Wrong passwords aimed at this seat since ``since`` (from its address or a stranger's)."""
@@ -125,12 +129,13 @@ class Credentials(Repository):
         return int(row["n"])
 
     def sender_failures_since(self, sender: str, since: float) -> int:
-        row = single(SENDER_FAILURES.run(self.store, address=sender, since=since))
+        row = single(SENDER_FAILURES.run(self.store, address=mailbox_hash(self.store, sender), since=since))
         return int(row["n"])
 
     def add_credential_lock(self, game_id: str, player: str, sender: str, since: float,
                             until: float) -> None:
-        self.store.insert_row(ADD_LOCK, game_id=game_id, player=player, sender=sender, since=since, until=until)
+        self.store.insert_row(ADD_LOCK, game_id=game_id, player=player, sender=mailbox_hash(self.store, sender),
+                              since=since, until=until)
 
     def seat_lock_until(self, game_id: str, name: str) -> float | None:
         """The end of the seat's latest lock (None: never locked)."""
@@ -142,7 +147,8 @@ class Credentials(Repository):
         """sender_lock_until(sender), and seat_lock_until of every seat of the game by its name,
         in one statement."""
         rows = self.store.remembered(("players", "credential_locks"), ("locks_until", game_id, sender),
-                                     lambda: LOCKS_UNTIL.run(self.store, game=game_id, address=sender).fetchall())
+                                     lambda: LOCKS_UNTIL.run(self.store, game=game_id,
+                                                             sender_key=mailbox_hash(self.store, sender)).fetchall())
         seats = {r["name"]: r["until"] for r in rows if r["name"] is not None}
         return next(r["until"] for r in rows if r["name"] is None), seats
 
@@ -150,10 +156,11 @@ class Credentials(Repository):
         """The seats of ``game_id`` at ``address``, each with ``pw_hash``, ``seat_until`` (its
         lock's end) and ``sender_until`` (the address's), in one statement: what a password's
         head start reads (gm.service.intake.ingest.prepare), outside any transaction."""
-        return PasswordStandingRow.every(PASSWORD_STANDING.run(self.store, game=game_id, address=address))
+        return PasswordStandingRow.every(PASSWORD_STANDING.run(self.store, game=game_id, address=address,
+                                                               sender_key=mailbox_hash(self.store, address)))
 
     def sender_lock_until(self, sender: str) -> float | None:
-        row = SENDER_LOCK_UNTIL.run(self.store, address=sender).fetchone()
+        row = SENDER_LOCK_UNTIL.run(self.store, sender_key=mailbox_hash(self.store, sender)).fetchone()
         return row["until"] if row is not None else None
 
     def end_seat_locks(self, game_id: str, name: str, now: float) -> None:

@@ -67,9 +67,11 @@ OUTBOX_IDS = ROWS_AT_ONCE
 SINCE_STEP = {"mail_threads": 28, "seat_paces": 29}
 
 
-def statement(game_id: str, sender: str) -> tuple[str, dict[str, Any]]:
-    """The one SELECT of every set, and its parameters (by name)."""
-    return select_for(migrations.latest()), {"read_game": game_id, "read_sender": sender, "read_most": OUTBOX_IDS}
+def statement(game_id: str, sender_key: str) -> tuple[str, dict[str, Any]]:
+    """The one SELECT of every set, and its parameters (by name); ``sender_key``: the sender's
+    mailbox hash (gm.store.mailboxhash), as its credential locks are kept."""
+    return select_for(migrations.latest()), {"read_game": game_id, "read_sender": sender_key,
+                                             "read_most": OUTBOX_IDS}
 
 
 @lru_cache(maxsize=4)

@@ -40,6 +40,7 @@ ADD_OUTBOX = inserting("outbox", OUTBOX_COLUMNS)
 OUTBOX_DRAWN = inserting("outbox", ("id", *OUTBOX_COLUMNS), returning=False)
 MARK_SENT = updating("outbox", where=("id",), set=("status", "sent", "attempts", "last_error"))
 SENT_KEEPING = updating("outbox", where=("id",), set=("status", "sent", "attempts", "last_error", "raw"))
+KEEP_FINISHED = updating("outbox", where=("id", "status"), set=("raw",))
 MARK_FAILED = updating("outbox", where=("id",), set=("status", "attempts", "last_error"))
 NOTE_ATTEMPT = {retry_at: updating("outbox", where=("id",), set=("attempts", "last_error", *(
     ("next_attempt",) if retry_at else ()))) for retry_at in (False, True)}
@@ -316,6 +317,14 @@ class Outbox(Repository):
         carried a secret; only a row marked secret is ever blanked."""
         self._require_tx()
         BLANK_SECRET.run(self.store, packed=pack_mail(raw), title=subject, row=outbox_id)
+
+    def keep_finished(self, outbox_id: int, raw: bytes) -> bytes:
+        """Keep ``raw`` as a queued mail, finished by its sender (gm.service.outgoing.later); the
+        bytes stored."""
+        self._require_tx()
+        packed = pack_mail(raw)
+        self.store.update_rows(KEEP_FINISHED, id=outbox_id, status="queued", raw=packed)
+        return packed
 
     def keep_sent_copy(self, outbox_id: int, raw: bytes) -> None:
         """Keep ``raw`` (its reply token masked) as the copy of a mail just sent."""

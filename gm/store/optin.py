@@ -1,13 +1,15 @@
 """Requests waiting for their address to confirm them (OBSERVE, JOIN, CREATE: gm.service.people.optin).
 
 Every statement is a SQLAlchemy Core construct on gm.store.tables, compiled once per back end
-(gm.store.sql, as gm.store.daemons).
+(gm.store.sql, as gm.store.daemons).  A request's mailbox, which the caps count by, is kept as
+its keyed hash (gm.store.mailboxhash): the counts outlive the address's forgetting.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from gm.store.mailboxhash import mailbox_hash
 from gm.store.repository import Repository
 from gm.store.seatrows import OptInRow
 from gm.store.sql import inserting, prepared, single
@@ -45,7 +47,7 @@ class OptIn(Repository):
     def add_pending_request(self, code_hash: str, address: str, mailbox: str, actions: list[str],
                             created: float, expires: float) -> None:
         self.store.insert_row(ADD_REQUEST, code_hash=code_hash, address=address.lower(),
-                              mailbox=mailbox.lower(), actions="\n".join(actions), created=created,
+                              mailbox=mailbox_hash(self.store, mailbox), actions="\n".join(actions), created=created,
                               expires=expires)
 
     def pending_request(self, code_hash: str) -> OptInRow | None:
@@ -63,4 +65,4 @@ class OptIn(Repository):
         statement = REQUESTS_SINCE[mailbox is not None, bool(unconfirmed)]
         if mailbox is None:
             return int(single(statement.run(self.store, since=since))["n"])
-        return int(single(statement.run(self.store, since=since, to=mailbox.lower()))["n"])
+        return int(single(statement.run(self.store, since=since, to=mailbox_hash(self.store, mailbox)))["n"])

@@ -15,11 +15,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from gm.store import gameload, migrations, pglocks, pgrows, reads
+from gm.store import gameload, mailboxhash, migrations, pglocks, pgrows, reads
 from gm.store.base import Store, is_url
 from gm.store.errors import MigrationError, StoreConflict, StoreError
 from gm.store.gamerows import DeadlineRow, GameRow, StateRow
 from gm.store.lines import LineRow
+from gm.store.mailboxhash import mailbox_hash
 from gm.store.mailrows import AddressStateRow
 from gm.store.pglocks import PgLocks
 from gm.store.pgoutbox import OUTBOX_LOCKS, SENT, PgOutbox
@@ -176,6 +177,9 @@ class PostgresStore(Store):
             if not create and self._version_row() is None:  # gm ingest never starts a fresh store
                 raise StoreError(f"no gm store in {redacted(url)} (gm init or gm new makes one)")
             self.migrate()
+            # the mailbox secret, read now outside any transaction: never among a write's statements
+            if migrations.latest() >= mailboxhash.SINCE_STEP:
+                mailboxhash.secret_of(self)
         except BaseException:
             self.db.close()
             raise
@@ -197,7 +201,7 @@ class PostgresStore(Store):
 
     def read_game(self, game_id: str, sender: str) -> None:
         if self.depth:  # nothing is remembered outside a write transaction
-            self._remember_game(self.db.raw(*gameload.statement(game_id, sender)), game_id, sender)
+            self._remember_game(self.db.raw(*gameload.statement(game_id, mailbox_hash(self, sender))), game_id, sender)
 
     def _remember_game(self, cursor: Any, game_id: str, sender: str) -> list[Any]:
         """Remember the sets of read_game's statement (run by ``cursor``); the rows of its
@@ -361,7 +365,7 @@ class PostgresStore(Store):
         # (its snapshot is taken after the claim's locks, as a statement of its own would be);
         # one parameter style, psycopg's %(name)s, and no name shared (gameload's are its own)
         insert, params = bound(statement, self.kind, values)
-        load, load_params = gameload.statement(*read_game)
+        load, load_params = gameload.statement(read_game[0], mailbox_hash(self, read_game[1]))
         sql = (f"WITH inserted AS ({insert}) {load} "
                f'FULL JOIN (SELECT 1 AS "#inserted", * FROM inserted) AS i ON false')
         inserted = self._remember_game(self.db.raw(sql, {**params, **load_params}), *read_game)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from gm.core import addresses
+from gm.store.mailboxhash import pseudonym
 from gm.store.repository import Repository
 from gm.store.seatrows import ObserverRow, OpenGameRow
 from gm.store.sql import inserting, prepared, updating
@@ -70,9 +71,11 @@ class SelfService(Repository):
 
     def open_games_created_by(self, created_by: str) -> int:
         """How many games still waiting for players were opened by ``created_by``'s mailbox (CREATE;
-        every spelling of it counts: gm.core.addresses.mailbox_key)."""
-        key = addresses.mailbox_key(created_by)
-        return sum(addresses.mailbox_key(row["created_by"]) == key for pattern in addresses.key_patterns(key)
+        every spelling of it counts: gm.core.addresses.mailbox_key; and its pseudonym, once it
+        was forgotten: gm.store.mailboxhash)."""
+        key, forgotten = addresses.mailbox_key(created_by), pseudonym(self.store, created_by)
+        return sum(addresses.mailbox_key(row["created_by"]) in (key, forgotten)
+                   for pattern in (*addresses.key_patterns(key), forgotten)
                    for row in OPEN_GAMES_BY.run(self.store, pattern=pattern))
 
     def close_open_game(self, game_id: str) -> None:

@@ -515,3 +515,12 @@ digests = Table(
     Column("due", REAL, nullable=False),
     Index("digests_due", "due"),
 )
+
+# store_secrets: the store's own random secrets by name ('mailbox': the key of the mailbox hash that caps
+# and locks count by, gm.store.mailboxhash).
+store_secrets = Table(
+    "store_secrets", metadata,
+    Column("name", TEXT, primary_key=True),
+    Column("secret", TEXT, nullable=False),
+    Column("made", REAL, nullable=False),
+)

@@ -33,7 +33,9 @@ HEAVY = {
                                       "importlib.metadata"},
     # The plain forms of list, show and status run without the CLI framework (gm.cli.plain).
     "list": NEVER | THE_SERVICE | OPENING | {"pydantic", "typer", "click"},
-    "show": NEVER | OPENING | {"pydantic", "typer", "click", "PIL", "gm.service.intake", "gm.present.pictures.draw"},
+    # gm show reads the store and renders the report: no outbox, no mail read or written
+    "show": NEVER | OPENING | {"pydantic", "typer", "click", "PIL", "gm.service.intake", "gm.present.pictures.draw",
+                               "gm.service.outgoing", "gm.mail", "email"},
     "status": NEVER | OPENING | ENGINES | {"pydantic", "PIL", "gm.service.intake", "gm.service.play", "typer",
                                            "click"},
     "help": NEVER | OPENING | ENGINES | {"typer", "click", "pydantic", "importlib.metadata", "PIL",
@@ -42,8 +44,11 @@ HEAVY = {
                                          # what the mail commands do, the reports and the archive
                                          "gm.service.people.playercommands", "gm.service.people.lobby",
                                          "gm.service.people.seats", "gm.service.outgoing.reports",
-                                         "gm.present.archive", "xml"},
-    "order": NEVER | OPENING | {"typer", "click", "pydantic", "importlib.metadata"},
+                                         "gm.present.archive", "xml",
+                                         # compat32 is email.message's; the HTML reader, for HTML mail
+                                         "email.policy", "gm.mail.html"},
+    "order": NEVER | OPENING | {"typer", "click", "pydantic", "importlib.metadata", "PIL",
+              "gm.present.pictures.draw"},  # the sender draws the pictures (gm.service.outgoing.later)
 }
 
 

@@ -54,6 +54,7 @@ REVISIONS = {
     25: "55d7695",  # mail queued wakes every daemon's sender
     26: "0ca6ea5",  # conditional lines (RULINGS G8)
     27: "6630fdb",  # takebacks (RULINGS G9)
+    31: "93b8512",  # mail threads (28), SET MAIL (29), calendar events (30), away notices (31)
 }
 
 # steps that were never the latest of a revision on main: each came in one commit with the next

@@ -155,3 +155,6 @@ ALTER TABLE address_settings ADD COLUMN calendar TEXT;
 CREATE TABLE calendar_events ( game_id TEXT NOT NULL, player TEXT NOT NULL, turn BIGINT NOT NULL, sequence BIGINT NOT NULL, due DOUBLE PRECISION NOT NULL, cancelled BIGINT DEFAULT 0 NOT NULL, updated DOUBLE PRECISION NOT NULL, PRIMARY KEY (game_id, player, turn) );
 -- step 31: out-of-office replies seen from seats awaited (away_notices)
 CREATE TABLE away_notices ( address_key TEXT NOT NULL, game_id TEXT NOT NULL, player TEXT NOT NULL, last_seen DOUBLE PRECISION NOT NULL, subject TEXT NOT NULL, last_told DOUBLE PRECISION, PRIMARY KEY (address_key, game_id, player) );
+-- step 32: caps and locks keep a keyed hash of the mailbox (store_secrets)
+CREATE TABLE store_secrets ( name TEXT NOT NULL, secret TEXT NOT NULL, made DOUBLE PRECISION NOT NULL, PRIMARY KEY (name) );
+-- then hash_the_keys (Python)

@@ -40,7 +40,8 @@ TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports
           "mail_threads",  # step 28
           "seat_paces", "address_paces", "held_letters", "digests",  # step 29
           "calendar_events",  # step 30
-          "away_notices"}  # step 31
+          "away_notices",  # step 31
+          "store_secrets"}  # step 32
 
 
 FIRST_PG_STEP = 4  # the step gm was at when the PostgreSQL back end came in

@@ -4,7 +4,8 @@ A viewer sees only what the text report shows them (never another seat's sealed 
 None is the GM, gm.present.reports.OBSERVER an onlooker.  The same state and viewer give
 the same PNG bytes, so a picture can be drawn again from a replay.  Drawn with Pillow
 (nothing outside Python, its own font, PNG).  picture(rules, state, viewer) gives one
-picture; pictures_for(rules, state, viewers) draws each distinct one once.  A picture
+picture; pictures_for(rules, state, viewers) draws each distinct one once; specs_for gives
+each viewer's picture as a spec (JSON) that drawn_later draws in another process.  A picture
 costs 5-30 ms and a turn's reports go to every player, so a game whose picture shows a
 viewer something of their own names it in VIEW_KEYS: viewers with equal keys share one
 picture, and a game not in VIEW_KEYS draws one for everyone.
@@ -12,7 +13,9 @@ picture, and a game not in VIEW_KEYS draws one for everyone.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import json
 from types import ModuleType
 from typing import Any, Callable
 
@@ -64,3 +67,26 @@ def picture(rules: Any, state: Any, viewer: str | None) -> bytes | None:
     from gm.present.pictures.draw import png  # with Pillow, at the first picture (see PAINTERS)
 
     return png(painter(rules.kind).draw(rules, state, viewer))
+
+
+def specs_for(rules: Any, state: Any, viewers: list[str | None]) -> dict[str | None, str | None]:
+    """pictures_for's pictures, each as the spec drawn_later draws it from (None: the kind has no
+    picture), so that the process that makes a report need not draw it: equal pictures, equal specs."""
+    if rules.kind not in PAINTERS or not viewers:
+        return dict.fromkeys(viewers)
+    dumped = rules.dump(state)
+    return {viewer: json.dumps({"kind": rules.kind, "state": dumped,
+                                "viewer": viewer if rules.kind in VIEW_KEYS else viewers[0]}, sort_keys=True)
+            for viewer in viewers}
+
+
+@functools.lru_cache(maxsize=16)
+def drawn_later(spec: str) -> bytes:
+    """The picture a spec of specs_for stands for: the PNG picture() draws of that state and viewer."""
+    from games import registry
+
+    data = json.loads(spec)
+    rules = registry.get(data["kind"])
+    png = picture(rules, rules.load(data["state"]), data["viewer"])
+    assert png is not None  # specs_for gives a spec only for a kind with a painter
+    return png

@@ -11,13 +11,17 @@ recorded (calendar_events) in the transaction that queues the mail.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gm.core import times
 from gm.core.model import GameView, Seat
-from gm.present import calendar as ics
 from gm.service.context import Context
 from gm.service.outgoing.letters import Letter
 from gm.service.table import clockdue, deadlines
 from gm.store.calendarrows import CalendarEventRow
+
+if TYPE_CHECKING:
+    from gm.present import calendar as ics
 
 ON, OFF = "on", "off"
 
@@ -40,6 +44,8 @@ def due_of(ctx: Context, view: GameView, name: str) -> float | None:
 
 def deadline(view: GameView, player: Seat, turn: int, due: float, sequence: int, clock: bool) -> ics.Deadline:
     """The plain values of one event, the due also as the reader reads it in their zone."""
+    from gm.present import calendar as ics  # the iCalendar parts: only for a reader who wants them
+
     zone = player.timezone or "UTC"
     return ics.Deadline(view.id, player.name, turn, due, sequence, zone,
                         times.format_stamp(due, times.zone(player.timezone)), clock)
@@ -66,6 +72,8 @@ def objects(ctx: Context, view: GameView, player: Seat, events: list[CalendarEve
             updated=now))
         published.append(deadline(view, player, view.turn, due, sequence, clock))
     domain, organizer = ctx.config.domain, ctx.config.address
+    from gm.present import calendar as ics
+
     return tuple(ics.calendar(found, method, domain, organizer, now)
                  for found, method in ((published, ics.PUBLISH), (cancelled, ics.CANCEL)) if found)
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
-from gm.present.mailhtml import ReportPage
-
 if TYPE_CHECKING:
     from gm.mail.inbound import Inbound
+    from gm.present.mailhtml import ReportPage
 
 
 class Letter(NamedTuple):
@@ -23,7 +22,8 @@ class Letter(NamedTuple):
     report, which leads the one reply to ``answers`` while that is gathered, with
     ``reply_notes`` (title, text) after it and ``reply_page`` as its page; ``calendar``: the
     reader's deadline as iCalendar objects (gm.service.outgoing.calendar); ``events``: a
-    report's events as its reader sees them."""
+    report's events as its reader sees them; ``files``: files attached (gm.mail.outbound.Attachment:
+    the end mail's record of the game)."""
 
     to: str
     label: str
@@ -42,8 +42,14 @@ class Letter(NamedTuple):
     reply_page: ReportPage | None = None
     calendar: tuple[bytes, ...] = ()
     events: tuple[str, ...] = ()  # the report's events its reader sees (kept if it is held: pace)
+    files: tuple = ()
 
 
 def calendars_of(parts: Iterable[Any]) -> tuple[bytes, ...]:
     """The calendar objects the parts of one reply carry, in order (each part's ``calendar``)."""
     return tuple(ics for part in parts for ics in part.calendar)
+
+
+def files_of(parts: Iterable[Any]) -> tuple:
+    """The files the parts of one reply carry, in order (each part's ``files``)."""
+    return tuple(file for part in parts for file in part.files)

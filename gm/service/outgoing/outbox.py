@@ -1,12 +1,10 @@
 """Queueing mail: compose it, store it in the outbox table, archive what a player was sent.
 
-Everything here runs inside the caller's write transaction, so a report is
-queued together with the state it reports, or not at all.  A mail being
-judged has its own MailOutbox: its answers leave as one reply to the address
-it came from (the report of the move it made leads, the other answers
-follow), and what it makes gm send is bounded (MAILS_PER_ADDRESS).  A turn's
-mails come as one batch of Letters (queue_batch); gm.service.outgoing.
-strangers limits what is sent to senders without a password.
+Everything here runs inside the caller's write transaction: a report is queued with the state
+it reports, or not at all.  A mail being judged has its own MailOutbox: its answers leave as one
+reply to its sender (the report of its move first), and what it makes gm send is bounded
+(MAILS_PER_ADDRESS).  A turn's mails come as one batch of Letters (queue_batch);
+gm.service.outgoing.strangers limits what is sent to senders without a password.
 """
 
 from __future__ import annotations
@@ -21,12 +19,10 @@ from gm.core.version import gm_version
 from gm.core.model import GameView, Status
 from gm.mail.dkim import SIGNATURE_RESERVE, Signer
 from gm.present import reports
-from gm.present import mailhtml
-from gm.present.mailhtml import ReportPage, with_answers
 from gm.mail.orders import game_tag
 from gm.service.outgoing import strangers, threads
 from gm.service.outgoing.holding import queue_status, queue_statuses
-from gm.service.outgoing.letters import Letter, calendars_of
+from gm.service.outgoing.letters import Letter, calendars_of, files_of
 from gm.service.outgoing.replies import ReplyTokens
 from gm.service.outgoing.strangers import HOUR as HOUR, LIMITED_KINDS
 from gm.service.outgoing.strangers import STRANGER_BYTES as STRANGER_BYTES
@@ -34,6 +30,7 @@ from gm.store import Store
 
 if TYPE_CHECKING:
     from gm.core.config import Config
+    from gm.present.mailhtml import ReportPage
     from gm.mail.outbound import HtmlPart
     from gm.mail.inbound import Inbound
 
@@ -41,11 +38,11 @@ log = logging.getLogger(__name__)
 
 MAILS_PER_ADDRESS = 3
 """The most mails one inbound mail makes gm queue to any one mailbox (gm.core.addresses.mailbox_key:
-victim+1@ and VICTIM@ are victim@), beyond the game's normal reports (REPORT_KINDS: one per
-reader per move).  Replies, press, notices, codes and alerts count together, whatever the mail
-holds; the sender's one reply always has its place among them.  While a mail is handled (its
-MailOutbox) Outbox.queue refuses, and logs, a mail past it, so the bound holds
-whichever code queues; the commands check room_for() first to say so instead."""
+victim+1@ and VICTIM@ are victim@), beyond the game's normal reports (REPORT_KINDS: one per reader
+per move).  Replies, press, notices, codes and alerts count together, whatever the mail holds; the
+sender's one reply always has its place among them.  While a mail is handled (its MailOutbox)
+Outbox.queue refuses, and logs, a mail past it, so the bound holds whichever code queues; the
+commands check room_for() first to say so instead."""
 REPORT_KINDS = ("report", "welcome")  # the game's normal reports: not counted by MAILS_PER_ADDRESS
 PART_RULE = "\n" + "=" * 72 + "\n\n"
 # What the store keeps of a text that carried a password or a code, once it is sent (outbox.secret;
@@ -65,11 +62,13 @@ class ReplyPart:
     secret: bool = False  # carries a password or a code: the stored copy is blanked once sent
     report: bool = False  # the sender's report of the move the mail made: it leads the reply
     calendar: tuple[bytes, ...] = ()  # the reader's deadline as iCalendar objects
+    files: tuple = ()  # files attached (gm.mail.outbound.Attachment)
 
 
 def page_part(page: ReportPage | None, images: tuple, footer: str) -> HtmlPart | None:
     """The HTML part of a report's page with its reader's footer (None: no page)."""
-    from gm.mail.outbound import HtmlPart  # the mail stack, when a mail is written
+    from gm.mail.outbound import HtmlPart  # the mail stack and the page, when a mail is written
+    from gm.present import mailhtml
 
     return None if page is None else HtmlPart(mailhtml.render(replace(page, footer=footer)), images)
 
@@ -94,6 +93,7 @@ class Outbox:
     """The service's outbox: it queues mail, and answers a mail at once (for_mail: as one reply)."""
 
     answers: PendingReply | None = None  # the answers being gathered: only a MailOutbox has them
+    draw_later = False  # pictures drawn by the sender (gm.service.outgoing.later): set by gm ingest
 
     def __init__(self, store: Store, config: Config, clock: Callable[[], float]):
         self.store = store
@@ -130,19 +130,19 @@ class Outbox:
              game_id: str | None = None, turn: int | None = None, in_reply_to: str | None = None,
              references=(), auto: str = "auto-generated", not_before: float | None = None,
              headers: tuple[tuple[str, str], ...] = (), html: HtmlPart | None = None,
-             secret: bool = False, calendar: tuple[bytes, ...] = ()) -> int:
+             secret: bool = False, calendar: tuple[bytes, ...] = (), files: tuple = ()) -> int:
         """Compose one counted message and store it in the outbox as ``status`` (sent from
         ``not_before``, if given).  With ``html`` it is multipart/alternative: ``body`` as text,
         then the HTML page.  ``secret``: it carries a password or a code, so its stored copy
-        must not outlive its sending (outbox.secret).  With DKIM configured the stored bytes are
+        must not outlive its sending (outbox.secret).  ``files``: attached.  With DKIM configured the stored bytes are
         signed, so every retry sends the same signature.  A mail about a game goes in its
         reader's thread of it (gm.service.outgoing.threads)."""
         message_id, raw = threads.compose(
             self.store, self.config, to=to, subject=subject, body=body, now=self.clock(), auto=auto,
-            game_id=game_id, in_reply_to=in_reply_to, references=references, headers=headers,
-            html=html, reserve=SIGNATURE_RESERVE if self.signer is not None else 0, calendars=calendar, turn=turn)
-        if self.signer is not None:
-            raw = self.signer.sign(raw)
+            game_id=game_id, in_reply_to=in_reply_to, references=references, headers=headers, html=html,
+            reserve=0 if self.signer is None else SIGNATURE_RESERVE, calendars=calendar, turn=turn,
+            attachments=files, signer=None if self.signer is None else self.signer.named)
+        raw = raw if self.signer is None else self.signer.sign(raw)  # unless its sender finishes it
         return self.store.outbox.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
                                               game_id=game_id, turn=turn, not_before=not_before,
                                               status=status, secret=secret)
@@ -208,7 +208,8 @@ class Outbox:
                             reports.with_footer("\n".join(letter.notes + (body,)), footer),
                             kind=letter.kind, status=status, game_id=view.id, turn=view.turn,
                             not_before=letter.not_before, headers=letter.headers + reply,
-                            html=page_part(letter.page, letter.images, footer), calendar=letter.calendar, **threading)
+                            html=page_part(letter.page, letter.images, footer), calendar=letter.calendar,
+                            files=letter.files, **threading)
             if letter.archived:
                 for note in letter.notes:
                     self.archive(view, letter.player, "notice", note, oid)
@@ -219,8 +220,7 @@ class Outbox:
         gathered (the reply's footer goes under its last answer); False if it is not."""
         if not self.replying_to(letter.answers):
             return False
-        self.reply_report(letter.answers, view, letter.label, letter.body, player=letter.player,
-                          html=page_part(letter.reply_page, letter.images, footer), calendar=letter.calendar)
+        self.reply_report(letter.answers, view, letter, page_part(letter.reply_page, letter.images, footer))
         for title, text in letter.reply_notes:
             self.reply(letter.answers, view, title, text, kind="notice", archive_player=letter.player)
         return True
@@ -258,11 +258,11 @@ class Outbox:
 
     def reply(self, inbound: Inbound, view: GameView | None, label: str, body: str,
               kind: str, archive_player: str | None = None, html: HtmlPart | None = None,
-              secret: bool = False, calendar: tuple[bytes, ...] = ()) -> None:
+              secret: bool = False, calendar: tuple[bytes, ...] = (), files: tuple = ()) -> None:
         """Answer a mail (gathered into one reply by the mail's own MailOutbox).  ``html``: the
         part's HTML alternative, used when the reply has no other part.  ``secret``: the part
-        carries a password or a code (the whole reply is then stored as secret)."""
-        part = ReplyPart(view, label, body, kind, archive_player, html, secret, calendar=calendar)
+        carries a password or a code (the whole reply is then stored as secret); ``files``: attached."""
+        part = ReplyPart(view, label, body, kind, archive_player, html, secret, calendar=calendar, files=files)
         if self.replying_to(inbound):
             self.answers.parts.append(part)
             return
@@ -277,12 +277,12 @@ class Outbox:
         """Answers to ``inbound`` are being gathered (for_mail) and not yet sent."""
         return inbound is not None and self.answers is not None and self.answers.inbound is inbound
 
-    def reply_report(self, inbound: Inbound, view: GameView, label: str, body: str, *,
-                     player: str, html: HtmlPart | None = None, calendar: tuple[bytes, ...] = ()) -> None:
-        """The report ``player`` gets of the move their mail made, as the lead of its one reply
-        (replying_to must hold); archived as their report when the reply is sent."""
+    def reply_report(self, inbound: Inbound, view: GameView, letter: Letter, html: HtmlPart | None) -> None:
+        """The report ``letter.player`` gets of the move their mail made (with its calendar and files),
+        as the lead of its one reply (replying_to must hold); archived as their report when sent."""
         assert self.replying_to(inbound)
-        self.answers.parts.insert(0, ReplyPart(view, label, body, "report", player, html, False, True, calendar))
+        self.answers.parts.insert(0, ReplyPart(view, letter.label, letter.body, "report", letter.player, html,
+                                               False, True, letter.calendar, letter.files))
 
     def authenticated(self, inbound: Inbound) -> None:
         """The sender of ``inbound`` gave a seat's password or reply address: its answer is not
@@ -334,6 +334,7 @@ class Outbox:
         if lead is not None:  # the report of the move, as every player gets it, with the answers after
             subject, html = f"{game_tag(view.id)} {lead.label}", lead.html
             if html is not None and len(parts) > 1:
+                from gm.present.mailhtml import with_answers  # the page: only where there is one
                 html = HtmlPart(with_answers(html.html, [p.body for p in parts[1:]]), html.images)
         else:
             label = first.label if len(parts) == 1 else f"{first.label} (and {len(parts) - 1} more)"
@@ -347,7 +348,8 @@ class Outbox:
                          game_id=view.id if view else None, turn=view.turn if view else None,
                          in_reply_to=inbound.message_id, references=inbound.references,
                          auto="auto-replied", headers=headers, html=None if cut else html,
-                         secret=any(p.secret for p in parts), answer=True, calendar=calendars_of(parts))
+                         secret=any(p.secret for p in parts), answer=True, calendar=calendars_of(parts),
+                         files=files_of(parts))
         self.archive_parts(parts, oid)
         return oid
 
@@ -383,6 +385,7 @@ class MailOutbox(Outbox):
     def __init__(self, service: Outbox, inbound: Inbound):
         self.store, self.config, self.clock = service.store, service.config, service.clock
         self.signer, self.tokens = service.signer, service.tokens
+        self.draw_later = service.draw_later
         self.answers = PendingReply(inbound)
 
     def send_answers(self) -> int | None:

@@ -6,7 +6,8 @@ the option ``pictures`` (on|off) lets the GM leave the picture out.  Deadlines
 are shown in each player's time zone (SET TIMEZONE).  The work that does not
 depend on the reader is done once per report batch: the shared part of the
 report, the public press, and each distinct picture (gm.present.pictures.
-pictures_for draws a picture once for all viewers who see the same).
+pictures_for draws a picture once for all viewers who see the same), or, where the outbox
+says so (Outbox.draw_later), each picture's spec, which the sender draws.
 """
 
 from __future__ import annotations
@@ -43,6 +44,18 @@ def public_press(rows: list[ReportRow]) -> list[tuple[int, str]]:
     without its sender), its footer left out."""
     return [(row.turn, row.body.split("\n--\n")[0].rstrip()) for row in rows
             if row.audience == AUDIENCE_ALL]
+
+
+def picture_size(picture: bytes | str | None) -> tuple[int, int] | tuple[str, str] | None:
+    """The size a page shows its picture at: the PNG's, or, for a picture the sender draws (a
+    spec), what the sender puts the drawn one's size in place of."""
+    if not picture:
+        return None
+    if isinstance(picture, str):
+        from gm.mail.outbound import LATER_SIZE  # the mail stack: this mail is being written
+
+        return LATER_SIZE
+    return pictures.size(picture)
 
 
 class Sender(NamedTuple):
@@ -92,11 +105,12 @@ class TurnMail:
             self.texts.update(present.render_reports(view.id, rules, state, names, events,
                                                      deadline=self.deadline(zone), shared=self.shared))
         self._footers: dict[str, str] | None = None
-        self.pictures: dict[str | None, bytes | None] = {}
+        self.pictures: dict[str | None, bytes | str | None] = {}  # PNG bytes, or a spec (pictures.specs_for)
         self.press: list[str] = []
         if self.html_readers:
-            if settings["pictures"] == "on":
-                self.pictures = pictures.pictures_for(rules, state, self.html_readers)
+            if settings["pictures"] == "on":  # drawn here, or by the sender (Outbox.draw_later)
+                self.pictures = (pictures.specs_for if ctx.outbox.draw_later else pictures.pictures_for)(
+                    rules, state, self.html_readers)
             self.press = [text for _, text in public_press(ctx.store.reports.public_press(view.id, view.turn - 1))]
 
     @property
@@ -158,7 +172,7 @@ class TurnMail:
             shared=self.shared, text=(f"{self.head}\n" if self.head else "") + self.texts[name],
             viewer=name, events=[e.text for e in self.events if e.visible_to(name)],
             date=times.format_stamp(self.now, zone), deadline=self.deadline(zone),
-            picture_cid=self.cid(name), picture_size=pictures.size(picture) if picture else None,
+            picture_cid=self.cid(name), picture_size=picture_size(picture),
             press=self.press, note=self.note, letter=letter, letter_title=letter_title)
 
     def cid(self, name: str) -> str | None:

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 from games.base import Event
 from gm.core import times
 from gm.core.model import GameView, Seat
-from gm.present import archive, standings
+from gm.present import standings
 from gm.present import reports as present
 from gm.service.outgoing import calendar, observers, pace, reportmail
+from gm.service.outgoing.recordfiles import end_files
 from gm.service.table import deadlines
 from gm.service.context import Context
 
@@ -24,13 +25,11 @@ if TYPE_CHECKING:
     from gm.mail.inbound import Inbound
 
 
+
 def report_body(ctx: Context, view: GameView, viewer: str | None, events: list[Event]) -> str:
     """The report of the game as it stands, as ``viewer`` (None: the GM) sees it, with the
-    deadline in the viewer's time zone."""
-    zone = deadlines.player_zone(view.player(viewer)) if viewer else None
-    deadline = deadlines.deadline_text(ctx.store, view, ctx.clock(), zone)
-    return present.render_report(present.ReportInput(view.id, view.rules, view.state, viewer, events,
-                                                     deadline=deadline))
+    deadline in the viewer's time zone (deadlines.report_text)."""
+    return deadlines.report_text(ctx.store, view, viewer, events, ctx.clock())
 
 
 def queue_reports(ctx: Context, view: GameView, events: list[Event],
@@ -40,7 +39,8 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
     """A report to every player still in the game, threaded under the mail that caused it (text,
     or text and HTML: reportmail), and to observers in their view, queued as one batch.  ``note``
     (the GM entered orders) and ``own_notes`` (a line for one player) open the mail, archived as
-    notices beside the report; ``table``: the turn's TurnTable, if the caller read it with it."""
+    notices beside the report; ``table``: the turn's TurnTable, if the caller read it with it.  The
+    end mail carries the game's public record as files (JSON and text), made only then."""
     rules = view.rules
     over = rules.is_over(view.state)
     label = f"{rules.title} {'final report' if over else 'report'}"
@@ -55,13 +55,20 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
         view.id, rules, view.state, present.OBSERVER, events, deadline=mail.observer_deadline))
     batch = observers.letters(ctx, view, label, public, "report")
     letters = calendar.with_calendars(ctx, view, letters)
+    if over:
+        files = end_files(ctx, view)
+        batch, letters = ([letter._replace(files=files) for letter in mails] for mails in (batch, letters))
     ctx.outbox.queue_batch(view, batch + pace.paced(ctx, view, letters))  # held ones kept
 
 
 def game_page(ctx: Context, game_id: str) -> str | None:
     """The address of a game's page in the public archive, if the config names one (archive_url)."""
     base = ctx.config.archive_url
-    return None if not base else base.rstrip("/") + "/" + archive.page_name(game_id)
+    if not base:
+        return None
+    from gm.present import archive  # the archive's page names: only where it has pages
+
+    return base.rstrip("/") + "/" + archive.page_name(game_id)
 
 
 def final_standings(ctx: Context, view: GameView) -> list[str]:
@@ -160,11 +167,12 @@ def notify_other_address(ctx: Context, view: GameView, player: Seat, inbound: In
     ctx.outbox.to_game(view, player.email, "Orders from another address", body, kind="notice")
 
 
-def notice(ctx: Context, view: GameView, names: list[str], lines, label: str,
-           kind: str = "notice", calendars: dict[str, tuple[bytes, ...]] | None = None) -> None:
+def notice(ctx: Context, view: GameView, names: list[str], lines, label: str, kind: str = "notice",
+           calendars: dict[str, tuple[bytes, ...]] | None = None, files: tuple = ()) -> None:
     """A short notice to the named players (archived with the turn).  ``lines`` may be a function
     of the reader's time zone (None: UTC) for a notice that shows a time (gm.core.times);
-    ``calendars``: each reader's calendar objects (gm.service.outgoing.calendar)."""
+    ``calendars``: each reader's calendar objects (gm.service.outgoing.calendar); ``files``:
+    attached to every copy (the end of a game the GM ended: end_files)."""
     bodies: dict = {}
     for name in names:
         player = view.player(name)
@@ -174,7 +182,8 @@ def notice(ctx: Context, view: GameView, names: list[str], lines, label: str,
         if zone not in bodies:
             bodies[zone] = ctx.outbox.notice_body(view, lines(zone) if callable(lines) else lines)
         body = bodies[zone]
-        oid = ctx.outbox.to_game(view, player.email, label, body, calendar=(calendars or {}).get(name, ()))
+        oid = ctx.outbox.to_game(view, player.email, label, body, calendar=(calendars or {}).get(name, ()),
+                                 files=files)
         ctx.outbox.archive(view, player.name, kind, body, oid)
 
 

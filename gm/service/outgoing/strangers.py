@@ -53,15 +53,27 @@ def cut(config: Config, body: str, most: int = STRANGER_BYTES) -> str:
     return (head + newline if newline else kept) + note
 
 
-def limit_notice(outbox, to: str) -> str | None:
-    """None if a limit is reached; else "" or, for the last reply allowed, a note saying so
-    (the templates, and Jinja, loaded only for a note)."""
+def sent_this_hour(outbox, to: str) -> tuple[int, int]:
+    """The replies anyone can make gm send (LIMITED_KINDS) queued in the last hour: to ``to``, to all."""
     since = outbox.clock() - HOUR
+    return (outbox.store.outbox.replies_since(LIMITED_KINDS, since, to),
+            outbox.store.outbox.replies_since(LIMITED_KINDS, since))
+
+
+def past_cap(outbox, to: str) -> bool:
+    """A reply anyone can make gm send to ``to`` would be past an hourly cap now (limit_notice
+    would send none): asked before costly work for a sender without a password."""
+    sent_to, sent_all = sent_this_hour(outbox, to)
+    return sent_to >= outbox.config.error_replies_per_hour or sent_all >= outbox.config.unauthenticated_replies_per_hour
+
+
+def limit_notice(outbox, to: str) -> str | None:
+    """None if a limit is reached (past_cap); else "" or, for the last reply allowed, a note
+    saying so (the templates, and Jinja, loaded only for a note)."""
     per_address = outbox.config.error_replies_per_hour
     total = outbox.config.unauthenticated_replies_per_hour
     outbox.store.locks.lock_shared(HOURLY_CAPS)  # until this reply is queued (or not) and committed
-    sent_to = outbox.store.outbox.replies_since(LIMITED_KINDS, since, to)
-    sent_all = outbox.store.outbox.replies_since(LIMITED_KINDS, since)
+    sent_to, sent_all = sent_this_hour(outbox, to)
     if sent_to >= per_address:
         log.warning("reply to %s suppressed: %d this hour", to, sent_to)
         return None

@@ -7,7 +7,7 @@ addresses: the sender's, a SET ADDRESS's new one, and a seat's where a code goes
 it moves, read before the locks.  Where that read went stale before the locks were
 granted, the code that changes the row locks it again, late (credentials.cannot_mail,
 delivery_state.clear, playersettings.save): a deadlock that meets is run again by the
-mail's retry (gm.service.intake.ingest).  LIST, TRAIL, SUMMARY, HELP lock only the sender.
+mail's retry (gm.service.intake.ingest).  LIST, TRAIL, RECORD, SUMMARY, HELP lock only the sender.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
-"""The mail commands a player may put on a line of their own: HELP, BOARD, HISTORY, TRAIL, ABSENCE,
-SET, LIST, SUMMARY, JOIN, OBSERVE, CONFIRM ...
+"""The mail commands a player may put on a line of their own: HELP, BOARD, HISTORY, TRAIL, RECORD,
+ABSENCE, SET, LIST, SUMMARY, JOIN, OBSERVE, CONFIRM ...
 
 One handler per command, in a table; ``run`` dispatches a command line, and
 ``without_game`` the commands a mail with no GAME line may hold (HELP, LIST,
 SUMMARY: they need no password, so they answer anyone, rate-limited as help).
 The table names each handler by its module (gm.core.later): HELP lists every
-command, and a stranger's HELP loads none of what the commands do.
+command, and a stranger's HELP loads none of what the commands do.  RECORD's is
+in gm.service.records, the room of game records (above this one: named, not imported).
 """
 
 from __future__ import annotations
@@ -104,6 +105,15 @@ class Command:
 PEOPLE = "gm.service.people."
 COMMANDS_DONE = PEOPLE + "playercommands"
 
+
+def my_data(ctx: Context, view: GameView | None, player: object, args: str, inbound: Inbound) -> None:
+    """MY DATA: a seat's (password or reply token) answered at once; any other mail's waits for its
+    From address to answer a code, as OBSERVE does."""
+    if player is None:
+        optin.ask("MY", ctx, view, player, args, inbound)
+    else:
+        later(PEOPLE + "mydata", "for_seat")(ctx, view, player, args, inbound)
+
 # The one table: ``run`` dispatches from it and HELP lists it, so no command exists
 # without its help line.
 COMMANDS: tuple[Command, ...] = (
@@ -113,6 +123,9 @@ COMMANDS: tuple[Command, ...] = (
             f"{HISTORY_TURNS} turns, ALL of them, turn N, or turns N to M", later(COMMANDS_DONE, "history")),
     Command("TRAIL [<id>]", "the full trail table, every row, in a game that keeps one "
             "(public: TRAIL <id> needs no password)", later(COMMANDS_DONE, "trail")),
+    Command("RECORD [<id>]", "the game's moves and result as text, the JSON attached: public once "
+            "the game is over (RECORD <id> needs no password), while it runs a seat's own view",
+            later(PEOPLE + "recordcommand", "record_command")),
     Command("ABSENCE <from> <to>", "(with your password) you are away (dates like 2025-03-07, or "
             "+3d); deadlines that fall inside move to its end", later(COMMANDS_DONE, "absence")),
     Command("PRESS TO <names|ALL|GM>", "a message to other players (or the game master): the "
@@ -128,6 +141,10 @@ COMMANDS: tuple[Command, ...] = (
             "whose move and deadline", later(COMMANDS_DONE, "list_games")),
     Command("SUMMARY", "(or MY GAMES; no password needed) the games you play from this "
             "address: turn, deadline, and whether you owe orders now", later(COMMANDS_DONE, "summary")),
+    Command("MY DATA", "everything gm keeps about your address, mailed to that address alone as a "
+            "JSON file: with your password (or a reply address) at once; without, once your address "
+            "answers the code gm mails it",
+            my_data),
     Command("JOIN <id> <name>", "(no password needed) take a seat of an open game, e.g. JOIN nb7 "
             "ada: gm mails a code to confirm (reply to it), then your password; the game starts "
             "when its seats are taken", partial(optin.ask, "JOIN")),
@@ -177,13 +194,17 @@ COMMANDS: tuple[Command, ...] = (
     Command("CREATE <kind> <id> [<seats>]", "(where the game master allows it) open a game for "
             "players to JOIN, e.g. CREATE neighbors nb9 3 (once you reply to the code gm mails "
             "you)", partial(optin.ask, "CREATE")),
+    Command("FORGET ME", "(no password needed, no GAME line) erase this address everywhere gm keeps "
+            "it, once it confirms the code gm mails it: seats of finished games keep their names under "
+            "a pseudonym; resign from running games first", partial(optin.ask, "FORGET")),
     Command("SET <what> <value>", "change one of your own settings in this game: those below",
             setcommands.run),
     *(Command(s.usage, s.does, setcommands.run) for s in setcommands.SETTERS),
 )
 HANDLERS: dict[str, Handler] = {c.word: c.handler for c in COMMANDS if c.handler is not None}
 # The commands a mail without GAME/PASSWORD may hold, besides HELP.
-NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE", "PASSWORD", "CONFIRM", "TRAIL")
+NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE", "PASSWORD", "CONFIRM", "TRAIL",
+               "RECORD", "MY", "FORGET")
 
 
 def help_lines(width: int = 68) -> list[str]:

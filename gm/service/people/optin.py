@@ -1,4 +1,4 @@
-"""Double opt-in for strangers: OBSERVE, UNOBSERVE, JOIN and CREATE wait until their address confirms.
+"""Double opt-in for strangers: OBSERVE, UNOBSERVE, JOIN, CREATE and MY DATA wait until their address confirms.
 
 Anyone can forge a From line, so these password-less commands do nothing when they come
 (after Mailman 3's pending confirmations): a mail's lines become ONE pending request with
@@ -43,8 +43,11 @@ REQUESTS: dict[str, Callable[[Context, str, str], str]] = {  # each checks a req
     "OBSERVE": later("gm.service.outgoing.observers", "observe_request"),
     "UNOBSERVE": later("gm.service.outgoing.observers", "unobserve_request"),
     "JOIN": later("gm.service.people.lobby", "join_request"),
-    "CREATE": later("gm.service.people.lobby", "create_request")}
-REFUSED = {"OBSERVE": "Not observing", "UNOBSERVE": "Not observing", "JOIN": "Not joined", "CREATE": "Not created"}
+    "CREATE": later("gm.service.people.lobby", "create_request"),
+    "MY": later("gm.service.people.mydata", "data_request"),
+    "FORGET": later("gm.service.people.forget", "forget_request")}
+REFUSED = {"OBSERVE": "Not observing", "UNOBSERVE": "Not observing", "JOIN": "Not joined", "CREATE": "Not created",
+           "MY": "No data sent", "FORGET": "Not forgotten"}
 
 
 @dataclass
@@ -235,6 +238,10 @@ def _what(line: str) -> str:
         return f"stop following game {args[0]} ({line})"
     if word == "JOIN":
         return f"take a seat in game {args[0]} as {args[1]} ({line})"
+    if word == "MY":
+        return f"mail this address everything gm keeps about it ({line})"
+    if word == "FORGET":
+        return f"forget this address: erase it everywhere gm keeps it ({line})"
     return f"open a {args[0]} game {args[1]} with {args[2]} seats ({line})"
 
 
@@ -255,6 +262,9 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: We
                "expired, or this is not the address it was sent to. Send the request again.")
         return
     ctx.store.optin.confirm_pending_request(row.code_hash, now)
+    if "FORGET ME" in row.actions.split("\n"):  # alone: answered after the erase, its last trace
+        later("gm.service.people.forget", "confirmed")(ctx, inbound, row.actions.split("\n"))
+        return
     parts, secret = [], False
     for line in row.actions.split("\n"):
         word, _, rest = line.partition(" ")
@@ -281,4 +291,8 @@ def _do(ctx: Context, word: str, args: list[str], sender: str, welcome: Welcome,
         return observers.remove(ctx, args[0], sender)
     if word == "JOIN":  # the seat keeps the display name of the From that confirmed it
         return "\n".join(lobby.take_seat(ctx, args[0], args[1], sender, welcome, sender_name))
+    if word == "MY":
+        from gm.service.people import mydata
+
+        return mydata.send(ctx, sender)
     return lobby.create_game(ctx, args[0], args[1], int(args[2]), sender)

@@ -3,7 +3,6 @@ lines that tell the players, and the game's clock set again after it."""
 
 from __future__ import annotations
 
-import getpass
 import os
 
 from gm.core.model import GameView, ServiceError
@@ -16,6 +15,8 @@ NO_REASON = "(no reason given)"
 def default_actor() -> str:
     """Who made an override when the command line does not say: gm:<login name>."""
     try:
+        import getpass  # pwd and termios: only when no GM_USER names the actor
+
         user = os.environ.get("GM_USER") or getpass.getuser()
     except Exception:  # no login name in a container
         user = "unknown"

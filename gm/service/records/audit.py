@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from games import registry
 from games.base import Event
 from gm.core import digest
-from gm.core.model import Status
+from gm.core.model import GameView, Status
 from gm.core.version import gm_version
 from gm.core.times import format_stamp
 from gm.present import pictures
 from gm.present import reports as present
-from gm.service.outgoing import reportmail
+from gm.service.outgoing import recordfiles, reportmail
 from gm.service.table import games
 from gm.service.context import Context
 from gm.store.gamerows import GameRow, OrderRow, OverrideRow
@@ -133,13 +133,8 @@ def _replay_states(ctx: Context, view, report: VerifyReport) -> tuple[dict[int, 
 
 
 def _replay_cause(rules, state, row: OrderRow):
-    """The rules' result of the recorded order or turn close, with the time the rules saw."""
-    if row.action == "close":
-        return rules.close_turn(state, row.at)
-    if row.action == "draw":  # every remaining player agreed, or the GM said so (G6)
-        return rules.end_drawn(state, row.at)
-    order = rules.parse_order(state, row.player, row.text)
-    return rules.submit(state, row.player, order, row.at)
+    """The rules' result of the recorded order, turn close or draw, with the time the rules saw."""
+    return games.replayed_move(rules, state, row.action, row.player, row.text, row.at)
 
 
 def _check_rollback(ctx: Context, rules, override: OverrideRow, replayed: dict, stored: dict,
@@ -304,7 +299,8 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
     so no seat's private lines and no sealed order appear before the rules reveal them.
     A game whose rules keep a trail table (Game.full_trail) shows it in full, as it stands now.
     ``drawn`` ({turn: seq}): pictures already written for those states, not drawn again
-    (a turn whose picture is kept has ``picture`` None and ``picture_kept`` True).
+    (a turn whose picture is kept has ``picture`` None and ``picture_kept`` True).  ``record``:
+    the files of a finished game's public record (public_record).
     """
     view = games.load(ctx.store, game_id)
     rules, store = view.rules, ctx.store
@@ -338,4 +334,12 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
     # game whose rules keep one; public, as every report shows it.
     trail = rules.full_trail(view.state)
     return {**index_entry(ctx, game_id, view), "turns": ordered,
-            "trail": None if trail is None else "\n".join(trail)}
+            "trail": None if trail is None else "\n".join(trail), "record": public_record(ctx, view)}
+
+
+def public_record(ctx: Context, view: GameView) -> dict[str, bytes] | None:
+    """The files of the game's record for the archive (recordfiles.public_files): a finished
+    game's, public; None for a running game, whose record is not."""
+    if view.status != Status.FINISHED:
+        return None
+    return recordfiles.public_files(ctx, view)

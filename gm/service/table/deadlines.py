@@ -281,6 +281,16 @@ def deadline_text(store: Store, view: GameView, now: float, tz=None) -> str | No
     return None if due is None else times.format_due(due, now, tz)
 
 
+def report_text(store: Store, view: GameView, viewer: str | None, events: list[Any], now: float) -> str:
+    """The report of the game as it stands, as ``viewer`` (None: the GM) sees it, with the
+    deadline in the viewer's time zone: the store and the game alone (gm show needs no outbox)."""
+    from gm.present import reports as present
+
+    zone = player_zone(view.player(viewer)) if viewer else None
+    return present.render_report(present.ReportInput(view.id, view.rules, view.state, viewer, events,
+                                                     deadline=deadline_text(store, view, now, zone)))
+
+
 def player_zone(player: Seat | None) -> Any:
     """The time zone a player set (SET TIMEZONE), or None for UTC."""
     name = player.timezone if player is not None else None

@@ -114,6 +114,17 @@ def save_gm_state(store: Store, view: GameView, data: dict, action: str, source_
     return seq
 
 
+def replayed_move(rules: Any, state: Any, action: str, player: str | None, text: str, at: float) -> Any:
+    """The rules' result of a recorded move at the time they saw: an order, a turn close or a
+    draw by agreement (G6).  The one replay (RULINGS G1) gm verify and gm import both run."""
+    if action == "close":
+        return rules.close_turn(state, at)
+    if action == "draw":
+        return rules.end_drawn(state, at)
+    order = rules.parse_order(state, player, text)
+    return rules.submit(state, player, order, at)
+
+
 def rolled_back_state(rules: Any, source: Any, at: float) -> Any:
     """The state the GM's rollback to ``source`` saves at ``at``: ``source`` itself, with its
     clock's bank (G10) running from ``at``, not from when that turn first began.  The rollback

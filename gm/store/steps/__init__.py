@@ -43,6 +43,7 @@ from gm.store.steps import (
     s29_mail_pace,
     s30_calendar_events,
     s31_away_notices,
+    s32_mailbox_hashes,
 )
 
 STEPS: list[Step] = [
@@ -77,4 +78,5 @@ STEPS: list[Step] = [
     s29_mail_pace.STEP,
     s30_calendar_events.STEP,
     s31_away_notices.STEP,
+    s32_mailbox_hashes.STEP,
 ]

@@ -161,6 +161,7 @@ UNDO_AFTER_STEP_10 = (
     "ALTER TABLE states DROP COLUMN state_packing",  # step 21's
     "ALTER TABLE reports DROP COLUMN body_packing",  # step 22's
     "ALTER TABLE outbox DROP COLUMN claimed_by",  # step 23's (daemons went with step 14's)
+    "DROP TABLE store_secrets",  # step 32's
     "DROP TABLE conditional_lines",  # step 26's
     "DROP TABLE takebacks",  # step 27's
     "DROP TABLE away_notices",  # step 31's
