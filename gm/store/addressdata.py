@@ -69,7 +69,6 @@ SEAT_COLUMNS: dict[str, tuple[str, str]] = {
     "seat_paces": ("game_id", "player"),
     "held_letters": ("game_id", "player"),
     "rated_results": ("game_id", "seat"),
-    "rematch_offers": ("game_id", "offered_by"),
 }
 
 # table -> free-text columns that may quote an address (read by nobody here; an erasure scrubs them)

@@ -525,15 +525,18 @@ store_secrets = Table(
     Column("made", REAL, nullable=False),
 )
 
-# public_players: an address in rated games or tournaments, by an opaque id, with its unique public name.
+# public_players: a seat name and address pair (or an address for all its seats) in rated games or
+# tournaments, by an opaque id, with its unique public name.
 public_players = Table(
     "public_players", metadata,
     Column("player_id", TEXT, primary_key=True),
-    Column("address", TEXT, nullable=False, unique=True),
+    Column("address", TEXT, nullable=False),
+    Column("seat_name", TEXT, nullable=False),
     Column("name", TEXT, nullable=False),
     Column("name_key", TEXT, nullable=False, unique=True),
     Column("chosen", INT, nullable=False),
     Column("updated", REAL, nullable=False),
+    Index("public_players_seat", "address", "seat_name", unique=True),
 )
 
 # rated_games: each rated game that ended, and whether it was rated (RULINGS G11).

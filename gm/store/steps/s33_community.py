@@ -1,7 +1,8 @@
 """Step 33: ratings, tournaments and rematches (RULINGS G11).
 
-public_players gives an address taking part in rated games or tournaments an opaque id and a
-unique public name (the pages show the name, never the address).  rated_games says, per rated
+public_players gives a seat name and address pair taking part in rated games or tournaments (or
+an address, for all its seats, once it links them) an opaque id and a unique public name (pages
+show the name, never the address).  rated_games says, per rated
 game that ended, whether it was rated (G11: not when a player never moved); rated_results keeps
 each player's rank and rating after it; ratings the current rating per kind.  tournaments,
 tournament_entries and tournament_games hold the tournaments, who entered, and each round's
@@ -10,17 +11,19 @@ tables (a bye is a table without a game).  rematch_offers holds REMATCH offers a
 
 from __future__ import annotations
 
-from gm.store.changes import NewTable, Step
+from gm.store.changes import NewIndex, NewTable, Step
 
 SQL = """
 CREATE TABLE public_players (
     player_id TEXT NOT NULL PRIMARY KEY, -- 16 random hex digits: what ratings and entries refer to
-    address TEXT NOT NULL UNIQUE,        -- the address, in lower case, as its seats have it
+    address TEXT NOT NULL,               -- the address, in lower case, as its seats have it
+    seat_name TEXT NOT NULL,             -- the seat name it plays under; '' for all its seats (SET NAME ... ALL)
     name TEXT NOT NULL,                  -- the public name pages show
     name_key TEXT NOT NULL UNIQUE,       -- the name casefolded: no two alike
     chosen INTEGER NOT NULL,             -- 1: chosen by SET NAME ... ALL; 0: given by gm
     updated REAL NOT NULL
 );
+CREATE UNIQUE INDEX public_players_seat ON public_players (address, seat_name);
 CREATE TABLE rated_games (
     game_id TEXT NOT NULL PRIMARY KEY,   -- a game with rated=true that ended
     kind TEXT NOT NULL,
@@ -94,4 +97,5 @@ CREATE TABLE rematch_offers (
 TABLES = ("public_players", "rated_games", "rated_results", "ratings", "tournaments", "tournament_entries",
           "tournament_games", "rematch_offers")
 
-STEP = Step(33, "ratings, tournaments and rematches", SQL, postgresql=tuple(NewTable(name) for name in TABLES))
+STEP = Step(33, "ratings, tournaments and rematches", SQL,
+            postgresql=(*(NewTable(name) for name in TABLES), NewIndex("public_players_seat")))
