@@ -7,7 +7,6 @@ the game receive game mail (RULINGS G5).
 
 from __future__ import annotations
 
-import json
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -18,7 +17,7 @@ from gm.present import standings
 from gm.present import reports as present
 from gm.service.outgoing import calendar, observers, pace, reportmail
 from gm.service.outgoing.recordfiles import end_files
-from gm.service.table import deadlines
+from gm.service.table import deadlines, ranking
 from gm.service.context import Context
 
 if TYPE_CHECKING:
@@ -75,8 +74,7 @@ def final_standings(ctx: Context, view: GameView) -> list[str]:
     """The end mail's standings (gm.present.standings): every player with their score, "(left)"
     for those removed, the result (winners the GM declared, else as the rules say) and the game's
     page in the archive."""
-    row = ctx.store.results.result_of(view.id)
-    winners = json.loads(row.winners) if row is not None and row.winners else None
+    winners = ranking.declared_winners(ctx.store, view.id)
     return standings.final_standings(view.rules, view.state, winners, game_page(ctx, view.id))
 
 
