@@ -22,7 +22,8 @@ from gm.mail.msgids import answered_turn
 from gm.mail.rawmail import ascii_lower
 
 COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN", "CONCEDE", "DRAW", "TRAIL", "LINES",
-            "CLEAR", "TAKEBACK", "RECORD")
+            "CLEAR", "TAKEBACK", "RECORD",
+            "REMATCH")
 # Commands that may name one game after them ("LIST nb7"), read without a GAME line.
 GAME_ARGUMENT_COMMANDS = ("LIST", "TRAIL", "RECORD")
 OF_THE_MAILS_GAME = ("TRAIL", "RECORD")  # alone under a GAME line: of that game

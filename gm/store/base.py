@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from gm.store.mail import Inbox, Outbox, Reports
     from gm.store.optin import OptIn
     from gm.store.pace import Pace
+    from gm.store.rematches import Rematches
     from gm.store.seats import Seats
     from gm.store.selfservice import SelfService
     from gm.store.service import Results, Timers
@@ -67,6 +68,7 @@ REPOSITORIES: dict[str, tuple[str, str]] = {
     "delivery": ("gm.store.delivery", "Delivery"), "optin": ("gm.store.optin", "OptIn"),
     "daemons": ("gm.store.daemons", "Daemons"), "metrics": ("gm.store.daemons", "Metrics"),
     "locks": ("gm.store.locks", "Locks"),
+    "rematches": ("gm.store.rematches", "Rematches"),
 }
 
 
@@ -99,6 +101,7 @@ class Store(TransactionReads, DeferredWrites):
     daemons: Daemons
     metrics: Metrics
     locks: Locks
+    rematches: Rematches
 
     def _open_repositories(self) -> None:
         """Ready the repositories over this store's connection (a back end calls it when opening):

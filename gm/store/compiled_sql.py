@@ -116,6 +116,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('SELECT * \nFROM players \nWHERE lower(players.email) = %(address)s',
             {}),
     },
+    'gm.store.addressdata:BY_ADDRESS[public_players]': {
+        'sqlite': ('SELECT * \nFROM public_players \nWHERE lower(public_players.address) = :address',
+            {}),
+        'postgresql': ('SELECT * \nFROM public_players \nWHERE lower(public_players.address) = %(address)s',
+            {}),
+    },
     'gm.store.addressdata:BY_SEAT[absences]': {
         'sqlite': ('SELECT * \nFROM absences \nWHERE absences.game_id = :game AND absences.player = :player',
             {}),
@@ -192,6 +198,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('SELECT * \nFROM players \nWHERE players.game_id = :game AND players.name = :player',
             {}),
         'postgresql': ('SELECT * \nFROM players \nWHERE players.game_id = %(game)s AND players.name = %(player)s',
+            {}),
+    },
+    'gm.store.addressdata:BY_SEAT[rated_results]': {
+        'sqlite': ('SELECT * \nFROM rated_results \nWHERE rated_results.game_id = :game AND rated_results.seat = :player',
+            {}),
+        'postgresql': ('SELECT * \nFROM rated_results \nWHERE rated_results.game_id = %(game)s AND rated_results.seat = %(player)s',
             {}),
     },
     'gm.store.addressdata:BY_SEAT[reports]': {
@@ -1124,6 +1136,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('DELETE FROM held_letters WHERE held_letters.game_id = %(game)s AND held_letters.player = %(player)s RETURNING held_letters.id, held_letters.address, held_letters.game_id, held_letters.player, held_letters.turn, held_letters.events, held_letters.held',
             {}),
     },
+    'gm.store.rematches:OFFER': {
+        'sqlite': ('SELECT rematch_offers.game_id, rematch_offers.offered_by, rematch_offers.offered, rematch_offers.new_game_id \nFROM rematch_offers \nWHERE rematch_offers.game_id = :game',
+            {}),
+        'postgresql': ('SELECT rematch_offers.game_id, rematch_offers.offered_by, rematch_offers.offered, rematch_offers.new_game_id \nFROM rematch_offers \nWHERE rematch_offers.game_id = %(game)s',
+            {}),
+    },
     'gm.store.selfservice:ADDRESS_CODE': {
         'sqlite': ('SELECT address_codes.code_hash, address_codes.game_id, address_codes.player, address_codes.new_email, address_codes.expires, address_codes.used, address_codes.purpose, address_codes.created, address_codes.ended \nFROM address_codes \nWHERE address_codes.code_hash = :code',
             {}),
@@ -1668,6 +1686,24 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('INSERT INTO seat_paces (game_id, player, mail_pace, mail_at) VALUES (:game_id, :player, :mail_pace, :mail_at) ON CONFLICT (game_id, player) DO UPDATE SET mail_pace = excluded.mail_pace, mail_at = excluded.mail_at',
             {}),
         'postgresql': ('INSERT INTO seat_paces (game_id, player, mail_pace, mail_at) VALUES (%(game_id)s, %(player)s, %(mail_pace)s, %(mail_at)s) ON CONFLICT (game_id, player) DO UPDATE SET mail_pace = excluded.mail_pace, mail_at = excluded.mail_at',
+            {}),
+    },
+    'gm.store.rematches:ADD_OFFER': {
+        'sqlite': ('INSERT INTO rematch_offers (game_id, offered_by, offered) VALUES (:game_id, :offered_by, :offered)',
+            {}),
+        'postgresql': ('INSERT INTO rematch_offers (game_id, offered_by, offered) VALUES (%(game_id)s, %(offered_by)s, %(offered)s)',
+            {}),
+    },
+    'gm.store.rematches:RENEW_OFFER': {
+        'sqlite': ('UPDATE rematch_offers SET offered_by=:offered_by, offered=:offered WHERE rematch_offers.game_id = :game_id',
+            {}),
+        'postgresql': ('UPDATE rematch_offers SET offered_by=%(offered_by)s, offered=%(offered)s WHERE rematch_offers.game_id = %(game_id)s',
+            {}),
+    },
+    'gm.store.rematches:SET_STARTED': {
+        'sqlite': ('UPDATE rematch_offers SET new_game_id=:new_game_id WHERE rematch_offers.game_id = :game_id',
+            {}),
+        'postgresql': ('UPDATE rematch_offers SET new_game_id=%(new_game_id)s WHERE rematch_offers.game_id = %(game_id)s',
             {}),
     },
     'gm.store.selfservice:ADD_OBSERVER': {

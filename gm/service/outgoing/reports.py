@@ -70,12 +70,18 @@ def game_page(ctx: Context, game_id: str) -> str | None:
     return base.rstrip("/") + "/" + archive.page_name(game_id)
 
 
+REMATCH_LINE = "Rematch, seats swapped: send REMATCH; it begins once both have sent it."
+
+
 def final_standings(ctx: Context, view: GameView) -> list[str]:
     """The end mail's standings (gm.present.standings): every player with their score, "(left)"
     for those removed, the result (winners the GM declared, else as the rules say) and the game's
-    page in the archive."""
+    page in the archive; in a game of two both still in it, a line on REMATCH."""
     winners = ranking.declared_winners(ctx.store, view.id)
-    return standings.final_standings(view.rules, view.state, winners, game_page(ctx, view.id))
+    lines = standings.final_standings(view.rules, view.state, winners, game_page(ctx, view.id))
+    if len(view.players) == 2 and len(view.seated) == 2:  # gm.service.people.rematch
+        lines.append(REMATCH_LINE)
+    return lines
 
 
 def from_seat(player: Seat, inbound: Inbound | None) -> bool:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 HISTORY_TURNS = 5  # turns a bare HISTORY sends
 LIST_MAX = 100  # games one LIST or SUMMARY reply shows
+REMATCH_DAYS = 7  # a REMATCH offer lapses this long after it was made (gm.service.people.rematch)
 MAX_WITHOUT_GAME = 10  # different commands answered in one mail without a game
 PRESS_MODES = {"none": "off in this game", "white": "on; your name is shown",
                "grey": "on; your name is not shown (grey press)"}
@@ -174,6 +175,11 @@ COMMANDS: tuple[Command, ...] = (
             later(PEOPLE + "lines", "lines_command")),
     Command("CLEAR [<id>]", "end every conditional line you have standing in this game",
             later(PEOPLE + "lines", "clear_command")),
+    Command("REMATCH", "after a game of two has ended, with both still in it: offer the other "
+            "player a new game of the same kind and options, the seats swapped; it begins when they "
+            "send REMATCH too, within "
+            f"{REMATCH_DAYS} days (each of you then gets its welcome, with a new password)",
+            later(PEOPLE + "rematch", "rematch")),
     Command("TAKEBACK [ACCEPT|DECLINE]", "ask to take back your last move until the next one is played; "
             "the others answer, alone or with orders; undone when all accept (RULINGS G9)"),
     Command("OBSERVE <id>", "(no password needed) follow a game you do not play: its reports "

@@ -1,0 +1,163 @@
+"""REMATCH by mail: after a two-player game ends, a new game of the same kind and options, seats swapped.
+
+The first REMATCH (with the seat's password or reply address) is an offer: the other seat is
+mailed how to accept.  The other seat's REMATCH within OFFER_DAYS starts the new game, in the
+same mail's transaction: the same seat names and addresses, the seat order reversed (who moves
+first is the rules' first seat; in Phalanx the pie still decides colours), the options and
+service settings as stored (``rated`` too), new passwords in the welcomes.  Nothing else starts
+it; an offer not taken up lapses, and a REMATCH after that is a fresh offer.  A running game, a
+game of more than two, or one a seat has left (RULINGS G5) has no rematch.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from games.base import GameError
+from gm.core import passwords, times
+from gm.core.model import GameView, Seat, ServiceError, Status
+from gm.mail.inbound import Inbound
+from gm.service.context import Context
+from gm.service.outgoing import reports
+from gm.service.outgoing.answers import done, refuse
+from gm.service.people import lobby, mailcommands
+from gm.service.table import deadlines, games
+from gm.store.mailboxhash import PSEUDONYM_DOMAIN
+from gm.store.rematches import RematchRow
+
+OFFER_DAYS = mailcommands.REMATCH_DAYS  # an offer lapses this long after it was made (HELP says it)
+DAY = 86400.0
+SUFFIX = "-rematch"  # the new game's id: <old>-rematch, then <old>-rematch2 ...
+MOST_TRIES = 100  # ids tried for the new game before the rematch is refused
+
+
+def rematch(ctx: Context, view: GameView, player: Seat, args: str, inbound: Inbound) -> None:
+    """REMATCH: offer a new game, repeat the offer's state, or accept the other seat's offer."""
+    why = refusal(view)
+    if why:
+        refuse(ctx, inbound, view, "No rematch", why)
+        return
+    offer, now = ctx.store.rematches.offer(view.id), ctx.clock()
+    if offer is not None and offer.new_game_id:
+        done(ctx, inbound, view, "Rematch already started", f"Game {view.id} has had its rematch: "
+             f"game {offer.new_game_id} (LIST {offer.new_game_id} shows it).", archive_player=player.name)
+    elif offer is None or lapsed(offer, now):
+        make_offer(ctx, view, player, inbound, now)
+    elif offer.offered_by == player.name:
+        done(ctx, inbound, view, "Rematch offered", offer_lines(view, player.name, offer.offered),
+             archive_player=player.name)
+    else:
+        accept(ctx, view, player, offer, inbound)
+
+
+def refusal(view: GameView) -> str | None:
+    """Why game ``view`` can have no rematch, or None: it runs, it had more than two seats, one
+    of them left it (RULINGS G5), or an address was forgotten."""
+    if view.status != Status.FINISHED and not view.rules.is_over(view.state):
+        return f"Game {view.id} is still running: REMATCH offers a new game once it has ended."
+    if len(view.players) != 2:
+        return f"REMATCH is for games of two players; game {view.id} had {len(view.players)}."
+    gone = [p.name for p in view.players if not p.active]
+    if gone:
+        return (f"A rematch needs both players still seated, and {gone[0]} left game {view.id} "
+                "(RULINGS G5).")
+    forgotten = [p.name for p in view.players if p.email.lower().endswith("@" + PSEUDONYM_DOMAIN)]
+    if forgotten:
+        return f"The address of {forgotten[0]} is no longer kept here: there can be no rematch."
+    return None
+
+
+def lapsed(offer: RematchRow, now: float) -> bool:
+    return now >= offer.offered + OFFER_DAYS * DAY
+
+
+def seat_order(view: GameView) -> list[str]:
+    """The new game's seats: the old game's two, the other way round."""
+    return [p.name for p in sorted(view.players, key=lambda p: p.seat, reverse=True)]
+
+
+def offer_lines(view: GameView, offerer: str, offered: float) -> str:
+    """What the offering seat is told: the offer, until when it stands, and what it would start."""
+    other = next(name for name in seat_order(view) if name != offerer)
+    until = times.format_stamp(offered + OFFER_DAYS * DAY)
+    return (f"Your rematch offer stands until {until}: when {other} sends REMATCH in game {view.id} "
+            f"(with their password, or replying to gm's mail) before then, a new game of "
+            f"{view.rules.title} begins, with the same options and the seats swapped "
+            f"({', then '.join(seat_order(view))}). Nothing else starts it.")
+
+
+def make_offer(ctx: Context, view: GameView, player: Seat, inbound: Inbound, now: float) -> None:
+    """The seat's offer, kept; the other seat is told how to accept, and by when."""
+    ctx.store.rematches.make_offer(view.id, player.name, now)
+    ctx.store.history.log(view.id, view.turn, player.name, "rematch", f"{player.name} offered a rematch", now)
+    done(ctx, inbound, view, "Rematch offered", offer_lines(view, player.name, now),
+         archive_player=player.name)
+    others = [name for name in view.seated_names if name != player.name]
+    until = times.format_stamp(now + OFFER_DAYS * DAY)
+    reports.notice(ctx, view, others, [
+        f"{player.name} offers a rematch: a new game of {view.rules.title} with the same options and "
+        f"the seats swapped ({', then '.join(seat_order(view))}).",
+        f"To accept, send REMATCH in game {view.id}: GAME {view.id} PASSWORD <yours> and REMATCH on "
+        "the next line, or REMATCH alone in a reply to this mail. The new game then begins, and "
+        "each of you gets its welcome with a new password.",
+        f"The offer lapses in {OFFER_DAYS} days, at {until}. To decline, do nothing."], "Rematch offered")
+
+
+def accept(ctx: Context, view: GameView, player: Seat, offer: RematchRow, inbound: Inbound) -> None:
+    """The other seat's REMATCH: the new game begins now, its welcomes to both seats."""
+    try:
+        new_id = start(ctx, view, f"{offer.offered_by} and {player.name}")
+    except (ServiceError, GameError) as exc:
+        refuse(ctx, inbound, view, "No rematch", f"The rematch of game {view.id} could not begin: {exc}")
+        return
+    ctx.store.rematches.started(view.id, new_id)
+    ctx.store.history.log(view.id, view.turn, player.name, "rematch",
+                          f"{player.name} accepted {offer.offered_by}'s rematch: game {new_id}", ctx.clock())
+    started = (f"game {new_id} has begun ({', then '.join(seat_order(view))}). Your welcome to it, "
+               "with a new password for it, comes in a mail of its own.")
+    done(ctx, inbound, view, "Rematch started", f"Rematch accepted: {started}", archive_player=player.name)
+    reports.notice(ctx, view, [offer.offered_by], [f"{player.name} accepted your rematch offer: {started}"],
+                   "Rematch started")
+
+
+def start(ctx: Context, view: GameView, who: str) -> str:
+    """Make and begin the new game (inside the mail's write); its id.  GameError when the rules
+    no longer take the old options, ServiceError when no id is free."""
+    row = ctx.store.games.game(view.id)
+    assert row is not None  # the game the mail is for
+    names, options = seat_order(view), json.loads(row.options)
+    seed = random.SystemRandom().randrange(2**31)
+    view.rules.setup(names, dict(options), seed)  # OptionError (a GameError) before anything is stored
+    new_id, now = free_id(ctx, view.id), ctx.clock()
+    ctx.store.locks.lock_addresses(*(p.email for p in view.players))
+    secrets = {name: passwords.generate() for name in names}
+    ctx.store.games.add_game(new_id, row.kind, seed, row.options, now)
+    for seat, name in enumerate(names):
+        old = view.player(name)
+        assert old is not None  # seat_order names the game's seats
+        ctx.store.seats.add_player(new_id, seat, name, old.email, passwords.hash_password(secrets[name]),
+                                   display_name=old.display_name)
+    deadlines.save_settings(ctx.store, new_id, ctx.store.games.settings_of(view.id))
+    ctx.store.history.log(new_id, 0, who, "rematch", f"a rematch of game {view.id}", now)
+    lobby.begin_play(ctx, view.rules, new_id, seed, options, names, mailcommands.send_welcome, secrets,
+                     who=f"rematch of {view.id}")
+    return new_id
+
+
+def free_id(ctx: Context, game_id: str) -> str:
+    """The first id free of <old>-rematch, <old>-rematch2 ... (a rematch of a rematch counts on
+    from its own: nb1-rematch's is nb1-rematch2), locked for this transaction."""
+    base = game_id
+    head, _, tail = game_id.rpartition(SUFFIX)
+    if head and (tail == "" or tail.isdecimal()):
+        base = head
+    for number in range(1, MOST_TRIES + 1):
+        suffix = SUFFIX + (str(number) if number > 1 else "")
+        candidate = base[:games.MAX_GAME_ID - len(suffix)].rstrip("-") + suffix
+        if candidate == game_id:
+            continue
+        ctx.store.locks.lock_games(candidate)
+        if ctx.store.games.game(candidate) is None:
+            return candidate
+    raise ServiceError(f"no id of the form {base}{SUFFIX}<n> is free")
