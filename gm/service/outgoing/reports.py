@@ -70,7 +70,7 @@ def game_page(ctx: Context, game_id: str) -> str | None:
     return base.rstrip("/") + "/" + archive.page_name(game_id)
 
 
-REMATCH_LINE = "Rematch, seats swapped: send REMATCH; it begins once both have sent it."
+REMATCH_LINE = "A rematch with the seats swapped begins when both send REMATCH."
 
 
 def final_standings(ctx: Context, view: GameView) -> list[str]:

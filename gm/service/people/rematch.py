@@ -2,17 +2,17 @@
 
 The first REMATCH (with the seat's password or reply address) is an offer: the other seat is
 mailed how to accept.  The other seat's REMATCH within OFFER_DAYS starts the new game, in the
-same mail's transaction: the same seat names and addresses, the seat order reversed (who moves
-first is the rules' first seat; in Phalanx the pie still decides colours), the options and
-service settings as stored (``rated`` too), new passwords in the welcomes.  Nothing else starts
-it; an offer not taken up lapses, and a REMATCH after that is a fresh offer.  A running game, a
-game of more than two, or one a seat has left (RULINGS G5) has no rematch.
+same mail's transaction: the same seat names and addresses in the reverse order, the same seed,
+options and service settings (``rated`` too), new passwords in the welcomes.  The same seed
+deals the same position, so the other player moves first even where the seed picks the first
+seat by its place (Proximity's throne, PX3); in Phalanx the pie still decides colours.  Nothing
+else starts it; an offer not taken up lapses, and a REMATCH after that is a fresh offer.  A
+running game, a game of more than two, or one a seat has left (RULINGS G5) has no rematch.
 """
 
 from __future__ import annotations
 
 import json
-import random
 
 from games.base import GameError
 from gm.core import passwords, times
@@ -127,7 +127,7 @@ def start(ctx: Context, view: GameView, who: str) -> str:
     row = ctx.store.games.game(view.id)
     assert row is not None  # the game the mail is for
     names, options = seat_order(view), json.loads(row.options)
-    seed = random.SystemRandom().randrange(2**31)
+    seed = row.seed  # the same deal, the seats swapped
     view.rules.setup(names, dict(options), seed)  # OptionError (a GameError) before anything is stored
     new_id, now = free_id(ctx, view.id), ctx.clock()
     ctx.store.locks.lock_addresses(*(p.email for p in view.players))
