@@ -45,7 +45,7 @@ def rematch(ctx: Context, view: GameView, player: Seat, args: str, inbound: Inbo
     elif offer is None or lapsed(offer, now):
         make_offer(ctx, view, player, inbound, now)
     elif offer.offered_by == player.name:
-        done(ctx, inbound, view, "Rematch offered", offer_lines(view, player.name, offer.offered),
+        done(ctx, inbound, view, "Rematch offered", offer_lines(view, player, offer.offered),
              archive_player=player.name)
     else:
         accept(ctx, view, player, offer, inbound)
@@ -68,8 +68,13 @@ def refusal(view: GameView) -> str | None:
     return None
 
 
+def lapses_at(offered: float) -> float:
+    """When an offer made at ``offered`` lapses: the one rule of its lifetime."""
+    return offered + OFFER_DAYS * DAY
+
+
 def lapsed(offer: RematchRow, now: float) -> bool:
-    return now >= offer.offered + OFFER_DAYS * DAY
+    return now >= lapses_at(offer.offered)
 
 
 def seat_order(view: GameView) -> list[str]:
@@ -77,10 +82,10 @@ def seat_order(view: GameView) -> list[str]:
     return [p.name for p in sorted(view.players, key=lambda p: p.seat, reverse=True)]
 
 
-def offer_lines(view: GameView, offerer: str, offered: float) -> str:
+def offer_lines(view: GameView, offerer: Seat, offered: float) -> str:
     """What the offering seat is told: the offer, until when it stands, and what it would start."""
-    other = next(name for name in seat_order(view) if name != offerer)
-    until = times.format_stamp(offered + OFFER_DAYS * DAY)
+    other = next(name for name in seat_order(view) if name != offerer.name)
+    until = times.format_stamp(lapses_at(offered), deadlines.player_zone(offerer))  # SET TIMEZONE's
     return (f"Your rematch offer stands until {until}: when {other} sends REMATCH in game {view.id} "
             f"(with their password, or replying to gm's mail) before then, a new game of "
             f"{view.rules.title} begins, with the same options and the seats swapped "
@@ -91,17 +96,17 @@ def make_offer(ctx: Context, view: GameView, player: Seat, inbound: Inbound, now
     """The seat's offer, kept; the other seat is told how to accept, and by when."""
     ctx.store.rematches.make_offer(view.id, player.name, now)
     ctx.store.history.log(view.id, view.turn, player.name, "rematch", f"{player.name} offered a rematch", now)
-    done(ctx, inbound, view, "Rematch offered", offer_lines(view, player.name, now),
+    done(ctx, inbound, view, "Rematch offered", offer_lines(view, player, now),
          archive_player=player.name)
     others = [name for name in view.seated_names if name != player.name]
-    until = times.format_stamp(now + OFFER_DAYS * DAY)
-    reports.notice(ctx, view, others, [
+    reports.notice(ctx, view, others, lambda zone: [
         f"{player.name} offers a rematch: a new game of {view.rules.title} with the same options and "
         f"the seats swapped ({', then '.join(seat_order(view))}).",
         f"To accept, send REMATCH in game {view.id}: GAME {view.id} PASSWORD <yours> and REMATCH on "
         "the next line, or REMATCH alone in a reply to this mail. The new game then begins, and "
         "each of you gets its welcome with a new password.",
-        f"The offer lapses in {OFFER_DAYS} days, at {until}. To decline, do nothing."], "Rematch offered")
+        f"The offer lapses in {OFFER_DAYS} days, at {times.format_stamp(lapses_at(now), zone)}. "
+        "To decline, do nothing."], "Rematch offered")
 
 
 def accept(ctx: Context, view: GameView, player: Seat, offer: RematchRow, inbound: Inbound) -> None:

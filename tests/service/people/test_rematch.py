@@ -11,6 +11,7 @@ from __future__ import annotations
 import email
 import threading
 
+from gm.core import times
 from gm.service.engine import Engine
 from gm.service.people import rematch
 from gm.service.play import lifecycle
@@ -81,6 +82,15 @@ def test_the_first_rematch_is_an_offer_mailed_to_the_other_seat_with_how_to_acce
     row = engine.store.rematches.offer("nb1")
     assert (row.offered_by, row.new_game_id) == ("ada", None)
     assert engine.store.games.game("nb1-rematch") is None  # nothing begins on one seat's word
+
+
+def test_the_offer_says_when_it_lapses_in_each_readers_time_zone(engine, clock):
+    secrets = ended(engine)
+    send(engine, "bob", "SET TIMEZONE Asia/Tokyo", secrets["bob"])
+    _, mails = send(engine, "ada", "REMATCH", secrets["ada"])
+    (offer,) = to(mails, "bob")
+    assert times.format_stamp(clock() + 7 * DAY, times.zone("Asia/Tokyo")) in said(offer)
+    assert times.format_stamp(clock() + 7 * DAY) in said(to(mails, "ada")[0])  # ada's: UTC
 
 
 def test_the_same_seat_again_repeats_the_offer_and_mails_nobody_else(engine, clock):
