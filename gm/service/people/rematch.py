@@ -112,10 +112,11 @@ def make_offer(ctx: Context, view: GameView, player: Seat, inbound: Inbound, now
 def accept(ctx: Context, view: GameView, player: Seat, offer: RematchRow, inbound: Inbound) -> None:
     """The other seat's REMATCH: the new game begins now, its welcomes to both seats."""
     try:
-        new_id = start(ctx, view, f"{offer.offered_by} and {player.name}")
+        new_id = new_game_id(ctx, view)
     except (ServiceError, GameError) as exc:
         refuse(ctx, inbound, view, "No rematch", f"The rematch of game {view.id} could not begin: {exc}")
         return
+    start(ctx, view, new_id, f"{offer.offered_by} and {player.name}")
     ctx.store.rematches.started(view.id, new_id)
     ctx.store.history.log(view.id, view.turn, player.name, "rematch",
                           f"{player.name} accepted {offer.offered_by}'s rematch: game {new_id}", ctx.clock())
@@ -126,15 +127,19 @@ def accept(ctx: Context, view: GameView, player: Seat, offer: RematchRow, inboun
                    "Rematch started")
 
 
-def start(ctx: Context, view: GameView, who: str) -> str:
-    """Make and begin the new game (inside the mail's write); its id.  GameError when the rules
-    no longer take the old options, ServiceError when no id is free."""
-    row = ctx.store.games.game(view.id)
-    assert row is not None  # the game the mail is for
+def new_game_id(ctx: Context, view: GameView) -> str:
+    """The id the rematch of ``view`` will have, once the rules take its options with the seats
+    swapped; GameError if they no longer do, ServiceError if no id is free.  Nothing is written."""
+    view.rules.setup(seat_order(view), json.loads(view.row.options), view.row.seed)
+    return free_id(ctx, view.id)
+
+
+def start(ctx: Context, view: GameView, new_id: str, who: str) -> None:
+    """Make and begin game ``new_id``, the rematch of ``view`` (inside the mail's write): the
+    same seed, options and settings, the seats swapped, the welcomes with new passwords."""
+    row, now = view.row, ctx.clock()
     names, options = seat_order(view), json.loads(row.options)
     seed = row.seed  # the same deal, the seats swapped
-    view.rules.setup(names, dict(options), seed)  # OptionError (a GameError) before anything is stored
-    new_id, now = free_id(ctx, view.id), ctx.clock()
     ctx.store.locks.lock_addresses(*(p.email for p in view.players))
     secrets = {name: passwords.generate() for name in names}
     ctx.store.games.add_game(new_id, row.kind, seed, row.options, now)
@@ -147,7 +152,6 @@ def start(ctx: Context, view: GameView, who: str) -> str:
     ctx.store.history.log(new_id, 0, who, "rematch", f"a rematch of game {view.id}", now)
     lobby.begin_play(ctx, view.rules, new_id, seed, options, names, mailcommands.send_welcome, secrets,
                      who=f"rematch of {view.id}")
-    return new_id
 
 
 def free_id(ctx: Context, game_id: str) -> str:

@@ -180,6 +180,20 @@ def test_the_rematch_may_be_accepted_by_replying_to_the_offer(engine):
     assert any("Welcome" in m["Subject"] for m in to(outbox(engine, start), "ada"))
 
 
+def test_an_id_taken_is_skipped_and_with_none_free_nothing_begins(engine, monkeypatch):
+    secrets = ended(engine)
+    engine.create_game("neighbors", "nb1-rematch", PLAYERS, seed=1)  # taken by the game master
+    send(engine, "ada", "REMATCH", secrets["ada"])
+    monkeypatch.setattr(rematch, "MOST_TRIES", 1)
+    outcome, mails = send(engine, "bob", "REMATCH", secrets["bob"])
+    assert [m["To"] for m in mails] == ["bob@example.org"]
+    assert "could not begin: no id of the form nb1-rematch<n> is free" in said(mails[0])
+    assert engine.store.rematches.offer("nb1").new_game_id is None
+    monkeypatch.setattr(rematch, "MOST_TRIES", 100)
+    send(engine, "bob", "REMATCH", secrets["bob"])
+    assert [p.name for p in engine.load("nb1-rematch2").players] == ["bob", "ada"]
+
+
 def test_a_third_rematch_says_which_game_it_became_and_starts_nothing(engine):
     secrets = ended(engine)
     offered_and_accepted(engine, secrets)
