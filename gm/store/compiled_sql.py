@@ -116,6 +116,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('SELECT * \nFROM players \nWHERE lower(players.email) = %(address)s',
             {}),
     },
+    'gm.store.addressdata:BY_ADDRESS[public_players]': {
+        'sqlite': ('SELECT * \nFROM public_players \nWHERE lower(public_players.address) = :address',
+            {}),
+        'postgresql': ('SELECT * \nFROM public_players \nWHERE lower(public_players.address) = %(address)s',
+            {}),
+    },
     'gm.store.addressdata:BY_SEAT[absences]': {
         'sqlite': ('SELECT * \nFROM absences \nWHERE absences.game_id = :game AND absences.player = :player',
             {}),
@@ -192,6 +198,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('SELECT * \nFROM players \nWHERE players.game_id = :game AND players.name = :player',
             {}),
         'postgresql': ('SELECT * \nFROM players \nWHERE players.game_id = %(game)s AND players.name = %(player)s',
+            {}),
+    },
+    'gm.store.addressdata:BY_SEAT[rated_results]': {
+        'sqlite': ('SELECT * \nFROM rated_results \nWHERE rated_results.game_id = :game AND rated_results.seat = :player',
+            {}),
+        'postgresql': ('SELECT * \nFROM rated_results \nWHERE rated_results.game_id = %(game)s AND rated_results.seat = %(player)s',
             {}),
     },
     'gm.store.addressdata:BY_SEAT[reports]': {
