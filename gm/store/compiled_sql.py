@@ -116,6 +116,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('SELECT * \nFROM players \nWHERE lower(players.email) = %(address)s',
             {}),
     },
+    'gm.store.addressdata:BY_ADDRESS[public_players]': {
+        'sqlite': ('SELECT * \nFROM public_players \nWHERE lower(public_players.address) = :address',
+            {}),
+        'postgresql': ('SELECT * \nFROM public_players \nWHERE lower(public_players.address) = %(address)s',
+            {}),
+    },
     'gm.store.addressdata:BY_SEAT[absences]': {
         'sqlite': ('SELECT * \nFROM absences \nWHERE absences.game_id = :game AND absences.player = :player',
             {}),
@@ -192,6 +198,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('SELECT * \nFROM players \nWHERE players.game_id = :game AND players.name = :player',
             {}),
         'postgresql': ('SELECT * \nFROM players \nWHERE players.game_id = %(game)s AND players.name = %(player)s',
+            {}),
+    },
+    'gm.store.addressdata:BY_SEAT[rated_results]': {
+        'sqlite': ('SELECT * \nFROM rated_results \nWHERE rated_results.game_id = :game AND rated_results.seat = :player',
+            {}),
+        'postgresql': ('SELECT * \nFROM rated_results \nWHERE rated_results.game_id = %(game)s AND rated_results.seat = %(player)s',
             {}),
     },
     'gm.store.addressdata:BY_SEAT[reports]': {
@@ -1328,6 +1340,36 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'postgresql': ('SELECT mail_threads.address, mail_threads.root \nFROM mail_threads \nWHERE mail_threads.game_id = %(game)s',
             {}),
     },
+    'gm.store.tournaments:ALL_TOURNAMENTS': {
+        'sqlite': ('SELECT tournaments.id, tournaments.kind, tournaments.format, tournaments.rounds, tournaments.table_size, tournaments.twice, tournaments.options, tournaments.rated, tournaments.approval, tournaments.cap, tournaments.status, tournaments.round, tournaments.created, tournaments.updated \nFROM tournaments ORDER BY tournaments.created DESC, tournaments.id',
+            {}),
+        'postgresql': ('SELECT tournaments.id, tournaments.kind, tournaments.format, tournaments.rounds, tournaments.table_size, tournaments.twice, tournaments.options, tournaments.rated, tournaments.approval, tournaments.cap, tournaments.status, tournaments.round, tournaments.created, tournaments.updated \nFROM tournaments ORDER BY tournaments.created DESC, tournaments.id',
+            {}),
+    },
+    'gm.store.tournaments:ENTRIES': {
+        'sqlite': ('SELECT tournament_entries.tournament_id, tournament_entries.player_id, tournament_entries.seat_name, tournament_entries.status, tournament_entries.entered, tournament_entries.withdrawn_round \nFROM tournament_entries \nWHERE tournament_entries.tournament_id = :id ORDER BY tournament_entries.entered, tournament_entries.player_id',
+            {}),
+        'postgresql': ('SELECT tournament_entries.tournament_id, tournament_entries.player_id, tournament_entries.seat_name, tournament_entries.status, tournament_entries.entered, tournament_entries.withdrawn_round \nFROM tournament_entries \nWHERE tournament_entries.tournament_id = %(id)s ORDER BY tournament_entries.entered, tournament_entries.player_id',
+            {}),
+    },
+    'gm.store.tournaments:TABLE_SEATS': {
+        'sqlite': ('SELECT tournament_games.tournament_id, tournament_games.round, tournament_games.board, tournament_games.player_id, tournament_games.seat, tournament_games.game_id \nFROM tournament_games \nWHERE tournament_games.tournament_id = :id ORDER BY tournament_games.round, tournament_games.board, tournament_games.seat',
+            {}),
+        'postgresql': ('SELECT tournament_games.tournament_id, tournament_games.round, tournament_games.board, tournament_games.player_id, tournament_games.seat, tournament_games.game_id \nFROM tournament_games \nWHERE tournament_games.tournament_id = %(id)s ORDER BY tournament_games.round, tournament_games.board, tournament_games.seat',
+            {}),
+    },
+    'gm.store.tournaments:TOURNAMENT': {
+        'sqlite': ('SELECT tournaments.id, tournaments.kind, tournaments.format, tournaments.rounds, tournaments.table_size, tournaments.twice, tournaments.options, tournaments.rated, tournaments.approval, tournaments.cap, tournaments.status, tournaments.round, tournaments.created, tournaments.updated \nFROM tournaments \nWHERE tournaments.id = :id',
+            {}),
+        'postgresql': ('SELECT tournaments.id, tournaments.kind, tournaments.format, tournaments.rounds, tournaments.table_size, tournaments.twice, tournaments.options, tournaments.rated, tournaments.approval, tournaments.cap, tournaments.status, tournaments.round, tournaments.created, tournaments.updated \nFROM tournaments \nWHERE tournaments.id = %(id)s',
+            {}),
+    },
+    'gm.store.tournaments:WITH_STATUS': {
+        'sqlite': ('SELECT tournaments.id, tournaments.kind, tournaments.format, tournaments.rounds, tournaments.table_size, tournaments.twice, tournaments.options, tournaments.rated, tournaments.approval, tournaments.cap, tournaments.status, tournaments.round, tournaments.created, tournaments.updated \nFROM tournaments \nWHERE tournaments.status = :status ORDER BY tournaments.id',
+            {}),
+        'postgresql': ('SELECT tournaments.id, tournaments.kind, tournaments.format, tournaments.rounds, tournaments.table_size, tournaments.twice, tournaments.options, tournaments.rated, tournaments.approval, tournaments.cap, tournaments.status, tournaments.round, tournaments.created, tournaments.updated \nFROM tournaments \nWHERE tournaments.status = %(status)s ORDER BY tournaments.id',
+            {}),
+    },
     'gm.store.turns:ACCEPTED_AFTER': {
         'sqlite': ('SELECT orders.id \nFROM orders \nWHERE orders.game_id = :game AND orders.accepted = :accepted_1 AND orders.seq > :seq',
             {'accepted_1': 1}),
@@ -1818,6 +1860,36 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('INSERT INTO timers (game_id, due) VALUES (:game_id, :due) ON CONFLICT (game_id) DO UPDATE SET due = excluded.due',
             {}),
         'postgresql': ('INSERT INTO timers (game_id, due) VALUES (%(game_id)s, %(due)s) ON CONFLICT (game_id) DO UPDATE SET due = excluded.due',
+            {}),
+    },
+    'gm.store.tournaments:ADD_ENTRY': {
+        'sqlite': ('INSERT INTO tournament_entries (tournament_id, player_id, seat_name, status, entered, withdrawn_round) VALUES (:tournament_id, :player_id, :seat_name, :status, :entered, :withdrawn_round)',
+            {}),
+        'postgresql': ('INSERT INTO tournament_entries (tournament_id, player_id, seat_name, status, entered, withdrawn_round) VALUES (%(tournament_id)s, %(player_id)s, %(seat_name)s, %(status)s, %(entered)s, %(withdrawn_round)s)',
+            {}),
+    },
+    'gm.store.tournaments:ADD_TABLE_SEAT': {
+        'sqlite': ('INSERT INTO tournament_games (tournament_id, round, board, player_id, seat, game_id) VALUES (:tournament_id, :round, :board, :player_id, :seat, :game_id)',
+            {}),
+        'postgresql': ('INSERT INTO tournament_games (tournament_id, round, board, player_id, seat, game_id) VALUES (%(tournament_id)s, %(round)s, %(board)s, %(player_id)s, %(seat)s, %(game_id)s)',
+            {}),
+    },
+    'gm.store.tournaments:ADD_TOURNAMENT': {
+        'sqlite': ('INSERT INTO tournaments (id, kind, format, rounds, table_size, twice, options, rated, approval, cap, status, round, created, updated) VALUES (:id, :kind, :format, :rounds, :table_size, :twice, :options, :rated, :approval, :cap, :status, :round, :created, :updated)',
+            {}),
+        'postgresql': ('INSERT INTO tournaments (id, kind, format, rounds, table_size, twice, options, rated, approval, cap, status, round, created, updated) VALUES (%(id)s, %(kind)s, %(format)s, %(rounds)s, %(table_size)s, %(twice)s, %(options)s, %(rated)s, %(approval)s, %(cap)s, %(status)s, %(round)s, %(created)s, %(updated)s)',
+            {}),
+    },
+    'gm.store.tournaments:SET_ENTRY': {
+        'sqlite': ('UPDATE tournament_entries SET status=:status, withdrawn_round=:withdrawn_round WHERE tournament_entries.tournament_id = :tournament_id AND tournament_entries.player_id = :player_id',
+            {}),
+        'postgresql': ('UPDATE tournament_entries SET status=%(status)s, withdrawn_round=%(withdrawn_round)s WHERE tournament_entries.tournament_id = %(tournament_id)s AND tournament_entries.player_id = %(player_id)s',
+            {}),
+    },
+    'gm.store.tournaments:SET_PROGRESS': {
+        'sqlite': ('UPDATE tournaments SET rounds=:rounds, status=:status, round=:round, updated=:updated WHERE tournaments.id = :id',
+            {}),
+        'postgresql': ('UPDATE tournaments SET rounds=%(rounds)s, status=%(status)s, round=%(round)s, updated=%(updated)s WHERE tournaments.id = %(id)s',
             {}),
     },
     'gm.store.turns:ORDER_ROWS': {
