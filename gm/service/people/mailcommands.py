@@ -197,6 +197,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("FORGET ME", "(no password needed, no GAME line) erase this address everywhere gm keeps "
             "it, once it confirms the code gm mails it: seats of finished games keep their names under "
             "a pseudonym; resign from running games first", partial(optin.ask, "FORGET")),
+    Command("RATINGS [<game>]", "(no password needed) the ladder of rated games of a kind: each "
+            "player's public name (SET NAME), rating, rated games and the last one's date; without "
+            "<game>, every kind's first ten. E.g. RATINGS neighbors",
+            later(PEOPLE + "ratingsmail", "ratings_command")),
     Command("SET <what> <value>", "change one of your own settings in this game: those below",
             setcommands.run),
     *(Command(s.usage, s.does, setcommands.run) for s in setcommands.SETTERS),
@@ -204,7 +208,7 @@ COMMANDS: tuple[Command, ...] = (
 HANDLERS: dict[str, Handler] = {c.word: c.handler for c in COMMANDS if c.handler is not None}
 # The commands a mail without GAME/PASSWORD may hold, besides HELP.
 NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE", "PASSWORD", "CONFIRM", "TRAIL",
-               "RECORD", "MY", "FORGET")
+               "RECORD", "MY", "FORGET", "RATINGS")
 
 
 def help_lines(width: int = 68) -> list[str]:
