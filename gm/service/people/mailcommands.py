@@ -193,7 +193,9 @@ COMMANDS: tuple[Command, ...] = (
             "k3m9pq2x7w (or reply to that mail)", partial(optin.confirm, welcome=send_welcome)),
     Command("CREATE <kind> <id> [<seats>]", "(where the game master allows it) open a game for "
             "players to JOIN, e.g. CREATE neighbors nb9 3 (once you reply to the code gm mails "
-            "you)", partial(optin.ask, "CREATE")),
+            "you); RATED last, where the server allows it, opens a rated game (CREATE neighbors "
+            "nb9 3 RATED)",
+            partial(optin.ask, "CREATE")),
     Command("FORGET ME", "(no password needed, no GAME line) erase this address everywhere gm keeps "
             "it, once it confirms the code gm mails it: seats of finished games keep their names under "
             "a pseudonym; resign from running games first", partial(optin.ask, "FORGET")),

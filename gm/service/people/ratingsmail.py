@@ -15,16 +15,10 @@ from gm.service.table import ratings
 from gm.service.context import Context
 
 
-def kind_named(word: str) -> str | None:
-    """The game kind a word names (any case, '_' for '-'), or None."""
-    name = word.strip().lower().replace("_", "-")
-    return name if name in registry.MODULES else None
-
-
 def ratings_command(ctx: Context, view: GameView | None, player: object, args: str, inbound: Inbound) -> None:
     """RATINGS, or RATINGS <kind>."""
     words = args.split()
-    kind = kind_named(words[0]) if len(words) == 1 else None
+    kind = ratings.kind_named(words[0]) if len(words) == 1 else None
     if len(words) > 1 or (words and kind is None):
         refuse(ctx, inbound, None, "Ratings", f"RATINGS {args[:60]}: write RATINGS for every game's "
                f"ladder, or RATINGS <game> for one: {', '.join(registry.available())}.")

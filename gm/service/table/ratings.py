@@ -163,6 +163,12 @@ def link(store: Store, address: str, name: str, now: float) -> str:
 TOP = 10  # players of each kind a ladder of every kind shows
 
 
+def kind_named(word: str) -> str | None:
+    """The game kind a word names (any case, '_' for '-'), or None."""
+    name = word.strip().lower().replace("_", "-")
+    return name if name in registry.MODULES else None
+
+
 def kind_title(kind: str) -> str:
     """A game kind's title (its name, for a kind this gm no longer has)."""
     try:

@@ -9,7 +9,7 @@ from openskill.models import PlackettLuce
 
 from gm.service.play import lifecycle, positions
 from gm.service.table import ratings
-from support import EXAMPLE_LAYOUT, ask, mark_all_sent, order_mail
+from support import EXAMPLE_LAYOUT, ask, confirmed, mark_all_sent, order_mail
 
 ON_BOTH_BACKENDS = True
 
@@ -259,3 +259,38 @@ def test_ratings_by_mail_show_names_never_addresses(engine):
     one = ask(engine, "stranger@example.net", "RATINGS neighbors")
     assert all(f". {name}" in one for name in ("ada", "bob", "cy")) and "example.org" not in one
     assert "write RATINGS for every game's ladder" in ask(engine, "stranger@example.net", "RATINGS chess")
+
+
+def test_create_by_mail_is_rated_only_where_the_config_allows_it(engine):
+    engine.config.player_create_kinds = ["neighbors"]
+    refused = ask(engine, "ada@example.org", "CREATE neighbors nb9 3 RATED")
+    assert "cannot open rated games on this server" in " ".join(refused.split())
+    assert engine.store.games.game("nb9") is None
+    assert "game nb8 is open" in confirmed(engine, "ada@example.org", "CREATE neighbors nb8")
+    engine.config.player_rated = True
+    assert "game nb9 is open: 3 seats" in confirmed(engine, "ada@example.org", "CREATE neighbors nb9 3 rated")
+    assert ratings.is_rated(engine.store, "nb9") and not ratings.is_rated(engine.store, "nb8")
+
+
+def test_gm_ratings_shows_the_ladders_and_recomputes(engine, tmp_path):
+    from typer.testing import CliRunner
+
+    from gm.cli import app
+
+    series(engine, FIXED[:3])
+    conf = tmp_path / "gm.yaml"
+    store = f"store: {engine.config.store}\n" if engine.config.store else ""
+    conf.write_text(f"data_dir: {engine.config.data_dir}\naddress: gm@localhost\n{store}")
+
+    def gm(*args):
+        return CliRunner().invoke(app, ["--config", str(conf), "ratings", *args], env={"GM_USER": "tester"})
+
+    shown = gm("neighbors")
+    assert shown.exit_code == 0, shown.output
+    assert "Neighbors (neighbors): 3 rated players" in shown.output and "example.org" not in shown.output
+    assert gm().output == "\n".join(ratings.ladders_text(engine.store, None)) + "\n"
+    before = by_name(engine)
+    again = gm("recompute", "neighbors")
+    assert again.exit_code == 0 and "the ratings of 3 players recomputed" in again.output
+    assert by_name(engine) == before
+    assert gm("recompute").exit_code != 0 and gm("chess").exit_code != 0
