@@ -64,6 +64,18 @@ def test_join_tournament_is_capped_and_refuses_a_second_entry_of_an_address(engi
     assert len(engine.store.tournaments.entries("cup")) == 2
 
 
+@pytest.mark.parametrize("line, says", [
+    ("JOIN TOURNAMENT spring", "write JOIN TOURNAMENT <tournament id> <your name>"),
+    ("JOIN TOURNAMENT autumn ada", "no tournament 'autumn'"),
+    ("JOIN TOURNAMENT spring a.da", "one word"),
+    ("WITHDRAW TOURNAMENT", "write WITHDRAW TOURNAMENT <tournament id>"),
+])
+def test_bad_tournament_lines_are_refused(engine, spring, line, says):
+    text = said(engine, "ada@example.org", line)
+    assert says in text and "Nothing was changed" in text
+    assert engine.store.tournaments.entries("spring") == []
+
+
 def test_approval_holds_a_mail_entry_until_the_gm_approves_it(engine):
     tournaments.new(engine, "club", "proximity", "round-robin", 0, approval=True)
     text = confirmed(engine, "ada@example.org", "JOIN TOURNAMENT club ada")
