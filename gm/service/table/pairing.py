@@ -92,8 +92,8 @@ def swiss_pairs(entrants: list[Entrant]) -> Round:
     to the lowest-placed entrant who has had none, first move to the one who sat first less.
     Raises PairingError when no pairing without repeats exists.
 
-    It takes, in this order of importance: nobody owed the same seat three games over (given up
-    only when every pairing needs it), the bye to the lowest placed who can have it, the smallest
+    It takes, in this order of importance: the bye to the lowest placed who can have it, nobody
+    owed the same seat three games over (given up only when every pairing needs it), the smallest
     largest score gap in a pair, then the Dutch system's order.  Each search tries at most
     SEARCH_STEPS partial pairings and a round ROUND_STEPS in all (PairingError beyond)."""
     ranked = place_order(entrants)
@@ -103,9 +103,9 @@ def swiss_pairs(entrants: list[Entrant]) -> Round:
     if len(ranked) % 2 == 1:
         candidates = sorted(reversed(ranked), key=lambda e: e.byes)  # stable: lowest placed first
     budget = _Steps(ROUND_STEPS)
-    for strict in (True, False):
-        for bye in candidates:
-            rest = [e for e in ranked if e is not bye]
+    for bye in candidates:
+        rest = [e for e in ranked if e is not bye]
+        for strict in (True, False):
             pairs = _closest_pairs(rest, strict, budget)
             if pairs is not None:
                 tables = tuple(_seat_pair(a, b, n) for n, (a, b) in enumerate(pairs))
