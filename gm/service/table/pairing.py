@@ -99,9 +99,8 @@ def swiss_pairs(entrants: list[Entrant]) -> Round:
     ranked = place_order(entrants)
     if len({e.player for e in ranked}) != len(ranked):
         raise ValueError("a player is entered twice")
-    candidates: list[Entrant | None] = [None]
-    if len(ranked) % 2 == 1:
-        candidates = sorted(reversed(ranked), key=lambda e: e.byes)  # stable: lowest placed first
+    fewest_byes_lowest_first = sorted(reversed(ranked), key=lambda e: e.byes)  # a stable sort
+    candidates: list[Entrant | None] = [*fewest_byes_lowest_first] if len(ranked) % 2 else [None]
     budget = _Steps(ROUND_STEPS)
     for bye in candidates:
         rest = [e for e in ranked if e is not bye]
