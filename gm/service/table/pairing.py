@@ -2,8 +2,8 @@
 
 Pure arithmetic on player ids: no store, no mail.  A round is the tables it seats (each in seat
 order, the first moves first) and the players left without a game (a bye).  A Swiss pairing is a
-depth-first search in the order the Dutch system prefers, bounded to SEARCH_STEPS tries a phase so
-a bad case cannot run away; Swiss tables are filled by place, then improved by swapping players
+depth-first search in the order the Dutch system prefers, bounded (SEARCH_STEPS partial pairings a
+search, ROUND_STEPS a round) so a bad case cannot run away; Swiss tables are filled by place, then improved by swapping players
 between tables, at most SWAP_PASSES passes.  The rules in player words are in
 docs/players/tournaments.md ("How rounds are paired and scored").
 """
