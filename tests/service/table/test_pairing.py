@@ -73,8 +73,9 @@ def test_round_robin_of_fewer_than_two_has_no_round_and_refuses_a_player_twice()
 class SwissRun:
     """A two-player Swiss played out with random results (a win, a loss or a draw)."""
 
-    def __init__(self, count: int, seed: int) -> None:
+    def __init__(self, count: int, seed: int, remember_last: bool = True) -> None:
         self.rng = random.Random(seed)
+        self.remember_last = remember_last  # pass on who sat first last time (else None)
         self.players = names(count)
         self.score = dict.fromkeys(self.players, 0.0)
         self.rating = {p: self.rng.choice([0.0, round(self.rng.uniform(0, 30), 1)]) for p in self.players}
@@ -86,7 +87,8 @@ class SwissRun:
 
     def entrants(self) -> list[Entrant]:
         return [Entrant(p, self.score[p], self.rating[p], self.firsts[p], self.seconds[p], self.byes[p],
-                        frozenset(self.met[p]), self.last_first.get(p)) for p in self.players]
+                        frozenset(self.met[p]), self.last_first.get(p) if self.remember_last else None)
+                for p in self.players]
 
     def play(self, rnd: pairing.Round) -> None:
         for a, b in rnd.tables:
@@ -131,10 +133,11 @@ def smallest_widest_gap(players: list[str], score: dict[str, float], met: dict[s
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), shape=st.sampled_from([(9, 4), (8, 5), (10, 5), (11, 5)]))
-def test_swiss_rounds_keep_every_promise(seed, shape):
+@given(seed=st.integers(0, 2**32 - 1), shape=st.sampled_from([(9, 4), (8, 5), (10, 5), (11, 5)]),
+       remember_last=st.booleans())
+def test_swiss_rounds_keep_every_promise(seed, shape, remember_last):
     count, rounds = shape
-    run = SwissRun(count, seed)
+    run = SwissRun(count, seed, remember_last)
     for _ in range(rounds):
         entrants = run.entrants()
         rnd = swiss_pairs(entrants)
@@ -320,3 +323,8 @@ def test_swiss_tables_seat_the_one_who_sat_first_least_first_and_give_byes_to_th
     rnd = swiss_tables(field, 4, 4)
     assert rnd.byes == ("e",)
     assert rnd.tables == (("b", "d", "c", "a"),)
+
+
+def test_swiss_of_none_or_one_player():
+    assert swiss_pairs([]) == pairing.Round((), ())
+    assert swiss_pairs([entrant("a")]) == pairing.Round((), ("a",))
