@@ -2,10 +2,10 @@
 
 Pure arithmetic on player ids: no store, no mail.  A round is the tables it seats (each in seat
 order, the first moves first) and the players left without a game (a bye).  A Swiss pairing is a
-depth-first search in the order the Dutch system prefers, bounded to SEARCH_STEPS tries a phase so
-a bad case cannot run away; Swiss tables are filled by place, then improved by swapping players
-between tables, at most SWAP_PASSES passes.  The rules in player words are in
-docs/players/tournaments.md ("How rounds are paired and scored").
+depth-first search in the order the Dutch system prefers, bounded (SEARCH_STEPS partial pairings
+a search, ROUND_STEPS a round) so a bad case cannot run away; Swiss tables are filled by place,
+then improved by swapping players between tables, at most SWAP_PASSES passes.  The rules in
+player words are in docs/players/tournaments.md ("How rounds are paired and scored").
 """
 
 from __future__ import annotations
@@ -92,24 +92,23 @@ def swiss_pairs(entrants: list[Entrant]) -> Round:
     to the lowest-placed entrant who has had none, first move to the one who sat first less.
     Raises PairingError when no pairing without repeats exists.
 
-    It takes, in this order of importance: nobody owed the same seat three games over (given up
-    only when every pairing needs it), the bye to the lowest placed who can have it, the smallest
+    It takes, in this order of importance: the bye to the lowest placed who can have it, nobody
+    owed the same seat three games over (given up only when every pairing needs it), the smallest
     largest score gap in a pair, then the Dutch system's order.  Each search tries at most
     SEARCH_STEPS partial pairings and a round ROUND_STEPS in all (PairingError beyond)."""
     ranked = place_order(entrants)
     if len({e.player for e in ranked}) != len(ranked):
         raise ValueError("a player is entered twice")
-    candidates: list[Entrant | None] = [None]
-    if len(ranked) % 2 == 1:
-        candidates = sorted(reversed(ranked), key=lambda e: e.byes)  # stable: lowest placed first
+    fewest_byes_lowest_first = sorted(reversed(ranked), key=lambda e: e.byes)  # a stable sort
+    candidates: list[Entrant | None] = [*fewest_byes_lowest_first] if len(ranked) % 2 else [None]
     budget = _Steps(ROUND_STEPS)
-    for strict in (True, False):
-        for bye in candidates:
-            rest = [e for e in ranked if e is not bye]
-            pairs = _closest_pairs(rest, strict, budget)
-            if pairs is not None:
-                tables = tuple(_seat_pair(a, b, n) for n, (a, b) in enumerate(pairs))
-                return Round(tables, (bye.player,) if bye is not None else ())
+    for bye, strict in itertools.product(candidates, (True, False)):
+        if budget.left <= 0:
+            raise PairingError(f"no pairing of this round found within {ROUND_STEPS} tries")
+        pairs = _closest_pairs([e for e in ranked if e is not bye], strict, budget)
+        if pairs is not None:
+            tables = tuple(_seat_pair(a, b, n) for n, (a, b) in enumerate(pairs))
+            return Round(tables, (bye.player,) if bye is not None else ())
     raise PairingError("no pairing of this round avoids a repeat pairing")
 
 
@@ -152,12 +151,13 @@ def _closest_pairs(rest: list[Entrant], strict: bool, budget: _Steps) -> list[tu
         allowed = {e.player: {f.player for f in rest if f is not e and rule.allows(e, f)} for e in rest}
         if not _even_parts({e.player for e in rest}, allowed):
             continue
-        steps = _Steps(min(SEARCH_STEPS, budget.left))
+        given = min(SEARCH_STEPS, budget.left)
+        steps = _Steps(given)
         try:
             found = _pair_rest(rest, allowed, steps)
         except _OutOfSteps:
             found = None
-        budget.left -= min(SEARCH_STEPS, budget.left) - max(steps.left, 0)
+        budget.left -= given - max(steps.left, 0)
         if found is not None or budget.left <= 0:
             return found
     return None
