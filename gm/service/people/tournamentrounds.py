@@ -25,6 +25,7 @@ from gm.service.people import lobby, mailcommands, tournamentmail
 from gm.service.people import tournaments as tour
 from gm.service.table import deadlines
 from gm.service.table.pairing import Entrant, PairingError, Round, round_robin, swiss_pairs, swiss_tables
+from gm.service.table.tournamentscore import BYE_POINTS
 from gm.store.tournaments import EntryRow, TournamentRow
 
 log = logging.getLogger(__name__)
@@ -114,12 +115,25 @@ def begin_round(ctx: Context, row: TournamentRow) -> str:
             make_game(ctx, row, game_id, [entries[p] for p in table])
         else:
             game_id = None  # a withdrawn player's pairing: a forfeit, no game
+            for player_id in set(table) & playing:
+                tell_no_game(ctx, row, round_, player_id, "your opponent withdrew: you win by forfeit")
         for seat, player_id in enumerate(table):
             ctx.store.tournaments.add_table_seat(row.id, round_, board, player_id, seat, game_id)
     for player_id in paired.byes:
         ctx.store.tournaments.add_table_seat(row.id, round_, 0, player_id, 0, None)
+        tell_no_game(ctx, row, round_, player_id, f"you have a bye ({BYE_POINTS:g} point)")
     ctx.store.tournaments.set_progress(row.id, tour.RUNNING, round_, row.rounds, ctx.clock())
     return f"round {round_}: {len(paired.tables)} table(s), {len(paired.byes)} bye(s)"
+
+
+def tell_no_game(ctx: Context, row: TournamentRow, round_: int, player_id: str, why: str) -> None:
+    """A player without a game this round is told why (a bye, a forfeit), and how to follow the tournament."""
+    address = tour.address_of(ctx, player_id)
+    if address:
+        lines = [f"Tournament {row.id}, round {round_}: {why}. No game for you this round; the next "
+                 f"round comes once this one's games have ended. STANDINGS {row.id} shows where it stands."]
+        ctx.outbox.queue(address, f"Tournament {row.id}: round {round_}", ctx.outbox.render(
+            "answer", lines=lines, game_id=None), kind="notice")
 
 
 def make_game(ctx: Context, row: TournamentRow, game_id: str, seated: list[EntryRow]) -> None:

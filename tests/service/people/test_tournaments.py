@@ -167,6 +167,11 @@ def test_rounds_follow_by_the_daemon_pass_and_standings_show_no_address(engine, 
     done = engine.tick()
     assert any("tournament spring: round 2" in d for d in done)
     assert engine.store.tournaments.tournament("spring").round == 2
+    # The one who resigned stays in the tournament: paired again (or given the bye).
+    loser_id = [e.player_id for e in engine.store.tournaments.entries("spring") if e.seat_name == loser]
+    assert [s for s in engine.store.tournaments.round_seats("spring", 2) if s.player_id in loser_id]
+    (told,) = [m for m in outbox(engine, start) if "round 1" in m["Subject"]]
+    assert told["To"] == engine.store.community.player(bye.player_id).address and "bye" in body(told)
     text = ask(engine, "stranger@example.net", "STANDINGS spring")
     assert "Buchholz" in text and "Sonneborn-Berger" in text and "bye:" in text
     assert "1-0" in text or "0-1" in text
