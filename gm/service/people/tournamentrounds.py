@@ -26,6 +26,8 @@ from gm.service.people import tournaments as tour
 from gm.service.table import deadlines
 from gm.service.table.pairing import Entrant, PairingError, Round, round_robin, swiss_pairs, swiss_tables
 from gm.service.table.tournamentscore import BYE_POINTS
+from gm.store import StoreError
+from gm.store.locks import retry_conflicts
 from gm.store.tournaments import EntryRow, TournamentRow
 
 log = logging.getLogger(__name__)
@@ -171,17 +173,28 @@ def round_over(ctx: Context, row: TournamentRow) -> bool:
 
 def advance(ctx: Context) -> list[str]:
     """The daemon's pass: each running tournament whose round has ended gets its next round (or its
-    end), in one transaction; returns what was done.  Reads the running tournaments only."""
+    end), each in one transaction; returns what was done.  Reads the running tournaments only; one
+    tournament's fault is logged and does not stop the others."""
     done = []
     for row in ctx.store.tournaments.with_status(tour.RUNNING):
-        if not round_over(ctx, row):
-            continue
-        with ctx.store.write(games=[tour.lock_name(row.id)]):
-            now_row = ctx.store.tournaments.tournament(row.id)
-            if now_row is None or now_row.status != tour.RUNNING or now_row.round != row.round:
-                continue  # another pass did it
-            done.append(f"tournament {row.id}: " + begin_round(ctx, now_row))
+        try:
+            done += retry_conflicts(advance_one, ctx, row)
+        except StoreError:
+            raise  # the database is down: not this tournament's fault
+        except Exception:
+            log.exception("the next round of tournament %s failed", row.id)
     return done
+
+
+def advance_one(ctx: Context, row: TournamentRow) -> list[str]:
+    """The next round of one tournament, if its round has ended (and no other pass made it)."""
+    if not round_over(ctx, row):
+        return []
+    with ctx.store.write(games=[tour.lock_name(row.id)]):
+        now_row = ctx.store.tournaments.tournament(row.id)
+        if now_row is None or now_row.status != tour.RUNNING or now_row.round != row.round:
+            return []  # another pass did it
+        return [f"tournament {row.id}: " + begin_round(ctx, now_row)]
 
 
 def force_next(ctx: Context, tournament_id: str, who: str | None = None, why: str | None = None) -> str:

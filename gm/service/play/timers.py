@@ -59,13 +59,7 @@ def _tournament_rounds(ctx: Context) -> list[str]:
     which may end them)."""
     from gm.service.people import tournamentrounds
 
-    try:
-        return retry_conflicts(tournamentrounds.advance, ctx)
-    except StoreError:
-        raise
-    except Exception:  # never in the way of the deadlines
-        log.exception("tournament rounds failed")
-        return []
+    return tournamentrounds.advance(ctx)  # each tournament's fault is its own (logged there)
 
 
 def _settle_claimed(ctx: Context, game_id: str) -> list[str]:

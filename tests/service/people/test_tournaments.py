@@ -263,3 +263,26 @@ def test_a_swiss_withdrawal_is_not_paired_again_and_a_swiss_out_of_pairings_ends
     assert row.status == "finished" and row.round == row.rounds < 9
     with pytest.raises(ServiceError, match="not running"):
         tournamentrounds.force_next(engine, "sw")
+
+
+
+def test_a_tournament_whose_round_fails_does_not_stop_the_others(engine, spring, monkeypatch, caplog):
+    tournaments.new(engine, "autumn", "proximity", "round-robin", 0)
+    entered(engine, "spring", ["ada", "bob"])
+    tournaments.enter(engine, "autumn", "cy", "cy@example.org")
+    tournaments.enter(engine, "autumn", "dee", "dee@example.org")
+    for tid in ("spring", "autumn"):
+        tournamentrounds.start(engine, tid)
+    real = tournamentrounds.begin_round
+
+    def failing(ctx, row):
+        if row.id == "spring":
+            raise RuntimeError("spring broke")
+        return real(ctx, row)
+
+    monkeypatch.setattr(tournamentrounds, "round_over", lambda ctx, row: True)
+    monkeypatch.setattr(tournamentrounds, "begin_round", failing)
+    done = engine.tick()
+    assert done == ["tournament autumn: finished; the final standings mailed to every player"]
+    assert "the next round of tournament spring failed" in caplog.text
+    assert engine.store.tournaments.tournament("spring").status == "running"
