@@ -11,11 +11,14 @@ player words are in docs/players/tournaments.md ("How rounds are paired and scor
 from __future__ import annotations
 
 import itertools
+import random
 from dataclasses import dataclass
 
 SEARCH_STEPS = 5_000  # partial pairings one Swiss search may try before it gives up
 ROUND_STEPS = 100_000  # partial pairings all the searches for one Swiss round may try
 SWAP_PASSES = 20  # passes over all swaps between Swiss tables
+KICKS = 30  # times a settled Swiss seating is shaken and settled again
+KICKED_SEATS = 1_800  # ... fewer for a large field: at most this many players shaken in all
 
 
 class PairingError(ValueError):
@@ -247,10 +250,10 @@ def swiss_tables(entrants: list[Entrant], size: int, smallest: int) -> Round:
     fewest firsts.
 
     The byes (when the count cannot all sit) go to the lowest placed with the fewest byes.  The
-    tables are filled in place order, then players are swapped between tables while a swap lowers
-    (in this order) the first seats going to players who sat first already, the pairs meeting
-    again, and how far players sit from the table place order gave them; nobody moves more than
-    one table up or down."""
+    tables are filled in place order, then players are swapped between tables to lower (in this
+    order) the first seats going to players who sat first already, the pairs meeting again, and
+    how far players sit from the table place order gave them; nobody moves more than one table
+    up or down.  The same field always gets the same tables."""
     ranked = place_order(entrants)
     if len({e.player for e in ranked}) != len(ranked):
         raise ValueError("a player is entered twice")
@@ -262,9 +265,36 @@ def swiss_tables(entrants: list[Entrant], size: int, smallest: int) -> Round:
         tables.append(seated[:n])
         seated = seated[n:]
     home = {e.player: t for t, table in enumerate(tables) for e in table}
-    _swap_until_settled(tables, home)
-    seats = tuple(tuple(e.player for e in _seat_order(table)) for table in tables)
+    seats = tuple(tuple(e.player for e in _seat_order(table)) for table in _improved(tables, home))
     return Round(seats, tuple(e.player for e in place_order(byes)))
+
+
+def _improved(tables: list[list[Entrant]], home: dict[str, int]) -> list[list[Entrant]]:
+    """The tables settled by swaps, then shaken up to KICKS times (two swaps at random, the same
+    ones for the same field) and settled again, keeping the best: a way out of a seating no
+    single swap improves."""
+    _swap_until_settled(tables, home)
+    best, lowest = tables, _total_cost(tables, home)
+    rng = random.Random(len(home))
+    for _ in range(min(KICKS, KICKED_SEATS // len(home)) if len(tables) > 1 else 0):
+        trial = [list(table) for table in best]
+        for _ in range(2):
+            i = rng.randrange(len(trial) - 1)
+            j = rng.randrange(i + 1, min(i + 3, len(trial)))
+            x, y = rng.randrange(len(trial[i])), rng.randrange(len(trial[j]))
+            if abs(home[trial[i][x].player] - j) <= 1 and abs(home[trial[j][y].player] - i) <= 1:
+                trial[i][x], trial[j][y] = trial[j][y], trial[i][x]
+        _swap_until_settled(trial, home)
+        if (cost := _total_cost(trial, home)) < lowest:
+            best, lowest = trial, cost
+    return best
+
+
+def _total_cost(tables: list[list[Entrant]], home: dict[str, int]) -> tuple[int, int, int]:
+    total = (0, 0, 0)
+    for index, table in enumerate(tables):
+        total = _add(total, _table_cost(table, index, home))
+    return total
 
 
 def _swap_until_settled(tables: list[list[Entrant]], home: dict[str, int]) -> None:
@@ -272,7 +302,8 @@ def _swap_until_settled(tables: list[list[Entrant]], home: dict[str, int]) -> No
     seating a player more than one table away from its ``home`` table."""
     for _ in range(SWAP_PASSES):
         swapped = False
-        for i, j in itertools.combinations(range(len(tables)), 2):
+        near = [(i, j) for i, j in itertools.combinations(range(len(tables)), 2) if j - i <= 2]
+        for i, j in near:  # further apart, one of the two would sit over a table from home
             for x, y in itertools.product(range(len(tables[i])), range(len(tables[j]))):
                 a, b = tables[i], tables[j]
                 if abs(home[a[x].player] - j) > 1 or abs(home[b[y].player] - i) > 1:

@@ -328,3 +328,10 @@ def test_swiss_tables_seat_the_one_who_sat_first_least_first_and_give_byes_to_th
 def test_swiss_of_none_or_one_player():
     assert swiss_pairs([]) == pairing.Round((), ())
     assert swiss_pairs([entrant("a")]) == pairing.Round((), ("a",))
+
+
+def test_swiss_tables_give_the_same_field_the_same_tables():
+    run = TablesRun(13, 7)
+    for _ in range(3):
+        run.play(swiss_tables(run.entrants(), 4, 3))
+    assert swiss_tables(run.entrants(), 4, 3) == swiss_tables(list(reversed(run.entrants())), 4, 3)
