@@ -22,6 +22,7 @@ from gm.store.reads import TransactionReads, WatchedConnection
 from gm.store.sql import Prepared, Row, Shaped, inserting, prepared, table_named, updating
 
 if TYPE_CHECKING:
+    from gm.store.community import Community
     from gm.store.credentials import Credentials
     from gm.store.daemons import Daemons, Metrics
     from gm.store.delivery import Delivery
@@ -66,7 +67,7 @@ REPOSITORIES: dict[str, tuple[str, str]] = {
     "threads": ("gm.store.threads", "MailThreads"), "selfservice": ("gm.store.selfservice", "SelfService"),
     "delivery": ("gm.store.delivery", "Delivery"), "optin": ("gm.store.optin", "OptIn"),
     "daemons": ("gm.store.daemons", "Daemons"), "metrics": ("gm.store.daemons", "Metrics"),
-    "locks": ("gm.store.locks", "Locks"),
+    "locks": ("gm.store.locks", "Locks"), "community": ("gm.store.community", "Community"),
 }
 
 
@@ -99,6 +100,7 @@ class Store(TransactionReads, DeferredWrites):
     daemons: Daemons
     metrics: Metrics
     locks: Locks
+    community: Community
 
     def _open_repositories(self) -> None:
         """Ready the repositories over this store's connection (a back end calls it when opening):
