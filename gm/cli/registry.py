@@ -35,6 +35,7 @@ WHERE = {
     "forget": "forgetcmd",
     "status": "statuscmd",
     "archive": "archive", "dkim": "dkim", "store": "storecmd", "seat": "seatcmd", "config": "configcmd",
+    "tournament": "tournamentcmd",
 }
 
 

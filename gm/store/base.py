@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from gm.store.selfservice import SelfService
     from gm.store.service import Results, Timers
     from gm.store.threads import MailThreads
+    from gm.store.tournaments import Tournaments
     from gm.store.turns import Turns
 
 is_url = is_server_store  # a postgresql:// URL, not a SQLite file
@@ -68,6 +69,7 @@ REPOSITORIES: dict[str, tuple[str, str]] = {
     "delivery": ("gm.store.delivery", "Delivery"), "optin": ("gm.store.optin", "OptIn"),
     "daemons": ("gm.store.daemons", "Daemons"), "metrics": ("gm.store.daemons", "Metrics"),
     "locks": ("gm.store.locks", "Locks"), "community": ("gm.store.community", "Community"),
+    "tournaments": ("gm.store.tournaments", "Tournaments"),
 }
 
 
@@ -101,6 +103,7 @@ class Store(TransactionReads, DeferredWrites):
     metrics: Metrics
     locks: Locks
     community: Community
+    tournaments: Tournaments
 
     def _open_repositories(self) -> None:
         """Ready the repositories over this store's connection (a back end calls it when opening):

@@ -197,6 +197,15 @@ COMMANDS: tuple[Command, ...] = (
     Command("FORGET ME", "(no password needed, no GAME line) erase this address everywhere gm keeps "
             "it, once it confirms the code gm mails it: seats of finished games keep their names under "
             "a pseudonym; resign from running games first", partial(optin.ask, "FORGET")),
+    Command("JOIN TOURNAMENT <id> <name>", "(no password needed) enter a tournament under the name its "
+            "games give you, e.g. JOIN TOURNAMENT spring ada (once you reply to the code gm mails you; "
+            "some tournaments wait for the game master's approval too)", partial(optin.ask, "JOIN")),
+    Command("WITHDRAW TOURNAMENT <id>", "(from the address you entered with, once you reply to the code "
+            "gm mails you) withdraw from a tournament: you are not paired again, and a round robin's "
+            "later games of yours are lost by forfeit; a game you play now goes on (RESIGN ends it)",
+            partial(optin.ask, "WITHDRAW")),
+    Command("STANDINGS <id>", "(no password needed) a tournament's standings with their tiebreaks, and "
+            "every round's tables and results", later(PEOPLE + "tournamentmail", "standings_command")),
     Command("SET <what> <value>", "change one of your own settings in this game: those below",
             setcommands.run),
     *(Command(s.usage, s.does, setcommands.run) for s in setcommands.SETTERS),
@@ -204,7 +213,8 @@ COMMANDS: tuple[Command, ...] = (
 HANDLERS: dict[str, Handler] = {c.word: c.handler for c in COMMANDS if c.handler is not None}
 # The commands a mail without GAME/PASSWORD may hold, besides HELP.
 NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE", "PASSWORD", "CONFIRM", "TRAIL",
-               "RECORD", "MY", "FORGET")
+               "RECORD", "MY", "FORGET",
+               "STANDINGS", "WITHDRAW")
 
 
 def help_lines(width: int = 68) -> list[str]:
