@@ -71,17 +71,11 @@ def build(directory: str | Path, data: list[dict], built_at: float, domain: str 
           recruiting: list[dict] = (), community: dict | None = None) -> Path:
     """Write the site for the games' ``data`` (gm.service.records.audit.archive_data); returns the index,
     which also lists the ``recruiting`` games (open, no page yet: gm.service.records.audit.index_entry)
-    and links the ladders and tournaments of ``community`` (gm.present.community, written too)."""
+    and links the ladders and tournaments (``community``: gm.present.community.index_links)."""
     directory = Path(directory)
     for game in data:
         write_game(directory, game, built_at, domain)
-    links = None
-    if community is not None:
-        from gm.present import community as pages
-
-        pages.write(directory, community, built_at)
-        links = pages.index_links(community)
-    return write_index(directory, [*data, *recruiting], built_at, links)
+    return write_index(directory, [*data, *recruiting], built_at, community)
 
 
 def write_game(directory: str | Path, game: dict, built_at: float, domain: str = "localhost") -> list[Path]:

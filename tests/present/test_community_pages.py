@@ -56,7 +56,8 @@ def data():
 @pytest.fixture
 def site_dir(tmp_path):
     given = data()
-    site.build(tmp_path, [], T0 + 6 * DAY, community=given)
+    community.write(tmp_path, given, T0 + 6 * DAY)
+    site.build(tmp_path, [], T0 + 6 * DAY, community=community.index_links(given))
     return tmp_path
 
 
