@@ -3,7 +3,7 @@
 A game is rendered again only when what its page shows changed: its status, newest state,
 report, press or notice, or (open) its seats taken (gm.store ``archive_marks``); then its
 page, feed and new pictures, then the community pages (ladders, players, tournaments: after a
-game changed, or every COMMUNITY_EVERY seconds for a renamed player), then the index
+game started or ended, or every COMMUNITY_EVERY seconds for a new name), then the index
 (gm.present.archive, gm.present.community).  What was rendered is
 remembered in ``.gm-archive.json``, so a restarted daemon carries on and a deleted
 directory is written again in full.  The archive is a convenience: a game that cannot be
@@ -78,14 +78,16 @@ class LiveArchive:
         return changed
 
     def refresh(self) -> list[str]:
-        """Render the games that changed since they were last rendered, then the index;
-        returns the ids of the games rendered."""
+        """Render the games that changed since they were last rendered, the community pages when
+        due, then the index; returns the ids of the games rendered."""
         if not (self.directory / STATE_FILE).exists():
             self.rendered, self.drawn = {}, {}  # a new or deleted directory: write it all
         marks = {row.id: [row.status, row.last_seq, row.last_report, row.seats_taken]
                  for row in self.engine.store.reports.archive_marks()}
         changed = [gid for gid, mark in marks.items()
                    if (self.rendered.get(gid) != mark or gid not in self.entries) and self.broken.get(gid) != mark]
+        # A game that started, ended or ran again may change a rating or a tournament.
+        moved = any((self.rendered.get(gid) or [None])[0] != marks[gid][0] for gid in changed)
         if not changed and time.monotonic() < self.community_next:
             return []
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -95,7 +97,9 @@ class LiveArchive:
         games = [self.entries[gid] for gid in marks if gid in self.entries]
         built = max([g["updated_at"] for g in games], default=0.0)
         links = self.community
-        if not (self.write_community(built) or changed or links != self.community):
+        if moved or time.monotonic() >= self.community_next:
+            self.write_community(built)
+        if not (changed or links != self.community):
             return []
         site.write_index(self.directory, games, built, self.community)
         self._save()
@@ -103,23 +107,21 @@ class LiveArchive:
             log.info("archive: rewrote %s", ", ".join(rendered))
         return rendered
 
-    def write_community(self, built: float) -> bool:
+    def write_community(self, built: float) -> None:
         """The ladders, player and tournament pages (gm.present.community) and the index's links to
-        them; False (logged once while it lasts) if they cannot be written: the games' pages
-        still are."""
+        them.  A fault is logged once while it lasts: the games' pages are written all the same."""
         self.community_next = time.monotonic() + COMMUNITY_EVERY
         try:
             data = communitypages.community_data(self.engine)
-            written = community.write(self.directory, data, built)
+            community.write(self.directory, data, built)
             self.community = community.index_links(data)
         except Exception as exc:  # the game pages must not wait for these
             fault = f"{type(exc).__name__}: {exc}"
             if fault != self.community_fault:
                 log.exception("archive: the community pages could not be written; trying again later")
             self.community_fault = fault
-            return False
+            return
         self.community_fault = None
-        return bool(written)
 
     def render(self, game_id: str, mark: list) -> bool:
         """A game's index line, and the files of a game that changed; False (logged, once

@@ -38,20 +38,23 @@ def community_data(ctx: Context) -> dict:
         ladders.append({"kind": kind, "title": title_of(kind), "rows": [
             {"name": name_of(row.player_id), "mu": row.mu, "sigma": row.sigma, "games": row.games,
              "last_game": row.last_game, "last_played": row.last_played} for row in rows]})
-    players = [player_data(ctx, player_id, name_of(player_id), current)
+    sizes: dict[str, int] = {}
+    players = [player_data(ctx, player_id, name_of(player_id), current, sizes)
                for player_id in dict.fromkeys(player_id for _, player_id in current)]
     players.sort(key=lambda player: player["name"].casefold())
     return {"ladders": ladders, "players": players, "tournaments": tournament_data(ctx)}
 
 
-def player_data(ctx: Context, player_id: str, name: str, current: dict) -> dict:
+def player_data(ctx: Context, player_id: str, name: str, current: dict, sizes: dict[str, int]) -> dict:
     """A player's page: per kind rated, the current rating and each rated result (the game, when
-    it ended, the rank of how many, the rating after it)."""
+    it ended, the rank of how many, the rating after it).  ``sizes``: players per game, kept
+    across players (each game is counted once)."""
     kinds: dict[str, list[dict]] = {}
     for result in ctx.store.community.results_of(player_id):
+        if result.game_id not in sizes:
+            sizes[result.game_id] = len(ctx.store.community.results_of_game(result.game_id))
         kinds.setdefault(result.kind, []).append(
-            {"game_id": result.game_id, "ended": result.ended, "rank": result.rank,
-             "of": len(ctx.store.community.results_of_game(result.game_id)),
+            {"game_id": result.game_id, "ended": result.ended, "rank": result.rank, "of": sizes[result.game_id],
              "mu": result.mu, "sigma": result.sigma})
     shown = []
     for kind, results in sorted(kinds.items()):
