@@ -305,4 +305,4 @@ def _do(ctx: Context, word: str, args: list[str], sender: str, welcome: Welcome,
         from gm.service.people import mydata
 
         return mydata.send(ctx, sender)
-    return lobby.create_game(ctx, args[0], args[1], int(args[2]), sender)
+    return lobby.create_game(ctx, args[0], args[1], int(args[2]), sender, rated=args[3:] == [lobby.RATED])

@@ -11,16 +11,26 @@ which is also how results moved to a linked player (SET NAME ... ALL) count agai
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from itertools import groupby
 from typing import Any, Iterable
 
+from games import registry
+from gm.core import rating
 from gm.core.model import GameView
 from gm.service.table import deadlines, ranking
 from gm.store import Store
 from gm.store.community import RatedGameRow, RatedResultRow, RatingRow
 
+COMMUNITY_LOCK = "community"  # the shared lock (store.locks) of the public players and ratings
 OWN_MOVES = ("mail", "line")  # the origins of an order the player made (not the GM's, not a deadline's)
 Skill = tuple[float, float]  # (mu, sigma)
+
+
+def lock(store: Store) -> None:
+    """Hold the public players and ratings for this transaction (on PostgreSQL, beside other
+    games' writes): every change of them takes it first, so none is lost and no name doubled."""
+    store.locks.lock_shared(COMMUNITY_LOCK)
 
 
 def model() -> Any:
@@ -81,6 +91,7 @@ def game_ended(store: Store, view: GameView, now: float) -> None:
         return
     if len(view.rules.players(view.state)) < 2:
         return
+    lock(store)
     kind = view.row.kind
     idle = never_moved(store, view)
     if idle:
@@ -101,6 +112,7 @@ def game_ended(store: Store, view: GameView, now: float) -> None:
 def recompute(store: Store, kind: str) -> int:
     """A kind's ratings again from its results, game by game in the order they ended (after a
     result was taken back or moved); each result's rating after its game too.  How many players."""
+    lock(store)
     current: dict[str, RatingRow] = {}
     results = store.community.results_of_kind(kind)
     store.community.clear_ratings(kind)
@@ -125,9 +137,71 @@ def recompute_kinds(store: Store, kinds: Iterable[str]) -> None:
 def game_reopened(store: Store, game_id: str) -> None:
     """A finished game runs again (the GM's rollback or edit): its rating is taken back, and the
     kind's ratings recomputed without it.  Nothing for a game that was not rated."""
+    lock(store)
     row = store.community.rated_game(game_id)
     if row is None:
         return
     store.community.forget_game(game_id)
     if row.rated:
         recompute(store, row.kind)
+
+
+def link(store: Store, address: str, name: str, now: float) -> str:
+    """SET NAME ... ALL: every seat of ``address`` counts for one player named ``name`` (the
+    caller checked it is free): the results of its pairs move to it and the ratings of their
+    kinds are recomputed.  The linked player's id."""
+    lock(store)
+    linked = store.community.link(address, name, now)
+    kinds: set[str] = set()
+    for pair in store.community.players_of(address):
+        if pair.player_id != linked:
+            kinds |= store.community.move_results(pair.player_id, linked)
+    recompute_kinds(store, kinds)
+    return linked
+
+
+TOP = 10  # players of each kind a ladder of every kind shows
+
+
+def kind_named(word: str) -> str | None:
+    """The game kind a word names (any case, '_' for '-'), or None."""
+    name = word.strip().lower().replace("_", "-")
+    return name if name in registry.MODULES else None
+
+
+def kind_title(kind: str) -> str:
+    """A game kind's title (its name, for a kind this gm no longer has)."""
+    try:
+        return registry.get(kind).title
+    except registry.UnknownGameKind:
+        return kind
+
+
+def ladder_lines(store: Store, kind: str, most: int | None = None) -> list[str]:
+    """A kind's ladder as text, best first: place, public name, the rating shown (gm.core.rating),
+    rated games and the date of the last; never an address.  ``most``: the first so many."""
+    rows = store.community.ladder(kind)
+    shown = rows if most is None else rows[:most]
+    lines = [f"{kind_title(kind)} ({kind}): {len(rows)} rated player{'s' if len(rows) != 1 else ''}"]
+    for place, row in enumerate(shown, 1):
+        player = store.community.player(row.player_id)
+        name = player.name if player is not None else "?"
+        last = datetime.fromtimestamp(row.last_played, timezone.utc).strftime("%Y-%m-%d")
+        lines.append(f"{place:>4}. {name:<30} {rating.shown(row.mu, row.sigma, row.games):<24} "
+                     f"{row.games:>4} game{'s' if row.games != 1 else ' '}  last {last}")
+    if len(rows) > len(shown):
+        lines.append(f"      ... and {len(rows) - len(shown)} more")
+    return lines
+
+
+def ladders_text(store: Store, kind: str | None) -> list[str]:
+    """RATINGS and gm ratings: one kind's whole ladder, or every rated kind's first TOP."""
+    if kind is not None:
+        return ladder_lines(store, kind)
+    kinds = store.community.kinds_rated()
+    if not kinds:
+        return ["No rated game has ended here yet."]
+    lines: list[str] = []
+    for each in kinds:
+        lines += ladder_lines(store, each, TOP) + [""]
+    return lines[:-1]

@@ -9,7 +9,7 @@ from openskill.models import PlackettLuce
 
 from gm.service.play import lifecycle, positions
 from gm.service.table import ratings
-from support import EXAMPLE_LAYOUT, mark_all_sent, order_mail
+from support import EXAMPLE_LAYOUT, ask, confirmed, mark_all_sent, order_mail
 
 ON_BOTH_BACKENDS = True
 
@@ -59,8 +59,11 @@ class Openskill:
         self.skills = {}
         self.games = {}
 
-    def game(self, ranked: dict[str, int]):
-        names = sorted(ranked, key=lambda n: (ranked[n], n))  # the order gm rates them in
+    def game(self, ranked: dict[str, int], seats: dict[str, str] | None = None):
+        """One game's ranks by player; ``seats``: the seat a player had, if not its name (gm rates
+        the players in order of rank and seat: the same figures to the last bit)."""
+        seat = {**{n: n for n in ranked}, **(seats or {})}
+        names = sorted(ranked, key=lambda n: (ranked[n], seat[n]))
         teams = [[self.skills.get(n) or self.model.rating()] for n in names]
         for name, [after] in zip(names, self.model.rate(teams, ranks=[ranked[n] for n in names])):
             self.skills[name] = after
@@ -99,6 +102,14 @@ def test_a_shared_win_the_gm_declared_ties_the_winners(engine):
     lifecycle.end(engine, "nb1", "agreed at the table", winners=["cy", "ada"])
     assert ranks(engine) == {"ada": 1, "cy": 1, "bob": 3}
     assert by_name(engine) == Openskill().game({"ada": 1, "bob": 3, "cy": 1}).figures()
+
+
+def test_a_forfeit_gives_the_others_a_shared_win(engine):
+    secrets = new_game(engine, NAMES[:3])
+    everyone_moves(engine, secrets)
+    with engine.store.write(games=["nb1"]):
+        lifecycle.forfeit(engine, engine.load("nb1"), "bob", "deadline", "no orders")
+    assert ranks(engine) == {"ada": 1, "cy": 1, "bob": 3}
 
 
 def test_a_later_leaver_ranks_above_an_earlier_one(engine):
@@ -198,3 +209,88 @@ def series_figures(games):
     for winners in games:
         expected.game({name: 1 if name in winners else 1 + len(winners) for name in NAMES[:3]})
     return expected.figures()
+
+
+def test_set_name_gives_a_unique_public_name(engine):
+    secrets = new_game(engine)
+    assert "Your public name is now Lovelace" in ask(engine, "ada@example.org", "SET NAME Lovelace",
+                                                     game_id="nb1", password=secrets["ada"])
+    taken = ask(engine, "bob@example.org", "SET NAME LOVELACE", game_id="nb1", password=secrets["bob"])
+    assert "another player has the public name 'Lovelace'" in taken
+    for bad in ("x", "ada@example.org", "a" * 31, "two words"):
+        assert "a public name is 2 to 30" in ask(engine, "bob@example.org", f"SET NAME {bad}", game_id="nb1",
+                                                   password=secrets["bob"])
+    assert "Lovelace" in ask(engine, "ada@example.org", "SET NAME Lovelace", game_id="nb1",
+                             password=secrets["ada"])  # one's own name again: kept
+    community = engine.store.community
+    row = community.by_name("lovelace")
+    assert (row.address, row.seat_name, row.chosen) == ("ada@example.org", "ada", 1)
+    assert community.by_name("bob") is None  # refused: nothing made for bob
+
+
+def test_set_name_all_joins_every_seat_of_an_address_and_its_ratings(engine):
+    """ada plays as seat ada in s0 and as seat red in s1: two players until SET NAME ... ALL."""
+    rivals = [("bob", "bob@example.org"), ("cy", "cy@example.org")]
+    for game_id, seat, winners in (("s0", "ada", ["ada"]), ("s1", "red", ["bob"])):
+        secrets = engine.create_game("neighbors", game_id, [(seat, "ada@example.org"), *rivals], seed=5,
+                                     options={"rated": "true"})
+        everyone_moves(engine, secrets, game_id)
+        lifecycle.end(engine, game_id, "series", winners=winners)
+    assert set(by_name(engine)) == {"ada", "red", "bob", "cy"}
+    answer = ask(engine, "ada@example.org", "SET NAME Countess ALL", game_id="s1", password=secrets["red"])
+    assert "every seat of ada@example.org" in answer
+    expected = Openskill().game({"Countess": 1, "bob": 2, "cy": 2}, {"Countess": "ada"}).game(
+        {"bob": 1, "Countess": 2, "cy": 2}, {"Countess": "red"})
+    assert by_name(engine) == expected.figures()
+    linked = engine.store.community.by_name("countess")
+    assert [r.seat for r in engine.store.community.results_of(linked.player_id)] == ["ada", "red"]
+    secrets = engine.create_game("neighbors", "s2", [("blue", "ada@example.org"), *rivals], seed=5,
+                                 options={"rated": "true"})
+    everyone_moves(engine, secrets, "s2")
+    lifecycle.end(engine, "s2", "series", winners=["blue"])
+    assert by_name(engine)["Countess"][2] == 3  # a later seat counts for the linked player
+
+
+def test_ratings_by_mail_show_names_never_addresses(engine):
+    series(engine, FIXED[:2])
+    every = ask(engine, "stranger@example.net", "RATINGS")
+    assert "Neighbors (neighbors): 3 rated players" in every and "provisional" in every
+    assert "@" not in every.split("Neighbors (neighbors)")[1]
+    one = ask(engine, "stranger@example.net", "RATINGS neighbors")
+    assert all(f". {name}" in one for name in ("ada", "bob", "cy")) and "example.org" not in one
+    assert "write RATINGS for every game's ladder" in ask(engine, "stranger@example.net", "RATINGS chess")
+
+
+def test_create_by_mail_is_rated_only_where_the_config_allows_it(engine):
+    engine.config.player_create_kinds = ["neighbors"]
+    refused = ask(engine, "ada@example.org", "CREATE neighbors nb9 3 RATED")
+    assert "cannot open rated games on this server" in " ".join(refused.split())
+    assert engine.store.games.game("nb9") is None
+    assert "game nb8 is open" in confirmed(engine, "ada@example.org", "CREATE neighbors nb8")
+    engine.config.player_rated = True
+    assert "game nb9 is open: 3 seats" in confirmed(engine, "ada@example.org", "CREATE neighbors nb9 3 rated")
+    assert ratings.is_rated(engine.store, "nb9") and not ratings.is_rated(engine.store, "nb8")
+
+
+def test_gm_ratings_shows_the_ladders_and_recomputes(engine, tmp_path):
+    from typer.testing import CliRunner
+
+    from gm.cli import app
+
+    series(engine, FIXED[:3])
+    conf = tmp_path / "gm.yaml"
+    store = f"store: {engine.config.store}\n" if engine.config.store else ""
+    conf.write_text(f"data_dir: {engine.config.data_dir}\naddress: gm@localhost\n{store}")
+
+    def gm(*args):
+        return CliRunner().invoke(app, ["--config", str(conf), "ratings", *args], env={"GM_USER": "tester"})
+
+    shown = gm("neighbors")
+    assert shown.exit_code == 0, shown.output
+    assert "Neighbors (neighbors): 3 rated players" in shown.output and "example.org" not in shown.output
+    assert gm().output == "\n".join(ratings.ladders_text(engine.store, None)) + "\n"
+    before = by_name(engine)
+    again = gm("recompute", "neighbors")
+    assert again.exit_code == 0 and "the ratings of 3 players recomputed" in again.output
+    assert by_name(engine) == before
+    assert gm("recompute").exit_code != 0 and gm("chess").exit_code != 0
