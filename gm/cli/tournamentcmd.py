@@ -31,7 +31,7 @@ def new(tournament_id: str,
         approval: bool = typer.Option(False, "--approval", help="JOIN TOURNAMENT waits for gm tournament approve"),
         cap: int = typer.Option(64, "--cap", help="the most entries"),
         option: List[str] = typer.Option([], "--option", "-o", help="an option key=value of its games, as gm new "
-                                         "takes them (gm options KIND)")):
+                                         "takes them (gm options KIND)")) -> None:
     """Open a tournament for entries: gm tournament new ID --kind KIND --format round-robin|swiss --rounds N."""
     from gm.service.people import tournaments
 
@@ -40,7 +40,7 @@ def new(tournament_id: str,
 
 
 @tournament_app.command("add")
-def add(tournament_id: str, player: List[str] = typer.Argument(..., help="NAME=ADDRESS, one or more")):
+def add(tournament_id: str, player: List[str] = typer.Argument(..., help="NAME=ADDRESS, one or more")) -> None:
     """Enter players: gm tournament add ID NAME=ADDRESS ..."""
     from gm.service.people import tournaments
 
@@ -50,7 +50,7 @@ def add(tournament_id: str, player: List[str] = typer.Argument(..., help="NAME=A
 
 
 @tournament_app.command("approve")
-def approve(tournament_id: str, name: str):
+def approve(tournament_id: str, name: str) -> None:
     """Take an entry waiting for approval (JOIN TOURNAMENT of a tournament made with --approval)."""
     from gm.service.people import tournaments
 
@@ -58,7 +58,7 @@ def approve(tournament_id: str, name: str):
 
 
 @tournament_app.command("start")
-def start(tournament_id: str):
+def start(tournament_id: str) -> None:
     """Close the entries, pair round 1 and make its games (each player is mailed a welcome)."""
     from gm.service.people import tournamentrounds
 
@@ -66,7 +66,7 @@ def start(tournament_id: str):
 
 
 @tournament_app.command("next")
-def next_round(tournament_id: str, why: Optional[str] = WHY, by: Optional[str] = BY):
+def next_round(tournament_id: str, why: Optional[str] = WHY, by: Optional[str] = BY) -> None:
     """The next round now (the daemon makes it by itself once every game of a round has ended).
     Games of the round still running go on and count once they end; their players are paired anyway."""
     from gm.service.people import tournamentrounds
@@ -75,7 +75,7 @@ def next_round(tournament_id: str, why: Optional[str] = WHY, by: Optional[str] =
 
 
 @tournament_app.command("withdraw")
-def withdraw(tournament_id: str, name: str, why: Optional[str] = WHY, by: Optional[str] = BY):
+def withdraw(tournament_id: str, name: str, why: Optional[str] = WHY, by: Optional[str] = BY) -> None:
     """Withdraw a player: not paired again; in a round robin its later games are lost by forfeit.
     A game it plays now goes on. The player is told, with the reason (-m)."""
     from gm.service.people import tournaments
@@ -84,7 +84,7 @@ def withdraw(tournament_id: str, name: str, why: Optional[str] = WHY, by: Option
 
 
 @tournament_app.command("show")
-def show(tournament_id: str):
+def show(tournament_id: str) -> None:
     """The standings with their tiebreaks, every round's tables and results, the entries."""
     from gm.service.people import tournamentmail, tournaments
 
@@ -95,7 +95,7 @@ def show(tournament_id: str):
 
 
 @tournament_app.command("list")
-def list_tournaments():
+def list_tournaments() -> None:
     """Every tournament: id, kind, format, status, round."""
     from gm.service.people import tournaments
 

@@ -96,7 +96,7 @@ class Tournaments(Repository):
         return TournamentRow.every(WITH_STATUS.run(self.store, status=status).fetchall())
 
     def add_tournament(self, row: TournamentRow) -> None:
-        self.store.insert_row(ADD_TOURNAMENT, **{c: row[c] for c in TournamentRow.columns})
+        self.store.insert_row(ADD_TOURNAMENT, **{c: getattr(row, c) for c in TournamentRow.columns})
 
     def set_progress(self, tournament_id: str, status: str, round_: int, rounds: int, now: float) -> int:
         """Its status, the round in play and the rounds to play."""

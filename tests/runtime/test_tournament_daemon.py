@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import combinations
 
 from gm.service.people import tournamentrounds, tournaments
 from gm.service.table import ranking
@@ -36,7 +35,7 @@ class Players:
             if "Welcome" not in mail["Subject"]:
                 continue
             text = body(mail)
-            game_id = text.split("PASSWORD RESET ", 1)[1].split()[0]
+            game_id = mail["Subject"].split("[gm ", 1)[1].split("]", 1)[0]
             (line,) = [x for x in text.splitlines() if x.strip().startswith("Your password: ")]
             self.passwords[game_id, mail["To"].split("@")[0]] = line.split(": ", 1)[1].strip()
         self.seen = last_outbox_id(self.engine)

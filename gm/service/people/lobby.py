@@ -22,6 +22,7 @@ from games import registry
 from games.base import GameError
 from gm.core import options as service_options
 from gm.core import addresses, passwords
+from gm.core.later import later
 from gm.core.model import GameView, ServiceError, Status, Seat
 from gm.mail.inbound import Inbound
 from gm.present.reports import OBSERVER
@@ -129,9 +130,7 @@ def join_request(ctx: Context, args: str, sender: str) -> str:
     ServiceError (the answer) if not."""
     words = args.split()
     if len(words) != 2 and words and words[0].upper() == "TOURNAMENT":
-        from gm.service.people import tournamentmail
-
-        return tournamentmail.join_request(ctx, words[1:], sender)
+        return later("gm.service.people.tournamentmail", "join_request")(ctx, words[1:], sender)
     if len(words) != 2:
         raise ServiceError(f"JOIN {args[:60]}: write JOIN <game id> <your name>, e.g. JOIN nb7 ada. "
                            "Send LIST for the games open here.")

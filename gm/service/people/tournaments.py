@@ -11,6 +11,7 @@ the forfeits of a round robin's withdrawn players: nothing else is stored.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from games import registry
 from games.base import GameError
@@ -239,12 +240,18 @@ def forfeit_tiers(table: list[TableSeatRow], withdrawn: set[str]) -> tuple[tuple
     return (stayed, gone) if stayed and gone else None
 
 
-def table_results(ctx: Context, row: TournamentRow) -> tuple[list[TableResult], dict[str, int], dict]:
+Tiers = tuple[tuple[str, ...], ...]
+
+
+def table_results(ctx: Context, row: TournamentRow) -> tuple[list[TableResult], dict[str, int],
+                                                             dict[tuple[int, int], Tiers | None]]:
     """(every finished table's result, the byes a player had, every table's tiers by (round, board):
     None while it plays)."""
     entries = {e.player_id: e for e in ctx.store.tournaments.entries(row.id)}
     withdrawn = {p for p, e in entries.items() if e.status == WITHDRAWN}
-    results, byes, tiers_of = [], {}, {}
+    results: list[TableResult] = []
+    byes: dict[str, int] = {}
+    tiers_of: dict[tuple[int, int], Tiers | None] = {}
     for (round_, board), table in tables_of(ctx.store.tournaments.table_seats(row.id)).items():
         if board == 0:
             for seat in table:
@@ -298,7 +305,7 @@ def result_text(seated: list[str], tiers: tuple[tuple[str, ...], ...] | None, na
     return ", ".join(places) + (" (forfeit)" if forfeit else "")
 
 
-def summary(ctx: Context, tournament_id: str) -> dict:
+def summary(ctx: Context, tournament_id: str) -> dict[str, Any]:
     """The tournament as pages and replies show it: standings with their tiebreaks, and every round's
     tables with their results and byes; public names only, never an address."""
     row = tournament(ctx, tournament_id)
@@ -306,7 +313,7 @@ def summary(ctx: Context, tournament_id: str) -> dict:
     withdrawn = {e.player_id for e in ctx.store.tournaments.entries(row.id) if e.status == WITHDRAWN}
     results, byes, tiers_of = table_results(ctx, row)
     lines = standings([e.player_id for e in roster(ctx, row)], results, byes, row.table_size == 2)
-    rounds: dict[int, dict] = {}
+    rounds: dict[int, dict[str, Any]] = {}
     for (round_, board), table in tables_of(ctx.store.tournaments.table_seats(row.id)).items():
         played = rounds.setdefault(round_, {"round": round_, "tables": [], "byes": []})
         seated = [s.player_id for s in table]
