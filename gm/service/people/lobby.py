@@ -129,7 +129,7 @@ def join_request(ctx: Context, args: str, sender: str) -> str:
     """The JOIN line to confirm (``JOIN <id> <name>``) if the seat may be taken now;
     ServiceError (the answer) if not."""
     words = args.split()
-    if len(words) != 2 and words and words[0].upper() == "TOURNAMENT":
+    if words and words[0].upper() == "TOURNAMENT" and (len(words) != 2 or not ctx.store.games.game("tournament")):
         return later("gm.service.people.tournamentmail", "join_request")(ctx, words[1:], sender)
     if len(words) != 2:
         raise ServiceError(f"JOIN {args[:60]}: write JOIN <game id> <your name>, e.g. JOIN nb7 ada. "

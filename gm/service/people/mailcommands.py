@@ -199,6 +199,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("FORGET ME", "(no password needed, no GAME line) erase this address everywhere gm keeps "
             "it, once it confirms the code gm mails it: seats of finished games keep their names under "
             "a pseudonym; resign from running games first", partial(optin.ask, "FORGET")),
+    Command("RATINGS [<game>]", "(no password needed) the ladder of rated games of a kind: each "
+            "player's public name (SET NAME), rating, rated games and the last one's date; without "
+            "<game>, every kind's first ten. E.g. RATINGS neighbors",
+            later(PEOPLE + "ratingsmail", "ratings_command")),
     Command("JOIN TOURNAMENT <id> <name>", "(no password needed) enter a tournament under the name its "
             "games give you, e.g. JOIN TOURNAMENT spring ada (once you reply to the code gm mails you; "
             "some tournaments wait for the game master's approval too)", partial(optin.ask, "JOIN")),
@@ -208,10 +212,6 @@ COMMANDS: tuple[Command, ...] = (
             partial(optin.ask, "WITHDRAW")),
     Command("STANDINGS <id>", "(no password needed) a tournament's standings with their tiebreaks, and "
             "every round's tables and results", later(PEOPLE + "tournamentmail", "standings_command")),
-    Command("RATINGS [<game>]", "(no password needed) the ladder of rated games of a kind: each "
-            "player's public name (SET NAME), rating, rated games and the last one's date; without "
-            "<game>, every kind's first ten. E.g. RATINGS neighbors",
-            later(PEOPLE + "ratingsmail", "ratings_command")),
     Command("SET <what> <value>", "change one of your own settings in this game: those below",
             setcommands.run),
     *(Command(s.usage, s.does, setcommands.run) for s in setcommands.SETTERS),

@@ -64,6 +64,18 @@ def test_join_tournament_is_capped_and_refuses_a_second_entry_of_an_address(engi
     assert len(engine.store.tournaments.entries("cup")) == 2
 
 
+@pytest.mark.parametrize("line, says", [
+    ("JOIN TOURNAMENT spring", "write JOIN TOURNAMENT <tournament id> <your name>"),
+    ("JOIN TOURNAMENT autumn ada", "no tournament 'autumn'"),
+    ("JOIN TOURNAMENT spring a.da", "one word"),
+    ("WITHDRAW TOURNAMENT", "write WITHDRAW TOURNAMENT <tournament id>"),
+])
+def test_bad_tournament_lines_are_refused(engine, spring, line, says):
+    text = said(engine, "ada@example.org", line)
+    assert says in text and "Nothing was changed" in text
+    assert engine.store.tournaments.entries("spring") == []
+
+
 def test_approval_holds_a_mail_entry_until_the_gm_approves_it(engine):
     tournaments.new(engine, "club", "proximity", "round-robin", 0, approval=True)
     text = confirmed(engine, "ada@example.org", "JOIN TOURNAMENT club ada")
@@ -210,3 +222,39 @@ def test_next_while_games_run_makes_the_round_and_says_so(engine, spring):
 
 def test_standings_of_an_unknown_tournament_is_refused(engine):
     assert "no tournament" in said(engine, "stranger@example.net", "STANDINGS nope")
+
+
+def test_a_double_round_robin_plays_every_pairing_twice_with_the_seats_swapped(engine):
+    tournaments.new(engine, "dbl", "proximity", "round-robin", 0, twice=True)
+    entered(engine, "dbl", ["ada", "bob", "cy", "dee"])
+    assert "6 rounds" in tournamentrounds.start(engine, "dbl")
+    for _ in range(5):
+        tournamentrounds.force_next(engine, "dbl")
+    tables: dict[tuple[int, int], list] = {}
+    for seat in engine.store.tournaments.table_seats("dbl"):
+        tables.setdefault((seat.round, seat.board), []).append(seat.player_id)
+    ordered = [tuple(t) for t in tables.values()]
+    assert len(ordered) == 12 and len(set(ordered)) == 12
+    assert len({frozenset(t) for t in ordered}) == 6  # the six pairs of four, each twice
+    assert all(t[::-1] in ordered for t in ordered)  # once each way round
+
+
+def test_a_swiss_withdrawal_is_not_paired_again_and_a_swiss_out_of_pairings_ends(engine):
+    tournaments.new(engine, "sw", "proximity", "swiss", 9)
+    entered(engine, "sw", ["ada", "bob", "cy", "dee", "eve"])
+    tournamentrounds.start(engine, "sw")
+    tournaments.withdraw(engine, "sw", "eve")
+    eve = [e.player_id for e in engine.store.tournaments.entries("sw") if e.seat_name == "eve"]
+    told = ""
+    for _ in range(8):
+        told = tournamentrounds.force_next(engine, "sw")
+        row = engine.store.tournaments.tournament("sw")
+        if row.status == "finished":
+            break
+        assert not [s for s in engine.store.tournaments.round_seats("sw", row.round) if s.player_id in eve]
+    # The four left soon have no pairing that repeats none: it ends there, its rounds those played.
+    assert "finished" in told
+    row = engine.store.tournaments.tournament("sw")
+    assert row.status == "finished" and row.round == row.rounds < 9
+    with pytest.raises(ServiceError, match="not running"):
+        tournamentrounds.force_next(engine, "sw")
