@@ -135,7 +135,7 @@ def write(directory: str | Path, data: dict, built_at: float) -> list[Path]:
     files: dict[str, bytes] = {}
     for ladder in data["ladders"]:
         html = env.get_template("archive/ladder.html.j2").render(
-            ladder=ladder, rows=ladder_rows(ladder, pages), built=built)
+            ladder=ladder, rows=ladder_rows(ladder, pages), provisional_games=rating.PROVISIONAL_GAMES, built=built)
         files[ladder_page(ladder["kind"])] = html.encode("utf-8")
     for player in data["players"]:
         kinds = player_kinds(player)

@@ -86,6 +86,7 @@ def test_the_ladder_shows_every_field(site_dir):
     assert '<td class="place">2</td>' in second and rating.shown(24.0, 7.5, 1) in second
     assert "provisional" in second and "2027-01-15" in second
     assert 'class="player provisional"' in page
+    assert f"provisional until {rating.PROVISIONAL_GAMES} rated games of Neighbors" in page
 
 
 def test_the_player_page_shows_ratings_results_and_a_plot(site_dir):
