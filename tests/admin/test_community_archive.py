@@ -150,3 +150,20 @@ def test_the_browser_measures_a_page_at_a_width(tmp_path):
     assert browser.layout(tmp_path / "wide.html", DESKTOP)["scroll_width"] == DESKTOP
     with pytest.raises(browser.PageMissing):
         browser.layout(tmp_path / "nowhere.html", PHONE)
+
+
+def test_a_fault_in_the_community_pages_leaves_the_games_written(engine, tmp_path, monkeypatch, caplog):
+    from gm.service.records import communitypages
+
+    engine.create_game("neighbors", "nb1", [(n, ADDRESSES[n]) for n in ("ada", "bob")], seed=4)
+
+    def broken(ctx):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(communitypages, "community_data", broken)
+    live = LiveArchive(engine, tmp_path / "site")
+    assert live.refresh() == ["nb1"]
+    assert (tmp_path / "site" / "game-nb1.html").exists() and (tmp_path / "site" / "index.html").exists()
+    live.community_next = 0.0
+    live.refresh()
+    assert caplog.text.count("the community pages could not be written") == 1  # once while it lasts
