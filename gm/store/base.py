@@ -22,6 +22,7 @@ from gm.store.reads import TransactionReads, WatchedConnection
 from gm.store.sql import Prepared, Row, Shaped, inserting, prepared, table_named, updating
 
 if TYPE_CHECKING:
+    from gm.store.community import Community
     from gm.store.credentials import Credentials
     from gm.store.daemons import Daemons, Metrics
     from gm.store.delivery import Delivery
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from gm.store.selfservice import SelfService
     from gm.store.service import Results, Timers
     from gm.store.threads import MailThreads
+    from gm.store.tournaments import Tournaments
     from gm.store.turns import Turns
 
 is_url = is_server_store  # a postgresql:// URL, not a SQLite file
@@ -67,7 +69,8 @@ REPOSITORIES: dict[str, tuple[str, str]] = {
     "threads": ("gm.store.threads", "MailThreads"), "selfservice": ("gm.store.selfservice", "SelfService"),
     "delivery": ("gm.store.delivery", "Delivery"), "optin": ("gm.store.optin", "OptIn"),
     "daemons": ("gm.store.daemons", "Daemons"), "metrics": ("gm.store.daemons", "Metrics"),
-    "locks": ("gm.store.locks", "Locks"),
+    "locks": ("gm.store.locks", "Locks"), "community": ("gm.store.community", "Community"),
+    "tournaments": ("gm.store.tournaments", "Tournaments"),
     "rematches": ("gm.store.rematches", "Rematches"),
 }
 
@@ -101,6 +104,8 @@ class Store(TransactionReads, DeferredWrites):
     daemons: Daemons
     metrics: Metrics
     locks: Locks
+    community: Community
+    tournaments: Tournaments
     rematches: Rematches
 
     def _open_repositories(self) -> None:

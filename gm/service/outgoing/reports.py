@@ -17,11 +17,12 @@ from gm.present import standings
 from gm.present import reports as present
 from gm.service.outgoing import calendar, observers, pace, reportmail
 from gm.service.outgoing.recordfiles import end_files
-from gm.service.table import deadlines, ranking
+from gm.service.table import deadlines, ranking, ratings
 from gm.service.context import Context
 
 if TYPE_CHECKING:
     from gm.mail.inbound import Inbound
+    from gm.mail.outbound import Attachment
 
 
 
@@ -55,9 +56,16 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
     batch = observers.letters(ctx, view, label, public, "report")
     letters = calendar.with_calendars(ctx, view, letters)
     if over:
-        files = end_files(ctx, view)
+        files = end_of_game(ctx, view)
         batch, letters = ([letter._replace(files=files) for letter in mails] for mails in (batch, letters))
     ctx.outbox.queue_batch(view, batch + pace.paced(ctx, view, letters))  # held ones kept
+
+
+def end_of_game(ctx: Context, view: GameView) -> tuple[Attachment, ...]:
+    """What every way a game ends does in the end's transaction, before its end mail: the game's
+    ratings (RULINGS G11), then the files the end mail carries (recordfiles.end_files)."""
+    ratings.game_ended(ctx.store, view, ctx.clock())
+    return end_files(ctx, view)
 
 
 def game_page(ctx: Context, game_id: str) -> str | None:
