@@ -3,7 +3,8 @@
 The first REMATCH (with the seat's password or reply address) is an offer: the other seat is
 mailed how to accept.  The other seat's REMATCH within OFFER_DAYS starts the new game, in the
 same mail's transaction: the same seat names and addresses in the reverse order, the same seed,
-options and service settings (``rated`` too), new passwords in the welcomes.  The same seed
+options and service settings, new passwords in the welcomes; rated only where players may make
+rated games (config player_rated), as CREATE ... RATED: two addresses cannot farm a rating.  The same seed
 deals the same position, so the other player moves first even where the seed picks the first
 seat by its place (Proximity's throne, PX3); in Phalanx the pie still decides colours.  Nothing
 else starts it; an offer not taken up lapses, and a REMATCH after that is a fresh offer.  A
@@ -148,10 +149,18 @@ def start(ctx: Context, view: GameView, new_id: str, who: str) -> None:
         assert old is not None  # seat_order names the game's seats
         ctx.store.seats.add_player(new_id, seat, name, old.email, passwords.hash_password(secrets[name]),
                                    display_name=old.display_name)
-    deadlines.save_settings(ctx.store, new_id, ctx.store.games.settings_of(view.id))
+    deadlines.save_settings(ctx.store, new_id, settings(ctx, view))
     ctx.store.history.log(new_id, 0, who, "rematch", f"a rematch of game {view.id}", now)
     lobby.begin_play(ctx, view.rules, new_id, seed, options, names, mailcommands.send_welcome, secrets,
                      who=f"rematch of {view.id}")
+
+
+def settings(ctx: Context, view: GameView) -> dict[str, str]:
+    """The rematch's service settings: the game's, unrated unless players may make rated games."""
+    kept = dict(ctx.store.games.settings_of(view.id))
+    if kept.get("rated") == "true" and not ctx.config.player_rated:
+        kept["rated"] = "false"
+    return kept
 
 
 def free_id(ctx: Context, game_id: str) -> str:

@@ -19,7 +19,7 @@ from gm.core import options as service_options
 from gm.core.model import ServiceError, Status
 from gm.service.context import Context
 from gm.service.people import lobby
-from gm.service.table import games, ranking
+from gm.service.table import games, ranking, ratings
 from gm.service.table.tournamentscore import (MULTI_PLAYER_TIEBREAKS, TWO_PLAYER_TIEBREAKS, Standing, TableResult,
                                               standings)
 from gm.store.tournaments import EntryRow, TableSeatRow, TournamentRow
@@ -140,6 +140,7 @@ def enter(ctx: Context, tournament_id: str, name: str, address: str, by_mail: bo
         if problem:
             raise ServiceError(problem)
         now = ctx.clock()
+        ratings.lock(ctx.store)  # a new public name is unique across every writer
         player_id = ctx.store.community.player_id_for(address.lower(), name, now)
         status = PENDING if by_mail and row.approval else ENTERED
         ctx.store.tournaments.add_entry(row.id, player_id, name, status, now)

@@ -110,6 +110,7 @@ def test_the_same_seat_again_repeats_the_offer_and_mails_nobody_else(engine, clo
 
 
 def test_the_other_seats_rematch_starts_a_game_with_the_seats_swapped_and_the_same_options(engine):
+    engine.config.player_rated = True  # players may make rated games here: the rematch stays rated
     secrets = engine.create_game("neighbors", "nb1", PLAYERS, seed=5,
                                  options={"press": "grey", "deadline": "3d", "rated": "true"})
     lifecycle.end(engine, "nb1", "a test ends it")
@@ -355,3 +356,12 @@ def test_help_lists_rematch_and_its_days():
 
     (line,) = [line for line in mailcommands.help_lines() if line.startswith("REMATCH ")]
     assert rematch.OFFER_DAYS == 7 and "7 days" in " ".join(mailcommands.help_lines())
+
+
+def test_a_rated_games_rematch_is_unrated_where_players_may_not_make_rated_games(engine):
+    assert not engine.config.player_rated  # the default: rated games are the GM's and tournaments'
+    secrets = engine.create_game("neighbors", "nb1", PLAYERS, seed=5, options={"rated": "true", "press": "grey"})
+    lifecycle.end(engine, "nb1", "a test ends it")
+    offered_and_accepted(engine, secrets)
+    settings = engine.store.games.settings_of("nb1-rematch")
+    assert settings["rated"] == "false" and settings["press"] == "grey"
