@@ -490,6 +490,24 @@ class Game(abc.ABC, Generic[StateT, OrderT]):
         best = max(scores[p] for p in remaining)
         return [p for p in remaining if scores[p] == best]
 
+    def ranking(self, state: StateT, winners: list[str] | None = None) -> list[list[str]]:
+        """The final standings as tiers, best first (RULINGS G11): the winners tied (a shared
+        win; after a draw, everyone still in), then the others still in by score (equal scores
+        tied), then those who left, a later leaver above an earlier one.  ``winners`` None: as
+        the rules say; else those the game master declared (or a forfeit gave)."""
+        gone = self.removed(state)
+        remaining = self.remaining(state)
+        if winners is not None:
+            top = [p for p in self.players(state) if p in winners]
+        else:
+            top = remaining if self.is_drawn(state) else self.winners(state)
+        scores = self.scores(state)
+        rest = [p for p in remaining if p not in top]
+        tiers = [top] if top else []
+        for score in sorted({scores.get(p, 0) for p in rest}, reverse=True):
+            tiers.append([p for p in rest if scores.get(p, 0) == score])
+        return tiers + [[p] for p in reversed(gone) if p not in top]
+
     # --- players leaving (RULINGS G5) ----------------------------------------
     @abc.abstractmethod
     def leave(self, state: StateT, player: str, now: float) -> Result[StateT]:

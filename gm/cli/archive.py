@@ -48,9 +48,11 @@ app.add_typer(archive_app, name="archive")
 @archive_app.command("build")
 def archive_build(directory: Path = typer.Argument(..., help="where to write the site"),
                   game: List[str] = typer.Option([], "--game", help="only these games")):
-    """Write a static HTML site: an index of games and a page per game."""
+    """Write a static HTML site: an index of games, a page per game, and (without --game) the ladders,
+    a page per rated player and a page per tournament."""
     from gm.present import archive as site
-    from gm.service.records import audit
+    from gm.present import community as pages
+    from gm.service.records import audit, communitypages
 
     engine = open_engine()
     rows = engine.store.games.every_game()
@@ -62,7 +64,13 @@ def archive_build(directory: Path = typer.Argument(..., help="where to write the
             data.append(run(audit.archive_data, engine, gid))
     # The open games are in the index as recruiting (their free seats), with no page yet.
     recruiting = [] if game else [audit.index_entry(engine, row.id) for row in rows if row.status == "open"]
-    echo(f"archive written: {site.build(directory, data, engine.clock(), engine.config.domain, recruiting)}")
+    links = None
+    if not game:  # the ladders, players and tournaments: not for a build of some games only
+        community = run(communitypages.community_data, engine)
+        pages.write(directory, community, engine.clock())
+        links = pages.index_links(community)
+    index = site.build(directory, data, engine.clock(), engine.config.domain, recruiting, links)
+    echo(f"archive written: {index}")
 
 
 @archive_app.command("screenshot")

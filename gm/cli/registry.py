@@ -34,7 +34,9 @@ WHERE = {
     "doctor": "doctor",
     "forget": "forgetcmd",
     "status": "statuscmd",
+    "ratings": "ratingscmd",
     "archive": "archive", "dkim": "dkim", "store": "storecmd", "seat": "seatcmd", "config": "configcmd",
+    "tournament": "tournamentcmd",
 }
 
 

@@ -134,6 +134,9 @@ class Config(BaseModel):
     # kinds players may CREATE by mail
     player_create_kinds: Annotated[list[str], Expect("a list of game kinds, e.g. [neighbors]")] = Field(
         default_factory=list)
+    # whether CREATE by mail may open a rated game (CREATE <kind> <id> [<seats>] RATED): off, so
+    # that throwaway addresses cannot farm a rating; the GM's and tournaments' games may be rated
+    player_rated: Flag = False
     # Double opt-in: OBSERVE, JOIN and CREATE wait for the address to answer a code.
     # Caps on those code mails, counted per mailbox they go to (gm.core.addresses.mailbox_key) and
     # in total to addresses without a seat; reaching the total mails gm_address once an hour.

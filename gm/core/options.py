@@ -32,10 +32,13 @@ SERVICE: dict[str, Option] = {
     "format": Option("html", "report mail for players who set none (SET FORMAT): html (the text, "
                      "and an HTML page with the picture) or text"),
     "pictures": Option("on", "on or off: whether HTML reports show the board picture"),
+    "rated": Option("false", "true: the game's final standings change its players' ratings (RULINGS "
+                    "G11); set by the GM or a tournament, by CREATE only where the server allows it"),
 }
 DEFAULTS: dict[str, str | None] = {key: option.default for key, option in SERVICE.items()}
 CHOICES = {"late": ("wait", "forfeit"), "bouncing": ("wait", "proceed"), "format": ("html", "text"),
-           "pictures": ("on", "off"), "observers": ("none", "open", "approved")}  # options that are one word of a few
+           "pictures": ("on", "off"), "observers": ("none", "open", "approved"),
+           "rated": ("true", "false")}  # options that are one word of a few
 
 
 def check_settings(raw: dict[str, Any]) -> dict[str, str]:

@@ -22,13 +22,15 @@ from gm.mail.msgids import answered_turn
 from gm.mail.rawmail import ascii_lower
 
 COMMANDS = ("HELP", "BOARD", "HISTORY", "LIST", "SUMMARY", "RESIGN", "CONCEDE", "DRAW", "TRAIL", "LINES",
-            "CLEAR", "TAKEBACK", "RECORD")
-# Commands that may name one game after them ("LIST nb7"), read without a GAME line.
-GAME_ARGUMENT_COMMANDS = ("LIST", "TRAIL", "RECORD")
+            "CLEAR", "TAKEBACK", "RECORD", "RATINGS",
+            "REMATCH")
+# Commands that may name one game (RATINGS: one game kind) after them ("LIST nb7"), read without a GAME line.
+GAME_ARGUMENT_COMMANDS = ("LIST", "TRAIL", "RECORD", "RATINGS")
 OF_THE_MAILS_GAME = ("TRAIL", "RECORD")  # alone under a GAME line: of that game
 # Commands whose line carries arguments: the whole line is the command ("SET FORMAT TEXT").
 ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET", "JOIN", "LEAVE", "CREATE", "OBSERVE", "UNOBSERVE",
-                     "CONFIRM", "DRAW", "LINES", "CLEAR", "TAKEBACK", "FORGET")
+                     "CONFIRM", "DRAW", "LINES", "CLEAR", "TAKEBACK", "FORGET",
+                     "STANDINGS", "WITHDRAW")
 # Commands a subject may hold (a List-Unsubscribe mailto, a reply to the address code's mail).
 SUBJECT_COMMANDS = ("UNOBSERVE", "CONFIRM")
 CODE_LENGTH = 10  # the address codes of SET ADDRESS (gm.service.people.seats), letters of passwords.ALPHABET

@@ -5,7 +5,8 @@ and the daemon keeps it current with the same functions (gm.runtime.livearchive)
 game's page shows each turn's picture and report as an observer sees them, links between
 turns, press sent to ALL and the result; sealed orders of an open turn never appear.  A
 finished game's page links its public record, <id>.json and <id>.txt (record_files), written
-beside it; a running game has none (its record is not public).
+beside it; a running game has none (its record is not public).  The index also links the
+community pages (gm.present.community: ladders, players, tournaments).
 Every file is written whole or not at all (gm.core.filemodes.replace_file), so a web
 server never serves half a page; a file whose content is unchanged is not written again.
 """
@@ -63,17 +64,18 @@ def write_rules(directory: Path, kind: str) -> tuple[str | None, list[Path]]:
     source = rules_dir() / f"{kind}.md"
     if not source.is_file():
         return None, []
-    return rules_name(kind), _write_bytes(directory / rules_name(kind), source.read_bytes())
+    return rules_name(kind), write_file(directory / rules_name(kind), source.read_bytes())
 
 
 def build(directory: str | Path, data: list[dict], built_at: float, domain: str = "localhost",
-          recruiting: list[dict] = ()) -> Path:
+          recruiting: list[dict] = (), community: dict | None = None) -> Path:
     """Write the site for the games' ``data`` (gm.service.records.audit.archive_data); returns the index,
-    which also lists the ``recruiting`` games (open, no page yet: gm.service.records.audit.index_entry)."""
+    which also lists the ``recruiting`` games (open, no page yet: gm.service.records.audit.index_entry)
+    and links the ladders and tournaments (``community``: gm.present.community.index_links)."""
     directory = Path(directory)
     for game in data:
         write_game(directory, game, built_at, domain)
-    return write_index(directory, [*data, *recruiting], built_at)
+    return write_index(directory, [*data, *recruiting], built_at, community)
 
 
 def write_game(directory: str | Path, game: dict, built_at: float, domain: str = "localhost") -> list[Path]:
@@ -88,15 +90,15 @@ def write_game(directory: str | Path, game: dict, built_at: float, domain: str =
         if turn.get("picture") or turn.get("picture_kept"):
             turn["image"] = picture_name(game["id"], turn["turn"])
         if turn.get("picture"):
-            written += _write_bytes(directory / turn["image"], turn["picture"])
+            written += write_file(directory / turn["image"], turn["picture"])
     game["rules_page"], rules_written = write_rules(directory, game["kind"]) if "kind" in game else (None, [])
     written += rules_written
     written += write_record(directory, game)
     from gm.present.templates import environment  # Jinja, when a page is written
 
     html = environment(html=True).get_template("archive/game.html.j2").render(game=game, built=format_stamp(built_at))
-    written += _write_bytes(directory / game["page"], html.encode("utf-8"))
-    written += _write_bytes(directory / game["feed"], feeds.atom(game, domain))
+    written += write_file(directory / game["page"], html.encode("utf-8"))
+    written += write_file(directory / game["feed"], feeds.atom(game, domain))
     return written
 
 
@@ -109,11 +111,12 @@ def write_record(directory: Path, game: dict) -> list[Path]:
     for stale in (directory / f"{game['id']}.json", directory / f"{game['id']}.txt"):
         if stale.name not in files:
             stale.unlink(missing_ok=True)
-    return [path for name, data in files.items() for path in _write_bytes(directory / name, data)]
+    return [path for name, data in files.items() for path in write_file(directory / name, data)]
 
 
-def write_index(directory: str | Path, games: list[dict], built_at: float) -> Path:
-    """The index of games (gm.service.records.audit.index_entry each) and the style sheet."""
+def write_index(directory: str | Path, games: list[dict], built_at: float, community: dict | None = None) -> Path:
+    """The index of games (gm.service.records.audit.index_entry each), with links to the ladders and
+    tournaments (``community``: gm.present.community.index_links), and the style sheet."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     from gm.present.templates import environment  # Jinja, when a page is written
@@ -122,13 +125,14 @@ def write_index(directory: str | Path, games: list[dict], built_at: float) -> Pa
     for game in games:
         game.setdefault("page", page_name(game["id"]))
         game.setdefault("feed", feeds.feed_name(game["id"]))
-    html = env.get_template("archive/index.html.j2").render(games=games, built=format_stamp(built_at))
-    _write_bytes(directory / "index.html", html.encode("utf-8"))
-    _write_bytes(directory / "archive.css", env.get_template("archive/archive.css.j2").render().encode("utf-8"))
+    links = community or {"ladders": [], "tournaments": []}
+    html = env.get_template("archive/index.html.j2").render(games=games, community=links, built=format_stamp(built_at))
+    write_file(directory / "index.html", html.encode("utf-8"))
+    write_file(directory / "archive.css", env.get_template("archive/archive.css.j2").render().encode("utf-8"))
     return directory / "index.html"
 
 
-def _write_bytes(path: Path, data: bytes) -> list[Path]:
+def write_file(path: Path, data: bytes) -> list[Path]:
     """Written whole or not at all (a web server never serves half a file), and only if it
     changed; returns [path] if written (gm.core.filemodes.replace_file)."""
     try:

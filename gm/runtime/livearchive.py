@@ -2,7 +2,9 @@
 
 A game is rendered again only when what its page shows changed: its status, newest state,
 report, press or notice, or (open) its seats taken (gm.store ``archive_marks``); then its
-page, feed and new pictures, then the index (gm.present.archive).  What was rendered is
+page, feed and new pictures, then the community pages (ladders, players, tournaments: after a
+game started or ended, or every COMMUNITY_EVERY seconds for a new name), then the index
+(gm.present.archive, gm.present.community).  What was rendered is
 remembered in ``.gm-archive.json``, so a restarted daemon carries on and a deleted
 directory is written again in full.  The archive is a convenience: a game that cannot be
 rendered is left out, logged once and tried again when it changes; any other fault is
@@ -18,7 +20,8 @@ from pathlib import Path
 
 from gm.core import filemodes
 from gm.present import archive as site
-from gm.service.records import audit
+from gm.present import community
+from gm.service.records import audit, communitypages
 from gm.service.engine import Engine
 
 log = logging.getLogger(__name__)
@@ -26,6 +29,7 @@ log = logging.getLogger(__name__)
 STATE_FILE = ".gm-archive.json"
 EVERY = 2.0  # seconds between looks at the database for changes
 AFTER_FAULT = 60.0  # seconds before a refresh that failed (a full disk, say) is tried again
+COMMUNITY_EVERY = 60.0  # seconds between renderings of the community pages while no game changes
 
 
 class LiveArchive:
@@ -38,6 +42,9 @@ class LiveArchive:
         self.entries: dict[str, dict] = {}  # game id -> its index line, for the marks rendered
         self.broken: dict[str, list] = {}  # game id -> the marks it could not be rendered at
         self.fault: str | None = None  # the refresh's last fault, logged once
+        self.community: dict | None = None  # the index's links to ladders and tournaments, once written
+        self.community_next = 0.0  # when the community pages are due again (time.monotonic)
+        self.community_fault: str | None = None  # their last fault, logged once
 
     def _load(self) -> tuple[dict[str, list], dict[str, dict[int, int]]]:
         try:
@@ -71,26 +78,50 @@ class LiveArchive:
         return changed
 
     def refresh(self) -> list[str]:
-        """Render the games that changed since they were last rendered, then the index;
-        returns the ids of the games rendered."""
+        """Render the games that changed since they were last rendered, the community pages when
+        due, then the index; returns the ids of the games rendered."""
         if not (self.directory / STATE_FILE).exists():
             self.rendered, self.drawn = {}, {}  # a new or deleted directory: write it all
         marks = {row.id: [row.status, row.last_seq, row.last_report, row.seats_taken]
                  for row in self.engine.store.reports.archive_marks()}
         changed = [gid for gid, mark in marks.items()
                    if (self.rendered.get(gid) != mark or gid not in self.entries) and self.broken.get(gid) != mark]
-        if not changed:
+        # A game that started, ended or ran again may change a rating or a tournament.
+        moved = any((self.rendered.get(gid) or [None])[0] != marks[gid][0] for gid in changed)
+        if not changed and time.monotonic() < self.community_next:
             return []
         self.directory.mkdir(parents=True, exist_ok=True)
         rendered = [gid for gid in changed if self.render(gid, marks[gid])]
         for gone in set(self.entries) - set(marks):
             del self.entries[gone]
         games = [self.entries[gid] for gid in marks if gid in self.entries]
-        site.write_index(self.directory, games, max([g["updated_at"] for g in games], default=0.0))
+        built = max([g["updated_at"] for g in games], default=0.0)
+        links = self.community
+        if moved or time.monotonic() >= self.community_next:
+            self.write_community(built)
+        if not (changed or links != self.community):
+            return []
+        site.write_index(self.directory, games, built, self.community)
         self._save()
         if rendered:
             log.info("archive: rewrote %s", ", ".join(rendered))
         return rendered
+
+    def write_community(self, built: float) -> None:
+        """The ladders, player and tournament pages (gm.present.community) and the index's links to
+        them.  A fault is logged once while it lasts: the games' pages are written all the same."""
+        self.community_next = time.monotonic() + COMMUNITY_EVERY
+        try:
+            data = communitypages.community_data(self.engine)
+            community.write(self.directory, data, built)
+            self.community = community.index_links(data)
+        except Exception as exc:  # the game pages must not wait for these
+            fault = f"{type(exc).__name__}: {exc}"
+            if fault != self.community_fault:
+                log.exception("archive: the community pages could not be written; trying again later")
+            self.community_fault = fault
+            return
+        self.community_fault = None
 
     def render(self, game_id: str, mark: list) -> bool:
         """A game's index line, and the files of a game that changed; False (logged, once

@@ -41,6 +41,7 @@ ADDRESS_COLUMNS: dict[str, tuple[str, ...]] = {
     "address_paces": ("address",),
     "held_letters": ("address",),
     "digests": ("address",),
+    "public_players": ("address",),
 }
 
 # table -> the columns holding an address's mailbox_key (caps and locks count by mailbox)
@@ -67,6 +68,7 @@ SEAT_COLUMNS: dict[str, tuple[str, str]] = {
     "calendar_events": ("game_id", "player"),
     "seat_paces": ("game_id", "player"),
     "held_letters": ("game_id", "player"),
+    "rated_results": ("game_id", "seat"),
 }
 
 # table -> free-text columns that may quote an address (read by nobody here; an erasure scrubs them)
@@ -86,6 +88,8 @@ MENTION_COLUMNS: dict[str, tuple[str, ...]] = {
     "away_notices": ("subject",),
     "game_settings": ("value",),
     "conditional_lines": ("written",),
+    "public_players": ("name", "name_key"),
+    "tournament_entries": ("seat_name",),
 }
 
 # tables whose address or mailbox column holds, since schema step 32, the mailbox's keyed hash

@@ -22,6 +22,7 @@ from gm.store.reads import TransactionReads, WatchedConnection
 from gm.store.sql import Prepared, Row, Shaped, inserting, prepared, table_named, updating
 
 if TYPE_CHECKING:
+    from gm.store.community import Community
     from gm.store.credentials import Credentials
     from gm.store.daemons import Daemons, Metrics
     from gm.store.delivery import Delivery
@@ -31,10 +32,12 @@ if TYPE_CHECKING:
     from gm.store.mail import Inbox, Outbox, Reports
     from gm.store.optin import OptIn
     from gm.store.pace import Pace
+    from gm.store.rematches import Rematches
     from gm.store.seats import Seats
     from gm.store.selfservice import SelfService
     from gm.store.service import Results, Timers
     from gm.store.threads import MailThreads
+    from gm.store.tournaments import Tournaments
     from gm.store.turns import Turns
 
 is_url = is_server_store  # a postgresql:// URL, not a SQLite file
@@ -66,7 +69,9 @@ REPOSITORIES: dict[str, tuple[str, str]] = {
     "threads": ("gm.store.threads", "MailThreads"), "selfservice": ("gm.store.selfservice", "SelfService"),
     "delivery": ("gm.store.delivery", "Delivery"), "optin": ("gm.store.optin", "OptIn"),
     "daemons": ("gm.store.daemons", "Daemons"), "metrics": ("gm.store.daemons", "Metrics"),
-    "locks": ("gm.store.locks", "Locks"),
+    "locks": ("gm.store.locks", "Locks"), "community": ("gm.store.community", "Community"),
+    "tournaments": ("gm.store.tournaments", "Tournaments"),
+    "rematches": ("gm.store.rematches", "Rematches"),
 }
 
 
@@ -99,6 +104,9 @@ class Store(TransactionReads, DeferredWrites):
     daemons: Daemons
     metrics: Metrics
     locks: Locks
+    community: Community
+    tournaments: Tournaments
+    rematches: Rematches
 
     def _open_repositories(self) -> None:
         """Ready the repositories over this store's connection (a back end calls it when opening):

@@ -524,3 +524,102 @@ store_secrets = Table(
     Column("secret", TEXT, nullable=False),
     Column("made", REAL, nullable=False),
 )
+
+# public_players: a seat name and address pair (or an address for all its seats) in rated games or
+# tournaments, by an opaque id, with its unique public name.
+public_players = Table(
+    "public_players", metadata,
+    Column("player_id", TEXT, primary_key=True),
+    Column("address", TEXT, nullable=False),
+    Column("seat_name", TEXT, nullable=False),
+    Column("name", TEXT, nullable=False),
+    Column("name_key", TEXT, nullable=False, unique=True),
+    Column("chosen", INT, nullable=False),
+    Column("updated", REAL, nullable=False),
+    Index("public_players_seat", "address", "seat_name", unique=True),
+)
+
+# rated_games: each rated game that ended, and whether it was rated (RULINGS G11).
+rated_games = Table(
+    "rated_games", metadata,
+    Column("game_id", TEXT, primary_key=True),
+    Column("kind", TEXT, nullable=False),
+    Column("ended", REAL, nullable=False),
+    Column("rated", INT, nullable=False),
+    Column("reason", TEXT, nullable=False),
+)
+
+# rated_results: each player's rank in a rated game and rating after it.
+rated_results = Table(
+    "rated_results", metadata,
+    Column("game_id", TEXT, primary_key=True),
+    Column("player_id", TEXT, primary_key=True),
+    Column("kind", TEXT, nullable=False),
+    Column("seat", TEXT, nullable=False),
+    Column("rank", INT, nullable=False),
+    Column("ended", REAL, nullable=False),
+    Column("mu", REAL, nullable=False),
+    Column("sigma", REAL, nullable=False),
+)
+
+# ratings: a player's current rating per game kind (openskill's Plackett-Luce mu and sigma).
+ratings = Table(
+    "ratings", metadata,
+    Column("kind", TEXT, primary_key=True),
+    Column("player_id", TEXT, primary_key=True),
+    Column("mu", REAL, nullable=False),
+    Column("sigma", REAL, nullable=False),
+    Column("games", INT, nullable=False),
+    Column("last_game", TEXT, nullable=False),
+    Column("last_played", REAL, nullable=False),
+)
+
+# tournaments: a round robin or Swiss of one game kind, its games' options, where it stands.
+tournaments = Table(
+    "tournaments", metadata,
+    Column("id", TEXT, primary_key=True),
+    Column("kind", TEXT, nullable=False),
+    Column("format", TEXT, nullable=False),
+    Column("rounds", INT, nullable=False),
+    Column("table_size", INT, nullable=False),
+    Column("twice", INT, nullable=False),
+    Column("options", TEXT, nullable=False),
+    Column("rated", INT, nullable=False),
+    Column("approval", INT, nullable=False),
+    Column("cap", INT, nullable=False),
+    Column("status", TEXT, nullable=False),
+    Column("round", INT, nullable=False),
+    Column("created", REAL, nullable=False),
+    Column("updated", REAL, nullable=False),
+)
+
+# tournament_entries: who entered a tournament (pending approval, entered, withdrawn).
+tournament_entries = Table(
+    "tournament_entries", metadata,
+    Column("tournament_id", TEXT, primary_key=True),
+    Column("player_id", TEXT, primary_key=True),
+    Column("seat_name", TEXT, nullable=False),
+    Column("status", TEXT, nullable=False),
+    Column("entered", REAL, nullable=False),
+    Column("withdrawn_round", INT),
+)
+
+# tournament_games: each round's tables, a row per player (board 0 and no game: a bye).
+tournament_games = Table(
+    "tournament_games", metadata,
+    Column("tournament_id", TEXT, primary_key=True),
+    Column("round", INT, primary_key=True),
+    Column("board", INT, primary_key=True),
+    Column("player_id", TEXT, primary_key=True),
+    Column("seat", INT, nullable=False),
+    Column("game_id", TEXT),
+)
+
+# rematch_offers: REMATCH after a two-player game, and the game it started once both asked.
+rematch_offers = Table(
+    "rematch_offers", metadata,
+    Column("game_id", TEXT, primary_key=True),
+    Column("offered_by", TEXT, nullable=False),
+    Column("offered", REAL, nullable=False),
+    Column("new_game_id", TEXT),
+)

@@ -55,6 +55,7 @@ REVISIONS = {
     26: "0ca6ea5",  # conditional lines (RULINGS G8)
     27: "6630fdb",  # takebacks (RULINGS G9)
     31: "93b8512",  # mail threads (28), SET MAIL (29), calendar events (30), away notices (31)
+    32: "8a9839f",  # game records, MY DATA and FORGET ME: caps and locks by keyed mailbox hash (32)
 }
 
 # steps that were never the latest of a revision on main: each came in one commit with the next

@@ -158,3 +158,13 @@ CREATE TABLE away_notices ( address_key TEXT NOT NULL, game_id TEXT NOT NULL, pl
 -- step 32: caps and locks keep a keyed hash of the mailbox (store_secrets)
 CREATE TABLE store_secrets ( name TEXT NOT NULL, secret TEXT NOT NULL, made DOUBLE PRECISION NOT NULL, PRIMARY KEY (name) );
 -- then hash_the_keys (Python)
+-- step 33: ratings, tournaments and rematches
+CREATE TABLE public_players ( player_id TEXT NOT NULL, address TEXT NOT NULL, seat_name TEXT NOT NULL, name TEXT NOT NULL, name_key TEXT NOT NULL, chosen BIGINT NOT NULL, updated DOUBLE PRECISION NOT NULL, PRIMARY KEY (player_id), UNIQUE (name_key) );
+CREATE TABLE rated_games ( game_id TEXT NOT NULL, kind TEXT NOT NULL, ended DOUBLE PRECISION NOT NULL, rated BIGINT NOT NULL, reason TEXT NOT NULL, PRIMARY KEY (game_id) );
+CREATE TABLE rated_results ( game_id TEXT NOT NULL, player_id TEXT NOT NULL, kind TEXT NOT NULL, seat TEXT NOT NULL, rank BIGINT NOT NULL, ended DOUBLE PRECISION NOT NULL, mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, PRIMARY KEY (game_id, player_id) );
+CREATE TABLE ratings ( kind TEXT NOT NULL, player_id TEXT NOT NULL, mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, games BIGINT NOT NULL, last_game TEXT NOT NULL, last_played DOUBLE PRECISION NOT NULL, PRIMARY KEY (kind, player_id) );
+CREATE TABLE tournaments ( id TEXT NOT NULL, kind TEXT NOT NULL, format TEXT NOT NULL, rounds BIGINT NOT NULL, table_size BIGINT NOT NULL, twice BIGINT NOT NULL, options TEXT NOT NULL, rated BIGINT NOT NULL, approval BIGINT NOT NULL, cap BIGINT NOT NULL, status TEXT NOT NULL, round BIGINT NOT NULL, created DOUBLE PRECISION NOT NULL, updated DOUBLE PRECISION NOT NULL, PRIMARY KEY (id) );
+CREATE TABLE tournament_entries ( tournament_id TEXT NOT NULL, player_id TEXT NOT NULL, seat_name TEXT NOT NULL, status TEXT NOT NULL, entered DOUBLE PRECISION NOT NULL, withdrawn_round BIGINT, PRIMARY KEY (tournament_id, player_id) );
+CREATE TABLE tournament_games ( tournament_id TEXT NOT NULL, round BIGINT NOT NULL, board BIGINT NOT NULL, player_id TEXT NOT NULL, seat BIGINT NOT NULL, game_id TEXT, PRIMARY KEY (tournament_id, round, board, player_id) );
+CREATE TABLE rematch_offers ( game_id TEXT NOT NULL, offered_by TEXT NOT NULL, offered DOUBLE PRECISION NOT NULL, new_game_id TEXT, PRIMARY KEY (game_id) );
+CREATE UNIQUE INDEX public_players_seat ON public_players (address, seat_name);

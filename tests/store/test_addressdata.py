@@ -56,6 +56,14 @@ HOLDS_NO_ADDRESS: dict[str, tuple[str, ...]] = {
     "held_letters": ("events",),
     "digests": (),
     "store_secrets": ("name", "secret"),
+    "rated_games": ("game_id", "kind", "reason"),
+    "public_players": ("player_id", "seat_name"),
+    "rematch_offers": ("game_id", "offered_by", "new_game_id"),  # a seat name, never an address
+    "rated_results": ("player_id", "kind"),
+    "ratings": ("kind", "player_id", "last_game"),
+    "tournaments": ("id", "kind", "format", "options", "status"),
+    "tournament_entries": ("tournament_id", "player_id", "status"),
+    "tournament_games": ("tournament_id", "player_id", "game_id"),
 }
 
 CATALOGUE = (ADDRESS_COLUMNS, MAILBOX_COLUMNS, SEAT_COLUMNS, MENTION_COLUMNS)

@@ -41,7 +41,9 @@ TABLES = {"games", "players", "states", "messages", "orders", "outbox", "reports
           "seat_paces", "address_paces", "held_letters", "digests",  # step 29
           "calendar_events",  # step 30
           "away_notices",  # step 31
-          "store_secrets"}  # step 32
+          "store_secrets",  # step 32
+          "public_players", "rated_games", "rated_results", "ratings", "tournaments",  # step 33
+          "tournament_entries", "tournament_games", "rematch_offers"}
 
 
 FIRST_PG_STEP = 4  # the step gm was at when the PostgreSQL back end came in

@@ -69,7 +69,9 @@ def test_a_store_from_before_step_21_is_converted_and_reads_back_exactly(store_t
         run("UPDATE states SET state = CAST(state AS TEXT) WHERE state_packing = 'utf8'")
         run("UPDATE reports SET body = CAST(body AS TEXT) WHERE body_packing = 'utf8'")
         assert {r[0] for r in run("SELECT typeof(body) FROM reports")} == {"text", "blob"}
-    for table in ("store_secrets", "away_notices", "calendar_events",  # steps 32's, 31's and 30's
+    for table in ("public_players", "rated_games", "rated_results", "ratings", "tournaments",  # step 33's
+                  "tournament_entries", "tournament_games", "rematch_offers",
+                  "store_secrets", "away_notices", "calendar_events",  # steps 32's, 31's and 30's
                   "digests", "held_letters", "address_paces", "seat_paces",  # step 29's
                   "mail_threads", "takebacks", "conditional_lines"):  # steps 28's to 26's, undone first
         run(f"DROP TABLE {table}")

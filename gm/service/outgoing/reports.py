@@ -7,7 +7,6 @@ the game receive game mail (RULINGS G5).
 
 from __future__ import annotations
 
-import json
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -18,11 +17,12 @@ from gm.present import standings
 from gm.present import reports as present
 from gm.service.outgoing import calendar, observers, pace, reportmail
 from gm.service.outgoing.recordfiles import end_files
-from gm.service.table import deadlines
+from gm.service.table import deadlines, ranking, ratings
 from gm.service.context import Context
 
 if TYPE_CHECKING:
     from gm.mail.inbound import Inbound
+    from gm.mail.outbound import Attachment
 
 
 
@@ -56,9 +56,16 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
     batch = observers.letters(ctx, view, label, public, "report")
     letters = calendar.with_calendars(ctx, view, letters)
     if over:
-        files = end_files(ctx, view)
+        files = end_of_game(ctx, view)
         batch, letters = ([letter._replace(files=files) for letter in mails] for mails in (batch, letters))
     ctx.outbox.queue_batch(view, batch + pace.paced(ctx, view, letters))  # held ones kept
+
+
+def end_of_game(ctx: Context, view: GameView) -> tuple[Attachment, ...]:
+    """What every way a game ends does in the end's transaction, before its end mail: the game's
+    ratings (RULINGS G11), then the files the end mail carries (recordfiles.end_files)."""
+    ratings.game_ended(ctx.store, view, ctx.clock())
+    return end_files(ctx, view)
 
 
 def game_page(ctx: Context, game_id: str) -> str | None:
@@ -71,13 +78,18 @@ def game_page(ctx: Context, game_id: str) -> str | None:
     return base.rstrip("/") + "/" + archive.page_name(game_id)
 
 
+REMATCH_LINE = "A rematch with the seats swapped begins when both send REMATCH."
+
+
 def final_standings(ctx: Context, view: GameView) -> list[str]:
     """The end mail's standings (gm.present.standings): every player with their score, "(left)"
     for those removed, the result (winners the GM declared, else as the rules say) and the game's
-    page in the archive."""
-    row = ctx.store.results.result_of(view.id)
-    winners = json.loads(row.winners) if row is not None and row.winners else None
-    return standings.final_standings(view.rules, view.state, winners, game_page(ctx, view.id))
+    page in the archive; in a game of two both still in it, a line on REMATCH."""
+    winners = ranking.declared_winners(ctx.store, view.id)
+    lines = standings.final_standings(view.rules, view.state, winners, game_page(ctx, view.id))
+    if len(view.players) == 2 and len(view.seated) == 2:  # gm.service.people.rematch
+        lines.append(REMATCH_LINE)
+    return lines
 
 
 def from_seat(player: Seat, inbound: Inbound | None) -> bool:

@@ -22,6 +22,7 @@ from games import registry
 from games.base import GameError
 from gm.core import options as service_options
 from gm.core import addresses, passwords
+from gm.core.later import later
 from gm.core.model import GameView, ServiceError, Status, Seat
 from gm.mail.inbound import Inbound
 from gm.present.reports import OBSERVER
@@ -36,6 +37,7 @@ from gm.store.locks import retried
 Welcome = Callable[[Context, GameView, Any, "str | None", "reportmail.TurnMail | None"], None]
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 MAX_NAME = 20  # characters of a player's name taken by JOIN
+RATED = "RATED"  # CREATE's last word for a rated game, where the config allows it (player_rated)
 MAX_OPEN_CREATED = 3  # open games one address may have made by CREATE and still waiting
 RESERVED_NAMES = {"all", "gm"}  # PRESS TO ALL / GM mean something else
 
@@ -127,6 +129,8 @@ def join_request(ctx: Context, args: str, sender: str) -> str:
     """The JOIN line to confirm (``JOIN <id> <name>``) if the seat may be taken now;
     ServiceError (the answer) if not."""
     words = args.split()
+    if words and words[0].upper() == "TOURNAMENT" and (len(words) != 2 or not ctx.store.games.game("tournament")):
+        return later("gm.service.people.tournamentmail", "join_request")(ctx, words[1:], sender)
     if len(words) != 2:
         raise ServiceError(f"JOIN {args[:60]}: write JOIN <game id> <your name>, e.g. JOIN nb7 ada. "
                            "Send LIST for the games open here.")
@@ -197,9 +201,15 @@ def create_request(ctx: Context, args: str, sender: str) -> str:
     if not allowed:
         raise ServiceError("Players cannot open games by mail on this server; ask the game master. "
                            "Send LIST for the games open here.")
+    rated = len(words) > 2 and words[-1].upper() == RATED
+    words = words[:-1] if rated else words
     if len(words) not in (2, 3) or (len(words) == 3 and not words[2].isdecimal()):
-        raise ServiceError(f"CREATE {args[:60]}: write CREATE <kind> <game id> [<seats>], e.g. "
+        raise ServiceError(f"CREATE {args[:60]}: write CREATE <kind> <game id> [<seats>] [RATED], e.g. "
                            f"CREATE {allowed[0]} nb7 4.")
+    if rated and not ctx.config.player_rated:
+        raise ServiceError(f"CREATE {args[:60]}: players cannot open rated games on this server (its "
+                           "rated games are made by the game master or by tournaments, so that no "
+                           "throwaway address can farm a rating); send it without RATED.")
     kind = words[0].lower()
     if ctx.store.selfservice.open_games_created_by(sender) >= MAX_OPEN_CREATED:
         raise ServiceError(f"This address has {MAX_OPEN_CREATED} games waiting for players already; "
@@ -213,12 +223,13 @@ def create_request(ctx: Context, args: str, sender: str) -> str:
         _, game_id, _ = check_open(ctx, kind, words[1], seats)
     except (ServiceError, GameError, KeyError, ValueError) as exc:
         raise ServiceError(f"CREATE {args[:60]}: {exc}.") from None
-    return f"CREATE {kind} {game_id} {seats}"
+    return f"CREATE {kind} {game_id} {seats}" + (f" {RATED}" if rated else "")
 
 
-def create_game(ctx: Context, kind: str, game_id: str, seats: int, sender: str) -> str:
-    """The confirmed CREATE: the game is open; what to tell the sender."""
-    text = open_game(ctx, kind, game_id, seats, created_by=sender or "mail")
+def create_game(ctx: Context, kind: str, game_id: str, seats: int, sender: str, rated: bool = False) -> str:
+    """The confirmed CREATE: the game is open (rated=true with RATED); what to tell the sender."""
+    text = open_game(ctx, kind, game_id, seats, options={"rated": "true"} if rated else None,
+                     created_by=sender or "mail")
     return text + f". Send JOIN {game_id} <name> to take a seat yourself."
 
 

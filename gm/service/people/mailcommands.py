@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 HISTORY_TURNS = 5  # turns a bare HISTORY sends
 LIST_MAX = 100  # games one LIST or SUMMARY reply shows
+REMATCH_DAYS = 7  # a REMATCH offer lapses this long after it was made (gm.service.people.rematch)
 MAX_WITHOUT_GAME = 10  # different commands answered in one mail without a game
 PRESS_MODES = {"none": "off in this game", "white": "on; your name is shown",
                "grey": "on; your name is not shown (grey press)"}
@@ -174,6 +175,11 @@ COMMANDS: tuple[Command, ...] = (
             later(PEOPLE + "lines", "lines_command")),
     Command("CLEAR [<id>]", "end every conditional line you have standing in this game",
             later(PEOPLE + "lines", "clear_command")),
+    Command("REMATCH", "after a game of two has ended, with both still in it: offer the other "
+            "player a new game of the same kind and options, the seats swapped; it begins when they "
+            "send REMATCH too, within "
+            f"{REMATCH_DAYS} days (each of you then gets its welcome, with a new password)",
+            later(PEOPLE + "rematch", "rematch")),
     Command("TAKEBACK [ACCEPT|DECLINE]", "ask to take back your last move until the next one is played; "
             "the others answer, alone or with orders; undone when all accept (RULINGS G9)"),
     Command("OBSERVE <id>", "(no password needed) follow a game you do not play: its reports "
@@ -193,10 +199,25 @@ COMMANDS: tuple[Command, ...] = (
             "k3m9pq2x7w (or reply to that mail)", partial(optin.confirm, welcome=send_welcome)),
     Command("CREATE <kind> <id> [<seats>]", "(where the game master allows it) open a game for "
             "players to JOIN, e.g. CREATE neighbors nb9 3 (once you reply to the code gm mails "
-            "you)", partial(optin.ask, "CREATE")),
+            "you); RATED last, where the server allows it, opens a rated game (CREATE neighbors "
+            "nb9 3 RATED)",
+            partial(optin.ask, "CREATE")),
     Command("FORGET ME", "(no password needed, no GAME line) erase this address everywhere gm keeps "
             "it, once it confirms the code gm mails it: seats of finished games keep their names under "
             "a pseudonym; resign from running games first", partial(optin.ask, "FORGET")),
+    Command("RATINGS [<game>]", "(no password needed) the ladder of rated games of a kind: each "
+            "player's public name (SET NAME), rating, rated games and the last one's date; without "
+            "<game>, every kind's first ten. E.g. RATINGS neighbors",
+            later(PEOPLE + "ratingsmail", "ratings_command")),
+    Command("JOIN TOURNAMENT <id> <name>", "(no password needed) enter a tournament under the name its "
+            "games give you, e.g. JOIN TOURNAMENT spring ada (once you reply to the code gm mails you; "
+            "some tournaments wait for the game master's approval too)", partial(optin.ask, "JOIN")),
+    Command("WITHDRAW TOURNAMENT <id>", "(from the address you entered with, once you reply to the code "
+            "gm mails you) withdraw from a tournament: you are not paired again, and a round robin's "
+            "later games of yours are lost by forfeit; a game you play now goes on (RESIGN ends it)",
+            partial(optin.ask, "WITHDRAW")),
+    Command("STANDINGS <id>", "(no password needed) a tournament's standings with their tiebreaks, and "
+            "every round's tables and results", later(PEOPLE + "tournamentmail", "standings_command")),
     Command("SET <what> <value>", "change one of your own settings in this game: those below",
             setcommands.run),
     *(Command(s.usage, s.does, setcommands.run) for s in setcommands.SETTERS),
@@ -204,7 +225,8 @@ COMMANDS: tuple[Command, ...] = (
 HANDLERS: dict[str, Handler] = {c.word: c.handler for c in COMMANDS if c.handler is not None}
 # The commands a mail without GAME/PASSWORD may hold, besides HELP.
 NO_PASSWORD = ("LIST", "SUMMARY", "JOIN", "CREATE", "OBSERVE", "UNOBSERVE", "PASSWORD", "CONFIRM", "TRAIL",
-               "RECORD", "MY", "FORGET")
+               "RECORD", "MY", "FORGET", "RATINGS",
+               "STANDINGS", "WITHDRAW")
 
 
 def help_lines(width: int = 68) -> list[str]:

@@ -45,9 +45,11 @@ REQUESTS: dict[str, Callable[[Context, str, str], str]] = {  # each checks a req
     "JOIN": later("gm.service.people.lobby", "join_request"),
     "CREATE": later("gm.service.people.lobby", "create_request"),
     "MY": later("gm.service.people.mydata", "data_request"),
-    "FORGET": later("gm.service.people.forget", "forget_request")}
+    "FORGET": later("gm.service.people.forget", "forget_request"),
+    "WITHDRAW": later("gm.service.people.tournamentmail", "withdraw_request")}
 REFUSED = {"OBSERVE": "Not observing", "UNOBSERVE": "Not observing", "JOIN": "Not joined", "CREATE": "Not created",
-           "MY": "No data sent", "FORGET": "Not forgotten"}
+           "MY": "No data sent", "FORGET": "Not forgotten", "WITHDRAW": "Not withdrawn"}
+TOURNAMENT = "TOURNAMENT"  # JOIN TOURNAMENT, WITHDRAW TOURNAMENT: gm.service.people.tournamentmail
 
 
 @dataclass
@@ -232,6 +234,8 @@ def _what(line: str) -> str:
     """A request line in words, with the line itself (never at a line's start: a reply that does
     not quote must not ask again)."""
     word, *args = line.split()
+    if args and args[0] == TOURNAMENT:
+        return later("gm.service.people.tournamentmail", "request_in_words")(line)
     if word == "OBSERVE":
         return f"follow game {args[0]} as an observer ({line})"
     if word == "UNOBSERVE":
@@ -274,7 +278,7 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: We
             parts.append(f"{line}: not done: {exc}")
             continue
         parts.append(_do(ctx, word, rest.split(), inbound.sender, welcome, inbound.sender_name))
-        secret = secret or word == "JOIN"
+        secret = secret or (word == "JOIN" and not rest.startswith(TOURNAMENT))
     body = ctx.outbox.render("answer", lines="\n\n".join(parts).split("\n"), game_id=None)
     # The answer of a JOIN holds the seat's password: its stored copy must not outlive its sending.
     ctx.outbox.reply(inbound, None, "Confirmed", body, kind="reply", secret=secret)
@@ -285,6 +289,12 @@ def _do(ctx: Context, word: str, args: list[str], sender: str, welcome: Welcome,
     from gm.service.outgoing import observers
     from gm.service.people import lobby
 
+    if args and args[0] == TOURNAMENT:
+        from gm.service.people import tournamentmail
+
+        if word == "JOIN":
+            return tournamentmail.join_confirmed(ctx, args[1], args[2], sender)
+        return tournamentmail.withdraw_confirmed(ctx, args[1], sender)
     if word == "OBSERVE":
         return observers.add(ctx, args[0], sender)
     if word == "UNOBSERVE":
@@ -295,4 +305,4 @@ def _do(ctx: Context, word: str, args: list[str], sender: str, welcome: Welcome,
         from gm.service.people import mydata
 
         return mydata.send(ctx, sender)
-    return lobby.create_game(ctx, args[0], args[1], int(args[2]), sender)
+    return lobby.create_game(ctx, args[0], args[1], int(args[2]), sender, rated=args[3:] == [lobby.RATED])

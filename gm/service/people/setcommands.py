@@ -75,6 +75,10 @@ SETTERS: tuple[Setter, ...] = (
            "at that hour your time (08:00 if you give none) of every game that changed, with the "
            "board where you are to move; your turn, reminders and the end always come at once; ALL "
            "as for SET FORMAT, e.g. SET MAIL DAILY 07:30 ALL", later(PEOPLE + "playersettings", "set_mail")),
+    Setter("SET NAME <public-name> [ALL]", "the name rated games' ladders and player pages show for "
+           "you, never your address: 2 to 30 letters, digits, '-', '_' or '.', not another player's; "
+           "for this seat, or with ALL one player for every seat of your address (their ratings "
+           "joined), e.g. SET NAME ada_l ALL", later(PEOPLE + "publicnames", "set_name")),
 )
 BY_WHAT: dict[str, Setter] = {s.what: s for s in SETTERS}
 

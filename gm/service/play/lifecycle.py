@@ -156,7 +156,7 @@ def end(ctx: Context, game_id: str, why: str, who: str | None = None,
         reschedule(ctx, view.id)
         # The result (the winners declared, if any) is the standings' last line.
         lines = gm_lines("The game master has ended this game.", why) + [""] + reports.final_standings(ctx, view)
-        reports.notice(ctx, view, view.seated_names, lines, "Game ended", files=reports.end_files(ctx, view))
+        reports.notice(ctx, view, view.seated_names, lines, "Game ended", files=reports.end_of_game(ctx, view))
     return f"game {view.id} ended"
 
 
@@ -217,7 +217,7 @@ def forfeit(ctx: Context, view: GameView, name: str, who: str, why: str) -> None
                    [f"{name} forfeits the game ({why}).",
                     f"The game is over. Winner{'s' if len(others) != 1 else ''}: "
                     f"{', '.join(others) or 'nobody'}.", ""] + reports.final_standings(ctx, view),
-                   "Game over", files=reports.end_files(ctx, view))
+                   "Game over", files=reports.end_of_game(ctx, view))
 
 
 @retried

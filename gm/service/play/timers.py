@@ -50,7 +50,16 @@ def tick(ctx: Context) -> list[str]:
         except Exception:  # one game's fault must not stop the others' deadlines
             log.exception("deadline processing of %s failed", game_id)
     done += digests.send_due(ctx)  # the daily digests due, by their due time
+    done += _tournament_rounds(ctx)
     return done
+
+
+def _tournament_rounds(ctx: Context) -> list[str]:
+    """The next round of each running tournament whose round has ended (after the games' deadlines,
+    which may end them)."""
+    from gm.service.people import tournamentrounds
+
+    return tournamentrounds.advance(ctx)  # each tournament's fault is its own (logged there)
 
 
 def _settle_claimed(ctx: Context, game_id: str) -> list[str]:

@@ -7,7 +7,7 @@ from typing import Any
 from games import clock as game_clock
 from games import registry
 from gm.core.model import GameView, NotStarted, OpenGameView, ServiceError, Status
-from gm.service.table import deadlines
+from gm.service.table import deadlines, ratings
 from gm.store import Store
 
 # A new game's id: typed by players, read in subjects and in reply addresses' local parts, and
@@ -99,7 +99,8 @@ def save_gm_state(store: Store, view: GameView, data: dict, action: str, source_
     """Store a state the GM made (rollback, edit, a seat leaving); returns its seq.
 
     It is marked in state_overrides so that a replay (gm verify) takes it as
-    given, and it re-opens the turn.  A result the GM declared is cleared.
+    given, and it re-opens the turn.  A result the GM declared is cleared, and a finished rated
+    game set running again gives its rating back (ratings.game_reopened).
     """
     rules = view.rules
     state = rules.load(data)
@@ -111,6 +112,8 @@ def save_gm_state(store: Store, view: GameView, data: dict, action: str, source_
             status = Status.ACTIVE.value
     store.games.set_game_status(view.id, status, now)
     store.results.clear_result(view.id)
+    if view.status == Status.FINISHED and status != Status.FINISHED.value:
+        ratings.game_reopened(store, view.id)
     return seq
 
 

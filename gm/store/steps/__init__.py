@@ -44,6 +44,7 @@ from gm.store.steps import (
     s30_calendar_events,
     s31_away_notices,
     s32_mailbox_hashes,
+    s33_community,
 )
 
 STEPS: list[Step] = [
@@ -79,4 +80,5 @@ STEPS: list[Step] = [
     s30_calendar_events.STEP,
     s31_away_notices.STEP,
     s32_mailbox_hashes.STEP,
+    s33_community.STEP,
 ]

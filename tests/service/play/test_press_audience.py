@@ -161,6 +161,14 @@ UNDO_AFTER_STEP_10 = (
     "ALTER TABLE states DROP COLUMN state_packing",  # step 21's
     "ALTER TABLE reports DROP COLUMN body_packing",  # step 22's
     "ALTER TABLE outbox DROP COLUMN claimed_by",  # step 23's (daemons went with step 14's)
+    "DROP TABLE public_players",  # step 33's
+    "DROP TABLE rated_games",
+    "DROP TABLE rated_results",
+    "DROP TABLE ratings",
+    "DROP TABLE tournaments",
+    "DROP TABLE tournament_entries",
+    "DROP TABLE tournament_games",
+    "DROP TABLE rematch_offers",
     "DROP TABLE store_secrets",  # step 32's
     "DROP TABLE conditional_lines",  # step 26's
     "DROP TABLE takebacks",  # step 27's

@@ -1,0 +1,152 @@
+"""The archive's community pages: a ladder per rated kind, a page per player, a page per tournament.
+
+It renders what gm.service.records.communitypages.community_data gathers (public names, ratings,
+rated results, tournament summaries; never an address) in the archive's layout, beside the game
+pages: ladder-<kind>.html, player-<slug>.html with a rating plot per kind (player-<slug>-<kind>.png,
+gm.present.pictures.ratingplot), tournament-<slug>.html.  File names come from slug(), safe in
+a URL and a file system.  A page no longer in the data (a renamed player, a kind no longer rated)
+is removed, so a name a player gave up does not stay published.
+"""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+from gm.core import rating
+from gm.core.times import format_stamp
+from gm.present import archive
+
+SAFE = frozenset(string.ascii_lowercase + string.digits + "-_")
+PREFIXES = ("ladder-", "player-", "tournament-")  # the files this module writes, and prunes
+
+
+def slug(text: str) -> str:
+    """``text`` casefolded, as a file name: letters a-z, digits, - and _ kept, any other
+    character as ~ and its UTF-8 bytes in hex (~ is in no public name, so two names casefolded
+    apart never share a slug)."""
+    return "".join(ch if ch in SAFE else "".join(f"~{byte:02x}" for byte in ch.encode("utf-8"))
+                   for ch in text.casefold())
+
+
+def ladder_page(kind: str) -> str:
+    return f"ladder-{slug(kind)}.html"
+
+
+def player_page(name: str) -> str:
+    return f"player-{slug(name)}.html"
+
+
+def plot_name(name: str, kind: str) -> str:
+    return f"player-{slug(name)}-{slug(kind)}.png"
+
+
+def tournament_page(tournament_id: str) -> str:
+    return f"tournament-{slug(tournament_id)}.html"
+
+
+def day(at: float) -> str:
+    """The date of a stamp, as the archive writes dates (UTC)."""
+    return format_stamp(at)[:10]
+
+
+def number(value: float) -> str:
+    """A score or tiebreak as read: 3, 2.5, 1.25."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def ordinal_word(place: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def ladder_rows(ladder: dict, pages: set[str]) -> list[dict]:
+    """A ladder's rows as shown: place (equal ratings share one), public name and page, the rating
+    with its uncertainty (and "provisional"), games, last game and its date."""
+    rows, place, previous = [], 0, None
+    for position, row in enumerate(ladder["rows"], start=1):
+        figure = round(rating.ordinal(row["mu"], row["sigma"]), 1)
+        place = place if figure == previous else position
+        previous = figure
+        rows.append({"place": place, "name": row["name"],
+                     "page": player_page(row["name"]) if row["name"] in pages else None,
+                     "rating": rating.shown(row["mu"], row["sigma"], row["games"]),
+                     "provisional": rating.provisional(row["games"]), "games": row["games"],
+                     "last_game": row["last_game"], "last_page": archive.page_name(row["last_game"]),
+                     "last_date": day(row["last_played"])})
+    return rows
+
+
+def player_kinds(player: dict) -> list[dict]:
+    """Each kind a player is rated in, as the player page shows it: rating, games, the plot's
+    file and words, and the results (game and page, date, rank of how many, rating after)."""
+    kinds = []
+    for kind in player["kinds"]:
+        values = [rating.ordinal(r["mu"], r["sigma"]) for r in kind["results"]]
+        results = [{"game_id": r["game_id"], "page": archive.page_name(r["game_id"]), "date": day(r["ended"]),
+                    "rank": f"{ordinal_word(r['rank'])} of {r['of']}",
+                    "rating": rating.shown(r["mu"], r["sigma"], count)}
+                   for count, r in enumerate(kind["results"], start=1)]
+        from gm.present.pictures import ratingplot  # Pillow, when a page with a plot is written
+
+        kinds.append({"kind": kind["kind"], "title": kind["title"], "ladder": ladder_page(kind["kind"]),
+                      "rating": rating.shown(kind["mu"], kind["sigma"], kind["games"]), "games": kind["games"],
+                      "plot": plot_name(player["name"], kind["kind"]) if values else None,
+                      "plot_bytes": ratingplot.plot(values) if values else None,
+                      "alt": ratingplot.alt_text(player["name"], kind["title"], values),
+                      "results": list(reversed(results))})  # newest first
+    return kinds
+
+
+def tournament_view(summary: dict, pages: set[str]) -> dict:
+    """A tournament summary (gm.service.people.tournaments.summary) with its page, each name's
+    player page where it has one, each game's page, and its figures as read."""
+    def who(name: str) -> dict:
+        return {"name": name, "page": player_page(name) if name in pages else None}
+
+    standings = [{**row, "who": who(row["name"]), "points": number(row["points"]),
+                  "tiebreaks": [number(value) for value in row["tiebreaks"]]} for row in summary["standings"]]
+    rounds = [{"round": played["round"], "byes": [who(name) for name in played["byes"]],
+               "tables": [{**table, "who": [who(name) for name in table["players"]],
+                           "page": archive.page_name(table["game_id"]) if table.get("game_id") else None}
+                          for table in played["tables"]]}
+              for played in summary["rounds_played"]]
+    return {**summary, "page": tournament_page(summary["id"]), "standings": standings, "rounds_played": rounds}
+
+
+def index_links(data: dict) -> dict:
+    """What the archive's index links: each ladder and each tournament."""
+    return {"ladders": [{"kind": ladder["kind"], "title": ladder["title"], "page": ladder_page(ladder["kind"]),
+                         "players": len(ladder["rows"])} for ladder in data["ladders"]],
+            "tournaments": [{"id": t["id"], "title": t.get("title", t["kind"]), "status": t["status"],
+                             "page": tournament_page(t["id"])} for t in data["tournaments"]]}
+
+
+def write(directory: str | Path, data: dict, built_at: float) -> list[Path]:
+    """Every ladder, player and tournament page (and plot) of ``data``; removes the community
+    files of an earlier build that ``data`` no longer has.  Returns the files written."""
+    from gm.present.templates import environment  # Jinja, when a page is written
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    env, built = environment(html=True), format_stamp(built_at)
+    pages = {player["name"] for player in data["players"]}
+    files: dict[str, bytes] = {}
+    for ladder in data["ladders"]:
+        html = env.get_template("archive/ladder.html.j2").render(
+            ladder=ladder, rows=ladder_rows(ladder, pages), provisional_games=rating.PROVISIONAL_GAMES, built=built)
+        files[ladder_page(ladder["kind"])] = html.encode("utf-8")
+    for player in data["players"]:
+        kinds = player_kinds(player)
+        files.update({kind["plot"]: kind["plot_bytes"] for kind in kinds if kind["plot"]})
+        html = env.get_template("archive/player.html.j2").render(player=player, kinds=kinds, built=built)
+        files[player_page(player["name"])] = html.encode("utf-8")
+    for summary in data["tournaments"]:
+        view = tournament_view(summary, pages)
+        html = env.get_template("archive/tournament.html.j2").render(t=view, built=built)
+        files[view["page"]] = html.encode("utf-8")
+    for stale in directory.iterdir():
+        if stale.name.startswith(PREFIXES) and stale.suffix in (".html", ".png") and stale.name not in files:
+            stale.unlink(missing_ok=True)
+    return [path for name, content in files.items() for path in archive.write_file(directory / name, content)]
