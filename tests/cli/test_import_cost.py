@@ -53,10 +53,10 @@ HEAVY = {
 
 # Kept off a piped mail's way where it does not need them: the rules' module (a HELP names the games
 # by their modules alone), DKIM with no selector configured, time zones until a reader names one,
-# the HTML entities table until an HTML part is masked, and the set-aside room until a mail fails.
+# the HTML entities table until an HTML part is masked, the set-aside and held rooms until needed.
 KEPT_OFF = {
     "help": {"games.base", "gm.mail.dkim", "zoneinfo", "html", "gm.service.intake.setaside"},
-    "order": {"gm.mail.dkim", "zoneinfo"},
+    "order": {"gm.mail.dkim", "zoneinfo", "gm.service.intake.held"},
 }
 
 
