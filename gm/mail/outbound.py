@@ -17,7 +17,6 @@ from __future__ import annotations
 import base64
 import binascii
 import email
-import email.generator
 import email.utils
 import functools
 import io
@@ -412,6 +411,8 @@ def words_only(raw: bytes, keep_text: bool = True) -> bytes:
         del part["Content-Transfer-Encoding"]
         part["Content-Transfer-Encoding"] = "7bit"
         part["X-GM-Trimmed"] = note
+    from email.generator import BytesGenerator  # the email package's writer: for a trimmed copy only
+
     out = io.BytesIO()
-    email.generator.BytesGenerator(out, mangle_from_=False, maxheaderlen=0).flatten(message)
+    BytesGenerator(out, mangle_from_=False, maxheaderlen=0).flatten(message)
     return out.getvalue()

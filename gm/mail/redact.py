@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import email
 import email.message
-import html
 import quopri
 from dataclasses import dataclass
 from email.header import Header, decode_header, make_header
@@ -256,6 +255,8 @@ def _text_of(part: email.message.Message) -> str:
 def _set_text(part: email.message.Message, text: str) -> None:
     html_part = part.get_content_subtype() == "html"
     if html_part:
+        import html  # its entities table: for an HTML part only
+
         text = "<pre>" + html.escape(text) + "</pre>\n"
     data = text.encode("utf-8")
     del part["Content-Transfer-Encoding"]
