@@ -55,8 +55,10 @@ HEAVY = {
 # by their modules alone), DKIM with no selector configured, time zones until a reader names one,
 # the HTML entities table until an HTML part is masked, the set-aside and held rooms until needed.
 KEPT_OFF = {
-    "help": {"games.base", "gm.mail.dkim", "zoneinfo", "html", "gm.service.intake.setaside"},
-    "order": {"gm.mail.dkim", "zoneinfo", "gm.service.intake.held"},
+    "help": {"games.base", "gm.mail.dkim", "zoneinfo", "html", "gm.service.intake.setaside",
+             "gm.service.table.ratings", "openskill", "gm.store.tournaments"},
+    "order": {"gm.mail.dkim", "zoneinfo", "gm.service.intake.held", "gm.service.table.ratings", "gm.store.community",
+              "openskill", "gm.service.people.tournamentrounds", "gm.store.tournaments"},
 }
 
 
