@@ -23,7 +23,7 @@ import io
 import json
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from gm.core.value import valueclass
 from datetime import datetime, timezone
 from email.header import Header
 
@@ -55,7 +55,7 @@ TRIMMED_NOTE = "left out of the copy kept a day after sending; drawn again from 
 ARCHIVED_NOTE = "left out of the copy kept a day after sending; the archive keeps these words (reports.outbox_id)"
 
 
-@dataclass(frozen=True)
+@valueclass(frozen=True)
 class Attachment:
     """A file a mail carries: its name (``nb7.json``), its MIME type and its bytes."""
 
@@ -64,7 +64,7 @@ class Attachment:
     data: bytes
 
 
-@dataclass(frozen=True)
+@valueclass(frozen=True)
 class HtmlPart:
     """The HTML alternative of a message, and the PNG pictures it shows as ``cid:<content id>``."""
 

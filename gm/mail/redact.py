@@ -16,7 +16,7 @@ from __future__ import annotations
 import email
 import email.message
 import quopri
-from dataclasses import dataclass
+from gm.core.value import valueclass
 from email.header import Header, decode_header, make_header
 from email.message import compat32  # email.policy's compat32, without its header registry
 
@@ -322,7 +322,7 @@ def blank(raw: bytes, note: str) -> bytes:
 
 
 # --- a plain reading, for a mail the reader could not read -------------------------------------
-@dataclass
+@valueclass
 class Reading:
     sender: str = ""
     subject: str = ""

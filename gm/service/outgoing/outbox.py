@@ -10,7 +10,7 @@ gm.service.outgoing.strangers limits what is sent to senders without a password.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field, replace
+from gm.core.value import changed, field, valueclass
 from importlib import import_module  # the DKIM module, only where a selector is configured
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -50,7 +50,7 @@ SECRET_NOTE = ("[This mail carried a password, a code or a reply address; gm kee
                "text once it is sent.]\n")
 
 
-@dataclass
+@valueclass
 class ReplyPart:
     view: GameView | None
     label: str
@@ -69,10 +69,10 @@ def page_part(page: ReportPage | None, images: tuple, footer: str) -> HtmlPart |
     from gm.mail.outbound import HtmlPart  # the mail stack and the page, when a mail is written
     from gm.present import mailhtml
 
-    return None if page is None else HtmlPart(mailhtml.render(replace(page, footer=footer)), images)
+    return None if page is None else HtmlPart(mailhtml.render(changed(page, footer=footer)), images)
 
 
-@dataclass
+@valueclass
 class PendingReply:
     """The answers to one incoming mail, sent together when it is done."""
 
@@ -317,7 +317,7 @@ class Outbox:
         headers = self.reply_headers(view.id, to) if view else ()
         if view is not None:  # one footer, under the last answer (and in its archived copy)
             last = parts[-1]
-            parts = parts[:-1] + [replace(last, body=reports.with_footer(
+            parts = parts[:-1] + [changed(last, body=reports.with_footer(
                 last.body, self.footer(view, to, bool(headers))))]
         body = joined(parts)
         notice = strangers.limit_notice(self, to) if limited else ""
