@@ -67,6 +67,10 @@ class StateError(GameError):
     """A state (JSON) that is malformed, of the wrong version, or breaks the rules."""
 
 
+class UnknownGameKind(GameError):
+    """A game kind no rule module is known or installed for (games.registry.get)."""
+
+
 @dataclass(frozen=True)
 class Event:
     """Something that happened.  ``to`` is None for everyone, else the players who may see it."""

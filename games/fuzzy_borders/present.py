@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import textwrap
 
-from games import rulings
 from games.base import format_duration
 from games.hexgrid import distance
 
@@ -211,6 +210,8 @@ The report counts the empty turns in a row (turns on which no claim was placed) 
 
 
 def help_text() -> str:
+    from games import rulings  # the rulings' text, only when HELP is asked for
+
     out: list[str] = []
     for block in (NOTATION, NOTES):
         for paragraph in block.strip("\n").split("\n\n"):

@@ -6,8 +6,6 @@ nothing.
 
 from __future__ import annotations
 
-from games import rulings
-
 from .state import FILES, PIECE_NAMES, ROWS, NeighborsState
 
 HELP = """\
@@ -25,6 +23,8 @@ Rulings this game follows:
 
 
 def help_text() -> str:
+    from games import rulings  # the rulings' text, only when HELP is asked for
+
     return HELP + rulings.help_block("NB")
 
 

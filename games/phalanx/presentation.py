@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import textwrap
 
-from games import rulings
-
 from .board import territory
 from .orders import OPENING_STEPS
 from .state import CHOOSE, EXTRA, OVER, PIE_MEN, PLACE, RED, WALL, YELLOW, PhalanxState
@@ -144,6 +142,8 @@ NOTES = (
 
 
 def help_text() -> str:
+    from games import rulings  # the rulings' text, only when HELP is asked for
+
     lines = NOTATION.rstrip("\n").split("\n") + ["", "RULINGS", ""]
     lines.extend(rulings.help_lines("PH", WIDTH))
     lines.append("")

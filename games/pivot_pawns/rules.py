@@ -26,7 +26,6 @@ from games.base import (
     Result,
     seeded_rng,
 )
-from games import rulings
 from games.pivot_pawns import board, deck, orders, solver
 from games.pivot_pawns import state as states
 from games.pivot_pawns.orders import Bid, Pass, PivotMove, solution_text
@@ -425,6 +424,8 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
         return board.view(state, viewer, par)
 
     def help_text(self) -> str:
+        from games import rulings  # the rulings' text, only when HELP is asked for
+
         return NOTATION + "\n\nRulings that apply to this game:\n\n" + rulings.help_block("PP")
 
     # --- JSON ----------------------------------------------------------------

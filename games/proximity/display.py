@@ -6,7 +6,6 @@ changes who is marked "you".
 
 from __future__ import annotations
 
-from games import rulings
 from games.clock import bank_words
 
 from .moves import Sacrifice, age_below, coin_target, legal_orders, open_sum
@@ -296,6 +295,8 @@ every tile with no piece on it, throne included.
 """
 
 def help_text() -> str:
+    from games import rulings  # the rulings' text, only when HELP is asked for
+
     return (
         NOTATION
         + "\nRulings that apply to this game:\n\n"

@@ -11,20 +11,21 @@ not listed here, a missing argument) is Typer's, which says what is wrong.
 from __future__ import annotations
 
 import importlib
-from typing import Callable, NamedTuple
+from typing import Callable
 
 CONFIG_FLAGS = ("--config", "-c")
 VERBOSE_FLAGS = ("--verbose", "-v")
 
 
-class Plain(NamedTuple):
+class Plain:
     """A command read plainly: its module in gm.cli, its function, how many arguments it takes,
-    and its flags (each a keyword of the function, True when given)."""
+    and its flags (each a keyword of the function, True when given).  A plain class: a named
+    tuple's class is made by compiling code, which every gm command would pay."""
 
-    module: str
-    function: str
-    arguments: int
-    flags: dict[str, str]
+    __slots__ = ("module", "function", "arguments", "flags")
+
+    def __init__(self, module: str, function: str, arguments: int, flags: dict[str, str]):
+        self.module, self.function, self.arguments, self.flags = module, function, arguments, flags
 
 
 PLAIN = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from gm.core.value import field, valueclass
 from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
@@ -59,7 +59,7 @@ class Seat(Protocol):
     def calendar(self) -> str | None: ...
 
 
-@dataclass
+@valueclass
 class GameView:
     """A game as stored now: its row, rules, current state (and its seq) and players."""
 
@@ -124,7 +124,7 @@ class OutcomeKind(StrEnum):
     BUSY = "busy"  # another daemon judges it now
 
 
-@dataclass
+@valueclass
 class Outcome:
     """What became of one mail or order."""
 

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
-from zoneinfo import ZoneInfo, available_timezones
+from typing import TYPE_CHECKING
 
 from games.base import OptionError, duration_seconds
+
+if TYPE_CHECKING:  # zoneinfo (and the tz search path it reads) loads where a zone is named
+    from zoneinfo import ZoneInfo
 
 WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
@@ -164,6 +167,8 @@ ZONE_HELP = ("Write an IANA time zone name, such as Europe/Berlin, America/New_Y
 @lru_cache(maxsize=1)
 def _zone_names() -> dict[str, str]:
     """Every IANA zone name zoneinfo knows (tzdata's), by its lower case: a mail may upper-case it."""
+    from zoneinfo import available_timezones
+
     return {name.lower(): name for name in available_timezones()}
 
 
@@ -178,7 +183,11 @@ def zone_name(text: str) -> str:
 @lru_cache(maxsize=64)
 def zone(name: str | None) -> ZoneInfo | None:
     """The time zone of a stored name (None: UTC only)."""
-    return ZoneInfo(name) if name else None
+    if not name:
+        return None
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo(name)
 
 
 def format_stamp(at: float, tz: ZoneInfo | None = None) -> str:

@@ -17,7 +17,7 @@ import email.message
 import email.utils
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from gm.core.value import field, valueclass
 
 from gm.core import addresses
 from gm.mail import rawmail
@@ -36,7 +36,7 @@ RECIPIENT_FIELDS = ("delivered-to", "x-original-to", "envelope-to", "x-envelope-
 MAX_RECIPIENT_FIELD = 2000
 
 
-@dataclass(frozen=True)
+@valueclass(frozen=True)
 class Bounce:
     """A bounce as the service acts on it: what failed, which of gm's messages it returns, and how."""
 

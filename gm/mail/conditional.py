@@ -8,7 +8,7 @@ Only the words are read here: each move is the game's own notation, which the ru
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from gm.core.value import valueclass
 
 SEPARATOR = ";"  # between the other players' moves in one IF part
 MAX_CHARS = 2000  # a longer line is refused unread
@@ -16,7 +16,7 @@ MAX_LINES = 10  # lines a seat keeps in one game (gm.service.people.lines)
 MAX_MOVES = 20  # moves one line names, everyone's counted
 
 
-@dataclass(frozen=True)
+@valueclass(frozen=True)
 class Step:
     """One IF ... THEN ...: the other players' moves, in order, then the sender's answer."""
 

@@ -58,6 +58,11 @@ class Signer:
     key_file: str = ""  # where the key was read (from_config): what signs a mail finished later
 
     @property
+    def reserve(self) -> int:
+        """Room compose() leaves for this signer's DKIM-Signature header (SIGNATURE_RESERVE)."""
+        return SIGNATURE_RESERVE
+
+    @property
     def named(self) -> tuple[str, str, str] | None:
         """(selector, domain, key file): who signs a mail its sender finishes (gm.mail.outbound.
         compose's ``signer``), the key read from its file then, never kept in the store."""

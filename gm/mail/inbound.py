@@ -17,7 +17,7 @@ import email
 import email.errors
 import email.message
 import email.utils
-from dataclasses import dataclass, field
+from gm.core.value import field, valueclass
 from email.header import decode_header, make_header
 
 from gm.core import text as safe_text
@@ -45,7 +45,7 @@ MAX_UNREAD_SCREENED = 50  # other lines below a stop kept for the game's notatio
 MAX_UNREAD_CHARS = 200  # of each of them: an order is a short line
 _ADDRESS_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-/=?^_`{|}~.@")
 
-@dataclass
+@valueclass
 class Inbound:
     raw: bytes
     sender: str = ""  # the From addr-spec in gm's form (gm.core.addresses); "" unless From holds exactly one

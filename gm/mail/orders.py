@@ -14,7 +14,7 @@ by gm.mail.inbound.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from gm.core.value import field, valueclass
 
 from gm.core.passwords import ALPHABET
 from gm.mail.conditional import is_line
@@ -250,7 +250,7 @@ def _starts_credentials(line: str) -> bool:
     return False
 
 
-@dataclass
+@valueclass
 class OrderMail:
     game_id: str | None = None
     password: str | None = None

@@ -17,14 +17,13 @@ from __future__ import annotations
 import base64
 import binascii
 import email
-import email.generator
 import email.utils
 import functools
 import io
 import json
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from gm.core.value import valueclass
 from datetime import datetime, timezone
 from email.header import Header
 
@@ -56,7 +55,7 @@ TRIMMED_NOTE = "left out of the copy kept a day after sending; drawn again from 
 ARCHIVED_NOTE = "left out of the copy kept a day after sending; the archive keeps these words (reports.outbox_id)"
 
 
-@dataclass(frozen=True)
+@valueclass(frozen=True)
 class Attachment:
     """A file a mail carries: its name (``nb7.json``), its MIME type and its bytes."""
 
@@ -65,7 +64,7 @@ class Attachment:
     data: bytes
 
 
-@dataclass(frozen=True)
+@valueclass(frozen=True)
 class HtmlPart:
     """The HTML alternative of a message, and the PNG pictures it shows as ``cid:<content id>``."""
 
@@ -412,6 +411,8 @@ def words_only(raw: bytes, keep_text: bool = True) -> bytes:
         del part["Content-Transfer-Encoding"]
         part["Content-Transfer-Encoding"] = "7bit"
         part["X-GM-Trimmed"] = note
+    from email.generator import BytesGenerator  # the email package's writer: for a trimmed copy only
+
     out = io.BytesIO()
-    email.generator.BytesGenerator(out, mangle_from_=False, maxheaderlen=0).flatten(message)
+    BytesGenerator(out, mangle_from_=False, maxheaderlen=0).flatten(message)
     return out.getvalue()

@@ -11,7 +11,7 @@ below a stop is handed back (Reply.unread) so the sender can be told it was not 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from gm.core.value import field, valueclass
 
 # The line gm writes at the top of each mail it sends (text and HTML); a reply that quotes the
 # mail without ">" carries it, and nothing from it on is read.  No order or command looks so.
@@ -181,7 +181,7 @@ _SIGNATURES = {"--", "__"}
 _HTML_SIGNATURES = {"\\--", "\\-\\-", "\\_\\_", "\\__"}  # html2text escapes a leading "-- "
 
 
-@dataclass
+@valueclass
 class Reply:
     text: str  # what the sender wrote: read
     unread: list[str] = field(default_factory=list)  # the non-blank lines below where reading stopped

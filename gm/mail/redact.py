@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import email
 import email.message
-import html
 import quopri
-from dataclasses import dataclass
+from gm.core.value import valueclass
 from email.header import Header, decode_header, make_header
 from email.message import compat32  # email.policy's compat32, without its header registry
 
@@ -256,6 +255,8 @@ def _text_of(part: email.message.Message) -> str:
 def _set_text(part: email.message.Message, text: str) -> None:
     html_part = part.get_content_subtype() == "html"
     if html_part:
+        import html  # its entities table: for an HTML part only
+
         text = "<pre>" + html.escape(text) + "</pre>\n"
     data = text.encode("utf-8")
     del part["Content-Transfer-Encoding"]
@@ -321,7 +322,7 @@ def blank(raw: bytes, note: str) -> bytes:
 
 
 # --- a plain reading, for a mail the reader could not read -------------------------------------
-@dataclass
+@valueclass
 class Reading:
     sender: str = ""
     subject: str = ""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from dataclasses import dataclass
+from gm.core.value import valueclass
 from typing import TYPE_CHECKING
 
 from gm.core.secrets import load_or_create
@@ -26,7 +26,7 @@ TAG_CHARS = 16  # 64 bits of HMAC: guessing one takes 2**63 tries on average
 MAX_ID_DIGITS = 18
 
 
-@dataclass(frozen=True)
+@valueclass(frozen=True)
 class VerpMatch:
     """An address of our VERP form: the outbox id it names and whether its tag checks."""
 
@@ -34,7 +34,7 @@ class VerpMatch:
     valid: bool
 
 
-@dataclass(frozen=True)
+@valueclass(frozen=True)
 class Verp:
     address: str  # our own address: its local part and domain frame the VERP address
     secret: bytes

@@ -11,12 +11,12 @@ blocks remote content.  The text part stays the canonical report.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from gm.core.value import field, valueclass
 from html import escape
 
 
 
-@dataclass
+@valueclass
 class ReportPage:
     shared: dict  # gm.present.reports.shared_context: title, turn, scores, winners, to_move
     text: str  # the text report this reader gets (the mail's text/plain part)

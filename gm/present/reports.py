@@ -7,7 +7,7 @@ same text, which is what lets ``gm verify`` compare a replay with the archive.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
+from gm.core.value import valueclass
 from typing import Any
 
 
@@ -17,7 +17,7 @@ MAX_WIDTH = 72
 OBSERVER = "(observer)"
 
 
-@dataclass
+@valueclass
 class ReportInput:
     game_id: str
     rules: Any  # games.base.Game

@@ -10,7 +10,6 @@ password, done as such.  A seat that has left the game is refused too.
 from __future__ import annotations
 
 from gm.core.model import Outcome
-from gm.service.intake import held
 from gm.service.intake.case import MailCase
 from gm.service.intake.setaside import speaks_for
 from gm.service.intake.words import say
@@ -59,6 +58,8 @@ def refuse_stranger(case: MailCase) -> Outcome:
     if case.by_token:
         return case.refuse(say("old_reply_address", game=view.id), view=view)
     if case.refused == "locked":  # the right password from the seat's address is held
+        from gm.service.intake import held  # its room: for a mail held, and loaded then
+
         return held.hold_or_refuse(ctx, view, inbound, case.row_id, mail.password, case.now)
     return case.refuse(say("no_password", game=view.id, given=bool(mail.password),
                            replies=bool(ctx.config.reply_tokens)), view=view)

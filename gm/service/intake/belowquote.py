@@ -3,7 +3,6 @@ may be someone else's words; the reply names the commands and orders among them.
 
 from __future__ import annotations
 
-from games.base import AmbiguousOrderError, IllegalOrderError
 from gm.core.model import GameView, NotStarted, ServiceError
 from gm.service.intake.case import MailCase
 from gm.service.intake.words import body, shown
@@ -40,6 +39,8 @@ def reads_as_order(view: GameView, name: str, text: str) -> bool:
     """The rules read ``text`` as an order of ``name`` now, legal or not.  Stricter than
     orders.in_notation: a refusal that is not about the order itself (not your turn) tells
     nothing, and a signature's "Ada" must not be named as an order."""
+    from games.base import AmbiguousOrderError, IllegalOrderError  # loaded with the game's rules
+
     try:
         view.rules.parse_order(view.state, name, text)
     except (IllegalOrderError, AmbiguousOrderError):

@@ -9,7 +9,7 @@ mail starts with none.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from gm.core.value import valueclass
 from typing import TYPE_CHECKING, Any
 
 from gm.core.model import GameView, Outcome, OutcomeKind
@@ -29,7 +29,7 @@ def read(ctx: Context, raw: bytes) -> Inbound:
     return mail_in.parse(raw, ctx.config.address, max_bytes=ctx.config.max_message_bytes)
 
 
-@dataclass
+@valueclass
 class MailCase:
     """One stored mail being judged, and what the steps have found out about it so far."""
 

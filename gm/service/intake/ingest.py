@@ -21,7 +21,6 @@ from gm.mail.redact import mask_text, redact
 from gm.service.context import Context
 from gm.service.intake.case import read
 from gm.service.intake.judging import judge_mail
-from gm.service.intake.setaside import SeatAuth, seat_auth
 from gm.store import StoreError
 from gm.store.locks import address_lock, retry_conflicts
 
@@ -143,6 +142,8 @@ def named_game(ctx: Context, inbound: Inbound) -> str | None:
 def _set_aside(ctx: Context, raw: bytes, key: str, inbound: Inbound | None, now: float) -> None:
     """Keep a mail that could not be handled, masked as every kept mail is, with whom it
     authenticated as (its password is masked: gm.service.intake.setaside)."""
+    from gm.service.intake.setaside import seat_auth  # a mail set aside: rare, and loaded then
+
     error = traceback.format_exc()[-2000:]
     with ctx.store.write():  # store-wide: rare, and after a fault whose reach is not known
         if ctx.store.inbox.message_seen(key, None) is None:
@@ -166,6 +167,8 @@ def retry(ctx: Context, message_row: int) -> Outcome:
 
 def _judge_again(ctx: Context, inbound: Inbound, row, now: float) -> Outcome:
     """retry()'s transaction: scoped, as a mail's, judging locking what the mail changes."""
+    from gm.service.intake.setaside import SeatAuth
+
     with ctx.store.write(scoped=True):
         return _judged(ctx, row.id, judge_mail(ctx, inbound, row.id, now, SeatAuth.load(row.auth)))
 

@@ -11,7 +11,7 @@ that reply, nothing more.  It is bounded and rate-limited as every reply.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import replace
+from gm.core.value import changed
 from typing import TYPE_CHECKING
 
 from gm.core.model import GameView, Outcome, OutcomeKind, Status
@@ -75,8 +75,8 @@ def shown_report(case: MailCase, view: GameView, name: str, result: preview.Prev
     """The report the orders would give ``name`` (text, and for a reader of HTML the page with
     its picture and ``letter`` above it), with no deadline: none is set by a preview."""
     ctx = case.ctx
-    after = replace(view, state=result.state)
-    table = replace(deadlines.turn_table(ctx.store, view), due=None)
+    after = changed(view, state=result.state)
+    table = changed(deadlines.turn_table(ctx.store, view), due=None)
     mail = reportmail.TurnMail(ctx, after, result.events, only=[name], table=table)
     page = mail.page(name, letter, "Preview")
     return mail.texts[name], page_part(page, mail.images(name), "") if page is not None else None

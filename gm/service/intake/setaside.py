@@ -16,7 +16,7 @@ A mail the reader itself failed on is read for this plainly
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from gm.core.value import valueclass
 from typing import Any
 
 from gm.core.model import NotStarted, ServiceError
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 METHODS = ("password", "token", "none")
 
 
-@dataclass(frozen=True)
+@valueclass(frozen=True)
 class SeatAuth:
     """The result of a mail's authentication: ``method`` password, token or none; ``turn``: of a
     held mail, the turn it was for."""

@@ -17,7 +17,7 @@ import logging
 import os
 import secrets
 import socket
-from dataclasses import dataclass
+from gm.core.value import valueclass
 
 from gm.core import times
 from gm.core.model import GameView
@@ -35,7 +35,7 @@ DAEMON_ROWS = "daemons"  # the lock of the heartbeat rows, for a beat (store.loc
 SENDING, STOPPED = "sending", "stopped"
 
 
-@dataclass(frozen=True)
+@valueclass(frozen=True)
 class DaemonIdentity:
     """Who writes a heartbeat row: host and pid, and a random part (threads, pid reuse)."""
 

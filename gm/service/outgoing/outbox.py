@@ -10,22 +10,21 @@ gm.service.outgoing.strangers limits what is sent to senders without a password.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field, replace
+from gm.core.value import changed, field, valueclass
+from importlib import import_module  # the DKIM module, only where a selector is configured
 from typing import TYPE_CHECKING, Any, Callable
 
 from gm.core import digest
 from gm.core.addresses import mailbox_key
 from gm.core.version import gm_version
 from gm.core.model import GameView, Status
-from gm.mail.dkim import SIGNATURE_RESERVE, Signer
 from gm.present import reports
 from gm.mail.orders import game_tag
 from gm.service.outgoing import strangers, threads
 from gm.service.outgoing.holding import queue_status, queue_statuses
 from gm.service.outgoing.letters import Letter, calendars_of, files_of
 from gm.service.outgoing.replies import ReplyTokens
-from gm.service.outgoing.strangers import HOUR as HOUR, LIMITED_KINDS
-from gm.service.outgoing.strangers import STRANGER_BYTES as STRANGER_BYTES
+from gm.service.outgoing.strangers import HOUR as HOUR, LIMITED_KINDS, STRANGER_BYTES as STRANGER_BYTES
 from gm.store import Store
 
 if TYPE_CHECKING:
@@ -51,7 +50,7 @@ SECRET_NOTE = ("[This mail carried a password, a code or a reply address; gm kee
                "text once it is sent.]\n")
 
 
-@dataclass
+@valueclass
 class ReplyPart:
     view: GameView | None
     label: str
@@ -70,10 +69,10 @@ def page_part(page: ReportPage | None, images: tuple, footer: str) -> HtmlPart |
     from gm.mail.outbound import HtmlPart  # the mail stack and the page, when a mail is written
     from gm.present import mailhtml
 
-    return None if page is None else HtmlPart(mailhtml.render(replace(page, footer=footer)), images)
+    return None if page is None else HtmlPart(mailhtml.render(changed(page, footer=footer)), images)
 
 
-@dataclass
+@valueclass
 class PendingReply:
     """The answers to one incoming mail, sent together when it is done."""
 
@@ -100,7 +99,7 @@ class Outbox:
         self.config = config
         self.clock = clock
         # Read the DKIM key now, at start: a bad key file is a ConfigError here, not at a message.
-        self.signer = Signer.from_config(config)
+        self.signer = import_module("gm.mail.dkim").Signer.from_config(config) if config.dkim_selector else None
         self.tokens = ReplyTokens(config, store)
 
     # --- bodies -------------------------------------------------------------
@@ -140,7 +139,7 @@ class Outbox:
         message_id, raw = threads.compose(
             self.store, self.config, to=to, subject=subject, body=body, now=self.clock(), auto=auto,
             game_id=game_id, in_reply_to=in_reply_to, references=references, headers=headers, html=html,
-            reserve=0 if self.signer is None else SIGNATURE_RESERVE, calendars=calendar, turn=turn,
+            reserve=0 if self.signer is None else self.signer.reserve, calendars=calendar, turn=turn,
             attachments=files, signer=None if self.signer is None else self.signer.named)
         raw = raw if self.signer is None else self.signer.sign(raw)  # unless its sender finishes it
         return self.store.outbox.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
@@ -318,7 +317,7 @@ class Outbox:
         headers = self.reply_headers(view.id, to) if view else ()
         if view is not None:  # one footer, under the last answer (and in its archived copy)
             last = parts[-1]
-            parts = parts[:-1] + [replace(last, body=reports.with_footer(
+            parts = parts[:-1] + [changed(last, body=reports.with_footer(
                 last.body, self.footer(view, to, bool(headers))))]
         body = joined(parts)
         notice = strangers.limit_notice(self, to) if limited else ""

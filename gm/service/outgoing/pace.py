@@ -12,7 +12,7 @@ mail of that game to that reader, which opens with them, or for the address's di
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from gm.core.value import changed
 from datetime import datetime, time, timedelta, timezone
 from typing import Any
 
@@ -141,8 +141,8 @@ def with_held(ctx: Context, view: GameView, letter: Letter) -> Letter:
         return letter
     title = HELD_TITLE.format(mode=pace_of(ctx, view.id, seat.name)[0].upper())
     block = "\n".join([title, *(f"  {line}" for line in lines)])
-    page = None if letter.page is None else replace(letter.page, events=[title, *lines, *letter.page.events])
-    reply_page = None if letter.reply_page is None else replace(
+    page = None if letter.page is None else changed(letter.page, events=[title, *lines, *letter.page.events])
+    reply_page = None if letter.reply_page is None else changed(
         letter.reply_page, events=[title, *lines, *letter.reply_page.events])
     return letter._replace(body=f"{block}\n\n{letter.body}", page=page, reply_page=reply_page)
 

@@ -17,7 +17,7 @@ from gm.present import standings
 from gm.present import reports as present
 from gm.service.outgoing import calendar, observers, pace, reportmail
 from gm.service.outgoing.recordfiles import end_files
-from gm.service.table import deadlines, ranking, ratings
+from gm.service.table import deadlines, ranking
 from gm.service.context import Context
 
 if TYPE_CHECKING:
@@ -64,6 +64,8 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
 def end_of_game(ctx: Context, view: GameView) -> tuple[Attachment, ...]:
     """What every way a game ends does in the end's transaction, before its end mail: the game's
     ratings (RULINGS G11), then the files the end mail carries (recordfiles.end_files)."""
+    from gm.service.table import ratings  # only where a game ends: an order's mail loads none of it
+
     ratings.game_ended(ctx.store, view, ctx.clock())
     return end_files(ctx, view)
 

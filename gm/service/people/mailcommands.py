@@ -12,7 +12,7 @@ in gm.service.records, the room of game records (above this one: named, not impo
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
+from gm.core.value import valueclass
 from functools import partial
 from typing import TYPE_CHECKING, Callable
 
@@ -90,7 +90,7 @@ def without_game(ctx: Context, inbound: Inbound, commands: list[str], empty: boo
     return bool(wanted)
 
 
-@dataclass(frozen=True)
+@valueclass(frozen=True)
 class Command:
     """A mail command: what a player writes, what it does (for HELP), and who handles it."""
 

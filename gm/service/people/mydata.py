@@ -212,10 +212,37 @@ def gather(store: Store, config: Any, address: str, now: float) -> dict[str, Any
     data["press_sent"] = press_sent(store, seats, shown)
     data["mail_sent"] = mail_sent(rows, shown)
     data.update(credentials_section(rows, address, now, mailbox_hash(store, address)))
+    data["public_players"] = public_section(store, address)
     data["kept"] = kept(config)
     data["not_included"] = ("reports and press you were sent (HISTORY mails them again), passwords, reply "
                             "tokens and codes (never kept as such), and anything about another address")
     return data
+
+
+def public_section(store: Store, address: str) -> list[dict[str, Any]]:
+    """The address's public players (a seat name's, or every seat's once linked): the public
+    name, each rating, every rated result and every tournament entry, which the store keeps by
+    the player's opaque id rather than by the address."""
+    players = store.community.players_of(address)
+    if not players:
+        return []
+    entries = {(e.tournament_id, e.player_id): e for t in store.tournaments.every_tournament()
+               for e in store.tournaments.entries(t.id)}
+    kinds = store.community.kinds_rated()
+    out = []
+    for player in players:
+        ratings = [store.community.rating(kind, player.player_id) for kind in kinds]
+        out.append({
+            "public_name": player.name, "seats": player.seat_name or "all seats of this address",
+            "ratings": [{"kind": r.kind, "mu": r.mu, "sigma": r.sigma, "games": r.games,
+                         "last_game": r.last_game} for r in ratings if r is not None],
+            "rated_results": [{"game_id": r.game_id, "kind": r.kind, "seat": r.seat, "rank": r.rank,
+                               "ended": iso(r.ended), "mu": r.mu, "sigma": r.sigma}
+                              for r in store.community.results_of(player.player_id)],
+            "tournaments": [{"tournament": t, "seat_name": e.seat_name, "status": e.status,
+                             "entered": iso(e.entered)} for (t, pid), e in entries.items()
+                            if pid == player.player_id]})
+    return out
 
 
 def encoded(data: dict[str, Any]) -> bytes:

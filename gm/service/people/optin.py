@@ -15,7 +15,7 @@ code mail (an auto-responder's answer does not); a robot's mail confirms nothing
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from gm.core.value import field, valueclass
 from typing import TYPE_CHECKING, Callable
 
 from gm.core import codes
@@ -52,7 +52,7 @@ REFUSED = {"OBSERVE": "Not observing", "UNOBSERVE": "Not observing", "JOIN": "No
 TOURNAMENT = "TOURNAMENT"  # JOIN TOURNAMENT, WITHDRAW TOURNAMENT: gm.service.people.tournamentmail
 
 
-@dataclass
+@valueclass
 class Asked:
     """The OBSERVE/JOIN/CREATE lines of the mail being handled: those to confirm, those refused."""
 

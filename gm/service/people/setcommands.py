@@ -8,7 +8,7 @@ it.  A handler is called like a mail command's, with the value (the words after
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from gm.core.value import valueclass
 from typing import Callable
 
 from gm.core.model import GameView, Seat
@@ -21,7 +21,7 @@ from gm.service.context import Context
 SetHandler = Callable[[Context, GameView, Seat, str, Inbound], None]
 
 
-@dataclass(frozen=True)
+@valueclass(frozen=True)
 class Setter:
     usage: str  # as HELP shows it: "SET FORMAT TEXT|HTML"
     does: str

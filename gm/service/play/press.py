@@ -15,7 +15,7 @@ same players merged, at most MAX_LISTS lists), within config
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from gm.core.value import field, valueclass
 from typing import Sequence
 
 from gm.core.model import AUDIENCE_ALL, AUDIENCE_GM, AUDIENCE_PLAYERS, GameView, Seat
@@ -35,7 +35,7 @@ ALL, PLAYERS, GM_ONLY = AUDIENCE_ALL, AUDIENCE_PLAYERS, AUDIENCE_GM  # reports.a
 GREY_DELAY = (10 * 60, 40 * 60)  # seconds
 
 
-@dataclass
+@valueclass
 class Message:
     """The blocks of one mail to one list of recipients, sent as one press message."""
 

@@ -10,7 +10,7 @@ daemon restarts.  Reading a deadline (for a report) never writes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from gm.core.value import valueclass
 from typing import Any
 
 from games.base import OptionError
@@ -162,7 +162,7 @@ def current(store: Store, view: GameView, create: bool = False, opened: float | 
     return new
 
 
-@dataclass(frozen=True)
+@valueclass(frozen=True)
 class TurnTable:
     """What a turn's judging and mail need of the table, read once and handed down: the game's
     settings, when the open turn is due (None: no deadline, or over, or paused), each player's

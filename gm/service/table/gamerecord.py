@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from gm.core.value import field, valueclass
 from typing import Any, Callable
 
 from gm.core.model import GameView, ServiceError, Status
@@ -42,7 +42,7 @@ def data_hash(data: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-@dataclass
+@valueclass
 class Sources:
     """What a record is made of, read once: the game, its states as stored (each loaded by the
     rules only when asked: a long game's states are many) and what made each."""

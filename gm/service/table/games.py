@@ -7,7 +7,7 @@ from typing import Any
 from games import clock as game_clock
 from games import registry
 from gm.core.model import GameView, NotStarted, OpenGameView, ServiceError, Status
-from gm.service.table import deadlines, ratings
+from gm.service.table import deadlines
 from gm.store import Store
 
 # A new game's id: typed by players, read in subjects and in reply addresses' local parts, and
@@ -113,6 +113,8 @@ def save_gm_state(store: Store, view: GameView, data: dict, action: str, source_
     store.games.set_game_status(view.id, status, now)
     store.results.clear_result(view.id)
     if view.status == Status.FINISHED and status != Status.FINISHED.value:
+        from gm.service.table import ratings  # a finished game running again: rare
+
         ratings.game_reopened(store, view.id)
     return seq
 

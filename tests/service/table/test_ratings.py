@@ -5,6 +5,8 @@ unrated game changes nothing; a rollback takes a game's rating back."""
 
 from __future__ import annotations
 
+import json
+
 from openskill.models import PlackettLuce
 
 from gm.service.play import lifecycle, positions
@@ -294,3 +296,22 @@ def test_gm_ratings_shows_the_ladders_and_recomputes(engine, tmp_path):
     assert again.exit_code == 0 and "the ratings of 3 players recomputed" in again.output
     assert by_name(engine) == before
     assert gm("recompute").exit_code != 0 and gm("chess").exit_code != 0
+
+
+def test_my_data_holds_the_addresss_public_players_ratings_results_and_entries(engine):
+    from gm.service.people import mydata, tournaments
+
+    secrets = new_game(engine)
+    everyone_moves(engine, secrets)
+    send(engine, secrets, "bob", "CONCEDE")
+    tournaments.new(engine, "cup", "neighbors", "swiss", rounds=2, table_size=2)
+    tournaments.enter(engine, "cup", "ada", "ada@example.org")
+    data = mydata.gather(engine.store, engine.config, "ada@example.org", engine.clock())
+    (player,) = data["public_players"]
+    assert player["public_name"] == "ada" and player["seats"] == "ada"
+    (rating,) = player["ratings"]
+    assert rating["kind"] == "neighbors" and rating["games"] == 1
+    assert [(r["game_id"], r["rank"]) for r in player["rated_results"]] == [("nb1", 1)]
+    assert [(t["tournament"], t["status"]) for t in player["tournaments"]] == [("cup", "entered")]
+    assert "bob@example.org" not in json.dumps(data)
+    assert mydata.gather(engine.store, engine.config, "eve@example.org", engine.clock())["public_players"] == []
