@@ -579,6 +579,20 @@ class Game(abc.ABC, Generic[StateT, OrderT]):
         """ASCII board, at most 72 columns wide, as ``viewer`` may see it (None: the GM)."""
         raise NotImplementedError
 
+    def describe(self, state: StateT, viewer: str | None = None) -> list[str]:
+        """The board for a screen reader (SET FORMAT ACCESSIBLE), as ``viewer`` may see it: lines
+        of words, no drawing: each piece or claim by its cell, grouped by owner (a line per
+        owner), then the empty or open cells where that helps, then the legal orders of
+        ``viewer`` where they are few.  Each line a games.text.Text, so it is said in the
+        reader's language; every piece of the position is in it (tests read it back)."""
+        raise NotImplementedError
+
+    def board_table(self, state: StateT, viewer: str | None = None) -> tuple[list[str], list[list[str]]]:
+        """The board as a table for the HTML part of an accessible report: the column headers
+        (the first names the row header's column) and the rows, each starting with its row's
+        header; a cell is what stands there in words ("" when empty)."""
+        raise NotImplementedError
+
     def view(self, state: StateT, viewer: str | None = None) -> dict[str, Any]:
         """JSON-able facts for the report template, sealed orders hidden from ``viewer``."""
         return {}
