@@ -32,7 +32,12 @@ GAMES = ("fuzzy_borders", "neighbors", "phalanx", "pivot_pawns", "proximity")
 # matched by two areas belongs to the first listed.
 AREAS: dict[str, tuple[Path, tuple[str, ...]]] = {
     "settings": (GM_LOCALE, ("gm/service/people/playersettings.py", "gm/service/people/setcommands.py")),
-    "core": (GM_LOCALE, ("gm/core/*.py", "gm/mail/*.py", "gm/service/*.py", "gm/cli/*.py")),
+    "wiring": (GM_LOCALE, tuple(f"gm/service/outgoing/{name}.py" for name in (
+        "outbox", "reportmail", "reports", "replies", "letters", "digests")) + (
+        "gm/service/table/deadlines.py", "gm/service/records/audit.py")),
+    "core": (GM_LOCALE, ("gm/core/*.py", "gm/mail/*.py", "gm/service/*.py", "gm/cli/*.py",
+                         "templates/mail/help.txt.j2", "gm/service/people/mailcommands.py",
+                         "gm/service/intake/words.py", "gm/service/intake/commands.py")),
     "mail": (GM_LOCALE, ("templates/mail/*.j2", "templates/report.txt.j2", "gm/present/reports.py",
                          "gm/present/mailhtml.py", "gm/present/standings.py", "gm/present/kept.py",
                          "gm/present/calendar.py", "gm/present/recordtext.py", "gm/present/feeds.py",
