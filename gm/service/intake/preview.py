@@ -11,6 +11,7 @@ that reply, nothing more.  It is bounded and rate-limited as every reply.
 from __future__ import annotations
 
 import textwrap
+from games.text import Text
 from gm.core.value import changed
 from typing import TYPE_CHECKING
 
@@ -96,6 +97,6 @@ def reply(case: MailCase, body: str, html: HtmlPart | None, detail: str,
           kind: str = "preview") -> Outcome:
     """The one reply to the sender, about no game (so never archived), and the mail's outcome."""
     view = case.view
-    case.ctx.outbox.reply(case.inbound, None, f"Preview for {view.id} turn {view.turn}", body,
-                          kind=kind, html=html)
+    case.ctx.outbox.reply(case.inbound, None, Text("Preview for {game} turn {turn}", game=view.id, turn=view.turn),
+                          body, kind=kind, html=html)
     return Outcome(OutcomeKind.HELP, detail, view.id)
