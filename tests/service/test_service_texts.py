@@ -14,6 +14,7 @@ from games.text import Plural, Text
 from gm.core import i18n
 from gm.service.outgoing import pace
 from gm.service.play import takebacks, turns
+from gm.service.table import games
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -93,5 +94,5 @@ def test_a_takeback_refusal_keeps_the_games_titles_and_no_english(language):
 
 def test_a_game_error_passes_through_as_the_game_made_it():
     made = Text("no piece at {cell}", cell="c3")
-    assert turns.reason(NotYourTurnError(made)) is made
-    assert turns.reason(NotYourTurnError("plain words")) == "plain words"
+    assert games.reason(NotYourTurnError(made)) is made
+    assert games.reason(NotYourTurnError("plain words")) == "plain words"

@@ -62,12 +62,14 @@ def skipped(mail: OrderMail) -> list[str]:
 
 
 def wrapped(lines: list[str], width: int = 72) -> list[str]:
-    """The game's account within ``width`` columns, a wrapped line indented under its start."""
+    """The game's account within ``width`` columns, a wrapped line indented under its start; a
+    sentence that fits stays a Text (said in the reader's language)."""
     out = []
     for line in lines:
         indent = line[:len(line) - len(line.lstrip())]
         indent += "  " if indent else ""
-        out += textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False)
+        pieces = textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False)
+        out += [line] if pieces == [line] else pieces
     return out
 
 

@@ -21,7 +21,7 @@ from gm.mail.inbound import Inbound
 from gm.service.context import Context
 from gm.service.outgoing import reports
 from gm.service.outgoing.answers import done, refuse
-from gm.service.play import conditional, turns
+from gm.service.play import conditional
 from gm.service.play.overrides import default_actor, required_reason
 from gm.service.table import games
 from gm.store.gamerows import OrderRow
@@ -266,7 +266,7 @@ def settle(ctx: Context, view: GameView, name: str, inbound: Inbound) -> bool:
         undo_last_move(ctx, view, move, name, "mail")
     except ServiceError as exc:
         ctx.store.results.end_takebacks(view.id)
-        refuse(ctx, inbound, view, NOT_DONE, turns.reason(exc))
+        refuse(ctx, inbound, view, NOT_DONE, games.reason(exc))
         return True
     done(ctx, inbound, view, Text("Move taken back"), Text("Every other player still in the game accepted: "
          "{player}'s move {move} is taken back (RULINGS G9). The report follows.", player=move.player,

@@ -73,17 +73,11 @@ def check_open(view: GameView, player: Seat) -> None:
 def refusal(view: GameView, exc: OrderError, turn_closed: int | None) -> str:
     """What a refused order's reply says: the rules' reason, and the turn that had closed."""
     if turn_closed is None:
-        return reason(exc)
+        return games.reason(exc)
     return Text("turn {closed} had closed before your orders were judged (its timer or deadline "
                 "had run out, RULINGS G4), and on turn {turn} they do not stand: {why}",
-                closed=turn_closed, turn=view.turn, why=reason(exc))
+                closed=turn_closed, turn=view.turn, why=games.reason(exc))
 
-
-def reason(exc: Exception) -> str:
-    """What an error says: the game's Text as it made it (to be said in the reader's language),
-    else its English words."""
-    said = exc.args[0] if len(exc.args) == 1 else None
-    return said if isinstance(said, Text) else str(exc)
 
 
 def gm_note(names: list[str], order: str | None = None) -> str:
