@@ -105,3 +105,22 @@ def test_the_english_of_the_marked_sentences_is_as_before():
     assert str(Text(lines.KEPT, line="x")) == "Kept: x"
     assert draws.DRAWN == "Drawn by agreement (RULINGS G6): no winner."  # stored: never translated
     assert str(Text(optin.REFUSED["JOIN"])) == "Not joined"
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_a_code_mail_in_each_language_keeps_within_78_columns(language):
+    from gm.present.templates import environment
+
+    lines_ = [Text("At {at} a mail from {sender} asked for a new password for your seat {seat} of game "
+                   "{game}. Nothing has changed yet.", at="2026-11-29 20:00 UTC", sender="ada@example.org",
+                   seat="ada", game="nb7"), "",
+              Plural("It must come from this address. Then gm mails the new password here, and the old "
+                     "password, every reply address and every change of address still waiting stop working. "
+                     "The code works once, for {n} hour; until then no change of address completes.",
+                     "It must come from this address. Then gm mails the new password here, and the old "
+                     "password, every reply address and every change of address still waiting stop working. "
+                     "The code works once, for {n} hours; until then no change of address completes.", n=24)]
+    text = environment(language=language).get_template("mail/answer.txt.j2").render(lines=lines_, game_id="nb7")
+    assert max(len(line) for line in text.splitlines()) <= 78
+    first = i18n.translate(lines_[0], language)
+    assert first.split()[0] in text and "Nothing has changed yet" not in text
