@@ -78,8 +78,8 @@ def request_in_words(line: str) -> str:
 def standings_lines(ctx: Context, row: TournamentRow) -> list[str]:
     """The standings and every round's tables, as text (public names only)."""
     info = tour.summary(ctx, row.id)
-    head = dict(tournament=info["id"], kind=info["kind"], format=info["format"], round=info["round"],
-                rounds=info["rounds"], status=info["status"])
+    head = dict(tournament=info["id"], kind=info["kind"], format=in_words(info["format"]), round=info["round"],
+                rounds=info["rounds"], status=in_words(info["status"]))
     lines = [Text("Tournament {tournament}: {kind}, {format}, round {round} of {rounds} ({status}, rated).", **head)
              if info["rated"] else
              Text("Tournament {tournament}: {kind}, {format}, round {round} of {rounds} ({status}).", **head), ""]
@@ -91,10 +91,16 @@ def standings_lines(ctx: Context, row: TournamentRow) -> list[str]:
         lines.append(Text("{line}  (withdrew)", line=line) if s["withdrawn"] else line)
     for played in info["rounds_played"]:
         lines += ["", Text("Round {round}:", round=played["round"])]
-        lines += [f"  {t['board']:>2}. {' - '.join(t['players'])}: {t['result']}" for t in played["tables"]]
+        lines += [Text("  {board}. {players}: {result}", board=f"{t['board']:>2}", players=" - ".join(t["players"]),
+                       result=t["result"]) for t in played["tables"]]
         if played["byes"]:
             lines.append(Text("  bye: {names}", names=", ".join(played["byes"])))
     return lines
+
+
+def in_words(word: str) -> str:
+    """A tournament's format or state as a reader's mail says it (an unknown one as it is)."""
+    return Text(tour.IN_WORDS[word]) if word in tour.IN_WORDS else word
 
 
 def standings_command(ctx: Context, view: GameView | None, player: object, args: str, inbound: Inbound) -> None:

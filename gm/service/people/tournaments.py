@@ -27,6 +27,9 @@ from gm.store.tournaments import EntryRow, TableSeatRow, TournamentRow
 
 FORMATS = ("round-robin", "swiss")
 STARTED = mark("tournament {tournament} has started; it takes no more entries")
+FORFEIT = mark("{result} (forfeit)")  # a table's result not played out
+IN_WORDS = {"round-robin": mark("round-robin"), "swiss": mark("swiss"), "open": mark("open"),
+            "running": mark("running"), "finished": mark("finished")}  # a format or a state, as mail says it
 MAX_ID = 20  # characters of a tournament id: its games are <id>-r<round>-<board>
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 ENTERED, PENDING, WITHDRAWN = "entered", "pending", "withdrawn"
@@ -304,16 +307,16 @@ def result_text(seated: list[str], tiers: tuple[tuple[str, ...], ...] | None, na
                 forfeit: bool) -> str:
     """A table's result in words: '1-0', '½-½' for two, 'ada 1st, bob 2nd…' for more; 'playing'."""
     if tiers is None:
-        return "not played" if forfeit else "playing"
+        return Text("not played") if forfeit else Text("playing")
     if len(seated) == 2:
         first = tiers[0]
         text = "½-½" if len(first) == 2 else ("1-0" if first == (seated[0],) else "0-1")
-        return text + (" (forfeit)" if forfeit else "")
+        return Text(FORFEIT, result=text) if forfeit else text
     places, place = [], 1
     for tier in tiers:
         places += [f"{names[p]} {ordinal_place(place, len(tier) > 1)}" for p in tier]
         place += len(tier)
-    return ", ".join(places) + (" (forfeit)" if forfeit else "")
+    return Text(FORFEIT, result=", ".join(places)) if forfeit else ", ".join(places)
 
 
 def summary(ctx: Context, tournament_id: str) -> dict[str, Any]:
