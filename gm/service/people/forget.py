@@ -11,6 +11,8 @@ mailbox's keyed hash: forgetting resets none.
 
 from __future__ import annotations
 
+from gm.service.table import games
+
 import logging
 from pathlib import Path
 
@@ -18,7 +20,6 @@ from games.text import Text
 from gm.core.model import ServiceError
 from gm.mail.inbound import Inbound
 from gm.service.context import Context
-from gm.service.people.texts import said
 from gm.store import Store, forgetting, mailboxhash
 from gm.store.packing import header_end
 
@@ -85,7 +86,7 @@ def confirmed(ctx: Context, inbound: Inbound, requested: list[str]) -> None:
     try:
         lines = forget(ctx, inbound.sender, "FORGET ME by mail, confirmed by its code")
     except ServiceError as exc:
-        refuse(ctx, inbound, None, Text("Not forgotten"), said(exc))
+        refuse(ctx, inbound, None, Text("Not forgotten"), games.reason(exc))
         return
     others = [line for line in requested if line != REQUEST_LINE]
     if others:

@@ -9,6 +9,8 @@ keeps at most MAX_LINES lines of at most MAX_MOVES moves.  Lines are sealed: onl
 
 from __future__ import annotations
 
+from gm.service.table import games
+
 from typing import Any
 
 from games.base import OrderError
@@ -18,7 +20,7 @@ from gm.mail import conditional as words
 from gm.mail.inbound import Inbound
 from gm.service.context import Context
 from gm.service.outgoing.answers import done, refuse
-from gm.service.people.texts import in_lines, said
+from gm.service.people.texts import in_lines
 from gm.store.lines import LineRow
 
 MAX_LINES = words.MAX_LINES  # lines a seat keeps in one game
@@ -67,7 +69,7 @@ def _play(view: GameView, state: Any, mover: str, text: str, moves: Moves, now: 
         result = rules.submit(state, mover, order, now)
     except OrderError as exc:
         raise ValueError(Text("{move} ({mover}'s move) would be refused: {why}", move=text, mover=mover,
-                              why=said(exc))) from None
+                              why=games.reason(exc))) from None
     moves.append((mover, str(order)))
     return result.state
 
@@ -106,7 +108,7 @@ def keep(ctx: Context, view: GameView, name: str, texts: list[str]) -> list[str]
                                       "ends them)", most=MAX_LINES))
             moves = check(view, name, words.read_line(text), ctx.clock())
         except ValueError as exc:
-            told.append(Text("Refused, nothing of it kept: {line}\n    {why}", line=shown(text), why=said(exc)))
+            told.append(Text("Refused, nothing of it kept: {line}\n    {why}", line=shown(text), why=games.reason(exc)))
             continue
         ctx.store.lines.add(view.id, name, view.seq, moves, text, ctx.clock())
         told.append(Text(KEPT, line=shown(text)))

@@ -29,7 +29,6 @@ from gm.mail.inbound import Inbound
 from gm.present.reports import OBSERVER
 from gm.service.outgoing import observers, reportmail, reports
 from gm.service.people import credentials, guessing
-from gm.service.people.texts import said
 from gm.service.table import deadlines, games
 from gm.service.outgoing.answers import done, refuse
 from gm.service.context import Context
@@ -238,7 +237,7 @@ def create_request(ctx: Context, args: str, sender: str) -> str:
         seats = int(words[2][:3]) if len(words) == 3 else rules.min_players
         _, game_id, _ = check_open(ctx, kind, words[1], seats)
     except (ServiceError, GameError, KeyError, ValueError) as exc:
-        raise ServiceError(Text("CREATE {args}: {why}.", args=args[:60], why=said(exc))) from None
+        raise ServiceError(Text("CREATE {args}: {why}.", args=args[:60], why=games.reason(exc))) from None
     return f"CREATE {kind} {game_id} {seats}" + (f" {RATED}" if rated else "")
 
 

@@ -14,6 +14,8 @@ code mail (an auto-responder's answer does not); a robot's mail confirms nothing
 
 from __future__ import annotations
 
+from gm.service.table import games
+
 import logging
 
 from games.text import Plural, Text, mark
@@ -29,7 +31,6 @@ from gm.mail.inbound import Inbound
 from gm.mail.redact import CONFIRM_LOCAL  # gm+confirm.<code>@host: the reply-to-confirm address
 from gm.core.later import later
 from gm.service.outgoing.answers import refuse
-from gm.service.people.texts import said
 from gm.service.context import Context
 from gm.service.outgoing.outbox import HOUR, ReplyPart, joined
 from gm.store.locks import HOURLY_CAPS
@@ -121,7 +122,7 @@ def ask(word: str, ctx: Context, view, player, args: str, inbound: Inbound) -> N
     try:
         line = REQUESTS[word](ctx, args, inbound.sender)
     except ServiceError as exc:
-        asked.refused.append((Text(REFUSED[word]), said(exc)))
+        asked.refused.append((Text(REFUSED[word]), games.reason(exc)))
         return
     if line not in asked.lines:
         asked.lines.append(line)
@@ -288,7 +289,7 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: We
         try:
             REQUESTS[word](ctx, rest, inbound.sender)  # checked again: things may have moved
         except ServiceError as exc:
-            lines.append(Text("{line}: not done: {why}", line=line, why=said(exc)))
+            lines.append(Text("{line}: not done: {why}", line=line, why=games.reason(exc)))
             continue
         lines += answer_lines(_do(ctx, word, rest.split(), inbound.sender, welcome, inbound.sender_name))
         secret = secret or (word == "JOIN" and not rest.startswith(TOURNAMENT))

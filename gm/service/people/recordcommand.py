@@ -14,7 +14,6 @@ from gm.present.reports import fit_width
 from gm.service.context import Context
 from gm.service.outgoing.recordfiles import attachments, public_files
 from gm.service.outgoing.strangers import STRANGER_BYTES, past_cap
-from gm.service.people.texts import said
 from gm.service.table import gamerecord, games
 
 
@@ -33,7 +32,7 @@ def record_command(ctx: Context, view: GameView | None, player, args: str, inbou
             view = games.load(ctx.store, words[0])
         except ServiceError as exc:  # no such game, or one still waiting for players
             refuse(ctx, inbound, None, Text("RECORD {word}: {why}. Send LIST for the games here.",
-                                            word=words[0][:40], why=said(exc)))
+                                            word=words[0][:40], why=games.reason(exc)))
             return
     if view.status != Status.FINISHED and player is None:
         refuse(ctx, inbound, view, Text("RECORD {game}: the game is still running. Its record is public once "

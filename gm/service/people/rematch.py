@@ -24,7 +24,6 @@ from gm.service.context import Context
 from gm.service.outgoing import reports
 from gm.service.outgoing.answers import done, refuse
 from gm.service.people import lobby, mailcommands
-from gm.service.people.texts import said
 from gm.service.table import deadlines, games
 from gm.store.mailboxhash import PSEUDONYM_DOMAIN
 from gm.store.rematches import RematchRow
@@ -126,7 +125,7 @@ def accept(ctx: Context, view: GameView, player: Seat, offer: RematchRow, inboun
         new_id = new_game_id(ctx, view)
     except (ServiceError, GameError) as exc:
         refuse(ctx, inbound, view, Text("No rematch"), Text("The rematch of game {game} could not begin: {why}",
-                                                            game=view.id, why=said(exc)))
+                                                            game=view.id, why=games.reason(exc)))
         return
     start(ctx, view, new_id, f"{offer.offered_by} and {player.name}")
     ctx.store.rematches.started(view.id, new_id)

@@ -2,22 +2,18 @@
 lines joined into one text that is still translated line by line.
 
 A refusal is often raised in one place and written in another; ``str(exc)`` would freeze it
-in English, ``said(exc)`` keeps the Text (games.text) so the reply gives it in the reader's
+in English, ``games.reason(exc)`` keeps the Text (games.text) so the reply gives it in the reader's
 language.  ``in_lines`` joins lines for the answers that take one text (answers.done, refuse).
 """
 
 from __future__ import annotations
+
 
 from typing import Iterable
 
 from games.text import Text, mark
 
 LINE_BREAK = mark("{above}\n{below}")  # two lines of one answer, each translated on its own
-
-
-def said(exc: BaseException) -> str:
-    """What ``exc`` says: its one argument as it was made (a Text stays one), else str(exc)."""
-    return exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc)
 
 
 def in_lines(lines: Iterable[str]) -> str:
