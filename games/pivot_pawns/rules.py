@@ -26,7 +26,7 @@ from games.base import (
     Result,
     seeded_rng,
 )
-from games.pivot_pawns import board, deck, orders, solver
+from games.pivot_pawns import accessible, board, deck, orders, solver
 from games.pivot_pawns import state as states
 from games.pivot_pawns.orders import Bid, Pass, PivotMove, solution_text
 from games.pivot_pawns.state import ROUNDS, Attempt, PivotState, RoundRecord, SealedBid
@@ -415,6 +415,12 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
     # --- presentation --------------------------------------------------------
     def render_board(self, state: PivotState, viewer: str | None = None) -> str:
         return board.render(state)
+
+    def describe(self, state: PivotState, viewer: str | None = None) -> list[str]:
+        return list(accessible.describe(state, viewer))
+
+    def board_table(self, state: PivotState, viewer: str | None = None) -> tuple[list[str], list[list[str]]]:
+        return accessible.board_table(state)
 
     def view(self, state: PivotState, viewer: str | None = None) -> dict:
         par = None
