@@ -11,20 +11,12 @@ from __future__ import annotations
 from games.text import Plural, Text, mark
 
 from . import deck
-from .board import bid_order
+from .board import bid_order, icon_label as icon_words, listed
 from .orders import PivotMove, solution_text
 from .state import ROUNDS, PivotState, card_coordinate, coordinate
 
-PAWN_NAMES = (mark("red pawn"), mark("green pawn"), mark("blue pawn"), mark("yellow pawn"),
-              mark("black pawn"))
 PAWN_ON = (mark("Red pawn on {card}."), mark("Green pawn on {card}."), mark("Blue pawn on {card}."),
            mark("Yellow pawn on {card}."), mark("Black pawn on {card}."))
-
-
-def icon_words(icon: int) -> Text:
-    """An icon and its colour: "leaf (green)"."""
-    return Text("{icon} ({colour})", icon=Text(deck.ICON_NAMES[icon]),
-                colour=Text(deck.COLOURS[deck.ICON_COLOUR[icon]]))
 
 
 def card_words(card: int) -> Text:
@@ -34,13 +26,6 @@ def card_words(card: int) -> Text:
                 centre=icon_words(deck.CENTRE[card]), **others)
 
 
-def listed(items: list[Text]) -> Text:
-    """Texts as one list, each said in the reader's language: "leaf, moon, star"."""
-    if len(items) == 1:
-        return items[0]
-    return Text("{first}, {rest}", first=items[0], rest=listed(items[1:]))
-
-
 def goal_lines(state: PivotState) -> list[Text]:
     """The round and where the active pawn must go; or how the game ended."""
     if state.token is None:
@@ -48,9 +33,9 @@ def goal_lines(state: PivotState) -> list[Text]:
     if state.over:
         return [Text("The game is over, in round {round}.", round=state.round)]
     active = deck.ICON_COLOUR[state.token]
-    return [Text("Round {round} of {rounds}: token {token}; move the {pawn} to card {card}.",
+    return [Text("Round {round} of {rounds}: token {token}; move {pawn} to card {card}.",
                  round=state.round, rounds=ROUNDS, token=icon_words(state.token),
-                 pawn=Text(PAWN_NAMES[active]), card=card_coordinate(state, deck.target_card(state.token)))]
+                 pawn=Text(deck.PAWN_NAMES[active]), card=card_coordinate(state, deck.target_card(state.token)))]
 
 
 def position_lines(state: PivotState) -> list[Text]:
@@ -147,7 +132,7 @@ def board_table(state: PivotState) -> tuple[list[str], list[list[str]]]:
             if card == target:
                 words = Text("target card; {icons}", icons=words)
             if card in state.pawns:
-                words = Text("{pawn}; {icons}", pawn=Text(PAWN_NAMES[state.pawns.index(card)]), icons=words)
+                words = Text("{pawn}; {icons}", pawn=Text(deck.PAWN_NAMES[state.pawns.index(card)]), icons=words)
             cells.append(words)
         rows.append(cells)
     return header, rows

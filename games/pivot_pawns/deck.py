@@ -18,6 +18,10 @@ ICONS = 35
 ROWS, COLUMNS = 3, 5
 
 COLOURS = (mark("red"), mark("green"), mark("blue"), mark("yellow"), mark("black"))
+# The pawns by colour, as players hear them in sentences (a noun phrase that needs no
+# agreement with the words around it).
+PAWN_NAMES = (mark("the red pawn"), mark("the green pawn"), mark("the blue pawn"),
+              mark("the yellow pawn"), mark("the black pawn"))
 # One-letter colour marks for the board; black is "k" so that it is not blue.
 COLOUR_LETTERS = ("r", "g", "b", "y", "k")
 
@@ -94,7 +98,3 @@ def target_card(token: int) -> int:
     """The card whose centre icon is the token."""
     return CENTRE.index(token)
 
-
-def icon_label(icon: int) -> str:
-    """'leaf (green)'."""
-    return f"{ICON_NAMES[icon]} ({COLOURS[ICON_COLOUR[icon]]})"
