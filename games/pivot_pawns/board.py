@@ -116,7 +116,7 @@ def view(state: PivotState, viewer: str | None, par: tuple[int | None, str] | No
             {
                 "player": p,
                 "count": len(state.tokens[p]),
-                "icons": [deck.ICON_NAMES[t] for t in state.tokens[p]],
+                "icons": [Text(deck.ICON_NAMES[t]) for t in state.tokens[p]],
             }
             for p in state.players
         ],
@@ -125,10 +125,10 @@ def view(state: PivotState, viewer: str | None, par: tuple[int | None, str] | No
     }
     if state.token is not None:
         data["token"] = {
-            "icon": deck.ICON_NAMES[state.token],
-            "colour": deck.COLOURS[deck.ICON_COLOUR[state.token]],
+            "icon": Text(deck.ICON_NAMES[state.token]),
+            "colour": Text(deck.COLOURS[deck.ICON_COLOUR[state.token]]),
         }
-        data["active_pawn"] = deck.COLOURS[deck.ICON_COLOUR[state.token]]
+        data["active_pawn"] = Text(deck.COLOURS[deck.ICON_COLOUR[state.token]])
         data["target_card"] = card_coordinate(state, deck.target_card(state.token))
     if viewer is None and par is not None:
         # The GM may see this round's par; players see it only once the round closes.
@@ -144,10 +144,10 @@ def _tableau_view(state: PivotState) -> list[dict]:
         tableau.append(
             {
                 "coord": coordinate(position),
-                "centre": deck.ICON_NAMES[centre],
-                "colour": deck.COLOURS[deck.ICON_COLOUR[centre]],
+                "centre": Text(deck.ICON_NAMES[centre]),
+                "colour": Text(deck.COLOURS[deck.ICON_COLOUR[centre]]),
                 "others": [
-                    {"icon": deck.ICON_NAMES[i], "colour": deck.COLOURS[deck.ICON_COLOUR[i]]}
+                    {"icon": Text(deck.ICON_NAMES[i]), "colour": Text(deck.COLOURS[deck.ICON_COLOUR[i]])}
                     for i in deck.other_icons(card)
                 ],
                 "pawn": deck.COLOURS[state.pawns.index(card)] if card in state.pawns else None,
@@ -181,8 +181,8 @@ def _last_round(state: PivotState) -> dict | None:
     winning = next((a for a in record.attempts if a.reason is None), None)
     return {
         "round": record.round,
-        "token": deck.ICON_NAMES[record.token],
-        "colour": deck.COLOURS[deck.ICON_COLOUR[record.token]],
+        "token": Text(deck.ICON_NAMES[record.token]),
+        "colour": Text(deck.COLOURS[deck.ICON_COLOUR[record.token]]),
         "winner": record.winner,
         "bid": None if winning is None else winning.pivots,
         "solution": None if winning is None else solution_text(winning.solution),
