@@ -7,7 +7,7 @@ import time
 from games.pivot_pawns import deck
 from games.pivot_pawns.orders import solution_text
 from games.pivot_pawns.state import ROUNDS, PivotState, card_coordinate, coordinate
-from games.text import Text
+from games.text import Text, mark
 
 CELL = 13  # inner width of a tableau cell: 5 cells and 6 borders make 71 columns
 
@@ -27,7 +27,10 @@ def _cell(state: PivotState, position: int) -> list[str]:
     return [f"{line:<{CELL}}" for line in lines]
 
 
-def listed(items: list[Text], joiner: str = "{first}, {rest}") -> Text:
+COMMAS, LINES = mark("{first}, {rest}"), mark("{first}\n{rest}")  # the joiners of ``listed``
+
+
+def listed(items: list[Text], joiner: str = COMMAS) -> Text:
     """Texts as one, each said in the reader's language: "leaf, moon, star" (``joiner`` a
     template of first and rest, marked where it is written)."""
     if len(items) == 1:
@@ -53,7 +56,7 @@ def render(state: PivotState) -> Text:
     legend = Text("@ pawn   * target card   CAPITALS centre icon\n"
                   "Icon colours: r red, g green, b blue, y yellow, k black")
     lines = ["\n".join(line.rstrip() for line in out), legend, pawns_line(state), *round_goal(state)]
-    return listed(lines, "{first}\n{rest}")
+    return listed(lines, LINES)
 
 
 def pawns_line(state: PivotState) -> Text:
