@@ -30,7 +30,7 @@ def _cell(state: PivotState, position: int) -> list[str]:
 COMMAS, LINES = mark("{first}, {rest}"), mark("{first}\n{rest}")  # the joiners of ``listed``
 
 
-def listed(items: list[Text], joiner: str = COMMAS) -> Text:
+def listed(items: list[str], joiner: str = COMMAS) -> str:
     """Texts as one, each said in the reader's language: "leaf, moon, star" (``joiner`` a
     template of first and rest, marked where it is written)."""
     if len(items) == 1:
@@ -44,7 +44,7 @@ def icon_label(icon: int) -> Text:
                 colour=Text(deck.COLOURS[deck.ICON_COLOUR[icon]]))
 
 
-def render(state: PivotState) -> Text:
+def render(state: PivotState) -> str:
     """The tableau and the round's goal; nothing in it is sealed."""
     border = "+" + ("-" * CELL + "+") * deck.COLUMNS
     out = ["".join(f"{letter:^{CELL + 1}}" for letter in " ABCDE"[1:]).rstrip(), border]
