@@ -42,7 +42,7 @@ def words(language: str) -> Callable[[Any], Any]:
 
 def stamp(at: float, language: str) -> str:
     """A time as the archive's pages write it, in ``language``'s manner (UTC)."""
-    return format_stamp(at)
+    return format_stamp(at, language=language)
 
 
 def dated(game: dict, language: str) -> dict:

@@ -47,8 +47,8 @@ def tournament_page(tournament_id: str) -> str:
 
 
 def day(at: float, language: str = i18n.ENGLISH) -> str:
-    """The date of a stamp, as the archive writes dates (UTC)."""
-    return archive.stamp(at, language)[:10]
+    """The date of a stamp, as the archive writes dates (UTC): its stamp without the time."""
+    return archive.stamp(at, language).rsplit(" ", 2)[0]
 
 
 def number(value: float, language: str = i18n.ENGLISH) -> str:

@@ -166,11 +166,12 @@ def test_dates_places_and_figures_follow_the_language(games, tmp_path):
     assert "2. von 3" in player and "1. von 3" in player and "Wertung" in player
     tournament = (tmp_path / "de" / "tournament-cup.html").read_text(encoding="utf-8")
     ladder = (tmp_path / "de" / "ladder-neighbors.html").read_text(encoding="utf-8")
-    assert "vorläufig" in ladder and "provisional" not in ladder.replace('class="player provisional"', "")
+    assert "19.01.2027" in ladder and "vorläufig" in ladder
+    assert "provisional" not in ladder.replace('class="player provisional"', "")
     assert "<td>1,5</td>" in tournament and "Schweizer System" in tournament and "(zurückgezogen)" in tournament
     build(tmp_path / "fr", games, "fr")
     player = (tmp_path / "fr" / "player-ada.html").read_text(encoding="utf-8")
-    assert "1er sur 3" in player and "2e sur 3" in player
+    assert "1er sur 3" in player and "2e sur 3" in player and "19 janv. 2027" in player
 
 
 def test_the_live_archive_writes_in_the_configured_language_and_again_when_it_changes(tmp_path, clock):
