@@ -57,18 +57,19 @@ def stamp(seconds: float) -> datetime:
 def summary(d: Deadline, language: str = i18n.ENGLISH) -> str:
     """The event's title, in ``language``."""
     values = dict(game=d.game_id, seat=d.seat, turn=d.turn)
-    return i18n.translate(Text("{game}: your clock runs out ({seat}, turn {turn})", **values) if d.clock
-                          else Text("{game}: orders due ({seat}, turn {turn})", **values), language)
+    text = Text("{game}: your clock runs out ({seat}, turn {turn})", **values) if d.clock \
+        else Text("{game}: orders due ({seat}, turn {turn})", **values)
+    return str(i18n.translate(text, language))
 
 
 def description(d: Deadline, language: str = i18n.ENGLISH) -> str:
     """The event's text, in ``language``."""
     values = dict(game=d.game_id, seat=d.seat, turn=d.turn, zone=d.zone, local=d.local)
-    return i18n.translate(Text("Your clock in game {game} runs out then, if you do not move before.\n"
-                               "Seat {seat}, turn {turn}.\nIn your time zone ({zone}): {local}.", **values)
-                          if d.clock else
-                          Text("Your orders for game {game} are due then.\n"
-                               "Seat {seat}, turn {turn}.\nIn your time zone ({zone}): {local}.", **values), language)
+    text = Text("Your clock in game {game} runs out then, if you do not move before.\n"
+                "Seat {seat}, turn {turn}.\nIn your time zone ({zone}): {local}.", **values) if d.clock \
+        else Text("Your orders for game {game} are due then.\n"
+                  "Seat {seat}, turn {turn}.\nIn your time zone ({zone}): {local}.", **values)
+    return str(i18n.translate(text, language))
 
 
 def event(d: Deadline, method: str, domain: str, organizer: str, now: float,
