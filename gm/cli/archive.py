@@ -61,7 +61,7 @@ def archive_build(directory: Path = typer.Argument(..., help="where to write the
     with Counter() as progress:
         for done, gid in enumerate(ids):
             progress(done, len(ids), f"reading {gid}")
-            data.append(run(audit.archive_data, engine, gid))
+            data.append(run(audit.archive_data, engine, gid, language=engine.config.archive_language))
     # The open games are in the index as recruiting (their free seats), with no page yet.
     recruiting = [] if game else [audit.index_entry(engine, row.id) for row in rows if row.status == "open"]
     links = None

@@ -155,7 +155,7 @@ class LiveArchive:
         drawn = self.drawn.get(game_id, {})
         if not all((self.directory / site.picture_name(game_id, turn)).exists() for turn in drawn):
             drawn = {}  # someone removed a picture: draw them all again
-        data = audit.archive_data(self.engine, game_id, drawn=drawn)
+        data = audit.archive_data(self.engine, game_id, drawn=drawn, language=self.language)
         site.write_game(self.directory, data, data["updated_at"], self.domain, self.language)
         self.drawn[game_id] = {t["turn"]: t["seq"] for t in data["turns"]
                                if t.get("picture") or t.get("picture_kept")}

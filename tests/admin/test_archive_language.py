@@ -1,11 +1,11 @@
 """The archive in the GM's language (config archive_language): every page of a German or French
 build says lang="de"/"fr" and none of the archive templates' English sentences that the English
-build of the same games shows; the daemon's live archive writes in that language, and writes
-the site again in full when the language changes; the config takes en, de or fr only."""
+build of the same games shows, its turn reports, dates, places and figures are the language's;
+the daemon's live archive writes in that language, and writes the site again in full when the
+language changes; the config takes en, de or fr only."""
 
 from __future__ import annotations
 
-import copy
 import html.parser
 import json
 import re
@@ -124,19 +124,20 @@ def recruiting() -> list[dict]:
 
 @pytest.fixture
 def games(engine):
-    """The archive data of a finished game and of one in play."""
+    """A finished game and one in play."""
     engine.create_game("neighbors", "nb1", PLAYERS, seed=4)
     play(engine, "nb1", 1000)
     engine.create_game("neighbors", "nb2", PLAYERS3, seed=5)
     play(engine, "nb2", 3)
-    return [audit.archive_data(engine, game_id) for game_id in ("nb1", "nb2")], engine.clock()
+    return engine
 
 
-def build(directory: Path, games, language: str) -> list[Path]:
-    data, now = copy.deepcopy(games)
+def build(directory: Path, engine, language: str) -> list[Path]:
+    """The site in ``language``, as gm archive build writes it."""
+    data = [audit.archive_data(engine, game_id, language=language) for game_id in ("nb1", "nb2")]
     given = community_data()
-    community.write(directory, given, now, language)
-    site.build(directory, data, now, "example.test", recruiting(), community.index_links(given), language)
+    community.write(directory, given, engine.clock(), language)
+    site.build(directory, data, engine.clock(), "example.test", recruiting(), community.index_links(given), language)
     return sorted(directory.glob("*.html"))
 
 
@@ -160,8 +161,16 @@ def test_a_build_in_german_or_french_has_no_english_sentence_of_the_templates(ga
     assert not left, f"English left in the {language} build: {left[:10]}"
 
 
-def test_dates_places_and_figures_follow_the_language(games, tmp_path):
+def reports(page: Path) -> list[str]:
+    return re.findall(r'<pre class="report">(.*?)</pre>', page.read_text(encoding="utf-8"), re.S)
+
+
+def test_reports_dates_places_and_figures_follow_the_language(games, tmp_path):
+    build(tmp_path / "en", games, "en")
     build(tmp_path / "de", games, "de")
+    english, german = reports(tmp_path / "en" / "game-nb2.html"), reports(tmp_path / "de" / "game-nb2.html")
+    assert len(german) == len(english) >= 4
+    assert all(ours != theirs for ours, theirs in zip(german, english)), "each turn's report in German"
     player = (tmp_path / "de" / "player-ada.html").read_text(encoding="utf-8")
     assert "2. von 3" in player and "1. von 3" in player and "Wertung" in player
     tournament = (tmp_path / "de" / "tournament-cup.html").read_text(encoding="utf-8")
