@@ -2,15 +2,13 @@
 
 It renders what gm.service.records.audit.archive_data gathers (``gm archive build DIR``),
 and the daemon keeps it current with the same functions (gm.runtime.livearchive).  A
-game's page shows each turn's picture and report as an observer sees them, links between
-turns, press sent to ALL and the result; sealed orders of an open turn never appear.  A
-finished game's page links its public record, <id>.json and <id>.txt (record_files), written
-beside it; a running game has none (its record is not public).  The index also links the
-community pages (gm.present.community: ladders, players, tournaments).  The site is written
-in one language (config ``archive_language``): its templates' sentences, the words its data
-gives as codes (WORDS) and any Text in the data; names, ids and notation stay as they are.
-Every file is written whole or not at all (gm.core.filemodes.replace_file), so a web
-server never serves half a page; a file whose content is unchanged is not written again.
+game's page shows each turn's picture and report as an observer sees them, press sent to
+ALL and the result, never a sealed order; a finished game's page links its public record
+(record_files).  The index also links the community pages (gm.present.community).  The
+site is in one language (config ``archive_language``): the templates' sentences, the codes
+of WORDS and any Text in the data; names, ids and notation stay as they are.  Every file
+is written whole or not at all (gm.core.filemodes.replace_file), so a web server never
+serves half a page; a file whose content is unchanged is not written again.
 """
 
 from __future__ import annotations
