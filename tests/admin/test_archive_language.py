@@ -22,7 +22,7 @@ from gm.runtime.livearchive import STATE_FILE, LiveArchive
 from gm.service.engine import Engine
 from gm.service.records import audit
 from gm.store import Store
-from admin_helpers import neighbors_move
+from admin_helpers import neighbors_move, run_gm
 from support import PLAYERS, PLAYERS3
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
@@ -181,6 +181,19 @@ def test_reports_dates_places_and_figures_follow_the_language(games, tmp_path):
     build(tmp_path / "fr", games, "fr")
     player = (tmp_path / "fr" / "player-ada.html").read_text(encoding="utf-8")
     assert "1er sur 3" in player and "2e sur 3" in player and "19 janv. 2027" in player
+
+
+def test_gm_archive_build_writes_in_the_configured_language(engine, tmp_path):
+    engine.create_game("neighbors", "nb1", PLAYERS, seed=4)
+    play(engine, "nb1", 2)
+    conf = tmp_path / "gm.yaml"
+    conf.write_text(f"data_dir: {engine.config.data_dir}\naddress: gm@localhost\narchive_language: fr\n")
+    result = run_gm(conf, "archive", "build", str(tmp_path / "site"))
+    assert result.exit_code == 0, result.output
+    pages = sorted((tmp_path / "site").glob("*.html"))
+    assert {page.name for page in pages} >= {"index.html", "game-nb1.html"}
+    assert all(words_of(page).lang == "fr" for page in pages)
+    assert "Tour 1" in (tmp_path / "site" / "game-nb1.html").read_text(encoding="utf-8")
 
 
 def test_the_live_archive_writes_in_the_configured_language_and_again_when_it_changes(tmp_path, clock):
