@@ -57,11 +57,13 @@ def number(value: float, language: str = i18n.ENGLISH) -> str:
     return text if language == i18n.ENGLISH else text.replace(".", ",")
 
 
-def shown(mu: float, sigma: float, games: int) -> str:
-    """The rating as gm.core.rating.shown writes it, its word "provisional" a sentence of the pages."""
+def shown(mu: float, sigma: float, games: int, language: str = i18n.ENGLISH) -> str:
+    """The rating as gm.core.rating.shown writes it, its word "provisional" a sentence of the
+    pages and its decimal point the language's (as number())."""
     text = rating.shown(mu, sigma, games)
     figure = text.removesuffix(" provisional")
-    return Text("{figure} provisional", figure=figure) if figure != text else text
+    figure = figure if language == i18n.ENGLISH else figure.replace(".", ",")
+    return Text("{figure} provisional", figure=figure) if text.endswith(" provisional") else figure
 
 
 ORDINALS = (mark("{n}st"), mark("{n}nd"), mark("{n}rd"))  # 21st, 22nd, 23rd; 11th to 13th are "th"
@@ -87,7 +89,7 @@ def ladder_rows(ladder: dict, pages: set[str], language: str = i18n.ENGLISH) -> 
         previous = figure
         rows.append({"place": place, "name": row["name"],
                      "page": player_page(row["name"]) if row["name"] in pages else None,
-                     "rating": shown(row["mu"], row["sigma"], row["games"]),
+                     "rating": shown(row["mu"], row["sigma"], row["games"], language),
                      "provisional": rating.provisional(row["games"]), "games": row["games"],
                      "last_game": row["last_game"], "last_page": archive.page_name(row["last_game"]),
                      "last_date": day(row["last_played"], language)})
@@ -102,12 +104,13 @@ def player_kinds(player: dict, language: str = i18n.ENGLISH) -> list[dict]:
         values = [rating.ordinal(r["mu"], r["sigma"]) for r in kind["results"]]
         results = [{"game_id": r["game_id"], "page": archive.page_name(r["game_id"]), "date": day(r["ended"], language),
                     "rank": Text("{place} of {total}", place=ordinal_word(r["rank"]), total=r["of"]),
-                    "rating": shown(r["mu"], r["sigma"], count)}
+                    "rating": shown(r["mu"], r["sigma"], count, language)}
                    for count, r in enumerate(kind["results"], start=1)]
         from gm.present.pictures import ratingplot  # Pillow, when a page with a plot is written
 
         kinds.append({"kind": kind["kind"], "title": kind["title"], "ladder": ladder_page(kind["kind"]),
-                      "rating": shown(kind["mu"], kind["sigma"], kind["games"]), "games": kind["games"],
+                      "rating": shown(kind["mu"], kind["sigma"], kind["games"], language),
+                      "games": kind["games"],
                       "plot": plot_name(player["name"], kind["kind"]) if values else None,
                       "plot_bytes": ratingplot.plot(values) if values else None,
                       "alt": ratingplot.alt_text(player["name"], kind["title"], values),

@@ -175,7 +175,7 @@ def test_reports_dates_places_and_figures_follow_the_language(games, tmp_path):
     assert "2. von 3" in player and "1. von 3" in player and "Wertung" in player
     tournament = (tmp_path / "de" / "tournament-cup.html").read_text(encoding="utf-8")
     ladder = (tmp_path / "de" / "ladder-neighbors.html").read_text(encoding="utf-8")
-    assert "19.01.2027" in ladder and "vorläufig" in ladder
+    assert "19.01.2027" in ladder and "20,0 ±3,0 vorläufig" in ladder
     assert "provisional" not in ladder.replace('class="player provisional"', "")
     assert "<td>1,5</td>" in tournament and "Schweizer System" in tournament and "(zurückgezogen)" in tournament
     build(tmp_path / "fr", games, "fr")
