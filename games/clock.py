@@ -217,7 +217,7 @@ def bank_words(seconds: float) -> Text:
 def bank_lines(clock: Clock, players: list[str], mover: str | None,
                now: float | None = None) -> list[str]:
     """One line per player: their bank in words, the player to move marked."""
-    lines = []
+    lines: list[str] = []
     for name in players:
         left = clock.left(name, mover, now)
         if name == mover and clock.started is not None:
