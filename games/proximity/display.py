@@ -29,7 +29,7 @@ def _contents(state: State, square: str) -> tuple[str, str]:
     return state.tile(square).label, label
 
 
-def render_board(state: State, viewer: str | None = None) -> str:
+def render_board(state: State, viewer: str | None = None) -> Text:
     squares = [*(f"{f}{r}" for r in "321" for f in "abc"), *NULL_SQUARES]
     longest = max(len(text) for sq in squares for text in _contents(state, sq))
     width = max(CELL, longest + 2)  # a space before and after: no label is ever cut
@@ -46,12 +46,15 @@ def render_board(state: State, viewer: str | None = None) -> str:
         tile, piece = _contents(state, NULL_SQUARES[index])
         return [null_rule, f"{null_pad}|{_cell(tile)}|", f"{null_pad}|{_cell(piece)}|"]
 
-    def who(index: int) -> str:
+    def who(index: int) -> Text:
         side = state.sides[index]
-        you = " (you)" if viewer == side.name else ""
-        return f"{null_pad} {NULL_SQUARES[index]}: {side.name}{you}, {SUIT_NAME[side.suit]}"
+        values = {"pad": null_pad, "square": NULL_SQUARES[index], "player": side.name,
+                  "suit": suit_words(side.suit)}
+        if viewer == side.name:
+            return Text("{pad} {square}: {player} (you), {suit}", **values)
+        return Text("{pad} {square}: {player}, {suit}", **values)
 
-    lines = [who(1)] + null_block(1)
+    lines = null_block(1)
     lines.append(pad + rule)
     for rank in "321":
         squares = [f"{f}{rank}" for f in "abc"]
@@ -59,11 +62,12 @@ def render_board(state: State, viewer: str | None = None) -> str:
         lines.append(f"{rank}  |" + "|".join(_cell(c[0]) for c in cells) + "|")
         lines.append(f"{pad}|" + "|".join(_cell(c[1]) for c in cells) + "|")
         lines.append(pad + rule)
-    lines += null_block(0)[1:] + [null_rule, who(0)]
-    lines.append(pad + "".join(f"{f:^{width + 1}}" for f in "abc"))
-    lines.append(f"Throne tile: {state.throne.label} (off the board, always open)")
-    lines.append(f"Open sum: {open_sum(state)}")
-    return "\n".join(line.rstrip() for line in lines)
+    lines += null_block(0)[1:] + [null_rule]
+    files = pad + "".join(f"{f:^{width + 1}}" for f in "abc")
+    return Text("{top}\n{drawing}\n{bottom}\n{files}\n{throne}\n{total}", top=who(1),
+                drawing="\n".join(line.rstrip() for line in lines), bottom=who(0), files=files.rstrip(),
+                throne=Text("Throne tile: {tile} (off the board, always open)", tile=tile_words(state.throne)),
+                total=Text("Open sum: {total}", total=open_sum(state)))
 
 
 def trail_table(state: State, index: int, full: bool = False) -> list[str]:
