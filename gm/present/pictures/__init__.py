@@ -54,8 +54,8 @@ def pictures_for(rules: Any, state: Any, viewers: list[str | None],
     for viewer in viewers:
         language = languages.get(viewer, ENGLISH)
         key = (language, key_of(state, viewer))
-        if key not in drawn:
-            drawn[key] = picture(rules, state, viewer, language)
+        if key not in drawn:  # English: picture's three arguments, as ever (what a caller may wrap)
+            drawn[key] = picture(rules, state, viewer, **({} if language == ENGLISH else {"language": language}))
         out[viewer] = drawn[key]
     return out
 
