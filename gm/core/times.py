@@ -166,7 +166,7 @@ def said(text: Text, language: str) -> str:
         return str.__str__(text)
     from gm.core.i18n import translate
 
-    return translate(text, language)
+    return str(translate(text, language))
 
 
 ZONE_HELP = ("Write an IANA time zone name, such as Europe/Berlin, America/New_York, Asia/Tokyo or UTC: "

@@ -53,9 +53,9 @@ def send_welcome(ctx: Context, view: GameView, player: Seat, password: str | Non
                     press=press_mode(mode), mail=start_reports)
 
 
-def press_mode(mode: str) -> Text:
+def press_mode(mode: str | None) -> Text | None:
     """What a game's press setting means, for HELP and the welcome (said in the reader's language)."""
-    return Text(PRESS_MODES.get(mode, mode))
+    return None if mode is None else Text(PRESS_MODES.get(mode, mode))
 
 
 def reply_language(ctx: Context) -> str:
@@ -304,7 +304,7 @@ def said(text: str, language: str) -> str:
         return str.__str__(text)
     from gm.core.i18n import translate
 
-    return translate(text if isinstance(text, Text) else Text(text), language)
+    return str(translate(text if isinstance(text, Text) else Text(text), language))
 
 
 def run(ctx: Context, view: GameView, player, command: str, inbound: Inbound) -> None:
