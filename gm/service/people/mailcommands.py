@@ -23,7 +23,7 @@ from gm.core.model import GameView, Seat
 from gm.mail import conditional as line_words
 from gm.mail.inbound import Inbound
 from gm.mail.orders import LOCAL_WORDS
-from gm.service.context import Context
+from gm.service.context import Context, reply_language
 from gm.service.people import optin, setcommands
 
 if TYPE_CHECKING:
@@ -56,12 +56,6 @@ def send_welcome(ctx: Context, view: GameView, player: Seat, password: str | Non
 def press_mode(mode: str | None) -> Text | None:
     """What a game's press setting means, for HELP and the welcome (said in the reader's language)."""
     return None if mode is None else Text(PRESS_MODES.get(mode, mode))
-
-
-def reply_language(ctx: Context) -> str:
-    """The language of the mail being answered: the sender's (their seat's or address's setting,
-    else the language of their command words), as the outbox knows it; English before it does."""
-    return getattr(ctx.outbox, "language", None) or "en"
 
 
 KEPT_TEXTS = "kept-texts"  # the folder of gm's data where fixed texts are kept (gm.present.kept)
