@@ -71,3 +71,19 @@ def test_numbers_as_each_language_writes_them():
 
     assert [format_number(1512.5, language) for language in ("en", "de", "fr")] == ["1512.5", "1.512,5", "1\u202f512,5"]
     assert format_number(7, "de") == "7" and format_number(0.25, "fr") == "0,25"
+
+
+def test_an_option_refused_is_said_in_each_language():
+    import pytest
+
+    from games.base import OptionError
+    from gm.core import options
+    from gm.core.i18n import translate
+
+    with pytest.raises(OptionError) as refused:
+        options.check_settings({"press": "loud"})
+    assert str(refused.value) == "option press: none, white or grey"
+    assert translate(refused.value.args[0], "de") == "Option press: none, white oder grey"
+    with pytest.raises(OptionError) as refused:
+        options.check_settings({"late": "never"})
+    assert translate(refused.value.args[0], "fr") == "option late : wait ou forfeit"
