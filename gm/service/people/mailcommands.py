@@ -17,7 +17,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Callable
 
 from games import registry
-from games.text import Text, mark
+from games.text import Text
 from gm.core.later import later
 from gm.core.model import GameView, Seat
 from gm.mail import conditional as line_words
@@ -33,8 +33,8 @@ HISTORY_TURNS = 5  # turns a bare HISTORY sends
 LIST_MAX = 100  # games one LIST or SUMMARY reply shows
 REMATCH_DAYS = 7  # a REMATCH offer lapses this long after it was made (gm.service.people.rematch)
 MAX_WITHOUT_GAME = 10  # different commands answered in one mail without a game
-PRESS_MODES = {"none": mark("off in this game"), "white": mark("on; your name is shown"),
-               "grey": mark("on; your name is not shown (grey press)")}
+PRESS_MODES = {"none": Text("off in this game"), "white": Text("on; your name is shown"),
+               "grey": Text("on; your name is not shown (grey press)")}  # said in the reader's language
 
 Handler = Callable[[Context, GameView | None, object, str, Inbound], None]
 
@@ -55,7 +55,7 @@ def send_welcome(ctx: Context, view: GameView, player: Seat, password: str | Non
 
 def press_mode(mode: str | None) -> Text | None:
     """What a game's press setting means, for HELP and the welcome (said in the reader's language)."""
-    return None if mode is None else Text(PRESS_MODES.get(mode, mode))
+    return None if mode is None else PRESS_MODES.get(mode, Text(mode))
 
 
 KEPT_TEXTS = "kept-texts"  # the folder of gm's data where fixed texts are kept (gm.present.kept)
