@@ -52,6 +52,7 @@ LOCAL_WORDS: dict[str, tuple[str, str]] = {
     "BESTÄTIGEN": ("CONFIRM", "de"), "BESTAETIGEN": ("CONFIRM", "de"), "CONFIRMER": ("CONFIRM", "fr"),
     "ZURÜCKNEHMEN": ("TAKEBACK", "de"), "ZURUECKNEHMEN": ("TAKEBACK", "de"), "REPRENDRE": ("TAKEBACK", "fr"),
     "ENDE": ("END", "de"), "FIN": ("END", "fr"),
+    "REVANCHE": ("REMATCH", ""),
 }
 CODE_LENGTH = 10  # the address codes of SET ADDRESS (gm.service.people.seats), letters of passwords.ALPHABET
 # Everything below is read with string methods, in time linear in the line:
