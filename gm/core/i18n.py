@@ -63,3 +63,13 @@ def localized(value: Any, language: str) -> Any:
         return type(value)(localized(item, language) for item in value) if type(value) in (list, tuple) \
             else value
     return value
+
+
+def format_number(value: float, language: str) -> str:
+    """``value`` as a reader of ``language`` writes it (CLDR's through Babel): 1512.5 is
+    ``1.512,5`` in German, ``1 512,5`` in French; English as Python writes it, Babel unloaded."""
+    if language not in LANGUAGES or language == ENGLISH:
+        return str(value)
+    from babel.numbers import format_decimal
+
+    return format_decimal(value, locale=language, decimal_quantization=False)

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from games.base import OptionError, duration_seconds
-from games.text import Plural, Text
+from games.text import Plural, Text, mark
 
 if TYPE_CHECKING:  # zoneinfo (and the tz search path it reads) loads where a zone is named
     from zoneinfo import ZoneInfo
@@ -29,7 +29,7 @@ def parse_duration(text: str) -> float:
     try:
         return duration_seconds(text)
     except ValueError:
-        raise OptionError(f"{text!r} is not a duration like 72h, 3d, 1d12h or 90m") from None
+        raise OptionError(Text("{text} is not a duration like 72h, 3d, 1d12h or 90m", text=repr(text))) from None
 
 
 def _clock_time(text: str) -> tuple[int, int] | None:
@@ -57,7 +57,7 @@ def parse_weekly(text: str) -> tuple[int, int, int] | None:
         return None
     hour, minute = clock
     if hour > 23 or minute > 59:
-        raise OptionError(f"{text!r}: no such time of day")
+        raise OptionError(Text("{text}: no such time of day", text=repr(text)))
     return day, hour, minute
 
 
@@ -85,7 +85,7 @@ def parse_date(text: str) -> float:
         moment = None
     if moment is not None and moment.tzinfo is not None:
         return moment.timestamp()
-    raise OptionError(f"{text!r} is not a date like 2025-03-07 18:00 (UTC)")
+    raise OptionError(Text("{text} is not a date like 2025-03-07 18:00 (UTC)", text=repr(text)))
 
 
 def is_bare_date(text: str) -> bool:
@@ -97,8 +97,8 @@ def is_bare_date(text: str) -> bool:
     return len(text) == 10
 
 
-WHEN_FORMS = ("+48h (from now), tomorrow 18:00, fri 18:00, tomorrow or friday alone (at this time of day), "
-              "2026-12-01 18:00 or ISO 8601 2026-12-01T18:00; times in UTC")
+WHEN_FORMS = mark("+48h (from now), tomorrow 18:00, fri 18:00, tomorrow or friday alone (at this time of day), "
+                  "2026-12-01 18:00 or ISO 8601 2026-12-01T18:00; times in UTC")
 
 
 def parse_when(text: str, now: float) -> float:
@@ -119,20 +119,21 @@ def parse_when(text: str, now: float) -> float:
         here = datetime.fromtimestamp(now, timezone.utc)
         clock = _clock_time(words[1]) if len(words) == 2 else (here.hour, here.minute)
         if clock is None or clock[0] > 23 or clock[1] > 59:
-            raise OptionError(f"{words[1]!r} is not a time of day")
+            raise OptionError(Text("{text} is not a time of day", text=repr(words[1])))
         if day is not None:
             return next_weekly(now, day, *clock)
         midnight = here.replace(hour=0, minute=0, second=0, microsecond=0)
         return (midnight + timedelta(days=day_word == "tomorrow", hours=clock[0], minutes=clock[1])).timestamp()
     except OptionError:
-        raise OptionError(f"{raw[:64]!r} is not a moment gm reads: write {WHEN_FORMS}") from None
+        raise OptionError(Text("{text} is not a moment gm reads: write {forms}", text=repr(raw[:64]),
+                               forms=Text(WHEN_FORMS))) from None
 
 
 def check_period(text: str) -> str:
     """A turn deadline option: a positive duration or a weekly time."""
     if parse_weekly(text) is None:
         if parse_duration(text) <= 0:
-            raise OptionError("option deadline: must be more than zero")
+            raise OptionError(Text("option deadline: must be more than zero"))
     return str(text).strip()
 
 
@@ -166,12 +167,12 @@ def said(text: Text, language: str) -> str:
         return str.__str__(text)
     from gm.core.i18n import translate
 
-    return translate(text, language)
+    return str(translate(text, language))
 
 
-ZONE_HELP = ("Write an IANA time zone name, such as Europe/Berlin, America/New_York, Asia/Tokyo or UTC: "
-             "the list is on Wikipedia as \"List of tz database time zones\" (the \"TZ identifier\" "
-             "column), https://en.wikipedia.org/wiki/List_of_tz_database_time_zones")
+ZONE_HELP = mark("Write an IANA time zone name, such as Europe/Berlin, America/New_York, Asia/Tokyo or UTC: "
+                 "the list is on Wikipedia as \"List of tz database time zones\" (the \"TZ identifier\" "
+                 "column), https://en.wikipedia.org/wiki/List_of_tz_database_time_zones")
 
 
 @lru_cache(maxsize=1)
@@ -186,7 +187,8 @@ def zone_name(text: str) -> str:
     """The IANA name of the time zone ``text`` names (any case); OptionError saying how to find one."""
     name = _zone_names().get(str(text).strip().lower()) if len(str(text)) <= 64 else None
     if name is None:
-        raise OptionError(f"{str(text)[:64]!r} is not a time zone gm knows. {ZONE_HELP}")
+        raise OptionError(Text("{text} is not a time zone gm knows. {help}", text=repr(str(text)[:64]),
+                               help=Text(ZONE_HELP)))
     return name
 
 

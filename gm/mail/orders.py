@@ -1,10 +1,10 @@
 """The order-mail format: which game, which password, which commands and orders.
 
 A mail names its game and password (``GAME nb1 PASSWORD kq7hz3xw2m``, in the body or the
-subject), gives commands one a line (COMMANDS, ARGUMENT_COMMANDS; the players' list with
-its help is gm.service.people.mailcommands), press between ``PRESS TO <names|ALL|GM>`` and
-``ENDPRESS``, optionally ``TURN <n>`` and ``PREVIEW`` (the orders judged and shown, never
-played), and stops at ``END``.  Every other line is a
+subject), gives commands one a line (COMMANDS, ARGUMENT_COMMANDS, or their German and French
+words, LOCAL_WORDS; the players' list with its help is gm.service.people.mailcommands), press
+between ``PRESS TO <names|ALL|GM>`` and ``ENDPRESS``, optionally ``TURN <n>`` and ``PREVIEW``
+(the orders judged and shown, never played), and stops at ``END``.  Every other line is a
 candidate order line: only the game's rules know its notation, so the service picks the
 orders.  The password is written *** in an order line that carries it, since such a line
 is stored and echoed.  The subject is read only for ``GAME <id>`` (with PASSWORD) or our
@@ -52,6 +52,7 @@ LOCAL_WORDS: dict[str, tuple[str, str]] = {
     "BESTÄTIGEN": ("CONFIRM", "de"), "BESTAETIGEN": ("CONFIRM", "de"), "CONFIRMER": ("CONFIRM", "fr"),
     "ZURÜCKNEHMEN": ("TAKEBACK", "de"), "ZURUECKNEHMEN": ("TAKEBACK", "de"), "REPRENDRE": ("TAKEBACK", "fr"),
     "ENDE": ("END", "de"), "FIN": ("END", "fr"),
+    "REVANCHE": ("REMATCH", ""),
 }
 CODE_LENGTH = 10  # the address codes of SET ADDRESS (gm.service.people.seats), letters of passwords.ALPHABET
 # Everything below is read with string methods, in time linear in the line:

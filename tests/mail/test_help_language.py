@@ -79,3 +79,10 @@ def test_the_game_parts_of_help_are_translated():
     said = " ".join(body.split())  # wrapped to 78 columns
     assert "Presse dans cette partie : activée ; votre nom n'est pas affiché (presse grise)." in said
     assert "this address" not in help_in("de", game=None, kinds=["neighbors"], commands=[], press=None)
+
+
+def test_the_reply_language_is_the_outboxs_once_it_knows_one():
+    from gm.service.context import reply_language
+
+    assert reply_language(SimpleNamespace(outbox=Outbox())) == "en"
+    assert reply_language(SimpleNamespace(outbox=Outbox("fr"))) == "fr"

@@ -17,13 +17,13 @@ from functools import partial
 from typing import TYPE_CHECKING, Callable
 
 from games import registry
-from games.text import Text, mark
+from games.text import Text
 from gm.core.later import later
 from gm.core.model import GameView, Seat
 from gm.mail import conditional as line_words
 from gm.mail.inbound import Inbound
 from gm.mail.orders import LOCAL_WORDS
-from gm.service.context import Context
+from gm.service.context import Context, reply_language
 from gm.service.people import optin, setcommands
 
 if TYPE_CHECKING:
@@ -33,8 +33,8 @@ HISTORY_TURNS = 5  # turns a bare HISTORY sends
 LIST_MAX = 100  # games one LIST or SUMMARY reply shows
 REMATCH_DAYS = 7  # a REMATCH offer lapses this long after it was made (gm.service.people.rematch)
 MAX_WITHOUT_GAME = 10  # different commands answered in one mail without a game
-PRESS_MODES = {"none": mark("off in this game"), "white": mark("on; your name is shown"),
-               "grey": mark("on; your name is not shown (grey press)")}
+PRESS_MODES = {"none": Text("off in this game"), "white": Text("on; your name is shown"),
+               "grey": Text("on; your name is not shown (grey press)")}  # said in the reader's language
 
 Handler = Callable[[Context, GameView | None, object, str, Inbound], None]
 
@@ -53,15 +53,9 @@ def send_welcome(ctx: Context, view: GameView, player: Seat, password: str | Non
                     press=press_mode(mode), mail=start_reports)
 
 
-def press_mode(mode: str) -> Text:
+def press_mode(mode: str | None) -> Text | None:
     """What a game's press setting means, for HELP and the welcome (said in the reader's language)."""
-    return Text(PRESS_MODES.get(mode, mode))
-
-
-def reply_language(ctx: Context) -> str:
-    """The language of the mail being answered: the sender's (their seat's or address's setting,
-    else the language of their command words), as the outbox knows it; English before it does."""
-    return getattr(ctx.outbox, "language", None) or "en"
+    return None if mode is None else PRESS_MODES.get(mode, Text(mode))
 
 
 KEPT_TEXTS = "kept-texts"  # the folder of gm's data where fixed texts are kept (gm.present.kept)
@@ -304,7 +298,7 @@ def said(text: str, language: str) -> str:
         return str.__str__(text)
     from gm.core.i18n import translate
 
-    return translate(text if isinstance(text, Text) else Text(text), language)
+    return str(translate(text if isinstance(text, Text) else Text(text), language))
 
 
 def run(ctx: Context, view: GameView, player, command: str, inbound: Inbound) -> None:
