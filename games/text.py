@@ -78,6 +78,13 @@ def localize(value: Any, catalogue: Catalogue) -> Any:
         return str.__str__(value)
 
 
+def reason(exc: BaseException) -> str:
+    """What an error says, to pass on to a player: the Text it was raised with (a game's, or the
+    service's), to be said in the reader's language; else its English words (str(exc))."""
+    said = exc.args[0] if len(exc.args) == 1 else None
+    return said if isinstance(said, Text) else str(exc)
+
+
 def mark(template: str) -> str:
     """``template`` as it is, marked for the catalogues: a sentence written apart from the Text
     that says it (a table of texts, ``Text(TABLE[key], ...)``)."""

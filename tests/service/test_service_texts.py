@@ -10,11 +10,10 @@ from types import SimpleNamespace
 import pytest
 
 from games.base import NotYourTurnError
-from games.text import Plural, Text
+from games.text import Plural, reason, Text
 from gm.core import i18n
 from gm.service.outgoing import pace
 from gm.service.play import takebacks, turns
-from gm.service.table import games
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -94,5 +93,5 @@ def test_a_takeback_refusal_keeps_the_games_titles_and_no_english(language):
 
 def test_a_game_error_passes_through_as_the_game_made_it():
     made = Text("no piece at {cell}", cell="c3")
-    assert games.reason(NotYourTurnError(made)) is made
-    assert games.reason(NotYourTurnError("plain words")) == "plain words"
+    assert reason(NotYourTurnError(made)) is made
+    assert reason(NotYourTurnError("plain words")) == "plain words"

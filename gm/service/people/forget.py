@@ -11,12 +11,11 @@ mailbox's keyed hash: forgetting resets none.
 
 from __future__ import annotations
 
-from gm.service.table import games
 
 import logging
 from pathlib import Path
 
-from games.text import Text
+from games.text import reason, Text
 from gm.core.model import ServiceError
 from gm.mail.inbound import Inbound
 from gm.service.context import Context
@@ -86,7 +85,7 @@ def confirmed(ctx: Context, inbound: Inbound, requested: list[str]) -> None:
     try:
         lines = forget(ctx, inbound.sender, "FORGET ME by mail, confirmed by its code")
     except ServiceError as exc:
-        refuse(ctx, inbound, None, Text("Not forgotten"), games.reason(exc))
+        refuse(ctx, inbound, None, Text("Not forgotten"), reason(exc))
         return
     others = [line for line in requested if line != REQUEST_LINE]
     if others:

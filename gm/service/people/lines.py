@@ -9,12 +9,11 @@ keeps at most MAX_LINES lines of at most MAX_MOVES moves.  Lines are sealed: onl
 
 from __future__ import annotations
 
-from gm.service.table import games
 
 from typing import Any
 
 from games.base import OrderError
-from games.text import Plural, Text, mark
+from games.text import mark, Plural, reason, Text
 from gm.core.model import GameView, Status
 from gm.mail import conditional as words
 from gm.mail.inbound import Inbound
@@ -69,7 +68,7 @@ def _play(view: GameView, state: Any, mover: str, text: str, moves: Moves, now: 
         result = rules.submit(state, mover, order, now)
     except OrderError as exc:
         raise ValueError(Text("{move} ({mover}'s move) would be refused: {why}", move=text, mover=mover,
-                              why=games.reason(exc))) from None
+                              why=reason(exc))) from None
     moves.append((mover, str(order)))
     return result.state
 
@@ -108,7 +107,7 @@ def keep(ctx: Context, view: GameView, name: str, texts: list[str]) -> list[str]
                                       "ends them)", most=MAX_LINES))
             moves = check(view, name, words.read_line(text), ctx.clock())
         except ValueError as exc:
-            told.append(Text("Refused, nothing of it kept: {line}\n    {why}", line=shown(text), why=games.reason(exc)))
+            told.append(Text("Refused, nothing of it kept: {line}\n    {why}", line=shown(text), why=reason(exc)))
             continue
         ctx.store.lines.add(view.id, name, view.seq, moves, text, ctx.clock())
         told.append(Text(KEPT, line=shown(text)))

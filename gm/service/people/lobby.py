@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from games import registry
 from games.base import GameError
-from games.text import Plural, Text, mark
+from games.text import mark, Plural, reason, Text
 from gm.core import options as service_options
 from gm.core import addresses, passwords
 from gm.core.later import later
@@ -237,7 +237,7 @@ def create_request(ctx: Context, args: str, sender: str) -> str:
         seats = int(words[2][:3]) if len(words) == 3 else rules.min_players
         _, game_id, _ = check_open(ctx, kind, words[1], seats)
     except (ServiceError, GameError, KeyError, ValueError) as exc:
-        raise ServiceError(Text("CREATE {args}: {why}.", args=args[:60], why=games.reason(exc))) from None
+        raise ServiceError(Text("CREATE {args}: {why}.", args=args[:60], why=reason(exc))) from None
     return f"CREATE {kind} {game_id} {seats}" + (f" {RATED}" if rated else "")
 
 

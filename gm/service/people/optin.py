@@ -14,11 +14,10 @@ code mail (an auto-responder's answer does not); a robot's mail confirms nothing
 
 from __future__ import annotations
 
-from gm.service.table import games
 
 import logging
 
-from games.text import Plural, Text, mark
+from games.text import mark, Plural, reason, Text
 from gm.core.value import field, valueclass
 from typing import TYPE_CHECKING, Callable
 
@@ -122,7 +121,7 @@ def ask(word: str, ctx: Context, view, player, args: str, inbound: Inbound) -> N
     try:
         line = REQUESTS[word](ctx, args, inbound.sender)
     except ServiceError as exc:
-        asked.refused.append((Text(REFUSED[word]), games.reason(exc)))
+        asked.refused.append((Text(REFUSED[word]), reason(exc)))
         return
     if line not in asked.lines:
         asked.lines.append(line)
@@ -289,7 +288,7 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: We
         try:
             REQUESTS[word](ctx, rest, inbound.sender)  # checked again: things may have moved
         except ServiceError as exc:
-            lines.append(Text("{line}: not done: {why}", line=line, why=games.reason(exc)))
+            lines.append(Text("{line}: not done: {why}", line=line, why=reason(exc)))
             continue
         lines += answer_lines(_do(ctx, word, rest.split(), inbound.sender, welcome, inbound.sender_name))
         secret = secret or (word == "JOIN" and not rest.startswith(TOURNAMENT))

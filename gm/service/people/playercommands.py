@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from games.base import GameError
-from games.text import Text, mark
+from games.text import mark, reason, Text
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.rawmail import ascii_lower
 from gm.present import standings
@@ -172,7 +172,7 @@ def trail(ctx, view, player, args, inbound) -> None:
             view = games.load(ctx.store, words[0])
         except ServiceError as exc:  # no such game, or one still waiting for players
             body = ctx.outbox.error_body(None, Text("TRAIL {word}: {why}. Send LIST for the games here.",
-                                                    word=words[0][:40], why=games.reason(exc)))
+                                                    word=words[0][:40], why=reason(exc)))
             ctx.outbox.reply(inbound, None, Text("No trail"), body, kind="error")
             return
     lines = view.rules.full_trail(view.state)
@@ -195,7 +195,7 @@ def absence(ctx, view, player, args, inbound) -> None:
         start, end = deadlines.parse_absence(args, now)
         lines = deadlines.declare_absence(ctx.store, view, player.name, start, end, now)
     except GameError as exc:
-        body = ctx.outbox.error_body(view, Text("ABSENCE {args}: {why}", args=args, why=games.reason(exc)))
+        body = ctx.outbox.error_body(view, Text("ABSENCE {args}: {why}", args=args, why=reason(exc)))
         ctx.outbox.reply(inbound, view, Text("Absence not recorded"), body, kind="error")
         return
     # A second line says the deadline moved: each reader's event moves with it (SET CALENDAR).

@@ -7,7 +7,7 @@ that seat's view (gamerecord.build with viewer): no other seat's sealed order, n
 
 from __future__ import annotations
 
-from games.text import Text
+from games.text import reason, Text
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.rawmail import ascii_lower
 from gm.present.reports import fit_width
@@ -32,7 +32,7 @@ def record_command(ctx: Context, view: GameView | None, player, args: str, inbou
             view = games.load(ctx.store, words[0])
         except ServiceError as exc:  # no such game, or one still waiting for players
             refuse(ctx, inbound, None, Text("RECORD {word}: {why}. Send LIST for the games here.",
-                                            word=words[0][:40], why=games.reason(exc)))
+                                            word=words[0][:40], why=reason(exc)))
             return
     if view.status != Status.FINISHED and player is None:
         refuse(ctx, inbound, view, Text("RECORD {game}: the game is still running. Its record is public once "

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 
 from games.base import GameError
-from games.text import Plural, Text
+from games.text import Plural, reason, Text
 from gm.core import passwords, times
 from gm.core.model import GameView, Seat, ServiceError, Status
 from gm.mail.inbound import Inbound
@@ -125,7 +125,7 @@ def accept(ctx: Context, view: GameView, player: Seat, offer: RematchRow, inboun
         new_id = new_game_id(ctx, view)
     except (ServiceError, GameError) as exc:
         refuse(ctx, inbound, view, Text("No rematch"), Text("The rematch of game {game} could not begin: {why}",
-                                                            game=view.id, why=games.reason(exc)))
+                                                            game=view.id, why=reason(exc)))
         return
     start(ctx, view, new_id, f"{offer.offered_by} and {player.name}")
     ctx.store.rematches.started(view.id, new_id)

@@ -9,9 +9,8 @@ replies show of a player is its public name, never an address.
 
 from __future__ import annotations
 
-from gm.service.table import games
 
-from games.text import Text
+from games.text import reason, Text
 from gm.core.model import GameView, ServiceError
 from gm.mail.inbound import Inbound
 from gm.service.context import Context
@@ -112,7 +111,7 @@ def standings_command(ctx: Context, view: GameView | None, player: object, args:
             raise ServiceError(Text("write STANDINGS <tournament id>, e.g. STANDINGS spring"))
         row = tour.tournament(ctx, words[0])
     except ServiceError as exc:
-        ctx.outbox.reply(inbound, None, Text("No standings"), ctx.outbox.render("answer", lines=[games.reason(exc)],
+        ctx.outbox.reply(inbound, None, Text("No standings"), ctx.outbox.render("answer", lines=[reason(exc)],
                                                                                 game_id=None), kind="error")
         return
     body = ctx.outbox.render("answer", lines=standings_lines(ctx, row), game_id=None)

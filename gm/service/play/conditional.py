@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from games.text import Text
+from games.text import reason, Text
 from games.base import OrderError
 from gm.core.model import GameView, Status
 from gm.mail import orders as order_mail
@@ -22,7 +22,6 @@ from gm.mail.inbound import Inbound
 from gm.service.context import Context
 from gm.service.outgoing import reports
 from gm.service.people import lines
-from gm.service.table import games
 
 LINE = "line"  # the origin of an order played from a conditional line (orders.origin)
 Play = Callable[..., Any]  # gm.service.play.turns.apply_order
@@ -90,7 +89,7 @@ def answer(ctx: Context, view: GameView, play: Play, now: float) -> None:
     except OrderError as exc:
         ctx.store.lines.drop(line.id)
         reports.notice(ctx, view, [name], [
-            Text("Your conditional move {move} could not be played: {why}.", move=move, why=games.reason(exc)),
+            Text("Your conditional move {move} could not be played: {why}.", move=move, why=reason(exc)),
             Text("That line is dropped (RULINGS G8); the turn waits for your order as usual."),
             *lines.listing(ctx, view.id, name)], Text("Conditional move dropped"))
         return

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from games.text import Text
+from games.text import reason, Text
 from games import registry
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
@@ -266,7 +266,7 @@ def settle(ctx: Context, view: GameView, name: str, inbound: Inbound) -> bool:
         undo_last_move(ctx, view, move, name, "mail")
     except ServiceError as exc:
         ctx.store.results.end_takebacks(view.id)
-        refuse(ctx, inbound, view, NOT_DONE, games.reason(exc))
+        refuse(ctx, inbound, view, NOT_DONE, reason(exc))
         return True
     done(ctx, inbound, view, Text("Move taken back"), Text("Every other player still in the game accepted: "
          "{player}'s move {move} is taken back (RULINGS G9). The report follows.", player=move.player,

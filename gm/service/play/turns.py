@@ -6,7 +6,7 @@ record of the mail that caused it and the mail it queues.
 
 from __future__ import annotations
 
-from games.text import Text
+from games.text import reason, Text
 from games.base import NotYourTurnError, OrderError
 from gm.core.model import GameView, Outcome, ServiceError, Status, Seat
 from gm.mail.inbound import Inbound
@@ -73,10 +73,10 @@ def check_open(view: GameView, player: Seat) -> None:
 def refusal(view: GameView, exc: OrderError, turn_closed: int | None) -> str:
     """What a refused order's reply says: the rules' reason, and the turn that had closed."""
     if turn_closed is None:
-        return games.reason(exc)
+        return reason(exc)
     return Text("turn {closed} had closed before your orders were judged (its timer or deadline "
                 "had run out, RULINGS G4), and on turn {turn} they do not stand: {why}",
-                closed=turn_closed, turn=view.turn, why=games.reason(exc))
+                closed=turn_closed, turn=view.turn, why=reason(exc))
 
 
 

@@ -36,13 +36,6 @@ def valid_new_game_id(game_id: str) -> str:
     return game_id.lower()
 
 
-def reason(exc: Exception) -> str:
-    """What an error says, to pass on to a player: the Text it was raised with (a game's, or a
-    ServiceError's), said in the reader's language; else its English words."""
-    said = exc.args[0] if len(exc.args) == 1 else None
-    return said if isinstance(said, Text) else str(exc)
-
-
 def load(store: Store, game_id: str) -> GameView:
     """The game as stored now; ServiceError if there is none."""
     row = store.games.game(game_id.strip().lower())

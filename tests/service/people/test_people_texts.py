@@ -15,7 +15,7 @@ from gm.core import i18n
 from gm.core.model import ServiceError
 from gm.service.people import draws, forget, lines, lobby, optin, publicnames, seats, tournamentmail
 from gm.service.people.texts import in_lines
-from gm.service.table.games import reason as said
+from games.text import reason as said
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "scripts"))
