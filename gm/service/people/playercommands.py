@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from games.base import GameError
+from games.text import Text, mark
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.rawmail import ascii_lower
 from gm.present import standings
@@ -20,6 +21,7 @@ from gm.service.table import deadlines, games
 from gm.store.reportrows import ReportRow
 
 MAX_HISTORY = 200_000  # characters of one HISTORY reply
+GAME = mark("Game {game}")  # the subject of what LIST tells of one game
 STATUS_WORDS = {Status.OPEN.value: "open", Status.ACTIVE.value: "running", Status.PAUSED.value: "paused",
                 Status.FINISHED.value: "finished"}
 
@@ -33,25 +35,26 @@ def list_games(ctx, view, player, args, inbound) -> None:
     words = args.split()
     kind = public_kind(player)
     if len(words) > 1:
-        body = ctx.outbox.error_body(None, f"LIST {args[:60]}: write LIST for every game, or "
-                                     "LIST <id> for one game")
-        ctx.outbox.reply(inbound, None, "List", body, kind="error")
+        body = ctx.outbox.error_body(None, Text("LIST {args}: write LIST for every game, or LIST <id> for one "
+                                                "game", args=args[:60]))
+        ctx.outbox.reply(inbound, None, Text("List"), body, kind="error")
         return
     if words:
         if lobby.is_open(ctx, words[0]):
             info = lobby.open_summary(ctx, words[0].lower())
             body = ctx.outbox.render("list", mode="open", game=info)
-            ctx.outbox.reply(inbound, None, f"Game {info['id']}", body, kind=kind)
+            ctx.outbox.reply(inbound, None, Text(GAME, game=info["id"]), body, kind=kind)
             return
         try:
             game = games.load(ctx.store, words[0])
         except ServiceError:
-            body = ctx.outbox.error_body(None, f"LIST {words[0][:40]}: there is no game called "
-                                         f"{words[0][:40]!r} here. Send LIST for the games here.")
-            ctx.outbox.reply(inbound, None, "No such game", body, kind="error")
+            body = ctx.outbox.error_body(None, Text("LIST {word}: there is no game called {name} here. Send "
+                                                    "LIST for the games here.", word=words[0][:40],
+                                                    name=repr(words[0][:40])))
+            ctx.outbox.reply(inbound, None, Text("No such game"), body, kind="error")
             return
         body = ctx.outbox.render("list", mode="game", game=public_summary(ctx, game))
-        ctx.outbox.reply(inbound, None, f"Game {game.id}", body, kind=kind)
+        ctx.outbox.reply(inbound, None, Text(GAME, game=game.id), body, kind=kind)
         return
     rows = ctx.store.games.newest_games(mailcommands.LIST_MAX)
     shown = []
@@ -69,7 +72,7 @@ def list_games(ctx, view, player, args, inbound) -> None:
                       "result": public_summary(ctx, game)["result"]})
     body = ctx.outbox.render("list", mode="list", games=shown,
                              more=ctx.store.games.game_count() - len(rows))
-    ctx.outbox.reply(inbound, None, "Games", body, kind=kind)
+    ctx.outbox.reply(inbound, None, Text("Games"), body, kind=kind)
 
 
 def summary(ctx, view, player, args, inbound) -> None:
@@ -105,7 +108,7 @@ def summary(ctx, view, player, args, inbound) -> None:
                           "settings": []})
     body = ctx.outbox.render("list", mode="summary", games=shown, sender=sender,
                              every_game=playersettings.for_all_games(ctx, sender) if sender else None)
-    ctx.outbox.reply(inbound, None, "Your games", body, kind=public_kind(player))
+    ctx.outbox.reply(inbound, None, Text("Your games"), body, kind=public_kind(player))
 
 
 def public_summary(ctx: Context, view: GameView) -> dict:
@@ -132,26 +135,26 @@ def game_help(ctx, view, player, args, inbound) -> None:
     mode = deadlines.settings(ctx.store, view.id)["press"]
     body = ctx.outbox.render("help", game=view.rules, game_id=view.id, kinds=[], commands=mailcommands.help_lines(),
                              press=mailcommands.PRESS_MODES.get(mode, mode))
-    ctx.outbox.reply(inbound, view, "Help", body, kind="reply")
+    ctx.outbox.reply(inbound, view, Text("Help"), body, kind="reply")
 
 
 def board(ctx, view, player, args, inbound) -> None:
     body, html = reports.board_reply(ctx, view, player.name)
     # Archived as a "board" reply, never as a turn report: it is this player's own view
     # (sealed orders included), and the archive's pages show turn reports only.
-    ctx.outbox.reply(inbound, view, "Board", body, kind="board", archive_player=player.name, html=html)
+    ctx.outbox.reply(inbound, view, Text("Board"), body, kind="board", archive_player=player.name, html=html)
 
 
 def history(ctx, view, player, args, inbound) -> None:
     try:
         turns = history_range(args, view.turn)
     except ValueError:
-        body = ctx.outbox.error_body(view, f"HISTORY {args}: write HISTORY, HISTORY ALL, HISTORY 7 "
-                                     "or HISTORY 3-5")
-        ctx.outbox.reply(inbound, view, "History", body, kind="error")
+        body = ctx.outbox.error_body(view, Text("HISTORY {args}: write HISTORY, HISTORY ALL, HISTORY 7 or "
+                                                "HISTORY 3-5", args=args))
+        ctx.outbox.reply(inbound, view, Text("History"), body, kind="error")
         return
     body = history_for_player(ctx, view, player.name, turns)
-    ctx.outbox.reply(inbound, view, "History", body, kind="reply", archive_player=player.name)
+    ctx.outbox.reply(inbound, view, Text("History"), body, kind="reply", archive_player=player.name)
 
 
 def trail(ctx, view, player, args, inbound) -> None:
@@ -160,27 +163,29 @@ def trail(ctx, view, player, args, inbound) -> None:
     rate-limited as help, like LIST <id>)."""
     words = args.split()
     if len(words) > 1 or (not words and view is None):
-        body = ctx.outbox.error_body(None, f"TRAIL {args[:60]}: write TRAIL below your GAME line, "
-                                     "or TRAIL <id> for the game <id>")
-        ctx.outbox.reply(inbound, None, "Trail", body, kind="error")
+        body = ctx.outbox.error_body(None, Text("TRAIL {args}: write TRAIL below your GAME line, or TRAIL <id> "
+                                                "for the game <id>", args=args[:60]))
+        ctx.outbox.reply(inbound, None, Text("Trail"), body, kind="error")
         return
     if words and (view is None or ascii_lower(words[0]) != view.id):
         try:
             view = games.load(ctx.store, words[0])
         except ServiceError as exc:  # no such game, or one still waiting for players
-            body = ctx.outbox.error_body(None, f"TRAIL {words[0][:40]}: {exc}. Send LIST for the games here.")
-            ctx.outbox.reply(inbound, None, "No trail", body, kind="error")
+            body = ctx.outbox.error_body(None, Text("TRAIL {word}: {why}. Send LIST for the games here.",
+                                                    word=words[0][:40], why=games.reason(exc)))
+            ctx.outbox.reply(inbound, None, Text("No trail"), body, kind="error")
             return
     lines = view.rules.full_trail(view.state)
     if lines is None:
-        body = ctx.outbox.error_body(view, f"TRAIL: game {view.id} ({view.rules.title}) keeps no trail "
-                                     "table, so there is none to send. Send BOARD for the position.")
-        ctx.outbox.reply(inbound, view, "No trail", body, kind="error")
+        body = ctx.outbox.error_body(view, Text("TRAIL: game {game} ({title}) keeps no trail table, so there "
+                                                "is none to send. Send BOARD for the position.", game=view.id,
+                                                title=view.rules.title))
+        ctx.outbox.reply(inbound, view, Text("No trail"), body, kind="error")
         return
     # The table goes as written, one line per row: a wrapped row would put its marks under
     # the wrong piece.
     body = ctx.outbox.render("table", game_id=view.id, turn=view.turn, lines=lines)
-    ctx.outbox.reply(inbound, view, "Trail", body, kind=public_kind(player),
+    ctx.outbox.reply(inbound, view, Text("Trail"), body, kind=public_kind(player),
                      archive_player=player.name if player is not None else None)
 
 
@@ -190,16 +195,16 @@ def absence(ctx, view, player, args, inbound) -> None:
         start, end = deadlines.parse_absence(args, now)
         lines = deadlines.declare_absence(ctx.store, view, player.name, start, end, now)
     except GameError as exc:
-        body = ctx.outbox.error_body(view, f"ABSENCE {args}: {exc}")
-        ctx.outbox.reply(inbound, view, "Absence not recorded", body, kind="error")
+        body = ctx.outbox.error_body(view, Text("ABSENCE {args}: {why}", args=args, why=games.reason(exc)))
+        ctx.outbox.reply(inbound, view, Text("Absence not recorded"), body, kind="error")
         return
     # A second line says the deadline moved: each reader's event moves with it (SET CALENDAR).
     events = calendar.for_seated(ctx, view) if len(lines) > 1 else {}
-    ctx.outbox.reply(inbound, view, "Absence recorded", ctx.outbox.notice_body(view, lines),
+    ctx.outbox.reply(inbound, view, Text("Absence recorded"), ctx.outbox.notice_body(view, lines),
                      kind="reply", archive_player=player.name, calendar=events.get(player.name, ()))
     others = [name for name in view.seated_names if name != player.name]
-    told = [f"{player.name} will be away: {lines[0].split(': ', 1)[1]}"] + lines[1:]
-    reports.notice(ctx, view, others, told, f"{player.name} away", calendars=events)
+    told = [Text("{name} will be away: {when}", name=player.name, when=lines[0].split(": ", 1)[1])] + lines[1:]
+    reports.notice(ctx, view, others, told, Text("{name} away", name=player.name), calendars=events)
 
 
 def history_range(args: str, current: int) -> tuple[int, int]:

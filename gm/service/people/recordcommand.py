@@ -7,6 +7,7 @@ that seat's view (gamerecord.build with viewer): no other seat's sealed order, n
 
 from __future__ import annotations
 
+from games.text import Text
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.rawmail import ascii_lower
 from gm.present.reports import fit_width
@@ -22,20 +23,21 @@ def record_command(ctx: Context, view: GameView | None, player, args: str, inbou
     seat's password or reply address), as that seat sees it; else one refusal saying why."""
     words = args.split()
     if len(words) > 1 or (not words and view is None):
-        refuse(ctx, inbound, None, f"RECORD {args[:60]}: write RECORD below your GAME line, or "
-               "RECORD <id> for the game <id>")
+        refuse(ctx, inbound, None, Text("RECORD {args}: write RECORD below your GAME line, or RECORD <id> for "
+                                        "the game <id>", args=args[:60]))
         return
     if words and (view is None or ascii_lower(words[0]) != view.id):
         player = None  # a seat of another game speaks for nobody in this one
         try:
             view = games.load(ctx.store, words[0])
         except ServiceError as exc:  # no such game, or one still waiting for players
-            refuse(ctx, inbound, None, f"RECORD {words[0][:40]}: {exc}. Send LIST for the games here.")
+            refuse(ctx, inbound, None, Text("RECORD {word}: {why}. Send LIST for the games here.",
+                                            word=words[0][:40], why=games.reason(exc)))
             return
     if view.status != Status.FINISHED and player is None:
-        refuse(ctx, inbound, view, f"RECORD {view.id}: the game is still running. Its record is public "
-               f"once it ends; until then only a seat of it gets its own view: write GAME {view.id} "
-               "PASSWORD <password> above RECORD.")
+        refuse(ctx, inbound, view, Text("RECORD {game}: the game is still running. Its record is public once "
+                                        "it ends; until then only a seat of it gets its own view: write GAME "
+                                        "{game} PASSWORD <password> above RECORD.", game=view.id))
         return
     send_record(ctx, view, None if view.status == Status.FINISHED else player.name, player, inbound)
 
@@ -59,7 +61,7 @@ def send_record(ctx: Context, view: GameView, viewer: str | None, player, inboun
         attached = {}
     head = record_head(ctx, view, viewer, json_name if attached else None, len(files[json_name]))
     body = fit_width("\n".join(head)) + "\n\n" + files[text_name].decode("utf-8")
-    ctx.outbox.reply(inbound, view, "Record", body, kind="help" if player is None else "reply",
+    ctx.outbox.reply(inbound, view, Text("Record"), body, kind="help" if player is None else "reply",
                      archive_player=player.name if player is not None else None, files=attachments(attached))
 
 
@@ -79,4 +81,4 @@ def record_head(ctx: Context, view: GameView, viewer: str | None, attached: str 
 
 def refuse(ctx: Context, inbound, view: GameView | None, message: str) -> None:
     """The one answer to a RECORD that is not sent: why."""
-    ctx.outbox.reply(inbound, view, "No record", ctx.outbox.error_body(view, message), kind="error")
+    ctx.outbox.reply(inbound, view, Text("No record"), ctx.outbox.error_body(view, message), kind="error")

@@ -291,7 +291,7 @@ def recruiting_entry(ctx: Context, row: GameRow) -> dict:
     }
 
 
-def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None) -> dict:
+def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None, language: str = "en") -> dict:
     """What the archive page of a game shows: an observer's report of each turn, public press, result.
 
     The archive is an observer's view: each turn's report is rendered again from the
@@ -300,7 +300,8 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
     A game whose rules keep a trail table (Game.full_trail) shows it in full, as it stands now.
     ``drawn`` ({turn: seq}): pictures already written for those states, not drawn again
     (a turn whose picture is kept has ``picture`` None and ``picture_kept`` True).  ``record``:
-    the files of a finished game's public record (public_record).
+    the files of a finished game's public record (public_record).  The reports are in ``language``
+    (config archive_language).
     """
     view = games.load(ctx.store, game_id)
     rules, store = view.rules, ctx.store
@@ -320,7 +321,7 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
         if item["seq"] >= 0:
             public = [e for e in events.get(item["seq"], []) if e.to is None]
             item["report"] = present.render_report(present.ReportInput(
-                view.id, rules, replayed[item["seq"]], present.OBSERVER, public))
+                view.id, rules, replayed[item["seq"]], present.OBSERVER, public, language=language))
             item["picture_kept"] = drawn.get(item["turn"]) == item["seq"]
             item["picture"] = None if item["picture_kept"] else \
                 pictures.picture(rules, replayed[item["seq"]], present.OBSERVER)
