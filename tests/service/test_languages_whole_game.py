@@ -17,26 +17,30 @@ from games import registry
 from support import body, last_outbox_id, order_mail, outbox, players_for
 
 # English words no German or French sentence has (so none may be in a German or French mail):
-# not "in", "an", "so", "a", "on", "mail", "nord"...; notation and seat names never use them.
+# not "in", "an", "so", "a", "on", "was", "also", "mail"...  The games' order words and gm's
+# command words are notation, written in capitals (CLAIM, MOVE, PASS, HELP): those are not counted.
 ENGLISH = frozenset("""
 the your you yours and with for this that these has have had will would which what when who
 game games turn turns order orders player players board deadline waiting reply send sent
-password is are was were been being it its of from by not nobody yet please next now here
+password is are were been being it its of from by not nobody yet please next now here
 there their they them our we us my me do does done did can cannot could should may must
 left right won win wins winner winners lost score scores moves move claim claims bid bids
 card cards hand piece pieces write wrote written set changed nothing only every each after
-before until than then also more less most first last new old see shows shown keep kept
+before until than then more less most first last new old see shows shown keep kept
 """.split())
 ON_BOTH_BACKENDS = True
 MAX_STEPS = 300
 MAX_WIDTH = 78
 
 
+NOTATION = frozenset("CLAIM GROW MOVE PASS BID HELP RESIGN DRAW GAME PASSWORD REMATCH".split())
+
+
 def words(text: str) -> list[str]:
-    """The words of a text: letters only, lower case (notation such as a1-b2 or 3e splits to
-    pieces no English word is made of)."""
-    cleaned = "".join(ch.lower() if ch.isalpha() else " " for ch in text)
-    return cleaned.split()
+    """The words of a text: letters only, lower case, without the notation words (notation such
+    as a1-b2 or 3e splits to pieces no English word is made of)."""
+    cleaned = "".join(ch if ch.isalpha() else " " for ch in text)
+    return [word.lower() for word in cleaned.split() if word not in NOTATION]
 
 
 def english_left(text: str) -> set[str]:
@@ -53,7 +57,8 @@ def play_by_mail(engine, kind: str, language: str, seed: int) -> tuple[list[str]
     passwords = engine.create_game(kind, game_id, [(n, f"{n}@example.org") for n in names], seed=seed)
 
     def send(name: str, text: str) -> None:
-        engine.ingest(order_mail(f"{name}@example.org", text, game_id=game_id, password=passwords[name]))
+        engine.ingest(order_mail(f"{name}@example.org", text, game_id=game_id, password=passwords[name],
+                                 subject=game_id))  # the player's own subject is theirs, not gm's words
 
     for name in names:
         send(name, f"SET LANGUAGE {language}")
@@ -95,4 +100,6 @@ def test_the_word_check_finds_english_and_passes_german_and_french():
     assert english_left("Your turn: send your orders by the deadline.") == {
         "your", "turn", "send", "orders", "by", "the", "deadline"}
     assert not english_left("Du bist am Zug: schicke deine Befehle bis zur Frist (a1-b2, ada).")
+    assert not english_left("ada ist am Zug: Zeilen mit GROW und MOVE, oder PASS; was also?")
+    assert english_left("Move your piece") == {"move", "your", "piece"}
     assert not english_left("C'est votre tour : envoyez vos ordres avant l'échéance (a1-b2, bob).")
