@@ -28,7 +28,7 @@ from datetime import datetime, timezone
 from email.header import Header
 
 from gm.mail.msgids import new_message_id
-from gm.mail.quotes import MARKER
+from gm.mail.quotes import MARKER, MARKERS
 from gm.mail.robots import OUR_HEADER
 from gm.mail.rawmail import MAX_MESSAGE_ID, valid_message_id
 
@@ -257,21 +257,22 @@ def _head(fields: list[tuple[str, str]], to: str) -> str:
     return "\n".join([_header(*fields[0]), to_line] + [_header(name, value) for name, value in fields[1:]])
 
 
-def marked(body: str) -> str:
-    """The text of a mail gm sends: the marker line on top (a reply that quotes it without '>'
-    is read only above it: gm.mail.quotes), ending in a line break."""
-    return f"{MARKER}\n\n{body}" + ("" if body.endswith("\n") else "\n")
+def marked(body: str, language: str = "en") -> str:
+    """The text of a mail gm sends: the marker line on top, in the mail's language (a reply that
+    quotes it without '>' is read only above it: gm.mail.quotes), ending in a line break."""
+    return f"{MARKERS.get(language, MARKER)}\n\n{body}" + ("" if body.endswith("\n") else "\n")
 
 
-_MARKER_HTML = (f'<p style="margin:0;padding:4px 8px;color:#8a8270;font-size:12px;">{MARKER}</p>\n')
+MARKER_HTML = '<p style="margin:0;padding:4px 8px;color:#8a8270;font-size:12px;">{marker}</p>\n'
 
 
-def marked_html(html: HtmlPart) -> HtmlPart:
+def marked_html(html: HtmlPart, language: str = "en") -> HtmlPart:
     """The HTML page with the marker line first inside its <body> (or first of all)."""
     page = html.html
     body = page.lower().find("<body")
     end = page.find(">", body) + 1 if body != -1 else 0
-    return HtmlPart(page[:end] + ("\n" if end else "") + _MARKER_HTML + page[end:], html.images)
+    line = MARKER_HTML.format(marker=MARKERS.get(language, MARKER))  # no <, > or & in any of them
+    return HtmlPart(page[:end] + ("\n" if end else "") + line + page[end:], html.images)
 
 
 def _alternative(head: str, body: str, html: HtmlPart, limit: int) -> bytes | None:
