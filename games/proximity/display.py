@@ -101,7 +101,8 @@ def trail_table(state: State, index: int, full: bool = False) -> list[str]:
         lines.append(Text("those they move to next (PX10; the full table on request)."))
     lines += [
         *[line.rstrip() for line in tens],
-        f"{'piece':>{prefix}}" + "".join(f" {p.id % 10}" for p in columns),
+        # the word is five letters in each catalogue (piece, Stein, pièce): the columns stay put
+        Text("{pad}piece{numbers}", pad=" " * (prefix - 5), numbers="".join(f" {p.id % 10}" for p in columns)),
         f"{'':>{prefix}}" + "".join(f" {status[p.in_play][p.kind]}" for p in columns),
     ]
     shown = _rows_in_use(side, active) if short else set(active)
