@@ -10,6 +10,8 @@ from gm.store import selfservice as selfservice_sql
 from gm.store.repository import Repository
 from gm.store.seatrows import AddressSeatRow, AddressSettingsRow, SeatKey, SeatRow
 
+SETTINGS = ("format", "timezone", "calendar", "language")  # what SET ... ALL gives an address's seats
+
 
 class Seats(Repository):
     """Seats (the players table) and each address's settings."""
@@ -59,32 +61,34 @@ class Seats(Repository):
         """Whether a player's reports carry the deadline as a calendar event ('on'), SET CALENDAR."""
         self.store.update_rows(games_sql.SET_PLAYER["calendar"], game_id=game_id, name=name, calendar=value)
 
+    def set_player_language(self, game_id: str, name: str, language: str | None) -> None:
+        """The language a player's mail is written in (en | de | fr; None: not set), SET LANGUAGE."""
+        self.store.update_rows(games_sql.SET_PLAYER["language"], game_id=game_id, name=name, language=language)
+
     def deactivate_player(self, game_id: str, name: str) -> None:
         """Mark a player as having left the game (gm eject)."""
         self.store.update_rows(games_sql.SET_ACTIVE, game_id=game_id, name=name, active=0)
 
     def address_settings(self, email: str) -> AddressSettingsRow | None:
-        """The address_settings row (format, timezone) of ``email``, or None."""
+        """The address_settings row (format, timezone, calendar, language) of ``email``, or None."""
         return AddressSettingsRow.maybe(games_sql.ADDRESS_SETTINGS.run(
             self.store, address=games_sql.settings_key(email)).fetchone())
 
     def address_defaults(self, email: str) -> dict[str, str | None]:
-        """format, timezone and calendar a new seat of ``email`` starts with (None: the game's, UTC, off)."""
+        """format, timezone, calendar and language a new seat of ``email`` starts with (None: the
+        game's, UTC, off, not set)."""
         row = self.address_settings(email)
-        return {"format": row.format if row else None, "timezone": row.timezone if row else None,
-                "calendar": row.calendar if row else None}
+        return {column: getattr(row, column) if row else None for column in SETTINGS}
 
     def set_address_setting(self, email: str, column: str, value: str | None, now: float) -> list[str]:
-        """SET FORMAT|TIMEZONE|CALENDAR ... ALL: ``column`` (format | timezone | calendar) for the
+        """SET FORMAT|TIMEZONE|CALENDAR|LANGUAGE ... ALL: ``column`` (one of SETTINGS) for the
         address's seats to come and every seat it holds; returns the ids of the games whose seats
         changed."""
-        if column not in ("format", "timezone", "calendar"):
+        if column not in SETTINGS:
             raise ValueError(column)
         self._require_tx()
         values = {**self.address_defaults(email), column: value}
-        games_sql.SAVE_ADDRESS_SETTINGS.run(self.store, address=games_sql.settings_key(email), format=values["format"],
-                                            timezone=values["timezone"], calendar=values["calendar"],
-                                            updated=now)
+        games_sql.SAVE_ADDRESS_SETTINGS.run(self.store, address=games_sql.settings_key(email), updated=now, **values)
         rows = SeatKey.every(games_sql.SEATS_OF_ADDRESS.run(self.store, email=email.strip()))
         for row in rows:
             self.store.update_rows(games_sql.SET_PLAYER[column], game_id=row.game_id, name=row.name,
