@@ -26,7 +26,7 @@ from games.base import (
 
 from games.clock import HELP as CLOCK_HELP, ClockedGame, Clock, new_clock, parse_clock, start
 
-from . import display, notation
+from . import accessible, display, notation
 from .captures import Capture, has_capture, is_legal, legal_captures, legal_pairs, may_move_from, score_of
 from .state import (
     PIECE_NAMES,
@@ -193,6 +193,12 @@ class Neighbors(ClockedGame, Game[NeighborsState, Capture]):
     # --- presentation -----------------------------------------------------
     def render_board(self, state: NeighborsState, viewer: str | None = None) -> str:
         return display.render_board(state)
+
+    def describe(self, state: NeighborsState, viewer: str | None = None) -> list[str]:
+        return list(accessible.describe(state, over=self.is_over(state)))
+
+    def board_table(self, state: NeighborsState, viewer: str | None = None) -> tuple[list[str], list[list[str]]]:
+        return accessible.board_table(state)
 
     def view(self, state: NeighborsState, viewer: str | None = None) -> dict:
         return {**display.view(state, over=self.is_over(state)), "clock_lines": self.clock_view(state)}

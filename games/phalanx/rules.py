@@ -21,7 +21,7 @@ from games.base import (
 from games.clock import HELP as CLOCK_HELP, ClockedGame, Clock, new_clock, parse_clock
 from games.hexgrid import CellNameError
 
-from . import presentation
+from . import accessible, presentation
 from .board import territory
 from .orders import ColourChoice, ExtraMan, Order, Placement, Turn, parse
 from .randomplay import random_order_text
@@ -276,6 +276,12 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
     # --- presentation -------------------------------------------------------
     def render_board(self, state: PhalanxState, viewer: str | None = None) -> str:
         return presentation.render_board(state)
+
+    def describe(self, state: PhalanxState, viewer: str | None = None) -> list[str]:
+        return list(accessible.describe(state, viewer, self.to_move(state)))
+
+    def board_table(self, state: PhalanxState, viewer: str | None = None) -> tuple[list[str], list[list[str]]]:
+        return accessible.board_table(state)
 
     def view(self, state: PhalanxState, viewer: str | None = None) -> dict:
         return {**presentation.view(state, self.scores(state), self.to_move(state)),
