@@ -26,11 +26,15 @@ class Seats(Repository):
         return SeatRow.maybe(games_sql.PLAYER.run(self.store, game=game_id, name=name).fetchone())
 
     def add_player(self, game_id: str, seat: int, name: str, email: str, pw_hash: str,
-                   display_name: str = "") -> None:
+                   display_name: str = "", language: str | None = None) -> None:
         """Seat a player in a new game, with the settings its address gave all its games (SET ... ALL);
-        ``display_name``: as their address was given, if it was."""
+        ``display_name``: as their address was given, if it was; ``language``: the seat's, given
+        by the GM (gm new --language), else the address's."""
+        settings = self.address_defaults(email)
+        if language is not None:
+            settings["language"] = language
         self.store.insert_row(games_sql.ADD_PLAYER, game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash,
-                              display_name=display_name, **self.address_defaults(email))
+                              display_name=display_name, **settings)
         pace_sql.seat_takes_address_pace(self.store, game_id, name, email)
 
     def pw_hash_by_email(self, game_id: str, email: str) -> str | None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from games.base import OptionError
 from gm.core import options, times
+from gm.core.i18n import ENGLISH, LANGUAGES
 from gm.core.model import GameView, Seat
 from gm.service.table import clockdue
 from gm.store import Store
@@ -283,12 +284,15 @@ def deadline_text(store: Store, view: GameView, now: float, tz=None) -> str | No
 
 def report_text(store: Store, view: GameView, viewer: str | None, events: list[Any], now: float) -> str:
     """The report of the game as it stands, as ``viewer`` (None: the GM) sees it, with the
-    deadline in the viewer's time zone: the store and the game alone (gm show needs no outbox)."""
+    deadline in the viewer's time zone, in the seat's language and format (SET LANGUAGE, SET
+    FORMAT ACCESSIBLE): the store and the game alone (gm show needs no outbox)."""
     from gm.present import reports as present
 
-    zone = player_zone(view.player(viewer)) if viewer else None
-    return present.render_report(present.ReportInput(view.id, view.rules, view.state, viewer, events,
-                                                     deadline=deadline_text(store, view, now, zone)))
+    seat = view.player(viewer) if viewer else None
+    language = seat.language if seat is not None and seat.language in LANGUAGES else ENGLISH
+    return present.render_report(present.ReportInput(
+        view.id, view.rules, view.state, viewer, events, deadline=deadline_text(store, view, now, player_zone(seat)),
+        language=language, accessible=seat is not None and seat.format == "accessible"))
 
 
 def player_zone(player: Seat | None) -> Any:
