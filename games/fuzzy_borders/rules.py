@@ -29,7 +29,7 @@ from games.base import (
 )
 from games.hexgrid import CellNameError, distance
 
-from . import present
+from . import accessible, present
 from .board import grid
 from .present import example_cell
 from .adjudicate import adjudicate, join_names, result_event
@@ -279,6 +279,12 @@ class FuzzyBorders(Game[FBState, Claim]):
     # --- presentation -------------------------------------------------------
     def render_board(self, state: FBState, viewer: str | None = None) -> str:
         return present.render_board(state)
+
+    def describe(self, state: FBState, viewer: str | None = None) -> list[str]:
+        return list(accessible.describe(state, viewer))
+
+    def board_table(self, state: FBState, viewer: str | None = None) -> tuple[list[str], list[list[str]]]:
+        return accessible.board_table(state)
 
     def view(self, state: FBState, viewer: str | None = None) -> dict:
         return present.view(state, viewer, self.scores(state), self.to_move(state))

@@ -13,9 +13,11 @@ from functools import lru_cache
 from games.base import StateError, dump_drawn, dump_left, is_whole, load_drawn, load_left, need, whole_number
 from games.clock import Clock, dump_clock, load_clock
 from games.hexgrid import Cell, CellNameError, HexGrid
+from games.text import mark
 
 RED, YELLOW, WALL = "red", "yellow", "wall"
 COLOURS = (RED, YELLOW)
+COLOUR_WORDS = {RED: mark("red"), YELLOW: mark("yellow"), WALL: mark("wall")}  # said to players
 
 # Phases of a game: the pie opening (PH7) is three sequential steps.
 PLACE, CHOOSE, EXTRA, PLAY, OVER = "place", "choose", "extra", "play", "over"
@@ -23,6 +25,7 @@ PHASES = (PLACE, CHOOSE, EXTRA, PLAY, OVER)
 
 # PH7: how many red and yellow men the first player places for the pie.
 PIE_MEN = {"small": (1, 2), "large": (2, 3)}
+PIE_WORDS = {"small": mark("small"), "large": mark("large")}  # said to players
 
 MIN_SIDE, MAX_SIDE = 3, 13
 

@@ -30,7 +30,7 @@ from games.base import (
 
 from games.clock import HELP as CLOCK_HELP, Clock, ClockSpec, charge, credit_move, parse_clock
 
-from . import display, moves
+from . import accessible, display, moves
 from .notation import StepOrder, parse
 from .moves import CoinMove, PawnMove, Sacrifice
 from .state import BOARD_SQUARES, NULL_SQUARES, SUITS, Piece, Side, State, Tile
@@ -297,6 +297,12 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
     # --- presentation ---------------------------------------------------------
     def render_board(self, state: State, viewer: str | None = None) -> str:
         return display.render_board(state, viewer)
+
+    def describe(self, state: State, viewer: str | None = None) -> list[str]:
+        return list(accessible.describe(state, over=self.is_over(state)))
+
+    def board_table(self, state: State, viewer: str | None = None) -> tuple[list[str], list[list[str]]]:
+        return accessible.board_table(state)
 
     def view(self, state: State, viewer: str | None = None) -> dict:
         return display.view(state, viewer)

@@ -14,6 +14,7 @@ description and the board is a table with headers too.
 from __future__ import annotations
 
 from html import escape
+from typing import Sequence
 
 from games.text import Text
 from gm.core import i18n
@@ -55,11 +56,11 @@ def accessible_board(rules, state, viewer: str | None) -> dict:
     return {"described": described, "table": table}
 
 
-def _starts_with_name(line: str, names: list[str]) -> bool:
+def _starts_with_name(line: str, names: Sequence[str]) -> bool:
     return any(line.startswith(n) and (len(line) == len(n) or not line[len(n)].isalnum()) for n in names)
 
 
-def news(events: list[str], note: str | None = None, names: list[str] = (),
+def news(events: list[str], note: str | None = None, names: Sequence[str] = (),
          language: str = i18n.ENGLISH) -> list[str]:
     """The turn's events as sentences in ``language``: a capital first (but a player's name is
     left as it is written), a full stop last; an indented event line (a detail of the one

@@ -55,7 +55,8 @@ def footer(game_id: str, channel: str | None, language: str = i18n.ENGLISH) -> s
     only follow it)."""
     if channel not in FOOTERS:
         return ""
-    return i18n.translate(Text(FOOTERS[channel], game_id=game_id), language)
+    said: str = i18n.translate(Text(FOOTERS[channel], game_id=game_id), language)
+    return said
 
 
 def with_footer(body: str, lines: str) -> str:
