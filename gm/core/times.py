@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from games.base import OptionError, duration_seconds
+from games.text import Plural, Text
 
 if TYPE_CHECKING:  # zoneinfo (and the tz search path it reads) loads where a zone is named
     from zoneinfo import ZoneInfo
@@ -143,20 +144,29 @@ def due_after(period: str, start: float) -> float:
     return start + parse_duration(period)
 
 
-def format_span(seconds: float) -> str:
-    """``2 days 4 hours``, ``35 minutes``, ``less than a minute``."""
+def format_span(seconds: float, language: str = "en") -> str:
+    """``2 days 4 hours``, ``35 minutes``, ``less than a minute``; in German ``2 Tage 4 Stunden``."""
     seconds = int(abs(seconds))
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
-    parts = []
+    parts: list[Text] = []
     if days:
-        parts.append(f"{days} day{'s' if days != 1 else ''}")
+        parts.append(Plural("{n} day", "{n} days", n=days))
     if hours:
-        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
+        parts.append(Plural("{n} hour", "{n} hours", n=hours))
     if not days and minutes:
-        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
-    return " ".join(parts) or "less than a minute"
+        parts.append(Plural("{n} minute", "{n} minutes", n=minutes))
+    return " ".join(said(part, language) for part in parts) or said(Text("less than a minute"), language)
+
+
+def said(text: Text, language: str) -> str:
+    """``text`` in ``language`` (English: as it is, and no catalogue loaded)."""
+    if language == "en":
+        return str.__str__(text)
+    from gm.core.i18n import translate
+
+    return str(translate(text, language))
 
 
 ZONE_HELP = ("Write an IANA time zone name, such as Europe/Berlin, America/New_York, Asia/Tokyo or UTC: "
@@ -190,34 +200,51 @@ def zone(name: str | None) -> ZoneInfo | None:
     return ZoneInfo(name)
 
 
-def format_stamp(at: float, tz: ZoneInfo | None = None) -> str:
+def format_stamp(at: float, tz: ZoneInfo | None = None, language: str = "en") -> str:
     """``2025-03-07 18:00 UTC``: every time stamp gm shows; with a zone
-    ``Sat 7 Mar 2025 19:00 CET (18:00 UTC)``."""
+    ``Sat 7 Mar 2025 19:00 CET (18:00 UTC)``.  German and French as their readers write dates
+    (``07.03.2025 18:00 UTC``, ``sam. 7 mars 2025 19:00 CET (18:00 UTC)``, CLDR's through Babel)."""
     utc = datetime.fromtimestamp(at, timezone.utc)
-    if tz is None:
+    if tz is not None:
+        return _local(utc, tz, year=True, language=language)
+    if language == "en":
         return utc.strftime("%Y-%m-%d %H:%M UTC")
-    return _local(utc, tz, year=True)
+    from babel.dates import format_date
+
+    return f"{format_date(utc, 'medium', locale=language)} {utc:%H:%M} UTC"
 
 
-def _local(utc: datetime, tz: ZoneInfo, year: bool = False) -> str:
+def _day(moment: datetime, year: bool, language: str) -> str:
+    """``Tue 24 Nov`` (``2026`` after it with ``year``); German ``Di., 24. Nov.``, French ``mar. 24 nov.``."""
+    if language == "en":
+        return f"{moment:%a} {moment.day} {moment:%b}" + (f" {moment.year}" if year else "")
+    from babel.dates import format_skeleton
+
+    return format_skeleton("yMMMEd" if year else "MMMEd", moment, locale=language)
+
+
+def _local(utc: datetime, tz: ZoneInfo, year: bool = False, language: str = "en") -> str:
     """``Tue 24 Nov 18:00 CET (17:00 UTC)``; the UTC time left out where the zone is UTC."""
     here = utc.astimezone(tz)
-    day = f"{here:%a} {here.day} {here:%b}" + (f" {here.year}" if year else "")
-    shown = f"{day} {here:%H:%M} {here.tzname()}"
+    shown = f"{_day(here, year, language)} {here:%H:%M} {here.tzname()}"
     if here.utcoffset() == timedelta(0) and here.tzname() in ("UTC", "GMT", "UCT"):
         return shown
     return f"{shown} ({utc:%H:%M} UTC)"
 
 
-def format_due(due: float, now: float, tz: ZoneInfo | None = None) -> str:
+def format_due(due: float, now: float, tz: ZoneInfo | None = None, language: str = "en") -> str:
     """``Fri 2025-03-07 18:00 UTC (2 days 4 hours from now)``; in a player's zone
-    ``Tue 24 Nov 18:00 CET (17:00 UTC), 2 days 4 hours from now``."""
+    ``Tue 24 Nov 18:00 CET (17:00 UTC), 2 days 4 hours from now``; German and French in their
+    own words and dates."""
+    span = format_span(due - now, language)
     if tz is None:
-        stamp = datetime.fromtimestamp(due, timezone.utc).strftime("%a ") + format_stamp(due)
-        if due > now:
-            return f"{stamp} ({format_span(due - now)} from now)"
-        return f"{stamp} (passed {format_span(now - due)} ago)"
-    stamp = _local(datetime.fromtimestamp(due, timezone.utc), tz)
-    if due > now:
-        return f"{stamp}, {format_span(due - now)} from now"
-    return f"{stamp}, passed {format_span(now - due)} ago"
+        moment = datetime.fromtimestamp(due, timezone.utc)
+        stamp = moment.strftime("%a ") + format_stamp(due) if language == "en" else \
+            f"{_day(moment, True, language)} {moment:%H:%M} UTC"
+        ahead = Text("{stamp} ({span} from now)", stamp=stamp, span=span) if due > now else \
+            Text("{stamp} (passed {span} ago)", stamp=stamp, span=span)
+        return said(ahead, language)
+    stamp = _local(datetime.fromtimestamp(due, timezone.utc), tz, language=language)
+    ahead = Text("{stamp}, {span} from now", stamp=stamp, span=span) if due > now else \
+        Text("{stamp}, passed {span} ago", stamp=stamp, span=span)
+    return said(ahead, language)
