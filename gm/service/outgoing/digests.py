@@ -73,7 +73,7 @@ def queue_digest(ctx: Context, address: str) -> bool:
         news.append(game_news(ctx, view, seat.name, rows))
     if to is None:
         return False
-    values = dict(games=news, date=times.format_stamp(ctx.clock(), zone))
+    values = dict(games=news, date=times.format_stamp(ctx.clock(), zone, language))
     body = ctx.outbox.render("digest", language=language, **values)
     subject = Plural("Your daily digest: {n} game", "Your daily digest: {n} games", n=len(news))
     ctx.outbox.queue(to, i18n.translate(subject, language), body, kind="digest",

@@ -8,7 +8,7 @@ queues them in order and archives what each player was sent.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from games.text import Plural, Text
 from gm.core.i18n import ENGLISH, LANGUAGES, translate
@@ -106,20 +106,6 @@ def joined(parts: list[ReplyPart]) -> str:
     return PART_RULE.join(p.body.rstrip("\n") + "\n" for p in parts)
 
 
-def reader_language(store: Store, view: GameView | None, to: str, words: Callable[[str], str | None]) -> str:
-    """The language of a mail to ``to``: that of its seat in ``view`` (SET LANGUAGE; a seat takes
-    its address's, SET LANGUAGE ... ALL), else its address's, else ``words(to)`` (for the sender
-    of the mail being handled: the language of the command words it used), else English."""
-    seats = store.seats.players_at(view.id, to) if view is not None else []
-    if seats and seats[0].language in LANGUAGES:
-        return str(seats[0].language)
-    if not seats:
-        row = store.seats.address_settings(to)
-        if row is not None and row.language in LANGUAGES:
-            return str(row.language)
-    return words(to) or ENGLISH
-
-
 def answer_subject(parts: list[ReplyPart], view: GameView | None, asked: str, language: str) -> str:
     """The subject of the reply to a mail with the subject ``asked``, of the answers ``parts``
     (none of them a report), in ``language``: the first one's label and how many more."""
@@ -131,3 +117,47 @@ def answer_subject(parts: list[ReplyPart], view: GameView | None, asked: str, la
     shown = mask_text(without_password(asked), passwords=False) or Text("your mail")
     tag = game_tag(view.id if view is not None else None)
     return f"{tag} {translate(label, language)}: {translate(shown, language)}"
+
+
+class Languages:
+    """What an outbox knows of its readers' languages (gm.service.outgoing.outbox.Outbox is one):
+    a mail's reader's, and the answers' to the mail being handled."""
+
+    store: Store
+    answers: PendingReply | None = None
+    chosen: str | None = None  # the answers' language, once the case sets it (language)
+
+    @property
+    def language(self) -> str:
+        """The language of the answers to the mail being handled, as known without its game
+        (English outside one); the case sets it where it knows better (SET LANGUAGE)."""
+        return self.answer_language(None)
+
+    @language.setter
+    def language(self, code: str | None) -> None:
+        self.chosen = code
+
+    def answer_language(self, view: GameView | None) -> str:
+        """The language of the answers to the mail being handled, about ``view`` (reader_language
+        of its sender), unless the case set it; English outside one."""
+        if self.chosen or self.answers is None:
+            return self.chosen or ENGLISH
+        return self.reader_language(view, self.answers.inbound.reply_address)
+
+    def reader_language(self, view: GameView | None, to: str) -> str:
+        """The language of a mail to ``to``: that of its seat in ``view`` (SET LANGUAGE; a seat takes
+        its address's, SET LANGUAGE ... ALL), else its address's, else, for the sender of the mail
+        being handled, the language of the command words it used (words_language), else English."""
+        seats = self.store.seats.players_at(view.id, to) if view is not None else []
+        if seats and seats[0].language in LANGUAGES:
+            return str(seats[0].language)
+        if not seats:
+            row = self.store.seats.address_settings(to)
+            if row is not None and row.language in LANGUAGES:
+                return str(row.language)
+        return self.words_language(to) or ENGLISH
+
+    def words_language(self, to: str) -> str | None:
+        """The language of the command words of the mail being handled, when ``to`` sent it (a
+        MailOutbox reads its mail); None here."""
+        return None

@@ -25,7 +25,7 @@ from gm.service.outgoing import strangers, threads
 from gm.service.outgoing.holding import queue_status, queue_statuses
 from gm.service.outgoing.letters import (PART_RULE as PART_RULE, Letter, PendingReply as PendingReply,
                                          ReplyPart as ReplyPart, calendars_of, files_of, joined as joined,
-                                         answer_subject, page_part as page_part, reader_language)
+                                         Languages, answer_subject, page_part as page_part)
 from gm.service.outgoing.replies import ReplyTokens
 from gm.service.outgoing.strangers import HOUR as HOUR, LIMITED_KINDS, STRANGER_BYTES as STRANGER_BYTES
 from gm.store import Store
@@ -51,12 +51,12 @@ SECRET_NOTE = ("[This mail carried a password, a code or a reply address; gm kee
                "text once it is sent.]\n")
 
 
-class Outbox:
-    """The service's outbox: it queues mail, and answers a mail at once (for_mail: as one reply)."""
+class Outbox(Languages):
+    """The service's outbox: it queues mail, and answers a mail at once (for_mail: as one reply);
+    each mail in its reader's language (letters.Languages)."""
 
     answers: PendingReply | None = None  # the answers being gathered: only a MailOutbox has them
     draw_later = False  # pictures drawn by the sender (gm.service.outgoing.later): set by gm ingest
-    language: str | None = None  # the answers' language, where the case set it (answer_language)
 
     def __init__(self, store: Store, config: Config, clock: Callable[[], float]):
         self.store = store
@@ -65,20 +65,6 @@ class Outbox:
         # Read the DKIM key now, at start: a bad key file is a ConfigError here, not at a message.
         self.signer = import_module("gm.mail.dkim").Signer.from_config(config) if config.dkim_selector else None
         self.tokens = ReplyTokens(config, store)
-
-    # --- languages -------------------------------------------------------------
-    def reader_language(self, view: GameView | None, to: str) -> str:
-        """The language of a mail to ``to`` (letters.reader_language)."""
-        return reader_language(self.store, view, to, self.words_language)
-
-    def words_language(self, to: str) -> str | None:  # a MailOutbox reads its mail's
-        return None
-
-    def answer_language(self, view: GameView | None) -> str:
-        """The language of the answers to the mail being handled (English outside one)."""
-        if self.language or self.answers is None:
-            return self.language or ENGLISH
-        return self.reader_language(view, self.answers.inbound.reply_address)
 
     # --- bodies -------------------------------------------------------------
     def render(self, template: str, language: str | None = None, **context: Any) -> str:

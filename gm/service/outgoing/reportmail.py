@@ -111,10 +111,12 @@ class TurnMail:
         self.observer_deadline = self.deadline(None)  # in UTC, as observers read it
         self.shared = present.shared_context(view.id, rules, state)
         self.texts: dict[str | None, str] = {}
-        for zone in set(self.zones.values()):  # one rendering per deadline text
-            names: list[str | None] = [name for name in self.readers if self.zones[name] is zone]
+        for zone, language in {(self.zones[name], self.languages[name]) for name in self.readers}:
+            # one rendering per deadline text
+            names: list[str | None] = [name for name in self.readers
+                                       if self.zones[name] is zone and self.languages[name] == language]
             self.texts.update(present.render_reports(view.id, rules, state, names, events,
-                                                     deadline=self.deadline(zone), shared=self.shared,
+                                                     deadline=self.deadline(zone, language), shared=self.shared,
                                                      **self.readers_of(names)))
         self._footers: dict[str, str] | None = None
         self.pictures: dict[str | None, bytes | str | None] = {}  # PNG bytes, or a spec (pictures.specs_for)
@@ -166,8 +168,8 @@ class TurnMail:
                                         ((Text("Note"), note), (Text("Final standings"), head)) if part),
                       language=self.languages[name])
 
-    def deadline(self, zone) -> str | None:
-        return None if self.due is None else times.format_due(self.due, self.now, zone)
+    def deadline(self, zone, language: str = ENGLISH) -> str | None:
+        return None if self.due is None else times.format_due(self.due, self.now, zone, language)
 
     def text(self, name: str) -> str:
         """The text report ``name`` gets, with its footer (the text/plain part, and what the
@@ -187,15 +189,15 @@ class TurnMail:
         if name not in self.html_readers:
             return None
         picture = self.pictures.get(name)
-        zone = self.zones[name]
+        zone, language = self.zones[name], self.languages[name]
         described = mailhtml.accessible_board(self.view.rules, self.view.state, name) if name in self.accessible else {}
         return mailhtml.ReportPage(
             shared=self.shared, text=(f"{self.head}\n" if self.head else "") + self.texts[name],
             viewer=name, events=[e.text for e in self.events if e.visible_to(name)],
-            date=times.format_stamp(self.now, zone), deadline=self.deadline(zone),
+            date=times.format_stamp(self.now, zone, language), deadline=self.deadline(zone, language),
             picture_cid=self.cid(name), picture_size=picture_size(picture),
             press=self.press, note=self.note, letter=letter, letter_title=letter_title,
-            language=self.languages[name], **described)
+            language=language, **described)
 
     def cid(self, name: str) -> str | None:
         """The Content-ID of ``name``'s picture (None: no picture)."""

@@ -146,18 +146,18 @@ def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
     (``table``: the TurnTable its order opened, with who still owes orders)."""
     private = [e.text for e in events if e.to is not None and sender in e.to]
     public = [e.text for e in events if e.to is None]
+    seat = view.player(sender)
+    assert seat is not None  # the sender's orders were judged: they hold the seat
+    language = ctx.outbox.answer_language(view) if inbound is not None else reportmail.language_of(seat)
     confirm = dict(game_id=view.id, turn=view.turn, lines=private + public or [Text("Orders received.")],
                    waiting=table.missing if table.missing is not None
                    else deadlines.missing_now(ctx.store, view),
                    deadline=None if table.due is None else
-                   times.format_due(table.due, ctx.clock(), table.zones.get(sender)))
+                   times.format_due(table.due, ctx.clock(), table.zones.get(sender), language))
     if inbound is not None:
         ctx.outbox.reply_rendered(inbound, view, Text("Orders received"), "confirm", kind="reply",
                                   archive_player=sender, **confirm)
     else:
-        seat = view.player(sender)
-        assert seat is not None  # the sender's orders were judged: they hold the seat
-        language = reportmail.language_of(seat)
         body = ctx.outbox.render("confirm", language=language, **confirm)
         oid = ctx.outbox.to_game(view, seat.email, Text("Orders received"), body, kind="reply",
                                  language=language)

@@ -96,9 +96,10 @@ def set_timezone(ctx: Context, view: GameView, player: Seat, value: str, inbound
     games = save(ctx, view, player, "timezone", name, every)
     zone = times.zone(name)
     now = ctx.clock()
+    language = ctx.outbox.answer_language(view)
     lines = [Text("Your time zone {where} is now {zone}: it is {now}.", where=where(player, every, games),
-                  zone=name, now=times.format_stamp(now, zone))]
-    deadline = deadlines.deadline_text(ctx.store, view, now, zone)
+                  zone=name, now=times.format_stamp(now, zone, language))]
+    deadline = deadlines.deadline_text(ctx.store, view, now, zone, language)
     lines.append(Text("Deadline: {deadline}.", deadline=deadline) if deadline else Text("This turn has no deadline."))
     ctx.outbox.reply(inbound, view, Text("Time zone set"), ctx.outbox.notice_body(view, lines),
                      kind="reply", archive_player=player.name)

@@ -275,11 +275,11 @@ def due_time(store: Store, view: GameView) -> float | None:
     return current(store, view).due
 
 
-def deadline_text(store: Store, view: GameView, now: float, tz=None) -> str | None:
+def deadline_text(store: Store, view: GameView, now: float, tz=None, language: str = ENGLISH) -> str | None:
     """The deadline line of a report: the date (in the reader's zone ``tz``, if set) and the time
-    remaining; None without one."""
+    remaining, in ``language``; None without one."""
     due = due_time(store, view)
-    return None if due is None else times.format_due(due, now, tz)
+    return None if due is None else times.format_due(due, now, tz, language)
 
 
 def report_text(store: Store, view: GameView, viewer: str | None, events: list[Any], now: float) -> str:
@@ -291,8 +291,9 @@ def report_text(store: Store, view: GameView, viewer: str | None, events: list[A
     seat = view.player(viewer) if viewer else None
     language = seat.language if seat is not None and seat.language in LANGUAGES else ENGLISH
     return present.render_report(present.ReportInput(
-        view.id, view.rules, view.state, viewer, events, deadline=deadline_text(store, view, now, player_zone(seat)),
-        language=language, accessible=seat is not None and seat.format == "accessible"))
+        view.id, view.rules, view.state, viewer, events,
+        deadline=deadline_text(store, view, now, player_zone(seat), language), language=language,
+        accessible=seat is not None and seat.format == "accessible"))
 
 
 def player_zone(player: Seat | None) -> Any:
