@@ -78,6 +78,15 @@ class Seats(Repository):
         return AddressSettingsRow.maybe(games_sql.ADDRESS_SETTINGS.run(
             self.store, address=games_sql.settings_key(email)).fetchone())
 
+    def language_of(self, game_id: str | None, email: str) -> str | None:
+        """The language set for mail to ``email`` about ``game_id``: its seat's there (which took its
+        address's, SET LANGUAGE ... ALL), else, holding no seat there, its address's; None: none."""
+        seats = self.players_at(game_id, email) if game_id is not None else []
+        if seats:
+            return seats[0].language
+        row = self.address_settings(email)
+        return row.language if row is not None else None
+
     def address_defaults(self, email: str) -> dict[str, str | None]:
         """format, timezone, calendar and language a new seat of ``email`` starts with (None: the
         game's, UTC, off, not set)."""

@@ -11,15 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from games.text import Plural, Text
-from gm.core.i18n import ENGLISH, LANGUAGES, translate
+from gm.core.i18n import ENGLISH, translate
 from gm.core.model import GameView
-from gm.core.value import changed, field, valueclass
+from gm.core.value import field, valueclass
 
 if TYPE_CHECKING:
     from gm.mail.inbound import Inbound
     from gm.mail.outbound import HtmlPart
     from gm.present.mailhtml import ReportPage
-    from gm.store import Store
 
 PART_RULE = "\n" + "=" * 72 + "\n\n"
 
@@ -82,14 +81,6 @@ class ReplyPart:
     files: tuple = ()  # files attached (gm.mail.outbound.Attachment)
 
 
-def page_part(page: ReportPage | None, images: tuple, footer: str) -> HtmlPart | None:
-    """The HTML part of a report's page with its reader's footer (None: no page)."""
-    from gm.mail.outbound import HtmlPart  # the mail stack and the page, when a mail is written
-    from gm.present import mailhtml
-
-    return None if page is None else HtmlPart(mailhtml.render(changed(page, footer=footer)), images)
-
-
 @valueclass
 class PendingReply:
     """The answers to one incoming mail, sent together when it is done."""
@@ -99,6 +90,7 @@ class PendingReply:
     queued: dict[str, int] = field(default_factory=dict)  # mails queued per mailbox (MAILS_PER_ADDRESS)
     authenticated: bool = False  # the sender gave a seat's password or reply address
     done: set[str] = field(default_factory=set)  # what may be done once a mail (Outbox.once)
+    words: tuple[str | None, ...] = ()  # the language of its command words, once read (Outbox.words_language)
 
 
 def joined(parts: list[ReplyPart]) -> str:
@@ -119,45 +111,23 @@ def answer_subject(parts: list[ReplyPart], view: GameView | None, asked: str, la
     return f"{tag} {translate(label, language)}: {translate(shown, language)}"
 
 
-class Languages:
-    """What an outbox knows of its readers' languages (gm.service.outgoing.outbox.Outbox is one):
-    a mail's reader's, and the answers' to the mail being handled."""
 
-    store: Store
-    answers: PendingReply | None = None
-    chosen: str | None = None  # the answers' language, once the case sets it (language)
+def reply_head(parts: list[ReplyPart], view: GameView | None, asked: str, language: str,
+               limited: bool) -> tuple[str, HtmlPart | None, str]:
+    """The subject, HTML part and kind of the one reply of ``parts`` to a mail whose subject was
+    ``asked``: the lead report's (the report of the move, as every player gets it, the other
+    answers after it, on its page too), else the first answer's (``limited``: no page)."""
+    first = parts[0]
+    if not first.report or view is None:
+        html = first.html if len(parts) == 1 and not limited else None
+        return answer_subject(parts, view, asked, language), html, first.kind if len({
+            p.kind for p in parts}) == 1 else "reply"
+    from gm.mail.orders import game_tag
 
-    @property
-    def language(self) -> str:
-        """The language of the answers to the mail being handled, as known without its game
-        (English outside one); the case sets it where it knows better (SET LANGUAGE)."""
-        return self.answer_language(None)
+    html = first.html
+    if html is not None and len(parts) > 1:
+        from gm.mail.outbound import HtmlPart  # the page: only where there is one
+        from gm.present.mailhtml import with_answers
 
-    @language.setter
-    def language(self, code: str | None) -> None:
-        self.chosen = code
-
-    def answer_language(self, view: GameView | None) -> str:
-        """The language of the answers to the mail being handled, about ``view`` (reader_language
-        of its sender), unless the case set it; English outside one."""
-        if self.chosen or self.answers is None:
-            return self.chosen or ENGLISH
-        return self.reader_language(view, self.answers.inbound.reply_address)
-
-    def reader_language(self, view: GameView | None, to: str) -> str:
-        """The language of a mail to ``to``: that of its seat in ``view`` (SET LANGUAGE; a seat takes
-        its address's, SET LANGUAGE ... ALL), else its address's, else, for the sender of the mail
-        being handled, the language of the command words it used (words_language), else English."""
-        seats = self.store.seats.players_at(view.id, to) if view is not None else []
-        if seats and seats[0].language in LANGUAGES:
-            return str(seats[0].language)
-        if not seats:
-            row = self.store.seats.address_settings(to)
-            if row is not None and row.language in LANGUAGES:
-                return str(row.language)
-        return self.words_language(to) or ENGLISH
-
-    def words_language(self, to: str) -> str | None:
-        """The language of the command words of the mail being handled, when ``to`` sent it (a
-        MailOutbox reads its mail); None here."""
-        return None
+        html = HtmlPart(with_answers(html.html, [p.body for p in parts[1:]], language), html.images)
+    return f"{game_tag(view.id)} {translate(first.label, language)}", html, "report"

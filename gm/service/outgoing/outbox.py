@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from gm.core import digest
 from gm.core.addresses import mailbox_key
-from gm.core.i18n import ENGLISH, translate
+from gm.core.i18n import ENGLISH, LANGUAGES, translate
 from gm.core.version import gm_version
 from gm.core.model import GameView, Status
 from gm.present import reports
@@ -25,13 +25,14 @@ from gm.service.outgoing import strangers, threads
 from gm.service.outgoing.holding import queue_status, queue_statuses
 from gm.service.outgoing.letters import (PART_RULE as PART_RULE, Letter, PendingReply as PendingReply,
                                          ReplyPart as ReplyPart, calendars_of, files_of, joined as joined,
-                                         Languages, answer_subject, page_part as page_part)
+                                         reply_head)
 from gm.service.outgoing.replies import ReplyTokens
 from gm.service.outgoing.strangers import HOUR as HOUR, LIMITED_KINDS, STRANGER_BYTES as STRANGER_BYTES
 from gm.store import Store
 
 if TYPE_CHECKING:
     from gm.core.config import Config
+    from gm.present.mailhtml import ReportPage
     from gm.mail.outbound import HtmlPart
     from gm.mail.inbound import Inbound
 
@@ -51,12 +52,20 @@ SECRET_NOTE = ("[This mail carried a password, a code or a reply address; gm kee
                "text once it is sent.]\n")
 
 
-class Outbox(Languages):
-    """The service's outbox: it queues mail, and answers a mail at once (for_mail: as one reply);
-    each mail in its reader's language (letters.Languages)."""
+def page_part(page: ReportPage | None, images: tuple, footer: str) -> HtmlPart | None:
+    """The HTML part of a report's page with its reader's footer (None: no page)."""
+    from gm.mail.outbound import HtmlPart  # the mail stack and the page, when a mail is written
+    from gm.present import mailhtml
+
+    return None if page is None else HtmlPart(mailhtml.render(changed(page, footer=footer)), images)
+
+
+class Outbox:
+    """The service's outbox: it queues mail, in each reader's language, and answers mail (for_mail: one reply)."""
 
     answers: PendingReply | None = None  # the answers being gathered: only a MailOutbox has them
     draw_later = False  # pictures drawn by the sender (gm.service.outgoing.later): set by gm ingest
+    chosen: str | None = None  # the answers' language, where the case set it (language)
 
     def __init__(self, store: Store, config: Config, clock: Callable[[], float]):
         self.store = store
@@ -65,6 +74,36 @@ class Outbox(Languages):
         # Read the DKIM key now, at start: a bad key file is a ConfigError here, not at a message.
         self.signer = import_module("gm.mail.dkim").Signer.from_config(config) if config.dkim_selector else None
         self.tokens = ReplyTokens(config, store)
+
+    # --- languages -------------------------------------------------------------
+    @property
+    def language(self) -> str:
+        """The answers' language as known without their game; the case may set it (SET LANGUAGE)."""
+        return self.answer_language(None)
+
+    @language.setter
+    def language(self, code: str | None) -> None:
+        self.chosen = code
+
+    def answer_language(self, view: GameView | None) -> str:
+        """The language of the answers to the mail being handled, about ``view`` (English outside one)."""
+        if self.chosen or self.answers is None:
+            return self.chosen or ENGLISH
+        return self.reader_language(view, self.answers.inbound.reply_address)
+
+    def reader_language(self, view: GameView | None, to: str) -> str:
+        """The language of a mail to ``to``: its seat's in ``view``, else its address's (SET LANGUAGE
+        [ALL]), else, for the sender of the mail being handled, its command words' (HILFE), else English."""
+        said = self.store.seats.language_of(view.id if view is not None else None, to)
+        return said if said in LANGUAGES else self.words_language(to) or ENGLISH
+
+    def words_language(self, to: str) -> str | None:
+        """The language of the command words of the mail being handled (HILFE), if ``to`` sent it."""
+        pending = self.answers
+        if pending is not None and to.lower() == pending.inbound.reply_address.lower():
+            pending.words = pending.words or (words_language(pending.inbound.text, pending.inbound.subject),)
+            return pending.words[0]
+        return None
 
     # --- bodies -------------------------------------------------------------
     def render(self, template: str, language: str | None = None, **context: Any) -> str:
@@ -282,13 +321,10 @@ class Outbox(Languages):
         return not (self.replying_to(inbound) and self.answers.authenticated)
 
     def _send_reply(self, inbound: Inbound, parts: list[ReplyPart]) -> int | None:
-        from gm.mail.outbound import HtmlPart
-
         to = inbound.reply_address
         if not to:
             log.info("no reply: the mail has no usable From address")
             return None
-        lead = parts[0] if parts[0].report else None
         limited = all(p.kind in LIMITED_KINDS for p in parts)
         view = next((p.view for p in parts if p.view is not None), None)
         headers = self.reply_headers(view.id, to) if view else ()
@@ -307,17 +343,7 @@ class Outbox(Languages):
             body = strangers.cut(self.config, body, room)
         if notice:
             body = strangers.with_notice(body, notice)
-        first = parts[0]
-        if lead is not None:  # the report of the move, as every player gets it, with the answers after
-            subject, html = f"{game_tag(view.id)} {translate(lead.label, language)}", lead.html
-            if html is not None and len(parts) > 1:
-                from gm.present.mailhtml import with_answers  # the page: only where there is one
-                html = HtmlPart(with_answers(html.html, [p.body for p in parts[1:]], language), html.images)
-        else:
-            subject = answer_subject(parts, view, inbound.subject, language)
-            html = first.html if len(parts) == 1 and not limited else None
-        kinds = {p.kind for p in parts}
-        kind = "report" if lead is not None else first.kind if len(kinds) == 1 else "reply"
+        subject, html, kind = reply_head(parts, view, inbound.subject, language, limited)
         oid = self.queue(to, subject[:200], body, kind=kind,
                          game_id=view.id if view else None, turn=view.turn if view else None,
                          in_reply_to=inbound.message_id, references=inbound.references,
@@ -362,17 +388,6 @@ class MailOutbox(Outbox):
         self.signer, self.tokens = service.signer, service.tokens
         self.draw_later = service.draw_later
         self.answers = PendingReply(inbound)
-        self.said: tuple[str | None] | None = None  # the language of its command words, once read
-
-    def words_language(self, to: str) -> str | None:
-        """The language of the command words of the mail being handled (gm.mail.orders), when
-        ``to`` sent it; read once, when no setting gives a language."""
-        inbound = self.answers.inbound if self.answers is not None else None
-        if inbound is None or to.lower() != inbound.reply_address.lower():
-            return None
-        if self.said is None:
-            self.said = (words_language(inbound.text, inbound.subject),)
-        return self.said[0]
 
     def send_answers(self) -> int | None:
         """Send the gathered answers as one message; returns its outbox id (None: nothing sent).

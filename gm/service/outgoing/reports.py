@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from games.base import Event
 from games.text import Text
 from gm.core import times
-from gm.core.i18n import ENGLISH
+from gm.core.i18n import ENGLISH, LANGUAGES
 from gm.core.model import GameView, Seat
 from gm.present import standings
 from gm.present import reports as present
@@ -148,7 +148,7 @@ def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
     public = [e.text for e in events if e.to is None]
     seat = view.player(sender)
     assert seat is not None  # the sender's orders were judged: they hold the seat
-    language = ctx.outbox.answer_language(view) if inbound is not None else reportmail.language_of(seat)
+    language = seat.language if seat.language in LANGUAGES else ENGLISH  # the seat's (and so its reply's)
     confirm = dict(game_id=view.id, turn=view.turn, lines=private + public or [Text("Orders received.")],
                    waiting=table.missing if table.missing is not None
                    else deadlines.missing_now(ctx.store, view),
