@@ -128,3 +128,27 @@ def test_gm_new_language_gives_every_seat_the_language(tmp_path):
     assert (seat(room, "nb1").language, seat(room, "nb1", "bob").language) == ("de", "de")
     assert {to: m["Content-Language"] for to, m in welcomes} == {ADA: "de", BOB: "de"}
     assert all("Willkommen" in m["Subject"] for _, m in welcomes)
+
+
+def test_gm_new_takes_a_language_by_code_or_name_and_refuses_another(tmp_path):
+    from typer.testing import CliRunner
+
+    from gm.cli import app
+    from gm.store import Store
+
+    conf = tmp_path / "gm.yaml"
+    conf.write_text(f"data_dir: {tmp_path / 'data'}\naddress: gm@localhost\n")
+
+    def gm(*args: str):
+        return CliRunner().invoke(app, ["--config", str(conf), "new", "neighbors", "--player", "ada=ada@example.org",
+                                        "--player", "bob=bob@example.org", *args])
+
+    assert gm("--id", "nb1", "--language", "Deutsch").exit_code == 0
+    refused = gm("--id", "nb2", "--language", "klingon")
+    assert refused.exit_code != 0 and "en, de or fr" in refused.output
+    store = Store(tmp_path / "data" / "gm.sqlite")
+    try:
+        assert {(r.name, r.language) for r in store.seats.players("nb1")} == {("ada", "de"), ("bob", "de")}
+        assert store.games.game("nb2") is None
+    finally:
+        store.close()
