@@ -13,7 +13,7 @@ from .state import CHOOSE, PLAY, RED, WALL, YELLOW, PhalanxState
 from .turn import TurnPlay
 
 FEW_MOVES = 12  # more legal moves than this are not listed: the list would drown the board
-CELL_WORDS = {RED: mark("red"), YELLOW: mark("yellow"), WALL: mark("wall")}
+CELL_WORDS = {RED: mark("red man"), YELLOW: mark("yellow man"), WALL: mark("wall")}
 
 
 def cells_of(state: PhalanxState, kind: str) -> str:

@@ -6,7 +6,7 @@ from .board import territory
 from .orders import OPENING_STEPS
 from games.text import Text, mark
 
-from .state import COLOUR_WORDS, CHOOSE, EXTRA, OVER, PIE_MEN, PLACE, RED, WALL, YELLOW, PhalanxState
+from .state import CHOOSE, EXTRA, OVER, PIE_MEN, PLACE, RED, WALL, YELLOW, PhalanxState
 
 SYMBOL = {RED: "R", YELLOW: "Y", WALL: "#"}
 WIDTH = 72
@@ -70,7 +70,6 @@ def view(state: PhalanxState, scores: dict[str, int], to_move: list[str]) -> dic
         sides.append({
             "name": player,
             "colour": colour or "not chosen yet",
-            "colour_word": Text(COLOUR_WORDS[colour]) if colour else Text("not chosen yet"),
             "men": sum(1 for k in state.cells.values() if k == colour) if colour else 0,
             "prisoners": state.prisoners[colour] if colour else 0,
             "territory": land[colour] if colour else 0,

@@ -17,7 +17,6 @@ from games.text import mark
 
 RED, YELLOW, WALL = "red", "yellow", "wall"
 COLOURS = (RED, YELLOW)
-COLOUR_WORDS = {RED: mark("red"), YELLOW: mark("yellow"), WALL: mark("wall")}  # said to players
 
 # Phases of a game: the pie opening (PH7) is three sequential steps.
 PLACE, CHOOSE, EXTRA, PLAY, OVER = "place", "choose", "extra", "play", "over"

@@ -7,7 +7,7 @@ import time
 from games.pivot_pawns import deck
 from games.pivot_pawns.orders import solution_text
 from games.pivot_pawns.state import ROUNDS, PivotState, card_coordinate, coordinate
-from games.text import Text
+from games.text import Text, mark
 
 CELL = 13  # inner width of a tableau cell: 5 cells and 6 borders make 71 columns
 
@@ -27,7 +27,10 @@ def _cell(state: PivotState, position: int) -> list[str]:
     return [f"{line:<{CELL}}" for line in lines]
 
 
-def listed(items: list[Text], joiner: str = "{first}, {rest}") -> Text:
+COMMAS, LINES = mark("{first}, {rest}"), mark("{first}\n{rest}")  # the joiners of ``listed``
+
+
+def listed(items: list[str], joiner: str = COMMAS) -> str:
     """Texts as one, each said in the reader's language: "leaf, moon, star" (``joiner`` a
     template of first and rest, marked where it is written)."""
     if len(items) == 1:
@@ -41,7 +44,7 @@ def icon_label(icon: int) -> Text:
                 colour=Text(deck.COLOURS[deck.ICON_COLOUR[icon]]))
 
 
-def render(state: PivotState) -> Text:
+def render(state: PivotState) -> str:
     """The tableau and the round's goal; nothing in it is sealed."""
     border = "+" + ("-" * CELL + "+") * deck.COLUMNS
     out = ["".join(f"{letter:^{CELL + 1}}" for letter in " ABCDE"[1:]).rstrip(), border]
@@ -53,7 +56,7 @@ def render(state: PivotState) -> Text:
     legend = Text("@ pawn   * target card   CAPITALS centre icon\n"
                   "Icon colours: r red, g green, b blue, y yellow, k black")
     lines = ["\n".join(line.rstrip() for line in out), legend, pawns_line(state), *round_goal(state)]
-    return listed(lines, "{first}\n{rest}")
+    return listed(lines, LINES)
 
 
 def pawns_line(state: PivotState) -> Text:
@@ -116,7 +119,7 @@ def view(state: PivotState, viewer: str | None, par: tuple[int | None, str] | No
             {
                 "player": p,
                 "count": len(state.tokens[p]),
-                "icons": [deck.ICON_NAMES[t] for t in state.tokens[p]],
+                "icons": [Text(deck.ICON_NAMES[t]) for t in state.tokens[p]],
             }
             for p in state.players
         ],
@@ -125,10 +128,10 @@ def view(state: PivotState, viewer: str | None, par: tuple[int | None, str] | No
     }
     if state.token is not None:
         data["token"] = {
-            "icon": deck.ICON_NAMES[state.token],
-            "colour": deck.COLOURS[deck.ICON_COLOUR[state.token]],
+            "icon": Text(deck.ICON_NAMES[state.token]),
+            "colour": Text(deck.COLOURS[deck.ICON_COLOUR[state.token]]),
         }
-        data["active_pawn"] = deck.COLOURS[deck.ICON_COLOUR[state.token]]
+        data["active_pawn"] = Text(deck.COLOURS[deck.ICON_COLOUR[state.token]])
         data["target_card"] = card_coordinate(state, deck.target_card(state.token))
     if viewer is None and par is not None:
         # The GM may see this round's par; players see it only once the round closes.
@@ -144,10 +147,10 @@ def _tableau_view(state: PivotState) -> list[dict]:
         tableau.append(
             {
                 "coord": coordinate(position),
-                "centre": deck.ICON_NAMES[centre],
-                "colour": deck.COLOURS[deck.ICON_COLOUR[centre]],
+                "centre": Text(deck.ICON_NAMES[centre]),
+                "colour": Text(deck.COLOURS[deck.ICON_COLOUR[centre]]),
                 "others": [
-                    {"icon": deck.ICON_NAMES[i], "colour": deck.COLOURS[deck.ICON_COLOUR[i]]}
+                    {"icon": Text(deck.ICON_NAMES[i]), "colour": Text(deck.COLOURS[deck.ICON_COLOUR[i]])}
                     for i in deck.other_icons(card)
                 ],
                 "pawn": deck.COLOURS[state.pawns.index(card)] if card in state.pawns else None,
@@ -181,8 +184,8 @@ def _last_round(state: PivotState) -> dict | None:
     winning = next((a for a in record.attempts if a.reason is None), None)
     return {
         "round": record.round,
-        "token": deck.ICON_NAMES[record.token],
-        "colour": deck.COLOURS[deck.ICON_COLOUR[record.token]],
+        "token": Text(deck.ICON_NAMES[record.token]),
+        "colour": Text(deck.COLOURS[deck.ICON_COLOUR[record.token]]),
         "winner": record.winner,
         "bid": None if winning is None else winning.pivots,
         "solution": None if winning is None else solution_text(winning.solution),

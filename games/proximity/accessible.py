@@ -7,22 +7,13 @@ the player to move when they are few.  Proximity hides nothing.
 
 from __future__ import annotations
 
-from games.text import Plural, Text, mark
+from games.text import Plural, Text
 
 from .moves import coin_target, legal_orders, open_sum
-from .state import NULL_SQUARES, Side, State, Tile
+from .state import NULL_SQUARES, Side, State
+from .words import suit_words, tile_words
 
 FEW = 12  # orders listed up to this many
-
-SUIT_WORDS = {"suns": mark("Suns"), "moons": mark("Moons"), "crowns": mark("Crowns"), "arms": mark("Arms")}
-TILE_WORDS = {"suns": mark("Sun {value}"), "moons": mark("Moon {value}"), "crowns": mark("Crown {value}"),
-              "arms": mark("Arm {value}")}
-
-
-def tile_words(tile: Tile) -> Text:
-    """A tile in words: "Sun 3", "Moon A" (the ace), "Crown null"."""
-    value = Text("null") if tile.value == 0 else "A" if tile.value == 1 else str(tile.value)
-    return Text(TILE_WORDS[tile.suit], value=value)
 
 
 def describe(state: State, over: bool) -> list[Text]:
@@ -44,7 +35,7 @@ def describe(state: State, over: bool) -> list[Text]:
 def pieces(state: State, side: Side, null: str) -> list[Text]:
     """One player's suit and null tile, then each piece of theirs on the board."""
     lines: list[Text] = [Text("{player} plays {suit}, null tile {null}.", player=side.name,
-                              suit=Text(SUIT_WORDS[side.suit]), null=null)]
+                              suit=suit_words(side.suit), null=null)]
     for piece in side.chain():
         if piece.kind == "pawn":
             lines.append(Text("{player}: pawn on {square}, age {age}.", player=side.name,

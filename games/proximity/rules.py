@@ -29,6 +29,7 @@ from games.base import (
 )
 
 from games.clock import HELP as CLOCK_HELP, Clock, ClockSpec, charge, credit_move, parse_clock
+from games.text import Text
 
 from . import accessible, display, moves
 from .notation import StepOrder, parse
@@ -44,10 +45,10 @@ def parse_suits(value: object) -> tuple[str, str]:
         low = str(name).strip().lower()
         match = [s for s in SUITS if s == low or s == low + "s" or (len(low) == 1 and s[0] == low)]
         if not match:
-            raise OptionError(f"option suits: {name!r} is not Suns, Moons, Crowns or Arms")
+            raise OptionError(Text("option suits: {name} is not Suns, Moons, Crowns or Arms", name=repr(name)))
         suits.append(match[0])
     if len(suits) != 2 or suits[0] == suits[1]:
-        raise OptionError("option suits: name two different suits, e.g. suns,moons")
+        raise OptionError(Text("option suits: name two different suits, e.g. suns,moons"))
     return suits[0], suits[1]
 
 
@@ -61,7 +62,7 @@ def clock_option(clock: object, time_bank: object) -> ClockSpec | None:
     spec = parse_clock("clock", clock)
     bank = parse_time_bank(time_bank)
     if spec is not None and bank is not None:
-        raise OptionError("options clock and time_bank: give one (time_bank=3d is clock=3d)")
+        raise OptionError(Text("options clock and time_bank: give one (time_bank=3d is clock=3d)"))
     return spec if bank is None else ClockSpec(bank)
 
 
@@ -162,7 +163,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
     def _refuse(self, state: State, index: int, problem: str) -> IllegalOrderError:
         legal = moves.legal_orders(state, index)
         if legal and isinstance(legal[0], Sacrifice):
-            problem += ". You have no legal move, so you must sacrifice a piece"
+            problem = Text("{problem}. You have no legal move, so you must sacrifice a piece", problem=problem)
         return IllegalOrderError(problem, legal=[str(o) for o in legal])
 
     def _resolve(self, state: State, index: int, order) -> PawnMove | CoinMove | Sacrifice:
@@ -170,7 +171,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         if isinstance(order, StepOrder):
             found = state.occupant(order.frm)
             if found is None or found[0] != index:
-                raise self._refuse(state, index, f"there is no piece of yours on {order.frm}")
+                raise self._refuse(state, index, Text("there is no piece of yours on {square}", square=order.frm))
             if found[1].kind == "pawn":
                 order = PawnMove(order.to)
             else:
@@ -209,7 +210,8 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         if clock is not None:
             set_clock(new, credit_move(clock, side.name, now))
             side = new.sides[index]
-            events.append(Event(f"{side.name}'s time bank: {display.format_seconds(side.bank)} left",
+            events.append(Event(Text("{player}'s time bank: {bank} left", player=side.name,
+                                     bank=display.format_seconds(side.bank)),
                                 kind="clock", data={"player": side.name, "bank": side.bank,
                                                     "earned": new.clock_earned}))
         new.last = [e.text for e in events]
@@ -219,8 +221,9 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         side, other = new.sides[index], new.sides[1 - index]
         side.bank = 0.0
         new.winner = 1 - index
-        new.end_reason = f"{side.name}'s time bank ran out"
-        events = [Event(f"{side.name}'s time bank ran out; {other.name} wins", kind="end",
+        new.end_reason = Text("{player}'s time bank ran out", player=side.name)
+        events = [Event(Text("{player}'s time bank ran out; {winner} wins", player=side.name, winner=other.name),
+                        kind="end",
                         data={"player": side.name})]
         new.last = [e.text for e in events]
         return Result(new, events)
@@ -238,8 +241,8 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
     def close_turn(self, state: State, now: float) -> Result[State]:
         """The mover's time bank has run out: the mover loses (PX8)."""
         if not self.ready(state, now):
-            raise GameError(
-                "Proximity closes a turn only when the mover's time bank has run out"
+            raise GameError(Text(
+                "Proximity closes a turn only when the mover's time bank has run out")
             )
         return self._lose_on_time(state.clone(), state.mover)
 
@@ -266,8 +269,8 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         """G6: over and drawn, nobody wins; no clock runs."""
         new = state.clone()
         new.drawn = True
-        new.end_reason = "drawn by agreement"
-        new.last = ["The game ends drawn by agreement (RULINGS G6)."]
+        new.end_reason = Text("drawn by agreement")
+        new.last = [Text("The game ends drawn by agreement (RULINGS G6).")]
         return new
 
     def leave(self, state: State, player: str, now: float) -> Result[State]:
@@ -283,9 +286,9 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         new.left = state.left + (player,)
         new.winner = 1 - index
         winner = new.sides[new.winner].name
-        new.end_reason = f"{player} left the game"
+        new.end_reason = Text("{player} left the game", player=player)
         events = [self.left_event(player),
-                  Event(f"The game is over: too few players are left; {winner} wins.",
+                  Event(Text("The game is over: too few players are left; {winner} wins.", winner=winner),
                         kind="end", data={"player": player, "winners": [winner]})]
         new.last = [e.text for e in events]
         return Result(new, events)

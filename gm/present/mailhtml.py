@@ -35,7 +35,7 @@ class ReportPage:
     note: str | None = None  # the game master's note, when the GM entered orders
     footer: str = ""  # how this reader sends orders (gm.present.reports.footer); "" when they cannot
     letter: str | None = None  # a welcome's text above its report (password, commands), as sent
-    letter_title: str = "Welcome"  # the heading of ``letter`` ("For you": a line for this reader)
+    letter_title: str = Text("Welcome")  # the heading of ``letter`` ("For you": a line for this reader)
     language: str = i18n.ENGLISH
     described: list | None = None  # an accessible report's board in words (accessible_board)
     table: tuple | None = None  # an accessible report's board as (headers, rows) (accessible_board)

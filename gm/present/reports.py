@@ -164,8 +164,11 @@ def report_template(rules, language: str = i18n.ENGLISH):
 
 
 def rendered(template, context: dict, language: str) -> str:
-    """A report template filled with ``context`` said in ``language``, fitted to the width."""
-    return fit_width(template.render(**i18n.localized(context, language)))
+    """A report template filled with ``context`` said in ``language``, fitted to the width.  The
+    game's ``view`` is passed as the game made it: its template says its Texts as it prints them
+    (``| t``), and a Text that is also a key of its tables still finds its row."""
+    said = i18n.localized({key: value for key, value in context.items() if key != "view"}, language)
+    return fit_width(template.render(**said, view=context["view"]))
 
 
 def render_report(data: ReportInput) -> str:

@@ -66,7 +66,8 @@ def test_the_table_has_a_header_and_a_row_per_board_row_with_every_piece(seed):
     grid = state.grid
     assert len(rows) == 2 * grid.side - 1
     assert all(len(row) == len(header) for row in rows)
-    found = {f"{header[column]}{row[0]}": word for row in rows
+    kinds = {"red man": "red", "yellow man": "yellow", "wall": "wall"}
+    found = {f"{header[column]}{row[0]}": kinds[word] for row in rows
              for column, word in enumerate(row) if column and word}
     assert found == {grid.name(cell): kind for cell, kind in state.cells.items()}
 

@@ -137,3 +137,18 @@ def test_a_footer_in_any_language_is_recognised_as_a_footer(language):
         text = "Report\n--\n" + footer("g1", channel, language)
         assert without_footer(text) == "Report\n"
     assert footer("g1", None, language) == ""
+
+
+def test_a_records_result_and_standings_are_said_in_the_language_asked_for():
+    from gm.present import recordtext
+    from test_record_text import move, record
+
+    rec = record([move(1, 1, "order", "ada", "a1xb2")], reason="bob resigned")
+    rec["standings"][1]["left"] = True
+    english = recordtext.render(rec)
+    german = recordtext.render(rec, "de")
+    assert "Final standings:" in english and "(left)" in english and "Why: bob resigned" in english
+    assert "Endstand:" in german and "(ausgestiegen)" in german and "Warum: bob resigned" in german
+    assert "Ergebnis: ada gewinnt." in german and "Final standings:" not in german
+    assert german.split("\n")[:3] == english.split("\n")[:3]  # the PGN headers stay as they are
+    assert recordtext.render(rec, "en") == english
