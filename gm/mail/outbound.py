@@ -146,6 +146,7 @@ def compose(
     turn: int | None = None,
     attachments: tuple[Attachment, ...] = (),
     signer: tuple[str, str, str] | None = None,
+    language: str = "en",
 ) -> tuple[str, bytes]:
     """Return (Message-ID, RFC 5322 bytes).  The Message-ID is fixed here, at queue time.
 
@@ -161,7 +162,8 @@ def compose(
     the turn of ``game_id`` the mail is about, named in its Message-ID (gm.mail.msgids).  A
     picture given as a str (its spec, not PNG bytes) is drawn by the sender: the message is its
     head and what finish() needs (``signer``: the DKIM selector, domain and key file that sign
-    it then).  Raises ValueError for a recipient longer than a line.
+    it then).  ``language``: the code of the language the mail is written in (Content-Language,
+    RFC 3282).  Raises ValueError for a recipient longer than a line.
     """
     if len(to) > MAX_RECIPIENT:
         raise ValueError(f"recipient of {len(to)} characters")
@@ -180,6 +182,7 @@ def compose(
         ("Auto-Submitted", auto), (OUR_HEADER, instance),
         *([("X-GM-Game", game_id)] if game_id else []),
         *headers,
+        ("Content-Language", language if language.isalpha() and len(language) <= 8 else "en"),
         ("MIME-Version", "1.0"),
     ]
     head = _head(fields, to)

@@ -31,8 +31,10 @@ from gm.store.locks import retried
 # --- creation -------------------------------------------------------------------
 @retried
 def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, str]],
-                seed: int | None = None, options: dict[str, str] | None = None) -> dict[str, str]:
-    """Set up a game and queue a welcome to each player.  Returns name -> password.
+                seed: int | None = None, options: dict[str, str] | None = None,
+                language: str | None = None) -> dict[str, str]:
+    """Set up a game and queue a welcome to each player (``language``: every seat's, gm new
+    --language; None: each address's own).  Returns name -> password.
 
     Refused (ServiceError, nothing created) for a malformed address, an empty name or one
     that is not a single word, and a name or address given twice (compared without case).
@@ -53,7 +55,8 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
         ctx.store.games.add_game(game_id, rules.kind, seed, json.dumps(options), now)
         for seat, (name, address, shown) in enumerate(players):
             ctx.store.seats.add_player(game_id, seat, name, address,
-                                       passwords.hash_password(secrets_by_name[name]), display_name=shown)
+                                       passwords.hash_password(secrets_by_name[name]), display_name=shown,
+                                       **({"language": language} if language else {}))
         deadlines.save_settings(ctx.store, game_id, service)
         lobby.begin_play(ctx, rules, game_id, seed, options, names, mailcommands.send_welcome,
                          secrets_by_name)

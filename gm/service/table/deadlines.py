@@ -15,6 +15,7 @@ from typing import Any
 
 from games.base import OptionError
 from gm.core import options, times
+from gm.core.i18n import ENGLISH, LANGUAGES
 from gm.core.model import GameView, Seat
 from gm.service.table import clockdue
 from gm.store import Store
@@ -274,21 +275,25 @@ def due_time(store: Store, view: GameView) -> float | None:
     return current(store, view).due
 
 
-def deadline_text(store: Store, view: GameView, now: float, tz=None) -> str | None:
+def deadline_text(store: Store, view: GameView, now: float, tz=None, language: str = ENGLISH) -> str | None:
     """The deadline line of a report: the date (in the reader's zone ``tz``, if set) and the time
-    remaining; None without one."""
+    remaining, in ``language``; None without one."""
     due = due_time(store, view)
-    return None if due is None else times.format_due(due, now, tz)
+    return None if due is None else times.format_due(due, now, tz, language)
 
 
 def report_text(store: Store, view: GameView, viewer: str | None, events: list[Any], now: float) -> str:
     """The report of the game as it stands, as ``viewer`` (None: the GM) sees it, with the
-    deadline in the viewer's time zone: the store and the game alone (gm show needs no outbox)."""
+    deadline in the viewer's time zone, in the seat's language and format (SET LANGUAGE, SET
+    FORMAT ACCESSIBLE): the store and the game alone (gm show needs no outbox)."""
     from gm.present import reports as present
 
-    zone = player_zone(view.player(viewer)) if viewer else None
-    return present.render_report(present.ReportInput(view.id, view.rules, view.state, viewer, events,
-                                                     deadline=deadline_text(store, view, now, zone)))
+    seat = view.player(viewer) if viewer else None
+    language = seat.language if seat is not None and seat.language in LANGUAGES else ENGLISH
+    return present.render_report(present.ReportInput(
+        view.id, view.rules, view.state, viewer, events,
+        deadline=deadline_text(store, view, now, player_zone(seat), language), language=language,
+        accessible=seat is not None and seat.format == "accessible"))
 
 
 def player_zone(player: Seat | None) -> Any:
