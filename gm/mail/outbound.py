@@ -186,10 +186,10 @@ def compose(
         ("MIME-Version", "1.0"),
     ]
     head = _head(fields, to)
-    page = None if html is None else marked_html(html)
+    page = None if html is None else marked_html(html, language)
     if page is not None and page.images and all(isinstance(png, str) for _, png in page.images):
-        return message_id, _later(head, marked(body), page, calendars, attachments, reserve, signer)
-    return message_id, _body(head, marked(body), page, calendars, attachments, reserve)
+        return message_id, _later(head, marked(body, language), page, calendars, attachments, reserve, signer)
+    return message_id, _body(head, marked(body, language), page, calendars, attachments, reserve)
 
 
 def _body(head: str, body: str, html: HtmlPart | None, calendars: tuple[bytes, ...],
