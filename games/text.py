@@ -12,7 +12,7 @@ a plain English str: a sentence is translated whole or not at all.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Iterable, Protocol
 
 
 class Catalogue(Protocol):
@@ -85,7 +85,54 @@ def reason(exc: BaseException) -> str:
     return said if isinstance(said, Text) else str(exc)
 
 
+def recover(text: str | None, templates: Iterable[str]) -> str | None:
+    """``text`` (English, as a state stored it) as the Text of the first of ``templates`` that
+    makes it, its values read back from it (plain str); else ``text`` as it is.  A state keeps
+    its sentences as plain JSON strings: this gives them back their translation when loaded."""
+    if not text or isinstance(text, Text):
+        return text
+    for template in templates:
+        values = read_fields(text, template)
+        if values is not None and Text(template, **values) == text:
+            return Text(template, **values)
+    return text
+
+
+def read_fields(text: str, template: str) -> dict[str, str] | None:
+    """The values of ``template``'s fields in ``text`` (each up to the next literal part, found by
+    str.find: linear), or None where the literal parts are not there in order."""
+    import string
+
+    parts = list(string.Formatter().parse(template))
+    values: dict[str, str] = {}
+    at = 0
+    for index, (literal, name, _spec, _conversion) in enumerate(parts):
+        if not text.startswith(literal, at):
+            return None
+        at += len(literal)
+        if name is None:
+            continue
+        following = parts[index + 1][0] if index + 1 < len(parts) else ""
+        end = len(text) if not following else text.find(following, at)
+        if end < 0:
+            return None
+        values[name], at = text[at:end], end
+    return values if at == len(text) else None
+
+
 def mark(template: str) -> str:
     """``template`` as it is, marked for the catalogues: a sentence written apart from the Text
     that says it (a table of texts, ``Text(TABLE[key], ...)``)."""
     return template
+
+
+LINE_BREAK = mark("{above}\n{below}")  # two lines of one text, each translated on its own
+
+
+def in_lines(lines: Iterable[str]) -> str:
+    """``"\\n".join(lines)`` in English, each line's Text kept for its translation (lines said
+    as one text: an answer, the standings above a report)."""
+    joined: str | None = None
+    for line in lines:
+        joined = line if joined is None else Text(LINE_BREAK, above=joined, below=line)
+    return joined if joined is not None else ""

@@ -27,6 +27,7 @@ from .board import territory
 from .orders import ColourChoice, ExtraMan, Order, Placement, Turn, parse
 from .randomplay import random_order_text
 from .state import (
+    END_REASONS,
     CHOOSE,
     COLOURS,
     EXTRA,
@@ -128,7 +129,7 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
         new.left = state.left + (player,)
         (winner,) = [p for p in state.players if p != player]
         new.phase = OVER
-        new.end_reason = Text("{player} left the game; {winner} wins", player=player, winner=winner)
+        new.end_reason = Text(END_REASONS["left"], player=player, winner=winner)
         events = [self.left_event(player),
                   Event(Text("The game ends: {reason} (too few players left).", reason=new.end_reason),
                         kind="end",
@@ -140,7 +141,7 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
         """G6: over and drawn, whatever the phase; the scores stay as they stand."""
         new = state.copy()
         new.phase, new.drawn = OVER, True
-        new.end_reason = Text("drawn by agreement")
+        new.end_reason = Text(END_REASONS["draw"])
         new.last = [Text("The game ends drawn by agreement (RULINGS G6).")]
         return new
 
@@ -268,10 +269,10 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
         state.to_play = other(colour)
         if state.passes >= 2:
             state.phase = OVER
-            state.end_reason = Text("both players passed in a row")
+            state.end_reason = Text(END_REASONS["passes"])
         elif state.normal_turns >= state.max_turns:
             state.phase = OVER
-            state.end_reason = Text("the turn limit of {turns} turns was reached (PH8)",
+            state.end_reason = Text(END_REASONS["limit"],
                                     turns=state.max_turns)
         if state.phase == OVER:
             events.append(Event(Text("The game ends: {reason}.", reason=state.end_reason), kind="end"))

@@ -13,7 +13,7 @@ from functools import lru_cache
 from games.base import StateError, dump_drawn, dump_left, is_whole, load_drawn, load_left, need, whole_number
 from games.clock import Clock, dump_clock, load_clock
 from games.hexgrid import Cell, CellNameError, HexGrid
-from games.text import mark
+from games.text import mark, recover
 
 RED, YELLOW, WALL = "red", "yellow", "wall"
 COLOURS = (RED, YELLOW)
@@ -36,6 +36,15 @@ def other(colour: str) -> str:
 @lru_cache(maxsize=None)
 def grid_of(side: int) -> HexGrid:
     return HexGrid(side)
+
+
+# How a game ended, as the state keeps it (English JSON; recover() gives back its translation).
+END_REASONS = {
+    "left": mark("{player} left the game; {winner} wins"),
+    "draw": mark("drawn by agreement"),
+    "passes": mark("both players passed in a row"),
+    "limit": mark("the turn limit of {turns} turns was reached (PH8)"),
+}
 
 
 @dataclass
@@ -230,7 +239,7 @@ def load_state(data: dict) -> PhalanxState:
         normal_turns=_int(data, "normal_turns", 0),
         passes=_int(data, "passes", 0, 2),
         to_play=to_play,
-        end_reason=end_reason,
+        end_reason=recover(end_reason, END_REASONS.values()) or "",
         last=list(last),
         left=left,
         drawn=drawn,

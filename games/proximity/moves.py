@@ -15,6 +15,7 @@ from games.base import Event
 from games.text import Plural, Text
 
 from .state import (
+    END_REASONS,
     BOARD_SQUARES,
     NULL_SQUARES,
     Piece,
@@ -308,7 +309,7 @@ def sacrifice(state: State, index: int, square: str) -> list[Event]:
                     kind="sacrifice", data={"player": name, "square": square})]
     if oldest is None:
         state.winner = 1 - index
-        state.end_reason = Text("{player} sacrificed the pawn with no coin to promote", player=name)
+        state.end_reason = Text(END_REASONS["sacrifice"], player=name)
         events.append(Event(Text("{player} has no coin to promote and loses; {winner} wins", player=name,
                                  winner=state.sides[1 - index].name), kind="end"))
         return events

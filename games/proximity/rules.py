@@ -34,7 +34,7 @@ from games.text import Text
 from . import accessible, display, moves
 from .notation import StepOrder, parse
 from .moves import CoinMove, PawnMove, Sacrifice
-from .state import BOARD_SQUARES, NULL_SQUARES, SUITS, Piece, Side, State, Tile
+from .state import END_REASONS, BOARD_SQUARES, NULL_SQUARES, SUITS, Piece, Side, State, Tile
 
 
 
@@ -221,7 +221,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         side, other = new.sides[index], new.sides[1 - index]
         side.bank = 0.0
         new.winner = 1 - index
-        new.end_reason = Text("{player}'s time bank ran out", player=side.name)
+        new.end_reason = Text(END_REASONS["time"], player=side.name)
         events = [Event(Text("{player}'s time bank ran out; {winner} wins", player=side.name, winner=other.name),
                         kind="end",
                         data={"player": side.name})]
@@ -269,7 +269,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         """G6: over and drawn, nobody wins; no clock runs."""
         new = state.clone()
         new.drawn = True
-        new.end_reason = Text("drawn by agreement")
+        new.end_reason = Text(END_REASONS["draw"])
         new.last = [Text("The game ends drawn by agreement (RULINGS G6).")]
         return new
 
@@ -286,7 +286,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         new.left = state.left + (player,)
         new.winner = 1 - index
         winner = new.sides[new.winner].name
-        new.end_reason = Text("{player} left the game", player=player)
+        new.end_reason = Text(END_REASONS["left"], player=player)
         events = [self.left_event(player),
                   Event(Text("The game is over: too few players are left; {winner} wins.", winner=winner),
                         kind="end", data={"player": player, "winners": [winner]})]

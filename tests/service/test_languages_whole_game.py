@@ -24,7 +24,7 @@ the your you yours and with for this that these has have had will would which wh
 game games turn turns order orders player players board deadline waiting reply send sent
 password is are were been being it its of from by not nobody yet please next now here
 there their they them our we us my me do does done did can cannot could should may must
-left right won win wins winner winners lost score scores moves move claim claims bid bids
+left right won win wins winner winners lost moves move claim claims bid bids
 card cards hand piece pieces write wrote written set changed nothing only every each after
 before until than then more less most first last new old see shows shown keep kept
 """.split())

@@ -85,16 +85,16 @@ class Outbox:
     def language(self, code: str | None) -> None:
         self.chosen = code
 
-    def answer_language(self, view: GameView | None) -> str:
-        """The language of the answers to the mail being handled, about ``view`` (English outside one)."""
+    def answer_language(self, view: GameView | str | None) -> str:
+        """The language of the answers to the mail being handled, about ``view`` (a game, its id)."""
         if self.chosen or self.answers is None:
             return self.chosen or ENGLISH
         return self.reader_language(view, self.answers.inbound.reply_address)
 
-    def reader_language(self, view: GameView | None, to: str) -> str:
-        """The language of a mail to ``to``: its seat's in ``view``, else its address's (SET LANGUAGE
-        [ALL]), else, for the sender of the mail being handled, its command words' (HILFE), else English."""
-        said = self.store.seats.language_of(view.id if view is not None else None, to)
+    def reader_language(self, view: GameView | str | None, to: str) -> str:
+        """The language of a mail to ``to``: its seat's in ``view`` (a game, its id), else its address's
+        (SET LANGUAGE ALL), else, from the sender being answered, its command words' (HILFE); English."""
+        said = self.store.seats.language_of(view if view is None or isinstance(view, str) else view.id, to)
         return said if said in LANGUAGES else self.words_language(to) or ENGLISH
 
     def words_language(self, to: str) -> str | None:
@@ -107,18 +107,16 @@ class Outbox:
 
     # --- bodies -------------------------------------------------------------
     def render(self, template: str, language: str | None = None, **context: Any) -> str:
-        """One of the mail templates, with our address filled in, in ``language`` (None: the
-        answers', answer_language)."""
+        """A mail template, our address filled in, in ``language`` (None: answer_language of its game)."""
         context.setdefault("address", self.config.address)
-        return reports.render_text(template, language=language or self.answer_language(None), **context)
+        language = language or self.answer_language(context.get("game_id"))
+        return reports.render_text(template, language=language, **context)
 
     def notice_body(self, view: GameView, lines: list[str], language: str | None = None) -> str:
-        return self.render("notice", language=language or self.answer_language(view), game_id=view.id,
-                           turn=view.turn, lines=lines)
+        return self.render("notice", language=language, game_id=view.id, turn=view.turn, lines=lines)
 
     def error_body(self, view: GameView | None, message: str, language: str | None = None) -> str:
-        return self.render("error", language=language or self.answer_language(view), message=message,
-                           game_id=view.id if view else None)
+        return self.render("error", language=language, message=message, game_id=view.id if view else None)
 
     # --- queueing -------------------------------------------------------------
     def queue(self, to: str, subject: str, body: str, *, kind: str, answer: bool = False,
@@ -219,25 +217,26 @@ class Outbox:
             threading = {} if letter.answers is None else {
                 "in_reply_to": letter.answers.message_id, "references": letter.answers.references}
             reply = (("Reply-To", tokens[letter.to]),) if tokens[letter.to] else ()
+            notes = tuple(translate(note, letter.language) for note in letter.notes)
             oid = self._put(letter.to, f"{game_tag(view.id)} {translate(letter.label, letter.language)}",
-                            reports.with_footer("\n".join(letter.notes + (body,)), footer),
+                            reports.with_footer("\n".join(notes + (body,)), footer),
                             kind=letter.kind, status=status, game_id=view.id, turn=view.turn,
                             not_before=letter.not_before, headers=letter.headers + reply,
                             html=page_part(letter.page, letter.images, footer), calendar=letter.calendar,
                             files=letter.files, language=letter.language, **threading)
             if letter.archived:
-                for note in letter.notes:
+                for note in notes:
                     self.archive(view, letter.player, "notice", note, oid)
                 self.archive(view, letter.player, letter.kind, body, oid)
 
     def _leads(self, view: GameView, letter: Letter, footer: str) -> bool:
-        """Put ``letter`` as the lead of the reply to the mail it answers, if that reply is being
-        gathered (the reply's footer goes under its last answer); False if it is not."""
+        """Put ``letter`` first in the reply to the mail it answers, if one is gathered; else False."""
         if not self.replying_to(letter.answers):
             return False
         self.reply_report(letter.answers, view, letter, page_part(letter.reply_page, letter.images, footer))
         for title, text in letter.reply_notes:
-            self.reply(letter.answers, view, title, text, kind="notice", archive_player=letter.player)
+            self.reply(letter.answers, view, title, translate(text, letter.language), kind="notice",
+                       archive_player=letter.player)
         return True
 
     def footer(self, view: GameView, to: str, replies: bool, language: str = ENGLISH) -> str:

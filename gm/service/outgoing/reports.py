@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from games.base import Event
-from games.text import Text
+from games.text import in_lines, Text
 from gm.core import times
 from gm.core.i18n import ENGLISH, LANGUAGES
 from gm.core.model import GameView, Seat
@@ -47,7 +47,7 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
     over = rules.is_over(view.state)
     label = Text("{title} final report", title=rules.title) if over else Text("{title} report", title=rules.title)
     # The end mail: the final standings open it, archived beside the report as a notice.
-    head = "\n".join(final_standings(ctx, view)) + "\n" if over else None
+    head = in_lines([*final_standings(ctx, view), ""]) if over else None
     sender: reportmail.Sender | None = None
     if reply_to is not None and (player := view.player(reply_to[0])) is not None:
         sender = reportmail.Sender(reply_to[0], reply_to[1], from_seat(player, reply_to[1]))

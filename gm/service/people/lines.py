@@ -19,7 +19,7 @@ from gm.mail import conditional as words
 from gm.mail.inbound import Inbound
 from gm.service.context import Context
 from gm.service.outgoing.answers import done, refuse
-from gm.service.people.texts import in_lines
+from games.text import in_lines
 from gm.store.lines import LineRow
 
 MAX_LINES = words.MAX_LINES  # lines a seat keeps in one game

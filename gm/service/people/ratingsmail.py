@@ -12,7 +12,7 @@ from games.text import Text
 from gm.core.model import GameView
 from gm.mail.inbound import Inbound
 from gm.service.outgoing.answers import done, refuse
-from gm.service.people.texts import in_lines
+from games.text import in_lines
 from gm.service.table import ratings
 from gm.service.context import Context
 

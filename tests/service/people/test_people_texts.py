@@ -14,7 +14,7 @@ from games.text import Plural, Text
 from gm.core import i18n
 from gm.core.model import ServiceError
 from gm.service.people import draws, forget, lines, lobby, optin, publicnames, seats, tournamentmail
-from gm.service.people.texts import in_lines
+from games.text import in_lines
 from games.text import reason as said
 
 ROOT = Path(__file__).resolve().parents[3]
