@@ -4,9 +4,12 @@ the games never need gm to be translated."""
 
 from __future__ import annotations
 
-import gettext
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # gettext compiles a regex when imported: loaded only for a catalogue
+    import gettext
 
 LOCALE = Path(__file__).resolve().parent / "locale"
 
@@ -18,6 +21,8 @@ def catalogue_files(root: Path, language: str) -> list[Path]:
 
 def chained(files: list[Path]) -> gettext.NullTranslations:
     """One catalogue of many: the first file's, falling back to the next, and so on; none: English."""
+    import gettext
+
     first: gettext.NullTranslations = gettext.NullTranslations()
     for count, path in enumerate(files):
         with path.open("rb") as handle:

@@ -9,13 +9,15 @@ English loads nothing.
 
 from __future__ import annotations
 
-import gettext
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games import i18n as games_i18n
 from games.text import Text, localize
+
+if TYPE_CHECKING:  # gettext compiles a regex when imported: loaded for a catalogue only
+    import gettext
 
 ENGLISH = "en"
 LANGUAGES = ("en", "de", "fr")  # the order HELP lists them in
@@ -32,12 +34,29 @@ def language_code(word: str) -> str | None:
     return None
 
 
+class Untranslated:
+    """English's catalogue: every text as the code wrote it (gettext's NullTranslations without
+    importing gettext, which an English mail never needs)."""
+
+    def gettext(self, message: str) -> str:
+        return message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+    def pgettext(self, context: str, message: str) -> str:
+        return message
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+
 @lru_cache(maxsize=8)
-def translations(language: str) -> gettext.NullTranslations:
+def translations(language: str) -> gettext.NullTranslations | Untranslated:
     """gm's catalogue of ``language`` with the games' behind it; English (or an unknown
-    language): the null catalogue, every text as the code wrote it."""
+    language): none, every text as the code wrote it."""
     if language not in LANGUAGES or language == ENGLISH:
-        return gettext.NullTranslations()
+        return Untranslated()
     catalogue = games_i18n.chained(games_i18n.catalogue_files(LOCALE, language))
     catalogue.add_fallback(games_i18n.translations(language))
     return catalogue
