@@ -20,7 +20,7 @@ from games.base import (
 )
 from games.clock import HELP as CLOCK_HELP, ClockedGame, Clock, new_clock, parse_clock
 from games.hexgrid import CellNameError
-from games.text import Plural, Text
+from games.text import Text
 
 from . import accessible, presentation
 from .board import territory
@@ -28,6 +28,9 @@ from .orders import ColourChoice, ExtraMan, Order, Placement, Turn, parse
 from .randomplay import random_order_text
 from .state import (
     END_REASONS,
+    LAST_LINES,
+    WHO,
+    capture_line,
     CHOOSE,
     COLOURS,
     EXTRA,
@@ -131,7 +134,7 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
         new.phase = OVER
         new.end_reason = Text(END_REASONS["left"], player=player, winner=winner)
         events = [self.left_event(player),
-                  Event(Text("The game ends: {reason} (too few players left).", reason=new.end_reason),
+                  Event(Text(LAST_LINES["end left"], reason=new.end_reason),
                         kind="end",
                         data={"winners": [winner]})]
         new.last = [event.text for event in events]
@@ -142,7 +145,7 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
         new = state.copy()
         new.phase, new.drawn = OVER, True
         new.end_reason = Text(END_REASONS["draw"])
-        new.last = [Text("The game ends drawn by agreement (RULINGS G6).")]
+        new.last = [Text(LAST_LINES["drawn"])]
         return new
 
     def scores(self, state: PhalanxState) -> dict[str, int]:
@@ -208,7 +211,7 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
                                                  cell=name))
                 state.cells[cell] = colour
         state.phase = CHOOSE
-        text = Text("{player} places the pie: red {red}, yellow {yellow}", player=player,
+        text = Text(LAST_LINES["pie"], player=player,
                     red=" ".join(order.red), yellow=" ".join(order.yellow))
         return [Event(text, kind="pie", data={"red": list(order.red), "yellow": list(order.yellow)})]
 
@@ -217,9 +220,7 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
         state.colours = {player: order.colour, placer: other(order.colour)}
         state.phase = EXTRA
         red = state.player_of(RED)
-        text = Text("{player} chooses red; {red} (red) places one more man", player=player, red=red) \
-            if order.colour == RED else \
-            Text("{player} chooses yellow; {red} (red) places one more man", player=player, red=red)
+        text = Text(LAST_LINES["choose red" if order.colour == RED else "choose yellow"], player=player, red=red)
         return [Event(text, kind="choose", data={"colours": dict(state.colours)})]
 
     def _extra(self, state: PhalanxState, player: str, order: ExtraMan) -> list[Event]:
@@ -230,40 +231,34 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
         state.cells[cell] = RED
         state.phase = PLAY
         state.to_play = YELLOW
-        return [Event(Text("{player} (red) places {cell}", player=player, cell=order.cell),
+        return [Event(Text(LAST_LINES["extra"], player=player, cell=order.cell),
                       kind="extra", data={"cell": order.cell})]
 
     def _normal_turn(self, state: PhalanxState, player: str, order: Turn) -> list[Event]:
         colour = state.to_play
-        who = Text("{player} (red)", player=player) if colour == RED else \
-            Text("{player} (yellow)", player=player)
+        who = Text(WHO[colour], player=player)
         play = TurnPlay(state.cells, state.grid, colour).play(order)
         events = []
         if order.growths:
             events.append(Event(
-                Text("{who} grows {cells}", who=who, cells=" ".join(order.growths)),
+                Text(LAST_LINES["grow"], who=who, cells=" ".join(order.growths)),
                 kind="grow", data={"cells": list(order.growths)},
             ))
         for done in play.moves:
             events.append(Event(
-                Text("{who} moves head {head} tail {tail} by {distance}", who=who,
+                Text(LAST_LINES["move"], who=who,
                      head=done.move.head, tail=done.move.tail, distance=done.move.distance),
                 kind="move", data={"move": str(done.move)}))
             if done.captured:
                 names = " ".join(state.grid.name(c) for c in done.captured)
-                taken = Plural("{who} takes {n} red man; wall at {cells}",
-                               "{who} takes {n} red men; wall at {cells}",
-                               n=len(done.captured), who=who, cells=names) if colour != RED else \
-                    Plural("{who} takes {n} yellow man; wall at {cells}",
-                           "{who} takes {n} yellow men; wall at {cells}",
-                           n=len(done.captured), who=who, cells=names)
+                taken = capture_line(colour, who, len(done.captured), names)
                 events.append(Event(taken, kind="capture", data={"cells": names.split()}))
                 state.prisoners[colour] += len(done.captured)
         state.cells = play.cells
         state.normal_turns += 1
         if order.is_pass:
             state.passes += 1
-            events.append(Event(Text("{who} passes", who=who), kind="pass"))
+            events.append(Event(Text(LAST_LINES["pass"], who=who), kind="pass"))
         else:
             state.passes = 0
         state.to_play = other(colour)
@@ -275,7 +270,7 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
             state.end_reason = Text(END_REASONS["limit"],
                                     turns=state.max_turns)
         if state.phase == OVER:
-            events.append(Event(Text("The game ends: {reason}.", reason=state.end_reason), kind="end"))
+            events.append(Event(Text(LAST_LINES["end"], reason=state.end_reason), kind="end"))
         return events
 
     def legal_orders(self, state: PhalanxState, player: str) -> list[str] | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.base import Event
-from games.text import Plural, Text
+from games.text import Text
 
 from .state import (
     END_REASONS,
@@ -25,6 +25,7 @@ from .state import (
     TrailRow,
     adjacent,
 )
+from .lastmove import LAST_LINES, promotion_line
 from .words import THE_PIECE, ordinal, suit_words, tile_words
 
 
@@ -239,13 +240,13 @@ def apply(state: State, index: int, order: Order) -> list[Event]:
         side.rows.append(TrailRow(order.to))
         step(side, pawn, len(side.rows) - 1)
         moved, dest = pawn, order.to
-        text = Text("{player}: {order}, pawn to {square} ({tile}), age {age}", player=name,
+        text = Text(LAST_LINES["pawn"], player=name,
                     order=str(order), square=dest, tile=tile_words(state.tile(dest)), age=pawn.age)
     else:
         coin = next(c for c in side.coins() if c.square == order.frm)
         step(side, coin, side.active_rows()[coin.age])
         moved, dest = coin, coin.square
-        text = Text("{player}: {order}, coin {source}-{square} ({tile}), age {age}", player=name,
+        text = Text(LAST_LINES["coin"], player=name,
                     order=str(order), source=order.frm, square=dest, tile=tile_words(state.tile(dest)),
                     age=coin.age)
     events = [Event(text, kind="move", data={"player": name, "order": str(order), "to": dest,
@@ -275,22 +276,18 @@ def ace_check(state: State, suit: str) -> list[Event]:
             "two": f"{sums[1]:+d}"}
     data = {"suit": suit, "sums": dict(zip(names, sums))}
     if sums[0] == sums[1]:
-        return [Event(Text("Ace of {suit}: sums {first} {one}, {second} {two}; a tie brings in no coin",
-                           **head), kind="ace", data=data)]
+        return [Event(Text(LAST_LINES["ace tie"], **head), kind="ace", data=data)]
     best = 0 if sums[0] > sums[1] else 1
     side = state.sides[best]
     in_play = sum(1 for p in side.pieces if p.in_play and p.kind == "coin")
     if in_play >= state.coins:
-        return [Event(Text("Ace of {suit}: sums {first} {one}, {second} {two}; {player} has no coin "
-                           "left to bring in", player=side.name, **head), kind="ace", data=data)]
+        return [Event(Text(LAST_LINES["ace no coin"], player=side.name, **head), kind="ace", data=data)]
     if state.occupant(side.null):
-        return [Event(Text("Ace of {suit}: sums {first} {one}, {second} {two}; {player}'s null tile "
-                           "{square} is occupied: no coin", player=side.name, square=side.null, **head),
+        return [Event(Text(LAST_LINES["ace null taken"], player=side.name, square=side.null, **head),
                       kind="ace", data=data)]
     new_id = max(p.id for p in side.pieces) + 1
     side.pieces.append(Piece(new_id, "coin", side.null, 0, []))
-    return [Event(Text("Ace of {suit}: sums {first} {one}, {second} {two}; {player} brings in a coin "
-                       "on {square}", player=side.name, square=side.null, **head), kind="coin",
+    return [Event(Text(LAST_LINES["ace coin"], player=side.name, square=side.null, **head), kind="coin",
                   data={**data, "player": side.name})]
 
 
@@ -301,16 +298,16 @@ def sacrifice(state: State, index: int, square: str) -> list[Event]:
     oldest = side.coins()[0] if side.coins() else None
     piece.square = None
     if piece.kind == "coin":
-        return [Event(Text("{player}: X {square}, sacrifices the coin on {square} (age {age})", player=name,
+        return [Event(Text(LAST_LINES["sacrifice coin"], player=name,
                            square=square, age=piece.age),
                       kind="sacrifice", data={"player": name, "square": square})]
-    events = [Event(Text("{player}: X {square}, sacrifices the pawn (age {age})", player=name, square=square,
+    events = [Event(Text(LAST_LINES["sacrifice pawn"], player=name, square=square,
                          age=piece.age),
                     kind="sacrifice", data={"player": name, "square": square})]
     if oldest is None:
         state.winner = 1 - index
         state.end_reason = Text(END_REASONS["sacrifice"], player=name)
-        events.append(Event(Text("{player} has no coin to promote and loses; {winner} wins", player=name,
+        events.append(Event(Text(LAST_LINES["no coin to promote"], player=name,
                                  winner=state.sides[1 - index].name), kind="end"))
         return events
     # PX7: the oldest coin becomes the pawn with its age; the trail it has not
@@ -324,9 +321,7 @@ def sacrifice(state: State, index: int, square: str) -> list[Event]:
         # PX10: the report shows these rows as one line, with the turn.
         side.promotions.append(Promotion(state.moves + 1, tuple(struck)))
     events.append(Event(
-        Plural("The coin on {square} (age {age}) becomes the pawn; {n} trail row struck",
-               "The coin on {square} (age {age}) becomes the pawn; {n} trail rows struck",
-               n=len(struck), square=oldest.square, age=oldest.age),
+        promotion_line(oldest.square, oldest.age, len(struck)),
         kind="promotion", data={"player": name, "square": oldest.square, "struck": len(struck)},
     ))
     return events

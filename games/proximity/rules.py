@@ -32,6 +32,7 @@ from games.clock import HELP as CLOCK_HELP, Clock, ClockSpec, charge, credit_mov
 from games.text import Text
 
 from . import accessible, display, moves
+from .lastmove import LAST_LINES
 from .notation import StepOrder, parse
 from .moves import CoinMove, PawnMove, Sacrifice
 from .state import END_REASONS, BOARD_SQUARES, NULL_SQUARES, SUITS, Piece, Side, State, Tile
@@ -210,7 +211,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         if clock is not None:
             set_clock(new, credit_move(clock, side.name, now))
             side = new.sides[index]
-            events.append(Event(Text("{player}'s time bank: {bank} left", player=side.name,
+            events.append(Event(Text(LAST_LINES["bank"], player=side.name,
                                      bank=display.format_seconds(side.bank)),
                                 kind="clock", data={"player": side.name, "bank": side.bank,
                                                     "earned": new.clock_earned}))
@@ -222,7 +223,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         side.bank = 0.0
         new.winner = 1 - index
         new.end_reason = Text(END_REASONS["time"], player=side.name)
-        events = [Event(Text("{player}'s time bank ran out; {winner} wins", player=side.name, winner=other.name),
+        events = [Event(Text(LAST_LINES["out of time"], player=side.name, winner=other.name),
                         kind="end",
                         data={"player": side.name})]
         new.last = [e.text for e in events]
@@ -270,7 +271,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         new = state.clone()
         new.drawn = True
         new.end_reason = Text(END_REASONS["draw"])
-        new.last = [Text("The game ends drawn by agreement (RULINGS G6).")]
+        new.last = [Text(LAST_LINES["drawn"])]
         return new
 
     def leave(self, state: State, player: str, now: float) -> Result[State]:
@@ -288,7 +289,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         winner = new.sides[new.winner].name
         new.end_reason = Text(END_REASONS["left"], player=player)
         events = [self.left_event(player),
-                  Event(Text("The game is over: too few players are left; {winner} wins.", winner=winner),
+                  Event(Text(LAST_LINES["too few"], winner=winner),
                         kind="end", data={"player": player, "winners": [winner]})]
         new.last = [e.text for e in events]
         return Result(new, events)

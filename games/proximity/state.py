@@ -28,6 +28,8 @@ from games.base import (
     whole_number,
 )
 
+from .lastmove import recover_line
+
 SUITS = ("suns", "moons", "crowns", "arms")
 SUIT_NAME = {"suns": "Suns", "moons": "Moons", "crowns": "Crowns", "arms": "Arms"}
 SUIT_SINGULAR = {"suns": "Sun", "moons": "Moon", "crowns": "Crown", "arms": "Arm"}
@@ -313,7 +315,7 @@ def _load(data: dict) -> State:
         clock_earned=_seconds(data.get("clock_earned", 0.0), "clock_earned") or 0.0,
         winner=winner,
         end_reason=recover(data.get("end_reason"), END_REASONS.values()),
-        last=[str(t) for t in json_list(data.get("last", []), "last")],
+        last=[recover_line(t if isinstance(t, str) else str(t)) for t in json_list(data.get("last", []), "last")],
         left=load_left(data, [side.name for side in sides]),
         drawn=load_drawn(data),
     )

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from games.text import Text, mark
 
-from .state import Tile
+
+class Tile(Protocol):
+    """What the words need of a tile (state.Tile, whose module reads lines back with these
+    tables, so this one does not import it)."""
+
+    @property
+    def suit(self) -> str: ...
+
+    @property
+    def value(self) -> int: ...
 
 SUIT_WORDS = {"suns": mark("Suns"), "moons": mark("Moons"), "crowns": mark("Crowns"), "arms": mark("Arms")}
 TILE_WORDS = {"suns": mark("Sun {value}"), "moons": mark("Moon {value}"), "crowns": mark("Crown {value}"),
