@@ -333,7 +333,8 @@ def result_text(seated: list[str], tiers: tuple[tuple[str, ...], ...] | None, na
         first = tiers[0]
         text = "½-½" if len(first) == 2 else ("1-0" if first == (seated[0],) else "0-1")
         return Text(FORFEIT, result=text) if forfeit else text
-    places, place = [], 1
+    places: list[str] = []
+    place = 1
     for tier in tiers:
         places += [Text(PLACED, name=names[p], place=ordinal_place(place, len(tier) > 1)) for p in tier]
         place += len(tier)
