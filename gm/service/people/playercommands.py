@@ -228,8 +228,9 @@ def absence_lines(name: str | None, away: tuple[float, float], moved: float | No
     """What an ABSENCE tells: to its player (``name`` None) that it is recorded, to the others
     that ``name`` will be away; then where the turn's deadline moved to, if it did."""
     start, end = (times.format_stamp(at, language=language) for at in away)
-    lines: list[str] = [Text("Absence recorded: {start} to {end}.", start=start, end=end) if name is None else
-             Text("{name} will be away: {start} to {end}.", name=name, start=start, end=end)]
+    first = Text("Absence recorded: {start} to {end}.", start=start, end=end) if name is None else \
+        Text("{name} will be away: {start} to {end}.", name=name, start=start, end=end)
+    lines: list[str] = [first]
     if moved is not None:
         lines.append(Text("The deadline of this turn moves to {when}.",
                           when=times.format_due(moved, now, language=language)))

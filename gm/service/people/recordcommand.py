@@ -70,9 +70,10 @@ def send_record(ctx: Context, view: GameView, viewer: str | None, player, inboun
 def record_head(ctx: Context, view: GameView, viewer: str | None, attached: str | None, size: int) -> list[str]:
     """The lines above the record's text: whose view it is, and where its JSON is."""
     game = dict(game=view.id, title=view.rules.title)
-    lines: list[str] = [Text("The record of game {game} ({title}), public: the game is over.", **game) if viewer is None else
-             Text("The record of game {game} ({title}), as {viewer} sees it: the game is still running, so no "
-                  "other seat's sealed order is in it (and no record holds press).", viewer=viewer, **game)]
+    whose = Text("The record of game {game} ({title}), public: the game is over.", **game) if viewer is None else \
+        Text("The record of game {game} ({title}), as {viewer} sees it: the game is still running, so no "
+             "other seat's sealed order is in it (and no record holds press).", viewer=viewer, **game)
+    lines: list[str] = [whose]
     if attached:
         return lines + [Text("The same record as JSON is attached ({file}).", file=attached)]
     lines.append(Text("Its JSON ({size} bytes) is longer than gm sends to a mail without a password.", size=size))
