@@ -7,7 +7,8 @@ that seat's view (gamerecord.build with viewer): no other seat's sealed order, n
 
 from __future__ import annotations
 
-from games.text import reason, Text
+from games.text import in_lines, reason, Text
+from gm.core.i18n import translate
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.rawmail import ascii_lower
 from gm.present.reports import fit_width
@@ -60,23 +61,26 @@ def send_record(ctx: Context, view: GameView, viewer: str | None, player, inboun
     if stranger and len(files[json_name]) > STRANGER_BYTES:
         attached = {}
     head = record_head(ctx, view, viewer, json_name if attached else None, len(files[json_name]))
-    body = fit_width("\n".join(head)) + "\n\n" + files[text_name].decode("utf-8")
+    said = translate(in_lines(head), ctx.outbox.answer_language(view))
+    body = fit_width(said) + "\n\n" + files[text_name].decode("utf-8")
     ctx.outbox.reply(inbound, view, Text("Record"), body, kind="help" if player is None else "reply",
                      archive_player=player.name if player is not None else None, files=attachments(attached))
 
 
 def record_head(ctx: Context, view: GameView, viewer: str | None, attached: str | None, size: int) -> list[str]:
     """The lines above the record's text: whose view it is, and where its JSON is."""
-    lines = [f"The record of game {view.id} ({view.rules.title}), " + (
-        "public: the game is over." if viewer is None else
-        f"as {viewer} sees it: the game is still running, so no other seat's sealed order is "
-        "in it (and no record holds press).")]
+    game = dict(game=view.id, title=view.rules.title)
+    whose = Text("The record of game {game} ({title}), public: the game is over.", **game) if viewer is None else \
+        Text("The record of game {game} ({title}), as {viewer} sees it: the game is still running, so no "
+             "other seat's sealed order is in it (and no record holds press).", viewer=viewer, **game)
+    lines: list[str] = [whose]
     if attached:
-        return lines + [f"The same record as JSON is attached ({attached})."]
-    lines.append(f"Its JSON ({size} bytes) is longer than gm sends to a mail without a password.")
+        return lines + [Text("The same record as JSON is attached ({file}).", file=attached)]
+    lines.append(Text("Its JSON ({size} bytes) is longer than gm sends to a mail without a password.", size=size))
     if ctx.config.archive_url:
-        lines.append(f"It is at {ctx.config.archive_url.rstrip('/')}/{view.id}.json.")
-    return lines + [f"A seat of the game gets it with GAME {view.id} PASSWORD <password> above RECORD."]
+        lines.append(Text("It is at {address}.", address=f"{ctx.config.archive_url.rstrip('/')}/{view.id}.json"))
+    return lines + [Text("A seat of the game gets it with GAME {game} PASSWORD <password> above RECORD.",
+                         game=view.id)]
 
 
 def refuse(ctx: Context, inbound, view: GameView | None, message: str) -> None:

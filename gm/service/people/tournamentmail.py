@@ -10,7 +10,7 @@ replies show of a player is its public name, never an address.
 from __future__ import annotations
 
 
-from games.text import reason, Text
+from games.text import mark, reason, Text
 from gm.core.model import GameView, ServiceError
 from gm.mail.inbound import Inbound
 from gm.service.context import Context
@@ -84,7 +84,8 @@ def standings_lines(ctx: Context, row: TournamentRow) -> list[str]:
              if info["rated"] else
              Text("Tournament {tournament}: {kind}, {format}, round {round} of {rounds} ({status}).", **head), ""]
     breaks = info["tiebreaks"]
-    lines.append(f"{'#':>3}  {'player':<20} {'points':>6} {'games':>5}  " + "  ".join(breaks))
+    lines.append(Text(HEADINGS, number="#", player=Text("player"), points=Text("points"), games=Text("games"),
+                      tiebreaks=tiebreak_words(breaks)))
     for s in info["standings"]:
         shown = "  ".join(f"{t:>{len(name)}g}" for t, name in zip(s["tiebreaks"], breaks))
         line = f"{s['place']:>3}  {s['name'][:20]:<20} {s['points']:>6g} {s['games']:>5}  {shown}"
@@ -96,6 +97,16 @@ def standings_lines(ctx: Context, row: TournamentRow) -> list[str]:
         if played["byes"]:
             lines.append(Text("  bye: {names}", names=", ".join(played["byes"])))
     return lines
+
+
+HEADINGS = mark("{number:>3}  {player:<20} {points:>6} {games:>5}  {tiebreaks}")  # the standings' columns
+TIEBREAK_WORDS = {"sum of ranks": mark("sum of ranks")}  # the others are names: Buchholz
+
+
+def tiebreak_words(names: list[str]) -> str:
+    """The tiebreaks' column headings, in the reader's language where they are words."""
+    said = [Text(TIEBREAK_WORDS[name]) if name in TIEBREAK_WORDS else name for name in names]
+    return said[0] if len(said) == 1 else "  ".join(said)  # two names: as they are
 
 
 def in_words(word: str) -> str:

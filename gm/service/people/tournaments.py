@@ -298,9 +298,30 @@ def every_tournament(ctx: Context) -> list[str]:
     return [row.id for row in ctx.store.tournaments.every_tournament()]
 
 
+ORDINALS = {1: mark("{place}st"), 2: mark("{place}nd"), 3: mark("{place}rd"),
+            0: mark("{place}th")}  # by the last digit (0: every other)
+SHARED = mark("{place}=")  # a place two players share
+PLACED = mark("{name} {place}")  # a player and their place at a table
+LISTED = mark("{earlier}, {later}")  # a list of places
+
+
 def ordinal_place(place: int, shared: bool) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place % 10 if place % 100 not in (11, 12, 13) else 0, "th")
-    return f"{place}{suffix}" + ("=" if shared else "")
+    """``1st``, ``2nd=`` (shared) in the reader's language: German ``1.``, French ``1er``, ``2e``
+    (the first place has a text of its own: French says 1er but 21e)."""
+    if place == 1:
+        said = Text("1st")
+    else:
+        digit = place % 10 if place % 100 not in (11, 12, 13) else 0
+        said = Text(ORDINALS.get(digit, ORDINALS[0]), place=place)
+    return Text(SHARED, place=said) if shared else said
+
+
+def listed(items: list[str]) -> str:
+    """``a, b, c`` with each item's Text kept for its translation."""
+    joined = items[0]
+    for item in items[1:]:
+        joined = Text(LISTED, earlier=joined, later=item)
+    return joined
 
 
 def result_text(seated: list[str], tiers: tuple[tuple[str, ...], ...] | None, names: dict[str, str],
@@ -312,11 +333,12 @@ def result_text(seated: list[str], tiers: tuple[tuple[str, ...], ...] | None, na
         first = tiers[0]
         text = "½-½" if len(first) == 2 else ("1-0" if first == (seated[0],) else "0-1")
         return Text(FORFEIT, result=text) if forfeit else text
-    places, place = [], 1
+    places: list[str] = []
+    place = 1
     for tier in tiers:
-        places += [f"{names[p]} {ordinal_place(place, len(tier) > 1)}" for p in tier]
+        places += [Text(PLACED, name=names[p], place=ordinal_place(place, len(tier) > 1)) for p in tier]
         place += len(tier)
-    return Text(FORFEIT, result=", ".join(places)) if forfeit else ", ".join(places)
+    return Text(FORFEIT, result=listed(places)) if forfeit else listed(places)
 
 
 def summary(ctx: Context, tournament_id: str) -> dict[str, Any]:
