@@ -98,6 +98,26 @@ def recover(text: str | None, templates: Iterable[str]) -> str | None:
     return text
 
 
+def recover_sentence(text: str, templates: Iterable[str], plurals: Iterable[tuple[str, str]] = (),
+                     fields: dict[str, Iterable[str]] | None = None) -> str:
+    """``text`` as recover() gives it, its fields too (``fields``: a field's name -> the templates
+    of its sentences) and a count sentence (``plurals``: (singular, plural) pairs) back as its
+    Plural; ``text`` as it is where none of them makes it exactly."""
+    pairs = list(plurals)
+    found = recover(text, [*templates, *(form for pair in pairs for form in pair)])
+    if not isinstance(found, Text) or found is text:
+        return text
+    values = {key: recover(value, (fields or {}).get(key, ())) for key, value in found.values.items()}
+    pair = next((pair for pair in pairs if found.template in pair), None)
+    if pair is None:
+        return Text(found.template, **values)
+    count = str(found.values.get("n", ""))  # as read from the line
+    if not count.isdigit():
+        return text
+    made = Plural(pair[0], pair[1], **{**values, "n": int(count)})
+    return made if made == text else text
+
+
 def read_fields(text: str, template: str) -> dict[str, str] | None:
     """The values of ``template``'s fields in ``text`` (each up to the next literal part, found by
     str.find: linear), or None where the literal parts are not there in order."""

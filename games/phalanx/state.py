@@ -14,7 +14,7 @@ from typing import cast
 from games.base import Game, StateError, dump_drawn, dump_left, is_whole, load_drawn, load_left, need, whole_number
 from games.clock import Clock, dump_clock, load_clock
 from games.hexgrid import Cell, CellNameError, HexGrid
-from games.text import Plural, Text, mark, recover
+from games.text import Plural, Text, mark, recover, recover_sentence
 
 RED, YELLOW, WALL = "red", "yellow", "wall"
 COLOURS = (RED, YELLOW)
@@ -83,21 +83,8 @@ FIELD_TEXTS = {"who": WHO.values(), "reason": END_REASONS.values()}  # a field t
 def recover_line(line: str) -> str:
     """A ``last`` line as the rules made it, each Text in it back, from its English (a line
     none of the templates makes stays as it is)."""
-    if isinstance(line, Text):  # not through JSON: it is the Text still
-        return line
-    found = recover(line, [*LAST_LINES.values(), *(f.template for f in CAPTURE_FORMS),
-                           *(f.plural for f in CAPTURE_FORMS)])
-    if not isinstance(found, Text):
-        return line
-    values = {key: recover(value, FIELD_TEXTS.get(key, ())) for key, value in found.values.items()}
-    form = next((f for f in CAPTURE_FORMS if found.template in (f.template, f.plural)), None)
-    if form is None:
-        return Text(found.template, **values)
-    count = str(found.values["n"])  # as read from the line
-    if not count.isdigit():
-        return line
-    made = Plural(form.template, form.plural, **{**values, "n": int(count)})
-    return made if made == line else line
+    return recover_sentence(line, LAST_LINES.values(), [(f.template, f.plural) for f in CAPTURE_FORMS],
+                            FIELD_TEXTS)
 
 
 @dataclass

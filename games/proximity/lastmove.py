@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import cast
 
 from games.base import Game
-from games.text import Plural, Text, mark, recover
+from games.text import Plural, Text, mark, recover_sentence
 
 from .words import SUIT_WORDS, TILE_WORDS
 
@@ -47,16 +47,4 @@ FIELD_TEXTS = {"tile": TILE_WORDS.values(), "suit": SUIT_WORDS.values()}  # a fi
 def recover_line(line: str) -> str:
     """A ``last`` line as the rules made it, each Text in it back, from its English (a line
     none of the templates makes stays as it is)."""
-    if isinstance(line, Text):  # not through JSON: it is the Text still
-        return line
-    found = recover(line, [*LAST_LINES.values(), PROMOTION.template, PROMOTION.plural])
-    if not isinstance(found, Text):
-        return line
-    values = {key: recover(value, FIELD_TEXTS.get(key, ())) for key, value in found.values.items()}
-    if found.template not in (PROMOTION.template, PROMOTION.plural):
-        return Text(found.template, **values)
-    count = str(found.values["n"])  # as read from the line
-    if not count.isdigit():
-        return line
-    made = Plural(PROMOTION.template, PROMOTION.plural, **{**values, "n": int(count)})
-    return made if made == line else line
+    return recover_sentence(line, LAST_LINES.values(), [(PROMOTION.template, PROMOTION.plural)], FIELD_TEXTS)
