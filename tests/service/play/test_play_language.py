@@ -150,3 +150,20 @@ def test_the_rating_plots_words_in_the_archives_language(language, words):
     assert alt == "ada's Neighbors rating after each of 2 rated games: 1.5, 2.2"  # English as before
     assert translate(alt, language).startswith(words)
     assert "rated games" not in translate(alt, language)
+
+
+ABSENCE = {"de": ("schreib ABSENCE <von> <bis>", "Abwesenheit eingetragen: "),
+           "fr": ("écrivez ABSENCE <début> <fin>", "Absence enregistrée : du ")}
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_an_absence_is_answered_in_the_readers_language(engine, language):
+    secrets = engine.create_game("neighbors", "nb1", PLAYERS, seed=1, options={"deadline": "72h"})
+    set_language(engine, "nb1", "ada", language)
+    refused, recorded = ABSENCE[language]
+    for text, said in (("ABSENCE tomorrow", refused), ("ABSENCE +1d +2d", recorded)):
+        since = last_outbox_id(engine)
+        engine.ingest(order_mail(ADDRESS["ada"], text, game_id="nb1", password=secrets["ada"]))
+        (reply,) = to(outbox(engine, since), "ada")
+        assert said in " ".join(body(reply).split()) and narrow(body(reply))
+        assert "write ABSENCE" not in body(reply) and "Absence recorded" not in body(reply)
