@@ -346,7 +346,8 @@ def declare_absence(store: Store, view: GameView, player: str, start: float, end
     store.timers.add_absence(view.id, player, start, end, now)
     store.history.log(view.id, view.turn, player, "absence",
                       f"{times.format_stamp(start)} to {times.format_stamp(end)}", now)
-    lines = [Text("Absence recorded: {start} to {end}.", start=times.format_stamp(start), end=times.format_stamp(end))]
+    lines: list[str] = [Text("Absence recorded: {start} to {end}.", start=times.format_stamp(start),
+                             end=times.format_stamp(end))]
     row = current(store, view, create=True)
     if row.due is not None:
         moved = absent_until(store, view.id, view.rules.to_move(view.state), row.due)
