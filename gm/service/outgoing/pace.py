@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from games.text import Text, mark
+from gm.core.i18n import translate
 from gm.core.value import changed
 from datetime import datetime, time, timedelta, timezone
 from typing import Any
@@ -112,7 +113,8 @@ def hold(ctx: Context, view: GameView, letter: Letter, seat: Seat) -> None:
     """Keep ``letter``'s events for its reader, archive it as sent, and have the address's digest
     coming when the reader reads DAILY."""
     address, now = settings_key(seat.email), ctx.clock()
-    ctx.store.pace.hold(address, view.id, seat.name, view.turn, json.dumps(list(letter.events)), now)
+    events = [translate(event, letter.language) for event in letter.events]  # kept as its reader reads them
+    ctx.store.pace.hold(address, view.id, seat.name, view.turn, json.dumps(events), now)
     footer = ctx.outbox.footers(view, {seat.name: seat.email})[seat.name]
     for note in letter.notes:
         ctx.outbox.archive(view, seat.name, "notice", note, None)
@@ -131,7 +133,8 @@ def held_lines(ctx: Context, view: GameView, name: str) -> list[str]:
 def event_lines(turn: int, events: str) -> list[str]:
     """A held report's lines: its events, each with its turn (a report without events: its turn)."""
     lines = json.loads(events)
-    return [f"T{turn}: {line}" for line in lines] or [Text("T{turn}: the game moved on", turn=turn)]
+    return [Text("T{turn}: {event}", turn=turn, event=line) for line in lines] or [
+        Text("T{turn}: the game moved on", turn=turn)]
 
 
 def with_held(ctx: Context, view: GameView, letter: Letter) -> Letter:
@@ -141,7 +144,8 @@ def with_held(ctx: Context, view: GameView, letter: Letter) -> Letter:
     if not lines or seat is None:
         return letter
     title = Text(HELD_TITLE, mode=pace_of(ctx, view.id, seat.name)[0].upper())
-    block = "\n".join([title, *(f"  {line}" for line in lines)])
+    said = [translate(line, letter.language) for line in (title, *lines)]  # in its reader's language
+    block = "\n".join([said[0], *(f"  {line}" for line in said[1:])])
     page = None if letter.page is None else changed(letter.page, events=[title, *lines, *letter.page.events])
     reply_page = None if letter.reply_page is None else changed(
         letter.reply_page, events=[title, *lines, *letter.reply_page.events])

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from games.base import Event
 from games.text import Text
 from gm.core import times
-from gm.core.i18n import ENGLISH, LANGUAGES
+from gm.core.i18n import ENGLISH, LANGUAGES, translate
 from gm.core.model import AUDIENCE_ALL, GameView, Seat
 from gm.present import mailhtml, pictures
 from gm.present import reports as present
@@ -80,9 +80,9 @@ def turn_letters(ctx: Context, view: GameView, events: list[Event], label: str, 
                  head: str | None, table: deadlines.TurnTable | None, own_notes: dict[str, str],
                  sender: Sender | None) -> tuple[TurnMail, list[Letter]]:
     """A turn's reports for the outbox's batch, made at once: the TurnMail and each reader's
-    Letter (TurnMail.letters; ``note``: the GM's, fitted within 72 columns in the text)."""
+    Letter (TurnMail.letters; ``note``: the GM's, and ``own_notes``, fitted in each reader's text)."""
     mail = TurnMail(ctx, view, events, note, head=head, table=table)
-    return mail, mail.letters(label, present.fit_width(note) if note else None, own_notes, sender)
+    return mail, mail.letters(label, note, own_notes, sender)
 
 
 class TurnMail:
@@ -155,11 +155,13 @@ class TurnMail:
     def letter(self, name: str, label: str, notes: tuple[str | None, ...],
                sender: Sender | None) -> Letter:
         """``name``'s report as a Letter (``notes``: the GM's note, their own line, the final
-        standings; ``sender``: when their mail caused it)."""
-        note, own, head = notes
+        standings; ``sender``: when their mail caused it).  The two notes are said in the
+        reader's language, then fitted to the mail's width."""
+        note, own = (self.fitted(part, self.languages[name]) for part in notes[:2])
+        head = notes[2]
         lead = sender is not None and sender.own_address
         return Letter(self.readers[name].email, label, self.texts[name], kind="report",
-                      player=name, notes=tuple(part for part in notes if part),
+                      player=name, notes=tuple(part for part in (note, own, head) if part),
                       page=self.page(name, own, Text("For you")) if own else self.page(name),
                       images=self.images(name), answers=sender.inbound if sender else None,
                       lead=lead, reply_page=self.page(name) if lead else None,
@@ -167,6 +169,11 @@ class TurnMail:
                       reply_notes=tuple((title, part) for title, part in
                                         ((Text("Note"), note), (Text("Final standings"), head)) if part),
                       language=self.languages[name])
+
+    @staticmethod
+    def fitted(note: str | None, language: str) -> str | None:
+        """A note in ``language``, its lines wrapped to the mail's width (None: no note)."""
+        return present.fit_width(translate(note, language)) if note else None
 
     def deadline(self, zone, language: str = ENGLISH) -> str | None:
         return None if self.due is None else times.format_due(self.due, self.now, zone, language)

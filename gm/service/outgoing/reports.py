@@ -125,7 +125,7 @@ def order_taken(ctx: Context, before: GameView, view: GameView, table: deadlines
     name = player.name
     if not view.rules.simultaneous:
         if note:
-            own_notes = {name: present.fit_width(own_note)} if own_note else None
+            own_notes = {name: own_note} if own_note else None
             queue_reports(ctx, view, events, note=note, own_notes=own_notes, table=table)
         else:
             queue_reports(ctx, view, events, reply_to=(name, inbound), table=table)

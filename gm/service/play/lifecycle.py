@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 import random
 
-from games.text import Plural, Text
+from games.text import Plural, Text, reason
 from games import registry
 from games.base import GameError
 from gm.core import options as service_options
 from gm.core import addresses, passwords, times
 from gm.core.model import GameView, ServiceError, Status
-from gm.service.outgoing import calendar, reports
+from gm.service.outgoing import calendar, reportmail, reports
 from gm.service.people import credentials, draws, lobby, mailcommands, seats
 from gm.service.play import roster, turns
 from gm.service.play.overrides import default_actor, gm_lines, record, required_reason, reschedule
@@ -241,7 +241,7 @@ def set_deadline(ctx: Context, game_id: str, when: str, who: str | None = None,
             try:
                 due = times.parse_when(when, now)
             except GameError as exc:
-                raise ServiceError(str(exc)) from None
+                raise ServiceError(reason(exc)) from None
             if due <= now:
                 raise ServiceError(f"{times.format_stamp(due)} is in the past")
         deadlines.set_due(ctx.store, view, due, who or default_actor(), now)
@@ -284,13 +284,14 @@ def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None =
                        gm_lines(Text("A new player now plays the seat {seat}.", seat=player.name), why),
                        Text("New player"))
         if not addresses.same(old, email):  # the one who left is told too
+            language = reportmail.language_of(player)  # the seat's as its old player set it
             body = ctx.outbox.notice_body(view, [
                 Text("Your seat {seat} in game {game} has passed on to another player:\n"
                      "  the game master gave it to them.  Your password and reply addresses\n"
                      "  for it no longer work, and you play no more in this game.", seat=player.name,
                      game=view.id)]
-                + gm_lines("", why)[1:])
-            ctx.outbox.to_game(view, old, Text("Your seat was given away"), body)
+                + gm_lines("", why)[1:], language)
+            ctx.outbox.to_game(view, old, Text("Your seat was given away"), body, language=language)
     return f"seat {player.name} of game {view.id} now belongs to {email}; welcome queued"
 
 

@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 from typing import Any
 
-from games.text import Text
+from games.text import Text, reason
 from games.base import GameError
 from gm.core import editing
 from gm.core.model import GameView, ServiceError
@@ -133,7 +133,7 @@ def edit_interactive(ctx: Context, game_id: str, who: str | None = None, why: st
         except json.JSONDecodeError as exc:
             error = f"not JSON: {exc.msg}: line {exc.lineno} column {exc.colno} (of the JSON below)"
         except GameError as exc:
-            error = str(exc)
+            error = reason(exc)
         except Exception as exc:  # a rule module that trips over a bad state
             error = f"{type(exc).__name__}: {exc}"
         else:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import secrets
 from games.text import Text
+from gm.core.i18n import ENGLISH
 from gm.core.value import field, valueclass
 from typing import Sequence
 
@@ -23,6 +24,7 @@ from gm.core.model import AUDIENCE_ALL, AUDIENCE_GM, AUDIENCE_PLAYERS, GameView,
 from gm.mail.inbound import Inbound
 from gm.service.outgoing import gmalerts, observers
 from gm.service.outgoing.outbox import HOUR, MAILS_PER_ADDRESS, PART_RULE
+from gm.service.outgoing.reportmail import language_of
 from gm.service.people import credentials
 from gm.service.table import deadlines
 from gm.service.context import Context
@@ -151,8 +153,15 @@ def _deliver(ctx: Context, view: GameView, sender: str, messages: list[Message],
     later = None
     if mode == "grey":
         later = ctx.clock() + secrets.SystemRandom().uniform(*GREY_DELAY)
-    bodies = {id(m): ctx.outbox.render("press", game_id=view.id, turn=view.turn, sender=shown,
-                                       to=", ".join(m.labels), text=m.text) for m in messages}
+    said: dict[tuple[int, str], str] = {}
+
+    def body(message: Message, language: str = ENGLISH) -> str:  # each reader's in their language
+        key = (id(message), language)
+        if key not in said:
+            said[key] = ctx.outbox.render("press", language=language, game_id=view.id, turn=view.turn,
+                                          sender=shown, to=", ".join(message.labels), text=message.text)
+        return said[key]
+
     readers: dict[str, list[Message]] = {}
     for message in messages:
         for p in message.recipients:
@@ -165,20 +174,21 @@ def _deliver(ctx: Context, view: GameView, sender: str, messages: list[Message],
             told.append(Text("{name} was not sent your press: this mail made gm write to them as often "
                              "as one mail may ({most} mails).", name=name, most=MAILS_PER_ADDRESS))
             continue
-        oid = ctx.outbox.to_game(view, email, label, PART_RULE.join(bodies[id(m)] for m in theirs),
-                                 not_before=later)
+        language = language_of(seat)
+        oid = ctx.outbox.to_game(view, email, label, PART_RULE.join(body(m, language) for m in theirs),
+                                 not_before=later, language=language)
         for message in theirs:
-            ctx.outbox.archive(view, name, "press", bodies[id(message)], oid, audience=message.audience)
-    public = [bodies[id(m)] for m in messages if m.audience == ALL]
+            ctx.outbox.archive(view, name, "press", body(message, language), oid, audience=message.audience)
+    public = [body(m) for m in messages if m.audience == ALL]
     if public:  # public press: the observers read it too
         observers.send(ctx, view, label, PART_RULE.join(public), not_before=later)
-    to_gm = [bodies[id(m)] for m in messages if m.to_gm]
+    to_gm = [body(m) for m in messages if m.to_gm]
     if to_gm and gmalerts.send(ctx, label, PART_RULE.join(to_gm), view=view, not_before=later) is None:
         told.append(Text("The game master was not sent your press: gm mails them at most {most} alerts "
                          "an hour.", most=ctx.config.gm_alerts_per_hour))
     for message in messages:
         # The archive's copy is what the recipients read; the history log names the sender.
-        ctx.outbox.archive(view, None, "press", bodies[id(message)], None, audience=message.audience)
+        ctx.outbox.archive(view, None, "press", body(message), None, audience=message.audience)
         ctx.store.history.log(view.id, view.turn, sender, "press", f"to {', '.join(message.labels)} ({mode})",
                               ctx.clock())
     return messages

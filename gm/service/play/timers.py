@@ -18,7 +18,6 @@ import logging
 from games.text import Text, mark
 from gm.core import times
 from gm.core.model import GameView, Status
-from gm.present import reports as present
 from gm.service.outgoing import delivery_state, digests, outages, reached, reports
 from gm.service.play import clocks, turns
 from gm.service.table import deadlines, games
@@ -226,7 +225,7 @@ def _close_at_deadline(ctx, view, due, owing, now) -> list[str]:
     ctx.store.history.log(view.id, view.turn, "deadline", "close",
                           f"deadline {times.format_stamp(due)}; missing: {', '.join(owing) or 'none'}", now)
     turns.close_if_due(ctx, view.id, now=now, force=True, origin="deadline",
-                       own_notes={name: present.fit_width(late) for name in owing})
+                       own_notes={name: late for name in owing})
     return [f"{view.id}: turn {view.turn} adjudicated at the deadline"]
 
 
