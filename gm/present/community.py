@@ -54,7 +54,7 @@ def day(at: float, language: str = i18n.ENGLISH) -> str:
 def number(value: float, language: str = i18n.ENGLISH) -> str:
     """A score or tiebreak as read: 3, 2.5, 1.25 (2,5 in German and French)."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return text if language == i18n.ENGLISH else text.replace(".", ",")
+    return text if language == i18n.ENGLISH else i18n.format_number(float(text), language)
 
 
 def shown(mu: float, sigma: float, games: int, language: str = i18n.ENGLISH) -> str:
