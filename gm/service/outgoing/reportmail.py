@@ -92,7 +92,7 @@ class TurnMail:
 
     def __init__(self, ctx: Context, view: GameView, events: list[Event], note: str | None = None,
                  only: list[str] | None = None, head: str | None = None,
-                 table: deadlines.TurnTable | None = None):
+                 table: deadlines.TurnTable | None = None, language: str | None = None):
         rules, state = view.rules, view.state
         self.ctx, self.view, self.events, self.note = ctx, view, events, note
         self.head = head  # lines above the report in its monospace block (the final standings)
@@ -104,7 +104,8 @@ class TurnMail:
         seats = view.seated if only is None else [p for p in view.players if p.name in only]
         self.readers = {p.name: p for p in seats}
         self.html_readers: list[str | None] = [name for name, p in self.readers.items() if wants_html(p, settings)]
-        self.languages = {name: language_of(p) for name, p in self.readers.items()}
+        # ``language``: the answer's to a mail (BOARD), which a command word may have chosen
+        self.languages = {name: language or language_of(p) for name, p in self.readers.items()}
         self.accessible = {name for name, p in self.readers.items() if p.format == ACCESSIBLE}
         self.zones = {name: self.table.zones[name] for name in self.readers}
         self.due = self.table.due

@@ -104,7 +104,7 @@ def from_seat(player: Seat, inbound: Inbound | None) -> bool:
 
 def board_reply(ctx: Context, view: GameView, name: str):
     """BOARD: the player's report now, and its HTML page for a player who reads HTML (or None)."""
-    mail = reportmail.TurnMail(ctx, view, [], only=[name])
+    mail = reportmail.TurnMail(ctx, view, [], only=[name], language=ctx.outbox.answer_language(view))
     return mail.texts[name], mail.html(name)  # the reply it goes in has the footer
 
 

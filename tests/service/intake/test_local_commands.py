@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gm.mail.quotes import MARKERS
 from support import body, last_outbox_id, order_mail, outbox
 
 ON_BOTH_BACKENDS = True
@@ -21,11 +22,23 @@ def test_a_strangers_hilfe_and_aide_are_answered_with_help(engine):
         assert "HELP" in text and "ABSENCE <from> <to>" in text
 
 
+def drawing(text: str) -> list[str]:
+    """The board's drawing in a report: from its first line of files to its second."""
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.strip() == "a b c d e f g")
+    last = next(i for i, line in enumerate(lines) if i > first and line.strip() == "a b c d e f g")
+    return lines[first:last + 1]
+
+
 def test_brett_and_plateau_send_the_board_as_board_does(engine, nb_game):
     (board,) = replies(engine, "BOARD", game_id="nb1", password=nb_game["ada"])
     (brett,) = replies(engine, "Brett", game_id="nb1", password=nb_game["ada"])
     (plateau,) = replies(engine, "PLATEAU", game_id="nb1", password=nb_game["ada"])
-    assert brett.splitlines()[:12] == board.splitlines()[:12] == plateau.splitlines()[:12]
+    drawn = [drawing(text) for text in (board, brett, plateau)]
+    assert drawn[0] == drawn[1] == drawn[2] and len(drawn[0]) == 8  # the files, six ranks, the files
+    # each answered in the language of its word, the marker line first
+    assert [text.splitlines()[0] for text in (board, brett, plateau)] == [MARKERS["en"], MARKERS["de"], MARKERS["fr"]]
+    assert "Neighbors game nb1, turn 1" in board and "Neighbors game nb1, turn 1" not in brett + plateau
 
 
 def test_aufgeben_resigns_and_a_sentence_starting_so_does_not(engine, nb_game):
