@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from games.text import Text
+
 
 class GameError(ValueError):
     """Base of every error a rule module raises; ``str()`` is for players."""
@@ -134,16 +136,19 @@ def parse_bool(name: str, value: str | bool) -> bool:
         return True
     if low in {"0", "false", "no", "off"}:
         return False
-    raise OptionError(f"option {name}: expected true or false, got {value!r}")
+    raise OptionError(Text("option {name}: expected true or false, got {value}", name=name,
+                           value=repr(value)))
 
 
 def parse_int(name: str, value: str | int, low: int | None = None, high: int | None = None) -> int:
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise OptionError(f"option {name}: expected a whole number, got {value!r}") from None
+        raise OptionError(Text("option {name}: expected a whole number, got {value}", name=name,
+                               value=repr(value))) from None
     if (low is not None and number < low) or (high is not None and number > high):
-        raise OptionError(f"option {name}: {number} is out of range {low}..{high}")
+        raise OptionError(Text("option {name}: {number} is out of range {low}..{high}", name=name,
+                               number=number, low=low, high=high))
     return number
 
 
@@ -185,20 +190,20 @@ def duration_option(name: str, value: Any, *, off: bool = False, zero: bool = Fa
     if value is None or (isinstance(value, str) and value.strip().lower() in _OFF):
         if off:
             return None
-        raise OptionError(f"option {name}: a duration is needed, like 24h, 90m or 2d")
+        raise OptionError(Text("option {name}: a duration is needed, like 24h, 90m or 2d", name=name))
     if isinstance(value, bool):
-        raise OptionError(f"option {name}: expected a duration like 24h, got {value!r}")
+        raise OptionError(Text("option {name}: expected a duration like 24h, got {value}", name=name,
+                               value=repr(value)))
     if isinstance(value, (int, float)):
         seconds = float(value)
     else:
         try:
             seconds = duration_seconds(str(value), unit_required=unit_required)
         except ValueError:
-            raise OptionError(
-                f"option {name}: {value!r} is not a duration like 24h, 90m, 2d or 1h30m"
-            ) from None
+            raise OptionError(Text("option {name}: {value} is not a duration like 24h, 90m, 2d or 1h30m",
+                                   name=name, value=repr(value))) from None
     if seconds < 0 or (seconds == 0 and not zero):
-        raise OptionError(f"option {name}: the duration must be longer than nothing")
+        raise OptionError(Text("option {name}: the duration must be longer than nothing", name=name))
     return seconds
 
 
@@ -219,14 +224,15 @@ def single_order_line(text: str, missing: str, several: str) -> str:
     """The one order line of a mail for a game that takes one order per mail.
 
     Blank lines are skipped and white space folded.  ``missing`` is the
-    refusal when there is no line; ``several`` when there are more, with
-    ``{count}`` and ``{lines}`` (the first three, joined by "; ") filled in.
+    refusal when there is no line (a Text); ``several`` when there are more, a
+    template (marked with games.text.mark) with ``{count}`` and ``{lines}`` (the
+    first three, joined by "; ") filled in.
     """
     lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
     if not lines:
         raise OrderSyntaxError(missing)
     if len(lines) > 1:
-        raise OrderSyntaxError(several.format(count=len(lines), lines="; ".join(lines[:3])))
+        raise OrderSyntaxError(Text(several, count=len(lines), lines="; ".join(lines[:3])))
     return lines[0]
 
 
@@ -336,7 +342,8 @@ class Game(abc.ABC, Generic[StateT, OrderT]):
         unknown = sorted(set(raw) - set(self.options))
         if unknown:
             known = ", ".join(sorted(self.options)) or "none"
-            raise OptionError(f"unknown option {unknown[0]!r} (this game knows: {known})")
+            raise OptionError(Text("unknown option {option} (this game knows: {known})",
+                                   option=repr(unknown[0]), known=known))
         return self.convert_options({**{k: o.default for k, o in self.options.items()}, **raw})
 
     def convert_options(self, raw: dict[str, str | None]) -> dict[str, Any]:
@@ -356,12 +363,10 @@ class Game(abc.ABC, Generic[StateT, OrderT]):
 
     def check_players(self, players: list[str]) -> None:
         if not self.min_players <= len(players) <= self.max_players:
-            raise OptionError(
-                f"{self.title} takes {self.min_players} to {self.max_players} players, "
-                f"not {len(players)}"
-            )
+            raise OptionError(Text("{game} takes {low} to {high} players, not {count}", game=self.title,
+                                   low=self.min_players, high=self.max_players, count=len(players)))
         if len(set(players)) != len(players):
-            raise OptionError("player names must be different")
+            raise OptionError(Text("player names must be different"))
 
     # --- orders -------------------------------------------------------------
     # ``parse_order`` and ``submit`` are written once, here: both first ask
@@ -381,18 +386,21 @@ class Game(abc.ABC, Generic[StateT, OrderT]):
     def check_turn(self, state: StateT, player: str) -> None:
         """Raise NotYourTurnError unless ``player`` owes an order in ``state`` now."""
         if player not in self.players(state):
-            raise NotYourTurnError(f"{player} does not play in this game")
+            raise NotYourTurnError(Text("{player} does not play in this game", player=player))
         if player in self.removed(state):
-            raise NotYourTurnError(f"{player} has left this game and sends no more orders (G5)")
+            raise NotYourTurnError(Text("{player} has left this game and sends no more orders (G5)",
+                                        player=player))
         if self.is_over(state):
-            raise NotYourTurnError("the game is over")
+            raise NotYourTurnError(Text("the game is over"))
         waiting = self.to_move(state)
         if player not in waiting:
             raise NotYourTurnError(self.not_your_turn(state, player, waiting))
 
     def not_your_turn(self, state: StateT, player: str, waiting: list[str]) -> str:
         """The refusal for a player who owes no order now; a game may add its reason."""
-        return f"it is not your turn (waiting for {', '.join(waiting) or 'nobody'})"
+        if not waiting:
+            return Text("it is not your turn (waiting for nobody)")
+        return Text("it is not your turn (waiting for {players})", players=", ".join(waiting))
 
     def parse_order(self, state: StateT, player: str, text: str) -> OrderT:
         """Parse the order lines of one mail from ``player``, after ``check_turn``."""
@@ -538,18 +546,20 @@ class Game(abc.ABC, Generic[StateT, OrderT]):
     def check_leave(self, state: StateT, player: str) -> None:
         """Raise GameError unless ``player`` may leave ``state`` now."""
         if player not in self.players(state):
-            raise GameError(f"{player} does not play in this game")
+            raise GameError(Text("{player} does not play in this game", player=player))
         if player in self.removed(state):
-            raise GameError(f"{player} has already left this game")
+            raise GameError(Text("{player} has already left this game", player=player))
         if self.is_over(state):
-            raise GameError("the game is over; nobody can leave it")
+            raise GameError(Text("the game is over; nobody can leave it"))
 
     @staticmethod
     def left_event(player: str, reason: str = "") -> Event:
-        """The public news of a removal: "ada has left the game." plus what it means."""
-        text = f"{player} has left the game."
-        return Event(text + (f" {reason}" if reason else ""), kind="left",
-                     data={"player": player})
+        """The public news of a removal: "ada has left the game." plus what it means (a Text)."""
+        if reason:
+            text = Text("{player} has left the game. {reason}", player=player, reason=reason)
+        else:
+            text = Text("{player} has left the game.", player=player)
+        return Event(text, kind="left", data={"player": player})
 
     # --- a draw by agreement (RULINGS G6) --------------------------------------
     def is_drawn(self, state: StateT) -> bool:
@@ -563,10 +573,10 @@ class Game(abc.ABC, Generic[StateT, OrderT]):
         player has a standing proposal, or the GM says so) and records it, so that a replay
         calls this again (G1).  Raises GameError for a game that is over."""
         if self.is_over(state):
-            raise GameError("the game is over; it cannot end drawn")
+            raise GameError(Text("the game is over; it cannot end drawn"))
         new = self.mark_drawn(state)
-        return Result(new, [Event("The game ends drawn by agreement (RULINGS G6): no winner; the "
-                                  "scores as they stand are the final standings.", kind="end",
+        return Result(new, [Event(Text("The game ends drawn by agreement (RULINGS G6): no winner; the "
+                                       "scores as they stand are the final standings."), kind="end",
                                   data={"winners": []})])
 
     @abc.abstractmethod
@@ -577,6 +587,20 @@ class Game(abc.ABC, Generic[StateT, OrderT]):
     # --- presentation (pure functions of a state) ---------------------------
     def render_board(self, state: StateT, viewer: str | None = None) -> str:
         """ASCII board, at most 72 columns wide, as ``viewer`` may see it (None: the GM)."""
+        raise NotImplementedError
+
+    def describe(self, state: StateT, viewer: str | None = None) -> list[str]:
+        """The board for a screen reader (SET FORMAT ACCESSIBLE), as ``viewer`` may see it: lines
+        of words, no drawing: each piece or claim by its cell, grouped by owner (a line per
+        owner), then the empty or open cells where that helps, then the legal orders of
+        ``viewer`` where they are few.  Each line a games.text.Text, so it is said in the
+        reader's language; every piece of the position is in it (tests read it back)."""
+        raise NotImplementedError
+
+    def board_table(self, state: StateT, viewer: str | None = None) -> tuple[list[str], list[list[str]]]:
+        """The board as a table for the HTML part of an accessible report: the column headers
+        (the first names the row header's column) and the rows, each starting with its row's
+        header; a cell is what stands there in words ("" when empty)."""
         raise NotImplementedError
 
     def view(self, state: StateT, viewer: str | None = None) -> dict[str, Any]:

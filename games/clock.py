@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
+from games.text import Plural, Text
 from games.base import (
     Event,
     GameError,
@@ -61,15 +62,15 @@ def parse_clock(name: str, value: Any) -> ClockSpec | None:
     head, slash, top = text.partition("/")
     start, plus, step = head.partition("+")
     if (slash and not top.strip()) or (plus and not step.strip()) or "/" in top or "+" in step:
-        raise OptionError(f"option {name}: {text!r} is not a clock like "
-                          + " or ".join(EXAMPLES[:3]))
+        raise OptionError(Text("option {name}: {value} is not a clock like {examples}", name=name,
+                               value=repr(text), examples=" or ".join(EXAMPLES[:3])))
     base = duration_option(name, start)
     assert base is not None  # off was handled above
     increment = duration_option(name, step, zero=True) if plus else 0.0
     maximum = duration_option(name, top) if slash else None
     if maximum is not None and maximum < base:
-        raise OptionError(f"option {name}: the maximum {top.strip()} is less than the start "
-                          f"bank {start.strip()}")
+        raise OptionError(Text("option {name}: the maximum {top} is less than the start bank {start}",
+                               name=name, top=top.strip(), start=start.strip()))
     return ClockSpec(base, increment or 0.0, maximum)
 
 
@@ -146,7 +147,7 @@ def take_back_increment(clock: Clock, player: str) -> Clock:
 def give(clock: Clock, player: str, seconds: float) -> Clock:
     """The game master gives ``player`` more time (``gm clock``); no maximum applies."""
     if player not in clock.banks:
-        raise GameError(f"{player} has no bank on this game's clock")
+        raise GameError(Text("{player} has no bank on this game's clock", player=player))
     return replace(clock, banks={**clock.banks, player: clock.banks[player] + seconds})
 
 
@@ -191,40 +192,45 @@ def load_clock(data: Any, players: list[str] | tuple[str, ...]) -> Clock | None:
 
 
 # --- words -----------------------------------------------------------------------------
-def _count(number: int, unit: str) -> str:
-    return f"{number} {unit}{'' if number == 1 else 's'}"
-
-
-def bank_words(seconds: float) -> str:
+def bank_words(seconds: float) -> Text:
     """A bank as players read it: "2 days 4 hours", "5 hours 10 minutes", "3 minutes"."""
     whole = int(max(0.0, seconds))
     days, rest = divmod(whole, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
     if days:
-        return _count(days, "day") + (f" {_count(hours, 'hour')}" if hours else "")
+        day_words = Plural("{n} day", "{n} days", n=days)
+        if not hours:
+            return day_words
+        return Text("{days} {hours}", days=day_words, hours=Plural("{n} hour", "{n} hours", n=hours))
     if hours:
-        return _count(hours, "hour") + (f" {_count(minutes, 'minute')}" if minutes else "")
+        hour_words = Plural("{n} hour", "{n} hours", n=hours)
+        if not minutes:
+            return hour_words
+        return Text("{hours} {minutes}", hours=hour_words,
+                    minutes=Plural("{n} minute", "{n} minutes", n=minutes))
     if minutes:
-        return _count(minutes, "minute")
-    return "less than a minute" if whole else "no time"
+        return Plural("{n} minute", "{n} minutes", n=minutes)
+    return Text("less than a minute") if whole else Text("no time")
 
 
 def bank_lines(clock: Clock, players: list[str], mover: str | None,
                now: float | None = None) -> list[str]:
     """One line per player: their bank in words, the player to move marked."""
-    lines = []
+    lines: list[str] = []
     for name in players:
         left = clock.left(name, mover, now)
-        running = ", running" if name == mover and clock.started is not None else ""
-        lines.append(f"{name}: {bank_words(left)} left{running}")
+        if name == mover and clock.started is not None:
+            lines.append(Text("{player}: {bank} left, running", player=name, bank=bank_words(left)))
+        else:
+            lines.append(Text("{player}: {bank} left", player=name, bank=bank_words(left)))
     return lines
 
 
 def clock_event(clock: Clock, player: str) -> Event:
     """The news of a move on the clock: the mover's bank after it."""
     bank = clock.banks.get(player, 0.0)
-    return Event(f"{player}'s clock: {bank_words(bank)} left", kind="clock",
+    return Event(Text("{player}'s clock: {bank} left", player=player, bank=bank_words(bank)), kind="clock",
                  data={"player": player, "bank": bank, "earned": clock.earned})
 
 
@@ -267,7 +273,7 @@ class ClockedGame:
     def close_turn(self, state: Any, now: float) -> Result[Any]:
         mover = self.mover_of(state)
         if mover is None or not self.ready(state, now):
-            raise GameError("a turn closes only when the clock of the player to move runs out")
+            raise GameError(Text("a turn closes only when the clock of the player to move runs out"))
         return self.lose_on_time(state, mover, now)
 
     def lose_on_time(self, state: Any, player: str, now: float) -> Result[Any]:
@@ -278,7 +284,7 @@ class ClockedGame:
         result = self.leave(self.replace_clock(state, zeroed(clock, player)), player, now)
         after = self.clock_of(result.state)
         new = result.state if after is None else self.replace_clock(result.state, start(after, now))
-        news = Event(f"{player}'s clock ran out: {player} loses on time (RULINGS G10).",
+        news = Event(Text("{player}'s clock ran out: {player} loses on time (RULINGS G10).", player=player),
                      kind="clock", data={"player": player, "lost_on_time": True})
         return Result(new, [news, *result.events])
 

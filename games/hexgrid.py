@@ -12,6 +12,8 @@ from functools import cached_property
 from string import ascii_uppercase
 from typing import Callable, Iterator
 
+from games.text import Text
+
 Cell = tuple[int, int]
 
 # The six neighbour offsets of FB1.  Opposite directions are d and -d.
@@ -117,13 +119,12 @@ class HexGrid:
     def parse(self, text: str) -> Cell:
         match = _NAME.match(text)
         if not match:
-            raise CellNameError(
-                f"{text.strip()!r} is not a cell name like {self.name((0, 0))}"
-            )
+            raise CellNameError(Text("{text} is not a cell name like {example}", text=repr(text.strip()),
+                                     example=self.name((0, 0))))
         letter, row = match.group(1).upper(), int(match.group(2))
         cell = (ascii_uppercase.index(letter) - self.radius, row - self.side)
         if not self.exists(cell):
-            raise CellNameError(f"there is no cell {letter}{row} on this board")
+            raise CellNameError(Text("there is no cell {cell} on this board", cell=f"{letter}{row}"))
         return cell
 
     # --- drawing --------------------------------------------------------------

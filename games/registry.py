@@ -41,15 +41,17 @@ def available() -> list[str]:
 
 def get(kind: str) -> Game:
     from games.base import UnknownGameKind
+    from games.text import Text
 
     name = kind.strip().lower().replace("_", "-")
     module_name = MODULES.get(name)
     if module_name is None:
-        raise UnknownGameKind(f"no game called {kind!r}; known: {', '.join(MODULES)}")
+        raise UnknownGameKind(Text("no game called {kind}; known: {known}", kind=repr(kind),
+                                   known=", ".join(MODULES)))
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name == module_name:
-            raise UnknownGameKind(f"the game {kind!r} is not installed yet") from None
+            raise UnknownGameKind(Text("the game {kind} is not installed yet", kind=repr(kind))) from None
         raise
     return module.GAME

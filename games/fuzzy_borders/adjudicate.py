@@ -15,14 +15,16 @@ from typing import Callable
 
 from games.base import Event, Result, format_duration, seeded_rng
 from games.hexgrid import rotate
+from games.text import Plural, Text
 
 from .state import FBState
 
 
 def join_names(names: list[str]) -> str:
+    """"ada", "ada and bob", "ada, bob and cy": the "and" a Text, said in the reader's language."""
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return Text("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def rotation_sixths(k: int) -> list[int]:
@@ -61,7 +63,7 @@ def adjudicate(state: FBState, live: list[str], now: float) -> Result:
     placed = _place_clashes(state, valid, clashes, centre, say)
     _undo_meetings(state, placed, say)
     for player in missing:
-        say(f"{player} sent no claim and places nothing.", "missing", player=player)
+        say(Text("{player} sent no claim and places nothing.", player=player), "missing", player=player)
     uncontested = [p for p in placed if valid[p] not in clashes]
     return _finish(state, orders, placed, events, uncontested)
 
@@ -74,11 +76,11 @@ def _second_try(state: FBState, orders: dict, valid: dict[str, str], clashes: di
     """A re-opened turn: any clash or missing claim places nothing (FB6)."""
     if clashes or missing:
         for cell, ps in clashes.items():
-            say(f"{join_names(ps)} both claimed {cell} again.", "clash",
+            say(Text("{players} both claimed {cell} again.", players=join_names(ps), cell=cell), "clash",
                 cell=cell, players=ps)
         for player in missing:
-            say(f"{player} sent no new claim.", "missing", player=player)
-        say(f"Turn {state.turn} places nothing (FB6: second clash or missing claim).",
+            say(Text("{player} sent no new claim.", player=player), "missing", player=player)
+        say(Text("Turn {turn} places nothing (FB6: second clash or missing claim).", turn=state.turn),
             "clash")
         return _finish(state, orders, {}, events, [])
     return _finish(state, orders, dict(valid), events, list(valid))
@@ -89,9 +91,10 @@ def _reopen(state: FBState, orders: dict, clashes: dict[str, list[str]], now: fl
     """Two players clashed: the turn is re-opened for new claims until now + reopen (FB6)."""
     turn = state.turn
     (cell, ps), = clashes.items()
-    say(f"{join_names(ps)} both claimed {cell}.", "clash", cell=cell, players=ps)
-    say(f"Turn {turn} is re-opened: send a new claim within "
-        f"{format_duration(state.reopen)} (FB6).", "reopen",
+    say(Text("{players} both claimed {cell}.", players=join_names(ps), cell=cell), "clash", cell=cell,
+        players=ps)
+    say(Text("Turn {turn} is re-opened: send a new claim within {span} (FB6).", turn=turn,
+             span=format_duration(state.reopen)), "reopen",
         until=now + state.reopen)
     new = state.copy(keep_board=True)
     new.sealed = {}
@@ -110,22 +113,32 @@ def _place_clashes(state: FBState, valid: dict[str, str], clashes: dict[str, lis
     placed = {p: c for p, c in valid.items() if c not in clashes}
     for cell, ps in clashes.items():
         ps = [p for p in state.players if p in ps]  # player order, before the seeded shuffle
-        verb = "both" if len(ps) == 2 else "all"
         if turn == 1 and cell != centre and len(ps) <= 6:
             rng = seeded_rng(state.seed, "clash", turn, cell)
             order = ps[:]
             rng.shuffle(order)
-            say(f"{join_names(ps)} {verb} claimed {cell} (FB6, turn 1):", "clash",
-                cell=cell, players=ps)
+            if len(ps) == 2:
+                text = Text("{players} both claimed {cell} (FB6, turn 1):", players=join_names(ps), cell=cell)
+            else:
+                text = Text("{players} all claimed {cell} (FB6, turn 1):", players=join_names(ps), cell=cell)
+            say(text, "clash", cell=cell, players=ps)
             for player, sixths in zip(order, rotation_sixths(len(ps))):
                 given = state.name(rotate(state.cell(cell), sixths))
                 placed[player] = given
-                turned = f" ({cell} turned {sixths * 60} degrees)" if sixths else ""
-                say(f"{player} places on {given}{turned}.", "claim",
-                    player=player, cell=given, ordered=cell)
+                if sixths:
+                    text = Text("{player} places on {given} ({cell} turned {degrees} degrees).",
+                                player=player, given=given, cell=cell, degrees=sixths * 60)
+                else:
+                    text = Text("{player} places on {given}.", player=player, given=given)
+                say(text, "claim", player=player, cell=given, ordered=cell)
         else:
-            say(f"{join_names(ps)} {verb} claimed {cell}: none places (FB6).",
-                "clash", cell=cell, players=ps)
+            if len(ps) == 2:
+                text = Text("{players} both claimed {cell}: none places (FB6).", players=join_names(ps),
+                            cell=cell)
+            else:
+                text = Text("{players} all claimed {cell}: none places (FB6).", players=join_names(ps),
+                            cell=cell)
+            say(text, "clash", cell=cell, players=ps)
     return placed
 
 
@@ -137,7 +150,8 @@ def _undo_meetings(state: FBState, placed: dict[str, str], say: Say) -> None:
     for cell, ps in targets.items():
         if len(ps) > 1:
             ps = [p for p in state.players if p in ps]
-            say(f"{join_names(ps)} would all place on {cell}: none places (FB6).",
+            say(Text("{players} would all place on {cell}: none places (FB6).", players=join_names(ps),
+                     cell=cell),
                 "clash", cell=cell, players=ps)
             for player in ps:
                 del placed[player]
@@ -149,7 +163,7 @@ def _finish(state: FBState, orders: dict, placed: dict[str, str], events: list[E
     turn = state.turn
     # Uncontested placements first, in player order, above the clash lines.
     events[:0] = [
-        Event(f"{p} claims {placed[p]}.", kind="claim",
+        Event(Text("{player} claims {cell}.", player=p, cell=placed[p]), kind="claim",
               data={"turn": turn, "player": p, "cell": placed[p]})
         for p in state.players if p in uncontested
     ]
@@ -165,20 +179,21 @@ def _finish(state: FBState, orders: dict, placed: dict[str, str], events: list[E
     board = new.board()
     if not board.empty_cells():
         new.over = True
-        events.append(Event("No empty cell is left: the game is over (FB7).", kind="end",
+        events.append(Event(Text("No empty cell is left: the game is over (FB7)."), kind="end",
                             data={"turn": turn}))
     elif state.max_turns is not None and turn >= state.max_turns:
         new.over = True
-        events.append(Event(f"Turn {turn} was the last (max_turns): the game is over.",
+        events.append(Event(Text("Turn {turn} was the last (max_turns): the game is over.", turn=turn),
                             kind="end", data={"turn": turn}))
     elif state.empty_turns is not None and not placed \
             and state.empty_run() + 1 >= state.empty_turns:
         new.over = True
         run = state.empty_run() + 1
-        events.append(Event(
-            f"No claim was placed on {'this turn' if run == 1 else f'the last {run} turns'}: "
-            f"{run} empty turn{'s' if run > 1 else ''} in a row end the game, scored as it "
-            "stands (FB8).", kind="end", data={"turn": turn, "empty_turns": run}))
+        events.append(Event(Plural(
+            "No claim was placed on this turn: {n} empty turn in a row end the game, scored as it "
+            "stands (FB8).",
+            "No claim was placed on the last {n} turns: {n} empty turns in a row end the game, scored "
+            "as it stands (FB8).", n=run), kind="end", data={"turn": turn, "empty_turns": run}))
     else:
         new.turn = turn + 1
     if new.over:
@@ -193,7 +208,8 @@ def result_event(state: FBState) -> Event:
     best = max(scores[p] for p in remaining)
     winners = [p for p in remaining if scores[p] == best]
     if len(winners) == 1:
-        text = f"{winners[0]} wins with {best} points."
+        text = Text("{player} wins with {points} points.", player=winners[0], points=best)
     else:
-        text = f"Shared win (G2): {join_names(winners)} with {best} points each."
+        text = Text("Shared win (G2): {players} with {points} points each.", players=join_names(winners),
+                    points=best)
     return Event(text, kind="end", data={"winners": winners, "scores": scores})

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from games.hexgrid import Cell, HexGrid
+from games.text import Text
 
 CLAIMED_VALUE = 10  # FB3: a claimed cell is worth 10 to its claimer
 MAX_LED_VALUE = 5  # FB3: a led cell is worth at most 5; worth 5 is "owned"
@@ -130,14 +131,13 @@ class Board:
         """The reason ``player`` may not claim ``cell`` (FB5), or None when they may."""
         state = self.cells[cell]
         if state.claimer == player:
-            return "you claimed it already"
+            return Text("you claimed it already")
         if state.claimer is not None:
-            return f"{state.claimer} claimed it already"
+            return Text("{player} claimed it already", player=state.claimer)
         if state.leader not in (None, player):
-            return (
-                f"it is under {state.leader}'s influence "
-                f"({state.influence} against your {self.influence[cell].get(player, 0)})"
-            )
+            return Text("it is under {leader}'s influence ({influence} against your {yours})",
+                        leader=state.leader, influence=state.influence,
+                        yours=self.influence[cell].get(player, 0))
         return None
 
     def _tally(self) -> dict[str, dict[str, int]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import textwrap
 
 from games.base import format_duration
+from games.text import Text, mark
 from games.hexgrid import distance
 
 from .board import CellState, grid
@@ -50,31 +51,33 @@ def _wide_cell(state: CellState, mark: dict[str, str]) -> str:
 
 
 def render_board(state: FBState) -> str:
+    """The board drawn in ASCII, then its key, the players' marks and how cells are named."""
     board = state.board()
     hexes = grid(state.side)
-    mark = symbols(state.players)
-    legend = "   ".join(f"{mark[p]} {p}" for p in state.players)
-    legend_lines = textwrap.wrap("Players' marks: " + legend, MAX_WIDTH,
-                                 subsequent_indent="  ", break_long_words=False)
+    marks = symbols(state.players)
+    legend = "   ".join(f"{marks[p]} {p}" for p in state.players)
+    # Wrapped as the English prefix (16 columns) lays it out; the words follow the reader.
+    wrapped = "\n".join(textwrap.wrap("Players' marks: " + legend, MAX_WIDTH, subsequent_indent="  ",
+                                      break_long_words=False))[len("Players' marks: "):]
     last = hexes.name(hexes.row_cells(1)[-1])[0]
-    where = (f"Letters A-{last} name the diagonals (above row 1 and left of rows "
-             f"2-{state.side}),")
-    names = (f"numbers 1-{2 * state.side - 1} the rows; a cell is named by both, "
-             f"e.g. {example_cell(state)}.")
-    wide = hexes.render(lambda c: _wide_cell(board[c], mark), width=3)
-    first = mark[state.players[0]]
+    naming = Text("{legend}\nLetters A-{last} name the diagonals (above row 1 and left of rows 2-{side}),\n"
+                  "numbers 1-{rows} the rows; a cell is named by both, e.g. {example}.",
+                  legend=Text("Players' marks: {marks}", marks=wrapped), last=last, side=state.side,
+                  rows=2 * state.side - 1, example=example_cell(state))
+    wide = hexes.render(lambda c: _wide_cell(board[c], marks), width=3)
+    first = marks[state.players[0]]
     if max(len(line) for line in wide.split("\n")) <= MAX_WIDTH:
-        key = (f"[{first}] claimed (10 points), {first}3 led by {first} worth 3 "
-               f"({first}5 = owned), . empty")
-        return "\n".join([wide, "", key, *legend_lines, where, names])
+        key = Text("[{mark}] claimed (10 points), {mark}3 led by {mark} worth 3 ({mark}5 = owned), . empty",
+                   mark=first)
+        return Text("{board}\n\n{key}\n{naming}", board=wide, key=key, naming=naming)
 
     # Too wide for three characters a cell: one map of who holds each cell
     # and one of what it is worth, one character a cell.
     def holder(cell):
         s = board[cell]
         if s.claimer is not None:
-            return mark[s.claimer]
-        return mark[s.leader] if s.leader is not None else EMPTY
+            return marks[s.claimer]
+        return marks[s.leader] if s.leader is not None else EMPTY
 
     def value(cell):
         s = board[cell]
@@ -82,17 +85,12 @@ def render_board(state: FBState) -> str:
             return "#"
         return str(s.value) if s.leader is not None else EMPTY
 
-    return "\n".join([
-        f"Who: {first} = claimed or led by {first} (the worth map tells which), . = empty",
-        hexes.render(holder, width=1),
-        "",
-        "Worth: # = claimed (10), 1-5 = led (5 = owned), . = empty",
-        hexes.render(value, width=1),
-        "",
-        *legend_lines,
-        where,
-        names,
-    ])
+    return Text("{who}\n{holders}\n\n{worth}\n{values}\n\n{naming}",
+                who=Text("Who: {mark} = claimed or led by {mark} (the worth map tells which), . = empty",
+                         mark=first),
+                holders=hexes.render(holder, width=1),
+                worth=Text("Worth: # = claimed (10), 1-5 = led (5 = owned), . = empty"),
+                values=hexes.render(value, width=1), naming=naming)
 
 
 def view(state: FBState, viewer: str | None, scores: dict[str, int],
@@ -163,7 +161,8 @@ def _you(state: FBState, viewer: str) -> dict:
     }
 
 
-NOTATION = """\
+# HELP, laid out within MAX_WIDTH columns as sent (a translation is laid out in its catalogue).
+NOTATION = mark("""\
 ORDERS
 
 Each turn send one claim, naming a cell by its diagonal letter and row
@@ -195,31 +194,33 @@ report lists them), so a mark is never read as a coordinate. On small
 boards a cell shows [@] when @ claimed it, @3 when @ leads it and it is
 worth 3 to @ (@5: @ owns it), and . when it is empty. Large boards are
 drawn twice: who holds each cell (the claimer's or leader's mark, .
-empty), then what it is worth (# claimed, 1-5 led, 5 = owned).
-"""
+empty), then what it is worth (# claimed, 1-5 led, 5 = owned).""")
 
-NOTES = """\
+NOTES = mark("""\
 HOW THIS GM APPLIES FB6 WHERE IT IS SILENT
 
-Turn 1, k players clashing on one cell: the board turns only in steps of 60 degrees, so 4 players get the cell turned 0, 60, 180 and 240 degrees and 5 players 0, 60, 120, 180 and 240 degrees (2, 3 and 6 players get exactly 360/k). Seven or more players on one cell are treated like a later turn. A player given a turned cell that someone else also gets that turn is treated like a later-turn clash. In a re-opened turn any clash is the second clash.
+Turn 1, k players clashing on one cell: the board turns only in steps of
+60 degrees, so 4 players get the cell turned 0, 60, 180 and 240 degrees
+and 5 players 0, 60, 120, 180 and 240 degrees (2, 3 and 6 players get
+exactly 360/k). Seven or more players on one cell are treated like a
+later turn. A player given a turned cell that someone else also gets
+that turn is treated like a later-turn clash. In a re-opened turn any
+clash is the second clash.
 
-OPTIONS: side (default 10), radius (default 4), max_turns (default none), reopen (how long a re-opened turn stays open, default 24h), empty_turns (how many empty turns in a row end the game, FB8: default 3, or none for never).
+OPTIONS: side (default 10), radius (default 4), max_turns (default
+none), reopen (how long a re-opened turn stays open, default 24h),
+empty_turns (how many empty turns in a row end the game, FB8: default 3,
+or none for never).
 
-The report counts the empty turns in a row (turns on which no claim was placed) once there is one: "Empty turns in a row: 2 of 3". A turn re-opened after a clash (FB6) counts once, when it closes, and only if it places nothing.
-"""
+The report counts the empty turns in a row (turns on which no claim was
+placed) once there is one: "Empty turns in a row: 2 of 3". A turn
+re-opened after a clash (FB6) counts once, when it closes, and only if
+it places nothing.""")
 
 
-def help_text() -> str:
+def help_text() -> Text:
     from games import rulings  # the rulings' text, only when HELP is asked for
 
-    out: list[str] = []
-    for block in (NOTATION, NOTES):
-        for paragraph in block.strip("\n").split("\n\n"):
-            if paragraph.startswith("    ") or "\n" in paragraph:
-                out.append(paragraph)  # already laid out by hand
-            else:
-                out.append(textwrap.fill(paragraph, MAX_WIDTH, break_on_hyphens=False))
-        if block is NOTATION:
-            out.append("RULINGS (these decide where the rule text is silent or unclear)")
-            out.append(rulings.help_block("FB", MAX_WIDTH).rstrip("\n"))
-    return "\n\n".join(p for p in out if p).rstrip() + "\n"
+    return Text("{notation}\n\n{title}\n\n{rulings}\n\n{notes}\n", notation=Text(NOTATION),
+                title=Text("RULINGS (these decide where the rule text is silent or unclear)"),
+                rulings=rulings.help_block("FB", MAX_WIDTH).rstrip("\n"), notes=Text(NOTES))

@@ -29,7 +29,9 @@ from games.base import (
 )
 from games.hexgrid import CellNameError, distance
 
-from . import present
+from games.text import Plural, Text, mark
+
+from . import accessible, present
 from .board import grid
 from .present import example_cell
 from .adjudicate import adjudicate, join_names, result_event
@@ -96,7 +98,7 @@ class FuzzyBorders(Game[FBState, Claim]):
         self.check_players(players)
         opts = self.check_options(options)
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise OptionError(f"the seed must be a whole number, not {seed!r}")
+            raise OptionError(Text("the seed must be a whole number, not {seed}", seed=repr(seed)))
         return FBState(
             players=list(players),
             side=opts["side"],
@@ -110,19 +112,18 @@ class FuzzyBorders(Game[FBState, Claim]):
 
     # --- orders -------------------------------------------------------------
     def not_your_turn(self, state: FBState, player: str, waiting: list[str]) -> str:
-        return (
-            super().not_your_turn(state, player, waiting) + ": no cell is open to you "
-            "(every unclaimed cell is led by someone else), so you place nothing this turn"
-        )
+        return Text("{refusal}: no cell is open to you (every unclaimed cell is led by someone else), "
+                    "so you place nothing this turn", refusal=super().not_your_turn(state, player, waiting))
 
-    def _nearest(self, state: FBState, player: str, near: tuple[int, int]) -> str:
+    def _nearest(self, state: FBState, player: str, near: tuple[int, int]) -> Text:
         """A short hint: the cells ``player`` may claim nearest ``near``, never the whole list."""
         cells = state.board().claimable_by(player)
         if not cells:
-            return " No cell is open to you this turn."
+            return Text("No cell is open to you this turn.")
         best = sorted(cells, key=lambda c: (distance(c, near), c[1], c[0]))[:SUGGESTIONS]
         names = ", ".join(state.name(c) for c in best)
-        return f" The nearest cell{'s' if len(best) > 1 else ''} you may claim: {names}."
+        return Plural("The nearest cell you may claim: {cells}.", "The nearest cells you may claim: {cells}.",
+                      n=len(best), cells=names)
 
     def _check_claim(self, state: FBState, player: str, text: str) -> Claim:
         """The claim for cell ``text`` if FB5 allows it, else IllegalOrderError.
@@ -139,33 +140,33 @@ class FuzzyBorders(Game[FBState, Claim]):
             where = (0, 0)
             if name[:1].isalpha() and name[1:].isdigit():
                 where = (ord(name[0]) - ord("A") - state.radius, int(name[1:]) - state.side)
-            raise IllegalOrderError(
-                f"There is no cell {name} on this board: its diagonals run A-{last} and "
-                f"its rows 1-{2 * state.side - 1} (the centre is {state.name((0, 0))})."
-                + self._nearest(state, player, where)
-            ) from None
+            raise IllegalOrderError(Text(
+                "There is no cell {cell} on this board: its diagonals run A-{last} and its rows "
+                "1-{rows} (the centre is {centre}). {hint}", cell=name, last=last,
+                rows=2 * state.side - 1, centre=state.name((0, 0)), hint=self._nearest(state, player, where)
+            )) from None
         reason = state.board().why_not(player, cell)
         if reason is not None:
-            raise IllegalOrderError(
-                f"You cannot claim {state.name(cell)}: {reason}. You may claim "
-                "unclaimed cells that are empty or that you lead (FB5)."
-                + self._nearest(state, player, cell)
-            )
+            raise IllegalOrderError(Text(
+                "You cannot claim {cell}: {reason}. You may claim unclaimed cells that are empty or "
+                "that you lead (FB5). {hint}", cell=state.name(cell), reason=reason,
+                hint=self._nearest(state, player, cell)
+            ))
         return Claim(state.name(cell))
 
     def read_order(self, state: FBState, player: str, text: str) -> Claim:
         line = single_order_line(
             text,
-            f"No order found. Send CLAIM and a cell, e.g. CLAIM {example_cell(state, player)}.",
-            "One claim per turn, but this mail holds {count} lines. Send only "
-            "the claim you want; a later mail replaces an earlier claim.",
+            Text("No order found. Send CLAIM and a cell, e.g. CLAIM {example}.",
+                 example=example_cell(state, player)),
+            mark("One claim per turn, but this mail holds {count} lines. Send only "
+                 "the claim you want; a later mail replaces an earlier claim."),
         )
         match = _ORDER.match(line)
         if not match:
-            raise OrderSyntaxError(
-                f"{line!r} is not an order. Write CLAIM and a cell, "
-                f"e.g. CLAIM {example_cell(state, player)}."
-            )
+            raise OrderSyntaxError(Text(
+                "{line} is not an order. Write CLAIM and a cell, e.g. CLAIM {example}.",
+                line=repr(line), example=example_cell(state, player)))
         return self._check_claim(state, player, match.group(1))
 
     def step(self, state: FBState, player: str, order: Claim | str, now: float) -> Result[FBState]:
@@ -176,13 +177,16 @@ class FuzzyBorders(Game[FBState, Claim]):
         new = state.copy(keep_board=True)
         previous = new.sealed.get(player)
         new.sealed[player] = claim.cell
-        text = f"Your claim for turn {state.turn} is sealed: {claim.cell}"
         if previous and previous != claim.cell:
-            text += f" (replaces {previous})"
+            text = Text("Your claim for turn {turn} is sealed: {cell} (replaces {previous}).",
+                        turn=state.turn, cell=claim.cell, previous=previous)
         elif previous:
-            text += " (unchanged)"
+            text = Text("Your claim for turn {turn} is sealed: {cell} (unchanged).", turn=state.turn,
+                        cell=claim.cell)
+        else:
+            text = Text("Your claim for turn {turn} is sealed: {cell}.", turn=state.turn, cell=claim.cell)
         event = Event(
-            text + ".",
+            text,
             kind="confirmation",
             to=(player,),
             data={"turn": state.turn, "player": player, "cell": claim.cell,
@@ -203,7 +207,7 @@ class FuzzyBorders(Game[FBState, Claim]):
 
     def close_turn(self, state: FBState, now: float) -> Result[FBState]:
         if state.over:
-            raise GameError("the game is over; there is no turn to close")
+            raise GameError(Text("the game is over; there is no turn to close"))
         return adjudicate(state, self.to_move(state), now)
 
     def legal_orders(self, state: FBState, player: str) -> list[str]:
@@ -246,17 +250,20 @@ class FuzzyBorders(Game[FBState, Claim]):
         new = state.copy(keep_board=True)
         new.left = state.left + (player,)
         withdrawn = new.sealed.pop(player, None)
-        note = "Their claims stay on the board; they place nothing from now on (FB5)."
+        note = Text("Their claims stay on the board; they place nothing from now on (FB5).")
         if withdrawn is not None:
-            note += f" Their sealed claim for turn {state.turn} is withdrawn."
+            note = Text("Their claims stay on the board; they place nothing from now on (FB5). Their "
+                        "sealed claim for turn {turn} is withdrawn.", turn=state.turn)
         events = [self.left_event(player, note)]
         remaining = [p for p in new.players if p not in new.left]
         if len(remaining) < 2:
             new.over = True
             new.sealed = {}
             new.reopened, new.reopen_until = False, None
-            events.append(Event(f"Only {join_names(remaining) or 'nobody'} remains: the game "
-                                "is over (too few players left).", kind="end",
+            text = Text("Only {players} remains: the game is over (too few players left).",
+                        players=join_names(remaining)) if remaining else \
+                Text("Only nobody remains: the game is over (too few players left).")
+            events.append(Event(text, kind="end",
                                 data={"turn": state.turn}))
             events.append(result_event(new))
             return Result(new, events)
@@ -279,6 +286,12 @@ class FuzzyBorders(Game[FBState, Claim]):
     # --- presentation -------------------------------------------------------
     def render_board(self, state: FBState, viewer: str | None = None) -> str:
         return present.render_board(state)
+
+    def describe(self, state: FBState, viewer: str | None = None) -> list[str]:
+        return list(accessible.describe(state, viewer))
+
+    def board_table(self, state: FBState, viewer: str | None = None) -> tuple[list[str], list[list[str]]]:
+        return accessible.board_table(state)
 
     def view(self, state: FBState, viewer: str | None = None) -> dict:
         return present.view(state, viewer, self.scores(state), self.to_move(state))

@@ -6,9 +6,12 @@ nothing.
 
 from __future__ import annotations
 
+from games.text import Text, mark
+
+from .accessible import PIECE_WORDS
 from .state import FILES, PIECE_NAMES, ROWS, NeighborsState
 
-HELP = """\
+HELP = mark("""\
 NEIGHBORS: every piece belongs to everyone, and every move is a capture.
 
 Orders: one capture per mail, from-square x to-square, any case:
@@ -19,13 +22,13 @@ one square diagonally.  Passing is not allowed.
 
 Rulings this game follows:
 
-"""
+""")
 
 
 def help_text() -> str:
     from games import rulings  # the rulings' text, only when HELP is asked for
 
-    return HELP + rulings.help_block("NB")
+    return Text("{help}{rulings}", help=Text(HELP), rulings=rulings.help_block("NB"))
 
 
 def render_board(state: NeighborsState) -> str:
@@ -48,10 +51,10 @@ def view(state: NeighborsState, over: bool) -> dict:
     restriction = None
     if state.neighbors_rule and last and not over:
         t = last.target
-        restriction = f"file {FILES[t[0]]} or row {t[1] + 1}"
+        restriction = Text("file {file} or row {row}", file=FILES[t[0]], row=t[1] + 1)
     return {
         "captured": captured,
-        "piece_names": list(PIECE_NAMES.values()),
+        "piece_names": [Text(PIECE_WORDS[kind]) for kind in PIECE_NAMES],
         "pieces_left": sum(1 for x in state.board if x != "."),
         "last_move": last.notation() if last else None,
         "last_player": last.player if last else None,

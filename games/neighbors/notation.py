@@ -11,12 +11,17 @@ import re
 
 from games.base import AmbiguousOrderError, IllegalOrderError, OptionError, OrderSyntaxError
 
+from games.text import Text, mark
+
 from .captures import Capture, legal_captures
-from .state import PIECE_NAMES, ROWS, NeighborsState, parse_square, square_name
+from .state import ROWS, NeighborsState, parse_square, square_name
 
 _SQUARE = r"([a-g])\s*([1-6])"
 _FULL = re.compile(rf"^([qrbnf])?\s*{_SQUARE}\s*[x:\-]?\s*{_SQUARE}$", re.I)
 _SHORT = re.compile(rf"^([qrbnf])?\s*[x:]\s*{_SQUARE}$", re.I)
+# A piece named in a refusal: "there is a queen on b4, not a rook".
+A_PIECE = {"Q": mark("a queen"), "R": mark("a rook"), "B": mark("a bishop"), "N": mark("a knight"),
+           "F": mark("a ferz")}
 
 
 def parse_capture(state: NeighborsState, text: str) -> Capture:
@@ -27,12 +32,12 @@ def parse_capture(state: NeighborsState, text: str) -> Capture:
         capture = Capture(parse_square(f1, r1), parse_square(f2, r2))
         piece = state.at(capture.source)
         if letter and piece != letter.upper():
-            found = PIECE_NAMES.get(piece, "nothing")
+            source = square_name(capture.source)
             raise IllegalOrderError(
-                f"{text}: there is a {found} on {square_name(capture.source)}, "
-                f"not a {PIECE_NAMES[letter.upper()]}"
+                Text("{order}: there is {found} on {square}, not {piece}", order=text,
+                     found=Text(A_PIECE[piece]), square=source, piece=Text(A_PIECE[letter.upper()]))
                 if piece != "."
-                else f"{text}: {square_name(capture.source)} is empty",
+                else Text("{order}: {square} is empty", order=text, square=source),
                 legal=[str(c) for c in legal_captures(state)],
             )
         return capture
@@ -49,16 +54,18 @@ def parse_capture(state: NeighborsState, text: str) -> Capture:
             return matches[0]
         if not matches:
             raise IllegalOrderError(
-                f"{text}: no piece{' of that kind' if letter else ''} can capture on "
-                f"{square_name(target)}",
+                Text("{order}: no piece of that kind can capture on {square}", order=text,
+                     square=square_name(target))
+                if letter else
+                Text("{order}: no piece can capture on {square}", order=text, square=square_name(target)),
                 legal=[str(c) for c in legal_captures(state)],
             )
         raise AmbiguousOrderError(
-            f"{text} is ambiguous: " + ", ".join(map(str, matches)),
+            Text("{order} is ambiguous: {moves}", order=text, moves=", ".join(map(str, matches))),
             candidates=[str(c) for c in matches],
         )
     raise OrderSyntaxError(
-        f"{text!r} is not a capture; write from-square x to-square, like b4xd4"
+        Text("{order} is not a capture; write from-square x to-square, like b4xd4", order=repr(text))
     )
 
 
@@ -66,9 +73,9 @@ def parse_layout(text: str) -> tuple[str, ...]:
     """Option layout: 42 characters, row 6 first, files a..g; QRBNF or '.'."""
     letters = re.sub(r"[\s/|]", "", text).upper()
     if len(letters) != 42 or set(letters) - set("QRBNF."):
-        raise OptionError(
+        raise OptionError(Text(
             "option layout: give 42 characters, row 6 first, files a..g, "
             "using Q R B N F and . for an empty square"
-        )
+        ))
     rows_top_first = [letters[i * 7:(i + 1) * 7] for i in range(ROWS)]
     return tuple("".join(reversed(rows_top_first)))

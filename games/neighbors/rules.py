@@ -24,12 +24,12 @@ from games.base import (
     single_order_line,
 )
 
+from games.text import Text, mark
 from games.clock import HELP as CLOCK_HELP, ClockedGame, Clock, new_clock, parse_clock, start
 
-from . import display, notation
+from . import accessible, display, notation
 from .captures import Capture, has_capture, is_legal, legal_captures, legal_pairs, may_move_from, score_of
 from .state import (
-    PIECE_NAMES,
     PIECE_SET,
     SQUARE_NAMES,
     Move,
@@ -38,6 +38,24 @@ from .state import (
     load_state,
     square_name,
 )
+
+
+# Why a piece cannot capture where it was ordered to, by its kind.
+CANNOT = {
+    "Q": mark("the queen on {source} cannot capture on {target}"),
+    "R": mark("the rook on {source} cannot capture on {target}"),
+    "B": mark("the bishop on {source} cannot capture on {target}"),
+    "N": mark("the knight on {source} cannot capture on {target}"),
+    "F": mark("the ferz on {source} cannot capture on {target}"),
+}
+# The news of a capture, by the kind of piece taken.
+TAKES = {
+    "Q": mark("{player}: {move} takes a queen"),
+    "R": mark("{player}: {move} takes a rook"),
+    "B": mark("{player}: {move} takes a bishop"),
+    "N": mark("{player}: {move} takes a knight"),
+    "F": mark("{player}: {move} takes a ferz"),
+}
 
 
 class Neighbors(ClockedGame, Game[NeighborsState, Capture]):
@@ -86,8 +104,8 @@ class Neighbors(ClockedGame, Game[NeighborsState, Capture]):
     # --- orders ---------------------------------------------------------------
     def read_order(self, state: NeighborsState, player: str, text: str) -> Capture:
         line = single_order_line(
-            text, "no capture given; write it like b4xd4",
-            "one capture per mail, please; this mail has {count} order lines: {lines}",
+            text, Text("no capture given; write it like b4xd4"),
+            mark("one capture per mail, please; this mail has {count} order lines: {lines}"),
         )
         return self.parse_capture(state, line)
 
@@ -102,19 +120,18 @@ class Neighbors(ClockedGame, Game[NeighborsState, Capture]):
         piece = state.at(capture.source)
         src, dst = square_name(capture.source), square_name(capture.target)
         if piece == ".":
-            reason = f"there is no piece on {src}"
+            reason = Text("there is no piece on {square}", square=src)
         elif capture.source == capture.target:
-            reason = "a piece cannot capture itself"
+            reason = Text("a piece cannot capture itself")
         elif state.at(capture.target) == ".":
-            reason = f"{dst} is empty, and every move must be a capture"
+            reason = Text("{square} is empty, and every move must be a capture", square=dst)
         elif not may_move_from(state, capture.source):
             landing = square_name(state.moves[-1].target)
-            reason = (
-                f"the neighbors rule allows only pieces on the file or row of {landing}"
-            )
+            reason = Text("the neighbors rule allows only pieces on the file or row of {square}",
+                          square=landing)
         else:
-            reason = f"the {PIECE_NAMES[piece]} on {src} cannot capture on {dst}"
-        raise IllegalOrderError(f"{capture}: {reason}", legal=names)
+            reason = Text(CANNOT[piece], source=src, target=dst)
+        raise IllegalOrderError(Text("{order}: {reason}", order=str(capture), reason=reason), legal=names)
 
     def step(self, state: NeighborsState, player: str, order: Capture, now: float) -> Result[NeighborsState]:
         self.check(state, order)
@@ -132,14 +149,15 @@ class Neighbors(ClockedGame, Game[NeighborsState, Capture]):
         new = replace(state, board=tuple(board), moves=state.moves + (move,), captured=captured)
         events = [
             Event(
-                f"{player}: {move.notation()} takes a {PIECE_NAMES[taken]}",
+                Text(TAKES[taken], player=player, move=move.notation()),
                 kind="capture",
                 data={"player": player, "move": move.notation(), "taken": taken},
             )
         ]
         if self.is_over(new):
             events.append(
-                Event(f"{new.player_to_move} has no legal capture: the game is over", kind="end")
+                Event(Text("{player} has no legal capture: the game is over", player=new.player_to_move),
+                      kind="end")
             )
         return Result(new, events)
 
@@ -174,16 +192,16 @@ class Neighbors(ClockedGame, Game[NeighborsState, Capture]):
         remaining = new.remaining
         if len(remaining) < 2:
             winners = self.winners(new)
-            text = (f"Only {remaining[0]} remains, so the game is over (NB3: nobody is "
-                    f"left to take turns with). {', '.join(winners)} wins."
-                    if remaining else "Nobody remains, so the game is over.")
+            text = (Text("Only {player} remains, so the game is over (NB3: nobody is left to take "
+                         "turns with). {winners} wins.", player=remaining[0], winners=", ".join(winners))
+                    if remaining else Text("Nobody remains, so the game is over."))
             return Result(new, [self.left_event(player),
                                 Event(text, kind="end", data={"winners": winners})])
-        events = [self.left_event(player, "Their seat is skipped in the turn order from now on.")]
+        events = [self.left_event(player, Text("Their seat is skipped in the turn order from now on."))]
         if was_to_move and new.clock is not None:  # G10: the next player's bank runs from now
             new = replace(new, clock=start(new.clock, now))
         if was_to_move:  # the board is unchanged, so captures are still left (NB3)
-            events.append(Event(f"{new.player_to_move} is to move.", kind="info",
+            events.append(Event(Text("{player} is to move.", player=new.player_to_move), kind="info",
                                 data={"player": new.player_to_move}))
         return Result(new, events)
 
@@ -193,6 +211,12 @@ class Neighbors(ClockedGame, Game[NeighborsState, Capture]):
     # --- presentation -----------------------------------------------------
     def render_board(self, state: NeighborsState, viewer: str | None = None) -> str:
         return display.render_board(state)
+
+    def describe(self, state: NeighborsState, viewer: str | None = None) -> list[str]:
+        return list(accessible.describe(state, over=self.is_over(state)))
+
+    def board_table(self, state: NeighborsState, viewer: str | None = None) -> tuple[list[str], list[list[str]]]:
+        return accessible.board_table(state)
 
     def view(self, state: NeighborsState, viewer: str | None = None) -> dict:
         return {**display.view(state, over=self.is_over(state)), "clock_lines": self.clock_view(state)}

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from games.base import IllegalOrderError, OrderSyntaxError
+from games.text import Text
 
 from .state import CHOOSE, EXTRA, PLACE, PLAY, RED, YELLOW
 
@@ -101,10 +102,10 @@ def tokens(text: str) -> list[str]:
     for line in text.splitlines():
         negative = _NEGATIVE.search(line)
         if negative:
-            raise OrderSyntaxError(
-                f"{' '.join(line.upper().split())}: -{negative.group(1)} is not a distance; "
-                "a move goes 1 or more cells forward, e.g. MOVE F6 F4 2 (head, tail, distance)"
-            )
+            raise OrderSyntaxError(Text(
+                "{line}: -{number} is not a distance; "
+                "a move goes 1 or more cells forward, e.g. MOVE F6 F4 2 (head, tail, distance)",
+                line=" ".join(line.upper().split()), number=negative.group(1)))
     words = [w for w in _SEPARATORS.split(text.upper()) if w]
     joined: list[str] = []
     for word in words:
@@ -122,24 +123,27 @@ def clauses(text: str) -> list[tuple[str, list[str]]]:
         if word in KEYWORDS:
             found.append((word, []))
         elif not (_CELL.match(word) or _NUMBER.match(word)):
-            raise OrderSyntaxError(f"{word!r} is not part of a Phalanx order (send HELP)")
+            raise OrderSyntaxError(Text("{word} is not part of a Phalanx order (send HELP)",
+                                        word=repr(word)))
         elif not found:
-            raise OrderSyntaxError(
-                f"{word!r} should follow GROW, MOVE or PLACE (e.g. GROW {word})"
-            )
+            raise OrderSyntaxError(Text(
+                "{quoted} should follow GROW, MOVE or PLACE (e.g. GROW {word})",
+                quoted=repr(word), word=word))
         else:
             found[-1][1].append(word)
     if not found:
-        raise OrderSyntaxError("no order found: write GROW, MOVE or PASS lines")
+        raise OrderSyntaxError(Text("no order found: write GROW, MOVE or PASS lines"))
     return found
 
 
 def _cells(keyword: str, args: list[str]) -> tuple[str, ...]:
     for arg in args:
         if not _CELL.match(arg):
-            raise OrderSyntaxError(f"{keyword} {' '.join(args)}: {arg} is not a cell like E5")
+            raise OrderSyntaxError(Text("{keyword} {cells}: {arg} is not a cell like E5",
+                                        keyword=keyword, cells=" ".join(args), arg=arg))
     if not args:
-        raise OrderSyntaxError(f"{keyword} needs at least one cell, e.g. {keyword} E5")
+        raise OrderSyntaxError(Text("{keyword} needs at least one cell, e.g. {keyword} E5",
+                                    keyword=keyword))
     return tuple(args)
 
 
@@ -150,39 +154,42 @@ def parse_turn(text: str) -> Turn:
     found = clauses(text)
     for keyword, args in found:
         if keyword in OPENING_WORDS:
-            raise IllegalOrderError(
-                f"{keyword}: the opening is over; a turn is GROW and MOVE lines, or PASS"
-            )
+            raise IllegalOrderError(Text(
+                "{keyword}: the opening is over; a turn is GROW and MOVE lines, or PASS",
+                keyword=keyword))
         if keyword == "PASS":
             if args:
-                raise OrderSyntaxError(f"PASS {' '.join(args)}: PASS takes nothing after it")
+                raise OrderSyntaxError(Text("PASS {words}: PASS takes nothing after it",
+                                            words=" ".join(args)))
             saw_pass = True
         elif keyword == "GROW":
             if moves:
-                raise IllegalOrderError(
-                    f"GROW {' '.join(args)}: growths come before moves (PH2); "
-                    "put the GROW line first"
-                )
+                raise IllegalOrderError(Text(
+                    "GROW {cells}: growths come before moves (PH2); put the GROW line first",
+                    cells=" ".join(args)))
             growths.extend(_cells("GROW", args))
         else:
             moves.append(_move(args))
     if saw_pass and (growths or moves):
-        raise OrderSyntaxError("PASS stands alone: a turn with GROW or MOVE is not a pass")
+        raise OrderSyntaxError(Text("PASS stands alone: a turn with GROW or MOVE is not a pass"))
     return Turn(tuple(growths), tuple(moves))
 
 
 def _move(args: list[str]) -> Move:
     shown = f"MOVE {' '.join(args)}".strip()
-    example = "e.g. MOVE F6 F4 2 (head, tail, distance)"
     if len(args) not in (2, 3) or not all(_CELL.match(a) for a in args[:2]):
-        raise OrderSyntaxError(f"{shown}: a move is head, tail and distance, {example}")
+        raise OrderSyntaxError(Text(
+            "{move}: a move is head, tail and distance, e.g. MOVE F6 F4 2 (head, tail, distance)",
+            move=shown))
     if len(args) == 3 and not _NUMBER.match(args[2]):
-        raise OrderSyntaxError(f"{shown}: the distance must be a number, {example}")
+        raise OrderSyntaxError(Text(
+            "{move}: the distance must be a number, e.g. MOVE F6 F4 2 (head, tail, distance)",
+            move=shown))
     distance = int(args[2]) if len(args) == 3 else None
     if distance == 0:
-        raise OrderSyntaxError(
-            f"{shown}: the distance must be 1 or more cells (0 moves nothing), {example}"
-        )
+        raise OrderSyntaxError(Text(
+            "{move}: the distance must be 1 or more cells (0 moves nothing), "
+            "e.g. MOVE F6 F4 2 (head, tail, distance)", move=shown))
     return Move(args[0], args[1], distance)
 
 
@@ -190,7 +197,7 @@ def parse_opening(text: str, phase: str) -> Order:
     found = clauses(text)
     words = [k for k, _ in found]
     if any(k in ("GROW", "MOVE", "PASS") for k in words):
-        raise IllegalOrderError(f"the game has not begun yet: {OPENING_STEPS[phase]}")
+        raise IllegalOrderError(Text("the game has not begun yet: {step}", step=OPENING_STEPS[phase]))
     if phase == PLACE:
         red: list[str] = []
         yellow: list[str] = []
@@ -198,25 +205,25 @@ def parse_opening(text: str, phase: str) -> Order:
             if keyword == "PLACE" and not args:
                 continue
             if keyword not in ("RED", "YELLOW"):
-                raise OrderSyntaxError(f"the pie is written {OPENING_STEPS[PLACE]}")
+                raise OrderSyntaxError(Text("the pie is written {step}", step=OPENING_STEPS[PLACE]))
             (red if keyword == "RED" else yellow).extend(_cells(keyword, args))
         return Placement(tuple(red), tuple(yellow))
     if phase == CHOOSE:
         rest = [k for k in words if k not in ("COLOUR", "COLOR", "CHOOSE")]
         if rest not in (["RED"], ["YELLOW"]) or any(args for _, args in found):
-            raise OrderSyntaxError(f"choose a colour: {OPENING_STEPS[CHOOSE]}")
+            raise OrderSyntaxError(Text("choose a colour: {step}", step=OPENING_STEPS[CHOOSE]))
         return ColourChoice(RED if rest == ["RED"] else YELLOW)
     if phase == EXTRA:
         args = [cell for keyword, cells in found if keyword in ("PLACE", "RED") for cell in cells]
         if any(k not in ("PLACE", "RED") for k in words) or len(args) != 1:
-            raise OrderSyntaxError(f"Red's extra man is written {OPENING_STEPS[EXTRA]}")
+            raise OrderSyntaxError(Text("Red's extra man is written {step}", step=OPENING_STEPS[EXTRA]))
         return ExtraMan(_cells("PLACE", args)[0])
     raise AssertionError(phase)
 
 
 OPENING_STEPS = {
     PLACE: "PLACE RED <cells> YELLOW <cells>",
-    CHOOSE: "COLOUR RED or COLOUR YELLOW",
+    CHOOSE: Text("COLOUR RED or COLOUR YELLOW"),
     EXTRA: "PLACE <cell>",
 }
 

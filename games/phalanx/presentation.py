@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import textwrap
-
 from .board import territory
 from .orders import OPENING_STEPS
+from games.text import Text, mark
+
 from .state import CHOOSE, EXTRA, OVER, PIE_MEN, PLACE, RED, WALL, YELLOW, PhalanxState
 
 SYMBOL = {RED: "R", YELLOW: "Y", WALL: "#"}
 WIDTH = 72
 
 
-def render_board(state: PhalanxState) -> str:
+def render_board(state: PhalanxState) -> Text:
     """The hex board with coordinates; wide cells where they fit in 72 columns."""
     grid = state.grid
     width = 3 if state.side <= 8 else 1
@@ -21,11 +21,9 @@ def render_board(state: PhalanxState) -> str:
         return SYMBOL.get(state.cells.get(cell), ".")
 
     names = {c: f" ({p})" for p, c in state.colours.items()}
-    legend = (
-        f"R red{names.get(RED, '')}  Y yellow{names.get(YELLOW, '')}"
-        "  # wall  . empty"
-    )
-    return grid.render(cell_text, width=width) + "\n\n" + legend
+    legend = Text("R red{red}  Y yellow{yellow}  # wall  . empty",
+                  red=names.get(RED, ""), yellow=names.get(YELLOW, ""))
+    return Text("{board}\n\n{legend}", board=grid.render(cell_text, width=width), legend=legend)
 
 
 def examples(state: PhalanxState) -> dict[str, str]:
@@ -40,27 +38,27 @@ def examples(state: PhalanxState) -> dict[str, str]:
     }
 
 
-def instruction(state: PhalanxState) -> str:
+def instruction(state: PhalanxState) -> Text:
     """What the player to move must send now, in words."""
     if state.phase == PLACE:
         reds, yellows = PIE_MEN[state.pie]
-        return (
-            f"{state.players[0]} places the pie, {reds} red and {yellows} yellow "
-            f"men: {OPENING_STEPS[PLACE]}, e.g. {examples(state)[PLACE]}"
-        )
+        return Text("{player} places the pie, {reds} red and {yellows} yellow men: {step}, "
+                    "e.g. {example}", player=state.players[0], reds=reds, yellows=yellows,
+                    step=OPENING_STEPS[PLACE], example=examples(state)[PLACE])
     if state.phase == CHOOSE:
-        return f"{state.players[1]} chooses a colour: {OPENING_STEPS[CHOOSE]}"
+        return Text("{player} chooses a colour: {step}", player=state.players[1],
+                    step=OPENING_STEPS[CHOOSE])
     if state.phase == EXTRA:
-        return (
-            f"{state.player_of(RED)} (red) places one more man: "
-            f"{OPENING_STEPS[EXTRA]}, e.g. {examples(state)[EXTRA]}"
-        )
+        return Text("{player} (red) places one more man: {step}, e.g. {example}",
+                    player=state.player_of(RED), step=OPENING_STEPS[EXTRA],
+                    example=examples(state)[EXTRA])
     if state.phase == OVER:
-        return f"The game is over: {state.end_reason}."
-    return (
-        f"{state.player_of(state.to_play)} ({state.to_play}) plays a turn: "
-        "GROW and MOVE lines, or PASS"
-    )
+        return Text("The game is over: {reason}.", reason=state.end_reason)
+    if state.to_play == RED:
+        return Text("{player} (red) plays a turn: GROW and MOVE lines, or PASS",
+                    player=state.player_of(RED))
+    return Text("{player} (yellow) plays a turn: GROW and MOVE lines, or PASS",
+                player=state.player_of(YELLOW))
 
 
 def view(state: PhalanxState, scores: dict[str, int], to_move: list[str]) -> dict:
@@ -94,7 +92,7 @@ def view(state: PhalanxState, scores: dict[str, int], to_move: list[str]) -> dic
     }
 
 
-NOTATION = """\
+NOTATION = mark("""\
 PHALANX ORDERS
 
 Cells are named by letter and row as on the board (H8 is the centre of
@@ -125,28 +123,21 @@ The opening (pie):
 Then Yellow plays the first normal turn.
 
 Upper or lower case, commas, dashes and extra spaces do not matter
-(move f6-f4 2 is fine).  On the board R is red, Y yellow, # wall.
-"""
+(move f6-f4 2 is fine).  On the board R is red, Y yellow, # wall.""")
 
-# How this module reads the rulings where they leave a choice.
-NOTES = (
-    (
-        'Notes. FB1 coordinates: rows are numbered 1.. from the top; letters name the '
-        'diagonals that run down to the right (north-west to south-east), lettered A.. '
-        'from the south-west edge, each letter printed at the head of its diagonal. PH8 '
-        'here counts every normal turn of either player as one. Phalanx has no random '
-        'events (G1); Phalanx is played in turns, so G3 means each part of a turn is '
-        'judged on the position left by the parts before it.'
-    ),
-)
+# How this module reads the rulings where they leave a choice (wrapped at 72 columns).
+NOTES = mark("""\
+Notes. FB1 coordinates: rows are numbered 1.. from the top; letters name
+the diagonals that run down to the right (north-west to south-east),
+lettered A.. from the south-west edge, each letter printed at the head
+of its diagonal. PH8 here counts every normal turn of either player as
+one. Phalanx has no random events (G1); Phalanx is played in turns, so
+G3 means each part of a turn is judged on the position left by the parts
+before it.""")
 
 
-def help_text() -> str:
+def help_text() -> Text:
     from games import rulings  # the rulings' text, only when HELP is asked for
 
-    lines = NOTATION.rstrip("\n").split("\n") + ["", "RULINGS", ""]
-    lines.extend(rulings.help_lines("PH", WIDTH))
-    lines.append("")
-    for note in NOTES:
-        lines.extend(textwrap.wrap(note, WIDTH))
-    return "\n".join(lines) + "\n"
+    return Text("{notation}\n\nRULINGS\n\n{rulings}\n\n{notes}\n", notation=Text(NOTATION),
+                rulings="\n".join(rulings.help_lines("PH", WIDTH)), notes=Text(NOTES))

@@ -20,12 +20,17 @@ from games.base import (
 )
 from games.clock import HELP as CLOCK_HELP, ClockedGame, Clock, new_clock, parse_clock
 from games.hexgrid import CellNameError
+from games.text import Text
 
-from . import presentation
+from . import accessible, presentation
 from .board import territory
 from .orders import ColourChoice, ExtraMan, Order, Placement, Turn, parse
 from .randomplay import random_order_text
 from .state import (
+    END_REASONS,
+    LAST_LINES,
+    WHO,
+    capture_line,
     CHOOSE,
     COLOURS,
     EXTRA,
@@ -34,6 +39,7 @@ from .state import (
     OVER,
     PIE_MEN,
     PLACE,
+    PIE_WORDS,
     PLAY,
     RED,
     YELLOW,
@@ -126,9 +132,10 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
         new.left = state.left + (player,)
         (winner,) = [p for p in state.players if p != player]
         new.phase = OVER
-        new.end_reason = f"{player} left the game; {winner} wins"
+        new.end_reason = Text(END_REASONS["left"], player=player, winner=winner)
         events = [self.left_event(player),
-                  Event(f"The game ends: {new.end_reason} (too few players left).", kind="end",
+                  Event(Text(LAST_LINES["end left"], reason=new.end_reason),
+                        kind="end",
                         data={"winners": [winner]})]
         new.last = [event.text for event in events]
         return Result(new, events)
@@ -137,8 +144,8 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
         """G6: over and drawn, whatever the phase; the scores stay as they stand."""
         new = state.copy()
         new.phase, new.drawn = OVER, True
-        new.end_reason = "drawn by agreement"
-        new.last = ["The game ends drawn by agreement (RULINGS G6)."]
+        new.end_reason = Text(END_REASONS["draw"])
+        new.last = [Text(LAST_LINES["drawn"])]
         return new
 
     def scores(self, state: PhalanxState) -> dict[str, int]:
@@ -169,7 +176,8 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
         new = state.copy()
         wanted = {PLACE: Placement, CHOOSE: ColourChoice, EXTRA: ExtraMan, PLAY: Turn}
         if not isinstance(order, wanted[state.phase]):
-            raise IllegalOrderError(f"{order}: {presentation.instruction(state)}")
+            raise IllegalOrderError(Text("{order}: {instruction}", order=str(order),
+                                         instruction=presentation.instruction(state)))
         if state.phase == PLACE:
             events = self._place_pie(new, player, order)
         elif state.phase == CHOOSE:
@@ -186,23 +194,25 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
         try:
             return state.grid.parse(name)
         except CellNameError as exc:
-            raise IllegalOrderError(f"{part}: {exc}") from None
+            raise IllegalOrderError(Text("{part}: {error}", part=part, error=exc.args[0])) from None
 
     def _place_pie(self, state: PhalanxState, player: str, order: Placement) -> list[Event]:
         reds, yellows = PIE_MEN[state.pie]
         if (len(order.red), len(order.yellow)) != (reds, yellows):
-            raise IllegalOrderError(
-                f"{order}: the {state.pie} pie is {reds} red and {yellows} yellow "
-                f"men (PH7), not {len(order.red)} and {len(order.yellow)}"
-            )
+            raise IllegalOrderError(Text(
+                "{order}: the {pie} pie is {reds} red and {yellows} yellow men (PH7), "
+                "not {red} and {yellow}", order=str(order), pie=Text(PIE_WORDS[state.pie]),
+                reds=reds, yellows=yellows, red=len(order.red), yellow=len(order.yellow)))
         for colour, names in ((RED, order.red), (YELLOW, order.yellow)):
             for name in names:
                 cell = self._cell(state, str(order), name)
                 if cell in state.cells:
-                    raise IllegalOrderError(f"{order}: {name} is named twice")
+                    raise IllegalOrderError(Text("{order}: {cell} is named twice", order=str(order),
+                                                 cell=name))
                 state.cells[cell] = colour
         state.phase = CHOOSE
-        text = f"{player} places the pie: red {' '.join(order.red)}, yellow {' '.join(order.yellow)}"
+        text = Text(LAST_LINES["pie"], player=player,
+                    red=" ".join(order.red), yellow=" ".join(order.yellow))
         return [Event(text, kind="pie", data={"red": list(order.red), "yellow": list(order.yellow)})]
 
     def _choose(self, state: PhalanxState, player: str, order: ColourChoice) -> list[Event]:
@@ -210,57 +220,57 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
         state.colours = {player: order.colour, placer: other(order.colour)}
         state.phase = EXTRA
         red = state.player_of(RED)
-        text = f"{player} chooses {order.colour}; {red} (red) places one more man"
+        text = Text(LAST_LINES["choose red" if order.colour == RED else "choose yellow"], player=player, red=red)
         return [Event(text, kind="choose", data={"colours": dict(state.colours)})]
 
     def _extra(self, state: PhalanxState, player: str, order: ExtraMan) -> list[Event]:
         cell = self._cell(state, str(order), order.cell)
         if cell in state.cells:
-            raise IllegalOrderError(f"{order}: {order.cell} is not empty")
+            raise IllegalOrderError(Text("{order}: {cell} is not empty", order=str(order),
+                                         cell=order.cell))
         state.cells[cell] = RED
         state.phase = PLAY
         state.to_play = YELLOW
-        return [Event(f"{player} (red) places {order.cell}", kind="extra", data={"cell": order.cell})]
+        return [Event(Text(LAST_LINES["extra"], player=player, cell=order.cell),
+                      kind="extra", data={"cell": order.cell})]
 
     def _normal_turn(self, state: PhalanxState, player: str, order: Turn) -> list[Event]:
         colour = state.to_play
-        who = f"{player} ({colour})"
+        who = Text(WHO[colour], player=player)
         play = TurnPlay(state.cells, state.grid, colour).play(order)
         events = []
         if order.growths:
             events.append(Event(
-                f"{who} grows {' '.join(order.growths)}",
+                Text(LAST_LINES["grow"], who=who, cells=" ".join(order.growths)),
                 kind="grow", data={"cells": list(order.growths)},
             ))
         for done in play.moves:
             events.append(Event(
-                f"{who} moves head {done.move.head} tail {done.move.tail} "
-                f"by {done.move.distance}", kind="move",
-                                data={"move": str(done.move)}))
+                Text(LAST_LINES["move"], who=who,
+                     head=done.move.head, tail=done.move.tail, distance=done.move.distance),
+                kind="move", data={"move": str(done.move)}))
             if done.captured:
                 names = " ".join(state.grid.name(c) for c in done.captured)
-                events.append(Event(
-                    f"{who} takes {len(done.captured)} {other(colour)} "
-                    f"{'man' if len(done.captured) == 1 else 'men'}; wall at {names}",
-                    kind="capture", data={"cells": names.split()},
-                ))
+                taken = capture_line(colour, who, len(done.captured), names)
+                events.append(Event(taken, kind="capture", data={"cells": names.split()}))
                 state.prisoners[colour] += len(done.captured)
         state.cells = play.cells
         state.normal_turns += 1
         if order.is_pass:
             state.passes += 1
-            events.append(Event(f"{who} passes", kind="pass"))
+            events.append(Event(Text(LAST_LINES["pass"], who=who), kind="pass"))
         else:
             state.passes = 0
         state.to_play = other(colour)
         if state.passes >= 2:
             state.phase = OVER
-            state.end_reason = "both players passed in a row"
+            state.end_reason = Text(END_REASONS["passes"])
         elif state.normal_turns >= state.max_turns:
             state.phase = OVER
-            state.end_reason = f"the turn limit of {state.max_turns} turns was reached (PH8)"
+            state.end_reason = Text(END_REASONS["limit"],
+                                    turns=state.max_turns)
         if state.phase == OVER:
-            events.append(Event(f"The game ends: {state.end_reason}.", kind="end"))
+            events.append(Event(Text(LAST_LINES["end"], reason=state.end_reason), kind="end"))
         return events
 
     def legal_orders(self, state: PhalanxState, player: str) -> list[str] | None:
@@ -276,6 +286,12 @@ class Phalanx(ClockedGame, Game[PhalanxState, Order]):
     # --- presentation -------------------------------------------------------
     def render_board(self, state: PhalanxState, viewer: str | None = None) -> str:
         return presentation.render_board(state)
+
+    def describe(self, state: PhalanxState, viewer: str | None = None) -> list[str]:
+        return list(accessible.describe(state, viewer, self.to_move(state)))
+
+    def board_table(self, state: PhalanxState, viewer: str | None = None) -> tuple[list[str], list[list[str]]]:
+        return accessible.board_table(state)
 
     def view(self, state: PhalanxState, viewer: str | None = None) -> dict:
         return {**presentation.view(state, self.scores(state), self.to_move(state)),

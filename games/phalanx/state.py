@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import cast
 
-from games.base import StateError, dump_drawn, dump_left, is_whole, load_drawn, load_left, need, whole_number
+from games.base import Game, StateError, dump_drawn, dump_left, is_whole, load_drawn, load_left, need, whole_number
 from games.clock import Clock, dump_clock, load_clock
 from games.hexgrid import Cell, CellNameError, HexGrid
+from games.text import Plural, Text, mark, recover, recover_sentence
 
 RED, YELLOW, WALL = "red", "yellow", "wall"
 COLOURS = (RED, YELLOW)
@@ -23,6 +25,7 @@ PHASES = (PLACE, CHOOSE, EXTRA, PLAY, OVER)
 
 # PH7: how many red and yellow men the first player places for the pie.
 PIE_MEN = {"small": (1, 2), "large": (2, 3)}
+PIE_WORDS = {"small": mark("small"), "large": mark("large")}  # said to players
 
 MIN_SIDE, MAX_SIDE = 3, 13
 
@@ -34,6 +37,54 @@ def other(colour: str) -> str:
 @lru_cache(maxsize=None)
 def grid_of(side: int) -> HexGrid:
     return HexGrid(side)
+
+
+# How a game ended, as the state keeps it (English JSON; recover() gives back its translation).
+END_REASONS = {
+    "left": mark("{player} left the game; {winner} wins"),
+    "draw": mark("drawn by agreement"),
+    "passes": mark("both players passed in a row"),
+    "limit": mark("the turn limit of {turns} turns was reached (PH8)"),
+}
+
+
+# What a step did, as the state keeps it in ``last`` (English JSON, like end_reason): the rules
+# make each line from these templates and the loader gives each line its Text back.
+WHO = {RED: mark("{player} (red)"), YELLOW: mark("{player} (yellow)")}  # the ``who`` of a line
+LAST_LINES = {
+    "pie": mark("{player} places the pie: red {red}, yellow {yellow}"),
+    "choose red": mark("{player} chooses red; {red} (red) places one more man"),
+    "choose yellow": mark("{player} chooses yellow; {red} (red) places one more man"),
+    "extra": mark("{player} (red) places {cell}"),
+    "grow": mark("{who} grows {cells}"),
+    "move": mark("{who} moves head {head} tail {tail} by {distance}"),
+    "pass": mark("{who} passes"),
+    # Before "end", which reads these lines too (its reason then all that follows the colon).
+    "end left": mark("The game ends: {reason} (too few players left)."),
+    "end": mark("The game ends: {reason}."),
+    "drawn": mark("The game ends drawn by agreement (RULINGS G6)."),
+    "left": cast(Text, Game.left_event("").text).template,  # games.base says it (its catalogue has it)
+}
+
+
+def capture_line(colour: str, who: str, n: int, cells: str) -> Plural:
+    """``who`` (playing ``colour``) took ``n`` men of the other colour, walls now at ``cells``."""
+    if colour == RED:
+        return Plural("{who} takes {n} yellow man; wall at {cells}",
+                      "{who} takes {n} yellow men; wall at {cells}", n=n, who=who, cells=cells)
+    return Plural("{who} takes {n} red man; wall at {cells}",
+                  "{who} takes {n} red men; wall at {cells}", n=n, who=who, cells=cells)
+
+
+CAPTURE_FORMS = [capture_line(colour, "", 1, "") for colour in COLOURS]
+FIELD_TEXTS = {"who": WHO.values(), "reason": END_REASONS.values()}  # a field that is a Text
+
+
+def recover_line(line: str) -> str:
+    """A ``last`` line as the rules made it, each Text in it back, from its English (a line
+    none of the templates makes stays as it is)."""
+    return recover_sentence(line, LAST_LINES.values(), [(f.template, f.plural) for f in CAPTURE_FORMS],
+                            FIELD_TEXTS)
 
 
 @dataclass
@@ -228,8 +279,8 @@ def load_state(data: dict) -> PhalanxState:
         normal_turns=_int(data, "normal_turns", 0),
         passes=_int(data, "passes", 0, 2),
         to_play=to_play,
-        end_reason=end_reason,
-        last=list(last),
+        end_reason=recover(end_reason, END_REASONS.values()) or "",
+        last=[recover_line(line) for line in last],
         left=left,
         drawn=drawn,
         clock=load_clock(data.get("clock"), players),

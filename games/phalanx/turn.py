@@ -12,16 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.base import IllegalOrderError
+from games.text import Text, mark
 from games.hexgrid import DIRECTIONS, Cell, CellNameError, HexGrid, add, direction_between
 from games.hexgrid import distance as cell_distance
 
 from .board import groups, neighbours, run_through
 from .orders import Move, Turn
-from .state import WALL, other
+from .state import RED, WALL, other
 
-GREW = "grew this turn"
-MOVED = "has already moved this turn"
-JOINED = "was joined by a moving group this turn"
+GREW = mark("the group at {head} grew this turn, so it may not move (PH4)")
+MOVED = mark("the group at {head} has already moved this turn, so it may not move (PH4)")
+JOINED = mark("the group at {head} was joined by a moving group this turn, so it may not move (PH4)")
 
 
 @dataclass
@@ -51,14 +52,16 @@ class TurnPlay:
         try:
             return self.grid.parse(name)
         except CellNameError as exc:
-            raise IllegalOrderError(f"{part}: {exc}") from None
+            raise IllegalOrderError(Text("{part}: {error}", part=part, error=exc.args[0])) from None
 
-    def what(self, cell: Cell) -> str:
+    def what(self, cell: Cell) -> Text:
         """What stands on ``cell``, as the end of a sentence: "is empty", "holds a red man"."""
         kind = self.cells.get(cell)
         if kind is None:
-            return "is empty"
-        return "is a wall" if kind == WALL else f"holds a {kind} man"
+            return Text("is empty")
+        if kind == WALL:
+            return Text("is a wall")
+        return Text("holds a red man") if kind == RED else Text("holds a yellow man")
 
     # --- growth (PH3) -------------------------------------------------------
     def grow(self, names: tuple[str, ...]) -> None:
@@ -72,16 +75,17 @@ class TurnPlay:
             part = f"GROW {name}"
             cell = self.cell(part, name)
             if cell in new:
-                raise IllegalOrderError(f"{part}: {name} is named twice")
+                raise IllegalOrderError(Text("{part}: {cell} is named twice", part=part, cell=name))
             if cell in self.cells:
-                raise IllegalOrderError(f"{part}: {name} is not empty: it {self.what(cell)}")
+                raise IllegalOrderError(Text("{part}: {cell} is not empty: it {what}", part=part,
+                                             cell=name, what=self.what(cell)))
             touched = sorted(
                 {group_at[n] for n in neighbours(self.grid, cell) if n in group_at}
             )
             if not touched:
-                raise IllegalOrderError(
-                    f"{part}: a new man must touch one of your groups, and {name} touches none"
-                )
+                raise IllegalOrderError(Text(
+                    "{part}: a new man must touch one of your groups, and {cell} touches none",
+                    part=part, cell=name))
             at = {
                 index: min(
                     (n for n in neighbours(self.grid, cell) if group_at.get(n) == index),
@@ -93,17 +97,17 @@ class TurnPlay:
                 if index in fed_by:
                     first, first_at = fed_by[index]
                     if first_at == at[index]:
-                        where = f"at {self.name(first_at)}"
-                    else:
-                        # Name each man's own contact: they touch the group at
-                        # different men, and naming one cell for both is wrong.
-                        where = (f"({first} at {self.name(first_at)}, "
-                                 f"{name} at {self.name(at[index])})")
-                    raise IllegalOrderError(
-                        f"GROW {first} {name}: both new men touch your group {where}; "
-                        f"{name} would be its second new man, and a group grows by one "
-                        "man a turn (PH3)"
-                    )
+                        raise IllegalOrderError(Text(
+                            "GROW {first} {second}: both new men touch your group at {cell}; "
+                            "{second} would be its second new man, and a group grows by one "
+                            "man a turn (PH3)", first=first, second=name, cell=self.name(first_at)))
+                    # Name each man's own contact: they touch the group at
+                    # different men, and naming one cell for both is wrong.
+                    raise IllegalOrderError(Text(
+                        "GROW {first} {second}: both new men touch your group ({first} at "
+                        "{first_cell}, {second} at {second_cell}); {second} would be its second "
+                        "new man, and a group grows by one man a turn (PH3)", first=first,
+                        second=name, first_cell=self.name(first_at), second_cell=self.name(at[index])))
                 fed_by[index] = (name, at[index])
             new.append(cell)
         for cell in new:
@@ -126,10 +130,15 @@ class TurnPlay:
             run = run_through(self.cells, cell, direction)
             if len(run) >= 2 and n <= len(run):
                 shown = " ".join(self.name(c) for c in sorted(run, key=self.name))
-                raise IllegalOrderError(
-                    f"{part}: your phalanx of {n} may attack the {self.enemy} line "
-                    f"{shown} on its own line only if longer than its {len(run)} (PH5)"
-                )
+                if self.enemy == RED:
+                    raise IllegalOrderError(Text(
+                        "{part}: your phalanx of {n} may attack the red line {line} on its own "
+                        "line only if longer than its {length} (PH5)", part=part, n=n, line=shown,
+                        length=len(run)))
+                raise IllegalOrderError(Text(
+                    "{part}: your phalanx of {n} may attack the yellow line {line} on its own "
+                    "line only if longer than its {length} (PH5)", part=part, n=n, line=shown,
+                    length=len(run)))
         return phalanx, direction, distance, captured
 
     def _phalanx(self, move: Move, part: str) -> tuple[list[Cell], Cell]:
@@ -139,36 +148,34 @@ class TurnPlay:
         tail = self.cell(part, move.tail)
         for cell in (head, tail):
             if self.cells.get(cell) != self.colour:
-                raise IllegalOrderError(
-                    f"{part}: {self.name(cell)} {self.what(cell)}, not one of "
-                    f"your {self.colour} men"
-                )
+                if self.colour == RED:
+                    raise IllegalOrderError(Text("{part}: {cell} {what}, not one of your red men",
+                                                 part=part, cell=self.name(cell), what=self.what(cell)))
+                raise IllegalOrderError(Text("{part}: {cell} {what}, not one of your yellow men",
+                                             part=part, cell=self.name(cell), what=self.what(cell)))
         if head == tail:
-            raise IllegalOrderError(f"{part}: the head and the tail must be two different men")
+            raise IllegalOrderError(Text("{part}: the head and the tail must be two different men",
+                                         part=part))
         line = direction_between(tail, head)
         if line is None:
-            raise IllegalOrderError(
-                f"{part}: {move.head} and {move.tail} are not on one straight line"
-            )
+            raise IllegalOrderError(Text("{part}: {head} and {tail} are not on one straight line",
+                                         part=part, head=move.head, tail=move.tail))
         direction, steps = line
         phalanx = [add(tail, direction, i) for i in range(steps + 1)]
         for cell in phalanx:
             if self.cells.get(cell) != self.colour:
-                raise IllegalOrderError(
-                    f"{part}: the line from {move.tail} to {move.head} is broken at "
-                    f"{self.name(cell)}"
-                )
+                raise IllegalOrderError(Text(
+                    "{part}: the line from {tail} to {head} is broken at {cell}", part=part,
+                    tail=move.tail, head=move.head, cell=self.name(cell)))
         beyond = add(head, direction)
         if self.cells.get(beyond) == self.colour:
-            raise IllegalOrderError(
-                f"{part}: the head must be an end man, and {self.name(beyond)} "
-                f"is yours too"
-            )
+            raise IllegalOrderError(Text(
+                "{part}: the head must be an end man, and {cell} is yours too", part=part,
+                cell=self.name(beyond)))
         reason = self.locked.get(head)
         if reason:
-            raise IllegalOrderError(
-                f"{part}: the group at {move.head} {reason}, so it may not move (PH4)"
-            )
+            raise IllegalOrderError(Text("{part}: {reason}", part=part,
+                                         reason=Text(reason, head=move.head)))
         return phalanx, direction
 
     def _distance(self, move: Move, part: str, n: int) -> int:
@@ -177,15 +184,14 @@ class TurnPlay:
         if distance is None:
             if n != 2:
                 raise IllegalOrderError(
-                    f"{part}: say how far, 1 to {n - 1} cells "
-                    f"(e.g. {Move(move.head, move.tail, n - 1)})",
+                    Text("{part}: say how far, 1 to {most} cells (e.g. {example})", part=part,
+                         most=n - 1, example=str(Move(move.head, move.tail, n - 1))),
                     legal=[str(Move(move.head, move.tail, k)) for k in range(1, n)],
                 )
             distance = 1
         if not 1 <= distance <= n - 1:
-            raise IllegalOrderError(
-                f"{part}: a phalanx of {n} men moves 1 to {n - 1} cells (PH4)"
-            )
+            raise IllegalOrderError(Text("{part}: a phalanx of {n} men moves 1 to {most} cells (PH4)",
+                                         part=part, n=n, most=n - 1))
         return distance
 
     def _path(self, part: str, head: Cell, direction: Cell, distance: int) -> list[Cell]:
@@ -195,18 +201,16 @@ class TurnPlay:
         for i in range(1, distance + 1):
             cell = add(head, direction, i)
             if not self.grid.exists(cell):
-                raise IllegalOrderError(f"{part}: the phalanx would leave the board")
+                raise IllegalOrderError(Text("{part}: the phalanx would leave the board", part=part))
             kind = self.cells.get(cell)
             if kind == WALL:
-                raise IllegalOrderError(
-                    f"{part}: {self.name(cell)} is a wall; a phalanx may not move onto "
-                    "or over the wall (PH5)"
-                )
+                raise IllegalOrderError(Text(
+                    "{part}: {cell} is a wall; a phalanx may not move onto or over the wall (PH5)",
+                    part=part, cell=self.name(cell)))
             if kind == self.colour:
-                raise IllegalOrderError(
-                    f"{part}: {self.name(cell)} holds your own man; a phalanx may not "
-                    "move onto or over it (PH5)"
-                )
+                raise IllegalOrderError(Text(
+                    "{part}: {cell} holds your own man; a phalanx may not move onto or over it (PH5)",
+                    part=part, cell=self.name(cell)))
             if kind == self.enemy:
                 captured.append(cell)
         return captured

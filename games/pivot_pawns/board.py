@@ -7,6 +7,7 @@ import time
 from games.pivot_pawns import deck
 from games.pivot_pawns.orders import solution_text
 from games.pivot_pawns.state import ROUNDS, PivotState, card_coordinate, coordinate
+from games.text import Text, mark
 
 CELL = 13  # inner width of a tableau cell: 5 cells and 6 borders make 71 columns
 
@@ -26,6 +27,23 @@ def _cell(state: PivotState, position: int) -> list[str]:
     return [f"{line:<{CELL}}" for line in lines]
 
 
+COMMAS, LINES = mark("{first}, {rest}"), mark("{first}\n{rest}")  # the joiners of ``listed``
+
+
+def listed(items: list[str], joiner: str = COMMAS) -> str:
+    """Texts as one, each said in the reader's language: "leaf, moon, star" (``joiner`` a
+    template of first and rest, marked where it is written)."""
+    if len(items) == 1:
+        return items[0]
+    return Text(joiner, first=items[0], rest=listed(items[1:], joiner))
+
+
+def icon_label(icon: int) -> Text:
+    """An icon and its colour: "leaf (green)"."""
+    return Text("{icon} ({colour})", icon=Text(deck.ICON_NAMES[icon]),
+                colour=Text(deck.COLOURS[deck.ICON_COLOUR[icon]]))
+
+
 def render(state: PivotState) -> str:
     """The tableau and the round's goal; nothing in it is sealed."""
     border = "+" + ("-" * CELL + "+") * deck.COLUMNS
@@ -35,34 +53,35 @@ def render(state: PivotState) -> str:
         for line in range(len(cells[0])):
             out.append("|" + "|".join(cell[line] for cell in cells) + "|")
         out.append(border)
-    out.append("@ pawn   * target card   CAPITALS centre icon")
-    out.append("Icon colours: r red, g green, b blue, y yellow, k black")
-    out.append(pawns_line(state))
-    out.extend(round_goal(state))
-    return "\n".join(line.rstrip() for line in out)
+    legend = Text("@ pawn   * target card   CAPITALS centre icon\n"
+                  "Icon colours: r red, g green, b blue, y yellow, k black")
+    lines = ["\n".join(line.rstrip() for line in out), legend, pawns_line(state), *round_goal(state)]
+    return listed(lines, LINES)
 
 
-def pawns_line(state: PivotState) -> str:
+def pawns_line(state: PivotState) -> Text:
     """``Pawns: red E3, green D2, ...``: where each pawn stands."""
-    return "Pawns: " + ", ".join(
-        f"{deck.COLOURS[c]} {card_coordinate(state, card)}" for c, card in enumerate(state.pawns))
+    return Text("Pawns: {pawns}", pawns=listed([
+        Text("{colour} {card}", colour=Text(deck.COLOURS[c]), card=card_coordinate(state, card))
+        for c, card in enumerate(state.pawns)]))
 
 
-def round_goal(state: PivotState) -> list[str]:
+def round_goal(state: PivotState) -> list[Text]:
     """The round, its token and the pawn to move where; or that the game is over."""
     if state.token is None:
-        return [f"All {ROUNDS} rounds are played."]
+        return [Text("All {rounds} rounds are played.", rounds=ROUNDS)]
     if state.drawn:
-        return [f"The game ended drawn by agreement in round {state.round}."]
+        return [Text("The game ended drawn by agreement in round {round}.", round=state.round)]
     if state.over and state.remaining:
-        return [f"The game ended in round {state.round}: only {state.remaining[0]} is left, and "
-                "wins."]
+        return [Text("The game ended in round {round}: only {player} is left, and wins.",
+                     round=state.round, player=state.remaining[0])]
     if state.over:
-        return [f"The game ended in round {state.round}: nobody is left to bid."]
-    active = deck.COLOURS[deck.ICON_COLOUR[state.token]]
+        return [Text("The game ended in round {round}: nobody is left to bid.", round=state.round)]
+    active = deck.ICON_COLOUR[state.token]
     where = card_coordinate(state, deck.target_card(state.token))
-    return [f"Round {state.round} of {ROUNDS}: token {deck.icon_label(state.token)}.",
-            f"Move the {active} pawn to card {where}."]
+    return [Text("Round {round} of {rounds}: token {token}.", round=state.round, rounds=ROUNDS,
+                 token=icon_label(state.token)),
+            Text("Move {pawn} to card {card}.", pawn=Text(deck.PAWN_NAMES[active]), card=where)]
 
 
 def utc(seconds: float) -> str:
@@ -100,7 +119,7 @@ def view(state: PivotState, viewer: str | None, par: tuple[int | None, str] | No
             {
                 "player": p,
                 "count": len(state.tokens[p]),
-                "icons": [deck.ICON_NAMES[t] for t in state.tokens[p]],
+                "icons": [Text(deck.ICON_NAMES[t]) for t in state.tokens[p]],
             }
             for p in state.players
         ],
@@ -109,10 +128,10 @@ def view(state: PivotState, viewer: str | None, par: tuple[int | None, str] | No
     }
     if state.token is not None:
         data["token"] = {
-            "icon": deck.ICON_NAMES[state.token],
-            "colour": deck.COLOURS[deck.ICON_COLOUR[state.token]],
+            "icon": Text(deck.ICON_NAMES[state.token]),
+            "colour": Text(deck.COLOURS[deck.ICON_COLOUR[state.token]]),
         }
-        data["active_pawn"] = deck.COLOURS[deck.ICON_COLOUR[state.token]]
+        data["active_pawn"] = Text(deck.COLOURS[deck.ICON_COLOUR[state.token]])
         data["target_card"] = card_coordinate(state, deck.target_card(state.token))
     if viewer is None and par is not None:
         # The GM may see this round's par; players see it only once the round closes.
@@ -128,10 +147,10 @@ def _tableau_view(state: PivotState) -> list[dict]:
         tableau.append(
             {
                 "coord": coordinate(position),
-                "centre": deck.ICON_NAMES[centre],
-                "colour": deck.COLOURS[deck.ICON_COLOUR[centre]],
+                "centre": Text(deck.ICON_NAMES[centre]),
+                "colour": Text(deck.COLOURS[deck.ICON_COLOUR[centre]]),
                 "others": [
-                    {"icon": deck.ICON_NAMES[i], "colour": deck.COLOURS[deck.ICON_COLOUR[i]]}
+                    {"icon": Text(deck.ICON_NAMES[i]), "colour": Text(deck.COLOURS[deck.ICON_COLOUR[i]])}
                     for i in deck.other_icons(card)
                 ],
                 "pawn": deck.COLOURS[state.pawns.index(card)] if card in state.pawns else None,
@@ -165,8 +184,8 @@ def _last_round(state: PivotState) -> dict | None:
     winning = next((a for a in record.attempts if a.reason is None), None)
     return {
         "round": record.round,
-        "token": deck.ICON_NAMES[record.token],
-        "colour": deck.COLOURS[deck.ICON_COLOUR[record.token]],
+        "token": Text(deck.ICON_NAMES[record.token]),
+        "colour": Text(deck.COLOURS[deck.ICON_COLOUR[record.token]]),
         "winner": record.winner,
         "bid": None if winning is None else winning.pivots,
         "solution": None if winning is None else solution_text(winning.solution),

@@ -11,11 +11,17 @@ target token has its target card's number; the colour of L_i, M_i and S_i is i m
 
 from __future__ import annotations
 
+from games.text import mark
+
 CARDS = 15
 ICONS = 35
 ROWS, COLUMNS = 3, 5
 
-COLOURS = ("red", "green", "blue", "yellow", "black")
+COLOURS = (mark("red"), mark("green"), mark("blue"), mark("yellow"), mark("black"))
+# The pawns by colour, as players hear them in sentences (a noun phrase that needs no
+# agreement with the words around it).
+PAWN_NAMES = (mark("the red pawn"), mark("the green pawn"), mark("the blue pawn"),
+              mark("the yellow pawn"), mark("the black pawn"))
 # One-letter colour marks for the board; black is "k" so that it is not blue.
 COLOUR_LETTERS = ("r", "g", "b", "y", "k")
 
@@ -26,15 +32,15 @@ STARTING_CARDS = (0, 1, 2, 9, 13)
 # numbers as in the module docstring: L_0..L_14, M_0..M_14, S_0..S_4.
 ICON_NAMES = (
     # L_i, the centre icons; colour i mod 5 (red, green, blue, yellow, black)
-    "Mars symbol", "leaf", "flask", "moon", "anchor",
-    "heart", "tree", "drop", "star", "music notes",
-    "flame", "frog", "wave", "sun", "spade",
+    mark("Mars symbol"), mark("leaf"), mark("flask"), mark("moon"), mark("anchor"),
+    mark("heart"), mark("tree"), mark("drop"), mark("star"), mark("music notes"),
+    mark("flame"), mark("frog"), mark("wave"), mark("sun"), mark("spade"),
     # M_i
-    "rose", "cactus", "fish", "bell", "crown",
-    "cherry", "snail", "snowflake", "banana", "key",
-    "apple", "pear", "whale", "lightning", "hammer",
+    mark("rose"), mark("cactus"), mark("fish"), mark("bell"), mark("crown"),
+    mark("cherry"), mark("snail"), mark("snowflake"), mark("banana"), mark("key"),
+    mark("apple"), mark("pear"), mark("whale"), mark("lightning"), mark("hammer"),
     # S_k
-    "dice", "eye", "ring", "house", "clock",
+    mark("dice"), mark("eye"), mark("ring"), mark("house"), mark("clock"),
 )
 
 
@@ -92,7 +98,3 @@ def target_card(token: int) -> int:
     """The card whose centre icon is the token."""
     return CENTRE.index(token)
 
-
-def icon_label(icon: int) -> str:
-    """'leaf (green)'."""
-    return f"{ICON_NAMES[icon]} ({COLOURS[ICON_COLOUR[icon]]})"

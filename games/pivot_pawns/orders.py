@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from games.base import OrderSyntaxError
 from games.pivot_pawns.deck import COLOURS
+from games.text import Text
 
 COLOUR_WORDS = {name: i for i, name in enumerate(COLOURS)}
 COLOUR_WORDS.update({"r": 0, "g": 1, "b": 2, "y": 3, "k": 4, "blk": 4})
@@ -37,17 +38,15 @@ class PivotMove:
     def from_text(cls, text: str) -> PivotMove:
         parts = text.strip().lower().split("/")
         if len(parts) != 2:
-            raise OrderSyntaxError(
-                f"{text.strip()!r} is not a pivot; write moving/pivot pawn, e.g. red/blue"
-            )
+            raise OrderSyntaxError(Text("{text} is not a pivot; write moving/pivot pawn, e.g. red/blue",
+                                        text=repr(text.strip())))
         colours = []
         for word in parts:
             word = word.strip()
             if word not in COLOUR_WORDS:
-                raise OrderSyntaxError(
-                    f"{word!r} in {text.strip()!r} is not a pawn colour "
-                    f"(red, green, blue, yellow, black, or r, g, b, y, k)"
-                )
+                raise OrderSyntaxError(Text(
+                    "{word} in {text} is not a pawn colour (red, green, blue, yellow, black, "
+                    "or r, g, b, y, k)", word=repr(word), text=repr(text.strip())))
             colours.append(COLOUR_WORDS[word])
         return cls(colours[0], colours[1])
 
@@ -95,27 +94,26 @@ def parse(text: str) -> Order:
     flat = " ".join(line.strip() for line in text.splitlines() if line.strip())
     low = flat.lower()
     if not low:
-        raise OrderSyntaxError("no order found; send e.g. 'BID 3: red/blue green/red red/black'")
+        raise OrderSyntaxError(Text("no order found; send e.g. 'BID 3: red/blue green/red red/black'"))
     if low == "pass":
         return Pass()
     match = _BID.match(low)
     if not match:
-        raise OrderSyntaxError(
-            f"{flat!r} is not an order; send 'BID <pivots>: <moving>/<pivot> ...' or 'PASS'"
-        )
+        raise OrderSyntaxError(Text(
+            "{text} is not an order; send 'BID <pivots>: <moving>/<pivot> ...' or 'PASS'",
+            text=repr(flat)))
     numbered = _NUMBER.match(match.group(1))
     if not numbered:
-        raise OrderSyntaxError(
-            "a bid starts with a whole number of pivots, e.g. 'BID 3: red/blue ...'"
-        )
+        raise OrderSyntaxError(Text(
+            "a bid starts with a whole number of pivots, e.g. 'BID 3: red/blue ...'"))
     pivots, rest = int(numbered.group(1)), numbered.group(2)
     if pivots > MAX_BID:
-        raise OrderSyntaxError(f"a bid of {pivots} pivots is more than {MAX_BID}")
+        raise OrderSyntaxError(Text("a bid of {bid} pivots is more than {most}", bid=pivots,
+                                    most=MAX_BID))
     if re.search(r"\b(bid|pass)\b", rest):
-        raise OrderSyntaxError("send one bid (or PASS) per mail; the latest mail counts")
+        raise OrderSyntaxError(Text("send one bid (or PASS) per mail; the latest mail counts"))
     solution = parse_solution(rest)
     if pivots > 0 and not solution:
-        raise OrderSyntaxError(
-            f"a bid needs its solution, e.g. 'BID {pivots}: red/blue green/red'"
-        )
+        raise OrderSyntaxError(Text("a bid needs its solution, e.g. 'BID {bid}: red/blue green/red'",
+                                    bid=pivots))
     return Bid(pivots, solution)

@@ -26,12 +26,15 @@ from games.base import (
     Result,
     seeded_rng,
 )
-from games.pivot_pawns import board, deck, orders, solver
+from games.pivot_pawns import accessible, board, deck, orders, solver
 from games.pivot_pawns import state as states
 from games.pivot_pawns.orders import Bid, Pass, PivotMove, solution_text
 from games.pivot_pawns.state import ROUNDS, Attempt, PivotState, RoundRecord, SealedBid
+from games.text import Plural, Text, mark
 
-NOTATION = """\
+ROUND_PAWNS = (mark("red pawn"), mark("green pawn"), mark("blue pawn"), mark("yellow pawn"),
+               mark("black pawn"))
+NOTATION = mark("""\
 Pivot Pawns orders (one per mail; case and extra spaces do not matter):
 
   BID 3: red/blue green/red red/black
@@ -60,12 +63,7 @@ possible.
 
 Board: columns A-E, rows 1-3.  Each cell shows its coordinate, the pawn
 on it (@RED), * for the target card, the centre icon in CAPITALS and the
-six other icons, each with its colour (r g b y k)."""
-
-def pivots(count: int) -> str:
-    """ "1 pivot", "0 pivots", "3 pivots"."""
-    return f"{count} pivot" + ("" if count == 1 else "s")
-
+six other icons, each with its colour (r g b y k).""")
 
 def parse_duration(name: str, value: Any) -> float | None:
     """'24h', '90m', '1h30m', '3600' (seconds), or 'none' for no timer (PP4)."""
@@ -133,22 +131,19 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
         standing = state.bids.get(player)
         if isinstance(order, Pass):
             if standing is not None:
-                raise IllegalOrderError(
-                    f"you bid {standing.pivots} this round and cannot withdraw it; "
-                    "you may send a lower bid (PP3)"
-                )
+                raise IllegalOrderError(Text(
+                    "you bid {bid} this round and cannot withdraw it; you may send a lower bid (PP3)",
+                    bid=standing.pivots))
             return
         if standing is not None and order.pivots > standing.pivots:
-            raise IllegalOrderError(
-                f"you bid {standing.pivots} this round; a bid may be lowered, "
-                f"never raised (PP3), so {order.pivots} is refused"
-            )
+            raise IllegalOrderError(Text(
+                "you bid {bid} this round; a bid may be lowered, never raised (PP3), so {new} is "
+                "refused", bid=standing.pivots, new=order.pivots))
         for number, pivot in enumerate(order.solution, start=1):
             if pivot.moving == pivot.pivot:
-                raise IllegalOrderError(
-                    f"pivot {number} ({pivot}): a pawn cannot pivot around itself; "
-                    "name two different pawns"
-                )
+                raise IllegalOrderError(Text(
+                    "pivot {number} ({pivot}): a pawn cannot pivot around itself; name two "
+                    "different pawns", number=number, pivot=str(pivot)))
 
     def step(self, state: PivotState, player: str, order: Any, now: float) -> Result[PivotState]:
         if isinstance(order, str):
@@ -161,9 +156,9 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
             return Result(
                 new,
                 [
-                    Event(f"{player} passes", kind="pass", data={"player": player}),
+                    Event(Text("{player} passes", player=player), kind="pass", data={"player": player}),
                     Event(
-                        "You pass this round; you may still bid while bidding is open.",
+                        Text("You pass this round; you may still bid while bidding is open."),
                         kind="sealed",
                         to=(player,),
                     ),
@@ -173,14 +168,16 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
         if standing is not None and standing.pivots == order.pivots:
             # Same number: a new solution; the bid keeps its time (PP3, PP4).
             when, seq = standing.time, standing.seq
-            public = f"{player} sends a new solution for the bid of {order.pivots}"
+            public = Text("{player} sends a new solution for the bid of {bid}", player=player,
+                          bid=order.pivots)
         else:
             when, seq = float(now), new.seq
             new.seq += 1
             if standing is None:
-                public = f"{player} bids {order.pivots}"
+                public = Text("{player} bids {bid}", player=player, bid=order.pivots)
             else:
-                public = f"{player} lowers the bid from {standing.pivots} to {order.pivots}"
+                public = Text("{player} lowers the bid from {old} to {bid}", player=player,
+                              old=standing.pivots, bid=order.pivots)
         new.bids[player] = SealedBid(order.pivots, order.solution, when, seq)
         if player in new.passes:
             new.passes.remove(player)
@@ -191,9 +188,11 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
         return Result(
             new,
             [
-                Event(f"{public}. {self._closing_words(new)}", kind="bid", data=data),
+                Event(Text("{news}. {closing}", news=public, closing=self._closing_words(new)),
+                      kind="bid", data=data),
                 Event(
-                    f"Your sealed bid of {order.pivots}: {solution_text(order.solution)}",
+                    Text("Your sealed bid of {bid}: {solution}", bid=order.pivots,
+                         solution=solution_text(order.solution)),
                     kind="sealed",
                     to=(player,),
                     data={**data, "solution": solution_text(order.solution)},
@@ -201,17 +200,18 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
             ],
         )
 
-    def _closing_words(self, state: PivotState) -> str:
+    def _closing_words(self, state: PivotState) -> Text:
         """When bidding closes (PP4), for the public news of a bid."""
         if all(p in state.bids or p in state.passes for p in state.remaining):
-            return "Every player has bid or passed, so bidding closes now (PP4)."
+            return Text("Every player has bid or passed, so bidding closes now (PP4).")
         timer = self.timer(state)
         if timer is None:
-            return ("Bidding closes when every player has bid or passed, or at the "
-                    "round deadline, whichever comes first (PP4; this game has no timer).")
-        return (f"Bidding closes when every player has bid or passed, at {board.utc(timer)} "
-                f"(the timer, {format_duration(state.timer)} after the first bid), or at the "
-                "round deadline, whichever comes first (PP4).")
+            return Text("Bidding closes when every player has bid or passed, or at the "
+                        "round deadline, whichever comes first (PP4; this game has no timer).")
+        return Text("Bidding closes when every player has bid or passed, at {when} "
+                    "(the timer, {span} after the first bid), or at the "
+                    "round deadline, whichever comes first (PP4).", when=board.utc(timer),
+                    span=format_duration(state.timer))
 
     # --- the round -----------------------------------------------------------
     def ready(self, state: PivotState, now: float) -> bool:
@@ -229,7 +229,7 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
 
     def close_turn(self, state: PivotState, now: float) -> Result[PivotState]:
         if state.over:
-            raise GameError("the game is over; there is no round to close")
+            raise GameError(Text("the game is over; there is no round to close"))
         new = states.copy_state(state)
         token, start = new.token, new.pawns
         active, target = deck.ICON_COLOUR[token], deck.target_card(token)
@@ -237,10 +237,9 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
         events: list[Event] = []
         attempts, winner = _try_bids(new, start, events)
         if winner is None:
-            why = "no bids" if not new.bids else "no valid bid"
-            events.append(
-                Event(f"{why.capitalize()}: the {label} token is discarded", kind="discard")
-            )
+            discard = Text("No bids: the {token} token is discarded", token=Text(label)) if not new.bids \
+                else Text("No valid bid: the {token} token is discarded", token=Text(label))
+            events.append(Event(discard, kind="discard"))
         par_solution = solver.solve(start, active, target)
         par = None if par_solution is None else len(par_solution)
         events.append(_par_event(par_solution))
@@ -262,16 +261,15 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
             events.append(Event(self._round_line(new), kind="draw"))
         else:
             new.token = None
-            events.append(Event(f"After {ROUNDS} rounds the game is over.", kind="end"))
+            events.append(Event(Text("After {rounds} rounds the game is over.", rounds=ROUNDS), kind="end"))
         return Result(new, events)
 
-    def _round_line(self, state: PivotState) -> str:
+    def _round_line(self, state: PivotState) -> Text:
         token = state.token
         where = states.card_coordinate(state, deck.target_card(token))
-        return (
-            f"Round {state.round}: token {deck.icon_label(token)}, "
-            f"{deck.COLOURS[deck.ICON_COLOUR[token]]} pawn to {where}"
-        )
+        return Text("Round {round}: token {token}, {pawn} to {card}", round=state.round,
+                    token=board.icon_label(token), pawn=Text(ROUND_PAWNS[deck.ICON_COLOUR[token]]),
+                    card=where)
 
     # --- questions -----------------------------------------------------------
     def legal_orders(self, state: PivotState, player: str) -> list[str] | None:
@@ -368,29 +366,31 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
         note = []
         withdrawn = new.bids.pop(player, None)
         if withdrawn is not None:
-            note.append(f"Their bid of {withdrawn.pivots} is withdrawn and will not be tried.")
+            note.append(Text("Their bid of {bid} is withdrawn and will not be tried.",
+                             bid=withdrawn.pivots))
             if not new.bids:
                 new.first_bid = None  # PP4: no bid stands, so no timer runs
         if player in new.passes:
             new.passes.remove(player)
         won = len(new.tokens[player])
-        note.append(f"Their {won} token{'' if won == 1 else 's'} stay on the record, "
-                    "but they can no longer win.")
-        events = [self.left_event(player, " ".join(note))]
+        note.append(Plural("Their {n} token stay on the record, but they can no longer win.",
+                           "Their {n} tokens stay on the record, but they can no longer win.", n=won))
+        reason = note[0] if len(note) == 1 else Text("{first} {second}", first=note[0], second=note[1])
+        events = [self.left_event(player, reason)]
         if not new.remaining:
             new.bids, new.passes, new.first_bid = {}, [], None
-            events.append(Event("Nobody is left to bid: the game is over, and nobody wins.",
+            events.append(Event(Text("Nobody is left to bid: the game is over, and nobody wins."),
                                 kind="end", data={"winners": []}))
             return Result(new, events)
         if new.over:  # G7: one player left of a game begun with two or more wins at once
             new.bids, new.passes, new.first_bid = {}, [], None
             (winner,) = new.remaining
-            events.append(Event(f"Only {winner} is left: the game is over, and {winner} wins "
-                                "(RULINGS G7).", kind="end", data={"winners": [winner]}))
+            events.append(Event(Text("Only {winner} is left: the game is over, and {winner} wins "
+                                     "(RULINGS G7).", winner=winner), kind="end", data={"winners": [winner]}))
             return Result(new, events)
         if self.ready(new, now):  # everyone still in has bid or passed: bidding closes
-            events.append(Event("Every player still in has bid or passed, so bidding closes "
-                                "now (PP4).", kind="info"))
+            events.append(Event(Text("Every player still in has bid or passed, so bidding closes "
+                                     "now (PP4)."), kind="info"))
             closed = self.close_turn(new, now)
             return Result(closed.state, events + closed.events)
         return Result(new, events)
@@ -416,6 +416,12 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
     def render_board(self, state: PivotState, viewer: str | None = None) -> str:
         return board.render(state)
 
+    def describe(self, state: PivotState, viewer: str | None = None) -> list[str]:
+        return list(accessible.describe(state, viewer))
+
+    def board_table(self, state: PivotState, viewer: str | None = None) -> tuple[list[str], list[list[str]]]:
+        return accessible.board_table(state)
+
     def view(self, state: PivotState, viewer: str | None = None) -> dict:
         par = None
         if viewer is None and not state.over:
@@ -426,7 +432,8 @@ class PivotPawns(Game[PivotState, Bid | Pass]):
     def help_text(self) -> str:
         from games import rulings  # the rulings' text, only when HELP is asked for
 
-        return NOTATION + "\n\nRulings that apply to this game:\n\n" + rulings.help_block("PP")
+        return Text("{notation}\n\nRulings that apply to this game:\n\n{rulings}", notation=Text(NOTATION),
+                    rulings=rulings.help_block("PP"))
 
     # --- JSON ----------------------------------------------------------------
     def dump(self, state: PivotState) -> dict:
@@ -454,26 +461,27 @@ def _try_bids(new: PivotState, start: tuple[int, ...], events: list[Event]) -> t
             start, [(p.moving, p.pivot) for p in bid.solution], active, target
         )
         if reason is None and played > bid.pivots:  # PP4: the landing must come within the bid
-            reason = (f"the {deck.COLOURS[active]} pawn lands on the target card at pivot "
-                      f"{played}, beyond the bid of {bid.pivots}")
+            reason = Text("{pawn} lands on the target card at pivot {number}, beyond the bid of {bid}",
+                          pawn=Text(deck.PAWN_NAMES[active]), number=played, bid=bid.pivots)
         attempts.append(Attempt(player, bid.pivots, bid.solution, reason))
         if reason is None:
             new.pawns = tuple(after)
             new.tokens[player].append(token)
             events.append(
                 Event(
-                    f"{player} wins the {label} token with a bid of {bid.pivots}",
+                    Text("{player} wins the {token} token with a bid of {bid}", player=player,
+                         token=Text(label), bid=bid.pivots),
                     kind="win",
                     data={"player": player, "bid": bid.pivots, "token": label},
                 )
             )
             events.append(
-                Event(f"  solution: {solution_text(bid.solution)}", kind="solution")
+                Event(Text("  solution: {solution}", solution=solution_text(bid.solution)), kind="solution")
             )
             return attempts, player
         events.append(
             Event(
-                f"{player}'s bid of {bid.pivots} fails: {reason}",
+                Text("{player}'s bid of {bid} fails: {reason}", player=player, bid=bid.pivots, reason=reason),
                 kind="fail",
                 data={"player": player, "bid": bid.pivots, "solution": solution_text(bid.solution)},
             )
@@ -484,7 +492,8 @@ def _try_bids(new: PivotState, start: tuple[int, ...], events: list[Event]) -> t
 def _par_event(par_solution) -> Event:
     """The round's par: the fewest pivots that land the pawn, with one way to do it."""
     if par_solution is None:
-        return Event("Par: no solution existed this round", kind="par")
+        return Event(Text("Par: no solution existed this round"), kind="par")
     moves = solution_text([PivotMove(m, q) for m, q in par_solution])
-    return Event(f"Par: {pivots(len(par_solution))}, e.g. {moves}", kind="par", data={"par": len(par_solution)})
+    return Event(Plural("Par: {n} pivot, e.g. {moves}", "Par: {n} pivots, e.g. {moves}",
+                        n=len(par_solution), moves=moves), kind="par", data={"par": len(par_solution)})
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from itertools import permutations
 
 from games.pivot_pawns import deck
+from games.text import Text
 
 PAWNS = len(deck.COLOURS)
 UNREACHABLE = 255
@@ -184,16 +185,18 @@ def apply(cards: Sequence[int], pivots: Sequence[Pivot], active: int,
     if placement[active] == target:
         return placement, 0, None
     for number, (m, q) in enumerate(pivots, start=1):
-        where = f"pivot {number} ({deck.COLOURS[m]}/{deck.COLOURS[q]})"
+        where = f"{deck.COLOURS[m]}/{deck.COLOURS[q]}"
         if m == q:
-            return list(cards), None, f"{where}: a pawn cannot pivot on itself"
+            return list(cards), None, Text("pivot {number} ({pivot}): a pawn cannot pivot on itself",
+                                           number=number, pivot=where)
         landing = deck.destination(placement[m], placement[q])
         if landing in placement:
-            holder = deck.COLOURS[placement.index(landing)]
-            return list(cards), None, f"{where} lands on the {holder} pawn"
+            return list(cards), None, Text("pivot {number} ({pivot}) lands on {pawn}", number=number,
+                                           pivot=where, pawn=Text(deck.PAWN_NAMES[placement.index(landing)]))
         if deck.CENTRE_COLOUR[landing] == m and landing != target:
-            return list(cards), None, f"{where} lands on a {deck.COLOURS[m]}-centred card"
+            return list(cards), None, Text("pivot {number} ({pivot}) lands on a {colour}-centred card",
+                                           number=number, pivot=where, colour=Text(deck.COLOURS[m]))
         placement[m] = landing
         if m == active and landing == target:
             return placement, number, None
-    return list(cards), None, f"the {deck.COLOURS[active]} pawn never reaches the target"
+    return list(cards), None, Text("{pawn} never reaches the target", pawn=Text(deck.PAWN_NAMES[active]))

@@ -7,9 +7,11 @@ changes who is marked "you".
 from __future__ import annotations
 
 from games.clock import bank_words
+from games.text import Plural, Text, mark
 
 from .moves import Sacrifice, age_below, coin_target, legal_orders, open_sum
 from .state import NULL_SQUARES, SUIT_NAME, Piece, Side, State
+from .words import suit_words, tile_words
 
 CELL = 12  # inner width of a drawn tile, at least: it grows so that no label is cut
 WIDTH = 72
@@ -27,7 +29,7 @@ def _contents(state: State, square: str) -> tuple[str, str]:
     return state.tile(square).label, label
 
 
-def render_board(state: State, viewer: str | None = None) -> str:
+def render_board(state: State, viewer: str | None = None) -> Text:
     squares = [*(f"{f}{r}" for r in "321" for f in "abc"), *NULL_SQUARES]
     longest = max(len(text) for sq in squares for text in _contents(state, sq))
     width = max(CELL, longest + 2)  # a space before and after: no label is ever cut
@@ -44,12 +46,15 @@ def render_board(state: State, viewer: str | None = None) -> str:
         tile, piece = _contents(state, NULL_SQUARES[index])
         return [null_rule, f"{null_pad}|{_cell(tile)}|", f"{null_pad}|{_cell(piece)}|"]
 
-    def who(index: int) -> str:
+    def who(index: int) -> Text:
         side = state.sides[index]
-        you = " (you)" if viewer == side.name else ""
-        return f"{null_pad} {NULL_SQUARES[index]}: {side.name}{you}, {SUIT_NAME[side.suit]}"
+        values = {"pad": null_pad, "square": NULL_SQUARES[index], "player": side.name,
+                  "suit": suit_words(side.suit)}
+        if viewer == side.name:
+            return Text("{pad} {square}: {player} (you), {suit}", **values)
+        return Text("{pad} {square}: {player}, {suit}", **values)
 
-    lines = [who(1)] + null_block(1)
+    lines = null_block(1)
     lines.append(pad + rule)
     for rank in "321":
         squares = [f"{f}{rank}" for f in "abc"]
@@ -57,11 +62,12 @@ def render_board(state: State, viewer: str | None = None) -> str:
         lines.append(f"{rank}  |" + "|".join(_cell(c[0]) for c in cells) + "|")
         lines.append(f"{pad}|" + "|".join(_cell(c[1]) for c in cells) + "|")
         lines.append(pad + rule)
-    lines += null_block(0)[1:] + [null_rule, who(0)]
-    lines.append(pad + "".join(f"{f:^{width + 1}}" for f in "abc"))
-    lines.append(f"Throne tile: {state.throne.label} (off the board, always open)")
-    lines.append(f"Open sum: {open_sum(state)}")
-    return "\n".join(line.rstrip() for line in lines)
+    lines += null_block(0)[1:] + [null_rule]
+    files = pad + "".join(f"{f:^{width + 1}}" for f in "abc")
+    return Text("{top}\n{drawing}\n{bottom}\n{files}\n{throne}\n{total}", top=who(1),
+                drawing="\n".join(line.rstrip() for line in lines), bottom=who(0), files=files.rstrip(),
+                throne=Text("Throne tile: {tile} (off the board, always open)", tile=tile_words(state.throne)),
+                total=Text("Open sum: {total}", total=open_sum(state)))
 
 
 def trail_table(state: State, index: int, full: bool = False) -> list[str]:
@@ -74,9 +80,8 @@ def trail_table(state: State, index: int, full: bool = False) -> list[str]:
     left out is counted on a line of its own.
     """
     side = state.sides[index]
-    head = f"Trail of {side.name} ({SUIT_NAME[side.suit]})"
     if not side.rows:
-        return [f"{head}: no tiles yet."]
+        return [Text("Trail of {player} ({suit}): no tiles yet.", player=side.name, suit=suit_words(side.suit))]
     prefix = 22
     columns = _columns(side, (WIDTH - prefix) // 2)
     status = {True: {"pawn": "P", "coin": "c"}, False: {"pawn": "-", "coin": "-"}}
@@ -85,16 +90,19 @@ def trail_table(state: State, index: int, full: bool = False) -> list[str]:
         tens = [f"{'':>{prefix}}" + "".join(f" {p.id // 10 or ' '}" for p in columns)]
     active = side.active_rows()
     short = not full and len(active) > LIVE_ROWS_SHOWN
+    # A sentence over two lines is two Texts, so that each language keeps the table's width.
     lines = [
-        f"{head}: rows in the order the pawn made them,",
-        "one column per piece by birth (0 = first pawn); o walked, @ now.",
+        Text("Trail of {player} ({suit}): rows in the order the pawn made them,", player=side.name,
+             suit=suit_words(side.suit)),
+        Text("one column per piece by birth (0 = first pawn); o walked, @ now."),
     ]
     if short:
-        lines.append(f"{len(active)} live rows: shown are those where pieces stand and")
-        lines.append("those they move to next (PX10; the full table on request).")
+        lines.append(Text("{count} live rows: shown are those where pieces stand and", count=len(active)))
+        lines.append(Text("those they move to next (PX10; the full table on request)."))
     lines += [
         *[line.rstrip() for line in tens],
-        f"{'piece':>{prefix}}" + "".join(f" {p.id % 10}" for p in columns),
+        # the word is five letters in each catalogue (piece, Stein, pièce): the columns stay put
+        Text("{pad}piece{numbers}", pad=" " * (prefix - 5), numbers="".join(f" {p.id % 10}" for p in columns)),
         f"{'':>{prefix}}" + "".join(f" {status[p.in_play][p.kind]}" for p in columns),
     ]
     shown = _rows_in_use(side, active) if short else set(active)
@@ -177,15 +185,15 @@ def _row_line(state: State, side, number: int, columns: list, note: str) -> str:
 def full_trail(state: State) -> list[str]:
     """RULINGS PX10's TRAIL: each suit's table with every row, the struck ones marked as struck
     under a line naming their promotion, the tables one after the other."""
-    lines = ["The full trail tables (PX10): every row; struck rows are marked",
-             "struck, under a line naming the promotion that struck them."]
+    lines = [Text("The full trail tables (PX10): every row; struck rows are marked"),
+             Text("struck, under a line naming the promotion that struck them.")]
     for index in range(len(state.sides)):
         lines += ["", *trail_table(state, index, full=True)]
     return lines
 
 
 def _skipped(count: int) -> str:
-    return f"    ... {count} live row{'' if count == 1 else 's'} not shown ..."
+    return Plural("    ... {n} live row not shown ...", "    ... {n} live rows not shown ...", n=count)
 
 
 def _struck_lines(rows: range, promotion_of: dict) -> list[str]:
@@ -195,12 +203,15 @@ def _struck_lines(rows: range, promotion_of: dict) -> list[str]:
         groups.setdefault(promotion_of.get(row), []).append(row)
     lines = []
     for promotion, numbers in sorted(groups.items(), key=lambda item: item[1][0]):
-        count = len(numbers)
-        span = (f"row {numbers[0] + 1}" if count == 1
-                else f"rows {numbers[0] + 1}-{numbers[-1] + 1}")
-        when = ("by a promotion" if promotion is None
-                else f"by the promotion on turn {promotion.turn}")
-        lines.append(f"{'':>3} {span}: {count} struck {when}")
+        values = {"count": len(numbers), "first": numbers[0] + 1, "last": numbers[-1] + 1}
+        if promotion is None:
+            lines.append(Text("    row {first}: {count} struck by a promotion", **values) if len(numbers) == 1
+                         else Text("    rows {first}-{last}: {count} struck by a promotion", **values))
+        else:
+            lines.append(Text("    row {first}: {count} struck by the promotion on turn {turn}",
+                              turn=promotion.turn, **values) if len(numbers) == 1
+                         else Text("    rows {first}-{last}: {count} struck by the promotion on turn {turn}",
+                                   turn=promotion.turn, **values))
     return lines
 
 
@@ -225,7 +236,7 @@ def view(state: State, viewer: str | None = None) -> dict:
             pieces.append({
                 "kind": piece.kind,
                 "square": piece.square,
-                "tile": state.tile(piece.square).label,
+                "tile": tile_words(state.tile(piece.square)),
                 "age": piece.age,
                 "below": below,
                 "in_proximity": piece.age - below <= limit,
@@ -236,7 +247,7 @@ def view(state: State, viewer: str | None = None) -> dict:
             "name": side.name,
             "you": side.name == viewer,
             "suit": side.suit,
-            "suit_name": SUIT_NAME[side.suit],
+            "suit_name": suit_words(side.suit),
             "null": side.null,
             "first": side.suit == state.throne.suit,
             "pieces": pieces,
@@ -269,7 +280,7 @@ def view(state: State, viewer: str | None = None) -> dict:
     }
 
 
-NOTATION = """\
+NOTATION = mark("""\
 Proximity orders (one per mail; case and spaces do not matter):
 
   P b2     move your pawn to b2 (an open tile next to it)
@@ -292,16 +303,18 @@ live rows only the rows where pieces stand and the rows they go to
 next are shown, the rest counted (PX10); send TRAIL (below your GAME
 line) for the full table, every row.  The open sum is the total of
 every tile with no piece on it, throne included.
-"""
+""")
 
-def help_text() -> str:
+TIME_BANK = mark(
+    "The time bank (PX8), when the game has one: your bank runs from the\n"
+    "moment the report after the previous move goes out until your order\n"
+    "arrives; when it reaches zero you lose.\n"
+)
+
+
+def help_text() -> Text:
     from games import rulings  # the rulings' text, only when HELP is asked for
 
-    return (
-        NOTATION
-        + "\nRulings that apply to this game:\n\n"
-        + rulings.help_block("PX", WIDTH - 2)
-        + "\nThe time bank (PX8), when the game has one: your bank runs from the\n"
-        "moment the report after the previous move goes out until your order\n"
-        "arrives; when it reaches zero you lose.\n"
-    )
+    return Text("{notation}\n{title}\n\n{rulings}\n{bank}", notation=Text(NOTATION),
+                title=Text("Rulings that apply to this game:"), rulings=rulings.help_block("PX", WIDTH - 2),
+                bank=Text(TIME_BANK))

@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.base import Event
+from games.text import Text
 
 from .state import (
+    END_REASONS,
     BOARD_SQUARES,
     NULL_SQUARES,
-    SUIT_NAME,
     Piece,
     Promotion,
     Side,
@@ -24,6 +25,8 @@ from .state import (
     TrailRow,
     adjacent,
 )
+from .lastmove import LAST_LINES, promotion_line
+from .words import THE_PIECE, ordinal, suit_words, tile_words
 
 
 @dataclass(frozen=True)
@@ -73,17 +76,12 @@ def age_below(chain: list[Piece], index: int) -> int:
     return chain[index + 1].age if index + 1 < len(chain) else 0
 
 
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def describe(state: State, square: str) -> str:
+def describe(state: State, square: str) -> Text:
     found = state.occupant(square)
     if found is None:
-        return "nothing"
+        return Text("nothing")
     index, piece = found
-    return f"the {SUIT_NAME[state.sides[index].suit]} {piece.kind}"
+    return Text(THE_PIECE[piece.kind], suit=suit_words(state.sides[index].suit))
 
 
 def proximity_problem(side: Side, piece: Piece, limit: int) -> str | None:
@@ -91,15 +89,18 @@ def proximity_problem(side: Side, piece: Piece, limit: int) -> str | None:
     below = age_below(chain, chain.index(piece))
     if piece.age - below <= limit:
         return None
+    values = {"age": piece.age, "below": below, "gap": piece.age - below, "limit": limit}
+    if below and piece.kind == "pawn":
+        return Text("your pawn (age {age}) is too old to move: the oldest coin is age {below}, "
+                    "{age}-{below}={gap} is more than the open sum {limit}", **values)
     if below:
-        other = "the oldest coin" if piece.kind == "pawn" else "the next younger coin"
-        gap = f"{other} is age {below}, {piece.age}-{below}={piece.age - below}"
-    else:
-        gap = f"it has no younger coin, so it counts from 0, and {piece.age}"
-    return (
-        f"your {piece.kind} (age {piece.age}) is too old to move: {gap} "
-        f"is more than the open sum {limit}"
-    )
+        return Text("your coin (age {age}) is too old to move: the next younger coin is age {below}, "
+                    "{age}-{below}={gap} is more than the open sum {limit}", **values)
+    if piece.kind == "pawn":
+        return Text("your pawn (age {age}) is too old to move: it has no younger coin, so it counts "
+                    "from 0, and {age} is more than the open sum {limit}", age=piece.age, limit=limit)
+    return Text("your coin (age {age}) is too old to move: it has no younger coin, so it counts "
+                "from 0, and {age} is more than the open sum {limit}", age=piece.age, limit=limit)
 
 
 def coin_target(side: Side, coin: Piece) -> str | None:
@@ -112,19 +113,19 @@ def pawn_problem(state: State, index: int, to: str) -> str | None:
     side = state.sides[index]
     pawn = side.pawn()
     if to == "throne":
-        return "a pawn may never move onto the throne tile"
+        return Text("a pawn may never move onto the throne tile")
     if to in NULL_SQUARES:
-        return f"{to} is a null tile, and a pawn may never move onto a null tile"
+        return Text("{square} is a null tile, and a pawn may never move onto a null tile", square=to)
     if to == pawn.square:
-        return (f"your pawn already stands on {to}; a move takes it to an open tile "
-                f"next to {to}")
+        return Text("your pawn already stands on {square}; a move takes it to an open tile next to "
+                    "{square}", square=to)
     problem = proximity_problem(side, pawn, open_sum(state))
     if problem:
         return problem
     if not adjacent(pawn.square, to):
-        return f"{to} is not next to your pawn on {pawn.square}"
+        return Text("{square} is not next to your pawn on {pawn}", square=to, pawn=pawn.square)
     if state.occupant(to):
-        return f"{to} is occupied by {describe(state, to)}"
+        return Text("{square} is occupied by {piece}", square=to, piece=describe(state, to))
     return None
 
 
@@ -132,20 +133,21 @@ def coin_problem(state: State, index: int, frm: str, to: str | None = None) -> s
     side = state.sides[index]
     coin = next((p for p in side.coins() if p.square == frm), None)
     if coin is None:
-        return f"there is no coin of yours on {frm}"
+        return Text("there is no coin of yours on {square}", square=frm)
     target = coin_target(side, coin)
     if target is None:
-        return (
-            f"the coin on {frm} (age {coin.age}) has no trail tile yet: it needs "
-            f"the tile your pawn enters on its {ordinal(coin.age + 1)} move"
-        )
+        return Text("the coin on {square} (age {age}) has no trail tile yet: it needs the tile your "
+                    "pawn enters on its {ordinal} move", square=frm, age=coin.age,
+                    ordinal=ordinal(coin.age + 1))
     if to is not None and to != target:
-        return f"{to} is not the coin's trail tile: the coin on {frm} may only go to {target}"
+        return Text("{square} is not the coin's trail tile: the coin on {coin} may only go to {target}",
+                    square=to, coin=frm, target=target)
     problem = proximity_problem(side, coin, open_sum(state))
     if problem:
         return problem
     if state.occupant(target):
-        return f"the coin's trail tile {target} is occupied by {describe(state, target)}"
+        return Text("the coin's trail tile {square} is occupied by {piece}", square=target,
+                    piece=describe(state, target))
     return None
 
 
@@ -181,9 +183,9 @@ def sacrifice_problem(state: State, index: int, square: str) -> str | None:
     side = state.sides[index]
     found = state.occupant(square)
     if found is None or found[0] != index:
-        return f"there is no piece of yours on {square}"
+        return Text("there is no piece of yours on {square}", square=square)
     if legal_moves(state, index):
-        return "you may sacrifice only when you have no legal move"
+        return Text("you may sacrifice only when you have no legal move")
     piece = found[1]
     if piece.kind == "pawn":
         return None
@@ -193,11 +195,10 @@ def sacrifice_problem(state: State, index: int, square: str) -> str | None:
     limit = open_sum(state)
     if above.age - below <= limit:
         return None
-    return (
-        f"sacrificing the coin on {square} would break the chain: the piece above "
-        f"it (age {above.age}) would be {above.age - below} older than the piece "
-        f"below it (age {below}), more than the open sum {limit}"
-    )
+    return Text("sacrificing the coin on {square} would break the chain: the piece above it (age "
+                "{above}) would be {gap} older than the piece below it (age {below}), more than the "
+                "open sum {limit}", square=square, above=above.age, gap=above.age - below, below=below,
+                limit=limit)
 
 
 def legal_orders(state: State, index: int) -> list[Order]:
@@ -239,15 +240,15 @@ def apply(state: State, index: int, order: Order) -> list[Event]:
         side.rows.append(TrailRow(order.to))
         step(side, pawn, len(side.rows) - 1)
         moved, dest = pawn, order.to
-        text = f"{name}: {order}, pawn to {dest} ({state.tile(dest).label}), age {pawn.age}"
+        text = Text(LAST_LINES["pawn"], player=name,
+                    order=str(order), square=dest, tile=tile_words(state.tile(dest)), age=pawn.age)
     else:
         coin = next(c for c in side.coins() if c.square == order.frm)
         step(side, coin, side.active_rows()[coin.age])
         moved, dest = coin, coin.square
-        text = (
-            f"{name}: {order}, coin {order.frm}-{dest} ({state.tile(dest).label}), "
-            f"age {coin.age}"
-        )
+        text = Text(LAST_LINES["coin"], player=name,
+                    order=str(order), source=order.frm, square=dest, tile=tile_words(state.tile(dest)),
+                    age=coin.age)
     events = [Event(text, kind="move", data={"player": name, "order": str(order), "to": dest,
                                              "age": moved.age})]
     if state.tile(dest).value == 1:
@@ -271,21 +272,22 @@ def ace_sums(state: State, suit: str) -> list[int]:
 def ace_check(state: State, suit: str) -> list[Event]:
     sums = ace_sums(state, suit)
     names = [side.name for side in state.sides]
-    head = f"Ace of {SUIT_NAME[suit]}: sums {names[0]} {sums[0]:+d}, {names[1]} {sums[1]:+d}"
+    head = {"suit": suit_words(suit), "first": names[0], "one": f"{sums[0]:+d}", "second": names[1],
+            "two": f"{sums[1]:+d}"}
     data = {"suit": suit, "sums": dict(zip(names, sums))}
     if sums[0] == sums[1]:
-        return [Event(f"{head}; a tie brings in no coin", kind="ace", data=data)]
+        return [Event(Text(LAST_LINES["ace tie"], **head), kind="ace", data=data)]
     best = 0 if sums[0] > sums[1] else 1
     side = state.sides[best]
     in_play = sum(1 for p in side.pieces if p.in_play and p.kind == "coin")
     if in_play >= state.coins:
-        return [Event(f"{head}; {side.name} has no coin left to bring in", kind="ace", data=data)]
+        return [Event(Text(LAST_LINES["ace no coin"], player=side.name, **head), kind="ace", data=data)]
     if state.occupant(side.null):
-        return [Event(f"{head}; {side.name}'s null tile {side.null} is occupied: no coin",
+        return [Event(Text(LAST_LINES["ace null taken"], player=side.name, square=side.null, **head),
                       kind="ace", data=data)]
     new_id = max(p.id for p in side.pieces) + 1
     side.pieces.append(Piece(new_id, "coin", side.null, 0, []))
-    return [Event(f"{head}; {side.name} brings in a coin on {side.null}", kind="coin",
+    return [Event(Text(LAST_LINES["ace coin"], player=side.name, square=side.null, **head), kind="coin",
                   data={**data, "player": side.name})]
 
 
@@ -296,15 +298,17 @@ def sacrifice(state: State, index: int, square: str) -> list[Event]:
     oldest = side.coins()[0] if side.coins() else None
     piece.square = None
     if piece.kind == "coin":
-        return [Event(f"{name}: X {square}, sacrifices the coin on {square} (age {piece.age})",
+        return [Event(Text(LAST_LINES["sacrifice coin"], player=name,
+                           square=square, age=piece.age),
                       kind="sacrifice", data={"player": name, "square": square})]
-    events = [Event(f"{name}: X {square}, sacrifices the pawn (age {piece.age})",
+    events = [Event(Text(LAST_LINES["sacrifice pawn"], player=name, square=square,
+                         age=piece.age),
                     kind="sacrifice", data={"player": name, "square": square})]
     if oldest is None:
         state.winner = 1 - index
-        state.end_reason = f"{name} sacrificed the pawn with no coin to promote"
-        events.append(Event(f"{name} has no coin to promote and loses; "
-                            f"{state.sides[1 - index].name} wins", kind="end"))
+        state.end_reason = Text(END_REASONS["sacrifice"], player=name)
+        events.append(Event(Text(LAST_LINES["no coin to promote"], player=name,
+                                 winner=state.sides[1 - index].name), kind="end"))
         return events
     # PX7: the oldest coin becomes the pawn with its age; the trail it has not
     # walked yet is struck, and the new pawn extends the trail from there.
@@ -317,8 +321,7 @@ def sacrifice(state: State, index: int, square: str) -> list[Event]:
         # PX10: the report shows these rows as one line, with the turn.
         side.promotions.append(Promotion(state.moves + 1, tuple(struck)))
     events.append(Event(
-        f"The coin on {oldest.square} (age {oldest.age}) becomes the pawn; "
-        f"{len(struck)} trail row{'' if len(struck) == 1 else 's'} struck",
+        promotion_line(oldest.square, oldest.age, len(struck)),
         kind="promotion", data={"player": name, "square": oldest.square, "struck": len(struck)},
     ))
     return events

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from games.base import OrderSyntaxError, single_order_line
+from games.text import Text, mark
 
 from .moves import CoinMove, PawnMove, Sacrifice
 from .state import ALL_SQUARES
@@ -45,17 +46,16 @@ class StepOrder:
 
 def _check_square(square: str, text: str) -> str:
     if square != "throne" and square not in ALL_SQUARES:
-        raise OrderSyntaxError(
-            f"{square!r} in {text!r} is not a square: the board is a1..c3 and the "
-            "null tiles are b0 and b4"
-        )
+        raise OrderSyntaxError(Text(
+            "{square} in {text} is not a square: the board is a1..c3 and the null tiles are b0 and b4",
+            square=repr(square), text=repr(text)))
     return square
 
 
 def parse(text: str) -> PawnMove | CoinMove | Sacrifice | StepOrder:
     line = single_order_line(
-        text, "no order found: send one order such as 'P b2'",
-        "one order per turn, please; this mail has {count} lines of orders",
+        text, Text("no order found: send one order such as 'P b2'"),
+        mark("one order per turn, please; this mail has {count} lines of orders"),
     )
     low = line.lower().rstrip(".")
     match = _KEYWORD.match(low)
@@ -69,7 +69,6 @@ def parse(text: str) -> PawnMove | CoinMove | Sacrifice | StepOrder:
     match = _STEP.match(low)
     if match:
         return StepOrder(_check_square(match.group(1), line), _check_square(match.group(2), line))
-    raise OrderSyntaxError(
-        f"{line!r} is not a Proximity order; write 'P b2' (pawn to b2), "
-        "'C a1' (the coin on a1 follows its trail) or 'X c3' (sacrifice)"
-    )
+    raise OrderSyntaxError(Text(
+        "{line} is not a Proximity order; write 'P b2' (pawn to b2), "
+        "'C a1' (the coin on a1 follows its trail) or 'X c3' (sacrifice)", line=repr(line)))

@@ -29,11 +29,13 @@ from games.base import (
 )
 
 from games.clock import HELP as CLOCK_HELP, Clock, ClockSpec, charge, credit_move, parse_clock
+from games.text import Text
 
-from . import display, moves
+from . import accessible, display, moves
+from .lastmove import LAST_LINES
 from .notation import StepOrder, parse
 from .moves import CoinMove, PawnMove, Sacrifice
-from .state import BOARD_SQUARES, NULL_SQUARES, SUITS, Piece, Side, State, Tile
+from .state import END_REASONS, BOARD_SQUARES, NULL_SQUARES, SUITS, Piece, Side, State, Tile
 
 
 
@@ -44,10 +46,10 @@ def parse_suits(value: object) -> tuple[str, str]:
         low = str(name).strip().lower()
         match = [s for s in SUITS if s == low or s == low + "s" or (len(low) == 1 and s[0] == low)]
         if not match:
-            raise OptionError(f"option suits: {name!r} is not Suns, Moons, Crowns or Arms")
+            raise OptionError(Text("option suits: {name} is not Suns, Moons, Crowns or Arms", name=repr(name)))
         suits.append(match[0])
     if len(suits) != 2 or suits[0] == suits[1]:
-        raise OptionError("option suits: name two different suits, e.g. suns,moons")
+        raise OptionError(Text("option suits: name two different suits, e.g. suns,moons"))
     return suits[0], suits[1]
 
 
@@ -61,7 +63,7 @@ def clock_option(clock: object, time_bank: object) -> ClockSpec | None:
     spec = parse_clock("clock", clock)
     bank = parse_time_bank(time_bank)
     if spec is not None and bank is not None:
-        raise OptionError("options clock and time_bank: give one (time_bank=3d is clock=3d)")
+        raise OptionError(Text("options clock and time_bank: give one (time_bank=3d is clock=3d)"))
     return spec if bank is None else ClockSpec(bank)
 
 
@@ -162,7 +164,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
     def _refuse(self, state: State, index: int, problem: str) -> IllegalOrderError:
         legal = moves.legal_orders(state, index)
         if legal and isinstance(legal[0], Sacrifice):
-            problem += ". You have no legal move, so you must sacrifice a piece"
+            problem = Text("{problem}. You have no legal move, so you must sacrifice a piece", problem=problem)
         return IllegalOrderError(problem, legal=[str(o) for o in legal])
 
     def _resolve(self, state: State, index: int, order) -> PawnMove | CoinMove | Sacrifice:
@@ -170,7 +172,7 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         if isinstance(order, StepOrder):
             found = state.occupant(order.frm)
             if found is None or found[0] != index:
-                raise self._refuse(state, index, f"there is no piece of yours on {order.frm}")
+                raise self._refuse(state, index, Text("there is no piece of yours on {square}", square=order.frm))
             if found[1].kind == "pawn":
                 order = PawnMove(order.to)
             else:
@@ -209,7 +211,8 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         if clock is not None:
             set_clock(new, credit_move(clock, side.name, now))
             side = new.sides[index]
-            events.append(Event(f"{side.name}'s time bank: {display.format_seconds(side.bank)} left",
+            events.append(Event(Text(LAST_LINES["bank"], player=side.name,
+                                     bank=display.format_seconds(side.bank)),
                                 kind="clock", data={"player": side.name, "bank": side.bank,
                                                     "earned": new.clock_earned}))
         new.last = [e.text for e in events]
@@ -219,8 +222,9 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         side, other = new.sides[index], new.sides[1 - index]
         side.bank = 0.0
         new.winner = 1 - index
-        new.end_reason = f"{side.name}'s time bank ran out"
-        events = [Event(f"{side.name}'s time bank ran out; {other.name} wins", kind="end",
+        new.end_reason = Text(END_REASONS["time"], player=side.name)
+        events = [Event(Text(LAST_LINES["out of time"], player=side.name, winner=other.name),
+                        kind="end",
                         data={"player": side.name})]
         new.last = [e.text for e in events]
         return Result(new, events)
@@ -238,8 +242,8 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
     def close_turn(self, state: State, now: float) -> Result[State]:
         """The mover's time bank has run out: the mover loses (PX8)."""
         if not self.ready(state, now):
-            raise GameError(
-                "Proximity closes a turn only when the mover's time bank has run out"
+            raise GameError(Text(
+                "Proximity closes a turn only when the mover's time bank has run out")
             )
         return self._lose_on_time(state.clone(), state.mover)
 
@@ -266,8 +270,8 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         """G6: over and drawn, nobody wins; no clock runs."""
         new = state.clone()
         new.drawn = True
-        new.end_reason = "drawn by agreement"
-        new.last = ["The game ends drawn by agreement (RULINGS G6)."]
+        new.end_reason = Text(END_REASONS["draw"])
+        new.last = [Text(LAST_LINES["drawn"])]
         return new
 
     def leave(self, state: State, player: str, now: float) -> Result[State]:
@@ -283,9 +287,9 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
         new.left = state.left + (player,)
         new.winner = 1 - index
         winner = new.sides[new.winner].name
-        new.end_reason = f"{player} left the game"
+        new.end_reason = Text(END_REASONS["left"], player=player)
         events = [self.left_event(player),
-                  Event(f"The game is over: too few players are left; {winner} wins.",
+                  Event(Text(LAST_LINES["too few"], winner=winner),
                         kind="end", data={"player": player, "winners": [winner]})]
         new.last = [e.text for e in events]
         return Result(new, events)
@@ -297,6 +301,12 @@ class Proximity(Game[State, PawnMove | CoinMove | Sacrifice]):
     # --- presentation ---------------------------------------------------------
     def render_board(self, state: State, viewer: str | None = None) -> str:
         return display.render_board(state, viewer)
+
+    def describe(self, state: State, viewer: str | None = None) -> list[str]:
+        return list(accessible.describe(state, over=self.is_over(state)))
+
+    def board_table(self, state: State, viewer: str | None = None) -> tuple[list[str], list[list[str]]]:
+        return accessible.board_table(state)
 
     def view(self, state: State, viewer: str | None = None) -> dict:
         return display.view(state, viewer)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from games.text import mark, recover
 from games.base import (
     StateError,
     dump_drawn,
@@ -26,6 +27,8 @@ from games.base import (
     load_left,
     whole_number,
 )
+
+from .lastmove import recover_line
 
 SUITS = ("suns", "moons", "crowns", "arms")
 SUIT_NAME = {"suns": "Suns", "moons": "Moons", "crowns": "Crowns", "arms": "Arms"}
@@ -136,6 +139,15 @@ class Side:
     def active_rows(self) -> list[int]:
         """Indexes of the trail rows not struck through: the trail coins follow."""
         return [i for i, row in enumerate(self.rows) if not row.struck]
+
+
+# How a game ended, as the state keeps it (English JSON; recover() gives back its translation).
+END_REASONS = {
+    "sacrifice": mark("{player} sacrificed the pawn with no coin to promote"),
+    "time": mark("{player}'s time bank ran out"),
+    "draw": mark("drawn by agreement"),
+    "left": mark("{player} left the game"),
+}
 
 
 @dataclass
@@ -302,8 +314,8 @@ def _load(data: dict) -> State:
         clock_stopped=_seconds(data.get("clock_stopped", 0.0), "clock_stopped") or 0.0,
         clock_earned=_seconds(data.get("clock_earned", 0.0), "clock_earned") or 0.0,
         winner=winner,
-        end_reason=data.get("end_reason"),
-        last=[str(t) for t in json_list(data.get("last", []), "last")],
+        end_reason=recover(data.get("end_reason"), END_REASONS.values()),
+        last=[recover_line(t if isinstance(t, str) else str(t)) for t in json_list(data.get("last", []), "last")],
         left=load_left(data, [side.name for side in sides]),
         drawn=load_drawn(data),
     )

@@ -49,7 +49,7 @@ app.add_typer(archive_app, name="archive")
 def archive_build(directory: Path = typer.Argument(..., help="where to write the site"),
                   game: List[str] = typer.Option([], "--game", help="only these games")):
     """Write a static HTML site: an index of games, a page per game, and (without --game) the ladders,
-    a page per rated player and a page per tournament."""
+    a page per rated player and a page per tournament; in the config's archive_language."""
     from gm.present import archive as site
     from gm.present import community as pages
     from gm.service.records import audit, communitypages
@@ -61,15 +61,16 @@ def archive_build(directory: Path = typer.Argument(..., help="where to write the
     with Counter() as progress:
         for done, gid in enumerate(ids):
             progress(done, len(ids), f"reading {gid}")
-            data.append(run(audit.archive_data, engine, gid))
+            data.append(run(audit.archive_data, engine, gid, language=engine.config.archive_language))
     # The open games are in the index as recruiting (their free seats), with no page yet.
     recruiting = [] if game else [audit.index_entry(engine, row.id) for row in rows if row.status == "open"]
     links = None
     if not game:  # the ladders, players and tournaments: not for a build of some games only
         community = run(communitypages.community_data, engine)
-        pages.write(directory, community, engine.clock())
+        pages.write(directory, community, engine.clock(), engine.config.archive_language)
         links = pages.index_links(community)
-    index = site.build(directory, data, engine.clock(), engine.config.domain, recruiting, links)
+    index = site.build(directory, data, engine.clock(), engine.config.domain, recruiting, links,
+                       engine.config.archive_language)
     echo(f"archive written: {index}")
 
 

@@ -26,6 +26,9 @@ def new(
                                              "for players to take by mail (JOIN <id> <name>)"),
     min_seats: Optional[int] = typer.Option(None, "--min", help="with --open: gm start may start it "
                                             "once this many have joined"),
+    language: Optional[str] = typer.Option(None, "--language", help="en, de or fr: every seat's mail in "
+                                           "that language (a player changes theirs: SET LANGUAGE); "
+                                           "default: each address's own, else English"),
 ):
     """Start a game and mail each player a welcome with their password (or, with --open, open
     one whose seats players take by mail; it starts when they are all taken).  Every option a
@@ -33,11 +36,20 @@ def new(
     from gm.service.people import lobby
     from gm.service.play import lifecycle
 
+    code = None
+    if language is not None:
+        from gm.core.i18n import language_code
+
+        code = language_code(language)
+        if code is None:
+            fail(f"--language {language}: gm writes en, de or fr")
     engine = open_engine()
     options = dict(parse_pairs(option, "--option"))
     if open_seats is not None:
         if player:
             fail("give either --player (a game that starts now) or --open (seats to fill), not both")
+        if code is not None:
+            fail("--language goes with --player (a player who joins by mail sets their own: SET LANGUAGE)")
         echo(run(lobby.open_game, engine, kind, game_id, open_seats, min_seats, seed, options,
                  lifecycle.default_actor()))
         return
@@ -45,7 +57,7 @@ def new(
         fail("--min goes with --open")
     if not player:
         fail("name the players (--player NAME=EMAIL) or open the game with --open N")
-    run(engine.create_game, kind, game_id, parse_pairs(player, "--player"), seed, options)
+    run(engine.create_game, kind, game_id, parse_pairs(player, "--player"), seed, options, code)
     echo(f"game {game_id.lower()} started; welcome mails queued (see: gm outbox)")
 
 

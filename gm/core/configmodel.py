@@ -152,6 +152,8 @@ class Config(BaseModel):
     # Where players read archive_dir on the web (e.g. https://example.org/games/): a game's end mail
     # links its page there.  None: the archive is not public, and no mail links it.
     archive_url: Annotated[str | None, Expect("a web address, e.g. https://example.org/games/")] = None
+    # The language the archive site is written in (its pages' words; names and notation stay as they are).
+    archive_language: Annotated[Literal["en", "de", "fr"], Expect("en, de or fr")] = "en"
     # Files gm makes are 0600, folders 0700; with a group name, the data folder is given to that
     # group (mode 2770) and files are 0660, so a GM's CLI can share the store with the daemon.
     group: Annotated[str | None, Expect("the name of a group, e.g. gm")] = None

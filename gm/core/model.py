@@ -57,6 +57,8 @@ class Seat(Protocol):
     def display_name(self) -> str: ...
     @property
     def calendar(self) -> str | None: ...
+    @property
+    def language(self) -> str | None: ...  # en | de | fr; None: not set
 
 
 @valueclass

@@ -10,6 +10,7 @@ import textwrap
 from typing import Any
 
 from games.base import Option, OptionError
+from games.text import Text
 from gm.core.times import check_period, parse_duration
 
 SERVICE: dict[str, Option] = {
@@ -46,7 +47,7 @@ def check_settings(raw: dict[str, Any]) -> dict[str, str]:
     out = {}
     for key, value in raw.items():
         if key not in DEFAULTS:
-            raise OptionError(f"unknown service option {key!r}")
+            raise OptionError(Text("unknown service option {key}", key=repr(key)))
         value = str(value).strip()
         if key == "deadline":
             value = "none" if value.lower() in {"", "none", "off"} else check_period(value)
@@ -54,12 +55,12 @@ def check_settings(raw: dict[str, Any]) -> dict[str, str]:
             parse_duration(value)
         elif key == "press":
             if value.lower() not in {"none", "white", "grey", "gray"}:
-                raise OptionError("option press: none, white or grey")
+                raise OptionError(Text("option press: none, white or grey"))
             value = "grey" if value.lower() == "gray" else value.lower()
         elif key in CHOICES:
             if value.lower() not in CHOICES[key]:
                 *most, last = CHOICES[key]
-                raise OptionError(f"option {key}: {', '.join(most)} or {last}")
+                raise OptionError(Text("option {key}: {most} or {last}", key=key, most=", ".join(most), last=last))
             value = value.lower()
         out[key] = value
     return out
@@ -90,8 +91,9 @@ def check_known(options: dict[str, Any], game_options: dict[str, Option]) -> Non
     unknown = [key for key in options if key not in game_options and key not in SERVICE]
     if unknown:
         own = ", ".join(sorted(game_options)) or "none"
-        raise OptionError(f"unknown option {unknown[0]!r}: this game's options are {own}; "
-                          f"the service's are {', '.join(SERVICE)} (see: gm options KIND)")
+        raise OptionError(Text("unknown option {key}: this game's options are {own}; the service's are "
+                               "{service} (see: gm options KIND)", key=repr(unknown[0]), own=own,
+                               service=", ".join(SERVICE)))
 
 
 def describe(title: str, game_options: dict[str, Option]) -> list[str]:

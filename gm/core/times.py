@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from games.base import OptionError, duration_seconds
+from games.text import Plural, Text, mark
 
 if TYPE_CHECKING:  # zoneinfo (and the tz search path it reads) loads where a zone is named
     from zoneinfo import ZoneInfo
@@ -28,7 +29,7 @@ def parse_duration(text: str) -> float:
     try:
         return duration_seconds(text)
     except ValueError:
-        raise OptionError(f"{text!r} is not a duration like 72h, 3d, 1d12h or 90m") from None
+        raise OptionError(Text("{text} is not a duration like 72h, 3d, 1d12h or 90m", text=repr(text))) from None
 
 
 def _clock_time(text: str) -> tuple[int, int] | None:
@@ -56,7 +57,7 @@ def parse_weekly(text: str) -> tuple[int, int, int] | None:
         return None
     hour, minute = clock
     if hour > 23 or minute > 59:
-        raise OptionError(f"{text!r}: no such time of day")
+        raise OptionError(Text("{text}: no such time of day", text=repr(text)))
     return day, hour, minute
 
 
@@ -84,7 +85,7 @@ def parse_date(text: str) -> float:
         moment = None
     if moment is not None and moment.tzinfo is not None:
         return moment.timestamp()
-    raise OptionError(f"{text!r} is not a date like 2025-03-07 18:00 (UTC)")
+    raise OptionError(Text("{text} is not a date like 2025-03-07 18:00 (UTC)", text=repr(text)))
 
 
 def is_bare_date(text: str) -> bool:
@@ -96,8 +97,8 @@ def is_bare_date(text: str) -> bool:
     return len(text) == 10
 
 
-WHEN_FORMS = ("+48h (from now), tomorrow 18:00, fri 18:00, tomorrow or friday alone (at this time of day), "
-              "2026-12-01 18:00 or ISO 8601 2026-12-01T18:00; times in UTC")
+WHEN_FORMS = mark("+48h (from now), tomorrow 18:00, fri 18:00, tomorrow or friday alone (at this time of day), "
+                  "2026-12-01 18:00 or ISO 8601 2026-12-01T18:00; times in UTC")
 
 
 def parse_when(text: str, now: float) -> float:
@@ -118,20 +119,21 @@ def parse_when(text: str, now: float) -> float:
         here = datetime.fromtimestamp(now, timezone.utc)
         clock = _clock_time(words[1]) if len(words) == 2 else (here.hour, here.minute)
         if clock is None or clock[0] > 23 or clock[1] > 59:
-            raise OptionError(f"{words[1]!r} is not a time of day")
+            raise OptionError(Text("{text} is not a time of day", text=repr(words[1])))
         if day is not None:
             return next_weekly(now, day, *clock)
         midnight = here.replace(hour=0, minute=0, second=0, microsecond=0)
         return (midnight + timedelta(days=day_word == "tomorrow", hours=clock[0], minutes=clock[1])).timestamp()
     except OptionError:
-        raise OptionError(f"{raw[:64]!r} is not a moment gm reads: write {WHEN_FORMS}") from None
+        raise OptionError(Text("{text} is not a moment gm reads: write {forms}", text=repr(raw[:64]),
+                               forms=Text(WHEN_FORMS))) from None
 
 
 def check_period(text: str) -> str:
     """A turn deadline option: a positive duration or a weekly time."""
     if parse_weekly(text) is None:
         if parse_duration(text) <= 0:
-            raise OptionError("option deadline: must be more than zero")
+            raise OptionError(Text("option deadline: must be more than zero"))
     return str(text).strip()
 
 
@@ -143,25 +145,34 @@ def due_after(period: str, start: float) -> float:
     return start + parse_duration(period)
 
 
-def format_span(seconds: float) -> str:
-    """``2 days 4 hours``, ``35 minutes``, ``less than a minute``."""
+def format_span(seconds: float, language: str = "en") -> str:
+    """``2 days 4 hours``, ``35 minutes``, ``less than a minute``; in German ``2 Tage 4 Stunden``."""
     seconds = int(abs(seconds))
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
-    parts = []
+    parts: list[Text] = []
     if days:
-        parts.append(f"{days} day{'s' if days != 1 else ''}")
+        parts.append(Plural("{n} day", "{n} days", n=days))
     if hours:
-        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
+        parts.append(Plural("{n} hour", "{n} hours", n=hours))
     if not days and minutes:
-        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
-    return " ".join(parts) or "less than a minute"
+        parts.append(Plural("{n} minute", "{n} minutes", n=minutes))
+    return " ".join(said(part, language) for part in parts) or said(Text("less than a minute"), language)
 
 
-ZONE_HELP = ("Write an IANA time zone name, such as Europe/Berlin, America/New_York, Asia/Tokyo or UTC: "
-             "the list is on Wikipedia as \"List of tz database time zones\" (the \"TZ identifier\" "
-             "column), https://en.wikipedia.org/wiki/List_of_tz_database_time_zones")
+def said(text: Text, language: str) -> str:
+    """``text`` in ``language`` (English: as it is, and no catalogue loaded)."""
+    if language == "en":
+        return str.__str__(text)
+    from gm.core.i18n import translate
+
+    return str(translate(text, language))
+
+
+ZONE_HELP = mark("Write an IANA time zone name, such as Europe/Berlin, America/New_York, Asia/Tokyo or UTC: "
+                 "the list is on Wikipedia as \"List of tz database time zones\" (the \"TZ identifier\" "
+                 "column), https://en.wikipedia.org/wiki/List_of_tz_database_time_zones")
 
 
 @lru_cache(maxsize=1)
@@ -176,7 +187,8 @@ def zone_name(text: str) -> str:
     """The IANA name of the time zone ``text`` names (any case); OptionError saying how to find one."""
     name = _zone_names().get(str(text).strip().lower()) if len(str(text)) <= 64 else None
     if name is None:
-        raise OptionError(f"{str(text)[:64]!r} is not a time zone gm knows. {ZONE_HELP}")
+        raise OptionError(Text("{text} is not a time zone gm knows. {help}", text=repr(str(text)[:64]),
+                               help=Text(ZONE_HELP)))
     return name
 
 
@@ -190,34 +202,51 @@ def zone(name: str | None) -> ZoneInfo | None:
     return ZoneInfo(name)
 
 
-def format_stamp(at: float, tz: ZoneInfo | None = None) -> str:
+def format_stamp(at: float, tz: ZoneInfo | None = None, language: str = "en") -> str:
     """``2025-03-07 18:00 UTC``: every time stamp gm shows; with a zone
-    ``Sat 7 Mar 2025 19:00 CET (18:00 UTC)``."""
+    ``Sat 7 Mar 2025 19:00 CET (18:00 UTC)``.  German and French as their readers write dates
+    (``07.03.2025 18:00 UTC``, ``sam. 7 mars 2025 19:00 CET (18:00 UTC)``, CLDR's through Babel)."""
     utc = datetime.fromtimestamp(at, timezone.utc)
-    if tz is None:
+    if tz is not None:
+        return _local(utc, tz, year=True, language=language)
+    if language == "en":
         return utc.strftime("%Y-%m-%d %H:%M UTC")
-    return _local(utc, tz, year=True)
+    from babel.dates import format_date
+
+    return f"{format_date(utc, 'medium', locale=language)} {utc:%H:%M} UTC"
 
 
-def _local(utc: datetime, tz: ZoneInfo, year: bool = False) -> str:
+def _day(moment: datetime, year: bool, language: str) -> str:
+    """``Tue 24 Nov`` (``2026`` after it with ``year``); German ``Di., 24. Nov.``, French ``mar. 24 nov.``."""
+    if language == "en":
+        return f"{moment:%a} {moment.day} {moment:%b}" + (f" {moment.year}" if year else "")
+    from babel.dates import format_skeleton
+
+    return format_skeleton("yMMMEd" if year else "MMMEd", moment, locale=language)
+
+
+def _local(utc: datetime, tz: ZoneInfo, year: bool = False, language: str = "en") -> str:
     """``Tue 24 Nov 18:00 CET (17:00 UTC)``; the UTC time left out where the zone is UTC."""
     here = utc.astimezone(tz)
-    day = f"{here:%a} {here.day} {here:%b}" + (f" {here.year}" if year else "")
-    shown = f"{day} {here:%H:%M} {here.tzname()}"
+    shown = f"{_day(here, year, language)} {here:%H:%M} {here.tzname()}"
     if here.utcoffset() == timedelta(0) and here.tzname() in ("UTC", "GMT", "UCT"):
         return shown
     return f"{shown} ({utc:%H:%M} UTC)"
 
 
-def format_due(due: float, now: float, tz: ZoneInfo | None = None) -> str:
+def format_due(due: float, now: float, tz: ZoneInfo | None = None, language: str = "en") -> str:
     """``Fri 2025-03-07 18:00 UTC (2 days 4 hours from now)``; in a player's zone
-    ``Tue 24 Nov 18:00 CET (17:00 UTC), 2 days 4 hours from now``."""
+    ``Tue 24 Nov 18:00 CET (17:00 UTC), 2 days 4 hours from now``; German and French in their
+    own words and dates."""
+    span = format_span(due - now, language)
     if tz is None:
-        stamp = datetime.fromtimestamp(due, timezone.utc).strftime("%a ") + format_stamp(due)
-        if due > now:
-            return f"{stamp} ({format_span(due - now)} from now)"
-        return f"{stamp} (passed {format_span(now - due)} ago)"
-    stamp = _local(datetime.fromtimestamp(due, timezone.utc), tz)
-    if due > now:
-        return f"{stamp}, {format_span(due - now)} from now"
-    return f"{stamp}, passed {format_span(now - due)} ago"
+        moment = datetime.fromtimestamp(due, timezone.utc)
+        stamp = moment.strftime("%a ") + format_stamp(due) if language == "en" else \
+            f"{_day(moment, True, language)} {moment:%H:%M} UTC"
+        ahead = Text("{stamp} ({span} from now)", stamp=stamp, span=span) if due > now else \
+            Text("{stamp} (passed {span} ago)", stamp=stamp, span=span)
+        return said(ahead, language)
+    stamp = _local(datetime.fromtimestamp(due, timezone.utc), tz, language=language)
+    ahead = Text("{stamp}, {span} from now", stamp=stamp, span=span) if due > now else \
+        Text("{stamp}, passed {span} ago", stamp=stamp, span=span)
+    return said(ahead, language)

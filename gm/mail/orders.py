@@ -1,10 +1,10 @@
 """The order-mail format: which game, which password, which commands and orders.
 
 A mail names its game and password (``GAME nb1 PASSWORD kq7hz3xw2m``, in the body or the
-subject), gives commands one a line (COMMANDS, ARGUMENT_COMMANDS; the players' list with
-its help is gm.service.people.mailcommands), press between ``PRESS TO <names|ALL|GM>`` and
-``ENDPRESS``, optionally ``TURN <n>`` and ``PREVIEW`` (the orders judged and shown, never
-played), and stops at ``END``.  Every other line is a
+subject), gives commands one a line (COMMANDS, ARGUMENT_COMMANDS, or their German and French
+words, LOCAL_WORDS; the players' list with its help is gm.service.people.mailcommands), press
+between ``PRESS TO <names|ALL|GM>`` and ``ENDPRESS``, optionally ``TURN <n>`` and ``PREVIEW``
+(the orders judged and shown, never played), and stops at ``END``.  Every other line is a
 candidate order line: only the game's rules know its notation, so the service picks the
 orders.  The password is written *** in an order line that carries it, since such a line
 is stored and echoed.  The subject is read only for ``GAME <id>`` (with PASSWORD) or our
@@ -33,6 +33,27 @@ ARGUMENT_COMMANDS = ("ABSENCE", "HISTORY", "SET", "JOIN", "LEAVE", "CREATE", "OB
                      "STANDINGS", "WITHDRAW")
 # Commands a subject may hold (a List-Unsubscribe mailto, a reply to the address code's mail).
 SUBJECT_COMMANDS = ("UNOBSERVE", "CONFIRM")
+# The command words a German or French player may write instead of the English ones: localized
+# word -> (English command word, language); a word both languages write alike has language "".
+# A line is read exactly as its English word, in the places the English word is read (a word
+# of a command without arguments only as the whole line); HELP in each language lists them.
+LOCAL_WORDS: dict[str, tuple[str, str]] = {
+    "HILFE": ("HELP", "de"), "AIDE": ("HELP", "fr"),
+    "BRETT": ("BOARD", "de"), "PLATEAU": ("BOARD", "fr"),
+    "VERLAUF": ("HISTORY", "de"), "HISTORIQUE": ("HISTORY", "fr"),
+    "LISTE": ("LIST", ""),
+    "MEINE SPIELE": ("SUMMARY", "de"), "MES PARTIES": ("SUMMARY", "fr"),
+    "MEINE DATEN": ("MY DATA", "de"), "MES DONNÉES": ("MY DATA", "fr"), "MES DONNEES": ("MY DATA", "fr"),
+    "AUFGEBEN": ("RESIGN", "de"), "ABANDON": ("RESIGN", "fr"), "ABANDONNER": ("RESIGN", "fr"),
+    "REMIS": ("DRAW", "de"), "NULLE": ("DRAW", "fr"),
+    "MITSPIELEN": ("JOIN", "de"), "REJOINDRE": ("JOIN", "fr"),
+    "VERLASSEN": ("LEAVE", "de"), "QUITTER": ("LEAVE", "fr"),
+    "BEOBACHTEN": ("OBSERVE", "de"), "OBSERVER": ("OBSERVE", "fr"),
+    "BESTÄTIGEN": ("CONFIRM", "de"), "BESTAETIGEN": ("CONFIRM", "de"), "CONFIRMER": ("CONFIRM", "fr"),
+    "ZURÜCKNEHMEN": ("TAKEBACK", "de"), "ZURUECKNEHMEN": ("TAKEBACK", "de"), "REPRENDRE": ("TAKEBACK", "fr"),
+    "ENDE": ("END", "de"), "FIN": ("END", "fr"),
+    "REVANCHE": ("REMATCH", ""),
+}
 CODE_LENGTH = 10  # the address codes of SET ADDRESS (gm.service.people.seats), letters of passwords.ALPHABET
 # Everything below is read with string methods, in time linear in the line:
 # no regular expression that a long line could make backtrack.
@@ -235,10 +256,31 @@ COMMAND_WORDS = frozenset(COMMANDS) | frozenset(ARGUMENT_COMMANDS) | {"PRESS", "
 
 
 def starts_with_command(line: str) -> bool:
-    """The line's first word is a mail command word (HELP, PRESS, GAME, ...): a line the
-    service never sets aside as a greeting, even when it is not an order."""
-    words = line.split(None, 1)
+    """The line's first word is a mail command word (HELP, PRESS, GAME, ...; HILFE, AIDE, ...): a
+    line the service never sets aside as a greeting, even when it is not an order."""
+    words = in_english(line)[0].split(None, 1)
     return bool(words) and words[0].upper() in COMMAND_WORDS
+
+
+def in_english(line: str) -> tuple[str, str | None]:
+    """(``line`` with a localized command word at its start written as the English one, the word's
+    language): ("RESIGN", "de") for "Aufgeben", ("LIST nb7", "") for "liste nb7"; a line that
+    starts with none: (the line, None).  Two words ("MEINE SPIELE") before one."""
+    words = line.split(None, 2)
+    for count in (2, 1):
+        if len(words) >= count:
+            found = LOCAL_WORDS.get(" ".join(words[:count]).upper())
+            if found is not None:
+                rest = line.split(None, count)[count:]
+                return " ".join([found[0], *rest]), found[1]
+    return line, None
+
+
+def words_language(body: str, subject: str = "") -> str | None:
+    """The language of the first localized command word of a mail ("de" for HILFE, "fr" for AIDE),
+    read as the mail is read (not inside press, not past END); None when its command words are
+    English, alike in both languages (LISTE), or there are none."""
+    return read(subject, body).language
 
 
 def _starts_credentials(line: str) -> bool:
@@ -260,6 +302,7 @@ class OrderMail:
     turn: int | None = None  # the turn the orders are for: a TURN line, else the subject's tag
     if_lines: list[str] = field(default_factory=list)  # IF ... THEN ... (gm.mail.conditional)
     preview: bool = False  # a PREVIEW line: the orders are judged and shown, never played
+    language: str | None = None  # of the first localized command word (LOCAL_WORDS), if any
 
     @property
     def order_text(self) -> str:
@@ -322,14 +365,15 @@ def _read_body(text: str, mail: OrderMail) -> int | None:
             continue
         if not line or line.startswith("#"):
             continue
-        if line.upper() == "END":
+        english = _local(line, mail)
+        if line.upper() == "END" or english == "END":
             break
         if is_line(line):
             mail.if_lines.append(line)
             continue
         if _preview_line(line, mail):
             continue
-        command = _command(line)
+        command = _command(line if english is None else english)
         if command is not None:
             mail.commands.append(command)
             continue
@@ -344,6 +388,18 @@ def _read_body(text: str, mail: OrderMail) -> int | None:
     if press_to is not None:  # no ENDPRESS: the press runs to the end of the mail
         mail.press.append((press_to, "\n".join(press_lines).strip("\n")))
     return body_turn
+
+
+def _local(line: str, mail: OrderMail) -> str | None:
+    """The English of a line that starts with a localized command word and is a command read so
+    (noting the word's language on ``mail`` when it is the first); None otherwise: a line
+    "Aufgeben bitte" is no RESIGN, and stays as written."""
+    english, language = in_english(line)
+    if language is None or not (english == "END" or _command(english) is not None):
+        return None
+    if language and mail.language is None:
+        mail.language = language
+    return english
 
 
 def _preview_line(line: str, mail: OrderMail) -> bool:
@@ -405,6 +461,7 @@ def _complete_commands(subject: str, mail: OrderMail) -> None:
         if leave and all(c in _ID_REST for c in leave):
             mail.game_id = leave.lower()
     if mail.game_id is None and not mail.commands:
+        subject = _local(subject.strip(), mail) or subject
         words = subject.upper().split()
         if len(words) == 1 and words[0] in COMMANDS:
             mail.commands.append(words[0])

@@ -28,7 +28,7 @@ from datetime import datetime, timezone
 from email.header import Header
 
 from gm.mail.msgids import new_message_id
-from gm.mail.quotes import MARKER
+from gm.mail.quotes import MARKER, MARKERS
 from gm.mail.robots import OUR_HEADER
 from gm.mail.rawmail import MAX_MESSAGE_ID, valid_message_id
 
@@ -146,6 +146,7 @@ def compose(
     turn: int | None = None,
     attachments: tuple[Attachment, ...] = (),
     signer: tuple[str, str, str] | None = None,
+    language: str = "en",
 ) -> tuple[str, bytes]:
     """Return (Message-ID, RFC 5322 bytes).  The Message-ID is fixed here, at queue time.
 
@@ -161,7 +162,8 @@ def compose(
     the turn of ``game_id`` the mail is about, named in its Message-ID (gm.mail.msgids).  A
     picture given as a str (its spec, not PNG bytes) is drawn by the sender: the message is its
     head and what finish() needs (``signer``: the DKIM selector, domain and key file that sign
-    it then).  Raises ValueError for a recipient longer than a line.
+    it then).  ``language``: the code of the language the mail is written in (Content-Language,
+    RFC 3282).  Raises ValueError for a recipient longer than a line.
     """
     if len(to) > MAX_RECIPIENT:
         raise ValueError(f"recipient of {len(to)} characters")
@@ -180,13 +182,14 @@ def compose(
         ("Auto-Submitted", auto), (OUR_HEADER, instance),
         *([("X-GM-Game", game_id)] if game_id else []),
         *headers,
+        ("Content-Language", language if language.isalpha() and len(language) <= 8 else "en"),
         ("MIME-Version", "1.0"),
     ]
     head = _head(fields, to)
-    page = None if html is None else marked_html(html)
+    page = None if html is None else marked_html(html, language)
     if page is not None and page.images and all(isinstance(png, str) for _, png in page.images):
-        return message_id, _later(head, marked(body), page, calendars, attachments, reserve, signer)
-    return message_id, _body(head, marked(body), page, calendars, attachments, reserve)
+        return message_id, _later(head, marked(body, language), page, calendars, attachments, reserve, signer)
+    return message_id, _body(head, marked(body, language), page, calendars, attachments, reserve)
 
 
 def _body(head: str, body: str, html: HtmlPart | None, calendars: tuple[bytes, ...],
@@ -257,21 +260,22 @@ def _head(fields: list[tuple[str, str]], to: str) -> str:
     return "\n".join([_header(*fields[0]), to_line] + [_header(name, value) for name, value in fields[1:]])
 
 
-def marked(body: str) -> str:
-    """The text of a mail gm sends: the marker line on top (a reply that quotes it without '>'
-    is read only above it: gm.mail.quotes), ending in a line break."""
-    return f"{MARKER}\n\n{body}" + ("" if body.endswith("\n") else "\n")
+def marked(body: str, language: str = "en") -> str:
+    """The text of a mail gm sends: the marker line on top, in the mail's language (a reply that
+    quotes it without '>' is read only above it: gm.mail.quotes), ending in a line break."""
+    return f"{MARKERS.get(language, MARKER)}\n\n{body}" + ("" if body.endswith("\n") else "\n")
 
 
-_MARKER_HTML = (f'<p style="margin:0;padding:4px 8px;color:#8a8270;font-size:12px;">{MARKER}</p>\n')
+MARKER_HTML = '<p style="margin:0;padding:4px 8px;color:#8a8270;font-size:12px;">{marker}</p>\n'
 
 
-def marked_html(html: HtmlPart) -> HtmlPart:
+def marked_html(html: HtmlPart, language: str = "en") -> HtmlPart:
     """The HTML page with the marker line first inside its <body> (or first of all)."""
     page = html.html
     body = page.lower().find("<body")
     end = page.find(">", body) + 1 if body != -1 else 0
-    return HtmlPart(page[:end] + ("\n" if end else "") + _MARKER_HTML + page[end:], html.images)
+    line = MARKER_HTML.format(marker=MARKERS.get(language, MARKER))  # no <, > or & in any of them
+    return HtmlPart(page[:end] + ("\n" if end else "") + line + page[end:], html.images)
 
 
 def _alternative(head: str, body: str, html: HtmlPart, limit: int) -> bytes | None:

@@ -16,7 +16,10 @@ from gm.core.value import field, valueclass
 # The line gm writes at the top of each mail it sends (text and HTML); a reply that quotes the
 # mail without ">" carries it, and nothing from it on is read.  No order or command looks so.
 MARKER = "-- gm: only what you write above this line is read --"
-_MARKER_KEY = MARKER.lower()
+# The same line in each language gm writes (gm.core.i18n.LANGUAGES); any of them stops reading.
+MARKERS = {"en": MARKER, "de": "-- gm: gelesen wird nur, was du über dieser Zeile schreibst --",
+           "fr": "-- gm : seul ce que vous écrivez au-dessus de cette ligne est lu --"}
+_MARKER_KEYS = frozenset(" ".join(line.split()).lower() for line in MARKERS.values())
 
 MAX_LOOKAHEAD = 4  # lines looked at after an attribution or a From line (keeps the reading linear)
 
@@ -154,7 +157,7 @@ def is_quote_start(line: str) -> bool:
 
 
 def _is_marker(text: str) -> bool:
-    return " ".join(text.split()).lower() == _MARKER_KEY
+    return " ".join(text.split()).lower() in _MARKER_KEYS
 
 
 def _quoted(line: str) -> bool:

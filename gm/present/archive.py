@@ -2,27 +2,61 @@
 
 It renders what gm.service.records.audit.archive_data gathers (``gm archive build DIR``),
 and the daemon keeps it current with the same functions (gm.runtime.livearchive).  A
-game's page shows each turn's picture and report as an observer sees them, links between
-turns, press sent to ALL and the result; sealed orders of an open turn never appear.  A
-finished game's page links its public record, <id>.json and <id>.txt (record_files), written
-beside it; a running game has none (its record is not public).  The index also links the
-community pages (gm.present.community: ladders, players, tournaments).
-Every file is written whole or not at all (gm.core.filemodes.replace_file), so a web
-server never serves half a page; a file whose content is unchanged is not written again.
+game's page shows each turn's picture and report as an observer sees them, press sent to
+ALL and the result, never a sealed order; a finished game's page links its public record
+(record_files).  The index also links the community pages (gm.present.community).  The
+site is in one language (config ``archive_language``): the templates' sentences, the codes
+of WORDS and any Text in the data; names, ids and notation stay as they are.  Every file
+is written whole or not at all (gm.core.filemodes.replace_file), so a web server never
+serves half a page; a file whose content is unchanged is not written again.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
-from gm.core import filemodes
+from games.text import Text, mark
+from gm.core import filemodes, i18n
 from gm.core.times import format_stamp
 from gm.present import feeds
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
+
+
+# The words the archive's data carries as codes (a game's or a tournament's status, a format, a
+# tiebreak), each said in the site's language by ``words``.
+WORDS = {"open": mark("open"), "active": mark("active"), "paused": mark("paused"),
+         "finished": mark("finished"), "recruiting": mark("recruiting"), "running": mark("running"),
+         "round-robin": mark("round-robin"), "swiss": mark("swiss"), "sum of ranks": mark("sum of ranks")}
+
+
+def words(language: str) -> Callable[[Any], Any]:
+    """The templates' ``word``: a code of WORDS in ``language``, any other value as it is."""
+    return lambda value: i18n.translate(Text(WORDS[value]), language) if value in WORDS else value
+
+
+def stamp(at: float, language: str) -> str:
+    """A time as the archive's pages write it, in ``language``'s manner (UTC)."""
+    return format_stamp(at, language=language)
+
+
+def dated(game: dict, language: str) -> dict:
+    """A game's index entry with its dates written for ``language`` (English: as it is)."""
+    if language == i18n.ENGLISH or "created_at" not in game:
+        return game
+    return {**game, "created": stamp(game["created_at"], language), "updated": stamp(game["updated_at"], language)}
+
+
+def render(name: str, language: str, **values: Any) -> bytes:
+    """The archive template ``name`` in ``language`` with ``values`` (every Text in them said in
+    it) and ``word`` (words), as UTF-8."""
+    from gm.present.templates import environment  # Jinja, when a page is written
+
+    page = environment(html=True, language=language).get_template(f"archive/{name}")
+    return page.render(word=words(language), **i18n.localized(values, language)).encode("utf-8")
 
 
 def page_name(game_id: str) -> str:
@@ -68,17 +102,18 @@ def write_rules(directory: Path, kind: str) -> tuple[str | None, list[Path]]:
 
 
 def build(directory: str | Path, data: list[dict], built_at: float, domain: str = "localhost",
-          recruiting: list[dict] = (), community: dict | None = None) -> Path:
+          recruiting: list[dict] = (), community: dict | None = None, language: str = i18n.ENGLISH) -> Path:
     """Write the site for the games' ``data`` (gm.service.records.audit.archive_data); returns the index,
     which also lists the ``recruiting`` games (open, no page yet: gm.service.records.audit.index_entry)
     and links the ladders and tournaments (``community``: gm.present.community.index_links)."""
     directory = Path(directory)
     for game in data:
-        write_game(directory, game, built_at, domain)
-    return write_index(directory, [*data, *recruiting], built_at, community)
+        write_game(directory, game, built_at, domain, language)
+    return write_index(directory, [*data, *recruiting], built_at, community, language)
 
 
-def write_game(directory: str | Path, game: dict, built_at: float, domain: str = "localhost") -> list[Path]:
+def write_game(directory: str | Path, game: dict, built_at: float, domain: str = "localhost",
+               language: str = i18n.ENGLISH) -> list[Path]:
     """A game's page, its Atom feed and the pictures its data carries; returns the files written."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
@@ -94,10 +129,8 @@ def write_game(directory: str | Path, game: dict, built_at: float, domain: str =
     game["rules_page"], rules_written = write_rules(directory, game["kind"]) if "kind" in game else (None, [])
     written += rules_written
     written += write_record(directory, game)
-    from gm.present.templates import environment  # Jinja, when a page is written
-
-    html = environment(html=True).get_template("archive/game.html.j2").render(game=game, built=format_stamp(built_at))
-    written += write_file(directory / game["page"], html.encode("utf-8"))
+    html = render("game.html.j2", language, game=dated(game, language), built=stamp(built_at, language))
+    written += write_file(directory / game["page"], html)
     written += write_file(directory / game["feed"], feeds.atom(game, domain))
     return written
 
@@ -114,21 +147,20 @@ def write_record(directory: Path, game: dict) -> list[Path]:
     return [path for name, data in files.items() for path in write_file(directory / name, data)]
 
 
-def write_index(directory: str | Path, games: list[dict], built_at: float, community: dict | None = None) -> Path:
+def write_index(directory: str | Path, games: list[dict], built_at: float, community: dict | None = None,
+                language: str = i18n.ENGLISH) -> Path:
     """The index of games (gm.service.records.audit.index_entry each), with links to the ladders and
     tournaments (``community``: gm.present.community.index_links), and the style sheet."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    from gm.present.templates import environment  # Jinja, when a page is written
-
-    env = environment(html=True)
     for game in games:
         game.setdefault("page", page_name(game["id"]))
         game.setdefault("feed", feeds.feed_name(game["id"]))
     links = community or {"ladders": [], "tournaments": []}
-    html = env.get_template("archive/index.html.j2").render(games=games, community=links, built=format_stamp(built_at))
-    write_file(directory / "index.html", html.encode("utf-8"))
-    write_file(directory / "archive.css", env.get_template("archive/archive.css.j2").render().encode("utf-8"))
+    html = render("index.html.j2", language, games=[dated(game, language) for game in games], community=links,
+                  built=stamp(built_at, language))
+    write_file(directory / "index.html", html)
+    write_file(directory / "archive.css", render("archive.css.j2", language))
     return directory / "index.html"
 
 

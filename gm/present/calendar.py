@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
+from games.text import Text
+from gm.core import i18n
+
 if TYPE_CHECKING:
     from icalendar import Event
 
@@ -51,19 +54,28 @@ def stamp(seconds: float) -> datetime:
     return datetime.fromtimestamp(seconds, tz=timezone.utc)
 
 
-def summary(d: Deadline) -> str:
-    return f"{d.game_id}: {'your clock runs out' if d.clock else 'orders due'} ({d.seat}, turn {d.turn})"
+def summary(d: Deadline, language: str = i18n.ENGLISH) -> str:
+    """The event's title, in ``language``."""
+    values = dict(game=d.game_id, seat=d.seat, turn=d.turn)
+    text = Text("{game}: your clock runs out ({seat}, turn {turn})", **values) if d.clock \
+        else Text("{game}: orders due ({seat}, turn {turn})", **values)
+    return str(i18n.translate(text, language))
 
 
-def description(d: Deadline) -> str:
-    what = ("Your clock in game {g} runs out then, if you do not move before." if d.clock
-            else "Your orders for game {g} are due then.")
-    return (what.format(g=d.game_id) + f"\nSeat {d.seat}, turn {d.turn}.\n"
-            f"In your time zone ({d.zone}): {d.local}.")
+def description(d: Deadline, language: str = i18n.ENGLISH) -> str:
+    """The event's text, in ``language``."""
+    values = dict(game=d.game_id, seat=d.seat, turn=d.turn, zone=d.zone, local=d.local)
+    text = Text("Your clock in game {game} runs out then, if you do not move before.\n"
+                "Seat {seat}, turn {turn}.\nIn your time zone ({zone}): {local}.", **values) if d.clock \
+        else Text("Your orders for game {game} are due then.\n"
+                  "Seat {seat}, turn {turn}.\nIn your time zone ({zone}): {local}.", **values)
+    return str(i18n.translate(text, language))
 
 
-def event(d: Deadline, method: str, domain: str, organizer: str, now: float) -> Event:
-    """The VEVENT of ``d`` for ``method``: confirmed with its alarm, or cancelled."""
+def event(d: Deadline, method: str, domain: str, organizer: str, now: float,
+          language: str = i18n.ENGLISH) -> Event:
+    """The VEVENT of ``d`` for ``method``: confirmed with its alarm, or cancelled; its words in
+    ``language``."""
     from icalendar import Alarm, Event, vCalAddress, vText  # a calendar part's alone
 
     ev = Event()
@@ -72,8 +84,8 @@ def event(d: Deadline, method: str, domain: str, organizer: str, now: float) -> 
     ev.add("dtstamp", stamp(now))
     ev.add("dtstart", stamp(d.due))
     ev.add("dtend", stamp(d.due) + LENGTH)
-    ev.add("summary", summary(d))
-    ev.add("description", description(d))
+    ev.add("summary", summary(d, language))
+    ev.add("description", description(d, language))
     ev.add("transp", "TRANSPARENT")
     ev.add("status", "CANCELLED" if method == CANCEL else "CONFIRMED")
     who = vCalAddress(f"mailto:{organizer}")
@@ -82,15 +94,17 @@ def event(d: Deadline, method: str, domain: str, organizer: str, now: float) -> 
     if method == PUBLISH:
         alarm = Alarm()
         alarm.add("action", "DISPLAY")
-        alarm.add("description", summary(d))
+        alarm.add("description", summary(d, language))
         alarm.add("trigger", -ALARM_BEFORE)
         ev.add_component(alarm)
     return ev
 
 
-def calendar(deadlines: list[Deadline], method: str, domain: str, organizer: str, now: float) -> bytes:
-    """A VCALENDAR of ``method`` (PUBLISH or CANCEL) holding an event per deadline (icalendar
-    loaded only when a reader's calendar is on: a report without one pays nothing for it)."""
+def calendar(deadlines: list[Deadline], method: str, domain: str, organizer: str, now: float,
+             language: str = i18n.ENGLISH) -> bytes:
+    """A VCALENDAR of ``method`` (PUBLISH or CANCEL) holding an event per deadline, in
+    ``language`` (icalendar loaded only when a reader's calendar is on: a report without one
+    pays nothing for it)."""
     from icalendar import Calendar
 
     cal = Calendar()
@@ -98,6 +112,6 @@ def calendar(deadlines: list[Deadline], method: str, domain: str, organizer: str
     cal.add("version", "2.0")
     cal.add("method", method)
     for d in deadlines:
-        cal.add_component(event(d, method, domain, organizer, now))
+        cal.add_component(event(d, method, domain, organizer, now, language))
     raw: bytes = cal.to_ical()
     return raw

@@ -4,7 +4,8 @@ After PGN: headers in brackets, then the moves numbered by turn in each game's o
 (several moves of a turn under one number), with draws, takebacks, GM-set positions,
 withheld orders and closes as comments in braces; then the result, the standings and, for
 Proximity, the full trail tables (PX10).  Every line fits 78 columns but the trail tables'
-own, which the rules lay out.  Pure functions of the record.
+own, which the rules lay out.  The headers and comments are PGN's, in English; the result and
+standings are said in the language asked for.  Pure functions of the record.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import textwrap
 from datetime import datetime, timezone
 from typing import Any
 
+from games.text import Text
+from gm.core import i18n
 from gm.present.standings import result_line
 
 WIDTH = 78
@@ -28,9 +31,10 @@ def schema() -> dict[str, Any]:
     return data
 
 
-def render(record: dict[str, Any]) -> str:
-    """The record as text: headers, numbered moves, result, standings (and trail tables)."""
-    lines = headers(record) + [""] + move_lines(record["moves"]) + [""] + ending(record)
+def render(record: dict[str, Any], language: str = i18n.ENGLISH) -> str:
+    """The record as text: headers, numbered moves, result, standings (and trail tables), the
+    result and standings in ``language``."""
+    lines = headers(record) + [""] + move_lines(record["moves"]) + [""] + ending(record, language)
     if record.get("trail"):
         lines += [""] + list(record["trail"])
     return "\n".join(line.rstrip() for line in lines) + "\n"
@@ -112,19 +116,22 @@ def by(origin: str) -> str:
     return f" by {origin}" if origin and origin != "mail" else ""
 
 
-def ending(record: dict[str, Any]) -> list[str]:
-    """The result (or that the game goes on), why it ended, and the standings."""
+def ending(record: dict[str, Any], language: str = i18n.ENGLISH) -> list[str]:
+    """The result (or that the game goes on), why it ended, and the standings, in ``language``."""
+    def said(text: Text) -> str:
+        return str(i18n.translate(text, language))
+
     result = record["result"]
     if not result["over"]:
-        out = ["The game is under way.", "Standings so far:"]
+        out = [said(Text("The game is under way.")), said(Text("Standings so far:"))]
     else:
-        out = [result_line(result["winners"], result["drawn"])]
+        out = [said(result_line(result["winners"], result["drawn"]))]
         if result.get("reason"):
-            out += textwrap.wrap(f"Why: {result['reason']}", WIDTH, subsequent_indent="  ")
-        out.append("Final standings:")
+            out += textwrap.wrap(said(Text("Why: {reason}", reason=result["reason"])), WIDTH, subsequent_indent="  ")
+        out.append(said(Text("Final standings:")))
     for row in record["standings"]:
         rank = f"{row['rank']}." if row.get("rank") else ""
         score = "" if row.get("score") is None else f"{row['score']:g}"
-        mark = "  (left)" if row.get("left") else ""
-        out.append(f"  {rank:<4}{row['name'][:40]:<40} {score:>8}{mark}")
+        left = "  " + said(Text("(left)")) if row.get("left") else ""
+        out.append(f"  {rank:<4}{row['name'][:40]:<40} {score:>8}{left}")
     return out

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.text import Text
+
 
 def result_line(winners: list[str], drawn: bool) -> str:
     """One line: how the game came out (RULINGS G2 for a shared win, G6 for a draw)."""
     if drawn:
-        return "Result: drawn by agreement (RULINGS G6); no winner."
+        return Text("Result: drawn by agreement (RULINGS G6); no winner.")
     if len(winners) > 1:
-        return f"Result: a shared win (RULINGS G2) for {', '.join(winners)}."
+        return Text("Result: a shared win (RULINGS G2) for {names}.", names=", ".join(winners))
     if winners:
-        return f"Result: {winners[0]} wins."
-    return "Result: no winner."
+        return Text("Result: {name} wins.", name=winners[0])
+    return Text("Result: no winner.")
 
 
 def final_standings(rules: Any, state: Any, winners: list[str] | None = None,
@@ -34,11 +36,12 @@ def final_standings(rules: Any, state: Any, winners: list[str] | None = None,
         winners = rules.winners(state)
     players = rules.players(state)
     ranked = sorted(players, key=lambda p: (p in gone, -scores.get(p, 0), players.index(p)))
-    lines = ["Final standings:"]
+    lines: list[str] = [Text("Final standings:")]
     for name in ranked:
-        mark = "  (left)" if name in gone else "  WINNER" if name in winners else ""
-        lines.append(f"  {name:<20} {scores.get(name, 0):>6}{mark}")
+        row = dict(name=f"{name:<20}", score=f"{scores.get(name, 0):>6}")
+        lines.append(Text("  {name} {score}  (left)", **row) if name in gone else
+                     Text("  {name} {score}  WINNER", **row) if name in winners else "  {name} {score}".format(**row))
     lines.append(result_line(list(winners), drawn))
     if page:
-        lines.append(f"The game's page in the archive: {page}")
+        lines.append(Text("The game's page in the archive: {page}", page=page))
     return lines

@@ -8,10 +8,13 @@ from __future__ import annotations
 import hashlib
 import logging
 from functools import lru_cache
+from typing import Callable
 
 import jinja2
 import jinja2.bccache
 import jinja2.filters
+
+from gm.core import i18n
 
 log = logging.getLogger(__name__)
 
@@ -58,9 +61,12 @@ def template_cache(options: dict) -> TemplateCache | None:
         return None
 
 
-@lru_cache(maxsize=2)
-def environment(html: bool = False) -> jinja2.Environment:
-    """Strict (an unknown name is an error); HTML output escapes every value."""
+@lru_cache(maxsize=8)
+def environment(html: bool = False, language: str = i18n.ENGLISH) -> jinja2.Environment:
+    """Strict (an unknown name is an error); HTML output escapes every value.  Each language
+    has its own: ``_()``, ``ngettext()`` and ``{% trans %}`` read its catalogue (Jinja's i18n
+    extension), every printed value that is a games.text.Text is said in it, and the global
+    ``language`` names it (an HTML page's lang)."""
     options = dict(
         trim_blocks=True,
         lstrip_blocks=True,
@@ -69,16 +75,33 @@ def environment(html: bool = False) -> jinja2.Environment:
         auto_reload=False,  # templates are part of the release: no stat() per render
     )
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir()), undefined=jinja2.StrictUndefined,
-                             bytecode_cache=template_cache(options), **options)
+                             bytecode_cache=template_cache(dict(options, i18n=True, finalize=language != i18n.ENGLISH)),
+                             extensions=["jinja2.ext.i18n"],
+                             finalize=None if language == i18n.ENGLISH else translated(language), **options)
+    env.install_gettext_translations(i18n.translations(language), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["language"] = language
     env.filters["wordwrap"] = wordwrap
+    env.filters["t"] = said
     return env
 
 
-def sentence(template: str, macro: str, **values: object) -> str:
+def translated(language: str) -> Callable[[object], object]:
+    """The finalize of ``language``'s environment: a Text printed is printed in that language."""
+    return lambda value: i18n.translate(value, language)
+
+
+@jinja2.pass_environment
+def said(env: jinja2.Environment, value: object) -> object:
+    """The ``t`` filter: a Text in the environment's language before another filter works on it
+    (``{{ message | t | upper }}``); wordwrap does it itself."""
+    return i18n.translate(value, env.globals["language"])
+
+
+def sentence(template: str, macro: str, language: str = i18n.ENGLISH, **values: object) -> str:
     """The macro ``macro`` of the text template ``template`` with ``values``, its lines joined with
     a space: a message written across lines in the template, said as one line (a refusal, a note
     that is wrapped where it is placed)."""
-    text = getattr(environment().get_template(template).module, macro)(**values)
+    text = getattr(environment(language=language).get_template(template).module, macro)(**values)
     return " ".join(line.strip() for line in str(text).strip().split("\n"))
 
 
@@ -92,6 +115,7 @@ def wordwrap(env: jinja2.Environment, s: str, width: int = 79, break_long_words:
     single spaces, none with a hyphen or longer than the width, wrap greedily: a
     word goes on the line if it fits.  Anything else goes to Jinja's own filter.
     """
+    s = i18n.translate(s, env.globals["language"])
     words = s.split(" ")
     plain = ("-" not in s and "\n" not in s and "\t" not in s and "\r" not in s and "" not in words
              and all(len(word) <= width for word in words))

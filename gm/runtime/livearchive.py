@@ -5,8 +5,9 @@ report, press or notice, or (open) its seats taken (gm.store ``archive_marks``);
 page, feed and new pictures, then the community pages (ladders, players, tournaments: after a
 game started or ended, or every COMMUNITY_EVERY seconds for a new name), then the index
 (gm.present.archive, gm.present.community).  What was rendered is
-remembered in ``.gm-archive.json``, so a restarted daemon carries on and a deleted
-directory is written again in full.  The archive is a convenience: a game that cannot be
+remembered in ``.gm-archive.json``, with the site's language (config ``archive_language``),
+so a restarted daemon carries on, and a deleted directory or a new language is written again
+in full.  The archive is a convenience: a game that cannot be
 rendered is left out, logged once and tried again when it changes; any other fault is
 logged once and the refresh tried later.  Nothing in it stops the daemon.
 """
@@ -37,6 +38,7 @@ class LiveArchive:
         self.engine = engine
         self.directory = Path(directory)
         self.domain = engine.config.domain
+        self.language = engine.config.archive_language
         self.next_look = 0.0
         self.rendered, self.drawn = self._load()  # game id -> marks; game id -> {turn: seq}
         self.entries: dict[str, dict] = {}  # game id -> its index line, for the marks rendered
@@ -49,6 +51,8 @@ class LiveArchive:
     def _load(self) -> tuple[dict[str, list], dict[str, dict[int, int]]]:
         try:
             data = json.loads((self.directory / STATE_FILE).read_text())
+            if data.get("language", "en") != self.language:
+                return {}, {}  # written in another language: write everything again
             drawn = {gid: {int(t): int(seq) for t, seq in turns.items()} for gid, turns in data["drawn"].items()}
             return {gid: list(marks) for gid, marks in data["rendered"].items()}, drawn
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -56,7 +60,8 @@ class LiveArchive:
 
     def _save(self) -> None:
         filemodes.replace_file(self.directory / STATE_FILE,
-                               json.dumps({"rendered": self.rendered, "drawn": self.drawn}).encode())
+                               json.dumps({"rendered": self.rendered, "drawn": self.drawn,
+                                           "language": self.language}).encode())
 
     def maybe_refresh(self) -> list[str]:
         """refresh() at most every EVERY seconds (the daemon calls this on every pass)."""
@@ -101,7 +106,7 @@ class LiveArchive:
             self.write_community(built)
         if not (changed or links != self.community):
             return []
-        site.write_index(self.directory, games, built, self.community)
+        site.write_index(self.directory, games, built, self.community, self.language)
         self._save()
         if rendered:
             log.info("archive: rewrote %s", ", ".join(rendered))
@@ -113,7 +118,7 @@ class LiveArchive:
         self.community_next = time.monotonic() + COMMUNITY_EVERY
         try:
             data = communitypages.community_data(self.engine)
-            community.write(self.directory, data, built)
+            community.write(self.directory, data, built, self.language)
             self.community = community.index_links(data)
         except Exception as exc:  # the game pages must not wait for these
             fault = f"{type(exc).__name__}: {exc}"
@@ -150,8 +155,8 @@ class LiveArchive:
         drawn = self.drawn.get(game_id, {})
         if not all((self.directory / site.picture_name(game_id, turn)).exists() for turn in drawn):
             drawn = {}  # someone removed a picture: draw them all again
-        data = audit.archive_data(self.engine, game_id, drawn=drawn)
-        site.write_game(self.directory, data, data["updated_at"], self.domain)
+        data = audit.archive_data(self.engine, game_id, drawn=drawn, language=self.language)
+        site.write_game(self.directory, data, data["updated_at"], self.domain, self.language)
         self.drawn[game_id] = {t["turn"]: t["seq"] for t in data["turns"]
                                if t.get("picture") or t.get("picture_kept")}
         return data

@@ -95,3 +95,10 @@ class MailContext(Context):
 
     def close(self) -> None:
         """Nothing to stop: the checks are the service's."""
+
+
+def reply_language(ctx: Context) -> str:
+    """The language gm answers the mail being judged in: the sender's (their seat's or address's
+    setting, else that of their command words, HILFE or AIDE), as the outbox knows it once the
+    sender is known; English before, and outside a mail."""
+    return getattr(ctx.outbox, "language", None) or "en"

@@ -22,10 +22,11 @@ if TYPE_CHECKING:
 class Engine(Context):
     # --- games -------------------------------------------------------------------
     def create_game(self, kind: str, game_id: str, players: list[tuple[str, str]],
-                    seed: int | None = None, options: dict[str, str] | None = None) -> dict[str, str]:
+                    seed: int | None = None, options: dict[str, str] | None = None,
+                    language: str | None = None) -> dict[str, str]:
         from gm.service.play import lifecycle
 
-        return lifecycle.create_game(self, kind, game_id, players, seed, options)
+        return lifecycle.create_game(self, kind, game_id, players, seed, options, language)
 
     def load(self, game_id: str) -> GameView:
         from gm.service.table import games

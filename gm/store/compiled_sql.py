@@ -1287,9 +1287,9 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {}),
     },
     'gm.store.selfservice:PLAYERS_AT': {
-        'sqlite': ('SELECT players.game_id, players.seat, players.name, players.email, players.pw_hash, players.active, players.format, players.timezone, players.generation, players.display_name, players.calendar \nFROM players \nWHERE players.game_id = :game AND lower(players.email) = lower(:address) ORDER BY players.seat',
+        'sqlite': ('SELECT players.game_id, players.seat, players.name, players.email, players.pw_hash, players.active, players.format, players.timezone, players.generation, players.display_name, players.calendar, players.language \nFROM players \nWHERE players.game_id = :game AND lower(players.email) = lower(:address) ORDER BY players.seat',
             {}),
-        'postgresql': ('SELECT players.game_id, players.seat, players.name, players.email, players.pw_hash, players.active, players.format, players.timezone, players.generation, players.display_name, players.calendar \nFROM players \nWHERE players.game_id = %(game)s AND lower(players.email) = lower(%(address)s) ORDER BY players.seat',
+        'postgresql': ('SELECT players.game_id, players.seat, players.name, players.email, players.pw_hash, players.active, players.format, players.timezone, players.generation, players.display_name, players.calendar, players.language \nFROM players \nWHERE players.game_id = %(game)s AND lower(players.email) = lower(%(address)s) ORDER BY players.seat',
             {}),
     },
     'gm.store.selfservice:REMOVE_OBSERVER': {
@@ -1671,9 +1671,9 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {}),
     },
     'gm.store.games:ADD_PLAYER': {
-        'sqlite': ('INSERT INTO players (game_id, seat, name, email, pw_hash, format, timezone, display_name, calendar) VALUES (:game_id, :seat, :name, :email, :pw_hash, :format, :timezone, :display_name, :calendar)',
+        'sqlite': ('INSERT INTO players (game_id, seat, name, email, pw_hash, format, timezone, display_name, calendar, language) VALUES (:game_id, :seat, :name, :email, :pw_hash, :format, :timezone, :display_name, :calendar, :language)',
             {}),
-        'postgresql': ('INSERT INTO players (game_id, seat, name, email, pw_hash, format, timezone, display_name, calendar) VALUES (%(game_id)s, %(seat)s, %(name)s, %(email)s, %(pw_hash)s, %(format)s, %(timezone)s, %(display_name)s, %(calendar)s)',
+        'postgresql': ('INSERT INTO players (game_id, seat, name, email, pw_hash, format, timezone, display_name, calendar, language) VALUES (%(game_id)s, %(seat)s, %(name)s, %(email)s, %(pw_hash)s, %(format)s, %(timezone)s, %(display_name)s, %(calendar)s, %(language)s)',
             {}),
     },
     'gm.store.games:LOG': {
@@ -1683,15 +1683,15 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {}),
     },
     'gm.store.games:NEW_PLAYER_IN_SEAT': {
-        'sqlite': ('UPDATE players SET email=:email, pw_hash=:pw_hash, active=:active, format=:format, timezone=:timezone, calendar=:calendar WHERE players.game_id = :game_id AND players.name = :name',
+        'sqlite': ('UPDATE players SET email=:email, pw_hash=:pw_hash, active=:active, format=:format, timezone=:timezone, calendar=:calendar, language=:language WHERE players.game_id = :game_id AND players.name = :name',
             {}),
-        'postgresql': ('UPDATE players SET email=%(email)s, pw_hash=%(pw_hash)s, active=%(active)s, format=%(format)s, timezone=%(timezone)s, calendar=%(calendar)s WHERE players.game_id = %(game_id)s AND players.name = %(name)s',
+        'postgresql': ('UPDATE players SET email=%(email)s, pw_hash=%(pw_hash)s, active=%(active)s, format=%(format)s, timezone=%(timezone)s, calendar=%(calendar)s, language=%(language)s WHERE players.game_id = %(game_id)s AND players.name = %(name)s',
             {}),
     },
     'gm.store.games:SAVE_ADDRESS_SETTINGS': {
-        'sqlite': ('INSERT INTO address_settings (address, format, timezone, updated, calendar) VALUES (:address, :format, :timezone, :updated, :calendar) ON CONFLICT (address) DO UPDATE SET format = excluded.format, timezone = excluded.timezone, updated = excluded.updated, calendar = excluded.calendar',
+        'sqlite': ('INSERT INTO address_settings (address, format, timezone, updated, calendar, language) VALUES (:address, :format, :timezone, :updated, :calendar, :language) ON CONFLICT (address) DO UPDATE SET format = excluded.format, timezone = excluded.timezone, updated = excluded.updated, calendar = excluded.calendar, language = excluded.language',
             {}),
-        'postgresql': ('INSERT INTO address_settings (address, format, timezone, updated, calendar) VALUES (%(address)s, %(format)s, %(timezone)s, %(updated)s, %(calendar)s) ON CONFLICT (address) DO UPDATE SET format = excluded.format, timezone = excluded.timezone, updated = excluded.updated, calendar = excluded.calendar',
+        'postgresql': ('INSERT INTO address_settings (address, format, timezone, updated, calendar, language) VALUES (%(address)s, %(format)s, %(timezone)s, %(updated)s, %(calendar)s, %(language)s) ON CONFLICT (address) DO UPDATE SET format = excluded.format, timezone = excluded.timezone, updated = excluded.updated, calendar = excluded.calendar, language = excluded.language',
             {}),
     },
     'gm.store.games:SET_ACTIVE': {
@@ -1716,6 +1716,12 @@ STATEMENTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         'sqlite': ('UPDATE players SET calendar=:calendar WHERE players.game_id = :game_id AND players.name = :name',
             {}),
         'postgresql': ('UPDATE players SET calendar=%(calendar)s WHERE players.game_id = %(game_id)s AND players.name = %(name)s',
+            {}),
+    },
+    'gm.store.games:SET_PLAYER[language]': {
+        'sqlite': ('UPDATE players SET language=:language WHERE players.game_id = :game_id AND players.name = :name',
+            {}),
+        'postgresql': ('UPDATE players SET language=%(language)s WHERE players.game_id = %(game_id)s AND players.name = %(name)s',
             {}),
     },
     'gm.store.games:SET_STATUS': {

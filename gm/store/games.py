@@ -14,12 +14,12 @@ from gm.store.sql import bound, inserting, prepared, single, updating, upsert, w
 ADD_GAME = inserting("games", ("id", "kind", "seed", "options", "status", "created", "updated", "token_salt"))
 SET_STATUS = updating("games", where=("id",), set=("status", "updated"))  # set_game_status's, deferred
 ADD_PLAYER = inserting("players", ("game_id", "seat", "name", "email", "pw_hash", "display_name", "format",
-                                   "timezone", "calendar"))
+                                   "timezone", "calendar", "language"))
 NEW_PLAYER_IN_SEAT = updating("players", where=("game_id", "name"), set=("email", "pw_hash", "active", "format",
-                                                                         "timezone", "calendar"))
+                                                                         "timezone", "calendar", "language"))
 SET_ACTIVE = updating("players", where=("game_id", "name"), set=("active",))
 SET_PLAYER = {column: updating("players", where=("game_id", "name"), set=(column,))
-              for column in ("format", "timezone", "calendar")}
+              for column in ("format", "timezone", "calendar", "language")}
 LOG = inserting("history", ("game_id", "turn", "actor", "action", "detail", "at"))
 
 GAME = prepared(lambda sa, t: whole_rows(sa, t.games).where(t.games.c.id == sa.bindparam("game")))

@@ -25,18 +25,20 @@ class SeatRow(Record):
     generation: int = 0  # bumped to revoke the seat's reply tokens
     display_name: str = ""  # the player's address as they gave it, if they did
     calendar: str | None = None  # 'on': reports carry the deadline as a calendar event
+    language: str | None = None  # en | de | fr (gm.core.i18n.LANGUAGES); None: not set
 
 
 @record
 class AddressSettingsRow(Record):
-    """An address_settings row: the format, time zone and calendar setting an address gave all its seats
-    (SET ... ALL)."""
+    """An address_settings row: the format, time zone, calendar and language setting an address gave
+    all its seats (SET ... ALL)."""
 
     address: str
     format: str | None
     timezone: str | None
     updated: float
     calendar: str | None = None
+    language: str | None = None
 
 
 @record

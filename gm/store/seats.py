@@ -10,6 +10,8 @@ from gm.store import selfservice as selfservice_sql
 from gm.store.repository import Repository
 from gm.store.seatrows import AddressSeatRow, AddressSettingsRow, SeatKey, SeatRow
 
+SETTINGS = ("format", "timezone", "calendar", "language")  # what SET ... ALL gives an address's seats
+
 
 class Seats(Repository):
     """Seats (the players table) and each address's settings."""
@@ -24,11 +26,15 @@ class Seats(Repository):
         return SeatRow.maybe(games_sql.PLAYER.run(self.store, game=game_id, name=name).fetchone())
 
     def add_player(self, game_id: str, seat: int, name: str, email: str, pw_hash: str,
-                   display_name: str = "") -> None:
+                   display_name: str = "", language: str | None = None) -> None:
         """Seat a player in a new game, with the settings its address gave all its games (SET ... ALL);
-        ``display_name``: as their address was given, if it was."""
+        ``display_name``: as their address was given, if it was; ``language``: the seat's, given
+        by the GM (gm new --language), else the address's."""
+        settings = self.address_defaults(email)
+        if language is not None:
+            settings["language"] = language
         self.store.insert_row(games_sql.ADD_PLAYER, game_id=game_id, seat=seat, name=name, email=email, pw_hash=pw_hash,
-                              display_name=display_name, **self.address_defaults(email))
+                              display_name=display_name, **settings)
         pace_sql.seat_takes_address_pace(self.store, game_id, name, email)
 
     def pw_hash_by_email(self, game_id: str, email: str) -> str | None:
@@ -59,32 +65,43 @@ class Seats(Repository):
         """Whether a player's reports carry the deadline as a calendar event ('on'), SET CALENDAR."""
         self.store.update_rows(games_sql.SET_PLAYER["calendar"], game_id=game_id, name=name, calendar=value)
 
+    def set_player_language(self, game_id: str, name: str, language: str | None) -> None:
+        """The language a player's mail is written in (en | de | fr; None: not set), SET LANGUAGE."""
+        self.store.update_rows(games_sql.SET_PLAYER["language"], game_id=game_id, name=name, language=language)
+
     def deactivate_player(self, game_id: str, name: str) -> None:
         """Mark a player as having left the game (gm eject)."""
         self.store.update_rows(games_sql.SET_ACTIVE, game_id=game_id, name=name, active=0)
 
     def address_settings(self, email: str) -> AddressSettingsRow | None:
-        """The address_settings row (format, timezone) of ``email``, or None."""
+        """The address_settings row (format, timezone, calendar, language) of ``email``, or None."""
         return AddressSettingsRow.maybe(games_sql.ADDRESS_SETTINGS.run(
             self.store, address=games_sql.settings_key(email)).fetchone())
 
-    def address_defaults(self, email: str) -> dict[str, str | None]:
-        """format, timezone and calendar a new seat of ``email`` starts with (None: the game's, UTC, off)."""
+    def language_of(self, game_id: str | None, email: str) -> str | None:
+        """The language set for mail to ``email`` about ``game_id``: its seat's there (which took its
+        address's, SET LANGUAGE ... ALL), else, holding no seat there, its address's; None: none."""
+        seats = self.players_at(game_id, email) if game_id is not None else []
+        if seats:
+            return seats[0].language
         row = self.address_settings(email)
-        return {"format": row.format if row else None, "timezone": row.timezone if row else None,
-                "calendar": row.calendar if row else None}
+        return row.language if row is not None else None
+
+    def address_defaults(self, email: str) -> dict[str, str | None]:
+        """format, timezone, calendar and language a new seat of ``email`` starts with (None: the
+        game's, UTC, off, not set)."""
+        row = self.address_settings(email)
+        return {column: getattr(row, column) if row else None for column in SETTINGS}
 
     def set_address_setting(self, email: str, column: str, value: str | None, now: float) -> list[str]:
-        """SET FORMAT|TIMEZONE|CALENDAR ... ALL: ``column`` (format | timezone | calendar) for the
+        """SET FORMAT|TIMEZONE|CALENDAR|LANGUAGE ... ALL: ``column`` (one of SETTINGS) for the
         address's seats to come and every seat it holds; returns the ids of the games whose seats
         changed."""
-        if column not in ("format", "timezone", "calendar"):
+        if column not in SETTINGS:
             raise ValueError(column)
         self._require_tx()
         values = {**self.address_defaults(email), column: value}
-        games_sql.SAVE_ADDRESS_SETTINGS.run(self.store, address=games_sql.settings_key(email), format=values["format"],
-                                            timezone=values["timezone"], calendar=values["calendar"],
-                                            updated=now)
+        games_sql.SAVE_ADDRESS_SETTINGS.run(self.store, address=games_sql.settings_key(email), updated=now, **values)
         rows = SeatKey.every(games_sql.SEATS_OF_ADDRESS.run(self.store, email=email.strip()))
         for row in rows:
             self.store.update_rows(games_sql.SET_PLAYER[column], game_id=row.game_id, name=row.name,

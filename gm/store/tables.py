@@ -56,7 +56,7 @@ games = Table(
 )
 
 # players: a game's seats: name, address, password hash, active, format and time zone, token generation,
-# display name, calendar (SET CALENDAR).
+# display name, calendar (SET CALENDAR), language (SET LANGUAGE).
 players = Table(
     "players", metadata,
     Column("game_id", TEXT, ForeignKey("games.id"), primary_key=True),
@@ -70,6 +70,7 @@ players = Table(
     Column("generation", INT, nullable=False, server_default=text("0"), info=added(5)),
     Column("display_name", TEXT, nullable=False, server_default=text("''"), info=added(18)),
     Column("calendar", TEXT, info=added(30)),
+    Column("language", TEXT, info=added(34)),
 )
 
 # states: every state of a game: seq 0 = the set-up, then one per change; the rule module's versioned JSON,
@@ -453,7 +454,7 @@ away_notices = Table(
     Column("last_told", REAL),
 )
 
-# address_settings: SET ... ALL: the format, time zone and calendar setting an address gives every seat it
+# address_settings: SET ... ALL: the format, time zone, calendar and language setting an address gives every seat it
 # holds and takes later.
 address_settings = Table(
     "address_settings", metadata,
@@ -462,6 +463,7 @@ address_settings = Table(
     Column("timezone", TEXT),
     Column("updated", REAL, nullable=False),
     Column("calendar", TEXT, info=added(30)),
+    Column("language", TEXT, info=added(34)),
 )
 
 # calendar_events: the deadline event each reader was last sent per seat and turn (SET CALENDAR).

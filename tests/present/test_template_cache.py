@@ -10,8 +10,10 @@ from gm.present import templates
 
 def fresh_environment(directory, **options) -> jinja2.Environment:
     cache = templates.TemplateCache(directory=str(directory), pattern="__t_%s.cache")
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(templates.template_dir()), bytecode_cache=cache,
-                              **options)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates.template_dir()), bytecode_cache=cache,
+                             extensions=["jinja2.ext.i18n"], **options)
+    env.install_null_translations(newstyle=True)  # the templates' _() as gm's English environment has it
+    return env
 
 
 def test_a_second_process_reads_the_compiled_template_instead_of_compiling(tmp_path):

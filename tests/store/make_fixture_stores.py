@@ -56,6 +56,7 @@ REVISIONS = {
     27: "6630fdb",  # takebacks (RULINGS G9)
     31: "93b8512",  # mail threads (28), SET MAIL (29), calendar events (30), away notices (31)
     32: "8a9839f",  # game records, MY DATA and FORGET ME: caps and locks by keyed mailbox hash (32)
+    33: "2ce1a34",  # ratings, tournaments and rematches
 }
 
 # steps that were never the latest of a revision on main: each came in one commit with the next

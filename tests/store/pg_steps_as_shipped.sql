@@ -168,3 +168,6 @@ CREATE TABLE tournament_entries ( tournament_id TEXT NOT NULL, player_id TEXT NO
 CREATE TABLE tournament_games ( tournament_id TEXT NOT NULL, round BIGINT NOT NULL, board BIGINT NOT NULL, player_id TEXT NOT NULL, seat BIGINT NOT NULL, game_id TEXT, PRIMARY KEY (tournament_id, round, board, player_id) );
 CREATE TABLE rematch_offers ( game_id TEXT NOT NULL, offered_by TEXT NOT NULL, offered DOUBLE PRECISION NOT NULL, new_game_id TEXT, PRIMARY KEY (game_id) );
 CREATE UNIQUE INDEX public_players_seat ON public_players (address, seat_name);
+-- step 34: the language a seat and an address read in (players.language, address_settings.language)
+ALTER TABLE players ADD COLUMN language TEXT;
+ALTER TABLE address_settings ADD COLUMN language TEXT;

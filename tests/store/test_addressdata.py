@@ -19,7 +19,7 @@ from addressrows import ADA, BOB, GAME, put_game, put_rows
 # table -> its text or bytes columns that hold no address (codes, kinds, states, gm's own ids...)
 HOLDS_NO_ADDRESS: dict[str, tuple[str, ...]] = {
     "games": ("id", "kind", "options", "status", "token_salt"),
-    "players": ("pw_hash", "format", "timezone", "calendar"),
+    "players": ("pw_hash", "format", "timezone", "calendar", "language"),
     "states": ("game_id", "state", "state_packing"),
     "messages": ("source_key", "message_id", "game_id", "outcome"),  # a Message-ID names a host, not a mailbox
     "orders": ("action", "origin"),
@@ -49,7 +49,7 @@ HOLDS_NO_ADDRESS: dict[str, tuple[str, ...]] = {
     "takebacks": ("answer",),
     "mail_threads": ("game_id", "root"),  # root: a Message-ID gm made
     "away_notices": (),
-    "address_settings": ("format", "timezone", "calendar"),
+    "address_settings": ("format", "timezone", "calendar", "language"),
     "calendar_events": (),
     "seat_paces": ("mail_pace",),
     "address_paces": ("mail_pace",),

@@ -75,6 +75,8 @@ def test_a_store_from_before_step_21_is_converted_and_reads_back_exactly(store_t
                   "digests", "held_letters", "address_paces", "seat_paces",  # step 29's
                   "mail_threads", "takebacks", "conditional_lines"):  # steps 28's to 26's, undone first
         run(f"DROP TABLE {table}")
+    run("ALTER TABLE players DROP COLUMN language")  # step 34's
+    run("ALTER TABLE address_settings DROP COLUMN language")
     run("ALTER TABLE players DROP COLUMN calendar")  # step 30's
     run("ALTER TABLE address_settings DROP COLUMN calendar")
     for column in ("took_over_at", "took_over_from"):  # step 23's

@@ -179,9 +179,9 @@ def test_an_upsert_replaces_the_row_with_the_same_key_on_both_back_ends(store_ta
             store.games.save_setting("g1", "deadline", "2d")
             store.games.save_setting("g1", "deadline", "3d")
             upsert("address_settings", "address").run(store, address="a@x", format="text", timezone=None, updated=1.0,
-                                                      calendar=None)
+                                                      calendar=None, language=None)
             upsert("address_settings", "address").run(store, address="a@x", format=None, timezone="UTC", updated=2.0,
-                                                      calendar=None)
+                                                      calendar=None, language=None)
         assert [(r["game_id"], r["due"]) for r in store.all("SELECT game_id, due FROM timers ORDER BY game_id")] == [
             ("g1", 7.0), ("g2", 9.0)]
         assert store.results.draw_proposals("g1") == {"ada": 4}

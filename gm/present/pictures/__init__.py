@@ -17,7 +17,9 @@ import functools
 import importlib
 import json
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
+
+ENGLISH = "en"  # gm.core.i18n.ENGLISH: a report with no picture loads no catalogue
 
 # kind -> the module of this package that draws it: draw(rules, state, viewer) -> a Pillow image,
 # and view_key(state, viewer) where its picture shows a viewer something of their own (VIEW_KEYS).
@@ -41,16 +43,19 @@ def painter(kind: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{PAINTERS[kind]}")
 
 
-def pictures_for(rules: Any, state: Any, viewers: list[str | None]) -> dict[str | None, bytes | None]:
-    """The picture each viewer may see, each distinct picture drawn once (see VIEW_KEYS)."""
+def pictures_for(rules: Any, state: Any, viewers: list[str | None],
+                 languages: Mapping[str | None, str] = {}) -> dict[str | None, bytes | None]:
+    """The picture each viewer may see in their language (``languages``; English for one not in
+    it), each distinct picture drawn once (see VIEW_KEYS)."""
     key_of: Callable[[Any, str | None], Any] = (painter(rules.kind).view_key if rules.kind in VIEW_KEYS
                                                  else lambda state, viewer: ())
     drawn: dict[Any, bytes | None] = {}
     out = {}
     for viewer in viewers:
-        key = key_of(state, viewer)
-        if key not in drawn:
-            drawn[key] = picture(rules, state, viewer)
+        language = languages.get(viewer, ENGLISH)
+        key = (language, key_of(state, viewer))
+        if key not in drawn:  # English: picture's three arguments, as ever (what a caller may wrap)
+            drawn[key] = picture(rules, state, viewer, **({} if language == ENGLISH else {"language": language}))
         out[viewer] = drawn[key]
     return out
 
@@ -60,24 +65,35 @@ def size(png_bytes: bytes) -> tuple[int, int]:
     return int.from_bytes(png_bytes[16:20], "big"), int.from_bytes(png_bytes[20:24], "big")
 
 
-def picture(rules: Any, state: Any, viewer: str | None) -> bytes | None:
-    """A PNG of the position as ``viewer`` may see it, or None for a kind with no picture."""
+def picture(rules: Any, state: Any, viewer: str | None, language: str = ENGLISH) -> bytes | None:
+    """A PNG of the position as ``viewer`` may see it, its words in ``language``, or None for a
+    kind with no picture."""
     if rules.kind not in PAINTERS:
         return None
-    from gm.present.pictures.draw import png  # with Pillow, at the first picture (see PAINTERS)
+    from gm.present.pictures.draw import LANGUAGE, png  # with Pillow, at the first picture (see PAINTERS)
 
-    return png(painter(rules.kind).draw(rules, state, viewer))
+    token = LANGUAGE.set(language)
+    try:
+        return png(painter(rules.kind).draw(rules, state, viewer))
+    finally:
+        LANGUAGE.reset(token)
 
 
-def specs_for(rules: Any, state: Any, viewers: list[str | None]) -> dict[str | None, str | None]:
+def specs_for(rules: Any, state: Any, viewers: list[str | None],
+              languages: Mapping[str | None, str] = {}) -> dict[str | None, str | None]:
     """pictures_for's pictures, each as the spec drawn_later draws it from (None: the kind has no
-    picture), so that the process that makes a report need not draw it: equal pictures, equal specs."""
+    picture), so that the process that makes a report need not draw it: equal pictures, equal specs
+    (an English picture's spec names no language)."""
     if rules.kind not in PAINTERS or not viewers:
         return dict.fromkeys(viewers)
     dumped = rules.dump(state)
-    return {viewer: json.dumps({"kind": rules.kind, "state": dumped,
-                                "viewer": viewer if rules.kind in VIEW_KEYS else viewers[0]}, sort_keys=True)
-            for viewer in viewers}
+    specs: dict[str | None, str | None] = {}
+    for viewer in viewers:
+        spec = {"kind": rules.kind, "state": dumped, "viewer": viewer if rules.kind in VIEW_KEYS else viewers[0]}
+        if languages.get(viewer, ENGLISH) != ENGLISH:
+            spec["language"] = languages[viewer]
+        specs[viewer] = json.dumps(spec, sort_keys=True)
+    return specs
 
 
 @functools.lru_cache(maxsize=16)
@@ -87,6 +103,6 @@ def drawn_later(spec: str) -> bytes:
 
     data = json.loads(spec)
     rules = registry.get(data["kind"])
-    png = picture(rules, rules.load(data["state"]), data["viewer"])
+    png = picture(rules, rules.load(data["state"]), data["viewer"], data.get("language", ENGLISH))
     assert png is not None  # specs_for gives a spec only for a kind with a painter
     return png

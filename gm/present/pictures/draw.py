@@ -1,13 +1,51 @@
-"""What every game's picture shares: the palette, the font, a canvas, PNG bytes, hexagons."""
+"""What every game's picture shares: the palette, the font, a canvas, PNG bytes, hexagons, and
+the language its words are drawn in (LANGUAGE, set by gm.present.pictures.picture)."""
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import io
 import math
 from typing import Callable
 
 from PIL import Image, ImageDraw, ImageFont
+
+from gm.core import i18n
+
+# The language of the picture being drawn: set for the one call that draws it.
+LANGUAGE: contextvars.ContextVar[str] = contextvars.ContextVar("picture_language", default=i18n.ENGLISH)
+
+
+def said(text: object) -> str:
+    """A sentence of a picture (a games.text.Text) in the language the picture is drawn in, in
+    the letters the picture's font has (lettered)."""
+    return lettered(str(i18n.translate(text, LANGUAGE.get())))
+
+
+# The font (Pillow's own) has ASCII and a few signs: a German letter is written as German
+# writes it without one (ae, oe, ue, ss), any other accented letter without its accent.
+FOLDED = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "œ": "oe", "Œ": "Oe",
+          "æ": "ae", "Æ": "Ae", "«": '"', "»": '"', "’": "'", "\u202f": " ", "\xa0": " "}
+KEPT = frozenset("·")  # signs outside ASCII the font draws
+
+
+def lettered(words: str) -> str:
+    """``words`` in the letters the font draws (FOLDED, accents dropped); ASCII as it is."""
+    if words.isascii():
+        return words
+    import unicodedata
+
+    out = []
+    for char in words:
+        if char.isascii() or char in KEPT:
+            out.append(char)
+        elif char in FOLDED:
+            out.append(FOLDED[char])
+        else:
+            out.append("".join(part for part in unicodedata.normalize("NFKD", char) if part.isascii()) or "?")
+    return "".join(out)
+
 
 # Players' colours in seat order, readable on white and by the colour-blind (Okabe-Ito first).
 PLAYER_COLOURS = [(0, 114, 178), (213, 94, 0), (0, 158, 115), (204, 121, 167), (230, 159, 0),

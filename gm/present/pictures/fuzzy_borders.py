@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 
 from games.fuzzy_borders.present import symbols
 from games.hexgrid import Cell, HexGrid
+from games.text import Text
 from gm.present.pictures.draw import (drawn,
     EMPTY,
     GRID,
@@ -31,6 +32,7 @@ from gm.present.pictures.draw import (drawn,
     font,
     hexagon,
     player_colour,
+    said,
 )
 from gm.present.pictures.draw import text as draw_text
 
@@ -207,18 +209,21 @@ def drawn_on(new_canvas: Any, rules: Any, state: Any, viewer: str | None) -> Ima
     scores = rules.scores(state)
 
     if state.over:
-        status = f"Game over after turn {state.turn}."
+        status = Text("Game over after turn {turn}.", turn=state.turn)
     else:
-        status = f"Turn {state.turn}" + (" (re-opened)." if state.reopened else ".")
-    entries: list[Entry] = [(None, status)]
+        status = Text("Turn {turn} (re-opened).", turn=state.turn) if state.reopened \
+            else Text("Turn {turn}.", turn=state.turn)
+    entries: list[Entry] = [(None, said(status))]
     for player in state.players:
         counts = board.counts(player)
-        gone = " (left)" if player in state.left else ""
-        entries.append((("box", colours[player], marks[player]),
-                        f"{player}{gone}: {scores[player]} points ({counts['claimed']} claimed, "
-                        f"{counts['led']} led, {counts['owned']} owned)"))
-    entries.append((None, "Filled with a mark: claimed (10); shaded with a number: led, worth 1-5; "
-                          "ring with ?: a sealed claim of this turn (only your own)."))
+        values = dict(name=player, score=scores[player], claimed=counts["claimed"], led=counts["led"],
+                      owned=counts["owned"])
+        line = Text("{name} (left): {score} points ({claimed} claimed, {led} led, {owned} owned)", **values) \
+            if player in state.left else \
+            Text("{name}: {score} points ({claimed} claimed, {led} led, {owned} owned)", **values)
+        entries.append((("box", colours[player], marks[player]), said(line)))
+    entries.append((None, said(Text("Filled with a mark: claimed (10); shaded with a number: led, worth 1-5; "
+                                    "ring with ?: a sealed claim of this turn (only your own)."))))
     legend = Legend(entries, hexes.width, max(14, round(hexes.radius * 0.9)))
     image, pen = new_canvas(hexes.width, hexes.height + legend.height)
 

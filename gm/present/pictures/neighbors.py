@@ -19,9 +19,15 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from games.neighbors import FILES, PIECE_NAMES, ROWS, parse_square
+from games.neighbors import FILES, ROWS, parse_square
+from games.text import Text, mark
 from gm.present.pictures.draw import (BACKGROUND, EMPTY, GRID, INK, blend, canvas, drawn, font, paste_sprite,
-                                      player_colour, text)
+                                      player_colour, said, text)
+
+# The last capture, by the piece taken: a sentence each (the article goes with the piece's word).
+TAKING = {"Q": mark("{player} played {move}, taking a queen"), "R": mark("{player} played {move}, taking a rook"),
+          "B": mark("{player} played {move}, taking a bishop"),
+          "N": mark("{player} played {move}, taking a knight"), "F": mark("{player} played {move}, taking a ferz")}
 
 SQUARE = 72  # pixels per square
 MARGIN = 28  # room for the file letters and row numbers round the board
@@ -177,16 +183,15 @@ def _legend(image: Image.Image, pen: ImageDraw.ImageDraw, rules: Any, state: Any
     face = font(15)
     view = rules.view(state, None)
     over = rules.is_over(state)
-    parts = [f"Turn {state.turn}"]
+    parts = [said(Text("Turn {turn}", turn=state.turn))]
     if view["last_move"]:
-        taken = PIECE_NAMES[state.moves[-1].taken]
-        parts.append(f"{view['last_player']} played {view['last_move']}, taking a {taken}")
+        parts.append(said(Text(TAKING[state.moves[-1].taken], player=view["last_player"], move=view["last_move"])))
     else:
-        parts.append("no capture yet")
+        parts.append(said(Text("no capture yet")))
     if over:
-        parts.append("game over")
+        parts.append(said(Text("game over")))
     elif view["restriction"]:
-        parts.append(f"next from {view['restriction']}")
+        parts.append(said(Text("next from {square}", square=view["restriction"])))
     info_y = LEGEND_TOP + INFO_HEIGHT // 2 - 4
     text(image, (BOARD_LEFT, info_y), _fit(" · ".join(parts), face, BOARD_RIGHT - BOARD_LEFT), 15, INK, "lm")
 
@@ -201,14 +206,14 @@ def _legend(image: Image.Image, pen: ImageDraw.ImageDraw, rules: Any, state: Any
         colour = player_colour(seat)
         pen.ellipse((BOARD_LEFT + 16, y - 7, BOARD_LEFT + 30, y + 7),
                     fill=blend(colour, 0.4) if gone else colour)
-        name = player + (" (left)" if gone else "")
+        name = said(Text("{name} (left)", name=player)) if gone else player
         text(image, (BOARD_LEFT + 38, y), _fit(name, face, 140), 15, ink, "lm")
         captured = state.captured.get(player, "")
         for i, piece in enumerate(PIECE_ORDER):
             x = BOARD_LEFT + 200 + i * 50
             _disc(image, x, y, 9, piece, 12, 1)
             text(image, (x + 13, y), str(captured.count(piece)), 15, ink, "lm")
-        text(image, (BOARD_RIGHT, y), f"score {scores.get(player, 0)}", 15, ink, "rm")
+        text(image, (BOARD_RIGHT, y), said(Text("score {score}", score=scores.get(player, 0))), 15, ink, "rm")
 
 
 __all__ = ["BACKGROUND", "DARK", "FROM_TINT", "INK", "LIGHT", "PIECE_FILL", "TO_TINT", "disc_sprite", "draw",

@@ -20,7 +20,8 @@ from PIL import Image, ImageDraw
 from games.hexgrid import Cell, CellNameError, add, direction_between
 from games.phalanx.board import neighbours, territory
 from games.phalanx.state import CHOOSE, COLOURS, EXTRA, OVER, PLACE, PLAY, RED, WALL, YELLOW
-from gm.present.pictures.draw import drawn, EMPTY, INK, Colour, blend
+from games.text import Plural, Text, mark
+from gm.present.pictures.draw import drawn, EMPTY, INK, Colour, blend, said
 from gm.present.pictures.fuzzy_borders import Entry, HexLayout, Legend, cell_centre, cell_radius, layout  # noqa: F401 (one hex layout for both games)
 
 MAN_COLOURS: dict[str, Colour] = {RED: (204, 37, 41), YELLOW: (242, 196, 0)}
@@ -113,15 +114,39 @@ def _arrow(pen: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[floa
                  (base[0] + uy * side, base[1] - ux * side)], fill=ARROW)
 
 
+# The colours as the legend names them: at the head of a line, and within one.
+SIDES = {RED: mark("Red"), YELLOW: mark("Yellow")}
+COLOUR_WORDS = {RED: mark("red"), YELLOW: mark("yellow")}
+# The opening's next step, by phase: a sentence each.
+OPENING = {PLACE: mark("The opening (pie): the pie is placed next."),
+           CHOOSE: mark("The opening (pie): a colour is chosen next."),
+           EXTRA: mark("The opening (pie): Red places one more man next.")}
+
+
+def side_line(state: Any, colour: str, counts: dict, scores: dict) -> Text:
+    """A colour's line of the legend: its player, men, territory, prisoners taken and score."""
+    player = state.player_of(colour)
+    men = Plural("{n} man", "{n} men", n=sum(1 for kind in state.cells.values() if kind == colour))
+    if player is None:
+        return Text("{colour}: not chosen yet, {men}", colour=Text(SIDES[colour]), men=men)
+    taken = Plural("{n} prisoner", "{n} prisoners", n=state.prisoners[colour])
+    values = dict(colour=Text(SIDES[colour]), name=player, men=men, territory=counts[colour], taken=taken,
+                  score=scores[player])
+    if player in state.left:
+        return Text("{colour}: {name}, {men}, territory {territory}, took {taken}, score {score} (left)", **values)
+    return Text("{colour}: {name}, {men}, territory {territory}, took {taken}, score {score}", **values)
+
+
 def _status(state: Any) -> str:
     if state.phase == OVER:
-        return f"Game over: {state.end_reason}."
+        return said(Text("Game over: {reason}.", reason=state.end_reason))
     if state.phase == PLAY:
         who = state.player_of(state.to_play)
-        return f"Turn {state.normal_turns + 1}: {who} ({state.to_play}) to play."
-    steps = {PLACE: "the pie is placed next", CHOOSE: "a colour is chosen next",
-             EXTRA: "Red places one more man next"}
-    return f"The opening (pie): {steps.get(state.phase, state.phase)}."
+        return said(Text("Turn {turn}: {name} ({colour}) to play.", turn=state.normal_turns + 1, name=who,
+                         colour=Text(COLOUR_WORDS[state.to_play]) if state.to_play in COLOUR_WORDS else state.to_play))
+    if state.phase in OPENING:
+        return said(Text(OPENING[state.phase]))
+    return said(Text("The opening (pie): {step}.", step=state.phase))
 
 
 def draw(rules: Any, state: Any, viewer: str | None) -> Image.Image:
@@ -139,18 +164,10 @@ def drawn_on(new_canvas: Any, rules: Any, state: Any, viewer: str | None) -> Ima
 
     entries: list[Entry] = [(None, _status(state))]
     for colour in COLOURS:
-        player = state.player_of(colour)
-        men = sum(1 for kind in state.cells.values() if kind == colour)
-        text = f"{colour.capitalize()}: {player or 'not chosen yet'}, {men} {'man' if men == 1 else 'men'}"
-        if player is not None:
-            taken = state.prisoners[colour]
-            text += (f", territory {counts[colour]}, took {taken} prisoner{'' if taken == 1 else 's'},"
-                     f" score {scores[player]}")
-            if player in state.left:
-                text += " (left)"
-        entries.append((("disc", MAN_COLOURS[colour], ""), text))
-    entries.append((("box", WALL_COLOUR, ""), "wall;  arrow: a move of the last turn (old head to new head);  "
-                    "white dot: a new man of the last turn;  tint: territory (when the game is over)"))
+        entries.append((("disc", MAN_COLOURS[colour], ""), said(side_line(state, colour, counts, scores))))
+    entries.append((("box", WALL_COLOUR, ""), said(Text(
+        "wall;  arrow: a move of the last turn (old head to new head);  "
+        "white dot: a new man of the last turn;  tint: territory (when the game is over)"))))
     legend = Legend(entries, hexes.width, max(14, round(hexes.radius * 0.8)))
     image, pen = new_canvas(hexes.width, hexes.height + legend.height)
     for cell in state.grid.cells:

@@ -19,7 +19,8 @@ from games.pivot_pawns import deck
 from games.pivot_pawns.board import bid_order, pawns_line, round_goal
 from games.pivot_pawns.orders import solution_text
 from games.pivot_pawns.state import PivotState, coordinate, position_of
-from gm.present.pictures.draw import drawn, BACKGROUND, GRID, INK, Colour, blend, font, text
+from games.text import Text
+from gm.present.pictures.draw import drawn, BACKGROUND, GRID, INK, Colour, blend, font, said, text
 
 # The five deck colours (red, green, blue, yellow, black), for discs and bands ...
 COLOUR_FILL: tuple[Colour, ...] = ((200, 30, 30), (0, 140, 60), (20, 80, 200), (235, 180, 0), (20, 20, 20))
@@ -83,7 +84,7 @@ def _card(image: Image.Image, pen: ImageDraw.ImageDraw, state: PivotState, posit
     pen.rectangle((x0, y0, x1, y1), fill=CARD, outline=GRID, width=1)
     if target:
         pen.rectangle((x0, y0, x1, y1), outline=MARK, width=FRAME)
-        text(image, ((x0 + x1) // 2, y0 + 18), "TARGET", 12, MARK, "mm")
+        text(image, ((x0 + x1) // 2, y0 + 18), said(Text("TARGET")), 12, MARK, "mm")
     text(image, (x0 + 9, y0 + 18), coord, 15, INK, "lm")
     if card in state.pawns:
         colour = state.pawns.index(card)
@@ -135,28 +136,32 @@ def _wrap(pen: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[st
 def _public_caption(pen: ImageDraw.ImageDraw, state: PivotState) -> list[str]:
     """What the text report tells everyone, as wrapped lines; nothing sealed."""
     width = WIDTH - 2 * LEFT
-    out: list[str] = [" ".join(round_goal(state)), pawns_line(state)]  # the text report's own lines
+    # the text report's own lines
+    out: list[str] = [" ".join(said(part) for part in round_goal(state)), said(pawns_line(state))]
     if not state.over:
-        bids = ", ".join(f"{p} {state.bids[p].pivots}" for p in bid_order(state)) or "none yet"
-        words = f"Bids (in the order they are tried): {bids}."
+        bids = ", ".join(f"{p} {state.bids[p].pivots}" for p in bid_order(state))
+        sentences = [Text("Bids (in the order they are tried): {bids}.", bids=bids) if bids
+                     else Text("Bids (in the order they are tried): none yet.")]
         if state.passes:
-            words += f" Passed: {', '.join(state.passes)}."
+            sentences.append(Text("Passed: {names}.", names=", ".join(state.passes)))
         waiting = [p for p in state.remaining if p not in state.bids and p not in state.passes]
         if waiting:
-            words += f" Waiting for: {', '.join(waiting)}."
-        out.extend(_wrap(pen, words, 14, width))
-    out.extend(_wrap(pen, "Tokens won: " + ", ".join(
-        f"{p} {len(state.tokens[p])}" for p in state.players) + ".", 14, width))
+            sentences.append(Text("Waiting for: {names}.", names=", ".join(waiting)))
+        out.extend(_wrap(pen, " ".join(said(sentence) for sentence in sentences), 14, width))
+    out.extend(_wrap(pen, said(Text("Tokens won: {counts}.", counts=", ".join(
+        f"{p} {len(state.tokens[p])}" for p in state.players))), 14, width))
     if state.history:
-        record = state.history[-1]
-        winning = next((a for a in record.attempts if a.reason is None), None)
-        if winning is None:
-            result = "no valid bid; the token is discarded"
-        else:
-            result = f"{record.winner} won with a bid of {winning.pivots}"
-        par = "no solution existed" if record.par is None else f"par {record.par}"
-        out.append(f"Round {record.round}: {result} ({par}).")
+        out.append(said(round_line(state.history[-1])))
     return out
+
+
+def round_line(record: Any) -> Text:
+    """The last round's result and its par, in a sentence."""
+    winning = next((a for a in record.attempts if a.reason is None), None)
+    result = Text("no valid bid; the token is discarded") if winning is None else \
+        Text("{name} won with a bid of {bid}", name=record.winner, bid=winning.pivots)
+    par = Text("no solution existed") if record.par is None else Text("par {par}", par=record.par)
+    return Text("Round {round}: {result} ({par}).", round=record.round, result=result, par=par)
 
 
 def view_key(state: PivotState, viewer: str | None) -> tuple:
@@ -173,13 +178,14 @@ def _sealed_caption(pen: ImageDraw.ImageDraw, state: PivotState, viewer: str | N
     """The sealed solutions ``viewer`` may see: one line for anyone but the GM."""
     width = WIDTH - 2 * LEFT
     if viewer is None:
-        lines = [f"{p}'s sealed solution ({state.bids[p].pivots}): {solution_text(state.bids[p].solution)}"
-                 for p in bid_order(state)]
-        return [_fit(pen, line, 14, width) for line in lines] or ["No sealed solutions."]
+        lines = [said(Text("{name}'s sealed solution ({pivots}): {solution}", name=p, pivots=state.bids[p].pivots,
+                           solution=solution_text(state.bids[p].solution))) for p in bid_order(state)]
+        return [_fit(pen, line, 14, width) for line in lines] or [said(Text("No sealed solutions."))]
     bid = state.bids.get(viewer) if viewer in state.players else None
     if bid is None:
         return [""]
-    return [_fit(pen, f"Your sealed solution ({bid.pivots}): {solution_text(bid.solution)}", 14, width)]
+    return [_fit(pen, said(Text("Your sealed solution ({pivots}): {solution}", pivots=bid.pivots,
+                                solution=solution_text(bid.solution))), 14, width)]
 
 
 def draw(rules: object, state: PivotState, viewer: str | None) -> Image.Image:

@@ -17,7 +17,8 @@ from PIL import Image, ImageDraw
 
 from games.proximity.moves import open_sum
 from games.proximity.state import BOARD_SQUARES, NULL_SQUARES, SUIT_NAME, Piece, State, Tile
-from gm.present.pictures.draw import drawn, BACKGROUND, GRID, INK, blend, font, player_colour, text
+from games.text import Plural, Text, mark
+from gm.present.pictures.draw import drawn, BACKGROUND, GRID, INK, blend, font, player_colour, said, text
 
 Colour = tuple[int, int, int]
 
@@ -134,16 +135,24 @@ def view_key(state: State, viewer: str | None) -> str | None:
     return viewer if any(side.name == viewer for side in state.sides) else None
 
 
+# The caption of a game that ended, by what follows it (the reason on the next line, or nothing).
+OVER_DRAWN = {".": mark("Game over, {moves}: drawn by agreement."),
+              ":": mark("Game over, {moves}: drawn by agreement:")}
+OVER_WON = {".": mark("Game over, {moves}: {name} wins."), ":": mark("Game over, {moves}: {name} wins:")}
+
+
 def _caption(state: State, viewer: str | None) -> list[str]:
-    moves = f"after {state.moves} move{'' if state.moves == 1 else 's'}"
+    moves = Plural("after {n} move", "after {n} moves", n=state.moves)
     if state.winner is not None or state.drawn:
-        who = "drawn by agreement" if state.winner is None else f"{state.sides[state.winner].name} wins"
-        over = f"Game over, {moves}: {who}"
-        return [over + ("." if not state.end_reason else ":"), *([state.end_reason] if state.end_reason else [])]
+        end = "." if not state.end_reason else ":"
+        over = Text(OVER_DRAWN[end], moves=moves) if state.winner is None else \
+            Text(OVER_WON[end], moves=moves, name=state.sides[state.winner].name)
+        return [said(over), *([said(state.end_reason)] if state.end_reason else [])]
     mover = state.sides[state.mover]
-    you = " (you)" if viewer == mover.name else ""
-    return [f"Open sum {open_sum(state)} · {moves}",
-            f"To move: {mover.name}{you} ({SUIT_NAME[mover.suit]})"]
+    values = dict(name=mover.name, suit=SUIT_NAME[mover.suit])
+    return [said(Text("Open sum {sum} · {moves}", sum=open_sum(state), moves=moves)),
+            said(Text("To move: {name} (you) ({suit})", **values) if viewer == mover.name
+                 else Text("To move: {name} ({suit})", **values))]
 
 
 def draw(rules: Any, state: State, viewer: str | None) -> Image.Image:

@@ -13,6 +13,7 @@ from typing import Callable
 
 from PIL import Image, ImageDraw
 
+from games.text import Plural
 from gm.present.pictures.draw import GRID, INK, drawn, player_colour, png, text
 
 WIDTH, HEIGHT = 480, 200
@@ -69,7 +70,9 @@ def paint(make: Callable[[int, int], tuple[Image.Image, ImageDraw.ImageDraw]], v
 
 
 def alt_text(name: str, title: str, values: list[float]) -> str:
-    """What the plot shows, in words: the figures themselves (for a screen reader, or no picture)."""
+    """What the plot shows, in words: the figures themselves (for a screen reader, or no picture);
+    a Text, said in the page's language where the page prints it."""
     figures = ", ".join(f"{value:.1f}" for value in values)
-    games = f"{len(values)} rated game{'' if len(values) == 1 else 's'}"
-    return f"{name}'s {title} rating after each of {games}: {figures}"
+    return Plural("{name}'s {title} rating after each of {n} rated game: {figures}",
+                  "{name}'s {title} rating after each of {n} rated games: {figures}",
+                  name=name, title=title, n=len(values), figures=figures)

@@ -9,6 +9,7 @@ password, done as such.  A seat that has left the game is refused too.
 
 from __future__ import annotations
 
+from games.text import Text
 from gm.core.model import Outcome
 from gm.service.intake.case import MailCase
 from gm.service.intake.setaside import speaks_for
@@ -32,7 +33,7 @@ def authenticate(case: MailCase) -> Outcome | None:
         delivery_state.clear(ctx, inbound.sender, f"{player.name} mailed gm from it")
     if not player.active:  # resigned or removed (RULINGS G5): nothing of theirs is read
         return case.refuse(say("left_game", game=view.id), view=view,
-                           label="Orders refused (you left the game)")
+                           label=Text("Orders refused (you left the game)"))
     return None
 
 
@@ -54,7 +55,7 @@ def refuse_stranger(case: MailCase) -> Outcome:
         return case.help("commands without a password", view.id)  # PASSWORD RESET, LIST...
     if (passed := seats.given_away(ctx, view, inbound.sender)) is not None:
         return case.refuse(say("seat_passed", game=view.id, seat=passed, by_token=case.by_token),
-                           view=view, label="Not read (your seat passed on)")
+                           view=view, label=Text("Not read (your seat passed on)"))
     if case.by_token:
         return case.refuse(say("old_reply_address", game=view.id), view=view)
     if case.refused == "locked":  # the right password from the seat's address is held

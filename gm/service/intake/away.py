@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from games.text import Text
 from gm.core import times
 from gm.core.addresses import mailbox_key
 from gm.core.model import GameView, Seat, Status
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 WEEK = 7 * 86400.0  # an address is told of its away replies at most this often
 SUBJECT_KEPT = 120  # characters of an away reply's subject kept for the GM
 TEMPLATE = "away_seen"  # templates/mail/away_seen.txt.j2
-TITLE = "Your away message: games wait for your orders"
+TITLE = Text("Your away message: games wait for your orders")
 
 
 def note(case: MailCase) -> str | None:

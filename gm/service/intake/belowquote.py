@@ -3,6 +3,7 @@ may be someone else's words; the reply names the commands and orders among them.
 
 from __future__ import annotations
 
+from games.text import Text
 from gm.core.model import GameView, NotStarted, ServiceError
 from gm.service.intake.case import MailCase
 from gm.service.intake.words import body, shown
@@ -14,7 +15,7 @@ def tell_unread(case: MailCase, game_id: str | None) -> None:
     if not lines:
         return
     text = body("below_quote", lines=shown(lines, more=""))
-    case.ctx.outbox.reply(case.inbound, None, "Not read (below the quote)", text, kind="help")
+    case.ctx.outbox.reply(case.inbound, None, Text("Not read (below the quote)"), text, kind="help")
 
 
 def orders_below_quote(case: MailCase, game_id: str | None) -> list[str]:

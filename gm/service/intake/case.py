@@ -9,6 +9,7 @@ mail starts with none.
 
 from __future__ import annotations
 
+from games.text import Text
 from gm.core.value import valueclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,8 @@ from gm.service.people import optin
 
 if TYPE_CHECKING:
     from gm.service.intake.setaside import SeatAuth
+
+NOT_DONE = Text("Not done")  # the subject of a refusal that names nothing more
 
 
 def read(ctx: Context, raw: bytes) -> Inbound:
@@ -80,7 +83,7 @@ class MailCase:
     def game_id(self) -> str | None:
         return self.view.id if self.view is not None else None
 
-    def refuse(self, message: str, label: str = "Not done", view: GameView | None = None) -> Outcome:
+    def refuse(self, message: str, label: str = NOT_DONE, view: GameView | None = None) -> Outcome:
         """Tell the sender why their mail did nothing (rate-limited: it needs no password)."""
         body = self.ctx.outbox.error_body(view, message)
         self.ctx.outbox.reply(self.inbound, view, label, body, kind="error")

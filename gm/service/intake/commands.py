@@ -5,6 +5,7 @@ seat's reply address alone."""
 from __future__ import annotations
 
 from gm.core.model import Outcome
+from gm.service.context import reply_language
 from gm.service.intake.case import MailCase
 from gm.service.intake.words import say
 from gm.service.people import credentials, mailcommands
@@ -20,7 +21,7 @@ def run_commands(case: MailCase) -> Outcome | None:
 
         return preview_orders(case)
     if mail.empty:
-        return case.refuse(say("empty"), view=view)
+        return case.refuse(say("empty", reply_language(ctx)), view=view)
     answered = []
     for command in mailcommands.each_once(mail.commands):
         if case.by_token and credentials.needs_password(command):

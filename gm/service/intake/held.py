@@ -19,7 +19,8 @@ from gm.core import times
 from gm.core.model import GameView, Outcome, OutcomeKind
 from gm.mail.inbound import Inbound
 from gm.service.context import Context
-from gm.service.intake.case import read
+from games.text import Text
+from gm.service.intake.case import NOT_DONE, read
 from gm.service.intake.setaside import SeatAuth
 from gm.service.intake.words import say
 from gm.service.outgoing.answers import refuse
@@ -36,7 +37,7 @@ def hold_or_refuse(ctx: Context, view: GameView, inbound: Inbound, row_id: int, 
     if seat is None:
         text = say("locked_out", limit=guessing.FAILURE_LIMIT, note=guessing.reply_note(ctx),
                    game=view.id)
-        refuse(ctx, inbound, view, "Not done", text)
+        refuse(ctx, inbound, view, NOT_DONE, text)
         return Outcome(OutcomeKind.REJECTED, text, view.id)
     ctx.store.inbox.hold_message(row_id, SeatAuth("password", view.id, seat.name, view.turn).dump())
     holds.ask(ctx, view, seat, inbound, now)
@@ -65,11 +66,11 @@ def _judge_held(ctx: Context, inbound: Inbound, row: MessageRow, auth: SeatAuth,
     view, _, _ = timers.settle(ctx, auth.game_id)  # RULINGS G4: a deadline passed meanwhile is first
     received = times.format_stamp(row.received)
     if auth.turn is not None and view.turn != auth.turn:
-        label = "Orders refused (old turn)"
+        label = Text("Orders refused (old turn)")
         text = say("held_for_old_turn", received=received, turn=auth.turn, now=view.turn)
     elif auth.turn is not None and ctx.store.turns.accepted_orders_later(view.id, auth.seat, auth.turn,
                                                                          row.received):
-        label = "Held mail not read (a later one was)"
+        label = Text("Held mail not read (a later one was)")
         text = say("held_and_later", received=received, turn=auth.turn)
     else:
         return judge(ctx, inbound, row.id, row.received, auth)

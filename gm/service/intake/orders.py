@@ -8,6 +8,7 @@ to gm.service.play.moves (the clock, the order, then the conditional lines).
 
 from __future__ import annotations
 
+from games.text import Text
 from games.base import OrderSyntaxError
 from gm.core.model import GameView, Outcome, OutcomeKind, Status
 from gm.mail import orders as order_mail
@@ -93,7 +94,7 @@ def tell_not_read(case: MailCase, view: GameView, lines: list[str]) -> None:
     outbox = case.ctx.outbox
     body = outbox.notice_body(view, [say("not_orders")]
                               + ["    " + line for line in shown(lines, more="lines")])
-    outbox.reply(case.inbound, view, "Not read", body, kind="reply", archive_player=case.player.name)
+    outbox.reply(case.inbound, view, Text("Not read"), body, kind="reply", archive_player=case.player.name)
 
 
 def refuse_old_turn(case: MailCase, view: GameView) -> Outcome:
@@ -107,5 +108,5 @@ def refuse_old_turn(case: MailCase, view: GameView) -> Outcome:
                               at=case.now, error=error, message_row=case.row_id)
     body = ctx.outbox.render("rejected", game_id=view.id, text=text, error=error, kind="StaleTurn",
                              legal=None, report=reports.report_body(ctx, view, name, []))
-    ctx.outbox.reply(case.inbound, view, "Orders refused (old turn)", body, kind="error")
+    ctx.outbox.reply(case.inbound, view, Text("Orders refused (old turn)"), body, kind="error")
     return Outcome(OutcomeKind.REJECTED, error, view.id, [body])

@@ -11,6 +11,7 @@ that reply, nothing more.  It is bounded and rate-limited as every reply.
 from __future__ import annotations
 
 import textwrap
+from games.text import Text
 from gm.core.value import changed
 from typing import TYPE_CHECKING
 
@@ -61,12 +62,14 @@ def skipped(mail: OrderMail) -> list[str]:
 
 
 def wrapped(lines: list[str], width: int = 72) -> list[str]:
-    """The game's account within ``width`` columns, a wrapped line indented under its start."""
+    """The game's account within ``width`` columns, a wrapped line indented under its start; a
+    sentence that fits stays a Text (said in the reader's language)."""
     out = []
     for line in lines:
         indent = line[:len(line) - len(line.lstrip())]
         indent += "  " if indent else ""
-        out += textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False)
+        pieces = textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False)
+        out += [line] if pieces == [line] else pieces
     return out
 
 
@@ -96,6 +99,6 @@ def reply(case: MailCase, body: str, html: HtmlPart | None, detail: str,
           kind: str = "preview") -> Outcome:
     """The one reply to the sender, about no game (so never archived), and the mail's outcome."""
     view = case.view
-    case.ctx.outbox.reply(case.inbound, None, f"Preview for {view.id} turn {view.turn}", body,
-                          kind=kind, html=html)
+    case.ctx.outbox.reply(case.inbound, None, Text("Preview for {game} turn {turn}", game=view.id, turn=view.turn),
+                          body, kind=kind, html=html)
     return Outcome(OutcomeKind.HELP, detail, view.id)

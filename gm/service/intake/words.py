@@ -12,23 +12,24 @@ from gm.mail.redact import mask_text
 REFUSALS = "mail/refusals.txt.j2"
 
 
-def say(message: str, **values: object) -> str:
-    """The refusal ``message`` (a macro of refusals.txt.j2) with ``values``, as one line."""
+def say(message: str, language: str = "en", **values: object) -> str:
+    """The refusal ``message`` (a macro of refusals.txt.j2) with ``values``, as one line, in
+    ``language`` (gm.service.context.reply_language: the sender's)."""
     from gm.present.templates import sentence  # Jinja, when something is said
 
-    return sentence(REFUSALS, message, **values)
+    return sentence(REFUSALS, message, language, **values)
 
 
-def body(template: str, **values: object) -> str:
-    """templates/mail/``template``.txt.j2 rendered exactly as written (not rewrapped)."""
+def body(template: str, language: str = "en", **values: object) -> str:
+    """templates/mail/``template``.txt.j2 rendered exactly as written (not rewrapped), in ``language``."""
     from gm.present.templates import environment
 
-    return environment().get_template(f"mail/{template}.txt.j2").render(**values)
+    return environment(language=language).get_template(f"mail/{template}.txt.j2").render(**values)
 
 
-def shown(lines: list[str], more: str, most: int = 10, width: int = 60) -> list[str]:
+def shown(lines: list[str], more: str, most: int = 10, width: int = 60, language: str = "en") -> list[str]:
     """The first ``most`` of ``lines``, each cut to ``width``, then how many more (``more``)."""
     kept = [mask_text(line if len(line) <= width else line[:width - 3] + "...") for line in lines[:most]]
     if len(lines) > most:
-        kept.append(say("more_lines", count=len(lines) - most, what=more))
+        kept.append(say("more_lines", language, count=len(lines) - most, what=more))
     return kept

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from games.text import Text
 from gm.core.model import GameView
 from gm.service.context import Context
 
@@ -17,7 +18,8 @@ def done(ctx: Context, inbound: Inbound, view: GameView | None, label: str, text
          secret: bool = False) -> None:
     """Tell the sender what was done (``kind`` "help": rate-limited, for commands anyone can send;
     ``secret``: the text holds a password or a code, so no stored copy keeps it)."""
-    body = ctx.outbox.render("answer", lines=text.split("\n"),
+    lines = [text] if isinstance(text, Text) else text.split("\n")  # a Text is said whole
+    body = ctx.outbox.render("answer", lines=lines,
                              game_id=view.id if view is not None else game_id)
     ctx.outbox.reply(inbound, view, label, body, kind=kind, archive_player=archive_player, secret=secret)
 

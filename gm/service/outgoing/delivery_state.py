@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 
+from games.text import Text
 from gm.core import addresses
 from gm.service.context import Context
 from gm.service.outgoing import gmalerts, holding
@@ -122,10 +123,10 @@ def become_bouncing(ctx: Context, address: str, reason: str, now: float) -> None
         view = games.load(store, seat.game_id)
         others = [p.name for p in view.seated if p.email.lower() != address.lower()]
         reports.notice(ctx, view, others, [
-            f"gm's mail to {seat.name} is bouncing: {seat.name} is not receiving the reports "
-            "of this game.",
-            "The game master has been told.",
-        ], "Player not receiving mail")
+            Text("gm's mail to {seat} is bouncing: {seat} is not receiving the reports of this game.",
+                 seat=seat.name),
+            Text("The game master has been told."),
+        ], Text("Player not receiving mail"))
         store.history.log(view.id, view.turn, "gm", "bouncing", f"{seat.name} <{address}>: {reason[:200]}", now)
 
 

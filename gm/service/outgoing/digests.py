@@ -12,11 +12,12 @@ from __future__ import annotations
 import logging
 from typing import NamedTuple
 
-from gm.core import times
+from games.text import Plural
+from gm.core import i18n, times
 from gm.core.model import GameView, ServiceError
 from gm.service.context import Context
 from gm.service.outgoing import pace
-from gm.service.outgoing.reportmail import wants_html
+from gm.service.outgoing.reportmail import language_of, wants_html
 from gm.service.outgoing.reports import report_body
 from gm.service.table import deadlines, games
 from gm.store import StoreError
@@ -57,7 +58,7 @@ def queue_digest(ctx: Context, address: str) -> bool:
     """The digest of what was held for ``address``, queued, and the held rows deleted; False when
     nothing was held (the next mail of each game took it)."""
     held = ctx.store.pace.take_held_of_address(address)
-    news, html, to, zone = [], False, None, None
+    news, html, to, zone, language = [], False, None, None, i18n.ENGLISH
     for game_id, rows in by_game(held).items():
         try:
             view = games.load(ctx.store, game_id)
@@ -66,15 +67,17 @@ def queue_digest(ctx: Context, address: str) -> bool:
         seat = view.player(rows[-1].player)
         if seat is None:
             continue
-        to, zone = to or seat.email, zone or deadlines.player_zone(seat)
+        if to is None:  # the first seat's settings say how the whole digest is written
+            to, zone, language = seat.email, deadlines.player_zone(seat), language_of(seat)
         html = html or wants_html(seat, deadlines.settings(ctx.store, game_id))
         news.append(game_news(ctx, view, seat.name, rows))
     if to is None:
         return False
-    values = dict(games=news, date=times.format_stamp(ctx.clock(), zone))
-    body = ctx.outbox.render("digest", **values)
-    ctx.outbox.queue(to, f"Your daily digest: {len(news)} game{'s' if len(news) > 1 else ''}", body,
-                     kind="digest", html=html_part(values) if html else None)
+    values = dict(games=news, date=times.format_stamp(ctx.clock(), zone, language))
+    body = ctx.outbox.render("digest", language=language, **values)
+    subject = Plural("Your daily digest: {n} game", "Your daily digest: {n} games", n=len(news))
+    ctx.outbox.queue(to, i18n.translate(subject, language), body, kind="digest",
+                     html=html_part(values, language) if html else None, language=language)
     return True
 
 
@@ -94,9 +97,10 @@ def game_news(ctx: Context, view: GameView, name: str, rows: list[HeldRow]) -> G
                     report_body(ctx, view, name, []).rstrip() if to_move else None)
 
 
-def html_part(values: dict):
-    """The digest's HTML alternative (every value escaped by the template environment)."""
+def html_part(values: dict, language: str = i18n.ENGLISH):
+    """The digest's HTML alternative in ``language`` (every value escaped by the template environment)."""
     from gm.mail.outbound import HtmlPart
     from gm.present.templates import environment
 
-    return HtmlPart(environment(html=True).get_template("mail/digest.html.j2").render(**values))
+    return HtmlPart(environment(html=True, language=language).get_template("mail/digest.html.j2").render(
+        **i18n.localized(values, language)))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from games.text import Text
 from gm.core.model import GameView, ServiceError, Status
 from gm.service.table import deadlines
 from gm.service.outgoing.answers import done, refuse
@@ -64,12 +65,13 @@ def game_named(ctx: Context, args: str, command: str) -> GameRow:
     """The games row an OBSERVE/UNOBSERVE line names; ServiceError (the answer) if it names none."""
     words = args.split()
     if len(words) != 1:
-        raise ServiceError(f"{command} {args[:60]}: write {command} <game id>, e.g. {command} nb7. "
-                           "Send LIST for the games here.")
+        raise ServiceError(Text("{command} {args}: write {command} <game id>, e.g. {command} nb7. "
+                                "Send LIST for the games here.", command=command, args=args[:60]))
     row = ctx.store.games.game(words[0].lower())
     if row is None:
-        raise ServiceError(f"{command} {words[0][:40]}: there is no game called {words[0][:40]!r} "
-                           "here. Send LIST for the games here.")
+        raise ServiceError(Text("{command} {word}: there is no game called {quoted} here. Send LIST "
+                                "for the games here.", command=command, word=words[0][:40],
+                                quoted=repr(words[0][:40])))
     return row
 
 
@@ -80,20 +82,22 @@ def observe_request(ctx: Context, args: str, sender: str) -> str:
     game_id = row.id
     mode = deadlines.settings(ctx.store, game_id)["observers"]
     if mode == "none":
-        raise ServiceError(f"Game {game_id} takes no observers.")
+        raise ServiceError(Text("Game {game} takes no observers.", game=game_id))
     if any(p.active for p in ctx.store.seats.players_at(game_id, sender)):
-        raise ServiceError(f"You play in game {game_id} from this address, so you get its mail already.")
+        raise ServiceError(Text("You play in game {game} from this address, so you get its mail already.",
+                                game=game_id))
     if row.status == Status.FINISHED:
-        raise ServiceError(f"Game {game_id} is over; send LIST {game_id} for its result.")
+        raise ServiceError(Text("Game {game} is over; send LIST {game} for its result.", game=game_id))
     known = ctx.store.selfservice.observer(game_id, sender)
     if known is not None:
-        state = "you follow it already" if known.approved else "your request waits for the game master"
-        raise ServiceError(f"Game {game_id}: {state}. UNOBSERVE {game_id} stops it.")
+        state = Text("you follow it already") if known.approved else \
+            Text("your request waits for the game master")
+        raise ServiceError(Text("Game {game}: {state}. UNOBSERVE {game} stops it.", game=game_id, state=state))
     selfservice = ctx.store.selfservice
     count = len(selfservice.observers_of(game_id, True)) + len(selfservice.observers_of(game_id, False))
     if count >= ctx.config.max_observers:
-        raise ServiceError(f"Game {game_id} has as many observers as it takes "
-                           f"({ctx.config.max_observers}).")
+        raise ServiceError(Text("Game {game} has as many observers as it takes ({most}).", game=game_id,
+                                most=ctx.config.max_observers))
     return f"OBSERVE {game_id}"
 
 
@@ -105,11 +109,11 @@ def add(ctx: Context, game_id: str, sender: str) -> str:
     ctx.store.history.log(game_id, 0, sender, "observe", "approved" if mode == "open" else "asks approval",
                           ctx.clock())
     if mode == "open":
-        return (f"You now follow game {game_id}: gm mails you every report as an observer sees it, "
-                "and the press sent to all players. Observers see no sealed order and cannot "
-                f"order. UNOBSERVE {game_id} stops it.")
-    return (f"Game {game_id} takes observers the game master approves: your request is "
-            "recorded, and gm tells you when it is approved.")
+        return Text("You now follow game {game}: gm mails you every report as an observer sees it, "
+                    "and the press sent to all players. Observers see no sealed order and cannot "
+                    "order. UNOBSERVE {game} stops it.", game=game_id)
+    return Text("Game {game} takes observers the game master approves: your request is "
+                "recorded, and gm tells you when it is approved.", game=game_id)
 
 
 def unobserve_request(ctx: Context, args: str, sender: str) -> str:
@@ -117,7 +121,7 @@ def unobserve_request(ctx: Context, args: str, sender: str) -> str:
     (or waits to); ServiceError (the answer) if not.  Checked again when the address confirms."""
     row = game_named(ctx, args, "UNOBSERVE")
     if ctx.store.selfservice.observer(row.id, sender) is None:
-        raise ServiceError(f"This address does not follow game {row.id}.")
+        raise ServiceError(Text("This address does not follow game {game}.", game=row.id))
     return f"UNOBSERVE {row.id}"
 
 
@@ -126,7 +130,7 @@ def remove(ctx: Context, game_id: str, address: str, how: str = "") -> str:
     unsubscribe address: ``how``); what to tell it.  Inside a write."""
     ctx.store.selfservice.remove_observer(game_id, address)
     ctx.store.history.log(game_id, 0, address, "unobserve", how, ctx.clock())
-    return f"You no longer follow game {game_id}; gm sends you none of its mail from now on."
+    return Text("You no longer follow game {game}; gm sends you none of its mail from now on.", game=game_id)
 
 
 def unsubscribe_mail(ctx: Context, inbound: Inbound, game_id: str, token: str) -> str:
@@ -137,14 +141,14 @@ def unsubscribe_mail(ctx: Context, inbound: Inbound, game_id: str, token: str) -
     address = ctx.outbox.tokens.unsubscriber(
         game_id, token, selfservice.observers_of(game_id, True) + selfservice.observers_of(game_id, False))
     if address is None:
-        refuse(ctx, inbound, None, "Not unsubscribed", "This unsubscribe address belongs to nobody "
-               "who follows a game here now; nothing was changed.")
+        refuse(ctx, inbound, None, Text("Not unsubscribed"), Text("This unsubscribe address belongs to "
+               "nobody who follows a game here now; nothing was changed."))
         return "unsubscribe address of nobody following"
     text = remove(ctx, game_id, address, "by the List-Unsubscribe address")
     if inbound.sender.lower() == address:
-        done(ctx, inbound, None, "No longer observing", text, kind="help", game_id=game_id)
+        done(ctx, inbound, None, Text("No longer observing"), text, kind="help", game_id=game_id)
     else:  # the observer is told, not whoever wrote from elsewhere
-        ctx.outbox.queue(address, f"[gm] No longer observing {game_id}",
+        ctx.outbox.queue(address, Text("[gm] No longer observing {game}", game=game_id),
                          ctx.outbox.render("answer", lines=[text], game_id=game_id), kind="notice",
                          game_id=game_id)
     return f"unsubscribed {address} from {game_id}"
@@ -166,11 +170,11 @@ def manage(ctx: Context, game_id: str, approve: list[str] = (), remove: list[str
             if not ctx.store.selfservice.approve_observer(game_id, address):
                 raise ServiceError(f"{address} has not asked to observe game {game_id}; nothing changed")
             ctx.store.history.log(game_id, 0, who, "observer approved", address.lower() + because, ctx.clock())
-            ctx.outbox.queue(address.lower(), f"[gm] You now follow game {game_id}",
-                             ctx.outbox.render("answer", lines=[
-                                 f"The game master approved you as an observer of game {game_id}: "
-                                 "gm mails you its reports from now on. UNOBSERVE "
-                                 f"{game_id} stops it."], game_id=None),
+            ctx.outbox.queue(address.lower(), Text("[gm] You now follow game {game}", game=game_id),
+                             ctx.outbox.render("answer", lines=[Text(
+                                 "The game master approved you as an observer of game {game}: "
+                                 "gm mails you its reports from now on. UNOBSERVE {game} stops it.",
+                                 game=game_id)], game_id=None),
                              kind="notice", game_id=game_id,
                              headers=(unsubscribe_header(ctx, game_id, address.lower()),))
         for address in remove:

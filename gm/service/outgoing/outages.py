@@ -17,6 +17,7 @@ import logging
 import os
 import secrets
 import socket
+from games.text import Text
 from gm.core.value import valueclass
 
 from gm.core import times
@@ -161,13 +162,14 @@ def apply(ctx: Context, kind: str, start: float, finish: float) -> list[str]:
         due = row.due + length
         store.timers.update_deadline(game_id, due=due)
         deadlines.schedule(store, view)
-        why = "gm could not send mail" if kind == SENDING else "gm was not running"
+        why = Text("gm could not send mail") if kind == SENDING else Text("gm was not running")
         span = times.format_span(length)
         reports.notice(ctx, view, list(view.seated_names), lambda zone: [
-            f"{why} from {times.format_stamp(start, zone)} to "
-            f"{times.format_stamp(finish, zone)} ({span}).",
-            f"The deadline of turn {view.turn} moves by {span}, to {times.format_due(due, now, zone)}."],
-            "Deadline moved", calendars=calendar.for_seated(ctx, view))
+            Text("{why} from {start} to {finish} ({span}).", why=why, start=times.format_stamp(start, zone),
+                 finish=times.format_stamp(finish, zone), span=span),
+            Text("The deadline of turn {turn} moves by {span}, to {due}.", turn=view.turn, span=span,
+                 due=times.format_due(due, now, zone))],
+            Text("Deadline moved"), calendars=calendar.for_seated(ctx, view))
         store.history.log(game_id, view.turn, "deadline", "moved",
                           f"to {times.format_stamp(due)}: {why} for {span}", now)
         log.warning("%s: deadline of turn %s moved by %s to %s (%s)", game_id, view.turn, span,

@@ -10,19 +10,22 @@ gm.service.outgoing.strangers limits what is sent to senders without a password.
 from __future__ import annotations
 
 import logging
-from gm.core.value import changed, field, valueclass
+from gm.core.value import changed
 from importlib import import_module  # the DKIM module, only where a selector is configured
 from typing import TYPE_CHECKING, Any, Callable
 
 from gm.core import digest
 from gm.core.addresses import mailbox_key
+from gm.core.i18n import ENGLISH, LANGUAGES, translate
 from gm.core.version import gm_version
 from gm.core.model import GameView, Status
 from gm.present import reports
-from gm.mail.orders import game_tag
+from gm.mail.orders import game_tag, words_language
 from gm.service.outgoing import strangers, threads
 from gm.service.outgoing.holding import queue_status, queue_statuses
-from gm.service.outgoing.letters import Letter, calendars_of, files_of
+from gm.service.outgoing.letters import (PART_RULE as PART_RULE, Letter, PendingReply as PendingReply,
+                                         ReplyPart as ReplyPart, calendars_of, files_of, joined as joined,
+                                         reply_head)
 from gm.service.outgoing.replies import ReplyTokens
 from gm.service.outgoing.strangers import HOUR as HOUR, LIMITED_KINDS, STRANGER_BYTES as STRANGER_BYTES
 from gm.store import Store
@@ -43,25 +46,10 @@ sender's one reply always has its place among them.  While a mail is handled (it
 Outbox.queue refuses, and logs, a mail past it, so the bound holds whichever code queues; the
 commands check room_for() first to say so instead."""
 REPORT_KINDS = ("report", "welcome")  # the game's normal reports: not counted by MAILS_PER_ADDRESS
-PART_RULE = "\n" + "=" * 72 + "\n\n"
 # What the store keeps of a text that carried a password or a code, once it is sent (outbox.secret;
 # the archive of a secret part keeps only this).
 SECRET_NOTE = ("[This mail carried a password, a code or a reply address; gm keeps no copy of its "
                "text once it is sent.]\n")
-
-
-@valueclass
-class ReplyPart:
-    view: GameView | None
-    label: str
-    body: str
-    kind: str
-    archive_player: str | None
-    html: HtmlPart | None = None  # the HTML alternative, sent when this is the reply's only part
-    secret: bool = False  # carries a password or a code: the stored copy is blanked once sent
-    report: bool = False  # the sender's report of the move the mail made: it leads the reply
-    calendar: tuple[bytes, ...] = ()  # the reader's deadline as iCalendar objects
-    files: tuple = ()  # files attached (gm.mail.outbound.Attachment)
 
 
 def page_part(page: ReportPage | None, images: tuple, footer: str) -> HtmlPart | None:
@@ -72,27 +60,12 @@ def page_part(page: ReportPage | None, images: tuple, footer: str) -> HtmlPart |
     return None if page is None else HtmlPart(mailhtml.render(changed(page, footer=footer)), images)
 
 
-@valueclass
-class PendingReply:
-    """The answers to one incoming mail, sent together when it is done."""
-
-    inbound: Inbound
-    parts: list[ReplyPart] = field(default_factory=list)
-    queued: dict[str, int] = field(default_factory=dict)  # mails queued per mailbox (MAILS_PER_ADDRESS)
-    authenticated: bool = False  # the sender gave a seat's password or reply address
-    done: set[str] = field(default_factory=set)  # what may be done once a mail (Outbox.once)
-
-
-def joined(parts: list[ReplyPart]) -> str:
-    """The bodies of several answers as one mail's text, a rule between each two."""
-    return PART_RULE.join(p.body.rstrip("\n") + "\n" for p in parts)
-
-
 class Outbox:
-    """The service's outbox: it queues mail, and answers a mail at once (for_mail: as one reply)."""
+    """The service's outbox: it queues mail, in each reader's language, and answers mail (for_mail: one reply)."""
 
     answers: PendingReply | None = None  # the answers being gathered: only a MailOutbox has them
     draw_later = False  # pictures drawn by the sender (gm.service.outgoing.later): set by gm ingest
+    chosen: str | None = None  # the answers' language, where the case set it (language)
 
     def __init__(self, store: Store, config: Config, clock: Callable[[], float]):
         self.store = store
@@ -102,17 +75,48 @@ class Outbox:
         self.signer = import_module("gm.mail.dkim").Signer.from_config(config) if config.dkim_selector else None
         self.tokens = ReplyTokens(config, store)
 
+    # --- languages -------------------------------------------------------------
+    @property
+    def language(self) -> str:
+        """The answers' language as known without their game; the case may set it (SET LANGUAGE)."""
+        return self.answer_language(None)
+
+    @language.setter
+    def language(self, code: str | None) -> None:
+        self.chosen = code
+
+    def answer_language(self, view: GameView | str | None) -> str:
+        """The language of the answers to the mail being handled, about ``view`` (a game, its id)."""
+        if self.chosen or self.answers is None:
+            return self.chosen or ENGLISH
+        return self.reader_language(view, self.answers.inbound.reply_address)
+
+    def reader_language(self, view: GameView | str | None, to: str) -> str:
+        """The language of a mail to ``to``: its seat's in ``view`` (a game, its id), else its address's
+        (SET LANGUAGE ALL), else, from the sender being answered, its command words' (HILFE); English."""
+        said = self.store.seats.language_of(view if view is None or isinstance(view, str) else view.id, to)
+        return said if said in LANGUAGES else self.words_language(to) or ENGLISH
+
+    def words_language(self, to: str) -> str | None:
+        """The language of the command words of the mail being handled (HILFE), if ``to`` sent it."""
+        pending = self.answers
+        if pending is not None and to.lower() == pending.inbound.reply_address.lower():
+            pending.words = pending.words or (words_language(pending.inbound.text, pending.inbound.subject),)
+            return pending.words[0]
+        return None
+
     # --- bodies -------------------------------------------------------------
-    def render(self, template: str, **context: Any) -> str:
-        """One of the mail templates, with our address filled in."""
+    def render(self, template: str, language: str | None = None, **context: Any) -> str:
+        """A mail template, our address filled in, in ``language`` (None: answer_language of its game)."""
         context.setdefault("address", self.config.address)
-        return reports.render_text(template, **context)
+        language = language or self.answer_language(context.get("game_id"))
+        return reports.render_text(template, language=language, **context)
 
-    def notice_body(self, view: GameView, lines: list[str]) -> str:
-        return self.render("notice", game_id=view.id, turn=view.turn, lines=lines)
+    def notice_body(self, view: GameView, lines: list[str], language: str | None = None) -> str:
+        return self.render("notice", language=language, game_id=view.id, turn=view.turn, lines=lines)
 
-    def error_body(self, view: GameView | None, message: str) -> str:
-        return self.render("error", message=message, game_id=view.id if view else None)
+    def error_body(self, view: GameView | None, message: str, language: str | None = None) -> str:
+        return self.render("error", language=language, message=message, game_id=view.id if view else None)
 
     # --- queueing -------------------------------------------------------------
     def queue(self, to: str, subject: str, body: str, *, kind: str, answer: bool = False,
@@ -129,18 +133,20 @@ class Outbox:
              game_id: str | None = None, turn: int | None = None, in_reply_to: str | None = None,
              references=(), auto: str = "auto-generated", not_before: float | None = None,
              headers: tuple[tuple[str, str], ...] = (), html: HtmlPart | None = None,
-             secret: bool = False, calendar: tuple[bytes, ...] = (), files: tuple = ()) -> int:
+             secret: bool = False, calendar: tuple[bytes, ...] = (), files: tuple = (),
+             language: str = ENGLISH) -> int:
         """Compose one counted message and store it in the outbox as ``status`` (sent from
         ``not_before``, if given).  With ``html`` it is multipart/alternative: ``body`` as text,
         then the HTML page.  ``secret``: it carries a password or a code, so its stored copy
-        must not outlive its sending (outbox.secret).  ``files``: attached.  With DKIM configured the stored bytes are
+        must not outlive its sending (outbox.secret).  ``files``: attached; ``language``: its
+        Content-Language.  With DKIM configured the stored bytes are
         signed, so every retry sends the same signature.  A mail about a game goes in its
         reader's thread of it (gm.service.outgoing.threads)."""
         message_id, raw = threads.compose(
             self.store, self.config, to=to, subject=subject, body=body, now=self.clock(), auto=auto,
             game_id=game_id, in_reply_to=in_reply_to, references=references, headers=headers, html=html,
             reserve=0 if self.signer is None else self.signer.reserve, calendars=calendar, turn=turn,
-            attachments=files, signer=None if self.signer is None else self.signer.named)
+            attachments=files, signer=None if self.signer is None else self.signer.named, language=language)
         raw = raw if self.signer is None else self.signer.sign(raw)  # unless its sender finishes it
         return self.store.outbox.queue_outbox(message_id, to, subject, raw, kind=kind, now=self.clock(),
                                               game_id=game_id, turn=turn, not_before=not_before,
@@ -172,25 +178,33 @@ class Outbox:
         return pending.queued.get(key, 0) + kept < MAILS_PER_ADDRESS
 
     def to_game(self, view: GameView, to: str, label: str, body: str, *, kind: str = "notice",
-                headers: tuple[tuple[str, str], ...] = (), **threading: Any) -> int | None:
+                headers: tuple[tuple[str, str], ...] = (), language: str | None = None,
+                **threading: Any) -> int | None:
         """Queue a message about a game, its subject tagged ``[gm id]`` (orders.game_tag) so a
-        reply names the game; to a seat, with the seat's reply address (gm.service.outgoing.replies)."""
+        reply names the game; to a seat, with the seat's reply address (gm.service.outgoing.replies);
+        its subject and footer in ``language`` (None: its reader's, reader_language)."""
+        language = language or self.reader_language(view, to)
         reply = self.reply_headers(view.id, to)
-        return self.queue(to, f"{game_tag(view.id)} {label}",
-                          reports.with_footer(body, self.footer(view, to, bool(reply))), kind=kind,
-                          game_id=view.id, turn=view.turn, headers=tuple(headers) + reply, **threading)
+        return self.queue(to, f"{game_tag(view.id)} {translate(label, language)}",
+                          reports.with_footer(body, self.footer(view, to, bool(reply), language)), kind=kind,
+                          game_id=view.id, turn=view.turn, headers=tuple(headers) + reply, language=language,
+                          **threading)
 
-    def footers(self, view: GameView, readers: dict[str, str]) -> dict[str, str]:
-        """The footer (see footer) of a mail about ``view`` to each reader (name: address)."""
+    def footers(self, view: GameView, readers: dict[str, str],
+                languages: dict[str, str] | None = None) -> dict[str, str]:
+        """The footer (see footer) of a mail about ``view`` to each reader (name: address), in each
+        one's language (``languages`` by name; English for one not in it)."""
         tokens = self.tokens.reply_to_all(view.id, list(readers.values()))
-        return {name: self.footer(view, to, bool(tokens[to])) for name, to in readers.items()}
+        return {name: self.footer(view, to, bool(tokens[to]), (languages or {}).get(name, ENGLISH))
+                for name, to in readers.items()}
 
     def queue_batch(self, view: GameView, letters: list[Letter]) -> None:
         """Queue a batch of mails about ``view`` in order (a turn's reports): each reader's reply
         address and footer found in one pass, the sender's report the lead of its one reply
         (lead), the others queued and archived, counted as queue() counts them."""
         tokens = self.tokens.reply_to_all(view.id, [letter.to for letter in letters])
-        footers = {to: self.footer(view, to, bool(token)) for to, token in tokens.items()}
+        languages = {letter.to: letter.language for letter in letters}
+        footers = {to: self.footer(view, to, bool(token), languages[to]) for to, token in tokens.items()}
         mails = []
         for letter in letters:
             if not (letter.lead and self._leads(view, letter, footers[letter.to])):
@@ -203,37 +217,38 @@ class Outbox:
             threading = {} if letter.answers is None else {
                 "in_reply_to": letter.answers.message_id, "references": letter.answers.references}
             reply = (("Reply-To", tokens[letter.to]),) if tokens[letter.to] else ()
-            oid = self._put(letter.to, f"{game_tag(view.id)} {letter.label}",
-                            reports.with_footer("\n".join(letter.notes + (body,)), footer),
+            notes = tuple(translate(note, letter.language) for note in letter.notes)
+            oid = self._put(letter.to, f"{game_tag(view.id)} {translate(letter.label, letter.language)}",
+                            reports.with_footer("\n".join(notes + (body,)), footer),
                             kind=letter.kind, status=status, game_id=view.id, turn=view.turn,
                             not_before=letter.not_before, headers=letter.headers + reply,
                             html=page_part(letter.page, letter.images, footer), calendar=letter.calendar,
-                            files=letter.files, **threading)
+                            files=letter.files, language=letter.language, **threading)
             if letter.archived:
-                for note in letter.notes:
+                for note in notes:
                     self.archive(view, letter.player, "notice", note, oid)
                 self.archive(view, letter.player, letter.kind, body, oid)
 
     def _leads(self, view: GameView, letter: Letter, footer: str) -> bool:
-        """Put ``letter`` as the lead of the reply to the mail it answers, if that reply is being
-        gathered (the reply's footer goes under its last answer); False if it is not."""
+        """Put ``letter`` first in the reply to the mail it answers, if one is gathered; else False."""
         if not self.replying_to(letter.answers):
             return False
         self.reply_report(letter.answers, view, letter, page_part(letter.reply_page, letter.images, footer))
         for title, text in letter.reply_notes:
-            self.reply(letter.answers, view, title, text, kind="notice", archive_player=letter.player)
+            self.reply(letter.answers, view, title, translate(text, letter.language), kind="notice",
+                       archive_player=letter.player)
         return True
 
-    def footer(self, view: GameView, to: str, replies: bool) -> str:
-        """The footer of a mail about ``view`` to ``to``: how to send orders, for the address of a
-        seat still in a game that is running (``replies``: the mail carries the seat's reply
-        address); none for a game that is over or paused, a seat that left, an observer, the GM."""
+    def footer(self, view: GameView, to: str, replies: bool, language: str = ENGLISH) -> str:
+        """The footer of a mail about ``view`` to ``to`` in ``language``: how to send orders, for the
+        address of a seat still in a game that is running (``replies``: the mail carries the seat's
+        reply address); none for a game that is over or paused, a seat that left, an observer, the GM."""
         row = self.store.games.game(view.id)
         if row is None or row.status != Status.ACTIVE.value or view.rules.is_over(view.state):
             return ""
         if not any(p.active for p in self.store.seats.players_at(view.id, to)):
             return ""
-        return reports.footer(view.id, reports.REPLY if replies else reports.PASSWORD)
+        return reports.footer(view.id, reports.REPLY if replies else reports.PASSWORD, language)
 
     def reply_headers(self, game_id: str, to: str) -> tuple[tuple[str, str], ...]:
         """Reply-To the seat's own reply address, when ``to`` holds a seat of the game."""
@@ -269,8 +284,10 @@ class Outbox:
 
     def reply_rendered(self, inbound: Inbound, view: GameView | None, label: str, template: str,
                        kind: str, archive_player: str | None = None, **context: Any) -> None:
-        """reply() with a body rendered here from ``template`` and ``context`` (render)."""
-        self.reply(inbound, view, label, self.render(template, **context), kind, archive_player)
+        """reply() with a body rendered here from ``template`` and ``context`` (render), in the
+        answers' language."""
+        body = self.render(template, language=self.answer_language(view), **context)
+        self.reply(inbound, view, label, body, kind, archive_player)
 
     def replying_to(self, inbound: Inbound | None) -> bool:
         """Answers to ``inbound`` are being gathered (for_mail) and not yet sent."""
@@ -303,22 +320,18 @@ class Outbox:
         return not (self.replying_to(inbound) and self.answers.authenticated)
 
     def _send_reply(self, inbound: Inbound, parts: list[ReplyPart]) -> int | None:
-        from gm.mail.orders import without_password
-        from gm.mail.outbound import HtmlPart
-        from gm.mail.redact import mask_text
-
         to = inbound.reply_address
         if not to:
             log.info("no reply: the mail has no usable From address")
             return None
-        lead = parts[0] if parts[0].report else None
         limited = all(p.kind in LIMITED_KINDS for p in parts)
         view = next((p.view for p in parts if p.view is not None), None)
         headers = self.reply_headers(view.id, to) if view else ()
+        language = self.answer_language(view)
         if view is not None:  # one footer, under the last answer (and in its archived copy)
             last = parts[-1]
             parts = parts[:-1] + [changed(last, body=reports.with_footer(
-                last.body, self.footer(view, to, bool(headers))))]
+                last.body, self.footer(view, to, bool(headers), language)))]
         body = joined(parts)
         notice = strangers.limit_notice(self, to) if limited else ""
         if notice is None:
@@ -329,26 +342,13 @@ class Outbox:
             body = strangers.cut(self.config, body, room)
         if notice:
             body = strangers.with_notice(body, notice)
-        first = parts[0]
-        if lead is not None:  # the report of the move, as every player gets it, with the answers after
-            subject, html = f"{game_tag(view.id)} {lead.label}", lead.html
-            if html is not None and len(parts) > 1:
-                from gm.present.mailhtml import with_answers  # the page: only where there is one
-                html = HtmlPart(with_answers(html.html, [p.body for p in parts[1:]]), html.images)
-        else:
-            label = first.label if len(parts) == 1 else f"{first.label} (and {len(parts) - 1} more)"
-            tag = game_tag(view.id if view is not None else None)
-            subject = (f"{tag} {label}: "
-                       f"{mask_text(without_password(inbound.subject), passwords=False) or 'your mail'}")
-            html = first.html if len(parts) == 1 and not limited else None
-        kinds = {p.kind for p in parts}
-        kind = "report" if lead is not None else first.kind if len(kinds) == 1 else "reply"
+        subject, html, kind = reply_head(parts, view, inbound.subject, language, limited)
         oid = self.queue(to, subject[:200], body, kind=kind,
                          game_id=view.id if view else None, turn=view.turn if view else None,
                          in_reply_to=inbound.message_id, references=inbound.references,
                          auto="auto-replied", headers=headers, html=None if cut else html,
                          secret=any(p.secret for p in parts), answer=True, calendar=calendars_of(parts),
-                         files=files_of(parts))
+                         files=files_of(parts), language=language)
         self.archive_parts(parts, oid)
         return oid
 
@@ -375,6 +375,7 @@ class Outbox:
             return []
         parts, self.answers.parts = self.answers.parts, []
         return parts
+
 
 class MailOutbox(Outbox):
     """The outbox as one mail sees it while it is judged: the service's store, config, clock, DKIM

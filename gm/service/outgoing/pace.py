@@ -12,6 +12,8 @@ mail of that game to that reader, which opens with them, or for the address's di
 from __future__ import annotations
 
 import json
+from games.text import Text, mark
+from gm.core.i18n import translate
 from gm.core.value import changed
 from datetime import datetime, time, timedelta, timezone
 from typing import Any
@@ -26,7 +28,7 @@ from gm.store.games import settings_key
 EACH, MYTURN, DAILY = "each", "myturn", "daily"
 MODES = {"EACH": EACH, "MYTURN": MYTURN, "DAILY": DAILY}
 DEFAULT_AT = 8 * 60  # DAILY without an hour: 08:00 in the reader's zone
-HELD_TITLE = "While your mail waited (SET MAIL {mode}):"
+HELD_TITLE = mark("While your mail waited (SET MAIL {mode}):")
 
 
 def pace_of(ctx: Context, game_id: str, name: str) -> tuple[str, int]:
@@ -41,7 +43,7 @@ def parse_setting(value: str) -> tuple[str, int | None]:
     words = value.split()
     mode = MODES.get(words[0].upper()) if words else None
     if mode is None or len(words) > 2 or (len(words) == 2 and mode != DAILY):
-        raise ValueError("write SET MAIL EACH, SET MAIL MYTURN or SET MAIL DAILY [HH:MM]")
+        raise ValueError(Text("write SET MAIL EACH, SET MAIL MYTURN or SET MAIL DAILY [HH:MM]"))
     if mode != DAILY:
         return mode, None
     if len(words) == 1:
@@ -49,18 +51,18 @@ def parse_setting(value: str) -> tuple[str, int | None]:
     hour, colon, minute = words[1].partition(":")
     if not (colon and hour.isdigit() and minute.isdigit() and len(hour) <= 2 and len(minute) == 2
             and int(hour) < 24 and int(minute) < 60):
-        raise ValueError("the hour is HH:MM on a 24-hour clock, e.g. SET MAIL DAILY 18:30")
+        raise ValueError(Text("the hour is HH:MM on a 24-hour clock, e.g. SET MAIL DAILY 18:30"))
     return mode, int(hour) * 60 + int(minute)
 
 
 def shown(mode: str, at: int | None) -> str:
     """A pace as MY GAMES and the replies say it."""
     if mode == MYTURN:
-        return "only when you are to move or the game needs you (MYTURN)"
+        return Text("only when you are to move or the game needs you (MYTURN)")
     if mode == DAILY:
         at = DEFAULT_AT if at is None else at
-        return f"one digest a day at {at // 60:02d}:{at % 60:02d} your time (DAILY)"
-    return "every report (EACH)"
+        return Text("one digest a day at {hour} your time (DAILY)", hour=f"{at // 60:02d}:{at % 60:02d}")
+    return Text("every report (EACH)")
 
 
 def next_digest(now: float, at: int, zone: Any) -> float:
@@ -111,7 +113,8 @@ def hold(ctx: Context, view: GameView, letter: Letter, seat: Seat) -> None:
     """Keep ``letter``'s events for its reader, archive it as sent, and have the address's digest
     coming when the reader reads DAILY."""
     address, now = settings_key(seat.email), ctx.clock()
-    ctx.store.pace.hold(address, view.id, seat.name, view.turn, json.dumps(list(letter.events)), now)
+    events = [translate(event, letter.language) for event in letter.events]  # kept as its reader reads them
+    ctx.store.pace.hold(address, view.id, seat.name, view.turn, json.dumps(events), now)
     footer = ctx.outbox.footers(view, {seat.name: seat.email})[seat.name]
     for note in letter.notes:
         ctx.outbox.archive(view, seat.name, "notice", note, None)
@@ -130,7 +133,8 @@ def held_lines(ctx: Context, view: GameView, name: str) -> list[str]:
 def event_lines(turn: int, events: str) -> list[str]:
     """A held report's lines: its events, each with its turn (a report without events: its turn)."""
     lines = json.loads(events)
-    return [f"T{turn}: {line}" for line in lines] or [f"T{turn}: the game moved on"]
+    return [Text("T{turn}: {event}", turn=turn, event=line) for line in lines] or [
+        Text("T{turn}: the game moved on", turn=turn)]
 
 
 def with_held(ctx: Context, view: GameView, letter: Letter) -> Letter:
@@ -139,8 +143,9 @@ def with_held(ctx: Context, view: GameView, letter: Letter) -> Letter:
     lines = held_lines(ctx, view, letter.player or "")
     if not lines or seat is None:
         return letter
-    title = HELD_TITLE.format(mode=pace_of(ctx, view.id, seat.name)[0].upper())
-    block = "\n".join([title, *(f"  {line}" for line in lines)])
+    title = Text(HELD_TITLE, mode=pace_of(ctx, view.id, seat.name)[0].upper())
+    said = [translate(line, letter.language) for line in (title, *lines)]  # in its reader's language
+    block = "\n".join([said[0], *(f"  {line}" for line in said[1:])])
     page = None if letter.page is None else changed(letter.page, events=[title, *lines, *letter.page.events])
     reply_page = None if letter.reply_page is None else changed(
         letter.reply_page, events=[title, *lines, *letter.reply_page.events])

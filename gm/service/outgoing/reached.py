@@ -14,6 +14,7 @@ or a player could stall a game by making her own mail fail.
 
 from __future__ import annotations
 
+from games.text import Text
 from gm.core import times
 from gm.core.model import GameView
 from gm.service.context import Context
@@ -79,10 +80,10 @@ def move(ctx: Context, view: GameView, due: float, now: float) -> list[str]:
     store = ctx.store
     store.timers.update_deadline(view.id, due=due)
     reports.notice(ctx, view, list(view.seated_names), lambda zone: [
-        f"gm's report of turn {view.turn} reached a player late (gm could not hand it on to the "
-        "mail server at once).",
-        f"The turn's time counts from when it arrived: the deadline moves to "
-        f"{times.format_due(due, now, zone)}."], "Deadline moved")
+        Text("gm's report of turn {turn} reached a player late (gm could not hand it on to the "
+             "mail server at once).", turn=view.turn),
+        Text("The turn's time counts from when it arrived: the deadline moves to {due}.",
+             due=times.format_due(due, now, zone))], Text("Deadline moved"))
     store.history.log(view.id, view.turn, "deadline", "moved",
                       f"to {times.format_stamp(due)}: the turn's report reached a player late", now)
     return [f"{view.id}: deadline moved to {times.format_stamp(due)} (report delivered late)"]

@@ -1,5 +1,6 @@
-"""A turn's report mail as each player takes it: the text report alone, or the text and an HTML
-page with the board picture (gm.mail.outbound.HtmlPart).
+"""A turn's report mail as each player takes it, in their language (SET LANGUAGE): the text
+report alone, or the text and an HTML page with the board picture (gm.mail.outbound.HtmlPart),
+or, accessible, the board described in words and the page with the board as a table.
 
 Which a player gets: their own SET FORMAT, else the game's option ``format``;
 the option ``pictures`` (on|off) lets the GM leave the picture out.  Deadlines
@@ -15,7 +16,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from games.base import Event
+from games.text import Text
 from gm.core import times
+from gm.core.i18n import ENGLISH, LANGUAGES, translate
 from gm.core.model import AUDIENCE_ALL, GameView, Seat
 from gm.present import mailhtml, pictures
 from gm.present import reports as present
@@ -30,12 +33,18 @@ if TYPE_CHECKING:
     from gm.mail.outbound import HtmlPart
 
 FORMATS = ("html", "text")
+ACCESSIBLE = "accessible"  # a seat's own format only (SET FORMAT ACCESSIBLE): it has a page too
 
 
 def wants_html(player: Seat, settings: dict) -> bool:
     """The player's own format (SET FORMAT), else the game's option."""
     own = player.format
-    return (own or settings["format"]) == "html"
+    return (own or settings["format"]) in ("html", ACCESSIBLE)
+
+
+def language_of(player: Seat) -> str:
+    """The language a seat's mail is written in (SET LANGUAGE; English when not set)."""
+    return player.language if player.language in LANGUAGES else ENGLISH
 
 
 def public_press(rows: list[ReportRow]) -> list[tuple[int, str]]:
@@ -71,9 +80,9 @@ def turn_letters(ctx: Context, view: GameView, events: list[Event], label: str, 
                  head: str | None, table: deadlines.TurnTable | None, own_notes: dict[str, str],
                  sender: Sender | None) -> tuple[TurnMail, list[Letter]]:
     """A turn's reports for the outbox's batch, made at once: the TurnMail and each reader's
-    Letter (TurnMail.letters; ``note``: the GM's, fitted within 72 columns in the text)."""
+    Letter (TurnMail.letters; ``note``: the GM's, and ``own_notes``, fitted in each reader's text)."""
     mail = TurnMail(ctx, view, events, note, head=head, table=table)
-    return mail, mail.letters(label, present.fit_width(note) if note else None, own_notes, sender)
+    return mail, mail.letters(label, note, own_notes, sender)
 
 
 class TurnMail:
@@ -83,7 +92,7 @@ class TurnMail:
 
     def __init__(self, ctx: Context, view: GameView, events: list[Event], note: str | None = None,
                  only: list[str] | None = None, head: str | None = None,
-                 table: deadlines.TurnTable | None = None):
+                 table: deadlines.TurnTable | None = None, language: str | None = None):
         rules, state = view.rules, view.state
         self.ctx, self.view, self.events, self.note = ctx, view, events, note
         self.head = head  # lines above the report in its monospace block (the final standings)
@@ -95,15 +104,21 @@ class TurnMail:
         seats = view.seated if only is None else [p for p in view.players if p.name in only]
         self.readers = {p.name: p for p in seats}
         self.html_readers: list[str | None] = [name for name, p in self.readers.items() if wants_html(p, settings)]
+        # ``language``: the answer's to a mail (BOARD), which a command word may have chosen
+        self.languages = {name: language or language_of(p) for name, p in self.readers.items()}
+        self.accessible = {name for name, p in self.readers.items() if p.format == ACCESSIBLE}
         self.zones = {name: self.table.zones[name] for name in self.readers}
         self.due = self.table.due
         self.observer_deadline = self.deadline(None)  # in UTC, as observers read it
         self.shared = present.shared_context(view.id, rules, state)
         self.texts: dict[str | None, str] = {}
-        for zone in set(self.zones.values()):  # one rendering per deadline text
-            names: list[str | None] = [name for name in self.readers if self.zones[name] is zone]
+        for zone, language in {(self.zones[name], self.languages[name]) for name in self.readers}:
+            # one rendering per deadline text
+            names: list[str | None] = [name for name in self.readers
+                                       if self.zones[name] is zone and self.languages[name] == language]
             self.texts.update(present.render_reports(view.id, rules, state, names, events,
-                                                     deadline=self.deadline(zone), shared=self.shared))
+                                                     deadline=self.deadline(zone, language), shared=self.shared,
+                                                     **self.readers_of(names)))
         self._footers: dict[str, str] | None = None
         self.pictures: dict[str | None, bytes | str | None] = {}  # PNG bytes, or a spec (pictures.specs_for)
         self.press: list[str] = []
@@ -113,12 +128,19 @@ class TurnMail:
                     rules, state, self.html_readers)
             self.press = [text for _, text in public_press(ctx.store.reports.public_press(view.id, view.turn - 1))]
 
+    def readers_of(self, names: list[str | None]) -> dict:
+        """render_reports' ``languages`` and ``accessible`` for ``names``, where any is not the
+        default (an English report drawn is rendered as it always was)."""
+        languages = {name: self.languages[name] for name in names if self.languages.get(name, ENGLISH) != ENGLISH}
+        accessible = [name for name in names if name in self.accessible]
+        return {**({"languages": languages} if languages else {}), **({"accessible": accessible} if accessible else {})}
+
     @property
     def footers(self) -> dict[str, str]:
-        """How each reader sends orders, in their channel (the outbox's footers, found once)."""
+        """How each reader sends orders, in their channel and language (the outbox's footers, found once)."""
         if self._footers is None:
             self._footers = self.ctx.outbox.footers(
-                self.view, {name: p.email for name, p in self.readers.items()})
+                self.view, {name: p.email for name, p in self.readers.items()}, self.languages)
         return self._footers
 
     def letters(self, label: str, note: str | None, own_notes: dict[str, str],
@@ -134,20 +156,28 @@ class TurnMail:
     def letter(self, name: str, label: str, notes: tuple[str | None, ...],
                sender: Sender | None) -> Letter:
         """``name``'s report as a Letter (``notes``: the GM's note, their own line, the final
-        standings; ``sender``: when their mail caused it)."""
-        note, own, head = notes
+        standings; ``sender``: when their mail caused it).  The two notes are said in the
+        reader's language, then fitted to the mail's width."""
+        note, own = (self.fitted(part, self.languages[name]) for part in notes[:2])
+        head = notes[2]
         lead = sender is not None and sender.own_address
         return Letter(self.readers[name].email, label, self.texts[name], kind="report",
-                      player=name, notes=tuple(part for part in notes if part),
-                      page=self.page(name, own, "For you") if own else self.page(name),
+                      player=name, notes=tuple(part for part in (note, own, head) if part),
+                      page=self.page(name, own, Text("For you")) if own else self.page(name),
                       images=self.images(name), answers=sender.inbound if sender else None,
                       lead=lead, reply_page=self.page(name) if lead else None,
                       events=tuple(e.text for e in self.events if e.visible_to(name)),
                       reply_notes=tuple((title, part) for title, part in
-                                        (("Note", note), ("Final standings", head)) if part))
+                                        ((Text("Note"), note), (Text("Final standings"), head)) if part),
+                      language=self.languages[name])
 
-    def deadline(self, zone) -> str | None:
-        return None if self.due is None else times.format_due(self.due, self.now, zone)
+    @staticmethod
+    def fitted(note: str | None, language: str) -> str | None:
+        """A note in ``language``, its lines wrapped to the mail's width (None: no note)."""
+        return present.fit_width(translate(note, language)) if note else None
+
+    def deadline(self, zone, language: str = ENGLISH) -> str | None:
+        return None if self.due is None else times.format_due(self.due, self.now, zone, language)
 
     def text(self, name: str) -> str:
         """The text report ``name`` gets, with its footer (the text/plain part, and what the
@@ -167,13 +197,15 @@ class TurnMail:
         if name not in self.html_readers:
             return None
         picture = self.pictures.get(name)
-        zone = self.zones[name]
+        zone, language = self.zones[name], self.languages[name]
+        described = mailhtml.accessible_board(self.view.rules, self.view.state, name) if name in self.accessible else {}
         return mailhtml.ReportPage(
             shared=self.shared, text=(f"{self.head}\n" if self.head else "") + self.texts[name],
             viewer=name, events=[e.text for e in self.events if e.visible_to(name)],
-            date=times.format_stamp(self.now, zone), deadline=self.deadline(zone),
+            date=times.format_stamp(self.now, zone, language), deadline=self.deadline(zone, language),
             picture_cid=self.cid(name), picture_size=picture_size(picture),
-            press=self.press, note=self.note, letter=letter, letter_title=letter_title)
+            press=self.press, note=self.note, letter=letter, letter_title=letter_title,
+            language=language, **described)
 
     def cid(self, name: str) -> str | None:
         """The Content-ID of ``name``'s picture (None: no picture)."""

@@ -1,8 +1,8 @@
 """The mail a game sends its players: reports after a move, confirmations, notices, welcomes.
 
-Each body is rendered by gm.present and queued with gm.service.outgoing.outbox, and
-every copy a player was sent is archived with the turn.  Only players still in
-the game receive game mail (RULINGS G5).
+Each body is rendered by gm.present, in its reader's language, and queued with
+gm.service.outgoing.outbox, and every copy a player was sent is archived with the
+turn.  Only players still in the game receive game mail (RULINGS G5).
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from games.base import Event
+from games.text import in_lines, Text
 from gm.core import times
+from gm.core.i18n import ENGLISH, LANGUAGES
 from gm.core.model import GameView, Seat
 from gm.present import standings
 from gm.present import reports as present
@@ -43,9 +45,9 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
     end mail carries the game's public record as files (JSON and text), made only then."""
     rules = view.rules
     over = rules.is_over(view.state)
-    label = f"{rules.title} {'final report' if over else 'report'}"
+    label = Text("{title} final report", title=rules.title) if over else Text("{title} report", title=rules.title)
     # The end mail: the final standings open it, archived beside the report as a notice.
-    head = "\n".join(final_standings(ctx, view)) + "\n" if over else None
+    head = in_lines([*final_standings(ctx, view), ""]) if over else None
     sender: reportmail.Sender | None = None
     if reply_to is not None and (player := view.player(reply_to[0])) is not None:
         sender = reportmail.Sender(reply_to[0], reply_to[1], from_seat(player, reply_to[1]))
@@ -80,7 +82,7 @@ def game_page(ctx: Context, game_id: str) -> str | None:
     return base.rstrip("/") + "/" + archive.page_name(game_id)
 
 
-REMATCH_LINE = "A rematch with the seats swapped begins when both send REMATCH."
+REMATCH_LINE = Text("A rematch with the seats swapped begins when both send REMATCH.")
 
 
 def final_standings(ctx: Context, view: GameView) -> list[str]:
@@ -102,7 +104,7 @@ def from_seat(player: Seat, inbound: Inbound | None) -> bool:
 
 def board_reply(ctx: Context, view: GameView, name: str):
     """BOARD: the player's report now, and its HTML page for a player who reads HTML (or None)."""
-    mail = reportmail.TurnMail(ctx, view, [], only=[name])
+    mail = reportmail.TurnMail(ctx, view, [], only=[name], language=ctx.outbox.answer_language(view))
     return mail.texts[name], mail.html(name)  # the reply it goes in has the footer
 
 
@@ -123,7 +125,7 @@ def order_taken(ctx: Context, before: GameView, view: GameView, table: deadlines
     name = player.name
     if not view.rules.simultaneous:
         if note:
-            own_notes = {name: present.fit_width(own_note)} if own_note else None
+            own_notes = {name: own_note} if own_note else None
             queue_reports(ctx, view, events, note=note, own_notes=own_notes, table=table)
         else:
             queue_reports(ctx, view, events, reply_to=(name, inbound), table=table)
@@ -144,20 +146,21 @@ def announce(ctx: Context, view: GameView, events: list[Event], sender: str,
     (``table``: the TurnTable its order opened, with who still owes orders)."""
     private = [e.text for e in events if e.to is not None and sender in e.to]
     public = [e.text for e in events if e.to is None]
-    confirm = dict(game_id=view.id, turn=view.turn, lines=private + public or ["Orders received."],
+    seat = view.player(sender)
+    assert seat is not None  # the sender's orders were judged: they hold the seat
+    language = seat.language if seat.language in LANGUAGES else ENGLISH  # the seat's (and so its reply's)
+    confirm = dict(game_id=view.id, turn=view.turn, lines=private + public or [Text("Orders received.")],
                    waiting=table.missing if table.missing is not None
                    else deadlines.missing_now(ctx.store, view),
                    deadline=None if table.due is None else
-                   times.format_due(table.due, ctx.clock(), table.zones.get(sender)))
+                   times.format_due(table.due, ctx.clock(), table.zones.get(sender), language))
     if inbound is not None:
-        ctx.outbox.reply_rendered(inbound, view, "Orders received", "confirm", kind="reply",
+        ctx.outbox.reply_rendered(inbound, view, Text("Orders received"), "confirm", kind="reply",
                                   archive_player=sender, **confirm)
     else:
-        body = ctx.outbox.render("confirm", **confirm)
-        seat = view.player(sender)
-        assert seat is not None  # the sender's orders were judged: they hold the seat
-        oid = ctx.outbox.to_game(view, seat.email, "Orders received", body,
-                                 kind="reply")
+        body = ctx.outbox.render("confirm", language=language, **confirm)
+        oid = ctx.outbox.to_game(view, seat.email, Text("Orders received"), body, kind="reply",
+                                 language=language)
         ctx.outbox.archive(view, sender, "reply", body, oid)
     publish(ctx, view, events, sender)
 
@@ -168,8 +171,8 @@ def publish(ctx: Context, view: GameView, events: list[Event], sender: str) -> N
     public = [e.text for e in events if e.to is None]
     if public:
         others = [n for n in view.seated_names if n != sender]
-        notice(ctx, view, others, public, f"{view.rules.title} news")
-        observers.send(ctx, view, f"{view.rules.title} news", ctx.outbox.notice_body(view, public))
+        notice(ctx, view, others, public, Text("{title} news", title=view.rules.title))
+        observers.send(ctx, view, f"{view.rules.title} news", ctx.outbox.notice_body(view, public, ENGLISH))
 
 
 def notify_other_address(ctx: Context, view: GameView, player: Seat, inbound: Inbound | None,
@@ -177,14 +180,16 @@ def notify_other_address(ctx: Context, view: GameView, player: Seat, inbound: In
     """An order from an unregistered address: tell the registered one what was done."""
     if inbound is None or from_seat(player, inbound):
         return
-    body = ctx.outbox.render("other_address", game_id=view.id, sender=inbound.sender, text=text)
-    ctx.outbox.to_game(view, player.email, "Orders from another address", body, kind="notice")
+    language = reportmail.language_of(player)
+    body = ctx.outbox.render("other_address", language=language, game_id=view.id, sender=inbound.sender, text=text)
+    ctx.outbox.to_game(view, player.email, Text("Orders from another address"), body, kind="notice",
+                       language=language)
 
 
 def notice(ctx: Context, view: GameView, names: list[str], lines, label: str, kind: str = "notice",
            calendars: dict[str, tuple[bytes, ...]] | None = None, files: tuple = ()) -> None:
-    """A short notice to the named players (archived with the turn).  ``lines`` may be a function
-    of the reader's time zone (None: UTC) for a notice that shows a time (gm.core.times);
+    """A short notice to the named players (archived with the turn), each in their language.
+    ``lines`` may be a function of the reader's time zone (None: UTC) for a notice that shows a time (gm.core.times);
     ``calendars``: each reader's calendar objects (gm.service.outgoing.calendar); ``files``:
     attached to every copy (the end of a game the GM ended: end_files)."""
     bodies: dict = {}
@@ -193,11 +198,12 @@ def notice(ctx: Context, view: GameView, names: list[str], lines, label: str, ki
         if player is None:
             continue
         zone = deadlines.player_zone(player) if callable(lines) else None
-        if zone not in bodies:
-            bodies[zone] = ctx.outbox.notice_body(view, lines(zone) if callable(lines) else lines)
-        body = bodies[zone]
+        language = reportmail.language_of(player)
+        if (zone, language) not in bodies:
+            bodies[zone, language] = ctx.outbox.notice_body(view, lines(zone) if callable(lines) else lines, language)
+        body = bodies[zone, language]
         oid = ctx.outbox.to_game(view, player.email, label, body, calendar=(calendars or {}).get(name, ()),
-                                 files=files)
+                                 files=files, language=language)
         ctx.outbox.archive(view, player.name, kind, body, oid)
 
 
@@ -206,8 +212,8 @@ def tell_gm(ctx: Context, view: GameView, lines: list[str], label: str) -> None:
     address = ctx.config.gm_address
     if not address:
         return
-    body = ctx.outbox.notice_body(view, lines)
-    oid = ctx.outbox.to_game(view, address, label, body)
+    body = ctx.outbox.notice_body(view, lines, ENGLISH)
+    oid = ctx.outbox.to_game(view, address, label, body, language=ENGLISH)
     ctx.outbox.archive(view, None, "notice", body, oid)
 
 
@@ -222,18 +228,19 @@ def welcome(ctx: Context, view: GameView, player: Seat, password: str | None, co
         mail = reportmail.TurnMail(ctx, view, [], only=[name])
     report = mail.text(name)
     shown = player.display_name
+    language = reportmail.language_of(player)
 
     def letter(report: str) -> str:
-        return ctx.outbox.render("welcome", game_id=view.id, title=rules.title, name=name,
+        return ctx.outbox.render("welcome", language=language, game_id=view.id, title=rules.title, name=name,
                                  display_name=shown, password=password,
                                  opponents=[p.name for p in view.seated if p.name != name],
                                  address=ctx.config.address, report=report, commands=list(commands),
                                  press=press, replies=ctx.config.reply_tokens)
 
     html = mail.html(name, letter=letter("")) if name in mail.html_readers else None
-    oid = ctx.outbox.to_game(view, player.email, f"Welcome to {rules.title}", letter(report),
+    oid = ctx.outbox.to_game(view, player.email, Text("Welcome to {title}", title=rules.title), letter(report),
                              kind="welcome", html=html, calendar=calendar.for_readers(ctx, view, [name]).get(name, ()),
-                             secret=True)  # the password, and the reply address: blanked once sent
+                             secret=True, language=language)  # the password, and the reply address: blanked once sent
     ctx.outbox.archive(view, name, "report", report, oid)
 
 
@@ -244,6 +251,6 @@ def resend(ctx: Context, view: GameView, names: list[str]) -> None:
     for name in names:
         player, body = view.player(name), mail.text(name)
         assert player is not None  # gm resend names seats of the game
-        oid = ctx.outbox.to_game(view, player.email, f"{view.rules.title} report (again)", body,
-                                 kind="report", html=mail.html(name))
+        oid = ctx.outbox.to_game(view, player.email, Text("{title} report (again)", title=view.rules.title), body,
+                                 kind="report", html=mail.html(name), language=mail.languages[name])
         ctx.outbox.archive(view, name, "report", body, oid)

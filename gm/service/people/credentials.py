@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 
+from games.text import Plural, Text, mark
 from gm.core import codes, passwords, times
 from gm.core.model import GameView, Seat
 from gm.mail import orders as order_mail
@@ -35,6 +36,8 @@ REVERT_DAYS = 7  # the old address's way back
 RESET_HOURS = 24  # a reset's code
 RESETS_PER_HOUR = 1  # confirmations one seat's address can be sent (by anyone's PASSWORD RESET)
 ADDRESS, REVERT, RESET = "address", "revert", "reset"
+SEAT_GONE = mark("the seat is no longer in the game.")  # why a code confirms nothing
+REASON = mark("Reason: {why}")  # the game master's reason, told to the seat
 
 
 def find_code(ctx: Context, code: str) -> CodeRow | None:
@@ -72,6 +75,11 @@ def stamp(ctx: Context) -> str:
     return times.format_stamp(ctx.clock())
 
 
+def who_sent(inbound: Inbound) -> str:
+    """The sender of a mail as a notice names it."""
+    return inbound.sender or Text("an unknown address")
+
+
 def tell_owner(ctx: Context, view: GameView, address: str, label: str, lines: list[str]) -> None:
     """A notice of a change to a seat's registered (or old) address; best-effort (held if it bounces)."""
     if address:
@@ -97,11 +105,11 @@ def set_password(ctx: Context, view: GameView, seat: Seat, new: str, inbound: In
     ctx.store.history.log(view.id, view.turn, name, "password", f"changed by SET PASSWORD from {inbound.sender}"
                           + (f"; {ended} address code(s) superseded" if ended else ""), ctx.clock())
     if _to_other_address(inbound, address):
-        tell_owner(ctx, view, address, "Your password was changed", [
-            f"The password of your seat {name} was changed at {stamp(ctx)} by a mail from "
-            f"{inbound.sender or 'an unknown address'}.",
-            "If this was not you, send PASSWORD RESET " + view.id + " from this address: gm mails "
-            "you a code, and its confirmation makes a new password that only you receive."])
+        tell_owner(ctx, view, address, Text("Your password was changed"), [
+            Text("The password of your seat {seat} was changed at {at} by a mail from {sender}.",
+                 seat=name, at=stamp(ctx), sender=who_sent(inbound)),
+            Text("If this was not you, send PASSWORD RESET {game} from this address: gm mails you a "
+                 "code, and its confirmation makes a new password that only you receive.", game=view.id)])
 
 
 # --- address ----------------------------------------------------------------------------
@@ -114,12 +122,13 @@ def start_address_change(ctx: Context, view: GameView, seat: Seat, new: str, inb
     ctx.store.history.log(view.id, view.turn, name, "address", f"code sent to {new}, asked from {inbound.sender}"
                           + (f"; {ended} earlier code(s) superseded" if ended else ""), ctx.clock())
     if _to_other_address(inbound, address):
-        tell_owner(ctx, view, address, "A change of address was asked", [
-            f"At {stamp(ctx)} a mail from {inbound.sender or 'an unknown address'} asked to move your "
-            f"seat {name} to {new}. Nothing changes unless that address confirms it; if it does, "
-            "gm mails you here a code that moves the seat back.",
-            f"If this was not you, send PASSWORD RESET {view.id} from this address: once you confirm "
-            "it, the change cannot complete and your password and reply addresses are new."])
+        tell_owner(ctx, view, address, Text("A change of address was asked"), [
+            Text("At {at} a mail from {sender} asked to move your seat {seat} to {new}. Nothing changes "
+                 "unless that address confirms it; if it does, gm mails you here a code that moves the "
+                 "seat back.", at=stamp(ctx), sender=who_sent(inbound), seat=name, new=new),
+            Text("If this was not you, send PASSWORD RESET {game} from this address: once you confirm "
+                 "it, the change cannot complete and your password and reply addresses are new.",
+                 game=view.id)])
     return code
 
 
@@ -142,27 +151,30 @@ def confirm_address(ctx: Context, row: CodeRow) -> tuple[GameView, Seat] | str:
     game = games.load_seats(ctx.store, row.game_id)
     seat = game.player(row.player)
     if seat is None or not seat.active:
-        return "the seat is no longer in the game."
+        return Text(SEAT_GONE)
     if reset_waiting(ctx, game.id, seat.name):
-        return ("a PASSWORD RESET of this seat waits for its confirmation at the address the seat is "
-                "registered to; no address change completes until it is confirmed or has expired.")
+        return Text("a PASSWORD RESET of this seat waits for its confirmation at the address the seat is "
+                    "registered to; no address change completes until it is confirmed or has expired.")
     ctx.store.credentials.end_code(row.code_hash, "confirmed")
     ctx.store.optin.confirm_pending_request(row.code_hash, ctx.clock())  # its place in the caps on codes
     old = move(ctx, game, seat, row.new_email, "SET ADDRESS confirmed from the new address")
     game = games.load_seats(ctx.store, game.id)
     code = _new_code(ctx, game.id, seat.name, REVERT, old, REVERT_DAYS * DAY)
     text = ctx.outbox.render("answer", game_id=None, lines=[
-        f"Since {stamp(ctx)} your seat {seat.name} of game {game.id} now receives its mail at "
-        f"{row.new_email}: the change asked by SET ADDRESS was confirmed from there. gm sends "
-        "nothing more here.", "",
-        "If this was not you, reply to this mail, or mail "
-        f"{ctx.config.address} a line: CONFIRM {code}", "",
-        f"That moves the seat back here and makes a new password, mailed here only; every password "
-        f"and reply address of the seat before it stops working. The code works once, for "
-        f"{REVERT_DAYS} days."])
+        Text("Since {at} your seat {seat} of game {game} now receives its mail at {new}: the change "
+             "asked by SET ADDRESS was confirmed from there. gm sends nothing more here.",
+             at=stamp(ctx), seat=seat.name, game=game.id, new=row.new_email), "",
+        Text("If this was not you, reply to this mail, or mail {address} a line: CONFIRM {code}",
+             address=ctx.config.address, code=code), "",
+        Plural("That moves the seat back here and makes a new password, mailed here only; every "
+               "password and reply address of the seat before it stops working. The code works once, "
+               "for {n} day.",
+               "That moves the seat back here and makes a new password, mailed here only; every "
+               "password and reply address of the seat before it stops working. The code works once, "
+               "for {n} days.", n=REVERT_DAYS)])
     # No "[gm nb7]" tag and no word "game" in the subject: a reply must read as CONFIRM <code>.
-    ctx.outbox.queue(old, f"CONFIRM {code}: your address changed; reply to undo it ({game.id})", text,
-                     kind="notice", game_id=game.id, secret=True)
+    ctx.outbox.queue(old, Text("CONFIRM {code}: your address changed; reply to undo it ({game})", code=code,
+                               game=game.id), text, kind="notice", game_id=game.id, secret=True)
     return game, seat_named(game, seat.name)
 
 
@@ -172,7 +184,7 @@ def revert(ctx: Context, row: CodeRow) -> tuple[GameView, Seat, str] | str:
     game = games.load_seats(ctx.store, row.game_id)
     seat = game.player(row.player)
     if seat is None or not seat.active:
-        return "the seat is no longer in the game."
+        return Text(SEAT_GONE)
     ctx.store.credentials.end_code(row.code_hash, "confirmed")
     taken_from = seat.email
     if taken_from.lower() != row.new_email:
@@ -184,10 +196,10 @@ def revert(ctx: Context, row: CodeRow) -> tuple[GameView, Seat, str] | str:
     secret = _renew(ctx, game, seat.name, "revert")
     game = games.load_seats(ctx.store, game.id)
     if taken_from.lower() != row.new_email:
-        tell_owner(ctx, game, taken_from, "Your seat moved back", [
-            f"At {stamp(ctx)} the seat {seat.name} moved back to the address it had before "
-            "(with the code gm mailed there when it moved). Its password and reply addresses "
-            "changed; gm sends nothing more here."])
+        tell_owner(ctx, game, taken_from, Text("Your seat moved back"), [
+            Text("At {at} the seat {seat} moved back to the address it had before (with the code gm "
+                 "mailed there when it moved). Its password and reply addresses changed; gm sends "
+                 "nothing more here.", at=stamp(ctx), seat=seat.name)])
     return game, seat_named(game, seat.name), secret
 
 
@@ -226,7 +238,7 @@ def cannot_mail(ctx: Context, view: GameView, seat: Seat) -> str | None:
 def request_reset(ctx: Context, view: GameView, seat: Seat, inbound: Inbound) -> str | None:
     """PASSWORD RESET for ``seat``: mail its registered address a code, or record why not (returned)."""
     why_not = cannot_mail(ctx, view, seat)
-    asked = inbound.sender or "an unknown address"
+    asked = inbound.sender or "an unknown address"  # as the history says it
     if why_not:
         ctx.store.history.log(view.id, view.turn, seat.name, "reset", f"PASSWORD RESET from {asked} not "
                               f"sent: {why_not}; nothing changed", ctx.clock())
@@ -234,17 +246,22 @@ def request_reset(ctx: Context, view: GameView, seat: Seat, inbound: Inbound) ->
         return why_not
     code = _new_code(ctx, view.id, seat.name, RESET, seat.email, RESET_HOURS * HOUR)
     text = ctx.outbox.render("answer", game_id=None, lines=[
-        f"At {stamp(ctx)} a mail from {asked} asked for a new password for your seat {seat.name} "
-        f"of game {view.id}. Nothing has changed yet.", "",
-        f"To get a new password, reply to this mail, or mail {ctx.config.address} a line: "
-        f"CONFIRM {code}", "",
-        "It must come from this address. Then gm mails the new password here, and the old "
-        "password, every reply address and every change of address still waiting stop working. "
-        f"The code works once, for {RESET_HOURS} hours; until then no change of address completes.",
-        "", "If you did not ask for this, ignore this mail: nothing changes."])
+        Text("At {at} a mail from {sender} asked for a new password for your seat {seat} of game "
+             "{game}. Nothing has changed yet.", at=stamp(ctx), sender=who_sent(inbound), seat=seat.name,
+             game=view.id), "",
+        Text("To get a new password, reply to this mail, or mail {address} a line: CONFIRM {code}",
+             address=ctx.config.address, code=code), "",
+        Plural("It must come from this address. Then gm mails the new password here, and the old "
+               "password, every reply address and every change of address still waiting stop working. "
+               "The code works once, for {n} hour; until then no change of address completes.",
+               "It must come from this address. Then gm mails the new password here, and the old "
+               "password, every reply address and every change of address still waiting stop working. "
+               "The code works once, for {n} hours; until then no change of address completes.",
+               n=RESET_HOURS),
+        "", Text("If you did not ask for this, ignore this mail: nothing changes.")])
     # Kind "code": an owner's, counted by the seat's own limit above, not with answers to strangers.
-    ctx.outbox.queue(seat.email, f"CONFIRM {code}: confirm your password reset ({view.id})", text,
-                     kind="code", game_id=view.id, secret=True)
+    ctx.outbox.queue(seat.email, Text("CONFIRM {code}: confirm your password reset ({game})", code=code,
+                                      game=view.id), text, kind="code", game_id=view.id, secret=True)
     ctx.store.history.log(view.id, view.turn, seat.name, "reset", f"asked from {asked}; a code was mailed "
                           "to the registered address", ctx.clock())
     return None
@@ -255,9 +272,9 @@ def confirm_reset(ctx: Context, row: CodeRow, sender: str) -> tuple[GameView, Se
     game = games.load_seats(ctx.store, row.game_id)
     seat = game.player(row.player)
     if seat is None or not seat.active:
-        return "the seat is no longer in the game."
+        return Text(SEAT_GONE)
     if seat.email.lower() != sender:
-        return "it must come from the address the seat is registered to."
+        return Text("it must come from the address the seat is registered to.")
     ctx.store.credentials.end_code(row.code_hash, "confirmed")
     secret = _renew(ctx, game, seat.name, "a confirmed PASSWORD RESET")
     ctx.store.history.log(game.id, game.turn, seat.name, "password", "reset by PASSWORD RESET, confirmed "
@@ -271,8 +288,9 @@ def gm_reset(ctx: Context, view: GameView, seat: Seat, who: str, why: str) -> No
     secret = _renew(ctx, view, seat.name, "the game master's reset")
     ctx.store.history.log(view.id, view.turn, who, "password", f"seat {seat.name}: reset; why: {why}", ctx.clock())
     _mail_password(ctx, games.load(ctx.store, view.id), seat.name, secret, [
-        f"At {stamp(ctx)} the game master made a new password for your seat {seat.name}.",
-        f"Reason: {why}"])
+        Text("At {at} the game master made a new password for your seat {seat}.", at=stamp(ctx),
+             seat=seat.name),
+        Text(REASON, why=why)])
 
 
 def gm_move(ctx: Context, view: GameView, seat: Seat, new: str, who: str, why: str) -> None:
@@ -282,12 +300,13 @@ def gm_move(ctx: Context, view: GameView, seat: Seat, new: str, who: str, why: s
     secret = _renew(ctx, view, seat.name, "the game master's change of address")
     old = move(ctx, view, seat, new, f"by the game master, with a new password; why: {why}", who)
     after = games.load(ctx.store, view.id)
-    tell_owner(ctx, after, old, "Your seat moved", [
-        f"At {stamp(ctx)} the game master moved your seat {seat.name} to {new}; gm sends nothing "
-        "more here, and its old password and reply addresses stop working.", f"Reason: {why}"])
+    tell_owner(ctx, after, old, Text("Your seat moved"), [
+        Text("At {at} the game master moved your seat {seat} to {new}; gm sends nothing more here, and "
+             "its old password and reply addresses stop working.", at=stamp(ctx), seat=seat.name, new=new),
+        Text(REASON, why=why)])
     _mail_password(ctx, after, seat.name, secret, [
-        f"At {stamp(ctx)} the game master moved your seat {seat.name} to this address (from "
-        f"{old}).", f"Reason: {why}"])
+        Text("At {at} the game master moved your seat {seat} to this address (from {old}).",
+             at=stamp(ctx), seat=seat.name, old=old), Text(REASON, why=why)])
 
 
 def end_all(ctx: Context, game_id: str, name: str, why: str) -> int:
@@ -307,9 +326,9 @@ def end_all(ctx: Context, game_id: str, name: str, why: str) -> int:
 
 def _mail_password(ctx: Context, view: GameView, name: str, secret: str, lines: list[str]) -> None:
     seat = seat_named(view, name)
-    body = ctx.outbox.notice_body(view, lines + ["", f"Your new password: {secret}", "",
-                                                 "The old password and reply addresses no longer work."])
-    ctx.outbox.to_game(view, seat.email, "Your new password", body, secret=True)
+    body = ctx.outbox.notice_body(view, lines + ["", Text("Your new password: {secret}", secret=secret), "",
+                                                 Text("The old password and reply addresses no longer work.")])
+    ctx.outbox.to_game(view, seat.email, Text("Your new password"), body, secret=True)
 
 
 # --- what a reply token may do ----------------------------------------------------------------
@@ -328,12 +347,12 @@ def refuse_token(ctx: Context, view: GameView, command: str, inbound: Inbound) -
     """The answer to a command that needs the password, sent with only a reply token."""
     word = " ".join(command.upper().split()[:2]) if command.upper().startswith("SET") \
         else command.upper().split()[0]
-    body = ctx.outbox.error_body(view, f"{word} needs your password: a reply to a report (its reply "
-                                 "address) sends orders, press, SET FORMAT, SET TIMEZONE and the "
-                                 f"commands that only read, nothing more. Write GAME {view.id} "
-                                 f"PASSWORD <password> above it; PASSWORD RESET {view.id} mails a "
-                                 "new password to the address your seat is registered to.")
-    ctx.outbox.reply(inbound, view, f"{word} refused (no password)", body, kind="reply")
+    body = ctx.outbox.error_body(view, Text(
+        "{word} needs your password: a reply to a report (its reply address) sends orders, press, SET "
+        "FORMAT, SET TIMEZONE and the commands that only read, nothing more. Write GAME {game} "
+        "PASSWORD <password> above it; PASSWORD RESET {game} mails a new password to the address your "
+        "seat is registered to.", word=word, game=view.id))
+    ctx.outbox.reply(inbound, view, Text("{word} refused (no password)", word=word), body, kind="reply")
 
 
 def notify_press_elsewhere(ctx: Context, view: GameView, seat: Seat, inbound: Inbound, texts: list[str]) -> None:
@@ -342,11 +361,11 @@ def notify_press_elsewhere(ctx: Context, view: GameView, seat: Seat, inbound: In
     if inbound.sender == seat.email.lower():
         return
     shown = [line[:100] for text in texts for line in text.splitlines()[:20]]
-    tell_owner(ctx, view, seat.email, "Press from another address", [
-        f"Press for your seat {seat.name} came at {stamp(ctx)} from "
-        f"{inbound.sender or 'an unknown address'}, not from this address; it was handled as usual:",
+    tell_owner(ctx, view, seat.email, Text("Press from another address"), [
+        Text("Press for your seat {seat} came at {at} from {sender}, not from this address; it was "
+             "handled as usual:", seat=seat.name, at=stamp(ctx), sender=who_sent(inbound)),
         ""] + ["    " + line for line in shown] + [
-        "", f"If this was not you, send PASSWORD RESET {view.id} from this address."])
+        "", Text("If this was not you, send PASSWORD RESET {game} from this address.", game=view.id)])
 
 
 READ_ELSEWHERE = "read elsewhere"  # the history line of a notice below: when the owner was last told
@@ -366,13 +385,14 @@ def notify_read_elsewhere(ctx: Context, view: GameView, seat: Seat, inbound: Inb
     if last is not None and last > now - DAY:
         return
     words = ", ".join(dict.fromkeys(command.split()[0].upper() for command in commands if command.split()))
-    sender = inbound.sender or "an unknown address"
-    tell_owner(ctx, view, seat.email, "Your reply address was used from another address", [
-        f"At {stamp(ctx)} a mail from {sender}, not from this address, came to the reply address "
-        f"of your seat {seat.name} (the Reply-To of gm's mail to you) and was answered: {words}.",
-        "Anyone with a copy of a mail gm sent you (forwarded, or quoted in a reply) can use that "
-        "reply address for your seat. gm tells you of this at most once a day.", "",
-        f"If this was not you, send PASSWORD RESET {view.id} from this address: once you confirm "
-        "it, your password and reply addresses are new and the old ones stop working."])
+    sender = inbound.sender or "an unknown address"  # as the history says it
+    tell_owner(ctx, view, seat.email, Text("Your reply address was used from another address"), [
+        Text("At {at} a mail from {sender}, not from this address, came to the reply address of your "
+             "seat {seat} (the Reply-To of gm's mail to you) and was answered: {words}.", at=stamp(ctx),
+             sender=who_sent(inbound), seat=seat.name, words=words),
+        Text("Anyone with a copy of a mail gm sent you (forwarded, or quoted in a reply) can use that "
+             "reply address for your seat. gm tells you of this at most once a day."), "",
+        Text("If this was not you, send PASSWORD RESET {game} from this address: once you confirm it, "
+             "your password and reply addresses are new and the old ones stop working.", game=view.id)])
     ctx.store.history.log(view.id, view.turn, seat.name, READ_ELSEWHERE, f"{words} through the reply address "
                           f"from {sender}; told to {seat.email}", now)

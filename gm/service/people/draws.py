@@ -11,6 +11,7 @@ names the proposers.
 
 from __future__ import annotations
 
+from games.text import Text
 from gm.core.model import GameView, Status
 from gm.mail.inbound import Inbound
 from gm.service.context import Context
@@ -69,12 +70,13 @@ def draw(ctx: Context, view: GameView, player, args: str, inbound: Inbound) -> N
     name = player.name
     words = args.upper().split()
     if words not in ([], ["WITHDRAW"]):
-        refuse(ctx, inbound, view, "Not done", f"DRAW {args[:40]}: write DRAW to propose a draw "
-               "(alone or with your orders), or DRAW WITHDRAW to take your proposal back.")
+        refuse(ctx, inbound, view, Text("Not done"), Text(
+            "DRAW {args}: write DRAW to propose a draw (alone or with your orders), or DRAW WITHDRAW "
+            "to take your proposal back.", args=args[:40]))
         return
     if view.status == Status.FINISHED or view.rules.is_over(view.state):
-        refuse(ctx, inbound, view, "Not done", f"Game {view.id} is over: there is no draw to "
-               "propose or withdraw.")
+        refuse(ctx, inbound, view, Text("Not done"), Text(
+            "Game {game} is over: there is no draw to propose or withdraw.", game=view.id))
         return
     others = [n for n in view.seated_names if n != name]
     if words:
@@ -83,30 +85,33 @@ def draw(ctx: Context, view: GameView, player, args: str, inbound: Inbound) -> N
     ctx.store.results.propose_draw(view.id, name, view.turn, ctx.clock())
     ctx.store.history.log(view.id, view.turn, name, "draw", f"{name} proposed a draw", ctx.clock())
     if settle(ctx, view, name):
-        done(ctx, inbound, view, "Game drawn", f"Every player still in game {view.id} has proposed "
-             "a draw: the game ends drawn (RULINGS G6). The final report and standings follow.",
-             archive_player=name)
+        done(ctx, inbound, view, Text("Game drawn"), Text(
+            "Every player still in game {game} has proposed a draw: the game ends drawn (RULINGS G6). "
+            "The final report and standings follow.", game=view.id), archive_player=name)
         return
     until = view.turn + 1
-    done(ctx, inbound, view, "Draw proposed", f"Your draw proposal stands until the end of turn "
-         f"{until}, unless you withdraw it (DRAW WITHDRAW). The game ends drawn when every player "
-         "still in it has a standing proposal (RULINGS G6). The others are told that a draw was "
-         "proposed, not by whom.", archive_player=name)
+    done(ctx, inbound, view, Text("Draw proposed"), Text(
+        "Your draw proposal stands until the end of turn {turn}, unless you withdraw it (DRAW "
+        "WITHDRAW). The game ends drawn when every player still in it has a standing proposal "
+        "(RULINGS G6). The others are told that a draw was proposed, not by whom.", turn=until),
+        archive_player=name)
     reports.notice(ctx, view, others, [
-        "A draw has been proposed (RULINGS G6); who proposed it is not told.",
-        f"It stands until the end of turn {until}. To agree, send DRAW (alone or with your "
-        "orders): the game ends drawn when every player still in it has a standing proposal."],
-        "Draw proposed")
+        Text("A draw has been proposed (RULINGS G6); who proposed it is not told."),
+        Text("It stands until the end of turn {turn}. To agree, send DRAW (alone or with your "
+             "orders): the game ends drawn when every player still in it has a standing proposal.",
+             turn=until)],
+        Text("Draw proposed"))
 
 
 def _withdraw(ctx: Context, view: GameView, name: str, others: list[str], inbound: Inbound) -> None:
     if name not in standing(ctx, view):
         ctx.store.results.withdraw_draw(view.id, name)  # a lapsed one goes too
-        refuse(ctx, inbound, view, "Not done", "You have no draw proposal standing: there is "
-               "nothing to withdraw.")
+        refuse(ctx, inbound, view, Text("Not done"), Text(
+            "You have no draw proposal standing: there is nothing to withdraw."))
         return
     ctx.store.results.withdraw_draw(view.id, name)
     ctx.store.history.log(view.id, view.turn, name, "draw", f"{name} withdrew a draw proposal", ctx.clock())
-    done(ctx, inbound, view, "Draw withdrawn", "Your draw proposal is withdrawn.", archive_player=name)
-    reports.notice(ctx, view, others, ["A draw proposal has been withdrawn (RULINGS G6); who "
-                                       "withdrew it is not told."], "Draw withdrawn")
+    done(ctx, inbound, view, Text("Draw withdrawn"), Text("Your draw proposal is withdrawn."),
+         archive_player=name)
+    reports.notice(ctx, view, others, [Text("A draw proposal has been withdrawn (RULINGS G6); who "
+                                            "withdrew it is not told.")], Text("Draw withdrawn"))

@@ -11,9 +11,11 @@ mailbox's keyed hash: forgetting resets none.
 
 from __future__ import annotations
 
+
 import logging
 from pathlib import Path
 
+from games.text import reason, Text
 from gm.core.model import ServiceError
 from gm.mail.inbound import Inbound
 from gm.service.context import Context
@@ -34,14 +36,14 @@ def running_seats(ctx: Context, address: str) -> list[str]:
 
 def refusal(games: list[str]) -> str:
     """Why an address with running seats is not forgotten, naming the games."""
-    return (f"this address still plays in {', '.join(games)}: resign there first (GAME <id> PASSWORD "
-            "<yours>, then RESIGN; LEAVE <id> for a game not begun), then send FORGET ME again")
+    return Text("this address still plays in {games}: resign there first (GAME <id> PASSWORD <yours>, then "
+                "RESIGN; LEAVE <id> for a game not begun), then send FORGET ME again", games=", ".join(games))
 
 
 def forget_request(ctx: Context, args: str, sender: str) -> str:
     """FORGET ME, checked when it comes and again when confirmed: the request's line."""
     if args.strip().upper() != "ME":
-        raise ServiceError("FORGET ME: write the two words alone on a line")
+        raise ServiceError(Text("FORGET ME: write the two words alone on a line"))
     games = running_seats(ctx, sender)
     if games:
         raise ServiceError(refusal(games))
@@ -60,17 +62,18 @@ def forget(ctx: Context, address: str, why: str) -> list[str]:
     why = forgetting.replacer(address, pseudonym)(why)  # a reason may name the address too
     ctx.store.history.log("", 0, GM_ACTOR, "forget", f"{pseudonym} forgotten: {why}", ctx.clock())
     log.info("an address was forgotten as %s (%d cells): %s", pseudonym, cells, why)
-    lines = ["gm has forgotten this address, as asked:", "",
-             f"  - wherever it stood (seats of finished games, subscriptions, history, archived reports) "
-             f"it is now {pseudonym}; a seat keeps its name, so every game still replays",
-             "  - the mail it sent and the mail gm sent it are erased, with their delivery records, "
-             "settings and following of games",
-             "  - limits against abuse (wrong passwords, codes mailed) are kept under a keyed hash of "
-             "the address, not the address, and still count"]
+    lines = [Text("gm has forgotten this address, as asked:"), "",
+             Text("  - wherever it stood (seats of finished games, subscriptions, history, archived reports) "
+                  "it is now {pseudonym}; a seat keeps its name, so every game still replays",
+                  pseudonym=pseudonym),
+             Text("  - the mail it sent and the mail gm sent it are erased, with their delivery records, "
+                  "settings and following of games"),
+             Text("  - limits against abuse (wrong passwords, codes mailed) are kept under a keyed hash of "
+                  "the address, not the address, and still count")]
     if finished:
-        lines.append(f"  - games where it played: {', '.join(finished)}")
-    lines += ["", "Backups the game master took before this are outside gm's reach. This is the last "
-              "mail gm sends to this address; its copy is forgotten once sent."]
+        lines.append(Text("  - games where it played: {games}", games=", ".join(finished)))
+    lines += ["", Text("Backups the game master took before this are outside gm's reach. This is the last "
+                       "mail gm sends to this address; its copy is forgotten once sent.")]
     return lines
 
 
@@ -82,11 +85,11 @@ def confirmed(ctx: Context, inbound: Inbound, requested: list[str]) -> None:
     try:
         lines = forget(ctx, inbound.sender, "FORGET ME by mail, confirmed by its code")
     except ServiceError as exc:
-        refuse(ctx, inbound, None, "Not forgotten", str(exc))
+        refuse(ctx, inbound, None, Text("Not forgotten"), reason(exc))
         return
     others = [line for line in requested if line != REQUEST_LINE]
     if others:
-        lines += ["", "Not done, as this address is forgotten: " + "; ".join(others)]
+        lines += ["", Text("Not done, as this address is forgotten: {lines}", lines="; ".join(others))]
     queue_answer(ctx, inbound.sender, lines, inbound.message_id)
     rewrite_logs(log_files(ctx), inbound.sender, mailboxhash.pseudonym(ctx.store, inbound.sender))
 
@@ -113,7 +116,7 @@ def gm_forget(ctx: Context, address: str, why: str | None) -> str:
 def queue_answer(ctx: Context, address: str, lines: list[str], in_reply_to: str | None = None) -> int | None:
     """The answer to a forgotten address, the one row naming it left (answers_sent forgets it)."""
     body = ctx.outbox.render("answer", lines=lines, game_id=None)
-    return ctx.outbox.queue(address, "Forgotten: gm has erased this address", body, kind=ANSWER_KIND,
+    return ctx.outbox.queue(address, Text("Forgotten: gm has erased this address"), body, kind=ANSWER_KIND,
                             in_reply_to=in_reply_to, secret=True, headers=((ANSWER_HEADER, "yes"),))
 
 

@@ -13,6 +13,7 @@ checked at all.
 
 from __future__ import annotations
 
+from games.text import Text
 from gm.core import passwords, times
 from gm.core.model import GameView, Seat
 from gm.service.people import credentials
@@ -87,10 +88,11 @@ def held_seat(ctx: Context, view: GameView, sender: str, password: str | None) -
 
 
 def reply_note(ctx: Context) -> str:
-    """What a player locked out may do at once: a reply to a report, where reply addresses exist."""
+    """What a player locked out may do at once: a reply to a report, where reply addresses exist
+    (a sentence to set before another, its space included)."""
     if not ctx.config.reply_tokens:
         return ""
-    return "Replying to a report gm sent you works at once (its reply address is your seat's own). "
+    return Text("Replying to a report gm sent you works at once (its reply address is your seat's own). ")
 
 
 def _failure(ctx: Context, view: GameView, name: str, sender: str) -> None:
@@ -121,13 +123,14 @@ def _lock_seat(ctx: Context, view: GameView, seat: Seat, now: float) -> None:
     ctx.store.credentials.add_credential_lock(view.id, seat.name, "", now, until)
     ctx.store.history.log(view.id, view.turn, "gm", "locked", f"seat {seat.name}: {FAILURE_LIMIT} wrong "
                           f"passwords within the hour; passwords refused until {times.format_stamp(until)}", now)
-    credentials.tell_owner(ctx, view, seat.email, "Wrong passwords for your seat", [
-        f"{FAILURE_LIMIT} mails with a wrong password for your seat {seat.name} came within the "
-        f"hour (the last at {times.format_stamp(now)}). Until {times.format_stamp(until)} gm judges "
-        "no mail for this seat by its password alone: a mail from this address with the right "
-        "password is held, and gm mails you here a code to confirm it (a reply is enough).",
-        reply_note(ctx) + f"If someone may know your password, send PASSWORD RESET {view.id} from "
-        "this address."])
+    credentials.tell_owner(ctx, view, seat.email, Text("Wrong passwords for your seat"), [
+        Text("{count} mails with a wrong password for your seat {seat} came within the hour (the last "
+             "at {last}). Until {until} gm judges no mail for this seat by its password alone: a mail "
+             "from this address with the right password is held, and gm mails you here a code to "
+             "confirm it (a reply is enough).", count=FAILURE_LIMIT, seat=seat.name,
+             last=times.format_stamp(now), until=times.format_stamp(until)),
+        Text("{note}If someone may know your password, send PASSWORD RESET {game} from this address.",
+             note=reply_note(ctx), game=view.id)])
     credentials.tell_gm(ctx, f"[{view.id}] Passwords of seat {seat.name} refused for an hour", [
         f"Game {view.id}: {FAILURE_LIMIT} wrong passwords for seat {seat.name} within the hour; "
         f"its passwords are refused until {times.format_stamp(until)}. The player was told."])

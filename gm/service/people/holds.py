@@ -12,6 +12,7 @@ owner no code mail at all.
 
 from __future__ import annotations
 
+from games.text import Plural, Text
 from gm.core import times
 from gm.core.model import GameView, Seat
 from gm.mail.inbound import Inbound
@@ -42,33 +43,41 @@ def ask(ctx: Context, view: GameView, seat: Seat, inbound: Inbound, came: float)
     name, address = seat.name, seat.email
     waiting = waiting_code(ctx, view, name)
     if waiting is not None:
-        done(ctx, inbound, view, "Held until you confirm", "\n".join([
-            f"Your mail is held, not read yet: {why_held(name)}. It is judged as it came (at "
-            f"{times.format_stamp(came)}) once this address confirms the code gm mailed here at "
-            f"{times.format_stamp(waiting)} (reply to that mail), if turn {view.turn} is still open "
-            "then: its deadline does not wait.", "",
-            guessing.reply_note(ctx) + f"If you did not send this mail, do not confirm: send "
-            f"PASSWORD RESET {view.id} from this address."]))
+        done(ctx, inbound, view, Text("Held until you confirm"), Text(
+            "Your mail is held, not read yet: {why}. It is judged as it came (at {came}) once this "
+            "address confirms the code gm mailed here at {mailed} (reply to that mail), if turn "
+            "{turn} is still open then: its deadline does not wait.\n\n{note}If you did not send "
+            "this mail, do not confirm: send PASSWORD RESET {game} from this address.",
+            why=why_held(name), came=times.format_stamp(came), mailed=times.format_stamp(waiting),
+            turn=view.turn, note=guessing.reply_note(ctx), game=view.id))
         return
     code = credentials.new_code(ctx, view.id, name, HELD, address, CODE_HOURS * HOUR)
     text = ctx.outbox.render("answer", game_id=None, lines=[
-        f"A mail from this address with the right password for your seat {name} of game {view.id} "
-        f"came at {times.format_stamp(came)}, and is held, not read yet: {why_held(name)}.", "",
-        f"To have it judged, reply to this mail, or mail {ctx.config.address} a line: CONFIRM {code}",
-        "", f"It must come from this address. Your mail is then judged as it came, if turn "
-        f"{view.turn} is still open: its deadline does not wait for you. Mails held for the seat "
-        f"until then are judged with it, each as it came. The code works once, for {CODE_HOURS} hours.",
-        "", guessing.reply_note(ctx) + "If you did not send that mail, do not confirm: someone knows "
-        f"your password. Send PASSWORD RESET {view.id} from this address."])
+        Text("A mail from this address with the right password for your seat {seat} of game {game} "
+             "came at {came}, and is held, not read yet: {why}.", seat=name, game=view.id,
+             came=times.format_stamp(came), why=why_held(name)), "",
+        Text("To have it judged, reply to this mail, or mail {address} a line: CONFIRM {code}",
+             address=ctx.config.address, code=code), "",
+        Plural("It must come from this address. Your mail is then judged as it came, if turn {turn} "
+               "is still open: its deadline does not wait for you. Mails held for the seat until then "
+               "are judged with it, each as it came. The code works once, for {n} hour.",
+               "It must come from this address. Your mail is then judged as it came, if turn {turn} "
+               "is still open: its deadline does not wait for you. Mails held for the seat until then "
+               "are judged with it, each as it came. The code works once, for {n} hours.",
+               turn=view.turn, n=CODE_HOURS), "",
+        Text("{note}If you did not send that mail, do not confirm: someone knows your password. Send "
+             "PASSWORD RESET {game} from this address.", note=guessing.reply_note(ctx), game=view.id)])
     # No "[gm nb7]" tag and no word "game" in the subject: a reply must read as CONFIRM <code>.
-    ctx.outbox.queue(address, f"CONFIRM {code}: confirm your held mail ({view.id})", text, kind="notice",
+    ctx.outbox.queue(address, Text("CONFIRM {code}: confirm your held mail ({game})", code=code, game=view.id),
+                     text, kind="notice",
                      game_id=view.id, in_reply_to=inbound.message_id, references=inbound.references,
                      auto="auto-replied", secret=True)
 
 
 def why_held(name: str) -> str:
-    return (f"after {guessing.FAILURE_LIMIT} wrong passwords within the hour, gm judges no mail for "
-            f"your seat {name} by its password alone until the address it is registered to confirms it")
+    return Text("after {count} wrong passwords within the hour, gm judges no mail for your seat {seat} "
+                "by its password alone until the address it is registered to confirms it",
+                count=guessing.FAILURE_LIMIT, seat=name)
 
 
 def confirm(ctx: Context, row: CodeRow, inbound: Inbound) -> None:
@@ -77,11 +86,12 @@ def confirm(ctx: Context, row: CodeRow, inbound: Inbound) -> None:
     game = games.load_seats(ctx.store, row.game_id)
     seat = game.player(row.player)
     if seat is None or not seat.active or seat.email.lower() != row.new_email:
-        refuse(ctx, inbound, None, "Not confirmed", "CONFIRM: the held mail was not judged: the seat "
-               "has left the game, or moved to another address, since it came.")
+        refuse(ctx, inbound, None, Text("Not confirmed"), Text(
+            "CONFIRM: the held mail was not judged: the seat has left the game, or moved to another "
+            "address, since it came."))
         return
     ctx.store.credentials.end_code(row.code_hash, "confirmed")
     ctx.released[(game.id, seat.name)] = ctx.clock()
-    done(ctx, inbound, game, "Held mail confirmed", f"Confirmed: the mails held for your seat "
-         f"{seat.name} of game {game.id} are judged now, each as it came; gm answers each of them "
-         "as usual.")
+    done(ctx, inbound, game, Text("Held mail confirmed"), Text(
+        "Confirmed: the mails held for your seat {seat} of game {game} are judged now, each as it "
+        "came; gm answers each of them as usual.", seat=seat.name, game=game.id))

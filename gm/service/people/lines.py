@@ -9,18 +9,22 @@ keeps at most MAX_LINES lines of at most MAX_MOVES moves.  Lines are sealed: onl
 
 from __future__ import annotations
 
+
 from typing import Any
 
 from games.base import OrderError
+from games.text import mark, Plural, reason, Text
 from gm.core.model import GameView, Status
 from gm.mail import conditional as words
 from gm.mail.inbound import Inbound
 from gm.service.context import Context
 from gm.service.outgoing.answers import done, refuse
+from games.text import in_lines
 from gm.store.lines import LineRow
 
 MAX_LINES = words.MAX_LINES  # lines a seat keeps in one game
 MAX_MOVES = words.MAX_MOVES  # moves one line names, everyone's counted
+KEPT = mark("Kept: {line}")  # a line kept, as the answer says it
 Moves = list[tuple[str, str]]  # (player, move in the game's canonical notation)
 
 
@@ -29,20 +33,21 @@ def check(view: GameView, name: str, steps: list[words.Step], now: float) -> Mov
     ValueError saying which step is wrong and why."""
     named = sum(len(step.theirs) + 1 for step in steps)
     if named > MAX_MOVES:  # said before any move is judged: a long line costs nothing
-        raise ValueError(f"it names {named} moves; a line names at most {MAX_MOVES}")
+        raise ValueError(Text("it names {named} moves; a line names at most {most}", named=named, most=MAX_MOVES))
     state = view.state
     moves: Moves = []
     for step in steps:
         for text in step.theirs:
             mover = _next_mover(view, state, text)
             if mover == name:
-                raise ValueError(f"before {text} it would be your turn: an IF part names only the "
-                                 "other players' moves between your turns")
+                raise ValueError(Text("before {move} it would be your turn: an IF part names only the "
+                                      "other players' moves between your turns", move=text))
             state = _play(view, state, mover, text, moves, now)
         mover = _next_mover(view, state, step.mine)
         if mover != name:
-            raise ValueError(f"before THEN {step.mine} it would be {mover}'s turn, not yours: "
-                             f"name every other player's move before yours, separated by {words.SEPARATOR}")
+            raise ValueError(Text("before THEN {move} it would be {mover}'s turn, not yours: name every "
+                                  "other player's move before yours, separated by {separator}",
+                                  move=step.mine, mover=mover, separator=words.SEPARATOR))
         state = _play(view, state, name, step.mine, moves, now)
     return moves
 
@@ -51,7 +56,7 @@ def _next_mover(view: GameView, state: Any, text: str) -> str:
     rules = view.rules
     movers = [] if rules.is_over(state) else rules.to_move(state)
     if len(movers) != 1:
-        raise ValueError(f"the game would be over before {text}")
+        raise ValueError(Text("the game would be over before {move}", move=text))
     return movers[0]
 
 
@@ -62,7 +67,8 @@ def _play(view: GameView, state: Any, mover: str, text: str, moves: Moves, now: 
         order = rules.parse_order(state, mover, text)
         result = rules.submit(state, mover, order, now)
     except OrderError as exc:
-        raise ValueError(f"{text} ({mover}'s move) would be refused: {exc}") from None
+        raise ValueError(Text("{move} ({mover}'s move) would be refused: {why}", move=text, mover=mover,
+                              why=reason(exc))) from None
     moves.append((mover, str(order)))
     return result.state
 
@@ -70,13 +76,13 @@ def _play(view: GameView, state: Any, mover: str, text: str, moves: Moves, now: 
 def refusal(view: GameView, name: str) -> str | None:
     """Why ``name`` may send no lines in this game now, or None."""
     if view.rules.simultaneous:
-        return (f"{view.rules.title} has no conditional orders (RULINGS G8): its turns are "
-                "simultaneous; only Neighbors, Phalanx and Proximity take IF ... THEN lines.")
+        return Text("{title} has no conditional orders (RULINGS G8): its turns are simultaneous; only "
+                    "Neighbors, Phalanx and Proximity take IF ... THEN lines.", title=view.rules.title)
     player = view.player(name)
     if view.status == Status.FINISHED or view.rules.is_over(view.state):
-        return f"game {view.id} is over."
+        return Text("game {game} is over.", game=view.id)
     if player is None or not player.active:
-        return "you have left this game."
+        return Text("you have left this game.")
     return None
 
 
@@ -92,33 +98,35 @@ def keep(ctx: Context, view: GameView, name: str, texts: list[str]) -> list[str]
     if it had one); what to tell the sender: each line kept, or refused and why."""
     why = refusal(view, name)
     if why is not None:
-        return [f"{len(texts)} IF line(s) not kept: {why}"]
+        return [Plural("{n} IF line(s) not kept: {why}", "{n} IF line(s) not kept: {why}", n=len(texts), why=why)]
     told, room = [], MAX_LINES - len(standing(ctx, view.id, name))
     for text in texts[:2 * MAX_LINES]:
         try:
             if room <= 0:
-                raise ValueError(f"you have {MAX_LINES} lines standing, the most a seat keeps "
-                                 "(CLEAR ends them)")
+                raise ValueError(Text("you have {most} lines standing, the most a seat keeps (CLEAR "
+                                      "ends them)", most=MAX_LINES))
             moves = check(view, name, words.read_line(text), ctx.clock())
         except ValueError as exc:
-            told.append(f"Refused, nothing of it kept: {shown(text)}\n    {exc}")
+            told.append(Text("Refused, nothing of it kept: {line}\n    {why}", line=shown(text), why=reason(exc)))
             continue
         ctx.store.lines.add(view.id, name, view.seq, moves, text, ctx.clock())
-        told.append(f"Kept: {shown(text)}")
+        told.append(Text(KEPT, line=shown(text)))
         room -= 1
     if len(texts) > 2 * MAX_LINES:
-        told.append(f"{len(texts) - 2 * MAX_LINES} more IF line(s) not read: a seat keeps at most {MAX_LINES}.")
+        told.append(Plural("{n} more IF line(s) not read: a seat keeps at most {most}.",
+                           "{n} more IF line(s) not read: a seat keeps at most {most}.",
+                           n=len(texts) - 2 * MAX_LINES, most=MAX_LINES))
     return told
 
 
 def tell(ctx: Context, inbound: Inbound, view: GameView, name: str, told: list[str]) -> None:
     """The answer to a mail's IF lines: what ``keep`` said, then the lines standing now."""
     standing_now = [] if view.rules.simultaneous else ["", *listing(ctx, view.id, name)]
-    text = "\n".join(told + standing_now)
-    if any(line.startswith("Kept: ") for line in told):
-        done(ctx, inbound, view, "Conditional lines", text, archive_player=name)
+    text = in_lines(told + standing_now)
+    if any(getattr(line, "template", "") == KEPT for line in told):
+        done(ctx, inbound, view, Text("Conditional lines"), text, archive_player=name)
     else:
-        refuse(ctx, inbound, view, "Lines refused", text)
+        refuse(ctx, inbound, view, Text("Lines refused"), text)
 
 
 def shown(text: str, width: int = 200) -> str:
@@ -135,9 +143,9 @@ def listing(ctx: Context, game_id: str, name: str) -> list[str]:
     """What LINES says: each standing line of ``name`` by its moves still to come."""
     lines = standing(ctx, game_id, name)
     if not lines:
-        return ["You have no conditional lines standing in this game."]
-    return [f"Your conditional lines standing ({len(lines)} of at most {MAX_LINES}; the later "
-            "one counts where two name the same moves):"] + [
+        return [Text("You have no conditional lines standing in this game.")]
+    return [Text("Your conditional lines standing ({count} of at most {most}; the later one counts "
+                 "where two name the same moves):", count=len(lines), most=MAX_LINES)] + [
         f"  {i}. {' '.join(move_words(line.moves, name))}" for i, line in enumerate(lines, 1)]
 
 
@@ -158,7 +166,7 @@ def lines_command(ctx: Context, view: GameView, player: Any, args: str, inbound:
     """LINES [<id>]: the sender's standing lines, to the sender alone."""
     if not _names_this_game(ctx, view, "LINES", args, inbound):
         return
-    done(ctx, inbound, view, "Conditional lines", "\n".join(listing(ctx, view.id, player.name)),
+    done(ctx, inbound, view, Text("Conditional lines"), in_lines(listing(ctx, view.id, player.name)),
          archive_player=player.name)
 
 
@@ -167,14 +175,17 @@ def clear_command(ctx: Context, view: GameView, player: Any, args: str, inbound:
     if not _names_this_game(ctx, view, "CLEAR", args, inbound):
         return
     gone = ctx.store.lines.clear(view.id, player.name)
-    done(ctx, inbound, view, "Conditional lines", f"{gone} conditional line(s) ended (RULINGS G8). "
-         "You have none standing in this game.", archive_player=player.name)
+    done(ctx, inbound, view, Text("Conditional lines"), Plural(
+        "{n} conditional line(s) ended (RULINGS G8). You have none standing in this game.",
+        "{n} conditional line(s) ended (RULINGS G8). You have none standing in this game.",
+        n=gone), archive_player=player.name)
 
 
 def _names_this_game(ctx: Context, view: GameView, word: str, args: str, inbound: Inbound) -> bool:
     """The command names no game or this one; else it is refused, saying how to write it."""
     if args.split() in ([], [view.id]) or args.lower().split() == [view.id]:
         return True
-    refuse(ctx, inbound, view, "Not done", f"{word} {args[:40]}: write {word} or {word} {view.id} "
-           f"under GAME {view.id} PASSWORD ...")
+    refuse(ctx, inbound, view, Text("Not done"), Text(
+        "{word} {args}: write {word} or {word} {game} under GAME {game} PASSWORD ...", word=word,
+        args=args[:40], game=view.id))
     return False

@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 from games import registry
 from games.base import GameError
+from games.text import mark, Plural, reason, Text
 from gm.core import options as service_options
 from gm.core import addresses, passwords
 from gm.core.later import later
@@ -40,6 +41,7 @@ MAX_NAME = 20  # characters of a player's name taken by JOIN
 RATED = "RATED"  # CREATE's last word for a rated game, where the config allows it (player_rated)
 MAX_OPEN_CREATED = 3  # open games one address may have made by CREATE and still waiting
 RESERVED_NAMES = {"all", "gm"}  # PRESS TO ALL / GM mean something else
+GAME_TAKEN = mark("there is already a game {game}")
 
 
 def is_open(ctx: Context, game_id: str) -> bool:
@@ -55,10 +57,10 @@ def check_game_id(game_id: str) -> str:
 def check_name(name: str) -> str | None:
     """Why ``name`` cannot be a player's name, or None (a name is typed after PRESS TO)."""
     if not name or len(name) > MAX_NAME or not all(c in NAME_CHARS for c in name):
-        return (f"a player's name is one word of at most {MAX_NAME} ASCII letters, digits, - and _ "
-                "(no spaces, no accents: the others type it after PRESS TO)")
+        return Text("a player's name is one word of at most {most} ASCII letters, digits, - and _ (no "
+                    "spaces, no accents: the others type it after PRESS TO)", most=MAX_NAME)
     if name.lower() in RESERVED_NAMES:
-        return f"{name} means something else in PRESS TO; choose another name"
+        return Text("{name} means something else in PRESS TO; choose another name", name=name)
     return None
 
 
@@ -71,19 +73,20 @@ def check_open(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int
     try:
         rules = registry.get(kind)
     except (KeyError, GameError, ValueError):
-        raise ServiceError(f"there is no game kind {kind!r} (kinds: {', '.join(registry.available())})") \
-            from None
+        raise ServiceError(Text("there is no game kind {kind} (kinds: {kinds})", kind=repr(kind),
+                                kinds=", ".join(registry.available()))) from None
     game_id = check_game_id(game_id)
     min_seats = seats if min_seats is None else min_seats
     if not rules.min_players <= min_seats <= seats <= rules.max_players:
-        raise ServiceError(f"{rules.title} takes {rules.min_players} to {rules.max_players} players: "
-                           f"--open {seats} --min {min_seats} cannot be; no game was opened")
+        raise ServiceError(Text("{title} takes {least} to {most} players: --open {seats} --min {min_seats} "
+                                "cannot be; no game was opened", title=rules.title, least=rules.min_players,
+                                most=rules.max_players, seats=seats, min_seats=min_seats))
     options = dict(options or {})
     service_options.split_options(options, rules.options)
     for count in {seats, min_seats}:  # the options must hold for any number that may start
         rules.setup([f"seat{i}" for i in range(count)], dict(options), seed)  # OptionError if bad
     if ctx.store.games.game(game_id):
-        raise ServiceError(f"there is already a game {game_id}")
+        raise ServiceError(Text(GAME_TAKEN, game=game_id))
     return rules, game_id, min_seats
 
 
@@ -100,13 +103,14 @@ def open_game(ctx: Context, kind: str, game_id: str, seats: int, min_seats: int 
     now = ctx.clock()
     with ctx.store.write(games=[game_id]):  # the new game's id: a second opener of it waits
         if ctx.store.games.game(game_id):
-            raise ServiceError(f"there is already a game {game_id}")
+            raise ServiceError(Text(GAME_TAKEN, game=game_id))
         ctx.store.games.add_game(game_id, rules.kind, seed, json.dumps(options), now, status=Status.OPEN.value)
         ctx.store.selfservice.add_open_game(game_id, seats, min_seats, created_by)
         deadlines.save_settings(ctx.store, game_id, service)
         ctx.store.history.log(game_id, 0, created_by, "open",
                               f"{rules.kind}, {seats} seats (starts with {min_seats} on gm start), seed {seed}", now)
-    return f"game {game_id} is open: {seats} seats to fill (players send JOIN {game_id} <name>)"
+    return Text("game {game} is open: {seats} seats to fill (players send JOIN {game} <name>)", game=game_id,
+                seats=seats)
 
 
 def open_summary(ctx: Context, game_id: str) -> dict:
@@ -132,12 +136,13 @@ def join_request(ctx: Context, args: str, sender: str) -> str:
     if words and words[0].upper() == "TOURNAMENT" and (len(words) != 2 or not ctx.store.games.game("tournament")):
         return later("gm.service.people.tournamentmail", "join_request")(ctx, words[1:], sender)
     if len(words) != 2:
-        raise ServiceError(f"JOIN {args[:60]}: write JOIN <game id> <your name>, e.g. JOIN nb7 ada. "
-                           "Send LIST for the games open here.")
+        raise ServiceError(Text("JOIN {args}: write JOIN <game id> <your name>, e.g. JOIN nb7 ada. Send "
+                                "LIST for the games open here.", args=args[:60]))
     game_id, name = words[0].lower(), words[1]
     problem = join_problem(ctx, game_id, name, sender)
     if problem:
-        raise ServiceError(f"JOIN {game_id[:30]} {name[:30]}: {problem}")
+        raise ServiceError(Text("JOIN {game} {name}: {problem}", game=game_id[:30], name=name[:30],
+                                problem=problem))
     return f"JOIN {game_id} {name}"
 
 
@@ -152,20 +157,25 @@ def take_seat(ctx: Context, game_id: str, name: str, sender: str, welcome: Welco
                                display_name=addresses.display_name(sender_name))
     ctx.store.history.log(game_id, 0, sender, "join", f"{name} took seat {len(taken) + 1}", ctx.clock())
     info = open_summary(ctx, game_id)
-    lines = [f"You have joined game {game_id} ({info['title']}) as {name}.", "",
-             f"Your password: {secret}", "",
-             "With it you can leave the game before the start (GAME "
-             f"{game_id} PASSWORD <password> and LEAVE on the next line). "
-             + ("Once the game runs you can answer its reports without it. " if ctx.config.reply_tokens
-                else "Orders need it once the game runs. ")
-             + f"PASSWORD RESET {game_id} mails a new one to this address.", ""]
+    lines = [Text("You have joined game {game} ({title}) as {name}.", game=game_id, title=info["title"],
+                  name=name), "",
+             Text("Your password: {secret}", secret=secret), "",
+             Text("With it you can leave the game before the start (GAME {game} PASSWORD <password> and "
+                  "LEAVE on the next line). Once the game runs you can answer its reports without it. "
+                  "PASSWORD RESET {game} mails a new one to this address.", game=game_id)
+             if ctx.config.reply_tokens else
+             Text("With it you can leave the game before the start (GAME {game} PASSWORD <password> and "
+                  "LEAVE on the next line). Orders need it once the game runs. PASSWORD RESET {game} "
+                  "mails a new one to this address.", game=game_id), ""]
     if info["free"]:
-        lines.append(f"Players so far: {', '.join(info['joined'])}; {info['free']} seat"
-                     f"{'s' if info['free'] != 1 else ''} still free. The game starts when they "
-                     "are taken, and everyone then gets a welcome and the first report.")
+        lines.append(Plural("Players so far: {players}; {n} seat still free. The game starts when they are "
+                            "taken, and everyone then gets a welcome and the first report.",
+                            "Players so far: {players}; {n} seats still free. The game starts when they "
+                            "are taken, and everyone then gets a welcome and the first report.",
+                            players=", ".join(info["joined"]), n=info["free"]))
     else:
-        lines.append(f"Every seat is taken ({', '.join(info['joined'])}): the game starts now; "
-                     "the welcome and the first report follow.")
+        lines.append(Text("Every seat is taken ({players}): the game starts now; the welcome and the first "
+                          "report follow.", players=", ".join(info["joined"])))
         start(ctx, game_id, welcome, who=f"{game_id}: seats full")
     return lines
 
@@ -173,23 +183,28 @@ def take_seat(ctx: Context, game_id: str, name: str, sender: str, welcome: Welco
 def join_problem(ctx: Context, game_id: str, name: str, sender: str) -> str | None:
     row = ctx.store.games.game(game_id)
     if row is None:
-        return f"there is no game called {game_id!r} here. Send LIST for the games open here."
+        return Text("there is no game called {game} here. Send LIST for the games open here.",
+                    game=repr(game_id))
     if row.status != Status.OPEN:
-        return f"game {game_id} has already started; only open games take players (send LIST)."
+        return Text("game {game} has already started; only open games take players (send LIST).",
+                    game=game_id)
     if not sender:
-        return "your mail has no usable From address to register."
+        return Text("your mail has no usable From address to register.")
     open_row, taken = ctx.store.selfservice.open_game(game_id), ctx.store.seats.players(game_id)
     assert open_row is not None  # an open game has its open_games row
     if len(taken) >= open_row.seats:
-        return f"game {game_id} is full ({len(taken)} of {open_row.seats} seats taken)."
+        return Text("game {game} is full ({taken} of {seats} seats taken).", game=game_id, taken=len(taken),
+                    seats=open_row.seats)
     if ctx.store.seats.players_at(game_id, sender):
         seat = ctx.store.seats.players_at(game_id, sender)[0].name
-        return f"this address has already joined game {game_id} (as {seat}); one seat per address."
+        return Text("this address has already joined game {game} (as {seat}); one seat per address.",
+                    game=game_id, seat=seat)
     why = check_name(name)
     if why:
-        return why + "."
+        return Text("{why}.", why=why)
     if any(p.name.lower() == name.lower() for p in taken):
-        return f"someone in game {game_id} is already called {name}; choose another name."
+        return Text("someone in game {game} is already called {name}; choose another name.", game=game_id,
+                    name=name)
     return None
 
 
@@ -199,30 +214,30 @@ def create_request(ctx: Context, args: str, sender: str) -> str:
     words = args.split()
     allowed = ctx.config.player_create_kinds
     if not allowed:
-        raise ServiceError("Players cannot open games by mail on this server; ask the game master. "
-                           "Send LIST for the games open here.")
+        raise ServiceError(Text("Players cannot open games by mail on this server; ask the game master. "
+                                "Send LIST for the games open here."))
     rated = len(words) > 2 and words[-1].upper() == RATED
     words = words[:-1] if rated else words
     if len(words) not in (2, 3) or (len(words) == 3 and not words[2].isdecimal()):
-        raise ServiceError(f"CREATE {args[:60]}: write CREATE <kind> <game id> [<seats>] [RATED], e.g. "
-                           f"CREATE {allowed[0]} nb7 4.")
+        raise ServiceError(Text("CREATE {args}: write CREATE <kind> <game id> [<seats>] [RATED], e.g. CREATE "
+                                "{kind} nb7 4.", args=args[:60], kind=allowed[0]))
     if rated and not ctx.config.player_rated:
-        raise ServiceError(f"CREATE {args[:60]}: players cannot open rated games on this server (its "
-                           "rated games are made by the game master or by tournaments, so that no "
-                           "throwaway address can farm a rating); send it without RATED.")
+        raise ServiceError(Text("CREATE {args}: players cannot open rated games on this server (its rated "
+                                "games are made by the game master or by tournaments, so that no throwaway "
+                                "address can farm a rating); send it without RATED.", args=args[:60]))
     kind = words[0].lower()
     if ctx.store.selfservice.open_games_created_by(sender) >= MAX_OPEN_CREATED:
-        raise ServiceError(f"This address has {MAX_OPEN_CREATED} games waiting for players already; "
-                           "one of them must start (or be deleted) before you open another.")
+        raise ServiceError(Text("This address has {most} games waiting for players already; one of them "
+                                "must start (or be deleted) before you open another.", most=MAX_OPEN_CREATED))
     if kind not in allowed:
-        raise ServiceError(f"CREATE {kind[:30]}: players may open only these kinds here: "
-                           f"{', '.join(allowed)}.")
+        raise ServiceError(Text("CREATE {kind}: players may open only these kinds here: {kinds}.",
+                                kind=kind[:30], kinds=", ".join(allowed)))
     try:
         rules = registry.get(kind)
         seats = int(words[2][:3]) if len(words) == 3 else rules.min_players
         _, game_id, _ = check_open(ctx, kind, words[1], seats)
     except (ServiceError, GameError, KeyError, ValueError) as exc:
-        raise ServiceError(f"CREATE {args[:60]}: {exc}.") from None
+        raise ServiceError(Text("CREATE {args}: {why}.", args=args[:60], why=reason(exc))) from None
     return f"CREATE {kind} {game_id} {seats}" + (f" {RATED}" if rated else "")
 
 
@@ -230,7 +245,7 @@ def create_game(ctx: Context, kind: str, game_id: str, seats: int, sender: str, 
     """The confirmed CREATE: the game is open (rated=true with RATED); what to tell the sender."""
     text = open_game(ctx, kind, game_id, seats, options={"rated": "true"} if rated else None,
                      created_by=sender or "mail")
-    return text + f". Send JOIN {game_id} <name> to take a seat yourself."
+    return Text("{opened}. Send JOIN {game} <name> to take a seat yourself.", opened=text, game=game_id)
 
 
 def leave(ctx: Context, game_id: str, player: Seat, inbound: Inbound) -> None:
@@ -241,15 +256,16 @@ def leave(ctx: Context, game_id: str, player: Seat, inbound: Inbound) -> None:
     ctx.store.seats.renumber_seats(game_id)
     ctx.store.history.log(game_id, 0, player.email, "leave", f"{player.name} left before the start",
                           ctx.clock())
-    done(ctx, inbound, None, f"Left {game_id}", f"You have left game {game_id}; your seat "
-         f"({player.name}) is free again. Nothing more will be sent to you about it.")
+    done(ctx, inbound, None, Text("Left {game}", game=game_id), Text(
+        "You have left game {game}; your seat ({seat}) is free again. Nothing more will be sent to you "
+        "about it.", game=game_id, seat=player.name))
 
 
 def leave_running(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
     """LEAVE in a game that runs: refused; RESIGN is how a player leaves a game under way."""
-    refuse(ctx, inbound, view, "Not left", f"Game {view.id} has started: LEAVE frees a seat only "
-           "before the start. To leave a game under way send RESIGN (the game's rules say what "
-           "becomes of your seat).")
+    refuse(ctx, inbound, view, Text("Not left"), Text(
+        "Game {game} has started: LEAVE frees a seat only before the start. To leave a game under way "
+        "send RESIGN (the game's rules say what becomes of your seat).", game=view.id))
 
 
 def wants_leave(commands: list[str]) -> bool:
@@ -270,20 +286,20 @@ def game_mail(ctx: Context, inbound: Inbound, game_id: str, password: str | None
     game_id = view.id
     info = open_summary(ctx, game_id)
     if wants and refused == "locked":
-        text = (f"LEAVE {game_id}: nobody left the game. After {guessing.FAILURE_LIMIT} wrong "
-                "passwords within the hour, gm refuses passwords for this seat or from this address "
-                f"for an hour, the right one too. Send PASSWORD RESET {game_id} from the address "
-                "your seat is registered to, or try again in an hour.")
+        text = Text("LEAVE {game}: nobody left the game. After {count} wrong passwords within the hour, "
+                    "gm refuses passwords for this seat or from this address for an hour, the right one "
+                    "too. Send PASSWORD RESET {game} from the address your seat is registered to, or try "
+                    "again in an hour.", game=game_id, count=guessing.FAILURE_LIMIT)
     elif wants:
-        text = (f"LEAVE {game_id}: the password is missing or wrong, so nobody left the game. "
-                "Write the password of your JOIN reply: GAME "
-                f"{game_id} PASSWORD <password>, and LEAVE on the next line.")
+        text = Text("LEAVE {game}: the password is missing or wrong, so nobody left the game. Write the "
+                    "password of your JOIN reply: GAME {game} PASSWORD <password>, and LEAVE on the next "
+                    "line.", game=game_id)
     else:
-        text = (f"Game {game_id} has not started: {len(info['joined'])} of {info['seats']} seats are "
-                "taken. Orders are read once it starts; you will get a welcome and the first "
-                f"report then. Before the start you can only leave (LEAVE {game_id}, with your "
-                "password).")
-    refuse(ctx, inbound, None, "Not started", text)
+        text = Text("Game {game} has not started: {joined} of {seats} seats are taken. Orders are read "
+                    "once it starts; you will get a welcome and the first report then. Before the start "
+                    "you can only leave (LEAVE {game}, with your password).", game=game_id,
+                    joined=len(info["joined"]), seats=info["seats"])
+    refuse(ctx, inbound, None, Text("Not started"), text)
     return text
 
 
@@ -326,6 +342,6 @@ def begin_play(ctx: Context, rules, game_id: str, seed: int, options: dict, name
     for player in view.players:
         welcome(ctx, view, player, secrets.get(player.name), start_reports)
     if observers.following(ctx, game_id):  # they followed the open game: the first report
-        observers.send(ctx, view, f"{rules.title} report",
+        observers.send(ctx, view, Text("{title} report", title=rules.title),
                        reports.report_body(ctx, view, OBSERVER, []), kind="report")
     return view

@@ -17,6 +17,7 @@ import json
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
+from games.text import Text
 from gm.core.addresses import normal
 from gm.core.model import GameView, ServiceError
 from gm.mail.inbound import Inbound
@@ -258,31 +259,42 @@ def encoded(data: dict[str, Any]) -> bytes:
 
 def send(ctx: Context, address: str) -> str:
     """Mail ``address`` (and only it) everything gm keeps about it; what the asker is told."""
+    return sent_text(deliver(ctx, address), Text("the address"))
+
+
+def deliver(ctx: Context, address: str) -> bool:
+    """Mail ``address`` (and only it) everything gm keeps about it; False: not mailed (the caps)."""
     data = gather(ctx.store, ctx.config, address, ctx.clock())
     body = ctx.outbox.render("answer", game_id=None, lines=[
-        f"Attached ({FILE_NAME}) is everything gm keeps about {data['address']}: {len(data['seats'])} seats, "
-        f"{len(data['history'])} history lines, {len(data['mail_sent'])} mails you sent, "
-        f"{len(data['mail_gm_sent_you'])} mails gm sent you.", "",
-        "Its \"kept\" part says how long gm keeps each. Passwords, codes and other people's data are "
-        "never in it. Ask the game master to have it erased."])
-    oid = ctx.outbox.queue(data["address"], "Your data at gm", body, kind="data", secret=True,
+        Text("Attached ({file}) is everything gm keeps about {address}: {seats} seats, {history} history "
+             "lines, {sent} mails you sent, {received} mails gm sent you.", file=FILE_NAME,
+             address=data["address"], seats=len(data["seats"]), history=len(data["history"]),
+             sent=len(data["mail_sent"]), received=len(data["mail_gm_sent_you"])), "",
+        Text("Its \"kept\" part says how long gm keeps each. Passwords, codes and other people's data are "
+             "never in it. Ask the game master to have it erased.")])
+    oid = ctx.outbox.queue(data["address"], Text("Your data at gm"), body, kind="data", secret=True,
                            files=(Attachment(FILE_NAME, "application/json", encoded(data)),))
-    if oid is None:
-        return "MY DATA: not mailed: this mail made gm write to that address as often as one mail may."
-    return "MY DATA: everything gm keeps about the address is mailed to it, in a mail of its own."
+    return oid is not None
+
+
+def sent_text(sent: bool, where: str) -> str:
+    """What the asker of MY DATA is told: the data went to ``where`` (words), or was not mailed."""
+    if not sent:
+        return Text("MY DATA: not mailed: this mail made gm write to that address as often as one mail may.")
+    return Text("MY DATA: everything gm keeps about {where} is mailed to it, in a mail of its own.", where=where)
 
 
 # --- the mail command ---------------------------------------------------------------------
 def data_request(ctx: Context, args: str, sender: str) -> str:
     """MY DATA as a request to confirm (optin.REQUESTS): its line."""
     if args.strip().upper() not in ("", "DATA"):
-        raise ServiceError("MY DATA takes no more words.")
+        raise ServiceError(Text("MY DATA takes no more words."))
     return "MY DATA"
 
 
 def for_seat(ctx: Context, view: GameView | None, player: Any, args: str, inbound: Inbound) -> None:
     """MY DATA from a seat (its password or reply token): mailed at once to the address the seat is
     registered to, whoever sent the mail; the sender is told where it went, not the address."""
-    said = send(ctx, player.email)
-    ctx.outbox.reply(inbound, view, "My data", ctx.outbox.render("answer", game_id=view.id if view else None, lines=[
-        said.replace("the address", "the address your seat is registered to")]), kind="reply")
+    told = sent_text(deliver(ctx, player.email), Text("the address your seat is registered to"))
+    ctx.outbox.reply(inbound, view, Text("My data"), ctx.outbox.render(
+        "answer", game_id=view.id if view else None, lines=[told]), kind="reply")

@@ -14,7 +14,10 @@ code mail (an auto-responder's answer does not); a robot's mail confirms nothing
 
 from __future__ import annotations
 
+
 import logging
+
+from games.text import mark, Plural, reason, Text
 from gm.core.value import field, valueclass
 from typing import TYPE_CHECKING, Callable
 
@@ -47,9 +50,11 @@ REQUESTS: dict[str, Callable[[Context, str, str], str]] = {  # each checks a req
     "MY": later("gm.service.people.mydata", "data_request"),
     "FORGET": later("gm.service.people.forget", "forget_request"),
     "WITHDRAW": later("gm.service.people.tournamentmail", "withdraw_request")}
-REFUSED = {"OBSERVE": "Not observing", "UNOBSERVE": "Not observing", "JOIN": "Not joined", "CREATE": "Not created",
-           "MY": "No data sent", "FORGET": "Not forgotten", "WITHDRAW": "Not withdrawn"}
+REFUSED = {"OBSERVE": mark("Not observing"), "UNOBSERVE": mark("Not observing"), "JOIN": mark("Not joined"),
+           "CREATE": mark("Not created"), "MY": mark("No data sent"), "FORGET": mark("Not forgotten"),
+           "WITHDRAW": mark("Not withdrawn")}  # the subject of a request's refusal
 TOURNAMENT = "TOURNAMENT"  # JOIN TOURNAMENT, WITHDRAW TOURNAMENT: gm.service.people.tournamentmail
+ITEM = mark("  - {item}")  # a line of a list in a mail
 
 
 @valueclass
@@ -116,7 +121,7 @@ def ask(word: str, ctx: Context, view, player, args: str, inbound: Inbound) -> N
     try:
         line = REQUESTS[word](ctx, args, inbound.sender)
     except ServiceError as exc:
-        asked.refused.append((REFUSED[word], str(exc)))
+        asked.refused.append((Text(REFUSED[word]), reason(exc)))
         return
     if line not in asked.lines:
         asked.lines.append(line)
@@ -140,9 +145,9 @@ def finish(ctx: Context, inbound: Inbound) -> str | None:
     if _strangers_total_reached(ctx, address):  # a short answer, capped as any to a stranger
         for label, why in asked.refused:
             refuse(ctx, inbound, None, label, why)
-        refuse(ctx, inbound, None, "Not done", "gm has had too many OBSERVE, JOIN and CREATE "
-               "requests this hour and is not sending codes to confirm them now. Nothing was "
-               "changed; send your request again in an hour.")
+        refuse(ctx, inbound, None, Text("Not done"), Text(
+            "gm has had too many OBSERVE, JOIN and CREATE requests this hour and is not sending codes to "
+            "confirm them now. Nothing was changed; send your request again in an hour."))
         return "not confirmed: the hourly total of confirmations is reached"
     code, now = generate(CODE_LENGTH), ctx.clock()
     ctx.store.optin.add_pending_request(codes.digest(ctx.code_secret(), code), address, mailbox_key(address),
@@ -155,7 +160,7 @@ def code_refused(ctx: Context, address: str) -> str | None:
     """Why no code of any kind may be mailed to ``address`` now (the caps above), or None."""
     capped = _capped(ctx, address)
     if capped is None and _strangers_total_reached(ctx, address):
-        return f"the limit of {ctx.config.confirmations_per_hour} confirmations an hour is reached"
+        return Text("the limit of {most} confirmations an hour is reached", most=ctx.config.confirmations_per_hour)
     return capped
 
 
@@ -173,14 +178,15 @@ def _capped(ctx: Context, address: str) -> str | None:
     A mailbox is mailbox_key's: victim+1@, "victim"@, VICTIM@ and Gmail's dotted spellings are one;
     past a cap nothing is sent and nothing recorded."""
     if not address:
-        return "no From address"
+        return Text("no From address")
     now, config = ctx.clock(), ctx.config
     ctx.store.locks.lock_shared(HOURLY_CAPS)  # until this code is recorded (or not) and committed
     mailbox = mailbox_key(address)
     if ctx.store.optin.pending_requests_since(now - DAY, mailbox, unconfirmed=True):
-        return "a confirmation sent there in the last day is unanswered"
+        return Text("a confirmation sent there in the last day is unanswered")
     if ctx.store.optin.pending_requests_since(now - DAY, mailbox) >= config.confirmations_per_address_per_day:
-        return f"{config.confirmations_per_address_per_day} confirmations were sent there today"
+        return Plural("{n} confirmation was sent there today", "{n} confirmations were sent there today",
+                      n=config.confirmations_per_address_per_day)
     return None
 
 
@@ -202,17 +208,19 @@ def _strangers_total_reached(ctx: Context, address: str) -> bool:
 
 def _mail_code(ctx: Context, inbound: Inbound, code: str, asked: Asked) -> None:
     """The one confirmation mail: what was asked, how to confirm, what was refused."""
-    lines = [f"A mail from this address ({inbound.sender}) asked gm to:", ""]
-    lines += [f"  - {_what(line)}" for line in asked.lines]
-    lines += ["", "Nothing is done until this address confirms. To confirm all of it, reply to "
-              f"this mail (nothing to write), or mail {ctx.config.address} this line:", "",
+    lines = [Text("A mail from this address ({sender}) asked gm to:", sender=inbound.sender), ""]
+    lines += [Text(ITEM, item=_what(line)) for line in asked.lines]
+    lines += ["", Text("Nothing is done until this address confirms. To confirm all of it, reply to this "
+                       "mail (nothing to write), or mail {address} this line:", address=ctx.config.address), "",
               f"    CONFIRM {code}", "",
-              f"The code works once, for {REQUEST_DAYS} days. If you did not ask for this, ignore "
-              "this mail: nothing happens, and gm writes to this address about such requests at "
-              "most once a day."]
+              Plural("The code works once, for {n} day. If you did not ask for this, ignore this mail: "
+                     "nothing happens, and gm writes to this address about such requests at most once a day.",
+                     "The code works once, for {n} days. If you did not ask for this, ignore this mail: "
+                     "nothing happens, and gm writes to this address about such requests at most once a day.",
+                     n=REQUEST_DAYS)]
     if asked.refused:
-        lines += ["", "These lines of the mail were not taken (nothing was changed for them):"]
-        lines += [f"  - {why}" for _, why in asked.refused]
+        lines += ["", Text("These lines of the mail were not taken (nothing was changed for them):")]
+        lines += [Text(ITEM, item=why) for _, why in asked.refused]
     body = ctx.outbox.render("answer", lines=lines, game_id=None)
     # The mail's other answers (HELP, LIST, a refused order...) ride below the code: one mail back
     # for one mail received.
@@ -224,7 +232,8 @@ def _mail_code(ctx: Context, inbound: Inbound, code: str, asked: Asked) -> None:
         else ()
     # No "[gm nb7]" tag and no word "game" in the subject: a reply to it must read as CONFIRM
     # <code> from the subject (gm.mail.orders), not as a game mail needing a password.
-    oid = ctx.outbox.queue(inbound.sender, f"CONFIRM {code}: confirm your request to gm", body, kind="confirm",
+    oid = ctx.outbox.queue(inbound.sender, Text("CONFIRM {code}: confirm your request to gm", code=code), body,
+                           kind="confirm",
                            in_reply_to=inbound.message_id, references=inbound.references,
                            auto="auto-replied", headers=headers, secret=True, answer=True)
     ctx.outbox.archive_parts(others, oid)
@@ -237,16 +246,17 @@ def _what(line: str) -> str:
     if args and args[0] == TOURNAMENT:
         return later("gm.service.people.tournamentmail", "request_in_words")(line)
     if word == "OBSERVE":
-        return f"follow game {args[0]} as an observer ({line})"
+        return Text("follow game {game} as an observer ({line})", game=args[0], line=line)
     if word == "UNOBSERVE":
-        return f"stop following game {args[0]} ({line})"
+        return Text("stop following game {game} ({line})", game=args[0], line=line)
     if word == "JOIN":
-        return f"take a seat in game {args[0]} as {args[1]} ({line})"
+        return Text("take a seat in game {game} as {name} ({line})", game=args[0], name=args[1], line=line)
     if word == "MY":
-        return f"mail this address everything gm keeps about it ({line})"
+        return Text("mail this address everything gm keeps about it ({line})", line=line)
     if word == "FORGET":
-        return f"forget this address: erase it everywhere gm keeps it ({line})"
-    return f"open a {args[0]} game {args[1]} with {args[2]} seats ({line})"
+        return Text("forget this address: erase it everywhere gm keeps it ({line})", line=line)
+    return Text("open a {kind} game {game} with {seats} seats ({line})", kind=args[0], game=args[1],
+                seats=args[2], line=line)
 
 
 # --- the address confirms -----------------------------------------------------------------
@@ -262,30 +272,40 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound, welcome: We
         return
     now = ctx.clock()
     if row.confirmed is not None or row.expires < now or row.address != inbound.sender:
-        refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {args[:30]}: this code is used or "
-               "expired, or this is not the address it was sent to. Send the request again.")
+        refuse(ctx, inbound, None, Text("Not confirmed"), Text(
+            "CONFIRM {code}: this code is used or expired, or this is not the address it was sent to. Send "
+            "the request again.", code=args[:30]))
         return
     ctx.store.optin.confirm_pending_request(row.code_hash, now)
     if "FORGET ME" in row.actions.split("\n"):  # alone: answered after the erase, its last trace
         later("gm.service.people.forget", "confirmed")(ctx, inbound, row.actions.split("\n"))
         return
-    parts, secret = [], False
+    lines: list[str] = []
+    secret = False
     for line in row.actions.split("\n"):
         word, _, rest = line.partition(" ")
+        lines += [""] if lines else []
         try:
             REQUESTS[word](ctx, rest, inbound.sender)  # checked again: things may have moved
         except ServiceError as exc:
-            parts.append(f"{line}: not done: {exc}")
+            lines.append(Text("{line}: not done: {why}", line=line, why=reason(exc)))
             continue
-        parts.append(_do(ctx, word, rest.split(), inbound.sender, welcome, inbound.sender_name))
+        lines += answer_lines(_do(ctx, word, rest.split(), inbound.sender, welcome, inbound.sender_name))
         secret = secret or (word == "JOIN" and not rest.startswith(TOURNAMENT))
-    body = ctx.outbox.render("answer", lines="\n\n".join(parts).split("\n"), game_id=None)
+    body = ctx.outbox.render("answer", lines=lines, game_id=None)
     # The answer of a JOIN holds the seat's password: its stored copy must not outlive its sending.
-    ctx.outbox.reply(inbound, None, "Confirmed", body, kind="reply", secret=secret)
+    ctx.outbox.reply(inbound, None, Text("Confirmed"), body, kind="reply", secret=secret)
+
+
+def answer_lines(told: str | list[str]) -> list[str]:
+    """What a confirmed request line did, as lines of the answer (a Text stays one line)."""
+    if isinstance(told, list):
+        return told
+    return [told] if isinstance(told, Text) else told.split("\n")
 
 
 def _do(ctx: Context, word: str, args: list[str], sender: str, welcome: Welcome,
-        sender_name: str = "") -> str:
+        sender_name: str = "") -> str | list[str]:
     from gm.service.outgoing import observers
     from gm.service.people import lobby
 
@@ -300,7 +320,7 @@ def _do(ctx: Context, word: str, args: list[str], sender: str, welcome: Welcome,
     if word == "UNOBSERVE":
         return observers.remove(ctx, args[0], sender)
     if word == "JOIN":  # the seat keeps the display name of the From that confirmed it
-        return "\n".join(lobby.take_seat(ctx, args[0], args[1], sender, welcome, sender_name))
+        return lobby.take_seat(ctx, args[0], args[1], sender, welcome, sender_name)
     if word == "MY":
         from gm.service.people import mydata
 

@@ -9,19 +9,28 @@ from __future__ import annotations
 import json
 
 from games.base import GameError
+from games.text import mark, reason, Text
+from gm.core import times
+from gm.core.i18n import translate
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.rawmail import ascii_lower
 from gm.present import standings
 from gm.present.reports import without_footer
-from gm.service.context import Context
-from gm.service.outgoing import calendar, reports
+from gm.service.context import Context, reply_language
+from gm.service.outgoing import calendar, reportmail, reports
 from gm.service.people import lobby, mailcommands, playersettings
 from gm.service.table import deadlines, games
 from gm.store.reportrows import ReportRow
 
 MAX_HISTORY = 200_000  # characters of one HISTORY reply
-STATUS_WORDS = {Status.OPEN.value: "open", Status.ACTIVE.value: "running", Status.PAUSED.value: "paused",
-                Status.FINISHED.value: "finished"}
+GAME = mark("Game {game}")  # the subject of what LIST tells of one game
+STATUS_WORDS = {Status.OPEN.value: mark("open"), Status.ACTIVE.value: mark("running"),
+                Status.PAUSED.value: mark("paused"), Status.FINISHED.value: mark("finished")}
+
+
+def status_word(status: str) -> str:
+    """A game's status as LIST says it, in the reader's language (an unknown one as it is)."""
+    return Text(STATUS_WORDS[status]) if status in STATUS_WORDS else status
 
 
 def public_kind(player) -> str:
@@ -33,43 +42,44 @@ def list_games(ctx, view, player, args, inbound) -> None:
     words = args.split()
     kind = public_kind(player)
     if len(words) > 1:
-        body = ctx.outbox.error_body(None, f"LIST {args[:60]}: write LIST for every game, or "
-                                     "LIST <id> for one game")
-        ctx.outbox.reply(inbound, None, "List", body, kind="error")
+        body = ctx.outbox.error_body(None, Text("LIST {args}: write LIST for every game, or LIST <id> for one "
+                                                "game", args=args[:60]))
+        ctx.outbox.reply(inbound, None, Text("List"), body, kind="error")
         return
     if words:
         if lobby.is_open(ctx, words[0]):
             info = lobby.open_summary(ctx, words[0].lower())
             body = ctx.outbox.render("list", mode="open", game=info)
-            ctx.outbox.reply(inbound, None, f"Game {info['id']}", body, kind=kind)
+            ctx.outbox.reply(inbound, None, Text(GAME, game=info["id"]), body, kind=kind)
             return
         try:
             game = games.load(ctx.store, words[0])
         except ServiceError:
-            body = ctx.outbox.error_body(None, f"LIST {words[0][:40]}: there is no game called "
-                                         f"{words[0][:40]!r} here. Send LIST for the games here.")
-            ctx.outbox.reply(inbound, None, "No such game", body, kind="error")
+            body = ctx.outbox.error_body(None, Text("LIST {word}: there is no game called {name} here. Send "
+                                                    "LIST for the games here.", word=words[0][:40],
+                                                    name=repr(words[0][:40])))
+            ctx.outbox.reply(inbound, None, Text("No such game"), body, kind="error")
             return
         body = ctx.outbox.render("list", mode="game", game=public_summary(ctx, game))
-        ctx.outbox.reply(inbound, None, f"Game {game.id}", body, kind=kind)
+        ctx.outbox.reply(inbound, None, Text(GAME, game=game.id), body, kind=kind)
         return
     rows = ctx.store.games.newest_games(mailcommands.LIST_MAX)
     shown = []
     for row in rows:
         if row.status == Status.OPEN:
             info = lobby.open_summary(ctx, row.id)
-            shown.append({"id": row.id, "title": info["title"], "turn": "-", "status": "open",
+            shown.append({"id": row.id, "title": info["title"], "turn": "-", "status": status_word(Status.OPEN.value),
                           "players": info["joined"], "open": info})
             continue
         game = games.load(ctx.store, row.id)
         shown.append({"id": game.id, "title": game.rules.title, "turn": game.turn,
-                      "status": STATUS_WORDS.get(game.status, game.status),
-                      "players": [p.name + ("" if p.active else " (left)")
+                      "status": status_word(game.status),
+                      "players": [p.name if p.active else Text("{name} (left)", name=p.name)
                                   for p in game.players],
                       "result": public_summary(ctx, game)["result"]})
     body = ctx.outbox.render("list", mode="list", games=shown,
                              more=ctx.store.games.game_count() - len(rows))
-    ctx.outbox.reply(inbound, None, "Games", body, kind=kind)
+    ctx.outbox.reply(inbound, None, Text("Games"), body, kind=kind)
 
 
 def summary(ctx, view, player, args, inbound) -> None:
@@ -84,14 +94,14 @@ def summary(ctx, view, player, args, inbound) -> None:
         if lobby.is_open(ctx, game_id):
             info = lobby.open_summary(ctx, game_id)
             shown.append({"id": game_id, "title": info["title"], "turn": "-", "owes": False,
-                          "status": f"open, {info['free']} seat(s) still free", "to_move": [],
+                          "status": Text("open, {free} seat(s) still free", free=info["free"]), "to_move": [],
                           "deadline": None, "settings": settings})
             continue
         game = games.load(ctx.store, game_id)
         info = public_summary(ctx, game)
         if own:  # the deadline in the zone of the reader's seat
             info["deadline"] = deadlines.deadline_text(ctx.store, game, ctx.clock(),
-                                                       deadlines.player_zone(own[0]))
+                                                       deadlines.player_zone(own[0]), reply_language(ctx))
         seats = {p.name for p in own}
         owes = False
         if game.status == Status.ACTIVE and not info["over"]:
@@ -101,11 +111,11 @@ def summary(ctx, view, player, args, inbound) -> None:
     for game_id in ctx.store.selfservice.game_ids_observed_by(sender, mailcommands.LIST_MAX) if sender else []:
         if not lobby.is_open(ctx, game_id):  # an open game has nothing to follow yet
             info = public_summary(ctx, games.load(ctx.store, game_id))
-            shown.append({**info, "owes": False, "status": info["status"] + ", you observe it",
+            shown.append({**info, "owes": False, "status": Text("{status}, you observe it", status=info["status"]),
                           "settings": []})
     body = ctx.outbox.render("list", mode="summary", games=shown, sender=sender,
                              every_game=playersettings.for_all_games(ctx, sender) if sender else None)
-    ctx.outbox.reply(inbound, None, "Your games", body, kind=public_kind(player))
+    ctx.outbox.reply(inbound, None, Text("Your games"), body, kind=public_kind(player))
 
 
 def public_summary(ctx: Context, view: GameView) -> dict:
@@ -119,39 +129,40 @@ def public_summary(ctx: Context, view: GameView) -> dict:
     winners = (json.loads(declared.winners) if declared is not None and declared.winners
                else rules.winners(state) if rules.is_over(state) else [])
     return {"id": view.id, "title": rules.title, "kind": rules.kind, "turn": view.turn,
-            "status": STATUS_WORDS.get(view.status, view.status), "over": over,
+            "status": status_word(view.status), "paused": view.status == Status.PAUSED, "over": over,
             "players": [{"name": name, "score": scores.get(name, 0), "left": name not in seated}
                         for name in rules.players(state)],
             "winners": winners,
             "result": standings.result_line(winners, rules.is_drawn(state)) if over else None,
             "to_move": deadlines.awaited(view) if view.status == Status.ACTIVE and not over else [],
-            "deadline": deadlines.deadline_text(ctx.store, view, ctx.clock())}
+            "deadline": deadlines.deadline_text(ctx.store, view, ctx.clock(), language=reply_language(ctx))}
 
 
 def game_help(ctx, view, player, args, inbound) -> None:
     mode = deadlines.settings(ctx.store, view.id)["press"]
-    body = ctx.outbox.render("help", game=view.rules, game_id=view.id, kinds=[], commands=mailcommands.help_lines(),
+    commands = mailcommands.help_lines(language=ctx.outbox.answer_language(view))
+    body = ctx.outbox.render("help", game=view.rules, game_id=view.id, kinds=[], commands=commands,
                              press=mailcommands.PRESS_MODES.get(mode, mode))
-    ctx.outbox.reply(inbound, view, "Help", body, kind="reply")
+    ctx.outbox.reply(inbound, view, Text("Help"), body, kind="reply")
 
 
 def board(ctx, view, player, args, inbound) -> None:
     body, html = reports.board_reply(ctx, view, player.name)
     # Archived as a "board" reply, never as a turn report: it is this player's own view
     # (sealed orders included), and the archive's pages show turn reports only.
-    ctx.outbox.reply(inbound, view, "Board", body, kind="board", archive_player=player.name, html=html)
+    ctx.outbox.reply(inbound, view, Text("Board"), body, kind="board", archive_player=player.name, html=html)
 
 
 def history(ctx, view, player, args, inbound) -> None:
     try:
         turns = history_range(args, view.turn)
     except ValueError:
-        body = ctx.outbox.error_body(view, f"HISTORY {args}: write HISTORY, HISTORY ALL, HISTORY 7 "
-                                     "or HISTORY 3-5")
-        ctx.outbox.reply(inbound, view, "History", body, kind="error")
+        body = ctx.outbox.error_body(view, Text("HISTORY {args}: write HISTORY, HISTORY ALL, HISTORY 7 or "
+                                                "HISTORY 3-5", args=args))
+        ctx.outbox.reply(inbound, view, Text("History"), body, kind="error")
         return
-    body = history_for_player(ctx, view, player.name, turns)
-    ctx.outbox.reply(inbound, view, "History", body, kind="reply", archive_player=player.name)
+    body = history_for_player(ctx, view, player.name, turns, ctx.outbox.answer_language(view))
+    ctx.outbox.reply(inbound, view, Text("History"), body, kind="reply", archive_player=player.name)
 
 
 def trail(ctx, view, player, args, inbound) -> None:
@@ -160,27 +171,29 @@ def trail(ctx, view, player, args, inbound) -> None:
     rate-limited as help, like LIST <id>)."""
     words = args.split()
     if len(words) > 1 or (not words and view is None):
-        body = ctx.outbox.error_body(None, f"TRAIL {args[:60]}: write TRAIL below your GAME line, "
-                                     "or TRAIL <id> for the game <id>")
-        ctx.outbox.reply(inbound, None, "Trail", body, kind="error")
+        body = ctx.outbox.error_body(None, Text("TRAIL {args}: write TRAIL below your GAME line, or TRAIL <id> "
+                                                "for the game <id>", args=args[:60]))
+        ctx.outbox.reply(inbound, None, Text("Trail"), body, kind="error")
         return
     if words and (view is None or ascii_lower(words[0]) != view.id):
         try:
             view = games.load(ctx.store, words[0])
         except ServiceError as exc:  # no such game, or one still waiting for players
-            body = ctx.outbox.error_body(None, f"TRAIL {words[0][:40]}: {exc}. Send LIST for the games here.")
-            ctx.outbox.reply(inbound, None, "No trail", body, kind="error")
+            body = ctx.outbox.error_body(None, Text("TRAIL {word}: {why}. Send LIST for the games here.",
+                                                    word=words[0][:40], why=reason(exc)))
+            ctx.outbox.reply(inbound, None, Text("No trail"), body, kind="error")
             return
     lines = view.rules.full_trail(view.state)
     if lines is None:
-        body = ctx.outbox.error_body(view, f"TRAIL: game {view.id} ({view.rules.title}) keeps no trail "
-                                     "table, so there is none to send. Send BOARD for the position.")
-        ctx.outbox.reply(inbound, view, "No trail", body, kind="error")
+        body = ctx.outbox.error_body(view, Text("TRAIL: game {game} ({title}) keeps no trail table, so there "
+                                                "is none to send. Send BOARD for the position.", game=view.id,
+                                                title=view.rules.title))
+        ctx.outbox.reply(inbound, view, Text("No trail"), body, kind="error")
         return
     # The table goes as written, one line per row: a wrapped row would put its marks under
     # the wrong piece.
     body = ctx.outbox.render("table", game_id=view.id, turn=view.turn, lines=lines)
-    ctx.outbox.reply(inbound, view, "Trail", body, kind=public_kind(player),
+    ctx.outbox.reply(inbound, view, Text("Trail"), body, kind=public_kind(player),
                      archive_player=player.name if player is not None else None)
 
 
@@ -190,16 +203,38 @@ def absence(ctx, view, player, args, inbound) -> None:
         start, end = deadlines.parse_absence(args, now)
         lines = deadlines.declare_absence(ctx.store, view, player.name, start, end, now)
     except GameError as exc:
-        body = ctx.outbox.error_body(view, f"ABSENCE {args}: {exc}")
-        ctx.outbox.reply(inbound, view, "Absence not recorded", body, kind="error")
+        body = ctx.outbox.error_body(view, Text("ABSENCE {args}: {why}", args=args, why=reason(exc)))
+        ctx.outbox.reply(inbound, view, Text("Absence not recorded"), body, kind="error")
         return
     # A second line says the deadline moved: each reader's event moves with it (SET CALENDAR).
-    events = calendar.for_seated(ctx, view) if len(lines) > 1 else {}
-    ctx.outbox.reply(inbound, view, "Absence recorded", ctx.outbox.notice_body(view, lines),
+    moved = deadlines.current(ctx.store, view).due if len(lines) > 1 else None
+    events = calendar.for_seated(ctx, view) if moved is not None else {}
+    language = ctx.outbox.answer_language(view)
+    said = absence_lines(None, (start, end), moved, now, language)
+    ctx.outbox.reply(inbound, view, Text("Absence recorded"), ctx.outbox.notice_body(view, said, language),
                      kind="reply", archive_player=player.name, calendar=events.get(player.name, ()))
-    others = [name for name in view.seated_names if name != player.name]
-    told = [f"{player.name} will be away: {lines[0].split(': ', 1)[1]}"] + lines[1:]
-    reports.notice(ctx, view, others, told, f"{player.name} away", calendars=events)
+    readers: dict[str, list[str]] = {}
+    for name in view.seated_names:
+        seat = view.player(name)
+        if name != player.name and seat is not None:
+            readers.setdefault(reportmail.language_of(seat), []).append(name)
+    for language, names in readers.items():  # each reader's dates in their own language
+        told = absence_lines(player.name, (start, end), moved, now, language)
+        reports.notice(ctx, view, names, told, Text("{name} away", name=player.name), calendars=events)
+
+
+def absence_lines(name: str | None, away: tuple[float, float], moved: float | None, now: float,
+                  language: str) -> list[str]:
+    """What an ABSENCE tells: to its player (``name`` None) that it is recorded, to the others
+    that ``name`` will be away; then where the turn's deadline moved to, if it did."""
+    start, end = (times.format_stamp(at, language=language) for at in away)
+    first = Text("Absence recorded: {start} to {end}.", start=start, end=end) if name is None else \
+        Text("{name} will be away: {start} to {end}.", name=name, start=start, end=end)
+    lines: list[str] = [first]
+    if moved is not None:
+        lines.append(Text("The deadline of this turn moves to {when}.",
+                          when=times.format_due(moved, now, language=language)))
+    return lines
 
 
 def history_range(args: str, current: int) -> tuple[int, int]:
@@ -216,8 +251,9 @@ def history_range(args: str, current: int) -> tuple[int, int]:
 
 
 def history_for_player(ctx: Context, view: GameView, name: str,
-                       turns: tuple[int, int] | None = None) -> str:
-    """What this player was sent, turn by turn: reports (latest per turn) and press."""
+                       turns: tuple[int, int] | None = None, language: str = "en") -> str:
+    """What this player was sent, turn by turn: reports (latest per turn) and press; the lines
+    gm writes around them in ``language`` (the reports as they were sent)."""
     rows = ctx.store.reports.player_reports(view.id, name)
     latest: dict[int, ReportRow] = {}
     press: dict[int, list[ReportRow]] = {}
@@ -228,12 +264,16 @@ def history_for_player(ctx: Context, view: GameView, name: str,
             press.setdefault(row.turn, []).append(row)
     first, last = turns or (1, view.turn)
     shown = [t for t in sorted(set(latest) | set(press)) if first <= t <= last]
-    parts = [f"History of game {view.id} ({view.rules.title}) as sent to {name}, "
-             + (f"turn {first}" if first == last else f"turns {first} to {last}"), ""]
+    head = dict(game=view.id, title=view.rules.title, name=name, first=first, last=last)
+    parts = [translate(Text("History of game {game} ({title}) as sent to {name}, turn {first}", **head)
+                       if first == last else
+                       Text("History of game {game} ({title}) as sent to {name}, turns {first} to {last}",
+                            **head), language), ""]
     if shown and shown[0] > 1:
-        parts += [f"(Earlier turns: send HISTORY ALL, or HISTORY 1-{shown[0] - 1}.)", ""]
+        parts += [translate(Text("(Earlier turns: send HISTORY ALL, or HISTORY 1-{before}.)",
+                                 before=shown[0] - 1), language), ""]
     for turn in shown:
-        parts.append(f"===== Turn {turn} =====")
+        parts.append(translate(Text("===== Turn {turn} =====", turn=turn), language))
         if turn in latest:
             parts.append(without_footer(latest[turn].body).rstrip())  # one footer: the reply's
         for row in press.get(turn, []):
@@ -241,5 +281,6 @@ def history_for_player(ctx: Context, view: GameView, name: str,
         parts.append("")
     text = "\n".join(parts) + "\n"
     if len(text) > MAX_HISTORY:
-        text = "(earlier turns left out: the history is long)\n\n" + text[-MAX_HISTORY:]
+        cut = translate(Text("(earlier turns left out: the history is long)"), language)
+        text = cut + "\n\n" + text[-MAX_HISTORY:]
     return text

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import string
 
+from games.text import Text, mark
 from gm.core import addresses
 from gm.core.model import GameView, Seat
 from gm.mail.inbound import Inbound
@@ -22,17 +23,19 @@ from gm.store.community import LINKED
 
 NAME_CHARS = frozenset(string.ascii_letters + string.digits + "-_.")
 SHORTEST, LONGEST = 2, 30
-RULE = (f"a public name is {SHORTEST} to {LONGEST} letters, digits, '-', '_' or '.' (no '@', no "
-        "spaces), e.g. SET NAME ada_l")
+NOT_SET = mark("Name not set")
+RULE = mark("a public name is {shortest} to {longest} letters, digits, '-', '_' or '.' (no '@', no spaces), "
+            "e.g. SET NAME ada_l")
 
 
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a public name, or None."""
+    rule = Text(RULE, shortest=SHORTEST, longest=LONGEST)
     if not SHORTEST <= len(name) <= LONGEST:
-        return RULE
+        return rule
     odd = next((c for c in name if c not in NAME_CHARS), None)
     if odd is not None:
-        return f"{RULE}; {odd!r} is not one of them"
+        return Text("{rule}; {odd} is not one of them", rule=rule, odd=repr(odd))
     return None
 
 
@@ -51,27 +54,29 @@ def set_name(ctx: Context, view: GameView, player: Seat, value: str, inbound: In
     name, every = value_and_scope(value.strip())
     problem = name_problem(name)
     if problem:
-        refuse(ctx, inbound, view, "Name not set", f"SET NAME {value[:40]}: {problem}.")
+        refuse(ctx, inbound, view, Text(NOT_SET), Text("SET NAME {value}: {problem}.", value=value[:40],
+                                                       problem=problem))
         return
     ratings.lock(ctx.store)
     own = own_player_id(ctx, player, every)
     taken = ctx.store.community.by_name(name)
     if taken is not None and taken.player_id != own:
-        refuse(ctx, inbound, view, "Name not set", f"SET NAME {name}: another player has the public "
-               f"name {taken.name!r} (names are compared without case); choose another.")
+        refuse(ctx, inbound, view, Text(NOT_SET), Text(
+            "SET NAME {name}: another player has the public name {taken} (names are compared without "
+            "case); choose another.", name=name, taken=repr(taken.name)))
         return
     now = ctx.clock()
     if every:
         ratings.link(ctx.store, player.email, name, now)
-        where = f"every seat of {player.email}, now and later, counts for one player"
+        where = Text("every seat of {address}, now and later, counts for one player", address=player.email)
     else:
         ctx.store.community.rename(ctx.store.community.player_id_for(player.email, player.name, now), name, now)
-        where = f"your seat {player.name} plays as this player in rated games and tournaments"
+        where = Text("your seat {seat} plays as this player in rated games and tournaments", seat=player.name)
     ctx.store.history.log(view.id, view.turn, player.name, "set", f"name {name}" + (" ALL" if every else ""), now)
-    text = (f"Your public name is now {name}: {where}. Ladders and player pages show this name, "
-            "never your address.")
-    done(ctx, inbound, view, "Name set", text, archive_player=player.name)
+    text = Text("Your public name is now {name}: {where}. Ladders and player pages show this name, never "
+                "your address.", name=name, where=where)
+    done(ctx, inbound, view, Text("Name set"), text, archive_player=player.name)
     if not addresses.same(inbound.sender, player.email):
-        ctx.outbox.to_game(view, player.email, "Public name set", ctx.outbox.notice_body(
-            view, [f"A mail from {inbound.sender} set the public name of your seat {player.name}: {text}"]),
-            kind="notice")
+        ctx.outbox.to_game(view, player.email, Text("Public name set"), ctx.outbox.notice_body(view, [
+            Text("A mail from {sender} set the public name of your seat {seat}: {text}", sender=inbound.sender,
+                 seat=player.name, text=text)]), kind="notice")

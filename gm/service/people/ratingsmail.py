@@ -8,9 +8,11 @@ public names (SET NAME), ratings, rated games and the last game's date, never an
 from __future__ import annotations
 
 from games import registry
+from games.text import Text
 from gm.core.model import GameView
 from gm.mail.inbound import Inbound
 from gm.service.outgoing.answers import done, refuse
+from games.text import in_lines
 from gm.service.table import ratings
 from gm.service.context import Context
 
@@ -20,8 +22,9 @@ def ratings_command(ctx: Context, view: GameView | None, player: object, args: s
     words = args.split()
     kind = ratings.kind_named(words[0]) if len(words) == 1 else None
     if len(words) > 1 or (words and kind is None):
-        refuse(ctx, inbound, None, "Ratings", f"RATINGS {args[:60]}: write RATINGS for every game's "
-               f"ladder, or RATINGS <game> for one: {', '.join(registry.available())}.")
+        refuse(ctx, inbound, None, Text("Ratings"), Text(
+            "RATINGS {args}: write RATINGS for every game's ladder, or RATINGS <game> for one: {kinds}.",
+            args=args[:60], kinds=", ".join(registry.available())))
         return
-    text = "\n".join(ratings.ladders_text(ctx.store, kind))
-    done(ctx, inbound, None, "Ratings", text, kind="help" if player is None else "reply")
+    text = in_lines(ratings.ladders_text(ctx.store, kind))
+    done(ctx, inbound, None, Text("Ratings"), text, kind="help" if player is None else "reply")

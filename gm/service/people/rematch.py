@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 
 from games.base import GameError
+from games.text import Plural, reason, Text
 from gm.core import passwords, times
 from gm.core.model import GameView, Seat, ServiceError, Status
 from gm.mail.inbound import Inbound
@@ -37,16 +38,17 @@ def rematch(ctx: Context, view: GameView, player: Seat, args: str, inbound: Inbo
     """REMATCH: offer a new game, repeat the offer's state, or accept the other seat's offer."""
     why = refusal(view)
     if why:
-        refuse(ctx, inbound, view, "No rematch", why)
+        refuse(ctx, inbound, view, Text("No rematch"), why)
         return
     offer, now = ctx.store.rematches.offer(view.id), ctx.clock()
     if offer is not None and offer.new_game_id:
-        done(ctx, inbound, view, "Rematch already started", f"Game {view.id} has had its rematch: "
-             f"game {offer.new_game_id} (LIST {offer.new_game_id} shows it).", archive_player=player.name)
+        done(ctx, inbound, view, Text("Rematch already started"), Text(
+            "Game {game} has had its rematch: game {new} (LIST {new} shows it).", game=view.id,
+            new=offer.new_game_id), archive_player=player.name)
     elif offer is None or lapsed(offer, now):
         make_offer(ctx, view, player, inbound, now)
     elif offer.offered_by == player.name:
-        done(ctx, inbound, view, "Rematch offered", offer_lines(view, player, offer.offered),
+        done(ctx, inbound, view, Text("Rematch offered"), offer_lines(view, player, offer.offered),
              archive_player=player.name)
     else:
         accept(ctx, view, player, offer, inbound)
@@ -56,16 +58,17 @@ def refusal(view: GameView) -> str | None:
     """Why game ``view`` can have no rematch, or None: it runs, it had more than two seats, one
     of them left it (RULINGS G5), or an address was forgotten."""
     if view.status != Status.FINISHED and not view.rules.is_over(view.state):
-        return f"Game {view.id} is still running: REMATCH offers a new game once it has ended."
+        return Text("Game {game} is still running: REMATCH offers a new game once it has ended.", game=view.id)
     if len(view.players) != 2:
-        return f"REMATCH is for games of two players; game {view.id} had {len(view.players)}."
+        return Text("REMATCH is for games of two players; game {game} had {count}.", game=view.id,
+                    count=len(view.players))
     gone = [p.name for p in view.players if not p.active]
     if gone:
-        return (f"A rematch needs both players still seated, and {gone[0]} left game {view.id} "
-                "(RULINGS G5).")
+        return Text("A rematch needs both players still seated, and {name} left game {game} (RULINGS G5).",
+                    name=gone[0], game=view.id)
     forgotten = [p.name for p in view.players if p.email.lower().endswith("@" + PSEUDONYM_DOMAIN)]
     if forgotten:
-        return f"The address of {forgotten[0]} is no longer kept here: there can be no rematch."
+        return Text("The address of {name} is no longer kept here: there can be no rematch.", name=forgotten[0])
     return None
 
 
@@ -83,31 +86,37 @@ def seat_order(view: GameView) -> list[str]:
     return [p.name for p in sorted(view.players, key=lambda p: p.seat, reverse=True)]
 
 
+def seats_in_order(view: GameView) -> str:
+    """The new game's seats in words: "bob, then ada"."""
+    return Text("{first}, then {second}", first=seat_order(view)[0], second=seat_order(view)[1])
+
+
 def offer_lines(view: GameView, offerer: Seat, offered: float) -> str:
     """What the offering seat is told: the offer, until when it stands, and what it would start."""
     other = next(name for name in seat_order(view) if name != offerer.name)
     until = times.format_stamp(lapses_at(offered), deadlines.player_zone(offerer))  # SET TIMEZONE's
-    return (f"Your rematch offer stands until {until}: when {other} sends REMATCH in game {view.id} "
-            f"(with their password, or replying to gm's mail) before then, a new game of "
-            f"{view.rules.title} begins, with the same options and the seats swapped "
-            f"({', then '.join(seat_order(view))}). Nothing else starts it.")
+    return Text("Your rematch offer stands until {until}: when {other} sends REMATCH in game {game} (with "
+                "their password, or replying to gm's mail) before then, a new game of {title} begins, "
+                "with the same options and the seats swapped ({order}). Nothing else starts it.",
+                until=until, other=other, game=view.id, title=view.rules.title, order=seats_in_order(view))
 
 
 def make_offer(ctx: Context, view: GameView, player: Seat, inbound: Inbound, now: float) -> None:
     """The seat's offer, kept; the other seat is told how to accept, and by when."""
     ctx.store.rematches.make_offer(view.id, player.name, now)
     ctx.store.history.log(view.id, view.turn, player.name, "rematch", f"{player.name} offered a rematch", now)
-    done(ctx, inbound, view, "Rematch offered", offer_lines(view, player, now),
+    done(ctx, inbound, view, Text("Rematch offered"), offer_lines(view, player, now),
          archive_player=player.name)
     others = [name for name in view.seated_names if name != player.name]
     reports.notice(ctx, view, others, lambda zone: [
-        f"{player.name} offers a rematch: a new game of {view.rules.title} with the same options and "
-        f"the seats swapped ({', then '.join(seat_order(view))}).",
-        f"To accept, send REMATCH in game {view.id}: GAME {view.id} PASSWORD <yours> and REMATCH on "
-        "the next line, or REMATCH alone in a reply to this mail. The new game then begins, and "
-        "each of you gets its welcome with a new password.",
-        f"The offer lapses in {OFFER_DAYS} days, at {times.format_stamp(lapses_at(now), zone)}. "
-        "To decline, do nothing."], "Rematch offered")
+        Text("{name} offers a rematch: a new game of {title} with the same options and the seats swapped "
+             "({order}).", name=player.name, title=view.rules.title, order=seats_in_order(view)),
+        Text("To accept, send REMATCH in game {game}: GAME {game} PASSWORD <yours> and REMATCH on the next "
+             "line, or REMATCH alone in a reply to this mail. The new game then begins, and each of you "
+             "gets its welcome with a new password.", game=view.id),
+        Plural("The offer lapses in {n} day, at {at}. To decline, do nothing.",
+               "The offer lapses in {n} days, at {at}. To decline, do nothing.", n=OFFER_DAYS,
+               at=times.format_stamp(lapses_at(now), zone))], Text("Rematch offered"))
 
 
 def accept(ctx: Context, view: GameView, player: Seat, offer: RematchRow, inbound: Inbound) -> None:
@@ -115,17 +124,20 @@ def accept(ctx: Context, view: GameView, player: Seat, offer: RematchRow, inboun
     try:
         new_id = new_game_id(ctx, view)
     except (ServiceError, GameError) as exc:
-        refuse(ctx, inbound, view, "No rematch", f"The rematch of game {view.id} could not begin: {exc}")
+        refuse(ctx, inbound, view, Text("No rematch"), Text("The rematch of game {game} could not begin: {why}",
+                                                            game=view.id, why=reason(exc)))
         return
     start(ctx, view, new_id, f"{offer.offered_by} and {player.name}")
     ctx.store.rematches.started(view.id, new_id)
     ctx.store.history.log(view.id, view.turn, player.name, "rematch",
                           f"{player.name} accepted {offer.offered_by}'s rematch: game {new_id}", ctx.clock())
-    started = (f"game {new_id} has begun ({', then '.join(seat_order(view))}). Your welcome to it, "
-               "with a new password for it, comes in a mail of its own.")
-    done(ctx, inbound, view, "Rematch started", f"Rematch accepted: {started}", archive_player=player.name)
-    reports.notice(ctx, view, [offer.offered_by], [f"{player.name} accepted your rematch offer: {started}"],
-                   "Rematch started")
+    started = Text("game {new} has begun ({order}). Your welcome to it, with a new password for it, comes "
+                   "in a mail of its own.", new=new_id, order=seats_in_order(view))
+    done(ctx, inbound, view, Text("Rematch started"), Text("Rematch accepted: {started}", started=started),
+         archive_player=player.name)
+    reports.notice(ctx, view, [offer.offered_by], [
+        Text("{name} accepted your rematch offer: {started}", name=player.name, started=started)],
+        Text("Rematch started"))
 
 
 def new_game_id(ctx: Context, view: GameView) -> str:
@@ -178,4 +190,4 @@ def free_id(ctx: Context, game_id: str) -> str:
         ctx.store.locks.lock_games(candidate)
         if ctx.store.games.game(candidate) is None:
             return candidate
-    raise ServiceError(f"no id of the form {base}{SUFFIX}<n> is free")
+    raise ServiceError(Text("no id of the form {base}{suffix}<n> is free", base=base, suffix=SUFFIX))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from games.text import Plural, Text, mark
 from gm.core import addresses, passwords
 from gm.core.model import GameView, Status
 from gm.mail.inbound import Inbound
@@ -21,6 +22,8 @@ from gm.service.outgoing.answers import done, refuse
 from gm.service.context import Context
 
 CODE_DAYS = credentials.ADDRESS_DAYS  # a new address confirms within this
+NOT_RESET, NOT_MOVED = mark("Password not reset"), mark("Address not changed")
+NOTHING_CHANGED = mark("CONFIRM {code}: nothing changed: {why}")
 
 
 def given_away(ctx: Context, view: GameView, address: str) -> str | None:
@@ -72,18 +75,19 @@ def resign(ctx: Context, view: GameView, player, args: str, inbound: Inbound) ->
     are told (the GM can still give the seat to someone else with gm replace)."""
     name = player.name
     if view.status == Status.FINISHED or view.rules.is_over(view.state):
-        refuse(ctx, inbound, view, "Not resigned", f"Game {view.id} is over; there is nothing to "
-               "resign from.")
+        refuse(ctx, inbound, view, Text("Not resigned"), Text(
+            "Game {game} is over; there is nothing to resign from.", game=view.id))
         return
     ctx.store.history.log(view.id, view.turn, name, "resign", f"{name} resigned by mail", ctx.clock())
     reports.notice(ctx, view, [n for n in view.seated_names if n != name],
-                   [f"{name} has resigned from the game."], f"{name} resigned")
+                   [Text("{name} has resigned from the game.", name=name)], Text("{name} resigned", name=name))
     after, _ = remove(ctx, view, name, name, "resigned")
     over = after.rules.is_over(after.state)
-    done(ctx, inbound, view, "Resigned", f"You have resigned from game {view.id}. "
-         + ("Too few players are left: the game is over." if over else
-            "The game goes on without you; gm sends you no more of its mail, and orders from "
-            "your seat are refused."), archive_player=name)
+    done(ctx, inbound, view, Text("Resigned"), Text(
+        "You have resigned from game {game}. Too few players are left: the game is over.", game=view.id)
+         if over else Text("You have resigned from game {game}. The game goes on without you; gm sends "
+                           "you no more of its mail, and orders from your seat are refused.", game=view.id),
+         archive_player=name)
 
 
 # --- passwords ------------------------------------------------------------------------------
@@ -92,12 +96,13 @@ def set_password(ctx: Context, view: GameView, player, value: str, inbound: Inbo
     reply addresses and waiting address codes stop working; the registered address is told."""
     problem = passwords.chosen_problem(value, (player.name, view.id, player.email.partition("@")[0]))
     if problem:
-        refuse(ctx, inbound, view, "Password not changed", f"SET PASSWORD: {problem}")
+        refuse(ctx, inbound, view, Text("Password not changed"), Text("SET PASSWORD: {problem}", problem=problem))
         return
     credentials.set_password(ctx, view, player, value, inbound)
-    done(ctx, inbound, view, "Password changed", f"The password of your seat {player.name} in game "
-         f"{view.id} is changed. Your old password, and the reply addresses of the reports sent "
-         "before, no longer work; the next reports carry new ones.", archive_player=player.name)
+    done(ctx, inbound, view, Text("Password changed"), Text(
+        "The password of your seat {seat} in game {game} is changed. Your old password, and the reply "
+        "addresses of the reports sent before, no longer work; the next reports carry new ones.",
+        seat=player.name, game=view.id), archive_player=player.name)
 
 
 def password_reset(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
@@ -107,8 +112,9 @@ def password_reset(ctx: Context, view, player, args: str, inbound: Inbound) -> N
     game not started yet is reset the same way (its password is what LEAVE needs)."""
     words = args.split()
     if len(words) not in (2, 3) or words[0].upper() != "RESET":
-        refuse(ctx, inbound, None, "Password not reset", f"PASSWORD {args[:60]}: write PASSWORD RESET "
-               "<game id>, e.g. PASSWORD RESET nb7, from the address your seat is registered to.")
+        refuse(ctx, inbound, None, Text(NOT_RESET), Text(
+            "PASSWORD {args}: write PASSWORD RESET <game id>, e.g. PASSWORD RESET nb7, from the address "
+            "your seat is registered to.", args=args[:60]))
         return
     game_id, sender = words[1].lower(), inbound.sender
     named = words[2] if len(words) == 3 else None
@@ -127,10 +133,11 @@ def password_reset(ctx: Context, view, player, args: str, inbound: Inbound) -> N
         # caps, a bouncing address) nothing is sent either: From may be forged, and the owner
         # must not receive more than the one confirmation an hour.
         return
-    refuse(ctx, inbound, None, "Password not reset", f"PASSWORD RESET {game_id[:40]}: nothing was "
-           "reset. gm mails a code only to the address a seat of the game is registered to (the "
-           "seats of the sender's address, or the seat named: PASSWORD RESET <id> <seat>), and "
-           "changes the password only when that address sends the code back.")
+    refuse(ctx, inbound, None, Text(NOT_RESET), Text(
+        "PASSWORD RESET {game}: nothing was reset. gm mails a code only to the address a seat of the "
+        "game is registered to (the seats of the sender's address, or the seat named: PASSWORD RESET "
+        "<id> <seat>), and changes the password only when that address sends the code back.",
+        game=game_id[:40]))
 
 
 # --- address ---------------------------------------------------------------------------------
@@ -148,46 +155,54 @@ def set_address(ctx: Context, view: GameView, player, value: str, inbound: Inbou
     code mailed, or None."""
     new = address_asked(value)
     if new is None:
-        refuse(ctx, inbound, view, "Address not changed", f"SET ADDRESS {value[:60]}: write SET ADDRESS "
-               "name@example.org (one address).")
+        refuse(ctx, inbound, view, Text(NOT_MOVED), Text(
+            "SET ADDRESS {value}: write SET ADDRESS name@example.org (one address).", value=value[:60]))
         return None
     if addresses.same(player.email, new):
-        refuse(ctx, inbound, view, "Address not changed", f"Your seat is registered to {new} already.")
+        refuse(ctx, inbound, view, Text(NOT_MOVED), Text("Your seat is registered to {new} already.", new=new))
         return None
     if any(addresses.same(p.email, new) and p.name != player.name for p in view.players):
-        refuse(ctx, inbound, view, "Address not changed", f"{new} is the address of another seat of "
-               f"game {view.id}; each seat needs an address of its own.")
+        refuse(ctx, inbound, view, Text(NOT_MOVED), Text(
+            "{new} is the address of another seat of game {game}; each seat needs an address of its own.",
+            new=new, game=view.id))
         return None
     if credentials.reset_waiting(ctx, view.id, player.name):
-        refuse(ctx, inbound, view, "Address not changed", "A PASSWORD RESET of your seat waits for its "
-               "confirmation at the address the seat is registered to; the address cannot change "
-               "until it is confirmed or has expired.")
+        refuse(ctx, inbound, view, Text(NOT_MOVED), Text(
+            "A PASSWORD RESET of your seat waits for its confirmation at the address the seat is "
+            "registered to; the address cannot change until it is confirmed or has expired."))
         return None
     why = refused(ctx, new)
     if why:
-        refuse(ctx, inbound, view, "Address not changed", f"gm cannot mail a code to {new} now "
-               f"({why}), so your address was not changed. Try again later.")
+        refuse(ctx, inbound, view, Text(NOT_MOVED), Text(
+            "gm cannot mail a code to {new} now ({why}), so your address was not changed. Try again later.",
+            new=new, why=why))
         return None
     code = credentials.start_address_change(ctx, view, player, new, inbound)
     text = ctx.outbox.render("answer", game_id=None, lines=[
-        f"The player {player.name} of game {view.id} asked gm to send their game mail to this "
-        "address from now on.", "",
-        f"To confirm, reply to this mail, or mail {ctx.config.address} a line: CONFIRM {code}", "",
-        f"The code works once, for {CODE_DAYS} days. If you did not ask for this, ignore this mail: "
-        "nothing changes."])
+        Text("The player {name} of game {game} asked gm to send their game mail to this address from "
+             "now on.", name=player.name, game=view.id), "",
+        Text("To confirm, reply to this mail, or mail {address} a line: CONFIRM {code}",
+             address=ctx.config.address, code=code), "",
+        Plural("The code works once, for {n} day. If you did not ask for this, ignore this mail: nothing "
+               "changes.", "The code works once, for {n} days. If you did not ask for this, ignore this "
+               "mail: nothing changes.", n=CODE_DAYS)])
     # No "[gm nb7]" tag and no word "game" in the subject: a reply to it must read as CONFIRM
     # <code> from the subject (gm.mail.orders), not as a game mail needing a password.
-    ctx.outbox.queue(new, f"CONFIRM {code}: confirm your new address ({view.id})", text, kind="notice",
-                     game_id=view.id, secret=True)
-    done(ctx, inbound, view, "Address change started", f"gm mailed a code to {new}. Your seat moves "
-         f"there when that address sends it back (a reply to the code's mail, or CONFIRM <code>) "
-         f"within {CODE_DAYS} days; until then nothing changes and your mail still comes here.",
-         archive_player=player.name)
+    ctx.outbox.queue(new, Text("CONFIRM {code}: confirm your new address ({game})", code=code, game=view.id),
+                     text, kind="notice", game_id=view.id, secret=True)
+    done(ctx, inbound, view, Text("Address change started"), Plural(
+        "gm mailed a code to {new}. Your seat moves there when that address sends it back (a reply to "
+        "the code's mail, or CONFIRM <code>) within {n} day; until then nothing changes and your mail "
+        "still comes here.",
+        "gm mailed a code to {new}. Your seat moves there when that address sends it back (a reply to "
+        "the code's mail, or CONFIRM <code>) within {n} days; until then nothing changes and your mail "
+        "still comes here.", new=new, n=CODE_DAYS), archive_player=player.name)
     return code
 
 
-NOT_CONFIRMED = ("this code is unknown, used or expired (a later SET ADDRESS, SET PASSWORD or "
-                 "PASSWORD RESET may have superseded it), or this is not the address it was sent to.")
+NOT_CONFIRMED = mark("CONFIRM {code}: this code is unknown, used or expired (a later SET ADDRESS, SET "
+                     "PASSWORD or PASSWORD RESET may have superseded it), or this is not the address it "
+                     "was sent to. Ask again with SET ADDRESS or PASSWORD RESET.")
 
 
 def confirm(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
@@ -197,8 +212,7 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
     words = args.split()
     row = credentials.find_code(ctx, words[0]) if len(words) == 1 else None
     if row is None or row.used or row.expires < ctx.clock() or row.new_email != inbound.sender:
-        refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {args[:30]}: {NOT_CONFIRMED} Ask again "
-               "with SET ADDRESS or PASSWORD RESET.")
+        refuse(ctx, inbound, None, Text("Not confirmed"), Text(NOT_CONFIRMED, code=args[:30]))
         return
     purpose = row.purpose
     if purpose == holds.HELD:  # a mail held during a lock-out, to be judged
@@ -207,24 +221,29 @@ def confirm(ctx: Context, view, player, args: str, inbound: Inbound) -> None:
     if purpose == credentials.ADDRESS:
         result = credentials.confirm_address(ctx, row)
         if isinstance(result, str):
-            refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {words[0]}: nothing changed: {result}")
+            refuse(ctx, inbound, None, Text("Not confirmed"), Text(NOTHING_CHANGED, code=words[0],
+                                                                             why=result))
             return
         game, seat = result
-        done(ctx, inbound, game, "Address changed", f"Your seat {seat.name} in game {game.id} now "
-             "receives its mail at this address. Send BOARD (with GAME "
-             f"{game.id}) for the position, or wait for the next report.", archive_player=seat.name)
+        done(ctx, inbound, game, Text("Address changed"), Text(
+            "Your seat {seat} in game {game} now receives its mail at this address. Send BOARD (with GAME "
+            "{game}) for the position, or wait for the next report.", seat=seat.name, game=game.id),
+            archive_player=seat.name)
         return
     renewed = (credentials.revert(ctx, row) if purpose == credentials.REVERT
                else credentials.confirm_reset(ctx, row, inbound.sender))
     if isinstance(renewed, str):
-        refuse(ctx, inbound, None, "Not confirmed", f"CONFIRM {words[0]}: nothing changed: {renewed}")
+        refuse(ctx, inbound, None, Text("Not confirmed"), Text(NOTHING_CHANGED, code=words[0],
+                                                                         why=renewed))
         return
     game, seat, secret = renewed
-    what = ("Your seat is back at this address. " if purpose == credentials.REVERT else "")
+    new_password = Text("Your new password for game {game} (seat {seat}): {secret}", game=game.id,
+                        seat=seat.name, secret=secret)
     body = ctx.outbox.render("answer", game_id=game.id, lines=[
-        f"{what}Your new password for game {game.id} (seat {seat.name}): {secret}", "",
-        "Your old password, the reply addresses of the reports sent before and every change of "
-        "address still waiting no longer work; only this address received the new password."])
-    ctx.outbox.reply(inbound, game, f"New password for {game.id}", body, kind="reply",
+        Text("Your seat is back at this address. {new_password}", new_password=new_password)
+        if purpose == credentials.REVERT else new_password, "",
+        Text("Your old password, the reply addresses of the reports sent before and every change of "
+             "address still waiting no longer work; only this address received the new password.")])
+    ctx.outbox.reply(inbound, game, Text("New password for {game}", game=game.id), body, kind="reply",
                      archive_player=None, secret=True)
 

@@ -16,6 +16,7 @@ import logging
 import random
 
 from games import registry
+from games.text import Text
 from gm.core import options as service_options
 from gm.core import passwords
 from gm.core.model import ServiceError, Status
@@ -118,12 +119,13 @@ def begin_round(ctx: Context, row: TournamentRow) -> str:
         else:
             game_id = None  # a withdrawn player's pairing: a forfeit, no game
             for player_id in set(table) & playing:
-                tell_no_game(ctx, row, round_, player_id, "your opponent withdrew: you win by forfeit")
+                tell_no_game(ctx, row, round_, player_id, Text("your opponent withdrew: you win by forfeit"))
         for seat, player_id in enumerate(table):
             ctx.store.tournaments.add_table_seat(row.id, round_, board, player_id, seat, game_id)
     for player_id in paired.byes:
         ctx.store.tournaments.add_table_seat(row.id, round_, 0, player_id, 0, None)
-        tell_no_game(ctx, row, round_, player_id, f"you have a bye ({BYE_POINTS:g} point)")
+        tell_no_game(ctx, row, round_, player_id, Text("you have a bye ({points} point)",
+                                                       points=f"{BYE_POINTS:g}"))
     ctx.store.tournaments.set_progress(row.id, tour.RUNNING, round_, row.rounds, ctx.clock())
     return f"round {round_}: {len(paired.tables)} table(s), {len(paired.byes)} bye(s)"
 
@@ -132,9 +134,11 @@ def tell_no_game(ctx: Context, row: TournamentRow, round_: int, player_id: str, 
     """A player without a game this round is told why (a bye, a forfeit), and how to follow the tournament."""
     address = tour.address_of(ctx, player_id)
     if address:
-        lines = [f"Tournament {row.id}, round {round_}: {why}. No game for you this round; the next "
-                 f"round comes once this one's games have ended. STANDINGS {row.id} shows where it stands."]
-        ctx.outbox.queue(address, f"Tournament {row.id}: round {round_}", ctx.outbox.render(
+        lines = [Text("Tournament {tournament}, round {round}: {why}. No game for you this round; the next "
+                      "round comes once this one's games have ended. STANDINGS {tournament} shows where it "
+                      "stands.", tournament=row.id, round=round_, why=why)]
+        ctx.outbox.queue(address, Text("Tournament {tournament}: round {round}", tournament=row.id, round=round_),
+                         ctx.outbox.render(
             "answer", lines=lines, game_id=None), kind="notice")
 
 
@@ -223,5 +227,6 @@ def finish(ctx: Context, row: TournamentRow) -> str:
     for entry in tour.roster(ctx, row):
         address = tour.address_of(ctx, entry.player_id)
         if address:
-            ctx.outbox.queue(address, f"Tournament {row.id}: final standings", body, kind="notice")
+            ctx.outbox.queue(address, Text("Tournament {tournament}: final standings", tournament=row.id), body,
+                             kind="notice")
     return "finished; the final standings mailed to every player"

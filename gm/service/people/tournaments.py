@@ -16,6 +16,7 @@ from typing import Any
 from games import registry
 from games.base import GameError
 from gm.core import options as service_options
+from games.text import Text, mark
 from gm.core.model import ServiceError, Status
 from gm.service.context import Context
 from gm.service.people import lobby
@@ -25,6 +26,10 @@ from gm.service.table.tournamentscore import (MULTI_PLAYER_TIEBREAKS, TWO_PLAYER
 from gm.store.tournaments import EntryRow, TableSeatRow, TournamentRow
 
 FORMATS = ("round-robin", "swiss")
+STARTED = mark("tournament {tournament} has started; it takes no more entries")
+FORFEIT = mark("{result} (forfeit)")  # a table's result not played out
+IN_WORDS = {"round-robin": mark("round-robin"), "swiss": mark("swiss"), "open": mark("open"),
+            "running": mark("running"), "finished": mark("finished")}  # a format or a state, as mail says it
 MAX_ID = 20  # characters of a tournament id: its games are <id>-r<round>-<board>
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 ENTERED, PENDING, WITHDRAWN = "entered", "pending", "withdrawn"
@@ -40,7 +45,7 @@ def check_id(tournament_id: str) -> str:
     """A tournament id as stored (lower case); ServiceError when it is not one."""
     tid = tournament_id.strip()
     if not tid or len(tid) > MAX_ID:
-        raise ServiceError(f"a tournament id is 1 to {MAX_ID} ASCII letters, digits and '-'")
+        raise ServiceError(Text("a tournament id is 1 to {most} ASCII letters, digits and '-'", most=MAX_ID))
     return games.valid_new_game_id(tid)
 
 
@@ -48,7 +53,7 @@ def tournament(ctx: Context, tournament_id: str) -> TournamentRow:
     """The tournament's row; ServiceError when there is none."""
     row = ctx.store.tournaments.tournament(tournament_id.strip().lower())
     if row is None:
-        raise ServiceError(f"there is no tournament {tournament_id[:30]!r}")
+        raise ServiceError(Text("there is no tournament {name}", name=repr(tournament_id[:30])))
     return row
 
 
@@ -103,19 +108,21 @@ def new(ctx: Context, tournament_id: str, kind: str, format_: str, rounds: int, 
 def entry_problem(ctx: Context, row: TournamentRow, name: str, address: str) -> str | None:
     """Why ``address`` cannot enter ``row`` as ``name`` now, or None."""
     if row.status != OPEN:
-        return f"tournament {row.id} has started; it takes no more entries"
+        return Text(STARTED, tournament=row.id)
     why = lobby.check_name(name)
     if why:
         return why
     if not address or "@" not in address:
-        return "an entry needs an address to mail its games to"
+        return Text("an entry needs an address to mail its games to")
     entries = [e for e in ctx.store.tournaments.entries(row.id) if e.status != WITHDRAWN]
     if len(entries) >= row.cap:
-        return f"tournament {row.id} is full ({row.cap} entries)"
+        return Text("tournament {tournament} is full ({cap} entries)", tournament=row.id, cap=row.cap)
     if any(e.seat_name.casefold() == name.casefold() for e in entries):
-        return f"someone in tournament {row.id} is already called {name}; choose another name"
+        return Text("someone in tournament {tournament} is already called {name}; choose another name",
+                    tournament=row.id, name=name)
     if any(address_of(ctx, e.player_id) == address.lower() for e in entries):
-        return f"this address has already entered tournament {row.id}; one entry per address"
+        return Text("this address has already entered tournament {tournament}; one entry per address",
+                    tournament=row.id)
     return None
 
 
@@ -145,15 +152,17 @@ def enter(ctx: Context, tournament_id: str, name: str, address: str, by_mail: bo
         status = PENDING if by_mail and row.approval else ENTERED
         ctx.store.tournaments.add_entry(row.id, player_id, name, status, now)
     if status == PENDING:
-        return f"{name} asked to enter tournament {row.id}; the game master approves entries first"
-    return f"{name} entered tournament {row.id}"
+        return Text("{name} asked to enter tournament {tournament}; the game master approves entries first",
+                    name=name, tournament=row.id)
+    return Text("{name} entered tournament {tournament}", name=name, tournament=row.id)
 
 
 def entry_named(ctx: Context, row: TournamentRow, name: str) -> EntryRow:
     """The entry of seat name ``name`` (any case); ServiceError when there is none."""
     found = [e for e in ctx.store.tournaments.entries(row.id) if e.seat_name.casefold() == name.casefold()]
     if not found:
-        raise ServiceError(f"nobody called {name[:30]!r} entered tournament {row.id}")
+        raise ServiceError(Text("nobody called {name} entered tournament {tournament}", name=repr(name[:30]),
+                                tournament=row.id))
     return found[0]
 
 
@@ -165,7 +174,7 @@ def approve(ctx: Context, tournament_id: str, name: str) -> str:
         if entry.status != PENDING:
             raise ServiceError(f"{entry.seat_name} is {entry.status} in tournament {row.id}, not pending")
         if row.status != OPEN:
-            raise ServiceError(f"tournament {row.id} has started; it takes no more entries")
+            raise ServiceError(Text(STARTED, tournament=row.id))
         ctx.store.tournaments.set_entry(row.id, entry.player_id, ENTERED)
     return f"{entry.seat_name} entered tournament {row.id}"
 
@@ -178,12 +187,15 @@ def withdraw(ctx: Context, tournament_id: str, name: str) -> str:
         row = tournament(ctx, tournament_id)
         entry = entry_named(ctx, row, name)
         if entry.status == WITHDRAWN:
-            raise ServiceError(f"{entry.seat_name} has already withdrawn from tournament {row.id}")
+            raise ServiceError(Text("{name} has already withdrawn from tournament {tournament}",
+                                    name=entry.seat_name, tournament=row.id))
         if row.status == FINISHED:
-            raise ServiceError(f"tournament {row.id} is over")
+            raise ServiceError(Text("tournament {tournament} is over", tournament=row.id))
         ctx.store.tournaments.set_entry(row.id, entry.player_id, WITHDRAWN, row.round)
-    return f"{entry.seat_name} withdrew from tournament {row.id}" + (
-        "; a game it plays now goes on (RESIGN ends it)" if row.status == RUNNING else "")
+    if row.status == RUNNING:
+        return Text("{name} withdrew from tournament {tournament}; a game it plays now goes on (RESIGN ends it)",
+                    name=entry.seat_name, tournament=row.id)
+    return Text("{name} withdrew from tournament {tournament}", name=entry.seat_name, tournament=row.id)
 
 
 def withdraw_by_gm(ctx: Context, tournament_id: str, name: str, who: str | None = None,
@@ -194,10 +206,11 @@ def withdraw_by_gm(ctx: Context, tournament_id: str, name: str, who: str | None 
         row = tournament(ctx, tournament_id)
         entry = entry_named(ctx, row, name)
         address = address_of(ctx, entry.player_id)
-        lines = [f"The game master ({who or 'gm'}) withdrew you ({entry.seat_name}) from tournament {row.id}: "
-                 "you are not paired again.", *([f"Why: {why}"] if why else [])]
+        lines = [Text("The game master ({who}) withdrew you ({name}) from tournament {tournament}: you are not "
+                      "paired again.", who=who or "gm", name=entry.seat_name, tournament=row.id),
+                 *([Text("Why: {why}", why=why)] if why else [])]
         if address:
-            ctx.outbox.queue(address, f"Tournament {row.id}: withdrawn", ctx.outbox.render(
+            ctx.outbox.queue(address, Text("Tournament {tournament}: withdrawn", tournament=row.id), ctx.outbox.render(
                 "answer", lines=lines, game_id=None), kind="notice")
     return told
 
@@ -285,25 +298,47 @@ def every_tournament(ctx: Context) -> list[str]:
     return [row.id for row in ctx.store.tournaments.every_tournament()]
 
 
+ORDINALS = {1: mark("{place}st"), 2: mark("{place}nd"), 3: mark("{place}rd"),
+            0: mark("{place}th")}  # by the last digit (0: every other)
+SHARED = mark("{place}=")  # a place two players share
+PLACED = mark("{name} {place}")  # a player and their place at a table
+LISTED = mark("{earlier}, {later}")  # a list of places
+
+
 def ordinal_place(place: int, shared: bool) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place % 10 if place % 100 not in (11, 12, 13) else 0, "th")
-    return f"{place}{suffix}" + ("=" if shared else "")
+    """``1st``, ``2nd=`` (shared) in the reader's language: German ``1.``, French ``1er``, ``2e``
+    (the first place has a text of its own: French says 1er but 21e)."""
+    if place == 1:
+        said = Text("1st")
+    else:
+        digit = place % 10 if place % 100 not in (11, 12, 13) else 0
+        said = Text(ORDINALS.get(digit, ORDINALS[0]), place=place)
+    return Text(SHARED, place=said) if shared else said
+
+
+def listed(items: list[str]) -> str:
+    """``a, b, c`` with each item's Text kept for its translation."""
+    joined = items[0]
+    for item in items[1:]:
+        joined = Text(LISTED, earlier=joined, later=item)
+    return joined
 
 
 def result_text(seated: list[str], tiers: tuple[tuple[str, ...], ...] | None, names: dict[str, str],
                 forfeit: bool) -> str:
     """A table's result in words: '1-0', '½-½' for two, 'ada 1st, bob 2nd…' for more; 'playing'."""
     if tiers is None:
-        return "not played" if forfeit else "playing"
+        return Text("not played") if forfeit else Text("playing")
     if len(seated) == 2:
         first = tiers[0]
         text = "½-½" if len(first) == 2 else ("1-0" if first == (seated[0],) else "0-1")
-        return text + (" (forfeit)" if forfeit else "")
-    places, place = [], 1
+        return Text(FORFEIT, result=text) if forfeit else text
+    places: list[str] = []
+    place = 1
     for tier in tiers:
-        places += [f"{names[p]} {ordinal_place(place, len(tier) > 1)}" for p in tier]
+        places += [Text(PLACED, name=names[p], place=ordinal_place(place, len(tier) > 1)) for p in tier]
         place += len(tier)
-    return ", ".join(places) + (" (forfeit)" if forfeit else "")
+    return Text(FORFEIT, result=listed(places)) if forfeit else listed(places)
 
 
 def summary(ctx: Context, tournament_id: str) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.text import Text
 from gm.core import times
 from gm.core.model import GameView, ServiceError, Status
 from gm.service.context import Context
@@ -123,9 +124,9 @@ def remind(ctx: Context, view: GameView, now: float) -> list[str]:
         return []
     left = bank_words(clock.left(mover, mover, now))
     reports.notice(ctx, view, [mover], [
-        f"Reminder: your clock in game {view.id} has {left} left (RULINGS G10).",
-        f"Turn {view.turn} waits for your move; when your clock runs out you lose on time."],
-        "Clock reminder")
+        Text("Reminder: your clock in game {game} has {left} left (RULINGS G10).", game=view.id, left=left),
+        Text("Turn {turn} waits for your move; when your clock runs out you lose on time.", turn=view.turn)],
+        Text("Clock reminder"))
     ctx.store.history.log(view.id, view.turn, REMINDER, REMINDER, mover, now)
     return [f"{view.id}: reminded {mover} of their clock"]
 
@@ -208,8 +209,9 @@ def give_time(ctx: Context, game_id: str, name: str, amount: str, who: str | Non
         deadlines.open_turn(ctx.store, after)
         left = bank_text(after, ctx.clock())
         reports.notice(ctx, after, after.seated_names, gm_lines(
-            f"The game master gave {player.name} {span} more on the clock (RULINGS G10).", why)
-            + ["Clocks:"] + [f"  {line}" for line in left], "Clock",
+            Text("The game master gave {name} {span} more on the clock (RULINGS G10).", name=player.name,
+                 span=span), why)
+            + [Text("Clocks:")] + [f"  {line}" for line in left], Text("Clock"),
             calendars=calendar.for_seated(ctx, after))  # the run-out moved
     return f"game {view.id}: {player.name} was given {span}; " + "; ".join(left)
 

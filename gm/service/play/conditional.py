@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from games.text import reason, Text
 from games.base import OrderError
 from gm.core.model import GameView, Status
 from gm.mail import orders as order_mail
@@ -83,16 +84,16 @@ def answer(ctx: Context, view: GameView, play: Play, now: float) -> None:
     player = view.player(name)
     try:
         if player is None or not player.active:
-            raise OrderError("you have left this game")
+            raise OrderError(Text("you have left this game"))
         view.rules.submit(view.state, name, view.rules.parse_order(view.state, name, move), now)
     except OrderError as exc:
         ctx.store.lines.drop(line.id)
         reports.notice(ctx, view, [name], [
-            f"Your conditional move {move} could not be played: {exc}.",
-            "That line is dropped (RULINGS G8); the turn waits for your order as usual.",
-            *lines.listing(ctx, view.id, name)], "Conditional move dropped")
+            Text("Your conditional move {move} could not be played: {why}.", move=move, why=reason(exc)),
+            Text("That line is dropped (RULINGS G8); the turn waits for your order as usual."),
+            *lines.listing(ctx, view.id, name)], Text("Conditional move dropped"))
         return
-    note = f"{name}'s move {move} was played from a conditional order (RULINGS G8)."
+    note = Text("{name}'s move {move} was played from a conditional order (RULINGS G8).", name=name, move=move)
     play(ctx, view, name, move, origin=LINE, now=now, note=note, own_note=still_standing(ctx, view, name, move))
 
 
@@ -102,9 +103,11 @@ def still_standing(ctx: Context, view: GameView, name: str, move: str) -> str:
     left = [rest for line in lines.standing(ctx, view.id, name)
             if (rest := moved_on(line, name, move, LINE)) is not None]
     if not left:
-        return f"Your conditional move {move} was played; you have no conditional lines left (RULINGS G8)."
-    return "\n".join([f"Your conditional move {move} was played; your lines still standing (RULINGS G8):"] + [
-        f"  {i}. {' '.join(lines.move_words(rest, name))}" for i, rest in enumerate(left, 1)])
+        return Text("Your conditional move {move} was played; you have no conditional lines left (RULINGS G8).",
+                    move=move)
+    return Text("Your conditional move {move} was played; your lines still standing (RULINGS G8):\n{lines}",
+                move=move, lines="\n".join(f"  {i}. {' '.join(lines.move_words(rest, name))}"
+                                           for i, rest in enumerate(left, 1)))
 
 
 def answered_by_line(ctx: Context, game_id: str, seq: int) -> bool:

@@ -13,12 +13,13 @@ from __future__ import annotations
 import json
 import random
 
+from games.text import Plural, Text, reason
 from games import registry
 from games.base import GameError
 from gm.core import options as service_options
 from gm.core import addresses, passwords, times
 from gm.core.model import GameView, ServiceError, Status
-from gm.service.outgoing import calendar, reports
+from gm.service.outgoing import calendar, reportmail, reports
 from gm.service.people import credentials, draws, lobby, mailcommands, seats
 from gm.service.play import roster, turns
 from gm.service.play.overrides import default_actor, gm_lines, record, required_reason, reschedule
@@ -30,8 +31,10 @@ from gm.store.locks import retried
 # --- creation -------------------------------------------------------------------
 @retried
 def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, str]],
-                seed: int | None = None, options: dict[str, str] | None = None) -> dict[str, str]:
-    """Set up a game and queue a welcome to each player.  Returns name -> password.
+                seed: int | None = None, options: dict[str, str] | None = None,
+                language: str | None = None) -> dict[str, str]:
+    """Set up a game and queue a welcome to each player (``language``: every seat's, gm new
+    --language; None: each address's own).  Returns name -> password.
 
     Refused (ServiceError, nothing created) for a malformed address, an empty name or one
     that is not a single word, and a name or address given twice (compared without case).
@@ -52,7 +55,8 @@ def create_game(ctx: Context, kind: str, game_id: str, players: list[tuple[str, 
         ctx.store.games.add_game(game_id, rules.kind, seed, json.dumps(options), now)
         for seat, (name, address, shown) in enumerate(players):
             ctx.store.seats.add_player(game_id, seat, name, address,
-                                       passwords.hash_password(secrets_by_name[name]), display_name=shown)
+                                       passwords.hash_password(secrets_by_name[name]), display_name=shown,
+                                       **({"language": language} if language else {}))
         deadlines.save_settings(ctx.store, game_id, service)
         lobby.begin_play(ctx, rules, game_id, seed, options, names, mailcommands.send_welcome,
                          secrets_by_name)
@@ -89,8 +93,8 @@ def change_settings(ctx: Context, game_id: str, values: dict[str, str], who: str
         changes = ", ".join(f"{k}={v}" for k, v in changed.items())
         if changed:
             reports.notice(ctx, view, view.seated_names,
-                           gm_lines(f"The game master changed this game's settings: {changes}.", why),
-                           "Settings changed")
+                           gm_lines(Text("The game master changed this game's settings: {changes}.", changes=changes),
+                                    why), Text("Settings changed"))
 
 
 # --- status -------------------------------------------------------------------------
@@ -107,8 +111,8 @@ def pause(ctx: Context, game_id: str, who: str | None = None, why: str | None = 
         record(ctx, view, "pause", "", who, why)
         reschedule(ctx, view.id)
         reports.notice(ctx, view, view.seated_names,
-                       gm_lines("The game master has paused this game. Orders are not "
-                                "accepted until it resumes.", why), "Game paused")
+                       gm_lines(Text("The game master has paused this game. Orders are not "
+                                     "accepted until it resumes."), why), Text("Game paused"))
     return f"game {view.id} paused"
 
 
@@ -122,7 +126,7 @@ def resume(ctx: Context, game_id: str, who: str | None = None, why: str | None =
         ctx.store.games.set_game_status(view.id, Status.ACTIVE.value, now)
         view = games.load(ctx.store, view.id)
         row = deadlines.current(ctx.store, view, create=True)
-        lines = gm_lines("The game master has resumed this game.", why)
+        lines = gm_lines(Text("The game master has resumed this game."), why)
         due = None
         if row.due is not None and row.paused_at is not None and not row.late:
             due = row.due + max(0.0, now - row.paused_at)  # the pause does not count
@@ -132,7 +136,8 @@ def resume(ctx: Context, game_id: str, who: str | None = None, why: str | None =
         record(ctx, view, "resume", "", who, why)
         reschedule(ctx, view.id)
         reports.notice(ctx, view, view.seated_names, lambda zone: lines + (
-            [f"Deadline: {times.format_due(due, now, zone)}."] if due is not None else []), "Game resumed",
+            [Text("Deadline: {due}.", due=times.format_due(due, now, zone))] if due is not None else []),
+            Text("Game resumed"),
             calendars=calendar.for_seated(ctx, view))  # the pause moved it
     return f"game {view.id} resumed"
 
@@ -155,8 +160,8 @@ def end(ctx: Context, game_id: str, why: str, who: str | None = None,
         record(ctx, view, "end", f"winners: {', '.join(winners)}" if winners else "", who, why)
         reschedule(ctx, view.id)
         # The result (the winners declared, if any) is the standings' last line.
-        lines = gm_lines("The game master has ended this game.", why) + [""] + reports.final_standings(ctx, view)
-        reports.notice(ctx, view, view.seated_names, lines, "Game ended", files=reports.end_of_game(ctx, view))
+        lines = gm_lines(Text("The game master has ended this game."), why) + [""] + reports.final_standings(ctx, view)
+        reports.notice(ctx, view, view.seated_names, lines, Text("Game ended"), files=reports.end_of_game(ctx, view))
     return f"game {view.id} ended"
 
 
@@ -171,8 +176,8 @@ def draw(ctx: Context, game_id: str, who: str | None = None, why: str | None = N
         if view.status == Status.FINISHED or view.rules.is_over(view.state):
             raise ServiceError(f"game {view.id} is over")
         reports.notice(ctx, view, view.seated_names,
-                       gm_lines("The game master has ended this game drawn (RULINGS G6).", why),
-                       "Game drawn")
+                       gm_lines(Text("The game master has ended this game drawn (RULINGS G6)."), why),
+                       Text("Game drawn"))
         draws.end_drawn(ctx, view, who or default_actor(), "gm", f"the game master declared a draw; "
                         f"why: {why}")
     return f"game {view.id} ended drawn"
@@ -194,7 +199,8 @@ def concede(ctx: Context, game_id: str, name: str, who: str | None = None, why: 
         name = player.name
         record(ctx, view, "concede", f"player {name}", who, why)
         reports.notice(ctx, view, view.seated_names,
-                       gm_lines(f"{name} has conceded the game (RULINGS G7).", why), f"{name} conceded")
+                       gm_lines(Text("{name} has conceded the game (RULINGS G7).", name=name), why),
+                       Text("{name} conceded", name=name))
         after, _ = seats.remove(ctx, view, name, who or default_actor(), "conceded")
     if after.rules.is_over(after.state):
         return f"{name} conceded game {view.id}; the game is over"
@@ -214,10 +220,11 @@ def forfeit(ctx: Context, view: GameView, name: str, who: str, why: str) -> None
     ctx.store.history.log(view.id, view.turn, who, "forfeit", reason, now)
     reschedule(ctx, view.id)
     reports.notice(ctx, view, view.seated_names,
-                   [f"{name} forfeits the game ({why}).",
-                    f"The game is over. Winner{'s' if len(others) != 1 else ''}: "
-                    f"{', '.join(others) or 'nobody'}.", ""] + reports.final_standings(ctx, view),
-                   "Game over", files=reports.end_of_game(ctx, view))
+                   [Text("{name} forfeits the game ({why}).", name=name, why=why),
+                    Plural("The game is over. Winner: {winners}.", "The game is over. Winners: {winners}.",
+                           n=len(others), winners=", ".join(others) or Text("nobody")),
+                    ""] + reports.final_standings(ctx, view),
+                   Text("Game over"), files=reports.end_of_game(ctx, view))
 
 
 @retried
@@ -234,16 +241,17 @@ def set_deadline(ctx: Context, game_id: str, when: str, who: str | None = None,
             try:
                 due = times.parse_when(when, now)
             except GameError as exc:
-                raise ServiceError(str(exc)) from None
+                raise ServiceError(reason(exc)) from None
             if due <= now:
                 raise ServiceError(f"{times.format_stamp(due)} is in the past")
         deadlines.set_due(ctx.store, view, due, who or default_actor(), now)
         def told(zone=None) -> str:
-            return ("The game master removed the deadline of this turn." if due is None else
-                    f"The game master set the deadline of turn {view.turn}: {times.format_due(due, now, zone)}.")
+            return (Text("The game master removed the deadline of this turn.") if due is None else
+                    Text("The game master set the deadline of turn {turn}: {due}.", turn=view.turn,
+                         due=times.format_due(due, now, zone)))
         text = told()
         record(ctx, view, "deadline", "none" if due is None else times.format_stamp(due), who, why)
-        reports.notice(ctx, view, view.seated_names, lambda zone: gm_lines(told(zone), why), "New deadline",
+        reports.notice(ctx, view, view.seated_names, lambda zone: gm_lines(told(zone), why), Text("New deadline"),
                        calendars=calendar.for_seated(ctx, view))
     return text
 
@@ -273,14 +281,17 @@ def replace(ctx: Context, game_id: str, name: str, email: str, who: str | None =
         mailcommands.send_welcome(ctx, view, turns.seat(view, player.name), secret)
         others = [n for n in view.seated_names if n != player.name]
         reports.notice(ctx, view, others,
-                       gm_lines(f"A new player now plays the seat {player.name}.", why), "New player")
+                       gm_lines(Text("A new player now plays the seat {seat}.", seat=player.name), why),
+                       Text("New player"))
         if not addresses.same(old, email):  # the one who left is told too
+            language = reportmail.language_of(player)  # the seat's as its old player set it
             body = ctx.outbox.notice_body(view, [
-                f"Your seat {player.name} in game {view.id} has passed on to another player:",
-                "the game master gave it to them.  Your password and reply addresses",
-                "for it no longer work, and you play no more in this game."]
-                + gm_lines("", why)[1:])
-            ctx.outbox.to_game(view, old, "Your seat was given away", body)
+                Text("Your seat {seat} in game {game} has passed on to another player:\n"
+                     "  the game master gave it to them.  Your password and reply addresses\n"
+                     "  for it no longer work, and you play no more in this game.", seat=player.name,
+                     game=view.id)]
+                + gm_lines("", why)[1:], language)
+            ctx.outbox.to_game(view, old, Text("Your seat was given away"), body, language=language)
     return f"seat {player.name} of game {view.id} now belongs to {email}; welcome queued"
 
 
@@ -329,15 +340,15 @@ def eject(ctx: Context, game_id: str, name: str, who: str | None = None, why: st
         record(ctx, view, "eject", f"player {player.name}", who, why)
         others = [n for n in view.seated_names if n != player.name]
         reports.notice(ctx, view, others,
-                       gm_lines(f"The game master has removed {player.name} from the game.", why),
-                       "Player removed")
+                       gm_lines(Text("The game master has removed {name} from the game.", name=player.name),
+                                why), Text("Player removed"))
         after, _ = seats.remove(ctx, view, player.name, who or default_actor(),
                                 why or "removed by the game master")
         # The one removed is spoken to, not about; after the removal, so the mail offers them no
         # orders to send.
         reports.notice(ctx, view, [player.name],
-                       gm_lines(f"You were removed from game {view.id} by the game master.", why),
-                       "You were removed")
+                       gm_lines(Text("You were removed from game {game} by the game master.", game=view.id),
+                                why), Text("You were removed"))
     if rules.is_over(after.state):
         return f"{player.name} left game {view.id}; the game is over"
     return f"{player.name} left game {view.id}; the game goes on without them"
@@ -363,8 +374,8 @@ def broadcast(ctx: Context, game_id: str, text: str, who: str | None = None, why
     with ctx.store.write(games=[game_id]):
         view = games.load(ctx.store, game_id)
         record(ctx, view, "broadcast", text[:500], who, why or "announcement")
-        lines = ["Announcement from the game master:", ""] + text.strip().splitlines()
-        reports.notice(ctx, view, view.seated_names, lines, "Announcement")
+        lines = [Text("Announcement from the game master:"), ""] + text.strip().splitlines()
+        reports.notice(ctx, view, view.seated_names, lines, Text("Announcement"))
         ctx.outbox.archive(view, None, "notice", "\n".join(lines) + "\n", None)
     return f"announcement queued for {len(view.seated_names)} player(s)"
 

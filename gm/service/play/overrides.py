@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+from games.text import Text
 from gm.core.model import GameView, ServiceError
 from gm.service.context import Context
 from gm.service.table import deadlines, games
@@ -32,13 +33,14 @@ def record(ctx: Context, view: GameView, action: str, detail: str, who: str | No
 
 def gm_lines(text: str, why: str | None) -> list[str]:
     """A notice's lines: what the game master did, and their reason if they gave one."""
-    return [text] + ([f"Reason: {why}"] if why else [])
+    return [text] + ([Text("Reason: {why}", why=why)] if why else [])
 
 
 def required_reason(why: str | None, command: str) -> str:
     """The reason an override must give (stripped); ServiceError naming the command if none."""
     if why is None or not why.strip():
-        raise ServiceError(f"give the reason: {command} -m REASON (it is recorded and told to the player)")
+        raise ServiceError(Text("give the reason: {command} -m REASON (it is recorded and told to the player)",
+                                command=command))
     return why.strip()
 
 

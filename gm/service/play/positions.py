@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 from typing import Any
 
+from games.text import Text, reason
 from games.base import GameError
 from gm.core import editing
 from gm.core.model import GameView, ServiceError
@@ -52,9 +53,10 @@ def rollback(ctx: Context, game_id: str, to_turn: int, who: str | None = None,
                f"to turn {to_turn} (state {source} restored as {seq}; {len(later)} later order(s) discarded"
                + (f"; {', '.join(back)} back in the game" if back else "") + ")",
                who, why)
-        text = (f"The game master rolled the game back to the start of turn {to_turn}; "
-                "later orders are discarded and the turn is open again."
-                + (f" Reason: {why}" if why else ""))
+        text = Text("The game master rolled the game back to the start of turn {turn}; later orders are "
+                    "discarded and the turn is open again. Reason: {why}", turn=to_turn, why=why) if why else \
+            Text("The game master rolled the game back to the start of turn {turn}; later orders are "
+                 "discarded and the turn is open again.", turn=to_turn)
         after = games.load(ctx.store, view.id)
         deadlines.open_turn(ctx.store, after)
         reports.gm_reports(ctx, after, text)
@@ -102,8 +104,8 @@ def edit_state(ctx: Context, game_id: str, data: Any, who: str | None = None,
         record(ctx, view, "edit", f"state {seq}: changed {', '.join(changed)}", who, why)
         after = games.load(ctx.store, view.id)
         deadlines.open_turn(ctx.store, after)
-        reports.gm_reports(ctx, after,
-                           "The game master corrected the position." + (f" Reason: {why}" if why else ""))
+        reports.gm_reports(ctx, after, Text("The game master corrected the position. Reason: {why}", why=why)
+                           if why else Text("The game master corrected the position."))
     return f"game {view.id}: state edited ({', '.join(changed)})"
 
 
@@ -131,7 +133,7 @@ def edit_interactive(ctx: Context, game_id: str, who: str | None = None, why: st
         except json.JSONDecodeError as exc:
             error = f"not JSON: {exc.msg}: line {exc.lineno} column {exc.colno} (of the JSON below)"
         except GameError as exc:
-            error = str(exc)
+            error = reason(exc)
         except Exception as exc:  # a rule module that trips over a bad state
             error = f"{type(exc).__name__}: {exc}"
         else:

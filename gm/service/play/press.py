@@ -15,6 +15,8 @@ same players merged, at most MAX_LISTS lists), within config
 from __future__ import annotations
 
 import secrets
+from games.text import Text
+from gm.core.i18n import ENGLISH
 from gm.core.value import field, valueclass
 from typing import Sequence
 
@@ -22,6 +24,7 @@ from gm.core.model import AUDIENCE_ALL, AUDIENCE_GM, AUDIENCE_PLAYERS, GameView,
 from gm.mail.inbound import Inbound
 from gm.service.outgoing import gmalerts, observers
 from gm.service.outgoing.outbox import HOUR, MAILS_PER_ADDRESS, PART_RULE
+from gm.service.outgoing.reportmail import language_of
 from gm.service.people import credentials
 from gm.service.table import deadlines
 from gm.service.context import Context
@@ -74,16 +77,16 @@ def send_all(ctx: Context, view: GameView, player: Seat, blocks: Sequence[tuple[
         if message is not None and key in messages:
             message = messages[key]
             if len(message.text) + len(text) > MAX_PRESS:
-                problem = (f"Your press to {_told(message)} came to more than {MAX_PRESS} characters "
-                           "in this mail; what came after that was not delivered.")
+                problem = Text("Your press to {to} came to more than {most} characters in this mail; "
+                               "what came after that was not delivered.", to=_told(message), most=MAX_PRESS)
             else:
                 merged += 1
         elif message is not None and len(messages) >= MAX_LISTS:
-            problem = (f"One mail sends press to at most {MAX_LISTS} different lists of players; "
-                       "the blocks to further lists were not delivered. Send them in another mail.")
+            problem = Text("One mail sends press to at most {most} different lists of players; the blocks "
+                           "to further lists were not delivered. Send them in another mail.", most=MAX_LISTS)
         elif message is not None and len(messages) >= allowed:
-            problem = (f"A player sends at most {ctx.config.press_per_seat_per_hour} press messages "
-                       "an hour; this one was not delivered. Send it again later.")
+            problem = Text("A player sends at most {most} press messages an hour; this one was not "
+                           "delivered. Send it again later.", most=ctx.config.press_per_seat_per_hour)
         elif message is not None:
             messages[key] = message
         if problem:
@@ -92,17 +95,18 @@ def send_all(ctx: Context, view: GameView, player: Seat, blocks: Sequence[tuple[
             continue
         message.texts.append(text)
     delivered = _deliver(ctx, view, sender, list(messages.values()), mode, told)
-    lines = [f"Your press to {_told(m)} was delivered"
-             + (" without your name (grey press)." if mode == "grey" else ".") for m in delivered]
+    lines: list[str] = [Text("Your press to {to} was delivered without your name (grey press).", to=_told(m))
+                        if mode == "grey" else Text("Your press to {to} was delivered.", to=_told(m))
+                        for m in delivered]
     if merged:
-        lines.append(f"Blocks to the same players went as one message ({merged} merged), one mail "
-                     "to each of them.")
+        lines.append(Text("Blocks to the same players went as one message ({merged} merged), one mail "
+                          "to each of them.", merged=merged))
     if delivered:
-        ctx.outbox.reply(inbound, view, "Press delivered", ctx.outbox.notice_body(view, lines + told),
+        ctx.outbox.reply(inbound, view, Text("Press delivered"), ctx.outbox.notice_body(view, lines + told),
                          kind="reply", archive_player=sender)
         credentials.notify_press_elsewhere(ctx, view, player, inbound, [m.text for m in delivered])
     else:
-        ctx.outbox.reply(inbound, view, "Press not delivered", ctx.outbox.error_body(view, " ".join(told)),
+        ctx.outbox.reply(inbound, view, Text("Press not delivered"), ctx.outbox.error_body(view, together(told)),
                          kind="error")
 
 
@@ -124,8 +128,18 @@ def _message(view: GameView, sender: str, names: list[str]) -> Message:
 
 def _told(message: Message) -> str:
     """Whom a message went to, as the sender's answer says it."""
-    names = [label for label in message.labels if label != GM]
-    return ", ".join(names + ["the game master"]) if message.to_gm else ", ".join(names)
+    names = ", ".join(label for label in message.labels if label != GM)
+    if not message.to_gm:
+        return names
+    return Text("{names}, the game master", names=names) if names else Text("the game master")
+
+
+def together(sentences: list[str]) -> str:
+    """Sentences one after another, as one answer (each said in the reader's language)."""
+    said = sentences[0]
+    for sentence in sentences[1:]:
+        said = Text("{said} {sentence}", said=said, sentence=sentence)
+    return said
 
 
 def _deliver(ctx: Context, view: GameView, sender: str, messages: list[Message], mode: str | None,
@@ -134,13 +148,20 @@ def _deliver(ctx: Context, view: GameView, sender: str, messages: list[Message],
     message.  Returns the messages delivered (a full mailbox or GM cap is added to ``told``)."""
     if not messages:
         return []
-    shown = "anonymous (grey press)" if mode == "grey" else sender
-    label = f"Press from {shown}"
+    shown = Text("anonymous (grey press)") if mode == "grey" else sender
+    label = Text("Press from {sender}", sender=shown)
     later = None
     if mode == "grey":
         later = ctx.clock() + secrets.SystemRandom().uniform(*GREY_DELAY)
-    bodies = {id(m): ctx.outbox.render("press", game_id=view.id, turn=view.turn, sender=shown,
-                                       to=", ".join(m.labels), text=m.text) for m in messages}
+    said: dict[tuple[int, str], str] = {}
+
+    def body(message: Message, language: str = ENGLISH) -> str:  # each reader's in their language
+        key = (id(message), language)
+        if key not in said:
+            said[key] = ctx.outbox.render("press", language=language, game_id=view.id, turn=view.turn,
+                                          sender=shown, to=", ".join(message.labels), text=message.text)
+        return said[key]
+
     readers: dict[str, list[Message]] = {}
     for message in messages:
         for p in message.recipients:
@@ -150,23 +171,24 @@ def _deliver(ctx: Context, view: GameView, sender: str, messages: list[Message],
         assert seat is not None  # a recipient of _message: a seat of the game
         email = seat.email
         if not ctx.outbox.room_for(email):
-            told.append(f"{name} was not sent your press: this mail made gm write to them as often "
-                        f"as one mail may ({MAILS_PER_ADDRESS} mails).")
+            told.append(Text("{name} was not sent your press: this mail made gm write to them as often "
+                             "as one mail may ({most} mails).", name=name, most=MAILS_PER_ADDRESS))
             continue
-        oid = ctx.outbox.to_game(view, email, label, PART_RULE.join(bodies[id(m)] for m in theirs),
-                                 not_before=later)
+        language = language_of(seat)
+        oid = ctx.outbox.to_game(view, email, label, PART_RULE.join(body(m, language) for m in theirs),
+                                 not_before=later, language=language)
         for message in theirs:
-            ctx.outbox.archive(view, name, "press", bodies[id(message)], oid, audience=message.audience)
-    public = [bodies[id(m)] for m in messages if m.audience == ALL]
+            ctx.outbox.archive(view, name, "press", body(message, language), oid, audience=message.audience)
+    public = [body(m) for m in messages if m.audience == ALL]
     if public:  # public press: the observers read it too
         observers.send(ctx, view, label, PART_RULE.join(public), not_before=later)
-    to_gm = [bodies[id(m)] for m in messages if m.to_gm]
+    to_gm = [body(m) for m in messages if m.to_gm]
     if to_gm and gmalerts.send(ctx, label, PART_RULE.join(to_gm), view=view, not_before=later) is None:
-        told.append("The game master was not sent your press: gm mails them at most "
-                    f"{ctx.config.gm_alerts_per_hour} alerts an hour.")
+        told.append(Text("The game master was not sent your press: gm mails them at most {most} alerts "
+                         "an hour.", most=ctx.config.gm_alerts_per_hour))
     for message in messages:
         # The archive's copy is what the recipients read; the history log names the sender.
-        ctx.outbox.archive(view, None, "press", bodies[id(message)], None, audience=message.audience)
+        ctx.outbox.archive(view, None, "press", body(message), None, audience=message.audience)
         ctx.store.history.log(view.id, view.turn, sender, "press", f"to {', '.join(message.labels)} ({mode})",
                               ctx.clock())
     return messages
@@ -180,27 +202,27 @@ def _problem(ctx: Context, view: GameView, sender: str, names: list[str], text: 
              mode: str | None) -> str | None:
     """Why this press cannot be delivered, or None."""
     if mode == "none":
-        return "Press is off in this game (option press: none); your message was not delivered."
+        return Text("Press is off in this game (option press: none); your message was not delivered.")
     if not text.strip():
-        return "Your PRESS block was empty; nothing was delivered."
+        return Text("Your PRESS block was empty; nothing was delivered.")
     if len(text) > MAX_PRESS:
-        return f"Press messages are limited to {MAX_PRESS} characters."
+        return Text("Press messages are limited to {most} characters.", most=MAX_PRESS)
     if not names:
-        return "Your PRESS TO line named nobody; nothing was delivered."
+        return Text("Your PRESS TO line named nobody; nothing was delivered.")
     if any(_is_gm(n) for n in names) and not ctx.config.gm_address:
-        return ("This game has no game master address, so PRESS TO GM cannot be delivered; "
-                "nothing was delivered.")
+        return Text("This game has no game master address, so PRESS TO GM cannot be delivered; "
+                    "nothing was delivered.")
     if any(_is_gm(n) for n in names) and not gmalerts.admit(ctx, f"press from {sender}"):
-        return (f"gm mails the game master at most {ctx.config.gm_alerts_per_hour} alerts an hour, "
-                "and has this hour; your PRESS TO GM was not delivered. Send it again later.")
+        return Text("gm mails the game master at most {most} alerts an hour, and has this hour; your "
+                    "PRESS TO GM was not delivered. Send it again later.", most=ctx.config.gm_alerts_per_hour)
     for target in names:
         if target.upper() == "ALL" or _is_gm(target):
             continue
         found = view.player(target)
         if found is None or not found.active:
-            return (f"There is no player {target!r} to write to (players: "
-                    f"{', '.join(view.seated_names)}, or ALL, or GM for the game master); "
-                    "your press was not delivered.")
+            return Text("There is no player {name} to write to (players: {players}, or ALL, or GM for "
+                        "the game master); your press was not delivered.", name=repr(target),
+                        players=", ".join(view.seated_names))
         if found.name == sender:
-            return "You cannot send press to yourself."
+            return Text("You cannot send press to yourself.")
     return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from games.text import Text
 from games.base import Event, Game, OrderError
 from gm.core.model import GameView
 from gm.service.play import turns
@@ -55,9 +56,9 @@ def claim_placed(rules: Game, sealed: Any, name: str, order: Any) -> tuple[Any, 
     clashed with it (the others' claims are sealed: whether one clashes is not known)."""
     shown = sealed.copy()
     shown.claims[name].append((sealed.turn, order.cell))
-    return shown, [f"Your claim {order.cell} is drawn on the board below as if placed. The other "
-                   "players' claims stay sealed until the turn closes, so whether one of them "
-                   "clashes with yours (FB6) is not known yet."]
+    return shown, [Text("Your claim {cell} is drawn on the board below as if placed. The other "
+                        "players' claims stay sealed until the turn closes, so whether one of them "
+                        "clashes with yours (FB6) is not known yet.", cell=order.cell)]
 
 
 def pivot_path(rules: Game, sealed: Any, name: str, order: Any) -> tuple[Any, list[str]]:
@@ -67,23 +68,25 @@ def pivot_path(rules: Game, sealed: Any, name: str, order: Any) -> tuple[Any, li
     from games.pivot_pawns.state import card_coordinate
 
     if not hasattr(order, "solution"):  # PASS
-        return sealed, ["You would pass this round (you may still bid while bidding is open)."]
+        return sealed, [Text("You would pass this round (you may still bid while bidding is open).")]
     start, token = sealed.pawns, sealed.token
     active, target = deck.ICON_COLOUR[token], deck.target_card(token)
     colour = deck.COLOURS[active]
     moves = [(p.moving, p.pivot) for p in order.solution]
     unfinished = solver.apply(start, [], active, target)[2]  # the rules' words for "not there yet"
-    lines = [f"Your solution, played from the pawns as they stand (the {colour} pawn to card "
-             f"{card_coordinate(sealed, target)}):"]
+    lines = [Text("Your solution, played from the pawns as they stand (the {colour} pawn to card "
+                  "{card}):", colour=colour, card=card_coordinate(sealed, target))]
     placement, landed = list(start), 0 if start[active] == target else None
     for number, (m, q) in enumerate(moves if landed is None else [], start=1):
         _, played, reason = solver.apply(start, moves[:number], active, target)
         if reason is not None and reason != unfinished:
-            return sealed, lines + [f"  {reason}: the bid would fail here."]
+            return sealed, lines + [Text("  {why}: the bid would fail here.", why=reason)]
         placement[m] = deck.destination(placement[m], placement[q])
-        lines.append(f"  pivot {number} ({deck.COLOURS[m]}/{deck.COLOURS[q]}): the "
-                     f"{deck.COLOURS[m]} pawn to {card_coordinate(sealed, placement[m])}"
-                     + (", the target card" if played is not None else ""))
+        step = dict(number=number, moving=deck.COLOURS[m], pivot=deck.COLOURS[q],
+                    card=card_coordinate(sealed, placement[m]))
+        lines.append(Text("  pivot {number} ({moving}/{pivot}): the {moving} pawn to {card}, the target card",
+                          **step) if played is not None else
+                     Text("  pivot {number} ({moving}/{pivot}): the {moving} pawn to {card}", **step))
         if played is not None:
             landed = played
             break
@@ -93,19 +96,20 @@ def pivot_path(rules: Game, sealed: Any, name: str, order: Any) -> tuple[Any, li
 def verdict(order: Any, written: int, landed: int | None, colour: str) -> list[str]:
     """Whether a bid's solution is valid (PP4): the landing comes, within the bid."""
     if landed is None:
-        return [f"  The {colour} pawn never reaches the target card: the bid would fail."]
+        return [Text("  The {colour} pawn never reaches the target card: the bid would fail.", colour=colour)]
     if landed == 0:
-        return [f"  The {colour} pawn stands on the target card already: the bid is valid, and "
-                "any pivots written are ignored (PP4)."]
+        return [Text("  The {colour} pawn stands on the target card already: the bid is valid, and "
+                     "any pivots written are ignored (PP4).", colour=colour)]
     lines = []
     if landed < written:
-        lines.append(f"  The pivots after pivot {landed} are ignored (PP4).")
+        lines.append(Text("  The pivots after pivot {landed} are ignored (PP4).", landed=landed))
     if landed > order.pivots:
-        return lines + [f"  The {colour} pawn lands at pivot {landed}, beyond your bid of "
-                        f"{order.pivots}: the bid would fail (PP4)."]
-    return lines + [f"  Valid: the {colour} pawn lands on the target card at pivot {landed}, "
-                    f"within your bid of {order.pivots}. Whether it wins depends on the other "
-                    "bids: the lowest valid bid wins, ties in the order bid (PP4)."]
+        return lines + [Text("  The {colour} pawn lands at pivot {landed}, beyond your bid of "
+                             "{bid}: the bid would fail (PP4).", colour=colour, landed=landed, bid=order.pivots)]
+    return lines + [Text("  Valid: the {colour} pawn lands on the target card at pivot {landed}, "
+                         "within your bid of {bid}. Whether it wins depends on the other bids: the "
+                         "lowest valid bid wins, ties in the order bid (PP4).", colour=colour,
+                         landed=landed, bid=order.pivots)]
 
 
 # kind -> what a preview shows of a simultaneous game (the sealed state, the sender, the order)

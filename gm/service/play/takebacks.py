@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 
+from games.text import reason, Text
 from games import registry
 from gm.core.model import GameView, ServiceError, Status
 from gm.mail.inbound import Inbound
@@ -28,7 +29,7 @@ from gm.store.locks import retried
 
 OPTION = "takebacks"  # the rules' option (games/*/rules.py); on by default
 ASK, ACCEPT = "ask", "accept"  # the answers a takebacks row holds
-NOT_DONE = "Not done"
+NOT_DONE = Text("Not done")
 
 
 def offered(view: GameView) -> bool:
@@ -76,8 +77,8 @@ def why_not_undone(ctx: Context, view: GameView, move: OrderRow) -> str | None:
     check that the move made the latest state refuses it first; this one names the reason.)
     Called when a takeback is asked for and again at the undo."""
     if move.seq is not None and conditional.answered_by_line(ctx, view.id, move.seq):
-        return (f"your move {shown(move)} was answered at once by a conditional order (RULINGS G8), "
-                "so it cannot be taken back")
+        return Text("your move {move} was answered at once by a conditional order (RULINGS G8), "
+                    "so it cannot be taken back", move=shown(move))
     return None
 
 
@@ -112,10 +113,12 @@ def undo_last_move(ctx: Context, view: GameView, move: OrderRow, who: str, origi
     ctx.store.results.end_takebacks(view.id)
     detail = f"{move.player}'s move {shown(move)} taken back" + (f"; why: {why}" if why else "")
     ctx.store.history.log(view.id, after.turn, who, "takeback", detail, now)
-    by = "by the game master" if origin == "gm" else "by agreement"
-    note = (f"{move.player}'s move {shown(move)} is taken back {by} (RULINGS G9): the position is "
-            f"what it was before it, and it is {move.player}'s turn again."
-            + (f" Reason: {why}" if why else ""))
+    by = Text("by the game master") if origin == "gm" else Text("by agreement")
+    taken = dict(player=move.player, move=shown(move), by=by)
+    note = Text("{player}'s move {move} is taken back {by} (RULINGS G9): the position is what it was "
+                "before it, and it is {player}'s turn again. Reason: {why}", why=why, **taken) if why else \
+        Text("{player}'s move {move} is taken back {by} (RULINGS G9): the position is what it was "
+             "before it, and it is {player}'s turn again.", **taken)
     reports.queue_reports(ctx, after, [], note=note, table=table)
     return after
 
@@ -142,7 +145,7 @@ def games_named() -> str:
     """The sentence that says which games have takebacks."""
     kinds = [registry.get(kind) for kind in registry.available()]
     titles = [rules.title for rules in kinds if OPTION in rules.options]
-    return "takebacks are for the games played one move at a time (" + ", ".join(titles) + ")."
+    return Text("takebacks are for the games played one move at a time ({titles}).", titles=", ".join(titles))
 
 
 # --- by mail -----------------------------------------------------------------------------------
@@ -150,8 +153,9 @@ def by_mail(ctx: Context, view: GameView, player, command: str, inbound: Inbound
     """TAKEBACK (the mover asks), TAKEBACK ACCEPT and TAKEBACK DECLINE (the others answer)."""
     words = command.upper().split()[1:]
     if words not in ([], ["ACCEPT"], ["DECLINE"]):
-        refuse(ctx, inbound, view, NOT_DONE, f"{command[:60]}: write TAKEBACK to ask to take back your "
-               "last move, or TAKEBACK ACCEPT or TAKEBACK DECLINE to answer another player's ask.")
+        refuse(ctx, inbound, view, NOT_DONE, Text("{command}: write TAKEBACK to ask to take back your "
+               "last move, or TAKEBACK ACCEPT or TAKEBACK DECLINE to answer another player's ask.",
+               command=command[:60]))
         return
     problem = closed(view)
     if problem is not None:
@@ -166,13 +170,14 @@ def by_mail(ctx: Context, view: GameView, player, command: str, inbound: Inbound
 def closed(view: GameView) -> str | None:
     """Why this game takes no TAKEBACK now, or None."""
     if not offered(view):
-        return f"There are no takebacks in {view.rules.title} (RULINGS G9): {games_named()}"
+        return Text("There are no takebacks in {game} (RULINGS G9): {which}", game=view.rules.title,
+                    which=games_named())
     if not enabled(view):
-        return f"Takebacks are off in game {view.id} (its option takebacks=off, RULINGS G9)."
+        return Text("Takebacks are off in game {game} (its option takebacks=off, RULINGS G9).", game=view.id)
     if view.status == Status.FINISHED or view.rules.is_over(view.state):
-        return f"Game {view.id} is over: there is no move to take back."
+        return Text("Game {game} is over: there is no move to take back.", game=view.id)
     if view.status == Status.PAUSED:
-        return f"Game {view.id} is paused by the game master: try again when it resumes."
+        return Text("Game {game} is paused by the game master: try again when it resumes.", game=view.id)
     return None
 
 
@@ -180,9 +185,10 @@ def ask(ctx: Context, view: GameView, name: str, inbound: Inbound) -> None:
     """The mover asks to take back their last move; the others are asked to answer."""
     move = last_move(ctx, view)
     if move is None or move.player != name:
-        whose = f"the last move was {move.player}'s" if move is not None else "the last change was no move"
-        refuse(ctx, inbound, view, NOT_DONE, f"Only the player who made the last move may ask to take "
-               f"it back, until the next move is played (RULINGS G9): {whose}.")
+        whose = Text("the last move was {player}'s", player=move.player) if move is not None else \
+            Text("the last change was no move")
+        refuse(ctx, inbound, view, NOT_DONE, Text("Only the player who made the last move may ask to take "
+               "it back, until the next move is played (RULINGS G9): {whose}.", whose=whose))
         return
     problem = why_not_undone(ctx, view, move)
     if problem is not None:
@@ -191,8 +197,8 @@ def ask(ctx: Context, view: GameView, name: str, inbound: Inbound) -> None:
     found = standing(ctx, view)
     if found is not None:  # asked already: the accepts given stand
         waiting = ", ".join(sorted(others(view, name) - found[1]))
-        done(ctx, inbound, view, "Takeback asked", f"Your ask to take back {shown(move)} stands; it "
-             f"waits for {waiting} (RULINGS G9).", archive_player=name)
+        done(ctx, inbound, view, Text("Takeback asked"), Text("Your ask to take back {move} stands; it "
+             "waits for {waiting} (RULINGS G9).", move=shown(move), waiting=waiting), archive_player=name)
         return
     now = ctx.clock()
     ctx.store.results.end_takebacks(view.id)  # an older ask, lapsed
@@ -200,25 +206,25 @@ def ask(ctx: Context, view: GameView, name: str, inbound: Inbound) -> None:
     ctx.store.history.log(view.id, view.turn, name, "takeback", f"{name} asked to take back {shown(move)}", now)
     if settle(ctx, view, name, inbound):
         return
-    done(ctx, inbound, view, "Takeback asked", f"You asked to take back your move {shown(move)}. It is "
+    done(ctx, inbound, view, Text("Takeback asked"), Text("You asked to take back your move {move}. It is "
          "taken back when every other player still in the game accepts (TAKEBACK ACCEPT) before the "
          "next move is played; the next move, or one TAKEBACK DECLINE, ends your ask (RULINGS G9).",
-         archive_player=name)
+         move=shown(move)), archive_player=name)
     reports.notice(ctx, view, sorted(set(view.seated_names) - {name}), [
-        f"{name} asks to take back their move {shown(move)} (RULINGS G9).",
-        "To agree, send TAKEBACK ACCEPT; to refuse, TAKEBACK DECLINE (alone or with your orders). "
-        "It is taken back when every other player still in the game accepts before the next move "
-        "is played; the next move ends the ask."], "Takeback asked")
+        Text("{name} asks to take back their move {move} (RULINGS G9).", name=name, move=shown(move)),
+        Text("To agree, send TAKEBACK ACCEPT; to refuse, TAKEBACK DECLINE (alone or with your orders). "
+             "It is taken back when every other player still in the game accepts before the next move "
+             "is played; the next move ends the ask.")], Text("Takeback asked"))
 
 
 def answer(ctx: Context, view: GameView, name: str, accepts: bool, inbound: Inbound) -> None:
     """TAKEBACK ACCEPT or DECLINE from a player other than the one who asked."""
     found = standing(ctx, view)
     if found is None or found[0] == name:
-        why = ("you asked for it: the other players answer" if found is not None else
-               "no takeback is asked for the last move (an ask ends when the next move is played)")
-        refuse(ctx, inbound, view, NOT_DONE, f"TAKEBACK {'ACCEPT' if accepts else 'DECLINE'}: {why} "
-               "(RULINGS G9).")
+        why = (Text("you asked for it: the other players answer") if found is not None else
+               Text("no takeback is asked for the last move (an ask ends when the next move is played)"))
+        refuse(ctx, inbound, view, NOT_DONE, Text("TAKEBACK {word}: {why} (RULINGS G9).",
+                                                  word="ACCEPT" if accepts else "DECLINE", why=why))
         return
     asker, accepted = found
     if not accepts:
@@ -230,10 +236,11 @@ def answer(ctx: Context, view: GameView, name: str, accepts: bool, inbound: Inbo
     if settle(ctx, view, name, inbound):
         return
     waiting = ", ".join(sorted(others(view, asker) - accepted - {name}))
-    done(ctx, inbound, view, "Takeback accepted", f"You accepted {asker}'s takeback; it waits for "
-         f"{waiting} (RULINGS G9).", archive_player=name)
+    done(ctx, inbound, view, Text("Takeback accepted"), Text("You accepted {asker}'s takeback; it waits for "
+         "{waiting} (RULINGS G9).", asker=asker, waiting=waiting), archive_player=name)
     reports.notice(ctx, view, sorted(set(view.seated_names) - {name}), [
-        f"{name} accepts {asker}'s takeback (RULINGS G9); it waits for {waiting}."], "Takeback accepted")
+        Text("{name} accepts {asker}'s takeback (RULINGS G9); it waits for {waiting}.", name=name, asker=asker,
+             waiting=waiting)], Text("Takeback accepted"))
 
 
 def decline(ctx: Context, view: GameView, name: str, asker: str, inbound: Inbound) -> None:
@@ -241,10 +248,11 @@ def decline(ctx: Context, view: GameView, name: str, asker: str, inbound: Inboun
     ctx.store.results.end_takebacks(view.id)
     ctx.store.history.log(view.id, view.turn, name, "takeback", f"{name} declined {asker}'s takeback",
                           ctx.clock())
-    done(ctx, inbound, view, "Takeback declined", f"You declined {asker}'s takeback: the move stands "
-         "(RULINGS G9).", archive_player=name)
+    done(ctx, inbound, view, Text("Takeback declined"), Text("You declined {asker}'s takeback: the move stands "
+         "(RULINGS G9).", asker=asker), archive_player=name)
     reports.notice(ctx, view, sorted(set(view.seated_names) - {name}), [
-        f"{name} declines {asker}'s takeback (RULINGS G9): the move stands."], "Takeback declined")
+        Text("{name} declines {asker}'s takeback (RULINGS G9): the move stands.", name=name, asker=asker)],
+        Text("Takeback declined"))
 
 
 def settle(ctx: Context, view: GameView, name: str, inbound: Inbound) -> bool:
@@ -258,9 +266,9 @@ def settle(ctx: Context, view: GameView, name: str, inbound: Inbound) -> bool:
         undo_last_move(ctx, view, move, name, "mail")
     except ServiceError as exc:
         ctx.store.results.end_takebacks(view.id)
-        refuse(ctx, inbound, view, NOT_DONE, str(exc))
+        refuse(ctx, inbound, view, NOT_DONE, reason(exc))
         return True
-    done(ctx, inbound, view, "Move taken back", f"Every other player still in the game accepted: "
-         f"{move.player}'s move {shown(move)} is taken back (RULINGS G9). The report follows.",
-         archive_player=name)
+    done(ctx, inbound, view, Text("Move taken back"), Text("Every other player still in the game accepted: "
+         "{player}'s move {move} is taken back (RULINGS G9). The report follows.", player=move.player,
+         move=shown(move)), archive_player=name)
     return True

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import logging
 
+from games.text import Text, mark
 from gm.core import times
 from gm.core.model import GameView, Status
-from gm.present import reports as present
 from gm.service.outgoing import delivery_state, digests, outages, reached, reports
 from gm.service.play import clocks, turns
 from gm.service.table import deadlines, games
@@ -210,8 +210,8 @@ def _remind(ctx, view, due, owing, conf, now) -> list[str]:
         return []
     if owing:
         reports.notice(ctx, view, owing, lambda zone: [
-            f"Reminder: your orders for turn {view.turn} are not in yet.",
-            f"Deadline: {times.format_due(due, now, zone)}."], "Reminder")
+            Text("Reminder: your orders for turn {turn} are not in yet.", turn=view.turn),
+            Text("Deadline: {due}.", due=times.format_due(due, now, zone))], Text("Reminder"))
     ctx.store.timers.update_deadline(view.id, reminded=1)
     ctx.store.history.log(view.id, view.turn, "deadline", "reminder", ", ".join(owing) or "nobody missing", now)
     return [f"{view.id}: reminded {', '.join(owing) or 'nobody'}"]
@@ -220,26 +220,31 @@ def _remind(ctx, view, due, owing, conf, now) -> list[str]:
 def _close_at_deadline(ctx, view, due, owing, now) -> list[str]:
     """The deadline closes a simultaneous turn; each player whose orders were not in reads so at
     the top of that turn's report (one mail, not a "Late" notice beside it)."""
-    late = ("The deadline of turn {turn} passed and your orders were not in; the turn was "
-            "adjudicated without them (as the rules say for missing orders).\n")
+    late = Text("The deadline of turn {turn} passed and your orders were not in; the turn was "
+                "adjudicated without them (as the rules say for missing orders).\n", turn=view.turn)
     ctx.store.history.log(view.id, view.turn, "deadline", "close",
                           f"deadline {times.format_stamp(due)}; missing: {', '.join(owing) or 'none'}", now)
     turns.close_if_due(ctx, view.id, now=now, force=True, origin="deadline",
-                       own_notes={name: present.fit_width(late.format(turn=view.turn)) for name in owing})
+                       own_notes={name: late for name in owing})
     return [f"{view.id}: turn {view.turn} adjudicated at the deadline"]
+
+
+# what the late notice says gm does when the grace period is over (the late policy)
+WAITS_THEN_FORFEIT = mark("gm waits {span} more (until {until}), then you forfeit.")
+WAITS_THEN_TELLS = mark("gm waits {span} more (until {until}), then tells the game master.")
+WAITS_ON = mark("gm waits {span} more (until {until}), then keeps waiting.")
 
 
 def _late_notice(ctx, view, due, owing, conf, now) -> list[str]:
     grace = times.parse_duration(conf["grace"] or "0")
-    lines = [f"The deadline of turn {view.turn} has passed and your orders are not in."]
+    lines = [Text("The deadline of turn {turn} has passed and your orders are not in.", turn=view.turn)]
     if view.rules.timer(view.state) is not None:
-        lines.append("Your time bank is now being spent (RULINGS PX8).")
+        lines.append(Text("Your time bank is now being spent (RULINGS PX8)."))
     elif grace > 0:
-        then = ("you forfeit." if conf["late"] == "forfeit"
-                else "tells the game master." if ctx.config.gm_address else "keeps waiting.")
-        lines.append(f"gm waits {times.format_span(grace)} more "
-                     f"(until {times.format_stamp(due + grace)}), then {then}")
-    reports.notice(ctx, view, owing, lines, "Late")
+        then = (WAITS_THEN_FORFEIT if conf["late"] == "forfeit"
+                else WAITS_THEN_TELLS if ctx.config.gm_address else WAITS_ON)
+        lines.append(Text(then, span=times.format_span(grace), until=times.format_stamp(due + grace)))
+    reports.notice(ctx, view, owing, lines, Text("Late"))
     ctx.store.history.log(view.id, view.turn, "deadline", "late", f"waiting for {', '.join(owing)}", now)
     return [f"{view.id}: late notice to {', '.join(owing)}"]
 
@@ -279,7 +284,7 @@ def _grace_over(ctx, view, due, owing, conf, now) -> list[str]:
 
         for name in owing:
             lifecycle.forfeit(ctx, view, name, who="deadline",
-                              why=f"no orders {times.format_span(now - due)} after the deadline")
+                              why=Text("no orders {span} after the deadline", span=times.format_span(now - due)))
         return [f"{view.id}: {', '.join(owing)} forfeited"]
     if not ctx.config.gm_address:
         store.history.log(view.id, turn, "deadline", "waiting",

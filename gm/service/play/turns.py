@@ -6,6 +6,7 @@ record of the mail that caused it and the mail it queues.
 
 from __future__ import annotations
 
+from games.text import reason, Text
 from games.base import NotYourTurnError, OrderError
 from gm.core.model import GameView, Outcome, ServiceError, Status, Seat
 from gm.mail.inbound import Inbound
@@ -54,34 +55,36 @@ def seat(view: GameView, name: str) -> Seat:
     player = view.player(name)
     if player is None:
         known = ", ".join(p.name for p in view.players)
-        raise ServiceError(f"no player {name!r} in game {view.id} (players: {known})")
+        raise ServiceError(Text("no player {name} in game {game} (players: {known})", name=repr(name),
+                                game=view.id, known=known))
     return player
 
 
 def check_open(view: GameView, player: Seat) -> None:
     """NotYourTurnError if the game takes no orders from ``player``, saying why."""
     if view.status == Status.FINISHED:
-        raise NotYourTurnError("the game is over")
+        raise NotYourTurnError(Text("the game is over"))
     if view.status == Status.PAUSED:
-        raise NotYourTurnError("the game is paused by the game master")
+        raise NotYourTurnError(Text("the game is paused by the game master"))
     if not player.active:
-        raise NotYourTurnError("you have left this game")
+        raise NotYourTurnError(Text("you have left this game"))
 
 
 def refusal(view: GameView, exc: OrderError, turn_closed: int | None) -> str:
     """What a refused order's reply says: the rules' reason, and the turn that had closed."""
     if turn_closed is None:
-        return str(exc)
-    return (f"turn {turn_closed} had closed before your orders were judged (its timer "
-            f"or deadline had run out, RULINGS G4), and on turn {view.turn} they do not "
-            f"stand: {exc}")
+        return reason(exc)
+    return Text("turn {closed} had closed before your orders were judged (its timer or deadline "
+                "had run out, RULINGS G4), and on turn {turn} they do not stand: {why}",
+                closed=turn_closed, turn=view.turn, why=reason(exc))
+
 
 
 def gm_note(names: list[str], order: str | None = None) -> str:
     """The line that tells the players the game master entered orders for them (gm order)."""
     if order is not None:
-        return f"The game master entered this order for {names[0]}: {order}."
-    return f"The game master entered the orders of {', '.join(names)} this turn."
+        return Text("The game master entered this order for {name}: {order}.", name=names[0], order=order)
+    return Text("The game master entered the orders of {names} this turn.", names=", ".join(names))
 
 
 def _refuse(ctx: Context, view: GameView, name: str, text: str, exc: OrderError, error: str, *,
@@ -93,7 +96,7 @@ def _refuse(ctx: Context, view: GameView, name: str, text: str, exc: OrderError,
     body = ctx.outbox.render("rejected", game_id=view.id, text=text, error=error,
                              kind=type(exc).__name__, legal=getattr(exc, "legal", None))
     if inbound is not None:
-        ctx.outbox.reply(inbound, view, "Order refused", body, kind="error")
+        ctx.outbox.reply(inbound, view, Text("Order refused"), body, kind="error")
     return Outcome("rejected", error, view.id, [body])
 
 

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from games import registry
 from games.base import Event
-from gm.core import digest
+from gm.core import digest, i18n
+from gm.core.i18n import LANGUAGES
 from gm.core.model import GameView, Status
 from gm.core.version import gm_version
 from gm.core.times import format_stamp
@@ -72,11 +74,23 @@ def _first_difference(a, b, path: str = "") -> str:
     return f"{path or 'state'}: {a!r} != {b!r}"[:300]
 
 
+@lru_cache(maxsize=1)
+def deadline_starts() -> tuple[str, ...]:
+    """How a report's deadline line begins, in each language (the template's "Deadline: ...")."""
+    said = {i18n.translations(language).gettext("Deadline: %(when)s").split("%(")[0] for language in LANGUAGES}
+    return tuple({"Deadline: "} | {start for start in said if start.strip()})
+
+
 def _strip_deadline(text: str) -> str:
     """A report as compared: without its deadline (a time, not the position), and without what
     reports archived by older versions show differently (their footer, no "(left)" in scores)."""
     text = present.without_footer(text).replace("  (left)", "")  # older archived reports lack "(left)"
-    return "\n".join(line for line in text.rstrip("\n").split("\n") if not line.startswith("Deadline: ")) + "\n"
+    starts = deadline_starts()
+    return "\n".join(line for line in text.rstrip("\n").split("\n") if not line.startswith(starts)) + "\n"
+
+
+# The languages and formats a report is rendered in again until one reads as archived.
+READINGS = tuple((language, accessible) for accessible in (False, True) for language in LANGUAGES)
 
 
 def verify(ctx: Context, game_id: str) -> VerifyReport:
@@ -191,11 +205,14 @@ def _shown_differences(rules, state, row: ReportRow, report: VerifyReport) -> li
 
 
 def _worded_as_today(gid: str, rules, state, row: ReportRow, events: dict, overrides) -> bool:
-    """The report rendered again from the replayed state reads as archived (less its deadline)."""
+    """The report rendered again from the replayed state reads as archived (less its deadline), in
+    any language and format its reader may have had (SET LANGUAGE, SET FORMAT ACCESSIBLE: English
+    drawn first, as most are)."""
     archived = _strip_deadline(row.body)
     # as reported after the move, or as BOARD/resend sent it
-    if any(_strip_deadline(present.render_report(present.ReportInput(gid, rules, state, row.player, evs)))
-           == archived for evs in (events.get(row.seq, []), [])):
+    if any(_strip_deadline(present.render_report(present.ReportInput(
+            gid, rules, state, row.player, evs, language=language, accessible=accessible))) == archived
+           for language, accessible in READINGS for evs in (events.get(row.seq, []), [])):
         return True
     # A GM override's report carries the GM's note as its event: compare the board.
     return row.seq in overrides and rules.render_board(state, row.player).strip("\n") in row.body
@@ -291,7 +308,7 @@ def recruiting_entry(ctx: Context, row: GameRow) -> dict:
     }
 
 
-def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None) -> dict:
+def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None, language: str = "en") -> dict:
     """What the archive page of a game shows: an observer's report of each turn, public press, result.
 
     The archive is an observer's view: each turn's report is rendered again from the
@@ -300,7 +317,8 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
     A game whose rules keep a trail table (Game.full_trail) shows it in full, as it stands now.
     ``drawn`` ({turn: seq}): pictures already written for those states, not drawn again
     (a turn whose picture is kept has ``picture`` None and ``picture_kept`` True).  ``record``:
-    the files of a finished game's public record (public_record).
+    the files of a finished game's public record (public_record).  The reports are in ``language``
+    (config archive_language).
     """
     view = games.load(ctx.store, game_id)
     rules, store = view.rules, ctx.store
@@ -320,7 +338,7 @@ def archive_data(ctx: Context, game_id: str, drawn: dict[int, int] | None = None
         if item["seq"] >= 0:
             public = [e for e in events.get(item["seq"], []) if e.to is None]
             item["report"] = present.render_report(present.ReportInput(
-                view.id, rules, replayed[item["seq"]], present.OBSERVER, public))
+                view.id, rules, replayed[item["seq"]], present.OBSERVER, public, language=language))
             item["picture_kept"] = drawn.get(item["turn"]) == item["seq"]
             item["picture"] = None if item["picture_kept"] else \
                 pictures.picture(rules, replayed[item["seq"]], present.OBSERVER)

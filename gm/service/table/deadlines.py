@@ -14,7 +14,9 @@ from gm.core.value import valueclass
 from typing import Any
 
 from games.base import OptionError
+from games.text import Text
 from gm.core import options, times
+from gm.core.i18n import ENGLISH, LANGUAGES
 from gm.core.model import GameView, Seat
 from gm.service.table import clockdue
 from gm.store import Store
@@ -274,21 +276,25 @@ def due_time(store: Store, view: GameView) -> float | None:
     return current(store, view).due
 
 
-def deadline_text(store: Store, view: GameView, now: float, tz=None) -> str | None:
+def deadline_text(store: Store, view: GameView, now: float, tz=None, language: str = ENGLISH) -> str | None:
     """The deadline line of a report: the date (in the reader's zone ``tz``, if set) and the time
-    remaining; None without one."""
+    remaining, in ``language``; None without one."""
     due = due_time(store, view)
-    return None if due is None else times.format_due(due, now, tz)
+    return None if due is None else times.format_due(due, now, tz, language)
 
 
 def report_text(store: Store, view: GameView, viewer: str | None, events: list[Any], now: float) -> str:
     """The report of the game as it stands, as ``viewer`` (None: the GM) sees it, with the
-    deadline in the viewer's time zone: the store and the game alone (gm show needs no outbox)."""
+    deadline in the viewer's time zone, in the seat's language and format (SET LANGUAGE, SET
+    FORMAT ACCESSIBLE): the store and the game alone (gm show needs no outbox)."""
     from gm.present import reports as present
 
-    zone = player_zone(view.player(viewer)) if viewer else None
-    return present.render_report(present.ReportInput(view.id, view.rules, view.state, viewer, events,
-                                                     deadline=deadline_text(store, view, now, zone)))
+    seat = view.player(viewer) if viewer else None
+    language = seat.language if seat is not None and seat.language in LANGUAGES else ENGLISH
+    return present.render_report(present.ReportInput(
+        view.id, view.rules, view.state, viewer, events,
+        deadline=deadline_text(store, view, now, player_zone(seat), language), language=language,
+        accessible=seat is not None and seat.format == "accessible"))
 
 
 def player_zone(player: Seat | None) -> Any:
@@ -304,7 +310,7 @@ def parse_absence(args: str, now: float) -> tuple[float, float]:
     if len(words) == 4 and times.is_clock_time(words[1]) and times.is_clock_time(words[3]):
         words = [f"{words[0]} {words[1]}", f"{words[2]} {words[3]}"]
     if len(words) != 2:
-        raise OptionError("write ABSENCE <from> <to>, e.g. ABSENCE 2025-03-07 2025-03-14")
+        raise OptionError(Text("write ABSENCE <from> <to>, e.g. ABSENCE 2025-03-07 2025-03-14"))
     start = now if words[0].lower() == "now" else times.parse_when(words[0], now)
     end = times.parse_when(words[1], now)
     if times.is_bare_date(words[1]):
@@ -322,29 +328,32 @@ def declare_absence(store: Store, view: GameView, player: str, start: float, end
                     now: float) -> list[str]:
     """Record an absence (inside a write); returns lines for the reply."""
     if end <= start:
-        raise OptionError("the absence must end after it starts")
+        raise OptionError(Text("the absence must end after it starts"))
     if end <= now:
-        raise OptionError("that absence is already over")
+        raise OptionError(Text("that absence is already over"))
     conf = settings(store, view.id)
     longest = times.parse_duration(conf["absence_max"])
     if end - start > longest:
-        raise OptionError(f"an absence may last at most {times.format_span(longest)} in this game")
+        raise OptionError(Text("an absence may last at most {span} in this game", span=times.format_span(longest)))
     allowed = times.parse_duration(conf["absence_total"])
     taken = absence_taken(store, view.id, player)
     if taken + (end - start) > allowed:
         left = max(0.0, allowed - taken)
-        raise OptionError(f"your absences in this game may come to {times.format_span(allowed)} in all; "
-                          + (f"{times.format_span(left)} are left" if left >= 60 else "none is left"))
+        raise OptionError(Text("your absences in this game may come to {span} in all; {left} are left",
+                               span=times.format_span(allowed), left=times.format_span(left)) if left >= 60 else
+                          Text("your absences in this game may come to {span} in all; none is left",
+                               span=times.format_span(allowed)))
     store.timers.add_absence(view.id, player, start, end, now)
     store.history.log(view.id, view.turn, player, "absence",
                       f"{times.format_stamp(start)} to {times.format_stamp(end)}", now)
-    lines = [f"Absence recorded: {times.format_stamp(start)} to {times.format_stamp(end)}."]
+    lines: list[str] = [Text("Absence recorded: {start} to {end}.", start=times.format_stamp(start),
+                             end=times.format_stamp(end))]
     row = current(store, view, create=True)
     if row.due is not None:
         moved = absent_until(store, view.id, view.rules.to_move(view.state), row.due)
         if moved != row.due:
             store.timers.update_deadline(view.id, due=moved)
-            lines.append(f"The deadline of this turn moves to {times.format_due(moved, now)}.")
+            lines.append(Text("The deadline of this turn moves to {due}.", due=times.format_due(moved, now)))
             store.history.log(view.id, view.turn, "deadline", "moved",
                               f"to {times.format_stamp(moved)} for {player}'s absence", now)
     schedule(store, view)

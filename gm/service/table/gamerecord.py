@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from games.text import Text
 from gm.core.value import field, valueclass
 from typing import Any, Callable
 
@@ -81,11 +82,11 @@ def build(store: Store, game_id: str, viewer: str | None = None, *, gm: bool = F
     if viewer is not None and not gm:
         seat = view.player(viewer)
         if seat is None:
-            raise ServiceError(f"game {view.id} has no seat called {viewer!r}")
+            raise ServiceError(Text("game {game} has no seat called {name}", game=view.id, name=repr(viewer)))
         viewer = seat.name
     if not gm and viewer is None and src.running:
-        raise RunningGameRecord(f"game {view.id} is still under way: its public record is "
-                                "made when it ends")
+        raise RunningGameRecord(Text("game {game} is still under way: its public record is made when it ends",
+                                     game=view.id))
     rules = view.rules
     return {
         "format": FORMAT,

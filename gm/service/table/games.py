@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.text import Text
 from games import clock as game_clock
 from games import registry
 from gm.core.model import GameView, NotStarted, OpenGameView, ServiceError, Status
@@ -22,13 +23,14 @@ def valid_new_game_id(game_id: str) -> str:
     """The id of a game about to be made, as stored (lower case); ServiceError saying why not.
     Checked before lower-casing: "\u212a".lower() is an ASCII "k"."""
     game_id = game_id.strip()
-    rule = (f"a game id is 1 to {MAX_GAME_ID} ASCII letters, digits and '-', starting with a "
-            "letter or a digit (e.g. nb7)")
+    rule = Text("a game id is 1 to {most} ASCII letters, digits and '-', starting with a "
+                "letter or a digit (e.g. nb7)", most=MAX_GAME_ID)
     if not game_id or len(game_id) > MAX_GAME_ID:
         raise ServiceError(rule)
     odd = next((c for c in game_id if c.lower() not in NEW_ID_CHARS or not c.isascii()), None)
     if odd is not None:
-        raise ServiceError(f"{rule}; {game_id!r} has {odd!r} (U+{ord(odd):04X}), which is not one")
+        raise ServiceError(Text("{rule}; {game} has {char} (U+{code}), which is not one", rule=rule,
+                                game=repr(game_id), char=repr(odd), code=f"{ord(odd):04X}"))
     if game_id[0].lower() not in NEW_ID_FIRST:
         raise ServiceError(rule)
     return game_id.lower()
@@ -38,10 +40,10 @@ def load(store: Store, game_id: str) -> GameView:
     """The game as stored now; ServiceError if there is none."""
     row = store.games.game(game_id.strip().lower())
     if row is None:
-        raise ServiceError(f"no game called {game_id!r}")
+        raise ServiceError(Text("no game called {game}", game=repr(game_id)))
     if row.status == Status.OPEN:
-        raise NotStarted(f"game {row.id} has not started: it waits for players (send LIST "
-                         f"{row.id} to see its seats, JOIN {row.id} <name> to take one)")
+        raise NotStarted(Text("game {game} has not started: it waits for players (send LIST "
+                              "{game} to see its seats, JOIN {game} <name> to take one)", game=row.id))
     rules = registry.get(row.kind)
     latest = store.turns.latest_state(row.id)
     assert latest is not None  # a game that is not open has its first state

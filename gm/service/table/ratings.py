@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from itertools import groupby
 from typing import Any, Iterable
 
+from games.text import Plural, Text
 from games import registry
 from gm.core import rating
 from gm.core.model import GameView
@@ -182,15 +183,17 @@ def ladder_lines(store: Store, kind: str, most: int | None = None) -> list[str]:
     rated games and the date of the last; never an address.  ``most``: the first so many."""
     rows = store.community.ladder(kind)
     shown = rows if most is None else rows[:most]
-    lines = [f"{kind_title(kind)} ({kind}): {len(rows)} rated player{'s' if len(rows) != 1 else ''}"]
+    lines: list[str] = [Plural("{title} ({kind}): {n} rated player", "{title} ({kind}): {n} rated players",
+                               n=len(rows), title=kind_title(kind), kind=kind)]
     for place, row in enumerate(shown, 1):
         player = store.community.player(row.player_id)
         name = player.name if player is not None else "?"
         last = datetime.fromtimestamp(row.last_played, timezone.utc).strftime("%Y-%m-%d")
-        lines.append(f"{place:>4}. {name:<30} {rating.shown(row.mu, row.sigma, row.games):<24} "
-                     f"{row.games:>4} game{'s' if row.games != 1 else ' '}  last {last}")
+        lines.append(Text("{place}. {name} {rating} {games}  last {last}", place=f"{place:>4}", name=f"{name:<30}",
+                          rating=f"{rating.shown(row.mu, row.sigma, row.games):<24}", last=last,
+                          games=Plural("{n:>4} game ", "{n:>4} games", n=row.games)))
     if len(rows) > len(shown):
-        lines.append(f"      ... and {len(rows) - len(shown)} more")
+        lines.append(Text("      ... and {more} more", more=len(rows) - len(shown)))
     return lines
 
 
@@ -200,7 +203,7 @@ def ladders_text(store: Store, kind: str | None) -> list[str]:
         return ladder_lines(store, kind)
     kinds = store.community.kinds_rated()
     if not kinds:
-        return ["No rated game has ended here yet."]
+        return [Text("No rated game has ended here yet.")]
     lines: list[str] = []
     for each in kinds:
         lines += ladder_lines(store, each, TOP) + [""]

@@ -45,6 +45,7 @@ from gm.store.steps import (
     s31_away_notices,
     s32_mailbox_hashes,
     s33_community,
+    s34_language,
 )
 
 STEPS: list[Step] = [
@@ -81,4 +82,5 @@ STEPS: list[Step] = [
     s31_away_notices.STEP,
     s32_mailbox_hashes.STEP,
     s33_community.STEP,
+    s34_language.STEP,
 ]

@@ -161,6 +161,7 @@ UNDO_AFTER_STEP_10 = (
     "ALTER TABLE states DROP COLUMN state_packing",  # step 21's
     "ALTER TABLE reports DROP COLUMN body_packing",  # step 22's
     "ALTER TABLE outbox DROP COLUMN claimed_by",  # step 23's (daemons went with step 14's)
+    "ALTER TABLE players DROP COLUMN language",  # step 34's (address_settings.language went with step 17's)
     "DROP TABLE public_players",  # step 33's
     "DROP TABLE rated_games",
     "DROP TABLE rated_results",
