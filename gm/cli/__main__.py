@@ -1,5 +1,5 @@
 """``python -m gm.cli``: the same as the ``gm`` command."""
 
-from gm.cli import main
+from gm.cli import console
 
-main()
+console()
