@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from gm.core import times
 from gm.core.model import GameView, Seat
+from gm.core.value import changed
 from gm.service.context import Context
 from gm.service.outgoing.letters import Letter
 from gm.service.table import clockdue, deadlines
@@ -104,5 +105,5 @@ def set_now(ctx: Context, view: GameView, player: Seat, on: bool) -> tuple[bytes
 def with_calendars(ctx: Context, view: GameView, letters: list[Letter]) -> list[Letter]:
     """A turn's Letters, each to a reader who asked for it with their calendar objects."""
     found = for_readers(ctx, view, [letter.player for letter in letters if letter.player])
-    return [letter._replace(calendar=found[letter.player]) if letter.player in found else letter
+    return [changed(letter, calendar=found[letter.player]) if letter.player in found else letter
             for letter in letters]

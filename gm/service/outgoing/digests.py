@@ -10,10 +10,10 @@ queued in one transaction, so a digest is queued once, under kill -9 and after a
 from __future__ import annotations
 
 import logging
-from typing import NamedTuple
 
 from games.text import Plural
 from gm.core import i18n, times
+from gm.core.value import valueclass
 from gm.core.model import GameView, ServiceError
 from gm.service.context import Context
 from gm.service.outgoing import pace
@@ -28,7 +28,8 @@ log = logging.getLogger(__name__)
 MOST = 50  # digests a tick queues; the rest at the next
 
 
-class GameNews(NamedTuple):
+@valueclass(frozen=True)
+class GameNews:
     """One game of a digest: its held lines, and its board when the reader is to move."""
 
     game_id: str

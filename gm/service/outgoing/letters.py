@@ -8,7 +8,7 @@ queues them in order and archives what each player was sent.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable
 
 from games.text import Plural, Text
 from gm.core.i18n import ENGLISH, translate
@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 PART_RULE = "\n" + "=" * 72 + "\n\n"
 
 
-class Letter(NamedTuple):
+@valueclass(frozen=True)
+class Letter:
     """One mail of a batch about a game (Outbox.queue_batch), as plain values: the outbox adds
     its reader's footer and reply address.  ``notes`` open the mail, archived as notices above
     ``body`` (archived as ``kind``, for ``player``, when ``archived``); ``page``: its HTML page,

@@ -149,7 +149,7 @@ def with_held(ctx: Context, view: GameView, letter: Letter) -> Letter:
     page = None if letter.page is None else changed(letter.page, events=[title, *lines, *letter.page.events])
     reply_page = None if letter.reply_page is None else changed(
         letter.reply_page, events=[title, *lines, *letter.reply_page.events])
-    return letter._replace(body=f"{block}\n\n{letter.body}", page=page, reply_page=reply_page)
+    return changed(letter, body=f"{block}\n\n{letter.body}", page=page, reply_page=reply_page)
 
 
 def release_soon(ctx: Context, email: str) -> None:

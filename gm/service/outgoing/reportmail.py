@@ -13,13 +13,14 @@ says so (Outbox.draw_later), each picture's spec, which the sender draws.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from games.base import Event
 from games.text import Text
 from gm.core import times
 from gm.core.i18n import ENGLISH, LANGUAGES, translate
 from gm.core.model import AUDIENCE_ALL, GameView, Seat
+from gm.core.value import valueclass
 from gm.present import mailhtml, pictures
 from gm.present import reports as present
 from gm.service.outgoing.letters import Letter
@@ -67,7 +68,8 @@ def picture_size(picture: bytes | str | None) -> tuple[int, int] | tuple[str, st
     return pictures.size(picture)
 
 
-class Sender(NamedTuple):
+@valueclass(frozen=True)
+class Sender:
     """The reader whose mail caused a batch of reports: their name, that mail, and whether it
     came from the seat's own address (then its report leads the reply to it)."""
 

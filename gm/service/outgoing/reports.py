@@ -15,6 +15,7 @@ from games.text import in_lines, Text
 from gm.core import times
 from gm.core.i18n import ENGLISH, LANGUAGES
 from gm.core.model import GameView, Seat
+from gm.core.value import changed
 from gm.present import standings
 from gm.present import reports as present
 from gm.service.outgoing import calendar, observers, pace, reportmail
@@ -59,7 +60,7 @@ def queue_reports(ctx: Context, view: GameView, events: list[Event],
     letters = calendar.with_calendars(ctx, view, letters)
     if over:
         files = end_of_game(ctx, view)
-        batch, letters = ([letter._replace(files=files) for letter in mails] for mails in (batch, letters))
+        batch, letters = ([changed(letter, files=files) for letter in mails] for mails in (batch, letters))
     ctx.outbox.queue_batch(view, batch + pace.paced(ctx, view, letters))  # held ones kept
 
 

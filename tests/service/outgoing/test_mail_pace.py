@@ -6,6 +6,7 @@ their own report, and the third player's report is the one MYTURN may hold."""
 
 from __future__ import annotations
 
+from gm.core.value import changed
 from gm.service.outgoing import pace
 from support import PLAYERS3, body, last_outbox_id, order_mail, outbox
 
@@ -199,9 +200,9 @@ def test_asks_reader_is_the_one_rule_of_what_never_waits(engine):
     idle = third(engine, first)
     report = Letter(ADDRESS[idle], "report", "text", kind="report", player=idle)
     assert not pace.asks_reader(view, report)  # a report to a reader not to move
-    assert pace.asks_reader(view, report._replace(player=first))  # the reader to move
-    assert pace.asks_reader(view, report._replace(kind="notice"))  # not a report
-    assert pace.asks_reader(view, report._replace(lead=True))  # the sender's own
+    assert pace.asks_reader(view, changed(report, player=first))  # the reader to move
+    assert pace.asks_reader(view, changed(report, kind="notice"))  # not a report
+    assert pace.asks_reader(view, changed(report, lead=True))  # the sender's own
 
 
 def test_a_report_carrying_the_readers_calendar_event_never_waits(engine):
@@ -214,4 +215,4 @@ def test_a_report_carrying_the_readers_calendar_event_never_waits(engine):
     idle = third(engine, mover(engine))
     plain = Letter(ADDRESS[idle], "Neighbors report", "text", kind="report", player=idle)
     assert not pace.asks_reader(view, plain)
-    assert pace.asks_reader(view, plain._replace(calendar=(b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",)))
+    assert pace.asks_reader(view, changed(plain, calendar=(b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",)))
