@@ -7,6 +7,7 @@ puts it there itself.  Fixtures live in the conftest files, never here.
 from __future__ import annotations
 
 import email
+import gc
 import json
 import time
 import email.message
@@ -38,18 +39,34 @@ CPU_FLOOR = 0.002  # seconds: less CPU than this is noise, not a measure (a quic
 def cpu_seconds(run, arg, repeat: int = 3) -> float:
     """This thread's CPU time for ``run(arg)``, the best of ``repeat``.  Not the wall clock: other
     processes on a busy machine hardly change it (speed targets belong in benchmarks/)."""
-    best = float("inf")
-    for _ in range(repeat):
-        began = time.thread_time()
-        run(arg)
-        best = min(best, time.thread_time() - began)
-    return best
+    return best_cpu_seconds(run, [arg], repeat)[0]
 
 
-def growth(run, small, large, repeat: int = 3) -> float:
+def growth(run, small, large, repeat: int = 5) -> float:
     """How many times more CPU ``run(large)`` takes than ``run(small)`` (at least CPU_FLOOR each)."""
-    return (max(cpu_seconds(run, large, repeat), CPU_FLOOR)
-            / max(cpu_seconds(run, small, repeat), CPU_FLOOR))
+    took_small, took_large = best_cpu_seconds(run, [small, large], repeat)
+    return max(took_large, CPU_FLOOR) / max(took_small, CPU_FLOOR)
+
+
+def best_cpu_seconds(run, args: list, repeat: int) -> list[float]:
+    """The best of ``repeat`` CPU times of ``run(arg)`` for each of ``args``, run in turns (each arg
+    once a round), so a machine that slows down meanwhile (a virtual CPU's share, its clock)
+    slows each alike.  The garbage collector is held off: late in a whole test run, a collection
+    of the session's heap landing in one run would be counted as that run's cost."""
+    collecting = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        best = [float("inf")] * len(args)
+        for _ in range(repeat):
+            for k, arg in enumerate(args):
+                began = time.thread_time()
+                run(arg)
+                best[k] = min(best[k], time.thread_time() - began)
+    finally:
+        if collecting:
+            gc.enable()
+    return best
 
 
 class Clock:
