@@ -1,11 +1,12 @@
 """The plain forms of the commands run most, read without the CLI framework's parsing.
 
 ``gm list``, ``gm show ID [--json]``, ``gm status [--json]`` and ``gm ingest [FILE|-]``,
-after the plain root options ``-c PATH`` and ``-v``, are what a GM types dozens of times a
-day and what cron, a container's health check and an MTA's pipe run.  Typer reads a command
-line well but pays for it: it builds a validator for every parameter, most of a ``gm list``.
-These forms go straight to the command's own function; any other form (a --help, an option
-not listed here, a missing argument) is Typer's, which says what is wrong.
+after the plain root options ``-c PATH`` and ``-v``, and ``gm --version`` alone, are what a
+GM types dozens of times a day and what cron, a container's health check and an MTA's pipe
+run.  Typer reads a command line well but pays for it: it builds a validator for every
+parameter, most of a ``gm list``.  These forms go straight to the command's own function;
+any other form (a --help, an option not listed here, a missing argument) is Typer's, which
+says what is wrong.
 """
 
 from __future__ import annotations
@@ -77,6 +78,8 @@ def command_call(plain: Plain, rest: list[str]) -> dict[str, object] | None:
 def read(args: list[str]) -> Callable[[], int] | None:
     """What runs ``gm ARGS`` when it is a plain form (returning the exit status); None when
     Typer must read it."""
+    if args == ["--version"]:
+        return print_version
     options = root_options(args)
     if options is None:
         return None
@@ -90,6 +93,14 @@ def read(args: list[str]) -> Callable[[], int] | None:
     if call is None:
         return None
     return lambda: run_plain(name, PLAIN[name], call, config, verbose)
+
+
+def print_version() -> int:
+    """``gm --version``, as Typer's eager option prints it (gm.cli.common.show_version)."""
+    from gm.core.version import gm_version
+
+    print(f"gm {gm_version()}")
+    return 0
 
 
 def ingest_from_mta(source: str, config: str | None, verbose: bool) -> int:

@@ -29,8 +29,9 @@ THE_SERVICE = {"gm.service", "gm.mail", "gm.present", "games", "jinja2", "PIL", 
 OPENING = {"gm.core.configmodel", "yaml", "gm.store.steps", "gm.store.schema", "gm.store.postgres"}
 ENGINES = {"games.neighbors", "games.fuzzy_borders", "games.phalanx", "games.proximity", "games.pivot_pawns"}
 HEAVY = {
+    # gm --version alone is a plain form too: not even the CLI framework
     "version": NEVER | THE_SERVICE | {"gm.store", "gm.core.config", "pydantic", "yaml", "sqlite3",
-                                      "importlib.metadata"},
+                                      "importlib.metadata", "typer", "click"},
     # The plain forms of list, show and status run without the CLI framework (gm.cli.plain).
     "list": NEVER | THE_SERVICE | OPENING | {"pydantic", "typer", "click"},
     # gm show reads the store and renders the report: no outbox, no mail read or written

@@ -19,13 +19,15 @@ from gm.store import Store
 @pytest.mark.parametrize("args", [
     ["list"], ["-c", "gm.yaml", "-v", "list"], ["show", "nb1"], ["show", "nb1", "--json"],
     ["--config", "gm.yaml", "status", "--json"], ["ingest"], ["-v", "ingest", "mail.eml"], ["ingest", "-"],
+    ["--version"],
 ])
 def test_the_plain_forms_are_read_without_typer(args):
     assert plain.read(args) is not None
 
 
 @pytest.mark.parametrize("args", [
-    [], ["--version"], ["list", "--help"], ["--help", "list"], ["show"], ["show", "nb1", "nb2"],
+    [], ["--version", "list"], ["-c", "gm.yaml", "--version"], ["list", "--help"], ["--help", "list"], ["show"],
+    ["show", "nb1", "nb2"],
     ["show", "nb1", "--jsn"], ["status", "extra"], ["-c", "--json", "list"], ["-c"], ["--log", "list"],
     ["ingest", "--help"], ["ingest", "a", "b"], ["new", "neighbors"], ["list", "-c", "gm.yaml"],
 ])
@@ -58,6 +60,15 @@ def test_a_plain_form_prints_and_exits_as_typer_does(conf, args):
     done = plainly(conf, *args)
     assert (done.returncode, done.stdout + done.stderr) == (by_typer.exit_code, by_typer.output)
     assert ("nb1" in done.stdout) == (args[-1] != "nosuch")
+
+
+def test_the_version_by_its_plain_form_is_what_typer_prints():
+    by_typer = CliRunner().invoke(app, ["--version"])
+    env = {k: v for k, v in os.environ.items() if k != "GM_CONFIG"}
+    done = subprocess.run([sys.executable, "-m", "gm.cli", "--version"], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert (done.returncode, done.stdout + done.stderr) == (by_typer.exit_code, by_typer.output)
+    assert done.stdout.startswith("gm ") and done.stdout.strip() != "gm"
 
 
 def test_status_by_its_plain_form_says_the_same_health(conf):
