@@ -46,10 +46,11 @@ def ended_now(status: int | None) -> NoReturn:
     module and object one by one: about a tenth of the instructions of a piped mail's process
     (benchmarks/cli_start.py).  Only after a plain form returned: its store is closed and its
     log handlers too; what logging still holds and the standard streams are flushed here."""
-    import logging
     import os
 
-    logging.shutdown()
+    logging = sys.modules.get("logging")  # a plain form that logged nothing never loaded it
+    if logging is not None:
+        logging.shutdown()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

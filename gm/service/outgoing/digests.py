@@ -13,8 +13,8 @@ import logging
 
 from games.text import Plural
 from gm.core import i18n, times
-from gm.core.value import valueclass
 from gm.core.model import GameView, ServiceError
+from gm.core.value import valueclass
 from gm.service.context import Context
 from gm.service.outgoing import pace
 from gm.service.outgoing.reportmail import language_of, wants_html
