@@ -39,9 +39,9 @@ EX_TEMPFAIL = 75
 
 def show_version(value: bool) -> None:
     if value:
-        from gm.core.version import gm_version
+        from gm.cli.plain import print_version
 
-        typer.echo(f"gm {gm_version()}")
+        print_version()
         raise typer.Exit()
 
 

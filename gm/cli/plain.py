@@ -96,7 +96,7 @@ def read(args: list[str]) -> Callable[[], int] | None:
 
 
 def print_version() -> int:
-    """``gm --version``, as Typer's eager option prints it (gm.cli.common.show_version)."""
+    """``gm --version``: its one line (Typer's eager option prints it too: gm.cli.common.show_version)."""
     from gm.core.version import gm_version
 
     print(f"gm {gm_version()}")
